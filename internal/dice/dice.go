@@ -1,0 +1,147 @@
+// Package dice rolls server-side dice from an injected source and records
+// every die, so that each event carries the exact faces that produced it.
+package dice
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Source yields one die face: a uniformly distributed integer in [1, sides].
+type Source interface {
+	Face(sides int) int
+}
+
+// Random is a Source backed by a ChaCha8 generator seeded from the operating
+// system. It is not safe for concurrent use: give each encounter owner its own.
+type Random struct{ r *rand.Rand }
+
+// NewRandom returns a Random seeded from crypto/rand.
+func NewRandom() *Random {
+	var seed [32]byte
+	if _, err := crand.Read(seed[:]); err != nil {
+		// crypto/rand never fails on supported platforms; fall back to a time-free seed anyway.
+		binary.LittleEndian.PutUint64(seed[:], rand.Uint64())
+	}
+	return &Random{r: rand.New(rand.NewChaCha8(seed))}
+}
+
+// Face implements Source.
+func (s *Random) Face(sides int) int { return s.r.IntN(sides) + 1 }
+
+// Fixed replays a fixed sequence of faces, for tests. Rolling past the end,
+// or asking for a face larger than the die, panics with a message naming the
+// roll, because a scenario test whose script ran out is a broken test.
+type Fixed struct {
+	faces []int
+	next  int
+}
+
+// NewFixed returns a Fixed source that yields faces in order.
+func NewFixed(faces ...int) *Fixed { return &Fixed{faces: faces} }
+
+// Face implements Source.
+func (s *Fixed) Face(sides int) int {
+	if s.next >= len(s.faces) {
+		panic(fmt.Sprintf("dice.Fixed: script exhausted after %d faces (next die: d%d)", len(s.faces), sides))
+	}
+	f := s.faces[s.next]
+	if f < 1 || f > sides {
+		panic(fmt.Sprintf("dice.Fixed: face %d (position %d) does not fit a d%d", f, s.next, sides))
+	}
+	s.next++
+	return f
+}
+
+// Remaining reports how many scripted faces were not used.
+func (s *Fixed) Remaining() int { return len(s.faces) - s.next }
+
+// Die is one physical die as it landed: several faces when it aced (exploded).
+type Die struct {
+	Sides int   `json:"sides"`
+	Faces []int `json:"faces"`
+}
+
+// Total is the sum of the die's faces.
+func (d Die) Total() int {
+	t := 0
+	for _, f := range d.Faces {
+		t += f
+	}
+	return t
+}
+
+// Aced reports whether the die exploded at least once.
+func (d Die) Aced() bool { return len(d.Faces) > 1 }
+
+func (d Die) String() string {
+	parts := make([]string, len(d.Faces))
+	for i, f := range d.Faces {
+		parts[i] = fmt.Sprint(f)
+	}
+	return fmt.Sprintf("d%d:%s", d.Sides, strings.Join(parts, "+"))
+}
+
+// Roll is one labelled roll as the log shows it: which dice came up, the
+// modifier, the total and what it was rolled against.
+type Roll struct {
+	Label  string `json:"label"`
+	Who    string `json:"who,omitempty"` // combatant id that rolled
+	Dice   []Die  `json:"dice"`
+	Kept   int    `json:"kept,omitempty"` // index+1 of the die kept, when only one counts (Wild Die)
+	Mod    int    `json:"mod,omitempty"`
+	Total  int    `json:"total"`
+	Target int    `json:"target,omitempty"`
+	Result string `json:"result,omitempty"` // "success", "2 raises", "critical failure", …
+}
+
+// Faces counts the die faces in the roll.
+func (r Roll) Faces() int {
+	n := 0
+	for _, d := range r.Dice {
+		n += len(d.Faces)
+	}
+	return n
+}
+
+// Roller rolls dice from a Source and counts every face it produced, so the
+// engine can verify that each one reached an event.
+type Roller struct {
+	src   Source
+	faces int
+}
+
+// NewRoller returns a Roller over src.
+func NewRoller(src Source) *Roller { return &Roller{src: src} }
+
+// Die rolls one die that does not explode.
+func (r *Roller) Die(sides int) Die {
+	r.faces++
+	return Die{Sides: sides, Faces: []int{r.src.Face(sides)}}
+}
+
+// Ace rolls one die that explodes: each maximum face adds another roll.
+func (r *Roller) Ace(sides int) Die {
+	d := Die{Sides: sides}
+	for {
+		f := r.src.Face(sides)
+		r.faces++
+		d.Faces = append(d.Faces, f)
+		if f != sides || sides < 2 {
+			return d
+		}
+	}
+}
+
+// Pick rolls one non-exploding die and returns its face, for random choices
+// (a card, a scatter direction) that are still recorded.
+func (r *Roller) Pick(sides int) (Die, int) {
+	d := r.Die(sides)
+	return d, d.Faces[0]
+}
+
+// Faces reports how many die faces this roller has produced.
+func (r *Roller) Faces() int { return r.faces }

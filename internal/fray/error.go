@@ -1,0 +1,58 @@
+// Package fray holds the domain vocabulary shared by every layer: error codes
+// that the HTTP and websocket layers map to status codes in one place.
+package fray
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Every error a client can see carries one of these.
+const (
+	EINVALID     = "invalid"       // malformed input: bad JSON, missing fields, unknown kinds
+	EILLEGAL     = "illegal"       // well-formed but the rules do not allow it now
+	ENOTYOURTURN = "not_your_turn" // the actor may not act at this moment
+	EPENDING     = "pending"       // a pending decision must be answered first
+	EFORBIDDEN   = "forbidden"     // the viewer may not command this actor or see this thing
+	ENOTFOUND    = "not_found"
+	ECONFLICT    = "conflict" // optimistic concurrency lost; retry
+	ETOOLARGE    = "too_large"
+	EINTERNAL    = "internal"
+)
+
+// Error is an error with a code a client can act on and a message a person can read.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err, EINTERNAL for errors without one and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the human message of err; internal errors are not leaked.
+func ErrorMessage(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

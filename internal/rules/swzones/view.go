@@ -1,0 +1,63 @@
+package swzones
+
+// View is the sw-zones part of an engine.View: the battlefield and what the
+// viewer may know of each fighter. The encounter page renders it.
+type View struct {
+	Zones    []ZoneView             `json:"zones"`
+	Fighters map[string]FighterView `json:"fighters"` // visible combatants by id
+	// Deck is how many action cards remain before the next shuffle.
+	Deck int `json:"deck"`
+}
+
+// ZoneView is one zone as seen: its features, neighbours, melees and the
+// fighters in it who are not engaged.
+type ZoneView struct {
+	ID          string      `json:"id"`
+	Name        string      `json:"name"`
+	Description string      `json:"description,omitempty"`
+	Cover       string      `json:"cover,omitempty"` // "", "light", "medium", "heavy", "near-total"
+	Adjacent    []string    `json:"adjacent"`        // zone ids
+	Melees      []MeleeView `json:"melees"`
+	Unengaged   []string    `json:"unengaged"` // combatant ids, visible ones only
+}
+
+// MeleeView is one melee: the visible combatants engaged in it.
+type MeleeView struct {
+	ID      string   `json:"id"`
+	Members []string `json:"members"`
+}
+
+// FighterView is what a viewer sees of one fighter. Every viewer sees the
+// public condition (Shaken, wounds, card); Full is set only for the GM and the
+// fighter's own player, and only then are Traits, Weapons and the numbers that
+// give the stat block away filled in.
+type FighterView struct {
+	ID            string `json:"id"`
+	WildCard      bool   `json:"wildCard"`
+	Shaken        bool   `json:"shaken"`
+	Wounds        int    `json:"wounds"`
+	MaxWounds     int    `json:"maxWounds"` // 3 for Wild Cards, 0 for Extras (out at one wound)
+	Incapacitated bool   `json:"incapacitated"`
+	Status        string `json:"status,omitempty"` // "bleeding out", "dead", "stable", …
+	Card          string `json:"card,omitempty"`   // this round's action card, e.g. "K♠" or "Red Joker"
+	Zone          string `json:"zone"`
+	Melee         string `json:"melee,omitempty"`
+
+	Full      bool              `json:"full"`
+	Movement  int               `json:"movement,omitempty"` // Movement points left this turn
+	Actions   int               `json:"actions,omitempty"`  // actions taken this turn
+	Parry     int               `json:"parry,omitempty"`
+	Toughness int               `json:"toughness,omitempty"`
+	Armor     int               `json:"armor,omitempty"`
+	Traits    map[string]string `json:"traits,omitempty"` // "Agility":"d8", "Fighting":"d10", …
+	Weapons   []WeaponView      `json:"weapons,omitempty"`
+	Bennies   int               `json:"bennies,omitempty"`
+}
+
+// WeaponView is one weapon on a fighter's sheet.
+type WeaponView struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Damage string `json:"damage"`          // "Str+d6", "2d6"
+	Range  string `json:"range,omitempty"` // in zones, "2/4/8"; empty for melee weapons
+}
