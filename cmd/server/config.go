@@ -1,0 +1,54 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+)
+
+// config is the server's configuration: flags override environment
+// variables, which override the defaults.
+type config struct {
+	Addr           string
+	DatabaseURL    string
+	DataDir        string
+	LogLevel       slog.Level
+	AllowedOrigins []string
+}
+
+func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	addr := fs.String("addr", env("FRAY_ADDR", "127.0.0.1:8080"), "listen address")
+	dbURL := fs.String("database-url", env("DATABASE_URL", ""), "PostgreSQL URL (unset: a private cluster)")
+	dataDir := fs.String("data-dir", env("FRAY_DATA_DIR", "fray-data"), "data directory")
+	level := fs.String("log-level", env("FRAY_LOG_LEVEL", "info"), "log level")
+	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra websocket origins")
+	campaign := fs.String("campaign", "", "campaign id (encounter import)")
+	if err := fs.Parse(args); err != nil {
+		return config{}, nil, err
+	}
+	_ = campaign
+	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir}
+	if err := cfg.LogLevel.UnmarshalText([]byte(*level)); err != nil {
+		return config{}, nil, fmt.Errorf("bad log level %q: %w", *level, err)
+	}
+	for _, o := range strings.Split(*origins, ",") {
+		if o = strings.TrimSpace(o); o != "" {
+			cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
+		}
+	}
+	return cfg, fs, nil
+}
+
+func newLogger(cfg config, stdout io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(stdout, &slog.HandlerOptions{Level: cfg.LogLevel}))
+}

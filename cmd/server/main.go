@@ -1,0 +1,79 @@
+// Command server runs Fray: the web server by default, plus maintenance
+// subcommands.
+//
+//	server [serve]                       run the web server
+//	server demo                          seed a demo campaign, print its URL, serve
+//	server migrate up|down|force N       manage the database schema
+//	server encounter import FILE         import an encounter setup document
+//
+// Configuration comes from flags or environment variables, see config.go.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "fray:", err)
+		os.Exit(1)
+	}
+}
+
+// run is the whole program; tests call it in-process.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		cfg, _, err := parseConfig("serve", args, getenv, stdout)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, stdout, nil)
+	case "demo":
+		cfg, _, err := parseConfig("demo", args, getenv, stdout)
+		if err != nil {
+			return err
+		}
+		return demo(ctx, cfg, stdout)
+	case "migrate":
+		return migrate(ctx, args, getenv, stdout)
+	case "encounter":
+		return encounter(ctx, args, getenv, stdout)
+	case "healthcheck":
+		cfg, _, err := parseConfig("healthcheck", args, getenv, stdout)
+		if err != nil {
+			return err
+		}
+		return healthcheck(ctx, cfg, stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", cmd, usage)
+}
+
+const usage = `usage:
+  server [serve] [flags]                 run the web server
+  server demo [flags]                    seed a demo campaign, print its URL, then serve
+  server migrate up|down|force N [flags] manage the database schema
+  server healthcheck                     exit 0 when the server at -addr answers /healthz (for containers)
+  server encounter import FILE [-campaign ID] [flags]
+                                         import an encounter setup document (see examples/encounters)
+flags (each also an environment variable):
+  -addr ADDR          FRAY_ADDR         listen address (default 127.0.0.1:8080)
+  -database-url URL   DATABASE_URL      PostgreSQL URL; unset: a private cluster in the data directory
+  -data-dir DIR       FRAY_DATA_DIR     where the private cluster keeps its data (default ./fray-data)
+  -log-level LEVEL    FRAY_LOG_LEVEL    debug, info, warn or error (default info)
+  -allowed-origins L  FRAY_ALLOWED_ORIGINS comma-separated extra websocket origins (host patterns)
+`

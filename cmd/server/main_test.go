@@ -1,0 +1,420 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+// testServer is the real server, started in-process through run.
+type testServer struct {
+	t      *testing.T
+	URL    string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func startServer(t *testing.T, dbURL string) *testServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
+	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)
+		pw.Close()
+		s.done <- err
+	}()
+	ready := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if addr, ok := strings.CutPrefix(sc.Text(), "Fray listening on "); ok {
+				ready <- addr
+			}
+		}
+	}()
+	select {
+	case s.URL = <-ready:
+	case err := <-s.done:
+		t.Fatalf("server exited: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("server did not start")
+	}
+	t.Cleanup(s.stop)
+	return s
+}
+
+// stop shuts the server down gracefully and waits for it.
+func (s *testServer) stop() {
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	select {
+	case err := <-s.done:
+		if err != nil {
+			s.t.Errorf("server shutdown: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		s.t.Error("server did not shut down")
+	}
+}
+
+func (s *testServer) do(method, path string, body any, out any) int {
+	s.t.Helper()
+	var r io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		r = bytes.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		r = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, s.URL+path, r)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			s.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+		}
+	}
+	return resp.StatusCode
+}
+
+// importExample imports the first example encounter and returns its id.
+func (s *testServer) importExample() string {
+	s.t.Helper()
+	exs, err := prep.Examples()
+	if err != nil || len(exs) == 0 {
+		s.t.Fatalf("examples: %v", err)
+	}
+	var created struct{ ID string }
+	if code := s.do("POST", "/api/encounters", exs[0].Data, &created); code != http.StatusCreated {
+		s.t.Fatalf("import: %d", code)
+	}
+	return created.ID
+}
+
+type view struct {
+	Seq        int64  `json:"seq"`
+	Status     string `json:"status"`
+	Current    string `json:"current"`
+	Combatants []struct {
+		ID   string `json:"id"`
+		PC   bool   `json:"pc"`
+		Side string `json:"side"`
+	} `json:"combatants"`
+	Actions []struct {
+		Kind  string `json:"kind"`
+		Actor string `json:"actor"`
+	} `json:"actions"`
+}
+
+func (s *testServer) view(id, as string) (view, json.RawMessage) {
+	s.t.Helper()
+	var raw json.RawMessage
+	if code := s.do("GET", "/api/encounters/"+id+"?as="+as, nil, &raw); code != 200 {
+		s.t.Fatalf("view: %d %s", code, raw)
+	}
+	var v view
+	_ = json.Unmarshal(raw, &v)
+	return v, raw
+}
+
+// wsClient is a websocket client of one encounter.
+type wsClient struct {
+	t    *testing.T
+	conn *websocket.Conn
+}
+
+type message struct {
+	Type    string            `json:"type"`
+	ID      string            `json:"id"`
+	Seq     int64             `json:"seq"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Events  []json.RawMessage `json:"events"`
+	View    json.RawMessage   `json:"view"`
+	HTML    map[string]string `json:"html"`
+}
+
+func (s *testServer) dial(id, query string) *wsClient {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(s.URL, "http") + "/encounters/" + id + "/ws?" + query
+	conn, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		s.t.Fatalf("dial %s: %v", url, err)
+	}
+	conn.SetReadLimit(1 << 22)
+	c := &wsClient{t: s.t, conn: conn}
+	s.t.Cleanup(func() { conn.CloseNow() })
+	return c
+}
+
+func (c *wsClient) read() message {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, data, err := c.conn.Read(ctx)
+	if err != nil {
+		c.t.Fatalf("read: %v", err)
+	}
+	var m message
+	if err := json.Unmarshal(data, &m); err != nil {
+		c.t.Fatalf("bad message %s: %v", data, err)
+	}
+	return m
+}
+
+func (c *wsClient) sendRaw(data string) {
+	c.t.Helper()
+	if err := c.conn.Write(context.Background(), websocket.MessageText, []byte(data)); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+func (c *wsClient) send(id string, command map[string]any) {
+	c.t.Helper()
+	raw, _ := json.Marshal(map[string]any{"type": "command", "id": id, "command": command})
+	c.sendRaw(string(raw))
+}
+
+// expect reads messages until one of type typ arrives (events before an ack
+// are collected) and returns it with the events seen on the way.
+func (c *wsClient) expect(typ string) (message, []json.RawMessage) {
+	c.t.Helper()
+	var events []json.RawMessage
+	for {
+		m := c.read()
+		if m.Type == "events" {
+			events = append(events, m.Events...)
+		}
+		if m.Type == typ {
+			return m, events
+		}
+		if m.Type == "error" && typ != "error" {
+			c.t.Fatalf("got error %s: %s while waiting for %s", m.Code, m.Message, typ)
+		}
+	}
+}
+
+func seqOf(t *testing.T, ev json.RawMessage) int64 {
+	var e struct{ Seq int64 }
+	if err := json.Unmarshal(ev, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e.Seq
+}
+
+func firstPC(t *testing.T, v view) string {
+	for _, c := range v.Combatants {
+		if c.PC {
+			return c.ID
+		}
+	}
+	t.Fatal("example has no PC")
+	return ""
+}
+
+func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
+	dbURL := testdb.URL(t)
+	srv := startServer(t, dbURL)
+	id := srv.importExample()
+	v, _ := srv.view(id, "gm")
+	pc := firstPC(t, v)
+
+	gm := srv.dial(id, "as=gm")
+	player := srv.dial(id, "as="+pc)
+	if m := gm.read(); m.Type != "snapshot" || m.Seq != 0 {
+		t.Fatalf("gm hello = %+v", m)
+	}
+	if m := player.read(); m.Type != "snapshot" {
+		t.Fatalf("player hello = %+v", m)
+	}
+
+	// One submits; both receive the same events; the sender gets the ack after them.
+	gm.send("c-start", map[string]any{"kind": "start"})
+	ack, gmEvents := gm.expect("ack")
+	if ack.ID != "c-start" || ack.Seq == 0 || len(gmEvents) == 0 {
+		t.Fatalf("start ack %+v with %d events", ack, len(gmEvents))
+	}
+	pm, _ := player.expect("events")
+	if pm.Seq != ack.Seq || len(pm.Events) != len(gmEvents) {
+		t.Fatalf("player got seq %d with %d events, gm %d with %d", pm.Seq, len(pm.Events), ack.Seq, len(gmEvents))
+	}
+
+	// A resent command id is acknowledged with its original seq, not applied again.
+	gm.send("c-start", map[string]any{"kind": "start"})
+	if again, _ := gm.expect("ack"); again.Seq != ack.Seq {
+		t.Fatalf("resent command acked at %d, first at %d", again.Seq, ack.Seq)
+	}
+	if v2, _ := srv.view(id, "gm"); v2.Seq != ack.Seq {
+		t.Fatalf("resend changed seq to %d", v2.Seq)
+	}
+
+	// Bad input gets an error and changes nothing.
+	before, beforeRaw := srv.view(id, "gm")
+	gm.sendRaw(`{"type":"command","id":"x1","command":{"kind":`)
+	if m, _ := gm.expect("error"); m.Code != "invalid" {
+		t.Fatalf("malformed JSON gave %+v", m)
+	}
+	gm.sendRaw(`{"type":"shout","id":"x2"}`)
+	if m, _ := gm.expect("error"); m.Code != "invalid" {
+		t.Fatalf("unknown type gave %+v", m)
+	}
+	gm.send("x3", map[string]any{"kind": "teleport", "actor": before.Current})
+	if m, _ := gm.expect("error"); m.ID != "x3" || m.Code == "" {
+		t.Fatalf("unknown kind gave %+v", m)
+	}
+	var npc, notCurrent string
+	for _, c := range before.Combatants {
+		if !c.PC && npc == "" {
+			npc = c.ID
+		}
+		if c.ID != before.Current && notCurrent == "" {
+			notCurrent = c.ID
+		}
+	}
+	player.send("x4", map[string]any{"kind": "end-turn", "actor": npc})
+	if m, _ := player.expect("error"); m.Code != "forbidden" && m.Code != "not_your_turn" {
+		t.Fatalf("player commanding an NPC gave %+v", m)
+	}
+	gm.send("x5", map[string]any{"kind": "end-turn", "actor": notCurrent})
+	if m, _ := gm.expect("error"); m.Code != "not_your_turn" {
+		t.Fatalf("out-of-turn command gave %+v", m)
+	}
+	if _, afterRaw := srv.view(id, "gm"); !bytes.Equal(afterRaw, beforeRaw) {
+		t.Fatal("rejected commands changed the encounter")
+	}
+
+	// The player drops; the GM plays on; the player resumes with exactly the missed events.
+	player.conn.Close(websocket.StatusNormalClosure, "")
+	missedFrom := ack.Seq
+	for i := 0; i < 3; i++ {
+		cur, _ := srv.view(id, "gm")
+		gm.send(fmt.Sprintf("c-end-%d", i), map[string]any{"kind": "end-turn", "actor": cur.Current})
+		gm.expect("ack")
+	}
+	now, _ := srv.view(id, "gm")
+	back := srv.dial(id, fmt.Sprintf("as=%s&since=%d", pc, missedFrom))
+	resume := back.read()
+	if resume.Type != "events" || resume.Seq != now.Seq {
+		t.Fatalf("resume = %s seq %d, want events up to %d", resume.Type, resume.Seq, now.Seq)
+	}
+	for i, ev := range resume.Events {
+		if got := seqOf(t, ev); got <= missedFrom || got > now.Seq || (i > 0 && got <= seqOf(t, resume.Events[i-1])) {
+			t.Fatalf("resumed event %d has seq %d (missed range %d..%d)", i, got, missedFrom+1, now.Seq)
+		}
+	}
+	var all struct{ Events []json.RawMessage }
+	srv.do("GET", fmt.Sprintf("/api/encounters/%s/events?as=%s&since=%d", id, pc, missedFrom), nil, &all)
+	if len(all.Events) != len(resume.Events) {
+		t.Fatalf("resume gave %d events, the log has %d visible", len(resume.Events), len(all.Events))
+	}
+
+	// A restart loses nothing acknowledged.
+	_, rawBefore := srv.view(id, "gm")
+	srv.stop()
+	srv2 := startServer(t, dbURL)
+	_, rawAfter := srv2.view(id, "gm")
+	if !bytes.Equal(rawBefore, rawAfter) {
+		t.Fatalf("state changed across restart:\n%s\n%s", rawBefore, rawAfter)
+	}
+}
+
+func TestSocketLimitsAndShutdown(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	id := srv.importExample()
+	c := srv.dial(id, "as=gm")
+	c.read()
+	// An oversized message closes the connection with 1009.
+	c.sendRaw(`{"type":"command","id":"big","command":{"kind":"start","pad":"` + strings.Repeat("x", 20000) + `"}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _, err := c.conn.Read(ctx)
+	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Fatalf("oversized message: %v", err)
+	}
+	if v, _ := srv.view(id, "gm"); v.Seq != 0 {
+		t.Fatal("oversized command was applied")
+	}
+	// A viewer who is not a PC is refused before upgrading.
+	resp, err := http.Get(srv.URL + "/encounters/" + id + "/ws?as=nobody")
+	if err != nil || resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("bad viewer: %v %v", resp.StatusCode, err)
+	}
+	// A foreign origin is refused.
+	hdr := http.Header{"Origin": {"http://evil.example"}}
+	_, resp, err = websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/encounters/"+id+"/ws?as=gm", &websocket.DialOptions{HTTPHeader: hdr})
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("foreign origin accepted: %v", err)
+	}
+	// Shutdown sends a going-away close frame.
+	c2 := srv.dial(id, "as=gm")
+	c2.read()
+	srv.stop()
+	_, _, err = c2.conn.Read(context.Background())
+	if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("shutdown close: %v", err)
+	}
+}
+
+func TestHealthAndAPIErrors(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	var health map[string]string
+	if code := srv.do("GET", "/healthz", nil, &health); code != 200 || health["status"] != "ok" {
+		t.Fatalf("healthz %d %v", code, health)
+	}
+	var e struct{ Code, Message string }
+	if code := srv.do("POST", "/api/encounters", []byte(`{"name":"x","ruleset":"sw-zones","bogus":1}`), &e); code != 400 || e.Code != "invalid" {
+		t.Fatalf("bad import %d %+v", code, e)
+	}
+	if code := srv.do("POST", "/api/encounters", []byte(`{"name":"x","ruleset":"nope","sides":[]}`), &e); code != 400 {
+		t.Fatalf("unknown ruleset %d %+v", code, e)
+	}
+	var campaigns []map[string]any
+	srv.do("GET", "/api/campaigns", nil, &campaigns)
+	if len(campaigns) != 0 {
+		t.Fatalf("a rejected import stored a campaign: %v", campaigns)
+	}
+	big := append([]byte(`{"name":"`), bytes.Repeat([]byte("x"), 2<<20)...)
+	if code := srv.do("POST", "/api/encounters", big, &e); code != 413 {
+		t.Fatalf("oversized import %d %+v", code, e)
+	}
+	if code := srv.do("GET", "/api/encounters/00000000-0000-0000-0000-000000000000?as=gm", nil, &e); code != 404 {
+		t.Fatalf("unknown encounter %d", code)
+	}
+	id := srv.importExample()
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`{"id":"h1","command":{"kind":"start"}}`), &e); code != 200 {
+		t.Fatalf("http command %d %+v", code, e)
+	}
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`{"id":"h2","command":{"kind":"start"}}`), &e); code != 422 || e.Code != "illegal" {
+		t.Fatalf("second start %d %+v", code, e)
+	}
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`not json`), &e); code != 400 {
+		t.Fatalf("malformed body %d %+v", code, e)
+	}
+}

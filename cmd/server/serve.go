@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/realtime"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/server"
+	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/web"
+)
+
+// serve runs the web server until ctx is done, then shuts down gracefully:
+// HTTP requests and commands in flight finish, websockets get a close frame.
+// before, when set, runs once the database is ready and before listening.
+func serve(ctx context.Context, cfg config, stdout io.Writer, before func(context.Context, *store.DB) error) error {
+	log := newLogger(cfg, stdout)
+	url, stopDB, err := database(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopDB()
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if before != nil {
+		if err := before(ctx, db); err != nil {
+			return err
+		}
+	}
+
+	var hub *realtime.Hub
+	svc := play.New(play.Config{
+		Store: db, Rulesets: rules.Registry(), Logger: log,
+		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
+	})
+	hub = realtime.NewHub(realtime.Config{
+		Encounters: svc, Events: db, Render: web.Fragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
+	})
+
+	listenCtx, stopListen := context.WithCancel(context.Background())
+	defer stopListen()
+	go func() {
+		if err := db.Listen(listenCtx, svc.Sync); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("listen for other servers' events", "err", err)
+		}
+	}()
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log}),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	err = srv.Shutdown(shutCtx) // stop accepting; wait for plain requests
+	hub.Close()                 // close frames; commands in flight still finish
+	svc.Close()                 // finish queued commands
+	stopListen()
+	return err
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/store"
+)
+
+// demo seeds a demo campaign with the example encounters, prints where to
+// open them, and serves.
+func demo(ctx context.Context, cfg config, stdout io.Writer) error {
+	return serve(ctx, cfg, stdout, func(ctx context.Context, db *store.DB) error {
+		c, encs, err := prep.SeedDemo(ctx, db, rules.Registry())
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Seeded %q with %d encounters. Open:\n", c.Name, len(encs))
+		for _, e := range encs {
+			fmt.Fprintf(stdout, "  http://%s/encounters/%s  (%s)\n", cfg.Addr, e.ID, e.Name)
+		}
+		return nil
+	})
+}
+
+// migrate runs `server migrate up|down|force N`.
+func migrate(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: server migrate up|down|force N")
+	}
+	action, rest := args[0], args[1:]
+	version := 0
+	if action == "force" {
+		if len(rest) == 0 {
+			return fmt.Errorf("usage: server migrate force N")
+		}
+		n, err := strconv.Atoi(rest[0])
+		if err != nil {
+			return fmt.Errorf("force needs a version number: %w", err)
+		}
+		version, rest = n, rest[1:]
+	} else if action != "up" && action != "down" {
+		return fmt.Errorf("unknown migrate action %q (up, down or force N)", action)
+	}
+	cfg, _, err := parseConfig("migrate", rest, getenv, stdout)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stdout)
+	url, stop, err := databaseURL(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	switch action {
+	case "up":
+		if err := store.Migrate(ctx, url, "up"); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "migrated up")
+		return nil
+	case "down":
+		if err := store.Migrate(ctx, url, "down"); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, "migrated down")
+		return nil
+	}
+	if err := store.Force(ctx, url, version); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "forced version %d\n", version)
+	return nil
+}
+
+// encounter runs `server encounter import FILE [-campaign ID]`.
+func encounter(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) < 2 || args[0] != "import" {
+		return fmt.Errorf("usage: server encounter import FILE [-campaign ID]")
+	}
+	file := args[1]
+	cfg, fs, err := parseConfig("encounter import", args[2:], getenv, stdout)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	log := newLogger(cfg, stdout)
+	url, stop, err := database(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	db, err := store.Open(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	campaign := fs.Lookup("campaign").Value.String()
+	if campaign == "" {
+		c, err := db.CreateCampaign(ctx, "Imported encounters")
+		if err != nil {
+			return err
+		}
+		campaign = c.ID
+	}
+	e, err := prep.Import(ctx, db, rules.Registry(), campaign, data)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "imported %q as encounter %s in campaign %s\nopen it at http://%s/encounters/%s\n", e.Name, e.ID, campaign, cfg.Addr, e.ID)
+	return nil
+}
+
+// healthcheck asks the server at cfg.Addr for /healthz; containers without a
+// shell or curl use it as their health probe.
+func healthcheck(ctx context.Context, cfg config, stdout io.Writer) error {
+	host, port, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return err
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/healthz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("unhealthy: %s", resp.Status)
+	}
+	fmt.Fprintln(stdout, "healthy")
+	return nil
+}

@@ -1,0 +1,391 @@
+package realtime
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
+)
+
+// Renderer turns a viewer's projection and new events into HTML fragments
+// keyed by element id (see web.Fragments). full means "events is the whole log".
+type Renderer func(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
+
+// Encounters is what a websocket session needs from the play service.
+type Encounters interface {
+	Submit(ctx context.Context, id string, viewer engine.Viewer, cmdID string, cmd engine.Command) (int64, error)
+	Current(ctx context.Context, id string) (engine.Ruleset, engine.State, error)
+}
+
+// EventLog reads persisted events, for resuming clients.
+type EventLog interface {
+	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
+}
+
+// Config configures a Hub.
+type Config struct {
+	Encounters Encounters
+	Events     EventLog
+	Render     Renderer
+	Logger     *slog.Logger
+	// OriginPatterns are extra allowed browser origins (host patterns);
+	// same-origin requests are always allowed.
+	OriginPatterns []string
+	// SendQueue is each client's outgoing queue length (default 128). A
+	// client whose queue is full is disconnected.
+	SendQueue int
+	// PingInterval (default 25 s) and WriteTimeout (default 10 s).
+	PingInterval, WriteTimeout time.Duration
+}
+
+// MaxResume is how many missed events a client may resume; beyond it the
+// client gets a fresh snapshot.
+const MaxResume = 1000
+
+// snapshotLog is how many recent events a snapshot's rendered log shows.
+const snapshotLog = 200
+
+// Hub tracks the connected clients of every encounter.
+type Hub struct {
+	cfg    Config
+	mu     sync.Mutex
+	rooms  map[string]map[*client]struct{}
+	closed bool
+	conns  sync.WaitGroup
+}
+
+// NewHub returns a Hub.
+func NewHub(cfg Config) *Hub {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.SendQueue == 0 {
+		cfg.SendQueue = 128
+	}
+	if cfg.PingInterval == 0 {
+		cfg.PingInterval = 25 * time.Second
+	}
+	if cfg.WriteTimeout == 0 {
+		cfg.WriteTimeout = 10 * time.Second
+	}
+	return &Hub{cfg: cfg, rooms: map[string]map[*client]struct{}{}}
+}
+
+// client is one websocket connection to one encounter.
+type client struct {
+	hub       *Hub
+	conn      *websocket.Conn
+	encounter string
+	viewer    engine.Viewer
+	html      bool
+	wantView  bool
+	send      chan frame
+	cancel    context.CancelFunc
+	closeOnce sync.Once
+	sent      int64 // the last event seq written; only the writer touches it
+}
+
+// frame is one outgoing message. Event frames carry the seq they bring the
+// client to, so the writer can drop what the client already has.
+type frame struct {
+	seq  int64
+	data []byte
+}
+
+// Count returns how many clients are connected to encounter id.
+func (h *Hub) Count(id string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.rooms[id])
+}
+
+// Publish implements play.Publisher: it sends each client of the encounter
+// the events it may see, rendered once per distinct viewer.
+func (h *Hub) Publish(u play.Update) {
+	h.mu.Lock()
+	clients := make([]*client, 0, len(h.rooms[u.EncounterID]))
+	for c := range h.rooms[u.EncounterID] {
+		clients = append(clients, c)
+	}
+	h.mu.Unlock()
+	cache := map[string][]byte{}
+	for _, c := range clients {
+		key := c.viewer.Key()
+		if c.html {
+			key += "+html"
+		}
+		if c.wantView {
+			key += "+view"
+		}
+		data, ok := cache[key]
+		if !ok {
+			var err error
+			data, err = h.eventsFrame(context.Background(), c, u.Ruleset, u.State, u.Events, false)
+			if err != nil {
+				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
+				c.close(websocket.StatusInternalError, "render failed")
+				continue
+			}
+			cache[key] = data
+		}
+		c.enqueue(frame{seq: u.Seq, data: data})
+	}
+}
+
+func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st engine.State, events []engine.Event, full bool) ([]byte, error) {
+	msg := eventsMessage{Type: "events", Seq: st.Core().Seq, Events: engine.FilterEvents(st, c.viewer, events)}
+	if c.html || c.wantView {
+		view := engine.Project(rs, st, c.viewer)
+		if c.wantView {
+			msg.View = &view
+		}
+		if c.html && h.cfg.Render != nil {
+			html, err := h.cfg.Render(ctx, view, msg.Events, full)
+			if err != nil {
+				return nil, err
+			}
+			msg.HTML = html
+		}
+	}
+	return encode(msg), nil
+}
+
+// Close disconnects every client with a going-away close frame and waits.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	h.closed = true
+	var all []*client
+	for _, room := range h.rooms {
+		for c := range room {
+			all = append(all, c)
+		}
+	}
+	h.mu.Unlock()
+	for _, c := range all {
+		c.close(websocket.StatusGoingAway, "server shutting down")
+	}
+	h.conns.Wait()
+}
+
+func (h *Hub) add(c *client) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	room := h.rooms[c.encounter]
+	if room == nil {
+		room = map[*client]struct{}{}
+		h.rooms[c.encounter] = room
+	}
+	room[c] = struct{}{}
+	return true
+}
+
+func (h *Hub) remove(c *client) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.rooms[c.encounter], c)
+	if len(h.rooms[c.encounter]) == 0 {
+		delete(h.rooms, c.encounter)
+	}
+}
+
+// ServeOptions says who a websocket session is for and what it wants.
+type ServeOptions struct {
+	Encounter string
+	Viewer    engine.Viewer
+	Since     int64 // resume after this seq; negative for a snapshot
+	HTML      bool  // include rendered fragments
+	View      bool  // include the projection in every events message
+}
+
+// Serve upgrades the request to a websocket and runs the session until the
+// client leaves, the server shuts down, or the client falls behind.
+func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.cfg.OriginPatterns})
+	if err != nil {
+		return // Accept has written the HTTP error (e.g. 403 for a foreign origin)
+	}
+	h.conns.Add(1)
+	defer h.conns.Done()
+	conn.SetReadLimit(MaxMessageBytes)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	c := &client{
+		hub: h, conn: conn, encounter: opt.Encounter, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
+		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
+	}
+	if !h.add(c) {
+		conn.Close(websocket.StatusGoingAway, "server shutting down")
+		return
+	}
+	defer h.remove(c)
+
+	first, seq, err := h.hello(ctx, c, opt.Since)
+	if err != nil {
+		h.cfg.Logger.Warn("websocket hello", "encounter", opt.Encounter, "err", err)
+		c.close(websocket.StatusInternalError, fray.ErrorMessage(err))
+		return
+	}
+	if err := c.write(ctx, first); err != nil {
+		c.close(websocket.StatusInternalError, "write failed")
+		return
+	}
+	c.sent = seq
+	go c.writeLoop(ctx)
+	go c.pingLoop(ctx)
+	c.readLoop(ctx)
+	c.close(websocket.StatusNormalClosure, "")
+}
+
+// hello builds the first message: the missed events when the client can
+// resume, otherwise a snapshot.
+func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64, error) {
+	rs, st, err := h.cfg.Encounters.Current(ctx, c.encounter)
+	if err != nil {
+		return nil, 0, err
+	}
+	seq := st.Core().Seq
+	if since >= 0 && since <= seq && seq-since <= MaxResume {
+		events, err := h.cfg.Events.Events(ctx, c.encounter, since, int(seq-since))
+		if err != nil {
+			return nil, 0, err
+		}
+		if since == seq {
+			events = nil
+		}
+		data, err := h.eventsFrame(ctx, c, rs, st, events, false)
+		return data, seq, err
+	}
+	view := engine.Project(rs, st, c.viewer)
+	msg := snapshotMessage{Type: "snapshot", Version: ProtocolVersion, Seq: seq, View: view}
+	if c.html && h.cfg.Render != nil {
+		events, err := h.cfg.Events.Events(ctx, c.encounter, max(0, seq-snapshotLog), snapshotLog)
+		if err != nil {
+			return nil, 0, err
+		}
+		events = engine.FilterEvents(st, c.viewer, events)
+		if msg.HTML, err = h.cfg.Render(ctx, view, events, true); err != nil {
+			return nil, 0, err
+		}
+	}
+	return encode(msg), seq, nil
+}
+
+func (c *client) readLoop(ctx context.Context) {
+	for {
+		typ, data, err := c.conn.Read(ctx)
+		if err != nil {
+			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
+				c.hub.cfg.Logger.Info("websocket message too big", "encounter", c.encounter)
+			}
+			return
+		}
+		if typ != websocket.MessageText {
+			c.enqueue(frame{data: encode(errorMessage{Type: "error", Code: fray.EINVALID, Message: "messages must be JSON text"})})
+			continue
+		}
+		msg, cmd, err := DecodeClientMessage(data)
+		if err != nil {
+			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
+			continue
+		}
+		seq, err := c.submit(ctx, msg.ID, cmd)
+		if err != nil {
+			if errors.Is(err, context.Canceled) {
+				return
+			}
+			if fray.ErrorCode(err) == fray.EINTERNAL {
+				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
+			}
+			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
+			continue
+		}
+		c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+	}
+}
+
+// submit runs a command to completion even if the connection drops or the
+// server shuts down meanwhile: a command the engine has begun is finished and
+// persisted, and a resend after reconnecting is acknowledged, not reapplied.
+func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int64, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return c.hub.cfg.Encounters.Submit(ctx, c.encounter, c.viewer, id, cmd)
+}
+
+// enqueue never blocks: a client whose queue is full is too slow and is
+// disconnected, so it can never hold up the encounter or other clients.
+func (c *client) enqueue(f frame) {
+	select {
+	case c.send <- f:
+	default:
+		c.close(websocket.StatusPolicyViolation, "client too slow")
+	}
+}
+
+func (c *client) writeLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case f := <-c.send:
+			if f.seq > 0 && f.seq <= c.sent {
+				continue // already covered by the hello message
+			}
+			if err := c.write(ctx, f.data); err != nil {
+				c.close(websocket.StatusInternalError, "write failed")
+				return
+			}
+			if f.seq > 0 {
+				c.sent = f.seq
+			}
+		}
+	}
+}
+
+func (c *client) write(ctx context.Context, data []byte) error {
+	ctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+	defer cancel()
+	return c.conn.Write(ctx, websocket.MessageText, data)
+}
+
+func (c *client) pingLoop(ctx context.Context) {
+	t := time.NewTicker(c.hub.cfg.PingInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+			err := c.conn.Ping(pctx)
+			cancel()
+			if err != nil {
+				c.close(websocket.StatusGoingAway, "ping timeout")
+				return
+			}
+		}
+	}
+}
+
+// close stops sending to the client at once, then sends a close frame off
+// the caller's goroutine and ends the session.
+func (c *client) close(code websocket.StatusCode, reason string) {
+	c.closeOnce.Do(func() {
+		c.hub.remove(c)
+		go func() {
+			c.conn.Close(code, reason)
+			c.cancel()
+		}()
+	})
+}

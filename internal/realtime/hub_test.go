@@ -1,0 +1,142 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
+)
+
+// fixedEncounter serves one unchanging state; enough to test fan-out.
+type fixedEncounter struct{ st engine.State }
+
+func (f fixedEncounter) Submit(context.Context, string, engine.Viewer, string, engine.Command) (int64, error) {
+	return 0, fray.Errorf(fray.EILLEGAL, "read-only")
+}
+func (f fixedEncounter) Current(context.Context, string) (engine.Ruleset, engine.State, error) {
+	return nullRules{}, f.st, nil
+}
+func (f fixedEncounter) Events(context.Context, string, int64, int) ([]engine.Event, error) {
+	return nil, nil
+}
+
+type nullRules struct{ engine.Ruleset }
+
+func (nullRules) Project(engine.State, engine.Viewer) any             { return nil }
+func (nullRules) Actions(engine.State, engine.Viewer) []engine.Action { return nil }
+
+// TestSlowClientIsDroppedOthersKeepUp publishes far more than a client that
+// never reads can buffer: it is disconnected, and a reading client still
+// receives every update in order.
+func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
+	enc := fixedEncounter{st: st}
+	hub := NewHub(Config{Encounters: enc, Events: enc, SendQueue: 16})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: engine.GMViewer(), Since: -1})
+	}))
+	defer srv.Close()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	ctx := context.Background()
+	slow, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.CloseNow()
+	fast, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fast.CloseNow()
+	fast.SetReadLimit(1 << 20)
+	for _, c := range []*websocket.Conn{slow, fast} { // the snapshot
+		if _, _, err := c.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for hub.Count("e") < 2 {
+		time.Sleep(time.Millisecond)
+	}
+
+	const updates = 400
+	got := make(chan int64, updates)
+	go func() {
+		for {
+			_, data, err := fast.Read(ctx)
+			if err != nil {
+				close(got)
+				return
+			}
+			var m struct{ Seq int64 }
+			_ = json.Unmarshal(data, &m)
+			got <- m.Seq
+		}
+	}()
+	big := strings.Repeat("x", 64<<10) // large frames fill the slow client's socket buffers
+	for i := int64(1); i <= updates; i++ {
+		st.Seq = i
+		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: i,
+			Events: []engine.Event{{Seq: i, Kind: "tick", Text: big}}})
+		time.Sleep(200 * time.Microsecond)
+	}
+	for want := int64(1); want <= updates; want++ {
+		select {
+		case seq, ok := <-got:
+			if !ok {
+				t.Fatalf("fast client disconnected at update %d", want)
+			}
+			if seq != want {
+				t.Fatalf("fast client got seq %d, want %d", seq, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("fast client stalled at update %d", want)
+		}
+	}
+	if n := hub.Count("e"); n != 1 {
+		t.Fatalf("%d clients connected, want the slow one dropped", n)
+	}
+	hub.Close()
+}
+
+func TestDecodeClientMessage(t *testing.T) {
+	cases := []struct{ in, code string }{
+		{`{"type":"command","id":"a","command":{"kind":"start"}}`, ""},
+		{`{"type":"command","id":"","command":{"kind":"start"}}`, fray.EINVALID},
+		{`{"type":"hello","id":"a"}`, fray.EINVALID},
+		{`{"type":"command","id":"a","command":{"kind":"start"},"x":1}`, fray.EINVALID},
+		{`{"type":"command","id":"a","command":[1]}`, fray.EINVALID},
+		{`{"type":"command","id":"a","command":{"kind":"start"}} {}`, fray.EINVALID},
+		{`{`, fray.EINVALID},
+	}
+	for _, tc := range cases {
+		if _, _, err := DecodeClientMessage([]byte(tc.in)); fray.ErrorCode(err) != tc.code {
+			t.Errorf("%s: %v, want code %q", tc.in, err, tc.code)
+		}
+	}
+}
+
+func FuzzDecodeClientMessage(f *testing.F) {
+	f.Add([]byte(`{"type":"command","id":"a","command":{"kind":"fight","actor":"x","target":"y"}}`))
+	f.Add([]byte(`{"type":"command"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, cmd, err := DecodeClientMessage(data)
+		if err != nil {
+			if fray.ErrorCode(err) == fray.EINTERNAL {
+				t.Fatalf("internal error for client input: %v", err)
+			}
+			return
+		}
+		if m.ID == "" || cmd.Kind == "" {
+			t.Fatalf("accepted a message without id or kind: %q", data)
+		}
+	})
+}

@@ -1,0 +1,89 @@
+// Package realtime serves encounters over websockets: it keeps the clients
+// of each encounter, sends each one its own projection on connect or resume,
+// relays their commands, and fans every update out without letting a slow
+// client stall the others. The wire protocol is documented in docs/protocol.md.
+package realtime
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// ProtocolVersion is the version of the websocket protocol.
+const ProtocolVersion = 1
+
+// MaxMessageBytes bounds one client message; larger ones close the socket.
+const MaxMessageBytes = 16 << 10
+
+// ClientMessage is what a browser or bot sends.
+type ClientMessage struct {
+	Type    string          `json:"type"`
+	ID      string          `json:"id"`
+	Command json.RawMessage `json:"command"`
+}
+
+// DecodeClientMessage parses a client message and the command it carries.
+func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
+	var m ClientMessage
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: %v", err)
+	}
+	if dec.More() {
+		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: trailing data")
+	}
+	if m.Type != "command" {
+		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "unknown message type %q", m.Type)
+	}
+	if m.ID == "" || len(m.ID) > 64 {
+		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "a command needs an id of 1–64 characters")
+	}
+	cmd, err := engine.DecodeCommand(m.Command)
+	if err != nil {
+		return m, engine.Command{}, err
+	}
+	return m, cmd, nil
+}
+
+// snapshotMessage is sent on connect when the client cannot resume.
+type snapshotMessage struct {
+	Type    string            `json:"type"` // "snapshot"
+	Version int               `json:"version"`
+	Seq     int64             `json:"seq"`
+	View    engine.View       `json:"view"`
+	HTML    map[string]string `json:"html,omitempty"`
+}
+
+// eventsMessage carries events the client has not seen, in seq order.
+type eventsMessage struct {
+	Type   string            `json:"type"` // "events"
+	Seq    int64             `json:"seq"`
+	Events []engine.Event    `json:"events"`
+	View   *engine.View      `json:"view,omitempty"`
+	HTML   map[string]string `json:"html,omitempty"`
+}
+
+type ackMessage struct {
+	Type string `json:"type"` // "ack"
+	ID   string `json:"id"`
+	Seq  int64  `json:"seq"`
+}
+
+type errorMessage struct {
+	Type    string `json:"type"` // "error"
+	ID      string `json:"id,omitempty"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("realtime: encode: " + err.Error())
+	}
+	return b
+}

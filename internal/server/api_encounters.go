@@ -1,0 +1,148 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/prep"
+)
+
+// defaultCampaign holds encounters imported without naming a campaign.
+const defaultCampaign = "Imported encounters"
+
+// handleImportEncounter creates an encounter from a setup document (the
+// format of examples/encounters). POST /api/campaigns/{id}/encounters, or
+// POST /api/encounters?campaign=ID (a default campaign when omitted).
+func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
+	campaignID := chi.URLParam(r, "id")
+	if campaignID == "" {
+		campaignID = r.URL.Query().Get("campaign")
+	}
+	data, err := io.ReadAll(io.LimitReader(r.Body, prep.MaxSetupBytes+1))
+	if err != nil {
+		writeError(w, r, fray.Errorf(fray.ETOOLARGE, "request body is too large"))
+		return
+	}
+	if len(data) > prep.MaxSetupBytes {
+		writeError(w, r, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", prep.MaxSetupBytes))
+		return
+	}
+	if _, err := prep.DecodeSetup(data); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if campaignID == "" {
+		c, err := s.store.CreateCampaign(r.Context(), defaultCampaign)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		campaignID = c.ID
+	}
+	e, err := prep.Import(r.Context(), s.store, s.rules, campaignID, data)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{
+		"id": e.ID, "campaign": e.CampaignID, "name": e.Name, "ruleset": e.Ruleset, "status": e.Status,
+		"url": "/encounters/" + e.ID,
+	})
+}
+
+// handleEncounterView returns the viewer's projection: GET /api/encounters/{id}?as=gm
+func (s *Server) handleEncounterView(w http.ResponseWriter, r *http.Request) {
+	rs, st, err := s.play.Current(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	viewer, err := viewerFor(st, r.URL.Query().Get("as"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, engine.Project(rs, st, viewer))
+}
+
+// handleEncounterEvents returns the events after ?since= that the viewer may
+// see, at most ?limit= (default and maximum 1000).
+func (s *Server) handleEncounterEvents(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	_, st, err := s.play.Current(r.Context(), id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	viewer, err := viewerFor(st, q.Get("as"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	since, err := intParam(q.Get("since"), 0)
+	if err != nil || since < 0 {
+		writeError(w, r, fray.Errorf(fray.EINVALID, "since must be a non-negative integer"))
+		return
+	}
+	limit, err := intParam(q.Get("limit"), 1000)
+	if err != nil || limit < 1 || limit > 1000 {
+		writeError(w, r, fray.Errorf(fray.EINVALID, "limit must be between 1 and 1000"))
+		return
+	}
+	events, err := s.store.Events(r.Context(), id, since, int(limit))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"seq": st.Core().Seq, "events": engine.FilterEvents(st, viewer, events)})
+}
+
+func intParam(v string, def int64) (int64, error) {
+	if v == "" {
+		return def, nil
+	}
+	return strconv.ParseInt(v, 10, 64)
+}
+
+type commandRequest struct {
+	ID      string         `json:"id"`
+	Command engine.Command `json:"command"`
+}
+
+// handleEncounterCommand submits one command over HTTP, for bots and tests:
+// POST /api/encounters/{id}/commands?as=gm {"id":"…","command":{"kind":…}}
+func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) {
+	id := chi.URLParam(r, "id")
+	_, st, err := s.play.Current(r.Context(), id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	viewer, err := viewerFor(st, r.URL.Query().Get("as"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var req commandRequest
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	cmd, err := engine.DecodeCommand(req.Command.Raw)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	seq, err := s.play.Submit(r.Context(), id, viewer, req.ID, cmd)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": req.ID, "seq": seq})
+}

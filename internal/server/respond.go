@@ -1,0 +1,100 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// maxBodyBytes bounds request bodies; imports are the largest (1 MiB).
+const maxBodyBytes = 1<<20 + 4096
+
+var errNotFound = fray.Errorf(fray.ENOTFOUND, "no such page")
+
+// statusOf maps error codes to HTTP statuses: the one place this happens.
+func statusOf(code string) int {
+	switch code {
+	case fray.EINVALID:
+		return http.StatusBadRequest
+	case fray.EILLEGAL:
+		return http.StatusUnprocessableEntity
+	case fray.ENOTYOURTURN, fray.EPENDING, fray.ECONFLICT:
+		return http.StatusConflict
+	case fray.EFORBIDDEN:
+		return http.StatusForbidden
+	case fray.ENOTFOUND:
+		return http.StatusNotFound
+	case fray.ETOOLARGE:
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusInternalServerError
+}
+
+type errorBody struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// writeError answers with the error as JSON for API routes and as plain
+// text elsewhere.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := fray.ErrorCode(err)
+	status := statusOf(code)
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		writeJSON(w, status, errorBody{Code: code, Message: fray.ErrorMessage(err)})
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write([]byte(fray.ErrorMessage(err) + "\n"))
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// readJSON decodes a request body strictly.
+func readJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if strings.Contains(err.Error(), "request body too large") {
+			return fray.Errorf(fray.ETOOLARGE, "request body is too large")
+		}
+		return fray.Errorf(fray.EINVALID, "malformed JSON: %v", err)
+	}
+	return nil
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func limitBody(n int64) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Body != nil {
+				r.Body = http.MaxBytesReader(w, r.Body, n)
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+func cacheStatic(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		next.ServeHTTP(w, r)
+	})
+}
