@@ -1,0 +1,274 @@
+//go:build browser
+
+// This test drives app.js in headless Chromium against a fake websocket
+// server speaking the protocol. It is opt-in: go test -tags browser ./web/
+// (needs the chromium binary; skipped when absent).
+
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// fakeServer speaks the websocket protocol for one encounter: a snapshot on
+// connect, then it hands every frame it reads to the test.
+type fakeServer struct {
+	mu     sync.Mutex
+	v      engine.View
+	log    []engine.Event
+	frames chan map[string]any // client frames
+	sinces chan string         // ?since= of each connection
+	conns  chan *websocket.Conn
+	posts  chan string // plain form posts to /act
+}
+
+func (s *fakeServer) ws(w http.ResponseWriter, r *http.Request) {
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	s.sinces <- r.URL.Query().Get("since")
+	s.conns <- c
+	s.mu.Lock()
+	fr, err := Fragments(WithActURL(r.Context(), "/act"), s.v, s.log, true)
+	snap := map[string]any{"type": "snapshot", "seq": s.v.Seq, "view": s.v, "html": fr}
+	s.mu.Unlock()
+	if err != nil {
+		panic(err)
+	}
+	writeJSON(c, snap)
+	for {
+		_, data, err := c.Read(context.Background())
+		if err != nil {
+			return
+		}
+		var msg map[string]any
+		if json.Unmarshal(data, &msg) == nil {
+			s.frames <- msg
+		}
+	}
+}
+
+func writeJSON(c *websocket.Conn, m any) {
+	b, _ := json.Marshal(m)
+	_ = c.Write(context.Background(), websocket.MessageText, b)
+}
+
+func recv[T any](t *testing.T, ch chan T) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(10 * time.Second):
+		t.Fatal("timed out waiting for the browser")
+	}
+	var zero T
+	return zero
+}
+
+func TestBrowserScript(t *testing.T) {
+	chromium, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("no chromium on PATH")
+	}
+	fs := &fakeServer{
+		v: testView(), log: testLog(),
+		frames: make(chan map[string]any, 10), sinces: make(chan string, 10),
+		conns: make(chan *websocket.Conn, 10), posts: make(chan string, 10),
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		_ = Encounter(EncounterProps{View: fs.v, Log: fs.log, As: "ana", WSURL: "/ws?as=ana&html=1", ActURL: "/act"}).Render(r.Context(), w)
+	})
+	mux.HandleFunc("/ws", fs.ws)
+	mux.HandleFunc("/act", func(w http.ResponseWriter, r *http.Request) {
+		_ = r.ParseForm()
+		fs.posts <- r.PostForm.Encode()
+		http.Redirect(w, r, "/page", http.StatusSeeOther)
+	})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The policy the real server sends: nothing inline.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'")
+		mux.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	var pmu sync.Mutex
+	var problems []string // script exceptions, console output, CSP violations, 404s
+	chromedp.ListenTarget(ctx, func(ev any) {
+		pmu.Lock()
+		defer pmu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, "exception: "+e.ExceptionDetails.Error())
+		case *cdplog.EventEntryAdded:
+			problems = append(problems, "log: "+e.Entry.Text)
+		case *runtime.EventConsoleAPICalled:
+			for _, a := range e.Args {
+				problems = append(problems, fmt.Sprintf("console.%s: %s", e.Type, a.Value))
+			}
+		}
+	})
+	eval := func(js string) string {
+		t.Helper()
+		var s string
+		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &s)); err != nil {
+			t.Fatalf("eval %s: %v", js, err)
+		}
+		return s
+	}
+	waitFor := func(js string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var ok bool
+			if chromedp.Run(ctx, chromedp.Evaluate(js, &ok)) == nil && ok {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s", js)
+	}
+	run := func(actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(ctx, actions...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	command := func(msg map[string]any) string {
+		b, _ := json.Marshal(msg["command"])
+		return string(b)
+	}
+	const logCount = `String(document.querySelectorAll('#log > li').length)`
+
+	run(chromedp.Navigate(srv.URL + "/page"))
+	if s := recv(t, fs.sinces); s != "7" {
+		t.Errorf("since = %q, want the page's seq 7", s)
+	}
+	conn := recv(t, fs.conns)
+	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	if n := eval(logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
+		t.Errorf("log has %s rows after the snapshot", n)
+	}
+
+	// The user picks a target, opens Ana's sheet and attacks.
+	run(
+		chromedp.SetValue("#act-ana-fight-target", "thug", chromedp.ByID),
+		chromedp.Click("#f-ana-sheet summary", chromedp.ByQuery),
+		chromedp.Click("#act-ana-fight-go", chromedp.ByID),
+	)
+	msg := recv(t, fs.frames)
+	if msg["type"] != "command" || command(msg) != `{"actor":"ana","attacks":1,"kind":"fight","target":"thug","wild":false}` {
+		t.Errorf("frame = %v, command %s", msg, command(msg))
+	}
+	if eval(`document.getElementById('act-ana-fight').dataset.pending || ''`) != msg["id"] {
+		t.Error("form not marked pending")
+	}
+
+	// An update (sent to everyone) arrives before the ack: sections are
+	// replaced, yet focus, the user's pick, the open sheet and the pending
+	// state survive.
+	ev8 := engine.Event{Seq: 8, Kind: "fight", Round: 2, Actor: "ana", Text: "Ana hits the Thug.", Rolls: []dice.Roll{{
+		Label: "Fighting", Dice: []dice.Die{{Sides: 10, Faces: []int{10, 4}}}, Total: 14, Target: 5, Result: "success, 2 raises",
+	}}}
+	fs.mu.Lock()
+	fs.v.Seq = 8
+	fs.log = append(fs.log, ev8)
+	fr, err := Fragments(WithActURL(ctx, "/act"), fs.v, []engine.Event{ev8}, false)
+	fs.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := map[string]any{"type": "events", "seq": 8, "events": []any{ev8}, "html": fr}
+	writeJSON(conn, update)
+	waitFor(`!!document.getElementById('ev-8')`)
+	for js, want := range map[string]string{
+		`document.activeElement.id`:                                                 "act-ana-fight-go",
+		`document.getElementById('act-ana-fight-target').value`:                     "thug",
+		`String(document.getElementById('f-ana-sheet').open)`:                       "true",
+		`document.getElementById('act-ana-fight').dataset.pending || ''`:            msg["id"].(string),
+		`document.getElementById('act-ana-fight-go').getAttribute('aria-disabled')`: "true",
+		`document.getElementById('encounter').dataset.seq`:                          "8",
+		logCount: "8",
+	} {
+		if got := eval(js); got != want {
+			t.Errorf("after update: %s = %q, want %q", js, got, want)
+		}
+	}
+	// A duplicate delivery adds nothing.
+	writeJSON(conn, update)
+	time.Sleep(200 * time.Millisecond)
+	if n := eval(logCount); n != "8" {
+		t.Errorf("duplicate delivery: log has %s rows", n)
+	}
+	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
+	waitFor(`!document.getElementById('act-ana-fight').dataset.pending && !document.getElementById('act-ana-fight-go').hasAttribute('aria-disabled')`)
+
+	// A decision is answered with the button's value; an error shows in #notice.
+	run(chromedp.Click("#dec-d1-1", chromedp.ByID))
+	msg = recv(t, fs.frames)
+	if command(msg) != `{"actor":"ana","choice":"take","decision":"d1","kind":"answer"}` {
+		t.Errorf("answer = %s", command(msg))
+	}
+	writeJSON(conn, map[string]any{"type": "error", "id": msg["id"], "code": "illegal", "message": "Nope, not now."})
+	waitFor(`document.getElementById('notice').textContent === 'Nope, not now.'`)
+	waitFor(`!document.getElementById('dec-d1').dataset.pending`)
+
+	// The connection drops with a command unacknowledged: the script
+	// reconnects from the last seq and resends it with the same id.
+	run(chromedp.Click("#act-ana-end-turn-go", chromedp.ByID))
+	msg = recv(t, fs.frames)
+	if eval(`document.getElementById('notice').textContent`) != "" {
+		t.Error("notice not cleared by a new command")
+	}
+	_ = conn.Close(websocket.StatusGoingAway, "bye")
+	waitFor(`document.getElementById('conn').dataset.state === 'retry'`)
+	if s := recv(t, fs.sinces); s != "8" {
+		t.Errorf("reconnect since = %q, want 8", s)
+	}
+	conn = recv(t, fs.conns)
+	if again := recv(t, fs.frames); again["id"] != msg["id"] || command(again) != command(msg) {
+		t.Errorf("resent %v, want the same command id %v", again["id"], msg["id"])
+	}
+	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
+	waitFor(`!document.getElementById('act-ana-end-turn').dataset.pending`)
+
+	// Without a socket the form posts normally.
+	eval(`(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
+	time.Sleep(100 * time.Millisecond)
+	run(chromedp.Click("#act-ana-fight-go", chromedp.ByID))
+	if p := recv(t, fs.posts); p != "actor=ana&attacks=1&kind=fight&target=thug" {
+		t.Errorf("form post = %q", p)
+	}
+
+	pmu.Lock()
+	defer pmu.Unlock()
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
