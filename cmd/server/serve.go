@@ -14,7 +14,6 @@ import (
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/server"
 	"github.com/fray-vtt/fray/internal/store"
-	"github.com/fray-vtt/fray/web"
 )
 
 // serve runs the web server until ctx is done, then shuts down gracefully:
@@ -44,7 +43,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
 	})
 	hub = realtime.NewHub(realtime.Config{
-		Encounters: svc, Events: db, Render: web.Fragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
+		Encounters: svc, Events: db, Render: server.RenderFragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
 	})
 
 	listenCtx, stopListen := context.WithCancel(context.Background())

@@ -13,10 +13,10 @@ type Event struct {
 	Kind    string          `json:"kind"`
 	Round   int             `json:"round"`
 	Actor   string          `json:"actor,omitempty"`
-	Text    string          `json:"text"`            // the log line a person reads
-	Rolls   []dice.Roll     `json:"rolls,omitempty"` // every die rolled for this event
-	Data    json.RawMessage `json:"data,omitempty"`  // the ruleset's payload
-	Secret  bool            `json:"secret,omitempty"` // seen only by the GM and the actor's controllers
+	Text    string          `json:"text"`              // the log line a person reads
+	Rolls   []dice.Roll     `json:"rolls,omitempty"`   // every die rolled for this event
+	Data    json.RawMessage `json:"data,omitempty"`    // the ruleset's payload
+	Secret  bool            `json:"secret,omitempty"`  // seen only by the GM and the actor's controllers
 	Command string          `json:"command,omitempty"` // the client command id that caused it
 }
 

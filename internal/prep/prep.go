@@ -44,37 +44,60 @@ func DecodeSetup(data []byte) (engine.Setup, error) {
 	return s, nil
 }
 
-// Import validates a setup document and stores it as a new encounter of
-// campaignID, in status setup at seq 0. Nothing is stored when it is invalid.
-func Import(ctx context.Context, db Store, rules *engine.Registry, campaignID string, data []byte) (store.Encounter, error) {
+// Prepared is a validated setup document with its initial state, ready to store.
+type Prepared struct {
+	ID      string
+	Setup   engine.Setup
+	Ruleset engine.Ruleset
+	State   engine.State
+}
+
+// Prepare validates a setup document and builds the encounter's initial
+// state without storing anything.
+func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
 	setup, err := DecodeSetup(data)
 	if err != nil {
-		return store.Encounter{}, err
-	}
-	if _, err := db.Campaign(ctx, campaignID); err != nil {
-		return store.Encounter{}, err
+		return Prepared{}, err
 	}
 	rs, err := rules.Get(setup.Ruleset)
 	if err != nil {
-		return store.Encounter{}, err
+		return Prepared{}, err
 	}
 	id := store.NewID()
 	st, err := engine.NewEncounter(rs, id, setup)
 	if err != nil {
+		return Prepared{}, err
+	}
+	return Prepared{ID: id, Setup: setup, Ruleset: rs, State: st}, nil
+}
+
+// Save stores a prepared encounter in campaignID, in status setup at seq 0.
+func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.Encounter, error) {
+	if _, err := db.Campaign(ctx, campaignID); err != nil {
 		return store.Encounter{}, err
 	}
-	snapshot, err := engine.Snapshot(st)
+	snapshot, err := engine.Snapshot(p.State)
 	if err != nil {
 		return store.Encounter{}, err
 	}
-	setupJSON, err := json.Marshal(setup)
+	setupJSON, err := json.Marshal(p.Setup)
 	if err != nil {
 		return store.Encounter{}, err
 	}
 	return db.CreateEncounter(ctx, store.Encounter{
-		ID: id, CampaignID: campaignID, Name: setup.Name, Ruleset: rs.ID(),
-		Status: string(st.Core().Status), Setup: setupJSON, Initial: snapshot, State: snapshot,
+		ID: p.ID, CampaignID: campaignID, Name: p.Setup.Name, Ruleset: p.Ruleset.ID(),
+		Status: string(p.State.Core().Status), Setup: setupJSON, Initial: snapshot, State: snapshot,
 	})
+}
+
+// Import validates a setup document and stores it as a new encounter of
+// campaignID. Nothing is stored when it is invalid.
+func Import(ctx context.Context, db Store, rules *engine.Registry, campaignID string, data []byte) (store.Encounter, error) {
+	p, err := Prepare(rules, data)
+	if err != nil {
+		return store.Encounter{}, err
+	}
+	return Save(ctx, db, campaignID, p)
 }
 
 // Example is one shipped example encounter.

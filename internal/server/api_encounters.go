@@ -32,7 +32,8 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", prep.MaxSetupBytes))
 		return
 	}
-	if _, err := prep.DecodeSetup(data); err != nil {
+	prepared, err := prep.Prepare(s.rules, data)
+	if err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -44,7 +45,7 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 		}
 		campaignID = c.ID
 	}
-	e, err := prep.Import(r.Context(), s.store, s.rules, campaignID, data)
+	e, err := prep.Save(r.Context(), s.store, campaignID, prepared)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -45,7 +45,7 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		Log:    engine.FilterEvents(st, viewer, events),
 		As:     as,
 		WSURL:  fmt.Sprintf("/encounters/%s/ws?%s&html=1", url.PathEscape(id), q.Encode()),
-		ActURL: fmt.Sprintf("/encounters/%s/act?%s", url.PathEscape(id), q.Encode()),
+		ActURL: actURL(id, as),
 		Notice: r.URL.Query().Get("notice"),
 	}))
 }

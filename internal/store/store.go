@@ -1,0 +1,116 @@
+// Package store persists campaigns and encounters in PostgreSQL with plain
+// SQL over pgx/v5.
+//
+// An encounter is a snapshot (its state at seq) plus an append-only event log
+// with gapless seq numbers starting at 1. [DB.Append] writes a command's
+// events, the new snapshot and the command's client id in one transaction,
+// guarded by optimistic concurrency on seq, and announces the new seq with
+// NOTIFY fray_events, which [DB.Listen] receives on every server instance.
+//
+// Errors a client may see carry a fray error code (fray.ENOTFOUND,
+// fray.ECONFLICT, fray.EINVALID); anything else is internal.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// DB is a pool of connections to the database.
+type DB struct {
+	pool *pgxpool.Pool
+	conn *pgx.ConnConfig // for Listen's dedicated connection
+}
+
+// Open connects to the database at url (a postgres:// URL or a keyword/value
+// DSN) and pings it.
+func Open(ctx context.Context, url string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: ping: %w", err)
+	}
+	return &DB{pool: pool, conn: cfg.ConnConfig.Copy()}, nil
+}
+
+// Close closes every connection of the pool, waiting for those in use.
+func (db *DB) Close() { db.pool.Close() }
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }
+
+// NewID returns a random (version 4) UUID in its canonical text form.
+func NewID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("store.NewID: " + err.Error()) // crypto/rand never fails on Linux
+	}
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	return formatUUID(b)
+}
+
+func formatUUID(b [16]byte) string {
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:36], b[10:16])
+	return string(s[:])
+}
+
+// validUUID reports whether s is a UUID in canonical text form (either case).
+// Ids that are not are reported as not found, never as database errors.
+func validUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pgCode returns the SQLSTATE of a PostgreSQL error, or "".
+func pgCode(err error) string {
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return pe.Code
+	}
+	return ""
+}
+
+const (
+	sqlForeignKeyViolation = "23503"
+	sqlUniqueViolation     = "23505"
+	sqlCheckViolation      = "23514"
+)

@@ -1,0 +1,4 @@
+DROP TABLE IF EXISTS commands;
+DROP TABLE IF EXISTS events;
+DROP TABLE IF EXISTS encounters;
+DROP TABLE IF EXISTS campaigns;
