@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// chromium finds a Chromium binary. Without one the browser test is skipped
+// on a developer machine but fails in CI, where .ci/run installs it.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH (apt-get install chromium)")
+	}
+	t.Skip("no chromium on PATH; install it to run the browser test")
+	return ""
+}
+
+func newBrowser(t *testing.T) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.WindowSize(420, 900), // a phone-sized window
+	)
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	return actx
+}
+
+// tab opens a new tab in the browser.
+func tab(t *testing.T, browser context.Context) context.Context {
+	ctx, cancel := chromedp.NewContext(browser)
+	t.Cleanup(cancel)
+	// The first Run opens the tab; it must not run under a timeout, or the
+	// tab closes when that timeout's context ends.
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+func run20(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logHas waits until the log shows an entry containing text.
+func logHas(text string) chromedp.Action {
+	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes(%q))`, text), nil,
+		chromedp.WithPollingTimeout(5*time.Second))
+}
+
+// TestBrowserPlay: the GM and a player open one encounter in two tabs; the GM
+// starts it and makes a move; both pages update live, dice included, and a
+// reload shows the same log.
+func TestBrowserPlay(t *testing.T) {
+	browser := newBrowser(t)
+	srv := startServer(t, testdb.URL(t))
+	id := srv.importExample()
+	v, _ := srv.view(id, "gm")
+	pc := firstPC(t, v)
+
+	gm, player := tab(t, browser), tab(t, browser)
+	run20(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+id+"?as=gm"), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id+"?as="+pc), chromedp.WaitVisible("#log", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+
+	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+	// The player's page updates without a reload, with the dealt cards' dice.
+	var dice int
+	run20(t, player, logHas("The encounter begins"),
+		chromedp.Evaluate(`document.querySelectorAll('#log .die').length`, &dice))
+	if dice == 0 {
+		t.Fatal("the player's log shows no dice after the deal")
+	}
+
+	// The GM makes the current combatant move to an adjacent zone (or end
+	// its turn if it cannot move) from the page's own form.
+	cur, _ := srv.view(id, "gm")
+	form := "act-" + cur.Current + "-end-turn"
+	for _, a := range cur.Actions {
+		if a.Actor == cur.Current && a.Kind == "move" {
+			form = "act-" + cur.Current + "-move"
+		}
+	}
+	run20(t, gm, chromedp.Click("#"+form+"-go", chromedp.ByID))
+	var after view
+	deadline := time.Now().Add(5 * time.Second)
+	for after.Seq <= cur.Seq && time.Now().Before(deadline) {
+		after, _ = srv.view(id, "gm")
+		time.Sleep(50 * time.Millisecond)
+	}
+	if after.Seq <= cur.Seq {
+		t.Fatalf("clicking %s changed nothing", form)
+	}
+	var lastText string
+	run20(t, player,
+		chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, after.Seq), nil, chromedp.WithPollingTimeout(2*time.Second)),
+		chromedp.Text(fmt.Sprintf("#ev-%d", after.Seq), &lastText, chromedp.ByQuery))
+
+	// A reload shows the same log, rendered by the server.
+	run20(t, player, chromedp.Reload(), chromedp.WaitVisible(fmt.Sprintf("#ev-%d", after.Seq), chromedp.ByQuery))
+	var reloaded string
+	run20(t, player, chromedp.Text(fmt.Sprintf("#ev-%d", after.Seq), &reloaded, chromedp.ByQuery))
+	if strings.TrimSpace(reloaded) != strings.TrimSpace(lastText) {
+		t.Fatalf("after reload the entry reads %q, live it read %q", reloaded, lastText)
+	}
+	// Players never get the GM's controls.
+	var gmControls int
+	run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#act-start-go, #act-end-go, #act-pause-go').length`, &gmControls))
+	if gmControls != 0 {
+		t.Fatal("the player's page shows GM controls")
+	}
+}
