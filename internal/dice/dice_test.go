@@ -1,0 +1,52 @@
+package dice
+
+import "testing"
+
+func TestAceExplodesOnMaximum(t *testing.T) {
+	r := NewRoller(NewFixed(6, 6, 2, 3))
+	d := r.Ace(6)
+	if d.Total() != 14 || !d.Aced() || len(d.Faces) != 3 {
+		t.Fatalf("d6 aced twice gave %v", d)
+	}
+	if d2 := r.Ace(8); d2.Total() != 3 || d2.Aced() {
+		t.Fatalf("plain d8 gave %v", d2)
+	}
+	if r.Faces() != 4 {
+		t.Fatalf("roller counted %d faces, want 4", r.Faces())
+	}
+	roll := Roll{Dice: []Die{d}}
+	if roll.Faces() != 3 {
+		t.Fatalf("roll counts %d faces", roll.Faces())
+	}
+}
+
+func TestFixedPanicsWhenExhaustedOrImpossible(t *testing.T) {
+	for _, tc := range []struct {
+		faces []int
+		sides int
+	}{{nil, 6}, {[]int{7}, 6}, {[]int{0}, 6}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("Fixed%v rolling d%d did not panic", tc.faces, tc.sides)
+				}
+			}()
+			NewFixed(tc.faces...).Face(tc.sides)
+		}()
+	}
+}
+
+func TestRandomStaysInRange(t *testing.T) {
+	src := NewRandom()
+	seen := map[int]bool{}
+	for i := 0; i < 2000; i++ {
+		f := src.Face(6)
+		if f < 1 || f > 6 {
+			t.Fatalf("face %d out of range", f)
+		}
+		seen[f] = true
+	}
+	if len(seen) != 6 {
+		t.Fatalf("2000 rolls of a d6 showed only %v", seen)
+	}
+}

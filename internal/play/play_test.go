@@ -1,0 +1,152 @@
+package play_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+func TestMain(m *testing.M) { testdb.Main(m) }
+
+type recorder struct {
+	mu   sync.Mutex
+	seqs []int64
+}
+
+func (r *recorder) Publish(u play.Update) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, ev := range u.Events {
+		r.seqs = append(r.seqs, ev.Seq)
+	}
+}
+
+// TestTwoServersOneEncounter runs two play services — as two server
+// processes would — on one database, both driving the same encounter at
+// once. Optimistic concurrency must keep the log gapless, the snapshot equal
+// to a replay of the log, and each service must publish every event once,
+// in order, including those the other one wrote.
+func TestTwoServersOneEncounter(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, testdb.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	reg := rules.Registry()
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := db.CreateCampaign(ctx, "race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := prep.Import(ctx, db, reg, c.ID, exs[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []*recorder{{}, {}}
+	svcs := []*play.Service{
+		play.New(play.Config{Store: db, Rulesets: reg, Publisher: recs[0]}),
+		play.New(play.Config{Store: db, Rulesets: reg, Publisher: recs[1]}),
+	}
+	gm := engine.GMViewer()
+	if _, err := svcs[0].Submit(ctx, enc.ID, gm, "start", engine.NewCommand("start", "", nil)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	applied := 0
+	for i, svc := range svcs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 25; n++ {
+				_, st, err := svc.Current(ctx, enc.ID)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				cmd := engine.NewCommand("end-turn", st.Core().Current(), nil)
+				_, err = svc.Submit(ctx, enc.ID, gm, fmt.Sprintf("s%d-%d", i, n), cmd)
+				switch fray.ErrorCode(err) {
+				case "":
+					mu.Lock()
+					applied++
+					mu.Unlock()
+				case fray.ENOTYOURTURN, fray.ECONFLICT:
+					// lost a race: the other server ended that turn first
+				default:
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if applied < 25 {
+		t.Fatalf("only %d of 50 racing commands applied", applied)
+	}
+
+	rec, err := db.Encounter(ctx, enc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.Events(ctx, enc.ID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ev := range events {
+		if ev.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d: the log has a gap", i, ev.Seq)
+		}
+	}
+	rs, _ := reg.Get(rec.Ruleset)
+	replayed, err := rs.Decode(rec.Initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Replay(rs, replayed, events); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := engine.Snapshot(replayed)
+	stored, _ := rs.Decode(rec.State)
+	got, _ := engine.Snapshot(stored)
+	if string(got) != string(want) {
+		t.Fatal("the stored snapshot differs from a replay of the log")
+	}
+
+	// Each service catches up on what the other wrote when told of it.
+	for i, svc := range svcs {
+		svc.Sync(enc.ID, rec.Seq)
+		_, st, err := svc.Current(ctx, enc.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Core().Seq != rec.Seq {
+			t.Fatalf("service %d is at seq %d, the database at %d", i, st.Core().Seq, rec.Seq)
+		}
+		recs[i].mu.Lock()
+		seqs := recs[i].seqs
+		recs[i].mu.Unlock()
+		for j := 1; j < len(seqs); j++ {
+			if seqs[j] != seqs[j-1]+1 {
+				t.Fatalf("service %d published seq %d after %d", i, seqs[j], seqs[j-1])
+			}
+		}
+		if len(seqs) == 0 || seqs[len(seqs)-1] != rec.Seq {
+			t.Fatalf("service %d published up to %v, want %d", i, seqs[len(seqs)-1:], rec.Seq)
+		}
+		svc.Close()
+	}
+}
