@@ -116,7 +116,6 @@ func (tx *Tx) Events() []Event { return tx.events }
 func (tx *Tx) Emit(ev Event) error {
 	b := tx.Base()
 	ev.Seq = b.Seq + 1
-	ev.Round = b.Round
 	ev.Command = tx.command
 	if c := b.Combatant(ev.Actor); c != nil && c.Hidden {
 		ev.Secret = true
@@ -124,6 +123,7 @@ func (tx *Tx) Emit(ev Event) error {
 	if err := Apply(tx.rs, tx.st, ev); err != nil {
 		return fmt.Errorf("apply %s: %w", ev.Kind, err)
 	}
+	ev.Round = b.Round // the round the event belongs to: a new round's own number
 	tx.events = append(tx.events, ev)
 	return nil
 }

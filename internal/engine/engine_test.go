@@ -277,3 +277,23 @@ func FuzzDecodeCommand(f *testing.F) {
 		}
 	})
 }
+
+func TestRoundOrderHidesHiddenCombatants(t *testing.T) {
+	st, evs := decide(t, newToy(t), engine.GMViewer(), engine.NewCommand("start", "", nil))
+	var round engine.Event
+	for _, ev := range evs {
+		if ev.Kind == engine.KindRoundStarted {
+			round = ev
+		}
+	}
+	if round.Round != 1 {
+		t.Fatalf("round-started stamped with round %d, want 1", round.Round)
+	}
+	shown := engine.FilterEvents(st, engine.PlayerViewer("hero"), []engine.Event{round})
+	if len(shown) != 1 || bytes.Contains(shown[0].Data, []byte("spy")) {
+		t.Fatalf("player's round order reveals the hidden spy: %s", shown[0].Data)
+	}
+	if gmShown := engine.FilterEvents(st, engine.GMViewer(), []engine.Event{round}); !bytes.Contains(gmShown[0].Data, []byte("spy")) {
+		t.Fatal("GM's round order lacks the spy")
+	}
+}

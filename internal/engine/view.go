@@ -114,6 +114,13 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 	if ev.Secret && !v.CanCommand(ev.Actor) {
 		return Event{}, false
 	}
+	if ev.Kind == KindRoundStarted {
+		var d RoundStarted
+		if ev.Decode(&d) == nil {
+			d.Order = slices.DeleteFunc(d.Order, func(id string) bool { return !Visible(st, v, id) })
+			ev = NewEventLike(ev, d)
+		}
+	}
 	if ev.Kind == KindDecisionOpened {
 		var d DecisionOpened
 		if ev.Decode(&d) == nil && d.Decision.Data != nil {

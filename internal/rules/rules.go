@@ -1,0 +1,11 @@
+// Package rules gathers Fray's rulesets.
+package rules
+
+import (
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/swzones"
+)
+
+// Registry returns a registry of every ruleset Fray ships, for the server
+// and the tools that import encounters.
+func Registry() *engine.Registry { return engine.NewRegistry(swzones.New()) }

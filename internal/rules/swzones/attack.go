@@ -1,0 +1,497 @@
+package swzones
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Attacks:
+//   - fight: Fighting against the target's Parry, only at an opponent in
+//     the same melee, with the gang-up bonus; damage Strength die + weapon
+//     dice.
+//   - shoot: Shooting (or Athletics/Throwing for thrown weapons) against 4,
+//     with 0/−2/−4 at Short/Medium/Long range and −8 at Extreme (up to 4×
+//     Long, SWADE), ranges counted in zones; a zone's cover adds its
+//     penalty; damage is the weapon's dice.
+//   - a raise on the attack adds a d6 to damage; every damage die aces.
+//   - free attacks on a fighter who disengages, see movement.go.
+// Up to three actions a turn, −2 to each per extra action (see the
+// multi-action option); a Shaken fighter may take no action.
+
+// MaxActions is the most actions a fighter may take in a turn.
+const MaxActions = 3
+
+// Attack is the data of an attack event: the roll, what it was against, and
+// the harm done.
+type Attack struct {
+	Attacker string `json:"attacker"`
+	Target   string `json:"target"`
+	Weapon   string `json:"weapon"`
+	Kind     string `json:"kind"` // "fight", "shoot" or "free attack"
+	// Action is set when the attack is one of the attacker's actions this
+	// turn (free attacks are not); Declared is the number of actions the
+	// first action of the turn declared.
+	Action   bool `json:"action,omitempty"`
+	Declared int  `json:"declared,omitempty"`
+
+	Mods     []Mod  `json:"mods"`           // every modifier to the attack roll
+	Against  []Mod  `json:"against"`        // what makes up the target number: Parry, Defend, or 4
+	TN       int    `json:"tn"`             // the target number
+	Total    int    `json:"total"`          // the attack roll's total
+	Result   string `json:"result"`         // "hit", "raise", "2 raises", "miss", "critical failure", "cover"
+	Raises   int    `json:"raises"`         // raises on the attack roll
+	Distance int    `json:"distance"`       // zones between attacker and target
+	Band     string `json:"band,omitempty"` // range band of a shot
+	Cover    string `json:"cover,omitempty"`
+	CoverHit bool   `json:"coverHit,omitempty"` // missed only because of the cover: the cover was hit
+	GangUp   int    `json:"gangUp,omitempty"`
+	Damage   *Harm  `json:"damage,omitempty"`
+}
+
+// flexInt reads a JSON number or a numeric string; absent is 0.
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	var s string
+	if bytes.HasPrefix(b, []byte(`"`)) {
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		if s == "" {
+			*n = 0
+			return nil
+		}
+		v, err := strconv.Atoi(s)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", s)
+		}
+		*n = flexInt(v)
+		return nil
+	}
+	var v int
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*n = flexInt(v)
+	return nil
+}
+
+// flexBool reads a JSON boolean or "true"/"false"/"on"/""; absent is false.
+type flexBool bool
+
+func (f *flexBool) UnmarshalJSON(b []byte) error {
+	if bytes.HasPrefix(b, []byte(`"`)) {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		switch s {
+		case "true", "on", "yes", "1":
+			*f = true
+		case "false", "off", "no", "0", "":
+			*f = false
+		default:
+			return fmt.Errorf("%q is not true or false", s)
+		}
+		return nil
+	}
+	var v bool
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = flexBool(v)
+	return nil
+}
+
+// canAct reports whether f may take an action (attack, Defend) now.
+func canAct(st *State, f *Fighter) error {
+	switch {
+	case f.Shaken:
+		return fray.Errorf(fray.EILLEGAL, "%s is Shaken: only free actions such as moving", st.name(f.ID))
+	case f.Defend > 0:
+		return fray.Errorf(fray.EILLEGAL, "%s is defending: no other action this turn", st.name(f.ID))
+	}
+	return nil
+}
+
+// actionMods checks that f may take one more action and returns its
+// modifiers (multi-action, Shaken recovery) and, for the first action of a
+// declared turn, the number of actions declared.
+func actionMods(st *State, f *Fighter, declared int) ([]Mod, int, error) {
+	if err := canAct(st, f); err != nil {
+		return nil, 0, err
+	}
+	var mods []Mod
+	declare := 0
+	extra := 0
+	if st.Option(OptMultiAction, MultiDeclare) == MultiProgressive {
+		if declared != 0 {
+			return nil, 0, fray.Errorf(fray.EINVALID, "actions is only declared when the multi-action option is %q", MultiDeclare)
+		}
+		if f.Actions >= MaxActions {
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken %d actions this turn, the most there can be", st.name(f.ID), MaxActions)
+		}
+		extra = f.Actions
+	} else {
+		switch {
+		case f.Actions == 0:
+			if declared == 0 {
+				declared = 1
+			}
+			if declared < 1 || declared > MaxActions {
+				return nil, 0, fray.Errorf(fray.EINVALID, "actions must be 1 to %d", MaxActions)
+			}
+			declare = declared
+			extra = declared - 1
+		case declared != 0 && declared != f.Declared:
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s declared %d actions this turn", st.name(f.ID), f.Declared)
+		case f.Actions >= f.Declared:
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken the %d action(s) declared this turn", st.name(f.ID), f.Declared)
+		default:
+			extra = f.Declared - 1
+		}
+	}
+	if extra > 0 {
+		mods = append(mods, Mod{Source: "multi-action", Value: -2 * extra})
+	}
+	if f.RecoveryPenalty != 0 {
+		mods = append(mods, Mod{Source: "Shaken recovery", Value: f.RecoveryPenalty})
+	}
+	return mods, declare, nil
+}
+
+type attackArgs struct {
+	Kind    string  `json:"kind"`
+	Actor   string  `json:"actor"`
+	Target  string  `json:"target"`
+	Weapon  string  `json:"weapon"`
+	Actions flexInt `json:"actions"`
+	Cover   string  `json:"cover"` // shoot only
+}
+
+func decideFight(tx *engine.Tx, cmd engine.Command) error {
+	var args attackArgs
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	if args.Cover != "" {
+		return fray.Errorf(fray.EINVALID, "cover applies to shooting only")
+	}
+	st := state(tx)
+	t, err := target(tx, args.Target)
+	if err != nil {
+		return err
+	}
+	if f.Melee == "" {
+		return fray.Errorf(fray.EILLEGAL, "%s is not in a melee: engage first", st.name(f.ID))
+	}
+	if t.Melee != f.Melee {
+		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's melee", st.name(t.ID), st.name(f.ID))
+	}
+	if !st.opponents(f.ID, t.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+	}
+	w, err := meleeWeapon(st, f, args.Weapon)
+	if err != nil {
+		return err
+	}
+	mods, declare, err := actionMods(st, f, int(args.Actions))
+	if err != nil {
+		return err
+	}
+	return meleeAttack(tx, f, t, w, Attack{Kind: "fight", Action: true, Declared: declare}, mods, 0)
+}
+
+// freeAttack resolves a free attack by a on t, who is disengaging with
+// retreat added to their Parry. The attacker uses the first melee weapon on
+// their sheet (unarmed if none).
+func freeAttack(tx *engine.Tx, a, t *Fighter, retreat int) error {
+	return meleeAttack(tx, a, t, a.MeleeWeapons()[0], Attack{Kind: "free attack"}, nil, retreat)
+}
+
+// meleeAttack rolls Fighting against Parry with gang-up, then damage.
+func meleeAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, mods []Mod, retreat int) error {
+	st := state(tx)
+	gang, _, _ := st.gangUp(a.ID, t.ID)
+	if gang > 0 {
+		mods = append(mods, Mod{Source: "gang-up", Value: gang})
+		at.GangUp = gang
+	}
+	at.Against = []Mod{{Source: "Parry", Value: t.Parry()}}
+	if t.Defend > 0 {
+		at.Against = append(at.Against, Mod{Source: "defend", Value: t.Defend})
+	}
+	if retreat > 0 {
+		at.Against = append(at.Against, Mod{Source: "defending while retreating", Value: retreat})
+	}
+	at.TN = sumMods(at.Against)
+	c := check(a, skillFighting, at.TN, mods...)
+	c.Attack = true
+	o := rollTrait(tx.Dice, c)
+	return resolveAttack(tx, a, t, w, at, o, 0)
+}
+
+func decideShoot(tx *engine.Tx, cmd engine.Command) error {
+	var args attackArgs
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	t, err := target(tx, args.Target)
+	if err != nil {
+		return err
+	}
+	if !st.opponents(f.ID, t.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+	}
+	w, err := rangedWeapon(st, f, args.Weapon)
+	if err != nil {
+		return err
+	}
+	inMelee := f.Melee != ""
+	if inMelee {
+		if st.Option(OptShootInMelee, ShootNo) != ShootAdjacent {
+			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.name(f.ID))
+		}
+		if t.Melee != f.Melee {
+			return fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.name(f.ID))
+		}
+	}
+	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
+	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
+	if !ok {
+		return fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.name(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
+	}
+	at.Band = band.Name
+	cover, err := shotCover(st, t, args.Cover)
+	if err != nil {
+		return err
+	}
+	mods, declare, err := actionMods(st, f, int(args.Actions))
+	if err != nil {
+		return err
+	}
+	at.Declared = declare
+	if band.Penalty != 0 {
+		mods = append(mods, Mod{Source: band.Name + " range", Value: band.Penalty})
+	}
+	coverMod := 0
+	if inMelee {
+		// The base game's ranged attack in melee: against Parry, no cover.
+		at.Against = []Mod{{Source: "Parry", Value: t.Parry()}}
+		if t.Defend > 0 {
+			at.Against = append(at.Against, Mod{Source: "defend", Value: t.Defend})
+		}
+	} else {
+		at.Against = []Mod{{Source: "target number", Value: TargetNumber}}
+		if coverMod = coverPenalty(&st.Base, cover); coverMod != 0 {
+			at.Cover = cover
+			mods = append(mods, Mod{Source: cover + " cover", Value: coverMod})
+		}
+	}
+	at.TN = sumMods(at.Against)
+	c := check(f, shootingSkill(st, w), at.TN, mods...)
+	c.Attack = true
+	o := rollTrait(tx.Dice, c)
+	return resolveAttack(tx, f, t, w, at, o, coverMod)
+}
+
+// shootingSkill is the skill a ranged weapon uses.
+func shootingSkill(st *State, w Weapon) string {
+	switch {
+	case !w.Thrown:
+		return skillShooting
+	case edition(&st.Base) == EditionSWD:
+		return skillThrowing
+	}
+	return skillAthletics
+}
+
+// shotCover is the cover protecting t from a shot: the zone's unless the
+// shooter names one ("none" for none).
+func shotCover(st *State, t *Fighter, named string) (string, error) {
+	switch {
+	case named == "":
+		return st.zone(t.Zone).Cover, nil
+	case named == "none":
+		return "", nil
+	}
+	for _, c := range coverLevels {
+		if c == named {
+			return c, nil
+		}
+	}
+	return "", fray.Errorf(fray.EINVALID, "cover %q must be none, light, medium, heavy or near-total", named)
+}
+
+func meleeWeapon(st *State, f *Fighter, id string) (Weapon, error) {
+	if id == "" {
+		return f.MeleeWeapons()[0], nil
+	}
+	w, ok := f.Weapon(id)
+	if !ok {
+		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
+	}
+	if w.Ranged() {
+		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s is not a melee weapon", w.Name)
+	}
+	return w, nil
+}
+
+func rangedWeapon(st *State, f *Fighter, id string) (Weapon, error) {
+	if id == "" {
+		r := f.RangedWeapons()
+		if len(r) == 0 {
+			return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon", st.name(f.ID))
+		}
+		return r[0], nil
+	}
+	w, ok := f.Weapon(id)
+	if !ok {
+		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
+	}
+	if !w.Ranged() {
+		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s is not a ranged weapon", w.Name)
+	}
+	return w, nil
+}
+
+// resolveAttack turns a rolled attack into its event: on a hit (or a hit on
+// cover the shot goes through) it rolls damage and applies the harm, then
+// follows up an incapacitation.
+func resolveAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, o Outcome, coverMod int) error {
+	st := state(tx)
+	at.Attacker, at.Target, at.Weapon = a.ID, t.ID, w.ID
+	at.Mods, at.Total, at.Result, at.Raises = nonNil(o.Mods), o.Total, o.Roll.Result, o.Raises
+	rolls := []dice.Roll{o.Roll}
+	hit := o.Success
+	obstacle := 0
+	if !o.Success && !o.CritFail && coverMod != 0 {
+		if ok, _ := grade(o.Total-coverMod, at.TN); ok {
+			at.CoverHit, at.Result = true, "cover"
+			armor := st.zone(t.Zone).CoverArmor
+			if st.Option(OptCoverObstacle, CoverArmor) == CoverArmor && armor > 0 {
+				hit, obstacle = true, armor
+			}
+		}
+	}
+	var dmgRoll dice.Roll
+	if hit {
+		var h Harm
+		dmgRoll, h = rollDamage(tx.Dice, a, t, w, at.Raises > 0 && !at.CoverHit, obstacle)
+		at.Damage = &h
+		rolls = append(rolls, dmgRoll)
+	}
+	if err := tx.Emits(KindAttack, a.ID, attackText(st, a, t, w, at), at, rolls...); err != nil {
+		return err
+	}
+	if at.Damage != nil && at.Damage.Incapacitated {
+		return incapacitate(tx, t)
+	}
+	return nil
+}
+
+func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
+	var verb string
+	switch at.Kind {
+	case "free attack":
+		verb = fmt.Sprintf("As %s disengages, %s gets a free attack with %s", st.name(t.ID), st.name(a.ID), w.Name)
+	case "shoot":
+		verb = fmt.Sprintf("%s shoots at %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
+	default:
+		verb = fmt.Sprintf("%s attacks %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
+	}
+	skill := "Fighting"
+	if at.Kind == "shoot" {
+		skill = traitLabel(shootingSkill(st, w))
+	}
+	against := fmt.Sprintf("vs %d", at.TN)
+	if at.Against[0].Source == "Parry" {
+		against = fmt.Sprintf("vs Parry %d", at.TN)
+	}
+	text := fmt.Sprintf("%s (%s %d %s", verb, skill, at.Total, against)
+	if at.Band != "" {
+		text += ", " + at.Band + " range"
+	}
+	text += "): " + at.Result
+	if at.CoverHit {
+		text = fmt.Sprintf("%s — the shot hits the %s cover", text, at.Cover)
+		if at.Damage == nil {
+			text += " and is stopped"
+		}
+	}
+	if at.Damage != nil {
+		text += "; " + harmText(st, t, *at.Damage)
+	}
+	return text + "."
+}
+
+// Defended is the data of a defended event.
+type Defended struct {
+	Fighter string `json:"fighter"`
+	Bonus   int    `json:"bonus"`
+}
+
+// decideDefend: the Defend action takes the whole turn's actions and adds
+// +4 Parry (SWD +2) until the fighter's next turn.
+func decideDefend(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Kind  string `json:"kind"`
+		Actor string `json:"actor"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if err := canAct(st, f); err != nil {
+		return err
+	}
+	if f.Actions > 0 {
+		return fray.Errorf(fray.EILLEGAL, "Defend takes the whole turn: %s has already acted", st.name(f.ID))
+	}
+	bonus := defendBonus(&st.Base)
+	text := fmt.Sprintf("%s defends (+%d Parry until their next turn).", st.name(f.ID), bonus)
+	return tx.Emits(KindDefended, f.ID, text, Defended{Fighter: f.ID, Bonus: bonus})
+}
+
+func applyDefended(st *State, d Defended) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.Defend = d.Bonus
+	return nil
+}
+
+func applyAttack(st *State, d Attack) error {
+	a, err := st.fighter(d.Attacker)
+	if err != nil {
+		return err
+	}
+	t, err := st.fighter(d.Target)
+	if err != nil {
+		return err
+	}
+	if d.Action {
+		a.Actions++
+		if d.Declared > 0 {
+			a.Declared = d.Declared
+		}
+		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+			a.RecoveryPenalty = 0
+		}
+	}
+	if d.Damage != nil {
+		applyHarm(t, *d.Damage)
+	}
+	return nil
+}

@@ -1,0 +1,171 @@
+package swzones
+
+import (
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// Damage against Toughness:
+//   - below Toughness: no effect;
+//   - Toughness or more: Shaken; a fighter already Shaken takes a wound
+//     instead (Shaken twice → a wound);
+//   - each raise (full 4 over Toughness): a wound, and Shaken.
+// Wounds cost −1 each to trait rolls, at most −3. An Extra is out at the
+// first wound; a Wild Card takes three and is Incapacitated by the next,
+// then rolls Vigor: critical failure dies, failure is Bleeding Out, success
+// is stable.
+
+// Harm is what a damage roll did to its target.
+type Harm struct {
+	Total     int `json:"total"`
+	Toughness int `json:"toughness"`          // the target's Toughness, armour included
+	Obstacle  int `json:"obstacle,omitempty"` // Armour of the cover the shot went through, added to Toughness
+	Raises    int `json:"raises"`
+	// What happened: Shaken (newly), and wounds inflicted.
+	Shaken bool `json:"shaken,omitempty"`
+	Wounds int  `json:"wounds,omitempty"`
+	// The target's condition after the harm.
+	ShakenAfter   bool `json:"shakenAfter"`
+	WoundsAfter   int  `json:"woundsAfter"`
+	Incapacitated bool `json:"incapacitated,omitempty"`
+}
+
+// rollDamage rolls an attack's damage — the attacker's Strength die when
+// the weapon adds it, the weapon's dice, a d6 on a raise, all acing, plus
+// the weapon's and the Joker's bonus — and works out the harm to t.
+func rollDamage(r *dice.Roller, a, t *Fighter, w Weapon, raise bool, obstacle int) (dice.Roll, Harm) {
+	roll := dice.Roll{Label: "Damage", Who: a.ID}
+	mod := w.Damage.Mod
+	if w.Damage.Str {
+		str := a.Attributes["strength"]
+		roll.Dice = append(roll.Dice, r.Ace(str.Sides))
+		mod += str.Bonus
+	}
+	for _, sides := range w.Damage.Dice {
+		roll.Dice = append(roll.Dice, r.Ace(sides))
+	}
+	if raise {
+		roll.Dice = append(roll.Dice, r.Ace(6))
+	}
+	if a.Joker() {
+		mod += 2
+	}
+	total := mod
+	for _, d := range roll.Dice {
+		total += d.Total()
+	}
+	h := harm(t, total, t.Toughness()+obstacle)
+	h.Toughness, h.Obstacle = t.Toughness(), obstacle
+	roll.Mod, roll.Total, roll.Target = mod, total, t.Toughness()+obstacle
+	roll.Result = harmResult(h)
+	return roll, h
+}
+
+// harm works out what damage total does to t against toughness.
+func harm(t *Fighter, total, toughness int) Harm {
+	h := Harm{Total: total, Toughness: toughness, ShakenAfter: t.Shaken, WoundsAfter: t.Wounds}
+	if total < toughness {
+		return h
+	}
+	h.Raises = (total - toughness) / 4
+	switch {
+	case h.Raises > 0:
+		h.Wounds = h.Raises
+	case t.Shaken:
+		h.Wounds = 1
+	default:
+		h.Shaken = true
+	}
+	h.ShakenAfter = true
+	limit := t.MaxWounds()
+	if t.Wounds+h.Wounds > limit {
+		h.Incapacitated = true
+	}
+	h.WoundsAfter = min(t.Wounds+h.Wounds, max(limit, 1))
+	return h
+}
+
+func applyHarm(t *Fighter, h Harm) {
+	t.Shaken = h.ShakenAfter
+	t.Wounds = h.WoundsAfter
+	if h.Incapacitated {
+		t.Incapacitated = true
+	}
+}
+
+func harmResult(h Harm) string {
+	switch {
+	case h.Incapacitated:
+		return "incapacitated"
+	case h.Wounds == 1:
+		return "1 wound"
+	case h.Wounds > 1:
+		return fmt.Sprintf("%d wounds", h.Wounds)
+	case h.Shaken:
+		return "Shaken"
+	}
+	return "no effect"
+}
+
+func harmText(st *State, t *Fighter, h Harm) string {
+	against := fmt.Sprintf("Toughness %d", h.Toughness)
+	if h.Obstacle > 0 {
+		against = fmt.Sprintf("Toughness %d + cover Armour %d", h.Toughness, h.Obstacle)
+	}
+	text := fmt.Sprintf("%d damage vs %s", h.Total, against)
+	name := st.name(t.ID)
+	switch {
+	case h.Incapacitated:
+		return fmt.Sprintf("%s — %s is incapacitated", text, name)
+	case h.Wounds > 0 && h.Raises == 0:
+		return fmt.Sprintf("%s — %s, already Shaken, takes a wound", text, name)
+	case h.Wounds > 0:
+		return fmt.Sprintf("%s — %s takes %s and is Shaken", text, name, harmResult(h))
+	case h.Shaken:
+		return fmt.Sprintf("%s — %s is Shaken", text, name)
+	}
+	return text + " — no effect"
+}
+
+// Incapacitation is the data of an incapacitation-roll event.
+type Incapacitation struct {
+	Fighter string `json:"fighter"`
+	Mods    []Mod  `json:"mods"`   // modifiers to the Vigor roll
+	Status  string `json:"status"` // "dead", "bleeding out" or "stable"
+}
+
+// incapacitate follows up a fighter's incapacitation: a Wild Card rolls
+// Vigor (wound penalties apply), then the fighter is out.
+func incapacitate(tx *engine.Tx, t *Fighter) error {
+	st := state(tx)
+	reason := "incapacitated"
+	if t.WildCard {
+		c := check(t, "vigor", TargetNumber)
+		o := rollTrait(tx.Dice, c)
+		status := "stable"
+		switch {
+		case o.CritFail:
+			status = "dead"
+		case !o.Success:
+			status = "bleeding out"
+		}
+		text := fmt.Sprintf("%s rolls Vigor against the wounds: %d (%s) — %s.", st.name(t.ID), o.Total, o.Roll.Result, status)
+		if err := tx.Emits(KindIncapacitation, t.ID, text, Incapacitation{Fighter: t.ID, Mods: nonNil(o.Mods), Status: status}, o.Roll); err != nil {
+			return err
+		}
+		reason = "incapacitated, " + status
+	}
+	return tx.Emits(engine.KindCombatantOut, t.ID, fmt.Sprintf("%s is out of the fight (%s).", st.name(t.ID), reason),
+		engine.CombatantOut{Combatant: t.ID, Reason: reason})
+}
+
+func applyIncapacitation(st *State, d Incapacitation) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.Status = d.Status
+	return nil
+}

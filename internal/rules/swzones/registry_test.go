@@ -1,0 +1,18 @@
+package swzones_test
+
+import (
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/rules/swzones"
+)
+
+func TestRegistry(t *testing.T) {
+	rs, err := rules.Registry().Get(swzones.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs.ID() != "sw-zones" || rs.Title() != "Savage Worlds — zones" {
+		t.Fatalf("got %s %q", rs.ID(), rs.Title())
+	}
+}

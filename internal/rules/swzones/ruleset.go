@@ -1,0 +1,297 @@
+// Package swzones is the "sw-zones" ruleset: Savage Worlds combat on a graph
+// of zones, after the house rules of seed 000. Files follow the seed: trait
+// rolls in trait.go, the sheet in stats.go, the battlefield in zones.go,
+// Movement in movement.go, range conversion in ranges.go, attacks in
+// attack.go, harm in damage.go, Shaken in shaken.go, action cards in
+// initiative.go, the turn cycle in turn.go and the switches in options.go.
+package swzones
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// ID is the ruleset's registry id.
+const ID = "sw-zones"
+
+// Ruleset is the sw-zones engine.Ruleset.
+type Ruleset struct{}
+
+// New returns the sw-zones ruleset.
+func New() engine.Ruleset { return Ruleset{} }
+
+// ID implements engine.Ruleset.
+func (Ruleset) ID() string { return ID }
+
+// Title implements engine.Ruleset.
+func (Ruleset) Title() string { return "Savage Worlds — zones" }
+
+// Options implements engine.Ruleset.
+func (Ruleset) Options() []engine.OptionSpec {
+	out := make([]engine.OptionSpec, len(optionSpecs))
+	copy(out, optionSpecs)
+	return out
+}
+
+// State is an sw-zones encounter.
+type State struct {
+	engine.Base
+	Zones    []Zone              `json:"zones"`
+	Melees   []Melee             `json:"melees"`
+	Fighters map[string]*Fighter `json:"fighters"`
+	Deck     Deck                `json:"deck"`
+}
+
+func state(tx *engine.Tx) *State { return tx.State().(*State) }
+
+// Event kinds of this ruleset (besides the engine's core kinds).
+const (
+	KindDeckShuffled   = "deck-shuffled"
+	KindCardsDealt     = "cards-dealt"
+	KindShakenRecovery = "shaken-recovery"
+	KindUnshaken       = "benny-unshaken"
+	KindMoved          = "moved"
+	KindEngaged        = "engaged"
+	KindDisengaged     = "disengaged"
+	KindAttack         = "attack"
+	KindIncapacitation = "incapacitation-roll"
+	KindDefended       = "defended"
+	KindTurnEnded      = "turn-ended"
+)
+
+// Command kinds of this ruleset.
+const (
+	CmdMove      = "move"
+	CmdEngage    = "engage"
+	CmdDisengage = "disengage"
+	CmdFight     = "fight"
+	CmdShoot     = "shoot"
+	CmdDefend    = "defend"
+	CmdUnshake   = "unshake"
+	CmdEndTurn   = "end-turn"
+)
+
+// New implements engine.Ruleset: it reads the battlefield, each combatant's
+// stats and starting zone, and the starting melees.
+func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+	if len(setup.Combatants) > DeckSize {
+		return nil, fray.Errorf(fray.EINVALID, "at most %d combatants (one action card each)", DeckSize)
+	}
+	zones, melees, err := parseBattlefield(setup.Battlefield)
+	if err != nil {
+		return nil, err
+	}
+	st := &State{Base: base, Zones: zones, Fighters: map[string]*Fighter{}, Deck: Deck{Remaining: fullDeck()}}
+	rounding := base.Option(OptRangeRounding, RoundNearest)
+	for _, c := range setup.Combatants {
+		f, err := parseFighter(c.ID, c.PC, c.Stats, rounding)
+		if err != nil {
+			return nil, err
+		}
+		var start startSetup
+		if len(c.Start) == 0 {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q needs a start: {\"zone\":\"…\"}", c.ID)
+		}
+		if err := decodeStrict(c.Start, &start); err != nil {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q: start: %v", c.ID, err)
+		}
+		if st.zone(start.Zone) == nil {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q starts in unknown zone %q", c.ID, start.Zone)
+		}
+		f.Zone = start.Zone
+		st.Fighters[c.ID] = f
+	}
+	if err := st.placeMelees(melees); err != nil {
+		return nil, err
+	}
+	if len(st.Fighting()) < 2 {
+		return nil, fray.Errorf(fray.EINVALID, "combatants must be on at least two sides")
+	}
+	return st, nil
+}
+
+// Decode implements engine.Ruleset.
+func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
+	var st State
+	if err := json.Unmarshal(snapshot, &st); err != nil {
+		return nil, fmt.Errorf("decode sw-zones state: %w", err)
+	}
+	if st.Fighters == nil {
+		st.Fighters = map[string]*Fighter{}
+	}
+	return &st, nil
+}
+
+// Start implements engine.Ruleset: deal the first round and start its first
+// turn.
+func (Ruleset) Start(tx *engine.Tx) error { return newRound(tx) }
+
+// Decide implements engine.Ruleset.
+func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
+	var err error
+	switch cmd.Kind {
+	case CmdMove:
+		err = decideMove(tx, cmd)
+	case CmdEngage:
+		err = decideEngage(tx, cmd)
+	case CmdDisengage:
+		err = decideDisengage(tx, cmd)
+	case CmdFight:
+		err = decideFight(tx, cmd)
+	case CmdShoot:
+		err = decideShoot(tx, cmd)
+	case CmdDefend:
+		err = decideDefend(tx, cmd)
+	case CmdUnshake:
+		err = decideUnshake(tx, cmd)
+	case CmdEndTurn:
+		err = decideEndTurn(tx, cmd)
+	default:
+		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
+	}
+	if err != nil {
+		return err
+	}
+	return settle(tx)
+}
+
+// Answer implements engine.Ruleset. The core opens no decisions.
+func (Ruleset) Answer(tx *engine.Tx, d engine.Decision, choice string) error {
+	return fray.Errorf(fray.EILLEGAL, "sw-zones has no decision of kind %q", d.Kind)
+}
+
+// Apply implements engine.Ruleset. It is deterministic and rolls nothing:
+// everything it needs is in the event.
+func (Ruleset) Apply(s engine.State, ev engine.Event) error {
+	st, ok := s.(*State)
+	if !ok {
+		return fmt.Errorf("sw-zones: state is %T", s)
+	}
+	switch ev.Kind {
+	case engine.KindRoundStarted:
+		for _, f := range st.Fighters {
+			f.Card = ""
+		}
+	case engine.KindTurnStarted:
+		var d engine.TurnStarted
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		applyTurnStarted(st, d.Combatant)
+	case engine.KindCombatantOut:
+		var d engine.CombatantOut
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		st.leaveMelee(d.Combatant)
+	case KindDeckShuffled:
+		applyDeckShuffled(st)
+	case KindCardsDealt:
+		var d CardsDealt
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		applyCardsDealt(st, d)
+	case KindShakenRecovery:
+		var d ShakenRecovery
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyShakenRecovery(st, d)
+	case KindUnshaken:
+		var d Unshaken
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyUnshaken(st, d)
+	case KindMoved:
+		var d Moved
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyMoved(st, d)
+	case KindEngaged:
+		var d Engaged
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyEngaged(st, d)
+	case KindDisengaged:
+		var d Disengaged
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyDisengaged(st, d)
+	case KindAttack:
+		var d Attack
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyAttack(st, d)
+	case KindIncapacitation:
+		var d Incapacitation
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyIncapacitation(st, d)
+	case KindDefended:
+		var d Defended
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		return applyDefended(st, d)
+	}
+	return nil
+}
+
+// fighter returns the fighter with id or an error for the applier.
+func (s *State) fighter(id string) (*Fighter, error) {
+	if f := s.Fighters[id]; f != nil {
+		return f, nil
+	}
+	return nil, fmt.Errorf("sw-zones: no fighter %q", id)
+}
+
+// name is a combatant's display name.
+func (s *State) name(id string) string {
+	if c := s.Combatant(id); c != nil {
+		return c.Name
+	}
+	return id
+}
+
+// actor decodes cmd's arguments into args and returns the acting fighter,
+// whose turn it must be.
+func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
+	if err := cmd.Decode(args); err != nil {
+		return nil, err
+	}
+	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
+		return nil, err
+	}
+	f := state(tx).Fighters[cmd.Actor]
+	if f == nil {
+		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
+	}
+	return f, nil
+}
+
+// target finds a combatant the viewer can see; one they cannot see does not
+// exist for them.
+func target(tx *engine.Tx, id string) (*Fighter, error) {
+	if id == "" {
+		return nil, fray.Errorf(fray.EINVALID, "choose a target")
+	}
+	st := state(tx)
+	f := st.Fighters[id]
+	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
+		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
+	}
+	if st.Combatant(id).Out {
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.name(id))
+	}
+	return f, nil
+}

@@ -1,0 +1,102 @@
+package swzones
+
+import (
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Shaken: a Shaken fighter may take only free actions (moving included).
+// At the start of their turn they roll Spirit (the seed, in either edition):
+//   - failure: still Shaken;
+//   - success: recovers and may act, at −2 (to every action this turn, or
+//     the first only: the shaken-recovery-penalty option);
+//   - raise: recovers and acts normally.
+// Spending a Benny removes Shaken at any time ("unshake").
+
+// RecoveryPenalty is the seed's penalty after recovering without a raise.
+const RecoveryPenalty = -2
+
+// ShakenRecovery is the data of a shaken-recovery event.
+type ShakenRecovery struct {
+	Fighter   string `json:"fighter"`
+	Mods      []Mod  `json:"mods"` // modifiers to the Spirit roll
+	Recovered bool   `json:"recovered"`
+	Penalty   int    `json:"penalty,omitempty"` // to this turn's actions
+}
+
+// recoverShaken makes f's Spirit roll at the start of their turn.
+func recoverShaken(tx *engine.Tx, f *Fighter) error {
+	st := state(tx)
+	o := rollTrait(tx.Dice, check(f, "spirit", TargetNumber))
+	d := ShakenRecovery{Fighter: f.ID, Mods: nonNil(o.Mods)}
+	outcome := "still Shaken"
+	switch {
+	case o.Success && o.Raises > 0:
+		d.Recovered = true
+		outcome = "recovers and acts normally"
+	case o.Success:
+		d.Recovered, d.Penalty = true, RecoveryPenalty
+		outcome = "recovers, acting at −2"
+		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+			outcome += " on the first action this turn"
+		} else {
+			outcome += " this turn"
+		}
+	}
+	text := fmt.Sprintf("%s tries to shake off being Shaken: Spirit %d (%s) — %s.", st.name(f.ID), o.Total, o.Roll.Result, outcome)
+	return tx.Emits(KindShakenRecovery, f.ID, text, d, o.Roll)
+}
+
+func applyShakenRecovery(st *State, d ShakenRecovery) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	if d.Recovered {
+		f.Shaken = false
+		f.RecoveryPenalty = d.Penalty
+	}
+	return nil
+}
+
+// Unshaken is the data of a benny-unshaken event.
+type Unshaken struct {
+	Fighter string `json:"fighter"`
+}
+
+// decideUnshake spends a Benny to remove Shaken. It is allowed at any
+// moment, not only on the fighter's turn.
+func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Kind  string `json:"kind"`
+		Actor string `json:"actor"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f := st.Fighters[cmd.Actor]
+	if f == nil {
+		return fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
+	}
+	if !f.Shaken {
+		return fray.Errorf(fray.EILLEGAL, "%s is not Shaken", st.name(f.ID))
+	}
+	if f.Bennies < 1 {
+		return fray.Errorf(fray.EILLEGAL, "%s has no Benny left", st.name(f.ID))
+	}
+	text := fmt.Sprintf("%s spends a Benny and is no longer Shaken (%d left).", st.name(f.ID), f.Bennies-1)
+	return tx.Emits(KindUnshaken, f.ID, text, Unshaken{Fighter: f.ID})
+}
+
+func applyUnshaken(st *State, d Unshaken) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.Shaken = false
+	f.Bennies--
+	return nil
+}
