@@ -418,3 +418,44 @@ func TestHealthAndAPIErrors(t *testing.T) {
 		t.Fatalf("malformed body %d %+v", code, e)
 	}
 }
+
+// TestFormPostWithoutScript plays through the page's plain form posts, the
+// path a browser without JavaScript takes.
+func TestFormPostWithoutScript(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	id := srv.importExample()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	post := func(form string) *http.Response {
+		t.Helper()
+		resp, err := client.Post(srv.URL+"/encounters/"+id+"/act?as=gm", "application/x-www-form-urlencoded", strings.NewReader(form))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || strings.Contains(resp.Header.Get("Location"), "notice") {
+		t.Fatalf("start by form: %d %s", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	if v, _ := srv.view(id, "gm"); v.Status != "running" {
+		t.Fatalf("status %q after the start form", v.Status)
+	}
+	before, _ := srv.view(id, "gm")
+	resp := post("kind=teleport&actor=" + before.Current)
+	if loc := resp.Header.Get("Location"); !strings.Contains(loc, "notice=") {
+		t.Fatalf("an unavailable action redirected to %q without a notice", loc)
+	}
+	if after, _ := srv.view(id, "gm"); after.Seq != before.Seq {
+		t.Fatal("an unavailable action changed the encounter")
+	}
+	// The page shows the notice it is redirected to.
+	page, err := http.Get(srv.URL + resp.Header.Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(page.Body)
+	page.Body.Close()
+	if !strings.Contains(string(body), "not available") {
+		t.Fatal("the page does not show the notice")
+	}
+}

@@ -58,34 +58,21 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 
 // handleEncounterView returns the viewer's projection: GET /api/encounters/{id}?as=gm
 func (s *Server) handleEncounterView(w http.ResponseWriter, r *http.Request) {
-	rs, st, err := s.play.Current(r.Context(), chi.URLParam(r, "id"))
-	if err != nil {
-		writeError(w, r, err)
+	e, ok := s.viewed(w, r)
+	if !ok {
 		return
 	}
-	viewer, err := viewerFor(st, r.URL.Query().Get("as"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, engine.Project(rs, st, viewer))
+	writeJSON(w, http.StatusOK, engine.Project(e.ruleset, e.state, e.viewer))
 }
 
 // handleEncounterEvents returns the events after ?since= that the viewer may
 // see, at most ?limit= (default and maximum 1000).
 func (s *Server) handleEncounterEvents(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	_, st, err := s.play.Current(r.Context(), id)
-	if err != nil {
-		writeError(w, r, err)
+	e, ok := s.viewed(w, r)
+	if !ok {
 		return
 	}
 	q := r.URL.Query()
-	viewer, err := viewerFor(st, q.Get("as"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	since, err := intParam(q.Get("since"), 0)
 	if err != nil || since < 0 {
 		writeError(w, r, fray.Errorf(fray.EINVALID, "since must be a non-negative integer"))
@@ -96,12 +83,12 @@ func (s *Server) handleEncounterEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, fray.Errorf(fray.EINVALID, "limit must be between 1 and 1000"))
 		return
 	}
-	events, err := s.store.Events(r.Context(), id, since, int(limit))
+	events, err := s.store.Events(r.Context(), e.id, since, int(limit))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"seq": st.Core().Seq, "events": engine.FilterEvents(st, viewer, events)})
+	writeJSON(w, http.StatusOK, map[string]any{"seq": e.state.Core().Seq, "events": engine.FilterEvents(e.state, e.viewer, events)})
 }
 
 func intParam(v string, def int64) (int64, error) {
@@ -119,15 +106,8 @@ type commandRequest struct {
 // handleEncounterCommand submits one command over HTTP, for bots and tests:
 // POST /api/encounters/{id}/commands?as=gm {"id":"…","command":{"kind":…}}
 func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	_, st, err := s.play.Current(r.Context(), id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	viewer, err := viewerFor(st, r.URL.Query().Get("as"))
-	if err != nil {
-		writeError(w, r, err)
+	e, ok := s.viewed(w, r)
+	if !ok {
 		return
 	}
 	var req commandRequest
@@ -140,7 +120,7 @@ func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) 
 		writeError(w, r, err)
 		return
 	}
-	seq, err := s.play.Submit(r.Context(), id, viewer, req.ID, cmd)
+	seq, err := s.play.Submit(r.Context(), e.id, e.viewer, req.ID, cmd)
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -25,21 +25,15 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 		}
 		http.Redirect(w, r, "/encounters/"+url.PathEscape(id)+"?"+q.Encode(), http.StatusSeeOther)
 	}
-	rs, st, err := s.play.Current(r.Context(), id)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	viewer, err := viewerFor(st, as)
-	if err != nil {
-		writeError(w, r, err)
+	e, ok := s.viewed(w, r)
+	if !ok {
 		return
 	}
 	if err := r.ParseForm(); err != nil {
 		back("The form could not be read.")
 		return
 	}
-	cmd, err := commandFromForm(engine.Project(rs, st, viewer), r.PostForm)
+	cmd, err := commandFromForm(engine.Project(e.ruleset, e.state, e.viewer), r.PostForm)
 	if err != nil {
 		back(fray.ErrorMessage(err))
 		return
@@ -48,7 +42,7 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 	if cmdID == "" {
 		cmdID = "form-" + store.NewID()
 	}
-	if _, err := s.play.Submit(r.Context(), id, viewer, cmdID, cmd); err != nil {
+	if _, err := s.play.Submit(r.Context(), id, e.viewer, cmdID, cmd); err != nil {
 		back(fray.ErrorMessage(err))
 		return
 	}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/realtime"
 )
@@ -14,18 +12,11 @@ import (
 // Query: as (gm or a PC id), since (resume after this seq), html=1 (rendered
 // fragments for the page), view=1 (the projection in every events message).
 func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	_, st, err := s.play.Current(r.Context(), id)
-	if err != nil {
-		writeError(w, r, err)
+	e, ok := s.viewed(w, r)
+	if !ok {
 		return
 	}
 	q := r.URL.Query()
-	viewer, err := viewerFor(st, q.Get("as"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
 	since := int64(-1)
 	if v := q.Get("since"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
@@ -36,7 +27,7 @@ func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
 		since = n
 	}
 	s.hub.Serve(w, r, realtime.ServeOptions{
-		Encounter: id, Viewer: viewer, Since: since,
+		Encounter: e.id, Viewer: e.viewer, Since: since,
 		HTML: q.Get("html") == "1", View: q.Get("view") == "1",
 	})
 }
