@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 )
 
@@ -16,6 +17,9 @@ type config struct {
 	DataDir        string
 	LogLevel       slog.Level
 	AllowedOrigins []string
+	// DiceSeed, from FRAY_DICE_SEED, makes every encounter's dice
+	// reproducible. For tests and demos only: players could predict rolls.
+	DiceSeed uint64
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -38,6 +42,13 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	}
 	_ = campaign
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir}
+	if v := getenv("FRAY_DICE_SEED"); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return config{}, nil, fmt.Errorf("FRAY_DICE_SEED must be a whole number: %w", err)
+		}
+		cfg.DiceSeed = seed
+	}
 	if err := cfg.LogLevel.UnmarshalText([]byte(*level)); err != nil {
 		return config{}, nil, fmt.Errorf("bad log level %q: %w", *level, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/rules"
@@ -38,8 +39,13 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	}
 
 	var hub *realtime.Hub
+	var newSource func() dice.Source
+	if cfg.DiceSeed != 0 {
+		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
+		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
+	}
 	svc := play.New(play.Config{
-		Store: db, Rulesets: rules.Registry(), Logger: log,
+		Store: db, Rulesets: rules.Registry(), Logger: log, NewSource: newSource,
 		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
 	})
 	hub = realtime.NewHub(realtime.Config{

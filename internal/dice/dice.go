@@ -29,6 +29,14 @@ func NewRandom() *Random {
 	return &Random{r: rand.New(rand.NewChaCha8(seed))}
 }
 
+// NewSeeded returns a Random that always yields the same faces for the same
+// seed: for tests and reproducible demos, never for real play.
+func NewSeeded(seed uint64) *Random {
+	var key [32]byte
+	binary.LittleEndian.PutUint64(key[:], seed)
+	return &Random{r: rand.New(rand.NewChaCha8(key))}
+}
+
 // Face implements Source.
 func (s *Random) Face(sides int) int { return s.r.IntN(sides) + 1 }
 

@@ -50,3 +50,12 @@ func TestRandomStaysInRange(t *testing.T) {
 		t.Fatalf("2000 rolls of a d6 showed only %v", seen)
 	}
 }
+
+func TestSeededRepeats(t *testing.T) {
+	a, b := NewSeeded(7), NewSeeded(7)
+	for i := 0; i < 50; i++ {
+		if x, y := a.Face(20), b.Face(20); x != y {
+			t.Fatalf("roll %d: %d vs %d with the same seed", i, x, y)
+		}
+	}
+}
