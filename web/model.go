@@ -16,14 +16,18 @@ import (
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
-// IndexProps is the data of the home page: every campaign and its encounters.
+// IndexProps is the data of the home page. Without a User it is a landing
+// page; with one, the user's campaigns and their encounters.
 type IndexProps struct {
+	User      string
 	Campaigns []CampaignSummary
 }
 
-// CampaignSummary is one campaign on the home page.
+// CampaignSummary is one campaign on the home page. Role is the user's role
+// in it: "gm" or "player".
 type CampaignSummary struct {
 	ID, Name   string
+	Role       string
 	Encounters []EncounterSummary
 }
 
@@ -59,6 +63,12 @@ type EncounterProps struct {
 	// Notice is an optional message shown in #notice, e.g. the error of a
 	// form post that was redirected back to the page.
 	Notice string
+	// CanSwitch shows the "Switch viewer" link: only GMs may preview the
+	// page as one of the players.
+	CanSwitch bool
+	// CampaignID, when set, adds a link back to the campaign's page, named
+	// CampaignName (or "the campaign").
+	CampaignID, CampaignName string
 }
 
 // SectionKeys are the keys of Fragments' result besides "log", in page order.
@@ -391,6 +401,16 @@ func isSlugRune(r rune) bool {
 }
 
 func encounterURL(id string) string { return "/encounters/" + url.PathEscape(id) }
+
+// switchURL lists the viewers a GM may preview the encounter as.
+func switchURL(id string) string { return encounterURL(id) + "?choose=1" }
+
+func campaignName(name string) string {
+	if name == "" {
+		return "the campaign"
+	}
+	return name
+}
 
 func chooseURL(id, as string) string {
 	return encounterURL(id) + "?as=" + url.QueryEscape(as)

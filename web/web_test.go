@@ -207,6 +207,7 @@ func encounterPage(t *testing.T) (string, *html.Node) {
 	s := renderString(t, Encounter(EncounterProps{
 		View: testView(), Log: testLog(), As: "ana",
 		WSURL: "/encounters/enc-1/ws?as=ana&html=1", ActURL: "/encounters/enc-1/commands?as=ana",
+		CanSwitch: true,
 	}))
 	return s, parseHTML(t, s)
 }
@@ -718,17 +719,17 @@ func TestNames(t *testing.T) {
 }
 
 func TestIndexAndChoose(t *testing.T) {
-	s := renderString(t, Index(IndexProps{}))
-	for _, want := range []string{"go run ./cmd/server demo", "POST /api/encounters", "server encounter import FILE"} {
+	s := renderString(t, Index(IndexProps{User: "ana"}))
+	for _, want := range []string{"No campaigns yet", "example encounters"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("empty index lacks %q", want)
 		}
 	}
-	s = renderString(t, Index(IndexProps{Campaigns: []CampaignSummary{{
-		ID: "c1", Name: "Red Sands",
+	s = renderString(t, Index(IndexProps{User: "ana", Campaigns: []CampaignSummary{{
+		ID: "c1", Name: "Red Sands", Role: "gm",
 		Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}},
 	}}}))
-	if !strings.Contains(s, "Red Sands") || !strings.Contains(s, `href="/encounters/e%201%2Fx"`) || strings.Contains(s, "go run") {
+	if !strings.Contains(s, "Red Sands") || !strings.Contains(s, `href="/encounters/e%201%2Fx"`) || strings.Contains(s, "No campaigns yet") {
 		t.Errorf("index wrong: %s", s)
 	}
 	s = renderString(t, Choose(ChooseProps{EncounterID: "enc-1", Name: "Ambush", Options: []ViewerOption{

@@ -42,7 +42,8 @@ func newBrowser(t *testing.T) context.Context {
 	return actx
 }
 
-// tab opens a new tab in the browser.
+// tab opens a tab in browser. Each person in a test gets a browser of their
+// own (newBrowser), so their cookies are their own.
 func tab(t *testing.T, browser context.Context) context.Context {
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
@@ -63,6 +64,15 @@ func run20(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	}
 }
 
+// login signs in through the log-in page.
+func login(t *testing.T, ctx context.Context, base, name string) {
+	run20(t, ctx, chromedp.Navigate(base+"/login"),
+		chromedp.SendKeys(`input[name="name"]`, name, chromedp.ByQuery),
+		chromedp.SendKeys(`input[name="password"]`, testPassword, chromedp.ByQuery),
+		chromedp.Submit(`input[name="password"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`form[action="/logout"]`, chromedp.ByQuery))
+}
+
 // logHas waits until the log shows an entry containing text.
 func logHas(text string) chromedp.Action {
 	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes(%q))`, text), nil,
@@ -73,15 +83,15 @@ func logHas(text string) chromedp.Action {
 // starts it and makes a move; both pages update live, dice included, and a
 // reload shows the same log.
 func TestBrowserPlay(t *testing.T) {
-	browser := newBrowser(t)
-	srv := startServer(t, testdb.URL(t))
-	id := srv.importExample()
-	v, _ := srv.view(id, "gm")
-	pc := firstPC(t, v)
+	base := startServer(t, testdb.URL(t))
+	tb := base.newTable()
+	srv, id := base.withUser(tb.gm), tb.id
 
-	gm, player := tab(t, browser), tab(t, browser)
-	run20(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+id+"?as=gm"), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
-	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id+"?as="+pc), chromedp.WaitVisible("#log", chromedp.ByID),
+	gm, player := tab(t, newBrowser(t)), tab(t, newBrowser(t))
+	login(t, gm, base.URL, tb.gm.Name)
+	login(t, player, base.URL, tb.player.Name)
+	run20(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
 		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
 
 	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
@@ -95,7 +105,7 @@ func TestBrowserPlay(t *testing.T) {
 
 	// The GM makes the current combatant move to an adjacent zone (or end
 	// its turn if it cannot move) from the page's own form.
-	cur, _ := srv.view(id, "gm")
+	cur, _ := srv.view(id, "")
 	form := "act-" + cur.Current + "-end-turn"
 	for _, a := range cur.Actions {
 		if a.Actor == cur.Current && a.Kind == "move" {
@@ -106,7 +116,7 @@ func TestBrowserPlay(t *testing.T) {
 	var after view
 	deadline := time.Now().Add(5 * time.Second)
 	for after.Seq <= cur.Seq && time.Now().Before(deadline) {
-		after, _ = srv.view(id, "gm")
+		after, _ = srv.view(id, "")
 		time.Sleep(50 * time.Millisecond)
 	}
 	if after.Seq <= cur.Seq {

@@ -20,6 +20,9 @@ type config struct {
 	// DiceSeed, from FRAY_DICE_SEED, makes every encounter's dice
 	// reproducible. For tests and demos only: players could predict rolls.
 	DiceSeed uint64
+	// SecureCookies marks session cookies Secure on plain-HTTP requests too,
+	// for a server behind a TLS-terminating proxy.
+	SecureCookies bool
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -35,13 +38,14 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	dbURL := fs.String("database-url", env("DATABASE_URL", ""), "PostgreSQL URL (unset: a private cluster)")
 	dataDir := fs.String("data-dir", env("FRAY_DATA_DIR", "fray-data"), "data directory")
 	level := fs.String("log-level", env("FRAY_LOG_LEVEL", "info"), "log level")
+	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra websocket origins")
 	campaign := fs.String("campaign", "", "campaign id (encounter import)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
 	_ = campaign
-	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir}
+	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
 	if v := getenv("FRAY_DICE_SEED"); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

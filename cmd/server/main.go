@@ -76,4 +76,5 @@ flags (each also an environment variable):
   -data-dir DIR       FRAY_DATA_DIR     where the private cluster keeps its data (default ./fray-data)
   -log-level LEVEL    FRAY_LOG_LEVEL    debug, info, warn or error (default info)
   -allowed-origins L  FRAY_ALLOWED_ORIGINS comma-separated extra websocket origins (host patterns)
+  -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
 `

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,9 +24,11 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 // testServer is the real server, started in-process through run.
 type testServer struct {
 	t      *testing.T
+	as     *apiUser // who requests are made as; nil for anonymous
 	URL    string
 	cancel context.CancelFunc
 	done   chan error
+	once   *sync.Once // shared by copies from withUser
 }
 
 func startServer(t *testing.T, dbURL string) *testServer {
@@ -33,7 +36,7 @@ func startServer(t *testing.T, dbURL string) *testServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
-	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1)}
+	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1), once: &sync.Once{}}
 	go func() {
 		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)
 		pw.Close()
@@ -61,19 +64,70 @@ func startServer(t *testing.T, dbURL string) *testServer {
 
 // stop shuts the server down gracefully and waits for it.
 func (s *testServer) stop() {
-	if s.cancel == nil {
-		return
-	}
-	s.cancel()
-	s.cancel = nil
-	select {
-	case err := <-s.done:
-		if err != nil {
-			s.t.Errorf("server shutdown: %v", err)
+	s.once.Do(func() {
+		s.cancel()
+		select {
+		case err := <-s.done:
+			if err != nil {
+				s.t.Errorf("server shutdown: %v", err)
+			}
+		case <-time.After(30 * time.Second):
+			s.t.Error("server did not shut down")
 		}
-	case <-time.After(30 * time.Second):
-		s.t.Error("server did not shut down")
+	})
+}
+
+const testPassword = "correct horse battery"
+
+// apiUser is an account with an API token.
+type apiUser struct {
+	ID, Name, Token string
+}
+
+func (s *testServer) signup(name string) *apiUser {
+	s.t.Helper()
+	var u apiUser
+	if code := s.do("POST", "/api/signup", map[string]string{"name": name, "password": testPassword}, &u); code != http.StatusCreated {
+		s.t.Fatalf("signup %s: %d", name, code)
 	}
+	s.as = nil
+	return &u
+}
+
+// table is a campaign with a GM and a player who owns the first PC of an
+// imported example encounter.
+type table struct {
+	gm, player   *apiUser
+	campaign, id string
+	pc           string
+}
+
+func (s *testServer) newTable() table {
+	s.t.Helper()
+	tb := table{gm: s.signup("gamemaster"), player: s.signup("player-one")}
+	tb.id = s.withUser(tb.gm).importExample()
+	v, _ := s.withUser(tb.gm).view(tb.id, "")
+	tb.pc = firstPC(s.t, v)
+	var camps []struct{ ID string }
+	s.withUser(tb.gm).do("GET", "/api/campaigns", nil, &camps)
+	tb.campaign = camps[0].ID
+	var inv struct{ URL string }
+	s.withUser(tb.gm).do("POST", "/api/campaigns/"+tb.campaign+"/invites", nil, &inv)
+	token := inv.URL[strings.LastIndex(inv.URL, "/")+1:]
+	if code := s.withUser(tb.player).do("POST", "/api/join/"+token, nil, nil); code != 200 {
+		s.t.Fatalf("join: %d", code)
+	}
+	if code := s.withUser(tb.gm).do("PUT", "/api/campaigns/"+tb.campaign+"/characters/"+tb.pc, map[string]string{"user": tb.player.ID}, nil); code != 200 {
+		s.t.Fatalf("assign: %d", code)
+	}
+	return tb
+}
+
+// withUser returns a copy of the server handle that authenticates as u.
+func (s *testServer) withUser(u *apiUser) *testServer {
+	c := *s
+	c.as = u
+	return &c
 }
 
 func (s *testServer) do(method, path string, body any, out any) int {
@@ -88,13 +142,16 @@ func (s *testServer) do(method, path string, body any, out any) int {
 		r = bytes.NewReader(raw)
 	}
 	req, _ := http.NewRequest(method, s.URL+path, r)
+	if s.as != nil {
+		req.Header.Set("Authorization", "Bearer "+s.as.Token)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		s.t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	if out != nil {
+	if out != nil && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			s.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
 		}
@@ -134,7 +191,11 @@ type view struct {
 func (s *testServer) view(id, as string) (view, json.RawMessage) {
 	s.t.Helper()
 	var raw json.RawMessage
-	if code := s.do("GET", "/api/encounters/"+id+"?as="+as, nil, &raw); code != 200 {
+	path := "/api/encounters/" + id
+	if as != "" {
+		path += "?as=" + as
+	}
+	if code := s.do("GET", path, nil, &raw); code != 200 {
 		s.t.Fatalf("view: %d %s", code, raw)
 	}
 	var v view
@@ -164,7 +225,11 @@ func (s *testServer) dial(id, query string) *wsClient {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(s.URL, "http") + "/encounters/" + id + "/ws?" + query
-	conn, _, err := websocket.Dial(ctx, url, nil)
+	var opts *websocket.DialOptions
+	if s.as != nil {
+		opts = &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + s.as.Token}}}
+	}
+	conn, _, err := websocket.Dial(ctx, url, opts)
 	if err != nil {
 		s.t.Fatalf("dial %s: %v", url, err)
 	}
@@ -241,13 +306,13 @@ func firstPC(t *testing.T, v view) string {
 
 func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
 	dbURL := testdb.URL(t)
-	srv := startServer(t, dbURL)
-	id := srv.importExample()
-	v, _ := srv.view(id, "gm")
-	pc := firstPC(t, v)
+	base := startServer(t, dbURL)
+	tb := base.newTable()
+	srv, pls := base.withUser(tb.gm), base.withUser(tb.player)
+	id := tb.id
 
-	gm := srv.dial(id, "as=gm")
-	player := srv.dial(id, "as="+pc)
+	gm := srv.dial(id, "")
+	player := pls.dial(id, "")
 	if m := gm.read(); m.Type != "snapshot" || m.Seq != 0 {
 		t.Fatalf("gm hello = %+v", m)
 	}
@@ -271,12 +336,12 @@ func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
 	if again, _ := gm.expect("ack"); again.Seq != ack.Seq {
 		t.Fatalf("resent command acked at %d, first at %d", again.Seq, ack.Seq)
 	}
-	if v2, _ := srv.view(id, "gm"); v2.Seq != ack.Seq {
+	if v2, _ := srv.view(id, ""); v2.Seq != ack.Seq {
 		t.Fatalf("resend changed seq to %d", v2.Seq)
 	}
 
 	// Bad input gets an error and changes nothing.
-	before, beforeRaw := srv.view(id, "gm")
+	before, beforeRaw := srv.view(id, "")
 	gm.sendRaw(`{"type":"command","id":"x1","command":{"kind":`)
 	if m, _ := gm.expect("error"); m.Code != "invalid" {
 		t.Fatalf("malformed JSON gave %+v", m)
@@ -299,14 +364,14 @@ func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
 		}
 	}
 	player.send("x4", map[string]any{"kind": "end-turn", "actor": npc})
-	if m, _ := player.expect("error"); m.Code != "forbidden" && m.Code != "not_your_turn" {
+	if m, _ := player.expect("error"); m.Code != "forbidden" {
 		t.Fatalf("player commanding an NPC gave %+v", m)
 	}
 	gm.send("x5", map[string]any{"kind": "end-turn", "actor": notCurrent})
 	if m, _ := gm.expect("error"); m.Code != "not_your_turn" {
 		t.Fatalf("out-of-turn command gave %+v", m)
 	}
-	if _, afterRaw := srv.view(id, "gm"); !bytes.Equal(afterRaw, beforeRaw) {
+	if _, afterRaw := srv.view(id, ""); !bytes.Equal(afterRaw, beforeRaw) {
 		t.Fatal("rejected commands changed the encounter")
 	}
 
@@ -314,12 +379,12 @@ func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
 	player.conn.Close(websocket.StatusNormalClosure, "")
 	missedFrom := ack.Seq
 	for i := 0; i < 3; i++ {
-		cur, _ := srv.view(id, "gm")
+		cur, _ := srv.view(id, "")
 		gm.send(fmt.Sprintf("c-end-%d", i), map[string]any{"kind": "end-turn", "actor": cur.Current})
 		gm.expect("ack")
 	}
-	now, _ := srv.view(id, "gm")
-	back := srv.dial(id, fmt.Sprintf("as=%s&since=%d", pc, missedFrom))
+	now, _ := srv.view(id, "")
+	back := pls.dial(id, fmt.Sprintf("since=%d", missedFrom))
 	resume := back.read()
 	if resume.Type != "events" || resume.Seq != now.Seq {
 		t.Fatalf("resume = %s seq %d, want events up to %d", resume.Type, resume.Seq, now.Seq)
@@ -330,25 +395,26 @@ func TestTwoClientsPlayResumeAndRestart(t *testing.T) {
 		}
 	}
 	var all struct{ Events []json.RawMessage }
-	srv.do("GET", fmt.Sprintf("/api/encounters/%s/events?as=%s&since=%d", id, pc, missedFrom), nil, &all)
+	pls.do("GET", fmt.Sprintf("/api/encounters/%s/events?since=%d", id, missedFrom), nil, &all)
 	if len(all.Events) != len(resume.Events) {
 		t.Fatalf("resume gave %d events, the log has %d visible", len(resume.Events), len(all.Events))
 	}
 
 	// A restart loses nothing acknowledged.
-	_, rawBefore := srv.view(id, "gm")
-	srv.stop()
-	srv2 := startServer(t, dbURL)
-	_, rawAfter := srv2.view(id, "gm")
+	_, rawBefore := srv.view(id, "")
+	base.stop()
+	srv2 := startServer(t, dbURL).withUser(tb.gm)
+	_, rawAfter := srv2.view(id, "")
 	if !bytes.Equal(rawBefore, rawAfter) {
 		t.Fatalf("state changed across restart:\n%s\n%s", rawBefore, rawAfter)
 	}
 }
 
 func TestSocketLimitsAndShutdown(t *testing.T) {
-	srv := startServer(t, testdb.URL(t))
+	base := startServer(t, testdb.URL(t))
+	srv := base.withUser(base.signup("gamemaster"))
 	id := srv.importExample()
-	c := srv.dial(id, "as=gm")
+	c := srv.dial(id, "")
 	c.read()
 	// An oversized message closes the connection with 1009.
 	c.sendRaw(`{"type":"command","id":"big","command":{"kind":"start","pad":"` + strings.Repeat("x", 20000) + `"}}`)
@@ -358,24 +424,24 @@ func TestSocketLimitsAndShutdown(t *testing.T) {
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
 		t.Fatalf("oversized message: %v", err)
 	}
-	if v, _ := srv.view(id, "gm"); v.Seq != 0 {
+	if v, _ := srv.view(id, ""); v.Seq != 0 {
 		t.Fatal("oversized command was applied")
 	}
-	// A viewer who is not a PC is refused before upgrading.
-	resp, err := http.Get(srv.URL + "/encounters/" + id + "/ws?as=nobody")
-	if err != nil || resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("bad viewer: %v %v", resp.StatusCode, err)
+	// Without an account the upgrade is refused.
+	_, resp, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/encounters/"+id+"/ws", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("anonymous websocket: %v", err)
 	}
 	// A foreign origin is refused.
-	hdr := http.Header{"Origin": {"http://evil.example"}}
-	_, resp, err = websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/encounters/"+id+"/ws?as=gm", &websocket.DialOptions{HTTPHeader: hdr})
+	hdr := http.Header{"Origin": {"http://evil.example"}, "Authorization": {"Bearer " + srv.as.Token}}
+	_, resp, err = websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/encounters/"+id+"/ws", &websocket.DialOptions{HTTPHeader: hdr})
 	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("foreign origin accepted: %v", err)
 	}
 	// Shutdown sends a going-away close frame.
-	c2 := srv.dial(id, "as=gm")
+	c2 := srv.dial(id, "")
 	c2.read()
-	srv.stop()
+	base.stop()
 	_, _, err = c2.conn.Read(context.Background())
 	if websocket.CloseStatus(err) != websocket.StatusGoingAway {
 		t.Fatalf("shutdown close: %v", err)
@@ -383,7 +449,8 @@ func TestSocketLimitsAndShutdown(t *testing.T) {
 }
 
 func TestHealthAndAPIErrors(t *testing.T) {
-	srv := startServer(t, testdb.URL(t))
+	base := startServer(t, testdb.URL(t))
+	srv := base.withUser(base.signup("gamemaster"))
 	var health map[string]string
 	if code := srv.do("GET", "/healthz", nil, &health); code != 200 || health["status"] != "ok" {
 		t.Fatalf("healthz %d %v", code, health)
@@ -404,17 +471,17 @@ func TestHealthAndAPIErrors(t *testing.T) {
 	if code := srv.do("POST", "/api/encounters", big, &e); code != 413 {
 		t.Fatalf("oversized import %d %+v", code, e)
 	}
-	if code := srv.do("GET", "/api/encounters/00000000-0000-0000-0000-000000000000?as=gm", nil, &e); code != 404 {
+	if code := srv.do("GET", "/api/encounters/00000000-0000-0000-0000-000000000000", nil, &e); code != 404 {
 		t.Fatalf("unknown encounter %d", code)
 	}
 	id := srv.importExample()
-	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`{"id":"h1","command":{"kind":"start"}}`), &e); code != 200 {
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands", []byte(`{"id":"h1","command":{"kind":"start"}}`), &e); code != 200 {
 		t.Fatalf("http command %d %+v", code, e)
 	}
-	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`{"id":"h2","command":{"kind":"start"}}`), &e); code != 422 || e.Code != "illegal" {
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands", []byte(`{"id":"h2","command":{"kind":"start"}}`), &e); code != 422 || e.Code != "illegal" {
 		t.Fatalf("second start %d %+v", code, e)
 	}
-	if code := srv.do("POST", "/api/encounters/"+id+"/commands?as=gm", []byte(`not json`), &e); code != 400 {
+	if code := srv.do("POST", "/api/encounters/"+id+"/commands", []byte(`not json`), &e); code != 400 {
 		t.Fatalf("malformed body %d %+v", code, e)
 	}
 }
@@ -422,12 +489,16 @@ func TestHealthAndAPIErrors(t *testing.T) {
 // TestFormPostWithoutScript plays through the page's plain form posts, the
 // path a browser without JavaScript takes.
 func TestFormPostWithoutScript(t *testing.T) {
-	srv := startServer(t, testdb.URL(t))
+	base := startServer(t, testdb.URL(t))
+	srv := base.withUser(base.signup("gamemaster"))
 	id := srv.importExample()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	post := func(form string) *http.Response {
 		t.Helper()
-		resp, err := client.Post(srv.URL+"/encounters/"+id+"/act?as=gm", "application/x-www-form-urlencoded", strings.NewReader(form))
+		req, _ := http.NewRequest("POST", srv.URL+"/encounters/"+id+"/act", strings.NewReader(form))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+		resp, err := client.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -437,19 +508,21 @@ func TestFormPostWithoutScript(t *testing.T) {
 	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || strings.Contains(resp.Header.Get("Location"), "notice") {
 		t.Fatalf("start by form: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
-	if v, _ := srv.view(id, "gm"); v.Status != "running" {
+	if v, _ := srv.view(id, ""); v.Status != "running" {
 		t.Fatalf("status %q after the start form", v.Status)
 	}
-	before, _ := srv.view(id, "gm")
+	before, _ := srv.view(id, "")
 	resp := post("kind=teleport&actor=" + before.Current)
 	if loc := resp.Header.Get("Location"); !strings.Contains(loc, "notice=") {
 		t.Fatalf("an unavailable action redirected to %q without a notice", loc)
 	}
-	if after, _ := srv.view(id, "gm"); after.Seq != before.Seq {
+	if after, _ := srv.view(id, ""); after.Seq != before.Seq {
 		t.Fatal("an unavailable action changed the encounter")
 	}
 	// The page shows the notice it is redirected to.
-	page, err := http.Get(srv.URL + resp.Header.Get("Location"))
+	req, _ := http.NewRequest("GET", srv.URL+resp.Header.Get("Location"), nil)
+	req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+	page, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		return err
 	}
 	srv := &http.Server{
-		Handler:           server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log}),
+		Handler:           server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log, SecureCookies: cfg.SecureCookies}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}

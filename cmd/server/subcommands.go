@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -10,20 +11,53 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-// demo seeds a demo campaign with the example encounters, prints where to
-// open them, and serves.
+// demo seeds a demo campaign with the example encounters, run by a new GM
+// account with a new player who owns every player character; prints how to
+// log in, and serves.
 func demo(ctx context.Context, cfg config, stdout io.Writer) error {
 	return serve(ctx, cfg, stdout, func(ctx context.Context, db *store.DB) error {
-		c, encs, err := prep.SeedDemo(ctx, db, rules.Registry())
+		suffix := hex.EncodeToString(auth.HashToken(store.NewID())[:2])
+		var users [2]store.User
+		var passwords [2]string
+		for i, name := range []string{"gm-" + suffix, "player-" + suffix} {
+			pw, _ := auth.NewToken("")
+			passwords[i] = pw[:16]
+			hash, err := auth.HashPassword(passwords[i])
+			if err != nil {
+				return err
+			}
+			if users[i], err = db.CreateUser(ctx, name, hash); err != nil {
+				return err
+			}
+		}
+		c, err := db.CreateCampaignFor(ctx, "Demo campaign", users[0].ID)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "Seeded %q with %d encounters. Open:\n", c.Name, len(encs))
+		if err := db.SetMember(ctx, c.ID, users[1].ID, store.RolePlayer); err != nil {
+			return err
+		}
+		encs, err := prep.ImportExamples(ctx, db, rules.Registry(), c.ID)
+		if err != nil {
+			return err
+		}
+		for _, e := range encs {
+			for _, pc := range e.PCs {
+				if err := db.AssignCharacter(ctx, c.ID, pc, users[1].ID); err != nil {
+					return err
+				}
+			}
+		}
+		fmt.Fprintf(stdout, "Seeded %q with %d encounters.\n", c.Name, len(encs))
+		fmt.Fprintf(stdout, "  GM:     log in as %s with password %s\n", users[0].Name, passwords[0])
+		fmt.Fprintf(stdout, "  Player: log in as %s with password %s (owns every player character)\n", users[1].Name, passwords[1])
+		fmt.Fprintf(stdout, "  Campaign: http://%s/campaigns/%s\n", cfg.Addr, c.ID)
 		for _, e := range encs {
 			fmt.Fprintf(stdout, "  http://%s/encounters/%s  (%s)\n", cfg.Addr, e.ID, e.Name)
 		}
@@ -108,11 +142,7 @@ func encounter(ctx context.Context, args []string, getenv func(string) string, s
 	defer db.Close()
 	campaign := fs.Lookup("campaign").Value.String()
 	if campaign == "" {
-		c, err := db.CreateCampaign(ctx, "Imported encounters")
-		if err != nil {
-			return err
-		}
-		campaign = c.ID
+		return fmt.Errorf("name the campaign to import into: -campaign ID (see /api/campaigns or the campaign page's address)")
 	}
 	e, err := prep.Import(ctx, db, rules.Registry(), campaign, data)
 	if err != nil {

@@ -21,7 +21,7 @@ func runCmd(t *testing.T, env map[string]string, args ...string) (string, error)
 func TestMigrateAndImportCommands(t *testing.T) {
 	url := testdb.URL(t)
 	env := map[string]string{"DATABASE_URL": url, "FRAY_LOG_LEVEL": "error"}
-	for _, args := range [][]string{{"migrate", "down"}, {"migrate", "up"}, {"migrate", "force", "1"}, {"migrate", "up"}} {
+	for _, args := range [][]string{{"migrate", "down"}, {"migrate", "up"}, {"migrate", "force", "2"}, {"migrate", "up"}} {
 		if out, err := runCmd(t, env, args...); err != nil {
 			t.Fatalf("%v: %v\n%s", args, err, out)
 		}
@@ -29,25 +29,32 @@ func TestMigrateAndImportCommands(t *testing.T) {
 	if _, err := runCmd(t, env, "migrate", "sideways"); err == nil {
 		t.Fatal("unknown migrate action accepted")
 	}
-	file := filepath.Join("..", "..", "examples", "encounters", "sw-zones-goblin-ford.json")
-	out, err := runCmd(t, env, "encounter", "import", file)
-	if err != nil || !strings.Contains(out, "imported") {
-		t.Fatalf("import: %v\n%s", err, out)
-	}
 	db, err := store.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	cs, _ := db.Campaigns(context.Background())
-	if len(cs) != 1 {
-		t.Fatalf("%d campaigns after import", len(cs))
+	gm, err := db.CreateUser(context.Background(), "gamemaster", "x")
+	if err != nil {
+		t.Fatal(err)
 	}
-	encs, _ := db.Encounters(context.Background(), cs[0].ID)
+	c, err := db.CreateCampaignFor(context.Background(), "Imports", gm.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join("..", "..", "examples", "encounters", "sw-zones-goblin-ford.json")
+	if _, err := runCmd(t, env, "encounter", "import", file); err == nil {
+		t.Fatal("import without a campaign succeeded")
+	}
+	out, err := runCmd(t, env, "encounter", "import", file, "-campaign", c.ID)
+	if err != nil || !strings.Contains(out, "imported") {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	encs, _ := db.Encounters(context.Background(), c.ID)
 	if len(encs) != 1 || encs[0].Status != "setup" {
 		t.Fatalf("imported encounters: %+v", encs)
 	}
-	if _, err := runCmd(t, env, "encounter", "import", "/nonexistent.json"); err == nil {
+	if _, err := runCmd(t, env, "encounter", "import", "/nonexistent.json", "-campaign", c.ID); err == nil {
 		t.Fatal("importing a missing file succeeded")
 	}
 	if _, err := runCmd(t, env, "bogus"); err == nil {

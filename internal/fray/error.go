@@ -9,15 +9,17 @@ import (
 
 // Error codes. Every error a client can see carries one of these.
 const (
-	EINVALID     = "invalid"       // malformed input: bad JSON, missing fields, unknown kinds
-	EILLEGAL     = "illegal"       // well-formed but the rules do not allow it now
-	ENOTYOURTURN = "not_your_turn" // the actor may not act at this moment
-	EPENDING     = "pending"       // a pending decision must be answered first
-	EFORBIDDEN   = "forbidden"     // the viewer may not command this actor or see this thing
-	ENOTFOUND    = "not_found"
-	ECONFLICT    = "conflict" // optimistic concurrency lost; retry
-	ETOOLARGE    = "too_large"
-	EINTERNAL    = "internal"
+	EINVALID      = "invalid"       // malformed input: bad JSON, missing fields, unknown kinds
+	EILLEGAL      = "illegal"       // well-formed but the rules do not allow it now
+	ENOTYOURTURN  = "not_your_turn" // the actor may not act at this moment
+	EPENDING      = "pending"       // a pending decision must be answered first
+	EFORBIDDEN    = "forbidden"     // the viewer may not command this actor or see this thing
+	EUNAUTHORIZED = "unauthorized"  // no valid session or API token
+	ERATELIMIT    = "rate_limited"  // too many attempts; try again later
+	ENOTFOUND     = "not_found"
+	ECONFLICT     = "conflict" // optimistic concurrency lost; retry
+	ETOOLARGE     = "too_large"
+	EINTERNAL     = "internal"
 )
 
 // Error is an error with a code a client can act on and a message a person can read.

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -21,7 +22,6 @@ const MaxSetupBytes = 1 << 20
 
 // Store is the persistence prep needs.
 type Store interface {
-	CreateCampaign(ctx context.Context, name string) (store.Campaign, error)
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
 }
@@ -102,8 +102,9 @@ func Import(ctx context.Context, db Store, rules *engine.Registry, campaignID st
 
 // Example is one shipped example encounter.
 type Example struct {
-	Name string // file name without extension, e.g. "sw-zones-bridge"
-	Data []byte
+	Name  string // file name without extension, e.g. "sw-zones-goblin-ford"
+	Title string // the encounter's name
+	Data  []byte
 }
 
 // Examples returns the shipped example encounters, sorted by name.
@@ -119,28 +120,60 @@ func Examples() ([]Example, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Example{Name: path.Base(f)[:len(path.Base(f))-len(".json")], Data: data})
+		var head struct {
+			Name string `json:"name"`
+		}
+		if err := json.Unmarshal(data, &head); err != nil {
+			return nil, fmt.Errorf("example %s: %w", f, err)
+		}
+		out = append(out, Example{Name: path.Base(f)[:len(path.Base(f))-len(".json")], Title: head.Name, Data: data})
 	}
 	return out, nil
 }
 
-// SeedDemo creates a demo campaign holding every example encounter.
-func SeedDemo(ctx context.Context, db Store, rules *engine.Registry) (store.Campaign, []store.Encounter, error) {
+// Imported is an example encounter as stored, with its player characters.
+type Imported struct {
+	store.Encounter
+	PCs []string
+}
+
+// ImportExamples adds every shipped example encounter to campaignID.
+func ImportExamples(ctx context.Context, db Store, rules *engine.Registry, campaignID string) ([]Imported, error) {
 	exs, err := Examples()
 	if err != nil {
-		return store.Campaign{}, nil, err
+		return nil, err
 	}
-	c, err := db.CreateCampaign(ctx, "Demo campaign")
-	if err != nil {
-		return store.Campaign{}, nil, err
-	}
-	var encs []store.Encounter
+	var out []Imported
 	for _, ex := range exs {
-		e, err := Import(ctx, db, rules, c.ID, ex.Data)
+		p, err := Prepare(rules, ex.Data)
 		if err != nil {
-			return c, encs, fray.Errorf(fray.ErrorCode(err), "example %s: %s", ex.Name, fray.ErrorMessage(err))
+			return out, fray.Errorf(fray.ErrorCode(err), "example %s: %s", ex.Name, fray.ErrorMessage(err))
 		}
-		encs = append(encs, e)
+		e, err := Save(ctx, db, campaignID, p)
+		if err != nil {
+			return out, err
+		}
+		imp := Imported{Encounter: e}
+		for _, c := range p.State.Core().Combatants {
+			if c.PC {
+				imp.PCs = append(imp.PCs, c.ID)
+			}
+		}
+		out = append(out, imp)
 	}
-	return c, encs, nil
+	return out, nil
+}
+
+// ExampleNamed returns the shipped example with that file name.
+func ExampleNamed(name string) (Example, error) {
+	exs, err := Examples()
+	if err != nil {
+		return Example{}, err
+	}
+	for _, ex := range exs {
+		if ex.Name == name {
+			return ex, nil
+		}
+	}
+	return Example{}, fray.Errorf(fray.ENOTFOUND, "no example encounter %q", name)
 }

@@ -16,12 +16,23 @@ import (
 const defaultCampaign = "Imported encounters"
 
 // handleImportEncounter creates an encounter from a setup document (the
-// format of examples/encounters). POST /api/campaigns/{id}/encounters, or
-// POST /api/encounters?campaign=ID (a default campaign when omitted).
+// format of examples/encounters) in a campaign the caller runs:
+// POST /api/campaigns/{id}/encounters, or POST /api/encounters?campaign=ID;
+// without a campaign, a new one with the caller as GM. An invalid document
+// stores nothing.
 func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
+	u, ok := s.requireUser(w, r)
+	if !ok {
+		return
+	}
 	campaignID := chi.URLParam(r, "id")
 	if campaignID == "" {
 		campaignID = r.URL.Query().Get("campaign")
+	}
+	if campaignID != "" {
+		if _, ok := s.gmOf(w, r, campaignID); !ok {
+			return
+		}
 	}
 	data, err := io.ReadAll(io.LimitReader(r.Body, prep.MaxSetupBytes+1))
 	if err != nil {
@@ -38,7 +49,7 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if campaignID == "" {
-		c, err := s.store.CreateCampaign(r.Context(), defaultCampaign)
+		c, err := s.store.CreateCampaignFor(r.Context(), defaultCampaign, u.ID)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -6,8 +6,6 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
@@ -16,18 +14,16 @@ import (
 // handleEncounterAct takes an action form posted without JavaScript, submits
 // it like a websocket command, and redirects back to the page.
 func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	as := r.URL.Query().Get("as")
-	back := func(notice string) {
-		q := url.Values{"as": {as}}
-		if notice != "" {
-			q.Set("notice", notice)
-		}
-		http.Redirect(w, r, "/encounters/"+url.PathEscape(id)+"?"+q.Encode(), http.StatusSeeOther)
-	}
 	e, ok := s.viewed(w, r)
 	if !ok {
 		return
+	}
+	back := func(notice string) {
+		q := url.Values{}
+		if notice != "" {
+			q.Set("notice", notice)
+		}
+		http.Redirect(w, r, encounterURL(e.id, "", e.as, q), http.StatusSeeOther)
 	}
 	if err := r.ParseForm(); err != nil {
 		back("The form could not be read.")
@@ -42,7 +38,7 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 	if cmdID == "" {
 		cmdID = "form-" + store.NewID()
 	}
-	if _, err := s.play.Submit(r.Context(), id, e.viewer, cmdID, cmd); err != nil {
+	if _, err := s.play.Submit(r.Context(), e.id, e.viewer, cmdID, cmd); err != nil {
 		back(fray.ErrorMessage(err))
 		return
 	}

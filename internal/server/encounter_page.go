@@ -1,11 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
-
-	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/web"
@@ -14,39 +11,37 @@ import (
 // pageLog is how many recent events the encounter page renders.
 const pageLog = 200
 
-// handleEncounterPage renders the encounter for the chosen viewer, or the
-// chooser when no viewer was chosen.
+// handleEncounterPage renders the encounter for the signed-in member: the
+// GM's view (or, with ?choose=1, the list of players to preview as), or a
+// player's view of their own characters.
 func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
-	id := chi.URLParam(r, "id")
-	rs, st, err := s.play.Current(r.Context(), id)
+	e, ok := s.viewed(w, r)
+	if !ok {
+		return
+	}
+	if e.gm() && r.URL.Query().Get("choose") != "" {
+		render(w, r, web.Choose(chooseProps(e.state)))
+		return
+	}
+	seq := e.state.Core().Seq
+	events, err := s.store.Events(r.Context(), e.id, max(0, seq-pageLog), pageLog)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	as := r.URL.Query().Get("as")
-	if as == "" {
-		render(w, r, web.Choose(chooseProps(st)))
-		return
+	as := e.as
+	if as == "" && e.gm() {
+		as = engine.GM
 	}
-	viewer, err := viewerFor(st, as)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	seq := st.Core().Seq
-	events, err := s.store.Events(r.Context(), id, max(0, seq-pageLog), pageLog)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	q := url.Values{"as": {as}}
 	render(w, r, web.Encounter(web.EncounterProps{
-		View:   engine.Project(rs, st, viewer),
-		Log:    engine.FilterEvents(st, viewer, events),
-		As:     as,
-		WSURL:  fmt.Sprintf("/encounters/%s/ws?%s&html=1", url.PathEscape(id), q.Encode()),
-		ActURL: actURL(id, as),
-		Notice: r.URL.Query().Get("notice"),
+		View:       engine.Project(e.ruleset, e.state, e.viewer),
+		Log:        engine.FilterEvents(e.state, e.viewer, events),
+		As:         as,
+		WSURL:      encounterURL(e.id, "/ws", e.as, url.Values{"html": {"1"}}),
+		ActURL:     actURL(e.id, e.as),
+		Notice:     r.URL.Query().Get("notice"),
+		CanSwitch:  e.gm(),
+		CampaignID: e.campaign,
 	}))
 }
 

@@ -4,12 +4,17 @@ import (
 	"net/http"
 
 	"github.com/a-h/templ"
+
+	"github.com/fray-vtt/fray/web"
 )
 
+// render writes a page; the layout shows who is signed in.
 func render(w http.ResponseWriter, r *http.Request, c templ.Component) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := c.Render(r.Context(), w); err != nil {
-		// Headers are gone by now; the log is all that can tell.
-		_ = err
+	ctx := r.Context()
+	if u := userFrom(r); u != nil {
+		ctx = web.WithUser(ctx, u.Name)
 	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = c.Render(ctx, w) // after the first byte the status is sent; nothing more to tell the client
 }

@@ -11,7 +11,6 @@ import (
 // maxBodyBytes bounds request bodies; imports are the largest (1 MiB).
 const maxBodyBytes = 1<<20 + 4096
 
-var errNotFound = fray.Errorf(fray.ENOTFOUND, "no such page")
 
 // statusOf maps error codes to HTTP statuses: the one place this happens.
 func statusOf(code string) int {
@@ -24,6 +23,10 @@ func statusOf(code string) int {
 		return http.StatusConflict
 	case fray.EFORBIDDEN:
 		return http.StatusForbidden
+	case fray.EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case fray.ERATELIMIT:
+		return http.StatusTooManyRequests
 	case fray.ENOTFOUND:
 		return http.StatusNotFound
 	case fray.ETOOLARGE:

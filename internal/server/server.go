@@ -7,7 +7,9 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
+	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
@@ -17,11 +19,37 @@ import (
 // Store is the persistence the handlers use.
 type Store interface {
 	Ping(ctx context.Context) error
-	CreateCampaign(ctx context.Context, name string) (store.Campaign, error)
+
+	CreateUser(ctx context.Context, name, passwordHash string) (store.User, error)
+	UserByName(ctx context.Context, name string) (store.User, error)
+	SetPassword(ctx context.Context, userID, passwordHash string) error
+	CreateSession(ctx context.Context, userID string, tokenHash []byte, expires time.Time) error
+	SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (store.User, error)
+	DeleteSession(ctx context.Context, tokenHash []byte) error
+	CreateAPIToken(ctx context.Context, userID, name string, tokenHash []byte) (store.APIToken, error)
+	APITokens(ctx context.Context, userID string) ([]store.APIToken, error)
+	RevokeAPIToken(ctx context.Context, userID, tokenID string) error
+	TokenUser(ctx context.Context, tokenHash []byte) (store.User, error)
+
+	CreateCampaignFor(ctx context.Context, name, gmUserID string) (store.Campaign, error)
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
-	Campaigns(ctx context.Context) ([]store.Campaign, error)
+	UserCampaigns(ctx context.Context, userID string) ([]store.CampaignRole, error)
+	Membership(ctx context.Context, campaignID, userID string) (string, error)
+	Members(ctx context.Context, campaignID string) ([]store.Member, error)
+	SetMember(ctx context.Context, campaignID, userID, role string) error
+	RemoveMember(ctx context.Context, campaignID, userID string) error
+	AssignCharacter(ctx context.Context, campaignID, characterID, userID string) error
+	CharacterOwners(ctx context.Context, campaignID string) (map[string]string, error)
+	UserCharacters(ctx context.Context, campaignID, userID string) ([]string, error)
+	CreateInvite(ctx context.Context, campaignID, createdBy string, tokenHash []byte, expires time.Time) (store.Invite, error)
+	Invites(ctx context.Context, campaignID string) ([]store.Invite, error)
+	RevokeInvite(ctx context.Context, campaignID, inviteID string) error
+	InviteByToken(ctx context.Context, tokenHash []byte, now time.Time) (store.Invite, store.Campaign, error)
+	AcceptInvite(ctx context.Context, tokenHash []byte, userID string, now time.Time) (store.Campaign, error)
+
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
 	Encounter(ctx context.Context, id string) (store.Encounter, error)
+	EncounterCampaign(ctx context.Context, id string) (string, error)
 	Encounters(ctx context.Context, campaignID string) ([]store.Encounter, error)
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
 }
@@ -33,16 +61,24 @@ type Config struct {
 	Hub      *realtime.Hub
 	Rulesets *engine.Registry
 	Logger   *slog.Logger
+	// SecureCookies marks session cookies Secure even on plain-HTTP
+	// requests (set it behind a TLS-terminating proxy).
+	SecureCookies bool
+	// Limiter rate-limits log-ins, sign-ups and password changes; nil means
+	// a burst of 10 per client, then one every 6 seconds.
+	Limiter *auth.Limiter
 }
 
 // Server serves Fray over HTTP.
 type Server struct {
-	store  Store
-	play   *play.Service
-	hub    *realtime.Hub
-	rules  *engine.Registry
-	log    *slog.Logger
-	router http.Handler
+	store         Store
+	play          *play.Service
+	hub           *realtime.Hub
+	rules         *engine.Registry
+	log           *slog.Logger
+	secureCookies bool
+	limiter       *auth.Limiter
+	router        http.Handler
 }
 
 // New returns a Server with its routes.
@@ -50,7 +86,11 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, log: cfg.Logger}
+	if cfg.Limiter == nil {
+		cfg.Limiter = auth.NewLimiter(6*time.Second, 10)
+	}
+	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, log: cfg.Logger,
+		secureCookies: cfg.SecureCookies, limiter: cfg.Limiter}
 	s.router = s.routes()
 	return s
 }

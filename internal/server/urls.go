@@ -2,28 +2,35 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"net/url"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/web"
 )
 
-// actURL is where an encounter page's forms post for viewer as.
-func actURL(id, as string) string {
-	return fmt.Sprintf("/encounters/%s/act?%s", url.PathEscape(id), url.Values{"as": {as}}.Encode())
-}
-
-// viewerParam is the ?as= value that yields v.
-func viewerParam(v engine.Viewer) string {
-	if v.GM || len(v.Controls) == 0 {
-		return engine.GM
+// encounterURL is an encounter page's path, previewed as a player
+// character when as is set (GMs only).
+func encounterURL(id, suffix, as string, extra url.Values) string {
+	q := url.Values{}
+	for k, v := range extra {
+		q[k] = v
 	}
-	return v.Controls[0]
+	if as != "" {
+		q.Set("as", as)
+	}
+	u := "/encounters/" + url.PathEscape(id) + suffix
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
 }
 
-// RenderFragments renders a viewer's live page fragments with forms posting
-// to the same place as the page's; the realtime hub calls it for updates.
+// actURL is where an encounter page's forms post.
+func actURL(id, as string) string { return encounterURL(id, "/act", as, nil) }
+
+// RenderFragments renders a viewer's live page fragments for the realtime
+// hub. Forms post without ?as=: a GM previewing as a player posts as the GM,
+// who may command that character anyway.
 func RenderFragments(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error) {
-	return web.Fragments(web.WithActURL(ctx, actURL(v.ID, viewerParam(v.Viewer))), v, events, full)
+	return web.Fragments(web.WithActURL(ctx, actURL(v.ID, "")), v, events, full)
 }

@@ -98,3 +98,36 @@ func (db *DB) campaignExists(ctx context.Context, id string) (bool, error) {
 	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM campaigns WHERE id = $1::uuid)`, id).Scan(&ok)
 	return ok, err
 }
+
+// CreateCampaignFor creates a campaign named name (as [DB.CreateCampaign]
+// does) with the user gmUserID as its GM, in one transaction. An unknown user
+// is ENOTFOUND.
+func (db *DB) CreateCampaignFor(ctx context.Context, name, gmUserID string) (Campaign, error) {
+	if !validUUID(gmUserID) {
+		return Campaign{}, userNotFound(gmUserID)
+	}
+	name, err := checkName("campaign", name)
+	if err != nil {
+		return Campaign{}, err
+	}
+	c := Campaign{Name: name}
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx,
+			`INSERT INTO campaigns (name) VALUES ($1) RETURNING id::text, created_at`, name).
+			Scan(&c.ID, &c.CreatedAt)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx,
+			`INSERT INTO campaign_members (campaign_id, user_id, role) VALUES ($1::uuid, $2::uuid, $3)`,
+			c.ID, gmUserID, RoleGM)
+		return err
+	})
+	if pgCode(err) == sqlForeignKeyViolation {
+		return Campaign{}, userNotFound(gmUserID)
+	}
+	if err != nil {
+		return Campaign{}, fmt.Errorf("store: create campaign: %w", err)
+	}
+	return c, nil
+}

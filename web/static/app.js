@@ -10,6 +10,29 @@
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
 // "battlefield") to that element's new outer HTML, and "log" to <li> entries.
+//
+// Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
+// token or invite link) and reports in #<data-copy-status>. It is revealed
+// only where the clipboard API exists (secure contexts); elsewhere the text
+// stays selectable by hand.
+(() => {
+  'use strict';
+
+  if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') return;
+  for (const btn of document.querySelectorAll('button[data-copy]')) {
+    const source = document.getElementById(btn.dataset.copy);
+    if (!source) continue;
+    const status = document.getElementById(btn.dataset.copyStatus || '');
+    btn.hidden = false;
+    btn.addEventListener('click', () => {
+      navigator.clipboard.writeText(source.textContent.trim()).then(
+        () => { if (status) status.textContent = 'Copied.'; },
+        () => { if (status) status.textContent = 'Could not copy: select the text and copy it.'; },
+      );
+    });
+  }
+})();
+
 (() => {
   'use strict';
 

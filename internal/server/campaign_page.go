@@ -1,0 +1,117 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/web"
+)
+
+// handleCampaignPage shows a campaign to its members: encounters, members,
+// characters and (for GMs) invites and the tools to manage them.
+func (s *Server) handleCampaignPage(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.member(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	s.renderCampaign(w, r, m, "", q.Get("notice"), q.Get("error"))
+}
+
+func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m membership, newInvite, notice, errMsg string) {
+	ctx := r.Context()
+	c, err := s.store.Campaign(ctx, m.campaign)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	p := web.CampaignProps{ID: c.ID, Name: c.Name, IsGM: m.gm(), NewInviteURL: newInvite, Notice: notice, Error: errMsg}
+	encs, err := s.store.Encounters(ctx, c.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	members, err := s.store.Members(ctx, c.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	owners, err := s.store.CharacterOwners(ctx, c.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	names := map[string]string{}
+	for _, mem := range members {
+		names[mem.UserID] = mem.Name
+	}
+	// The campaign's player characters are those of its encounters.
+	charNames := map[string]string{}
+	for _, e := range encs {
+		p.Encounters = append(p.Encounters, web.EncounterSummary{ID: e.ID, Name: e.Name, Ruleset: e.Ruleset, Status: e.Status})
+		_, st, err := s.play.Current(ctx, e.ID)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		for _, cb := range st.Core().Combatants {
+			if cb.PC {
+				if _, seen := charNames[cb.ID]; !seen {
+					charNames[cb.ID] = cb.Name
+					p.Characters = append(p.Characters, web.CharacterRow{ID: cb.ID, Name: cb.Name, OwnerID: owners[cb.ID], OwnerName: names[owners[cb.ID]]})
+				}
+			}
+		}
+	}
+	slices.SortFunc(p.Characters, func(a, b web.CharacterRow) int {
+		if a.Name < b.Name {
+			return -1
+		}
+		return 1
+	})
+	for _, mem := range members {
+		row := web.MemberRow{UserID: mem.UserID, Name: mem.Name, Role: mem.Role, IsSelf: mem.UserID == m.user.ID}
+		for _, cid := range mem.Characters {
+			if n, ok := charNames[cid]; ok {
+				row.Characters = append(row.Characters, n)
+			} else {
+				row.Characters = append(row.Characters, cid)
+			}
+		}
+		p.Members = append(p.Members, row)
+	}
+	if m.gm() {
+		invites, err := s.store.Invites(ctx, c.ID)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		now := time.Now()
+		for _, in := range invites {
+			p.Invites = append(p.Invites, web.InviteRow{ID: in.ID, Created: in.CreatedAt.Format("2006-01-02 15:04"),
+				Expires: in.ExpiresAt.Format("2006-01-02 15:04"), Revoked: in.RevokedAt != nil, Expired: now.After(in.ExpiresAt)})
+		}
+		exs, err := prep.Examples()
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		for _, ex := range exs {
+			p.Examples = append(p.Examples, web.ExampleOption{Name: ex.Name, Label: ex.Title})
+		}
+	}
+	render(w, r, web.Campaign(p))
+}
+
+func campaignRedirect(w http.ResponseWriter, r *http.Request, id, key, msg string) {
+	u := "/campaigns/" + url.PathEscape(id)
+	if msg != "" {
+		u += "?" + url.Values{key: {msg}}.Encode()
+	}
+	http.Redirect(w, r, u, http.StatusSeeOther)
+}

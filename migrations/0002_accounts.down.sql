@@ -1,0 +1,6 @@
+DROP TABLE IF EXISTS invites;
+DROP TABLE IF EXISTS character_owners;
+DROP TABLE IF EXISTS campaign_members;
+DROP TABLE IF EXISTS api_tokens;
+DROP TABLE IF EXISTS sessions;
+DROP TABLE IF EXISTS users;

@@ -1,0 +1,684 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/a-h/templ"
+)
+
+func renderCtx(t *testing.T, ctx context.Context, c templ.Component) (string, *html.Node) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := c.Render(ctx, &b); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return b.String(), parseHTML(t, b.String())
+}
+
+// page renders c for a signed-in user ("" for a visitor).
+func page(t *testing.T, user string, c templ.Component) (string, *html.Node) {
+	t.Helper()
+	ctx := context.Background()
+	if user != "" {
+		ctx = WithUser(ctx, user)
+	}
+	return renderCtx(t, ctx, c)
+}
+
+// forms returns the forms posting to action.
+func forms(doc *html.Node, action string) []*html.Node {
+	return findAll(doc, func(n *html.Node) bool { return n.Data == "form" && mustAttr(n, "action") == action })
+}
+
+// postForm returns the one form posting to action and checks its method.
+func postForm(t *testing.T, doc *html.Node, action string) *html.Node {
+	t.Helper()
+	f := forms(doc, action)
+	if len(f) != 1 {
+		t.Fatalf("got %d forms posting to %q, want 1", len(f), action)
+	}
+	if m := mustAttr(f[0], "method"); m != "post" {
+		t.Errorf("form %q method = %q, want post", action, m)
+	}
+	return f[0]
+}
+
+// controls maps the names of a form's inputs, selects and textareas to
+// their elements.
+func controls(form *html.Node) map[string]*html.Node {
+	m := map[string]*html.Node{}
+	for _, n := range findAll(form, func(n *html.Node) bool {
+		return n.Data == "input" || n.Data == "select" || n.Data == "textarea"
+	}) {
+		if name, ok := attr(n, "name"); ok {
+			m[name] = n
+		}
+	}
+	return m
+}
+
+func names(form *html.Node) []string {
+	var out []string
+	for name := range controls(form) {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func submit(t *testing.T, form *html.Node) *html.Node {
+	t.Helper()
+	b := findAll(form, func(n *html.Node) bool { return n.Data == "button" && mustAttr(n, "type") == "submit" })
+	if len(b) != 1 {
+		t.Fatalf("form %q has %d submit buttons", mustAttr(form, "action"), len(b))
+	}
+	return b[0]
+}
+
+// checkPage checks what every page must obey: no inline script, style or
+// handler (strict CSP), unique ids, every visible control labelled, every
+// aria-describedby pointing at an element.
+func checkPage(t *testing.T, s string, doc *html.Node) {
+	t.Helper()
+	for _, sc := range findAll(doc, tag("script")) {
+		if src, _ := attr(sc, "src"); src != "/static/app.js" || sc.FirstChild != nil {
+			t.Errorf("inline or unexpected script: src=%q", src)
+		}
+	}
+	if strings.Contains(s, "style=") || findAll(doc, tag("style")) != nil {
+		t.Error("page has a style attribute or element")
+	}
+	if regexp.MustCompile(`(?i)\son[a-z]+=`).MatchString(s) {
+		t.Error("page has an inline event handler")
+	}
+	if strings.Contains(s, "javascript:") || strings.Contains(s, "TemplFailedSanitizationURL") {
+		t.Error("page has a script or rejected URL")
+	}
+	seen := map[string]bool{}
+	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "id"); return ok }) {
+		id, _ := attr(n, "id")
+		if seen[id] {
+			t.Errorf("duplicate id %q", id)
+		}
+		seen[id] = true
+	}
+	for _, c := range findAll(doc, func(n *html.Node) bool {
+		if _, hidden := attr(n, "hidden"); hidden {
+			return false
+		}
+		return n.Data == "select" || n.Data == "input" && mustAttr(n, "type") != "hidden"
+	}) {
+		id := mustAttr(c, "id")
+		labels := findAll(doc, func(n *html.Node) bool { return n.Data == "label" && mustAttr(n, "for") == id })
+		if id == "" || len(labels) != 1 {
+			t.Errorf("control %q (id %q) has no label", mustAttr(c, "name"), id)
+		}
+	}
+	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-describedby"); return ok }) {
+		for _, id := range strings.Fields(mustAttr(n, "aria-describedby")) {
+			if !seen[id] {
+				t.Errorf("aria-describedby names missing #%s", id)
+			}
+		}
+	}
+	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-labelledby"); return ok }) {
+		if id := mustAttr(n, "aria-labelledby"); !seen[id] {
+			t.Errorf("aria-labelledby names missing #%s", id)
+		}
+	}
+	// Forms that change state post; the only get forms would be searches.
+	for _, f := range findAll(doc, tag("form")) {
+		if mustAttr(f, "method") != "post" {
+			t.Errorf("form %q does not post", mustAttr(f, "action"))
+		}
+	}
+	if h := findAll(doc, tag("h1")); len(h) != 1 {
+		t.Errorf("page has %d h1", len(h))
+	}
+}
+
+func TestLayoutUser(t *testing.T) {
+	s, doc := page(t, "", Index(IndexProps{}))
+	checkPage(t, s, doc)
+	nav := findAll(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "account-nav") })
+	if len(nav) != 1 {
+		t.Fatal("no account nav in the header")
+	}
+	if forms(doc, "/logout") != nil || strings.Contains(text(nav[0]), "Log out") || strings.Contains(s, "Signed in as") {
+		t.Error("visitor sees a log-out button")
+	}
+	if l := byID(doc, "login-link"); l == nil || mustAttr(l, "href") != "/login" {
+		t.Error("visitor has no log-in link")
+	}
+	if l := byID(doc, "signup-link"); l == nil || mustAttr(l, "href") != "/signup" {
+		t.Error("visitor has no sign-up link")
+	}
+
+	s, doc = page(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
+	checkPage(t, s, doc)
+	nav = findAll(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "account-nav") })
+	if got := text(nav[0]); !strings.Contains(got, "Signed in as Ana <3") {
+		t.Errorf("header %q does not name the user", got)
+	}
+	if strings.Contains(s, "Ana <3") {
+		t.Error("user name is not escaped")
+	}
+	if l := byID(doc, "account-link"); l == nil || mustAttr(l, "href") != "/account" {
+		t.Error("no account link")
+	}
+	out := postForm(t, doc, "/logout")
+	if b := submit(t, out); text(b) != "Log out" || mustAttr(b, "id") != "logout" {
+		t.Errorf("log-out button %q", text(b))
+	}
+	if byID(doc, "login-link") != nil || byID(doc, "signup-link") != nil {
+		t.Error("signed-in user is offered log in / sign up in the header")
+	}
+	if UserFromContext(WithUser(context.Background(), "bo")) != "bo" || UserFromContext(context.Background()) != "" {
+		t.Error("UserFromContext")
+	}
+}
+
+func TestAuthFormLogin(t *testing.T) {
+	s, doc := page(t, "", AuthForm(AuthFormProps{Mode: "login", Next: "/join/abc", Name: "ana"}))
+	checkPage(t, s, doc)
+	f := postForm(t, doc, "/login")
+	c := controls(f)
+	if got := names(f); !slices.Equal(got, []string{"name", "next", "password"}) {
+		t.Errorf("login fields %v", got)
+	}
+	if mustAttr(c["next"], "type") != "hidden" || mustAttr(c["next"], "value") != "/join/abc" {
+		t.Error("next is not a hidden input")
+	}
+	if mustAttr(c["name"], "autocomplete") != "username" || mustAttr(c["name"], "value") != "ana" {
+		t.Error("name field: autocomplete or refill")
+	}
+	if mustAttr(c["password"], "type") != "password" || mustAttr(c["password"], "autocomplete") != "current-password" {
+		t.Error("password field")
+	}
+	if _, ok := attr(c["password"], "minlength"); ok {
+		t.Error("login password has a length rule; only sign-up states one")
+	}
+	if v, _ := attr(c["password"], "value"); v != "" {
+		t.Error("password refilled")
+	}
+	if findAll(doc, func(n *html.Node) bool { return mustAttr(n, "role") == "alert" }) != nil {
+		t.Error("alert without an error")
+	}
+	if _, ok := attr(f, "aria-describedby"); ok {
+		t.Error("form described by a missing error")
+	}
+	if l := byID(doc, "auth-other"); l == nil || mustAttr(l, "href") != "/signup?next=/join/abc" || text(l) != "Sign up" {
+		t.Error("no sign-up link keeping next")
+	}
+	if text(submit(t, f)) != "Log in" {
+		t.Error("submit label")
+	}
+	// An unknown mode is a log-in.
+	_, doc = page(t, "", AuthForm(AuthFormProps{}))
+	if f := postForm(t, doc, "/login"); controls(f)["next"] != nil {
+		t.Error("empty next rendered")
+	}
+	if l := byID(doc, "auth-other"); mustAttr(l, "href") != "/signup" {
+		t.Errorf("other link %q", mustAttr(l, "href"))
+	}
+}
+
+func TestAuthFormSignup(t *testing.T) {
+	s, doc := page(t, "", AuthForm(AuthFormProps{Mode: "signup", Next: "/join/a b&c", Name: "bo", Error: "That name is taken."}))
+	checkPage(t, s, doc)
+	f := postForm(t, doc, "/signup")
+	c := controls(f)
+	if got := names(f); !slices.Equal(got, []string{"name", "next", "password", "password2"}) {
+		t.Errorf("signup fields %v", got)
+	}
+	for _, k := range []string{"password", "password2"} {
+		if mustAttr(c[k], "type") != "password" || mustAttr(c[k], "autocomplete") != "new-password" {
+			t.Errorf("%s: type %q autocomplete %q", k, mustAttr(c[k], "type"), mustAttr(c[k], "autocomplete"))
+		}
+		if mustAttr(c[k], "minlength") != "10" || mustAttr(c[k], "maxlength") != "200" {
+			t.Errorf("%s: length rule", k)
+		}
+	}
+	hint := byID(doc, "auth-password-hint")
+	if hint == nil || !strings.Contains(text(hint), "10–200 characters") {
+		t.Error("password hint missing")
+	}
+	alert := byID(doc, "auth-error")
+	if alert == nil || mustAttr(alert, "role") != "alert" || text(alert) != "That name is taken." {
+		t.Fatal("error not shown as an alert")
+	}
+	for _, n := range []*html.Node{f, c["name"], c["password"]} {
+		if !slices.Contains(strings.Fields(mustAttr(n, "aria-describedby")), "auth-error") {
+			t.Errorf("<%s name=%q> not described by the error", n.Data, mustAttr(n, "name"))
+		}
+	}
+	if !slices.Contains(strings.Fields(mustAttr(c["password"], "aria-describedby")), "auth-password-hint") {
+		t.Error("password not described by its hint")
+	}
+	if mustAttr(c["name"], "value") != "bo" {
+		t.Error("name not refilled")
+	}
+	if l := byID(doc, "auth-other"); mustAttr(l, "href") != "/login?next=/join/a+b%26c" || text(l) != "Log in" {
+		t.Errorf("log-in link %q", mustAttr(l, "href"))
+	}
+}
+
+func TestAccount(t *testing.T) {
+	p := AccountProps{
+		User: "ana",
+		Tokens: []TokenRow{
+			{ID: "t1", Name: "dice bot", Created: "2026-01-02", LastUsed: "2026-01-03"},
+			{ID: "t/2", Name: "old script", Created: "2025-12-01", Revoked: true},
+			{ID: "t3", Name: "loadgen", Created: "2026-01-04"},
+		},
+		Notice: "Token created.",
+	}
+	s, doc := page(t, "ana", Account(p))
+	checkPage(t, s, doc)
+	pw := postForm(t, doc, "/account/password")
+	if got := names(pw); !slices.Equal(got, []string{"current", "password", "password2"}) {
+		t.Errorf("password fields %v", got)
+	}
+	c := controls(pw)
+	if mustAttr(c["current"], "autocomplete") != "current-password" || mustAttr(c["password"], "autocomplete") != "new-password" ||
+		mustAttr(c["password2"], "autocomplete") != "new-password" {
+		t.Error("password autocomplete")
+	}
+	for _, k := range []string{"current", "password", "password2"} {
+		if mustAttr(c[k], "type") != "password" {
+			t.Errorf("%s is not a password field", k)
+		}
+	}
+	create := postForm(t, doc, "/account/tokens")
+	if got := names(create); !slices.Equal(got, []string{"name"}) {
+		t.Errorf("token fields %v", got)
+	}
+	if mustAttr(submit(t, create), "id") != "create-token" {
+		t.Error("create-token id")
+	}
+	// Revoke only the active tokens.
+	postForm(t, doc, "/account/tokens/t1/revoke")
+	postForm(t, doc, "/account/tokens/t3/revoke")
+	if forms(doc, "/account/tokens/t%2F2/revoke") != nil {
+		t.Error("revoked token has a revoke form")
+	}
+	if got := text(byID(doc, "token-t_2")); !strings.Contains(got, "old script") || !strings.Contains(got, "revoked") {
+		t.Errorf("revoked token row %q", got)
+	}
+	if got := text(byID(doc, "token-t3")); !strings.Contains(got, "never used") {
+		t.Errorf("unused token row %q", got)
+	}
+	if got := text(byID(doc, "revoke-token-t1")); got != "Revoke token dice bot" {
+		t.Errorf("revoke button reads %q", got)
+	}
+	if n := byID(doc, "flash-notice"); n == nil || text(n) != "Token created." || mustAttr(n, "role") != "status" {
+		t.Error("notice")
+	}
+	if byID(doc, "new-token") != nil || strings.Contains(s, "Copy it now") {
+		t.Error("new-token box without a new token")
+	}
+
+	p.NewToken, p.Notice, p.Error = "fray_pat_SECRET123", "", "Names must be unique."
+	s, doc = page(t, "ana", Account(p))
+	checkPage(t, s, doc)
+	code := byID(doc, "new-token")
+	if code == nil || code.Data != "code" || text(code) != "fray_pat_SECRET123" {
+		t.Fatal("new token not in a <code>")
+	}
+	if strings.Count(s, "fray_pat_SECRET123") != 1 {
+		t.Error("new token shown more than once")
+	}
+	if !strings.Contains(text(code.Parent.Parent), "Copy it now") {
+		t.Error("no note to copy the token now")
+	}
+	if b := byID(doc, "new-token-copy"); b == nil || mustAttr(b, "type") != "button" || mustAttr(b, "data-copy") != "new-token" {
+		t.Error("copy button")
+	}
+	if n := byID(doc, "flash-error"); n == nil || mustAttr(n, "role") != "alert" {
+		t.Error("error not an alert")
+	}
+
+	_, doc = page(t, "ana", Account(AccountProps{User: "ana"}))
+	if byID(doc, "no-tokens") == nil {
+		t.Error("no empty state for tokens")
+	}
+}
+
+func TestIndexPages(t *testing.T) {
+	s, doc := page(t, "", Index(IndexProps{}))
+	checkPage(t, s, doc)
+	if !strings.Contains(text(doc), "virtual tabletop") {
+		t.Error("landing does not say what Fray is")
+	}
+	main := byID(doc, "main")
+	var hrefs []string
+	for _, a := range findAll(main, func(n *html.Node) bool { return n.Data == "a" && hasClass(n, "btn") }) {
+		hrefs = append(hrefs, mustAttr(a, "href")+"="+text(a))
+	}
+	if !slices.Equal(hrefs, []string{"/signup=Sign up", "/login=Log in"}) {
+		t.Errorf("landing buttons %v", hrefs)
+	}
+	if forms(doc, "/campaigns") != nil || strings.Contains(s, "Your campaigns") {
+		t.Error("landing shows the campaign list")
+	}
+
+	p := IndexProps{User: "ana", Campaigns: []CampaignSummary{
+		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e1", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
+		{ID: "c/2", Name: "Blue Peaks", Role: "player"},
+	}}
+	s, doc = page(t, "ana", Index(p))
+	checkPage(t, s, doc)
+	if h := findAll(doc, tag("h1")); text(h[0]) != "Your campaigns" {
+		t.Errorf("h1 %q", text(h[0]))
+	}
+	red := byID(doc, "campaign-c1").Parent.Parent
+	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e1" {
+		t.Error("campaign or encounter link")
+	}
+	if got := text(red); !strings.Contains(got, "Red Sands GM") || !strings.Contains(got, "running") {
+		t.Errorf("campaign %q lacks role or status", got)
+	}
+	blue := byID(doc, "campaign-c_2").Parent.Parent
+	if got := text(blue); !strings.Contains(got, "Player") || !strings.Contains(got, "No encounters") {
+		t.Errorf("campaign %q", got)
+	}
+	if a := findAll(blue, tag("a")); mustAttr(a[0], "href") != "/campaigns/c%2F2" {
+		t.Error("campaign id not escaped")
+	}
+	f := postForm(t, doc, "/campaigns")
+	if got := names(f); !slices.Equal(got, []string{"name"}) {
+		t.Errorf("new campaign fields %v", got)
+	}
+	if in := byID(doc, "new-campaign-name"); in == nil || mustAttr(in, "name") != "name" {
+		t.Error("#new-campaign-name")
+	}
+	if b := submit(t, f); mustAttr(b, "id") != "create-campaign" {
+		t.Error("#create-campaign")
+	}
+	if strings.Contains(s, "No campaigns yet") {
+		t.Error("empty state with campaigns")
+	}
+}
+
+func gmCampaign() CampaignProps {
+	return CampaignProps{
+		ID: "c1", Name: "Red Sands", IsGM: true,
+		Encounters: []EncounterSummary{{ID: "e1", Name: "Ambush", Ruleset: "sw-zones", Status: "paused"}},
+		Members: []MemberRow{
+			{UserID: "u1", Name: "Gina", Role: "gm", IsSelf: true},
+			{UserID: "u2", Name: "Ana", Role: "player", Characters: []string{"Ana Vega"}},
+			{UserID: "u3", Name: "Cole", Role: "gm"},
+		},
+		Invites: []InviteRow{
+			{ID: "i1", Created: "2026-01-01 10:00", Expires: "2026-01-08 10:00"},
+			{ID: "i2", Created: "2025-12-01 10:00", Expires: "2025-12-08 10:00", Expired: true},
+			{ID: "i3", Created: "2025-12-02 10:00", Expires: "2025-12-09 10:00", Revoked: true},
+		},
+		NewInviteURL: "https://fray.example/join/tok123",
+		Characters: []CharacterRow{
+			{ID: "ana", Name: "Ana Vega", OwnerID: "u2", OwnerName: "Ana"},
+			{ID: "bruno", Name: "Bruno"},
+		},
+		Examples: []ExampleOption{{Name: "sw-zones-goblin-ford", Label: "Goblin Ford"}, {Name: "sw-zones-dusty-gulch", Label: "Dusty Gulch"}},
+		Notice:   "Invite created.",
+	}
+}
+
+func TestCampaignGM(t *testing.T) {
+	s, doc := page(t, "Gina", Campaign(gmCampaign()))
+	checkPage(t, s, doc)
+	if h := findAll(doc, tag("h1")); text(h[0]) != "Red Sands" {
+		t.Error("h1")
+	}
+	// Encounters, with their status.
+	enc := byID(doc, "encounters")
+	if a := findAll(enc, func(n *html.Node) bool { return n.Data == "a" && mustAttr(n, "href") == "/encounters/e1" }); len(a) != 1 ||
+		!strings.Contains(text(a[0]), "paused") {
+		t.Error("encounter link with status")
+	}
+	ex := postForm(t, doc, "/campaigns/c1/encounters/example")
+	sel := byID(doc, "example-select")
+	if sel == nil || sel.Data != "select" || mustAttr(sel, "name") != "example" || controls(ex)["example"] != sel {
+		t.Fatal("#example-select")
+	}
+	var opts []string
+	for _, o := range findAll(sel, tag("option")) {
+		opts = append(opts, mustAttr(o, "value")+"="+text(o))
+	}
+	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford", "sw-zones-dusty-gulch=Dusty Gulch"}) {
+		t.Errorf("examples %v", opts)
+	}
+	if b := submit(t, ex); mustAttr(b, "id") != "add-example" {
+		t.Error("#add-example")
+	}
+	imp := postForm(t, doc, "/campaigns/c1/encounters/import")
+	if mustAttr(imp, "enctype") != "multipart/form-data" {
+		t.Error("import form is not multipart")
+	}
+	file := controls(imp)["file"]
+	if file == nil || mustAttr(file, "type") != "file" || mustAttr(file, "accept") != "application/json,.json" {
+		t.Error("import file input")
+	}
+
+	// Members: controls for the others, none for oneself.
+	if forms(doc, "/campaigns/c1/members/u1/role") != nil || forms(doc, "/campaigns/c1/members/u1/remove") != nil {
+		t.Error("GM can change their own membership")
+	}
+	for _, m := range []struct{ id, role, label string }{{"u2", "gm", "Make co-GM"}, {"u3", "player", "Make player"}} {
+		f := postForm(t, doc, "/campaigns/c1/members/"+m.id+"/role")
+		if in := controls(f)["role"]; in == nil || mustAttr(in, "type") != "hidden" || mustAttr(in, "value") != m.role {
+			t.Errorf("%s role form posts %v", m.id, names(f))
+		}
+		if got := text(submit(t, f)); !strings.HasPrefix(got, m.label) {
+			t.Errorf("%s role button %q", m.id, got)
+		}
+		f = postForm(t, doc, "/campaigns/c1/members/"+m.id+"/remove")
+		if got := text(submit(t, f)); !strings.HasPrefix(got, "Remove") {
+			t.Errorf("remove button %q", got)
+		}
+	}
+	if got := text(byID(doc, "member-u2")); !strings.Contains(got, "Ana") || !strings.Contains(got, "Player") || !strings.Contains(got, "Ana Vega") {
+		t.Errorf("member row %q", got)
+	}
+	if got := text(byID(doc, "member-u1")); !strings.Contains(got, "(you)") || !strings.Contains(got, "GM") {
+		t.Errorf("own row %q", got)
+	}
+
+	// Characters: one assignment form each, owner preselected.
+	assign := forms(doc, "/campaigns/c1/characters")
+	if len(assign) != 2 {
+		t.Fatalf("got %d character forms", len(assign))
+	}
+	for i, want := range []struct{ id, owner string }{{"ana", "u2"}, {"bruno", ""}} {
+		f := assign[i]
+		c := controls(f)
+		if mustAttr(c["character"], "type") != "hidden" || mustAttr(c["character"], "value") != want.id {
+			t.Errorf("character hidden input %v", names(f))
+		}
+		sel := byID(doc, "char-"+want.id+"-user")
+		if sel == nil || c["user"] != sel {
+			t.Fatalf("#char-%s-user", want.id)
+		}
+		var opts, chosen []string
+		for _, o := range findAll(sel, tag("option")) {
+			opts = append(opts, mustAttr(o, "value")+"="+text(o))
+			if _, ok := attr(o, "selected"); ok {
+				chosen = append(chosen, mustAttr(o, "value"))
+			}
+		}
+		if !slices.Equal(opts, []string{"=Unassigned", "u1=Gina", "u2=Ana", "u3=Cole"}) {
+			t.Errorf("member options %v", opts)
+		}
+		if !slices.Equal(chosen, []string{want.owner}) {
+			t.Errorf("%s preselects %v, want %q", want.id, chosen, want.owner)
+		}
+		if b := submit(t, f); mustAttr(b, "id") != "char-"+want.id+"-assign" || !strings.HasPrefix(text(b), "Assign") {
+			t.Errorf("assign button %q", mustAttr(b, "id"))
+		}
+	}
+
+	// Invites: the new link once, create, revoke the active one only.
+	code := byID(doc, "new-invite-url")
+	if code == nil || code.Data != "code" || text(code) != "https://fray.example/join/tok123" {
+		t.Fatal("#new-invite-url")
+	}
+	if strings.Count(s, "tok123") != 1 {
+		t.Error("invite URL shown more than once")
+	}
+	if !strings.Contains(text(code.Parent.Parent), "Copy it now") {
+		t.Error("no copy hint")
+	}
+	create := postForm(t, doc, "/campaigns/c1/invites")
+	if b := submit(t, create); mustAttr(b, "id") != "create-invite" {
+		t.Error("#create-invite")
+	}
+	postForm(t, doc, "/campaigns/c1/invites/i1/revoke")
+	for _, id := range []string{"i2", "i3"} {
+		if forms(doc, "/campaigns/c1/invites/"+id+"/revoke") != nil {
+			t.Errorf("inactive invite %s can be revoked", id)
+		}
+	}
+	for id, state := range map[string]string{"i1": "active", "i2": "expired", "i3": "revoked"} {
+		if got := text(byID(doc, "invite-"+id)); !strings.Contains(got, state) {
+			t.Errorf("invite %s %q lacks %q", id, got, state)
+		}
+	}
+	if n := byID(doc, "flash-notice"); n == nil || text(n) != "Invite created." {
+		t.Error("notice")
+	}
+
+	// Without a new invite: no box.
+	p := gmCampaign()
+	p.NewInviteURL = ""
+	s, doc = page(t, "Gina", Campaign(p))
+	if byID(doc, "new-invite-url") != nil || strings.Contains(s, "Copy it now") {
+		t.Error("invite box without an invite")
+	}
+	// Without examples: no example form, import still there.
+	p.Examples = nil
+	_, doc = page(t, "Gina", Campaign(p))
+	if byID(doc, "example-select") != nil || forms(doc, "/campaigns/c1/encounters/import") == nil {
+		t.Error("example form without examples")
+	}
+}
+
+func TestCampaignPlayer(t *testing.T) {
+	p := gmCampaign()
+	p.IsGM = false
+	p.Invites = nil
+	p.Examples = nil
+	p.Members[0].IsSelf = false
+	p.Members[1].IsSelf = true
+	p.Error = "Only a GM can do that."
+	s, doc := page(t, "Ana", Campaign(p))
+	checkPage(t, s, doc)
+	for _, id := range []string{"invites", "create-invite", "new-invite-url", "example-select", "add-example", "import-file", "char-ana-user", "char-ana-assign"} {
+		if byID(doc, id) != nil {
+			t.Errorf("player sees GM-only #%s", id)
+		}
+	}
+	if strings.Contains(s, "tok123") {
+		t.Error("player sees an invite URL")
+	}
+	for _, f := range findAll(doc, tag("form")) {
+		if a := mustAttr(f, "action"); a != "/logout" {
+			t.Errorf("player has a form posting to %q", a)
+		}
+	}
+	if got := text(byID(doc, "characters")); !strings.Contains(got, "Your characters") || !strings.Contains(got, "Ana Vega") || strings.Contains(got, "Bruno") {
+		t.Errorf("player characters %q", got)
+	}
+	if got := text(byID(doc, "members")); !strings.Contains(got, "Gina") || !strings.Contains(got, "Cole") {
+		t.Errorf("members %q", got)
+	}
+	if n := byID(doc, "flash-error"); n == nil || mustAttr(n, "role") != "alert" {
+		t.Error("error")
+	}
+	if a := findAll(doc, func(n *html.Node) bool { return n.Data == "a" && mustAttr(n, "href") == "#invites" }); a != nil {
+		t.Error("jump link to a missing section")
+	}
+
+	// Without an owner row in Characters, the member's own list is used.
+	p.Characters = nil
+	_, doc = page(t, "Ana", Campaign(p))
+	if got := text(byID(doc, "characters")); !strings.Contains(got, "Ana Vega") {
+		t.Errorf("player characters from member row %q", got)
+	}
+	p.Members[1].Characters = nil
+	_, doc = page(t, "Ana", Campaign(p))
+	if got := text(byID(doc, "characters")); !strings.Contains(got, "not given you a character") {
+		t.Errorf("no characters %q", got)
+	}
+}
+
+func TestJoin(t *testing.T) {
+	s, doc := page(t, "", Join(JoinProps{Token: "tok 1", CampaignName: "Red Sands"}))
+	checkPage(t, s, doc)
+	if h := findAll(doc, tag("h1")); text(h[0]) != "You're invited to Red Sands" {
+		t.Errorf("h1 %q", text(h[0]))
+	}
+	if a := byID(doc, "join-signup"); a == nil || mustAttr(a, "href") != "/signup?next=/join/tok%25201" || text(a) != "Sign up to join" {
+		t.Errorf("sign-up link %v", a)
+	}
+	if a := byID(doc, "join-login"); a == nil || mustAttr(a, "href") != "/login?next=/join/tok%25201" || text(a) != "Log in" {
+		t.Error("log-in link")
+	}
+	if findAll(doc, tag("form")) != nil {
+		t.Error("visitor can post the join form")
+	}
+	_, doc = page(t, "", Join(JoinProps{Token: "tok1", CampaignName: "Red Sands"}))
+	if a := byID(doc, "join-signup"); mustAttr(a, "href") != "/signup?next=/join/tok1" {
+		t.Errorf("sign-up link %q", mustAttr(a, "href"))
+	}
+
+	s, doc = page(t, "Ana", Join(JoinProps{Token: "tok1", CampaignName: "Red Sands", User: "Ana"}))
+	checkPage(t, s, doc)
+	f := postForm(t, doc, "/join/tok1")
+	if b := submit(t, f); mustAttr(b, "id") != "join-campaign" || text(b) != "Join Red Sands as Ana" {
+		t.Errorf("join button %q", text(b))
+	}
+	if byID(doc, "join-signup") != nil {
+		t.Error("signed-in user asked to sign up")
+	}
+
+	s, doc = page(t, "Ana", Join(JoinProps{Token: "tok1", User: "Ana", Error: "This invite has expired."}))
+	checkPage(t, s, doc)
+	if n := byID(doc, "join-error"); n == nil || mustAttr(n, "role") != "alert" || text(n) != "This invite has expired." {
+		t.Error("error")
+	}
+	if forms(doc, "/join/tok1") != nil || byID(doc, "join-campaign") != nil {
+		t.Error("dead invite can be joined")
+	}
+}
+
+func TestEncounterCampaignLinkAndSwitch(t *testing.T) {
+	p := EncounterProps{View: testView(), As: "ana", WSURL: "/ws", ActURL: "/act"}
+	s, doc := page(t, "ana", Encounter(p))
+	checkPage(t, s, doc)
+	if byID(doc, "switch-viewer") != nil || strings.Contains(s, "Switch viewer") {
+		t.Error("player can switch viewer")
+	}
+	if byID(doc, "campaign-link") != nil {
+		t.Error("campaign link without a campaign")
+	}
+	p.CanSwitch, p.CampaignID, p.CampaignName = true, "c 1", "Red Sands"
+	_, doc = page(t, "gina", Encounter(p))
+	if a := byID(doc, "switch-viewer"); a == nil || mustAttr(a, "href") != "/encounters/enc-1?choose=1" {
+		t.Error("GM has no switch-viewer link")
+	}
+	if a := byID(doc, "campaign-link"); a == nil || mustAttr(a, "href") != "/campaigns/c%201" || text(a) != "Back to Red Sands" {
+		t.Error("campaign link")
+	}
+	p.CampaignName = ""
+	_, doc = page(t, "gina", Encounter(p))
+	if a := byID(doc, "campaign-link"); text(a) != "Back to the campaign" {
+		t.Errorf("unnamed campaign link %q", text(a))
+	}
+}
