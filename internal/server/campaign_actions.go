@@ -103,7 +103,11 @@ func (s *Server) handleAssignCharacter(w http.ResponseWriter, r *http.Request) {
 		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
 		return
 	}
-	campaignRedirect(w, r, m.campaign, "notice", "Character assigned.")
+	msg := "Character assigned."
+	if r.PostFormValue("user") == "" {
+		msg = "Character unassigned."
+	}
+	campaignRedirect(w, r, m.campaign, "notice", msg)
 }
 
 // handleAddExample adds one of the shipped example encounters.

@@ -30,8 +30,11 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	as := e.as
-	if as == "" && e.gm() {
+	switch {
+	case as == "" && e.gm():
 		as = engine.GM
+	case as == "" && len(e.viewer.Controls) > 0:
+		as = e.viewer.Controls[0]
 	}
 	render(w, r, web.Encounter(web.EncounterProps{
 		View:       engine.Project(e.ruleset, e.state, e.viewer),

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// signupInBrowser creates an account through the sign-up form.
+func signupInBrowser(name string) []chromedp.Action {
+	return []chromedp.Action{
+		chromedp.WaitVisible(`#auth-form`, chromedp.ByQuery),
+		chromedp.SendKeys(`#auth-name`, name, chromedp.ByQuery),
+		chromedp.SendKeys(`#auth-password`, testPassword, chromedp.ByQuery),
+		chromedp.SendKeys(`#auth-password2`, testPassword, chromedp.ByQuery),
+		chromedp.Click(`#auth-submit`, chromedp.ByQuery),
+	}
+}
+
+// TestBrowserInviteFlow: the GM signs up, creates a campaign, adds an
+// encounter and invites a player; the player signs up through the link and
+// joins; the GM gives them a character; on the encounter page the player
+// sees controls for that character only.
+func TestBrowserInviteFlow(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	gm, player := tab(t, newBrowser(t)), tab(t, newBrowser(t))
+
+	// The GM signs up and builds the table.
+	run20(t, gm, chromedp.Navigate(srv.URL+"/signup"))
+	run20(t, gm, signupInBrowser("gamemaster")...)
+	run20(t, gm,
+		chromedp.WaitVisible(`#new-campaign-name`, chromedp.ByQuery),
+		chromedp.SendKeys(`#new-campaign-name`, "Goblin hunt", chromedp.ByQuery),
+		chromedp.Click(`#create-campaign`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#example-select`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById('example-select').value = 'sw-zones-goblin-ford'`, nil),
+		chromedp.Click(`#add-example`, chromedp.ByQuery),
+		// Wait for the page the form leads to, not the one it left.
+		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery),
+		chromedp.Click(`#create-invite`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#new-invite-url`, chromedp.ByQuery))
+	var invite, campaignURL string
+	run20(t, gm, chromedp.Text(`#new-invite-url`, &invite, chromedp.ByQuery), chromedp.Location(&campaignURL))
+	if !strings.Contains(invite, "/join/") {
+		t.Fatalf("invite link %q", invite)
+	}
+	campaignURL = strings.TrimSuffix(campaignURL, "/invites") // the invite form posted there
+
+	// The player follows the link, signs up, and joins.
+	run20(t, player, chromedp.Navigate(strings.TrimSpace(invite)), chromedp.Click(`#join-signup`, chromedp.ByQuery))
+	run20(t, player, signupInBrowser("lyra-player")...)
+	run20(t, player, chromedp.WaitVisible(`#join-campaign`, chromedp.ByQuery), chromedp.Click(`#join-campaign`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
+	var playerPage string
+	run20(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
+	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") {
+		t.Fatalf("the player's campaign page is wrong:\n%.500s", playerPage)
+	}
+
+	// The GM gives Brak to the player.
+	var userValue string
+	run20(t, gm, chromedp.Navigate(campaignURL), chromedp.WaitVisible(`#char-brak-user`, chromedp.ByQuery),
+		chromedp.Evaluate(`const s = document.getElementById('char-brak-user');
+			s.value = [...s.options].find(o => o.textContent.includes('lyra-player')).value`, &userValue),
+		chromedp.Click(`#char-brak-assign`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
+
+	// Both open the encounter; the GM starts it and ends turns until it is Brak's.
+	var encURL string
+	run20(t, gm, chromedp.Evaluate(`document.querySelector('a[href^="/encounters/"]').getAttribute('href')`, &encURL))
+	run20(t, gm, chromedp.Navigate(srv.URL+encURL), chromedp.Click(`#act-start-go`, chromedp.ByID), logHas("The encounter begins"))
+	run20(t, player, chromedp.Navigate(srv.URL+encURL), chromedp.WaitVisible(`#actions`, chromedp.ByID))
+	onlyOwn := `[...document.querySelectorAll('#actions form')].every(f => { const a = f.querySelector('input[name=actor]'); return a && a.value === 'brak' })`
+	for i := 0; i < 12; i++ {
+		var mine bool
+		run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form').length > 0`, &mine))
+		if mine {
+			break
+		}
+		// Not Brak's turn: the GM ends the current one from the page.
+		run20(t, gm, chromedp.Evaluate(`document.querySelector('#actions form[data-kind="end-turn"] button[type=submit]').click()`, nil))
+		time.Sleep(300 * time.Millisecond)
+	}
+	var own, switchLink bool
+	var count int
+	run20(t, player,
+		chromedp.Poll(`document.querySelectorAll('#actions form').length > 0`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+		chromedp.Evaluate(onlyOwn, &own),
+		chromedp.Evaluate(`document.querySelectorAll('#actions form').length`, &count),
+		chromedp.Evaluate(`!!document.getElementById('switch-viewer')`, &switchLink))
+	if !own || count == 0 {
+		t.Fatalf("the player sees controls for others (only own: %v, forms: %d)", own, count)
+	}
+	if switchLink {
+		t.Fatal("the player may switch viewer")
+	}
+	var gmControls int
+	run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form[data-kind="start"], #actions form[data-kind="end"], #actions form[data-kind="pause"]').length`, &gmControls))
+	if gmControls != 0 {
+		t.Fatal(fmt.Sprint("the player sees ", gmControls, " GM controls"))
+	}
+}
