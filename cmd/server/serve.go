@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -60,6 +61,8 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		}
 	}()
 
+	go sweepSessions(listenCtx, db, log)
+
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
@@ -86,4 +89,23 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	svc.Close()                 // finish queued commands
 	stopListen()
 	return err
+}
+
+// sweepSessions deletes expired sessions hourly so the table does not grow
+// without bound.
+func sweepSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		if n, err := db.DeleteExpiredSessions(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("delete expired sessions", "err", err)
+		} else if n > 0 {
+			log.Info("deleted expired sessions", "count", n)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
