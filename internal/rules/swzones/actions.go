@@ -9,21 +9,34 @@ import (
 // Actions implements engine.Ruleset: the commands v may issue now. The
 // fighter whose turn it is gets the actions legal for them, each select
 // listing only legal choices; any Shaken fighter v commands with a Benny
-// left may spend it to recover, turn or not.
+// left may spend it to recover, and any fighter on Hold may interrupt, turn
+// or not. The GM also gets the rulings (The Drop, a zone's cover). Nothing
+// is offered while a decision is pending.
 func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
 	st := s.(*State)
-	if st.Status != engine.StatusRunning {
+	if st.Status != engine.StatusRunning || len(st.Pending) > 0 {
 		return nil
 	}
 	var out []engine.Action
-	if cur := st.Current(); cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
+	cur := st.Current()
+	if cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
 		out = append(out, turnActions(st, v, st.Fighters[cur])...)
 	}
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
-		if !c.Out && f.Shaken && f.Bennies > 0 && v.CanCommand(c.ID) {
-			out = append(out, engine.Action{Kind: CmdUnshake, Actor: c.ID, Label: "Spend a Benny to recover from Shaken",
-				Help: fmt.Sprintf("%d Benny(ies) left.", f.Bennies)})
+		if c.Out || !v.CanCommand(c.ID) {
+			continue
+		}
+		if f.Shaken && st.bennies(c.ID) > 0 {
+			help := bennyCount(f.Bennies) + " left."
+			if st.gmPoolFor(c.ID) {
+				help = fmt.Sprintf("%s of their own, %s in the GM's pool.", bennyCount(f.Bennies), bennyCount(st.GMBennies))
+			}
+			out = append(out, engine.Action{Kind: CmdUnshake, Actor: c.ID, Label: "Spend a Benny to recover from Shaken", Help: help})
+		}
+		if c.ID != cur && canInterrupt(st, f) == nil {
+			out = append(out, engine.Action{Kind: CmdInterrupt, Actor: c.ID, Label: "Interrupt: act now",
+				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s's turn goes on.", c.Name, st.name(cur))})
 		}
 	}
 	return out
@@ -33,7 +46,29 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	var out []engine.Action
 	id := f.ID
 	visible := func(x string) bool { return engine.Visible(st, v, x) && !st.Combatant(x).Out }
-	if f.Melee == "" && f.MP >= 1 {
+	if canRun(st, f) == nil {
+		trait, _ := runTrait(f, "")
+		out = append(out, engine.Action{Kind: CmdRun, Actor: id, Label: "Run",
+			Help: "At the start of the turn: Agility or Athletics, +1 MP per success and raise; −2 to every other action this turn (unspent MP can cancel up to 2 of it).",
+			Fields: []engine.Field{{Name: "trait", Label: "Roll", Type: "select", Default: trait, Options: []engine.Choice{
+				{Value: "agility", Label: "Agility " + f.Trait("agility").String()},
+				{Value: skillAthletics, Label: "Athletics " + f.Trait(skillAthletics).String()},
+			}}}})
+	}
+	if st.Interrupt == nil && canHold(st, f) == nil {
+		out = append(out, engine.Action{Kind: CmdHold, Actor: id, Label: "Hold",
+			Help: "Keep your action: the turn passes, and you may interrupt anyone later, this round or the next."})
+	}
+	if f.Prone {
+		if f.MP >= riseCost(st) {
+			out = append(out, engine.Action{Kind: CmdRise, Actor: id, Label: "Rise",
+				Help: fmt.Sprintf("Stand up (%s); −2 to Running rolls this turn.", mpCost(riseCost(st)))})
+		}
+	} else {
+		out = append(out, engine.Action{Kind: CmdProne, Actor: id, Label: "Drop prone",
+			Help: "Free: −2 Fighting and Parry; Medium cover against shots from other zones."})
+	}
+	if movable(st, f) == nil && f.Melee == "" && f.MP >= 1 {
 		var zones []engine.Choice
 		for _, z := range st.zone(f.Zone).Adjacent {
 			zones = append(zones, engine.Choice{Value: z, Label: st.zone(z).Name})
@@ -58,7 +93,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				Fields: []engine.Field{{Name: "target", Label: "Target", Type: "select", Options: targets}}})
 		}
 	}
-	if f.Melee != "" && f.MP >= 1 {
+	if movable(st, f) == nil && f.Melee != "" && f.MP >= 1 {
 		n := 0
 		for _, x := range st.melee(f.Melee).Members {
 			if st.opponents(x, id) && !st.Fighters[x].Shaken {
@@ -66,15 +101,34 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			}
 		}
 		a := engine.Action{Kind: CmdDisengage, Actor: id, Label: "Disengage",
-			Help: fmt.Sprintf("Leave the melee (1 MP); %d free attack(s) first.", n)}
-		if canAct(st, f) == nil && f.Actions == 0 {
-			a.Fields = []engine.Field{{Name: "defend", Label: fmt.Sprintf("Defend while retreating (+%d Parry, no other action this turn)", retreatDefendBonus), Type: "checkbox"}}
+			Help: fmt.Sprintf("Leave the melee (1 MP); %d free attack(s) first. You may then run in the same action.", n)}
+		if canAct(st, f, false) == nil && f.Actions == 0 {
+			a.Fields = append(a.Fields, engine.Field{Name: "defend", Label: fmt.Sprintf("Defend while retreating (+%d Parry, no other action this turn)", retreatDefendBonus), Type: "checkbox"})
+		}
+		if !f.Ran {
+			a.Fields = append(a.Fields, engine.Field{Name: "run", Label: "Then run (Agility or Athletics, +1 MP per success and raise)", Type: "checkbox"})
 		}
 		out = append(out, a)
 	}
-	if _, _, err := actionMods(st, f, 0); err == nil {
-		declare := st.Option(OptMultiAction, MultiDeclare) == MultiDeclare && f.Actions == 0
-		actionsField := engine.Field{Name: "actions", Label: "Actions this turn", Type: "number", Default: "1", Min: 1, Max: MaxActions}
+	if f.Grip != nil {
+		if _, _, err := actionMods(st, f, actionReq{Escape: true}); err == nil {
+			out = append(out, engine.Action{Kind: CmdEscape, Actor: id, Label: "Break free",
+				Help: fmt.Sprintf("Opposed roll against %s: success loosens the grip one step, a raise frees you.", st.name(f.Grip.By)),
+				Fields: append([]engine.Field{{Name: "trait", Label: "With", Type: "select", Options: []engine.Choice{
+					{Value: "strength", Label: "Strength " + f.Trait("strength").String()},
+					{Value: "agility", Label: "Agility " + f.Trait("agility").String()},
+				}}}, turnFields(st, f)...)})
+		}
+		if f.Grip.Garrotte && !f.Spoke {
+			out = append(out, engine.Action{Kind: CmdSpeak, Actor: id, Label: "Try to speak",
+				Help: "Free: Vigor −4 to make any sound through the garrotte, a raise to yell."})
+		}
+	}
+	if victim := st.victimOf(id); victim != "" {
+		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + st.name(victim), Help: "Free: end the grapple."})
+	}
+	if _, _, err := actionMods(st, f, actionReq{}); err == nil {
+		fields := turnFields(st, f)
 		if f.Melee != "" {
 			var targets []engine.Choice
 			for _, x := range st.melee(f.Melee).Members {
@@ -83,15 +137,35 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				}
 			}
 			if len(targets) > 0 {
-				fields := []engine.Field{
-					{Name: "target", Label: "Target", Type: "select", Options: targets},
-					{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(f.MeleeWeapons())},
-				}
-				if declare {
-					fields = append(fields, actionsField)
-				}
-				out = append(out, engine.Action{Kind: CmdFight, Actor: id, Label: "Fight", Help: "Fighting against Parry.", Fields: fields})
+				out = append(out, engine.Action{Kind: CmdFight, Actor: id, Label: "Fight", Help: "Fighting against Parry.",
+					Fields: append([]engine.Field{
+						{Name: "target", Label: "Target", Type: "select", Options: targets},
+						{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(f.MeleeWeapons())},
+					}, fields...)})
 			}
+			var grapple []engine.Choice
+			for _, x := range st.melee(f.Melee).Members {
+				if visible(x) && canGrapple(st, f, st.Fighters[x]) == nil {
+					grapple = append(grapple, engine.Choice{Value: x, Label: st.name(x)})
+				}
+			}
+			if len(grapple) > 0 {
+				with := []engine.Choice{{Value: "hands", Label: "Bare hands"}}
+				for _, w := range f.Weapons {
+					if w.Garrotte {
+						with = append(with, engine.Choice{Value: w.ID, Label: w.Name + " (−4, +4 Strength once it bites)"})
+					}
+				}
+				out = append(out, engine.Action{Kind: CmdGrapple, Actor: id, Label: "Grapple",
+					Help: fmt.Sprintf("Opposed %s: success Entangles, a raise Binds.", traitLabel(grappleSkill(st))),
+					Fields: append([]engine.Field{
+						{Name: "target", Label: "Target", Type: "select", Options: grapple},
+						{Name: "with", Label: "With", Type: "select", Options: with},
+					}, fields...)})
+			}
+		}
+		if a, ok := pushAction(st, f, visible, fields); ok {
+			out = append(out, a)
 		}
 		if ranged := f.RangedWeapons(); len(ranged) > 0 && (f.Melee == "" || st.Option(OptShootInMelee, ShootNo) == ShootAdjacent) {
 			reach := 0
@@ -109,29 +183,145 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				}
 			}
 			if len(targets) > 0 {
-				fields := []engine.Field{
+				sf := []engine.Field{
 					{Name: "target", Label: "Target", Type: "select", Options: targets},
 					{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(ranged)},
 				}
 				if f.Melee == "" {
-					fields = append(fields, engine.Field{Name: "cover", Label: "Cover", Type: "select", Options: []engine.Choice{
+					sf = append(sf, engine.Field{Name: "cover", Label: "Cover", Type: "select", Options: []engine.Choice{
 						{Value: "", Label: "The target zone's cover"}, {Value: "none", Label: "None"},
 						{Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
 						{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
 					}})
 				}
-				if declare {
-					fields = append(fields, actionsField)
-				}
-				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Help: "Shooting against 4, range in zones.", Fields: fields})
+				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Help: "Shooting against 4, range in zones.", Fields: append(sf, fields...)})
 			}
+		}
+		var areas, powers []engine.Choice
+		for _, w := range f.Weapons {
+			if t, err := st.tool(f, w.ID, false); err == nil && len(st.aims(f, t)) > 0 {
+				areas = append(areas, engine.Choice{Value: w.ID, Label: fmt.Sprintf("%s (%s, %s)", w.Name, w.Damage, templateName(w.Template))})
+			}
+		}
+		for _, p := range f.Powers {
+			if t, err := st.tool(f, p.ID, true); err == nil && len(st.aims(f, t)) > 0 {
+				powers = append(powers, engine.Choice{Value: p.ID, Label: powerLabel(p)})
+			}
+		}
+		if len(areas) > 0 {
+			out = append(out, engine.Action{Kind: CmdArea, Actor: id, Label: "Area attack",
+				Help:   "Throw or fire an area weapon; you pick where it lands next. Allies caught may dive out; a miss deviates.",
+				Fields: append([]engine.Field{{Name: "weapon", Label: "Weapon", Type: "select", Options: areas}}, fields...)})
+		}
+		if len(powers) > 0 {
+			out = append(out, engine.Action{Kind: CmdCast, Actor: id, Label: "Cast a power",
+				Help:   "Roll the power's skill against 4; you pick the target or area next.",
+				Fields: append([]engine.Field{{Name: "power", Label: "Power", Type: "select", Options: powers}}, fields...)})
 		}
 		if f.Actions == 0 {
 			out = append(out, engine.Action{Kind: CmdDefend, Actor: id, Label: "Defend",
 				Help: fmt.Sprintf("+%d Parry until your next turn; no other action this turn.", defendBonus(&st.Base))})
 		}
 	}
+	if v.GM {
+		out = append(out, gmActions(st, f)...)
+	}
 	return append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn"})
+}
+
+// turnFields are the fields every action roll takes: the number of actions
+// declared with the first, and Movement given up against the Running
+// penalty.
+func turnFields(st *State, f *Fighter) []engine.Field {
+	var out []engine.Field
+	if st.Option(OptMultiAction, MultiDeclare) == MultiDeclare && f.Actions == 0 {
+		out = append(out, engine.Field{Name: "actions", Label: "Actions this turn", Type: "number", Default: "1", Min: 1, Max: MaxActions})
+	}
+	if refundOpen(st, f) && f.MP > 0 {
+		out = append(out, engine.Field{Name: "spare", Label: "Unspent MP to give up against the Running penalty", Type: "number",
+			Default: "0", Min: 0, Max: min(f.MP, 2-f.Refund)})
+	}
+	return out
+}
+
+// pushAction is the push action: opponents f can reach, and where to.
+func pushAction(st *State, f *Fighter, visible func(string) bool, fields []engine.Field) (engine.Action, bool) {
+	var targets []engine.Choice
+	for _, c := range st.Combatants {
+		t := st.Fighters[c.ID]
+		if !visible(c.ID) || c.ID == f.ID || !st.opponents(c.ID, f.ID) || t.Zone != f.Zone || t.Melee != f.Melee {
+			continue
+		}
+		targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
+	}
+	var into []engine.Choice
+	if f.Melee != "" {
+		into = append(into, engine.Choice{Value: "out", Label: "Out of the melee"})
+	}
+	for _, m := range st.Melees {
+		if m.Zone == f.Zone && m.ID != f.Melee {
+			into = append(into, engine.Choice{Value: m.ID, Label: "Into the melee of " + listNames(st, m.Members)})
+		}
+	}
+	if len(targets) == 0 || len(into) == 0 {
+		return engine.Action{}, false
+	}
+	return engine.Action{Kind: CmdPush, Actor: f.ID, Label: "Push",
+		Help: "Opposed Strength: out of (or into) a melee; a raise lets you push them on into another zone.",
+		Fields: append([]engine.Field{
+			{Name: "target", Label: "Target", Type: "select", Options: targets},
+			{Name: "into", Label: "Where", Type: "select", Options: into},
+		}, fields...)}, true
+}
+
+// gmActions are the GM's rulings, offered with the current fighter as the
+// command's actor.
+func gmActions(st *State, f *Fighter) []engine.Action {
+	var out []engine.Action
+	var targets []engine.Choice
+	for _, c := range st.Combatants {
+		if !c.Out && st.opponents(c.ID, f.ID) {
+			targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
+		}
+	}
+	if len(targets) > 0 {
+		out = append(out, engine.Action{Kind: CmdDrop, Actor: f.ID, Label: "GM: grant The Drop to " + st.name(f.ID),
+			Help:   "+4 to attack and damage against that opponent until the end of this turn.",
+			Fields: []engine.Field{{Name: "target", Label: "On", Type: "select", Options: targets}}})
+	}
+	zones := make([]engine.Choice, len(st.Zones))
+	for i, z := range st.Zones {
+		zones[i] = engine.Choice{Value: z.ID, Label: fmt.Sprintf("%s (now %s)", z.Name, coverName(z.Cover))}
+	}
+	out = append(out, engine.Action{Kind: CmdSetCover, Actor: f.ID, Label: "GM: set a zone's cover",
+		Help: "Cover penalises shots at fighters in the zone; a shot that misses only because of it hits the cover, and goes through when it has an Armour value.",
+		Fields: []engine.Field{
+			{Name: "zone", Label: "Zone", Type: "select", Options: zones},
+			{Name: "cover", Label: "Cover", Type: "select", Options: []engine.Choice{
+				{Value: "none", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
+				{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
+			}},
+			{Name: "armor", Label: "Cover Armour", Type: "number", Default: "0", Min: 0, Max: 30},
+		}})
+	return out
+}
+
+func powerLabel(p Power) string {
+	what := "bolt"
+	if p.Template != "" {
+		what = templateName(p.Template)
+	}
+	if p.Effect == EffectRelief {
+		return fmt.Sprintf("%s (relief, %s)", p.Name, what)
+	}
+	return fmt.Sprintf("%s (%s, %s)", p.Name, p.Damage, what)
+}
+
+func mpCost(n int) string {
+	if n == 0 {
+		return "free"
+	}
+	return fmt.Sprintf("%d MP", n)
 }
 
 func weaponChoices(ws []Weapon) []engine.Choice {

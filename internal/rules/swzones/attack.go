@@ -51,6 +51,10 @@ type Attack struct {
 	Cover    string `json:"cover,omitempty"`
 	CoverHit bool   `json:"coverHit,omitempty"` // missed only because of the cover: the cover was hit
 	GangUp   int    `json:"gangUp,omitempty"`
+	Drop     bool   `json:"drop,omitempty"`   // The Drop: +4 to hit and damage
+	Reroll   bool   `json:"reroll,omitempty"` // a Benny reroll of the attack before it
+	Skill    string `json:"skill,omitempty"`  // a power's skill (cast)
+	Why      string `json:"why,omitempty"`    // a free attack's trigger: "disengages", "joins the melee", …
 	Damage   *Harm  `json:"damage,omitempty"`
 }
 
@@ -109,24 +113,37 @@ func (f *flexBool) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// canAct reports whether f may take an action (attack, Defend) now.
-func canAct(st *State, f *Fighter) error {
+// canAct reports whether f may take an action (attack, Defend) now. An
+// escape from a grapple is the one action a Bound fighter may take.
+func canAct(st *State, f *Fighter, escape bool) error {
 	switch {
 	case f.Shaken:
 		return fray.Errorf(fray.EILLEGAL, "%s is Shaken: only free actions such as moving", st.name(f.ID))
 	case f.Defend > 0:
 		return fray.Errorf(fray.EILLEGAL, "%s is defending: no other action this turn", st.name(f.ID))
+	case f.Grip != nil && f.Grip.Level == Bound && !escape:
+		return fray.Errorf(fray.EILLEGAL, "%s is Bound: the only action left is to try to break free", st.name(f.ID))
 	}
 	return nil
 }
 
+// actionReq is what an action command says about the turn: the number of
+// actions declared with the first one, and the unspent Movement given up to
+// cancel the Running penalty.
+type actionReq struct {
+	Declared int
+	Spare    int
+	Escape   bool // the action is an escape from a grapple
+}
+
 // actionMods checks that f may take one more action and returns its
-// modifiers (multi-action, Shaken recovery) and, for the first action of a
-// declared turn, the number of actions declared.
-func actionMods(st *State, f *Fighter, declared int) ([]Mod, int, error) {
-	if err := canAct(st, f); err != nil {
+// modifiers (multi-action, Shaken recovery, Running, grappled) and, for the
+// first action of a declared turn, the number of actions declared.
+func actionMods(st *State, f *Fighter, req actionReq) ([]Mod, int, error) {
+	if err := canAct(st, f, req.Escape); err != nil {
 		return nil, 0, err
 	}
+	declared := req.Declared
 	var mods []Mod
 	declare := 0
 	extra := 0
@@ -157,13 +174,68 @@ func actionMods(st *State, f *Fighter, declared int) ([]Mod, int, error) {
 			extra = f.Declared - 1
 		}
 	}
+	if err := checkSpare(st, f, req.Spare); err != nil {
+		return nil, 0, err
+	}
 	if extra > 0 {
 		mods = append(mods, Mod{Source: "multi-action", Value: -2 * extra})
 	}
 	if f.RecoveryPenalty != 0 {
 		mods = append(mods, Mod{Source: "Shaken recovery", Value: f.RecoveryPenalty})
 	}
+	if p := min(f.RunPenalty+f.Refund+req.Spare, 0); f.Ran && p != 0 {
+		mods = append(mods, Mod{Source: "running", Value: p})
+	}
+	if f.Grip != nil && !req.Escape {
+		mods = append(mods, Mod{Source: f.Grip.Level, Value: -2})
+	}
 	return mods, declare, nil
+}
+
+// checkSpare checks the unspent Movement f gives up against the Running
+// penalty with this action.
+func checkSpare(st *State, f *Fighter, spare int) error {
+	switch {
+	case spare == 0:
+		return nil
+	case spare < 0:
+		return fray.Errorf(fray.EINVALID, "spare must be 0 or more")
+	case !f.Ran:
+		return fray.Errorf(fray.EILLEGAL, "only a fighter who ran this turn gives up Movement against the Running penalty")
+	case !refundOpen(st, f):
+		return fray.Errorf(fray.EILLEGAL, "unspent Movement must be given up with the first action roll after Running")
+	case spare > f.MP:
+		return fray.Errorf(fray.EILLEGAL, "%s has %s", st.name(f.ID), mpLeft(f.MP))
+	case f.Refund+spare > 2:
+		return fray.Errorf(fray.EILLEGAL, "unspent Movement cancels at most 2 points of the Running penalty")
+	}
+	return nil
+}
+
+// refundOpen reports whether f may still give up Movement to cancel the
+// Running penalty.
+func refundOpen(st *State, f *Fighter) bool {
+	if !f.Ran || f.Refund >= 2 {
+		return false
+	}
+	return opt(&st.Base, OptRunRefund) == RefundAnyRoll || f.Actions == 0
+}
+
+// Refund is the data of a run-refund event.
+type Refund struct {
+	Fighter string `json:"fighter"`
+	MP      int    `json:"mp"`
+}
+
+// commitRefund gives up spare Movement against the Running penalty.
+func commitRefund(tx *engine.Tx, f *Fighter, spare int) error {
+	if spare <= 0 {
+		return nil
+	}
+	st := state(tx)
+	text := fmt.Sprintf("%s gives up %d unspent Movement: the Running penalty is now %d (%s).", st.name(f.ID), spare,
+		min(f.RunPenalty+f.Refund+spare, 0), mpLeft(f.MP-spare))
+	return tx.Emits(KindRefund, f.ID, text, Refund{Fighter: f.ID, MP: spare})
 }
 
 type attackArgs struct {
@@ -172,8 +244,11 @@ type attackArgs struct {
 	Target  string  `json:"target"`
 	Weapon  string  `json:"weapon"`
 	Actions flexInt `json:"actions"`
+	Spare   flexInt `json:"spare"`
 	Cover   string  `json:"cover"` // shoot only
 }
+
+func (a attackArgs) req() actionReq { return actionReq{Declared: int(a.Actions), Spare: int(a.Spare)} }
 
 func decideFight(tx *engine.Tx, cmd engine.Command) error {
 	var args attackArgs
@@ -202,28 +277,32 @@ func decideFight(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	mods, declare, err := actionMods(st, f, int(args.Actions))
+	mods, declare, err := actionMods(st, f, args.req())
 	if err != nil {
 		return err
 	}
-	return meleeAttack(tx, f, t, w, Attack{Kind: "fight", Action: true, Declared: declare}, mods, 0)
+	if err := commitRefund(tx, f, int(args.Spare)); err != nil {
+		return err
+	}
+	s := meleeStrike(st, f, t, w, Attack{Kind: "fight", Action: true, Declared: declare}, mods, 0)
+	s.Offer = true
+	_, err = s.roll(tx, nil)
+	return err
 }
 
-// freeAttack resolves a free attack by a on t, who is disengaging with
-// retreat added to their Parry. The attacker uses the first melee weapon on
-// their sheet (unarmed if none).
-func freeAttack(tx *engine.Tx, a, t *Fighter, retreat int) error {
-	return meleeAttack(tx, a, t, a.MeleeWeapons()[0], Attack{Kind: "free attack"}, nil, retreat)
-}
-
-// meleeAttack rolls Fighting against Parry with gang-up, then damage.
-func meleeAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, mods []Mod, retreat int) error {
-	st := state(tx)
+// meleeStrike prepares Fighting against Parry with gang-up, The Drop, prone
+// fighters and a Bound target.
+func meleeStrike(st *State, a, t *Fighter, w Weapon, at Attack, mods []Mod, retreat int) strike {
+	s := strike{Attacker: a.ID, Target: t.ID, Weapon: w}
 	gang, _, _ := st.gangUp(a.ID, t.ID)
 	if gang > 0 {
 		mods = append(mods, Mod{Source: "gang-up", Value: gang})
 		at.GangUp = gang
 	}
+	if a.Prone {
+		mods = append(mods, Mod{Source: "prone", Value: -2})
+	}
+	mods, s.DmgBonus = dropMods(a, t, &at, mods)
 	at.Against = []Mod{{Source: "Parry", Value: t.Parry()}}
 	if t.Defend > 0 {
 		at.Against = append(at.Against, Mod{Source: "defend", Value: t.Defend})
@@ -231,11 +310,27 @@ func meleeAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, mods []Mod, 
 	if retreat > 0 {
 		at.Against = append(at.Against, Mod{Source: "defending while retreating", Value: retreat})
 	}
+	if t.Prone {
+		at.Against = append(at.Against, Mod{Source: "prone", Value: -2})
+	}
 	at.TN = sumMods(at.Against)
-	c := check(a, skillFighting, at.TN, mods...)
-	c.Attack = true
-	o := rollTrait(tx.Dice, c)
-	return resolveAttack(tx, a, t, w, at, o, 0)
+	s.Check = check(a, skillFighting, at.TN, mods...)
+	s.Check.Attack = true
+	s.At = at
+	return s
+}
+
+// dropMods adds The Drop (+4 to hit and damage) and a Bound target (+2).
+func dropMods(a, t *Fighter, at *Attack, mods []Mod) ([]Mod, int) {
+	bonus := 0
+	if a.Drop != "" && a.Drop == t.ID {
+		mods = append(mods, Mod{Source: "The Drop", Value: 4})
+		at.Drop, bonus = true, 4
+	}
+	if t.Grip != nil && t.Grip.Level == Bound {
+		mods = append(mods, Mod{Source: "bound target", Value: 2})
+	}
+	return mods, bonus
 }
 
 func decideShoot(tx *engine.Tx, cmd engine.Command) error {
@@ -275,7 +370,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	mods, declare, err := actionMods(st, f, int(args.Actions))
+	mods, declare, err := actionMods(st, f, args.req())
 	if err != nil {
 		return err
 	}
@@ -283,7 +378,19 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	if band.Penalty != 0 {
 		mods = append(mods, Mod{Source: band.Name + " range", Value: band.Penalty})
 	}
-	coverMod := 0
+	if err := commitRefund(tx, f, int(args.Spare)); err != nil {
+		return err
+	}
+	s := rangedStrike(st, f, t, w, at, mods, cover, inMelee, shootingSkill(st, w))
+	_, err = s.roll(tx, nil)
+	return err
+}
+
+// rangedStrike prepares a shot (or a bolt): against 4 with the target's
+// cover, or against Parry from inside the target's melee; a prone target
+// counts as Medium cover (prone-shots).
+func rangedStrike(st *State, f, t *Fighter, w Weapon, at Attack, mods []Mod, cover string, inMelee bool, skill string) strike {
+	s := strike{Attacker: f.ID, Target: t.ID, Weapon: w, Offer: true}
 	if inMelee {
 		// The base game's ranged attack in melee: against Parry, no cover.
 		at.Against = []Mod{{Source: "Parry", Value: t.Parry()}}
@@ -292,16 +399,25 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 		}
 	} else {
 		at.Against = []Mod{{Source: "target number", Value: TargetNumber}}
-		if coverMod = coverPenalty(&st.Base, cover); coverMod != 0 {
+		coverMod := coverPenalty(&st.Base, cover)
+		if t.Prone && (at.Distance > 0 || opt(&st.Base, OptProneShots) == ProneAlways) {
+			if p := coverPenalty(&st.Base, "medium"); p < coverMod {
+				mods = append(mods, Mod{Source: "prone target (as Medium cover)", Value: p})
+				coverMod = 0
+			}
+		}
+		if coverMod != 0 {
 			at.Cover = cover
+			s.CoverMod = coverMod
 			mods = append(mods, Mod{Source: cover + " cover", Value: coverMod})
 		}
 	}
+	mods, s.DmgBonus = dropMods(f, t, &at, mods)
 	at.TN = sumMods(at.Against)
-	c := check(f, shootingSkill(st, w), at.TN, mods...)
-	c.Attack = true
-	o := rollTrait(tx.Dice, c)
-	return resolveAttack(tx, f, t, w, at, o, coverMod)
+	s.Check = check(f, skill, at.TN, mods...)
+	s.Check.Attack = true
+	s.At = at
+	return s
 }
 
 // shootingSkill is the skill a ranged weapon uses.
@@ -340,7 +456,7 @@ func meleeWeapon(st *State, f *Fighter, id string) (Weapon, error) {
 	if !ok {
 		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
 	}
-	if w.Ranged() {
+	if w.Ranged() || w.Area() {
 		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s is not a melee weapon", w.Name)
 	}
 	return w, nil
@@ -358,24 +474,49 @@ func rangedWeapon(st *State, f *Fighter, id string) (Weapon, error) {
 	if !ok {
 		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
 	}
+	if w.Area() {
+		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s covers an area: use it with the area action", w.Name)
+	}
 	if !w.Ranged() {
 		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s is not a ranged weapon", w.Name)
 	}
 	return w, nil
 }
 
+// strike is an attack on one target, ready to roll: everything the roll and
+// its resolution need, kept in a reroll decision while a Benny is weighed.
+type strike struct {
+	Attacker string `json:"attacker"`
+	Target   string `json:"target"`
+	Weapon   Weapon `json:"weapon"`
+	At       Attack `json:"at"`
+	Check    Check  `json:"check"`
+	CoverMod int    `json:"coverMod,omitempty"`
+	DmgBonus int    `json:"dmgBonus,omitempty"` // The Drop's +4
+	Offer    bool   `json:"offer,omitempty"`    // a failed roll may be rerolled with a Benny
+}
+
+func (s strike) roll(tx *engine.Tx, then []Step) (bool, error) {
+	return resolveAttack(tx, s, rollTrait(tx.Dice, s.Check), then)
+}
+
 // resolveAttack turns a rolled attack into its event: on a hit (or a hit on
-// cover the shot goes through) it rolls damage and applies the harm, then
-// follows up an incapacitation.
-func resolveAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, o Outcome, coverMod int) error {
+// cover the shot goes through) it rolls damage. A failed roll may be offered
+// a reroll; a wounding hit may be offered a Soak, in which case the harm
+// waits for the answer. Otherwise the harm applies with the event and an
+// incapacitation follows.
+func resolveAttack(tx *engine.Tx, s strike, o Outcome, then []Step) (bool, error) {
 	st := state(tx)
+	a, t := st.Fighters[s.Attacker], st.Fighters[s.Target]
+	w := s.Weapon
+	at := s.At
 	at.Attacker, at.Target, at.Weapon = a.ID, t.ID, w.ID
 	at.Mods, at.Total, at.Result, at.Raises = nonNil(o.Mods), o.Total, o.Roll.Result, o.Raises
 	rolls := []dice.Roll{o.Roll}
 	hit := o.Success
 	obstacle := 0
-	if !o.Success && !o.CritFail && coverMod != 0 {
-		if ok, _ := grade(o.Total-coverMod, at.TN); ok {
+	if !o.Success && !o.CritFail && s.CoverMod != 0 {
+		if ok, _ := grade(o.Total-s.CoverMod, at.TN); ok {
 			at.CoverHit, at.Result = true, "cover"
 			armor := st.zone(t.Zone).CoverArmor
 			if st.Option(OptCoverObstacle, CoverArmor) == CoverArmor && armor > 0 {
@@ -383,35 +524,55 @@ func resolveAttack(tx *engine.Tx, a, t *Fighter, w Weapon, at Attack, o Outcome,
 			}
 		}
 	}
-	var dmgRoll dice.Roll
+	offer := !hit && !o.CritFail && s.Offer && st.offers(OptRerollOffers, a.ID)
 	if hit {
-		var h Harm
-		dmgRoll, h = rollDamage(tx.Dice, a, t, w, at.Raises > 0 && !at.CoverHit, obstacle)
+		dmgRoll, h := rollDamage(tx.Dice, a, t, w, at.Raises > 0 && !at.CoverHit, obstacle, s.DmgBonus)
+		if st.canSoak(t.ID, a.ID, at.Raises, h) {
+			h.Deferred = true
+		}
 		at.Damage = &h
 		rolls = append(rolls, dmgRoll)
 	}
 	if err := tx.Emits(KindAttack, a.ID, attackText(st, a, t, w, at), at, rolls...); err != nil {
-		return err
+		return false, err
+	}
+	if offer {
+		what := fmt.Sprintf("missed (%s %d vs %d)", s.Check.Label, o.Total, at.TN)
+		return true, offerReroll(tx, what, rerollCtx{Strike: &s}, then)
+	}
+	if at.Damage != nil && at.Damage.Deferred {
+		return true, offerSoak(tx, soakCtx{Victim: t.ID, Attacker: a.ID, Harm: *at.Damage}, then)
 	}
 	if at.Damage != nil && at.Damage.Incapacitated {
-		return incapacitate(tx, t)
+		return false, incapacitate(tx, t)
 	}
-	return nil
+	return false, nil
 }
 
 func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
 	var verb string
 	switch at.Kind {
 	case "free attack":
-		verb = fmt.Sprintf("As %s disengages, %s gets a free attack with %s", st.name(t.ID), st.name(a.ID), w.Name)
+		verb = fmt.Sprintf("As %s %s, %s gets a free attack with %s", st.name(t.ID), at.Why, st.name(a.ID), w.Name)
+		if at.Why == "" {
+			verb = fmt.Sprintf("As %s disengages, %s gets a free attack with %s", st.name(t.ID), st.name(a.ID), w.Name)
+		}
 	case "shoot":
 		verb = fmt.Sprintf("%s shoots at %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
+	case "cast":
+		verb = fmt.Sprintf("%s casts %s at %s", st.name(a.ID), w.Name, st.name(t.ID))
 	default:
 		verb = fmt.Sprintf("%s attacks %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
 	}
+	if at.Reroll {
+		verb = "Reroll: " + verb
+	}
 	skill := "Fighting"
-	if at.Kind == "shoot" {
+	switch at.Kind {
+	case "shoot":
 		skill = traitLabel(shootingSkill(st, w))
+	case "cast":
+		skill = traitLabel(at.Skill)
 	}
 	against := fmt.Sprintf("vs %d", at.TN)
 	if at.Against[0].Source == "Parry" {
@@ -452,7 +613,7 @@ func decideDefend(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	st := state(tx)
-	if err := canAct(st, f); err != nil {
+	if err := canAct(st, f, false); err != nil {
 		return err
 	}
 	if f.Actions > 0 {
@@ -493,5 +654,15 @@ func applyAttack(st *State, d Attack) error {
 	if d.Damage != nil {
 		applyHarm(t, *d.Damage)
 	}
+	return nil
+}
+
+func applyRefund(st *State, d Refund) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.MP -= d.MP
+	f.Refund += d.MP
 	return nil
 }

@@ -30,14 +30,18 @@ type Harm struct {
 	ShakenAfter   bool `json:"shakenAfter"`
 	WoundsAfter   int  `json:"woundsAfter"`
 	Incapacitated bool `json:"incapacitated,omitempty"`
+	// Deferred is set on a hit whose victim is being asked whether to Soak:
+	// nothing is applied until the harm event that follows the decision.
+	Deferred bool `json:"deferred,omitempty"`
+	Soaked   int  `json:"soaked,omitempty"` // wounds cancelled by a Soak roll
 }
 
 // rollDamage rolls an attack's damage — the attacker's Strength die when
 // the weapon adds it, the weapon's dice, a d6 on a raise, all acing, plus
 // the weapon's and the Joker's bonus — and works out the harm to t.
-func rollDamage(r *dice.Roller, a, t *Fighter, w Weapon, raise bool, obstacle int) (dice.Roll, Harm) {
+func rollDamage(r *dice.Roller, a, t *Fighter, w Weapon, raise bool, obstacle, bonus int) (dice.Roll, Harm) {
 	roll := dice.Roll{Label: "Damage", Who: a.ID}
-	mod := w.Damage.Mod
+	mod := w.Damage.Mod + bonus
 	if w.Damage.Str {
 		str := a.Attributes["strength"]
 		roll.Dice = append(roll.Dice, r.Ace(str.Sides))
@@ -87,7 +91,34 @@ func harm(t *Fighter, total, toughness int) Harm {
 	return h
 }
 
+// soakHarm is h with soaked wounds cancelled. Cancelling every wound also
+// cancels the Shaken the hit caused; a fighter Shaken before stays Shaken.
+func soakHarm(t *Fighter, h Harm, soaked int) Harm {
+	out := h
+	out.Deferred = false
+	out.Soaked = min(max(soaked, 0), h.Wounds)
+	out.Wounds = h.Wounds - out.Soaked
+	if out.Soaked == 0 {
+		return out
+	}
+	if out.Wounds == 0 {
+		out.ShakenAfter, out.Incapacitated, out.WoundsAfter = t.Shaken, false, t.Wounds
+		return out
+	}
+	limit := t.MaxWounds()
+	out.ShakenAfter = true
+	out.Incapacitated = t.Wounds+out.Wounds > limit
+	out.WoundsAfter = min(t.Wounds+out.Wounds, max(limit, 1))
+	return out
+}
+
 func applyHarm(t *Fighter, h Harm) {
+	if h.Deferred {
+		return
+	}
+	if h.ShakenAfter && !t.Shaken {
+		t.Hold = false // a fighter who is Shaken loses their Hold
+	}
 	t.Shaken = h.ShakenAfter
 	t.Wounds = h.WoundsAfter
 	if h.Incapacitated {
@@ -97,6 +128,8 @@ func applyHarm(t *Fighter, h Harm) {
 
 func harmResult(h Harm) string {
 	switch {
+	case h.Deferred:
+		return woundWord(h.Wounds) + ", Soak?"
 	case h.Incapacitated:
 		return "incapacitated"
 	case h.Wounds == 1:
@@ -104,6 +137,8 @@ func harmResult(h Harm) string {
 	case h.Wounds > 1:
 		return fmt.Sprintf("%d wounds", h.Wounds)
 	case h.Shaken:
+		return "Shaken"
+	case h.Soaked > 0 && h.ShakenAfter:
 		return "Shaken"
 	}
 	return "no effect"
@@ -117,6 +152,8 @@ func harmText(st *State, t *Fighter, h Harm) string {
 	text := fmt.Sprintf("%d damage vs %s", h.Total, against)
 	name := st.name(t.ID)
 	switch {
+	case h.Deferred:
+		return fmt.Sprintf("%s — %s would take %s", text, name, woundWord(h.Wounds))
 	case h.Incapacitated:
 		return fmt.Sprintf("%s — %s is incapacitated", text, name)
 	case h.Wounds > 0 && h.Raises == 0:
@@ -159,6 +196,40 @@ func incapacitate(tx *engine.Tx, t *Fighter) error {
 	}
 	return tx.Emits(engine.KindCombatantOut, t.ID, fmt.Sprintf("%s is out of the fight (%s).", st.name(t.ID), reason),
 		engine.CombatantOut{Combatant: t.ID, Reason: reason})
+}
+
+// Bleeding is the data of a bleeding-out event: a Bleeding Out fighter's
+// Vigor roll at the start of a round.
+type Bleeding struct {
+	Fighter string `json:"fighter"`
+	Mods    []Mod  `json:"mods"`
+	Status  string `json:"status"` // "dead", "bleeding out" or "stable"
+}
+
+// bleedOut rolls Vigor for every Bleeding Out fighter at the start of a
+// round: failure dies; success stabilises, or with bleeding-out "raise"
+// only a raise does.
+func bleedOut(tx *engine.Tx) error {
+	st := state(tx)
+	for _, c := range st.Combatants {
+		f := st.Fighters[c.ID]
+		if !c.Out || f.Status != "bleeding out" {
+			continue
+		}
+		o := rollTrait(tx.Dice, check(f, "vigor", TargetNumber))
+		status := "dead"
+		switch {
+		case o.Success && (o.Raises > 0 || opt(&st.Base, OptBleedingOut) == BleedSuccess):
+			status = "stable"
+		case o.Success:
+			status = "bleeding out"
+		}
+		text := fmt.Sprintf("%s is Bleeding Out: Vigor %d (%s) — %s.", st.name(f.ID), o.Total, o.Roll.Result, status)
+		if err := tx.Emits(KindBleeding, f.ID, text, Bleeding{Fighter: f.ID, Mods: nonNil(o.Mods), Status: status}, o.Roll); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func applyIncapacitation(st *State, d Incapacitation) error {

@@ -79,7 +79,10 @@ func TestExamplesBuild(t *testing.T) {
 // picks among the offered actions, checking that every offered action is
 // accepted and every result replays.
 func TestExamplesPlayThrough(t *testing.T) {
-	weights := map[string]int{CmdFight: 12, CmdShoot: 10, CmdEngage: 6, CmdMove: 3, CmdUnshake: 3, CmdDisengage: 1, CmdDefend: 1, CmdEndTurn: 2}
+	weights := map[string]int{CmdFight: 12, CmdShoot: 10, CmdEngage: 6, CmdMove: 3, CmdUnshake: 3, CmdDisengage: 2, CmdDefend: 1, CmdEndTurn: 2,
+		CmdRun: 2, CmdArea: 3, CmdCast: 3, CmdPush: 2, CmdGrapple: 2, CmdEscape: 3, CmdSpeak: 1, CmdRelease: 1, CmdHold: 1,
+		CmdInterrupt: 1, CmdProne: 1, CmdRise: 3, CmdDrop: 1, CmdSetCover: 1}
+	seen := map[string]bool{}
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 5; seed++ {
 			t.Run(name+"/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
@@ -97,6 +100,18 @@ func TestExamplesPlayThrough(t *testing.T) {
 				}
 				log = append(log, events...)
 				for i := 0; i < 3000 && st.Core().Status == engine.StatusRunning; i++ {
+					if pending := st.Core().Pending; len(pending) > 0 {
+						d := pending[pick.IntN(len(pending))]
+						seen["answer:"+d.Kind] = true
+						c := engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": d.Options[pick.IntN(len(d.Options))].Value})
+						events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
+						if err != nil {
+							t.Fatalf("answer %s %q refused: %v", d.Kind, d.Prompt, err)
+						}
+						log = append(log, events...)
+						st = next
+						continue
+					}
 					actions := New().Actions(st, gm)
 					total := 0
 					for _, a := range actions {
@@ -120,6 +135,10 @@ func TestExamplesPlayThrough(t *testing.T) {
 							fields[f.Name] = pick.IntN(2) == 0
 						}
 					}
+					if a.Kind == CmdSetCover {
+						fields["armor"] = 0
+					}
+					seen[a.Kind] = true
 					c := engine.NewCommand(a.Kind, a.Actor, fields)
 					events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
 					if err != nil {
@@ -145,4 +164,5 @@ func TestExamplesPlayThrough(t *testing.T) {
 			})
 		}
 	}
+	t.Logf("played: %v", seen)
 }

@@ -22,6 +22,7 @@ type spec struct {
 	Attr, Skills   map[string]string
 	Armor          int
 	Weapons        []map[string]any
+	Powers         []map[string]any
 	Bennies        *int
 }
 
@@ -48,6 +49,9 @@ func (s spec) combatant() engine.CombatantSetup {
 	stats := map[string]any{"wildCard": s.WC, "attributes": attrs, "skills": skills, "armor": s.Armor, "weapons": weapons}
 	if s.Bennies != nil {
 		stats["bennies"] = *s.Bennies
+	}
+	if s.Powers != nil {
+		stats["powers"] = s.Powers
 	}
 	name := strings.ToUpper(s.ID[:1]) + s.ID[1:]
 	return engine.CombatantSetup{
@@ -86,7 +90,14 @@ func chain(n int, covers map[string]string, melees ...[]string) json.RawMessage 
 	return mustJSON(map[string]any{"zones": zones, "melees": ms})
 }
 
+// newSetup builds a test encounter. Benny prompts (rerolls and Soak) are off
+// unless opts turns them on, so the core's scenarios need no answers.
 func newSetup(opts map[string]string, battlefield json.RawMessage, specs ...spec) engine.Setup {
+	all := map[string]string{OptRerollOffers: OffersOff, OptSoakOffers: OffersOff}
+	for k, v := range opts {
+		all[k] = v
+	}
+	opts = all
 	s := engine.Setup{
 		Name: "Test", Ruleset: ID, Options: opts, Battlefield: battlefield,
 		Sides: []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "goblins", Name: "Goblins"}},
@@ -253,3 +264,44 @@ func eq[T comparable](t *testing.T, what string, got, want T) {
 }
 
 func intp(n int) *int { return &n }
+
+// answer answers the pending decision of kind (the only one of that kind)
+// as v, with the scripted faces.
+func answer(t *testing.T, st *State, v engine.Viewer, kind, choice string, faces ...int) ([]engine.Event, *State) {
+	t.Helper()
+	d := pendingKind(t, st, kind)
+	return do(t, st, v, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": choice}), faces...)
+}
+
+// pendingKind returns the first pending decision of kind.
+func pendingKind(t *testing.T, st *State, kind string) engine.Decision {
+	t.Helper()
+	for _, d := range st.Pending {
+		if d.Kind == kind {
+			return d
+		}
+	}
+	t.Fatalf("no pending %s decision (pending: %+v)", kind, st.Pending)
+	return engine.Decision{}
+}
+
+// one decodes the only event of kind in events into v.
+func decodeOne(t *testing.T, events []engine.Event, kind string, v any) {
+	t.Helper()
+	es := find(events, kind)
+	if len(es) != 1 {
+		t.Fatalf("want one %s event, got %d: %v", kind, len(es), kinds(events))
+	}
+	if err := es[0].Decode(v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// optionValues lists a decision's option values.
+func optionValues(d engine.Decision) string {
+	var out []string
+	for _, o := range d.Options {
+		out = append(out, o.Value)
+	}
+	return strings.Join(out, " ")
+}

@@ -91,9 +91,13 @@ type DeckShuffled struct {
 func dealRound(tx *engine.Tx) error {
 	st := state(tx)
 	round := st.Round + 1
-	var fighters []string
+	var fighters, holding []string
 	for _, c := range st.Combatants {
-		if !c.Out {
+		switch {
+		case c.Out:
+		case st.Fighters[c.ID].Hold:
+			holding = append(holding, c.ID) // keeps the Hold: not dealt in
+		default:
 			fighters = append(fighters, c.ID)
 		}
 	}
@@ -132,12 +136,20 @@ func dealRound(tx *engine.Tx) error {
 		}
 	}
 	slices.SortStableFunc(deals, func(a, b dealt) int { return cmp.Compare(cardValue(b.card), cardValue(a.card)) })
-	order := make([]string, len(deals))
+	order := make([]string, len(deals), len(deals)+len(holding))
 	var texts []string
 	for i, d := range deals {
 		order[i] = d.id
 		if !st.Combatant(d.id).Hidden {
 			texts = append(texts, fmt.Sprintf("%s %s", st.Combatant(d.id).Name, d.card))
+		}
+	}
+	// Fighters on Hold come last in the order, so an interruption has a
+	// turn index; they never take a turn there.
+	order = append(order, holding...)
+	for _, id := range holding {
+		if !st.Combatant(id).Hidden {
+			texts = append(texts, st.Combatant(id).Name+" on Hold")
 		}
 	}
 	if err := tx.Emits(engine.KindRoundStarted, "", fmt.Sprintf("Round %d begins.", round),

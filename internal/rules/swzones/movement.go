@@ -15,7 +15,9 @@ import (
 //     may cross.
 // Moving about inside a zone while unengaged is free ([I] of the seed), so
 // there is no command for it. Moving is a free action: a Shaken fighter may
-// move.
+// move; a prone one must rise first and a grappled one cannot move at all.
+// Each spend is a step (mpStep) that opponents on Hold may interrupt
+// (hold.go); a disengage may end with a Running roll (running.go).
 
 // MovementPerTurn is the seed's basic Movement.
 const MovementPerTurn = 2
@@ -61,6 +63,75 @@ func mpLeft(n int) string {
 	return fmt.Sprintf("%d MP left", n)
 }
 
+// mpStep is one Movement spend: crossing a border, engaging, or
+// disengaging. Every one is an interruptible step: before it happens, each
+// opponent on Hold is asked whether to interrupt it (interrupt-windows).
+type mpStep struct {
+	Kind    string   `json:"kind"` // "move", "engage" or "disengage"
+	Fighter string   `json:"fighter"`
+	To      string   `json:"to,omitempty"`     // move
+	Target  string   `json:"target,omitempty"` // engage
+	Defend  int      `json:"defend,omitempty"` // disengage: Parry bonus while retreating
+	Run     bool     `json:"run,omitempty"`    // disengage: a Running roll after leaving
+	Trait   string   `json:"trait,omitempty"`  // the Running roll's trait
+	Asked   []string `json:"asked,omitempty"`  // holders already asked about this step
+	NoAsk   bool     `json:"noAsk,omitempty"`  // the step goes ahead without asking anyone
+}
+
+// Blocked is the data of a blocked event: a step that became impossible
+// while a holder interrupted it.
+type Blocked struct {
+	Fighter string `json:"fighter"`
+	Kind    string `json:"kind"`
+	Reason  string `json:"reason"`
+}
+
+// movable fails unless f may spend Movement: standing and not held in a
+// grapple.
+func movable(st *State, f *Fighter) error {
+	switch {
+	case f.Prone:
+		return fray.Errorf(fray.EILLEGAL, "%s is prone: rise first", st.name(f.ID))
+	case f.Grip != nil:
+		return fray.Errorf(fray.EILLEGAL, "%s is held in a grapple (%s): break free first", st.name(f.ID), f.Grip.Level)
+	}
+	return nil
+}
+
+// check reports whether the step is legal now.
+func (s mpStep) check(st *State) error {
+	f := st.Fighters[s.Fighter]
+	if err := movable(st, f); err != nil {
+		return err
+	}
+	switch s.Kind {
+	case CmdMove:
+		to := st.zone(s.To)
+		if to == nil {
+			return fray.Errorf(fray.ENOTFOUND, "no zone %q", s.To)
+		}
+		if f.Melee != "" {
+			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage first", st.name(f.ID))
+		}
+		if !st.adjacent(f.Zone, to.ID) {
+			return fray.Errorf(fray.EILLEGAL, "%s does not border %s", to.Name, st.zone(f.Zone).Name)
+		}
+	case CmdEngage:
+		t := st.Fighters[s.Target]
+		if t == nil || st.Combatant(t.ID).Out {
+			return fray.Errorf(fray.EILLEGAL, "%s is no longer there", st.name(s.Target))
+		}
+		if err := canEngage(st, f, t); err != nil {
+			return err
+		}
+	case CmdDisengage:
+		if f.Melee == "" {
+			return fray.Errorf(fray.EILLEGAL, "%s is not in a melee", st.name(f.ID))
+		}
+	}
+	return needMP(f, 1)
+}
+
 func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
 		Kind  string `json:"kind"`
@@ -71,32 +142,12 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	to := st.zone(args.To)
-	if to == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no zone %q", args.To)
-	}
-	if f.Melee != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage first", st.name(f.ID))
-	}
-	if !st.adjacent(f.Zone, to.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s does not border %s", to.Name, st.zone(f.Zone).Name)
-	}
-	if err := needMP(f, 1); err != nil {
+	s := mpStep{Kind: CmdMove, Fighter: f.ID, To: args.To}
+	if err := s.check(state(tx)); err != nil {
 		return err
 	}
-	text := fmt.Sprintf("%s moves from %s to %s (%s).", st.name(f.ID), st.zone(f.Zone).Name, to.Name, mpLeft(f.MP-1))
-	return tx.Emits(KindMoved, f.ID, text, Moved{Fighter: f.ID, From: f.Zone, To: to.ID, Cost: 1})
-}
-
-func applyMoved(st *State, d Moved) error {
-	f, err := st.fighter(d.Fighter)
-	if err != nil {
-		return err
-	}
-	f.Zone = d.To
-	f.MP -= d.Cost
-	return nil
+	_, err = runMPStep(tx, s, nil)
+	return err
 }
 
 func decideEngage(tx *engine.Tx, cmd engine.Command) error {
@@ -109,24 +160,15 @@ func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
-	if err != nil {
+	if _, err := target(tx, args.Target); err != nil {
 		return err
 	}
-	if err := canEngage(st, f, t); err != nil {
+	s := mpStep{Kind: CmdEngage, Fighter: f.ID, Target: args.Target}
+	if err := s.check(state(tx)); err != nil {
 		return err
 	}
-	if err := needMP(f, 1); err != nil {
-		return err
-	}
-	d := Engaged{Fighter: f.ID, Target: t.ID, Melee: t.Melee, Zone: f.Zone, Cost: 1}
-	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
-	if t.Melee == "" {
-		d.Melee, d.New = st.newMeleeID(), true
-		text = fmt.Sprintf("%s engages %s in melee (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
-	}
-	return tx.Emits(KindEngaged, f.ID, text, d)
+	_, err = runMPStep(tx, s, nil)
+	return err
 }
 
 // canEngage checks that f may join t's melee, or start one with t.
@@ -141,6 +183,186 @@ func canEngage(st *State, f, t *Fighter) error {
 	case t.Melee == "" && !st.opponents(f.ID, t.ID):
 		return fray.Errorf(fray.EILLEGAL, "%s is an unengaged ally: engage an opponent or join a melee", st.name(t.ID))
 	}
+	return nil
+}
+
+func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Kind   string   `json:"kind"`
+		Actor  string   `json:"actor"`
+		Defend flexBool `json:"defend"`
+		Run    flexBool `json:"run"`
+		Trait  string   `json:"trait"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	s := mpStep{Kind: CmdDisengage, Fighter: f.ID, Run: bool(args.Run)}
+	if err := s.check(st); err != nil {
+		return err
+	}
+	if args.Defend {
+		if err := canAct(st, f, false); err != nil {
+			return fray.Errorf(fray.EILLEGAL, "cannot defend while retreating: %s", fray.ErrorMessage(err))
+		}
+		if f.Actions > 0 {
+			return fray.Errorf(fray.EILLEGAL, "cannot defend while retreating after taking an action this turn")
+		}
+		s.Defend = retreatDefendBonus
+	}
+	switch {
+	case bool(args.Run):
+		if f.Ran {
+			return fray.Errorf(fray.EILLEGAL, "%s has already made a Running roll this turn", st.name(f.ID))
+		}
+		if s.Trait, err = runTrait(f, args.Trait); err != nil {
+			return err
+		}
+	case args.Trait != "":
+		return fray.Errorf(fray.EINVALID, "trait is the Running roll's: set run too")
+	}
+	_, err = runMPStep(tx, s, nil)
+	return err
+}
+
+// runMPStep carries out a Movement step: it checks the step is still
+// legal (a holder may have blocked it meanwhile), asks each opponent on Hold
+// whether to interrupt, then performs it.
+func runMPStep(tx *engine.Tx, s mpStep, rest []Step) (bool, error) {
+	st := state(tx)
+	f := st.Fighters[s.Fighter]
+	if f == nil || st.Combatant(f.ID).Out {
+		return false, nil
+	}
+	if err := s.check(st); err != nil {
+		text := fmt.Sprintf("%s cannot %s: %s.", st.name(f.ID), s.Kind, fray.ErrorMessage(err))
+		return false, tx.Emits(KindBlocked, f.ID, text, Blocked{Fighter: f.ID, Kind: s.Kind, Reason: fray.ErrorMessage(err)})
+	}
+	if !s.NoAsk {
+		if h := nextHolder(st, s); h != "" {
+			s.Asked = append(append([]string(nil), s.Asked...), h)
+			return true, openWindow(tx, h, s, rest)
+		}
+	}
+	switch s.Kind {
+	case CmdMove:
+		text := fmt.Sprintf("%s moves from %s to %s (%s).", st.name(f.ID), st.zone(f.Zone).Name, st.zone(s.To).Name, mpLeft(f.MP-1))
+		return false, tx.Emits(KindMoved, f.ID, text, Moved{Fighter: f.ID, From: f.Zone, To: s.To, Cost: 1})
+	case CmdEngage:
+		return engage(tx, f, st.Fighters[s.Target], rest)
+	}
+	// Disengage: every adjacent non-Shaken opponent gets a free attack
+	// first. All members of a melee are adjacent to each other ([I]).
+	var attackers []string
+	for _, id := range st.melee(f.Melee).Members {
+		if st.opponents(id, f.ID) && !st.Fighters[id].Shaken {
+			attackers = append(attackers, id)
+		}
+	}
+	steps := []Step{
+		{FreeAttacks: &freeAttackStep{Target: f.ID, Attackers: attackers, Retreat: s.Defend, Why: "disengages"}},
+		{Disengage: &disengageStep{Fighter: f.ID, Melee: f.Melee, Defend: s.Defend, Run: s.Run, Trait: s.Trait}},
+	}
+	return runSteps(tx, steps, rest)
+}
+
+func engage(tx *engine.Tx, f, t *Fighter, rest []Step) (bool, error) {
+	st := state(tx)
+	d := Engaged{Fighter: f.ID, Target: t.ID, Melee: t.Melee, Zone: f.Zone, Cost: 1}
+	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
+	if t.Melee == "" {
+		d.Melee, d.New = st.newMeleeID(), true
+		text = fmt.Sprintf("%s engages %s in melee (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
+	}
+	if err := tx.Emits(KindEngaged, f.ID, text, d); err != nil {
+		return false, err
+	}
+	if opt(&st.Base, OptEngageFreeAttacks) != EngageAll {
+		return false, nil
+	}
+	var attackers []string
+	for _, id := range st.melee(f.Melee).Members {
+		if st.opponents(id, f.ID) && !st.Fighters[id].Shaken {
+			attackers = append(attackers, id)
+		}
+	}
+	return runFreeAttacks(tx, freeAttackStep{Target: f.ID, Attackers: attackers, Why: "joins the melee"}, rest)
+}
+
+// freeAttackStep is the free attacks still to come on Target.
+type freeAttackStep struct {
+	Target    string   `json:"target"`
+	Attackers []string `json:"attackers"`
+	Retreat   int      `json:"retreat,omitempty"` // Parry bonus for defending while retreating
+	Why       string   `json:"why,omitempty"`     // "disengages", "joins the melee", "is pushed out"
+}
+
+// runFreeAttacks makes the free attacks one by one; they stop when the
+// target is out. A free attack waiting on a Soak keeps the others for after.
+func runFreeAttacks(tx *engine.Tx, s freeAttackStep, rest []Step) (bool, error) {
+	st := state(tx)
+	for i, id := range s.Attackers {
+		t := st.Fighters[s.Target]
+		if st.Combatant(t.ID).Out {
+			return false, nil // taken out by a free attack: nothing left to do
+		}
+		a := st.Fighters[id]
+		if st.Combatant(id).Out || a.Shaken {
+			continue
+		}
+		next := s
+		next.Attackers = s.Attackers[i+1:]
+		then := append([]Step{{FreeAttacks: &next}}, rest...)
+		if len(next.Attackers) == 0 {
+			then = rest
+		}
+		sk := meleeStrike(st, a, t, a.MeleeWeapons()[0], Attack{Kind: "free attack", Why: s.Why}, nil, s.Retreat)
+		if waiting, err := sk.roll(tx, then); err != nil || waiting {
+			return waiting, err
+		}
+	}
+	return false, nil
+}
+
+// disengageStep leaves the melee once the free attacks are over, then makes
+// the Running roll the seed allows in the same action.
+type disengageStep struct {
+	Fighter string `json:"fighter"`
+	Melee   string `json:"melee"`
+	Defend  int    `json:"defend,omitempty"`
+	Run     bool   `json:"run,omitempty"`
+	Trait   string `json:"trait,omitempty"`
+}
+
+func runDisengage(tx *engine.Tx, s disengageStep, rest []Step) (bool, error) {
+	st := state(tx)
+	f := st.Fighters[s.Fighter]
+	if st.Combatant(f.ID).Out || f.Melee != s.Melee {
+		return false, nil
+	}
+	text := fmt.Sprintf("%s disengages (%s).", st.name(f.ID), mpLeft(f.MP-1))
+	if s.Defend > 0 {
+		text = fmt.Sprintf("%s disengages, defending (+%d Parry until their next turn; no other action this turn; %s).", st.name(f.ID), s.Defend, mpLeft(f.MP-1))
+	}
+	if err := tx.Emits(KindDisengaged, f.ID, text, Disengaged{Fighter: f.ID, Melee: s.Melee, Cost: 1, Defend: s.Defend}); err != nil {
+		return false, err
+	}
+	if !s.Run {
+		return false, nil
+	}
+	return runRoll(tx, runStep{Fighter: f.ID, Trait: s.Trait, Mid: true}, rest)
+}
+
+func applyMoved(st *State, d Moved) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.Zone = d.To
+	f.MP -= d.Cost
+	f.Spent += d.Cost
 	return nil
 }
 
@@ -164,61 +386,8 @@ func applyEngaged(st *State, d Engaged) error {
 	m.Members = append(m.Members, f.ID)
 	f.Melee = d.Melee
 	f.MP -= d.Cost
+	f.Spent += d.Cost
 	return nil
-}
-
-func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind   string   `json:"kind"`
-		Actor  string   `json:"actor"`
-		Defend flexBool `json:"defend"`
-	}
-	f, err := actor(tx, cmd, &args)
-	if err != nil {
-		return err
-	}
-	st := state(tx)
-	if f.Melee == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is not in a melee", st.name(f.ID))
-	}
-	if err := needMP(f, 1); err != nil {
-		return err
-	}
-	defend := 0
-	if args.Defend {
-		if err := canAct(st, f); err != nil {
-			return fray.Errorf(fray.EILLEGAL, "cannot defend while retreating: %s", fray.ErrorMessage(err))
-		}
-		if f.Actions > 0 {
-			return fray.Errorf(fray.EILLEGAL, "cannot defend while retreating after taking an action this turn")
-		}
-		defend = retreatDefendBonus
-	}
-	melee := f.Melee
-	// Every adjacent non-Shaken opponent gets a free attack first. All
-	// members of a melee are adjacent to each other ([I]).
-	var attackers []string
-	for _, id := range st.melee(melee).Members {
-		if st.opponents(id, f.ID) && !st.Fighters[id].Shaken {
-			attackers = append(attackers, id)
-		}
-	}
-	for _, id := range attackers {
-		if st.Combatant(f.ID).Out {
-			return nil // taken out by a free attack: nothing left to disengage
-		}
-		if err := freeAttack(tx, st.Fighters[id], f, defend); err != nil {
-			return err
-		}
-	}
-	if st.Combatant(f.ID).Out {
-		return nil
-	}
-	text := fmt.Sprintf("%s disengages (%s).", st.name(f.ID), mpLeft(f.MP-1))
-	if defend > 0 {
-		text = fmt.Sprintf("%s disengages, defending (+%d Parry until their next turn; no other action this turn; %s).", st.name(f.ID), defend, mpLeft(f.MP-1))
-	}
-	return tx.Emits(KindDisengaged, f.ID, text, Disengaged{Fighter: f.ID, Melee: melee, Cost: 1, Defend: defend})
 }
 
 func applyDisengaged(st *State, d Disengaged) error {
@@ -228,6 +397,7 @@ func applyDisengaged(st *State, d Disengaged) error {
 	}
 	st.leaveMelee(f.ID)
 	f.MP -= d.Cost
+	f.Spent += d.Cost
 	if d.Defend > 0 {
 		f.Defend = d.Defend
 	}

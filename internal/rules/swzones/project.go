@@ -13,6 +13,15 @@ func (Ruleset) Project(s engine.State, v engine.Viewer) any {
 	st := s.(*State)
 	view := View{Zones: make([]ZoneView, 0, len(st.Zones)), Fighters: map[string]FighterView{}, Deck: len(st.Deck.Remaining)}
 	visible := func(id string) bool { return engine.Visible(st, v, id) }
+	if v.GM {
+		view.GMBennies = st.GMBennies
+	}
+	if ir := st.Interrupt; ir != nil && visible(ir.Holder) {
+		view.Interrupting = ir.Holder
+		if visible(ir.Interrupted) {
+			view.Interrupted = ir.Interrupted
+		}
+	}
 	for _, z := range st.Zones {
 		zv := ZoneView{
 			ID: z.ID, Name: z.Name, Description: z.Description, Cover: z.Cover,
@@ -44,7 +53,14 @@ func (Ruleset) Project(s engine.State, v engine.Viewer) any {
 		if f == nil || !visible(c.ID) {
 			continue
 		}
-		view.Fighters[c.ID] = fighterView(f, v.GM || v.CanCommand(c.ID))
+		fv := fighterView(f, v.GM || v.CanCommand(c.ID))
+		if f.Grip != nil && visible(f.Grip.By) {
+			fv.GrippedBy = f.Grip.By
+		}
+		if f.Drop != "" && !visible(f.Drop) {
+			fv.Drop = ""
+		}
+		view.Fighters[c.ID] = fv
 	}
 	return view
 }
@@ -53,12 +69,19 @@ func fighterView(f *Fighter, full bool) FighterView {
 	fv := FighterView{
 		ID: f.ID, WildCard: f.WildCard, Shaken: f.Shaken, Wounds: f.Wounds, MaxWounds: f.MaxWounds(),
 		Incapacitated: f.Incapacitated, Status: f.Status, Card: f.Card, Zone: f.Zone, Melee: f.Melee,
+		Prone: f.Prone, Hold: f.Hold, Running: f.Ran, Drop: f.Drop,
+	}
+	if f.Grip != nil {
+		fv.Grip, fv.Garrotte = f.Grip.Level, f.Grip.Garrotte
 	}
 	if !full {
 		return fv
 	}
 	fv.Full = true
 	fv.Movement, fv.Actions, fv.Bennies = f.MP, f.Actions, f.Bennies
+	if f.Ran {
+		fv.RunPenalty = min(f.RunPenalty+f.Refund, 0)
+	}
 	fv.Parry = f.Parry() + f.Defend // what an attacker rolls against now
 	fv.Toughness, fv.Armor = f.Toughness(), f.Armor
 	fv.Traits = map[string]string{}
@@ -70,11 +93,18 @@ func fighterView(f *Fighter, full bool) FighterView {
 	}
 	fv.Weapons = make([]WeaponView, 0, len(f.Weapons))
 	for _, w := range f.Weapons {
-		wv := WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage.String()}
-		if w.Ranged() {
+		wv := WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage.String(), Template: w.Template}
+		if len(w.Range) == 3 {
 			wv.Range = rangeString(w.Range)
 		}
 		fv.Weapons = append(fv.Weapons, wv)
+	}
+	for _, p := range f.Powers {
+		pv := PowerView{ID: p.ID, Name: p.Name, Skill: traitLabel(p.Skill), Range: p.Reach, Template: p.Template, Effect: p.Effect}
+		if p.Damage != nil {
+			pv.Damage = p.Damage.String()
+		}
+		fv.Powers = append(fv.Powers, pv)
 	}
 	return fv
 }

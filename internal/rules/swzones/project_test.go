@@ -96,33 +96,54 @@ func TestHiddenCardsDealtSecretly(t *testing.T) {
 func TestActionsListOnlyLegalChoices(t *testing.T) {
 	st := skirmish(t, nil)
 	actions := New().Actions(st, gm)
-	eq(t, "kinds", kindsOf(actions), "disengage fight defend end-turn")
-	fight := actions[1]
+	eq(t, "gm kinds", kindsOf(actions), "run hold prone disengage fight grapple push defend drop set-cover end-turn")
+	player := engine.PlayerViewer("brak")
+	actions = New().Actions(st, player)
+	eq(t, "kinds", kindsOf(actions), "run hold prone disengage fight grapple push defend end-turn")
+	fight := action(t, actions, CmdFight)
 	eq(t, "fight targets", choiceValues(fight.Fields[0]), "gob1 gob2")
 	eq(t, "fight weapons", choiceValues(fight.Fields[1]), "sword unarmed")
 	eq(t, "declare field", fight.Fields[2].Name, "actions")
-	eq(t, "disengage help", actions[0].Help, "Leave the melee (1 MP); 2 free attack(s) first.")
+	dis := action(t, actions, CmdDisengage)
+	eq(t, "disengage help", dis.Help, "Leave the melee (1 MP); 2 free attack(s) first. You may then run in the same action.")
+	eq(t, "disengage fields", dis.Fields[0].Name+" "+dis.Fields[1].Name, "defend run")
+	push := action(t, actions, CmdPush)
+	eq(t, "push targets", choiceValues(push.Fields[0]), "gob1 gob2")
+	eq(t, "push where", choiceValues(push.Fields[1]), "out")
+	eq(t, "run trait", action(t, actions, CmdRun).Fields[0].Default, "agility")
 
-	// Lyra's player sees nothing to do on brak's turn; brak's player does.
+	// Lyra's player sees nothing to do on brak's turn.
 	eq(t, "lyra's player", len(New().Actions(st, engine.PlayerViewer("lyra"))), 0)
-	eq(t, "brak's player", kindsOf(New().Actions(st, engine.PlayerViewer("brak"))), "disengage fight defend end-turn")
 
-	// After disengaging (both free attacks miss), brak is unengaged with 1 MP.
+	// After disengaging (both free attacks miss), brak is unengaged with 1 MP:
+	// too late to run or hold.
 	_, st = do(t, st, gm, cmd(CmdDisengage, "brak"), 1, 1)
-	actions = New().Actions(st, gm)
-	eq(t, "kinds", kindsOf(actions), "move engage shoot defend end-turn")
-	eq(t, "move to", choiceValues(actions[0].Fields[0]), "z2")
-	eq(t, "engage", choiceValues(actions[1].Fields[0]), "gob1 gob2")
-	eq(t, "shoot targets", choiceValues(actions[2].Fields[0]), "gob1 gob2 gob3")
-	eq(t, "shoot weapons", choiceValues(actions[2].Fields[1]), "pistol")
+	actions = New().Actions(st, player)
+	eq(t, "kinds", kindsOf(actions), "prone move engage shoot defend end-turn")
+	eq(t, "move to", choiceValues(action(t, actions, CmdMove).Fields[0]), "z2")
+	eq(t, "engage", choiceValues(action(t, actions, CmdEngage).Fields[0]), "gob1 gob2")
+	eq(t, "shoot targets", choiceValues(action(t, actions, CmdShoot).Fields[0]), "gob1 gob2 gob3")
+	eq(t, "shoot weapons", choiceValues(action(t, actions, CmdShoot).Fields[1]), "pistol")
 
 	_, st = do(t, st, gm, cmd(CmdMove, "brak", "to", "z2"))
-	eq(t, "no Movement left", kindsOf(New().Actions(st, gm)), "shoot defend end-turn")
-	// One action declared and taken: only ending the turn is left.
+	eq(t, "no Movement left", kindsOf(New().Actions(st, player)), "prone shoot defend end-turn")
+	// One action declared and taken: only free actions are left.
 	_, st = do(t, st, gm, cmd(CmdShoot, "brak", "target", "gob3", "weapon", "pistol", "cover", "none"), 1, 1)
-	eq(t, "spent", kindsOf(New().Actions(st, gm)), "end-turn")
+	eq(t, "spent", kindsOf(New().Actions(st, player)), "prone end-turn")
 	st.Fighters["brak"].Shaken = true
-	eq(t, "Benny", kindsOf(New().Actions(st, gm)), "end-turn unshake")
+	eq(t, "Benny", kindsOf(New().Actions(st, player)), "prone end-turn unshake")
+}
+
+// action returns the action of kind in actions.
+func action(t *testing.T, actions []engine.Action, kind string) engine.Action {
+	t.Helper()
+	for _, a := range actions {
+		if a.Kind == kind {
+			return a
+		}
+	}
+	t.Fatalf("no %s action in %s", kind, kindsOf(actions))
+	return engine.Action{}
 }
 
 func kindsOf(actions []engine.Action) string {

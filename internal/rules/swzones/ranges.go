@@ -2,6 +2,7 @@ package swzones
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,8 +105,8 @@ func maxReach(b *engine.Base, w Weapon) int {
 
 // Power ranges. The seed gives a table by Smarts die for the three kinds of
 // power range; the dice it leaves out are filled in by interpolation
-// (marked [I] below). Powers themselves are not automated yet; the table is
-// here so that sheets and the coming powers use one source.
+// (marked [I] below), or with the value of the die below (power-range-gaps:
+// "lower"). Powers (power.go) take their reach from here.
 const (
 	PowerSmarts   = "smarts"    // range Smarts
 	PowerSmartsX2 = "smarts-x2" // range Smarts×2
@@ -118,9 +119,21 @@ var powerRanges = map[string]map[int]int{
 	PowerSmartsX3: {4: 2, 6: 3 /* [I] */, 8: 4, 10: 5 /* [I] */, 12: 6},
 }
 
-// PowerRange returns a power's range in zones for a caster's Smarts die.
-// Smarts beyond d12 counts as d12.
+// gapDice are the Smarts dice the seed's table leaves out, by range kind.
+var gapDice = map[string][]int{PowerSmarts: {8}, PowerSmartsX2: {10}, PowerSmartsX3: {6, 10}}
+
+// PowerRange returns a power's range in zones for a caster's Smarts die,
+// with the seed's gaps interpolated. Smarts beyond d12 counts as d12.
 func PowerRange(kind string, smarts TraitDie) (int, error) {
+	return powerRange(kind, smarts, GapsInterpolate)
+}
+
+// powerRange is PowerRange under a power-range-gaps option.
+func powerRange(kind string, smarts TraitDie, gaps string) (int, error) {
+	if gaps == GapsLower && slices.Contains(gapDice[kind], smarts.Sides) {
+		smarts.Sides -= 2
+		return powerRange(kind, smarts, gaps)
+	}
 	table, ok := powerRanges[kind]
 	if !ok {
 		return 0, fmt.Errorf("unknown power range %q (smarts, smarts-x2, smarts-x3)", kind)

@@ -97,3 +97,21 @@ func TestRangeBand(t *testing.T) {
 		}
 	}
 }
+
+// power-range-gaps "lower": the dice the seed skips take the value of the
+// die below.
+func TestPowerRangeGapsLower(t *testing.T) {
+	want := map[string][]int{ // d4, d6, d8, d10, d12
+		PowerSmarts:   {0, 0, 0, 1, 1},
+		PowerSmartsX2: {1, 2, 3, 3, 4},
+		PowerSmartsX3: {2, 2, 4, 4, 6},
+	}
+	for kind, row := range want {
+		for i, sides := range []int{4, 6, 8, 10, 12} {
+			got, err := powerRange(kind, TraitDie{Sides: sides}, GapsLower)
+			if err != nil || got != row[i] {
+				t.Errorf("%s d%d = %d, %v; want %d", kind, sides, got, err, row[i])
+			}
+		}
+	}
+}

@@ -1,14 +1,19 @@
 // Package swzones is the "sw-zones" ruleset: Savage Worlds combat on a graph
 // of zones, after the house rules of seed 000. Files follow the seed: trait
 // rolls in trait.go, the sheet in stats.go, the battlefield in zones.go,
-// Movement in movement.go, range conversion in ranges.go, attacks in
-// attack.go, harm in damage.go, Shaken in shaken.go, action cards in
-// initiative.go, the turn cycle in turn.go and the switches in options.go.
+// Movement in movement.go, Running and prone in running.go, range conversion
+// in ranges.go, attacks in attack.go, templates and area effects in area.go,
+// powers in power.go, push, grapple and garrotte in grapple.go, harm in
+// damage.go, Bennies and Soak in bennies.go, Shaken in shaken.go, action
+// cards in initiative.go, Hold and interrupts in hold.go, the turn cycle in
+// turn.go, GM rulings in gm.go, pending decisions in flow.go and the
+// switches in options.go.
 package swzones
 
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -43,6 +48,12 @@ type State struct {
 	Melees   []Melee             `json:"melees"`
 	Fighters map[string]*Fighter `json:"fighters"`
 	Deck     Deck                `json:"deck"`
+	// GMBennies is the GM's pool, spent for NPCs (bennies.go).
+	GMBennies int `json:"gmBennies"`
+	// Interrupt is a holder's turn in the middle of another's (hold.go).
+	Interrupt *Interruption `json:"interrupt,omitempty"`
+	// Area is the area attack last resolved: who it caught, who escaped.
+	Area *AreaState `json:"area,omitempty"`
 }
 
 func state(tx *engine.Tx) *State { return tx.State().(*State) }
@@ -60,6 +71,33 @@ const (
 	KindIncapacitation = "incapacitation-roll"
 	KindDefended       = "defended"
 	KindTurnEnded      = "turn-ended"
+	KindBleeding       = "bleeding-out"
+	KindBlocked        = "blocked"
+	KindRun            = "run"
+	KindRefund         = "run-refund"
+	KindProne          = "prone"
+	KindBennySpent     = "benny-spent"
+	KindSoak           = "soak"
+	KindHarm           = "harm"
+	KindAreaAttack     = "area-attack"
+	KindAreaScatter    = "area-scatter"
+	KindAreaLanded     = "area-landed"
+	KindDive           = "dive"
+	KindAreaDamage     = "area-damage"
+	KindRelief         = "relief"
+	KindPush           = "push"
+	KindPushed         = "pushed"
+	KindGrapple        = "grapple"
+	KindEscape         = "escape"
+	KindSpeak          = "speak"
+	KindReleased       = "released"
+	KindHeld           = "held"
+	KindHoldLost       = "hold-lost"
+	KindInterrupt      = "interrupt"
+	KindContest        = "interrupt-contest"
+	KindInterruptEnded = "interrupt-ended"
+	KindDrop           = "the-drop"
+	KindZoneCover      = "zone-cover"
 )
 
 // Command kinds of this ruleset.
@@ -72,6 +110,20 @@ const (
 	CmdDefend    = "defend"
 	CmdUnshake   = "unshake"
 	CmdEndTurn   = "end-turn"
+	CmdRun       = "run"
+	CmdProne     = "prone"
+	CmdRise      = "rise"
+	CmdArea      = "area"
+	CmdCast      = "cast"
+	CmdPush      = "push"
+	CmdGrapple   = "grapple"
+	CmdEscape    = "escape"
+	CmdSpeak     = "speak"
+	CmdRelease   = "release"
+	CmdHold      = "hold"
+	CmdInterrupt = "interrupt"
+	CmdDrop      = "drop"
+	CmdSetCover  = "set-cover"
 )
 
 // New implements engine.Ruleset: it reads the battlefield, each combatant's
@@ -86,8 +138,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	}
 	st := &State{Base: base, Zones: zones, Fighters: map[string]*Fighter{}, Deck: Deck{Remaining: fullDeck()}}
 	rounding := base.Option(OptRangeRounding, RoundNearest)
+	gaps := opt(&base, OptPowerRangeGaps)
 	for _, c := range setup.Combatants {
-		f, err := parseFighter(c.ID, c.PC, c.Stats, rounding)
+		f, err := parseFighter(c.ID, c.PC, c.Stats, rounding, gaps)
 		if err != nil {
 			return nil, err
 		}
@@ -106,6 +159,16 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	}
 	if err := st.placeMelees(melees); err != nil {
 		return nil, err
+	}
+	switch v := opt(&base, OptGMBennies); v {
+	case GMBenniesPerPC:
+		for _, c := range setup.Combatants {
+			if c.PC {
+				st.GMBennies++
+			}
+		}
+	default:
+		st.GMBennies, _ = strconv.Atoi(v)
 	}
 	if len(st.Fighting()) < 2 {
 		return nil, fray.Errorf(fray.EINVALID, "combatants must be on at least two sides")
@@ -149,6 +212,34 @@ func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
 		err = decideUnshake(tx, cmd)
 	case CmdEndTurn:
 		err = decideEndTurn(tx, cmd)
+	case CmdRun:
+		err = decideRun(tx, cmd)
+	case CmdProne:
+		err = decideProne(tx, cmd, true)
+	case CmdRise:
+		err = decideProne(tx, cmd, false)
+	case CmdArea:
+		err = decideArea(tx, cmd, false)
+	case CmdCast:
+		err = decideArea(tx, cmd, true)
+	case CmdPush:
+		err = decidePush(tx, cmd)
+	case CmdGrapple:
+		err = decideGrapple(tx, cmd)
+	case CmdEscape:
+		err = decideEscape(tx, cmd)
+	case CmdSpeak:
+		err = decideSpeak(tx, cmd)
+	case CmdRelease:
+		err = decideRelease(tx, cmd)
+	case CmdHold:
+		err = decideHold(tx, cmd)
+	case CmdInterrupt:
+		err = decideInterrupt(tx, cmd)
+	case CmdDrop:
+		err = decideDrop(tx, cmd)
+	case CmdSetCover:
+		err = decideSetCover(tx, cmd)
 	default:
 		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 	}
@@ -156,11 +247,6 @@ func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	return settle(tx)
-}
-
-// Answer implements engine.Ruleset. The core opens no decisions.
-func (Ruleset) Answer(tx *engine.Tx, d engine.Decision, choice string) error {
-	return fray.Errorf(fray.EILLEGAL, "sw-zones has no decision of kind %q", d.Kind)
 }
 
 // Apply implements engine.Ruleset. It is deterministic and rolls nothing:
@@ -187,6 +273,14 @@ func (Ruleset) Apply(s engine.State, ev engine.Event) error {
 			return err
 		}
 		st.leaveMelee(d.Combatant)
+		if f := st.Fighters[d.Combatant]; f != nil {
+			f.Hold, f.Grip, f.Drop = false, nil, ""
+			for _, g := range st.Fighters {
+				if g.Grip != nil && g.Grip.By == f.ID {
+					g.Grip = nil
+				}
+			}
+		}
 	case KindDeckShuffled:
 		applyDeckShuffled(st)
 	case KindCardsDealt:
@@ -243,6 +337,80 @@ func (Ruleset) Apply(s engine.State, ev engine.Event) error {
 			return err
 		}
 		return applyDefended(st, d)
+	}
+	return applyMore(st, ev)
+}
+
+// decodeApply decodes an event's data into a T and applies it with fn.
+func decodeApply[T any](ev engine.Event, fn func(T) error) error {
+	var d T
+	if err := ev.Decode(&d); err != nil {
+		return err
+	}
+	return fn(d)
+}
+
+// applyMore folds the events of the rules beyond the core.
+func applyMore(st *State, ev engine.Event) error {
+	switch ev.Kind {
+	case KindTurnEnded:
+		return decodeApply(ev, func(d TurnEnded) error { return applyTurnEnded(st, d) })
+	case KindBleeding:
+		return decodeApply(ev, func(d Bleeding) error {
+			return applyIncapacitation(st, Incapacitation{Fighter: d.Fighter, Status: d.Status})
+		})
+	case KindRun:
+		return decodeApply(ev, func(d Run) error { return applyRun(st, d) })
+	case KindRefund:
+		return decodeApply(ev, func(d Refund) error { return applyRefund(st, d) })
+	case KindProne:
+		return decodeApply(ev, func(d Prone) error { return applyProne(st, d) })
+	case KindBennySpent:
+		return decodeApply(ev, func(d BennySpent) error { return spend(st, d.Fighter, d.Pool) })
+	case KindSoak:
+		return decodeApply(ev, func(d Soak) error { return spend(st, d.Fighter, d.Pool) })
+	case KindHarm:
+		return decodeApply(ev, func(d HarmDone) error {
+			t, err := st.fighter(d.Fighter)
+			if err == nil {
+				applyHarm(t, d.Harm)
+			}
+			return err
+		})
+	case KindAreaAttack:
+		return decodeApply(ev, func(d AreaAttack) error { return applyAreaAttack(st, d) })
+	case KindAreaLanded:
+		return decodeApply(ev, func(d AreaLanded) error { applyAreaLanded(st, d); return nil })
+	case KindDive:
+		return decodeApply(ev, func(d Dive) error { applyDive(st, d); return nil })
+	case KindAreaDamage:
+		return decodeApply(ev, func(d AreaDamage) error { return applyAreaDamage(st, d) })
+	case KindRelief:
+		return decodeApply(ev, func(d Relief) error { applyRelief(st, d); return nil })
+	case KindPush:
+		return decodeApply(ev, func(d Push) error { return applyPush(st, d) })
+	case KindPushed:
+		return decodeApply(ev, func(d Pushed) error { return applyPushed(st, d) })
+	case KindGrapple:
+		return decodeApply(ev, func(d GrappleDone) error { return applyGrapple(st, d) })
+	case KindEscape:
+		return decodeApply(ev, func(d Escape) error { return applyEscape(st, d) })
+	case KindSpeak:
+		return decodeApply(ev, func(d Speak) error { return applySpeak(st, d) })
+	case KindReleased:
+		return decodeApply(ev, func(d Released) error { return applyReleased(st, d) })
+	case KindHeld:
+		return decodeApply(ev, func(d Held) error { return applyHeld(st, d) })
+	case KindHoldLost:
+		return decodeApply(ev, func(d HoldLost) error { return applyHoldLost(st, d) })
+	case KindInterrupt:
+		return decodeApply(ev, func(d InterruptStarted) error { return applyInterrupt(st, d) })
+	case KindInterruptEnded:
+		return decodeApply(ev, func(d InterruptEnded) error { return applyInterruptEnded(st, d) })
+	case KindDrop:
+		return decodeApply(ev, func(d DropGranted) error { return applyDrop(st, d) })
+	case KindZoneCover:
+		return decodeApply(ev, func(d ZoneCover) error { return applyZoneCover(st, d) })
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package swzones
 
 import (
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -153,6 +154,17 @@ func TestSetupRejects(t *testing.T) {
 			s.Battlefield = chain(4, nil)
 		}, "at least two sides"},
 		{"bad option", func(s *engine.Setup) { s.Options = map[string]string{OptEdition: "1e"} }, "cannot be"},
+		{"bad template", weapons(map[string]any{"id": "nade", "damage": "3d6", "range": "5/10/20", "template": "huge"}), "template"},
+		{"burst without range", weapons(map[string]any{"id": "nade", "damage": "3d6", "template": "medium"}), "needs a range"},
+		{"Str on a grenade", weapons(map[string]any{"id": "nade", "damage": "Str+d6", "range": "5/10/20", "template": "small", "thrown": true}), "only melee and thrown"},
+		{"ranged garrotte", weapons(map[string]any{"id": "wire", "damage": "Str", "range": "5/10/20", "garrotte": true}), "melee weapon"},
+		{"power without range", powers(map[string]any{"id": "bolt", "damage": "2d6"}), "needs a range"},
+		{"power range kind", powers(map[string]any{"id": "bolt", "damage": "2d6", "range": "smarts-x4"}), "unknown power range"},
+		{"cone with a range", powers(map[string]any{"id": "breath", "damage": "2d6", "range": "smarts", "template": "cone"}), "has no range"},
+		{"relief with damage", powers(map[string]any{"id": "relief", "damage": "2d6", "range": "smarts", "template": "small", "effect": "relief"}), "no damage"},
+		{"relief without template", powers(map[string]any{"id": "relief", "range": "smarts", "effect": "relief"}), "needs a template"},
+		{"unknown effect", powers(map[string]any{"id": "glow", "range": "smarts", "effect": "light"}), "effect"},
+		{"power id taken", powers(map[string]any{"id": "sword", "damage": "2d6", "range": "smarts"}), "used twice"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +200,12 @@ func TestOptionsListInterpretations(t *testing.T) {
 	want := map[string]string{
 		OptEdition: EditionSWADE, OptRecoveryPenalty: PenaltyAll, OptRangeRounding: RoundNearest,
 		OptCoverObstacle: CoverArmor, OptShootInMelee: ShootNo, OptMultiAction: MultiDeclare,
+		OptRunRefund: RefundFirstRoll, OptRiseCost: "0", OptEngageFreeAttacks: EngageEdges,
+		OptPowerRangeGaps: GapsInterpolate, OptConeJet: ConeUnion, OptScatterDodge: "-2",
+		OptScatterPlacement: PlaceGM, OptNPCDive: DiveAuto, OptGMBennyLimit: LimitRaise,
+		OptPushFreeAttacks: PushNone, OptSoakOffers: OffersAll, OptRerollOffers: OffersPCs,
+		OptExtrasBennies: No, OptGMBennies: GMBenniesPerPC, OptBleedingOut: BleedSuccess,
+		OptInterruptWindows: On, OptInterruptContest: ContestAgility, OptProneShots: ProneOtherZones,
 	}
 	eq(t, "options", len(specs), len(want))
 	for _, o := range specs {
@@ -197,5 +215,37 @@ func TestOptionsListInterpretations(t *testing.T) {
 		if !slices.ContainsFunc(o.Choices, func(c engine.Choice) bool { return c.Value == o.Default }) {
 			t.Errorf("option %s: default is not a choice", o.Name)
 		}
+	}
+}
+
+// The GM guide lists every option with its default.
+func TestOptionsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/rules/sw-zones.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range New().Options() {
+		if row := "| `" + o.Name + "` | `" + o.Default + "` |"; !strings.Contains(string(doc), row) {
+			t.Errorf("docs/rules/sw-zones.md has no row %q", row)
+		}
+	}
+}
+
+// weapons and powers replace brak's weapons or powers in a bad-setup case.
+func weapons(ws ...map[string]any) func(*engine.Setup) {
+	return func(s *engine.Setup) {
+		var m map[string]any
+		_ = json.Unmarshal(s.Combatants[0].Stats, &m)
+		m["weapons"] = ws
+		s.Combatants[0].Stats = mustJSON(m)
+	}
+}
+
+func powers(ps ...map[string]any) func(*engine.Setup) {
+	return func(s *engine.Setup) {
+		var m map[string]any
+		_ = json.Unmarshal(s.Combatants[0].Stats, &m)
+		m["powers"] = ps
+		s.Combatants[0].Stats = mustJSON(m)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
 )
 
 // Shaken: a Shaken fighter may take only free actions (moving included).
@@ -58,45 +57,5 @@ func applyShakenRecovery(st *State, d ShakenRecovery) error {
 		f.Shaken = false
 		f.RecoveryPenalty = d.Penalty
 	}
-	return nil
-}
-
-// Unshaken is the data of a benny-unshaken event.
-type Unshaken struct {
-	Fighter string `json:"fighter"`
-}
-
-// decideUnshake spends a Benny to remove Shaken. It is allowed at any
-// moment, not only on the fighter's turn.
-func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	if err := cmd.Decode(&args); err != nil {
-		return err
-	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
-	}
-	if !f.Shaken {
-		return fray.Errorf(fray.EILLEGAL, "%s is not Shaken", st.name(f.ID))
-	}
-	if f.Bennies < 1 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no Benny left", st.name(f.ID))
-	}
-	text := fmt.Sprintf("%s spends a Benny and is no longer Shaken (%d left).", st.name(f.ID), f.Bennies-1)
-	return tx.Emits(KindUnshaken, f.ID, text, Unshaken{Fighter: f.ID})
-}
-
-func applyUnshaken(st *State, d Unshaken) error {
-	f, err := st.fighter(d.Fighter)
-	if err != nil {
-		return err
-	}
-	f.Shaken = false
-	f.Bennies--
 	return nil
 }

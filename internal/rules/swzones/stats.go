@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,10 +187,20 @@ type Weapon struct {
 	RangeInches []int `json:"rangeInches,omitempty"`
 	Range       []int `json:"range,omitempty"`
 	Thrown      bool  `json:"thrown,omitempty"`
+	// Template is the area the weapon covers ("small", "medium", "large",
+	// "cone" or "jet"), for grenades, launchers and flamethrowers; area
+	// weapons are used with the area command, never fight or shoot.
+	Template string `json:"template,omitempty"`
+	// Garrotte marks a garrotte: used to grapple at −4, it then gives +4
+	// Strength on opposed rolls against the victim.
+	Garrotte bool `json:"garrotte,omitempty"`
 }
 
-// Ranged reports whether the weapon attacks at range.
-func (w Weapon) Ranged() bool { return len(w.Range) == 3 }
+// Ranged reports whether the weapon attacks at range with shoot.
+func (w Weapon) Ranged() bool { return len(w.Range) == 3 && w.Template == "" }
+
+// Area reports whether the weapon covers a template.
+func (w Weapon) Area() bool { return w.Template != "" }
 
 // unarmed is the weapon every fighter has in melee.
 var unarmed = Weapon{ID: "unarmed", Name: "Unarmed", Damage: Damage{Str: true}}
@@ -202,6 +213,7 @@ type Fighter struct {
 	Skills     map[string]TraitDie `json:"skills"`
 	Armor      int                 `json:"armor"`
 	Weapons    []Weapon            `json:"weapons"`
+	Powers     []Power             `json:"powers,omitempty"`
 	Bennies    int                 `json:"bennies"`
 
 	Zone  string `json:"zone"`
@@ -214,6 +226,11 @@ type Fighter struct {
 
 	Card string `json:"card,omitempty"` // this round's action card
 
+	Prone bool   `json:"prone,omitempty"`
+	Hold  bool   `json:"hold,omitempty"` // on Hold: may interrupt
+	Grip  *Grip  `json:"grip,omitempty"` // held in a grapple
+	Drop  string `json:"drop,omitempty"` // has The Drop on this fighter (GM-granted)
+
 	// The turn ledger, reset when the fighter's turn starts.
 	MP              int `json:"mp"`                        // Movement points left
 	Actions         int `json:"actions,omitempty"`         // actions taken
@@ -223,7 +240,37 @@ type Fighter struct {
 	// turn; it lasts until their next turn starts, and while it is set on
 	// their own turn they may take no other action.
 	Defend int `json:"defend,omitempty"`
+	// Spent is the Movement spent this turn on moving, engaging and
+	// disengaging; Running must be declared before any.
+	Spent int `json:"spent,omitempty"`
+	// Ran is set once the fighter made a Running roll this turn; RunPenalty
+	// is then −2 on every other action, less Refund, the Movement points
+	// given up to cancel it (at most 2).
+	Ran        bool `json:"ran,omitempty"`
+	RunPenalty int  `json:"runPenalty,omitempty"`
+	Refund     int  `json:"refund,omitempty"`
+	Rose       bool `json:"rose,omitempty"`  // rose from prone this turn: −2 on Running
+	Spoke      bool `json:"spoke,omitempty"` // tried to speak through a garrotte this turn
 }
+
+// resetLedger clears the turn ledger, leaving mp Movement points.
+func (f *Fighter) resetLedger(mp int) {
+	f.MP, f.Actions, f.Declared, f.RecoveryPenalty = mp, 0, 0, 0
+	f.Spent, f.Ran, f.RunPenalty, f.Refund, f.Rose, f.Spoke = 0, false, 0, 0, false, false
+}
+
+// Grip is how a grappled fighter is held.
+type Grip struct {
+	By       string `json:"by"`    // the grappler
+	Level    string `json:"level"` // "entangled" or "bound"
+	Garrotte bool   `json:"garrotte,omitempty"`
+}
+
+// Grip levels.
+const (
+	Entangled = "entangled"
+	Bound     = "bound"
+)
 
 // Trait returns the fighter's die in an attribute or skill; a missing skill
 // is untrained, d4−2.
@@ -278,7 +325,7 @@ func (f *Fighter) Weapon(id string) (Weapon, bool) {
 func (f *Fighter) MeleeWeapons() []Weapon {
 	var out []Weapon
 	for _, w := range f.Weapons {
-		if !w.Ranged() {
+		if !w.Ranged() && !w.Area() {
 			out = append(out, w)
 		}
 	}
@@ -320,15 +367,18 @@ type statsSetup struct {
 	Skills     map[string]string `json:"skills"`
 	Armor      int               `json:"armor"`
 	Weapons    []weaponSetup     `json:"weapons"`
+	Powers     []powerSetup      `json:"powers"`
 	Bennies    *int              `json:"bennies"`
 }
 
 type weaponSetup struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Damage string `json:"damage"`
-	Range  string `json:"range"`
-	Thrown bool   `json:"thrown"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Damage   string `json:"damage"`
+	Range    string `json:"range"`
+	Thrown   bool   `json:"thrown"`
+	Template string `json:"template"`
+	Garrotte bool   `json:"garrotte"`
 }
 
 // startSetup is a combatant's "start" in the setup document.
@@ -350,7 +400,7 @@ func decodeStrict(raw json.RawMessage, v any) error {
 
 // parseFighter builds a fighter from a combatant's stats; pc decides the
 // default number of Bennies.
-func parseFighter(id string, pc bool, raw json.RawMessage, rounding string) (*Fighter, error) {
+func parseFighter(id string, pc bool, raw json.RawMessage, rounding, gaps string) (*Fighter, error) {
 	bad := func(format string, args ...any) error {
 		return fray.Errorf(fray.EINVALID, "combatant %q: "+format, append([]any{id}, args...)...)
 	}
@@ -425,9 +475,18 @@ func parseFighter(id string, pc bool, raw json.RawMessage, rounding string) (*Fi
 			return nil, bad("weapon id %q is used twice", ws.ID)
 		}
 		seen[ws.ID] = true
-		w := Weapon{ID: ws.ID, Name: strings.TrimSpace(ws.Name), Thrown: ws.Thrown}
+		w := Weapon{ID: ws.ID, Name: strings.TrimSpace(ws.Name), Thrown: ws.Thrown, Template: strings.ToLower(ws.Template), Garrotte: ws.Garrotte}
 		if w.Name == "" {
 			w.Name = ws.ID
+		}
+		if w.Template != "" && !slices.Contains(templates, w.Template) {
+			return nil, bad("weapon %s: template %q must be small, medium, large, cone or jet", ws.ID, ws.Template)
+		}
+		if burst(w.Template) && ws.Range == "" {
+			return nil, bad("weapon %s: a %s burst needs a range", ws.ID, w.Template)
+		}
+		if w.Garrotte && (ws.Range != "" || w.Template != "") {
+			return nil, bad("weapon %s: a garrotte is a melee weapon", ws.ID)
 		}
 		dmg, err := ParseDamage(ws.Damage)
 		if err != nil {
@@ -444,10 +503,27 @@ func parseFighter(id string, pc bool, raw json.RawMessage, rounding string) (*Fi
 		} else if ws.Thrown {
 			return nil, bad("weapon %s is thrown but has no range", ws.ID)
 		}
-		if w.Damage.Str && w.Ranged() && !w.Thrown {
+		if w.Damage.Str && (w.Area() || (w.Ranged() && !w.Thrown)) {
 			return nil, bad("weapon %s: only melee and thrown weapons add Str", ws.ID)
 		}
 		f.Weapons = append(f.Weapons, w)
+	}
+	if len(s.Powers) > 12 {
+		return nil, bad("has more than 12 powers")
+	}
+	for i, ps := range s.Powers {
+		if !weaponID.MatchString(ps.ID) {
+			return nil, bad("power %d: id %q must be lower-case letters, digits, '-' or '_'", i+1, ps.ID)
+		}
+		if seen[ps.ID] {
+			return nil, bad("id %q is used twice among weapons and powers", ps.ID)
+		}
+		seen[ps.ID] = true
+		p, err := parsePower(ps, f.Attributes["smarts"], gaps)
+		if err != nil {
+			return nil, bad("power %s: %v", ps.ID, err)
+		}
+		f.Powers = append(f.Powers, p)
 	}
 	return f, nil
 }

@@ -41,13 +41,13 @@ func sumMods(mods []Mod) int {
 
 // Check is one trait roll to make.
 type Check struct {
-	Label  string // the trait as the log shows it: "Fighting"
-	Who    string // the fighter rolling
-	Die    TraitDie
-	Wild   bool  // a Wild Card: roll the Wild Die too
-	Mods   []Mod // situational modifiers; the die's own bonus is added
-	Target int
-	Attack bool // word the result as hit/miss rather than success/failure
+	Label  string   `json:"label"` // the trait as the log shows it: "Fighting"
+	Who    string   `json:"who"`   // the fighter rolling
+	Die    TraitDie `json:"die"`
+	Wild   bool     `json:"wild,omitempty"` // a Wild Card: roll the Wild Die too
+	Mods   []Mod    `json:"mods,omitempty"` // situational modifiers; the die's own bonus is added
+	Target int      `json:"target"`
+	Attack bool     `json:"attack,omitempty"` // word the result as hit/miss rather than success/failure
 }
 
 // Outcome is a rolled trait roll.

@@ -10,29 +10,71 @@ import (
 // The turn cycle: a round deals action cards (initiative.go) and fighters
 // act from the highest card down. A turn starts with 2 Movement points and
 // no actions taken, and a Shaken fighter's recovery roll; it ends with
-// "end-turn" (or when the fighter is taken out). After the last card, a new
-// round is dealt. When only one side has fighters left, the encounter ends.
+// "end-turn" (or "hold", or when the fighter is taken out). Fighters on Hold
+// are skipped: they act by interrupting (hold.go). After the last card, a
+// new round is dealt and every Bleeding Out fighter rolls Vigor. When only
+// one side has fighters left, the encounter ends.
 
 // TurnEnded is the data of a turn-ended event.
 type TurnEnded struct {
 	Fighter string `json:"fighter"`
 }
 
-// newRound deals a round and starts its first turn.
+// newRound deals a round, rolls for the Bleeding Out and starts the first
+// turn. If everyone left is on Hold, they all lose it and are dealt in.
 func newRound(tx *engine.Tx) error {
+	st := state(tx)
+	holding, standing := 0, 0
+	for _, c := range st.Combatants {
+		if !c.Out {
+			standing++
+			if st.Fighters[c.ID].Hold {
+				holding++
+			}
+		}
+	}
+	if holding > 0 && holding == standing {
+		for _, c := range st.Combatants {
+			if !c.Out && st.Fighters[c.ID].Hold {
+				if err := tx.Emits(KindHoldLost, c.ID, c.Name+" stops holding: everyone is holding.", HoldLost{Fighter: c.ID, Reason: "everyone is holding"}); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	if err := dealRound(tx); err != nil {
+		return err
+	}
+	if err := bleedOut(tx); err != nil {
 		return err
 	}
 	return advance(tx)
 }
 
-// advance starts the next turn of the round, or a new round after the last.
+// advance ends an interruption, or starts the next turn of the round, or a
+// new round after the last.
 func advance(tx *engine.Tx) error {
-	next := engine.NextTurn(tx.Base())
+	st := state(tx)
+	if st.Interrupt != nil {
+		return endInterrupt(tx)
+	}
+	next := nextTurn(st)
 	if next < 0 {
 		return newRound(tx)
 	}
 	return startTurn(tx, next)
+}
+
+// nextTurn is the index in the order after the current turn of the next
+// fighter neither out nor on Hold, or -1 at the end of the round.
+func nextTurn(st *State) int {
+	for i := st.Turn + 1; i < len(st.Order); i++ {
+		id := st.Order[i]
+		if c := st.Combatant(id); c != nil && !c.Out && !st.Fighters[id].Hold {
+			return i
+		}
+	}
+	return -1
 }
 
 // startTurn opens turn i of the round's order and rolls Shaken recovery.
@@ -58,12 +100,21 @@ func startTurn(tx *engine.Tx, i int) error {
 // ledger is cleared so that nothing of a turn carries into another's.
 func applyTurnStarted(st *State, id string) {
 	for fid, f := range st.Fighters {
-		f.Actions, f.Declared, f.RecoveryPenalty, f.MP = 0, 0, 0, 0
+		f.resetLedger(0)
 		if fid == id {
 			f.MP = MovementPerTurn
 			f.Defend = 0
 		}
 	}
+}
+
+func applyTurnEnded(st *State, d TurnEnded) error {
+	f, err := st.fighter(d.Fighter)
+	if err != nil {
+		return err
+	}
+	f.Drop = "" // The Drop lasts until the end of the fighter's turn
+	return nil
 }
 
 func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
@@ -81,8 +132,9 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	return advance(tx)
 }
 
-// settle runs after every command: it ends the encounter when one side (or
-// none) is left, and moves on when the fighter whose turn it was is out.
+// settle runs after every command and answer: it ends the encounter when
+// one side (or none) is left, and, unless a decision is pending, moves on
+// when the fighter whose turn it was is out.
 func settle(tx *engine.Tx) error {
 	b := tx.Base()
 	if b.Status != engine.StatusRunning {
@@ -98,6 +150,9 @@ func settle(tx *engine.Tx) error {
 			}
 		}
 		return engine.End(tx, o)
+	}
+	if len(b.Pending) > 0 {
+		return nil
 	}
 	if cur := b.Current(); cur != "" && b.Combatant(cur).Out {
 		return advance(tx)

@@ -7,6 +7,12 @@ type View struct {
 	Fighters map[string]FighterView `json:"fighters"` // visible combatants by id
 	// Deck is how many action cards remain before the next shuffle.
 	Deck int `json:"deck"`
+	// GMBennies is the GM's pool (the GM's view only).
+	GMBennies int `json:"gmBennies,omitempty"`
+	// Interrupting is the fighter taking a held action in the middle of
+	// Interrupted's turn.
+	Interrupting string `json:"interrupting,omitempty"`
+	Interrupted  string `json:"interrupted,omitempty"`
 }
 
 // ZoneView is one zone as seen: its features, neighbours, melees and the
@@ -42,6 +48,13 @@ type FighterView struct {
 	Card          string `json:"card,omitempty"`   // this round's action card, e.g. "K♠" or "Red Joker"
 	Zone          string `json:"zone"`
 	Melee         string `json:"melee,omitempty"`
+	Prone         bool   `json:"prone,omitempty"`
+	Hold          bool   `json:"hold,omitempty"`    // on Hold: may interrupt
+	Running       bool   `json:"running,omitempty"` // made a Running roll this turn
+	Grip          string `json:"grip,omitempty"`    // "entangled" or "bound" when held
+	GrippedBy     string `json:"grippedBy,omitempty"`
+	Garrotte      bool   `json:"garrotte,omitempty"` // held by a garrotte
+	Drop          string `json:"drop,omitempty"`     // has The Drop on this fighter
 
 	Full      bool              `json:"full"`
 	Movement  int               `json:"movement,omitempty"` // Movement points left this turn
@@ -51,7 +64,22 @@ type FighterView struct {
 	Armor     int               `json:"armor,omitempty"`
 	Traits    map[string]string `json:"traits,omitempty"` // "Agility":"d8", "Fighting":"d10", …
 	Weapons   []WeaponView      `json:"weapons,omitempty"`
+	Powers    []PowerView       `json:"powers,omitempty"`
 	Bennies   int               `json:"bennies,omitempty"`
+	// RunPenalty is the Running penalty on this turn's other actions, after
+	// the Movement given up against it.
+	RunPenalty int `json:"runPenalty,omitempty"`
+}
+
+// PowerView is one power on a fighter's sheet.
+type PowerView struct {
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Skill    string `json:"skill"`
+	Range    int    `json:"range"` // in zones
+	Template string `json:"template,omitempty"`
+	Effect   string `json:"effect"`
+	Damage   string `json:"damage,omitempty"`
 }
 
 // WeaponView is one weapon on a fighter's sheet.
@@ -60,4 +88,6 @@ type WeaponView struct {
 	Name   string `json:"name"`
 	Damage string `json:"damage"`          // "Str+d6", "2d6"
 	Range  string `json:"range,omitempty"` // in zones, "2/4/8"; empty for melee weapons
+	// Template is an area weapon's template: small, medium, large, cone, jet.
+	Template string `json:"template,omitempty"`
 }

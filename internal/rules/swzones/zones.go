@@ -145,6 +145,13 @@ func (s *State) leaveMelee(id string) {
 	if f == nil || f.Melee == "" {
 		return
 	}
+	// A grapple ends when either side leaves the melee.
+	f.Grip = nil
+	for _, g := range s.Fighters {
+		if g.Grip != nil && g.Grip.By == id {
+			g.Grip = nil
+		}
+	}
 	m := s.melee(f.Melee)
 	f.Melee = ""
 	if m == nil {
