@@ -30,6 +30,8 @@ type CampaignProps struct {
 	// Examples are the shipped example encounters a GM can add.
 	Examples      []ExampleOption
 	Notice, Error string
+	// Prep is the preparation part (drafts, stages, bestiary, characters).
+	Prep *PrepProps
 }
 
 // MemberRow is one member of a campaign. Role is "gm" or "player";

@@ -69,6 +69,23 @@ type EncounterProps struct {
 	// CampaignID, when set, adds a link back to the campaign's page, named
 	// CampaignName (or "the campaign").
 	CampaignID, CampaignName string
+	// LogURL and ReplayURL link the encounter's history pages; empty means
+	// /encounters/{id}/log and /encounters/{id}/replay.
+	LogURL, ReplayURL string
+}
+
+func (p EncounterProps) logURL() string {
+	if p.LogURL != "" {
+		return p.LogURL
+	}
+	return encounterURL(p.View.ID) + "/log"
+}
+
+func (p EncounterProps) replayURL() string {
+	if p.ReplayURL != "" {
+		return p.ReplayURL
+	}
+	return encounterURL(p.View.ID) + "/replay"
 }
 
 // SectionKeys are the keys of Fragments' result besides "log", in page order.
@@ -551,4 +568,12 @@ func sideOf(m *model, c *engine.Combatant) string {
 		return ""
 	}
 	return m.sideClass(c.Side)
+}
+
+// capitalize upper-cases the first letter of s.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

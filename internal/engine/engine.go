@@ -97,6 +97,7 @@ type Tx struct {
 	Dice    *dice.Roller
 	command string
 	events  []Event
+	history History // the encounter's past, for rewind and reveal-event; may be nil
 }
 
 // State is the state as it stands after the events emitted so far.
@@ -146,13 +147,21 @@ func (tx *Tx) Open(d Decision) error {
 
 // Decide resolves cmd, issued by viewer with client command id cmdID,
 // against st. It works on a clone: on success it returns the events and the
-// resulting state; on error st is untouched and nothing happened.
+// resulting state; on error st is untouched and nothing happened. Commands
+// that read the encounter's past (rewind, reveal-event) need DecideWith.
 func Decide(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller) ([]Event, State, error) {
+	return DecideWith(rs, st, viewer, cmdID, cmd, roller, nil)
+}
+
+// DecideWith is Decide with read access to the encounter's history, which
+// the GM's rewind and reveal-event commands consult. hist may be nil, in
+// which case those commands fail.
+func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
 	next, err := Clone(rs, st)
 	if err != nil {
 		return nil, nil, fmt.Errorf("clone state: %w", err)
 	}
-	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID}
+	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
 	before := roller.Faces()
 	if err := decide(tx, cmd); err != nil {
 		return nil, nil, err
@@ -183,11 +192,14 @@ const (
 
 func decide(tx *Tx, cmd Command) error {
 	b := tx.Base()
-	if b.Status == StatusFinished {
+	if b.Status == StatusFinished && cmd.Kind != KindRevealEvent {
+		if cmd.Kind == KindRewind {
+			return fray.Errorf(fray.EILLEGAL, "the encounter is over: a finished encounter cannot be rewound")
+		}
 		return fray.Errorf(fray.EILLEGAL, "the encounter is over")
 	}
 	switch cmd.Kind {
-	case KindStart, KindPause, KindResume, KindEnd, KindReveal:
+	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent:
 		if !tx.viewer.GM {
 			return fray.Errorf(fray.EFORBIDDEN, "only the GM may %s the encounter", cmd.Kind)
 		}
@@ -270,6 +282,10 @@ func decideGM(tx *Tx, cmd Command) error {
 			return fray.Errorf(fray.EINVALID, "summary is longer than 500 characters")
 		}
 		return End(tx, Outcome{Winner: args.Winner, Summary: args.Summary})
+	case KindRewind:
+		return decideRewind(tx, cmd)
+	case KindRevealEvent:
+		return decideRevealEvent(tx, cmd)
 	}
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }
@@ -328,6 +344,15 @@ func Apply(rs Ruleset, st State, ev Event) error {
 	if ev.Seq != b.Seq+1 {
 		return fmt.Errorf("event seq %d does not follow %d", ev.Seq, b.Seq)
 	}
+	if ev.Kind == KindRewound {
+		// The whole state, the ruleset's part included, becomes the
+		// snapshot the event carries; the ruleset does not see the event.
+		if err := applyRewound(rs, st, ev); err != nil {
+			return err
+		}
+		st.Core().Seq = ev.Seq
+		return nil
+	}
 	if err := applyCore(b, ev); err != nil {
 		return err
 	}
@@ -381,6 +406,14 @@ func applyCore(b *Base, ev Event) error {
 		}
 		if c := b.Combatant(d.Combatant); c != nil {
 			c.Hidden = false
+		}
+	case KindEventRevealed:
+		var d EventRevealed
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		if !slices.Contains(b.Revealed, d.Seq) {
+			b.Revealed = append(b.Revealed, d.Seq)
 		}
 	case KindPaused:
 		b.Status = StatusPaused

@@ -70,6 +70,7 @@ type Base struct {
 	Pending    []Decision        `json:"pending,omitempty"`
 	Seq        int64             `json:"seq"` // the last event folded into this state
 	Outcome    *Outcome          `json:"outcome,omitempty"`
+	Revealed   []int64           `json:"revealed,omitempty"` // seqs of secret events the GM revealed to players
 }
 
 // State is an encounter's complete state under one ruleset. It must marshal

@@ -82,6 +82,10 @@ func gmActions(b *Base) []Action {
 	case StatusPaused:
 		out = append(out, Action{Kind: KindResume, Label: "Resume"})
 	}
+	if b.Status == StatusRunning || b.Status == StatusPaused {
+		out = append(out, Action{Kind: KindRewind, Label: "Undo last action",
+			Help: "Rewinds the encounter to just before the last action; the log keeps both."})
+	}
 	if b.Status == StatusFinished {
 		return out
 	}
@@ -111,8 +115,19 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 	if v.GM {
 		return ev, true
 	}
+	if slices.Contains(st.Core().Revealed, ev.Seq) {
+		return ev, true // the GM showed it to the players, context and all
+	}
 	if ev.Secret && !v.CanCommand(ev.Actor) {
 		return Event{}, false
+	}
+	if ev.Kind == KindRewound {
+		// The snapshot is the whole state, hidden combatants included.
+		var d Rewound
+		if ev.Decode(&d) == nil {
+			d.Snapshot = nil
+			ev = NewEventLike(ev, d)
+		}
 	}
 	if ev.Kind == KindRoundStarted {
 		var d RoundStarted

@@ -23,6 +23,7 @@ type Store interface {
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
 	Append(ctx context.Context, a store.Append) (int64, error)
 	CommandSeq(ctx context.Context, encounterID, commandID string) (int64, bool, error)
+	SnapshotAt(ctx context.Context, encounterID string, seq int64) (int64, []byte, error)
 }
 
 // Update is what happened to an encounter: the events just persisted and
@@ -313,7 +314,8 @@ func (o *owner) submit(req request) (int64, error) {
 		return 0, err
 	}
 	for attempt := 0; ; attempt++ {
-		events, next, err := engine.Decide(o.rs, o.state, req.viewer, req.cmdID, req.cmd, o.dice)
+		hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
+		events, next, err := engine.DecideWith(o.rs, o.state, req.viewer, req.cmdID, req.cmd, o.dice, hist)
 		if err != nil {
 			// A resent command that already happened is not an error: it may
 			// be illegal now precisely because it was applied.

@@ -85,6 +85,10 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 		}
 		p.Members = append(p.Members, row)
 	}
+	if p.Prep, err = s.prepProps(r, m, encs); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if m.gm() {
 		invites, err := s.store.Invites(ctx, c.ID)
 		if err != nil {

@@ -45,6 +45,8 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		Notice:     r.URL.Query().Get("notice"),
 		CanSwitch:  e.gm(),
 		CampaignID: e.campaign,
+		LogURL:     encounterURL(e.id, "/log", e.as, nil),
+		ReplayURL:  encounterURL(e.id, "/replay", e.as, nil),
 	}))
 }
 

@@ -11,7 +11,6 @@ import (
 // maxBodyBytes bounds request bodies; imports are the largest (1 MiB).
 const maxBodyBytes = 1<<20 + 4096
 
-
 // statusOf maps error codes to HTTP statuses: the one place this happens.
 func statusOf(code string) int {
 	switch code {

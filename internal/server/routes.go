@@ -50,9 +50,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/join/{token}", s.handleJoinPage)
 		r.Post("/join/{token}", s.handleJoin)
 
+		s.prepRoutes(r)
 		r.Get("/encounters/{id}", s.handleEncounterPage)
 		r.Post("/encounters/{id}/act", s.handleEncounterAct)
 		r.Get("/encounters/{id}/ws", s.handleEncounterSocket)
+		s.historyRoutes(r)
 
 		r.Route("/api", func(r chi.Router) {
 			r.Get("/rulesets", s.handleRulesets)

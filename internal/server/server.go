@@ -52,6 +52,7 @@ type Store interface {
 	EncounterCampaign(ctx context.Context, id string) (string, error)
 	Encounters(ctx context.Context, campaignID string) ([]store.Encounter, error)
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
+	EventsOfKind(ctx context.Context, encounterID string, kinds ...string) ([]engine.Event, error)
 }
 
 // Config wires a Server.

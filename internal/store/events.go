@@ -49,10 +49,15 @@ WITH upd AS (
 	SELECT upd.id, e.seq, e.kind, NULLIF(e.actor, ''), e.round, e.body, NULLIF($6::text, '')
 	FROM upd, unnest($7::bigint[], $8::text[], $9::text[], $10::int[], $11::jsonb[]) AS e (seq, kind, actor, round, body)
 	RETURNING 1
+), snap AS (
+	INSERT INTO snapshots (encounter_id, seq, state)
+	SELECT upd.id, $3, $4 FROM upd WHERE $12::bool
+	ON CONFLICT (encounter_id, seq) DO NOTHING
+	RETURNING 1
 ), notify AS (
 	SELECT pg_notify('` + NotifyChannel + `', $1::text || ':' || $3::text) FROM upd WHERE cardinality($7::bigint[]) > 0
 )
-SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM ins), (SELECT count(*) FROM notify)`
+SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM ins), (SELECT count(*) FROM notify), (SELECT count(*) FROM snap)`
 
 const insertCommandSQL = `
 INSERT INTO commands (encounter_id, command_id, seq) VALUES ($1::uuid, $2, $3)
@@ -60,6 +65,8 @@ ON CONFLICT (encounter_id, command_id) DO NOTHING`
 
 // Append writes a command's events and the resulting state and status in one
 // transaction and returns the encounter's new seq (ExpectSeq + len(Events)).
+// When the events cross a multiple of SnapshotEvery, the state is also kept
+// as a history snapshot at the new seq (see SnapshotAt).
 //
 // It records CommandID (if not empty) and fills it into events without one.
 // Errors:
@@ -116,7 +123,7 @@ func (db *DB) Append(ctx context.Context, a Append) (int64, error) {
 		b.Queue(insertCommandSQL, a.EncounterID, a.CommandID, newSeq)
 	}
 	b.Queue(appendSQL, a.EncounterID, a.ExpectSeq, newSeq, a.State, a.Status, a.CommandID,
-		seqs, kinds, actors, rounds, bodies)
+		seqs, kinds, actors, rounds, bodies, snapshotDue(a.ExpectSeq, newSeq))
 	br := db.pool.SendBatch(ctx, b)
 	tx := br.Tx()
 	commit := false
@@ -141,8 +148,8 @@ func (db *DB) Append(ctx context.Context, a Append) (int64, error) {
 		}
 		duplicate = tag.RowsAffected() == 0
 	}
-	var updated, inserted, notified int64
-	if err := br.QueryRow().Scan(&updated, &inserted, &notified); err != nil {
+	var updated, inserted, notified, snapped int64
+	if err := br.QueryRow().Scan(&updated, &inserted, &notified, &snapped); err != nil {
 		return 0, fmt.Errorf("store: append: %w", err)
 	}
 	if err := br.Close(); err != nil {

@@ -54,8 +54,8 @@ func TestMigrateAccountsDownUp(t *testing.T) {
 		}
 		return names
 	}
-	all := strings.Join([]string{"api_tokens", "campaign_members", "campaigns", "character_owners",
-		"commands", "encounters", "events", "invites", "sessions", "users"}, ",")
+	all := strings.Join([]string{"api_tokens", "bestiary", "campaign_members", "campaigns", "character_owners",
+		"characters", "commands", "drafts", "encounters", "events", "invites", "sessions", "snapshots", "users"}, ",")
 	if got := strings.Join(tables(), ","); got != all {
 		t.Fatalf("tables after up: %s, want %s", got, all)
 	}

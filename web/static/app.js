@@ -375,3 +375,60 @@
   setConn('retry', 'connecting…');
   connect();
 })();
+
+// ---- History (issue 6): replay keyboard steps, undone log entries ---------
+//
+// Replay page ([data-replay]): ← and → follow the Previous and Next links,
+// Home and End the First and Last ones (each step is its own URL, so the
+// browser's history and shared links work the same); the log starts
+// scrolled to the step.
+// Any log (#log): a rewind's entry lists the seqs it undid in data-undone;
+// entries already on the page are marked undone when it arrives live.
+(() => {
+  'use strict';
+
+  if (document.querySelector('[data-replay]')) {
+    // The log ends at this step: show its end.
+    const replayLog = document.getElementById('log');
+    if (replayLog) replayLog.scrollTo({ top: replayLog.scrollHeight, behavior: 'instant' });
+    const keys = { ArrowLeft: 'replay-prev', ArrowRight: 'replay-next', Home: 'replay-first', End: 'replay-last' };
+    document.addEventListener('keydown', (e) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      const id = keys[e.key];
+      if (!id) return;
+      const t = e.target;
+      if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName))) return;
+      const link = document.getElementById(id);
+      if (!link || !link.href) return; // a disabled step is a <span>
+      e.preventDefault();
+      location.assign(link.href);
+    });
+  }
+
+  const log = document.getElementById('log');
+  if (!log || !('MutationObserver' in window)) return;
+
+  function markUndone(entry) {
+    for (const seq of (entry.dataset.undone || '').split(/\s+/)) {
+      const li = seq && document.getElementById('ev-' + seq);
+      if (!li || li.classList.contains('undone')) continue;
+      li.classList.add('undone');
+      const text = li.querySelector('.entry-text');
+      if (text && !text.querySelector('.undone-badge')) {
+        const badge = document.createElement('span');
+        badge.className = 'badge undone-badge';
+        badge.textContent = 'undone';
+        text.prepend(badge, ' ');
+      }
+    }
+  }
+
+  for (const li of log.querySelectorAll('li[data-undone]')) markUndone(li);
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      for (const n of c.addedNodes) {
+        if (n.nodeType === 1 && n.dataset.undone) markUndone(n);
+      }
+    }
+  }).observe(log, { childList: true });
+})();

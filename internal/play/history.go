@@ -1,0 +1,78 @@
+package play
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// HistoryStore is what rebuilding an encounter's past needs.
+type HistoryStore interface {
+	SnapshotAt(ctx context.Context, encounterID string, seq int64) (int64, []byte, error)
+	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
+}
+
+// StateAt rebuilds encounter id's state as it was right after event seq (0:
+// the initial state): the nearest snapshot kept at or before seq, with the
+// events since folded in. A seq past the encounter's last event is ENOTFOUND.
+func StateAt(ctx context.Context, hs HistoryStore, rs engine.Ruleset, id string, seq int64) (engine.State, error) {
+	if seq < 0 {
+		return nil, fray.Errorf(fray.EINVALID, "seq must not be negative")
+	}
+	at, raw, err := hs.SnapshotAt(ctx, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	st, err := rs.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode encounter %s snapshot at %d: %w", id, at, err)
+	}
+	if st.Core().Seq != at {
+		return nil, fmt.Errorf("encounter %s snapshot kept at %d is at seq %d", id, at, st.Core().Seq)
+	}
+	if seq == at {
+		return st, nil
+	}
+	events, err := hs.Events(ctx, id, at, int(seq-at))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(events)) != seq-at {
+		return nil, fray.Errorf(fray.ENOTFOUND, "encounter has no event %d", seq)
+	}
+	if err := engine.Replay(rs, st, events); err != nil {
+		return nil, fmt.Errorf("encounter %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// StateAt is StateAt over the service's store.
+func (s *Service) StateAt(ctx context.Context, id string, rs engine.Ruleset, seq int64) (engine.State, error) {
+	return StateAt(ctx, s.cfg.Store, rs, id, seq)
+}
+
+// history is an encounter's past as the engine reads it while deciding a
+// command: the persisted log, which the owner's state is the end of.
+type history struct {
+	ctx     context.Context
+	store   Store
+	rs      engine.Ruleset
+	id      string
+	current engine.State
+}
+
+func (h *history) Events(after, upto int64) ([]engine.Event, error) {
+	if upto <= after {
+		return nil, nil
+	}
+	return h.store.Events(h.ctx, h.id, after, int(upto-after))
+}
+
+func (h *history) StateAt(seq int64) (engine.State, error) {
+	if seq == h.current.Core().Seq {
+		return engine.Clone(h.rs, h.current)
+	}
+	return StateAt(h.ctx, h.store, h.rs, h.id, seq)
+}

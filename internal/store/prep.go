@@ -1,0 +1,259 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Draft is an encounter being prepared: a setup document the GM edits.
+type Draft struct {
+	ID, CampaignID, Name, Ruleset string
+	Setup                         []byte
+	CreatedAt, UpdatedAt          time.Time
+}
+
+// StatBlock is a bestiary entry or a player character of a campaign.
+type StatBlock struct {
+	ID, CampaignID, Ruleset, Name string
+	Stats                         []byte
+	UpdatedAt                     time.Time
+}
+
+// Stat block kinds: the table each lives in.
+const (
+	KindBestiary  = "bestiary"
+	KindCharacter = "characters"
+)
+
+func draftNotFound(id string) error { return fray.Errorf(fray.ENOTFOUND, "draft %q not found", id) }
+
+// CreateDraft stores a new draft and returns it with its id.
+func (db *DB) CreateDraft(ctx context.Context, d Draft) (Draft, error) {
+	if !validUUID(d.CampaignID) {
+		return Draft{}, campaignNotFound(d.CampaignID)
+	}
+	name, err := checkName("draft", d.Name)
+	if err != nil {
+		return Draft{}, err
+	}
+	if !json.Valid(d.Setup) {
+		return Draft{}, fray.Errorf(fray.EINVALID, "draft setup is not JSON")
+	}
+	d.ID, d.Name = NewID(), name
+	err = db.pool.QueryRow(ctx, `
+		INSERT INTO drafts (id, campaign_id, name, ruleset, setup) VALUES ($1::uuid, $2::uuid, $3, $4, $5)
+		RETURNING created_at, updated_at`, d.ID, d.CampaignID, d.Name, d.Ruleset, d.Setup).Scan(&d.CreatedAt, &d.UpdatedAt)
+	if pgCode(err) == sqlForeignKeyViolation {
+		return Draft{}, campaignNotFound(d.CampaignID)
+	}
+	if err != nil {
+		return Draft{}, fmt.Errorf("store: create draft: %w", err)
+	}
+	return d, nil
+}
+
+// Draft returns the draft with id; ENOTFOUND when there is none.
+func (db *DB) Draft(ctx context.Context, id string) (Draft, error) {
+	if !validUUID(id) {
+		return Draft{}, draftNotFound(id)
+	}
+	var d Draft
+	err := db.pool.QueryRow(ctx, `SELECT id::text, campaign_id::text, name, ruleset, setup, created_at, updated_at
+		FROM drafts WHERE id = $1::uuid`, id).Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.Setup, &d.CreatedAt, &d.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Draft{}, draftNotFound(id)
+	}
+	if err != nil {
+		return Draft{}, fmt.Errorf("store: draft: %w", err)
+	}
+	return d, nil
+}
+
+// Drafts lists a campaign's drafts, newest first, without their setups.
+func (db *DB) Drafts(ctx context.Context, campaignID string) ([]Draft, error) {
+	if !validUUID(campaignID) {
+		return nil, campaignNotFound(campaignID)
+	}
+	rows, _ := db.pool.Query(ctx, `SELECT id::text, campaign_id::text, name, ruleset, created_at, updated_at
+		FROM drafts WHERE campaign_id = $1::uuid ORDER BY created_at DESC, id`, campaignID)
+	ds, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Draft, error) {
+		var d Draft
+		return d, r.Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.CreatedAt, &d.UpdatedAt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: drafts: %w", err)
+	}
+	return ds, nil
+}
+
+// UpdateDraft replaces a draft's name and setup.
+func (db *DB) UpdateDraft(ctx context.Context, id, name string, setup []byte) error {
+	if !validUUID(id) {
+		return draftNotFound(id)
+	}
+	name, err := checkName("draft", name)
+	if err != nil {
+		return err
+	}
+	if !json.Valid(setup) {
+		return fray.Errorf(fray.EINVALID, "draft setup is not JSON")
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
+	if err != nil {
+		return fmt.Errorf("store: update draft: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return draftNotFound(id)
+	}
+	return nil
+}
+
+// DeleteDraft removes a draft.
+func (db *DB) DeleteDraft(ctx context.Context, id string) error {
+	if !validUUID(id) {
+		return draftNotFound(id)
+	}
+	if _, err := db.pool.Exec(ctx, `DELETE FROM drafts WHERE id = $1::uuid`, id); err != nil {
+		return fmt.Errorf("store: delete draft: %w", err)
+	}
+	return nil
+}
+
+func statTable(kind string) (string, error) {
+	switch kind {
+	case KindBestiary:
+		return "bestiary", nil
+	case KindCharacter:
+		return "characters", nil
+	}
+	return "", fmt.Errorf("store: unknown stat block kind %q", kind)
+}
+
+func statNotFound(kind, id string) error {
+	if kind == KindCharacter {
+		return fray.Errorf(fray.ENOTFOUND, "character %q not found", id)
+	}
+	return fray.Errorf(fray.ENOTFOUND, "bestiary entry %q not found", id)
+}
+
+func checkStatBlock(b *StatBlock) error {
+	name, err := checkName("stat block", b.Name)
+	if err != nil {
+		return err
+	}
+	b.Name = name
+	if n := len(b.ID); n == 0 || n > 64 || !validText(b.ID) {
+		return fray.Errorf(fray.EINVALID, "an id has 1–64 characters")
+	}
+	if !json.Valid(b.Stats) {
+		return fray.Errorf(fray.EINVALID, "stats are not JSON")
+	}
+	return nil
+}
+
+// StatBlocks lists a campaign's bestiary entries or characters by name.
+func (db *DB) StatBlocks(ctx context.Context, kind, campaignID string) ([]StatBlock, error) {
+	table, err := statTable(kind)
+	if err != nil {
+		return nil, err
+	}
+	if !validUUID(campaignID) {
+		return nil, campaignNotFound(campaignID)
+	}
+	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
+		WHERE campaign_id = $1::uuid ORDER BY lower(name), id`, campaignID)
+	bs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatBlock, error) {
+		var b StatBlock
+		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: %s: %w", table, err)
+	}
+	return bs, nil
+}
+
+// StatBlock returns one bestiary entry or character.
+func (db *DB) StatBlock(ctx context.Context, kind, campaignID, id string) (StatBlock, error) {
+	table, err := statTable(kind)
+	if err != nil {
+		return StatBlock{}, err
+	}
+	if !validUUID(campaignID) {
+		return StatBlock{}, campaignNotFound(campaignID)
+	}
+	var b StatBlock
+	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
+		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return StatBlock{}, statNotFound(kind, id)
+	}
+	if err != nil {
+		return StatBlock{}, fmt.Errorf("store: %s: %w", table, err)
+	}
+	return b, nil
+}
+
+// SaveStatBlocks inserts or replaces stat blocks, all or none, in one
+// transaction. With create set an id already in use is ECONFLICT.
+func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs []StatBlock) error {
+	table, err := statTable(kind)
+	if err != nil {
+		return err
+	}
+	for i := range bs {
+		if !validUUID(bs[i].CampaignID) {
+			return campaignNotFound(bs[i].CampaignID)
+		}
+		if err := checkStatBlock(&bs[i]); err != nil {
+			return err
+		}
+	}
+	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		for _, b := range bs {
+			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats) VALUES ($1, $2::uuid, $3, $4, $5)`
+			if !create {
+				q += ` ON CONFLICT (campaign_id, id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,
+					stats = EXCLUDED.stats, updated_at = now()`
+			}
+			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
+			switch pgCode(err) {
+			case "":
+			case sqlUniqueViolation:
+				return fray.Errorf(fray.ECONFLICT, "%q is already in use; choose another name", b.ID)
+			case sqlForeignKeyViolation:
+				return campaignNotFound(b.CampaignID)
+			default:
+				return fmt.Errorf("store: save %s: %w", table, err)
+			}
+		}
+		return nil
+	})
+}
+
+// DeleteStatBlock removes a bestiary entry or character.
+func (db *DB) DeleteStatBlock(ctx context.Context, kind, campaignID, id string) error {
+	table, err := statTable(kind)
+	if err != nil {
+		return err
+	}
+	if !validUUID(campaignID) {
+		return campaignNotFound(campaignID)
+	}
+	if _, err := db.pool.Exec(ctx, `DELETE FROM `+table+` WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id); err != nil {
+		return fmt.Errorf("store: delete %s: %w", table, err)
+	}
+	return nil
+}
+
+// DraftCampaign returns the campaign a draft belongs to.
+func (db *DB) DraftCampaign(ctx context.Context, id string) (string, error) {
+	d, err := db.Draft(ctx, id)
+	return d.CampaignID, err
+}

@@ -1,0 +1,2 @@
+DROP INDEX IF EXISTS events_history_kind_idx;
+DROP TABLE IF EXISTS snapshots;

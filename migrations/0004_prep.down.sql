@@ -1,0 +1,3 @@
+DROP TABLE characters;
+DROP TABLE bestiary;
+DROP TABLE drafts;

@@ -1,0 +1,146 @@
+package web
+
+import (
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// PrepProps is the preparation part of a campaign page: drafts, encounters
+// grouped by lifecycle, bestiary and characters.
+type PrepProps struct {
+	CampaignID string
+	IsGM       bool
+	Rulesets   []engine.Choice
+	Drafts     []DraftSummary
+	Ready      []EncounterSummary // status setup
+	Running    []EncounterSummary // running or paused
+	Finished   []EncounterSummary
+	Bestiary   []StatSummary
+	Characters []StatSummary
+}
+
+// DraftSummary is one draft in a list.
+type DraftSummary struct{ ID, Name, Ruleset string }
+
+// StatSummary is one bestiary entry or character in a list.
+type StatSummary struct{ ID, Name, Ruleset, Derived string }
+
+// DraftProps is the encounter editor's data.
+type DraftProps struct {
+	ID, CampaignID, Name, Ruleset, RulesetTitle string
+	Options                                     []OptionView
+	Sides                                       []engine.Side
+	Zoned                                       bool
+	Zones                                       []ZoneRow
+	Melees                                      []MeleeRow
+	Combatants                                  []CombatantRow
+	Characters, Bestiary                        []engine.Choice
+	Covers                                      []engine.Choice
+	// Problem is why the draft cannot become an encounter yet ("" when ready).
+	Problem       string
+	Notice, Error string
+}
+
+// OptionView is a ruleset option with the draft's value.
+type OptionView struct {
+	engine.OptionSpec
+	Value string
+}
+
+// ZoneRow is one zone of the draft's battlefield.
+type ZoneRow struct {
+	ID, Name, Description, Cover string
+	CoverArmor                   int
+	Adjacent                     []engine.Choice
+}
+
+// MeleeRow is one starting melee.
+type MeleeRow struct {
+	ID, Zone string
+	Members  []string
+}
+
+// CombatantRow is one combatant of a draft.
+type CombatantRow struct {
+	ID, Name, Side, Zone string
+	PC, Hidden           bool
+}
+
+// StatBlockProps is the page editing a bestiary entry or character.
+type StatBlockProps struct {
+	CampaignID, Kind, ID, Name, Ruleset string
+	Schema                              engine.StatSchema
+	Values                              map[string]string
+	ListRows                            int
+	Derived                             []engine.Choice // label, value
+	Problem                             string
+	Error                               string
+}
+
+func (p StatBlockProps) title() string {
+	what := "bestiary entry"
+	if p.Kind == "pcs" {
+		what = "character"
+	}
+	if p.ID == "" {
+		return "New " + what
+	}
+	return p.Name
+}
+
+func (p StatBlockProps) action() string {
+	if p.ID == "" {
+		return campaignPath(p.CampaignID, p.Kind)
+	}
+	return campaignPath(p.CampaignID, p.Kind, p.ID)
+}
+
+func draftPath(id string, parts ...string) string {
+	s := "/drafts/" + id
+	for _, p := range parts {
+		s += "/" + p
+	}
+	return s
+}
+
+func fieldID(name string) string { return "f-" + slug(name) }
+
+// rows is the indexes of a list's rows: its items and blank rows.
+func rows(n int) []int {
+	out := make([]int, n+engine.ListRows)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func listName(list string, i int, item string) string {
+	return list + "." + strconv.Itoa(i) + "." + item
+}
+
+func groupFields(s engine.StatSchema, group string) []engine.StatField {
+	var out []engine.StatField
+	for _, f := range s.Fields {
+		if f.Group == group {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func valueOr(values map[string]string, name, def string) string {
+	if v, ok := values[name]; ok {
+		return v
+	}
+	return def
+}
+
+func sideName(sides []engine.Side, id string) string {
+	for _, s := range sides {
+		if s.ID == id {
+			return s.Name
+		}
+	}
+	return id
+}
