@@ -36,8 +36,10 @@ type Append struct {
 }
 
 // The one statement that moves an encounter forward: the snapshot update,
-// guarded by the expected seq, then the events (only if the update happened)
-// and the notification. It returns whether the update happened.
+// guarded by the expected seq, then the events (only if the update happened).
+// It returns whether the update happened. The notification for other servers
+// is sent after the commit (see notifier): a NOTIFY inside the transaction
+// would serialise every commit in the database on PostgreSQL's notify lock.
 const appendSQL = `
 WITH upd AS (
 	UPDATE encounters
@@ -54,10 +56,8 @@ WITH upd AS (
 	SELECT upd.id, $3, $4 FROM upd WHERE $12::bool
 	ON CONFLICT (encounter_id, seq) DO NOTHING
 	RETURNING 1
-), notify AS (
-	SELECT pg_notify('` + NotifyChannel + `', $1::text || ':' || $3::text) FROM upd WHERE cardinality($7::bigint[]) > 0
 )
-SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM ins), (SELECT count(*) FROM notify), (SELECT count(*) FROM snap)`
+SELECT (SELECT count(*) FROM upd), (SELECT count(*) FROM ins), (SELECT count(*) FROM snap)`
 
 const insertCommandSQL = `
 INSERT INTO commands (encounter_id, command_id, seq) VALUES ($1::uuid, $2, $3)
@@ -148,8 +148,8 @@ func (db *DB) Append(ctx context.Context, a Append) (int64, error) {
 		}
 		duplicate = tag.RowsAffected() == 0
 	}
-	var updated, inserted, notified, snapped int64
-	if err := br.QueryRow().Scan(&updated, &inserted, &notified, &snapped); err != nil {
+	var updated, inserted, snapped int64
+	if err := br.QueryRow().Scan(&updated, &inserted, &snapped); err != nil {
 		return 0, fmt.Errorf("store: append: %w", err)
 	}
 	if err := br.Close(); err != nil {
@@ -188,6 +188,9 @@ func (db *DB) Append(ctx context.Context, a Append) (int64, error) {
 	if err := tx.Commit(ctx); err != nil {
 		_ = tx.Rollback(context.WithoutCancel(ctx))
 		return 0, fmt.Errorf("store: append: commit: %w", err)
+	}
+	if n > 0 {
+		db.notes.post(a.EncounterID, newSeq)
 	}
 	return newSeq, nil
 }

@@ -25,8 +25,9 @@ import (
 
 // DB is a pool of connections to the database.
 type DB struct {
-	pool *pgxpool.Pool
-	conn *pgx.ConnConfig // for Listen's dedicated connection
+	pool  *pgxpool.Pool
+	conn  *pgx.ConnConfig // for Listen's dedicated connection
+	notes *notifier
 }
 
 // Open connects to the database at url (a postgres:// URL or a keyword/value
@@ -44,11 +45,15 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: ping: %w", err)
 	}
-	return &DB{pool: pool, conn: cfg.ConnConfig.Copy()}, nil
+	return &DB{pool: pool, conn: cfg.ConnConfig.Copy(), notes: newNotifier(pool)}, nil
 }
 
-// Close closes every connection of the pool, waiting for those in use.
-func (db *DB) Close() { db.pool.Close() }
+// Close sends the notifications still pending, then closes every connection
+// of the pool, waiting for those in use.
+func (db *DB) Close() {
+	db.notes.close()
+	db.pool.Close()
+}
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.pool.Ping(ctx) }

@@ -118,7 +118,7 @@ func TestMigrateUpDownUp(t *testing.T) {
 	if err := store.Migrate(ctx, url, "sideways"); err == nil {
 		t.Fatal("bad direction accepted")
 	}
-	if err := store.Force(ctx, url, 2); err != nil {
+	if err := store.Force(ctx, url, 5); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.CreateCampaign(ctx, "works"); err != nil {
