@@ -1,0 +1,450 @@
+// Command loadgen puts a bounded, closed-loop load on a running Fray server
+// on this machine and reports durable commands per second, the latency from
+// submitting a command to the moment the last client of its encounter has
+// its events, and (with -pid) the server's memory per connection.
+//
+// For each of -encounters encounters it imports an example encounter, starts
+// it and connects -clients websocket clients: the GM (with view=1) and the
+// encounter's player characters in turn. The GM ends the current turn, waits
+// for the ack, and repeats; every end-turn is a persisted command with dice.
+// By default each GM sends its next command as soon as the last one is
+// acknowledged (a closed loop: it measures capacity); with -rate the GMs
+// together offer that many commands per second (it measures latency at a
+// given load). After -warmup plus -duration it stops, closes every
+// connection and prints the results of the -duration window.
+//
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 50 -clients 6 -duration 30s
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080 -rate 1000 -pid "$SERVER_PID"
+//
+// It only drives servers on the loopback interface. See docs/performance.md.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/fray-vtt/fray/examples"
+)
+
+type options struct {
+	url          string
+	encounters   int
+	clients      int
+	duration     time.Duration
+	warmup       time.Duration
+	example      string
+	exampleFile  string
+	pid          int
+	json         bool
+	timeout      time.Duration
+	setupTimeout time.Duration
+	parallel     int
+	rate         float64
+	trace        string
+	token        string
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+		}
+		os.Exit(2)
+	}
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("loadgen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&o.url, "url", "http://127.0.0.1:8080", "the Fray server (loopback only)")
+	fs.IntVar(&o.encounters, "encounters", 50, "live encounters")
+	fs.IntVar(&o.clients, "clients", 6, "websocket clients per encounter (the GM plus players)")
+	fs.DurationVar(&o.duration, "duration", 30*time.Second, "measured time")
+	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "load before measuring")
+	fs.StringVar(&o.example, "example", "", "example encounter, a file name in examples/encounters without .json (default the first)")
+	fs.StringVar(&o.exampleFile, "example-file", "", "import this setup document instead of an embedded example")
+	fs.IntVar(&o.pid, "pid", 0, "the server's process id: report its memory per connection and CPU use (Linux)")
+	fs.BoolVar(&o.json, "json", false, "also print the results as JSON")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "wait at most this long for a command's ack")
+	fs.DurationVar(&o.setupTimeout, "setup-timeout", 2*time.Minute, "time allowed to create encounters and connect clients")
+	fs.IntVar(&o.parallel, "parallel", 8, "concurrent requests while setting up")
+	fs.StringVar(&o.token, "token", os.Getenv("FRAY_TOKEN"), "API token of the account to use (default $FRAY_TOKEN; empty: sign up a throw-away account)")
+	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
+	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if fs.NArg() > 0 {
+		return o, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	switch {
+	case o.encounters < 1:
+		return o, errors.New("-encounters must be at least 1")
+	case o.clients < 1:
+		return o, errors.New("-clients must be at least 1")
+	case o.duration <= 0:
+		return o, errors.New("-duration must be positive")
+	case o.warmup < 0:
+		return o, errors.New("-warmup must not be negative")
+	case o.timeout <= 0 || o.setupTimeout <= 0:
+		return o, errors.New("-timeout and -setup-timeout must be positive")
+	case o.rate < 0:
+		return o, errors.New("-rate must not be negative")
+	case o.parallel < 1:
+		return o, errors.New("-parallel must be at least 1")
+	case o.example != "" && o.exampleFile != "":
+		return o, errors.New("give -example or -example-file, not both")
+	}
+	return o, nil
+}
+
+// loadExample returns the setup document to import and its name.
+func loadExample(o options) (string, []byte, error) {
+	if o.exampleFile != "" {
+		data, err := os.ReadFile(o.exampleFile)
+		return strings.TrimSuffix(filepath.Base(o.exampleFile), ".json"), data, err
+	}
+	entries, err := fs.ReadDir(examples.Encounters, "encounters")
+	if err != nil {
+		return "", nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if name, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "", nil, errors.New("no embedded example encounters")
+	}
+	name := o.example
+	if name == "" {
+		name = names[0] // ReadDir sorts by name
+	}
+	data, err := fs.ReadFile(examples.Encounters, "encounters/"+name+".json")
+	if err != nil {
+		return "", nil, fmt.Errorf("no example %q; the examples are: %s", name, strings.Join(names, ", "))
+	}
+	return name, data, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	o, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	base, err := parseTarget(o.url)
+	if err != nil {
+		return err
+	}
+	name, doc, err := loadExample(o)
+	if err != nil {
+		return err
+	}
+	if o.pid > 0 {
+		if _, err := readRSS(o.pid); err != nil {
+			return fmt.Errorf("-pid %d: %w", o.pid, err)
+		}
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format, args...) }
+	hc := newHTTPClient()
+	defer closeIdle(hc)
+	a := &api{base: base, client: hc, token: o.token}
+
+	// Set up: an account, encounters, then every client. Bounded by -setup-timeout.
+	setupCtx, cancelSetup := context.WithTimeout(ctx, o.setupTimeout)
+	defer cancelSetup()
+	if a.token == "" {
+		name, token, err := a.signup(setupCtx)
+		if err != nil {
+			return fmt.Errorf("is the server running at %s? sign up: %w", base, err)
+		}
+		a.token = token
+		logf("signed up as %s\n", name)
+	}
+	campaign, err := a.createCampaign(setupCtx, "loadgen "+time.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("is the server running at %s? %w", base, err)
+	}
+	logf("setting up %d encounters of %s ...\n", o.encounters, name)
+	encs := make([]*encounter, o.encounters)
+	if err := parallel(o.encounters, o.parallel, func(i int) error {
+		e, err := setupEncounter(setupCtx, a, campaign, doc, i)
+		encs[i] = e
+		return err
+	}); err != nil {
+		return err
+	}
+
+	res := &result{
+		URL: base.String(), Example: name, Encounters: o.encounters, ClientsPerEncounter: o.clients,
+		Connections: o.encounters * o.clients, Rate: o.rate, WarmupSeconds: o.warmup.Seconds(), DurationSeconds: o.duration.Seconds(),
+	}
+	if o.pid > 0 {
+		res.Memory = &memory{}
+		logf("waiting for the server's memory to settle ...\n")
+		if res.Memory.RSSBeforeKiB, err = settledRSS(setupCtx, o.pid); err != nil {
+			return err
+		}
+	}
+
+	// From here on every opened connection is closed before returning.
+	var (
+		mu      sync.Mutex
+		clients []*client
+	)
+	readCtx, stopReaders := context.WithCancel(context.WithoutCancel(ctx))
+	defer func() {
+		mu.Lock()
+		all := clients
+		mu.Unlock()
+		closeAll(all)
+		stopReaders()
+	}()
+	logf("connecting %d clients ...\n", res.Connections)
+	type slot struct{ e, i int }
+	slots := make([]slot, 0, res.Connections)
+	for i := range o.clients { // GMs first, so every encounter's GM is up early
+		for e := range encs {
+			slots = append(slots, slot{e, i})
+		}
+	}
+	for _, e := range encs {
+		e.clients = make([]*client, o.clients)
+	}
+	if err := parallel(len(slots), 4*o.parallel, func(k int) error {
+		s := slots[k]
+		e := encs[s.e]
+		c, err := dial(setupCtx, a, e, e.viewerFor(s.i), s.i == 0)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		clients = append(clients, c)
+		mu.Unlock()
+		e.clients[s.i] = c
+		go c.read(readCtx)
+		return nil
+	}); err != nil {
+		return err
+	}
+	if o.pid > 0 {
+		if res.Memory.RSSAfterKiB, err = settledRSS(setupCtx, o.pid); err != nil {
+			return err
+		}
+		res.Memory.PerConnectionKiB = round2(float64(res.Memory.RSSAfterKiB-res.Memory.RSSBeforeKiB) / float64(res.Connections))
+	}
+	cancelSetup()
+
+	// Load: every GM loop runs until the window closes; nothing outlives
+	// runCtx, whose deadline leaves room for one ack timeout.
+	start := time.Now()
+	w := window{start: start, from: start.Add(o.warmup), until: start.Add(o.warmup + o.duration), timeout: o.timeout, encounters: o.encounters}
+	if o.rate > 0 {
+		w.interval = time.Duration(float64(time.Second) * float64(o.encounters) / o.rate)
+	}
+	runCtx, cancelRun := context.WithDeadline(ctx, w.until.Add(o.timeout+time.Second))
+	defer cancelRun()
+	if o.rate > 0 {
+		logf("running at %.0f commands/s: %s warmup, then %s measured ...\n", o.rate, o.warmup, o.duration)
+	} else {
+		logf("running: %s warmup, then %s measured ...\n", o.warmup, o.duration)
+	}
+	elog := &errorLog{seen: map[string]bool{}, out: logf}
+	var loops sync.WaitGroup
+	for _, e := range encs {
+		loops.Go(func() { e.drive(runCtx, w, elog) })
+	}
+	var before, after cpuSample
+	var cpuErr error
+	if sleepUntil(runCtx, w.from) {
+		before, cpuErr = sampleCPU(o.pid)
+		if sleepUntil(runCtx, w.until) && cpuErr == nil {
+			after, cpuErr = sampleCPU(o.pid)
+		}
+	}
+	loops.Wait()
+	interrupted := ctx.Err() != nil
+	measured := o.duration
+	if interrupted {
+		end := time.Now()
+		if end.After(w.until) {
+			end = w.until
+		}
+		measured = max(0, end.Sub(w.from))
+		res.DurationSeconds = measured.Seconds()
+	}
+
+	// Give the last commands' events up to two seconds to reach everyone.
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline) && !interrupted; time.Sleep(10 * time.Millisecond) {
+		pending := 0
+		for _, e := range encs {
+			pending += e.undelivered()
+		}
+		if pending == 0 {
+			break
+		}
+	}
+	if res.Memory != nil {
+		res.Memory.RSSEndKiB, _ = readRSS(o.pid)
+	}
+
+	if o.trace != "" {
+		if err := writeTrace(o.trace, encs, w.from); err != nil {
+			logf("trace: %v\n", err)
+		}
+	}
+	var lat, ackLat []time.Duration
+	res.ErrorsByCode = map[string]int{}
+	for _, e := range encs {
+		e.mu.Lock()
+		lat = append(lat, e.lat...)
+		e.mu.Unlock()
+		res.Undelivered += e.undelivered()
+		ackLat = append(ackLat, e.ackLat...)
+		res.CommandsSent += e.sent
+		res.CommandsAcked += e.acked
+		res.Errors += e.errored
+		res.Timeouts += e.timeouts
+		res.Late += e.late
+		res.Skipped += e.skipped
+		for c, n := range e.errs {
+			res.ErrorsByCode[c] += n
+		}
+		if e.loopErr != nil {
+			logf("encounter %s: %v\n", e.id, e.loopErr)
+		}
+		for _, c := range e.clients {
+			if err := c.lost(); err != nil {
+				res.Disconnects++
+				if res.Disconnects <= 5 {
+					logf("encounter %s, client %s: connection lost: %v\n", e.id, c.as, err)
+				}
+			}
+		}
+	}
+	if measured > 0 {
+		res.CommandsPerSecond = round2(float64(res.CommandsAcked) / measured.Seconds())
+	}
+	res.Latency = summarise(lat)
+	res.AckLatency = summarise(ackLat)
+	if o.pid > 0 && cpuErr == nil && !after.at.IsZero() {
+		res.CPU = cpuBetween(before, after, res.CommandsAcked)
+	} else if cpuErr != nil {
+		logf("CPU use not measured: %v\n", cpuErr)
+	}
+
+	mu.Lock()
+	all := clients
+	clients = nil
+	mu.Unlock()
+	closeAll(all)
+	stopReaders()
+
+	res.print(stdout)
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	if interrupted {
+		return errors.New("interrupted: the results cover only part of the window")
+	}
+	return nil
+}
+
+// writeTrace writes one line per measured, fully delivered command.
+func writeTrace(name string, encs []*encounter, from time.Time) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	fmt.Fprintln(bw, "encounter,sent_ms,latency_ms")
+	for _, e := range encs {
+		e.mu.Lock()
+		for i, d := range e.lat {
+			fmt.Fprintf(bw, "%d,%.3f,%.3f\n", e.index, float64(e.sentAt[i].Sub(from))/1e6, float64(d)/1e6)
+		}
+		e.mu.Unlock()
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// sleepUntil waits for t; it reports false if ctx ended first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// closeAll closes the connections concurrently and waits for their readers.
+func closeAll(clients []*client) {
+	var wg sync.WaitGroup
+	for _, c := range clients {
+		wg.Go(func() {
+			c.close()
+			<-c.done
+		})
+	}
+	wg.Wait()
+}
+
+// parallel runs fn(0) … fn(n-1), at most limit at a time, and returns the
+// first error; after an error no new calls start.
+func parallel(n, limit int, fn func(i int) error) error {
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	sem := make(chan struct{}, limit)
+	for i := range n {
+		mu.Lock()
+		failed := first != nil
+		mu.Unlock()
+		if failed {
+			break
+		}
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := fn(i); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return first
+}
