@@ -161,6 +161,13 @@ func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, 
 	if err != nil {
 		return nil, nil, fmt.Errorf("clone state: %w", err)
 	}
+	return DecideOwned(rs, next, viewer, cmdID, cmd, roller, hist)
+}
+
+// DecideOwned is DecideWith on a state the caller gives away: next must be a
+// private copy (e.g. freshly decoded from the current snapshot), which it
+// changes. It saves the clone when the caller already holds the snapshot.
+func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
 	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
 	before := roller.Faces()
 	if err := decide(tx, cmd); err != nil {

@@ -195,7 +195,10 @@ type owner struct {
 
 	rs    engine.Ruleset
 	state engine.State
-	dice  *dice.Roller
+	// snapshot is state as JSON: decoding it gives each command a private
+	// copy to decide on without marshalling the state first.
+	snapshot []byte
+	dice     *dice.Roller
 }
 
 func (o *owner) run() {
@@ -280,7 +283,7 @@ func (o *owner) load(ctx context.Context) error {
 	if st.Core().Seq != rec.Seq {
 		return fmt.Errorf("encounter %s snapshot is at seq %d but the row says %d", o.id, st.Core().Seq, rec.Seq)
 	}
-	o.rs, o.state = rs, st
+	o.rs, o.state, o.snapshot = rs, st, rec.State
 	if o.dice == nil {
 		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
 	}
@@ -315,7 +318,11 @@ func (o *owner) submit(req request) (int64, error) {
 	}
 	for attempt := 0; ; attempt++ {
 		hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
-		events, next, err := engine.DecideWith(o.rs, o.state, req.viewer, req.cmdID, req.cmd, o.dice, hist)
+		private, err := o.rs.Decode(o.snapshot)
+		if err != nil {
+			return 0, fmt.Errorf("decode encounter %s snapshot: %w", o.id, err)
+		}
+		events, next, err := engine.DecideOwned(o.rs, private, req.viewer, req.cmdID, req.cmd, o.dice, hist)
 		if err != nil {
 			// A resent command that already happened is not an error: it may
 			// be illegal now precisely because it was applied.
@@ -348,7 +355,7 @@ func (o *owner) submit(req request) (int64, error) {
 			o.state = nil
 			return 0, err
 		}
-		o.state = next
+		o.state, o.snapshot = next, snapshot
 		o.publish(events)
 		return seq, nil
 	}
