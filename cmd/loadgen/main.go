@@ -55,6 +55,7 @@ type options struct {
 	rate         float64
 	trace        string
 	token        string
+	signup       bool
 }
 
 func main() {
@@ -85,6 +86,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.setupTimeout, "setup-timeout", 2*time.Minute, "time allowed to create encounters and connect clients")
 	fs.IntVar(&o.parallel, "parallel", 8, "concurrent requests while setting up")
 	fs.StringVar(&o.token, "token", os.Getenv("FRAY_TOKEN"), "API token of the account to use (default $FRAY_TOKEN; empty: sign up a throw-away account)")
+	fs.BoolVar(&o.signup, "signup", false, "only sign up a throw-away account, print its API token and exit")
 	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
 	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
 	if err := fs.Parse(args); err != nil {
@@ -153,6 +155,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.signup {
+		hc := newHTTPClient()
+		defer closeIdle(hc)
+		a := &api{base: base, client: hc}
+		sctx, cancel := context.WithTimeout(ctx, o.setupTimeout)
+		defer cancel()
+		_, token, err := a.signup(sctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, token)
+		return nil
+	}
 	name, doc, err := loadExample(o)
 	if err != nil {
 		return err
@@ -171,6 +186,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	setupCtx, cancelSetup := context.WithTimeout(ctx, o.setupTimeout)
 	defer cancelSetup()
 	if a.token == "" {
+		if o.pid > 0 {
+			logf("note: signing up makes the server hash a password in 19 MiB it then frees, which skews memory per connection; for that, sign up with -signup, restart the server and pass -token\n")
+		}
 		name, token, err := a.signup(setupCtx)
 		if err != nil {
 			return fmt.Errorf("is the server running at %s? sign up: %w", base, err)
