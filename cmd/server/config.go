@@ -40,11 +40,10 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	level := fs.String("log-level", env("FRAY_LOG_LEVEL", "info"), "log level")
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra websocket origins")
-	campaign := fs.String("campaign", "", "campaign id (encounter import)")
+	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
-	_ = campaign
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
 	if v := getenv("FRAY_DICE_SEED"); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)

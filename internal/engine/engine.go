@@ -138,11 +138,13 @@ func (tx *Tx) Emits(kind, actor, text string, data any, rolls ...dice.Roll) erro
 // so it is unique within the encounter.
 func (tx *Tx) Open(d Decision) error {
 	d.ID = fmt.Sprintf("d%d", tx.Base().Seq+1)
-	who := "the GM"
+	who, actor := "the GM", ""
 	if c := tx.Base().Combatant(d.For); c != nil {
-		who = c.Name
+		// The combatant is the event's actor, so a hidden one's question is
+		// secret (see Emit) and its name never reaches players.
+		who, actor = c.Name, c.ID
 	}
-	return tx.Emits(KindDecisionOpened, "", fmt.Sprintf("Waiting for %s: %s", who, d.Prompt), DecisionOpened{Decision: d})
+	return tx.Emits(KindDecisionOpened, actor, fmt.Sprintf("Waiting for %s: %s", who, d.Prompt), DecisionOpened{Decision: d})
 }
 
 // Decide resolves cmd, issued by viewer with client command id cmdID,

@@ -297,3 +297,24 @@ func TestRoundOrderHidesHiddenCombatants(t *testing.T) {
 		t.Fatal("GM's round order lacks the spy")
 	}
 }
+
+// TestHiddenCombatantsQuestionIsSecret: a decision put to a hidden
+// combatant never names it to players.
+func TestHiddenCombatantsQuestionIsSecret(t *testing.T) {
+	gm := engine.GMViewer()
+	st, _ := decide(t, newToy(t), gm, engine.NewCommand("start", "", nil))
+	next, err := engine.Clone(toy{}, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, _, err := engine.Decide(toy{}, next, gm, "c", engine.NewCommand("ask-spy", "hero", nil), dice.NewRoller(dice.NewFixed()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !events[0].Secret {
+		t.Fatal("a question to the hidden spy is not secret")
+	}
+	if got := engine.FilterEvents(st, engine.PlayerViewer("hero"), events); len(got) != 0 {
+		t.Fatalf("the player sees %q", got[0].Text)
+	}
+}

@@ -80,6 +80,9 @@ func (toy) Decide(tx *engine.Tx, cmd engine.Command) error {
 	case "ask":
 		return tx.Open(engine.Decision{For: engine.GM, Kind: "ruling", Prompt: "Allow it?", Data: json.RawMessage(`{"secret":"note"}`),
 			Options: []engine.Choice{{Value: "yes", Label: "Yes"}, {Value: "no", Label: "No"}}})
+	case "ask-spy":
+		return tx.Open(engine.Decision{For: "spy", Kind: "ruling", Prompt: "Strike now?",
+			Options: []engine.Choice{{Value: "yes", Label: "Yes"}}})
 	case "end-turn":
 		next := engine.NextTurn(tx.Base())
 		if next < 0 {
