@@ -67,7 +67,7 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleEncounterView returns the viewer's projection: GET /api/encounters/{id}?as=gm
+// handleEncounterView returns the caller's projection: GET /api/encounters/{id} (GMs may add ?as=PC to preview)
 func (s *Server) handleEncounterView(w http.ResponseWriter, r *http.Request) {
 	e, ok := s.viewed(w, r)
 	if !ok {
@@ -115,7 +115,7 @@ type commandRequest struct {
 }
 
 // handleEncounterCommand submits one command over HTTP, for bots and tests:
-// POST /api/encounters/{id}/commands?as=gm {"id":"…","command":{"kind":…}}
+// POST /api/encounters/{id}/commands {"id":"…","command":{"kind":…}}
 func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) {
 	e, ok := s.viewed(w, r)
 	if !ok {
