@@ -22,7 +22,7 @@ type Store interface {
 	Encounter(ctx context.Context, id string) (store.Encounter, error)
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
 	Append(ctx context.Context, a store.Append) (int64, error)
-	CommandSeq(ctx context.Context, encounterID, commandID string) (int64, bool, error)
+	CommandSeq(ctx context.Context, encounterID, sender, commandID string) (int64, bool, error)
 	SnapshotAt(ctx context.Context, encounterID string, seq int64) (int64, []byte, error)
 }
 
@@ -326,7 +326,7 @@ func (o *owner) submit(req request) (int64, error) {
 		if err != nil {
 			// A resent command that already happened is not an error: it may
 			// be illegal now precisely because it was applied.
-			if seq, found, lerr := o.svc.cfg.Store.CommandSeq(ctx, o.id, req.cmdID); lerr == nil && found {
+			if seq, found, lerr := o.svc.cfg.Store.CommandSeq(ctx, o.id, "", req.cmdID); lerr == nil && found {
 				return seq, nil
 			}
 			return 0, err
