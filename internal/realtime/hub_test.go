@@ -19,7 +19,7 @@ import (
 // fixedEncounter serves one unchanging state; enough to test fan-out.
 type fixedEncounter struct{ st engine.State }
 
-func (f fixedEncounter) Submit(context.Context, string, engine.Viewer, string, engine.Command) (int64, error) {
+func (f fixedEncounter) Submit(context.Context, string, play.Sender, string, engine.Command) (int64, error) {
 	return 0, fray.Errorf(fray.EILLEGAL, "read-only")
 }
 func (f fixedEncounter) Current(context.Context, string) (engine.Ruleset, engine.State, error) {
@@ -116,6 +116,11 @@ func TestDecodeClientMessage(t *testing.T) {
 		{`{"type":"command","id":"a","command":[1]}`, fray.EINVALID},
 		{`{"type":"command","id":"a","command":{"kind":"start"}} {}`, fray.EINVALID},
 		{`{`, fray.EINVALID},
+		{"{\"type\":\"command\",\"id\":\"a\xff\",\"command\":{\"kind\":\"start\"}}", fray.EINVALID},             // invalid UTF-8
+		{`{"type":"command","id":"a\udc00","command":{"kind":"start"}}`, fray.EINVALID},                         // a lone surrogate
+		{`{"type":"command","id":"a\u0000","command":{"kind":"start"}}`, fray.EINVALID},                         // a control character
+		{`{"type":"command","id":"` + strings.Repeat("x", 65) + `","command":{"kind":"start"}}`, fray.EINVALID}, // too long
+		{`{"type":"command","id":"épée","command":{"kind":"start"}}`, ""},
 	}
 	for _, tc := range cases {
 		if _, _, err := DecodeClientMessage([]byte(tc.in)); fray.ErrorCode(err) != tc.code {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -357,4 +358,29 @@ func (db *DB) Events(ctx context.Context, encounterID string, after int64, limit
 		}
 	}
 	return evs, nil
+}
+
+// Settle waits, at most wait, for any transaction that holds encounter id's
+// row — one that moved it on and whose writer lost the connection while
+// committing — to end, so that reads after it see that transaction's
+// outcome. If it is still running after wait, the error wraps
+// ErrOutcomeUnknown.
+func (db *DB) Settle(ctx context.Context, id string, wait time.Duration) error {
+	if !validUUID(id) {
+		return encounterNotFound(id)
+	}
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, fmt.Sprintf("SET LOCAL lock_timeout = %d", max(1, wait.Milliseconds()))); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `SELECT 1 FROM encounters WHERE id = $1::uuid FOR SHARE`, id)
+		return err
+	})
+	if pgCode(err) == sqlLockNotAvailable {
+		return fmt.Errorf("store: settle: %w: %w", ErrOutcomeUnknown, err)
+	}
+	if err != nil {
+		return fmt.Errorf("store: settle: %w", err)
+	}
+	return nil
 }
