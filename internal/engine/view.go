@@ -3,6 +3,8 @@ package engine
 import (
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
 )
 
 // View is what one viewer may see of an encounter: the server-side
@@ -33,8 +35,11 @@ type View struct {
 	// viewer (a combatant's name, or "the GM").
 	Waiting []string `json:"waiting,omitempty"`
 	Outcome *Outcome `json:"outcome,omitempty"`
-	Rules   any      `json:"rules,omitempty"`
-	Actions []Action `json:"actions"`
+	// Board is the battlefield as the viewer sees it (rulesets that are
+	// Boarders); Rules the rest of the ruleset's projection.
+	Board   *board.Board `json:"board,omitempty"`
+	Rules   any          `json:"rules,omitempty"`
+	Actions []Action     `json:"actions"`
 }
 
 // Committed is a sealed answer its author sees while the others decide.
@@ -113,6 +118,9 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	view.Rules = rs.Project(st, v)
+	if bd, ok := rs.(Boarder); ok {
+		view.Board = bd.Board(st, v)
+	}
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)
 	}

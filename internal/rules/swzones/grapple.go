@@ -497,7 +497,7 @@ func decideRelease(tx *engine.Tx, cmd engine.Command) error {
 	if victim == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is holding no one", st.name(f.ID))
 	}
-	return tx.Emits(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.name(f.ID), st.name(victim)), Released{Grappler: f.ID, Target: victim})
+	return tx.Emit(engine.NewEvent(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.name(f.ID), st.name(victim)), Released{Grappler: f.ID, Target: victim}).With(victim))
 }
 
 // victimOf is the fighter id holds in a grapple, or "".

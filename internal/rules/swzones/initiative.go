@@ -156,7 +156,12 @@ func dealRound(tx *engine.Tx) error {
 	}
 	if len(public.Cards) > 0 {
 		text := "Action cards: " + strings.Join(texts, ", ") + "."
-		if err := tx.Emits(KindCardsDealt, "", text, public, rolls...); err != nil {
+		dealt := make([]string, 0, len(public.Cards))
+		for id := range public.Cards {
+			dealt = append(dealt, id)
+		}
+		slices.Sort(dealt)
+		if err := tx.Emit(engine.NewEvent(KindCardsDealt, "", text, public, rolls...).With(dealt...)); err != nil {
 			return err
 		}
 	}
