@@ -108,7 +108,7 @@ func TestSubmitChecksAccess(t *testing.T) {
 	} {
 		_, err := svc.Submit(ctx, lt.id, player, "p-"+cmd.Kind+cmd.Actor, cmd)
 		if !errors.Is(err, play.ErrAccessChanged) {
-			t.Fatalf("%s by a stale viewer: %v", cmd.Raw, err)
+			t.Fatalf("%s %s by a stale viewer: %v", cmd.Kind, cmd.Actor, err)
 		}
 	}
 	if _, st, _ := svc.Current(ctx, lt.id); st.Core().Seq != start {
