@@ -235,9 +235,10 @@ func (db *DB) AppendCommand(ctx context.Context, a Append) (Appended, error) {
 	commit = true
 	if err := tx.Commit(ctx); err != nil {
 		_ = tx.Rollback(context.WithoutCancel(ctx))
+		// Only PostgreSQL's own answer says the commit did not happen. (pgx
+		// may call a connection lost after COMMIT was sent "safe to retry".)
 		var pe *pgconn.PgError
-		if errors.As(err, &pe) || errors.Is(err, pgx.ErrTxCommitRollback) || pgconn.SafeToRetry(err) {
-			// PostgreSQL refused the commit, or COMMIT was never sent.
+		if errors.As(err, &pe) || errors.Is(err, pgx.ErrTxCommitRollback) {
 			return Appended{}, fmt.Errorf("store: append: commit: %w", err)
 		}
 		return Appended{}, fmt.Errorf("%w: %w: %w",
