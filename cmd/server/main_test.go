@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -19,7 +20,12 @@ import (
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childServerEnv) == "1" {
+		os.Exit(runChildServer())
+	}
+	testdb.Main(m)
+}
 
 // testServer is the real server, started in-process through run.
 type testServer struct {

@@ -464,10 +464,10 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		// come from the sender's current access, not an old one.
 		look, lerr := o.svc.cfg.Store.LookupCommand(ctx, o.id, sender.User, req.cmdID)
 		switch {
-		case lerr != nil && resolving:
-			return 0, lerr
 		case lerr != nil:
-			return 0, err
+			// Whether this id was applied before cannot be told now: a
+			// refusal, which says nothing changed, could be a lie.
+			return 0, lerr
 		case look.Applied:
 			return look.Seq, nil
 		case sender.Access != 0 && look.Access != sender.Access:
