@@ -39,9 +39,18 @@ type testServer struct {
 
 func startServer(t *testing.T, dbURL string) *testServer {
 	t.Helper()
+	return startServerEnv(t, dbURL, nil)
+}
+
+// startServerEnv is startServer with more environment variables.
+func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
+	for k, v := range extra {
+		env[k] = v
+	}
 	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1), once: &sync.Once{}}
 	go func() {
 		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)
