@@ -118,7 +118,7 @@ type driver struct {
 	name     string
 	stop     <-chan struct{}
 	acked    map[string]int64 // command id → the seq it was acknowledged at
-	refused  map[string]int // error codes of refused commands
+	refused  map[string]int   // error codes of refused commands
 	resends  int
 	seen     int64 // the last event seq received, all of them in order
 	gaps     []string

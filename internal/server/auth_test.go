@@ -50,10 +50,10 @@ func TestClientIP(t *testing.T) {
 		want   string
 	}{
 		{"203.0.113.9:5000", nil, direct, "203.0.113.9"},
-		{"203.0.113.9:5000", []string{"198.51.100.1"}, direct, "203.0.113.9"},         // no trusted proxy: the header is ignored
-		{"127.0.0.1:5000", []string{"198.51.100.1"}, direct, "127.0.0.1"},             // idem
-		{"127.0.0.1:5000", []string{"198.51.100.1"}, behind, "198.51.100.1"},          // one proxy
-		{"127.0.0.1:5000", []string{"6.6.6.6, 198.51.100.1"}, behind, "198.51.100.1"}, // the client's own entry is not believed
+		{"203.0.113.9:5000", []string{"198.51.100.1"}, direct, "203.0.113.9"},          // no trusted proxy: the header is ignored
+		{"127.0.0.1:5000", []string{"198.51.100.1"}, direct, "127.0.0.1"},              // idem
+		{"127.0.0.1:5000", []string{"198.51.100.1"}, behind, "198.51.100.1"},           // one proxy
+		{"127.0.0.1:5000", []string{"6.6.6.6, 198.51.100.1"}, behind, "198.51.100.1"},  // the client's own entry is not believed
 		{"127.0.0.1:5000", []string{"198.51.100.1, 10.1.2.3"}, behind, "198.51.100.1"}, // two proxies
 		{"127.0.0.1:5000", []string{"198.51.100.1", "10.1.2.3"}, behind, "198.51.100.1"},
 		{"203.0.113.9:5000", []string{"198.51.100.1"}, behind, "203.0.113.9"}, // an untrusted peer's header is ignored
