@@ -119,6 +119,7 @@ type driver struct {
 	stop     <-chan struct{}
 	acked    map[string]int64 // command id → the seq it was acknowledged at
 	refused  map[string]int   // error codes of refused commands
+	retried  map[string]int   // error codes that asked for the same id again
 	resends  int
 	seen     int64 // the last event seq received, all of them in order
 	gaps     []string
@@ -192,6 +193,7 @@ func (d *driver) run(wg *sync.WaitGroup) {
 				}
 				pending = nil
 			case reply.Code == "unavailable" || reply.Code == "outcome_unknown":
+				d.retried[reply.Code]++
 				time.Sleep(50 * time.Millisecond) // resend the same id
 			default:
 				d.refused[reply.Code]++ // refused: nothing changed (e.g. the turn moved on)
@@ -301,7 +303,7 @@ func TestKillRestartLosesNothing(t *testing.T) {
 	drivers := make([]*driver, encounters)
 	for i, id := range ids {
 		drivers[i] = &driver{t: t, url: "ws://" + addr + "/encounters/" + id + "/ws?view=1", token: gm.Token,
-			name: fmt.Sprintf("e%d", i), stop: stop, acked: map[string]int64{}, refused: map[string]int{}, firstAck: make(chan time.Time, 1)}
+			name: fmt.Sprintf("e%d", i), stop: stop, acked: map[string]int64{}, refused: map[string]int{}, retried: map[string]int{}, firstAck: make(chan time.Time, 1)}
 		wg.Add(1)
 		go drivers[i].run(&wg)
 	}
@@ -360,7 +362,7 @@ func TestKillRestartLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	total, resends, refused := 0, 0, map[string]int{}
+	total, resends, refused, retried := 0, 0, map[string]int{}, map[string]int{}
 	lost, twice, gaps := 0, 0, 0
 	for i, d := range drivers {
 		rows, _ := conn.Query(context.Background(), `SELECT command_id, seq FROM commands WHERE encounter_id = $1`, ids[i])
@@ -408,14 +410,17 @@ func TestKillRestartLosesNothing(t *testing.T) {
 		for code, n := range d.refused {
 			refused[code] += n
 		}
+		for code, n := range d.retried {
+			retried[code] += n
+		}
 	}
 	if refused["internal"] > 0 {
 		t.Errorf("%d commands failed with an internal error", refused["internal"])
 	}
 	t.Logf("%d encounters, %d SIGKILLs and one database outage of 1 s in %v: %d commands acknowledged (%.0f/s), "+
-		"%d resent with the same id after a kill or outage, %d refused (%v); %d acknowledged commands lost, "+
-		"%d applied twice, %d gaps in what clients received",
-		encounters, kills, elapsed.Round(100*time.Millisecond), total, float64(total)/elapsed.Seconds(), resends,
+		"%d resent with the same id after a kill or outage (answers that asked for it: %v), %d refused (%v); "+
+		"%d acknowledged commands lost, %d applied twice, %d gaps in what clients received",
+		encounters, kills, elapsed.Round(100*time.Millisecond), total, float64(total)/elapsed.Seconds(), resends, retried,
 		func() (n int) {
 			for _, c := range refused {
 				n += c
