@@ -256,7 +256,13 @@ func (s *testServer) dial(id, query string) *wsClient {
 
 func (c *wsClient) read() message {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return c.readWithin(10 * time.Second)
+}
+
+// readWithin reads the next message, waiting at most d.
+func (c *wsClient) readWithin(d time.Duration) message {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	_, data, err := c.conn.Read(ctx)
 	if err != nil {
