@@ -1,0 +1,652 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Carry-over: what a campaign's character keeps from one encounter to the
+// next.
+//
+// A character is a stat block (a CombatantSetup's Stats). Preparing an
+// encounter copies the character's stats into the setup; when the encounter
+// ends, the ruleset reads the values that outlive the fight out of the final
+// state (Carrier), and the GM confirms, edits or skips them. Confirmed values
+// are written back into the character's stats (WriteCarried), so the stats
+// stay the character's one truth between fights and the next encounter
+// starts from them. Everything here is pure; the campaign's bookkeeping
+// (revisions, which encounter was carried) lives outside the engine.
+
+// Carrier is implemented by rulesets whose combatants keep values from one
+// encounter to the next: wounds, spent XP, permanent Corruption, ammunition,
+// Life Points, Armour Points …
+//
+// CarryFields declares those values. Each is a StatField whose Name is the
+// value's path in the stats JSON, dot-separated like a StatSchema's
+// ("wounds", "resources.xp"); Type is FieldInt, FieldBool or FieldText;
+// Label and Help are shown to the GM; Default is the value when the stats
+// leave the path out ("" means 0, false or "").
+//
+// A value that resets between encounters (a per-fight counter, a pool that
+// refills every session, the turn ledger) is simply not declared: the next
+// encounter starts it from the stats as they are.
+//
+// CarryOut returns every declared value of combatant id (int, bool or
+// string, as its field's Type says) as it stands in st, the state the
+// encounter ended in. stats is the combatant's "stats" in the setup the
+// encounter was prepared from, for values the state keeps relative to it
+// (for example XP spent during the fight, subtracted from the stats' XP).
+//
+// The ruleset's New (and Derive, when it has one) must read every declared
+// path from the stats, so that an encounter prepared from stats holding a
+// carried value starts with it; its StatSchema should list them too, so the
+// stat editor keeps them. CarryOut is pure like the rest of a Ruleset.
+type Carrier interface {
+	CarryFields() []StatField
+	CarryOut(st State, id string, stats json.RawMessage) (CarryValues, error)
+}
+
+// CarryValues are carried values by path: int for FieldInt, bool for
+// FieldBool, string for FieldText.
+type CarryValues map[string]any
+
+// CarryStep is what one encounter did to one carried value of a character:
+// the value went From → To (both typed like CarryValues).
+type CarryStep struct {
+	From any `json:"from"`
+	To   any `json:"to"`
+}
+
+// CarryApplied is what one encounter's carry-over did to a character, by
+// path: the steps of the values it changed. Replacing the carry-over (after
+// a rewind and a new end) first undoes these steps, so nothing is applied
+// twice.
+type CarryApplied map[string]CarryStep
+
+// CheckCarryFields reports whether fields are a valid declaration: paths
+// well formed and unique, types int, bool or text, defaults of their type.
+func CheckCarryFields(fields []StatField) error {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		if f.Name == "" || strings.HasPrefix(f.Name, ".") || strings.HasSuffix(f.Name, ".") || strings.Contains(f.Name, "..") {
+			return fmt.Errorf("carried field %q: malformed path", f.Name)
+		}
+		if seen[f.Name] {
+			return fmt.Errorf("carried field %q is declared twice", f.Name)
+		}
+		seen[f.Name] = true
+		switch f.Type {
+		case FieldInt, FieldBool, FieldText:
+		default:
+			return fmt.Errorf("carried field %q: type %q (want int, bool or text)", f.Name, f.Type)
+		}
+		if _, err := carryDefault(f); err != nil {
+			return fmt.Errorf("carried field %q: default: %v", f.Name, err)
+		}
+	}
+	return nil
+}
+
+// carryDefault is a field's value when the stats leave it out.
+func carryDefault(f StatField) (any, error) {
+	if f.Default == "" {
+		return zeroOf(f), nil
+	}
+	return CarryValue(f, f.Default)
+}
+
+func zeroOf(f StatField) any {
+	switch f.Type {
+	case FieldInt:
+		return 0
+	case FieldBool:
+		return false
+	}
+	return ""
+}
+
+// CarryValue converts v (from JSON, a form or Go) to f's type: an int from
+// a whole number or its text; a bool from a bool or "on"/"true"/"1" (""
+// /"off"/"false"/"0" are false); a string from a string. Anything else is
+// EINVALID, naming the field.
+func CarryValue(f StatField, v any) (any, error) {
+	bad := func() (any, error) {
+		return nil, fray.Errorf(fray.EINVALID, "%s: %v is not %s", labelOf(f), jsonText(v), typeWords(f.Type))
+	}
+	switch f.Type {
+	case FieldInt:
+		switch x := v.(type) {
+		case int:
+			return x, nil
+		case int64:
+			if x >= math.MinInt32 && x <= math.MaxInt32 {
+				return int(x), nil
+			}
+		case float64:
+			if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 {
+				return int(x), nil
+			}
+		case json.Number:
+			if n, err := strconv.Atoi(x.String()); err == nil {
+				return n, nil
+			}
+		case string:
+			s := strings.TrimSpace(x)
+			if s == "" {
+				return zeroOf(f), nil
+			}
+			if n, err := strconv.Atoi(s); err == nil && n >= math.MinInt32 && n <= math.MaxInt32 {
+				return n, nil
+			}
+		}
+		return bad()
+	case FieldBool:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		case string:
+			switch strings.ToLower(strings.TrimSpace(x)) {
+			case "on", "true", "1", "yes":
+				return true, nil
+			case "", "off", "false", "0", "no":
+				return false, nil
+			}
+		}
+		return bad()
+	case FieldText:
+		if s, ok := v.(string); ok {
+			if len(s) > 1000 {
+				return nil, fray.Errorf(fray.EINVALID, "%s: at most 1000 characters", labelOf(f))
+			}
+			return s, nil
+		}
+		return bad()
+	}
+	return nil, fray.Errorf(fray.EINVALID, "%s cannot be carried (type %q)", labelOf(f), f.Type)
+}
+
+func labelOf(f StatField) string {
+	if f.Label != "" {
+		return f.Label
+	}
+	return f.Name
+}
+
+func typeWords(t string) string {
+	switch t {
+	case FieldInt:
+		return "a whole number"
+	case FieldBool:
+		return "true or false"
+	}
+	return "text"
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+// ReadCarried returns the declared values as stats hold them: a path the
+// stats leave out has its field's default.
+func ReadCarried(fields []StatField, stats json.RawMessage) (CarryValues, error) {
+	doc, err := statsDoc(stats)
+	if err != nil {
+		return nil, err
+	}
+	out := CarryValues{}
+	for _, f := range fields {
+		raw, ok := lookup(doc, f.Name)
+		if !ok || raw == nil {
+			if out[f.Name], err = carryDefault(f); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if out[f.Name], err = CarryValue(f, raw); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func statsDoc(stats json.RawMessage) (map[string]any, error) {
+	doc := map[string]any{}
+	if len(stats) == 0 || string(stats) == "null" {
+		return doc, nil
+	}
+	if err := json.Unmarshal(stats, &doc); err != nil || doc == nil {
+		return nil, fray.Errorf(fray.EINVALID, "stats are not a JSON object")
+	}
+	return doc, nil
+}
+
+// WriteCarried returns stats with values written at their paths; every
+// other part of the stats is kept. A value equal to its field's default is
+// removed from the stats rather than written (reading it back gives the
+// same), so a healed character's stats look like a fresh one's. Values for
+// paths that are not declared are EINVALID.
+func WriteCarried(fields []StatField, stats json.RawMessage, values CarryValues) (json.RawMessage, error) {
+	doc, err := statsDoc(stats)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]StatField{}
+	for _, f := range fields {
+		byName[f.Name] = f
+	}
+	for _, path := range sortedKeys(values) {
+		f, ok := byName[path]
+		if !ok {
+			return nil, fray.Errorf(fray.EINVALID, "%q is not a carried value", path)
+		}
+		v, err := CarryValue(f, values[path])
+		if err != nil {
+			return nil, err
+		}
+		def, _ := carryDefault(f)
+		if v == def {
+			remove(doc, path)
+			continue
+		}
+		if err := setPath(doc, path, v); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(doc)
+}
+
+// setPath is set, refusing to replace a value that is not an object on the
+// way (a carried path "a.b" where the stats hold "a": 3).
+func setPath(doc map[string]any, path string, v any) error {
+	parts := strings.Split(path, ".")
+	cur := doc
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := cur[p]
+		if !ok || next == nil {
+			m := map[string]any{}
+			cur[p], cur = m, m
+			continue
+		}
+		m, ok := next.(map[string]any)
+		if !ok {
+			return fray.Errorf(fray.EINVALID, "stats hold %q where %q needs an object", p, path)
+		}
+		cur = m
+	}
+	cur[parts[len(parts)-1]] = v
+	return nil
+}
+
+// remove deletes path from doc, and objects on the way that it leaves empty.
+func remove(doc map[string]any, path string) {
+	parts := strings.Split(path, ".")
+	var walk func(m map[string]any, i int)
+	walk = func(m map[string]any, i int) {
+		if i == len(parts)-1 {
+			delete(m, parts[i])
+			return
+		}
+		next, ok := m[parts[i]].(map[string]any)
+		if !ok {
+			return
+		}
+		walk(next, i+1)
+		if len(next) == 0 {
+			delete(m, parts[i])
+		}
+	}
+	walk(doc, 0)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// ParseCarried reads values given by path (a JSON object decoded into
+// map[string]any, or form values), converting each to its field's type.
+// Paths that are not declared are EINVALID; paths left out are left out.
+func ParseCarried(fields []StatField, raw map[string]any) (CarryValues, error) {
+	byName := map[string]StatField{}
+	for _, f := range fields {
+		byName[f.Name] = f
+	}
+	out := CarryValues{}
+	for _, path := range sortedKeys(raw) {
+		f, ok := byName[path]
+		if !ok {
+			return nil, fray.Errorf(fray.EINVALID, "%q is not a carried value (carried: %s)", path, strings.Join(fieldNames(fields), ", "))
+		}
+		v, err := CarryValue(f, raw[path])
+		if err != nil {
+			return nil, err
+		}
+		out[path] = v
+	}
+	return out, nil
+}
+
+func fieldNames(fields []StatField) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
+	}
+	return out
+}
+
+// CarriedFromForm reads every declared value from form inputs named
+// prefix+path. A checkbox that is absent is false (browsers send nothing
+// for an unticked box); an absent number or text is EINVALID.
+func CarriedFromForm(fields []StatField, form url.Values, prefix string) (CarryValues, error) {
+	raw := map[string]any{}
+	for _, f := range fields {
+		vs, ok := form[prefix+f.Name]
+		switch {
+		case ok && len(vs) > 0:
+			raw[f.Name] = vs[len(vs)-1]
+		case f.Type == FieldBool:
+			raw[f.Name] = false
+		default:
+			return nil, fray.Errorf(fray.EINVALID, "%s is missing", labelOf(f))
+		}
+	}
+	return ParseCarried(fields, raw)
+}
+
+// ProposeCarry works out what an encounter's carry-over does to a
+// character whose declared values are now current. before are the values
+// in the stats the encounter was prepared from, after those it ended with
+// (CarryOut); prev is what an earlier carry-over of the same encounter
+// applied (nil when none).
+//
+// The encounter's own change is applied on top of the character as it is
+// now, so that edits made since (a healing between fights, another fight
+// carried meanwhile) are kept: a number moves by after − before; a bool or
+// text that changed in the fight becomes its value after, else it stays.
+// An earlier carry-over of the same encounter is undone first (numbers move
+// back by its To − From; a bool or text it changed goes back to From when it
+// still holds To), so carrying an encounter again after a rewind and a new
+// end replaces its result instead of adding to it.
+//
+// It returns base, the current values with prev undone, and proposal, base
+// with the encounter's change applied. The applied steps to record are
+// StepsBetween(fields, base, confirmed).
+func ProposeCarry(fields []StatField, current, before, after CarryValues, prev CarryApplied) (base, proposal CarryValues) {
+	base, proposal = CarryValues{}, CarryValues{}
+	for _, f := range fields {
+		cur := current[f.Name]
+		if step, ok := prev[f.Name]; ok {
+			cur = undoStep(f, cur, step)
+		}
+		base[f.Name] = cur
+		proposal[f.Name] = applyChange(f, cur, before[f.Name], after[f.Name])
+	}
+	return base, proposal
+}
+
+func undoStep(f StatField, cur any, step CarryStep) any {
+	from, err1 := CarryValue(f, step.From)
+	to, err2 := CarryValue(f, step.To)
+	if err1 != nil || err2 != nil {
+		return cur
+	}
+	if f.Type == FieldInt {
+		c, _ := cur.(int)
+		return c - (to.(int) - from.(int))
+	}
+	if cur == to {
+		return from
+	}
+	return cur
+}
+
+func applyChange(f StatField, cur, before, after any) any {
+	if f.Type == FieldInt {
+		c, _ := cur.(int)
+		b, _ := before.(int)
+		a, _ := after.(int)
+		return c + (a - b)
+	}
+	if after != before {
+		return after
+	}
+	return cur
+}
+
+// StepsBetween returns the steps from → to of the values that differ.
+func StepsBetween(fields []StatField, from, to CarryValues) CarryApplied {
+	out := CarryApplied{}
+	for _, f := range fields {
+		if from[f.Name] != to[f.Name] {
+			out[f.Name] = CarryStep{From: from[f.Name], To: to[f.Name]}
+		}
+	}
+	return out
+}
+
+// StatChange is one difference between two versions of a stat block, in
+// words for people: the field's label and its value before and after ("—"
+// when absent).
+type StatChange struct {
+	Path   string `json:"path"`
+	Label  string `json:"label"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// CarryChanges lists the declared values that differ between from and to.
+func CarryChanges(fields []StatField, from, to CarryValues) []StatChange {
+	var out []StatChange
+	for _, f := range fields {
+		if from[f.Name] != to[f.Name] {
+			out = append(out, StatChange{Path: f.Name, Label: labelOf(f), Before: FormatCarried(f, from[f.Name]), After: FormatCarried(f, to[f.Name])})
+		}
+	}
+	return out
+}
+
+// FormatCarried shows a carried value to people: "yes"/"no" for bools,
+// "—" for empty text.
+func FormatCarried(f StatField, v any) string {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	case int:
+		return strconv.Itoa(x)
+	case string:
+		if x == "" {
+			return "—"
+		}
+		return x
+	case nil:
+		return "—"
+	}
+	return jsonText(v)
+}
+
+// FormValue is a carried value as a form input holds it ("on" for a
+// ticked box), like StatSchema.FormValues.
+func FormValue(v any) string {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return "on"
+		}
+		return ""
+	case int:
+		return strconv.Itoa(x)
+	case string:
+		return x
+	}
+	return ""
+}
+
+// Diff lists what changed between two versions of a stat block, in the
+// schema's words: each scalar field whose value differs, each list as a
+// whole (its items' names), and any other part of the stats by its path.
+// Values are shown as in the stats ("yes"/"no" for bools, "—" when absent).
+func (s StatSchema) Diff(before, after json.RawMessage) ([]StatChange, error) {
+	a, err := statsDoc(before)
+	if err != nil {
+		return nil, err
+	}
+	b, err := statsDoc(after)
+	if err != nil {
+		return nil, err
+	}
+	fa, fb := map[string]any{}, map[string]any{}
+	flatten(a, "", s, fa)
+	flatten(b, "", s, fb)
+	labels := map[string]string{}
+	order := map[string]int{}
+	for i, f := range s.Fields {
+		labels[f.Name], order[f.Name] = f.Label, i
+	}
+	var paths []string
+	for p := range fa {
+		paths = append(paths, p)
+	}
+	for p := range fb {
+		if _, ok := fa[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	slices.SortFunc(paths, func(x, y string) int {
+		ox, okx := order[x]
+		oy, oky := order[y]
+		switch {
+		case okx && oky:
+			return ox - oy
+		case okx:
+			return -1
+		case oky:
+			return 1
+		}
+		return strings.Compare(x, y)
+	})
+	var out []StatChange
+	for _, p := range paths {
+		va, vb := fa[p], fb[p]
+		if jsonText(va) == jsonText(vb) {
+			continue
+		}
+		label := labels[p]
+		if label == "" {
+			label = p
+		}
+		out = append(out, StatChange{Path: p, Label: label, Before: showStat(va), After: showStat(vb)})
+	}
+	return out, nil
+}
+
+// flatten maps doc's leaves to dot paths; lists (and the schema's list
+// fields) stay whole.
+func flatten(doc map[string]any, prefix string, s StatSchema, out map[string]any) {
+	for k, v := range doc {
+		path := prefix + k
+		if m, ok := v.(map[string]any); ok && !isListField(s, path) {
+			flatten(m, path+".", s, out)
+			continue
+		}
+		out[path] = v
+	}
+}
+
+func isListField(s StatSchema, path string) bool {
+	for _, f := range s.Fields {
+		if f.Name == path {
+			return f.Type == FieldList
+		}
+	}
+	return false
+}
+
+// showStat shows a stats value: lists of named items by their names,
+// other composites as JSON cut to 80 characters.
+func showStat(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "—"
+	case bool:
+		if x {
+			return "yes"
+		}
+		return "no"
+	case string:
+		if x == "" {
+			return "—"
+		}
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []any:
+		if len(x) == 0 {
+			return "none"
+		}
+		var names []string
+		for _, it := range x {
+			m, _ := it.(map[string]any)
+			n, _ := m["name"].(string)
+			if n == "" {
+				n, _ = m["id"].(string)
+			}
+			if n == "" {
+				names = nil
+				break
+			}
+			names = append(names, n)
+		}
+		if names != nil {
+			return strings.Join(names, ", ")
+		}
+	}
+	s := jsonText(v)
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:79]) + "…"
+	}
+	return s
+}
+
+// CarryOutOf calls c.CarryOut and checks its answer against the
+// declaration: every declared path present, typed as declared (numbers
+// that arrive as int64 or float64 are converted), nothing undeclared.
+func CarryOutOf(c Carrier, st State, id string, stats json.RawMessage) (CarryValues, error) {
+	fields := c.CarryFields()
+	got, err := c.CarryOut(st, id, stats)
+	if err != nil {
+		return nil, err
+	}
+	out := CarryValues{}
+	for _, f := range fields {
+		v, ok := got[f.Name]
+		if !ok {
+			return nil, fmt.Errorf("carry-over of %s: the ruleset gave no value for %q", id, f.Name)
+		}
+		if out[f.Name], err = CarryValue(f, v); err != nil {
+			return nil, fmt.Errorf("carry-over of %s: %v", id, err)
+		}
+	}
+	if len(got) != len(out) {
+		return nil, fmt.Errorf("carry-over of %s: the ruleset gave values it does not declare", id)
+	}
+	return out, nil
+}
