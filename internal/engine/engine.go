@@ -201,10 +201,9 @@ const (
 
 func decide(tx *Tx, cmd Command) error {
 	b := tx.Base()
-	if b.Status == StatusFinished && cmd.Kind != KindRevealEvent {
-		if cmd.Kind == KindRewind {
-			return fray.Errorf(fray.EILLEGAL, "the encounter is over: a finished encounter cannot be rewound")
-		}
+	// A finished encounter only takes reveals and rewinds: undoing the
+	// action that ended it reopens it.
+	if b.Status == StatusFinished && cmd.Kind != KindRevealEvent && cmd.Kind != KindRewind {
 		return fray.Errorf(fray.EILLEGAL, "the encounter is over")
 	}
 	switch cmd.Kind {
