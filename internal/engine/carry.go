@@ -29,11 +29,7 @@ import (
 // encounter to the next: wounds, spent XP, permanent Corruption, ammunition,
 // Life Points, Armour Points …
 //
-// CarryFields declares those values. Each is a StatField whose Name is the
-// value's path in the stats JSON, dot-separated like a StatSchema's
-// ("wounds", "resources.xp"); Type is FieldInt, FieldBool or FieldText;
-// Label and Help are shown to the GM; Default is the value when the stats
-// leave the path out ("" means 0, false or "").
+// CarryFields declares those values (see CarryField).
 //
 // A value that resets between encounters (a per-fight counter, a pool that
 // refills every session, the turn ledger) is simply not declared: the next
@@ -50,8 +46,37 @@ import (
 // carried value starts with it; its StatSchema should list them too, so the
 // stat editor keeps them. CarryOut is pure like the rest of a Ruleset.
 type Carrier interface {
-	CarryFields() []StatField
+	CarryFields() []CarryField
 	CarryOut(st State, id string, stats json.RawMessage) (CarryValues, error)
+}
+
+// CarryField declares one carried value. Its StatField's Name is the
+// value's path in the stats JSON, dot-separated like a StatSchema's
+// ("wounds", "resources.xp"); Type is FieldInt, FieldBool or FieldText;
+// Label and Help are shown to the GM; Default is the value when the stats
+// leave the path out ("" means 0, false or "").
+//
+// Min and Max bound a number when Max > Min: a carry-over worked out
+// beyond them (after a GM's edit between fights, say) is brought back
+// within, and a value the GM gives outside them is refused. Bounds that
+// depend on the character (maximum hit points) are the ruleset's to check
+// in Derive and New.
+type CarryField struct {
+	StatField
+	Min int `json:"min,omitempty"`
+	Max int `json:"max,omitempty"`
+}
+
+// Bounded reports whether the field is a number with bounds.
+func (f CarryField) Bounded() bool { return f.Type == FieldInt && f.Max > f.Min }
+
+// clamp brings a number within the field's bounds.
+func (f CarryField) clamp(v any) any {
+	n, ok := v.(int)
+	if !ok || !f.Bounded() {
+		return v
+	}
+	return min(max(n, f.Min), f.Max)
 }
 
 // CarryValues are carried values by path: int for FieldInt, bool for
@@ -73,7 +98,7 @@ type CarryApplied map[string]CarryStep
 
 // CheckCarryFields reports whether fields are a valid declaration: paths
 // well formed and unique, types int, bool or text, defaults of their type.
-func CheckCarryFields(fields []StatField) error {
+func CheckCarryFields(fields []CarryField) error {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		if f.Name == "" || strings.HasPrefix(f.Name, ".") || strings.HasSuffix(f.Name, ".") || strings.Contains(f.Name, "..") {
@@ -91,19 +116,22 @@ func CheckCarryFields(fields []StatField) error {
 		if _, err := carryDefault(f); err != nil {
 			return fmt.Errorf("carried field %q: default: %v", f.Name, err)
 		}
+		if (f.Min != 0 || f.Max != 0) && !f.Bounded() {
+			return fmt.Errorf("carried field %q: bounds %d–%d (want a number with min < max)", f.Name, f.Min, f.Max)
+		}
 	}
 	return nil
 }
 
 // carryDefault is a field's value when the stats leave it out.
-func carryDefault(f StatField) (any, error) {
+func carryDefault(f CarryField) (any, error) {
 	if f.Default == "" {
 		return zeroOf(f), nil
 	}
 	return CarryValue(f, f.Default)
 }
 
-func zeroOf(f StatField) any {
+func zeroOf(f CarryField) any {
 	switch f.Type {
 	case FieldInt:
 		return 0
@@ -117,7 +145,7 @@ func zeroOf(f StatField) any {
 // a whole number or its text; a bool from a bool or "on"/"true"/"1" (""
 // /"off"/"false"/"0" are false); a string from a string. Anything else is
 // EINVALID, naming the field.
-func CarryValue(f StatField, v any) (any, error) {
+func CarryValue(f CarryField, v any) (any, error) {
 	bad := func() (any, error) {
 		return nil, fray.Errorf(fray.EINVALID, "%s: %v is not %s", labelOf(f), jsonText(v), typeWords(f.Type))
 	}
@@ -173,7 +201,7 @@ func CarryValue(f StatField, v any) (any, error) {
 	return nil, fray.Errorf(fray.EINVALID, "%s cannot be carried (type %q)", labelOf(f), f.Type)
 }
 
-func labelOf(f StatField) string {
+func labelOf(f CarryField) string {
 	if f.Label != "" {
 		return f.Label
 	}
@@ -200,7 +228,7 @@ func jsonText(v any) string {
 
 // ReadCarried returns the declared values as stats hold them: a path the
 // stats leave out has its field's default.
-func ReadCarried(fields []StatField, stats json.RawMessage) (CarryValues, error) {
+func ReadCarried(fields []CarryField, stats json.RawMessage) (CarryValues, error) {
 	doc, err := statsDoc(stats)
 	if err != nil {
 		return nil, err
@@ -237,12 +265,12 @@ func statsDoc(stats json.RawMessage) (map[string]any, error) {
 // removed from the stats rather than written (reading it back gives the
 // same), so a healed character's stats look like a fresh one's. Values for
 // paths that are not declared are EINVALID.
-func WriteCarried(fields []StatField, stats json.RawMessage, values CarryValues) (json.RawMessage, error) {
+func WriteCarried(fields []CarryField, stats json.RawMessage, values CarryValues) (json.RawMessage, error) {
 	doc, err := statsDoc(stats)
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]StatField{}
+	byName := map[string]CarryField{}
 	for _, f := range fields {
 		byName[f.Name] = f
 	}
@@ -322,8 +350,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // ParseCarried reads values given by path (a JSON object decoded into
 // map[string]any, or form values), converting each to its field's type.
 // Paths that are not declared are EINVALID; paths left out are left out.
-func ParseCarried(fields []StatField, raw map[string]any) (CarryValues, error) {
-	byName := map[string]StatField{}
+func ParseCarried(fields []CarryField, raw map[string]any) (CarryValues, error) {
+	byName := map[string]CarryField{}
 	for _, f := range fields {
 		byName[f.Name] = f
 	}
@@ -337,12 +365,15 @@ func ParseCarried(fields []StatField, raw map[string]any) (CarryValues, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.clamp(v) != v {
+			return nil, fray.Errorf(fray.EINVALID, "%s must be %d–%d", labelOf(f), f.Min, f.Max)
+		}
 		out[path] = v
 	}
 	return out, nil
 }
 
-func fieldNames(fields []StatField) []string {
+func fieldNames(fields []CarryField) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = f.Name
@@ -353,7 +384,7 @@ func fieldNames(fields []StatField) []string {
 // CarriedFromForm reads every declared value from form inputs named
 // prefix+path. A checkbox that is absent is false (browsers send nothing
 // for an unticked box); an absent number or text is EINVALID.
-func CarriedFromForm(fields []StatField, form url.Values, prefix string) (CarryValues, error) {
+func CarriedFromForm(fields []CarryField, form url.Values, prefix string) (CarryValues, error) {
 	raw := map[string]any{}
 	for _, f := range fields {
 		vs, ok := form[prefix+f.Name]
@@ -384,10 +415,12 @@ func CarriedFromForm(fields []StatField, form url.Values, prefix string) (CarryV
 // still holds To), so carrying an encounter again after a rewind and a new
 // end replaces its result instead of adding to it.
 //
-// It returns base, the current values with prev undone, and proposal, base
-// with the encounter's change applied. The applied steps to record are
-// StepsBetween(fields, base, confirmed).
-func ProposeCarry(fields []StatField, current, before, after CarryValues, prev CarryApplied) (base, proposal CarryValues) {
+// It returns base, the current values with prev undone (possibly beyond
+// the fields' bounds: ClampCarried it to show or write it), and proposal,
+// base with the encounter's change applied, within the bounds. The steps
+// to record are StepsBetween(fields, base, confirmed): measured from the
+// unbounded base, they undo exactly.
+func ProposeCarry(fields []CarryField, current, before, after CarryValues, prev CarryApplied) (base, proposal CarryValues) {
 	base, proposal = CarryValues{}, CarryValues{}
 	for _, f := range fields {
 		cur := current[f.Name]
@@ -395,12 +428,26 @@ func ProposeCarry(fields []StatField, current, before, after CarryValues, prev C
 			cur = undoStep(f, cur, step)
 		}
 		base[f.Name] = cur
-		proposal[f.Name] = applyChange(f, cur, before[f.Name], after[f.Name])
+		proposal[f.Name] = f.clamp(applyChange(f, cur, before[f.Name], after[f.Name]))
 	}
 	return base, proposal
 }
 
-func undoStep(f StatField, cur any, step CarryStep) any {
+// ClampCarried brings numbers within their fields' bounds.
+func ClampCarried(fields []CarryField, v CarryValues) CarryValues {
+	out := CarryValues{}
+	for k, x := range v {
+		out[k] = x
+	}
+	for _, f := range fields {
+		if x, ok := out[f.Name]; ok {
+			out[f.Name] = f.clamp(x)
+		}
+	}
+	return out
+}
+
+func undoStep(f CarryField, cur any, step CarryStep) any {
 	from, err1 := CarryValue(f, step.From)
 	to, err2 := CarryValue(f, step.To)
 	if err1 != nil || err2 != nil {
@@ -416,7 +463,7 @@ func undoStep(f StatField, cur any, step CarryStep) any {
 	return cur
 }
 
-func applyChange(f StatField, cur, before, after any) any {
+func applyChange(f CarryField, cur, before, after any) any {
 	if f.Type == FieldInt {
 		c, _ := cur.(int)
 		b, _ := before.(int)
@@ -430,7 +477,7 @@ func applyChange(f StatField, cur, before, after any) any {
 }
 
 // StepsBetween returns the steps from → to of the values that differ.
-func StepsBetween(fields []StatField, from, to CarryValues) CarryApplied {
+func StepsBetween(fields []CarryField, from, to CarryValues) CarryApplied {
 	out := CarryApplied{}
 	for _, f := range fields {
 		if from[f.Name] != to[f.Name] {
@@ -451,7 +498,7 @@ type StatChange struct {
 }
 
 // CarryChanges lists the declared values that differ between from and to.
-func CarryChanges(fields []StatField, from, to CarryValues) []StatChange {
+func CarryChanges(fields []CarryField, from, to CarryValues) []StatChange {
 	var out []StatChange
 	for _, f := range fields {
 		if from[f.Name] != to[f.Name] {
@@ -463,7 +510,7 @@ func CarryChanges(fields []StatField, from, to CarryValues) []StatChange {
 
 // FormatCarried shows a carried value to people: "yes"/"no" for bools,
 // "—" for empty text.
-func FormatCarried(f StatField, v any) string {
+func FormatCarried(f CarryField, v any) string {
 	switch x := v.(type) {
 	case bool:
 		if x {

@@ -13,24 +13,36 @@ import (
 
 // carried is a declaration like a d20 ruleset's: a number at the top, a
 // nested number with a default, a flag and a note.
-var carried = []engine.StatField{
-	{Name: "hp", Label: "Hit points", Type: engine.FieldInt},
-	{Name: "resources.xp", Label: "XP", Type: engine.FieldInt, Default: "10"},
-	{Name: "dying", Label: "Dying", Type: engine.FieldBool},
-	{Name: "note", Label: "Note", Type: engine.FieldText},
+var carried = []engine.CarryField{
+	{StatField: engine.StatField{Name: "hp", Label: "Hit points", Type: engine.FieldInt}},
+	{StatField: engine.StatField{Name: "resources.xp", Label: "XP", Type: engine.FieldInt, Default: "10"}},
+	{StatField: engine.StatField{Name: "dying", Label: "Dying", Type: engine.FieldBool}},
+	{StatField: engine.StatField{Name: "note", Label: "Note", Type: engine.FieldText}},
+}
+
+func field(name, typ string) engine.CarryField {
+	return engine.CarryField{StatField: engine.StatField{Name: name, Type: typ}}
 }
 
 func TestCheckCarryFields(t *testing.T) {
 	if err := engine.CheckCarryFields(carried); err != nil {
 		t.Fatal(err)
 	}
-	bad := map[string][]engine.StatField{
-		"duplicate":   {{Name: "hp", Type: engine.FieldInt}, {Name: "hp", Type: engine.FieldInt}},
-		"die":         {{Name: "agility", Type: engine.FieldDie}},
-		"list":        {{Name: "weapons", Type: engine.FieldList}},
-		"empty path":  {{Name: "", Type: engine.FieldInt}},
-		"double dot":  {{Name: "a..b", Type: engine.FieldInt}},
-		"bad default": {{Name: "hp", Type: engine.FieldInt, Default: "many"}},
+	withDefault := field("hp", engine.FieldInt)
+	withDefault.Default = "many"
+	upsideDown := field("hp", engine.FieldInt)
+	upsideDown.Min, upsideDown.Max = 3, 1
+	boundedFlag := field("dying", engine.FieldBool)
+	boundedFlag.Max = 1
+	bad := map[string][]engine.CarryField{
+		"duplicate":          {field("hp", engine.FieldInt), field("hp", engine.FieldInt)},
+		"die":                {field("agility", engine.FieldDie)},
+		"list":               {field("weapons", engine.FieldList)},
+		"empty path":         {field("", engine.FieldInt)},
+		"double dot":         {field("a..b", engine.FieldInt)},
+		"bad default":        {withDefault},
+		"upside-down bounds": {upsideDown},
+		"bounds on a flag":   {boundedFlag},
 	}
 	for name, fs := range bad {
 		if err := engine.CheckCarryFields(fs); err == nil {
@@ -140,6 +152,24 @@ func TestProposeCarry(t *testing.T) {
 			}
 		})
 	}
+	// Bounds: a result worked out beyond them is brought back within; a
+	// value the GM gives beyond them is refused.
+	wounds := engine.CarryField{StatField: engine.StatField{Name: "wounds", Label: "Wounds", Type: engine.FieldInt}, Min: 0, Max: 3}
+	w := func(n int) engine.CarryValues { return engine.CarryValues{"wounds": n} }
+	// 2 carried, healed to 1 since; the fight, reopened, now ends at 3:
+	// −1 + 3 = 2. Skipped instead, the base −1 is 0.
+	bounded := []engine.CarryField{wounds}
+	base, proposal := engine.ProposeCarry(bounded, w(1), w(0), w(3), engine.CarryApplied{"wounds": {From: 0, To: 2}})
+	if base["wounds"] != -1 || proposal["wounds"] != 2 || engine.ClampCarried(bounded, base)["wounds"] != 0 {
+		t.Fatalf("bounded: base %v proposal %v", base, proposal)
+	}
+	_, proposal = engine.ProposeCarry(bounded, w(3), w(0), w(3), nil)
+	if proposal["wounds"] != 3 {
+		t.Fatalf("3 + 3 wounds: %v", proposal)
+	}
+	if _, err := engine.ParseCarried(bounded, map[string]any{"wounds": 4}); fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(err.Error(), "0–3") {
+		t.Fatalf("4 wounds given: %v", err)
+	}
 	steps := engine.StepsBetween(fs, v(10, 10, false), v(4, 10, true))
 	if !reflect.DeepEqual(steps, engine.CarryApplied{"hp": {From: 10, To: 4}, "dying": {From: false, To: true}}) {
 		t.Fatalf("steps %v", steps)
@@ -189,7 +219,7 @@ func TestCarryOutOf(t *testing.T) {
 
 type fakeCarrier struct{ out engine.CarryValues }
 
-func (fakeCarrier) CarryFields() []engine.StatField { return carried }
+func (fakeCarrier) CarryFields() []engine.CarryField { return carried }
 func (f fakeCarrier) CarryOut(engine.State, string, json.RawMessage) (engine.CarryValues, error) {
 	return f.out, nil
 }

@@ -30,19 +30,28 @@ const (
 
 // carryFields are the carried values, also offered by the stat editor in
 // the "Condition" group.
-func carryFields() []engine.StatField {
-	return []engine.StatField{
-		{Name: carryWounds, Label: "Wounds", Type: engine.FieldInt, Default: "0", Group: "Condition",
-			Help: "0–3. Carried from fight to fight; lower it when the character heals."},
-		{Name: carryIncapacitated, Label: "Incapacitated", Type: engine.FieldBool, Group: "Condition",
-			Help: "Ended a fight Incapacitated. Such a character cannot join an encounter until you clear this."},
-		{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
-			Help: "Died in a fight. A dead character cannot join an encounter."},
+func carryFields() []engine.CarryField {
+	return []engine.CarryField{
+		{StatField: engine.StatField{Name: carryWounds, Label: "Wounds", Type: engine.FieldInt, Default: "0", Group: "Condition",
+			Help: "0–3. Carried from fight to fight; lower it when the character heals."}, Min: 0, Max: 3},
+		{StatField: engine.StatField{Name: carryIncapacitated, Label: "Incapacitated", Type: engine.FieldBool, Group: "Condition",
+			Help: "Ended a fight Incapacitated. Such a character cannot join an encounter until you clear this."}},
+		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+			Help: "Died in a fight. A dead character cannot join an encounter."}},
 	}
 }
 
+// conditionFields are the carried values as stat schema fields.
+func conditionFields() []engine.StatField {
+	var out []engine.StatField
+	for _, f := range carryFields() {
+		out = append(out, f.StatField)
+	}
+	return out
+}
+
 // CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.StatField { return carryFields() }
+func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
 
 // CarryOut implements engine.Carrier: the fighter's wounds, whether they
 // ended Incapacitated, and whether they died.
