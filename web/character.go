@@ -37,6 +37,8 @@ type SheetValue struct {
 type SheetGroup struct {
 	Name   string
 	Values []SheetValue
+	// List marks a group of list items (weapons …), shown one per line.
+	List bool
 }
 
 // RevisionRow is one revision in a character's history.

@@ -278,6 +278,17 @@ func TestCarryOverAcrossEncounters(t *testing.T) {
 		t.Fatalf("Brak starts the next encounter with %d wounds, want %d", got, w1)
 	}
 
+	// So does one created from a draft that copied Brak's stats before the
+	// carry-over: creating takes the sheet's latest revision.
+	dup := srv.prepForm(tb.gm, "/encounters/"+a+"/duplicate", nil)
+	created := srv.prepForm(tb.gm, strings.SplitN(dup.location, "?", 2)[0]+"/create", nil)
+	if created.code != http.StatusSeeOther || !strings.HasPrefix(created.location, "/encounters/") {
+		t.Fatalf("create from the draft: %d %s", created.code, created.location)
+	}
+	if got := srv.swView(tb.gm, strings.TrimPrefix(created.location, "/encounters/")).Rules.Fighters["brak"].Wounds; got != w1 {
+		t.Fatalf("Brak starts the encounter made from a draft with %d wounds, want %d", got, w1)
+	}
+
 	// A second confirmation of the same end changes nothing.
 	res = srv.confirmCarry(tb.gm, a, sum.Seq, map[string]any{"id": "brak"})
 	if res.Results[0].Changed || res.Results[0].Revision != 2 {

@@ -122,6 +122,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 						}
 					}
 					if title != "" || len(parts) > 0 {
+						group.List = true
 						group.Values = append(group.Values, web.SheetValue{Path: f.Name, Label: orDash(title), Value: strings.Join(parts, " · ")})
 					}
 				}
