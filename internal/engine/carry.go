@@ -37,7 +37,7 @@ import (
 //
 // CarryOut returns every declared value of combatant id (int, bool or
 // string, as its field's Type says) as it stands in st, the state the
-// encounter ended in. stats is the combatant's "stats" in the setup the
+// encounter ended in (Fray asks it for player characters only). stats is the combatant's "stats" in the setup the
 // encounter was prepared from, for values the state keeps relative to it
 // (for example XP spent during the fight, subtracted from the stats' XP).
 //
@@ -65,6 +65,17 @@ type CarryField struct {
 	StatField
 	Min int `json:"min,omitempty"`
 	Max int `json:"max,omitempty"`
+}
+
+// MarshalJSON writes the stat field with "min" and "max" when the field
+// is bounded (a bound of 0 included).
+func (f CarryField) MarshalJSON() ([]byte, error) {
+	raw, err := json.Marshal(f.StatField)
+	if err != nil || !f.Bounded() {
+		return raw, err
+	}
+	// StatField always writes name, label and type: raw is "{…}".
+	return fmt.Appendf(raw[:len(raw)-1], `,"min":%d,"max":%d}`, f.Min, f.Max), nil
 }
 
 // Bounded reports whether the field is a number with bounds.

@@ -167,6 +167,12 @@ func TestProposeCarry(t *testing.T) {
 	if proposal["wounds"] != 3 {
 		t.Fatalf("3 + 3 wounds: %v", proposal)
 	}
+	if raw, _ := json.Marshal(bounded[0]); string(raw) != `{"name":"wounds","label":"Wounds","type":"int","min":0,"max":3}` {
+		t.Fatalf("a bounded field in JSON: %s", raw)
+	}
+	if raw, _ := json.Marshal(carried[2]); strings.Contains(string(raw), "min") {
+		t.Fatalf("an unbounded field in JSON: %s", raw)
+	}
 	if _, err := engine.ParseCarried(bounded, map[string]any{"wounds": 4}); fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(err.Error(), "0–3") {
 		t.Fatalf("4 wounds given: %v", err)
 	}
