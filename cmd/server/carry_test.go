@@ -421,6 +421,7 @@ func TestCharactersExportImport(t *testing.T) {
 		"bad stats":       `[{"id":"x","name":"X","ruleset":"sw-zones","stats":{"wounds":7}}]`,
 		"bad revisions":   `[{"id":"x","name":"X","ruleset":"sw-zones","stats":{"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d6","vigor":"d6"}},"revisions":[{"revision":2,"kind":"created","stats":{}},{"revision":1,"kind":"edited","stats":{}}]}]`,
 		"unknown ruleset": `[{"id":"x","name":"X","ruleset":"chess","stats":{}}]`,
+		"bad id":          `[{"id":"a b/c","name":"X","ruleset":"sw-zones","stats":{"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d6","vigor":"d6"}}}]`,
 	} {
 		r := srv.upload(tb.gm, c2+"/characters/import", []byte(data))
 		if r.code != http.StatusSeeOther || !strings.Contains(r.location, "error=") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -36,7 +37,7 @@ func (s *Server) handleCharacterPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if m.gm() {
-		p.EditURL = "/campaigns/" + m.campaign + "/pcs/" + ch.ID
+		p.EditURL = "/campaigns/" + url.PathEscape(m.campaign) + "/pcs/" + url.PathEscape(ch.ID)
 	}
 	if rs, err := s.rules.Get(ch.Ruleset); err == nil {
 		p.Derived, p.Problem = derived(rs, ch.Stats)
@@ -69,7 +70,7 @@ func revisionRow(v store.Revision) web.RevisionRow {
 	row := web.RevisionRow{Revision: v.Revision, Kind: v.Kind, By: v.UserName, EncounterName: v.EncounterName, Changes: v.Changes,
 		When: v.CreatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"), WhenISO: v.CreatedAt.UTC().Format("2006-01-02T15:04:05Z")}
 	if v.EncounterID != "" {
-		row.EncounterURL = "/encounters/" + v.EncounterID + "/log"
+		row.EncounterURL = "/encounters/" + url.PathEscape(v.EncounterID) + "/log"
 	}
 	return row
 }

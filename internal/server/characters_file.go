@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -109,6 +110,9 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 	if e.ID == "" {
 		e.ID = engine.Slug(e.Name)
 	}
+	if !characterID.MatchString(e.ID) {
+		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "id %q: use letters, digits, '-' and '_' (it is the character's combatant id)", e.ID)
+	}
 	if d, ok := rs.(engine.Deriver); ok {
 		if _, err := d.Derive(e.Stats); err != nil {
 			return store.CharacterImport{}, err
@@ -142,6 +146,10 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 		Changes: changes, UserID: m.user.ID, UserName: m.user.Name}
 	return ci, nil
 }
+
+// characterID is what a combatant id may be (engine.NewEncounter checks
+// the same), so an imported character can join encounters.
+var characterID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // readJSONFile reads the form's "file", at most prep.MaxSetupBytes.
 func readJSONFile(r *http.Request) ([]byte, error) {
