@@ -577,3 +577,13 @@ func capitalize(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// waiting names everyone the encounter waits on.
+func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
+
+// answerField is a decision's field as its form posts it: nested under
+// "values." so that the answer command carries it in its values.
+func answerField(f engine.Field) engine.Field {
+	f.Name = "values." + f.Name
+	return f
+}

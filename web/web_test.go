@@ -410,7 +410,8 @@ func TestPendingDecision(t *testing.T) {
 			hidden[mustAttr(in, "name")] = mustAttr(in, "value")
 		}
 	}
-	if hidden["kind"] != "answer" || hidden["decision"] != "d1" || hidden["actor"] != "ana" {
+	// An answer names no actor: the decision says who answers.
+	if hidden["kind"] != "answer" || hidden["decision"] != "d1" || hidden["actor"] != "" {
 		t.Errorf("hidden inputs %v", hidden)
 	}
 	var choices []string
@@ -429,7 +430,7 @@ func TestPendingDecision(t *testing.T) {
 
 	// A viewer waiting on someone else is told whom.
 	v := testView()
-	v.Pending, v.Waiting = nil, "the GM"
+	v.Pending, v.Waiting = nil, []string{"the GM"}
 	s := renderString(t, PendingSection(v, ""))
 	if !strings.Contains(s, "Waiting for the GM…") || strings.Contains(s, "<form") {
 		t.Errorf("waiting section wrong: %s", s)

@@ -125,7 +125,7 @@ func fillEncounter(b *testing.B, dbURL, id string, n int64) int64 {
 		}
 		events, next, err := engine.Decide(rs, st, gmv, fmt.Sprint("f", k), cmd, roller)
 		if err != nil {
-			b.Fatalf("%s: %v", cmd.Raw, err)
+			b.Fatalf("%s %s: %v", cmd.Kind, cmd.Args, err)
 		}
 		snap, _ := engine.Snapshot(next)
 		if _, err := db.Append(ctx, store.Append{EncounterID: id, ExpectSeq: st.Core().Seq, CommandID: fmt.Sprint("f", k),

@@ -97,7 +97,7 @@ func TestSwzonesFullCombat(t *testing.T) {
 				ws = plWS
 				decisionsFor["player"]++
 			} else {
-				if pv := srv.view(player, id); pv.Waiting == "" {
+				if pv := srv.view(player, id); len(pv.Waiting) == 0 {
 					t.Fatalf("the player's page does not say it waits (%q for %s)", d.Prompt, d.For)
 				}
 				decisionsFor["gm"]++

@@ -67,10 +67,16 @@ func (s *Fixed) Face(sides int) int {
 // Remaining reports how many scripted faces were not used.
 func (s *Fixed) Remaining() int { return len(s.faces) - s.next }
 
-// Die is one physical die as it landed: several faces when it aced (exploded).
+// Die is one physical die as it landed: several faces when it aced
+// (exploded). Role says what the die is when dice of one roll differ — the
+// Wild Die, the black and the white d20, the second of a "second chance"
+// pair; Dropped marks a die that does not count (the lower of a pair, a
+// six replaced by two new dice).
 type Die struct {
-	Sides int   `json:"sides"`
-	Faces []int `json:"faces"`
+	Sides   int    `json:"sides"`
+	Faces   []int  `json:"faces"`
+	Role    string `json:"role,omitempty"`
+	Dropped bool   `json:"dropped,omitempty"`
 }
 
 // Total is the sum of the die's faces.
@@ -94,16 +100,55 @@ func (d Die) String() string {
 }
 
 // Roll is one labelled roll as the log shows it: which dice came up, the
-// modifier, the total and what it was rolled against.
+// modifiers and where each comes from, the total, what it was rolled
+// against and how it compares.
 type Roll struct {
-	Label  string `json:"label"`
-	Who    string `json:"who,omitempty"` // combatant id that rolled
-	Dice   []Die  `json:"dice"`
-	Kept   int    `json:"kept,omitempty"` // index+1 of the die kept, when only one counts (Wild Die)
-	Mod    int    `json:"mod,omitempty"`
-	Total  int    `json:"total"`
-	Target int    `json:"target,omitempty"`
-	Result string `json:"result,omitempty"` // "success", "2 raises", "critical failure", …
+	Label string `json:"label"`
+	Who   string `json:"who,omitempty"` // combatant id that rolled
+	Dice  []Die  `json:"dice"`
+	Kept  int    `json:"kept,omitempty"` // index+1 of the die kept, when only one counts (Wild Die)
+	Mod   int    `json:"mod,omitempty"`  // the sum of the flat modifiers
+	// Mods itemises the modifiers: "cover −2", "wounds −1", "+1D band".
+	Mods   []Mod `json:"mods,omitempty"`
+	Total  int   `json:"total"`
+	Target int   `json:"target,omitempty"`
+	// Compare says how Total meets Target: AtLeast (roll high, the
+	// default), AtMost (roll under), Window (Low < die ≤ Target) or
+	// Opposed (against another roll's total).
+	Compare string `json:"compare,omitempty"`
+	Low     int    `json:"low,omitempty"`    // a Window's lower bound, excluded
+	Result  string `json:"result,omitempty"` // "success", "2 raises", "critical failure", …
+}
+
+// How a roll compares to its target.
+const (
+	AtLeast = "≥"
+	AtMost  = "≤"
+	Window  = "window"
+	Opposed = "vs"
+)
+
+// Mod is one modifier of a roll and its source. Unit is empty for a flat
+// modifier to the total or the target, or names what it counts ("D" for
+// dice added to a roll's difficulty).
+type Mod struct {
+	Label string `json:"label"`
+	Value int    `json:"value"`
+	Unit  string `json:"unit,omitempty"`
+}
+
+// Versus is how the log words the comparison: "≥ 4", "≤ 12", "in 5–12",
+// "vs 9". Empty when the roll has no target.
+func (r Roll) Versus() string {
+	switch {
+	case r.Compare == Window:
+		return fmt.Sprintf("in %d–%d", r.Low+1, r.Target)
+	case r.Target == 0 && r.Compare != AtMost:
+		return ""
+	case r.Compare == AtLeast || r.Compare == AtMost:
+		return fmt.Sprintf("%s %d", r.Compare, r.Target)
+	}
+	return fmt.Sprintf("vs %d", r.Target)
 }
 
 // Faces counts the die faces in the roll.

@@ -59,3 +59,20 @@ func TestSeededRepeats(t *testing.T) {
 		}
 	}
 }
+
+func TestVersus(t *testing.T) {
+	for _, tc := range []struct {
+		r    Roll
+		want string
+	}{
+		{Roll{Total: 14, Target: 4}, "vs 4"},
+		{Roll{Total: 7, Target: 12, Compare: AtMost}, "≤ 12"},
+		{Roll{Total: 15, Target: 14, Compare: AtLeast}, "≥ 14"},
+		{Roll{Total: 9, Target: 12, Low: 4, Compare: Window}, "in 5–12"},
+		{Roll{Total: 9}, ""},
+	} {
+		if got := tc.r.Versus(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -23,7 +24,9 @@ func GMViewer() Viewer { return Viewer{GM: true} }
 func PlayerViewer(ids ...string) Viewer { return Viewer{Controls: ids} }
 
 // CanCommand reports whether v may issue commands for combatant id.
-func (v Viewer) CanCommand(id string) bool { return v.GM || slices.Contains(v.Controls, id) }
+func (v Viewer) CanCommand(id string) bool {
+	return v.GM || (id != "" && slices.Contains(v.Controls, id))
+}
 
 // Key identifies the viewer for caching projections: viewers with equal keys see the same thing.
 func (v Viewer) Key() string {
@@ -38,40 +41,77 @@ func (v Viewer) Key() string {
 // MaxCommandBytes bounds a command's JSON size.
 const MaxCommandBytes = 8 << 10
 
-// Command is something a viewer asks the encounter to do. Kind selects the
-// action; Actor is the combatant acting (empty for GM-level commands). The
-// ruleset reads the remaining fields from Raw with Decode.
+// Command is something a viewer asks the encounter to do: the envelope
+// (Kind, and Actor, the combatant acting, empty for GM commands) and Args,
+// the command's own fields, which the ruleset reads with Decode. On the
+// wire the three are one JSON object: {"kind":"shoot","actor":"ana","target":"orc"}.
 type Command struct {
-	Kind  string          `json:"kind"`
-	Actor string          `json:"actor,omitempty"`
-	Raw   json.RawMessage `json:"-"`
+	Kind  string
+	Actor string
+	Args  json.RawMessage // a JSON object without "kind" and "actor"
 }
 
-// MarshalJSON returns the command's original JSON.
+// MarshalJSON writes the command as one object.
 func (c Command) MarshalJSON() ([]byte, error) {
-	if len(c.Raw) > 0 {
-		return c.Raw, nil
+	fields := map[string]json.RawMessage{}
+	if len(c.Args) > 0 {
+		if err := json.Unmarshal(c.Args, &fields); err != nil {
+			return nil, err
+		}
 	}
-	type plain Command
-	return json.Marshal(plain(c))
+	kind, _ := json.Marshal(c.Kind)
+	fields["kind"] = kind
+	if c.Actor != "" {
+		actor, _ := json.Marshal(c.Actor)
+		fields["actor"] = actor
+	}
+	return json.Marshal(fields)
 }
 
-// UnmarshalJSON keeps the whole object so the ruleset can read its own fields.
+// UnmarshalJSON splits the object into the envelope and the arguments.
 func (c *Command) UnmarshalJSON(data []byte) error {
-	type plain Command
-	var p plain
-	if err := json.Unmarshal(data, &p); err != nil {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
 		return err
 	}
-	*c = Command(p)
-	c.Raw = slices.Clone(data)
+	if fields == nil {
+		return fray.Errorf(fray.EINVALID, "command must be a JSON object")
+	}
+	var out Command
+	if raw, ok := fields["kind"]; ok {
+		if err := json.Unmarshal(raw, &out.Kind); err != nil {
+			return fray.Errorf(fray.EINVALID, "command kind must be a string")
+		}
+		delete(fields, "kind")
+	}
+	if raw, ok := fields["actor"]; ok {
+		if !bytes.Equal(raw, []byte("null")) {
+			if err := json.Unmarshal(raw, &out.Actor); err != nil {
+				return fray.Errorf(fray.EINVALID, "command actor must be a string")
+			}
+		}
+		delete(fields, "actor")
+	}
+	if len(fields) > 0 {
+		args, err := json.Marshal(fields)
+		if err != nil {
+			return err
+		}
+		out.Args = args
+	}
+	*c = out
 	return nil
 }
 
-// Decode reads the command's fields into v, rejecting unknown fields so a
-// typo never silently becomes a default.
+// Decode reads the command's arguments into v, rejecting unknown fields so
+// a typo never silently becomes a default. v describes the arguments only:
+// kind and actor are the envelope's.
 func (c Command) Decode(v any) error {
-	dec := json.NewDecoder(bytes.NewReader(c.Raw))
+	args := c.Args
+	if len(args) == 0 {
+		args = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return fray.Errorf(fray.EINVALID, "bad %q command: %v", c.Kind, err)
@@ -79,17 +119,26 @@ func (c Command) Decode(v any) error {
 	return nil
 }
 
+// NoArgs fails unless the command has no arguments.
+func (c Command) NoArgs() error { return c.Decode(&struct{}{}) }
+
 // DecodeCommand parses and validates a command's JSON.
 func DecodeCommand(data []byte) (Command, error) {
 	var c Command
 	if len(data) > MaxCommandBytes {
 		return c, fray.Errorf(fray.ETOOLARGE, "command is larger than %d bytes", MaxCommandBytes)
 	}
+	if !utf8.Valid(data) {
+		return c, fray.Errorf(fray.EINVALID, "command is not valid UTF-8")
+	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return c, fray.Errorf(fray.EINVALID, "command must be a JSON object")
 	}
 	if err := json.Unmarshal(trimmed, &c); err != nil {
+		if fray.ErrorCode(err) == fray.EINVALID {
+			return Command{}, err
+		}
 		return Command{}, fray.Errorf(fray.EINVALID, "malformed command: %v", err)
 	}
 	if c.Kind == "" {
@@ -101,16 +150,16 @@ func DecodeCommand(data []byte) (Command, error) {
 	return c, nil
 }
 
-// NewCommand builds a command from a kind, an actor and extra fields, for
+// NewCommand builds a command from a kind, an actor and its arguments, for
 // tests and server-side callers.
-func NewCommand(kind, actor string, fields map[string]any) Command {
-	m := map[string]any{"kind": kind}
-	if actor != "" {
-		m["actor"] = actor
+func NewCommand(kind, actor string, args map[string]any) Command {
+	c := Command{Kind: kind, Actor: actor}
+	if len(args) > 0 {
+		raw, err := json.Marshal(args)
+		if err != nil {
+			panic("engine.NewCommand: " + err.Error())
+		}
+		c.Args = raw
 	}
-	for k, v := range fields {
-		m[k] = v
-	}
-	raw, _ := json.Marshal(m)
-	return Command{Kind: kind, Actor: actor, Raw: raw}
+	return c
 }

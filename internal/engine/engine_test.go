@@ -3,29 +3,19 @@ package engine_test
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
-func toySetup() engine.Setup {
-	return engine.Setup{
-		Name: "Duel", Ruleset: "toy",
-		Sides: []engine.Side{{ID: "a", Name: "Heroes"}, {ID: "b", Name: "Foes"}},
-		Combatants: []engine.CombatantSetup{
-			{Combatant: engine.Combatant{ID: "hero", Name: "Hero", Side: "a", PC: true}},
-			{Combatant: engine.Combatant{ID: "orc", Name: "Orc", Side: "b"}},
-			{Combatant: engine.Combatant{ID: "spy", Name: "Spy", Side: "b", Hidden: true}},
-		},
-	}
-}
-
 func newToy(t *testing.T) engine.State {
 	t.Helper()
-	st, err := engine.NewEncounter(toy{}, "e1", toySetup())
+	st, err := engine.NewEncounter(enginetest.Toy{}, "e1", enginetest.Setup())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +25,7 @@ func newToy(t *testing.T) engine.State {
 // decide runs cmd and returns the new state, failing the test on error.
 func decide(t *testing.T, st engine.State, v engine.Viewer, cmd engine.Command, faces ...int) (engine.State, []engine.Event) {
 	t.Helper()
-	events, next, err := engine.Decide(toy{}, st, v, "c", cmd, dice.NewRoller(dice.NewFixed(faces...)))
+	events, next, err := engine.Decide(enginetest.Toy{}, st, v, "c", cmd, dice.NewRoller(dice.NewFixed(faces...)))
 	if err != nil {
 		t.Fatalf("%s: %v", cmd.Kind, err)
 	}
@@ -64,26 +54,28 @@ func TestNewEncounterValidates(t *testing.T) {
 		{"bad id", func(s *engine.Setup) { s.Combatants[0].ID = "a b" }, "letters"},
 		{"gm id", func(s *engine.Setup) { s.Combatants[0].ID = "gm" }, "letters"},
 		{"unknown option", func(s *engine.Setup) { s.Options = map[string]string{"nope": "1"} }, "no option"},
-		{"bad option value", func(s *engine.Setup) { s.Options = map[string]string{"hp": "9"} }, "cannot be"},
+		{"option out of range", func(s *engine.Setup) { s.Options = map[string]string{"hp": "10"} }, "between 1 and 9"},
+		{"option not a number", func(s *engine.Setup) { s.Options = map[string]string{"hp": "x"} }, "whole number"},
+		{"bad option choice", func(s *engine.Setup) { s.Options = map[string]string{"surprise": "maybe"} }, "cannot be"},
 		{"wrong ruleset", func(s *engine.Setup) { s.Ruleset = "other" }, "not \"toy\""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := toySetup()
+			s := enginetest.Setup()
 			tc.mutate(&s)
-			_, err := engine.NewEncounter(toy{}, "e1", s)
+			_, err := engine.NewEncounter(enginetest.Toy{}, "e1", s)
 			if fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want invalid containing %q", err, tc.want)
 			}
 		})
 	}
-	s := toySetup()
+	s := enginetest.Setup()
 	s.Options = map[string]string{"hp": "1"}
-	st, err := engine.NewEncounter(toy{}, "e1", s)
+	st, err := engine.NewEncounter(enginetest.Toy{}, "e1", s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hp := st.(*toyState).HP["orc"]; hp != 1 {
+	if hp := st.(*enginetest.State).HP["orc"]; hp != 1 {
 		t.Fatalf("option hp=1 gave %d hit points", hp)
 	}
 }
@@ -93,10 +85,10 @@ func TestDecideAppliesAndReplays(t *testing.T) {
 	gm := engine.GMViewer()
 	st, ev1 := decide(t, initial, gm, engine.NewCommand("start", "", nil))
 	st, ev2 := decide(t, st, engine.PlayerViewer("hero"), engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), 5)
-	if got := st.(*toyState).HP["orc"]; got != 1 {
+	if got := st.(*enginetest.State).HP["orc"]; got != 1 {
 		t.Fatalf("orc hp = %d, want 1 after a 5", got)
 	}
-	if initial.(*toyState).HP["orc"] != 2 || initial.Core().Seq != 0 {
+	if initial.(*enginetest.State).HP["orc"] != 2 || initial.Core().Seq != 0 {
 		t.Fatal("Decide mutated its input state")
 	}
 	all := append(ev1, ev2...)
@@ -109,14 +101,14 @@ func TestDecideAppliesAndReplays(t *testing.T) {
 		t.Fatalf("hit event not stamped with command, round and dice: %+v", ev2[0])
 	}
 	replayed := newToy(t)
-	if err := engine.Replay(toy{}, replayed, all); err != nil {
+	if err := engine.Replay(enginetest.Toy{}, replayed, all); err != nil {
 		t.Fatal(err)
 	}
 	if snap(t, replayed) != snap(t, st) {
 		t.Fatalf("replay differs:\n%s\n%s", snap(t, replayed), snap(t, st))
 	}
 	// A gap in the log is refused.
-	if err := engine.Replay(toy{}, newToy(t), all[1:]); err == nil {
+	if err := engine.Replay(enginetest.Toy{}, newToy(t), all[1:]); err == nil {
 		t.Fatal("replay accepted a gap")
 	}
 }
@@ -126,7 +118,7 @@ func TestDecideRejectsAndChangesNothing(t *testing.T) {
 	hero := engine.PlayerViewer("hero")
 	setup := newToy(t)
 	running, _ := decide(t, setup, gm, engine.NewCommand("start", "", nil))
-	asked, _ := decide(t, running, gm, engine.NewCommand("ask", "hero", nil))
+	asked, _ := decide(t, running, gm, engine.NewCommand("ask", "", nil))
 	cases := []struct {
 		name string
 		st   engine.State
@@ -151,7 +143,7 @@ func TestDecideRejectsAndChangesNothing(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			before := snap(t, tc.st)
-			_, next, err := engine.Decide(toy{}, tc.st, tc.v, "c", tc.cmd, dice.NewRoller(dice.NewFixed(6)))
+			_, next, err := engine.Decide(enginetest.Toy{}, tc.st, tc.v, "c", tc.cmd, dice.NewRoller(dice.NewFixed(6)))
 			if got := fray.ErrorCode(err); got != tc.code {
 				t.Fatalf("code = %q (%v), want %q", got, err, tc.code)
 			}
@@ -165,13 +157,13 @@ func TestDecideRejectsAndChangesNothing(t *testing.T) {
 func TestPendingDecisionFlow(t *testing.T) {
 	gm := engine.GMViewer()
 	st, _ := decide(t, newToy(t), gm, engine.NewCommand("start", "", nil))
-	st, evs := decide(t, st, gm, engine.NewCommand("ask", "hero", nil))
+	st, evs := decide(t, st, gm, engine.NewCommand("ask", "", nil))
 	if len(st.Core().Pending) != 1 || st.Core().Pending[0].ID != "d4" {
 		t.Fatalf("pending = %+v", st.Core().Pending)
 	}
 	// The player is told who the encounter waits on but never sees the GM's context.
-	pv := engine.Project(toy{}, st, engine.PlayerViewer("hero"))
-	if pv.Waiting != "the GM" || len(pv.Pending) != 0 || len(pv.Actions) != 0 {
+	pv := engine.Project(enginetest.Toy{}, st, engine.PlayerViewer("hero"))
+	if !slices.Equal(pv.Waiting, []string{"the GM"}) || len(pv.Pending) != 0 || len(pv.Actions) != 0 {
 		t.Fatalf("player view while waiting: waiting=%q pending=%v actions=%v", pv.Waiting, pv.Pending, pv.Actions)
 	}
 	shown := engine.FilterEvents(st, engine.PlayerViewer("hero"), evs)
@@ -198,17 +190,17 @@ func TestProjectionHidesHidden(t *testing.T) {
 	if got := engine.FilterEvents(st, player, evs); len(got) != 0 {
 		t.Fatalf("player received %d secret events", len(got))
 	}
-	pv := engine.Project(toy{}, st, player)
+	pv := engine.Project(enginetest.Toy{}, st, player)
 	raw, _ := json.Marshal(pv)
 	if bytes.Contains(raw, []byte("spy")) || bytes.Contains(raw, []byte("Spy")) {
 		t.Fatalf("player view mentions the hidden spy: %s", raw)
 	}
-	gv, _ := json.Marshal(engine.Project(toy{}, st, gm))
+	gv, _ := json.Marshal(engine.Project(enginetest.Toy{}, st, gm))
 	if !bytes.Contains(gv, []byte("Spy")) {
 		t.Fatal("GM view lacks the spy")
 	}
 	st, _ = decide(t, st, gm, engine.NewCommand("reveal", "", map[string]any{"combatant": "spy"}))
-	raw, _ = json.Marshal(engine.Project(toy{}, st, player))
+	raw, _ = json.Marshal(engine.Project(enginetest.Toy{}, st, player))
 	if !bytes.Contains(raw, []byte("Spy")) {
 		t.Fatal("revealed spy still hidden")
 	}
@@ -218,7 +210,7 @@ func TestGMLifecycle(t *testing.T) {
 	gm := engine.GMViewer()
 	st, _ := decide(t, newToy(t), gm, engine.NewCommand("start", "", nil))
 	st, _ = decide(t, st, gm, engine.NewCommand("pause", "", nil))
-	if _, _, err := engine.Decide(toy{}, st, gm, "c", engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), dice.NewRoller(dice.NewFixed(6))); fray.ErrorCode(err) != fray.EILLEGAL {
+	if _, _, err := engine.Decide(enginetest.Toy{}, st, gm, "c", engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), dice.NewRoller(dice.NewFixed(6))); fray.ErrorCode(err) != fray.EILLEGAL {
 		t.Fatalf("paused encounter accepted a command: %v", err)
 	}
 	st, _ = decide(t, st, gm, engine.NewCommand("resume", "", nil))
@@ -226,7 +218,7 @@ func TestGMLifecycle(t *testing.T) {
 	if st.Core().Status != engine.StatusFinished || st.Core().Outcome.Winner != "a" {
 		t.Fatalf("end gave %+v", st.Core())
 	}
-	if _, _, err := engine.Decide(toy{}, st, gm, "c", engine.NewCommand("pause", "", nil), dice.NewRoller(dice.NewFixed())); fray.ErrorCode(err) != fray.EILLEGAL {
+	if _, _, err := engine.Decide(enginetest.Toy{}, st, gm, "c", engine.NewCommand("pause", "", nil), dice.NewRoller(dice.NewFixed())); fray.ErrorCode(err) != fray.EILLEGAL {
 		t.Fatalf("finished encounter accepted a command: %v", err)
 	}
 }
@@ -303,11 +295,11 @@ func TestRoundOrderHidesHiddenCombatants(t *testing.T) {
 func TestHiddenCombatantsQuestionIsSecret(t *testing.T) {
 	gm := engine.GMViewer()
 	st, _ := decide(t, newToy(t), gm, engine.NewCommand("start", "", nil))
-	next, err := engine.Clone(toy{}, st)
+	next, err := engine.Clone(enginetest.Toy{}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	events, _, err := engine.Decide(toy{}, next, gm, "c", engine.NewCommand("ask-spy", "hero", nil), dice.NewRoller(dice.NewFixed()))
+	events, _, err := engine.Decide(enginetest.Toy{}, next, gm, "c", engine.NewCommand("ask-spy", "hero", nil), dice.NewRoller(dice.NewFixed()))
 	if err != nil {
 		t.Fatal(err)
 	}

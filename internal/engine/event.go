@@ -18,6 +18,13 @@ type Event struct {
 	Data    json.RawMessage `json:"data,omitempty"`    // the ruleset's payload
 	Secret  bool            `json:"secret,omitempty"`  // seen only by the GM and the actor's controllers
 	Command string          `json:"command,omitempty"` // the client command id that caused it
+	// Involves names the combatants the event concerns besides its actor
+	// and the owners of its rolls (a target, a victim), for the
+	// per-character history filters.
+	Involves []string `json:"involves,omitempty"`
+	// Uses records a reaction spent (see Trigger): the engine adds it to
+	// the reaction ledger.
+	Uses *Trigger `json:"uses,omitempty"`
 }
 
 // NewEvent builds an event with data marshalled to JSON. Data must be a
@@ -25,57 +32,147 @@ type Event struct {
 func NewEvent(kind, actor, text string, data any, rolls ...dice.Roll) Event {
 	ev := Event{Kind: kind, Actor: actor, Text: text, Rolls: rolls}
 	if data != nil {
-		raw, err := json.Marshal(data)
-		if err != nil {
-			panic("engine.NewEvent: " + err.Error())
-		}
-		ev.Data = raw
+		ev.Data = mustJSON(data)
 	}
 	return ev
+}
+
+// With returns ev naming ids as involved.
+func (e Event) With(ids ...string) Event {
+	for _, id := range ids {
+		if id != "" && id != e.Actor {
+			e.Involves = append(e.Involves, id)
+		}
+	}
+	return e
+}
+
+// Using returns ev recording that it spends reaction t.
+func (e Event) Using(t Trigger) Event {
+	e.Uses = &t
+	return e
 }
 
 // Decode reads the event's data into v.
 func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
 
-// Core event kinds, applied by the engine before the ruleset sees them.
+// Core event kinds, applied to Base by the engine before the ruleset sees
+// them. Rulesets emit the turn-order ones through the Tx's helpers.
 const (
-	KindStarted          = "encounter-started"
-	KindRoundStarted     = "round-started"
-	KindTurnStarted      = "turn-started"
-	KindDecisionOpened   = "decision-opened"
-	KindDecisionResolved = "decision-resolved"
-	KindCombatantOut     = "combatant-out"
-	KindRevealed         = "combatant-revealed"
-	KindPaused           = "encounter-paused"
-	KindResumed          = "encounter-resumed"
-	KindEnded            = "encounter-ended"
+	KindStarted           = "encounter-started"
+	KindRoundStarted      = "round-started"
+	KindTurnStarted       = "turn-started"
+	KindOrderChanged      = "order-changed"
+	KindActed             = "acted"
+	KindInterruptStarted  = "interrupt-started"
+	KindInterruptEnded    = "interrupt-ended"
+	KindDecisionOpened    = "decision-opened"
+	KindDecisionResolved  = "decision-resolved"
+	KindDecisionAnswered  = "decision-answered"
+	KindDecisionSealed    = "decision-sealed"
+	KindDecisionsRevealed = "decisions-revealed"
+	KindCombatantOut      = "combatant-out"
+	KindCombatantBack     = "combatant-back"
+	KindCombatantDown     = "combatant-down"
+	KindCombatantUp       = "combatant-up"
+	KindRevealed          = "combatant-revealed"
+	KindPaused            = "encounter-paused"
+	KindResumed           = "encounter-resumed"
+	KindEnded             = "encounter-ended"
 )
 
-// RoundStarted is the data of KindRoundStarted.
+// RoundStarted is the data of KindRoundStarted: a new round with its turn
+// order; no one acts until a turn starts.
 type RoundStarted struct {
 	Round int      `json:"round"`
 	Order []string `json:"order"`
 }
 
-// TurnStarted is the data of KindTurnStarted.
+// TurnStarted is the data of KindTurnStarted: slot Turn of the order is
+// played. Acting is who may act in it, when not just Combatant (a
+// simultaneous exchange, a side's phase); Label names such a phase.
 type TurnStarted struct {
-	Combatant string `json:"combatant"`
-	Turn      int    `json:"turn"` // index into the round's order
+	Combatant string   `json:"combatant,omitempty"`
+	Turn      int      `json:"turn"`
+	Acting    []string `json:"acting,omitempty"`
+	Label     string   `json:"label,omitempty"`
 }
 
-// DecisionOpened is the data of KindDecisionOpened.
+// OrderChanged is the data of KindOrderChanged: the round's order from now
+// on, and the index of the slot being played in it (see Reorder).
+type OrderChanged struct {
+	Order  []string `json:"order"`
+	Turn   int      `json:"turn"`
+	Reason string   `json:"reason,omitempty"`
+}
+
+// Acted is the data of KindActed: Combatant is done acting in the current
+// slot (an acting set shrinks).
+type Acted struct {
+	Combatant string `json:"combatant"`
+}
+
+// Interruption is one entry of the interrupt stack: Combatant has the
+// floor; Acting had it before and gets it back; Then is the work that
+// waits for the interruption to end.
+type Interruption struct {
+	Combatant string   `json:"combatant"`
+	Acting    []string `json:"acting,omitempty"`
+	Label     string   `json:"label,omitempty"`
+	Then      []Step   `json:"then,omitempty"`
+}
+
+// InterruptStarted is the data of KindInterruptStarted.
+type InterruptStarted struct {
+	Combatant string `json:"combatant"`
+	Then      []Step `json:"then,omitempty"`
+}
+
+// InterruptEnded is the data of KindInterruptEnded.
+type InterruptEnded struct {
+	Combatant string `json:"combatant"`
+}
+
+// DecisionOpened is the data of KindDecisionOpened. Then is the work
+// parked behind the decision (players never see it).
 type DecisionOpened struct {
 	Decision Decision `json:"decision"`
+	Then     []Step   `json:"then,omitempty"`
 }
 
 // DecisionResolved is the data of KindDecisionResolved.
 type DecisionResolved struct {
 	ID     string `json:"id"`
 	Choice string `json:"choice"`
+	Values Values `json:"values,omitempty"`
 	By     string `json:"by"` // "gm" or the combatant whose controller answered
 }
 
-// CombatantOut is the data of KindCombatantOut.
+// DecisionAnswered is the data of KindDecisionAnswered: a sealed decision
+// has its answer, which stays secret.
+type DecisionAnswered struct {
+	ID string `json:"id"`
+	By string `json:"by"`
+}
+
+// DecisionsRevealed is the data of KindDecisionsRevealed: a sealed group's
+// answers, all at once.
+type DecisionsRevealed struct {
+	Group   string           `json:"group"`
+	Answers []RevealedAnswer `json:"answers"`
+}
+
+// RevealedAnswer is one answer in a DecisionsRevealed.
+type RevealedAnswer struct {
+	ID     string `json:"id"`
+	For    string `json:"for"`
+	Choice string `json:"choice"`
+	Label  string `json:"label"`
+	Values Values `json:"values,omitempty"`
+}
+
+// CombatantOut is the data of KindCombatantOut, KindCombatantBack,
+// KindCombatantDown and KindCombatantUp.
 type CombatantOut struct {
 	Combatant string `json:"combatant"`
 	Reason    string `json:"reason"`

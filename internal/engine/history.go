@@ -55,8 +55,7 @@ type EventRevealed struct {
 
 func decideRewind(tx *Tx, cmd Command) error {
 	var args struct {
-		Kind  string `json:"kind"`
-		Steps *int   `json:"steps"`
+		Steps *int `json:"steps"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
@@ -190,8 +189,7 @@ func applyRewound(rs Ruleset, st State, ev Event) error {
 
 func decideRevealEvent(tx *Tx, cmd Command) error {
 	var args struct {
-		Kind string `json:"kind"`
-		Seq  int64  `json:"seq"`
+		Seq int64 `json:"seq"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
@@ -260,54 +258,17 @@ func Undone(events []Event) map[int64]bool {
 	return out
 }
 
-// Involves reports whether ev concerns combatant id: it acts, rolls, or is
-// named in the event's data (a target, the combatant a turn or an outcome
-// is about).
+// Involves reports whether ev concerns combatant id: it acts, rolls, or
+// the event names it as involved (a target, a victim, the combatant a turn
+// or a decision is about). Rulesets say whom an event involves
+// (Event.With); the engine never guesses from the data.
 func Involves(ev Event, id string) bool {
-	if id == "" {
-		return true
-	}
-	if ev.Actor == id {
+	if id == "" || ev.Actor == id || slices.Contains(ev.Involves, id) {
 		return true
 	}
 	for _, r := range ev.Rolls {
 		if r.Who == id {
 			return true
-		}
-	}
-	if len(ev.Data) == 0 || !strings.Contains(string(ev.Data), `"`+id+`"`) {
-		return false
-	}
-	var data any
-	if json.Unmarshal(ev.Data, &data) != nil {
-		return false
-	}
-	return mentions(data, id, 0)
-}
-
-// mentions looks for id as a string value in decoded JSON, not looking
-// into nested snapshots deeper than a few levels.
-func mentions(v any, id string, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	switch x := v.(type) {
-	case string:
-		return x == id
-	case []any:
-		for _, e := range x {
-			if mentions(e, id, depth+1) {
-				return true
-			}
-		}
-	case map[string]any:
-		for k, e := range x {
-			if k == "snapshot" || k == "event" {
-				continue
-			}
-			if mentions(e, id, depth+1) {
-				return true
-			}
 		}
 	}
 	return false

@@ -1,6 +1,11 @@
 package engine
 
-import "slices"
+import (
+	"slices"
+	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+)
 
 // View is what one viewer may see of an encounter: the server-side
 // projection sent to that viewer's browser. Nothing outside it reaches them.
@@ -15,12 +20,35 @@ type View struct {
 	Sides      []Side      `json:"sides"`
 	Combatants []Combatant `json:"combatants"`
 	Order      []string    `json:"order"`
-	Current    string      `json:"current,omitempty"`
-	Pending    []Decision  `json:"pending,omitempty"` // the decisions this viewer may answer
-	Waiting    string      `json:"waiting,omitempty"` // who the encounter waits on, when not this viewer
-	Outcome    *Outcome    `json:"outcome,omitempty"`
-	Rules      any         `json:"rules,omitempty"`
-	Actions    []Action    `json:"actions"`
+	// Current has the floor; Acting is everyone who may act now (more
+	// than one in a simultaneous exchange or a side's phase, named Phase).
+	Current string   `json:"current,omitempty"`
+	Acting  []string `json:"acting,omitempty"`
+	Phase   string   `json:"phase,omitempty"`
+	// Interrupted is who had the floor before an interruption.
+	Interrupted []string `json:"interrupted,omitempty"`
+	// Pending are the decisions this viewer may answer now.
+	Pending []Decision `json:"pending,omitempty"`
+	// Committed are this viewer's sealed answers not yet revealed.
+	Committed []Committed `json:"committed,omitempty"`
+	// Waiting names every party the encounter waits on other than this
+	// viewer (a combatant's name, or "the GM").
+	Waiting []string `json:"waiting,omitempty"`
+	Outcome *Outcome `json:"outcome,omitempty"`
+	// Board is the battlefield as the viewer sees it (rulesets that are
+	// Boarders); Rules the rest of the ruleset's projection.
+	Board   *board.Board `json:"board,omitempty"`
+	Rules   any          `json:"rules,omitempty"`
+	Actions []Action     `json:"actions"`
+}
+
+// Committed is a sealed answer its author sees while the others decide.
+type Committed struct {
+	Decision string `json:"decision"`
+	For      string `json:"for"`
+	Prompt   string `json:"prompt"`
+	Choice   string `json:"choice"`
+	Label    string `json:"label"`
 }
 
 // Visible reports whether v may see combatant id at all.
@@ -29,65 +57,117 @@ func Visible(st State, v Viewer, id string) bool {
 	return c != nil && (v.GM || !c.Hidden || v.CanCommand(id))
 }
 
+func visibleIDs(st State, v Viewer, ids []string) []string {
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if Visible(st, v, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// mayAnswer reports whether v answers decision d.
+func mayAnswer(v Viewer, d Decision) bool {
+	return v.GM || (d.For != GM && v.CanCommand(d.For))
+}
+
 // Project builds v's view of st.
 func Project(rs Ruleset, st State, v Viewer) View {
 	b := st.Core()
 	view := View{
 		ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Status: b.Status, Round: b.Round, Seq: b.Seq,
-		Viewer: v, Sides: b.Sides, Outcome: b.Outcome, Order: []string{}, Actions: []Action{},
+		Viewer: v, Sides: b.Sides, Outcome: b.Outcome, Order: visibleIDs(st, v, b.Order), Actions: []Action{},
 	}
 	for _, c := range b.Combatants {
 		if Visible(st, v, c.ID) {
 			view.Combatants = append(view.Combatants, c)
 		}
 	}
-	for _, id := range b.Order {
-		if Visible(st, v, id) {
-			view.Order = append(view.Order, id)
+	if b.Status == StatusRunning {
+		if acting := visibleIDs(st, v, b.Acting); len(acting) > 0 {
+			view.Acting = acting
+			view.Current = acting[0]
+		}
+		view.Phase = b.Label
+		if n := len(b.Interrupts); n > 0 {
+			view.Interrupted = visibleIDs(st, v, b.Interrupts[n-1].Acting)
 		}
 	}
-	if cur := b.Current(); cur != "" && Visible(st, v, cur) {
-		view.Current = cur
-	}
 	for _, d := range b.Pending {
-		if v.GM || (d.For != GM && v.CanCommand(d.For)) {
+		switch {
+		case mayAnswer(v, d) && !d.Answered:
 			if !v.GM {
 				d.Data = nil
 			}
 			view.Pending = append(view.Pending, d)
-		} else if view.Waiting == "" {
-			view.Waiting = "the GM"
+		case mayAnswer(v, d):
+			for _, s := range b.Sealed {
+				if s.ID == d.ID {
+					view.Committed = append(view.Committed, Committed{Decision: d.ID, For: d.For, Prompt: d.Prompt, Choice: s.Choice, Label: d.Label(s.Choice)})
+				}
+			}
+		case !d.Answered:
+			who := "the GM"
 			if c := b.Combatant(d.For); c != nil && Visible(st, v, c.ID) {
-				view.Waiting = c.Name
+				who = c.Name
+			}
+			if !slices.Contains(view.Waiting, who) {
+				view.Waiting = append(view.Waiting, who)
 			}
 		}
 	}
 	view.Rules = rs.Project(st, v)
+	if bd, ok := rs.(Boarder); ok {
+		view.Board = bd.Board(st, v)
+	}
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)
 	}
-	if len(b.Pending) == 0 && b.Status == StatusRunning {
+	if !b.Waiting() && b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rs.Actions(st, v)...)
 	}
 	return view
+}
+
+// waitingText names who the encounter waits on, as v may read it.
+func waitingText(st State, v Viewer) string {
+	var who []string
+	for _, d := range st.Core().Pending {
+		if d.Answered {
+			continue
+		}
+		name := "the GM"
+		if c := st.Core().Combatant(d.For); c != nil && Visible(st, v, c.ID) {
+			name = c.Name
+		}
+		if !slices.Contains(who, name) {
+			who = append(who, name)
+		}
+	}
+	return strings.Join(who, ", ")
 }
 
 func gmActions(b *Base) []Action {
 	var out []Action
 	switch b.Status {
 	case StatusSetup:
-		out = append(out, Action{Kind: KindStart, Label: "Start encounter"})
+		out = append(out, Action{Kind: KindStart, Label: "Start encounter", Main: true})
 	case StatusRunning:
 		out = append(out, Action{Kind: KindPause, Label: "Pause"})
 	case StatusPaused:
-		out = append(out, Action{Kind: KindResume, Label: "Resume"})
+		out = append(out, Action{Kind: KindResume, Label: "Resume", Main: true})
+	}
+	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" }) {
+		out = append(out, Action{Kind: KindAcceptDefaults, Label: "Accept defaults",
+			Help: "Answers every pending question that has a default with it."})
 	}
 	if b.Status == StatusRunning || b.Status == StatusPaused {
-		out = append(out, Action{Kind: KindRewind, Label: "Undo last action",
+		out = append(out, Action{Kind: KindRewind, Label: "Undo last action", Danger: true,
 			Help: "Rewinds the encounter to just before the last action; the log keeps both."})
 	}
 	if b.Status == StatusFinished {
-		return append(out, Action{Kind: KindRewind, Label: "Reopen (undo the last action)",
+		return append(out, Action{Kind: KindRewind, Label: "Reopen (undo the last action)", Danger: true,
 			Help: "Undoes the action that ended the encounter, so play goes on; the log keeps both."})
 	}
 	var hidden []Choice
@@ -98,15 +178,15 @@ func gmActions(b *Base) []Action {
 	}
 	if len(hidden) > 0 {
 		out = append(out, Action{Kind: KindReveal, Label: "Reveal", Fields: []Field{
-			{Name: "combatant", Label: "Combatant", Type: "select", Options: hidden},
+			{Name: "combatant", Label: "Combatant", Type: FieldSelect, Options: hidden},
 		}})
 	}
 	sides := []Choice{{Value: "", Label: "No winner"}}
 	for _, s := range b.Sides {
 		sides = append(sides, Choice{Value: s.ID, Label: s.Name})
 	}
-	out = append(out, Action{Kind: KindEnd, Label: "End encounter", Fields: []Field{
-		{Name: "winner", Label: "Winner", Type: "select", Options: sides},
+	out = append(out, Action{Kind: KindEnd, Label: "End encounter", Danger: true, Fields: []Field{
+		{Name: "winner", Label: "Winner", Type: FieldSelect, Options: sides},
 	}})
 	return out
 }
@@ -122,25 +202,53 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 	if ev.Secret && !v.CanCommand(ev.Actor) {
 		return Event{}, false
 	}
-	if ev.Kind == KindRewound {
+	if len(ev.Involves) > 0 {
+		ev.Involves = visibleIDs(st, v, ev.Involves)
+	}
+	ev.Uses = nil // the engine's bookkeeping; it may name someone unseen
+	switch ev.Kind {
+	case KindRewound:
 		// The snapshot is the whole state, hidden combatants included.
 		var d Rewound
 		if ev.Decode(&d) == nil {
 			d.Snapshot = nil
 			ev = NewEventLike(ev, d)
 		}
-	}
-	if ev.Kind == KindRoundStarted {
+	case KindRoundStarted:
 		var d RoundStarted
 		if ev.Decode(&d) == nil {
-			d.Order = slices.DeleteFunc(d.Order, func(id string) bool { return !Visible(st, v, id) })
+			d.Order = visibleIDs(st, v, d.Order)
 			ev = NewEventLike(ev, d)
 		}
-	}
-	if ev.Kind == KindDecisionOpened {
+	case KindOrderChanged:
+		var d OrderChanged
+		if ev.Decode(&d) == nil {
+			d.Order = visibleIDs(st, v, d.Order)
+			d.Turn = -1 // an index into the whole order would count the hidden
+			ev = NewEventLike(ev, d)
+		}
+	case KindTurnStarted:
+		var d TurnStarted
+		if ev.Decode(&d) == nil && len(d.Acting) > 0 {
+			d.Acting = visibleIDs(st, v, d.Acting)
+			ev = NewEventLike(ev, d)
+		}
+	case KindInterruptStarted:
+		var d InterruptStarted
+		if ev.Decode(&d) == nil && len(d.Then) > 0 {
+			d.Then = nil
+			ev = NewEventLike(ev, d)
+		}
+	case KindDecisionOpened:
 		var d DecisionOpened
-		if ev.Decode(&d) == nil && d.Decision.Data != nil {
-			d.Decision.Data = nil
+		if ev.Decode(&d) == nil && (d.Decision.Data != nil || d.Then != nil) {
+			d.Decision.Data, d.Then = nil, nil
+			ev = NewEventLike(ev, d)
+		}
+	case KindDecisionsRevealed:
+		var d DecisionsRevealed
+		if ev.Decode(&d) == nil {
+			d.Answers = slices.DeleteFunc(d.Answers, func(a RevealedAnswer) bool { return a.For != GM && !Visible(st, v, a.For) })
 			ev = NewEventLike(ev, d)
 		}
 	}
@@ -150,7 +258,7 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 // NewEventLike returns ev with its data replaced by data.
 func NewEventLike(ev Event, data any) Event {
 	n := NewEvent(ev.Kind, ev.Actor, ev.Text, data, ev.Rolls...)
-	n.Seq, n.Round, n.Secret, n.Command = ev.Seq, ev.Round, ev.Secret, ev.Command
+	n.Seq, n.Round, n.Secret, n.Command, n.Involves, n.Uses = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Involves, ev.Uses
 	return n
 }
 
@@ -166,7 +274,8 @@ func FilterEvents(st State, v Viewer, events []Event) []Event {
 }
 
 // NextTurn returns the index in b.Order after b.Turn of the next combatant
-// not out, or -1 when the round is over.
+// still in the fight (down ones included: they still take turns), or -1
+// when the round is over.
 func NextTurn(b *Base) int {
 	for i := b.Turn + 1; i < len(b.Order); i++ {
 		if c := b.Combatant(b.Order[i]); c != nil && !c.Out {

@@ -78,7 +78,7 @@ func generate(tb testing.TB, n int64, record bool) *longEncounter {
 		cmd := nextCommand(rs, st, pick)
 		events, next, err := engine.Decide(rs, st, gm, fmt.Sprintf("g%d", k), cmd, roller)
 		if err != nil {
-			tb.Fatalf("command %d %s: %v", k, cmd.Raw, err)
+			tb.Fatalf("command %d %s %s: %v", k, cmd.Kind, cmd.Args, err)
 		}
 		snap, err := engine.Snapshot(next)
 		if err != nil {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"strconv"
@@ -110,8 +111,8 @@ func intParam(v string, def int64) (int64, error) {
 }
 
 type commandRequest struct {
-	ID      string         `json:"id"`
-	Command engine.Command `json:"command"`
+	ID      string          `json:"id"`
+	Command json.RawMessage `json:"command"`
 }
 
 // handleEncounterCommand submits one command over HTTP, for bots and tests:
@@ -126,7 +127,7 @@ func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) 
 		writeError(w, r, err)
 		return
 	}
-	cmd, err := engine.DecodeCommand(req.Command.Raw)
+	cmd, err := engine.DecodeCommand(req.Command)
 	if err != nil {
 		writeError(w, r, err)
 		return

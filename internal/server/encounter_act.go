@@ -51,8 +51,19 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 	kind, actor := form.Get("kind"), form.Get("actor")
 	fields := map[string]any{}
 	if kind == engine.KindAnswer {
-		fields["decision"] = form.Get("decision")
-		fields["choice"] = form.Get("choice")
+		actor = "" // the decision says who answers
+		id := form.Get("decision")
+		fields["decision"], fields["choice"] = id, form.Get("choice")
+		for _, d := range view.Pending {
+			if d.ID != id || len(d.Fields) == 0 {
+				continue
+			}
+			values, err := typedFields(d.Fields, form, "values.")
+			if err != nil {
+				return engine.Command{}, err
+			}
+			fields["values"] = values
+		}
 	} else {
 		var action *engine.Action
 		for i := range view.Actions {
@@ -64,20 +75,9 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 		if action == nil {
 			return engine.Command{}, fray.Errorf(fray.EILLEGAL, "that action is not available now")
 		}
-		for _, f := range action.Fields {
-			v := form.Get(f.Name)
-			switch f.Type {
-			case "number":
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					return engine.Command{}, fray.Errorf(fray.EINVALID, "%s must be a whole number", f.Label)
-				}
-				fields[f.Name] = n
-			case "checkbox":
-				fields[f.Name] = v != ""
-			default:
-				fields[f.Name] = v
-			}
+		var err error
+		if fields, err = typedFields(action.Fields, form, ""); err != nil {
+			return engine.Command{}, err
 		}
 	}
 	raw, err := json.Marshal(engine.NewCommand(kind, actor, fields))
@@ -85,4 +85,26 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 		return engine.Command{}, err
 	}
 	return engine.DecodeCommand(raw)
+}
+
+// typedFields reads the form values of fields (named prefix+name), typed as
+// each field declares.
+func typedFields(fields []engine.Field, form url.Values, prefix string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, f := range fields {
+		v := form.Get(prefix + f.Name)
+		switch f.Type {
+		case engine.FieldNumber:
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return nil, fray.Errorf(fray.EINVALID, "%s must be a whole number", f.Label)
+			}
+			out[f.Name] = n
+		case engine.FieldCheckbox:
+			out[f.Name] = v != ""
+		default:
+			out[f.Name] = v
+		}
+	}
+	return out, nil
 }

@@ -599,7 +599,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 		t.Fatal(got, err)
 	}
 	var ts engine.TurnStarted
-	if err := got[0].Decode(&ts); err != nil || ts != (engine.TurnStarted{Combatant: "x", Turn: 2}) {
+	if err := got[0].Decode(&ts); err != nil || ts.Combatant != "x" || ts.Turn != 2 {
 		t.Fatalf("decoded %+v, %v", ts, err)
 	}
 }

@@ -347,6 +347,13 @@
     if (submitter && submitter.name) cmd[submitter.name] = submitter.value;
     // GM-level commands have no actor; the server rejects unknown fields.
     if (cmd.actor === '') delete cmd.actor;
+    // A decision's inputs travel in the answer's values.
+    for (const name of Object.keys(cmd)) {
+      if (!name.startsWith('values.')) continue;
+      cmd.values = cmd.values || {};
+      cmd.values[name.slice('values.'.length)] = cmd[name];
+      delete cmd[name];
+    }
     return cmd;
   }
 

@@ -14,13 +14,19 @@ import (
 // is offered while a decision is pending.
 func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
 	st := s.(*State)
-	if st.Status != engine.StatusRunning || len(st.Pending) > 0 {
+	if st.Status != engine.StatusRunning || st.Waiting() {
 		return nil
 	}
 	var out []engine.Action
 	cur := st.Current()
 	if cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
 		out = append(out, turnActions(st, v, st.Fighters[cur])...)
+	}
+	if v.GM {
+		out = append(out, gmActions(st)...)
+	}
+	if cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
+		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true})
 	}
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
@@ -55,7 +61,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				{Value: skillAthletics, Label: "Athletics " + f.Trait(skillAthletics).String()},
 			}}}})
 	}
-	if st.Interrupt == nil && canHold(st, f) == nil {
+	if !st.Interrupted() && canHold(st, f) == nil {
 		out = append(out, engine.Action{Kind: CmdHold, Actor: id, Label: "Hold",
 			Help: "Keep your action: the turn passes, and you may interrupt anyone later, this round or the next."})
 	}
@@ -223,10 +229,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				Help: fmt.Sprintf("+%d Parry until your next turn; no other action this turn.", defendBonus(&st.Base))})
 		}
 	}
-	if v.GM {
-		out = append(out, gmActions(st, f)...)
-	}
-	return append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn"})
+	return out
 }
 
 // turnFields are the fields every action roll takes: the number of actions
@@ -274,26 +277,38 @@ func pushAction(st *State, f *Fighter, visible func(string) bool, fields []engin
 		}, fields...)}, true
 }
 
-// gmActions are the GM's rulings, offered with the current fighter as the
-// command's actor.
-func gmActions(st *State, f *Fighter) []engine.Action {
+// gmActions are the GM's rulings: commands that name no actor.
+func gmActions(st *State) []engine.Action {
 	var out []engine.Action
-	var targets []engine.Choice
+	var fighters []engine.Choice
 	for _, c := range st.Combatants {
-		if !c.Out && st.opponents(c.ID, f.ID) {
-			targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
+		if !c.Out {
+			fighters = append(fighters, engine.Choice{Value: c.ID, Label: c.Name})
 		}
 	}
-	if len(targets) > 0 {
-		out = append(out, engine.Action{Kind: CmdDrop, Actor: f.ID, Label: "GM: grant The Drop to " + st.name(f.ID),
-			Help:   "+4 to attack and damage against that opponent until the end of this turn.",
-			Fields: []engine.Field{{Name: "target", Label: "On", Type: "select", Options: targets}}})
+	// The Drop for the fighter whose turn it is (the command takes any
+	// attacker: the offer keeps to pairs it will accept).
+	if cur := st.Current(); cur != "" {
+		var targets []engine.Choice
+		for _, c := range fighters {
+			if st.opponents(c.Value, cur) {
+				targets = append(targets, c)
+			}
+		}
+		if len(targets) > 0 {
+			out = append(out, engine.Action{Kind: CmdDrop, Label: "GM: grant The Drop to " + st.name(cur),
+				Help: "+4 to attack and damage against that opponent until the end of this turn.",
+				Fields: []engine.Field{
+					{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: st.name(cur)}}},
+					{Name: "target", Label: "On", Type: engine.FieldSelect, Options: targets, Target: true},
+				}})
+		}
 	}
 	zones := make([]engine.Choice, len(st.Zones))
 	for i, z := range st.Zones {
 		zones[i] = engine.Choice{Value: z.ID, Label: fmt.Sprintf("%s (now %s)", z.Name, coverName(z.Cover))}
 	}
-	out = append(out, engine.Action{Kind: CmdSetCover, Actor: f.ID, Label: "GM: set a zone's cover",
+	out = append(out, engine.Action{Kind: CmdSetCover, Label: "GM: set a zone's cover",
 		Help: "Cover penalises shots at fighters in the zone; a shot that misses only because of it hits the cover, and goes through when it has an Armour value.",
 		Fields: []engine.Field{
 			{Name: "zone", Label: "Zone", Type: "select", Options: zones},

@@ -1,6 +1,7 @@
 package swzones
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -128,8 +129,6 @@ type aimCtx struct {
 // decideArea handles "area" (power false) and "cast" (power true).
 func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 	var args struct {
-		Kind    string  `json:"kind"`
-		Actor   string  `json:"actor"`
 		Weapon  string  `json:"weapon"`
 		Power   string  `json:"power"`
 		At      string  `json:"at"`
@@ -174,20 +173,19 @@ func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 	if !slices.ContainsFunc(choices, func(c engine.Choice) bool { return c.Value == args.At }) {
 		return fray.Errorf(fray.EILLEGAL, "%s cannot aim %s at %q", st.name(f.ID), tool.Name, args.At)
 	}
-	_, err = fire(tx, f, tool, args.At, req)
-	return err
+	return fire(tx, f, tool, args.At, req)
 }
 
-func answerAim(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerAim(tx *engine.Tx, c Cont, choice string) error {
 	if choice == "cancel" {
-		return false, nil
+		return nil
 	}
 	a := *c.Aim
 	st := state(tx)
 	f := st.Fighters[a.Attacker]
 	tool, err := st.tool(f, a.Tool, a.Power)
 	if err != nil {
-		return false, err
+		return err
 	}
 	return fire(tx, f, tool, choice, actionReq{Declared: a.Declared, Spare: a.Spare})
 }
@@ -201,20 +199,20 @@ func templateName(t string) string {
 }
 
 // fire rolls an aimed area attack, or a bolt.
-func fire(tx *engine.Tx, f *Fighter, tool areaTool, at string, req actionReq) (bool, error) {
+func fire(tx *engine.Tx, f *Fighter, tool areaTool, at string, req actionReq) error {
 	st := state(tx)
 	mods, declare, err := actionMods(st, f, req)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if err := commitRefund(tx, f, req.Spare); err != nil {
-		return false, err
+		return err
 	}
 	if tool.Template == "" {
 		t := st.Fighters[strings.TrimPrefix(at, "t:")]
 		a := Attack{Kind: "cast", Action: true, Declared: declare, Distance: st.Distance(f.Zone, t.Zone), Skill: tool.Skill}
 		s := rangedStrike(st, f, t, tool.weapon(), a, mods, st.zone(t.Zone).Cover, false, tool.Skill)
-		return s.roll(tx, nil)
+		return s.roll(tx)
 	}
 	shot := areaShot{Attacker: f.ID, Tool: tool, At: at, Action: true, Declared: declare}
 	if burst(tool.Template) && !tool.Power {
@@ -228,7 +226,7 @@ func fire(tx *engine.Tx, f *Fighter, tool areaTool, at string, req actionReq) (b
 	}
 	shot.Check = check(f, tool.Skill, TargetNumber, mods...)
 	shot.Check.Attack = !tool.Beneficial
-	return shot.roll(tx, nil)
+	return shot.roll(tx)
 }
 
 // --- aims ---
@@ -457,7 +455,7 @@ type areaShot struct {
 	Band     string   `json:"band,omitempty"`
 }
 
-func (a areaShot) roll(tx *engine.Tx, then []Step) (bool, error) {
+func (a areaShot) roll(tx *engine.Tx) error {
 	st := state(tx)
 	o := rollTrait(tx.Dice, a.Check)
 	d := AreaAttack{Attacker: a.Attacker, Source: a.Tool.ID, Power: a.Tool.Power, Template: a.Tool.Template, At: a.At,
@@ -482,24 +480,24 @@ func (a areaShot) roll(tx *engine.Tx, then []Step) (bool, error) {
 		text = "Reroll: " + text
 	}
 	if err := tx.Emits(KindAreaAttack, a.Attacker, text, d, o.Roll); err != nil {
-		return false, err
+		return err
 	}
 	if !o.Success && !o.CritFail && st.offers(OptRerollOffers, a.Attacker) {
-		return true, offerReroll(tx, fmt.Sprintf("missed with %s (%d vs %d)", a.Tool.Name, o.Total, a.Check.Target), rerollCtx{Area: &a}, then)
+		return offerReroll(tx, fmt.Sprintf("missed with %s (%d vs %d)", a.Tool.Name, o.Total, a.Check.Target), rerollCtx{Area: &a})
 	}
 	if o.Success {
-		return land(tx, landing{Shot: a, At: a.At, Raises: o.Raises}, then)
+		return land(tx, landing{Shot: a, At: a.At, Raises: o.Raises})
 	}
-	return a.miss(tx, then)
+	return a.miss(tx)
 }
 
 // miss follows a failed area roll: a Burst deviates, anything else hits no
 // one.
-func (a areaShot) miss(tx *engine.Tx, then []Step) (bool, error) {
+func (a areaShot) miss(tx *engine.Tx) error {
 	if !a.Tool.deviates() {
-		return false, nil
+		return nil
 	}
-	return scatter(tx, a, then)
+	return scatter(tx, a)
 }
 
 // AreaScatter is the data of an area-scatter event: where a missed burst
@@ -520,7 +518,7 @@ type scatterCtx struct {
 
 // scatter moves a missed burst to a random neighbouring zone (a recorded
 // die) and places it there.
-func scatter(tx *engine.Tx, a areaShot, then []Step) (bool, error) {
+func scatter(tx *engine.Tx, a areaShot) error {
 	st := state(tx)
 	from := aimZone(st, a.At)
 	to := from
@@ -555,17 +553,17 @@ func scatter(tx *engine.Tx, a areaShot, then []Step) (bool, error) {
 		text = fmt.Sprintf("%s goes astray but stays in %s (no neighbouring zone).", a.Tool.Name, st.zone(to).Name)
 	}
 	if err := tx.Emits(KindAreaScatter, a.Attacker, text, d, rolls...); err != nil {
-		return false, err
+		return err
 	}
 	if decide {
 		if a.Tool.Template == "small" {
 			options = append(options, engine.Choice{Value: "open", Label: "Open ground (no one)"})
 		}
 		prompt := fmt.Sprintf("Where in %s does %s's %s land?", st.zone(to).Name, st.shown(a.Attacker), a.Tool.Name)
-		return true, ask(tx, engine.Decision{For: engine.GM, Kind: DecScatter, Prompt: prompt, Default: options[0].Value, Options: options},
-			Cont{Scatter: &scatterCtx{Shot: a, To: to}, Then: then})
+		return ask(tx, engine.Decision{For: engine.GM, Kind: DecScatter, Prompt: prompt, Default: options[0].Value, Options: options},
+			Cont{Scatter: &scatterCtx{Shot: a, To: to}})
 	}
-	return land(tx, landing{Shot: a, At: at, Deviated: true}, then)
+	return land(tx, landing{Shot: a, At: at, Deviated: true})
 }
 
 // scatterSpots lists where in zone a deviated Small or Large Burst may land.
@@ -599,12 +597,12 @@ func names(st *State, ids []string) []string {
 	return out
 }
 
-func answerScatter(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerScatter(tx *engine.Tx, c Cont, choice string) error {
 	at := choice
 	if choice == "open" {
 		at = ""
 	}
-	return land(tx, landing{Shot: c.Scatter.Shot, At: at, Deviated: true}, c.Then)
+	return land(tx, landing{Shot: c.Scatter.Shot, At: at, Deviated: true})
 }
 
 // landing is an area attack arriving where it lands.
@@ -642,7 +640,7 @@ type Relief struct {
 	Recovered []string `json:"recovered"` // no longer Shaken
 }
 
-func land(tx *engine.Tx, l landing, then []Step) (bool, error) {
+func land(tx *engine.Tx, l landing) error {
 	st := state(tx)
 	a := l.Shot
 	tool := a.Tool
@@ -668,7 +666,7 @@ func land(tx *engine.Tx, l landing, then []Step) (bool, error) {
 		if l.Raises == 0 && slices.ContainsFunc(d.Affected, func(id string) bool { return st.opponents(id, a.Attacker) }) {
 			text += " (without a raise it helps the caster's enemies too)"
 		}
-		return false, tx.Emits(KindRelief, a.Attacker, text+".", d)
+		return tx.Emit(engine.NewEvent(KindRelief, a.Attacker, text+".", d).With(d.Affected...))
 	}
 	d := AreaLanded{Attacker: a.Attacker, Source: tool.ID, At: l.At, Deviated: l.Deviated, Victims: []string{}}
 	for _, id := range covered {
@@ -697,41 +695,49 @@ func land(tx *engine.Tx, l landing, then []Step) (bool, error) {
 	if len(d.Spared) > 0 {
 		text += fmt.Sprintf("; the raise spares %s", strings.Join(names(st, d.Spared), ", "))
 	}
-	if err := tx.Emits(KindAreaLanded, a.Attacker, text+".", d); err != nil {
-		return false, err
+	if err := tx.Emit(engine.NewEvent(KindAreaLanded, a.Attacker, text+".", d).With(d.Victims...)); err != nil {
+		return err
 	}
-	dmg := areaDamageStep{Attacker: a.Attacker, Tool: tool, Raises: l.Raises, Victims: d.Victims}
-	after := append([]Step{{AreaDamage: &dmg}}, then...)
-	// The GM's fighters dive at once (npc-dive), then players are asked, all
-	// at the same time.
-	var askFor []string
-	for _, id := range d.Divers {
-		if st.isPC(id) || opt(&st.Base, OptNPCDive) == DiveAsk {
-			askFor = append(askFor, id)
+	steps := []engine.Step{engine.NewStep(stepDives, divesStep{Divers: d.Divers, Penalty: d.Penalty, Source: tool.Name})}
+	for _, id := range d.Victims {
+		steps = append(steps, engine.NewStep(stepAreaDamage, areaDamageStep{Attacker: a.Attacker, Tool: tool, Raises: l.Raises, Victim: id}))
+	}
+	return tx.Run(steps...)
+}
+
+// divesStep lets an area's victims dive out before the damage: the GM's
+// fighters dive at once (npc-dive), then players are asked, all at the
+// same time; the damage waits for the last answer.
+type divesStep struct {
+	Divers  []string `json:"divers"`
+	Penalty int      `json:"penalty,omitempty"`
+	Source  string   `json:"source"`
+}
+
+func runDives(tx *engine.Tx, s divesStep) error {
+	st := state(tx)
+	var asks []engine.Decision
+	for _, id := range s.Divers {
+		c := diveCtx{Fighter: id, Penalty: s.Penalty, Source: s.Source}
+		if !st.isPC(id) && opt(&st.Base, OptNPCDive) != DiveAsk {
+			if err := dive(tx, c); err != nil {
+				return err
+			}
 			continue
 		}
-		if err := dive(tx, diveCtx{Fighter: id, Penalty: d.Penalty, Source: tool.Name}); err != nil {
-			return false, err
+		prompt := fmt.Sprintf("Dive out of %s? (Agility", s.Source)
+		if s.Penalty != 0 {
+			prompt += fmt.Sprintf(" %+d", s.Penalty)
 		}
-	}
-	for _, id := range askFor {
-		{
-			prompt := fmt.Sprintf("Dive out of %s? (Agility", tool.Name)
-			if d.Penalty != 0 {
-				prompt += fmt.Sprintf(" %+d", d.Penalty)
-			}
-			prompt += ")"
-			if err := ask(tx, engine.Decision{For: id, Kind: DecDive, Prompt: prompt, Default: "dive",
-				Options: yesNo("dive", "Dive out (roll Agility)", "stay", "Stay put")},
-				Cont{Dive: &diveCtx{Fighter: id, Penalty: d.Penalty, Source: tool.Name}, Then: after}); err != nil {
-				return false, err
-			}
+		prompt += ")"
+		raw, err := json.Marshal(Cont{Dive: &c})
+		if err != nil {
+			return err
 		}
+		asks = append(asks, engine.Decision{For: askee(tx, id), Kind: DecDive, Prompt: prompt, Default: "dive", Data: raw,
+			Options: yesNo("dive", "Dive out (roll Agility)", "stay", "Stay put")})
 	}
-	if len(askFor) > 0 {
-		return true, nil
-	}
-	return runAreaDamage(tx, dmg, then)
+	return tx.AskAll(asks...)
 }
 
 // diveCtx is a dive-out decision's context.
@@ -765,14 +771,11 @@ func dive(tx *engine.Tx, c diveCtx) error {
 	return tx.Emits(KindDive, f.ID, text, Dive{Fighter: f.ID, Mods: nonNil(o.Mods), Total: o.Total, Spared: o.Success}, o.Roll)
 }
 
-func answerDive(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerDive(tx *engine.Tx, c Cont, choice string) error {
 	if choice == "dive" {
-		if err := dive(tx, *c.Dive); err != nil {
-			return false, err
-		}
+		return dive(tx, *c.Dive)
 	}
-	// The last diver to answer lets the damage roll.
-	return pendingOf(tx.Base(), DecDive), nil
+	return nil
 }
 
 // AreaDamage is the data of an area-damage event: one victim's damage.
@@ -783,46 +786,35 @@ type AreaDamage struct {
 	Harm     Harm   `json:"harm"`
 }
 
-// areaDamageStep damages an area's victims still caught, one by one.
+// areaDamageStep damages one of an area's victims, if still caught.
 type areaDamageStep struct {
 	Attacker string   `json:"attacker"`
 	Tool     areaTool `json:"tool"`
 	Raises   int      `json:"raises"`
-	Victims  []string `json:"victims"`
+	Victim   string   `json:"victim"`
 }
 
-func runAreaDamage(tx *engine.Tx, s areaDamageStep, rest []Step) (bool, error) {
+func runAreaDamage(tx *engine.Tx, s areaDamageStep) error {
 	st := state(tx)
-	a := st.Fighters[s.Attacker]
-	for i, id := range s.Victims {
-		t := st.Fighters[id]
-		if st.Combatant(id).Out || (st.Area != nil && slices.Contains(st.Area.Spared, id)) {
-			continue
-		}
-		roll, h := rollDamage(tx.Dice, a, t, s.Tool.weapon(), false, 0, 0)
-		if st.canSoak(id, a.ID, s.Raises, h) {
-			h.Deferred = true
-		}
-		text := fmt.Sprintf("%s catches %s: %s.", s.Tool.Name, st.name(id), harmText(st, t, h))
-		if err := tx.Emits(KindAreaDamage, a.ID, text, AreaDamage{Attacker: a.ID, Victim: id, Source: s.Tool.ID, Harm: h}, roll); err != nil {
-			return false, err
-		}
-		if h.Deferred {
-			next := s
-			next.Victims = s.Victims[i+1:]
-			then := rest
-			if len(next.Victims) > 0 {
-				then = append([]Step{{AreaDamage: &next}}, rest...)
-			}
-			return true, offerSoak(tx, soakCtx{Victim: id, Attacker: a.ID, Harm: h}, then)
-		}
-		if h.Incapacitated {
-			if err := incapacitate(tx, t); err != nil {
-				return false, err
-			}
-		}
+	a, t, id := st.Fighters[s.Attacker], st.Fighters[s.Victim], s.Victim
+	if st.Combatant(id).Out || (st.Area != nil && slices.Contains(st.Area.Spared, id)) {
+		return nil
 	}
-	return false, nil
+	roll, h := rollDamage(tx.Dice, a, t, s.Tool.weapon(), false, 0, 0)
+	if st.canSoak(id, a.ID, s.Raises, h) {
+		h.Deferred = true
+	}
+	text := fmt.Sprintf("%s catches %s: %s.", s.Tool.Name, st.name(id), harmText(st, t, h))
+	if err := tx.Emit(engine.NewEvent(KindAreaDamage, a.ID, text, AreaDamage{Attacker: a.ID, Victim: id, Source: s.Tool.ID, Harm: h}, roll).With(id)); err != nil {
+		return err
+	}
+	if h.Deferred {
+		return offerSoak(tx, soakCtx{Victim: id, Attacker: a.ID, Harm: h})
+	}
+	if h.Incapacitated {
+		return incapacitate(tx, t)
+	}
+	return nil
 }
 
 func applyAreaAttack(st *State, d AreaAttack) error {

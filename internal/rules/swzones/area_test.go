@@ -155,7 +155,7 @@ func TestGrenadeHitAlliesDiveOut(t *testing.T) {
 	eq(t, "actions wait", len(New().Actions(st, gm)), 0)
 	view := engine.Project(New(), st, engine.PlayerViewer("mara"))
 	eq(t, "mara's page shows it", len(view.Pending), 1)
-	eq(t, "vance's page waits", engine.Project(New(), st, engine.PlayerViewer("vance")).Waiting, "Mara")
+	eq(t, "vance's page waits", strings.Join(engine.Project(New(), st, engine.PlayerViewer("vance")).Waiting, ", "), "Mara")
 	eq(t, "the action is counted", st.Fighters["vance"].Actions, 1)
 
 	// Mara's player dives: Agility 5, Wild 1: spared. Then the damage, each

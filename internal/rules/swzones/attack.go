@@ -239,8 +239,6 @@ func commitRefund(tx *engine.Tx, f *Fighter, spare int) error {
 }
 
 type attackArgs struct {
-	Kind    string  `json:"kind"`
-	Actor   string  `json:"actor"`
 	Target  string  `json:"target"`
 	Weapon  string  `json:"weapon"`
 	Actions flexInt `json:"actions"`
@@ -286,8 +284,7 @@ func decideFight(tx *engine.Tx, cmd engine.Command) error {
 	}
 	s := meleeStrike(st, f, t, w, Attack{Kind: "fight", Action: true, Declared: declare}, mods, 0)
 	s.Offer = true
-	_, err = s.roll(tx, nil)
-	return err
+	return s.roll(tx)
 }
 
 // meleeStrike prepares Fighting against Parry with gang-up, The Drop, prone
@@ -382,8 +379,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	s := rangedStrike(st, f, t, w, at, mods, cover, inMelee, shootingSkill(st, w))
-	_, err = s.roll(tx, nil)
-	return err
+	return s.roll(tx)
 }
 
 // rangedStrike prepares a shot (or a bolt): against 4 with the target's
@@ -496,8 +492,8 @@ type strike struct {
 	Offer    bool   `json:"offer,omitempty"`    // a failed roll may be rerolled with a Benny
 }
 
-func (s strike) roll(tx *engine.Tx, then []Step) (bool, error) {
-	return resolveAttack(tx, s, rollTrait(tx.Dice, s.Check), then)
+func (s strike) roll(tx *engine.Tx) error {
+	return resolveAttack(tx, s, rollTrait(tx.Dice, s.Check))
 }
 
 // resolveAttack turns a rolled attack into its event: on a hit (or a hit on
@@ -505,7 +501,7 @@ func (s strike) roll(tx *engine.Tx, then []Step) (bool, error) {
 // a reroll; a wounding hit may be offered a Soak, in which case the harm
 // waits for the answer. Otherwise the harm applies with the event and an
 // incapacitation follows.
-func resolveAttack(tx *engine.Tx, s strike, o Outcome, then []Step) (bool, error) {
+func resolveAttack(tx *engine.Tx, s strike, o Outcome) error {
 	st := state(tx)
 	a, t := st.Fighters[s.Attacker], st.Fighters[s.Target]
 	w := s.Weapon
@@ -533,20 +529,20 @@ func resolveAttack(tx *engine.Tx, s strike, o Outcome, then []Step) (bool, error
 		at.Damage = &h
 		rolls = append(rolls, dmgRoll)
 	}
-	if err := tx.Emits(KindAttack, a.ID, attackText(st, a, t, w, at), at, rolls...); err != nil {
-		return false, err
+	if err := tx.Emit(engine.NewEvent(KindAttack, a.ID, attackText(st, a, t, w, at), at, rolls...).With(t.ID)); err != nil {
+		return err
 	}
 	if offer {
 		what := fmt.Sprintf("missed (%s %d vs %d)", s.Check.Label, o.Total, at.TN)
-		return true, offerReroll(tx, what, rerollCtx{Strike: &s}, then)
+		return offerReroll(tx, what, rerollCtx{Strike: &s})
 	}
 	if at.Damage != nil && at.Damage.Deferred {
-		return true, offerSoak(tx, soakCtx{Victim: t.ID, Attacker: a.ID, Harm: *at.Damage}, then)
+		return offerSoak(tx, soakCtx{Victim: t.ID, Attacker: a.ID, Harm: *at.Damage})
 	}
 	if at.Damage != nil && at.Damage.Incapacitated {
-		return false, incapacitate(tx, t)
+		return incapacitate(tx, t)
 	}
-	return false, nil
+	return nil
 }
 
 func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
@@ -604,11 +600,7 @@ type Defended struct {
 // decideDefend: the Defend action takes the whole turn's actions and adds
 // +4 Parry (SWD +2) until the fighter's next turn.
 func decideDefend(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}

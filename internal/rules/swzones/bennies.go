@@ -155,7 +155,7 @@ type soakCtx struct {
 }
 
 // offerSoak asks the victim's controller whether to Soak h.
-func offerSoak(tx *engine.Tx, c soakCtx, then []Step) error {
+func offerSoak(tx *engine.Tx, c soakCtx) error {
 	st := state(tx)
 	left := c.Harm.Wounds - c.Best
 	what := woundWord(left)
@@ -169,7 +169,7 @@ func offerSoak(tx *engine.Tx, c soakCtx, then []Step) error {
 		yes = "Reroll the Soak"
 	}
 	return ask(tx, engine.Decision{For: c.Victim, Kind: DecSoak, Prompt: prompt, Default: "soak",
-		Options: yesNo("soak", yes, "take", "Take the wounds")}, Cont{Soak: &c, Then: then})
+		Options: yesNo("soak", yes, "take", "Take the wounds")}, Cont{Soak: &c})
 }
 
 func woundWord(n int) string {
@@ -179,7 +179,7 @@ func woundWord(n int) string {
 	return fmt.Sprintf("%d wounds", n)
 }
 
-func answerSoak(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerSoak(tx *engine.Tx, c Cont, choice string) error {
 	ctx := *c.Soak
 	st := state(tx)
 	t := st.Fighters[ctx.Victim]
@@ -198,10 +198,10 @@ func answerSoak(tx *engine.Tx, c Cont, choice string) (bool, error) {
 		text := fmt.Sprintf("%s soaks: Vigor %d (%s) — cancels %s.", who, o.Total, o.Roll.Result, woundWord(min(soaked, ctx.Harm.Wounds)))
 		if err := tx.Emits(KindSoak, t.ID, text, Soak{Fighter: t.ID, Pool: pool, Mods: nonNil(o.Mods), Total: o.Total,
 			Soaked: soaked, Best: ctx.Best, Wounds: ctx.Harm.Wounds}, o.Roll); err != nil {
-			return false, err
+			return err
 		}
 		if ctx.Best < ctx.Harm.Wounds && !o.CritFail && st.bennies(t.ID) > 0 {
-			return true, offerSoak(tx, ctx, c.Then)
+			return offerSoak(tx, ctx)
 		}
 	}
 	return finishHarm(tx, ctx)
@@ -209,7 +209,7 @@ func answerSoak(tx *engine.Tx, c Cont, choice string) (bool, error) {
 
 // finishHarm applies a deferred hit less the wounds soaked, then follows
 // up an incapacitation.
-func finishHarm(tx *engine.Tx, ctx soakCtx) (bool, error) {
+func finishHarm(tx *engine.Tx, ctx soakCtx) error {
 	st := state(tx)
 	t := st.Fighters[ctx.Victim]
 	h := soakHarm(t, ctx.Harm, ctx.Best)
@@ -218,12 +218,12 @@ func finishHarm(tx *engine.Tx, ctx soakCtx) (bool, error) {
 		text = fmt.Sprintf("%s soaks %s: %s.", st.name(t.ID), woundWord(h.Soaked), harmResult(h))
 	}
 	if err := tx.Emits(KindHarm, t.ID, text, HarmDone{Fighter: t.ID, Harm: h}); err != nil {
-		return false, err
+		return err
 	}
 	if h.Incapacitated {
-		return false, incapacitate(tx, t)
+		return incapacitate(tx, t)
 	}
-	return false, nil
+	return nil
 }
 
 // --- rerolls ---
@@ -252,15 +252,15 @@ func (r rerollCtx) fighter() string {
 
 // offerReroll asks whether to reroll a failed roll, described by what
 // ("missed: Fighting 3 vs Parry 5").
-func offerReroll(tx *engine.Tx, what string, r rerollCtx, then []Step) error {
+func offerReroll(tx *engine.Tx, what string, r rerollCtx) error {
 	st := state(tx)
 	id := r.fighter()
 	prompt := fmt.Sprintf("%s %s. Reroll with a Benny? (%s)", st.shown(id), what, leftText(st.bennies(id)))
 	return ask(tx, engine.Decision{For: id, Kind: DecReroll, Prompt: prompt, Default: "reroll",
-		Options: yesNo("reroll", "Reroll (spend a Benny)", "keep", "Keep the roll")}, Cont{Reroll: &r, Then: then})
+		Options: yesNo("reroll", "Reroll (spend a Benny)", "keep", "Keep the roll")}, Cont{Reroll: &r})
 }
 
-func answerReroll(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerReroll(tx *engine.Tx, c Cont, choice string) error {
 	r := *c.Reroll
 	st := state(tx)
 	id := r.fighter()
@@ -271,33 +271,33 @@ func answerReroll(tx *engine.Tx, c Cont, choice string) (bool, error) {
 			text = fmt.Sprintf("The GM spends a Benny for %s to reroll (%s).", st.name(id), leftText(st.bennies(id)-1))
 		}
 		if err := tx.Emits(KindBennySpent, id, text, BennySpent{Fighter: id, Pool: pool, For: "reroll"}); err != nil {
-			return false, err
+			return err
 		}
 		switch {
 		case r.Strike != nil:
 			s := *r.Strike
 			s.At.Reroll, s.At.Action, s.At.Declared = true, false, 0
-			return s.roll(tx, c.Then)
+			return s.roll(tx)
 		case r.Area != nil:
 			a := *r.Area
 			a.Reroll = true
-			return a.roll(tx, c.Then)
+			return a.roll(tx)
 		case r.Run != nil:
 			s := *r.Run
 			s.Reroll = true
-			return runRoll(tx, s, c.Then)
+			return runRoll(tx, s)
 		case r.Opposed != nil:
 			o := *r.Opposed
 			o.Reroll = true
-			return o.roll(tx, c.Then)
+			return o.roll(tx)
 		}
 	}
 	// Keeping a failed roll: only an area attack still has something to do
 	// (a missed blast deviates).
 	if r.Area != nil {
-		return r.Area.miss(tx, c.Then)
+		return r.Area.miss(tx)
 	}
-	return false, nil
+	return nil
 }
 
 // --- unshake ---
@@ -311,11 +311,7 @@ type Unshaken struct {
 // decideUnshake spends a Benny to remove Shaken. It is allowed at any
 // moment, not only on the fighter's turn.
 func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	if err := cmd.Decode(&args); err != nil {
+	if err := cmd.NoArgs(); err != nil {
 		return err
 	}
 	st := state(tx)

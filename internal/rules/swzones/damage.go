@@ -194,8 +194,7 @@ func incapacitate(tx *engine.Tx, t *Fighter) error {
 		}
 		reason = "incapacitated, " + status
 	}
-	return tx.Emits(engine.KindCombatantOut, t.ID, fmt.Sprintf("%s is out of the fight (%s).", st.name(t.ID), reason),
-		engine.CombatantOut{Combatant: t.ID, Reason: reason})
+	return tx.TakeOut(t.ID, reason, fmt.Sprintf("%s is out of the fight (%s).", st.name(t.ID), reason))
 }
 
 // Bleeding is the data of a bleeding-out event: a Bleeding Out fighter's

@@ -9,11 +9,11 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
-// GM rulings as commands. The engine needs every ruleset command to name an
-// actor: these take any fighter still in the fight (the page uses the one
-// whose turn it is), and only the GM may issue them.
-//   - drop: grant a fighter The Drop on an opponent: +4 to attack and damage
-//     (a grapple too) until the end of the fighter's next turn ends.
+// GM rulings, as GM commands that name no actor (only the GM may issue
+// them):
+//   - drop: grant a fighter (attacker) The Drop on an opponent (target): +4
+//     to attack and damage (a grapple too) until the end of the fighter's
+//     turn.
 //   - set-cover: change a zone's cover and the Armour of that cover (the
 //     seed's obstacles) in the middle of the fight.
 
@@ -30,34 +30,21 @@ type ZoneCover struct {
 	Armor int    `json:"armor"`
 }
 
-func gmOnly(tx *engine.Tx, kind string) error {
-	if !tx.Viewer().GM {
-		return fray.Errorf(fray.EFORBIDDEN, "only the GM may %s", kind)
-	}
-	return nil
-}
-
 func decideDrop(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind     string `json:"kind"`
-		Actor    string `json:"actor"`
 		Attacker string `json:"attacker"`
 		Target   string `json:"target"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	if err := gmOnly(tx, "grant The Drop"); err != nil {
-		return err
-	}
 	st := state(tx)
-	who := args.Attacker
-	if who == "" {
-		who = cmd.Actor
+	if args.Attacker == "" {
+		return fray.Errorf(fray.EINVALID, "choose who has The Drop (attacker)")
 	}
-	a := st.Fighters[who]
-	if a == nil || st.Combatant(who).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q in the fight", who)
+	a := st.Fighters[args.Attacker]
+	if a == nil || st.Combatant(a.ID).Out {
+		return fray.Errorf(fray.ENOTFOUND, "no fighter %q in the fight", args.Attacker)
 	}
 	t, err := target(tx, args.Target)
 	if err != nil {
@@ -67,21 +54,16 @@ func decideDrop(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(a.ID))
 	}
 	text := fmt.Sprintf("The GM rules that %s has The Drop on %s: +4 to attack and damage until the end of %s's turn.", st.name(a.ID), st.name(t.ID), st.name(a.ID))
-	return tx.Emits(KindDrop, a.ID, text, DropGranted{Attacker: a.ID, Target: t.ID})
+	return tx.Emit(engine.NewEvent(KindDrop, a.ID, text, DropGranted{Attacker: a.ID, Target: t.ID}).With(t.ID))
 }
 
 func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind  string  `json:"kind"`
-		Actor string  `json:"actor"`
 		Zone  string  `json:"zone"`
 		Cover string  `json:"cover"`
 		Armor flexInt `json:"armor"`
 	}
 	if err := cmd.Decode(&args); err != nil {
-		return err
-	}
-	if err := gmOnly(tx, "change a zone's cover"); err != nil {
 		return err
 	}
 	st := state(tx)

@@ -11,9 +11,9 @@ import (
 // The Drop (+4 to attack and damage) is the GM's ruling.
 func TestTheDrop(t *testing.T) {
 	st := skirmish(t, nil)
-	fail(t, st, engine.PlayerViewer("brak"), cmd(CmdDrop, "brak", "target", "gob1"), fray.EFORBIDDEN)
-	fail(t, st, gm, cmd(CmdDrop, "brak", "target", "lyra"), fray.EILLEGAL) // an ally
-	events, st := do(t, st, gm, cmd(CmdDrop, "brak", "target", "gob1"))
+	fail(t, st, engine.PlayerViewer("brak"), cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"), fray.EFORBIDDEN)
+	fail(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "lyra"), fray.EILLEGAL) // an ally
+	events, st := do(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"))
 	eq(t, "text", events[0].Text, "The GM rules that Brak has The Drop on Gob1: +4 to attack and damage until the end of Brak's turn.")
 	eq(t, "shown", New().Project(st, engine.PlayerViewer("lyra")).(View).Fighters["brak"].Drop, "gob1")
 	// Fighting 3, Wild 2, +4 The Drop, −2 two actions = 5 vs 5: hit; damage
@@ -33,18 +33,18 @@ func TestTheDrop(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "brak"))
 	eq(t, "gone at the end of the turn", st.Fighters["brak"].Drop, "")
 	// The GM may grant it to a fighter whose turn it is not, with attacker.
-	_, st = do(t, st, gm, cmd(CmdDrop, "lyra", "attacker", "gob3", "target", "lyra"))
+	_, st = do(t, st, gm, cmd(CmdDrop, "", "attacker", "gob3", "target", "lyra"))
 	eq(t, "granted", st.Fighters["gob3"].Drop, "lyra")
 }
 
 // Zones carry cover features the GM can change mid-fight.
 func TestSetCover(t *testing.T) {
 	st := shooting(t, nil, nil)
-	fail(t, st, engine.PlayerViewer("doc"), cmd(CmdSetCover, "doc", "zone", "z2", "cover", "medium"), fray.EFORBIDDEN)
-	fail(t, st, gm, cmd(CmdSetCover, "doc", "zone", "z2", "cover", "thick"), fray.EINVALID)
-	fail(t, st, gm, cmd(CmdSetCover, "doc", "zone", "z2", "cover", "none", "armor", 4), fray.EINVALID)
-	fail(t, st, gm, cmd(CmdSetCover, "doc", "zone", "z9", "cover", "light"), fray.ENOTFOUND)
-	events, st := do(t, st, gm, cmd(CmdSetCover, "doc", "zone", "z2", "cover", "medium", "armor", 2))
+	fail(t, st, engine.PlayerViewer("doc"), cmd(CmdSetCover, "", "zone", "z2", "cover", "medium"), fray.EFORBIDDEN)
+	fail(t, st, gm, cmd(CmdSetCover, "", "zone", "z2", "cover", "thick"), fray.EINVALID)
+	fail(t, st, gm, cmd(CmdSetCover, "", "zone", "z2", "cover", "none", "armor", 4), fray.EINVALID)
+	fail(t, st, gm, cmd(CmdSetCover, "", "zone", "z9", "cover", "light"), fray.ENOTFOUND)
+	events, st := do(t, st, gm, cmd(CmdSetCover, "", "zone", "z2", "cover", "medium", "armor", 2))
 	eq(t, "text", events[0].Text, "The GM sets Zone 2's cover to medium (Armour 2).")
 	eq(t, "cover", st.zone("z2").Cover, "medium")
 	eq(t, "armour", st.zone("z2").CoverArmor, 2)
@@ -98,7 +98,7 @@ func TestNewCommandsIllegal(t *testing.T) {
 		{"cast without powers", gm, cmd(CmdCast, "brak", "power", "bolt"), fray.EILLEGAL},
 		{"spare without running", gm, cmd(CmdFight, "brak", "target", "gob1", "spare", 1), fray.EILLEGAL},
 		{"unknown field", gm, cmd(CmdRun, "brak", "mp", 3), fray.EINVALID},
-		{"player grants the drop", engine.PlayerViewer("brak"), cmd(CmdDrop, "brak", "target", "gob1"), fray.EFORBIDDEN},
+		{"player grants the drop", engine.PlayerViewer("brak"), cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"), fray.EFORBIDDEN},
 	} {
 		t.Run(tc.name, func(t *testing.T) { fail(t, st, tc.v, tc.cmd, tc.code) })
 	}

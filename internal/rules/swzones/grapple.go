@@ -87,7 +87,7 @@ type Escape struct {
 	Level string `json:"level"` // the grip left: "" when free
 }
 
-func (o opposedAction) roll(tx *engine.Tx, then []Step) (bool, error) {
+func (o opposedAction) roll(tx *engine.Tx) error {
 	st := state(tx)
 	ao := rollTrait(tx.Dice, o.Att)
 	rolls := []dice.Roll{ao.Roll}
@@ -126,7 +126,7 @@ func (o opposedAction) roll(tx *engine.Tx, then []Step) (bool, error) {
 	if o.Reroll {
 		prefix = "Reroll: "
 	}
-	var after []Step
+	var after []engine.Step
 	switch o.Kind {
 	case "push":
 		d := Push{Opposed: base}
@@ -148,14 +148,12 @@ func (o opposedAction) roll(tx *engine.Tx, then []Step) (bool, error) {
 				}
 			}
 		}
-		if err := tx.Emits(KindPush, a.ID, text+".", d, rolls...); err != nil {
-			return false, err
+		if err := tx.Emit(engine.NewEvent(KindPush, a.ID, text+".", d, rolls...).With(t.ID)); err != nil {
+			return err
 		}
-		if len(free) > 0 {
-			after = append(after, Step{FreeAttacks: &freeAttackStep{Target: t.ID, Attackers: free, Why: "is pushed out"}})
-		}
+		after = append(after, freeAttacks(t.ID, free, 0, "is pushed out")...)
 		if raises > 0 {
-			after = append(after, Step{PushZone: &pushZone{Pusher: a.ID, Target: t.ID}})
+			after = append(after, engine.NewStep(stepPushZone, pushZone{Pusher: a.ID, Target: t.ID}))
 		}
 	case "grapple":
 		d := GrappleDone{Opposed: base, Garrotte: o.Garrotte}
@@ -171,8 +169,8 @@ func (o opposedAction) roll(tx *engine.Tx, then []Step) (bool, error) {
 			}
 			text += fmt.Sprintf(" — %s is %s", st.name(t.ID), d.Level)
 		}
-		if err := tx.Emits(KindGrapple, a.ID, text+".", d, rolls...); err != nil {
-			return false, err
+		if err := tx.Emit(engine.NewEvent(KindGrapple, a.ID, text+".", d, rolls...).With(t.ID)); err != nil {
+			return err
 		}
 	case "escape":
 		d := Escape{Opposed: base}
@@ -191,15 +189,15 @@ func (o opposedAction) roll(tx *engine.Tx, then []Step) (bool, error) {
 				text += " — now only Entangled"
 			}
 		}
-		if err := tx.Emits(KindEscape, a.ID, text+".", d, rolls...); err != nil {
-			return false, err
+		if err := tx.Emit(engine.NewEvent(KindEscape, a.ID, text+".", d, rolls...).With(t.ID)); err != nil {
+			return err
 		}
 	}
 	if !ok && !ao.CritFail && st.offers(OptRerollOffers, o.Actor) {
 		o.Reroll = true
-		return true, offerReroll(tx, fmt.Sprintf("failed to %s (%d vs %d)", o.Kind, ao.Total, tn), rerollCtx{Opposed: &o}, then)
+		return offerReroll(tx, fmt.Sprintf("failed to %s (%d vs %d)", o.Kind, ao.Total, tn), rerollCtx{Opposed: &o})
 	}
-	return runSteps(tx, after, then)
+	return tx.Run(after...)
 }
 
 func listNames(st *State, ids []string) string {
@@ -230,8 +228,6 @@ func garrotteMod(a, b *Fighter) []Mod {
 }
 
 type opposedArgs struct {
-	Kind    string  `json:"kind"`
-	Actor   string  `json:"actor"`
 	Target  string  `json:"target"`
 	Into    string  `json:"into"`  // push
 	With    string  `json:"with"`  // grapple: "" or a garrotte's weapon id
@@ -268,8 +264,7 @@ func decidePush(tx *engine.Tx, cmd engine.Command) error {
 	o := opposedAction{Kind: "push", Actor: f.ID, Target: t.ID, Into: into, Action: true, Declared: declare,
 		Att: check(f, "strength", TargetNumber, append(mods, garrotteMod(f, t)...)...),
 		Def: check(t, "strength", TargetNumber, garrotteMod(t, f)...)}
-	_, err = o.roll(tx, nil)
-	return err
+	return o.roll(tx)
 }
 
 // pushInto checks a push of t by f and returns the melee t is pushed into
@@ -319,36 +314,36 @@ type Pushed struct {
 	To     string `json:"to"`
 }
 
-func askPushZone(tx *engine.Tx, s pushZone, rest []Step) (bool, error) {
+func askPushZone(tx *engine.Tx, s pushZone) error {
 	st := state(tx)
 	t := st.Fighters[s.Target]
 	if st.Combatant(t.ID).Out || t.Grip != nil {
-		return false, nil
+		return nil
 	}
 	var options []engine.Choice
 	for _, z := range st.zone(t.Zone).Adjacent {
 		options = append(options, engine.Choice{Value: z, Label: "Into " + st.zone(z).Name})
 	}
 	if len(options) == 0 {
-		return false, nil
+		return nil
 	}
 	options = append(options, engine.Choice{Value: "stay", Label: "Leave them in " + st.zone(t.Zone).Name})
 	prompt := fmt.Sprintf("A raise: push %s on into another zone?", st.shown(t.ID))
-	return true, ask(tx, engine.Decision{For: s.Pusher, Kind: DecPushZone, Prompt: prompt, Default: options[0].Value, Options: options},
-		Cont{Push: &s, Then: rest})
+	return ask(tx, engine.Decision{For: s.Pusher, Kind: DecPushZone, Prompt: prompt, Default: options[0].Value, Options: options},
+		Cont{Push: &s})
 }
 
-func answerPushZone(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerPushZone(tx *engine.Tx, c Cont, choice string) error {
 	if choice == "stay" {
-		return false, nil
+		return nil
 	}
 	st := state(tx)
 	t := st.Fighters[c.Push.Target]
 	if !st.adjacent(t.Zone, choice) {
-		return false, fray.Errorf(fray.EILLEGAL, "%s does not border %s", choice, t.Zone)
+		return fray.Errorf(fray.EILLEGAL, "%s does not border %s", choice, t.Zone)
 	}
 	text := fmt.Sprintf("%s is pushed from %s into %s.", st.name(t.ID), st.zone(t.Zone).Name, st.zone(choice).Name)
-	return false, tx.Emits(KindPushed, c.Push.Pusher, text, Pushed{Target: t.ID, From: t.Zone, To: choice})
+	return tx.Emit(engine.NewEvent(KindPushed, c.Push.Pusher, text, Pushed{Target: t.ID, From: t.Zone, To: choice}).With(t.ID))
 }
 
 func decideGrapple(tx *engine.Tx, cmd engine.Command) error {
@@ -392,8 +387,7 @@ func decideGrapple(tx *engine.Tx, cmd engine.Command) error {
 	skill := grappleSkill(st)
 	o := opposedAction{Kind: "grapple", Actor: f.ID, Target: t.ID, Garrotte: garrotte, Action: true, Declared: declare,
 		Att: check(f, skill, TargetNumber, mods...), Def: check(t, skill, TargetNumber)}
-	_, err = o.roll(tx, nil)
-	return err
+	return o.roll(tx)
 }
 
 func canGrapple(st *State, f, t *Fighter) error {
@@ -453,8 +447,7 @@ func decideEscape(tx *engine.Tx, cmd engine.Command) error {
 	}
 	o := opposedAction{Kind: "escape", Actor: f.ID, Target: g.ID, Action: true, Declared: declare,
 		Att: check(f, trait, TargetNumber, mods...), Def: check(g, trait, TargetNumber, defMods...)}
-	_, err = o.roll(tx, nil)
-	return err
+	return o.roll(tx)
 }
 
 // Speak is the data of a speak event.
@@ -465,11 +458,7 @@ type Speak struct {
 }
 
 func decideSpeak(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}
@@ -499,11 +488,7 @@ type Released struct {
 }
 
 func decideRelease(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}
@@ -512,7 +497,7 @@ func decideRelease(tx *engine.Tx, cmd engine.Command) error {
 	if victim == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is holding no one", st.name(f.ID))
 	}
-	return tx.Emits(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.name(f.ID), st.name(victim)), Released{Grappler: f.ID, Target: victim})
+	return tx.Emit(engine.NewEvent(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.name(f.ID), st.name(victim)), Released{Grappler: f.ID, Target: victim}).With(victim))
 }
 
 // victimOf is the fighter id holds in a grapple, or "".

@@ -202,7 +202,7 @@ func TestGarrotte(t *testing.T) {
 	eq(t, "garrotte penalty", v, -4)
 	eq(t, "fails", g.Success, false)
 	// With The Drop (the GM's ruling), +4 offsets it: 6 = success.
-	_, st = do(t, st, gm, cmd(CmdDrop, "brak", "target", "gob1"))
+	_, st = do(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"))
 	events, st = do(t, st, gm, cmd(CmdGrapple, "brak", "target", "gob1", "with", "wire"), 6, 1, 1)
 	decodeOne(t, events, KindGrapple, &g)
 	eq(t, "succeeds", g.Success, true)
@@ -238,7 +238,7 @@ func TestGarrotteSpeakResults(t *testing.T) {
 		result string
 	}{{[]int{3}, "silent"}, {[]int{6, 3}, "speaks"}, {[]int{6, 6, 2}, "yells"}} {
 		st := grappleFight(t, nil)
-		_, st = do(t, st, gm, cmd(CmdDrop, "brak", "target", "gob1"))
+		_, st = do(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"))
 		_, st = do(t, st, gm, cmd(CmdGrapple, "brak", "target", "gob1", "with", "wire"), 6, 1, 1)
 		st = endTurns(t, st, "gob1")
 		events, _ := do(t, st, gm, cmd(CmdSpeak, "gob1"), tc.faces...)

@@ -25,15 +25,9 @@ import (
 //     the end of the interruption and is checked again then — a mover the
 //     holder engaged meanwhile is blocked; the mover first means the step
 //     happens, then the holder acts.
-// Interruptions do not nest: no one may interrupt an interruption.
-
-// Interruption is a holder's turn taken in the middle of another's.
-type Interruption struct {
-	Holder      string `json:"holder"`
-	Interrupted string `json:"interrupted"`
-	Resume      int    `json:"resume"`            // the Order index of the interrupted turn
-	Pending     []Step `json:"pending,omitempty"` // work waiting for the interruption to end
-}
+// Interruptions do not nest: no one may interrupt an interruption. A
+// holder has no place in the round's order; an interruption is the core's
+// (Tx.Interrupt), which gives the floor back when it ends.
 
 // Held is the data of a held event.
 type Held struct {
@@ -46,21 +40,6 @@ type HoldLost struct {
 	Reason  string `json:"reason"`
 }
 
-// InterruptStarted is the data of an interrupt event.
-type InterruptStarted struct {
-	Holder      string `json:"holder"`
-	Interrupted string `json:"interrupted"`
-	Resume      int    `json:"resume"`
-	Turn        int    `json:"turn"` // the holder's index in the order
-	Pending     []Step `json:"pending,omitempty"`
-}
-
-// InterruptEnded is the data of an interrupt-ended event.
-type InterruptEnded struct {
-	Holder string `json:"holder"`
-	Resume int    `json:"resume"`
-}
-
 // Contest is the data of an interrupt-contest event: opposed Agility.
 type Contest struct {
 	Holder      string `json:"holder"`
@@ -71,11 +50,7 @@ type Contest struct {
 }
 
 func decideHold(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}
@@ -92,7 +67,7 @@ func decideHold(tx *engine.Tx, cmd engine.Command) error {
 
 func canHold(st *State, f *Fighter) error {
 	switch {
-	case st.Interrupt != nil:
+	case st.Interrupted():
 		return fray.Errorf(fray.EILLEGAL, "an interruption cannot be held")
 	case f.Shaken:
 		return fray.Errorf(fray.EILLEGAL, "%s is Shaken and cannot hold", st.name(f.ID))
@@ -103,10 +78,7 @@ func canHold(st *State, f *Fighter) error {
 }
 
 func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
+	var args struct{}
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
@@ -118,7 +90,7 @@ func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
 	if err := canInterrupt(st, f); err != nil {
 		return err
 	}
-	return startInterrupt(tx, f.ID, nil)
+	return startInterrupt(tx, f.ID)
 }
 
 func canInterrupt(st *State, f *Fighter) error {
@@ -127,43 +99,38 @@ func canInterrupt(st *State, f *Fighter) error {
 		return fray.Errorf(fray.EILLEGAL, "%s is not on Hold", st.name(f.ID))
 	case f.Shaken:
 		return fray.Errorf(fray.EILLEGAL, "%s is Shaken", st.name(f.ID))
-	case st.Interrupt != nil:
-		return fray.Errorf(fray.EILLEGAL, "%s is already interrupting: wait for the end of it", st.name(st.Interrupt.Holder))
+	case st.Interrupted():
+		return fray.Errorf(fray.EILLEGAL, "%s is already interrupting: wait for the end of it", st.name(st.Current()))
 	case st.Current() == "":
 		return fray.Errorf(fray.EILLEGAL, "there is no turn to interrupt")
 	}
 	return nil
 }
 
-func startInterrupt(tx *engine.Tx, holder string, pending []Step) error {
+// startInterrupt gives holder the floor; the work after the step being run
+// (and then steps) waits for the end of it.
+func startInterrupt(tx *engine.Tx, holder string, then ...engine.Step) error {
 	st := state(tx)
-	cur := st.Current()
-	text := fmt.Sprintf("%s acts on their held action, interrupting %s's turn.", st.name(holder), st.name(cur))
-	return tx.Emits(KindInterrupt, holder, text, InterruptStarted{Holder: holder, Interrupted: cur, Resume: st.Turn,
-		Turn: slices.Index(st.Order, holder), Pending: pending})
+	text := fmt.Sprintf("%s acts on their held action, interrupting %s's turn.", st.name(holder), st.name(st.Current()))
+	return tx.Interrupt(holder, text, then...)
 }
 
-// endInterrupt returns to the interrupted turn and carries on with the work
-// that waited (the interrupted Movement step).
+// endInterrupt returns to the interrupted turn; the core then carries on
+// with the work that waited (the interrupted Movement step).
 func endInterrupt(tx *engine.Tx) error {
 	st := state(tx)
-	ir := *st.Interrupt
-	text := fmt.Sprintf("%s's interruption is over: back to %s's turn.", st.name(ir.Holder), st.name(ir.Interrupted))
-	if err := tx.Emits(KindInterruptEnded, ir.Holder, text, InterruptEnded{Holder: ir.Holder, Resume: ir.Resume}); err != nil {
-		return err
+	holder := st.Current()
+	back := st.Interrupts[len(st.Interrupts)-1].Acting
+	who := "the turn"
+	if len(back) > 0 {
+		who = st.name(back[0]) + "'s turn"
 	}
-	if waiting, err := runSteps(tx, ir.Pending, nil); err != nil || waiting {
-		return err
-	}
-	if cur := st.Current(); cur != "" && st.Combatant(cur).Out {
-		return advance(tx)
-	}
-	return nil
+	return tx.EndInterrupt(fmt.Sprintf("%s's interruption is over: back to %s.", st.name(holder), who))
 }
 
 // nextHolder is the next opponent on Hold to ask about step s, or "".
 func nextHolder(st *State, s mpStep) string {
-	if st.Interrupt != nil || opt(&st.Base, OptInterruptWindows) != On {
+	if st.Interrupted() || opt(&st.Base, OptInterruptWindows) != On {
 		return ""
 	}
 	for _, c := range st.Combatants {
@@ -185,7 +152,7 @@ type windowCtx struct {
 	Step   mpStep `json:"step"`
 }
 
-func openWindow(tx *engine.Tx, holder string, s mpStep, rest []Step) error {
+func openWindow(tx *engine.Tx, holder string, s mpStep) error {
 	st := state(tx)
 	mover := st.shown(s.Fighter)
 	var prompt string
@@ -198,15 +165,15 @@ func openWindow(tx *engine.Tx, holder string, s mpStep, rest []Step) error {
 		prompt = fmt.Sprintf("Interrupt %s before they disengage from their melee?", mover)
 	}
 	return ask(tx, engine.Decision{For: holder, Kind: DecInterrupt, Prompt: prompt, Default: "pass",
-		Options: yesNo("interrupt", "Interrupt", "pass", "Let them")}, Cont{Window: &windowCtx{Holder: holder, Step: s}, Then: rest})
+		Options: yesNo("interrupt", "Interrupt", "pass", "Let them")}, Cont{Window: &windowCtx{Holder: holder, Step: s}})
 }
 
-func answerWindow(tx *engine.Tx, c Cont, choice string) (bool, error) {
+func answerWindow(tx *engine.Tx, c Cont, choice string) error {
 	w := *c.Window
 	st := state(tx)
 	h := st.Fighters[w.Holder]
 	if choice != "interrupt" || canInterrupt(st, h) != nil {
-		return runMPStep(tx, w.Step, c.Then)
+		return runMPStep(tx, w.Step)
 	}
 	holderFirst := true
 	if opt(&st.Base, OptInterruptContest) == ContestAgility {
@@ -219,34 +186,32 @@ func answerWindow(tx *engine.Tx, c Cont, choice string) (bool, error) {
 			first = st.name(m.ID)
 		}
 		text := fmt.Sprintf("Who acts first: %s Agility %d, %s Agility %d — %s.", st.name(h.ID), ho.Total, st.name(m.ID), mo.Total, first)
-		if err := tx.Emits(KindContest, h.ID, text, Contest{Holder: h.ID, Mover: m.ID, HolderTotal: ho.Total, MoverTotal: mo.Total,
-			HolderFirst: holderFirst}, ho.Roll, mo.Roll); err != nil {
-			return false, err
+		if err := tx.Emit(engine.NewEvent(KindContest, h.ID, text, Contest{Holder: h.ID, Mover: m.ID, HolderTotal: ho.Total, MoverTotal: mo.Total,
+			HolderFirst: holderFirst}, ho.Roll, mo.Roll).With(m.ID)); err != nil {
+			return err
 		}
 	}
 	if holderFirst {
-		return true, startInterrupt(tx, h.ID, append([]Step{{MP: &w.Step}}, c.Then...))
+		return startInterrupt(tx, h.ID, engine.NewStep(stepMP, w.Step))
 	}
 	step := w.Step
 	step.NoAsk = true
-	_, err := runSteps(tx, []Step{{MP: &step}, {Interrupt: &interruptStep{Holder: h.ID, Pending: c.Then}}}, nil)
-	return true, err
+	return tx.Run(engine.NewStep(stepMP, step), engine.NewStep(stepInterrupt, interruptStep{Holder: h.ID}))
 }
 
 // interruptStep starts a holder's interruption once the step they lost
 // the race to is done.
 type interruptStep struct {
-	Holder  string `json:"holder"`
-	Pending []Step `json:"pending,omitempty"`
+	Holder string `json:"holder"`
 }
 
-func runInterruptStep(tx *engine.Tx, s interruptStep, rest []Step) (bool, error) {
+func runInterruptStep(tx *engine.Tx, s interruptStep) error {
 	st := state(tx)
 	h := st.Fighters[s.Holder]
 	if st.Combatant(h.ID).Out || canInterrupt(st, h) != nil {
-		return runSteps(tx, s.Pending, rest)
+		return nil
 	}
-	return true, startInterrupt(tx, h.ID, append(append([]Step(nil), s.Pending...), rest...))
+	return startInterrupt(tx, h.ID)
 }
 
 func applyHeld(st *State, d Held) error {
@@ -267,29 +232,24 @@ func applyHoldLost(st *State, d HoldLost) error {
 	return nil
 }
 
-func applyInterrupt(st *State, d InterruptStarted) error {
-	h, err := st.fighter(d.Holder)
+// applyInterruptStarted gives the holder a fresh turn's ledger.
+func applyInterruptStarted(st *State, holder string) error {
+	h, err := st.fighter(holder)
 	if err != nil {
 		return err
 	}
-	if d.Turn < 0 || d.Turn >= len(st.Order) {
-		return fmt.Errorf("sw-zones: %s is not in the order", d.Holder)
-	}
-	st.Interrupt = &Interruption{Holder: d.Holder, Interrupted: d.Interrupted, Resume: d.Resume, Pending: d.Pending}
-	st.Turn = d.Turn
 	h.Hold = false
 	h.resetLedger(MovementPerTurn)
 	h.Defend = 0
 	return nil
 }
 
-func applyInterruptEnded(st *State, d InterruptEnded) error {
-	h, err := st.fighter(d.Holder)
+// applyInterruptEnded closes the holder's borrowed turn.
+func applyInterruptEnded(st *State, holder string) error {
+	h, err := st.fighter(holder)
 	if err != nil {
 		return err
 	}
-	st.Turn = d.Resume
-	st.Interrupt = nil
 	h.resetLedger(0)
 	h.Drop = ""
 	return nil

@@ -44,7 +44,7 @@ func TestInterruptMovementHolderFirst(t *testing.T) {
 	eq(t, "brak has not moved", st.Fighters["brak"].Zone, "z1")
 	// The GM interrupts: opposed Agility, gob 5 against brak 3 (Wild 2): gob first.
 	events, st = answer(t, st, gm, DecInterrupt, "interrupt", 5, 3, 2)
-	if got := kinds(events); !slices.Equal(got, []string{engine.KindDecisionResolved, KindContest, KindInterrupt}) {
+	if got := kinds(events); !slices.Equal(got, []string{engine.KindDecisionResolved, KindContest, engine.KindInterruptStarted}) {
 		t.Fatalf("events = %v", got)
 	}
 	eq(t, "gob acts", st.Current(), "gob")
@@ -57,7 +57,7 @@ func TestInterruptMovementHolderFirst(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdMove, "gob", "to", "z1"))
 	_, st = do(t, st, gm, cmd(CmdEngage, "gob", "target", "brak"))
 	events, st = do(t, st, gm, cmd(CmdEndTurn, "gob"))
-	if got := kinds(events); !slices.Equal(got, []string{KindTurnEnded, KindInterruptEnded, KindBlocked}) {
+	if got := kinds(events); !slices.Equal(got, []string{KindTurnEnded, engine.KindInterruptEnded, KindBlocked}) {
 		t.Fatalf("events = %v", got)
 	}
 	eq(t, "blocked", events[2].Text, "Brak cannot move: Brak is in a melee: disengage first.")
@@ -75,7 +75,7 @@ func TestInterruptMovementMoverFirst(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdMove, "brak", "to", "z2"))
 	// gob 2 against brak 5: brak completes the step, then gob acts.
 	events, st := answer(t, st, gm, DecInterrupt, "interrupt", 2, 5, 1)
-	if got := kinds(events); !slices.Equal(got, []string{engine.KindDecisionResolved, KindContest, KindMoved, KindInterrupt}) {
+	if got := kinds(events); !slices.Equal(got, []string{engine.KindDecisionResolved, KindContest, KindMoved, engine.KindInterruptStarted}) {
 		t.Fatalf("events = %v", got)
 	}
 	eq(t, "brak moved", st.Fighters["brak"].Zone, "z2")
@@ -102,7 +102,7 @@ func TestInterruptWindowPass(t *testing.T) {
 	st = holdFight(t, map[string]string{OptInterruptContest: ContestHolder})
 	_, st = do(t, st, gm, cmd(CmdMove, "brak", "to", "z2"))
 	events, _ = answer(t, st, gm, DecInterrupt, "interrupt")
-	eq(t, "holder first", strings.Join(kinds(events), " "), engine.KindDecisionResolved+" "+KindInterrupt)
+	eq(t, "holder first", strings.Join(kinds(events), " "), engine.KindDecisionResolved+" "+engine.KindInterruptStarted)
 }
 
 // Hold and interrupt between commands; the interrupted turn carries on
@@ -115,7 +115,7 @@ func TestHoldAndInterruptBetweenCommands(t *testing.T) {
 	_, st = answer(t, st, gm, DecInterrupt, "pass")
 	// Gob acts now, between brak's commands.
 	events, st := do(t, st, gm, cmd(CmdInterrupt, "gob"))
-	eq(t, "interrupt", strings.Join(kinds(events), " "), KindInterrupt)
+	eq(t, "interrupt", strings.Join(kinds(events), " "), engine.KindInterruptStarted)
 	eq(t, "gob's turn", st.Current(), "gob")
 	fail(t, st, gm, cmd(CmdHold, "gob"), fray.EILLEGAL) // an interruption cannot be held
 	// Fighting 1: gob engages and misses brak.
@@ -135,8 +135,8 @@ func TestHoldRules(t *testing.T) {
 	fail(t, st, engine.PlayerViewer("brak"), cmd(CmdInterrupt, "gob"), fray.EFORBIDDEN)
 	eq(t, "gob may interrupt", strings.Contains(kindsOf(New().Actions(st, gm)), CmdInterrupt), true)
 
-	// A fighter on Hold at a new round keeps it and is not dealt in; he
-	// comes last in the order.
+	// A fighter on Hold at a new round keeps it and is not dealt in: he has
+	// no place in the order and acts by interrupting.
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "brak"))
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "lyra"))
 	faces := dealFaces(st.Deck.Remaining, "A♥", "K♥", "Q♥")
@@ -146,7 +146,7 @@ func TestHoldRules(t *testing.T) {
 	if _, dealt := deal.Cards["gob"]; dealt {
 		t.Fatal("a fighter on Hold was dealt a card")
 	}
-	eq(t, "order", strings.Join(st.Order, " "), "brak lyra gob2 gob")
+	eq(t, "order", strings.Join(st.Order, " "), "brak lyra gob2")
 	eq(t, "still holding", st.Fighters["gob"].Hold, true)
 
 	// Being Shaken ends the Hold: lyra shoots gob (Shooting 5, Wild 1, Short

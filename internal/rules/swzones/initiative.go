@@ -136,7 +136,7 @@ func dealRound(tx *engine.Tx) error {
 		}
 	}
 	slices.SortStableFunc(deals, func(a, b dealt) int { return cmp.Compare(cardValue(b.card), cardValue(a.card)) })
-	order := make([]string, len(deals), len(deals)+len(holding))
+	order := make([]string, len(deals))
 	var texts []string
 	for i, d := range deals {
 		order[i] = d.id
@@ -144,21 +144,24 @@ func dealRound(tx *engine.Tx) error {
 			texts = append(texts, fmt.Sprintf("%s %s", st.Combatant(d.id).Name, d.card))
 		}
 	}
-	// Fighters on Hold come last in the order, so an interruption has a
-	// turn index; they never take a turn there.
-	order = append(order, holding...)
+	// Fighters on Hold have no place in the order: they act by
+	// interrupting.
 	for _, id := range holding {
 		if !st.Combatant(id).Hidden {
 			texts = append(texts, st.Combatant(id).Name+" on Hold")
 		}
 	}
-	if err := tx.Emits(engine.KindRoundStarted, "", fmt.Sprintf("Round %d begins.", round),
-		engine.RoundStarted{Round: round, Order: order}); err != nil {
+	if err := tx.StartRound(round, order, ""); err != nil {
 		return err
 	}
 	if len(public.Cards) > 0 {
 		text := "Action cards: " + strings.Join(texts, ", ") + "."
-		if err := tx.Emits(KindCardsDealt, "", text, public, rolls...); err != nil {
+		dealt := make([]string, 0, len(public.Cards))
+		for id := range public.Cards {
+			dealt = append(dealt, id)
+		}
+		slices.Sort(dealt)
+		if err := tx.Emit(engine.NewEvent(KindCardsDealt, "", text, public, rolls...).With(dealt...)); err != nil {
 			return err
 		}
 	}

@@ -134,9 +134,7 @@ func (s mpStep) check(st *State) error {
 
 func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-		To    string `json:"to"`
+		To string `json:"to"`
 	}
 	f, err := actor(tx, cmd, &args)
 	if err != nil {
@@ -146,14 +144,11 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	if err := s.check(state(tx)); err != nil {
 		return err
 	}
-	_, err = runMPStep(tx, s, nil)
-	return err
+	return runMPStep(tx, s)
 }
 
 func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind   string `json:"kind"`
-		Actor  string `json:"actor"`
 		Target string `json:"target"`
 	}
 	f, err := actor(tx, cmd, &args)
@@ -167,8 +162,7 @@ func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 	if err := s.check(state(tx)); err != nil {
 		return err
 	}
-	_, err = runMPStep(tx, s, nil)
-	return err
+	return runMPStep(tx, s)
 }
 
 // canEngage checks that f may join t's melee, or start one with t.
@@ -188,8 +182,6 @@ func canEngage(st *State, f, t *Fighter) error {
 
 func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind   string   `json:"kind"`
-		Actor  string   `json:"actor"`
 		Defend flexBool `json:"defend"`
 		Run    flexBool `json:"run"`
 		Trait  string   `json:"trait"`
@@ -223,35 +215,34 @@ func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
 	case args.Trait != "":
 		return fray.Errorf(fray.EINVALID, "trait is the Running roll's: set run too")
 	}
-	_, err = runMPStep(tx, s, nil)
-	return err
+	return runMPStep(tx, s)
 }
 
 // runMPStep carries out a Movement step: it checks the step is still
 // legal (a holder may have blocked it meanwhile), asks each opponent on Hold
 // whether to interrupt, then performs it.
-func runMPStep(tx *engine.Tx, s mpStep, rest []Step) (bool, error) {
+func runMPStep(tx *engine.Tx, s mpStep) error {
 	st := state(tx)
 	f := st.Fighters[s.Fighter]
 	if f == nil || st.Combatant(f.ID).Out {
-		return false, nil
+		return nil
 	}
 	if err := s.check(st); err != nil {
 		text := fmt.Sprintf("%s cannot %s: %s.", st.name(f.ID), s.Kind, fray.ErrorMessage(err))
-		return false, tx.Emits(KindBlocked, f.ID, text, Blocked{Fighter: f.ID, Kind: s.Kind, Reason: fray.ErrorMessage(err)})
+		return tx.Emits(KindBlocked, f.ID, text, Blocked{Fighter: f.ID, Kind: s.Kind, Reason: fray.ErrorMessage(err)})
 	}
 	if !s.NoAsk {
 		if h := nextHolder(st, s); h != "" {
 			s.Asked = append(append([]string(nil), s.Asked...), h)
-			return true, openWindow(tx, h, s, rest)
+			return openWindow(tx, h, s)
 		}
 	}
 	switch s.Kind {
 	case CmdMove:
 		text := fmt.Sprintf("%s moves from %s to %s (%s).", st.name(f.ID), st.zone(f.Zone).Name, st.zone(s.To).Name, mpLeft(f.MP-1))
-		return false, tx.Emits(KindMoved, f.ID, text, Moved{Fighter: f.ID, From: f.Zone, To: s.To, Cost: 1})
+		return tx.Emits(KindMoved, f.ID, text, Moved{Fighter: f.ID, From: f.Zone, To: s.To, Cost: 1})
 	case CmdEngage:
-		return engage(tx, f, st.Fighters[s.Target], rest)
+		return engage(tx, f, st.Fighters[s.Target])
 	}
 	// Disengage: every adjacent non-Shaken opponent gets a free attack
 	// first. All members of a melee are adjacent to each other ([I]).
@@ -261,14 +252,12 @@ func runMPStep(tx *engine.Tx, s mpStep, rest []Step) (bool, error) {
 			attackers = append(attackers, id)
 		}
 	}
-	steps := []Step{
-		{FreeAttacks: &freeAttackStep{Target: f.ID, Attackers: attackers, Retreat: s.Defend, Why: "disengages"}},
-		{Disengage: &disengageStep{Fighter: f.ID, Melee: f.Melee, Defend: s.Defend, Run: s.Run, Trait: s.Trait}},
-	}
-	return runSteps(tx, steps, rest)
+	steps := freeAttacks(f.ID, attackers, s.Defend, "disengages")
+	steps = append(steps, engine.NewStep(stepDisengage, disengageStep{Fighter: f.ID, Melee: f.Melee, Defend: s.Defend, Run: s.Run, Trait: s.Trait}))
+	return tx.Run(steps...)
 }
 
-func engage(tx *engine.Tx, f, t *Fighter, rest []Step) (bool, error) {
+func engage(tx *engine.Tx, f, t *Fighter) error {
 	st := state(tx)
 	d := Engaged{Fighter: f.ID, Target: t.ID, Melee: t.Melee, Zone: f.Zone, Cost: 1}
 	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
@@ -276,11 +265,11 @@ func engage(tx *engine.Tx, f, t *Fighter, rest []Step) (bool, error) {
 		d.Melee, d.New = st.newMeleeID(), true
 		text = fmt.Sprintf("%s engages %s in melee (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
 	}
-	if err := tx.Emits(KindEngaged, f.ID, text, d); err != nil {
-		return false, err
+	if err := tx.Emit(engine.NewEvent(KindEngaged, f.ID, text, d).With(t.ID)); err != nil {
+		return err
 	}
 	if opt(&st.Base, OptEngageFreeAttacks) != EngageAll {
-		return false, nil
+		return nil
 	}
 	var attackers []string
 	for _, id := range st.melee(f.Melee).Members {
@@ -288,42 +277,34 @@ func engage(tx *engine.Tx, f, t *Fighter, rest []Step) (bool, error) {
 			attackers = append(attackers, id)
 		}
 	}
-	return runFreeAttacks(tx, freeAttackStep{Target: f.ID, Attackers: attackers, Why: "joins the melee"}, rest)
+	return tx.Run(freeAttacks(f.ID, attackers, 0, "joins the melee")...)
 }
 
-// freeAttackStep is the free attacks still to come on Target.
+// freeAttackStep is one free attack on Target.
 type freeAttackStep struct {
-	Target    string   `json:"target"`
-	Attackers []string `json:"attackers"`
-	Retreat   int      `json:"retreat,omitempty"` // Parry bonus for defending while retreating
-	Why       string   `json:"why,omitempty"`     // "disengages", "joins the melee", "is pushed out"
+	Target   string `json:"target"`
+	Attacker string `json:"attacker"`
+	Retreat  int    `json:"retreat,omitempty"` // Parry bonus for defending while retreating
+	Why      string `json:"why,omitempty"`     // "disengages", "joins the melee", "is pushed out"
 }
 
-// runFreeAttacks makes the free attacks one by one; they stop when the
-// target is out. A free attack waiting on a Soak keeps the others for after.
-func runFreeAttacks(tx *engine.Tx, s freeAttackStep, rest []Step) (bool, error) {
-	st := state(tx)
-	for i, id := range s.Attackers {
-		t := st.Fighters[s.Target]
-		if st.Combatant(t.ID).Out {
-			return false, nil // taken out by a free attack: nothing left to do
-		}
-		a := st.Fighters[id]
-		if st.Combatant(id).Out || a.Shaken {
-			continue
-		}
-		next := s
-		next.Attackers = s.Attackers[i+1:]
-		then := append([]Step{{FreeAttacks: &next}}, rest...)
-		if len(next.Attackers) == 0 {
-			then = rest
-		}
-		sk := meleeStrike(st, a, t, a.MeleeWeapons()[0], Attack{Kind: "free attack", Why: s.Why}, nil, s.Retreat)
-		if waiting, err := sk.roll(tx, then); err != nil || waiting {
-			return waiting, err
-		}
+// freeAttacks is one step per attacker: they come one by one, each after
+// the last one's Soak is settled, and stop when the target is out.
+func freeAttacks(target string, attackers []string, retreat int, why string) []engine.Step {
+	steps := make([]engine.Step, len(attackers))
+	for i, id := range attackers {
+		steps[i] = engine.NewStep(stepFreeAttack, freeAttackStep{Target: target, Attacker: id, Retreat: retreat, Why: why})
 	}
-	return false, nil
+	return steps
+}
+
+func runFreeAttack(tx *engine.Tx, s freeAttackStep) error {
+	st := state(tx)
+	t, a := st.Fighters[s.Target], st.Fighters[s.Attacker]
+	if st.Combatant(t.ID).Out || st.Combatant(a.ID).Out || a.Shaken {
+		return nil // taken out by an earlier free attack, or no longer able
+	}
+	return meleeStrike(st, a, t, a.MeleeWeapons()[0], Attack{Kind: "free attack", Why: s.Why}, nil, s.Retreat).roll(tx)
 }
 
 // disengageStep leaves the melee once the free attacks are over, then makes
@@ -336,23 +317,23 @@ type disengageStep struct {
 	Trait   string `json:"trait,omitempty"`
 }
 
-func runDisengage(tx *engine.Tx, s disengageStep, rest []Step) (bool, error) {
+func runDisengage(tx *engine.Tx, s disengageStep) error {
 	st := state(tx)
 	f := st.Fighters[s.Fighter]
 	if st.Combatant(f.ID).Out || f.Melee != s.Melee {
-		return false, nil
+		return nil
 	}
 	text := fmt.Sprintf("%s disengages (%s).", st.name(f.ID), mpLeft(f.MP-1))
 	if s.Defend > 0 {
 		text = fmt.Sprintf("%s disengages, defending (+%d Parry until their next turn; no other action this turn; %s).", st.name(f.ID), s.Defend, mpLeft(f.MP-1))
 	}
 	if err := tx.Emits(KindDisengaged, f.ID, text, Disengaged{Fighter: f.ID, Melee: s.Melee, Cost: 1, Defend: s.Defend}); err != nil {
-		return false, err
+		return err
 	}
 	if !s.Run {
-		return false, nil
+		return nil
 	}
-	return runRoll(tx, runStep{Fighter: f.ID, Trait: s.Trait, Mid: true}, rest)
+	return runRoll(tx, runStep{Fighter: f.ID, Trait: s.Trait, Mid: true})
 }
 
 func applyMoved(st *State, d Moved) error {

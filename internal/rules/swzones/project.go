@@ -16,10 +16,11 @@ func (Ruleset) Project(s engine.State, v engine.Viewer) any {
 	if v.GM {
 		view.GMBennies = st.GMBennies
 	}
-	if ir := st.Interrupt; ir != nil && visible(ir.Holder) {
-		view.Interrupting = ir.Holder
-		if visible(ir.Interrupted) {
-			view.Interrupted = ir.Interrupted
+	if n := len(st.Interrupts); n > 0 && visible(st.Interrupts[n-1].Combatant) {
+		ir := st.Interrupts[n-1]
+		view.Interrupting = ir.Combatant
+		if len(ir.Acting) > 0 && visible(ir.Acting[0]) {
+			view.Interrupted = ir.Acting[0]
 		}
 	}
 	for _, z := range st.Zones {

@@ -1,7 +1,10 @@
 package swzones_test
 
 import (
+	"os"
 	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
 
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
@@ -15,4 +18,11 @@ func TestRegistry(t *testing.T) {
 	if rs.ID() != "sw-zones" || rs.Title() != "Savage Worlds — zones" {
 		t.Fatalf("got %s %q", rs.ID(), rs.Title())
 	}
+}
+
+// TestMain runs every scenario with the engine checking that Apply never
+// writes the engine's Base.
+func TestMain(m *testing.M) {
+	engine.SetStrictApply(true)
+	os.Exit(m.Run())
 }

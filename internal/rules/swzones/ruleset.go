@@ -50,8 +50,6 @@ type State struct {
 	Deck     Deck                `json:"deck"`
 	// GMBennies is the GM's pool, spent for NPCs (bennies.go).
 	GMBennies int `json:"gmBennies"`
-	// Interrupt is a holder's turn in the middle of another's (hold.go).
-	Interrupt *Interruption `json:"interrupt,omitempty"`
 	// Area is the area attack last resolved: who it caught, who escaped.
 	Area *AreaState `json:"area,omitempty"`
 }
@@ -93,9 +91,7 @@ const (
 	KindReleased       = "released"
 	KindHeld           = "held"
 	KindHoldLost       = "hold-lost"
-	KindInterrupt      = "interrupt"
 	KindContest        = "interrupt-contest"
-	KindInterruptEnded = "interrupt-ended"
 	KindDrop           = "the-drop"
 	KindZoneCover      = "zone-cover"
 )
@@ -125,6 +121,17 @@ const (
 	CmdDrop      = "drop"
 	CmdSetCover  = "set-cover"
 )
+
+// Commands implements engine.Ruleset: every command is a fighter's, but
+// the GM's rulings (The Drop, a zone's cover), which name no actor.
+func (Ruleset) Commands() []engine.CommandSpec {
+	out := []engine.CommandSpec{{Kind: CmdDrop, GM: true}, {Kind: CmdSetCover, GM: true}}
+	for _, k := range []string{CmdMove, CmdEngage, CmdDisengage, CmdFight, CmdShoot, CmdDefend, CmdUnshake, CmdEndTurn,
+		CmdRun, CmdProne, CmdRise, CmdArea, CmdCast, CmdPush, CmdGrapple, CmdEscape, CmdSpeak, CmdRelease, CmdHold, CmdInterrupt} {
+		out = append(out, engine.CommandSpec{Kind: k})
+	}
+	return out
+}
 
 // New implements engine.Ruleset: it reads the battlefield, each combatant's
 // stats and starting zone, and the starting melees.
@@ -246,10 +253,7 @@ func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
 	default:
 		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 	}
-	if err != nil {
-		return err
-	}
-	return settle(tx)
+	return err
 }
 
 // Apply implements engine.Ruleset. It is deterministic and rolls nothing:
@@ -270,6 +274,10 @@ func (Ruleset) Apply(s engine.State, ev engine.Event) error {
 			return err
 		}
 		applyTurnStarted(st, d.Combatant)
+	case engine.KindInterruptStarted:
+		return decodeApply(ev, func(d engine.InterruptStarted) error { return applyInterruptStarted(st, d.Combatant) })
+	case engine.KindInterruptEnded:
+		return decodeApply(ev, func(d engine.InterruptEnded) error { return applyInterruptEnded(st, d.Combatant) })
 	case engine.KindCombatantOut:
 		var d engine.CombatantOut
 		if err := ev.Decode(&d); err != nil {
@@ -406,10 +414,6 @@ func applyMore(st *State, ev engine.Event) error {
 		return decodeApply(ev, func(d Held) error { return applyHeld(st, d) })
 	case KindHoldLost:
 		return decodeApply(ev, func(d HoldLost) error { return applyHoldLost(st, d) })
-	case KindInterrupt:
-		return decodeApply(ev, func(d InterruptStarted) error { return applyInterrupt(st, d) })
-	case KindInterruptEnded:
-		return decodeApply(ev, func(d InterruptEnded) error { return applyInterruptEnded(st, d) })
 	case KindDrop:
 		return decodeApply(ev, func(d DropGranted) error { return applyDrop(st, d) })
 	case KindZoneCover:
@@ -434,9 +438,12 @@ func (s *State) name(id string) string {
 	return id
 }
 
-// actor decodes cmd's arguments into args and returns the acting fighter,
-// whose turn it must be.
+// actor decodes cmd's arguments into args (nil: it takes none) and returns
+// the acting fighter, whose turn it must be.
 func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
+	if args == nil {
+		args = &struct{}{}
+	}
 	if err := cmd.Decode(args); err != nil {
 		return nil, err
 	}

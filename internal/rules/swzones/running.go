@@ -56,8 +56,6 @@ func runTrait(f *Fighter, named string) (string, error) {
 
 func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
 		Trait string `json:"trait"`
 	}
 	f, err := actor(tx, cmd, &args)
@@ -72,8 +70,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	_, err = runRoll(tx, runStep{Fighter: f.ID, Trait: trait}, nil)
-	return err
+	return runRoll(tx, runStep{Fighter: f.ID, Trait: trait})
 }
 
 // canRun checks that f may declare Running now: at the start of the turn.
@@ -88,11 +85,11 @@ func canRun(st *State, f *Fighter) error {
 }
 
 // runRoll makes a Running roll. A failed roll may be rerolled with a Benny.
-func runRoll(tx *engine.Tx, s runStep, then []Step) (bool, error) {
+func runRoll(tx *engine.Tx, s runStep) error {
 	st := state(tx)
 	f := st.Fighters[s.Fighter]
 	if st.Combatant(f.ID).Out {
-		return false, nil
+		return nil
 	}
 	var extra []Mod
 	if f.Rose {
@@ -112,13 +109,13 @@ func runRoll(tx *engine.Tx, s runStep, then []Step) (bool, error) {
 	}
 	d := Run{Fighter: f.ID, Trait: s.Trait, Mods: nonNil(o.Mods), Total: o.Total, Result: o.Roll.Result, Gained: gained, Mid: s.Mid, Reroll: s.Reroll}
 	if err := tx.Emits(KindRun, f.ID, text, d, o.Roll); err != nil {
-		return false, err
+		return err
 	}
 	if !o.Success && !o.CritFail && st.offers(OptRerollOffers, f.ID) {
 		s.Reroll = true
-		return true, offerReroll(tx, fmt.Sprintf("failed the Running roll (%d)", o.Total), rerollCtx{Run: &s}, then)
+		return offerReroll(tx, fmt.Sprintf("failed the Running roll (%d)", o.Total), rerollCtx{Run: &s})
 	}
-	return false, nil
+	return nil
 }
 
 func applyRun(st *State, d Run) error {
@@ -141,11 +138,7 @@ type Prone struct {
 // decideProne drops prone (a free action) or rises (free, or 1 MP with
 // rise-cost; −2 to Running rolls this turn).
 func decideProne(tx *engine.Tx, cmd engine.Command, down bool) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}

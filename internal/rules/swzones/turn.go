@@ -2,7 +2,6 @@ package swzones
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fray-vtt/fray/internal/engine"
 )
@@ -55,7 +54,7 @@ func newRound(tx *engine.Tx) error {
 // new round after the last.
 func advance(tx *engine.Tx) error {
 	st := state(tx)
-	if st.Interrupt != nil {
+	if st.Interrupted() {
 		return endInterrupt(tx)
 	}
 	next := nextTurn(st)
@@ -86,7 +85,7 @@ func startTurn(tx *engine.Tx, i int) error {
 	if f.Card != "" {
 		text = fmt.Sprintf("%s's turn (%s).", st.name(id), f.Card)
 	}
-	if err := tx.Emits(engine.KindTurnStarted, id, text, engine.TurnStarted{Combatant: id, Turn: i}); err != nil {
+	if err := tx.StartTurn(i, text); err != nil {
 		return err
 	}
 	if f.Shaken {
@@ -118,11 +117,7 @@ func applyTurnEnded(st *State, d TurnEnded) error {
 }
 
 func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
-	var args struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	}
-	f, err := actor(tx, cmd, &args)
+	f, err := actor(tx, cmd, nil)
 	if err != nil {
 		return err
 	}
@@ -132,42 +127,20 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	return advance(tx)
 }
 
-// settle runs after every command and answer: it ends the encounter when
-// one side (or none) is left, and, unless a decision is pending, moves on
-// when the fighter whose turn it was is out.
-func settle(tx *engine.Tx) error {
+// Settle implements engine.Settler; the engine runs it after every command
+// and answer: it ends the encounter when one side (or none) is left, and,
+// unless a decision is pending, moves on when the fighter whose turn it
+// was is out.
+func (Ruleset) Settle(tx *engine.Tx) error {
+	if ended, err := tx.LastStanding(); ended || err != nil {
+		return err
+	}
 	b := tx.Base()
-	if b.Status != engine.StatusRunning {
-		return nil
-	}
-	if sides := b.Fighting(); len(sides) <= 1 {
-		o := engine.Outcome{Summary: "No one is left standing."}
-		if len(sides) == 1 {
-			o.Winner = sides[0]
-			o.Summary = fmt.Sprintf("%s are the last side standing.", b.Side(sides[0]).Name)
-			if out := outList(b, sides[0]); out != "" {
-				o.Summary += " Out of the fight: " + out + "."
-			}
-		}
-		return engine.End(tx, o)
-	}
-	if len(b.Pending) > 0 {
+	if b.Waiting() {
 		return nil
 	}
 	if cur := b.Current(); cur != "" && b.Combatant(cur).Out {
 		return advance(tx)
 	}
 	return nil
-}
-
-// outList names the fighters not on side who are out (hidden ones stay
-// unnamed).
-func outList(b *engine.Base, side string) string {
-	var names []string
-	for _, c := range b.Combatants {
-		if c.Side != side && c.Out && !c.Hidden {
-			names = append(names, c.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }

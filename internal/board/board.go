@@ -1,0 +1,205 @@
+// Package board describes battlefields by position model — zones, grids,
+// pairwise engagements, distance ladders — so that the encounter page, the
+// prep editor and the history pages draw and edit any ruleset's battlefield
+// without importing a ruleset.
+//
+// A ruleset projects its own state into a Board (what one viewer sees now)
+// and describes its battlefield editor with an Editor; a setup document's
+// "battlefield" is a Battlefield and each combatant's "start" a Start. The
+// page knows the four models; a sixth ruleset with an existing position
+// model needs no page code.
+//
+// Nothing here knows a ruleset's words: cover levels, terrain kinds,
+// conditions and health come as labels the ruleset chose.
+package board
+
+// Position models.
+const (
+	// Zones: named areas joined by borders; combatants stand in an area,
+	// alone or in a group (a melee) inside it.
+	Zones = "zones"
+	// Grid: square cells of a fixed scale (30 m range bands, 2 m or 5 ft
+	// squares); combatants stand in cells, possibly in contact groups, with
+	// a posture.
+	Grid = "grid"
+	// Pairs: pairwise engagements, each at a distance (Striking,
+	// Grappling); combatants not engaged stand apart.
+	Pairs = "pairs"
+	// Ladder: a distance category between each pair of sides (Close,
+	// Short, Medium, Long, Extreme).
+	Ladder = "ladder"
+)
+
+// Board is one viewer's picture of the battlefield: every combatant the
+// viewer may see as a token, and where they are under the model.
+type Board struct {
+	Model  string     `json:"model"`
+	Tokens []Token    `json:"tokens"`
+	Zones  *ZoneMap   `json:"zones,omitempty"`
+	Grid   *GridMap   `json:"grid,omitempty"`
+	Pairs  *PairMap   `json:"pairs,omitempty"`
+	Ladder *LadderMap `json:"ladder,omitempty"`
+	// Notes are facts about the whole battlefield ("Heavy rain: −1D to
+	// Perception").
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Token is a combatant as the board shows it.
+type Token struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Side   string `json:"side"`
+	PC     bool   `json:"pc,omitempty"`
+	Acting bool   `json:"acting,omitempty"` // may act now
+	Out    bool   `json:"out,omitempty"`
+	Down   bool   `json:"down,omitempty"`
+	// Health is the one measure of harm the ruleset leads with (wounds,
+	// hit points, Toughness, wound level).
+	Health *Meter `json:"health,omitempty"`
+	// Conditions are states worth an icon (Shaken, prone, hidden, dying).
+	Conditions []Condition `json:"conditions,omitempty"`
+	// Stats are a few numbers a player checks at a glance (Parry 6,
+	// Defense 14, Defense Pool 3).
+	Stats []Stat `json:"stats,omitempty"`
+}
+
+// Meter is a measure with an optional maximum: Value of Max, in words.
+type Meter struct {
+	Label string `json:"label"`
+	Value int    `json:"value"`
+	Max   int    `json:"max,omitempty"`
+	Text  string `json:"text"`
+	// Low means the value is bad when small (hit points), not when large
+	// (wounds): the page fills the meter accordingly.
+	Low bool `json:"low,omitempty"`
+}
+
+// Condition is a state a token shows as an icon with a text alternative.
+// Icon is a key from Icons; Text says what it means ("−2 to all actions").
+type Condition struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Icon  string `json:"icon,omitempty"`
+	Text  string `json:"text,omitempty"`
+}
+
+// Icons a condition may use; the page draws each, and falls back to the
+// label's first letter for any other.
+var Icons = []string{"shaken", "stunned", "prone", "crouched", "hidden", "unaware", "bleeding", "dying",
+	"unconscious", "grappled", "held", "aiming", "defending", "running", "hold", "poisoned", "blinded",
+	"disarmed", "immobile", "roused", "wounded", "jammed", "cover", "drop"}
+
+// Stat is a label and a value.
+type Stat struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// ZoneMap is the zones model: areas, borders, groups inside areas.
+type ZoneMap struct {
+	Areas  []Area   `json:"areas"`
+	Links  []Link   `json:"links"`
+	Groups []Group  `json:"groups"`
+	Places []Placed `json:"places"`
+}
+
+// Area is one zone. Features are what the ruleset says matters about it
+// ("Light cover", "Cover Armour 4"); X and Y are an optional layout hint in
+// grid units.
+type Area struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Features    []string `json:"features,omitempty"`
+	X           *int     `json:"x,omitempty"`
+	Y           *int     `json:"y,omitempty"`
+}
+
+// Link is a border between two areas.
+type Link struct {
+	A string `json:"a"`
+	B string `json:"b"`
+}
+
+// Group is a melee (or any cluster) of tokens inside an area.
+type Group struct {
+	ID      string   `json:"id"`
+	Area    string   `json:"area"`
+	Members []string `json:"members"`
+	Label   string   `json:"label,omitempty"`
+}
+
+// Placed says where a token stands: an area (zones) or a cell (grid), a
+// group it belongs to, and its posture.
+type Placed struct {
+	Token   string `json:"token"`
+	Area    string `json:"area,omitempty"`
+	X       int    `json:"x"`
+	Y       int    `json:"y"`
+	Group   string `json:"group,omitempty"`
+	Posture string `json:"posture,omitempty"`
+	// Off is set for tokens off the map (Extreme range).
+	Off bool `json:"off,omitempty"`
+}
+
+// GridMap is the grid model: Width × Height cells of Scale each.
+type GridMap struct {
+	Width  int      `json:"width"`
+	Height int      `json:"height"`
+	Scale  string   `json:"scale"` // "30 m", "2 m", "5 ft"
+	Cells  []Cell   `json:"cells,omitempty"`
+	Places []Placed `json:"places"`
+	// Bands names distances in cells, nearest first ("Very Close",
+	// "Close", …), when the ruleset measures range in whole cells.
+	Bands []string `json:"bands,omitempty"`
+}
+
+// Cell is a cell that is not plain open ground: its features in words
+// (terrain, cover) and whether it blocks line of sight.
+type Cell struct {
+	X        int      `json:"x"`
+	Y        int      `json:"y"`
+	Label    string   `json:"label,omitempty"`
+	Features []string `json:"features,omitempty"`
+	Blocks   bool     `json:"blocks,omitempty"`
+	// Shade grades how hard the cell is, 0 (open) to 3, for the page's fill.
+	Shade int `json:"shade,omitempty"`
+}
+
+// PairMap is the pairwise model: who is engaged with whom, at what
+// distance.
+type PairMap struct {
+	Engagements []Engagement `json:"engagements"`
+	Apart       []string     `json:"apart"` // tokens engaged with no one
+}
+
+// Engagement is two combatants engaged at Distance ("Striking"), with what
+// each showed in the last exchange (a revealed stance) and any note.
+type Engagement struct {
+	A        string            `json:"a"`
+	B        string            `json:"b"`
+	Distance string            `json:"distance"`
+	Shown    map[string]string `json:"shown,omitempty"`
+	Note     string            `json:"note,omitempty"`
+}
+
+// LadderMap is the ladder model: a rung between each pair of sides.
+type LadderMap struct {
+	Rungs []Rung    `json:"rungs"`
+	Gaps  []SideGap `json:"gaps"`
+}
+
+// Rung is one distance category and what it means.
+type Rung struct {
+	Name string `json:"name"`
+	Help string `json:"help,omitempty"` // "+2 to hit, +1d4 damage"
+}
+
+// SideGap is the distance between two sides, with a note ("2 moves to
+// close").
+type SideGap struct {
+	A    string `json:"a"`
+	B    string `json:"b"`
+	Rung int    `json:"rung"`
+	Note string `json:"note,omitempty"`
+}

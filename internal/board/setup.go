@@ -1,0 +1,185 @@
+package board
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Battlefield is a setup document's "battlefield": the layout under one
+// position model. Only the fields of that model are used. Props carry the
+// ruleset's own properties of an area or a cell (cover level, terrain
+// difficulty), described by its Editor.
+type Battlefield struct {
+	// Model is set when a ruleset offers more than one (d20-under: a 2 m
+	// grid or distance categories).
+	Model string `json:"model,omitempty"`
+	// Zones model.
+	Zones  []ZoneSetup  `json:"zones,omitempty"`
+	Melees []GroupSetup `json:"melees,omitempty"`
+	// Grid model.
+	Width  int         `json:"width,omitempty"`
+	Height int         `json:"height,omitempty"`
+	Cells  []CellSetup `json:"cells,omitempty"`
+	// Pairs model: the engagements the fight starts with.
+	Pairs []PairSetup `json:"pairs,omitempty"`
+	// Ladder model: the starting distance between pairs of sides.
+	Distances []DistanceSetup `json:"distances,omitempty"`
+}
+
+// ZoneSetup is one zone.
+type ZoneSetup struct {
+	ID          string   `json:"id"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Adjacent    []string `json:"adjacent"`
+	Props       Props    `json:"props,omitempty"`
+}
+
+// GroupSetup is a starting melee: members in zone.
+type GroupSetup struct {
+	ID      string   `json:"id"`
+	Zone    string   `json:"zone"`
+	Members []string `json:"members"`
+}
+
+// CellSetup is one cell that is not open ground.
+type CellSetup struct {
+	X     int   `json:"x"`
+	Y     int   `json:"y"`
+	Props Props `json:"props,omitempty"`
+}
+
+// PairSetup is a starting engagement.
+type PairSetup struct {
+	A        string `json:"a"`
+	B        string `json:"b"`
+	Distance string `json:"distance,omitempty"`
+}
+
+// DistanceSetup is the starting distance category between two sides.
+type DistanceSetup struct {
+	A    string `json:"a"`
+	B    string `json:"b"`
+	Rung string `json:"rung"`
+}
+
+// Start is a combatant's starting position, the setup's "start": a zone,
+// or a cell (X, Y) with an optional contact group; Props hold the rest
+// (posture).
+type Start struct {
+	Zone  string `json:"zone,omitempty"`
+	X     *int   `json:"x,omitempty"`
+	Y     *int   `json:"y,omitempty"`
+	Group string `json:"group,omitempty"`
+	Props Props  `json:"props,omitempty"`
+}
+
+// Props are a ruleset's properties of an area, a cell or a start, keyed by
+// the names its Editor declares. Values are strings, numbers or booleans.
+type Props map[string]any
+
+// String returns a text or select property.
+func (p Props) String(name string) string {
+	switch v := p[name].(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+// Int returns a number property (0 when absent).
+func (p Props) Int(name string) int {
+	switch v := p[name].(type) {
+	case float64:
+		return int(v)
+	case int:
+		return v
+	case string:
+		n, _ := strconv.Atoi(v)
+		return n
+	}
+	return 0
+}
+
+// Bool returns a checkbox property.
+func (p Props) Bool(name string) bool {
+	b, _ := p[name].(bool)
+	return b
+}
+
+// Editor describes a ruleset's battlefield editor, as engine.StatSchema
+// describes its stat blocks: the model, and the properties an area, a cell
+// and a start take.
+type Editor struct {
+	Model string `json:"model"`
+	// Models lists the choices when the ruleset offers several; Model is
+	// then the default.
+	Models []Option `json:"models,omitempty"`
+	// Area holds the properties of a zone (zones model) or of a cell
+	// (grid model).
+	Area []Field `json:"area,omitempty"`
+	// Start holds the properties of a combatant's start (posture).
+	Start []Field `json:"start,omitempty"`
+	// Grid bounds and scale (grid model).
+	MaxWidth  int    `json:"maxWidth,omitempty"`
+	MaxHeight int    `json:"maxHeight,omitempty"`
+	Scale     string `json:"scale,omitempty"`
+	// Distances are the pairs model's distances or the ladder's rungs, in
+	// order, the first the default.
+	Distances []string `json:"distances,omitempty"`
+}
+
+// Field is one property in an Editor: a select of Options, a whole number
+// between Min and Max (unless both are zero), a checkbox or a short text.
+type Field struct {
+	Name    string   `json:"name"`
+	Label   string   `json:"label"`
+	Type    string   `json:"type"` // "select", "int", "bool" or "text"
+	Options []Option `json:"options,omitempty"`
+	Default string   `json:"default,omitempty"`
+	Min     int      `json:"min,omitempty"`
+	Max     int      `json:"max,omitempty"`
+	Help    string   `json:"help,omitempty"`
+}
+
+// Field types.
+const (
+	FieldSelect = "select"
+	FieldInt    = "int"
+	FieldBool   = "bool"
+	FieldText   = "text"
+)
+
+// Option is a value of a select and its label.
+type Option struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// Read decodes a setup's battlefield (empty when absent), rejecting
+// unknown fields.
+func Read(raw json.RawMessage) (Battlefield, error) {
+	var b Battlefield
+	if len(raw) == 0 || string(raw) == "null" {
+		return b, nil
+	}
+	if err := strictJSON(raw, &b); err != nil {
+		return b, fmt.Errorf("battlefield: %w", err)
+	}
+	return b, nil
+}
+
+// ReadStart decodes a combatant's start (empty when absent).
+func ReadStart(raw json.RawMessage) (Start, error) {
+	var s Start
+	if len(raw) == 0 || string(raw) == "null" {
+		return s, nil
+	}
+	if err := strictJSON(raw, &s); err != nil {
+		return s, fmt.Errorf("start: %w", err)
+	}
+	return s, nil
+}
