@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"strings"
 	"sync"
 	"time"
 	"unicode"
@@ -119,14 +120,9 @@ const MaxCommandID = 64
 // makes of invalid bytes and lone surrogates, so distinct invalid ids would
 // otherwise collapse into one).
 func CheckCommandID(id string) error {
-	bad := id == "" || len(id) > MaxCommandID || !utf8.ValidString(id)
-	for _, r := range id {
-		if bad || unicode.IsControl(r) || r == utf8.RuneError {
-			bad = true
-			break
-		}
-	}
-	if bad {
+	ok := id != "" && len(id) <= MaxCommandID && utf8.ValidString(id) &&
+		!strings.ContainsFunc(id, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError })
+	if !ok {
 		return fray.Errorf(fray.EINVALID, "a command needs an id of 1–%d bytes of printable UTF-8 text (a UUID is best)", MaxCommandID)
 	}
 	return nil

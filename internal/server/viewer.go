@@ -93,70 +93,77 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
+	// Access first: a stranger's request must not load the encounter.
+	a, err := s.access(r.Context(), p, campaignID)
+	if err != nil {
+		writeError(w, r, err)
+		return viewedEncounter{}, false
+	}
 	rs, st, err := s.play.Current(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	e := viewedEncounter{principal: p, id: id, ruleset: rs, state: st}
-	role, g, err := s.grantFor(r.Context(), p, campaignID, st, r.URL.Query().Get("as"))
-	if err != nil {
+	e := viewedEncounter{principal: p, id: id, ruleset: rs, state: st,
+		membership: membership{user: p.user, campaign: campaignID, role: a.Role}}
+	if e.grant, err = grantFrom(a, st, r.URL.Query().Get("as")); err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	e.membership = membership{user: p.user, campaign: campaignID, role: role}
-	e.grant = g
-	if g.viewer.GM {
-		return e, true
-	}
-	if role == store.RoleGM {
-		e.as = g.viewer.Controls[0]
+	if !e.viewer.GM && e.gm() {
+		e.as = e.viewer.Controls[0]
 	}
 	return e, true
 }
 
-// grantFor reads what p's user may do now in encounter state st of campaign
-// campaignID: a GM commands everything, or previews as the player character
-// as; a player commands the characters they own there. A user who is not a
-// member is told the encounter does not exist; one whose credential ended
-// is EUNAUTHORIZED.
-func (s *Server) grantFor(ctx context.Context, p *principal, campaignID string, st engine.State, as string) (string, grant, error) {
+// access reads what p's user may do now in campaign campaignID. A user who
+// is not a member is told the encounter does not exist; one whose
+// credential ended is EUNAUTHORIZED.
+func (s *Server) access(ctx context.Context, p *principal, campaignID string) (store.Access, error) {
 	a, err := s.store.Access(ctx, p.cred, p.user.ID, campaignID, time.Now())
-	if errCode(err) == fray.ENOTFOUND {
+	if fray.ErrorCode(err) == fray.ENOTFOUND {
 		err = noSuchEncounter()
 	}
-	if err != nil {
-		return "", grant{}, err
-	}
+	return a, err
+}
+
+// grantFrom is the viewer access a gives in encounter state st: a GM
+// commands everything, or previews as the player character as; a player
+// commands the characters they own there.
+func grantFrom(a store.Access, st engine.State, as string) (grant, error) {
 	g := grant{access: a.Version, expires: a.Expires}
 	if a.Role == store.RoleGM {
 		g.viewer = engine.GMViewer()
 		if as != "" && as != engine.GM {
 			c := st.Core().Combatant(as)
 			if c == nil || !c.PC {
-				return "", grant{}, fray.Errorf(fray.EINVALID, "preview as %q, or as one of the player characters", engine.GM)
+				return grant{}, fray.Errorf(fray.EINVALID, "preview as %q, or as one of the player characters", engine.GM)
 			}
 			g.viewer = engine.PlayerViewer(c.ID)
 		}
-		return a.Role, g, nil
+		return g, nil
 	}
 	owned := slices.DeleteFunc(slices.Clone(a.Characters), func(cid string) bool { return st.Core().Combatant(cid) == nil })
 	g.viewer = engine.PlayerViewer(owned...)
-	return a.Role, g, nil
+	return g, nil
 }
 
 // regrant reads e's user's access again, e.g. after it changed under a
 // command, keeping e's preview.
 func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
+	a, err := s.access(ctx, e.principal, e.campaign)
+	if err != nil {
+		return err
+	}
 	_, st, err := s.play.Current(ctx, e.id)
 	if err != nil {
 		return err
 	}
-	role, g, err := s.grantFor(ctx, e.principal, e.campaign, st, e.as)
+	g, err := grantFrom(a, st, e.as)
 	if err != nil {
 		return err
 	}
-	e.role, e.grant, e.state = role, g, st
+	e.role, e.grant, e.state = a.Role, g, st
 	return nil
 }
 
