@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -347,4 +348,16 @@ func distanceOf(st *State, a, b string) string {
 
 func hasKind(events []engine.Event, kind string) bool {
 	return slices.Contains(kinds(events), kind)
+}
+
+type boardCondition = board.Condition
+
+// tokenOf returns the token of id.
+func tokenOf(ts []board.Token, id string) board.Token {
+	for _, t := range ts {
+		if t.ID == id {
+			return t
+		}
+	}
+	return board.Token{}
 }

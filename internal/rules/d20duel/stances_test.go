@@ -87,3 +87,74 @@ func TestStancesShownAfterReveal(t *testing.T) {
 }
 
 var _ = engine.GM
+
+// TestDefensive: seed "If either one of the opponent's dice are within
+// your Guard, the attack misses. You may attack this turn only if the
+// opponent rolls higher than her Strike with both dice. Defensive fighting
+// counts as an action even if you don't get to attack."
+func TestDefensive(t *testing.T) {
+	t.Run("a die within Guard blocks the attack", func(t *testing.T) {
+		st := duel(t, nil, "striking")
+		// Ana: Guard 5 < die ≤ 13. The black 9 would hit, but the white
+		// 4 is within Bront's Guard 5.
+		events, st := choose(t, st, []string{"ana", "bront"}, map[string]stance{
+			"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, 9, 4)
+		a := attackBy(t, events, "ana")
+		if a.Hit || !a.Blocked || a.CompleteMiss {
+			t.Fatalf("ana's attack %+v: want blocked", a)
+		}
+		if len(attacks(t, events)) != 1 {
+			t.Fatalf("Bront attacked without an opening: %v", kinds(events))
+		}
+		var hb HeldBack
+		if err := find(events, KindHeldBack)[0].Decode(&hb); err != nil || hb.Fighter != "bront" || hb.Reason != "no-opening" {
+			t.Fatalf("held back %+v %v", hb, err)
+		}
+		if len(st.Fighters["bront"].Wounds) != 0 {
+			t.Fatal("a blocked attack wounded")
+		}
+		// Nobody missed completely, nobody was hurt, no Reckless at
+		// Striking: no one may maneuver; the next exchange opens.
+		eq(t, "round", st.Round, 2)
+	})
+	t.Run("both dice in the window and none within Guard: a hit", func(t *testing.T) {
+		st := duel(t, nil, "striking")
+		events, _ := choose(t, st, []string{"ana", "bront"}, map[string]stance{
+			"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, 9, 6)
+		if a := attackBy(t, events, "ana"); !a.Hit || a.HitDie != 9 {
+			t.Fatalf("ana's attack %+v: want a hit with 9", a)
+		}
+	})
+	t.Run("a complete miss opens the counter-attack", func(t *testing.T) {
+		st := duel(t, nil, "striking")
+		// Ana rolls 15 and 17, both above her Strike 13; Bront strikes
+		// back, 10 against Ana's Guard 7 < die ≤ 13: the mail (Coverage
+		// 12) stops 3 of 8.
+		events, st := choose(t, st, []string{"ana", "bront"}, map[string]stance{
+			"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, 15, 17, 10, 3)
+		if a := attackBy(t, events, "ana"); !a.CompleteMiss {
+			t.Fatalf("ana's attack %+v: want a complete miss", a)
+		}
+		b := attackBy(t, events, "bront")
+		if !b.Counter || !b.Hit || b.Armor != ArmorProtects || b.Damage != 5 || b.Wound.Penalty != 2 {
+			t.Fatalf("bront's counter %+v", b)
+		}
+		// Bront may maneuver: Ana missed completely (and was hurt).
+		d := pendingFor(t, st, DecManeuver, "bront")
+		if d.Sealed {
+			t.Fatal("one fighter's maneuver need not be sealed")
+		}
+	})
+	t.Run("both Defensive: no blows, and the pair is at Striking", func(t *testing.T) {
+		st := duel(t, nil, "grappling")
+		events, st := choose(t, st, []string{"ana", "bront"}, map[string]stance{
+			"ana": {Stance: StanceDefensive}, "bront": {Stance: StanceDefensive}})
+		if len(attacks(t, events)) != 0 {
+			t.Fatalf("blows between two Defensive fighters: %v", kinds(events))
+		}
+		if n := len(find(events, KindHeldBack)); n != 1 {
+			t.Fatalf("%d held-back events, want one for the pair", n)
+		}
+		eq(t, "distance", distanceOf(st, "ana", "bront"), Striking)
+	})
+}
