@@ -361,3 +361,14 @@ func tokenOf(ts []board.Token, id string) board.Token {
 	}
 	return board.Token{}
 }
+
+// nextExchange reports whether the round is over and the next exchange's
+// stances are all that wait.
+func nextExchange(st *State) bool {
+	for _, d := range st.Pending {
+		if d.Kind != DecStance {
+			return false
+		}
+	}
+	return len(st.Pending) > 0 && st.Exchange != nil && st.Exchange.Round == st.Round && len(st.Exchange.Declared) == 0
+}
