@@ -73,7 +73,7 @@ func TestTwoDistances(t *testing.T) {
 		distance      string
 		strike, guard int
 	}{
-		{Striking, 12 + 1, 5},   // sword Strike + Close combat against axe Guard + 0
+		{Striking, 12 + 1, 5},     // sword Strike + Close combat against axe Guard + 0
 		{Grappling, 6 + 2, 3 + 2}, // sword Grapple + Grappling modifier against axe Defense + 2
 	} {
 		st := duel(t, nil, tc.distance)
