@@ -7,8 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +21,8 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules/d20duel"
+	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -427,4 +432,222 @@ func (c *duelSocket) seen(kind string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.kinds[kind]
+}
+
+// TestD20DuelFullCombat plays the two-duel example through the API the
+// browser uses until one side is out: the real server with reproducible
+// dice, the GM and a player each on their own websocket, every command
+// sent over it, every question answered by whoever the page prompts — the
+// player for the caravan guards, the GM for the toll gang, the hidden
+// crossbowman and its own rulings. A bot picks only among the actions each
+// viewer is offered; every one must be accepted or refused with a clear
+// message. Then the event log, read back through the HTTP API, must replay
+// from the stored initial state to the stored final state and project to
+// the view the server gives the GM.
+func TestD20DuelFullCombat(t *testing.T) {
+	dbURL := testdb.URL(t)
+	srv := duelStart(t, map[string]string{"DATABASE_URL": dbURL, "FRAY_DICE_SEED": "20260203"})
+	gm, player := srv.signup("bridge-gm"), srv.signup("bridge-player")
+	ex, err := prep.ExampleNamed("d20-duel-old-bridge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct{ ID, Campaign string }
+	if code := srv.call(gm, "POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
+		t.Fatalf("import: %d", code)
+	}
+	id := created.ID
+	pcs := []string{"tove", "henrik"}
+	srv.join(gm, created.Campaign, player, pcs...)
+
+	gmWS := srv.connect(gm, id, "")
+	plWS := srv.connect(player, id, "")
+	if r := gmWS.command("start", map[string]any{"kind": "start"}); r.Type != "ack" {
+		t.Fatalf("start: %+v", r)
+	}
+	rng := rand.New(rand.NewPCG(3, 17))
+	done := map[string]int{}
+	answeredBy := map[string]int{}
+	weights := map[string]int{d20duel.CmdEngage: 10, d20duel.CmdShoot: 6, d20duel.CmdWait: 2, d20duel.CmdTest: 2,
+		d20duel.CmdRecover: 4, d20duel.CmdRollTest: 1, d20duel.CmdSetDistance: 1}
+	status := ""
+	for n := 0; n < 3000; n++ {
+		v := srv.view(gm, id)
+		status = string(v.Status)
+		if v.Status != engine.StatusRunning {
+			break
+		}
+		if len(v.Pending) > 0 && rng.IntN(12) > 0 {
+			d := v.Pending[rng.IntN(len(v.Pending))]
+			ws, who := gmWS, "gm"
+			if slices.Contains(pcs, d.For) {
+				pv := srv.view(player, id)
+				if !slices.ContainsFunc(pv.Pending, func(p engine.Decision) bool { return p.ID == d.ID }) {
+					t.Fatalf("decision %q for %s is not on the player's page", d.Prompt, d.For)
+				}
+				ws, who = plWS, "player"
+			} else if pv := srv.view(player, id); len(pv.Waiting) == 0 {
+				t.Fatalf("the player's page does not say it waits (%q for %s)", d.Prompt, d.For)
+			}
+			cmd := map[string]any{"kind": "answer", "decision": d.ID, "choice": duelChoose(rng, d), "values": duelValues(rng, d.Fields)}
+			if r := ws.command(fmt.Sprintf("a%d", n), cmd); r.Type != "ack" {
+				t.Fatalf("answer %s %q: %+v", d.Kind, d.Prompt, r)
+			}
+			answeredBy[who]++
+			done["answer:"+d.Kind]++
+			continue
+		}
+		// An action: a fighter's in the approach, or a GM ruling (also
+		// while questions wait).
+		var offered []engine.Action
+		var users []*duelUser
+		for _, u := range []*duelUser{player, gm} {
+			for _, a := range srv.view(u, id).Actions {
+				if weights[a.Kind] > 0 && (u == gm) == (a.Actor == "" || !slices.Contains(pcs, a.Actor)) {
+					offered, users = append(offered, a), append(users, u)
+				}
+			}
+		}
+		if len(offered) == 0 {
+			continue
+		}
+		i := duelPick(rng, offered, weights)
+		a, u := offered[i], users[i]
+		ws := gmWS
+		if u == player {
+			ws = plWS
+		}
+		cmd := duelValues(rng, a.Fields)
+		cmd["kind"] = a.Kind
+		if a.Actor != "" {
+			cmd["actor"] = a.Actor
+		}
+		r := ws.command(fmt.Sprintf("c%d", n), cmd)
+		switch {
+		case r.Type == "ack":
+			done[a.Kind]++
+		case r.Code == "illegal" && a.Kind == d20duel.CmdSetDistance:
+			done["refused:"+a.Kind]++ // every pair and distance is offered
+		default:
+			t.Fatalf("offered %v was refused: %+v", cmd, r)
+		}
+	}
+	if status != string(engine.StatusFinished) {
+		t.Fatalf("the fight did not end: %s after %v", status, done)
+	}
+	t.Logf("played: %v; answered by %v", done, answeredBy)
+	for _, k := range []string{"answer:" + d20duel.DecStance, d20duel.CmdShoot} {
+		if done[k] == 0 {
+			t.Errorf("no %s in the whole fight (%v)", k, done)
+		}
+	}
+	if answeredBy["player"] == 0 || answeredBy["gm"] == 0 {
+		t.Errorf("answers: %v; want some by the player and some by the GM", answeredBy)
+	}
+	if plWS.seen(d20duel.KindStances) == 0 || plWS.seen(engine.KindDecisionsRevealed) == 0 {
+		t.Error("the player's socket never received a reveal")
+	}
+
+	// The log, read back page by page as the GM, replays to the stored state.
+	var log []engine.Event
+	final := srv.view(gm, id)
+	for since := int64(0); since < final.Seq; {
+		var page struct {
+			Events []engine.Event `json:"events"`
+		}
+		srv.call(gm, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d&limit=200", id, since), nil, &page)
+		if len(page.Events) == 0 {
+			t.Fatalf("no events after %d of %d", since, final.Seq)
+		}
+		log = append(log, page.Events...)
+		since = page.Events[len(page.Events)-1].Seq
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	enc, err := db.Encounter(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := d20duel.New()
+	st, err := rs.Decode(enc.Initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := engine.Replay(rs, st, log); err != nil {
+		t.Fatal(err)
+	}
+	replayed, _ := engine.Snapshot(st)
+	if !duelSameJSON(t, replayed, enc.State) {
+		t.Fatalf("the replayed state differs from the stored one:\n%s\n%s", replayed, enc.State)
+	}
+	projected, _ := json.Marshal(engine.Project(rs, st, engine.GMViewer()))
+	_, served := srv.get(gm, "/api/encounters/"+id)
+	if !duelSameJSON(t, projected, served) {
+		t.Fatalf("the replayed projection differs from the served view:\n%s\n%s", projected, served)
+	}
+}
+
+// duelChoose answers a decision the way an eager player would: mostly
+// moving, never vetoing (a veto is tested elsewhere).
+func duelChoose(rng *rand.Rand, d engine.Decision) string {
+	switch d.Kind {
+	case d20duel.DecManeuver:
+		if rng.IntN(3) > 0 {
+			return d20duel.ManeuverChange
+		}
+	case d20duel.DecVeto, d20duel.DecHurt:
+		return d.Default
+	}
+	return d.Options[rng.IntN(len(d.Options))].Value
+}
+
+// duelValues fills fields with any offered value.
+func duelValues(rng *rand.Rand, fields []engine.Field) map[string]any {
+	out := map[string]any{}
+	for _, f := range fields {
+		switch f.Type {
+		case engine.FieldSelect:
+			out[f.Name] = f.Options[rng.IntN(len(f.Options))].Value
+		case engine.FieldNumber:
+			out[f.Name] = f.Min + rng.IntN(f.Max-f.Min+1)
+		case engine.FieldCheckbox:
+			out[f.Name] = rng.IntN(2) == 0
+		case engine.FieldString:
+			out[f.Name] = "climb the parapet"
+		}
+	}
+	return out
+}
+
+// duelPick picks a weighted random action.
+func duelPick(rng *rand.Rand, offered []engine.Action, weights map[string]int) int {
+	total := 0
+	for _, a := range offered {
+		total += weights[a.Kind]
+	}
+	n := rng.IntN(total)
+	for i, a := range offered {
+		if n -= weights[a.Kind]; n < 0 {
+			return i
+		}
+	}
+	return len(offered) - 1
+}
+
+// duelSameJSON compares two JSON documents by value (the database may
+// reorder keys).
+func duelSameJSON(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	var x, y any
+	if err := json.Unmarshal(a, &x); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		t.Fatal(err)
+	}
+	return reflect.DeepEqual(x, y)
 }
