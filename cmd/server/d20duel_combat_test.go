@@ -271,7 +271,9 @@ func (s *duelServer) call(u *duelUser, method, path string, body any, out any) i
 	return code
 }
 
-func (s *duelServer) get(u *duelUser, path string) (int, []byte) { return s.request(u, "GET", path, nil) }
+func (s *duelServer) get(u *duelUser, path string) (int, []byte) {
+	return s.request(u, "GET", path, nil)
+}
 
 func (s *duelServer) signup(name string) *duelUser {
 	s.t.Helper()
