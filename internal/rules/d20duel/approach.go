@@ -103,7 +103,7 @@ func runActed(tx *engine.Tx, s actedStep) error {
 	if !tx.Base().IsActing(s.Fighter) {
 		return nil
 	}
-	return tx.Acted(s.Fighter, "")
+	return tx.Acted(s.Fighter, state(tx).name(s.Fighter)+" has acted.")
 }
 
 func decideEngage(tx *engine.Tx, cmd engine.Command) error {
@@ -129,7 +129,7 @@ func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 	if err := tx.Emit(ev.With(args.Target)); err != nil {
 		return err
 	}
-	if err := tx.Acted(f.ID, ""); err != nil {
+	if err := tx.Acted(f.ID, st.name(f.ID)+" has acted."); err != nil {
 		return err
 	}
 	if tx.Base().IsActing(args.Target) {
@@ -186,7 +186,7 @@ func decideRecover(tx *engine.Tx, cmd engine.Command) error {
 	if err := tx.Emit(ev); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, "")
+	return tx.Acted(f.ID, state(tx).name(f.ID)+" has acted.")
 }
 
 func decideWait(tx *engine.Tx, cmd engine.Command) error {
@@ -197,7 +197,7 @@ func decideWait(tx *engine.Tx, cmd engine.Command) error {
 	if err := tx.Emits(KindWaited, f.ID, state(tx).name(f.ID)+" waits.", map[string]string{"fighter": f.ID}); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, "")
+	return tx.Acted(f.ID, state(tx).name(f.ID)+" has acted.")
 }
 
 // testArgs are a test's: which Attribute, a modifier for the

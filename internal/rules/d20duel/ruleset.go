@@ -199,7 +199,7 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 	}
 	for _, id := range slices.Clone(b.Acting) {
 		if c := b.Combatant(id); c == nil || !c.Fighting() || state(tx).engaged(id) {
-			if err := tx.Acted(id, ""); err != nil {
+			if err := tx.Acted(id, state(tx).name(id)+" leaves the approach."); err != nil {
 				return err
 			}
 		}

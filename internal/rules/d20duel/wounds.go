@@ -85,7 +85,10 @@ func fallout(tx *engine.Tx, ids []string) error {
 			return err
 		}
 	}
-	return nil
+	// A side left alone ends the fight now: no maneuvers are offered
+	// after the last blow (Tx.Run stops once the encounter ended).
+	_, err := tx.LastStanding()
+	return err
 }
 
 // crippledNow reports whether f was crippled in this fight.
