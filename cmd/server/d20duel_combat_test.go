@@ -471,7 +471,7 @@ func TestD20DuelFullCombat(t *testing.T) {
 	done := map[string]int{}
 	answeredBy := map[string]int{}
 	weights := map[string]int{d20duel.CmdEngage: 10, d20duel.CmdShoot: 6, d20duel.CmdWait: 2, d20duel.CmdTest: 2,
-		d20duel.CmdRecover: 4, d20duel.CmdRollTest: 1, d20duel.CmdSetDistance: 1}
+		d20duel.CmdRecover: 4, d20duel.CmdRollTest: 1, d20duel.CmdSetDistance: 1, engine.KindReveal: 1}
 	status := ""
 	for n := 0; n < 3000; n++ {
 		v := srv.view(gm, id)
@@ -513,7 +513,14 @@ func TestD20DuelFullCombat(t *testing.T) {
 		if len(offered) == 0 {
 			continue
 		}
-		i := duelPick(rng, offered, weights)
+		// The moves the bot makes sure of, first chance it gets: reveal the
+		// crossbowman lying in wait, and shoot.
+		i := slices.IndexFunc(offered, func(a engine.Action) bool {
+			return (a.Kind == engine.KindReveal || a.Kind == d20duel.CmdShoot) && done[a.Kind] == 0
+		})
+		if i < 0 {
+			i = duelPick(rng, offered, weights)
+		}
 		a, u := offered[i], users[i]
 		ws := gmWS
 		if u == player {
@@ -538,7 +545,7 @@ func TestD20DuelFullCombat(t *testing.T) {
 		t.Fatalf("the fight did not end: %s after %v", status, done)
 	}
 	t.Logf("played: %v; answered by %v", done, answeredBy)
-	for _, k := range []string{"answer:" + d20duel.DecStance, d20duel.CmdShoot} {
+	for _, k := range []string{"answer:" + d20duel.DecStance, d20duel.CmdShoot, engine.KindReveal, "answer:" + d20duel.DecHurt} {
 		if done[k] == 0 {
 			t.Errorf("no %s in the whole fight (%v)", k, done)
 		}

@@ -17,6 +17,11 @@ import (
 // Once all of them have acted, the exchange begins; with no one apart the
 // round starts with the exchange. Ranged positioning is unknown to the
 // seed: anyone apart may shoot anyone.
+//
+// A hidden fighter lies in wait: it takes no part in the approach, so
+// nothing players see (no phase, no acting set) betrays it. The GM
+// reveals it (the engine's reveal, allowed at any moment) when it strikes;
+// from the next approach on it acts like anyone apart.
 
 // newRound opens the next round, unless the fight is over.
 func newRound(tx *engine.Tx) error {
@@ -32,7 +37,7 @@ func newRound(tx *engine.Tx) error {
 		order = append(order, c.ID)
 		if c.Fighting() {
 			all = append(all, c.ID)
-			if !st.engaged(c.ID) {
+			if !st.engaged(c.ID) && !c.Hidden {
 				apart = append(apart, c.ID)
 			}
 		}

@@ -111,7 +111,7 @@ func TestExamplesBuild(t *testing.T) {
 
 // weights are how often the bot picks each action among those offered.
 var weights = map[string]int{CmdEngage: 10, CmdShoot: 6, CmdWait: 2, CmdTest: 1, CmdRecover: 4,
-	CmdSetDistance: 1, CmdDriveBack: 1, CmdRollTest: 1}
+	CmdSetDistance: 1, CmdDriveBack: 1, CmdRollTest: 1, engine.KindReveal: 2}
 
 // randomValues fills an action's or a decision's fields with any offered
 // value.

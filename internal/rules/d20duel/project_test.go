@@ -39,20 +39,30 @@ func TestProjection(t *testing.T) {
 	}
 	fail(t, st, anaPl, cmd(CmdShoot, "ana", "target", "spy", "weapon", "bow"), fray.ENOTFOUND)
 
-	// The spy shoots Ana: 9 hits (no Guard against shots), above the
-	// mail's Coverage 12? No: 9 ≤ 12, the mail stops 3 of 6: −1.
-	events, st := do(t, st, gm, cmd(CmdShoot, "spy", "target", "ana", "weapon", "crossbow"), 9, 18)
-	log = append(log, events...)
-	if len(st.Fighters["ana"].Wounds) != 1 {
-		t.Fatal("the shot did not wound")
+	// The spy lies in wait: not in the approach, so nothing shows players
+	// someone else acts; a test the GM rolls for it stays secret.
+	if slices.Contains(st.Acting, "spy") {
+		t.Fatal("a hidden fighter takes part in the approach")
 	}
+	events, st := do(t, st, gm, cmd(CmdRollTest, "", "fighter", "spy", "attribute", "perception"), 9, 18)
+	log = append(log, events...)
 	seen, _ := json.Marshal(engine.FilterEvents(st, anaPl, log))
-	if bytes.Contains(seen, []byte("spy")) || bytes.Contains(seen, []byte("Spy")) {
+	if !events[0].Secret || bytes.Contains(seen, []byte("spy")) || bytes.Contains(seen, []byte("Spy")) {
 		t.Fatalf("a player's log names the hidden spy: %s", seen)
 	}
-	if len(engine.Project(New(), st, anaPl).Rules.(View).Fighters["ana"].Wounds) != 1 {
-		t.Fatal("Ana does not see her wound")
+	// Revealed, it joins the next approach and shoots: 9 hits (no Guard
+	// against shots), within the mail's Coverage 12, which stops 3 of 6.
+	_, st = do(t, st, gm, engine.NewCommand(engine.KindReveal, "", map[string]any{"combatant": "spy"}))
+	_, st = do(t, st, anaPl, cmd(CmdWait, "ana"))
+	_, st = do(t, st, gm, cmd(CmdWait, "bront"))
+	if !st.IsActing("spy") {
+		t.Fatalf("the revealed spy does not act in the next approach: %v", st.Acting)
 	}
+	events, st = do(t, st, gm, cmd(CmdShoot, "spy", "target", "ana", "weapon", "crossbow"), 9, 18)
+	if w := st.Fighters["ana"].Wounds; len(w) != 1 || w[0].Penalty != 1 || attackBy(t, events, "spy").Armor != ArmorProtects {
+		t.Fatalf("the shot: %+v", w)
+	}
+	st.Combatants[2].Hidden = true // hidden again, for the GM's view below
 	gv := engine.Project(New(), st, gm)
 	if _, ok := gv.Rules.(View).Fighters["spy"]; !ok || !gv.Rules.(View).Fighters["spy"].Full {
 		t.Fatal("the GM does not see the spy's sheet")

@@ -198,7 +198,7 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 		return nil
 	}
 	for _, id := range slices.Clone(b.Acting) {
-		if c := b.Combatant(id); c == nil || !c.Fighting() || state(tx).engaged(id) {
+		if c := b.Combatant(id); c == nil || !c.Fighting() || c.Hidden || state(tx).engaged(id) {
 			if err := tx.Acted(id, state(tx).name(id)+" leaves the approach."); err != nil {
 				return err
 			}
