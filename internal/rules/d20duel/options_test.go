@@ -37,7 +37,7 @@ func TestOptions(t *testing.T) {
 	wounded := func(opts map[string]string) *State {
 		st := newState(t, newSetup(opts, []pair{{"ana", "bront", "striking"}},
 			spec{ID: "ana", Side: "heroes", PC: true, Stats: anaStats},
-			spec{ID: "bront", Side: "foes", Stats: with(brontStats, "wounds", []map[string]any{{"penalty": 2}, {"penalty": 1}})}))
+			spec{ID: "bront", Side: "foes", Stats: with(brontStats, "wounds", map[string]any{"body": map[string]int{"light": 1, "serious": 1}})}))
 		return st
 	}
 	t.Run(OptWoundStacking, func(t *testing.T) {
@@ -88,21 +88,19 @@ func TestOptions(t *testing.T) {
 		}
 	})
 	t.Run(OptCollapseAt, func(t *testing.T) {
-		st := wounded(map[string]string{OptCollapseAt: "3"})
-		_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
-		// Already at −3 when the fight starts: the first exchange's
-		// fallout takes him out even if nothing lands.
-		_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
-			"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefault}}, missB, missW, missB, missW)
-		if !st.Combatant("bront").Out {
-			t.Fatal("bront at −3 did not collapse at 3")
-		}
-		st = wounded(map[string]string{OptCollapseAt: "0"})
-		_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
-		_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
-			"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefault}}, missB, missW, missB, missW)
-		if st.Combatant("bront").Out {
-			t.Fatal("collapse-at 0 is never")
+		// Bront starts at −3. With collapse-at 4, Ana's 10 (a −2 wound)
+		// takes him to −5: out. With 0, never.
+		for _, tc := range []struct {
+			v   string
+			out bool
+		}{{"4", true}, {"0", false}} {
+			st := wounded(map[string]string{OptCollapseAt: tc.v})
+			_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
+			_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
+				"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefault}}, 10, 2, missB, missW)
+			if st.Combatant("bront").Out != tc.out {
+				t.Errorf("collapse-at %s: bront out %v", tc.v, st.Combatant("bront").Out)
+			}
 		}
 	})
 	t.Run("fists", func(t *testing.T) {

@@ -111,6 +111,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := fitToFight(&st.Base, c, f); err != nil {
+			return nil, err
+		}
 		start, err := board.ReadStart(c.Start)
 		if err != nil {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %v", c.ID, err)
@@ -356,4 +359,5 @@ var (
 	_ engine.Boarder  = Ruleset{}
 	_ engine.Schemaer = Ruleset{}
 	_ engine.Deriver  = Ruleset{}
+	_ engine.Carrier  = Ruleset{}
 )

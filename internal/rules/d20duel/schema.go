@@ -40,14 +40,10 @@ func (Ruleset) Schema() engine.StatSchema {
 				{Name: "auto", Label: "Auto", Type: engine.FieldInt, Help: "Attacks at once (Auto)."},
 				{Name: "id", Label: "Id", Type: engine.FieldText, Help: "Empty: made from the name."},
 			}},
-		engine.StatField{Name: "wounds", Label: "Wound", Type: engine.FieldList, Group: "Condition",
-			Help: "Wounds not yet healed: penalty 1–3, location body, arm or leg.",
-			Items: []engine.StatField{
-				{Name: "penalty", Label: "Penalty", Type: engine.FieldInt},
-				{Name: "location", Label: "Location", Type: engine.FieldText},
-			}},
-		engine.StatField{Name: "traits", Label: "Traits", Type: engine.FieldText, Group: "Condition", Help: "Separated by semicolons: “Crippled arm; Scarred”."},
 	)
+	for _, f := range carryFields() {
+		fs = append(fs, f.StatField)
+	}
 	return engine.StatSchema{Fields: fs}
 }
 

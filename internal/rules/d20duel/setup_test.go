@@ -42,8 +42,15 @@ func TestSetupValidation(t *testing.T) {
 			s.Combatants[0].Stats = mustJSON(with(anaStats, "weapons", []map[string]any{{"name": "Pike", "hands": 3}}))
 		}, "hands"},
 		{"a wound location", func(s *engine.Setup) {
-			s.Combatants[0].Stats = mustJSON(with(anaStats, "wounds", []map[string]any{{"penalty": 2, "location": "tail"}}))
-		}, "location"},
+			s.Combatants[0].Stats = mustJSON(with(anaStats, "wounds", map[string]any{"tail": map[string]int{"light": 1}}))
+		}, "unknown field"},
+		{"a wound count", func(s *engine.Setup) {
+			s.Combatants[0].Stats = mustJSON(with(anaStats, "wounds", map[string]any{"arm": map[string]int{"grave": 11}}))
+		}, "between 0 and 10"},
+		{"mortally wounded", func(s *engine.Setup) { s.Combatants[0].Stats = mustJSON(with(anaStats, "mortal", true)) }, "would kill"},
+		{"wounds enough to collapse", func(s *engine.Setup) {
+			s.Combatants[0].Stats = mustJSON(with(anaStats, "wounds", map[string]any{"body": map[string]int{"grave": 2}}))
+		}, "enough to collapse"},
 		{"distance", func(s *engine.Setup) {
 			s.Battlefield = mustJSON(map[string]any{"pairs": []map[string]string{{"a": "ana", "b": "bront", "distance": "far"}}})
 		}, "Striking or Grappling"},
@@ -84,13 +91,13 @@ func TestSetupValidation(t *testing.T) {
 func TestCarriedWoundsAndTraits(t *testing.T) {
 	st := newState(t, newSetup(nil, nil,
 		spec{ID: "ana", Side: "heroes", PC: true, Stats: with(anaStats,
-			"wounds", []map[string]any{{"penalty": 3, "location": "leg"}, {"penalty": 1}}, "traits", "Crippled arm; Scarred")},
+			"wounds", map[string]any{"leg": map[string]int{"grave": 1}, "body": map[string]int{"light": 1}}, "traits", "Crippled arm; Scarred")},
 		spec{ID: "bront", Side: "foes", Stats: brontStats}))
 	f := st.Fighters["ana"]
-	if !f.Fallen() || f.penalty(&st.Base, 0) != 4 || len(f.Traits) != 2 || f.Wounds[1].Location != LocBody {
+	if !f.Fallen() || f.penalty(&st.Base, 0) != 4 || len(f.Traits) != 2 || f.Wounds[0].Location != LocBody {
 		t.Fatalf("ana %+v", f)
 	}
-	derived, err := Ruleset{}.Derive(mustJSON(with(anaStats, "wounds", []map[string]any{{"penalty": 2, "location": "arm"}})))
+	derived, err := Ruleset{}.Derive(mustJSON(with(anaStats, "wounds", map[string]any{"arm": map[string]int{"serious": 1}})))
 	if err != nil || derived["Wound penalty"] != "−2" {
 		t.Fatalf("derived %v %v", derived, err)
 	}
@@ -106,7 +113,8 @@ func TestSchemaCoversTheSheet(t *testing.T) {
 	for _, f := range (Ruleset{}).Schema().Fields {
 		names[f.Name] = true
 	}
-	for _, want := range []string{"attributes.agility", "closeCombat", "ranged", "damageMod", "armor.coverage", "armor.protection", "weapons", "wounds", "traits"} {
+	for _, want := range []string{"attributes.agility", "closeCombat", "ranged", "damageMod", "armor.coverage", "armor.protection", "weapons",
+		"wounds.body.light", "wounds.arm.grave", "wounds.leg.serious", "mortal", "traits"} {
 		if !names[want] {
 			t.Errorf("schema lacks %s", want)
 		}

@@ -105,8 +105,7 @@ type statsDoc struct {
 	DamageMod   int            `json:"damageMod"`
 	Armor       *Armor         `json:"armor"`
 	Weapons     []Weapon       `json:"weapons"`
-	Wounds      []Wound        `json:"wounds"`
-	Traits      string         `json:"traits"`
+	carriedSetup
 }
 
 // fists is the unarmed attack of a sheet that lists none.
@@ -226,35 +225,8 @@ func readFighter(b *engine.Base, id string, raw json.RawMessage) (*Fighter, erro
 		w.ID = engine.UniqueSlug("fists", used)
 		f.Weapons = append(f.Weapons, w)
 	}
-	for i, w := range doc.Wounds {
-		if err := within(fmt.Sprintf("wound %d penalty", i+1), w.Penalty, 1, 3); err != nil {
-			return nil, err
-		}
-		switch w.Location {
-		case "":
-			w.Location = LocBody
-		case LocBody, LocArm, LocLeg:
-		default:
-			return nil, fmt.Errorf("wound %d: location must be body, arm or leg, not %q", i+1, w.Location)
-		}
-		if w.Round != 0 || w.InExchange {
-			return nil, fmt.Errorf("wound %d: a wound taken before the fight has no round", i+1)
-		}
-		if w.Penalty >= 3 && w.Location != LocBody && w.Effect == "" {
-			w.Effect = map[string]string{LocArm: EffectDisarmed, LocLeg: EffectFallen}[w.Location]
-		}
-		if w.Effect != "" && w.Effect != EffectDisarmed && w.Effect != EffectFallen && w.Effect != EffectCrippled {
-			return nil, fmt.Errorf("wound %d: unknown effect %q", i+1, w.Effect)
-		}
-		f.Wounds = append(f.Wounds, w)
-	}
-	if len(doc.Traits) > 200 {
-		return nil, fmt.Errorf("traits are longer than 200 characters")
-	}
-	for _, t := range strings.FieldsFunc(doc.Traits, func(r rune) bool { return r == ';' || r == ',' }) {
-		if t = strings.TrimSpace(t); t != "" {
-			f.Traits = append(f.Traits, t)
-		}
+	if err := doc.carriedSetup.apply(f); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
