@@ -41,15 +41,34 @@ type accessTable struct {
 
 func newAccessTable(t *testing.T, twoInstances bool) *accessTable {
 	t.Helper()
+	return newAccessTableOf(t, twoInstances, tombCorridor)
+}
+
+// hiddenExample is an example encounter with a hidden combatant and a
+// player character.
+type hiddenExample struct {
+	ruleset, example, pc, hidden, hiddenName string
+}
+
+var (
+	tombCorridor = hiddenExample{"sw-zones", "sw-zones-tomb-corridor", "sister-ewa", "barrow-wight", "Barrow wight"}
+	oldBridge    = hiddenExample{"d20-duel", "d20-duel-old-bridge", "tove", "sniper", "Crossbowman on the gatehouse"}
+)
+
+func newAccessTableOf(t *testing.T, twoInstances bool, hx hiddenExample) *accessTable {
+	t.Helper()
 	dbURL := testdb.URL(t)
-	at := &accessTable{t: t, dbURL: dbURL, a: startServer(t, dbURL), pc: "sister-ewa", hidden: "barrow-wight", hiddenTxt: "Barrow wight"}
+	at := &accessTable{t: t, dbURL: dbURL, a: startServer(t, dbURL), pc: hx.pc, hidden: hx.hidden, hiddenTxt: hx.hiddenName}
 	at.b = at.a
 	if twoInstances {
 		at.b = startServer(t, dbURL)
 	}
 	at.gm, at.cogm, at.player = at.a.signup("gamemaster"), at.a.signup("co-gm"), at.a.signup("player-one")
 	g := at.a.withUser(at.gm)
-	ex, _ := prep.ExampleNamed("sw-zones-tomb-corridor")
+	ex, err := prep.ExampleNamed(hx.example)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var created struct{ ID, Campaign string }
 	if code := g.do("POST", "/api/encounters", ex.Data, &created); code != 201 {
 		t.Fatalf("import: %d", code)

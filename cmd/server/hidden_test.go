@@ -11,86 +11,38 @@ import (
 )
 
 // TestHiddenCombatantsAnswerLikeUnknownIDs sweeps every command a player
-// may send — each core and ruleset command kind, and each action the player
-// is offered with every field filled — naming the hidden barrow-wight as the
-// actor and as the target, and the same with an id that does not exist. The
-// two answers must be the same (with the id itself set aside), over the
-// websocket and over HTTP: a player learns nothing of a combatant they may
-// not see, not even that it exists.
+// may send — each core and ruleset command kind, each action the player is
+// offered with every field filled, and answers to the hidden combatant's
+// pending decisions — naming a hidden combatant (or its decision) and the
+// same with an id that does not exist. The two answers must be the same
+// (the id itself set aside), over the websocket and over HTTP: a player
+// learns nothing of a combatant they may not see, not even that it exists.
+// It runs on an example of each ruleset that has a hidden combatant, at the
+// start and again once the player may act.
 func TestHiddenCombatantsAnswerLikeUnknownIDs(t *testing.T) {
-	at := newAccessTable(t, false)
-	const unknown = "no-such-foe"
-	// Play on until it is the player's turn, so that their commands get
-	// past the turn check to the ids they name.
-	for i := 0; ; i++ {
-		v, _ := at.a.withUser(at.gm).view(at.id, "")
-		if v.Current == at.pc {
-			break
-		}
-		if i == 40 {
-			t.Fatal("the player's turn never came")
-		}
-		at.gmEndsTurn(at.a, fmt.Sprint("skip-", i))
+	for _, hx := range []hiddenExample{tombCorridor, oldBridge} {
+		t.Run(hx.example, func(t *testing.T) { sweepHidden(t, hx) })
 	}
-	before := at.seq()
+}
 
-	// The commands, with X standing for the id under test.
-	type probe struct{ name, command string }
-	var probes []probe
-	rs, _ := rules.Registry().Get("sw-zones")
-	kinds := []string{engine.KindStart, engine.KindPause, engine.KindResume, engine.KindEnd, engine.KindReveal,
-		engine.KindRewind, engine.KindRevealEvent, engine.KindAcceptDefaults, engine.KindAnswer}
-	for _, spec := range rs.Commands() {
-		kinds = append(kinds, spec.Kind)
-	}
-	for _, k := range kinds {
-		probes = append(probes,
-			probe{k + " as actor", fmt.Sprintf(`{"kind":%q,"actor":"X"}`, k)},
-			probe{k + " on target", fmt.Sprintf(`{"kind":%q,"actor":%q,"target":"X"}`, k, at.pc)},
-			probe{k + " on combatant", fmt.Sprintf(`{"kind":%q,"combatant":"X"}`, k)},
-		)
-	}
-	var pv struct {
-		Actions []engine.Action `json:"actions"`
-	}
-	_, raw := at.a.withUser(at.player).view(at.id, "")
-	if err := json.Unmarshal(raw, &pv); err != nil || len(pv.Actions) == 0 {
-		t.Fatalf("the player is offered no actions: %v %s", err, raw)
-	}
-	targeted := 0
-	for _, a := range pv.Actions {
-		cmd := map[string]any{"kind": a.Kind, "actor": a.Actor}
-		hasTarget := false
-		for _, f := range a.Fields {
-			switch {
-			case f.Target || f.Name == "target":
-				cmd[f.Name], hasTarget = "X", true
-			case f.Type == engine.FieldNumber:
-				cmd[f.Name] = max(f.Min, 1)
-			case f.Type == engine.FieldCheckbox:
-				cmd[f.Name] = false
-			case len(f.Options) > 0:
-				cmd[f.Name] = f.Options[0].Value
-			default:
-				cmd[f.Name] = f.Default
-			}
-		}
-		raw, _ := json.Marshal(cmd)
-		probes = append(probes, probe{a.Kind + " as offered, actor X", strings.Replace(string(raw), `"actor":"`+at.pc+`"`, `"actor":"X"`, 1)})
-		if hasTarget {
-			targeted++
-			probes = append(probes, probe{a.Kind + " as offered, target X", string(raw)})
-		}
-	}
-	if targeted < 2 {
-		t.Fatalf("only %d offered actions have a target to sweep", targeted)
-	}
+// probe is one command; X stands for the id under test.
+type probe struct {
+	name, command string
+	hidden        string // what X is for the hidden combatant
+	unknown       string // what X is for something that does not exist
+}
 
+func sweepHidden(t *testing.T, hx hiddenExample) {
+	at := newAccessTableOf(t, false, hx)
+	rs, err := rules.Registry().Get(hx.ruleset)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ws := at.a.withUser(at.player).dial(at.id, "")
 	ws.read()
+	n := 0
 	// answer sends one probe over the websocket and over HTTP and returns
 	// both answers with the id set aside.
-	n := 0
 	answer := func(p probe, id string) string {
 		t.Helper()
 		n++
@@ -113,20 +65,159 @@ func TestHiddenCombatantsAnswerLikeUnknownIDs(t *testing.T) {
 		out := fmt.Sprintf("ws %s: %s | http %d %s: %s", m.Code, m.Message, status, e.Code, e.Message)
 		return strings.ReplaceAll(out, id, "<id>")
 	}
-	for _, p := range probes {
-		hidden, missing := answer(p, at.hidden), answer(p, unknown)
-		if hidden != missing {
-			t.Errorf("%s: the hidden combatant's id answers\n\t%s\nbut an unknown id answers\n\t%s", p.name, hidden, missing)
+	sweep := func(phase string, probes []probe) {
+		t.Helper()
+		before := at.seq()
+		for _, p := range probes {
+			hidden, missing := answer(p, p.hidden), answer(p, p.unknown)
+			if hidden != missing {
+				t.Errorf("%s, %s: the hidden combatant's id answers\n\t%s\nbut an unknown id answers\n\t%s", phase, p.name, hidden, missing)
+			}
+			if strings.Contains(hidden, at.hiddenTxt) {
+				t.Errorf("%s, %s: the answer names the hidden combatant: %s", phase, p.name, hidden)
+			}
+			if testing.Verbose() {
+				t.Logf("%s, %s: %s", phase, p.name, hidden)
+			}
 		}
-		if testing.Verbose() {
-			t.Logf("%s: %s", p.name, hidden)
+		if at.seq() != before {
+			t.Fatalf("%s: a probe changed the encounter", phase)
 		}
-		if strings.Contains(hidden, at.hiddenTxt) {
-			t.Errorf("%s: the answer names the hidden combatant: %s", p.name, hidden)
+		t.Logf("%s: %d probes, each over the websocket and HTTP", phase, len(probes))
+	}
+
+	// At the start: every kind, and answers to the hidden one's decisions.
+	sweep("at the start", append(kindProbes(at, rs), decisionProbes(t, at)...))
+
+	// Once the player may act: the same, and every action they are offered.
+	playUntilPlayerActs(t, at)
+	offered, targeted := offeredProbes(t, at)
+	if len(offered) == 0 {
+		t.Fatal("the player is offered no actions")
+	}
+	if targeted == 0 {
+		t.Fatal("no offered action has a target to sweep")
+	}
+	sweep("when the player may act", append(append(kindProbes(at, rs), decisionProbes(t, at)...), offered...))
+}
+
+const unknownID = "no-such-foe"
+
+// kindProbes names X as actor, target and combatant of every core and
+// ruleset command kind.
+func kindProbes(at *accessTable, rs engine.Ruleset) []probe {
+	kinds := []string{engine.KindStart, engine.KindPause, engine.KindResume, engine.KindEnd, engine.KindReveal,
+		engine.KindRewind, engine.KindRevealEvent, engine.KindAcceptDefaults, engine.KindAnswer}
+	for _, spec := range rs.Commands() {
+		kinds = append(kinds, spec.Kind)
+	}
+	var out []probe
+	for _, k := range kinds {
+		out = append(out,
+			probe{k + " as actor", fmt.Sprintf(`{"kind":%q,"actor":"X"}`, k), at.hidden, unknownID},
+			probe{k + " on target", fmt.Sprintf(`{"kind":%q,"actor":%q,"target":"X"}`, k, at.pc), at.hidden, unknownID},
+			probe{k + " on combatant", fmt.Sprintf(`{"kind":%q,"combatant":"X"}`, k), at.hidden, unknownID},
+		)
+	}
+	return out
+}
+
+// decisionProbes answer each decision pending for the hidden combatant, as
+// against a decision id that does not exist.
+func decisionProbes(t *testing.T, at *accessTable) []probe {
+	t.Helper()
+	var out []probe
+	for _, d := range gmPending(t, at) {
+		if d.For != at.hidden || len(d.Options) == 0 {
+			continue
+		}
+		out = append(out, probe{"answer the hidden one's " + d.Kind,
+			fmt.Sprintf(`{"kind":"answer","decision":"X","choice":%q}`, d.Options[0].Value), d.ID, "d999999"})
+	}
+	return out
+}
+
+func gmPending(t *testing.T, at *accessTable) []engine.Decision {
+	t.Helper()
+	var v struct {
+		Pending []engine.Decision `json:"pending"`
+	}
+	_, raw := at.a.withUser(at.gm).view(at.id, "")
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v.Pending
+}
+
+// offeredProbes fills every action the player is offered, naming X as the
+// actor and, where there is one, as the target.
+func offeredProbes(t *testing.T, at *accessTable) ([]probe, int) {
+	t.Helper()
+	var pv struct {
+		Actions []engine.Action `json:"actions"`
+	}
+	_, raw := at.a.withUser(at.player).view(at.id, "")
+	if err := json.Unmarshal(raw, &pv); err != nil {
+		t.Fatalf("the player's view: %v %s", err, raw)
+	}
+	var out []probe
+	targeted := 0
+	for _, a := range pv.Actions {
+		cmd := map[string]any{"kind": a.Kind, "actor": a.Actor}
+		hasTarget := false
+		for _, f := range a.Fields {
+			switch {
+			case f.Target || f.Name == "target":
+				cmd[f.Name], hasTarget = "X", true
+			case f.Type == engine.FieldNumber:
+				cmd[f.Name] = max(f.Min, 1)
+			case f.Type == engine.FieldCheckbox:
+				cmd[f.Name] = false
+			case len(f.Options) > 0:
+				cmd[f.Name] = f.Options[0].Value
+			default:
+				cmd[f.Name] = f.Default
+			}
+		}
+		raw, _ := json.Marshal(cmd)
+		out = append(out, probe{a.Kind + " as offered, actor X",
+			strings.Replace(string(raw), `"actor":"`+at.pc+`"`, `"actor":"X"`, 1), at.hidden, unknownID})
+		if hasTarget {
+			targeted++
+			out = append(out, probe{a.Kind + " as offered, target X", string(raw), at.hidden, unknownID})
 		}
 	}
-	if at.seq() != before {
-		t.Fatal("a probe changed the encounter")
+	return out, targeted
+}
+
+// playUntilPlayerActs plays on as the GM — ending other combatants' turns,
+// answering pending decisions with their default or first option — until
+// the player is offered an action with a target.
+func playUntilPlayerActs(t *testing.T, at *accessTable) {
+	t.Helper()
+	g := at.a.withUser(at.gm)
+	for i := 0; i < 60; i++ {
+		if _, targeted := offeredProbes(t, at); targeted > 0 {
+			return
+		}
+		id := fmt.Sprint("advance-", i)
+		if pending := gmPending(t, at); len(pending) > 0 {
+			d := pending[0]
+			choice := d.Default
+			if choice == "" {
+				choice = d.Options[0].Value
+			}
+			body := fmt.Sprintf(`{"id":%q,"command":{"kind":"answer","decision":%q,"choice":%q}}`, id, d.ID, choice)
+			if code := at.a.raw(at.gm, "POST", "/api/encounters/"+at.id+"/commands", jsonType, body); code != 200 {
+				t.Fatalf("the GM's answer to %s: %d", d.ID, code)
+			}
+			continue
+		}
+		v, _ := g.view(at.id, "")
+		if v.Current == "" {
+			t.Fatalf("nothing to answer and nobody's turn at seq %d", v.Seq)
+		}
+		at.gmEndsTurn(at.a, id)
 	}
-	t.Logf("%d probes, each over the websocket and HTTP", len(probes))
+	t.Fatal("the player was never offered an action with a target")
 }

@@ -57,11 +57,24 @@ func newLiveTable(t *testing.T) liveTable {
 	if err := db.SetMember(ctx, c.ID, lt.pl.ID, store.RolePlayer); err != nil {
 		t.Fatal(err)
 	}
-	encs, err := prep.ImportExamples(ctx, db, rules.Registry(), c.ID)
-	if err != nil || len(encs) == 0 || len(encs[0].PCs) == 0 {
-		t.Fatalf("import examples: %v", err)
+	ex, err := prep.ExampleNamed("sw-zones-goblin-ford")
+	if err != nil {
+		t.Fatal(err)
 	}
-	lt.id, lt.pc = encs[0].ID, encs[0].PCs[0]
+	p, err := prep.Prepare(rules.Registry(), ex.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := prep.Save(ctx, db, c.ID, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt.id = enc.ID
+	for _, cb := range p.State.Core().Combatants {
+		if cb.PC && lt.pc == "" {
+			lt.pc = cb.ID
+		}
+	}
 	if err := db.AssignCharacter(ctx, c.ID, lt.pc, lt.pl.ID); err != nil {
 		t.Fatal(err)
 	}
