@@ -578,6 +578,10 @@ func chargeLanes(st *State, f, t *Fighter, w *Weapon, all map[Cell]Route) []Rout
 		if d := abs(a.Feet-speed) - abs(b.Feet-speed); d != 0 {
 			return d
 		}
+		// The most direct line: nearest the charger as the crow flies.
+		if d := sqDist(cell(f), a.To) - sqDist(cell(f), b.To); d != 0 {
+			return d
+		}
 		if a.To.Y != b.To.Y {
 			return a.To.Y - b.To.Y
 		}
@@ -664,7 +668,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "a charge ends in a melee attack: the %s is a ranged weapon", w.Name)
 	}
 	spec := attackSpec{Attacker: f.ID, Target: t.ID, Weapon: w.ID, Charge: true}
-	if err := checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID}); err != nil {
+	if err := checkAttack(st, f, nil, w, attackSpec{Attacker: f.ID, Weapon: w.ID}); err != nil {
 		return err
 	}
 	lanes := chargeLanes(st, f, t, w, chargeRoutes(st, f))
@@ -692,3 +696,5 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		engine.NewStep(stepAttack, spec),
 		engine.NewStep(stepAfter, afterAction{Fighter: f.ID, Strenuous: true}))
 }
+
+func sqDist(a, b Cell) int { return (a.X-b.X)*(a.X-b.X) + (a.Y-b.Y)*(a.Y-b.Y) }

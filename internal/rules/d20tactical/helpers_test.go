@@ -25,12 +25,12 @@ func TestMain(m *testing.M) {
 // a pistol (2d6, 30 ft increments, clip 15) and a rifle (2d8, 80 ft, burst
 // and automatic, clip 30). Stats entries replace the defaults.
 type spec struct {
-	ID, Side     string
-	X, Y         int
-	Posture      string
-	Surprised    bool
-	PC, Hidden   bool
-	Stats        map[string]any
+	ID, Side   string
+	X, Y       int
+	Posture    string
+	Surprised  bool
+	PC, Hidden bool
+	Stats      map[string]any
 }
 
 func (s spec) combatant() engine.CombatantSetup {

@@ -430,6 +430,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
+	b.Moved = true
 	r, err := pickRoute(runRoutes(st, f), args.To, "run")
 	if err != nil {
 		return err
