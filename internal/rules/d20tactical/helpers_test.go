@@ -94,10 +94,10 @@ func sq(x, y int, kv ...any) map[string]any {
 }
 
 // newSetup builds a test encounter on bf between "heroes" and "foes".
-// Reaction prompts are off (everyone attacks of opportunity at once)
-// unless opts says otherwise.
+// Reaction prompts are off (everyone attacks of opportunity at once) and
+// massive damage starts at 50, unless opts says otherwise.
 func newSetup(opts map[string]string, bf json.RawMessage, specs ...spec) engine.Setup {
-	all := map[string]string{OptReactionPrompts: PromptAuto}
+	all := map[string]string{OptReactionPrompts: PromptAuto, OptMassiveThreshold: Threshold50}
 	for k, v := range opts {
 		all[k] = v
 	}
