@@ -278,3 +278,10 @@ func endTurns(t *testing.T, st *State, id string) *State {
 	}
 	return st
 }
+
+// nextTurnOf ends the current turn, then turns until id's.
+func nextTurnOf(t *testing.T, st *State, id string) *State {
+	t.Helper()
+	_, st = do(t, st, gm, cmd(CmdEndTurn, st.Current()))
+	return endTurns(t, st, id)
+}
