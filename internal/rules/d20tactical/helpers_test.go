@@ -285,3 +285,5 @@ func nextTurnOf(t *testing.T, st *State, id string) *State {
 	_, st = do(t, st, gm, cmd(CmdEndTurn, st.Current()))
 	return endTurns(t, st, id)
 }
+
+func engineViewer(ids ...string) engine.Viewer { return engine.PlayerViewer(ids...) }
