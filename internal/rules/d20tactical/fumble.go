@@ -52,7 +52,7 @@ type backfireCtx struct {
 
 func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 	st := state(tx)
-	ammo := w.Ammo - s.shots()
+	ammo := w.Ammo // the attack already spent its rounds
 	if w.Clip == 0 {
 		ammo = -1
 	}
