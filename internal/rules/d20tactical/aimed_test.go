@@ -10,11 +10,11 @@ import (
 // none at Long or Extreme range and no bursts; the armour's negate DC.
 func TestAimedShots(t *testing.T) {
 	cases := []struct {
-		aim     string
-		mod     int
-		half    bool
-		opts    map[string]string
-		effect  bool
+		aim    string
+		mod    int
+		half   bool
+		opts   map[string]string
+		effect bool
 	}{
 		{LocHead, -6, false, nil, true},
 		{LocGroin, -6, true, nil, true},
@@ -124,7 +124,7 @@ func TestAimedEffects(t *testing.T) {
 		t.Fatal(msg)
 	}
 	_, st = do(t, st, gm, cmd(CmdAttack, "bo", "target", "ana", "weapon", "unarmed"), 2) // still a fist
-	events, st := do(t, st, gm, cmd(CmdPickUp, "bo"), 2) // ana's attack of opportunity misses
+	events, st := do(t, st, gm, cmd(CmdPickUp, "bo"), 2)                                 // ana's attack of opportunity misses
 	eq(t, "provoked", attackOf(t, events).Free, reactAoO)
 	eq(t, "armed again", st.Fighters["bo"].Dropped, false)
 

@@ -9,9 +9,9 @@ import (
 // GM's rulings.
 func TestCover(t *testing.T) {
 	cases := []struct {
-		name     string
-		cells    []map[string]any
-		posture  string
+		name      string
+		cells     []map[string]any
+		posture   string
 		wantCover int
 	}{
 		{"open ground", nil, Standing, 0},

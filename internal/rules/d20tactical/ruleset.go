@@ -170,6 +170,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if p := start.Props.String("posture"); p != "" {
 			f.Posture = p
 		}
+		if f.HP < 0 {
+			f.Posture = Prone // unconscious from the last fight
+		}
 		f.Surprised = start.Props.Bool("surprised")
 		f.FlatFooted = true // until its first turn (d20)
 		st.Fighters[c.ID] = f
