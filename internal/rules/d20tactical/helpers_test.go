@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -287,3 +288,5 @@ func nextTurnOf(t *testing.T, st *State, id string) *State {
 }
 
 func engineViewer(ids ...string) engine.Viewer { return engine.PlayerViewer(ids...) }
+
+type boardToken = board.Token
