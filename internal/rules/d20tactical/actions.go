@@ -43,14 +43,10 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	b := f.Budget
 	// Attacks.
 	if b.Standard {
-		if a, ok := attackAction(st, v, f, CmdAttack); ok {
-			out = append(out, a)
-		}
+		out = append(out, attackActions(st, v, f, CmdAttack)...)
 	}
 	if iterations(f) > 1 && b.canFull(true) {
-		if a, ok := attackAction(st, v, f, CmdFullAttack); ok {
-			out = append(out, a)
-		}
+		out = append(out, attackActions(st, v, f, CmdFullAttack)...)
 	}
 	if canCharge(st, f) == nil {
 		if a, ok := chargeAction(st, v, f); ok {
@@ -182,80 +178,87 @@ func weaponLabel(w *Weapon) string {
 	return fmt.Sprintf("%s (%s)", w.Name, strings.Join(parts, ", "))
 }
 
-// attackAction is the attack (or full attack) action: the opponents some
-// usable weapon can reach, the weapons, the fire modes, the aim.
-func attackAction(st *State, v engine.Viewer, f *Fighter, kind string) (engine.Action, bool) {
-	ws := usable(st, f, false)
-	var targets, weapons []engine.Choice
-	shots := 1
-	for _, w := range ws {
-		weapons = append(weapons, engine.Choice{Value: w.ID, Label: weaponLabel(w)})
-		if kind == CmdAttack {
-			n := w.MaxShots()
-			if w.Clip > 0 {
-				n = min(n, w.Ammo)
+// attackActions are the attack (or full attack) actions, one per weapon
+// that can reach an opponent now: its targets, its fire modes, and aimed
+// shots when a target is near enough for one. The first is a main action.
+func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine.Action {
+	var out []engine.Action
+	for _, w := range usable(st, f, false) {
+		var targets []engine.Choice
+		aimable := false
+		for _, c := range st.Combatants {
+			t := st.Fighters[c.ID]
+			if c.Out || !st.opponents(f.ID, c.ID) || !engine.Visible(st, v, c.ID) {
+				continue
 			}
-			shots = max(shots, n)
+			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID}) != nil {
+				continue
+			}
+			targets = append(targets, engine.Choice{Value: c.ID, Label: targetLabel(st, f, t, w)})
+			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID, Aim: LocHead}) == nil {
+				aimable = true
+			}
 		}
-	}
-	for _, c := range st.Combatants {
-		t := st.Fighters[c.ID]
-		if c.Out || !st.opponents(f.ID, c.ID) || !engine.Visible(st, v, c.ID) {
+		if len(targets) == 0 {
 			continue
 		}
-		for _, w := range ws {
-			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID}) == nil {
-				targets = append(targets, engine.Choice{Value: c.ID, Label: targetLabel(st, f, t)})
-				break
+		fields := []engine.Field{
+			{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
+			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: []engine.Choice{{Value: w.ID, Label: weaponLabel(w)}}, Default: w.ID},
+		}
+		shots := w.MaxShots()
+		if w.Clip > 0 {
+			shots = min(shots, w.Ammo)
+		}
+		if kind == CmdAttack && shots > 1 {
+			var cs []engine.Choice
+			for n := 1; n <= shots; n++ {
+				label := "Single shot"
+				switch {
+				case n > MaxBurst:
+					label = fmt.Sprintf("Automatic fire, %d shots (−%d)", n, n-1)
+				case n > 1:
+					label = fmt.Sprintf("Burst of %d (−%d)", n, n-1)
+				}
+				cs = append(cs, engine.Choice{Value: strconv.Itoa(n), Label: label})
 			}
+			fields = append(fields, engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
 		}
-	}
-	if len(targets) == 0 {
-		return engine.Action{}, false
-	}
-	fields := []engine.Field{
-		{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
-		{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
-	}
-	if shots > 1 {
-		var cs []engine.Choice
-		for n := 1; n <= shots; n++ {
-			label := "Single shot"
-			switch {
-			case n > MaxBurst:
-				label = fmt.Sprintf("Automatic fire, %d shots (−%d)", n, n-1)
-			case n > 1:
-				label = fmt.Sprintf("Burst of %d (−%d)", n, n-1)
+		if aimable {
+			aims := []engine.Choice{{Value: "none", Label: "No aimed shot"}}
+			for _, l := range Locations {
+				pen := "−4"
+				switch l {
+				case LocHead, LocGroin:
+					pen = "−6"
+				case LocFrontTorso:
+					pen = "as a normal shot"
+				}
+				aims = append(aims, engine.Choice{Value: l, Label: fmt.Sprintf("%s (%s)", strings.ToUpper(locationName(l)[:1])+locationName(l)[1:], pen)})
 			}
-			cs = append(cs, engine.Choice{Value: strconv.Itoa(n), Label: label})
+			fields = append(fields, engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aims, Default: "none"})
 		}
-		fields = append(fields, engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
-	}
-	aims := []engine.Choice{{Value: "none", Label: "No aimed shot"}}
-	for _, l := range Locations {
-		pen := "−4"
-		switch l {
-		case LocHead, LocGroin:
-			pen = "−6"
-		case LocFrontTorso:
-			pen = "as a normal shot"
+		a := engine.Action{Kind: kind, Actor: f.ID, Label: "Attack: " + w.Name, Main: len(out) == 0, Fields: fields,
+			Help: "d20 + attack bonus against Defense. Aimed shots: single shots within Medium range, no criticals."}
+		if kind == CmdFullAttack {
+			a.Label, a.Main = fmt.Sprintf("Full attack: %s (%d attacks)", w.Name, iterations(f)), false
+			a.Help = "The full round: one attack per +5 of base attack bonus, each 5 lower; single shots."
 		}
-		aims = append(aims, engine.Choice{Value: l, Label: fmt.Sprintf("%s (%s)", strings.ToUpper(locationName(l)[:1])+locationName(l)[1:], pen)})
+		out = append(out, a)
 	}
-	fields = append(fields, engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aims, Default: "none"})
-	a := engine.Action{Kind: kind, Actor: f.ID, Label: "Attack", Main: true, Fields: fields,
-		Help: "d20 + attack bonus against Defense. Aimed shots: not at Long or Extreme range, single shots only, no criticals."}
-	if kind == CmdFullAttack {
-		a.Label, a.Main = fmt.Sprintf("Full attack (%d attacks)", iterations(f)), false
-		a.Help = "The full round: one attack per +5 of base attack bonus, each 5 lower; single shots."
-	}
-	return a, true
+	return out
 }
 
-// targetLabel names a target with its distance and what stands out.
-func targetLabel(st *State, f, t *Fighter) string {
+// targetLabel names a target with its distance, range band and what
+// stands out.
+func targetLabel(st *State, f, t *Fighter, w *Weapon) string {
 	d := distance(&st.Base, cell(f), cell(t))
 	label := fmt.Sprintf("%s (%d ft", st.name(t.ID), d)
+	if w != nil && w.Ranged() {
+		if band, ok := rangeBand(&st.Base, w, d); ok {
+			label += ", " + strings.ToLower(bandNames[band])
+		}
+	}
 	if t.Posture != Standing {
 		label += ", " + t.Posture
 	}
