@@ -95,7 +95,9 @@ func applyRuleset(st *State, ev engine.Event) error {
 	switch ev.Kind {
 	case KindInitiative:
 		return decodeApply(ev, func(d Initiative) error {
-			st.Initiative = slices.Clone(d.Order)
+			if len(d.Order) >= len(st.Initiative) {
+				st.Initiative = slices.Clone(d.Order)
+			}
 			for id, n := range d.Totals {
 				f, err := st.fighter(id)
 				if err != nil {

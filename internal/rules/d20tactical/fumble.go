@@ -89,7 +89,13 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 			f.Landing = &land
 			if o := st.occupant(land, a.ID); o != nil && opt(&st.Base, OptStrayShots) == StrayHit {
 				f.Victim = o.ID
-				text += " and hits " + st.shown(o.ID)
+				if st.Combatant(o.ID).Hidden {
+					// Hit, a hidden combatant gives itself away.
+					if err := tx.Reveal(o.ID, st.name(o.ID)+" is caught by a stray shot and revealed."); err != nil {
+						return err
+					}
+				}
+				text += " and hits " + st.name(o.ID)
 			}
 			text += fmt.Sprintf(" (%s)", land)
 		}

@@ -28,7 +28,9 @@ func TestSetupErrors(t *testing.T) {
 		{"same square", func(s *engine.Setup) { s.Combatants[1].Start = mustJSON(map[string]int{"x": 2, "y": 2}) }, "start in the same square"},
 		{"no start", func(s *engine.Setup) { s.Combatants[1].Start = nil }, "needs a start square"},
 		{"a zone start", func(s *engine.Setup) { s.Combatants[1].Start = json.RawMessage(`{"zone":"a"}`) }, "needs a start square"},
-		{"bad posture", func(s *engine.Setup) { s.Combatants[1].Start = json.RawMessage(`{"x":5,"y":5,"props":{"posture":"kneeling"}}`) }, "posture cannot be"},
+		{"bad posture", func(s *engine.Setup) {
+			s.Combatants[1].Start = json.RawMessage(`{"x":5,"y":5,"props":{"posture":"kneeling"}}`)
+		}, "posture cannot be"},
 		{"no stats", func(s *engine.Setup) { s.Combatants[1].Stats = nil }, "stats are missing"},
 		{"unknown stat", func(s *engine.Setup) { s.Combatants[1].Stats = json.RawMessage(`{"hp":5,"mana":3}`) }, "unknown field"},
 		{"no hit points", func(s *engine.Setup) { s.Combatants[1].Stats = json.RawMessage(`{"hp":0}`) }, "hp must be"},

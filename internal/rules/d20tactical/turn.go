@@ -208,18 +208,43 @@ func (Ruleset) Start(tx *engine.Tx) error {
 		return cmp.Or(cmp.Compare(b.total, a.total), cmp.Compare(b.bonus, a.bonus), cmp.Compare(a.index, b.index))
 	})
 	order := make([]string, len(entries))
-	var parts []string
 	for i, e := range entries {
 		order[i] = e.id
+	}
+	// Players read the rolls of those they see; a hidden combatant's roll
+	// and place go in a secret event (its actor is the hidden one).
+	public := Initiative{Totals: map[string]int{}}
+	secret := Initiative{Totals: map[string]int{}, Order: order}
+	var publicRolls, secretRolls []dice.Roll
+	var parts []string
+	for _, e := range entries {
+		if st.Combatant(e.id).Hidden {
+			secret.Totals[e.id] = totals[e.id]
+			secretRolls = append(secretRolls, rolls[e.index])
+			continue
+		}
+		public.Totals[e.id] = totals[e.id]
+		public.Order = append(public.Order, e.id)
+		publicRolls = append(publicRolls, rolls[e.index])
 		parts = append(parts, fmt.Sprintf("%s %d", st.name(e.id), e.total))
 	}
-	ev := engine.NewEvent(KindInitiative, "", "Initiative: "+strings.Join(parts, ", ")+".", Initiative{Totals: totals, Order: order}, rolls...)
-	// A hidden combatant's roll names it: the GM sees the full line.
-	if slices.ContainsFunc(st.Combatants, func(c engine.Combatant) bool { return c.Hidden }) {
-		ev.Text = "Initiative is rolled."
+	if len(secretRolls) == 0 {
+		public.Order = order
 	}
-	if err := tx.Emit(ev); err != nil {
+	if err := tx.Emit(engine.NewEvent(KindInitiative, "", "Initiative: "+strings.Join(parts, ", ")+".", public, publicRolls...)); err != nil {
 		return err
+	}
+	if len(secretRolls) > 0 {
+		var hidden []string
+		for _, e := range entries {
+			if st.Combatant(e.id).Hidden {
+				hidden = append(hidden, fmt.Sprintf("%s %d", st.name(e.id), e.total))
+			}
+		}
+		first := entries[slices.IndexFunc(entries, func(e entry) bool { return st.Combatant(e.id).Hidden })].id
+		if err := tx.Emit(engine.NewEvent(KindInitiative, first, "Hidden initiative: "+strings.Join(hidden, ", ")+".", secret, secretRolls...)); err != nil {
+			return err
+		}
 	}
 	for _, c := range st.Combatants {
 		if f := st.Fighters[c.ID]; f.Down() {

@@ -1,7 +1,9 @@
 package d20tactical
 
 import (
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -191,8 +193,21 @@ func TestAttacksOfOpportunity(t *testing.T) {
 // TestHidden: players never learn of a hidden combatant; attacking gives
 // it away (option); its questions go to the GM.
 func TestHidden(t *testing.T) {
-	st := skirmish(t, nil, func(s []spec) { s[2].Hidden = true })
+	specs := skirmishSetup(nil, nil)
+	specs[2].Hidden = true
+	initial := newState(t, newSetup(nil, field(20, 10), specs...))
+	events, st := start(t, initial, 20, 10, 5)
 	player := engine.PlayerViewer("ana")
+	// Nothing the player receives names cy: not the initiative, not the
+	// order, not cy's turn.
+	_, st2 := do(t, st, gm, cmd(CmdEndTurn, "ana"))
+	ev2, _ := do(t, st2, gm, cmd(CmdEndTurn, "bo"))
+	for _, e := range engine.FilterEvents(st, player, append(events, ev2...)) {
+		raw, _ := json.Marshal(e)
+		if strings.Contains(string(raw), `"cy"`) || strings.Contains(string(raw), "Cy") {
+			t.Fatalf("the player learns of cy: %s", raw)
+		}
+	}
 	msg := fail(t, st, player, cmd(CmdAttack, "ana", "target", "cy", "weapon", "pistol"), "not_found")
 	eq(t, "message", msg, `no combatant "cy"`)
 	view := engine.Project(New(), st, player)
@@ -215,7 +230,7 @@ func TestHidden(t *testing.T) {
 	}
 	// cy shoots ana: revealed first.
 	st = endTurns(t, st, "cy")
-	events, st2 := do(t, st, gm, cmd(CmdAttack, "cy", "target", "ana", "weapon", "pistol"), 2)
+	events, st2 = do(t, st, gm, cmd(CmdAttack, "cy", "target", "ana", "weapon", "pistol"), 2)
 	eq(t, "revealed", st2.Combatant("cy").Hidden, false)
 	eq(t, "reveal event", len(find(events, engine.KindRevealed)), 1)
 	// Staying hidden (option): the attack is secret.
