@@ -146,6 +146,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err != nil {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s", c.ID, fray.ErrorMessage(err))
 		}
+		if sheet.Dead {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q (%s) is dead: leave them out, or clear Dead on their sheet", c.ID, c.Name)
+		}
 		f := newFighter(c.ID, sheet, lp)
 		start, err := board.ReadStart(c.Start)
 		if err != nil {
@@ -355,4 +358,5 @@ var (
 	_ engine.Boarder  = Ruleset{}
 	_ engine.Schemaer = Ruleset{}
 	_ engine.Deriver  = Ruleset{}
+	_ engine.Carrier  = Ruleset{}
 )

@@ -18,7 +18,6 @@ func (Ruleset) Schema() engine.StatSchema {
 	}
 	fs = append(fs,
 		engine.StatField{Name: "hp", Label: "Hit points", Type: engine.FieldInt, Group: "Combat", Help: "The maximum."},
-		engine.StatField{Name: "wounds", Label: "Wounds", Type: engine.FieldInt, Group: "Combat", Help: "Hit points lost before this fight (carried over)."},
 		engine.StatField{Name: "bab", Label: "Base attack bonus", Type: engine.FieldInt, Default: "0", Group: "Combat"},
 		engine.StatField{Name: "speed", Label: "Speed (ft)", Type: engine.FieldInt, Default: "30", Group: "Combat"},
 		engine.StatField{Name: "initiative", Label: "Initiative bonus", Type: engine.FieldInt, Group: "Combat", Help: "Besides Dexterity (Improved Initiative …)."},
@@ -28,14 +27,12 @@ func (Ruleset) Schema() engine.StatSchema {
 		engine.StatField{Name: "saves.fort", Label: "Fortitude (base)", Type: engine.FieldInt, Group: "Saves"},
 		engine.StatField{Name: "saves.ref", Label: "Reflex (base)", Type: engine.FieldInt, Group: "Saves"},
 		engine.StatField{Name: "saves.will", Label: "Will (base)", Type: engine.FieldInt, Group: "Saves"},
-		engine.StatField{Name: "lifePoints", Label: "Life Points", Type: engine.FieldInt, Group: "Life and armour", Help: "Empty: the encounter's life-points option."},
-		engine.StatField{Name: "armor.name", Label: "Armour", Type: engine.FieldText, Group: "Life and armour"},
-		engine.StatField{Name: "armor.defense", Label: "Armour Defense bonus", Type: engine.FieldInt, Group: "Life and armour"},
-		engine.StatField{Name: "armor.points", Label: "Armour Points (new)", Type: engine.FieldInt, Group: "Life and armour"},
-		engine.StatField{Name: "armor.current", Label: "Armour Points left", Type: engine.FieldInt, Group: "Life and armour", Help: "Empty: as new."},
+		engine.StatField{Name: "armor.name", Label: "Armour", Type: engine.FieldText, Group: "Armour"},
+		engine.StatField{Name: "armor.defense", Label: "Armour Defense bonus", Type: engine.FieldInt, Group: "Armour"},
+		engine.StatField{Name: "armor.points", Label: "Armour Points (new)", Type: engine.FieldInt, Group: "Armour"},
 	)
 	for _, area := range armourAreas {
-		fs = append(fs, engine.StatField{Name: "armor.dc." + area, Label: "Negate DC: " + area, Type: engine.FieldInt, Group: "Life and armour",
+		fs = append(fs, engine.StatField{Name: "armor.dc." + area, Label: "Negate DC: " + area, Type: engine.FieldInt, Group: "Armour",
 			Help: "An aimed hit there is negated on a d20 above this."})
 	}
 	fs = append(fs,
@@ -58,6 +55,11 @@ func (Ruleset) Schema() engine.StatSchema {
 				{Name: "id", Label: "Id", Type: engine.FieldText, Help: "Empty: made from the name."},
 			}},
 	)
+	// What outlives a fight (carry.go), where the GM edits it between
+	// fights.
+	for _, f := range carryFields() {
+		fs = append(fs, f.StatField)
+	}
 	return engine.StatSchema{Fields: fs}
 }
 
@@ -68,8 +70,8 @@ func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := newFighter("stats", s, 3)
-	lp := "option"
+	f := newFighter("stats", s, defaultLifePoints)
+	lp := "the encounter's option"
 	if s.LifePoints != nil {
 		lp = strconv.Itoa(*s.LifePoints)
 	}
@@ -85,6 +87,11 @@ func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	}
 	if a := s.Armor; a != nil {
 		out["Armour Points"] = fmt.Sprintf("%d of %d", f.ArmorLeft, a.Points)
+	}
+	if s.Dead {
+		out["Condition"] = "dead"
+	} else if status(f) != "" {
+		out["Condition"] = status(f)
 	}
 	return out, nil
 }

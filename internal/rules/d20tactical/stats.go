@@ -40,6 +40,8 @@ type Sheet struct {
 	Armor      *ArmorSheet    `json:"armor,omitempty"`
 	Skills     map[string]int `json:"skills,omitempty"`
 	Weapons    []WeaponSheet  `json:"weapons,omitempty"`
+	// Dead: the character died in an earlier fight (carried over).
+	Dead bool `json:"dead,omitempty"`
 }
 
 // Abilities are the six ability scores (10 when absent).
