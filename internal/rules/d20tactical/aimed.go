@@ -92,7 +92,7 @@ func runEffect(tx *engine.Tx, e effectSpec) error {
 	var text string
 	switch e.Location {
 	case LocHead:
-		text = name + " is hit in the head: drops what it holds and falls prone."
+		text = name + " is hit in the head: drops what they hold and falls prone."
 	case LocBackTorso:
 		text = name + " is hit in the back and knocked prone."
 	case LocGroin:

@@ -125,7 +125,7 @@ func checkAttack(st *State, a *Fighter, t *Fighter, w *Weapon, s attackSpec) err
 	case w.Jammed:
 		return fray.Errorf(fray.EILLEGAL, "the %s is jammed: clearing it is a move action", w.Name)
 	case a.Dropped && w.ID != unarmed.ID:
-		return fray.Errorf(fray.EILLEGAL, "%s dropped what it held: pick it up (a move action) or fight unarmed", st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s dropped what they held: pick it up (a move action) or fight unarmed", st.name(a.ID))
 	case s.shots() > w.MaxShots():
 		if w.MaxShots() == 1 {
 			return fray.Errorf(fray.EILLEGAL, "the %s fires single shots only", w.Name)
@@ -145,7 +145,7 @@ func checkAttack(st *State, a *Fighter, t *Fighter, w *Weapon, s attackSpec) err
 		return nil
 	}
 	if t.ID == a.ID {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot attack itself", st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot attack themselves", st.name(a.ID))
 	}
 	d := distance(&st.Base, cell(a), cell(t))
 	if !w.Ranged() {
@@ -385,31 +385,32 @@ func hitText(a AttackRolled) string {
 
 func attackText(st *State, a, t *Fighter, w *Weapon, s attackSpec, out AttackRolled) string {
 	var b strings.Builder
-	what := "attacks"
-	switch s.Free {
-	case reactAoO:
-		what = "makes an attack of opportunity on"
-	case reactFumble:
-		what = "takes a free attack at"
-	}
-	if s.Charge {
-		what = "charges"
-	}
 	who := "an object"
 	if t != nil {
 		who = st.name(t.ID)
 	} else if s.Object != nil && s.Object.Label != "" {
 		who = s.Object.Label
 	}
-	fmt.Fprintf(&b, "%s %s %s with the %s", st.name(a.ID), what, who, w.Name)
+	switch s.Free {
+	case reactAoO:
+		fmt.Fprintf(&b, "%s makes an attack of opportunity on %s with the %s", st.name(a.ID), who, w.Name)
+	case reactFumble:
+		fmt.Fprintf(&b, "%s takes a free attack at %s with the %s", st.name(a.ID), who, w.Name)
+	default:
+		// The action event before it said who attacks whom.
+		fmt.Fprintf(&b, "%s: %s", st.name(a.ID), w.Name)
+		if s.Iterative > 0 {
+			fmt.Fprintf(&b, ", attack %d", s.Iterative+1)
+		}
+	}
 	if s.shots() > 1 {
-		fmt.Fprintf(&b, " (%d shots)", s.shots())
+		fmt.Fprintf(&b, ", %d shots", s.shots())
 	}
 	if s.Aim != "" {
 		fmt.Fprintf(&b, ", aiming at the %s", locationName(s.Aim))
 	}
 	if out.Band != "" {
-		fmt.Fprintf(&b, " at %s range", strings.ToLower(out.Band))
+		fmt.Fprintf(&b, ", %s range", strings.ToLower(out.Band))
 	}
 	fmt.Fprintf(&b, ": %d against Defense %d — %s.", out.Total, out.Defense, hitText(out))
 	if out.Threat && !out.Critical {
@@ -519,11 +520,11 @@ func decideAttack(tx *engine.Tx, cmd engine.Command, full bool) error {
 	if err != nil {
 		return err
 	}
-	what := "attack"
+	what, text := "attack", fmt.Sprintf("%s attacks %s with the %s (standard action).", st.name(f.ID), st.name(t.ID), w.Name)
 	if full {
-		what = "full attack"
+		what, text = "full attack", fmt.Sprintf("%s makes a full attack on %s with the %s (full round).", st.name(f.ID), st.name(t.ID), w.Name)
 	}
-	if err := declare(tx, f, what, b, fmt.Sprintf("%s: %s on %s with the %s.", st.name(f.ID), what, st.name(t.ID), w.Name)); err != nil {
+	if err := declare(tx, f, what, b, text); err != nil {
 		return err
 	}
 	steps := []engine.Step{engine.NewStep(stepReadyCheck, readyCheck{By: f.ID, Trigger: TriggerAttack})}
@@ -686,7 +687,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	b.Moved = true
-	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until its next turn).", st.name(f.ID), st.name(t.ID), r.Feet, r.To, optInt(&st.Base, OptChargeDefense))
+	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.name(f.ID), st.name(t.ID), r.Feet, r.To, optInt(&st.Base, OptChargeDefense))
 	if err := declare(tx, f, ModeCharge, b, text); err != nil {
 		return err
 	}

@@ -207,7 +207,7 @@ func decideHandle(tx *engine.Tx, cmd engine.Command) error {
 	case CmdClearJam:
 		text = fmt.Sprintf("%s clears the jammed %s (move action).", st.name(f.ID), f.Weapon(args.Weapon).Name)
 	default:
-		text = fmt.Sprintf("%s picks up what it dropped (move action).", st.name(f.ID))
+		text = fmt.Sprintf("%s picks up what they dropped (move action).", st.name(f.ID))
 	}
 	if err := declare(tx, f, cmd.Kind, b, text); err != nil {
 		return err

@@ -194,7 +194,7 @@ var optionSpecs = []engine.OptionSpec{
 	intOption(OptMeleeVsProne, "Melee: hitting a prone target", "Added to a melee attack on a prone target.", 4, -10, 10),
 	intOption(OptMeleeFromProne, "Melee: attacking from prone", "Added to a melee attack made while prone.", -4, -10, 10),
 	intOption(OptChargeAttack, "Charge: to hit", "Added to the attack at the end of a charge.", 2, -10, 10),
-	intOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until its next turn.", -2, -10, 0),
+	intOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until their next turn.", -2, -10, 0),
 	intOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "A charge covers exactly the charger's speed, give or take this many feet.", 5, 0, 30),
 	choiceOption(OptChargeLine, "Charge: path", "Whether a charge must run in a straight line.", Straight,
 		ch(Straight, "A straight line"), ch(AnyPath, "Any clear path")),

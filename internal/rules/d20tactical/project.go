@@ -214,10 +214,10 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 		add("flat-footed", "Flat-footed", "unaware", "No Dexterity bonus to Defense, no attacks of opportunity until its first turn.")
 	}
 	if f.Charging {
-		add("charging", "Charging", "running", fmt.Sprintf("%+d Defense until its next turn.", optInt(&st.Base, OptChargeDefense)))
+		add("charging", "Charging", "running", fmt.Sprintf("%+d Defense until their next turn.", optInt(&st.Base, OptChargeDefense)))
 	}
 	if f.Dropped {
-		add("dropped", "Disarmed", "disarmed", "Dropped what it held: a move action picks it up.")
+		add("dropped", "Disarmed", "disarmed", "Dropped what they held: a move action picks it up.")
 	}
 	for _, h := range f.Hurt {
 		text := "−1 to hit."
