@@ -63,18 +63,3 @@ func at(i, x, y int) func([]spec) {
 func posture(i int, p string) func([]spec) {
 	return func(s []spec) { s[i].Posture = p }
 }
-
-func TestSmoke(t *testing.T) {
-	st := skirmish(t, nil)
-	// ana stabs bo: d20 10 + 2 = 12 ≥ 10, 1d4 = 3.
-	events, st := do(t, st, gm, cmd(CmdAttack, "ana", "target", "bo", "weapon", "knife"), 10, 3)
-	t.Log(kinds(events))
-	for _, e := range events {
-		t.Log(e.Text)
-	}
-	eq(t, "bo hp", st.Fighters["bo"].HP, 17)
-	events, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "2,4"))
-	for _, e := range events {
-		t.Log(e.Text)
-	}
-}
