@@ -129,8 +129,8 @@ func TestWoundLevels(t *testing.T) {
 		dmg   int
 		level string
 	}{
-		{"below Toughness: Light", []int{5, 5, 2, 1, 1, 1}, 4 + 1, WoundLight},                  // hit by 1: 1+1+2+1
-		{"Toughness: Serious", []int{5, 5, 2, 1, 4, 3}, 4 + 5 + 1, WoundSerious},                // hit by 1: 4+3+2+1
+		{"below Toughness: Light", []int{5, 5, 2, 1, 1, 1}, 4 + 1, WoundLight},               // hit by 1: 1+1+2+1
+		{"Toughness: Serious", []int{5, 5, 2, 1, 4, 3}, 4 + 5 + 1, WoundSerious},             // hit by 1: 4+3+2+1
 		{"twice Toughness: Lethal", []int{1, 1, 1, 1, 5, 6, 5, 5}, 15 + 2 + 10, WoundLethal}, // hit by 10, a 6 replaced by 5+5
 	}
 	for _, tc := range tests {
