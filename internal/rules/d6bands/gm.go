@@ -115,9 +115,13 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	}
 	words := "open ground"
 	if f := c.Features(); len(f) > 0 {
-		words = strings.ToLower(strings.Join(f, ", "))
+		words = strings.Join(f, "; ")
 	}
-	return tx.Emits(KindCellChanged, "", fmt.Sprintf("The GM changes square (%d,%d): %s.", x, y, words), CellChanged{Cell: c})
+	where := fmt.Sprintf("(%d,%d)", x, y)
+	if c.Label != "" {
+		where += " " + c.Label
+	}
+	return tx.Emits(KindCellChanged, "", fmt.Sprintf("The GM changes square %s: %s.", where, words), CellChanged{Cell: c})
 }
 
 func decidePlace(tx *engine.Tx, cmd engine.Command) error {
