@@ -484,5 +484,6 @@ func applyProne(st *State, d Prone) error {
 	}
 	f.Prone = d.Prone
 	f.Actions -= d.Actions
+	f.Aim = nil
 	return nil
 }

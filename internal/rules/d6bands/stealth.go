@@ -191,7 +191,7 @@ func applyStealth(st *State, d StealthCheck) error {
 		return err
 	}
 	f.Actions -= d.Actions
-	f.Stealthed = true
+	f.Stealthed, f.Aim = true, nil
 	for id, n := range d.Results {
 		if n <= 0 {
 			delete(f.Unseen, id)
