@@ -171,7 +171,11 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err != nil {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %v", c.ID, err)
 		}
-		f := &Fighter{ID: c.ID, Sheet: sheet, Mounted: sheet.Mount != nil, Pool: sheet.Defense}
+		f := &Fighter{ID: c.ID, Sheet: sheet, Mounted: sheet.Mount != nil, Pool: sheet.Defense,
+			Wounds: carriedWounds(&base, sheet.Condition), BloodLoss: sheet.Condition.BloodLoss}
+		if err := fitToFight(&base, c, f); err != nil {
+			return nil, err
+		}
 		for _, w := range sheet.Weapons {
 			if w.Reload > 0 {
 				if f.Loads == nil {

@@ -52,5 +52,8 @@ func (Ruleset) Schema() engine.StatSchema {
 				{Name: "id", Label: "Id", Type: engine.FieldText, Help: "Empty: made from the name."},
 			}},
 	)
+	for _, f := range carryFields() {
+		fs = append(fs, f.StatField)
+	}
 	return engine.StatSchema{Fields: fs}
 }

@@ -43,6 +43,9 @@ type Sheet struct {
 	Bulk       int      `json:"bulk,omitempty"`
 	Mount      *Mount   `json:"mount,omitempty"`
 	Weapons    []Weapon `json:"weapons,omitempty"`
+	// Condition is what the character carries from earlier fights
+	// (carry.go); the encounter's state keeps it as wounds and blood loss.
+	Condition Condition `json:"-"`
 }
 
 // Mount is a rider's mount: a shot that misses the rider by 3 or less hits
@@ -156,6 +159,7 @@ type sheetDoc struct {
 		Toughness int    `json:"toughness"`
 		Armor     int    `json:"armor"`
 	} `json:"mount"`
+	Condition
 	Weapons []struct {
 		ID      string `json:"id"`
 		Name    string `json:"name"`
@@ -189,7 +193,10 @@ func ParseSheet(raw json.RawMessage) (Sheet, error) {
 		}
 	}
 	s := Sheet{Skills: map[string]int{}, Attributes: map[string]int{}, Armor: doc.Armor, Bulk: doc.Bulk,
-		Toughness: DefaultToughness, Defense: DefaultDefense, Initiative: DefaultInitiative}
+		Toughness: DefaultToughness, Defense: DefaultDefense, Initiative: DefaultInitiative, Condition: doc.Condition}
+	if err := s.Condition.check(); err != nil {
+		return Sheet{}, err
+	}
 	for name, v := range doc.Skills {
 		key := skillKey(name)
 		if key == "" {
