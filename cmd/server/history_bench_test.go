@@ -28,12 +28,12 @@ func BenchmarkReplayPage(b *testing.B) {
 	base := benchServer(b, dbURL)
 	var u struct{ Token string }
 	benchDo(b, base, "", "POST", "/api/signup", `{"name":"gamemaster","password":"`+testPassword+`"}`, &u)
-	exs, err := prep.Examples()
+	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
 	if err != nil {
 		b.Fatal(err)
 	}
 	var created struct{ ID string }
-	benchDo(b, base, u.Token, "POST", "/api/encounters", string(exs[0].Data), &created)
+	benchDo(b, base, u.Token, "POST", "/api/encounters", string(ex.Data), &created)
 	seq := fillEncounter(b, dbURL, created.ID, 10000)
 	r := rand.New(rand.NewPCG(5, 5))
 	for b.Loop() {

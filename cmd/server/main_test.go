@@ -159,15 +159,16 @@ func (s *testServer) do(method, path string, body any, out any) int {
 	return resp.StatusCode
 }
 
-// importExample imports the first example encounter and returns its id.
+// importExample imports the sw-zones example the server tests are written
+// against (the dusty gulch) and returns its id.
 func (s *testServer) importExample() string {
 	s.t.Helper()
-	exs, err := prep.Examples()
-	if err != nil || len(exs) == 0 {
+	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
+	if err != nil {
 		s.t.Fatalf("examples: %v", err)
 	}
 	var created struct{ ID string }
-	if code := s.do("POST", "/api/encounters", exs[0].Data, &created); code != http.StatusCreated {
+	if code := s.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
 		s.t.Fatalf("import: %d", code)
 	}
 	return created.ID

@@ -43,7 +43,7 @@ func TestTwoServersOneEncounter(t *testing.T) {
 	}
 	defer db.Close()
 	reg := rules.Registry()
-	exs, err := prep.Examples()
+	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestTwoServersOneEncounter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := prep.Import(ctx, db, reg, c.ID, exs[0].Data)
+	enc, err := prep.Import(ctx, db, reg, c.ID, ex.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
