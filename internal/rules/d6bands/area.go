@@ -122,14 +122,19 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 		text += " Everyone there is hit as if by 3."
 	}
 	data := AreaFired{Fighter: f.ID, Weapon: w.ID, X: p.X, Y: p.Y, Actions: cost, Hit: res.Success, Margin: res.Margin}
-	if err := tx.Emits(KindAreaFire, f.ID, text, data, res.Roll); err != nil {
+	var victims []*Fighter
+	var ids []string
+	for _, cb := range st.Combatants {
+		if v := st.Fighters[cb.ID]; cb.ID != f.ID && !cb.Out && !v.Off && v.at() == p {
+			victims = append(victims, v)
+			ids = append(ids, v.ID)
+		}
+	}
+	// Involves lists everyone there; players only ever see those they may.
+	if err := tx.Emit(engine.NewEvent(KindAreaFire, f.ID, text, data, res.Roll).With(ids...)); err != nil {
 		return err
 	}
-	for _, cb := range st.Combatants {
-		v := st.Fighters[cb.ID]
-		if cb.ID == f.ID || cb.Out || v.Off || v.at() != p {
-			continue
-		}
+	for _, v := range victims {
 		if res.Success {
 			if err := hurt(tx, v, Blow{By: f.ID, Label: w.Name, Dice: w.Damage, Margin: areaHitMargin, Armor: true}); err != nil {
 				return err

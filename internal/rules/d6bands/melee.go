@@ -148,7 +148,11 @@ func defend(tx *engine.Tx, t *Fighter, n int) error {
 	}
 	st := state(tx)
 	text := fmt.Sprintf("%s spends %d Defense Pool %s: +%dD to the attack.", st.shown(t.ID), n, plural(n, "die", "dice"), n)
-	return tx.Emits(KindDefense, t.ID, text, Defended{Fighter: t.ID, Dice: n})
+	ev := engine.NewEvent(KindDefense, t.ID, text, Defended{Fighter: t.ID, Dice: n})
+	if st.Attack != nil {
+		ev = ev.With(st.Attack.Attacker)
+	}
+	return tx.Emit(ev)
 }
 
 // plural picks a word's form for n.

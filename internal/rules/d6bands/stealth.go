@@ -2,6 +2,7 @@ package d6bands
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -142,7 +143,12 @@ func decideStealth(tx *engine.Tx, cmd engine.Command) error {
 	if len(words) > 0 {
 		text += " " + capital(strings.Join(words, "; ")) + "."
 	}
-	if err := tx.Emits(KindStealth, f.ID, text, public, rolls...); err != nil {
+	var seen []string
+	for id := range public.Results {
+		seen = append(seen, id)
+	}
+	slices.Sort(seen)
+	if err := tx.Emit(engine.NewEvent(KindStealth, f.ID, text, public, rolls...).With(seen...)); err != nil {
 		return err
 	}
 	for _, s := range secrets {
