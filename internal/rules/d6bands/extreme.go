@@ -121,7 +121,7 @@ func decideDuel(tx *engine.Tx, cmd engine.Command) error {
 				best = s
 			}
 		}
-		return engine.Decision{For: askee(st, who.ID), Kind: DecDuel, Sealed: true, Default: best, Data: raw,
+		return engine.Decision{For: who.ID, Kind: DecDuel, Sealed: true, Default: best, Data: raw,
 			Prompt: fmt.Sprintf("Extreme range duel between %s and %s: which skill does %s pit against the other?",
 				st.shown(f.ID), st.shown(t.ID), st.shown(who.ID)), Options: options}
 	}

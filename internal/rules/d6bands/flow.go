@@ -17,8 +17,10 @@ import (
 //
 // An attack is written as two steps — the defense, then the roll — run
 // with Tx.Run, so the roll waits behind the defense question and resumes
-// once it is answered. A question about a combatant the GM keeps hidden
-// goes to the GM.
+// once it is answered. A question about a combatant the GM keeps hidden is
+// put to that combatant all the same: the GM answers it (as for every
+// combatant the GM runs), and the engine keeps the question — whose actor
+// the hidden combatant is — from players altogether.
 
 // Decision kinds of this ruleset.
 const (
@@ -60,21 +62,10 @@ func contJSON(c Cont) json.RawMessage {
 	return raw
 }
 
-// ask opens decision d about combatant d.For with context c; a hidden
-// combatant's question goes to the GM.
+// ask opens decision d with context c.
 func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
-	d.For = askee(state(tx), d.For)
 	d.Data = contJSON(c)
 	return tx.Ask(d)
-}
-
-// askee is who answers a question about combatant id: the GM for one the
-// GM keeps hidden.
-func askee(st *State, id string) string {
-	if id == engine.GM || st.hidden(id) {
-		return engine.GM
-	}
-	return id
 }
 
 // Answer implements engine.Ruleset.

@@ -63,7 +63,11 @@ func TestHiddenCombatant(t *testing.T) {
 	// the player reads nothing of it.
 	events, st = do(t, st, gm, cmd(CmdStrike, "guard", "target", "spy", "weapon", "sword"))
 	d := pendingKind(t, st, DecDefense)
-	eq(t, "asked of", d.For, engine.GM)
+	eq(t, "asked of the spy", d.For, "spy")
+	fail(t, st, player, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": "none"}), fray.ENOTFOUND)
+	if pv := engine.Project(New(), st, player); mentions(t, pv, "spy") || len(pv.Pending) != 0 || len(pv.Waiting) != 1 || pv.Waiting[0] != "the GM" {
+		t.Fatalf("the player's view while the GM decides: %+v", pv)
+	}
 	seen = engine.FilterEvents(st, player, events)
 	if mentions(t, seen, "spy") {
 		t.Fatalf("the player's events mention the spy: %+v", seen)

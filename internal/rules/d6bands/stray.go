@@ -127,7 +127,13 @@ func askStray(tx *engine.Tx, ctx strayCtx) error {
 		options = append(options, engine.Choice{Value: "bystander", Label: "It hits a bystander"})
 	}
 	options = append(options, engine.Choice{Value: "none", Label: "It hits nothing"})
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecStray, Prompt: prompt, Options: options, Default: options[0].Value},
+	// A ruling that concerns a combatant the GM keeps hidden is put to that
+	// combatant — the GM answers it — so that players never see it.
+	who := engine.GM
+	if st.hidden(ctx.Victim) {
+		who = ctx.Victim
+	}
+	return ask(tx, engine.Decision{For: who, Kind: DecStray, Prompt: prompt, Options: options, Default: options[0].Value},
 		Cont{Stray: &ctx})
 }
 

@@ -123,3 +123,22 @@ func TestStrayRuling(t *testing.T) {
 		})
 	}
 }
+
+// A stray shot at a body the GM keeps hidden is ruled in secret.
+func TestStrayAtTheHidden(t *testing.T) {
+	crowd := []cellAt{{2, 0, map[string]any{"crowd": true}}}
+	st := strayRange(t, map[string]string{OptStrayRuling: StrayAsk}, crowd,
+		spec{ID: "orc", Side: "foes", X: 2, Y: 0, Init: 10}, spec{ID: "spy", Side: "foes", X: 2, Y: 0, Init: 5, Hidden: true})
+	events, st := shootOrc(t, st, missBy5...)
+	d := pendingKind(t, st, DecStray)
+	eq(t, "put to the spy", d.For, "spy")
+	player := engine.PlayerViewer("ana")
+	if seen := engine.FilterEvents(st, player, events); mentions(t, seen, "spy") || mentions(t, seen, "unseen") {
+		t.Fatalf("the player reads of the spy: %+v", seen)
+	}
+	events, st = answer(t, st, gm, DecStray, "hit", nil, 1, 1)
+	if seen := engine.FilterEvents(st, player, events); mentions(t, seen, "spy") {
+		t.Fatalf("the player reads of the spy: %+v", seen)
+	}
+	eq(t, "the spy is hurt", len(st.Fighters["spy"].Wounds), 1)
+}
