@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,12 +29,12 @@ func BenchmarkReplayPage(b *testing.B) {
 	base := benchServer(b, dbURL)
 	var u struct{ Token string }
 	benchDo(b, base, "", "POST", "/api/signup", `{"name":"gamemaster","password":"`+testPassword+`"}`, &u)
-	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
+	exs, err := prep.Examples()
 	if err != nil {
 		b.Fatal(err)
 	}
 	var created struct{ ID string }
-	benchDo(b, base, u.Token, "POST", "/api/encounters", string(ex.Data), &created)
+	benchDo(b, base, u.Token, "POST", "/api/encounters", string(exs[slices.IndexFunc(exs, func(e prep.Example) bool { return strings.HasPrefix(e.Name, "sw-zones-") })].Data), &created)
 	seq := fillEncounter(b, dbURL, created.ID, 10000)
 	r := rand.New(rand.NewPCG(5, 5))
 	for b.Loop() {

@@ -233,7 +233,7 @@ func decide(tx *Tx, cmd Command) error {
 	case StatusPaused:
 		return fray.Errorf(fray.EILLEGAL, "the encounter is paused")
 	}
-	if b.Waiting() {
+	if b.Waiting() && !spec.whileWaiting() {
 		return fray.Errorf(fray.EPENDING, "waiting for %s", waitingText(tx.st, tx.viewer))
 	}
 	if spec.GM {

@@ -124,8 +124,8 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)
 	}
-	if !b.Waiting() && b.Status == StatusRunning {
-		view.Actions = append(view.Actions, rs.Actions(st, v)...)
+	if b.Status == StatusRunning {
+		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
 	}
 	return view
 }

@@ -3,6 +3,7 @@ package rules
 
 import (
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/d20duel"
 	"github.com/fray-vtt/fray/internal/rules/d6bands"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
@@ -11,6 +12,7 @@ import (
 // and the tools that import encounters.
 func Registry() *engine.Registry {
 	return engine.NewRegistry(
+		d20duel.New(),
 		d6bands.New(),
 		swzones.New(),
 	)
