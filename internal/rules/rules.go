@@ -4,6 +4,8 @@ package rules
 import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules/d20duel"
+	"github.com/fray-vtt/fray/internal/rules/d20tactical"
+	"github.com/fray-vtt/fray/internal/rules/d6bands"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
@@ -12,6 +14,8 @@ import (
 func Registry() *engine.Registry {
 	return engine.NewRegistry(
 		d20duel.New(),
+		d20tactical.New(),
+		d6bands.New(),
 		swzones.New(),
 	)
 }
