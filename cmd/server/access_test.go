@@ -53,6 +53,8 @@ type hiddenExample struct {
 var (
 	tombCorridor = hiddenExample{"sw-zones", "sw-zones-tomb-corridor", "sister-ewa", "barrow-wight", "Barrow wight"}
 	oldBridge    = hiddenExample{"d20-duel", "d20-duel-old-bridge", "tove", "sniper", "Crossbowman on the gatehouse"}
+	rooftop      = hiddenExample{"d20-tactical", "d20-tactical-rooftop-crossfire", "hale", "sniper", "The sniper"}
+	kesselFord   = hiddenExample{"d6-bands", "d6-bands-kessel-ford", "ylva", "cutthroat", "Cutthroat"}
 )
 
 func newAccessTableOf(t *testing.T, twoInstances bool, hx hiddenExample) *accessTable {
