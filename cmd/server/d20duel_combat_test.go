@@ -20,8 +20,8 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules/d20duel"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"

@@ -14,8 +14,8 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"

@@ -395,14 +395,14 @@ func (db *DB) aloneFailed(ctx context.Context, p *pending, err error) error {
 // is anything else (nothing written) when it failed before.
 func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]verdict, error) {
 	var (
-		is, ns                       []int32
-		encs, senders, cmds, sts     []string
-		expects, accesses            []int64
-		evI, evK, evRound            []int32
-		evKind, evActor              []string
-		evBody                       [][]byte
-		snapI                        []int32
-		snaps                        [][]byte
+		is, ns                   []int32
+		encs, senders, cmds, sts []string
+		expects, accesses        []int64
+		evI, evK, evRound        []int32
+		evKind, evActor          []string
+		evBody                   [][]byte
+		snapI                    []int32
+		snaps                    [][]byte
 	)
 	for i, p := range batch {
 		a := p.a
