@@ -643,9 +643,16 @@ func (s *State) gmActions() []engine.Action {
 	case PhaseDeclare:
 		out = append(out, engine.Action{Kind: GMBegin, Label: "GM: begin the first round", Main: true, Help: "Everyone who has not declared acts as usual."})
 		if !s.SurpriseTried {
+			var ambush []engine.Choice
+			for _, a := range s.Sides {
+				for _, b := range s.Sides {
+					if a.ID != b.ID {
+						ambush = append(ambush, engine.Choice{Value: a.ID + ">" + b.ID, Label: a.Name + " surprise " + b.Name})
+					}
+				}
+			}
 			out = append(out, engine.Action{Kind: GMSurprise, Label: "GM: surprise", Help: "[Discreet←Vigilant]: the attackers' lowest Discreet against the defenders' highest Vigilant.",
-				Fields: []engine.Field{{Name: "side", Label: "Ambushers", Type: engine.FieldSelect, Options: sides},
-					{Name: "target", Label: "Surprising", Type: engine.FieldSelect, Options: sides}}})
+				Fields: []engine.Field{{Name: "ambush", Label: "Who surprises whom", Type: engine.FieldSelect, Options: ambush}}})
 		}
 	case PhaseSurprise:
 		out = append(out, engine.Action{Kind: GMEndSurpise, Label: "GM: end the surprise", Help: "Ambushers who have not struck lose the chance."})
@@ -681,10 +688,21 @@ func (s *State) gmActions() []engine.Action {
 		engine.Action{Kind: GMAdjust, Label: "GM: adjust a value", Help: "Toughness, Experience, Corruption or ammunition.",
 			Fields: []engine.Field{{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true},
 				{Name: "what", Label: "Value", Type: engine.FieldSelect, Options: s.adjustable()},
-				{Name: "value", Label: "To", Type: engine.FieldNumber, Min: 0, Max: 999}}},
-		engine.Action{Kind: GMAdvantage, Label: "GM: grant an Advantage", Help: "+2 and +1d4 damage against that enemy until the round ends.",
-			Fields: []engine.Field{{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: all},
-				{Name: "target", Label: "Over", Type: engine.FieldSelect, Options: all, Target: true}}})
+				{Name: "value", Label: "To", Type: engine.FieldNumber, Min: 0, Max: 999}}})
+	if cur := s.Current(); cur != "" && s.Phase == "" && s.fighting(cur) {
+		var over []engine.Choice
+		for _, x := range s.enemiesOfAll(cur) {
+			if s.Fighters[cur].Edge[x] == 0 {
+				over = append(over, engine.Choice{Value: x, Label: s.name(x)})
+			}
+		}
+		if len(over) > 0 {
+			out = append(out, engine.Action{Kind: GMAdvantage, Label: "GM: grant " + s.name(cur) + " an Advantage",
+				Help: "+2 and +1d4 damage against that enemy until the round ends (high ground, an opening, an attack from hiding).",
+				Fields: []engine.Field{{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: s.name(cur)}}},
+					{Name: "target", Label: "Over", Type: engine.FieldSelect, Options: over, Target: true}}})
+		}
+	}
 	kinds := []engine.Choice{{Value: TrapMechanical, Label: "Mechanical trap (1d10, holds)"}, {Value: TrapMine, Label: "Alchemical mine (1d12)"},
 		{Value: TrapImprovised, Label: "Improvised trap (1d6)"}}
 	trap := engine.Action{Kind: GMPlaceTrap, Label: "GM: hide a trap", Help: "Players learn of it when someone finds it."}

@@ -24,9 +24,17 @@ func decideSurprise(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
 		Side   string `json:"side"`
 		Target string `json:"target"`
+		// Ambush is "side>target", the page's single choice.
+		Ambush string `json:"ambush"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
+	}
+	if args.Ambush != "" {
+		var ok bool
+		if args.Side, args.Target, ok = strings.Cut(args.Ambush, ">"); !ok {
+			return fray.Errorf(fray.EINVALID, "ambush %q must be \"side>target\"", args.Ambush)
+		}
 	}
 	st := state(tx)
 	if st.Phase != PhaseDeclare {
