@@ -35,7 +35,7 @@ func (Ruleset) Schema() engine.StatSchema {
 		engine.StatField{Name: "armour.die", Label: "Custom armour die", Type: engine.FieldInt, Group: "Armour"},
 		engine.StatField{Name: "armour.impeding", Label: "Impeding (whole suit)", Type: engine.FieldInt, Group: "Armour"},
 		engine.StatField{Name: "armour.segments", Label: "Segments worn", Type: engine.FieldText, Group: "Armour",
-			Help: "Empty: the whole suit. Else some of legs, cuirass, arms, helmet (20/40/20/20% of Impeding)."},
+			Help: "Empty: the whole suit. Else some of legs, cuirass, arms, helmet (20/40/20/20% of Impeding), or one leg or arm (left-leg … 10%)."},
 		engine.StatField{Name: "shield", Label: "Shield", Type: engine.FieldDie, Choices: selectOf("shield", "buckler"), Group: "Armour"},
 		engine.StatField{Name: "weapons", Label: "Weapon", Type: engine.FieldList, Group: "Weapons", IDFrom: "name",
 			Help: "Types: unarmed 1d4, natural 1d6, short 1d6, one-handed 1d8, long 1d8, heavy 1d10, bow 1d8, crossbow 1d10, thrown 1d6, alchemical 1d12.",

@@ -117,9 +117,10 @@ var armourTypes = map[string]struct{ Die, Impeding int }{
 
 // Armour segments (seed: Armour Segments) and their share of the suit's
 // price and Impeding, in percent.
-var segmentShare = map[string]int{"legs": 20, "cuirass": 40, "arms": 20, "helmet": 20}
+var segmentShare = map[string]int{"legs": 20, "cuirass": 40, "arms": 20, "helmet": 20,
+	"left-leg": 10, "right-leg": 10, "left-arm": 10, "right-arm": 10}
 
-var segmentNames = []string{"legs", "cuirass", "arms", "helmet"}
+var segmentNames = []string{"legs", "cuirass", "arms", "helmet", "left-leg", "right-leg", "left-arm", "right-arm"}
 
 // Armour is a suit of armour, possibly worn in segments.
 type Armour struct {
@@ -138,7 +139,7 @@ func (a Armour) Covers(part string) bool {
 	if len(a.Segments) == 0 {
 		return true
 	}
-	return slices.Contains(a.Segments, segmentOf(part))
+	return slices.Contains(a.Segments, segmentOf(part)) || slices.Contains(a.Segments, part)
 }
 
 // segmentOf is the armour segment that covers a body part.
@@ -154,6 +155,22 @@ func segmentOf(part string) string {
 		return "helmet"
 	}
 	return ""
+}
+
+// wholeParts merges a left and a right leg (or arm) into the pair and
+// gives nil for the whole suit.
+func wholeParts(segs []string) []string {
+	for _, pair := range [][3]string{{"legs", "left-leg", "right-leg"}, {"arms", "left-arm", "right-arm"}} {
+		if slices.Contains(segs, pair[1]) && slices.Contains(segs, pair[2]) || slices.Contains(segs, pair[0]) {
+			segs = slices.DeleteFunc(segs, func(x string) bool { return x == pair[1] || x == pair[2] || x == pair[0] })
+			segs = append(segs, pair[0])
+		}
+	}
+	if len(segs) == 4 && !slices.ContainsFunc(segs, func(x string) bool { return strings.Contains(x, "-") }) {
+		return nil // the whole suit
+	}
+	slices.SortFunc(segs, func(a, b string) int { return slices.Index(segmentNames, a) - slices.Index(segmentNames, b) })
+	return segs
 }
 
 // segmentImpeding is the Impeding of segments of a suit: their share of
@@ -420,9 +437,7 @@ func parseStats(id string, raw json.RawMessage) (*parsed, error) {
 				segs = append(segs, part)
 			}
 		}
-		if len(segs) == len(segmentNames) {
-			segs = nil // the whole suit
-		}
+		segs = wholeParts(segs)
 		sh.Armour = Armour{Name: strings.TrimSpace(a.Name), Type: t, Die: base.Die, Impeding: segmentImpeding(base.Impeding, segs), Segments: segs}
 	}
 	switch s.Shield {
