@@ -185,7 +185,11 @@ func strikeHome(tx *engine.Tx, b blow) error {
 	if b.Half {
 		through /= 2
 	}
-	return harm(tx, b, dmg, arm, through, []dice.Roll{dr, ar})
+	rolls := []dice.Roll{dr}
+	if len(ar.Dice) > 0 || len(ar.Mods) > 0 {
+		rolls = append(rolls, ar)
+	}
+	return harm(tx, b, dmg, arm, through, rolls)
 }
 
 // harm applies damage that got through: Toughness, pain, Critical Damage,

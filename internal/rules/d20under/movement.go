@@ -312,13 +312,31 @@ func (s *State) engageRoute(f, t *Fighter, flank bool) (route, bool) {
 		if flank && !s.flanksFrom(f.ID, t.ID, c) {
 			continue
 		}
-		better := !found || r.passes < best.passes || (r.passes == best.passes && (r.Cost < best.Cost ||
-			(r.Cost == best.Cost && (c.Y < bestCell.Y || (c.Y == bestCell.Y && c.X < bestCell.X)))))
-		if better {
+		if !found || closer(r, c, best, bestCell, f) {
 			best, bestCell, found = r, c, true
 		}
 	}
 	return best, found
+}
+
+// closer reports whether route r to c beats route b to bc: fewer enemies
+// passed, then fewer squares, then the straighter way from f, then the
+// upper-left square (so the choice is always the same).
+func closer(r route, c Cell, b route, bc Cell, f *Fighter) bool {
+	if r.passes != b.passes {
+		return r.passes < b.passes
+	}
+	if r.Cost != b.Cost {
+		return r.Cost < b.Cost
+	}
+	d := func(x Cell) int { return (x.X-f.X)*(x.X-f.X) + (x.Y-f.Y)*(x.Y-f.Y) }
+	if d(c) != d(bc) {
+		return d(c) < d(bc)
+	}
+	if c.Y != bc.Y {
+		return c.Y < bc.Y
+	}
+	return c.X < bc.X
 }
 
 // flanksFrom reports whether f standing on c would flank t.
@@ -660,8 +678,7 @@ func (s *State) chargeRoute(f, t *Fighter) (route, bool) {
 		if len(r.Path) > chebyshev(f.X, f.Y, t.X, t.Y) {
 			continue // a detour is no straight line
 		}
-		if !found || r.passes < best.passes || (r.passes == best.passes && (r.Cost < best.Cost ||
-			(r.Cost == best.Cost && (c.Y < bestCell.Y || (c.Y == bestCell.Y && c.X < bestCell.X))))) {
+		if !found || closer(r, c, best, bestCell, f) {
 			best, bestCell, found = r, c, true
 		}
 	}

@@ -51,7 +51,7 @@ var weaponTypes = map[string]weaponType{
 	"natural":              {Die: 6, Natural: true, Short: true, Label: "Natural weapon"},
 	"short":                {Die: 6, Short: true, Label: "Short"},
 	"one-handed":           {Die: 8, Label: "One-handed"},
-	"long":                 {Die: 8, Long: true, Heavy: true, Label: "Long"},
+	"long":                 {Die: 8, Long: true, Label: "Long"},
 	"heavy":                {Die: 10, Heavy: true, Label: "Heavy"},
 	"bow":                  {Die: 8, Ranged: true, Ammo: true, Heavy: true, Label: "Bow"},
 	"crossbow":             {Die: 10, Ranged: true, Ammo: true, Heavy: true, Label: "Crossbow"},

@@ -187,7 +187,8 @@ func (s *State) party(id, attr string, base int, kind testKind, foe string) part
 	if f.ArmRight && attack {
 		fail("wounded right arm")
 	}
-	if f.ArmLeft && ((kind == testDefence && f.ShieldUp) || (attack && f.weapon().kind().Heavy)) {
+	twoHanded := f.weapon().kind().Heavy || (f.weapon().kind().Long && !f.ShieldUp)
+	if f.ArmLeft && ((kind == testDefence && f.ShieldUp) || (attack && twoHanded)) {
 		fail("wounded left arm")
 	}
 	if f.FullDefence && kind == testDefence {
