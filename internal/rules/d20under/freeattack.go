@@ -3,6 +3,7 @@ package d20under
 import (
 	"fmt"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -60,11 +61,14 @@ func freeAttackStep(reactor, target, trigger string) engine.Step {
 // mayFreeAttack reports whether the reactor can make the free attack now.
 func (s *State) mayFreeAttack(c freeCtx) bool {
 	r, t := s.Fighters[c.Reactor], s.Fighters[c.Target]
-	if r == nil || t == nil || s.Combatant(c.Target).Out || !s.CanReact(s.trigger(c.Reactor, c.Trigger)) {
+	if r == nil || t == nil || !s.fighting(c.Target) || !s.CanReact(s.trigger(c.Reactor, c.Trigger)) {
 		return false
 	}
 	if r.FullDefence || r.cowedBy(c.Target) || r.Holding != "" || r.HeldBy != "" {
 		return false
+	}
+	if c.Trigger == TrigPast && s.Model == board.Ladder {
+		return s.moves(c.Reactor, c.Target) == 0 // standing Close, in the way
 	}
 	return s.inMelee(c.Reactor, c.Target)
 }
