@@ -68,6 +68,7 @@ type hitCtx struct {
 	Location       string `json:"location,omitempty"`
 	Effects        bool   `json:"effects,omitempty"`
 	Half           bool   `json:"half,omitempty"`
+	Poison         int    `json:"poison,omitempty"` // the dose on the weapon, spent by the hit
 }
 
 func strikeStep(k strikeCtx) engine.Step { return engine.NewStep(stepStrike, k) }
@@ -387,7 +388,8 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	if ranged {
 		d.Set = append(d.Set, st.ammoUsed(a, w, k.Special, hit, attackerRolls && o.twenty())...)
 	}
-	if hit && a.WeaponPoison[w.ID] > 0 {
+	poison := a.WeaponPoison[w.ID]
+	if hit && poison > 0 {
 		d.Set = append(d.Set, setV(a.ID, keyOf("weapon-poison", w.ID), 0))
 	}
 	ev := engine.NewEvent(KindAttack, k.By, attackText(st, d, w, k), d, o.Roll).With(k.At)
@@ -400,7 +402,7 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	if !hit {
 		return missed(tx, k, d, w)
 	}
-	h := hitCtx{strikeCtx: k, PerfectHit: d.PerfectHit, FumbledDefence: d.FumbledDefence}
+	h := hitCtx{strikeCtx: k, PerfectHit: d.PerfectHit, FumbledDefence: d.FumbledDefence, Poison: poison}
 	if err := locate(tx, &h); err != nil {
 		return err
 	}
@@ -514,7 +516,7 @@ func (s *State) blowOf(h hitCtx) blow {
 	}
 	b := blow{From: h.By, To: h.At, Source: w.Name, Die: w.Die, Bonus: w.Bonus + boolInt(w.Has(QualDeepImpact)),
 		Rolled: s.rolls(h.By), Clean: h.Clean, Half: h.Half || h.Mode == ModePushBack, Location: h.Location, Effects: h.Effects,
-		Weapon: w.ID, Poison: a.WeaponPoison[w.ID]}
+		Weapon: w.ID, Poison: h.Poison}
 	if h.Mode == ModeQuake {
 		b.Source, b.Die, b.Bonus, b.Weapon, b.Poison = "Quake", QuakeDie, 0, "", 0
 	}
