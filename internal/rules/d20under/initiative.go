@@ -104,6 +104,18 @@ func startFight(tx *engine.Tx) error {
 	if err := tx.StartRound(1, order, ""); err != nil {
 		return err
 	}
+	// Whoever starts the fight at 0 Toughness (carried over) is dying, or
+	// dead.
+	for _, id := range ids {
+		if f := st.Fighters[id]; f.Toughness <= 0 {
+			if err := fallen(tx, f, false); err != nil {
+				return err
+			}
+		}
+	}
+	if done, err := finished(tx); done || err != nil {
+		return err
+	}
 	acting := st.ids(func(id string) bool { return st.fighting(id) })
 	return tx.StartPhase(-1, acting, "Before the first round",
 		"Before the first round: take the initiative, strike quickly, or ready yourself. The GM may declare a surprise.")
