@@ -205,6 +205,9 @@ func decideAttack(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := checkAim(args.Aim); err != nil {
+		return err
+	}
 	st := state(tx)
 	t, err := enemyTarget(tx, f, args.Target)
 	if err != nil {
@@ -215,9 +218,6 @@ func decideAttack(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if err := st.canMelee(f, t); err != nil {
-		return err
-	}
-	if err := checkAim(args.Aim); err != nil {
 		return err
 	}
 	set, err := st.spend(f, true, 0)
@@ -252,6 +252,9 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
+	if err := checkAim(args.Aim); err != nil {
+		return err
+	}
 	st := state(tx)
 	t, err := enemyTarget(tx, f, args.Target)
 	if err != nil {
@@ -262,9 +265,6 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if err := st.canShoot(f, t, w, args.Special); err != nil {
-		return err
-	}
-	if err := checkAim(args.Aim); err != nil {
 		return err
 	}
 	gate := alchemyGate(&f.Sheet, w.Type)
