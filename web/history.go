@@ -79,6 +79,18 @@ type TimelineEntry struct {
 	Outcome string
 	Fell    []Fallen
 	Links   HistoryLinks
+	// Carried are the character revisions the encounter made (those the
+	// viewer may see); CarryURL is the GM's carry-over page of a finished
+	// encounter.
+	Carried  []TimelineCarry
+	CarryURL string
+}
+
+// TimelineCarry is a character revision an encounter made, linking the
+// character's page.
+type TimelineCarry struct {
+	Name, URL string
+	Revision  int
 }
 
 // TimelineSide is one side's visible participants.

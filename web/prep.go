@@ -23,8 +23,9 @@ type PrepProps struct {
 // DraftSummary is one draft in a list.
 type DraftSummary struct{ ID, Name, Ruleset string }
 
-// StatSummary is one bestiary entry or character in a list.
-type StatSummary struct{ ID, Name, Ruleset, Derived string }
+// StatSummary is one bestiary entry or character in a list. Page is a
+// character's page, when the viewer may open it.
+type StatSummary struct{ ID, Name, Ruleset, Derived, Page string }
 
 // DraftProps is the encounter editor's data.
 type DraftProps struct {

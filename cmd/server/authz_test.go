@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +63,16 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Fatalf("start: %d", code)
 	}
 	example, _ := prep.ExampleNamed("sw-zones-goblin-ford")
+	// The player's character is one of the campaign's characters (its page
+	// and history are the GM's and the player's only).
+	sheet := url.Values{}
+	for k, v := range brakSheet {
+		sheet[k] = v
+	}
+	sheet.Set("name", tb.pc)
+	if r := srv.prepForm(tb.gm, "/campaigns/"+tb.campaign+"/pcs", sheet); r.code != 303 {
+		t.Fatalf("character: %d %s", r.code, r.body)
+	}
 
 	const form, js = "application/x-www-form-urlencoded", "application/json"
 	c, e := "/campaigns/"+tb.campaign, "/encounters/"+tb.id
@@ -98,6 +109,15 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/api" + e + "/commands", js, `{"id":"m-resume","command":{"kind":"resume"}}`, one(401), one(404), one(403), one(403), one(200)},
 		{"POST", "/api" + e + "/commands", js, `{"id":"m-own","command":{"kind":"end-turn","actor":"` + tb.pc + `"}}`, one(401), one(404), turn, one(403), turn},
 		{"POST", "/api" + e + "/commands", js, `{"id":"m-npc","command":{"kind":"end-turn","actor":"jed-carver"}}`, one(401), one(404), one(403), one(403), turn},
+		{"GET", e + "/carry-over", "", "", one(303), one(404), one(403), one(403), one(200)},
+		{"POST", e + "/carry-over", form, "", one(401), one(404), one(403), one(403), one(400)},
+		{"GET", "/api" + e + "/carry-over", "", "", one(401), one(404), one(403), one(403), one(200)},
+		{"POST", "/api" + e + "/carry-over", js, `{"characters":[]}`, one(401), one(404), one(403), one(403), one(400)},
+		{"GET", c + "/characters/" + tb.pc, "", "", one(303), one(404), one(200), one(404), one(200)},
+		{"GET", "/api" + c + "/characters/" + tb.pc + "/revisions", "", "", one(401), one(404), one(200), one(404), one(200)},
+		{"GET", "/api" + c + "/characters", "", "", one(401), one(404), one(200), one(200), one(200)},
+		{"GET", c + "/characters.json", "", "", one(303), one(404), one(403), one(403), one(200)},
+		{"POST", c + "/characters/import", form, "", one(401), one(404), one(403), one(403), one(303)},
 	}
 	actors := []*apiUser{nil, stranger, tb.player, other, tb.gm}
 	names := []string{"anonymous", "stranger", "player", "other player", "GM"}

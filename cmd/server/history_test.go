@@ -106,8 +106,8 @@ func (s *testServer) step(u *apiUser, id, cid string) {
 
 // TestRewindOverAPI: the GM undoes the last action; the state is exactly
 // the one before it, every open page is told, the log keeps both the action
-// and its undo; players may not rewind; a finished encounter or the start
-// cannot be rewound.
+// and its undo; players may not rewind; the start cannot be undone, and
+// undoing the end of a finished encounter reopens it.
 func TestRewindOverAPI(t *testing.T) {
 	base := startServer(t, testdb.URL(t))
 	tb := base.newTable()
@@ -212,14 +212,22 @@ func TestRewindOverAPI(t *testing.T) {
 	if p := base.get(tb.player, "/encounters/"+id); strings.Contains(string(p.body), `act-rewind`) {
 		t.Fatal("the player's encounter page has an undo button")
 	}
-	// A finished encounter cannot be rewound.
+	// Rewinding a finished encounter undoes its end: it runs again.
 	base.step(tb.gm, id, "s3")
 	if code, e := base.command(tb.gm, id, "end", map[string]any{"kind": "end"}); code != 200 {
 		t.Fatalf("end: %d %+v", code, e)
 	}
-	code, e = base.command(tb.gm, id, "undo-4", map[string]any{"kind": "rewind"})
-	if code != 422 || !strings.Contains(e.Message, "finished") {
-		t.Fatalf("rewinding a finished encounter: %d %+v", code, e)
+	if v, _ := base.withUser(tb.gm).view(id, ""); v.Status != "finished" {
+		t.Fatalf("status %s after the end", v.Status)
+	}
+	if code, e := base.command(tb.player, id, "p-undo-end", map[string]any{"kind": "rewind"}); code != 403 {
+		t.Fatalf("a player reopening: %d %+v", code, e)
+	}
+	if code, e := base.command(tb.gm, id, "undo-4", map[string]any{"kind": "rewind"}); code != 200 {
+		t.Fatalf("reopening a finished encounter: %d %+v", code, e)
+	}
+	if v, _ := base.withUser(tb.gm).view(id, ""); v.Status != "running" {
+		t.Fatalf("status %s after undoing the end", v.Status)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -159,7 +160,8 @@ func (s *testServer) do(method, path string, body any, out any) int {
 	return resp.StatusCode
 }
 
-// importExample imports the first example encounter and returns its id.
+// importExample imports the first sw-zones example encounter (the tests
+// below play its commands) and returns its id.
 func (s *testServer) importExample() string {
 	s.t.Helper()
 	exs, err := prep.Examples()
@@ -167,7 +169,8 @@ func (s *testServer) importExample() string {
 		s.t.Fatalf("examples: %v", err)
 	}
 	var created struct{ ID string }
-	if code := s.do("POST", "/api/encounters", exs[0].Data, &created); code != http.StatusCreated {
+	i := slices.IndexFunc(exs, func(e prep.Example) bool { return strings.HasPrefix(e.Name, "sw-zones-") })
+	if code := s.do("POST", "/api/encounters", exs[i].Data, &created); code != http.StatusCreated {
 		s.t.Fatalf("import: %d", code)
 	}
 	return created.ID

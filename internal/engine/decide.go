@@ -198,10 +198,9 @@ func decide(tx *Tx, cmd Command) error {
 	if !known && !isCoreCommand(cmd.Kind) {
 		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 	}
-	if b.Status == StatusFinished && cmd.Kind != KindRevealEvent {
-		if cmd.Kind == KindRewind {
-			return fray.Errorf(fray.EILLEGAL, "the encounter is over: a finished encounter cannot be rewound")
-		}
+	// A finished encounter only takes reveals and rewinds: undoing the
+	// action that ended it reopens it.
+	if b.Status == StatusFinished && cmd.Kind != KindRevealEvent && cmd.Kind != KindRewind {
 		return fray.Errorf(fray.EILLEGAL, "the encounter is over")
 	}
 	switch cmd.Kind {
@@ -234,7 +233,7 @@ func decide(tx *Tx, cmd Command) error {
 	case StatusPaused:
 		return fray.Errorf(fray.EILLEGAL, "the encounter is paused")
 	}
-	if b.Waiting() {
+	if b.Waiting() && !spec.whileWaiting() {
 		return fray.Errorf(fray.EPENDING, "waiting for %s", waitingText(tx.st, tx.viewer))
 	}
 	if spec.GM {

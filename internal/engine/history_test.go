@@ -172,10 +172,41 @@ func TestRewindIsRefused(t *testing.T) {
 	if _, _, err := engine.Decide(enginetest.Toy{}, tb.st, gm, "x", rewind(1), dice.NewRoller(dice.NewFixed())); err == nil || fray.ErrorCode(err) != fray.EINTERNAL {
 		t.Fatalf("rewind without history: %v", err)
 	}
+}
+
+// TestRewindReopensAFinishedEncounter: undoing the action that ended an
+// encounter makes it the running encounter it was, and it can end again.
+func TestRewindReopensAFinishedEncounter(t *testing.T) {
+	gm := engine.GMViewer()
+	tb := newTable(t)
+	tb.do(gm, engine.NewCommand("start", "", nil))
+	tb.do(gm, engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), 6)
+	beforeEnd := tb.st.Core().Seq
 	tb.do(gm, engine.NewCommand("end", "", map[string]any{"winner": "a"}))
-	err := tb.try(gm, rewind(1))
-	if fray.ErrorCode(err) != fray.EILLEGAL || !strings.Contains(err.Error(), "finished") {
-		t.Fatalf("rewinding a finished encounter: %v", err)
+	if tb.st.Core().Status != engine.StatusFinished {
+		t.Fatalf("status %s after the end", tb.st.Core().Status)
+	}
+	if err := tb.try(gm, engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), 6); fray.ErrorCode(err) != fray.EILLEGAL {
+		t.Fatalf("a hit after the end: %v", err)
+	}
+	offered := false
+	for _, a := range engine.Project(enginetest.Toy{}, tb.st, gm).Actions {
+		offered = offered || a.Kind == engine.KindRewind
+	}
+	if !offered {
+		t.Fatal("the GM is not offered to reopen the finished encounter")
+	}
+	tb.do(gm, rewind(1))
+	b := tb.st.Core()
+	if b.Status != engine.StatusRunning || b.Outcome != nil {
+		t.Fatalf("after reopening: status %s outcome %+v", b.Status, b.Outcome)
+	}
+	if got, want := atSeq(t, tb.st, beforeEnd), tb.after[beforeEnd]; got != want {
+		t.Fatalf("reopened state:\n%s\nwant\n%s", got, want)
+	}
+	tb.do(gm, engine.NewCommand("end", "", map[string]any{"winner": "b"}))
+	if b := tb.st.Core(); b.Status != engine.StatusFinished || b.Outcome.Winner != "b" {
+		t.Fatalf("ended again: %s %+v", b.Status, b.Outcome)
 	}
 }
 

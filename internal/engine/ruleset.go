@@ -73,6 +73,9 @@ type CommandSpec struct {
 	// GM marks a GM command: it names no combatant (no "actor"), only the
 	// GM may issue it — terrain, cover, vetoes, overrides.
 	GM bool `json:"gm,omitempty"`
+	// WhileWaiting lets the GM issue this GM command while decisions wait
+	// (see waiting.go).
+	WhileWaiting bool `json:"whileWaiting,omitempty"`
 }
 
 // OptionSpec describes one ruleset option a GM may switch: a choice among

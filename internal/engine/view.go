@@ -124,8 +124,8 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)
 	}
-	if !b.Waiting() && b.Status == StatusRunning {
-		view.Actions = append(view.Actions, rs.Actions(st, v)...)
+	if b.Status == StatusRunning {
+		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
 	}
 	return view
 }
@@ -167,7 +167,8 @@ func gmActions(b *Base) []Action {
 			Help: "Rewinds the encounter to just before the last action; the log keeps both."})
 	}
 	if b.Status == StatusFinished {
-		return out
+		return append(out, Action{Kind: KindRewind, Label: "Reopen (undo the last action)", Danger: true,
+			Help: "Undoes the action that ended the encounter, so play goes on; the log keeps both."})
 	}
 	var hidden []Choice
 	for _, c := range b.Combatants {

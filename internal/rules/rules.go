@@ -3,10 +3,17 @@ package rules
 
 import (
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/d20duel"
 	"github.com/fray-vtt/fray/internal/rules/d20under"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
 // Registry returns a registry of every ruleset Fray ships, for the server
 // and the tools that import encounters.
-func Registry() *engine.Registry { return engine.NewRegistry(d20under.New(), swzones.New()) }
+func Registry() *engine.Registry {
+	return engine.NewRegistry(
+		d20duel.New(),
+		d20under.New(),
+		swzones.New(),
+	)
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"slices"
@@ -40,6 +41,11 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	p := web.TimelineProps{CampaignID: c.ID, Name: c.Name}
+	carried, err := s.carriedByEncounter(ctx, m, owned)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	for _, rec := range encs {
 		rs, st, err := s.play.Current(ctx, rec.ID)
 		if err != nil {
@@ -101,9 +107,35 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 				entry.Fell = append(entry.Fell, web.Fallen{Name: cb.Name, Side: sideName[cb.Side], Reason: reason[cb.ID]})
 			}
 		}
+		entry.Carried = carried[rec.ID]
+		if m.gm() && b.Status == engine.StatusFinished {
+			entry.CarryURL = "/encounters/" + url.PathEscape(rec.ID) + "/carry-over"
+		}
 		p.Entries = append(p.Entries, entry)
 	}
 	render(w, r, web.Timeline(p))
+}
+
+// carriedByEncounter lists, by encounter id, the character revisions each
+// encounter made that m may see (GMs: all; players: their characters').
+func (s *Server) carriedByEncounter(ctx context.Context, m membership, owned []string) (map[string][]web.TimelineCarry, error) {
+	cs, ok := s.store.(CharacterStore)
+	if !ok {
+		return nil, nil
+	}
+	revs, err := cs.EncounterRevisions(ctx, m.campaign)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]web.TimelineCarry{}
+	for _, v := range revs {
+		if !m.gm() && !slices.Contains(owned, v.CharacterID) {
+			continue
+		}
+		out[v.EncounterID] = append(out[v.EncounterID], web.TimelineCarry{Name: v.Name, Revision: v.Revision,
+			URL: web.CharacterURL(m.campaign, v.CharacterID) + "#rev-" + strconv.Itoa(v.Revision)})
+	}
+	return out, nil
 }
 
 // timelineURL is a campaign's timeline page.

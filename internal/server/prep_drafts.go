@@ -256,7 +256,17 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		}
 		p.Options = append(p.Options, web.OptionView{OptionSpec: o, Value: v})
 	}
-	if err := prep.Check(s.rules, setup); err != nil {
+	// The check sees the player characters as creating the encounter will:
+	// with their sheets' latest revisions.
+	checked := setup
+	checked.Combatants = slices.Clone(setup.Combatants)
+	if cs, ok := s.store.(prep.CharacterStore); ok {
+		if _, err := prep.TakeCharacters(ctx, cs, d.CampaignID, &checked); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
+	if err := prep.Check(s.rules, checked); err != nil {
 		p.Problem = fray.ErrorMessage(err)
 	}
 	zoneNames := map[string]string{}
@@ -569,6 +579,11 @@ func (s *Server) prepProps(r *http.Request, m membership, encs []store.Encounter
 			p.Drafts = append(p.Drafts, web.DraftSummary{ID: d.ID, Name: d.Name, Ruleset: d.Ruleset})
 		}
 	}
+	visible, err := s.visibleCharacters(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	_, pages := s.store.(CharacterStore)
 	for kind, dst := range map[string]*[]web.StatSummary{store.KindBestiary: &p.Bestiary, store.KindCharacter: &p.Characters} {
 		if kind == store.KindBestiary && !m.gm() {
 			continue
@@ -579,6 +594,9 @@ func (s *Server) prepProps(r *http.Request, m membership, encs []store.Encounter
 		}
 		for _, b := range bs {
 			sum := web.StatSummary{ID: b.ID, Name: b.Name, Ruleset: b.Ruleset}
+			if kind == store.KindCharacter && pages && (visible == nil || visible[b.ID]) {
+				sum.Page = web.CharacterURL(m.campaign, b.ID)
+			}
 			if rs, err := s.rules.Get(b.Ruleset); err == nil && m.gm() {
 				sum.Derived = derivedLine(rs, b.Stats)
 			}

@@ -134,13 +134,14 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	kind, id := chi.URLParam(r, "kind"), chi.URLParam(r, "entry")
 	ctx := r.Context()
 	p := web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: id, Name: strings.TrimSpace(r.PostFormValue("name")), Ruleset: r.PostFormValue("ruleset")}
+	var oldStats json.RawMessage
 	if id != "" {
 		old, err := s.prep().StatBlock(ctx, storeKind(kind), m.campaign, id)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		p.Ruleset = old.Ruleset
+		p.Ruleset, oldStats = old.Ruleset, old.Stats
 	}
 	rs, err := s.rules.Get(p.Ruleset)
 	if err != nil {
@@ -178,7 +179,12 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 			}
 			id = engine.UniqueSlug(p.Name, used)
 		}
-		err = s.prep().SaveStatBlocks(ctx, storeKind(kind), p.ID == "", []store.StatBlock{{ID: id, CampaignID: m.campaign, Ruleset: rs.ID(), Name: p.Name, Stats: stats}})
+		block := store.StatBlock{ID: id, CampaignID: m.campaign, Ruleset: rs.ID(), Name: p.Name, Stats: stats}
+		if storeKind(kind) == store.KindCharacter {
+			err = s.saveCharacterSheet(ctx, m, schema, block, p.ID == "", oldStats)
+		} else {
+			err = s.prep().SaveStatBlocks(ctx, storeKind(kind), p.ID == "", []store.StatBlock{block})
+		}
 	}
 	if err != nil {
 		p.Error = fray.ErrorMessage(err)

@@ -55,6 +55,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/encounters/{id}/act", s.handleEncounterAct)
 		r.Get("/encounters/{id}/ws", s.handleEncounterSocket)
 		s.historyRoutes(r)
+		s.carryRoutes(r)
 
 		r.Route("/api", func(r chi.Router) {
 			r.Get("/rulesets", s.handleRulesets)

@@ -201,7 +201,9 @@ func (db *DB) StatBlock(ctx context.Context, kind, campaignID, id string) (StatB
 }
 
 // SaveStatBlocks inserts or replaces stat blocks, all or none, in one
-// transaction. With create set an id already in use is ECONFLICT.
+// transaction. With create set an id already in use is ECONFLICT. A
+// character's change is recorded as a revision (SaveCharacter does the same
+// with who made it and what changed).
 func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs []StatBlock) error {
 	table, err := statTable(kind)
 	if err != nil {
@@ -217,6 +219,12 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 	}
 	return pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		for _, b := range bs {
+			if kind == KindCharacter { // versioned: see characters.go
+				if _, err := saveCharacter(ctx, tx, CharacterSave{Block: b, Create: create, Upsert: !create}); err != nil {
+					return err
+				}
+				continue
+			}
 			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats) VALUES ($1, $2::uuid, $3, $4, $5)`
 			if !create {
 				q += ` ON CONFLICT (campaign_id, id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,

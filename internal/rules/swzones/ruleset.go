@@ -151,6 +151,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := fitToFight(c, f); err != nil {
+			return nil, err
+		}
 		var start startSetup
 		if len(c.Start) == 0 {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q needs a start: {\"zone\":\"…\"}", c.ID)

@@ -34,6 +34,7 @@ func (Ruleset) Schema() engine.StatSchema {
 		engine.StatField{Name: "bennies", Label: "Bennies", Type: engine.FieldInt, Group: "Character", Help: "Empty: 3 for player characters, 2 for other Wild Cards, 0 for Extras."},
 		engine.StatField{Name: "armor", Label: "Armor", Type: engine.FieldInt, Group: "Character", Default: "0"},
 	)
+	fs = append(fs, conditionFields()...)
 	for _, a := range attributes {
 		fs = append(fs, engine.StatField{Name: "attributes." + a, Label: traitLabel(a), Type: engine.FieldDie, Choices: dieChoices(false), Default: "d6", Group: "Attributes"})
 	}

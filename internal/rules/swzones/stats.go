@@ -369,6 +369,7 @@ type statsSetup struct {
 	Weapons    []weaponSetup     `json:"weapons"`
 	Powers     []powerSetup      `json:"powers"`
 	Bennies    *int              `json:"bennies"`
+	carriedSetup
 }
 
 type weaponSetup struct {
@@ -452,6 +453,9 @@ func parseFighter(id string, pc bool, raw json.RawMessage, rounding, gaps string
 		return nil, bad("armor must be 0–20")
 	}
 	f.Armor = s.Armor
+	if err := s.carriedSetup.apply(f); err != nil {
+		return nil, bad("%v", err)
+	}
 	switch {
 	case s.Bennies != nil:
 		if *s.Bennies < 0 || *s.Bennies > 10 {

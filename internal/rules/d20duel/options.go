@@ -1,0 +1,189 @@
+package d20duel
+
+import (
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Option names. The seed is the advanced chapter of a game whose basic rules
+// are lost; the spec reconstructs them ([I] there). Every number of that
+// reconstruction and every reading of an unclear sentence is one of these,
+// with the spec's reading as the default, so a GM can switch it.
+const (
+	// OptAutomaticAttacks [I]: whether the black die's automatic results
+	// (1 always succeeds, 20 always fails, seed "Automatic results") apply
+	// to attack rolls too ("on": black 1 hits with the white die, black 20
+	// misses) or only to tests ("off").
+	OptAutomaticAttacks = "automatic-attacks"
+	// OptWoundLight, OptWoundSerious, OptWoundGrave, OptWoundKill [I]: the
+	// wound table. Damage (weapon damage + Damage Modifier − armour) of at
+	// least the number is a −1, −2, −3 or would-kill wound.
+	OptWoundLight   = "wound-light"
+	OptWoundSerious = "wound-serious"
+	OptWoundGrave   = "wound-grave"
+	OptWoundKill    = "wound-kill"
+	// OptWoundStacking [I]: several wounds' penalties add up ("sum") or
+	// only the worst counts ("worst").
+	OptWoundStacking = "wound-stacking"
+	// OptCollapseAt [I]: a fighter whose wound penalties add up to this
+	// many collapses and is out of the fight (0: never).
+	OptCollapseAt = "collapse-at"
+	// OptWoundsLowerGuard [I]: whether wound penalties lower Guard and
+	// Defense as well as Strike, Grapple and tests ("yes") or not ("no").
+	OptWoundsLowerGuard = "wounds-lower-guard"
+	// OptFallenPenalty [I]: what a fighter on the ground (Immobilize)
+	// loses from Strike, Grapple, Guard and Defense.
+	OptFallenPenalty = "fallen-penalty"
+	// OptLimbWouldKill [I]: a Disarm or Immobilize wound that would kill
+	// cripples the limb instead and the fighter fights on ("crippled"), or
+	// cripples it and takes the fighter out of the fight ("crippled-out").
+	OptLimbWouldKill = "limb-would-kill"
+	// OptRangedGuard [I]: whether a target's Guard stops shots ("guard":
+	// a die hits if Guard < die ≤ Strike) or not ("none": die ≤ Strike).
+	OptRangedGuard = "ranged-guard"
+	// OptCompleteMiss [I, spec c8]: the seed's "both dice above
+	// Guard/Defense" read as both dice above the attacker's own Strike
+	// ("strike") or as neither die hitting ("no-hit").
+	OptCompleteMiss = "complete-miss"
+	// OptManeuverTie [I, spec c8]: when two fighters disagree about the
+	// distance and both pass their Agility tests, the higher degree wins
+	// (equal degrees keep the distance: "degree"), or the distance stays
+	// ("stay").
+	OptManeuverTie = "maneuver-tie"
+	// OptHurtOrDistracted [GM]: after each exchange the GM rules who was
+	// hurt or distracted ("ask", the default answer being whoever took a
+	// wound), or Fray counts whoever took a wound as hurt ("wounds").
+	OptHurtOrDistracted = "hurt-or-distracted"
+	// OptVeto [GM]: a player's test waits for the GM to allow it or veto
+	// it without a roll ("ask"), or is rolled at once ("off").
+	OptVeto = "veto"
+	// OptCinematic: the cinematic option — the GM secretly sets how many
+	// successful blows only drive a fighter back ("on"), or not ("off").
+	OptCinematic = "cinematic"
+	// OptFistsStrike … OptFistsDamage [I]: the unarmed attack every
+	// fighter has unless its sheet lists its own.
+	OptFistsStrike  = "fists-strike"
+	OptFistsGuard   = "fists-guard"
+	OptFistsGrapple = "fists-grapple"
+	OptFistsDefense = "fists-defense"
+	OptFistsDamage  = "fists-damage"
+)
+
+// Option values.
+const (
+	On  = "on"
+	Off = "off"
+	Yes = "yes"
+	No  = "no"
+
+	StackSum   = "sum"
+	StackWorst = "worst"
+
+	LimbCrippled    = "crippled"
+	LimbCrippledOut = "crippled-out"
+
+	GuardNone = "none"
+	GuardUse  = "guard"
+
+	MissStrike = "strike"
+	MissNoHit  = "no-hit"
+
+	TieDegree = "degree"
+	TieStay   = "stay"
+
+	HurtAsk    = "ask"
+	HurtWounds = "wounds"
+
+	VetoAsk = "ask"
+)
+
+func choices(pairs ...string) []engine.Choice {
+	var out []engine.Choice
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, engine.Choice{Value: pairs[i], Label: pairs[i+1]})
+	}
+	return out
+}
+
+func intOption(name, label, help string, def, lo, hi int) engine.OptionSpec {
+	return engine.OptionSpec{Name: name, Label: label, Help: help, Type: engine.OptionInt, Default: fmt.Sprint(def), Min: lo, Max: hi}
+}
+
+var optionSpecs = []engine.OptionSpec{
+	{Name: OptAutomaticAttacks, Label: "Automatic results in attacks", Default: On,
+		Help:    "Black 1 always hits (the white die is the hitting die), black 20 always misses. Off: only tests have automatic results.",
+		Choices: choices(On, "On", Off, "Off")},
+	intOption(OptWoundLight, "Damage for a −1 wound", "Damage below this leaves no wound.", 1, 1, 40),
+	intOption(OptWoundSerious, "Damage for a −2 wound", "", 4, 1, 40),
+	intOption(OptWoundGrave, "Damage for a −3 wound", "A −3 wound is what Disarm and Immobilize need.", 7, 1, 40),
+	intOption(OptWoundKill, "Damage for a would-kill wound", "A would-kill wound ends the fighter's duel.", 10, 1, 40),
+	{Name: OptWoundStacking, Label: "Several wounds", Default: StackSum,
+		Help:    "Whether the penalties of several wounds add up or only the worst counts.",
+		Choices: choices(StackSum, "Penalties add up", StackWorst, "Only the worst counts")},
+	intOption(OptCollapseAt, "Collapse at wound penalties", "A fighter whose wound penalties add up to this many is out of the fight (0: never).", 6, 0, 40),
+	{Name: OptWoundsLowerGuard, Label: "Wounds lower Guard", Default: Yes,
+		Help:    "Whether wound penalties lower Guard and Defense as well as Strike, Grapple and tests.",
+		Choices: choices(Yes, "Yes", No, "No")},
+	intOption(OptFallenPenalty, "Penalty on the ground", "What a fighter brought down by Immobilize loses from Strike, Grapple, Guard and Defense.", 2, 0, 10),
+	{Name: OptLimbWouldKill, Label: "Would-kill Disarm or Immobilize", Default: LimbCrippled,
+		Help:    "A Disarm or Immobilize wound that would kill cripples the limb (a Trait) instead; the fighter may fight on, or is out.",
+		Choices: choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")},
+	{Name: OptRangedGuard, Label: "Guard against shots", Default: GuardNone,
+		Help:    "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.",
+		Choices: choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")},
+	{Name: OptCompleteMiss, Label: "Complete miss", Default: MissStrike,
+		Help:    "What “missed completely” means for maneuvering and the Defensive counter-attack.",
+		Choices: choices(MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")},
+	{Name: OptManeuverTie, Label: "Both pass, disagreeing", Default: TieDegree,
+		Help:    "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.",
+		Choices: choices(TieDegree, "Higher degree wins (a tie keeps the distance)", TieStay, "The distance stays")},
+	{Name: OptHurtOrDistracted, Label: "Hurt or distracted", Default: HurtAsk,
+		Help:    "Who was hurt or distracted after an exchange (it lets the opponent maneuver): the GM rules each time, or whoever took a wound.",
+		Choices: choices(HurtAsk, "The GM rules", HurtWounds, "Whoever took a wound")},
+	{Name: OptVeto, Label: "GM veto of tests", Default: VetoAsk,
+		Help:    "A player's test waits for the GM to allow it or veto it without a roll.",
+		Choices: choices(VetoAsk, "Ask the GM", Off, "Roll at once")},
+	{Name: OptCinematic, Label: "Cinematic duels", Default: Off,
+		Help:    "The GM may secretly set how many successful blows only drive a fighter back.",
+		Choices: choices(Off, "Off", On, "On")},
+	intOption(OptFistsStrike, "Fists: Strike", "The unarmed attack of a fighter whose sheet lists none.", 8, 0, 30),
+	intOption(OptFistsGuard, "Fists: Guard", "", 2, 0, 30),
+	intOption(OptFistsGrapple, "Fists: Grapple", "", 10, 0, 30),
+	intOption(OptFistsDefense, "Fists: Defense", "", 6, 0, 30),
+	intOption(OptFistsDamage, "Fists: Damage", "", 1, 0, 30),
+}
+
+// opt returns a choice option's value.
+func opt(b *engine.Base, name string) string {
+	for _, o := range optionSpecs {
+		if o.Name == name {
+			return b.Option(name, o.Default)
+		}
+	}
+	panic("d20-duel: no option " + name)
+}
+
+// optInt returns a number option's value.
+func optInt(b *engine.Base, name string) int {
+	for _, o := range optionSpecs {
+		if o.Name == name {
+			var def int
+			fmt.Sscan(o.Default, &def)
+			return b.OptionInt(name, def)
+		}
+	}
+	panic("d20-duel: no option " + name)
+}
+
+// checkOptions checks what the engine cannot: the wound table's steps must
+// rise.
+func checkOptions(b *engine.Base) error {
+	l, s, g, k := optInt(b, OptWoundLight), optInt(b, OptWoundSerious), optInt(b, OptWoundGrave), optInt(b, OptWoundKill)
+	if !(l <= s && s <= g && g <= k) {
+		return fray.Errorf(fray.EINVALID, "the wound table must rise: %s %d ≤ %s %d ≤ %s %d ≤ %s %d",
+			OptWoundLight, l, OptWoundSerious, s, OptWoundGrave, g, OptWoundKill, k)
+	}
+	return nil
+}

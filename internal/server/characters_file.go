@@ -1,0 +1,172 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/store"
+)
+
+// handleExportCharacters downloads a campaign's characters with their
+// whole history, oldest revision first: GET /campaigns/{id}/characters.json
+// (GMs). The file imports into any campaign (handleImportCharacters).
+func (s *Server) handleExportCharacters(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	chars, err := s.characters().Characters(ctx, m.campaign)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := []characterJSON{}
+	for _, c := range chars {
+		revs, err := s.characters().Revisions(ctx, m.campaign, c.ID)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		cj := characterJSON{ID: c.ID, Name: c.Name, Ruleset: c.Ruleset, Revision: c.Revision, Stats: c.Stats, Revisions: []revisionJSON{}}
+		for i := len(revs) - 1; i >= 0; i-- {
+			cj.Revisions = append(cj.Revisions, revisionOut(revs[i]))
+		}
+		out = append(out, cj)
+	}
+	data, _ := json.MarshalIndent(out, "", "  ")
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="characters.json"`)
+	_, _ = w.Write(append(data, '\n'))
+}
+
+// handleImportCharacters adds the characters of a characters file (the
+// export's format; revisions optional) to the campaign, all or none: POST
+// /campaigns/{id}/characters/import (GMs, multipart "file").
+func (s *Server) handleImportCharacters(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	n, err := s.importCharacters(r, m)
+	if err != nil {
+		campaignRedirect(w, r, m.campaign, "error", "The characters were not imported: "+fray.ErrorMessage(err))
+		return
+	}
+	campaignRedirect(w, r, m.campaign, "notice", "Imported "+strconv.Itoa(n)+" characters with their history.")
+}
+
+func (s *Server) importCharacters(r *http.Request, m membership) (int, error) {
+	data, err := readJSONFile(r)
+	if err != nil {
+		return 0, err
+	}
+	var entries []characterJSON
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&entries); err != nil {
+		return 0, fray.Errorf(fray.EINVALID, "not a characters file (a JSON array of {id, name, ruleset, stats, revisions}): %v", err)
+	}
+	if dec.More() {
+		return 0, fray.Errorf(fray.EINVALID, "the file has data after the characters")
+	}
+	var imports []store.CharacterImport
+	seen := map[string]bool{}
+	for i, e := range entries {
+		ci, err := s.characterImport(e, m)
+		if err != nil {
+			return 0, fray.Errorf(fray.ErrorCode(err), "character %d (%s): %s", i+1, e.Name, fray.ErrorMessage(err))
+		}
+		if seen[ci.Block.ID] {
+			return 0, fray.Errorf(fray.EINVALID, "character %d: id %q is used twice", i+1, ci.Block.ID)
+		}
+		seen[ci.Block.ID] = true
+		imports = append(imports, ci)
+	}
+	if err := s.characters().ImportCharacters(r.Context(), m.campaign, imports); err != nil {
+		return 0, err
+	}
+	return len(imports), nil
+}
+
+// characterImport checks one character of a file: its stats as the
+// ruleset validates a sheet, its revisions numbered upwards with known
+// kinds; the import itself becomes its newest revision.
+func (s *Server) characterImport(e characterJSON, m membership) (store.CharacterImport, error) {
+	rs, err := s.rules.Get(e.Ruleset)
+	if err != nil {
+		return store.CharacterImport{}, err
+	}
+	if e.ID == "" {
+		e.ID = engine.Slug(e.Name)
+	}
+	if !characterID.MatchString(e.ID) {
+		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "id %q: use letters, digits, '-' and '_' (it is the character's combatant id)", e.ID)
+	}
+	if d, ok := rs.(engine.Deriver); ok {
+		if _, err := d.Derive(e.Stats); err != nil {
+			return store.CharacterImport{}, err
+		}
+	}
+	ci := store.CharacterImport{Block: store.StatBlock{ID: e.ID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats}}
+	last := 0
+	var lastStats json.RawMessage
+	for _, v := range e.Revisions {
+		if v.Revision <= last {
+			return ci, fray.Errorf(fray.EINVALID, "revisions must be numbered upwards from 1 (revision %d after %d)", v.Revision, last)
+		}
+		switch v.Kind {
+		case store.RevisionCreated, store.RevisionEdited, store.RevisionCarried, store.RevisionImported:
+		default:
+			return ci, fray.Errorf(fray.EINVALID, "revision %d: unknown kind %q", v.Revision, v.Kind)
+		}
+		var obj map[string]any
+		if json.Unmarshal(v.Stats, &obj) != nil || obj == nil {
+			return ci, fray.Errorf(fray.EINVALID, "revision %d: stats are not a JSON object", v.Revision)
+		}
+		ci.Revisions = append(ci.Revisions, store.Revision{Revision: v.Revision, Name: v.Name, Stats: v.Stats, Kind: v.Kind,
+			Changes: v.Changes, EncounterName: v.EncounterName, UserName: v.By, CreatedAt: v.At})
+		last, lastStats = v.Revision, v.Stats
+	}
+	var changes []engine.StatChange
+	if sc, ok := rs.(engine.Schemaer); ok && lastStats != nil {
+		changes, _ = sc.Schema().Diff(lastStats, e.Stats)
+	}
+	ci.Import = store.Revision{Revision: last + 1, Name: e.Name, Stats: e.Stats, Kind: store.RevisionImported,
+		Changes: changes, UserID: m.user.ID, UserName: m.user.Name}
+	return ci, nil
+}
+
+// characterID is what a combatant id may be (engine.NewEncounter checks
+// the same), so an imported character can join encounters.
+var characterID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+
+// readJSONFile reads the form's "file", at most prep.MaxSetupBytes.
+func readJSONFile(r *http.Request) ([]byte, error) {
+	f, _, err := r.FormFile("file")
+	if err != nil {
+		if strings.Contains(err.Error(), "too large") {
+			return nil, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
+		}
+		return nil, fray.Errorf(fray.EINVALID, "choose a file (JSON, at most 1 MiB)")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > prep.MaxSetupBytes {
+		return nil, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
+	}
+	return data, nil
+}
