@@ -195,6 +195,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := fitToFight(c.ID, p); err != nil {
+			return nil, err
+		}
 		f := newFighter(c.ID, p)
 		start, err := board.ReadStart(c.Start)
 		if err != nil {
@@ -232,6 +235,7 @@ func newFighter(id string, p *parsed) *Fighter {
 	f := &Fighter{ID: id, Sheet: p.Sheet, Toughness: p.Sheet.MaxToughness - p.Damage, XP: p.XP, Permanent: p.Permanent,
 		Temporary: p.Temporary, Drawn: true, ShieldUp: p.Sheet.Shield != "", Wielded: unarmedWeapon.ID}
 	f.Items, f.Ammo, f.Special, f.Units = nonEmpty(p.Items), nonEmpty(p.Ammo), nonEmpty(p.Special), nonEmpty(p.Units)
+	f.Critical = p.Critical && f.PainThreshold > 0
 	for _, w := range f.Weapons {
 		if !w.kind().Natural {
 			f.Wielded = w.ID

@@ -66,14 +66,9 @@ func (Ruleset) Schema() engine.StatSchema {
 		fs = append(fs, engine.StatField{Name: "traits." + t, Label: label(t), Type: engine.FieldInt, Group: "Monstrous traits",
 			Help: "The book's value (rolled as 1d(2N)); Robust and Terrify: the level, 1–3."})
 	}
-	fs = append(fs,
-		engine.StatField{Name: "xp", Label: "Experience", Type: engine.FieldInt, Group: "Resources", Help: "Unspent, for feats."},
-		engine.StatField{Name: "corruption.permanent", Label: "Permanent Corruption", Type: engine.FieldInt, Group: "Resources"},
-		engine.StatField{Name: "corruption.temporary", Label: "Temporary Corruption", Type: engine.FieldInt, Group: "Resources"},
-		engine.StatField{Name: "damage", Label: "Damage taken", Type: engine.FieldInt, Group: "Resources", Help: "Toughness lost and not yet healed."},
-	)
-	for _, it := range itemNames {
-		fs = append(fs, engine.StatField{Name: "items." + it, Label: label(it), Type: engine.FieldInt, Group: "Items"})
+	// The carried values (carry.go): resources, condition and items.
+	for _, c := range carryFields() {
+		fs = append(fs, c.StatField)
 	}
 	return engine.StatSchema{Fields: fs}
 }
@@ -94,12 +89,21 @@ func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	if f.Toughness != f.MaxToughness {
 		t = fmt.Sprintf("%d of %d", f.Toughness, f.MaxToughness)
 	}
-	return map[string]string{
+	out := map[string]string{
 		"Toughness":            t,
 		"Pain Threshold":       painWords(f.PainThreshold),
 		"Corruption Threshold": strconv.Itoa(f.CorruptionThreshold()),
 		"Defense":              strconv.Itoa(f.defense()),
 		"Armour":               armourWords(f.Armour),
 		"Attributes":           fmt.Sprintf("%d (characters: 80)", sum),
-	}, nil
+	}
+	switch {
+	case p.Dead:
+		out["Condition"] = "dead"
+	case p.Abomination:
+		out["Condition"] = "lost to Corruption"
+	case p.Critical:
+		out["Condition"] = "Critical Damage"
+	}
+	return out, nil
 }

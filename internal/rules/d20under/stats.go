@@ -302,10 +302,14 @@ type statsSetup struct {
 	Koj           bool              `json:"koj"`
 	Familiar      string            `json:"familiar"`
 	// Resources that outlive a fight.
-	XP         int              `json:"xp"`
-	Corruption *corruptionSetup `json:"corruption"`
-	Damage     int              `json:"damage"`
-	Items      map[string]int   `json:"items"`
+	XP          int              `json:"xp"`
+	Corruption  *corruptionSetup `json:"corruption"`
+	Damage      int              `json:"damage"`
+	Items       map[string]int   `json:"items"`
+	Dead        bool             `json:"dead"`
+	Abomination bool             `json:"abomination"`
+	Critical    bool             `json:"critical"`
+	Ammunition  string           `json:"ammunition"`
 }
 
 type corruptionSetup struct {
@@ -355,6 +359,8 @@ type parsed struct {
 	Units      map[string]int // thrown and alchemical weapons left
 	Undead     bool
 	Corruption bool // the block named its corruption
+	// Carried over from earlier fights (carry.go).
+	Dead, Abomination, Critical bool
 }
 
 // parseStats reads a combatant's stats.
@@ -582,6 +588,10 @@ func parseStats(id string, raw json.RawMessage) (*parsed, error) {
 		return nil, bad("damage must be 0–%d (its Toughness)", sh.MaxToughness)
 	}
 	p.Damage = s.Damage
+	if err := readAmmunition(s.Ammunition, sh, p); err != nil {
+		return nil, bad("%v", err)
+	}
+	p.Dead, p.Abomination, p.Critical = s.Dead, s.Abomination, s.Critical
 	for name, n := range s.Items {
 		if !slices.Contains(itemNames, name) {
 			return nil, bad("item %q must be one of %s", name, strings.Join(itemNames, ", "))
