@@ -395,12 +395,17 @@ func (s *State) gridMoves(f *Fighter, v engine.Viewer) []engine.Action {
 	id := f.ID
 	var out []engine.Action
 	left := f.movesLeft()
+	one := s.reachable(f, s.gridSquares(f))
+	two := s.reachable(f, 2*s.gridSquares(f))
 	for n := 1; n <= min(2, left); n++ {
-		routes := s.reachable(f, n*s.gridSquares(f))
+		routes := one
 		if n == 2 {
 			// Offer only what one movement action cannot reach.
-			for c := range s.reachable(f, s.gridSquares(f)) {
-				delete(routes, c)
+			routes = map[Cell]route{}
+			for c, r := range two {
+				if _, near := one[c]; !near {
+					routes[c] = r
+				}
 			}
 		}
 		if len(routes) == 0 {
@@ -434,15 +439,15 @@ func (s *State) gridMoves(f *Fighter, v engine.Viewer) []engine.Action {
 			continue
 		}
 		t := s.Fighters[x]
-		if _, ok := s.engageRoute(f, t, false); ok {
+		if _, ok := s.engageRouteIn(one, f, t, false); ok {
 			engage = append(engage, engine.Choice{Value: x, Label: s.name(x)})
 		}
 		if len(s.allyFighting(id, x)) > 0 {
-			if _, ok := s.engageRoute(f, t, true); ok {
+			if _, ok := s.engageRouteIn(one, f, t, true); ok {
 				flank = append(flank, engine.Choice{Value: x, Label: s.name(x)})
 			}
 		}
-		if s.canCharge(f, t) == nil {
+		if s.canChargeIn(two, f, t) == nil {
 			charge = append(charge, engine.Choice{Value: x, Label: s.name(x)})
 		}
 	}

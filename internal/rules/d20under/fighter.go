@@ -258,16 +258,6 @@ func payLabel(p string) string {
 	return "1 permanent Corruption"
 }
 
-func payChoices(pays []string) []choice {
-	out := make([]choice, len(pays))
-	for i, p := range pays {
-		out[i] = choice{p, payLabel(p)}
-	}
-	return out
-}
-
-type choice struct{ Value, Label string }
-
 // enemiesOf returns the fighting enemies of id, in setup order.
 func (s *State) enemiesOf(id string) []string {
 	return s.ids(func(x string) bool { return s.enemies(id, x) && s.fighting(x) })

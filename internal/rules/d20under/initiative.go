@@ -215,7 +215,7 @@ func beginFirstRound(tx *engine.Tx) error {
 	}
 	if st.Ambush != "" {
 		if ambushers := st.ids(func(id string) bool { return st.side(id) == st.Ambush && st.fighting(id) }); len(ambushers) > 0 {
-			if err := note(tx, KindSurprise, "", "", Note{What: "phase", Set: []Change{fieldS("phase", PhaseSurprise)}}); err != nil {
+			if err := note(tx, KindSurprise, "", "The ambushers strike first.", Note{What: "phase", Set: []Change{fieldS("phase", PhaseSurprise)}}); err != nil {
 				return err
 			}
 			return tx.StartPhase(-1, ambushers, "Surprise!", "Surprise! "+st.sideName(st.Ambush)+" strike first: one free attack each.")
@@ -254,7 +254,7 @@ func carryOutPlans(tx *engine.Tx) error {
 		f := st.Fighters[id]
 		plan, pay, _ := strings.Cut(f.Plan, ":")
 		if !st.fighting(id) {
-			if err := note(tx, KindDeclared, id, "", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
+			if err := note(tx, KindDeclared, id, st.name(id)+"'s plan for the round lapses.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
 				return err
 			}
 			continue
@@ -285,11 +285,22 @@ func carryOutPlans(tx *engine.Tx) error {
 			}
 		}
 	}
+	// Quick Strikers and those who took the initiative move up, one by
+	// one, with the core's Reorder.
 	order := st.roundOrder()
-	if slices.Equal(order, st.Order) {
-		return nil
+	for i, id := range order {
+		if tx.Base().Order[i] == id {
+			continue
+		}
+		reason, why := "take-initiative", "takes the initiative"
+		if st.Fighters[id].QuickStrike {
+			reason, why = "quick-strike", "strikes first"
+		}
+		if err := tx.Reorder(id, i, reason, st.name(id)+" "+why+"."); err != nil {
+			return err
+		}
 	}
-	return tx.SetOrder(order, -1, "initiative", "This round's order: "+st.names(order)+".")
+	return nil
 }
 
 // roundOrder is this round's order: Quick Strikers first, in their usual

@@ -301,7 +301,11 @@ func (s *State) allyFighting(f, t string) []string {
 // a square next to t within one movement action; with flank, a square
 // that flanks it with an ally.
 func (s *State) engageRoute(f, t *Fighter, flank bool) (route, bool) {
-	routes := s.reachable(f, s.gridSquares(f))
+	return s.engageRouteIn(s.reachable(f, s.gridSquares(f)), f, t, flank)
+}
+
+// engageRouteIn is engageRoute among routes already worked out.
+func (s *State) engageRouteIn(routes map[Cell]route, f, t *Fighter, flank bool) (route, bool) {
 	var best route
 	var bestCell Cell
 	found := false
@@ -635,7 +639,11 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 
 // canCharge checks a charge: the whole turn unused, not engaged, the
 // target within two moves in a straight line.
-func (s *State) canCharge(f, t *Fighter) error {
+func (s *State) canCharge(f, t *Fighter) error { return s.canChargeIn(nil, f, t) }
+
+// canChargeIn is canCharge with the two-move routes already worked out
+// (nil: work them out).
+func (s *State) canChargeIn(routes map[Cell]route, f, t *Fighter) error {
 	if err := s.movable(f); err != nil {
 		return err
 	}
@@ -654,7 +662,10 @@ func (s *State) canCharge(f, t *Fighter) error {
 		}
 		return nil
 	}
-	if _, ok := s.chargeRoute(f, t); !ok {
+	if routes == nil {
+		routes = s.reachable(f, 2*s.gridSquares(f))
+	}
+	if _, ok := s.chargeRouteIn(routes, f, t); !ok {
 		return fray.Errorf(fray.EILLEGAL, "no straight line to %s within two movement actions", s.name(t.ID))
 	}
 	return nil
@@ -664,10 +675,14 @@ func (s *State) canCharge(f, t *Fighter) error {
 // actions, with a clear line to t (seed: the charge is in a straight
 // line; corners may connect unless the target is behind cover).
 func (s *State) chargeRoute(f, t *Fighter) (route, bool) {
+	return s.chargeRouteIn(s.reachable(f, 2*s.gridSquares(f)), f, t)
+}
+
+// chargeRouteIn is chargeRoute among routes already worked out.
+func (s *State) chargeRouteIn(routes map[Cell]route, f, t *Fighter) (route, bool) {
 	if !s.lineOfSight(f.ID, t.ID) {
 		return route{}, false
 	}
-	routes := s.reachable(f, 2*s.gridSquares(f))
 	var best route
 	var bestCell Cell
 	found := false

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/fray"
@@ -624,11 +623,4 @@ func label(name string) string {
 		return ""
 	}
 	return strings.ToUpper(name[:1]) + strings.ReplaceAll(name[1:], "-", " ")
-}
-
-func signed(n int) string {
-	if n >= 0 {
-		return "+" + strconv.Itoa(n)
-	}
-	return "−" + strconv.Itoa(-n)
 }
