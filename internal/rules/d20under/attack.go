@@ -371,6 +371,10 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	if k.Mode == ModeQuake {
 		what = "Quake"
 	}
+	// A helpless target — dying or unconscious — is hit without a test.
+	if st.Combatant(k.At).Down {
+		return helplessHit(tx, k, w, ranged)
+	}
 	tt, attackerRolls := st.opposedTest(what, k.By, attr, aKind, aMods, aChances, k.At, Defense, testDefence, nil)
 	if !attackerRolls {
 		tt.Label = testLabel("Defence", tt)
@@ -407,6 +411,33 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 		return err
 	}
 	return offerHitFeats(tx, h)
+}
+
+// helplessHit is an attack on a combatant who is down: it lands.
+func helplessHit(tx *engine.Tx, k strikeCtx, w Weapon, ranged bool) error {
+	st := state(tx)
+	a := st.Fighters[k.By]
+	d := Attack{Attacker: k.By, Target: k.At, Weapon: w.ID, Ranged: ranged, Mode: k.Mode, RolledBy: "", Hit: true}
+	if ranged {
+		d.Set = append(d.Set, st.ammoUsed(a, w, k.Special, true, false)...)
+	}
+	poison := a.WeaponPoison[w.ID]
+	if poison > 0 {
+		d.Set = append(d.Set, setV(a.ID, keyOf("weapon-poison", w.ID), 0))
+	}
+	text := fmt.Sprintf("%s strikes the helpless %s.", st.name(k.By), st.shown(k.At))
+	ev := engine.NewEvent(KindAttack, k.By, text, d).With(k.At)
+	if k.Trigger != "" {
+		ev = ev.Using(st.trigger(k.By, k.Trigger))
+	}
+	if err := tx.Emit(ev); err != nil {
+		return err
+	}
+	h := hitCtx{strikeCtx: k, Poison: poison}
+	if err := locate(tx, &h); err != nil {
+		return err
+	}
+	return tx.Run(engine.NewStep(stepDamage, h))
 }
 
 func attackText(st *State, d Attack, w Weapon, k strikeCtx) string {

@@ -282,8 +282,12 @@ func TestPainEffectChoose(t *testing.T) {
 }
 
 func TestDyingPlayerCharacterDeathTests(t *testing.T) {
-	mk := func(t *testing.T) *State {
-		st := begin(t, newState(t, gridSetup(map[string]string{OptCriticals: Off}, 6, 3, nil,
+	mk := func(t *testing.T, opts ...string) *State {
+		o := map[string]string{OptCriticals: Off}
+		for i := 0; i+1 < len(opts); i += 2 {
+			o[opts[i]] = opts[i+1]
+		}
+		st := begin(t, newState(t, gridSetup(o, 6, 3, nil,
 			spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Attr: map[string]int{Quick: 12}, Stats: map[string]any{"damage": 8}},
 			spec{ID: "bo", Side: "heroes", PC: true, X: 1, Y: 2, Attr: map[string]int{Quick: 11}, Stats: map[string]any{"items": map[string]int{ItemHerbalCure: 1}}},
 			spec{ID: "orc", Side: "foes", X: 2, Y: 1, Attr: map[string]int{Quick: 10, Accurate: 15}},
@@ -323,6 +327,23 @@ func TestDyingPlayerCharacterDeathTests(t *testing.T) {
 		if !st.Combatant("ana").Out {
 			t.Fatal("the third failure kills")
 		}
+	})
+	t.Run("the helpless are hit without a test; a blow is a failed death test", func(t *testing.T) {
+		st := mk(t)
+		_, st = do(t, st, engine.PlayerViewer("ana"), cmd(CmdDeathTest, "ana"), 5)
+		st = endTurns(t, st, "orc")
+		events, st := do(t, st, gm, cmd(CmdAttack, "orc", "target", "ana"))
+		var a Attack
+		decodeOne(t, events, KindAttack, &a)
+		eq(t, "hit", a.Hit, true)
+		eq(t, "no test", len(find(events, KindAttack)[0].Rolls), 0)
+		eq(t, "a failure", st.Fighters["ana"].DeathFails, 1)
+		// Option: a blow kills.
+		st = mk(t, OptDyingDamage, DyingDies)
+		_, st = do(t, st, engine.PlayerViewer("ana"), cmd(CmdDeathTest, "ana"), 5)
+		st = endTurns(t, st, "orc")
+		_, st = do(t, st, gm, cmd(CmdAttack, "orc", "target", "ana"))
+		eq(t, "dead", st.Combatant("ana").Out, true)
 	})
 	t.Run("a 1 heals 1d4 and gets up", func(t *testing.T) {
 		st := mk(t)

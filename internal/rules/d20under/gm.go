@@ -13,7 +13,8 @@ import (
 // GM commands: rulings that name no combatant (spec e). The starting
 // distance and any change of it, conditions the GM sees (blindness,
 // darkness, a fall), an Advantage the terrain or an opening gives,
-// overrides of Toughness, Experience, Corruption and ammunition, hidden
+// overrides of Toughness, Experience, Corruption, ammunition and items (a
+// herbal cure a Prepared hero turns out to carry), hidden
 // traps (traps.go), surprise and the start of the first round
 // (surprise.go, initiative.go).
 
@@ -89,6 +90,9 @@ func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
 func (s *State) adjustable() []engine.Choice {
 	out := []engine.Choice{{Value: "toughness", Label: "Toughness"}, {Value: "xp", Label: "Experience"},
 		{Value: "permanent", Label: "Permanent Corruption"}, {Value: "temporary", Label: "Temporary Corruption"}}
+	for _, it := range itemNames {
+		out = append(out, engine.Choice{Value: "item:" + it, Label: label(it)})
+	}
 	seen := map[string]bool{}
 	for _, c := range s.Combatants {
 		for _, w := range s.Fighters[c.ID].Weapons {
@@ -158,6 +162,11 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 			v = min(v, AmmoCounter)
 		}
 		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s ammunition to %d.", name, w.Name, v), Note{Fighter: f.ID, What: args.What, Value: v,
+			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
+	}
+	if key == "item" {
+		v := min(args.Value, 99)
+		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM gives %s %d %s.", name, v, label(sub)), Note{Fighter: f.ID, What: args.What, Value: v,
 			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
 	}
 	labels := map[string]string{"xp": "Experience", "permanent": "permanent Corruption", "temporary": "temporary Corruption"}
