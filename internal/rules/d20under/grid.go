@@ -153,7 +153,8 @@ type route struct {
 }
 
 // reachable maps every square f can end a move on within squares to the
-// route there that passes the fewest enemies, then the shortest. Allies
+// route there that passes the fewest enemies (and traps it knows of),
+// then the shortest. Allies
 // may be passed through, enemies and walls not; a square next to an
 // enemy already surrounded by four is closed (seed 6: at most four
 // around a creature).
@@ -169,12 +170,16 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 			near[id] = true
 		}
 	}
+	side := s.side(f.ID)
 	penalty := func(c Cell) int {
 		n := 0
 		for _, e := range foes {
 			if !near[e.ID] && chebyshev(e.X, e.Y, c.X, c.Y) == 1 {
 				n++
 			}
+		}
+		if t := s.trapAt(c); t != nil && t.known(side) {
+			n++ // a trap the mover knows of is avoided like an enemy
 		}
 		return n
 	}
