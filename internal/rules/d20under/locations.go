@@ -38,7 +38,7 @@ const (
 
 // highTable, lowTable and partTable map a d10 (index 1–10) to a body part:
 // Aim High, Aim Low and the body-part table's own d10 column. The seed's
-// row "1 Right Left" is read as the right leg [I].
+// row "1 Right Left" is read as the right leg [I] (option table-row-one).
 var (
 	highTable = [11]string{"", PartRightLeg, PartLeftLeg, PartTorso, PartTorso, PartRightArm, PartRightArm, PartLeftArm, PartLeftArm, PartHead, PartHead}
 	lowTable  = [11]string{"", PartRightLeg, PartRightLeg, PartLeftLeg, PartLeftLeg, PartTorso, PartTorso, PartTorso, PartRightArm, PartLeftArm, PartHead}
@@ -77,6 +77,9 @@ func locate(tx *engine.Tx, h *hitCtx) error {
 	}
 	d := tx.Dice.Die(10)
 	h.Location = table[d.Total()]
+	if d.Total() == 1 && st.opt(OptRowOne) == RowOneLeft {
+		h.Location = PartLeftLeg
+	}
 	h.Effects = st.opt(OptAimEffects) == AimLocated
 	text := fmt.Sprintf("The blow lands on %s's %s.", st.shown(h.At), partWords(h.Location))
 	r := dice.Roll{Label: what + " (d10)", Who: who, Dice: []dice.Die{d}, Total: d.Total(), Result: partWords(h.Location)}

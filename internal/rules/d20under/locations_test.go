@@ -124,6 +124,16 @@ func TestAimAtABodyPart(t *testing.T) {
 	})
 }
 
+func TestRowOneOption(t *testing.T) {
+	for _, tc := range []struct{ opt, want string }{{RowOneRight, PartRightLeg}, {RowOneLeft, PartLeftLeg}} {
+		st := helmeted(t, map[string]string{OptCriticals: Off, OptRowOne: tc.opt}, "one-handed")
+		events, _ := do(t, st, gm, cmd(CmdAttack, "ana", "target", "orc", "aim", AimHigh), 10, 1, 6)
+		var d Damage
+		decodeOne(t, events, KindDamage, &d)
+		eq(t, tc.opt, d.Location, tc.want)
+	}
+}
+
 func TestEveryHitLocatedOption(t *testing.T) {
 	st := helmeted(t, map[string]string{OptCriticals: Off, OptHitLocations: LocationsEvery}, "one-handed")
 	// No aim, but a d10 on the body-part column: 10, the head (helmet).

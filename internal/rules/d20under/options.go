@@ -102,6 +102,10 @@ const (
 	// familiar or companion is split half and half after its Pain
 	// Threshold counted the whole ("half"), or not split ("off").
 	OptFamiliarSplit = "familiar-split"
+	// OptRowOne [I, seed 17]: the hit-location tables' garbled first row
+	// "1 Right Left" is the right leg ("right-leg") or the left leg
+	// ("left-leg").
+	OptRowOne = "table-row-one"
 	// OptUntrainedTraps [I, seed 15]: an untrained character sets a
 	// mechanical trap with its whole turn ("turn") or a combat action
 	// ("action"); trappers always use a combat action.
@@ -172,6 +176,9 @@ const (
 
 	TrapsTurn   = "turn"
 	TrapsAction = "action"
+
+	RowOneRight = "right-leg"
+	RowOneLeft  = "left-leg"
 )
 
 func choices(pairs ...string) []engine.Choice {
@@ -238,6 +245,9 @@ var optionSpecs = []engine.OptionSpec{
 	{Name: OptLameSquares, Label: "Squares per movement with a leg wound", Type: engine.OptionInt, Default: "2", Min: 1, Max: 5},
 	{Name: OptFamiliarSplit, Label: "Familiars and companions share damage", Default: SplitHalf,
 		Choices: choices(SplitHalf, "Half each, after the Pain Threshold", SplitOff, "No")},
+	{Name: OptRowOne, Label: "Hit locations: a 1 on the d10", Default: RowOneRight,
+		Help:    "The seed's first row reads \"1 Right Left\".",
+		Choices: choices(RowOneRight, "The right leg", RowOneLeft, "The left leg")},
 	{Name: OptUntrainedTraps, Label: "Untrained trap setting takes", Default: TrapsTurn,
 		Choices: choices(TrapsTurn, "The whole turn", TrapsAction, "A combat action")},
 }
