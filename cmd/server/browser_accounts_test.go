@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -103,5 +104,54 @@ func TestBrowserInviteFlow(t *testing.T) {
 	run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form[data-kind="start"], #actions form[data-kind="end"], #actions form[data-kind="pause"]').length`, &gmControls))
 	if gmControls != 0 {
 		t.Fatal(fmt.Sprint("the player sees ", gmControls, " GM controls"))
+	}
+}
+
+// TestBrowserPageFollowsAccessChanges: a co-GM's open encounter page shows
+// the hidden combatant; when the GM demotes them, the page reloads by itself
+// into a player's page without it; when the GM removes them, it reloads
+// into "no such encounter".
+func TestBrowserPageFollowsAccessChanges(t *testing.T) {
+	at := newAccessTable(t, false)
+	cogm := tab(t, newBrowser(t))
+	login(t, cogm, at.a.URL, at.cogm.Name)
+	run20(t, cogm, chromedp.Navigate(at.a.URL+"/encounters/"+at.id), chromedp.WaitVisible(`#encounter`, chromedp.ByID),
+		chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	var text string
+	run20(t, cogm, chromedp.Text(`#encounter`, &text, chromedp.ByID))
+	if !strings.Contains(text, at.hiddenTxt) || !strings.Contains(text, "the GM") {
+		t.Fatalf("the co-GM's page lacks the hidden combatant:\n%.600s", text)
+	}
+	if code := at.a.raw(at.gm, "POST", "/campaigns/"+at.campaign+"/members/"+at.cogm.ID+"/role", formType, "role=player"); code != 303 {
+		t.Fatalf("demote: %d", code)
+	}
+	waitAcrossReload(t, cogm, fmt.Sprintf(`(() => { const e = document.getElementById('encounter');
+		return !!e && !e.textContent.includes(%q) && e.textContent.includes('a spectator') &&
+			document.getElementById('conn').dataset.state === 'live' })()`, at.hiddenTxt))
+	if code := at.a.raw(at.gm, "POST", "/campaigns/"+at.campaign+"/members/"+at.cogm.ID+"/remove", formType, ""); code != 303 {
+		t.Fatalf("remove: %d", code)
+	}
+	waitAcrossReload(t, cogm, `document.body.textContent.includes('no such encounter')`)
+}
+
+// waitAcrossReload waits up to 5 s for the page to make expr true, through
+// the page reloading itself meanwhile.
+func waitAcrossReload(t *testing.T, ctx context.Context, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var ok bool
+		ectx, cancel := context.WithTimeout(ctx, time.Second)
+		err := chromedp.Run(ectx, chromedp.Evaluate(expr, &ok))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var body string
+			_ = chromedp.Run(ctx, chromedp.Text(`body`, &body, chromedp.ByQuery))
+			t.Fatalf("the page did not follow the access change (%v):\n%.500s", err, body)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

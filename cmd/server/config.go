@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/server"
 )
 
 // config is the server's configuration: flags override environment
@@ -23,6 +25,9 @@ type config struct {
 	// SecureCookies marks session cookies Secure on plain-HTTP requests too,
 	// for a server behind a TLS-terminating proxy.
 	SecureCookies bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client, for rate limits.
+	TrustedProxies server.TrustedProxies
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -40,11 +45,16 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	level := fs.String("log-level", env("FRAY_LOG_LEVEL", "info"), "log level")
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra websocket origins")
+	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
+	var err error
+	if cfg.TrustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
+		return config{}, nil, err
+	}
 	if v := getenv("FRAY_DICE_SEED"); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

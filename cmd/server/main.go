@@ -77,4 +77,6 @@ flags (each also an environment variable):
   -log-level LEVEL    FRAY_LOG_LEVEL    debug, info, warn or error (default info)
   -allowed-origins L  FRAY_ALLOWED_ORIGINS comma-separated extra websocket origins (host patterns)
   -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
+  -trusted-proxies L  FRAY_TRUSTED_PROXIES comma-separated IPs/CIDRs of reverse proxies whose
+                                        X-Forwarded-For names the client (for rate limits)
 `

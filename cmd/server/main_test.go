@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -20,7 +21,12 @@ import (
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
-func TestMain(m *testing.M) { testdb.Main(m) }
+func TestMain(m *testing.M) {
+	if os.Getenv(childServerEnv) == "1" {
+		os.Exit(runChildServer())
+	}
+	testdb.Main(m)
+}
 
 // testServer is the real server, started in-process through run.
 type testServer struct {
@@ -34,9 +40,18 @@ type testServer struct {
 
 func startServer(t *testing.T, dbURL string) *testServer {
 	t.Helper()
+	return startServerEnv(t, dbURL, nil)
+}
+
+// startServerEnv is startServer with more environment variables.
+func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testServer {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
+	for k, v := range extra {
+		env[k] = v
+	}
 	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1), once: &sync.Once{}}
 	go func() {
 		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)
@@ -244,7 +259,13 @@ func (s *testServer) dial(id, query string) *wsClient {
 
 func (c *wsClient) read() message {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	return c.readWithin(10 * time.Second)
+}
+
+// readWithin reads the next message, waiting at most d.
+func (c *wsClient) readWithin(d time.Duration) message {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	_, data, err := c.conn.Read(ctx)
 	if err != nil {

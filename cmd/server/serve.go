@@ -56,19 +56,32 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()
 	go func() {
-		if err := db.Listen(listenCtx, svc.Sync); err != nil && !errors.Is(err, context.Canceled) {
+		// Notifications from every server (this one too): other servers'
+		// events, and changes of access, which close or re-authorise the
+		// sockets they concern. If some were lost, check everything.
+		err := db.Subscribe(listenCtx, store.Listener{
+			Events: svc.Sync,
+			Access: hub.AccessChanged,
+			Reconnected: func() {
+				log.Warn("database notifications resumed; re-checking every socket and encounter")
+				hub.RecheckAll()
+				svc.SyncAll()
+			},
+		})
+		if err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("listen for other servers' events", "err", err)
 		}
 	}()
 
-	go sweepSessions(listenCtx, db, log)
+	go sweep(listenCtx, db, log)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
 	srv := &http.Server{
-		Handler:           server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log, SecureCookies: cfg.SecureCookies}),
+		Handler: server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log,
+			SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
@@ -91,9 +104,9 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	return err
 }
 
-// sweepSessions deletes expired sessions hourly so the table does not grow
-// without bound.
-func sweepSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
+// sweep deletes expired sessions and full rate-limit buckets hourly so the
+// tables do not grow without bound.
+func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
@@ -101,6 +114,9 @@ func sweepSessions(ctx context.Context, db *store.DB, log *slog.Logger) {
 			log.Warn("delete expired sessions", "err", err)
 		} else if n > 0 {
 			log.Info("deleted expired sessions", "count", n)
+		}
+		if _, err := db.DeleteFullRateLimits(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("delete full rate limits", "err", err)
 		}
 		select {
 		case <-ctx.Done():

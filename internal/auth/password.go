@@ -1,8 +1,8 @@
 // Package auth holds the server's account primitives: password hashing
-// (argon2id), validation of names and passwords, random tokens for sessions,
-// API tokens and invites (stored only as their SHA-256), and a per-key rate
-// limiter for logins and sign-ups. It keeps no state of its own besides the
-// limiter's; internal/store persists accounts.
+// (argon2id), validation of names and passwords, and random tokens for
+// sessions, API tokens and invites (stored only as their SHA-256). It keeps
+// no state: internal/store persists accounts and the rate limits shared by
+// every server instance.
 package auth
 
 import (

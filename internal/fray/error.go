@@ -19,7 +19,13 @@ const (
 	ENOTFOUND     = "not_found"
 	ECONFLICT     = "conflict" // optimistic concurrency lost; retry
 	ETOOLARGE     = "too_large"
-	EINTERNAL     = "internal"
+	EUNAVAILABLE  = "unavailable" // the database cannot be reached; nothing changed; try again shortly
+	// EOUTCOMEUNKNOWN: the database connection failed while a command was
+	// being committed and the server could not find out whether it was. The
+	// client must resend the same command with the same id: it is then
+	// acknowledged if it was applied, and applied otherwise.
+	EOUTCOMEUNKNOWN = "outcome_unknown"
+	EINTERNAL       = "internal"
 )
 
 // Error is an error with a code a client can act on and a message a person can read.

@@ -225,14 +225,14 @@ func TestRewindThroughService(t *testing.T) {
 	}
 	before := st.Core().Seq
 	cmd := nextCommand(le.rs, st, rand.New(rand.NewPCG(9, 9)))
-	after, err := svc.Submit(ctx, le.id, gm, "act", cmd)
+	after, err := svc.Submit(ctx, le.id, play.Sender{Viewer: gm}, "act", cmd)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.Submit(ctx, le.id, engine.PlayerViewer("brak"), "p-undo", engine.NewCommand("rewind", "", nil)); fray.ErrorCode(err) != fray.EFORBIDDEN {
+	if _, err := svc.Submit(ctx, le.id, play.Sender{Viewer: engine.PlayerViewer("brak")}, "p-undo", engine.NewCommand("rewind", "", nil)); fray.ErrorCode(err) != fray.EFORBIDDEN {
 		t.Fatalf("a player's rewind: %v", err)
 	}
-	seq, err := svc.Submit(ctx, le.id, gm, "undo", engine.NewCommand("rewind", "", nil))
+	seq, err := svc.Submit(ctx, le.id, play.Sender{Viewer: gm}, "undo", engine.NewCommand("rewind", "", nil))
 	if err != nil {
 		t.Fatal(err)
 	}

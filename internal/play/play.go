@@ -8,8 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -21,10 +25,29 @@ import (
 type Store interface {
 	Encounter(ctx context.Context, id string) (store.Encounter, error)
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
-	Append(ctx context.Context, a store.Append) (int64, error)
-	CommandSeq(ctx context.Context, encounterID, commandID string) (int64, bool, error)
+	AppendCommand(ctx context.Context, a store.Append) (store.Appended, error)
+	LookupCommand(ctx context.Context, encounterID, sender, commandID string) (store.CommandState, error)
+	Settle(ctx context.Context, encounterID string, wait time.Duration) error
 	SnapshotAt(ctx context.Context, encounterID string, seq int64) (int64, []byte, error)
 }
+
+// Sender is who submits a command.
+type Sender struct {
+	// User is the sender's account (a user id; "" for none). Command ids are
+	// scoped per user: one user's id never stands for another's command.
+	User   string
+	Viewer engine.Viewer // what the sender may see and command
+	// Access is the access version of the encounter's campaign at which
+	// Viewer was granted (store.Access.Version). The command is committed
+	// only while it is still current; otherwise Submit returns an error
+	// wrapping ErrAccessChanged and nothing changes. 0 skips the check.
+	Access int64
+}
+
+// ErrAccessChanged is wrapped by Submit's error when the sender's access may
+// have changed since it was granted: nothing changed. Grant the sender's
+// access again and resubmit with the new viewer, or refuse.
+var ErrAccessChanged = store.ErrAccessChanged
 
 // Update is what happened to an encounter: the events just persisted and
 // the state after them. State is shared and must be treated as read-only.
@@ -34,6 +57,10 @@ type Update struct {
 	State       engine.State
 	Events      []engine.Event
 	Seq         int64
+	// Access is the campaign's access version the events were committed (or
+	// loaded) at: a viewer granted at an older version must be authorised
+	// again before it is sent these events.
+	Access int64
 }
 
 // Publisher receives every update, in seq order per encounter. Publish is
@@ -52,6 +79,11 @@ type Config struct {
 	NewSource func() dice.Source
 	// IdleAfter unloads an encounter with no commands for this long (default 10 min).
 	IdleAfter time.Duration
+	// ResolveFor is how long a command whose commit outcome is unknown (the
+	// database connection failed during COMMIT) is retried, with the same
+	// id, to find out (default 10 s). Past it the command fails with
+	// EOUTCOMEUNKNOWN: the client must resend the same id.
+	ResolveFor time.Duration
 }
 
 // Service owns the live encounters of this process.
@@ -74,27 +106,49 @@ func New(cfg Config) *Service {
 	if cfg.IdleAfter == 0 {
 		cfg.IdleAfter = 10 * time.Minute
 	}
+	if cfg.ResolveFor == 0 {
+		cfg.ResolveFor = 10 * time.Second
+	}
 	return &Service{cfg: cfg, owners: map[string]*owner{}}
 }
 
-// MaxCommandID bounds a client command id's length.
+// MaxCommandID bounds a client command id's length, in bytes.
 const MaxCommandID = 64
 
-// Submit decides and persists cmd for encounter id on behalf of viewer and
-// returns the seq of its last event. A command id seen before returns the
-// seq it was applied at, without applying it again.
-func (s *Service) Submit(ctx context.Context, id string, viewer engine.Viewer, cmdID string, cmd engine.Command) (int64, error) {
-	if cmdID == "" || len(cmdID) > MaxCommandID {
-		return 0, fray.Errorf(fray.EINVALID, "a command needs an id of 1–%d characters", MaxCommandID)
+// CheckCommandID checks a client command id: 1–MaxCommandID bytes of valid
+// UTF-8 without control characters or U+FFFD (which is what a JSON decoder
+// makes of invalid bytes and lone surrogates, so distinct invalid ids would
+// otherwise collapse into one).
+func CheckCommandID(id string) error {
+	ok := id != "" && len(id) <= MaxCommandID && utf8.ValidString(id) &&
+		!strings.ContainsFunc(id, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError })
+	if !ok {
+		return fray.Errorf(fray.EINVALID, "a command needs an id of 1–%d bytes of printable UTF-8 text (a UUID is best)", MaxCommandID)
+	}
+	return nil
+}
+
+// Submit decides and persists cmd for encounter id on behalf of sender and
+// returns the seq of its last event. A command id the same sender used
+// before returns the seq it was applied at, without applying it again.
+//
+// Errors carry fray codes. EUNAVAILABLE means nothing changed. When the
+// database connection fails while the command is being committed, Submit
+// retries it (same id, so it is never applied twice) for Config.ResolveFor
+// and answers the real outcome; if the database stays out of reach it
+// returns EOUTCOMEUNKNOWN — never an error that says nothing changed.
+func (s *Service) Submit(ctx context.Context, id string, sender Sender, cmdID string, cmd engine.Command) (int64, error) {
+	if err := CheckCommandID(cmdID); err != nil {
+		return 0, err
 	}
 	res := make(chan result, 1)
-	err := s.send(ctx, id, request{ctx: ctx, viewer: viewer, cmdID: cmdID, cmd: cmd, reply: res})
+	err := s.send(ctx, id, request{ctx: ctx, sender: sender, cmdID: cmdID, cmd: cmd, reply: res})
 	if err != nil {
-		return 0, err
+		return 0, store.Classify(err)
 	}
 	select {
 	case r := <-res:
-		return r.seq, r.err
+		return r.seq, store.Classify(r.err)
 	case <-ctx.Done():
 		return 0, ctx.Err()
 	}
@@ -108,7 +162,7 @@ func (s *Service) Current(ctx context.Context, id string) (engine.Ruleset, engin
 	}
 	select {
 	case r := <-res:
-		return r.rs, r.state, r.err
+		return r.rs, r.state, store.Classify(r.err)
 	case <-ctx.Done():
 		return nil, nil, ctx.Err()
 	}
@@ -127,6 +181,20 @@ func (s *Service) Sync(id string, seq int64) {
 	select {
 	case o.requests <- request{ctx: context.Background(), syncTo: seq}:
 	default: // the owner is busy; it will notice on its next append conflict
+	}
+}
+
+// SyncAll makes every loaded encounter catch up with the database, e.g.
+// after notifications from other servers may have been lost.
+func (s *Service) SyncAll() {
+	s.mu.Lock()
+	ids := make([]string, 0, len(s.owners))
+	for id := range s.owners {
+		ids = append(ids, id)
+	}
+	s.mu.Unlock()
+	for _, id := range ids {
+		s.Sync(id, math.MaxInt64)
 	}
 }
 
@@ -170,7 +238,7 @@ func (s *Service) send(ctx context.Context, id string, req request) error {
 
 type request struct {
 	ctx     context.Context
-	viewer  engine.Viewer
+	sender  Sender
 	cmdID   string
 	cmd     engine.Command
 	current bool
@@ -199,6 +267,10 @@ type owner struct {
 	// copy to decide on without marshalling the state first.
 	snapshot []byte
 	dice     *dice.Roller
+	access   int64 // the campaign's access version state was committed or loaded at
+	// stale means the database may hold events state lacks (a commit's
+	// outcome was unknown): catch up, publishing them, before deciding.
+	stale bool
 }
 
 func (o *owner) run() {
@@ -260,10 +332,16 @@ func (o *owner) handle(req request) {
 }
 
 func (o *owner) ensureLoaded(ctx context.Context) error {
-	if o.state != nil {
-		return nil
+	switch {
+	case o.state == nil:
+		return o.load(ctx)
+	case o.stale:
+		if err := o.catchUp(ctx); err != nil {
+			return err
+		}
+		o.stale = false
 	}
-	return o.load(ctx)
+	return nil
 }
 
 // load reads the latest snapshot from the database.
@@ -283,7 +361,7 @@ func (o *owner) load(ctx context.Context) error {
 	if st.Core().Seq != rec.Seq {
 		return fmt.Errorf("encounter %s snapshot is at seq %d but the row says %d", o.id, st.Core().Seq, rec.Seq)
 	}
-	o.rs, o.state, o.snapshot = rs, st, rec.State
+	o.rs, o.state, o.snapshot, o.access = rs, st, rec.State, rec.Access
 	if o.dice == nil {
 		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
 	}
@@ -311,54 +389,115 @@ func (o *owner) catchUp(ctx context.Context) error {
 
 const maxConflictRetries = 3
 
+// errRetry asks submit to decide the command again.
+var errRetry = errors.New("retry")
+
+// submit decides and appends one command, deciding again after a conflict
+// with another server, and resolving a commit whose outcome is unknown.
 func (o *owner) submit(req request) (int64, error) {
 	ctx := req.ctx
+	conflicts := 0
+	var deadline time.Time // set once a commit of this command may have happened
+	wait := 50 * time.Millisecond
+	for {
+		seq, err := o.attempt(req, !deadline.IsZero())
+		switch {
+		case err == nil:
+			return seq, nil
+		case errors.Is(err, errRetry) && conflicts < maxConflictRetries:
+			conflicts++
+			continue
+		case errors.Is(err, store.ErrOutcomeUnknown) && deadline.IsZero():
+			deadline = time.Now().Add(o.svc.cfg.ResolveFor)
+			o.svc.cfg.Logger.Warn("commit outcome unknown; resolving", "encounter", o.id, "command", req.cmdID, "err", err)
+		case !deadline.IsZero() && (errors.Is(err, store.ErrOutcomeUnknown) || store.Unavailable(err) || errors.Is(err, errRetry)):
+			// Still cannot tell: try again until the deadline.
+		case errors.Is(err, errRetry):
+			return 0, fray.Errorf(fray.ECONFLICT, "the encounter is busy; try again")
+		default:
+			return 0, err
+		}
+		// The same command, with the same id, is tried again: the store
+		// reports it as a duplicate if the lost commit happened.
+		if time.Now().Add(wait).After(deadline) || ctx.Err() != nil {
+			return 0, fray.Errorf(fray.EOUTCOMEUNKNOWN,
+				"the database connection failed while your command was being saved and the server could not tell whether it was: resend it with the same id")
+		}
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
+		wait = min(2*wait, time.Second)
+	}
+}
+
+// attempt decides the command on the current state and appends it. resolving
+// says a previous attempt's commit may have happened: the encounter is then
+// settled and reloaded first.
+func (o *owner) attempt(req request, resolving bool) (int64, error) {
+	ctx := req.ctx
+	if resolving {
+		// Wait for the lost transaction to end, if it is still running, so
+		// the reload sees its outcome.
+		if err := o.svc.cfg.Store.Settle(ctx, o.id, 5*time.Second); err != nil {
+			return 0, err
+		}
+		o.stale = true
+	}
 	if err := o.ensureLoaded(ctx); err != nil {
 		return 0, err
 	}
-	for attempt := 0; ; attempt++ {
-		hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
-		private, err := o.rs.Decode(o.snapshot)
-		if err != nil {
-			return 0, fmt.Errorf("decode encounter %s snapshot: %w", o.id, err)
-		}
-		events, next, err := engine.DecideOwned(o.rs, private, req.viewer, req.cmdID, req.cmd, o.dice, hist)
-		if err != nil {
-			// A resent command that already happened is not an error: it may
-			// be illegal now precisely because it was applied.
-			if seq, found, lerr := o.svc.cfg.Store.CommandSeq(ctx, o.id, req.cmdID); lerr == nil && found {
-				return seq, nil
-			}
-			return 0, err
-		}
-		snapshot, err := engine.Snapshot(next)
-		if err != nil {
-			return 0, fmt.Errorf("snapshot: %w", err)
-		}
-		seq, err := o.svc.cfg.Store.Append(ctx, store.Append{
-			EncounterID: o.id, ExpectSeq: o.state.Core().Seq, CommandID: req.cmdID,
-			Events: events, State: snapshot, Status: string(next.Core().Status),
-		})
-		if errors.Is(err, store.ErrDuplicateCommand) {
-			return seq, nil
-		}
-		if fray.ErrorCode(err) == fray.ECONFLICT && attempt < maxConflictRetries {
-			// Another process moved the encounter on: catch up and decide again.
-			if cerr := o.catchUp(ctx); cerr != nil {
-				return 0, cerr
-			}
-			continue
-		}
-		if err != nil {
-			// The outcome is unknown (the commit may have happened): reload
-			// from the database before the next command.
-			o.state = nil
-			return 0, err
-		}
-		o.state, o.snapshot = next, snapshot
-		o.publish(events)
-		return seq, nil
+	hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
+	private, err := o.rs.Decode(o.snapshot)
+	if err != nil {
+		return 0, fmt.Errorf("decode encounter %s snapshot: %w", o.id, err)
 	}
+	sender := req.sender
+	events, next, err := engine.DecideOwned(o.rs, private, sender.Viewer, req.cmdID, req.cmd, o.dice, hist)
+	if err != nil {
+		// A resent command that already happened is not an error: it may be
+		// illegal now precisely because it was applied. And a refusal must
+		// come from the sender's current access, not an old one.
+		look, lerr := o.svc.cfg.Store.LookupCommand(ctx, o.id, sender.User, req.cmdID)
+		switch {
+		case lerr != nil:
+			// Whether this id was applied before cannot be told now: a
+			// refusal, which says nothing changed, could be a lie.
+			return 0, lerr
+		case look.Applied:
+			return look.Seq, nil
+		case sender.Access != 0 && look.Access != sender.Access:
+			return 0, fmt.Errorf("%w: %w", fray.Errorf(fray.ECONFLICT, "your access changed; try again"), ErrAccessChanged)
+		}
+		return 0, err
+	}
+	snapshot, err := engine.Snapshot(next)
+	if err != nil {
+		return 0, fmt.Errorf("snapshot: %w", err)
+	}
+	r, err := o.svc.cfg.Store.AppendCommand(ctx, store.Append{
+		EncounterID: o.id, ExpectSeq: o.state.Core().Seq, Sender: sender.User, CommandID: req.cmdID,
+		Events: events, State: snapshot, Status: string(next.Core().Status), Access: sender.Access,
+	})
+	switch {
+	case errors.Is(err, store.ErrDuplicateCommand):
+		return r.Seq, nil
+	case errors.Is(err, store.ErrAccessChanged):
+		return 0, err
+	case fray.ErrorCode(err) == fray.ECONFLICT:
+		// Another process moved the encounter on: catch up and decide again.
+		if cerr := o.catchUp(ctx); cerr != nil {
+			return 0, cerr
+		}
+		return 0, errRetry
+	case err != nil:
+		// Maybe committed, maybe not: catch up before the next decision.
+		o.stale = true
+		return 0, err
+	}
+	o.state, o.snapshot, o.access = next, snapshot, r.Access
+	o.publish(events)
+	return r.Seq, nil
 }
 
 func (o *owner) publish(events []engine.Event) {
@@ -366,7 +505,7 @@ func (o *owner) publish(events []engine.Event) {
 		return
 	}
 	o.svc.cfg.Publisher.Publish(Update{
-		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Seq: o.state.Core().Seq,
+		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Seq: o.state.Core().Seq, Access: o.access,
 	})
 }
 

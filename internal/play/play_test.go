@@ -65,7 +65,7 @@ func TestTwoServersOneEncounter(t *testing.T) {
 		play.New(play.Config{Store: db, Rulesets: reg, Publisher: recs[1]}),
 	}
 	gm := engine.GMViewer()
-	if _, err := svcs[0].Submit(ctx, enc.ID, gm, "start", engine.NewCommand("start", "", nil)); err != nil {
+	if _, err := svcs[0].Submit(ctx, enc.ID, play.Sender{Viewer: gm}, "start", engine.NewCommand("start", "", nil)); err != nil {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
@@ -82,7 +82,7 @@ func TestTwoServersOneEncounter(t *testing.T) {
 					return
 				}
 				cmd := engine.NewCommand("end-turn", st.Core().Current(), nil)
-				_, err = svc.Submit(ctx, enc.ID, gm, fmt.Sprintf("s%d-%d", i, n), cmd)
+				_, err = svc.Submit(ctx, enc.ID, play.Sender{Viewer: gm}, fmt.Sprintf("s%d-%d", i, n), cmd)
 				switch fray.ErrorCode(err) {
 				case "":
 					mu.Lock()

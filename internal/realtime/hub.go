@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -21,9 +22,37 @@ type Renderer func(ctx context.Context, v engine.View, events []engine.Event, fu
 
 // Encounters is what a websocket session needs from the play service.
 type Encounters interface {
-	Submit(ctx context.Context, id string, viewer engine.Viewer, cmdID string, cmd engine.Command) (int64, error)
+	Submit(ctx context.Context, id string, sender play.Sender, cmdID string, cmd engine.Command) (int64, error)
 	Current(ctx context.Context, id string) (engine.Ruleset, engine.State, error)
 }
+
+// Close codes (websocket application codes, 4000–4999) with which the server
+// ends a session whose access changed; see docs/protocol.md.
+const (
+	// CloseAccessChanged: your role or characters changed. Reconnect (with
+	// since) to get your new view.
+	CloseAccessChanged websocket.StatusCode = 4409
+	// CloseSignedOut: the session or API token the socket was opened with
+	// ended (log-out, password change, expiry, revocation). Sign in again.
+	CloseSignedOut websocket.StatusCode = 4401
+	// CloseAccessRevoked: you are no longer a member of the encounter's
+	// campaign. Reconnecting is refused as for a stranger (404).
+	CloseAccessRevoked websocket.StatusCode = 4403
+)
+
+// Grant is what a session's user may do in its encounter right now.
+type Grant struct {
+	Viewer engine.Viewer
+	// Access is the campaign access version Viewer was granted at (see
+	// play.Sender.Access).
+	Access  int64
+	Expires time.Time // when the credential ends; zero for none
+}
+
+// Authorizer grants a session's user their current access again. Its error
+// carries fray.EUNAUTHORIZED when the user's credential ended and
+// fray.ENOTFOUND when they may no longer see the encounter.
+type Authorizer func(ctx context.Context) (Grant, error)
 
 // EventLog reads persisted events, for resuming clients.
 type EventLog interface {
@@ -84,20 +113,31 @@ type client struct {
 	hub       *Hub
 	conn      *websocket.Conn
 	encounter string
-	viewer    engine.Viewer
+	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
 	send      chan frame
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 	sent      int64 // the last event seq written; only the writer touches it
+
+	campaign, user string
+	authorize      Authorizer   // nil: access is never checked again
+	access         atomic.Int64 // the campaign access version viewer was last granted at
+	recheck        sync.Mutex   // one re-authorisation at a time
+	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
+	expiry         *time.Timer
+	closing        atomic.Bool // the reader handed the close over to the writer
 }
 
 // frame is one outgoing message. Event frames carry the seq they bring the
-// client to, so the writer can drop what the client already has.
+// client to, so the writer can drop what the client already has. A frame
+// with a close code ends the session once the frames before it are written.
 type frame struct {
-	seq  int64
-	data []byte
+	seq       int64
+	data      []byte
+	closeCode websocket.StatusCode
+	reason    string
 }
 
 // Count returns how many clients are connected to encounter id.
@@ -108,7 +148,11 @@ func (h *Hub) Count(id string) int {
 }
 
 // Publish implements play.Publisher: it sends each client of the encounter
-// the events it may see, rendered once per distinct viewer.
+// the events it may see, rendered once per distinct viewer. A client granted
+// its access at an older access version than the update's is authorised
+// again first (and closed if its access shrank), so an event committed after
+// a change of access never reaches a viewer who lost it, whichever server
+// the change was made on.
 func (h *Hub) Publish(u play.Update) {
 	h.mu.Lock()
 	clients := make([]*client, 0, len(h.rooms[u.EncounterID]))
@@ -118,6 +162,9 @@ func (h *Hub) Publish(u play.Update) {
 	h.mu.Unlock()
 	cache := map[string][]byte{}
 	for _, c := range clients {
+		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
+			continue
+		}
 		key := c.viewer.Key()
 		if c.html {
 			key += "+html"
@@ -156,6 +203,126 @@ func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st 
 		}
 	}
 	return encode(msg), nil
+}
+
+// AccessChanged re-authorises, now, the clients that a change of access may
+// concern: user userID's in campaign campaignID, which reached access version
+// `version` (-1: unknown). Other clients of the campaign just move to the new
+// version when it follows theirs; those that missed a version are checked
+// too. A client whose access shrank or whose credential ended is closed
+// (CloseAccessChanged, CloseSignedOut, CloseAccessRevoked).
+func (h *Hub) AccessChanged(campaignID, userID string, version int64) {
+	var check []*client
+	for _, c := range h.clients() {
+		if c.campaign != campaignID || c.authorize == nil {
+			continue
+		}
+		if c.user == userID || version < 0 || !c.access.CompareAndSwap(version-1, version) && c.access.Load() < version {
+			check = append(check, c)
+		}
+	}
+	for _, c := range check {
+		h.reauthorize(c)
+	}
+}
+
+// RecheckAll re-authorises every client, e.g. after notifications of
+// access changes may have been lost.
+func (h *Hub) RecheckAll() {
+	clients := h.clients()
+	work := make(chan *client)
+	var wg sync.WaitGroup
+	for range min(8, len(clients)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range work {
+				if c.authorize != nil {
+					h.reauthorize(c)
+				}
+			}
+		}()
+	}
+	for _, c := range clients {
+		work <- c
+	}
+	close(work)
+	wg.Wait()
+}
+
+func (h *Hub) clients() []*client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var all []*client
+	for _, room := range h.rooms {
+		for c := range room {
+			all = append(all, c)
+		}
+	}
+	return all
+}
+
+// reauthorize grants c's user their access again and reports whether c may
+// stay: with an unchanged viewer it moves to the new access version, else it
+// is closed with the code that says why.
+func (h *Hub) reauthorize(c *client) bool {
+	c.recheck.Lock()
+	defer c.recheck.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	g, err := c.authorize(ctx)
+	if code, reason := refusal(err); code != 0 {
+		h.cfg.Logger.Info("websocket access ended", "encounter", c.encounter, "user", c.user, "code", int(code), "err", err)
+		c.close(code, reason)
+		return false
+	}
+	if g.Viewer.Key() != c.viewer.Key() {
+		c.close(CloseAccessChanged, "your access changed: reconnect")
+		return false
+	}
+	for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+	}
+	c.setExpiry(g.Expires)
+	return true
+}
+
+// refusal says how to close a session whose re-authorisation failed with
+// err; code 0 means it did not fail.
+func refusal(err error) (websocket.StatusCode, string) {
+	switch fray.ErrorCode(err) {
+	case "":
+		return 0, ""
+	case fray.EUNAUTHORIZED:
+		return CloseSignedOut, "you are signed out: sign in again"
+	case fray.ENOTFOUND, fray.EFORBIDDEN, fray.EINVALID:
+		return CloseAccessRevoked, "you no longer have access to this encounter"
+	}
+	// The database could not say: the session cannot be vouched for.
+	return websocket.StatusTryAgainLater, "could not check your access: reconnect"
+}
+
+// setExpiry (re)arms the timer that closes the session when its credential
+// ends.
+func (c *client) setExpiry(t time.Time) {
+	var n int64
+	if !t.IsZero() {
+		n = t.UnixNano()
+	}
+	if c.expires.Swap(n) == n && (n == 0 || c.expiry != nil) {
+		return
+	}
+	if c.expiry != nil {
+		c.expiry.Stop()
+		c.expiry = nil
+	}
+	if n != 0 {
+		c.expiry = time.AfterFunc(time.Until(t), func() { c.close(CloseSignedOut, "your session has expired: sign in again") })
+	}
+}
+
+func (c *client) expired() bool {
+	n := c.expires.Load()
+	return n != 0 && time.Now().UnixNano() >= n
 }
 
 // Close disconnects every client with a going-away close frame and waits.
@@ -206,6 +373,17 @@ type ServeOptions struct {
 	Since     int64 // resume after this seq; negative for a snapshot
 	HTML      bool  // include rendered fragments
 	View      bool  // include the projection in every events message
+
+	// Campaign and User identify the session for AccessChanged; User is also
+	// the sender of its commands (command ids are scoped per user).
+	Campaign, User string
+	// Access is the campaign access version Viewer was granted at, Expires
+	// when the credential ends (zero: never).
+	Access  int64
+	Expires time.Time
+	// Authorize grants the user's access again when it may have changed;
+	// nil never checks again.
+	Authorize Authorizer
 }
 
 // Serve upgrades the request to a websocket and runs the session until the
@@ -223,12 +401,24 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	c := &client{
 		hub: h, conn: conn, encounter: opt.Encounter, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
+		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
+	c.access.Store(opt.Access)
 	if !h.add(c) {
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
 		return
 	}
 	defer h.remove(c)
+	c.recheck.Lock()
+	c.setExpiry(opt.Expires)
+	c.recheck.Unlock()
+	defer func() {
+		c.recheck.Lock()
+		if c.expiry != nil {
+			c.expiry.Stop()
+		}
+		c.recheck.Unlock()
+	}()
 
 	first, seq, err := h.hello(ctx, c, opt.Since)
 	if err != nil {
@@ -244,6 +434,13 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	go c.writeLoop(ctx)
 	go c.pingLoop(ctx)
 	c.readLoop(ctx)
+	if c.closing.Load() {
+		// The writer sends the last replies, then the close frame.
+		select {
+		case <-ctx.Done():
+		case <-time.After(h.cfg.WriteTimeout):
+		}
+	}
 	c.close(websocket.StatusNormalClosure, "")
 }
 
@@ -299,28 +496,71 @@ func (c *client) readLoop(ctx context.Context) {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
 			continue
 		}
-		seq, err := c.submit(ctx, msg.ID, cmd)
-		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return
-			}
+		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
+		switch {
+		case errors.Is(err, context.Canceled):
+			return
+		case err != nil:
 			if fray.ErrorCode(err) == fray.EINTERNAL {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-			continue
+		default:
+			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
 		}
-		c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+		if closeCode != 0 {
+			// No more events; the reply goes out, then the close frame.
+			c.hub.remove(c)
+			c.closing.Store(true)
+			c.enqueue(frame{closeCode: closeCode, reason: reason})
+			return
+		}
 	}
 }
 
 // submit runs a command to completion even if the connection drops or the
 // server shuts down meanwhile: a command the engine has begun is finished and
 // persisted, and a resend after reconnecting is acknowledged, not reapplied.
-func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int64, error) {
+//
+// The command is authorised against the user's current access: if it
+// changed since the session's viewer was granted, the user is authorised
+// again and the command decided with the new viewer. A non-zero close code
+// says the session must end after the reply, because the user is signed out,
+// lost access, or now has a different viewer.
+func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int64, websocket.StatusCode, string, error) {
+	if c.expired() {
+		return 0, CloseSignedOut, "your session has expired: sign in again",
+			fray.Errorf(fray.EUNAUTHORIZED, "your session has expired: sign in again")
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	return c.hub.cfg.Encounters.Submit(ctx, c.encounter, c.viewer, id, cmd)
+	sender := play.Sender{User: c.user, Viewer: c.viewer, Access: c.access.Load()}
+	var closeCode websocket.StatusCode
+	var reason string
+	for attempt := 0; ; attempt++ {
+		seq, err := c.hub.cfg.Encounters.Submit(ctx, c.encounter, sender, id, cmd)
+		if !errors.Is(err, play.ErrAccessChanged) || c.authorize == nil || attempt == 3 {
+			return seq, closeCode, reason, err
+		}
+		g, aerr := c.authorize(ctx)
+		if code, why := refusal(aerr); code != 0 {
+			if code == websocket.StatusTryAgainLater {
+				return 0, code, why, aerr
+			}
+			if code == CloseAccessRevoked {
+				// Answer as to a stranger: the encounter does not exist for them.
+				aerr = fray.Errorf(fray.ENOTFOUND, "no such encounter")
+			}
+			return 0, code, why, aerr
+		}
+		if g.Viewer.Key() != c.viewer.Key() {
+			closeCode, reason = CloseAccessChanged, "your access changed: reconnect"
+		} else {
+			for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+			}
+		}
+		sender.Viewer, sender.Access = g.Viewer, g.Access
+	}
 }
 
 // enqueue never blocks: a client whose queue is full is too slow and is
@@ -339,6 +579,10 @@ func (c *client) writeLoop(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case f := <-c.send:
+			if f.closeCode != 0 {
+				c.close(f.closeCode, f.reason)
+				return
+			}
 			if f.seq > 0 && f.seq <= c.sent {
 				continue // already covered by the hello message
 			}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ import (
 // fixedEncounter serves one unchanging state; enough to test fan-out.
 type fixedEncounter struct{ st engine.State }
 
-func (f fixedEncounter) Submit(context.Context, string, engine.Viewer, string, engine.Command) (int64, error) {
+func (f fixedEncounter) Submit(context.Context, string, play.Sender, string, engine.Command) (int64, error) {
 	return 0, fray.Errorf(fray.EILLEGAL, "read-only")
 }
 func (f fixedEncounter) Current(context.Context, string) (engine.Ruleset, engine.State, error) {
@@ -69,6 +70,7 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 
 	const updates = 400
 	got := make(chan int64, updates)
+	var received atomic.Int64
 	go func() {
 		for {
 			_, data, err := fast.Read(ctx)
@@ -78,15 +80,20 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 			}
 			var m struct{ Seq int64 }
 			_ = json.Unmarshal(data, &m)
+			received.Store(m.Seq)
 			got <- m.Seq
 		}
 	}()
 	big := strings.Repeat("x", 64<<10) // large frames fill the slow client's socket buffers
 	for i := int64(1); i <= updates; i++ {
+		// A reading client keeps up, however busy the machine: never let it
+		// fall more than half its queue behind (the slow one never reads).
+		for deadline := time.Now().Add(10 * time.Second); received.Load() < i-8 && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Microsecond)
+		}
 		st.Seq = i
 		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: i,
 			Events: []engine.Event{{Seq: i, Kind: "tick", Text: big}}})
-		time.Sleep(200 * time.Microsecond)
 	}
 	for want := int64(1); want <= updates; want++ {
 		select {
@@ -116,6 +123,11 @@ func TestDecodeClientMessage(t *testing.T) {
 		{`{"type":"command","id":"a","command":[1]}`, fray.EINVALID},
 		{`{"type":"command","id":"a","command":{"kind":"start"}} {}`, fray.EINVALID},
 		{`{`, fray.EINVALID},
+		{"{\"type\":\"command\",\"id\":\"a\xff\",\"command\":{\"kind\":\"start\"}}", fray.EINVALID},             // invalid UTF-8
+		{`{"type":"command","id":"a\udc00","command":{"kind":"start"}}`, fray.EINVALID},                         // a lone surrogate
+		{`{"type":"command","id":"a\u0000","command":{"kind":"start"}}`, fray.EINVALID},                         // a control character
+		{`{"type":"command","id":"` + strings.Repeat("x", 65) + `","command":{"kind":"start"}}`, fray.EINVALID}, // too long
+		{`{"type":"command","id":"épée","command":{"kind":"start"}}`, ""},
 	}
 	for _, tc := range cases {
 		if _, _, err := DecodeClientMessage([]byte(tc.in)); fray.ErrorCode(err) != tc.code {

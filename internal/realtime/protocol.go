@@ -7,9 +7,11 @@ package realtime
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
 )
 
 // ProtocolVersion is the version of the websocket protocol.
@@ -28,6 +30,11 @@ type ClientMessage struct {
 // DecodeClientMessage parses a client message and the command it carries.
 func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 	var m ClientMessage
+	if !utf8.Valid(data) {
+		// A decoder would turn each invalid byte into U+FFFD, so distinct
+		// ids and texts would silently become one.
+		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: not valid UTF-8")
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&m); err != nil {
@@ -39,8 +46,8 @@ func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 	if m.Type != "command" {
 		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "unknown message type %q", m.Type)
 	}
-	if m.ID == "" || len(m.ID) > 64 {
-		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "a command needs an id of 1–64 characters")
+	if err := play.CheckCommandID(m.ID); err != nil {
+		return ClientMessage{Type: m.Type}, engine.Command{}, err
 	}
 	cmd, err := engine.DecodeCommand(m.Command)
 	if err != nil {

@@ -4,7 +4,9 @@ package rules
 import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules/d20duel"
+	"github.com/fray-vtt/fray/internal/rules/d20tactical"
 	"github.com/fray-vtt/fray/internal/rules/d20under"
+	"github.com/fray-vtt/fray/internal/rules/d6bands"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
@@ -13,7 +15,9 @@ import (
 func Registry() *engine.Registry {
 	return engine.NewRegistry(
 		d20duel.New(),
+		d20tactical.New(),
 		d20under.New(),
+		d6bands.New(),
 		swzones.New(),
 	)
 }

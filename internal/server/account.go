@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 
@@ -50,7 +49,10 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if !s.limiter.Allow("password:"+u.ID, time.Now()) {
+	if ok, err := s.allow(r, "password:"+u.ID); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
 		accountRedirect(w, r, "error", "Too many attempts. Wait a minute and try again.")
 		return
 	}
@@ -60,7 +62,7 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 	}
 	password := r.PostFormValue("password")
 	if err := auth.ValidatePassword(password); err != nil {
-		accountRedirect(w, r, "error", fray.ErrorMessage(err))
+		accountRedirect(w, r, "error", errMessage(err))
 		return
 	}
 	if password != r.PostFormValue("password2") {
@@ -89,23 +91,26 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	token, err := s.createToken(r, u.ID, r.PostFormValue("name"))
+	token, _, err := s.createToken(r, u.ID, r.PostFormValue("name"))
 	if err != nil {
-		accountRedirect(w, r, "error", fray.ErrorMessage(err))
+		accountRedirect(w, r, "error", errMessage(err))
 		return
 	}
 	s.renderAccount(w, r, u.ID, u.Name, token, "Token created. Copy it now: it is not shown again.", "")
 }
 
-func (s *Server) createToken(r *http.Request, userID, name string) (string, error) {
+// createToken makes a personal access token and returns it (shown once)
+// and its id.
+func (s *Server) createToken(r *http.Request, userID, name string) (string, string, error) {
 	if name == "" || len(name) > 100 {
-		return "", fray.Errorf(fray.EINVALID, "give the token a name of 1–100 characters")
+		return "", "", fray.Errorf(fray.EINVALID, "give the token a name of 1–100 characters")
 	}
 	token, hash := auth.NewToken(tokenPrefix)
-	if _, err := s.store.CreateAPIToken(r.Context(), userID, name, hash); err != nil {
-		return "", err
+	t, err := s.store.CreateAPIToken(r.Context(), userID, name, hash)
+	if err != nil {
+		return "", "", err
 	}
-	return token, nil
+	return token, t.ID, nil
 }
 
 func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
@@ -114,7 +119,7 @@ func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.RevokeAPIToken(r.Context(), u.ID, chi.URLParam(r, "tokenID")); err != nil {
-		accountRedirect(w, r, "error", fray.ErrorMessage(err))
+		accountRedirect(w, r, "error", errMessage(err))
 		return
 	}
 	accountRedirect(w, r, "notice", "Token revoked.")

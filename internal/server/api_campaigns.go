@@ -179,7 +179,10 @@ func (s *Server) handleAPISignup(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if !s.limiter.Allow("signup:"+clientIP(r), time.Now()) {
+	if ok, err := s.allow(r, "signup:"+s.clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
 		writeError(w, r, fray.Errorf(fray.ERATELIMIT, "too many sign-ups from here; wait a minute"))
 		return
 	}
@@ -191,15 +194,25 @@ func (s *Server) handleAPISignup(w http.ResponseWriter, r *http.Request) {
 	if req.TokenName == "" {
 		req.TokenName = "signup"
 	}
-	token, err := s.createToken(r, id, req.TokenName)
+	token, tokenID, err := s.createToken(r, id, req.TokenName)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "name": req.Name, "token": token})
+	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "name": req.Name, "token": token, "tokenId": tokenID})
 }
 
-// handleAPITokens lists the caller's API tokens: GET /api/tokens
+// tokenJSON is an API token as the API shows it (never the token itself,
+// which is shown once, when made).
+type tokenJSON struct {
+	ID         string     `json:"id"`
+	Name       string     `json:"name"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"` // null before first use; updated at most once a minute
+	RevokedAt  *time.Time `json:"revokedAt"`  // null while the token works
+}
+
+// handleAPITokens lists the caller's API tokens, newest first: GET /api/tokens
 func (s *Server) handleAPITokens(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.requireUser(w, r)
 	if !ok {
@@ -210,10 +223,15 @@ func (s *Server) handleAPITokens(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, tokens)
+	out := make([]tokenJSON, 0, len(tokens))
+	for _, t := range tokens {
+		out = append(out, tokenJSON{ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt, LastUsedAt: t.LastUsedAt, RevokedAt: t.RevokedAt})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
-// handleAPICreateToken makes a token: POST /api/tokens {"name":"…"} → {"token":"…"} (shown once)
+// handleAPICreateToken makes a token: POST /api/tokens {"name":"…"} →
+// {"id":"…","name":"…","token":"…"} (the token is shown once)
 func (s *Server) handleAPICreateToken(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.requireUser(w, r)
 	if !ok {
@@ -226,12 +244,12 @@ func (s *Server) handleAPICreateToken(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	token, err := s.createToken(r, u.ID, req.Name)
+	token, id, err := s.createToken(r, u.ID, req.Name)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]string{"token": token, "name": req.Name})
+	writeJSON(w, http.StatusCreated, map[string]string{"id": id, "name": req.Name, "token": token})
 }
 
 // handleAPIRevokeToken: DELETE /api/tokens/{tokenID}

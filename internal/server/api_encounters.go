@@ -132,7 +132,7 @@ func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) 
 		writeError(w, r, err)
 		return
 	}
-	seq, err := s.play.Submit(r.Context(), e.id, e.viewer, req.ID, cmd)
+	seq, err := s.submit(r.Context(), &e, req.ID, cmd)
 	if err != nil {
 		writeError(w, r, err)
 		return

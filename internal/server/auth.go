@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,17 +19,34 @@ const (
 	tokenPrefix = "fray_pat_"
 )
 
-type userKey struct{}
+type principalKey struct{}
+
+// principal is who a request is from: a user, and the credential they
+// signed in with, which sockets keep to check that it still holds.
+type principal struct {
+	user    *store.User
+	cred    store.Credential
+	expires time.Time // when the credential ends; zero for API tokens
+}
 
 // userFrom returns the signed-in user of the request, or nil.
 func userFrom(r *http.Request) *store.User {
-	u, _ := r.Context().Value(userKey{}).(*store.User)
-	return u
+	if p := principalFrom(r); p != nil {
+		return p.user
+	}
+	return nil
+}
+
+func principalFrom(r *http.Request) *principal {
+	p, _ := r.Context().Value(principalKey{}).(*principal)
+	return p
 }
 
 // authenticate finds the request's user from an API token (Authorization:
 // Bearer) or the session cookie. A presented but invalid token is refused
-// outright; an invalid cookie just means "signed out".
+// outright; an invalid cookie just means "signed out". When the database
+// cannot say, the request fails with 503: a valid token or cookie is never
+// taken for an invalid one.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
@@ -40,17 +56,25 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				writeError(w, r, fray.Errorf(fray.EUNAUTHORIZED, "the Authorization header must be \"Bearer TOKEN\""))
 				return
 			}
-			u, err := s.store.TokenUser(ctx, auth.HashToken(strings.TrimSpace(token)))
+			cred := store.Credential{Kind: store.CredentialToken, Hash: auth.HashToken(strings.TrimSpace(token))}
+			u, _, err := s.store.Authenticate(ctx, cred, time.Now())
 			if err != nil {
-				writeError(w, r, fray.Errorf(fray.EUNAUTHORIZED, "that API token is not valid"))
+				writeError(w, r, err)
 				return
 			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, userKey{}, &u)))
+			next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, principalKey{}, &principal{user: &u, cred: cred})))
 			return
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-			if u, err := s.store.SessionUser(ctx, auth.HashToken(c.Value), time.Now()); err == nil {
-				r = r.WithContext(context.WithValue(ctx, userKey{}, &u))
+			cred := store.Credential{Kind: store.CredentialSession, Hash: auth.HashToken(c.Value)}
+			u, expires, err := s.store.Authenticate(ctx, cred, time.Now())
+			switch errCode(err) {
+			case "":
+				r = r.WithContext(context.WithValue(ctx, principalKey{}, &principal{user: &u, cred: cred, expires: expires}))
+			case fray.EUNAUTHORIZED: // signed out
+			default:
+				writeError(w, r, err)
+				return
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -99,22 +123,33 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies || r.TLS != nil})
 }
 
-// clientIP is the rate-limiting key: the peer address (Fray does not trust
-// forwarding headers unless told to sit behind a proxy).
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// localPath keeps a post-login redirect on this site.
+// localPath keeps a post-login redirect on this site: it returns next when
+// it is a path on this site (with its query), and "/" for anything else —
+// another site, a scheme, "//host", backslashes (which browsers read as
+// slashes) and control characters or spaces (which browsers strip, so
+// "/\t/evil.example" would become "//evil.example").
 func localPath(next string) string {
-	if next == "" || !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	if next == "" || len(next) > 2000 || !strings.HasPrefix(next, "/") {
 		return "/"
 	}
-	return next
+	for i := 0; i < len(next); i++ {
+		if c := next[i]; c <= ' ' || c == 0x7f || c == '\\' {
+			return "/"
+		}
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") || strings.ContainsRune(u.Path, '\\') {
+		return "/"
+	}
+	out := u.EscapedPath()
+	if strings.HasPrefix(out, "//") || !strings.HasPrefix(out, "/") {
+		return "/"
+	}
+	if u.RawQuery != "" {
+		out += "?" + u.RawQuery
+	}
+	return out
 }
 
 // baseURL is the site's own address as the browser sees it, for invite links.

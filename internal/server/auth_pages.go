@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -27,11 +26,18 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		render(w, r, web.AuthForm(web.AuthFormProps{Mode: "login", Next: next, Name: name, Error: msg}))
 	}
-	if !s.limiter.Allow("login:"+clientIP(r), time.Now()) {
+	if ok, err := s.allow(r, "login:"+s.clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
 		fail(http.StatusTooManyRequests, "Too many attempts. Wait a minute and try again.")
 		return
 	}
 	u, err := s.store.UserByName(r.Context(), name)
+	if err != nil && errCode(err) != fray.ENOTFOUND {
+		writeError(w, r, err) // the database cannot say: not a wrong password
+		return
+	}
 	if err != nil {
 		auth.SpendPasswordCheck(password)
 		fail(http.StatusUnauthorized, badLogin)
@@ -55,13 +61,16 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(status)
 		render(w, r, web.AuthForm(web.AuthFormProps{Mode: "signup", Next: next, Name: name, Error: msg}))
 	}
-	if !s.limiter.Allow("signup:"+clientIP(r), time.Now()) {
+	if ok, err := s.allow(r, "signup:"+s.clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
 		fail(http.StatusTooManyRequests, "Too many sign-ups from here. Wait a minute and try again.")
 		return
 	}
 	u, err := s.signup(r, name, password, r.PostFormValue("password2"))
 	if err != nil {
-		fail(statusOf(fray.ErrorCode(err)), fray.ErrorMessage(err))
+		fail(statusOf(errCode(err)), errMessage(err))
 		return
 	}
 	if err := s.startSession(w, r, u); err != nil {

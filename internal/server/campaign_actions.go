@@ -8,7 +8,6 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/auth"
-	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -58,7 +57,7 @@ func (s *Server) handleRevokeInvite(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.RevokeInvite(r.Context(), m.campaign, chi.URLParam(r, "inviteID")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Invite revoked.")
@@ -75,7 +74,7 @@ func (s *Server) handleMemberRole(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.SetMember(r.Context(), m.campaign, target, r.PostFormValue("role")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Role changed.")
@@ -87,7 +86,7 @@ func (s *Server) handleRemoveMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.RemoveMember(r.Context(), m.campaign, chi.URLParam(r, "userID")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Member removed.")
@@ -100,7 +99,7 @@ func (s *Server) handleAssignCharacter(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.AssignCharacter(r.Context(), m.campaign, r.PostFormValue("character"), r.PostFormValue("user")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	msg := "Character assigned."
@@ -121,7 +120,7 @@ func (s *Server) handleAddExample(w http.ResponseWriter, r *http.Request) {
 		_, err = prep.Import(r.Context(), s.store, s.rules, m.campaign, ex.Data)
 	}
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Added "+ex.Title+".")
@@ -148,5 +147,5 @@ func (s *Server) handleImportFile(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	campaignRedirect(w, r, m.campaign, "error", "The file was not imported: "+fray.ErrorMessage(err))
+	campaignRedirect(w, r, m.campaign, "error", "The file was not imported: "+errMessage(err))
 }

@@ -50,8 +50,8 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 	}
 	fail := func(err error) {
 		p := carryProps(sum, r.PostForm)
-		p.Error = fray.ErrorMessage(err)
-		w.WriteHeader(statusOf(fray.ErrorCode(err)))
+		p.Error = errMessage(err)
+		w.WriteHeader(statusOf(errCode(err)))
 		render(w, r, web.CarryOver(p))
 	}
 	if err := r.ParseForm(); err != nil {
@@ -72,7 +72,7 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 		case "confirm":
 			values, err := engine.CarriedFromForm(sum.Fields, r.PostForm, "value."+c.ID+".")
 			if err != nil {
-				fail(fray.Errorf(fray.EINVALID, "%s: %s", c.Name, fray.ErrorMessage(err)))
+				fail(fray.Errorf(fray.EINVALID, "%s: %s", c.Name, errMessage(err)))
 				return
 			}
 			ds = append(ds, carry.Decision{Character: c.ID, Values: values})

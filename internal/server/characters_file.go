@@ -60,7 +60,7 @@ func (s *Server) handleImportCharacters(w http.ResponseWriter, r *http.Request) 
 	}
 	n, err := s.importCharacters(r, m)
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", "The characters were not imported: "+fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", "The characters were not imported: "+errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Imported "+strconv.Itoa(n)+" characters with their history.")
@@ -85,7 +85,7 @@ func (s *Server) importCharacters(r *http.Request, m membership) (int, error) {
 	for i, e := range entries {
 		ci, err := s.characterImport(e, m)
 		if err != nil {
-			return 0, fray.Errorf(fray.ErrorCode(err), "character %d (%s): %s", i+1, e.Name, fray.ErrorMessage(err))
+			return 0, fray.Errorf(errCode(err), "character %d (%s): %s", i+1, e.Name, errMessage(err))
 		}
 		if seen[ci.Block.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "character %d: id %q is used twice", i+1, ci.Block.ID)

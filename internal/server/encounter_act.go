@@ -31,15 +31,15 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 	}
 	cmd, err := commandFromForm(engine.Project(e.ruleset, e.state, e.viewer), r.PostForm)
 	if err != nil {
-		back(fray.ErrorMessage(err))
+		back(errMessage(err))
 		return
 	}
 	cmdID := r.PostForm.Get("cid")
 	if cmdID == "" {
 		cmdID = "form-" + store.NewID()
 	}
-	if _, err := s.play.Submit(r.Context(), e.id, e.viewer, cmdID, cmd); err != nil {
-		back(fray.ErrorMessage(err))
+	if _, err := s.submit(r.Context(), &e, cmdID, cmd); err != nil {
+		back(errMessage(err))
 		return
 	}
 	back("")

@@ -33,12 +33,12 @@ func (s *Server) handleRevealEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	cmd := engine.NewCommand(engine.KindRevealEvent, "", map[string]any{"seq": seq})
 	q := url.Values{"notice": {fmt.Sprintf("Event %d is now visible to the players.", seq)}}
-	if _, err := s.play.Submit(r.Context(), e.id, e.viewer, "reveal-"+store.NewID(), cmd); err != nil {
-		if fray.ErrorCode(err) == fray.EINTERNAL {
+	if _, err := s.submit(r.Context(), &e, "reveal-"+store.NewID(), cmd); err != nil {
+		if errCode(err) == fray.EINTERNAL {
 			writeError(w, r, err)
 			return
 		}
-		q = url.Values{"error": {fray.ErrorMessage(err)}}
+		q = url.Values{"error": {errMessage(err)}}
 	}
 	back := encounterURL(e.id, "/log", e.as, q) + fmt.Sprintf("#ev-%d", seq)
 	http.Redirect(w, r, back, http.StatusSeeOther)

@@ -59,7 +59,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 			viewer = engine.PlayerViewer(mine...)
 		}
 		view := engine.Project(rs, st, viewer)
-		e := viewedEncounter{membership: m, id: rec.ID, ruleset: rs, state: st, viewer: viewer}
+		e := viewedEncounter{membership: m, id: rec.ID, ruleset: rs, state: st, grant: grant{viewer: viewer}}
 		entry := web.TimelineEntry{
 			ID: rec.ID, Name: b.Name, Ruleset: b.Ruleset, Status: string(b.Status), Events: b.Seq,
 			Date: rec.CreatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"), DateISO: rec.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),

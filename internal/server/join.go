@@ -20,9 +20,9 @@ func (s *Server) handleJoinPage(w http.ResponseWriter, r *http.Request) {
 	}
 	_, c, err := s.store.InviteByToken(r.Context(), auth.HashToken(token), time.Now())
 	if err != nil {
-		w.WriteHeader(statusOf(fray.ErrorCode(err)))
-		p.Error = fray.ErrorMessage(err)
-		if fray.ErrorCode(err) == fray.ENOTFOUND {
+		w.WriteHeader(statusOf(errCode(err)))
+		p.Error = errMessage(err)
+		if errCode(err) == fray.ENOTFOUND {
 			p.Error = "This invite link is not valid. Ask your GM for a new one."
 		}
 	}

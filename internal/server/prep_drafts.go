@@ -56,7 +56,7 @@ func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
 	}
 	rs, err := s.rules.Get(r.PostFormValue("ruleset"))
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	name := strings.TrimSpace(r.PostFormValue("name"))
@@ -74,7 +74,7 @@ func (s *Server) storeNewDraft(w http.ResponseWriter, r *http.Request, campaign 
 	}
 	d, err := s.prep().CreateDraft(r.Context(), store.Draft{CampaignID: campaign, Name: setup.Name, Ruleset: setup.Ruleset, Setup: data})
 	if err != nil {
-		campaignRedirect(w, r, campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, campaign, "error", errMessage(err))
 		return
 	}
 	draftRedirect(w, r, d.ID, "notice", notice)
@@ -120,7 +120,7 @@ func (s *Server) handleImportDraft(w http.ResponseWriter, r *http.Request) {
 	}
 	setup, err := s.importedSetup(r)
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", "The file was not imported: "+fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", "The file was not imported: "+errMessage(err))
 		return
 	}
 	s.storeNewDraft(w, r, m.campaign, setup, "Imported "+setup.Name+" as a draft.")
@@ -138,7 +138,7 @@ func (s *Server) handleDraftReplace(w http.ResponseWriter, r *http.Request) {
 		err = s.prep().UpdateDraft(r.Context(), d.ID, setup.Name, data)
 	}
 	if err != nil {
-		draftRedirect(w, r, d.ID, "error", "The file was not imported: "+fray.ErrorMessage(err))
+		draftRedirect(w, r, d.ID, "error", "The file was not imported: "+errMessage(err))
 		return
 	}
 	draftRedirect(w, r, d.ID, "notice", "Draft replaced from the file.")
@@ -220,12 +220,12 @@ func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := prep.Prepare(s.rules, d.Setup)
 	if err != nil {
-		draftRedirect(w, r, d.ID, "error", "Not created: "+fray.ErrorMessage(err))
+		draftRedirect(w, r, d.ID, "error", "Not created: "+errMessage(err))
 		return
 	}
 	e, err := prep.Save(r.Context(), s.store, d.CampaignID, p)
 	if err != nil {
-		draftRedirect(w, r, d.ID, "error", "Not created: "+fray.ErrorMessage(err))
+		draftRedirect(w, r, d.ID, "error", "Not created: "+errMessage(err))
 		return
 	}
 	http.Redirect(w, r, "/encounters/"+url.PathEscape(e.ID), http.StatusSeeOther)
@@ -267,14 +267,14 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err := prep.Check(s.rules, checked); err != nil {
-		p.Problem = fray.ErrorMessage(err)
+		p.Problem = errMessage(err)
 	}
 	zoneNames := map[string]string{}
 	if p.Zoned {
 		p.Covers = []engine.Choice{{Value: "", Label: "None"}, {Value: "light", Label: "Light (−2)"}, {Value: "medium", Label: "Medium (−4)"}, {Value: "heavy", Label: "Heavy (−6)"}, {Value: "total", Label: "Total (−8)"}}
 		b, err := prep.ReadBattlefield(setup)
 		if err != nil {
-			p.Problem = fray.ErrorMessage(err)
+			p.Problem = errMessage(err)
 		}
 		for _, z := range b.Zones {
 			zoneNames[z.ID] = z.Name
@@ -361,7 +361,7 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		draftRedirect(w, r, d.ID, "error", fray.ErrorMessage(err))
+		draftRedirect(w, r, d.ID, "error", errMessage(err))
 		return
 	}
 	draftRedirect(w, r, d.ID, "", "")

@@ -36,7 +36,7 @@ func derived(rs engine.Ruleset, stats json.RawMessage) ([]engine.Choice, string)
 	}
 	m, err := d.Derive(stats)
 	if err != nil {
-		return nil, fray.ErrorMessage(err)
+		return nil, errMessage(err)
 	}
 	var out []engine.Choice
 	for k, v := range m {
@@ -187,8 +187,8 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		p.Error = fray.ErrorMessage(err)
-		w.WriteHeader(statusOf(fray.ErrorCode(err)))
+		p.Error = errMessage(err)
+		w.WriteHeader(statusOf(errCode(err)))
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
@@ -201,7 +201,7 @@ func (s *Server) handleStatDelete(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.prep().DeleteStatBlock(r.Context(), storeKind(chi.URLParam(r, "kind")), m.campaign, chi.URLParam(r, "entry")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Deleted.")
@@ -244,7 +244,7 @@ func (s *Server) handleImportBestiary(w http.ResponseWriter, r *http.Request) {
 	}
 	n, err := s.importBestiary(r, m.campaign)
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", "The bestiary was not imported: "+fray.ErrorMessage(err))
+		campaignRedirect(w, r, m.campaign, "error", "The bestiary was not imported: "+errMessage(err))
 		return
 	}
 	campaignRedirect(w, r, m.campaign, "notice", "Imported "+strconv.Itoa(n)+" bestiary entries.")
@@ -280,7 +280,7 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 	for i, e := range entries {
 		rs, err := s.rules.Get(e.Ruleset)
 		if err != nil {
-			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
+			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, errMessage(err))
 		}
 		if e.ID == "" {
 			e.ID = engine.Slug(e.Name)
@@ -291,7 +291,7 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 		seen[e.ID] = true
 		if d, ok := rs.(engine.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
-				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, fray.ErrorMessage(err))
+				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, errMessage(err))
 			}
 		}
 		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaign, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})

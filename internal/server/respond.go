@@ -1,11 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/store"
 )
 
 // maxBodyBytes bounds request bodies; imports are the largest (1 MiB).
@@ -30,6 +34,8 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case fray.ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
+	case fray.EUNAVAILABLE, fray.EOUTCOMEUNKNOWN:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }
@@ -40,10 +46,15 @@ type errorBody struct {
 }
 
 // writeError answers with the error as JSON for API routes and as plain
-// text elsewhere.
+// text elsewhere. A database that cannot be reached is 503 with a message
+// that says so, wherever it shows.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	err = store.Classify(err)
 	code := fray.ErrorCode(err)
 	status := statusOf(code)
+	if status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "5")
+	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		writeJSON(w, status, errorBody{Code: code, Message: fray.ErrorMessage(err)})
 		return
@@ -59,15 +70,27 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// readJSON decodes a request body strictly.
+// readJSON decodes a request body strictly: one JSON value, valid UTF-8 (a
+// decoder would turn invalid bytes into U+FFFD, so distinct values would
+// silently become one), no unknown fields.
 func readJSON(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		if strings.Contains(err.Error(), "request body too large") {
 			return fray.Errorf(fray.ETOOLARGE, "request body is too large")
 		}
+		return fray.Errorf(fray.EINVALID, "the request body could not be read")
+	}
+	if !utf8.Valid(body) {
+		return fray.Errorf(fray.EINVALID, "malformed JSON: not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
 		return fray.Errorf(fray.EINVALID, "malformed JSON: %v", err)
+	}
+	if dec.More() {
+		return fray.Errorf(fray.EINVALID, "malformed JSON: trailing data")
 	}
 	return nil
 }
@@ -100,3 +123,11 @@ func cacheStatic(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// errCode is err's fray code, EUNAVAILABLE when the database could not be
+// reached.
+func errCode(err error) string { return fray.ErrorCode(store.Classify(err)) }
+
+// errMessage is err's message for people, saying so when the database could
+// not be reached.
+func errMessage(err error) string { return fray.ErrorMessage(store.Classify(err)) }

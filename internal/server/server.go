@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
@@ -24,12 +23,13 @@ type Store interface {
 	UserByName(ctx context.Context, name string) (store.User, error)
 	SetPassword(ctx context.Context, userID, passwordHash string) error
 	CreateSession(ctx context.Context, userID string, tokenHash []byte, expires time.Time) error
-	SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (store.User, error)
 	DeleteSession(ctx context.Context, tokenHash []byte) error
 	CreateAPIToken(ctx context.Context, userID, name string, tokenHash []byte) (store.APIToken, error)
 	APITokens(ctx context.Context, userID string) ([]store.APIToken, error)
 	RevokeAPIToken(ctx context.Context, userID, tokenID string) error
-	TokenUser(ctx context.Context, tokenHash []byte) (store.User, error)
+	Authenticate(ctx context.Context, cred store.Credential, now time.Time) (store.User, time.Time, error)
+	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
+	AllowRate(ctx context.Context, key string, every time.Duration, burst int) (bool, error)
 
 	CreateCampaignFor(ctx context.Context, name, gmUserID string) (store.Campaign, error)
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
@@ -65,21 +65,30 @@ type Config struct {
 	// SecureCookies marks session cookies Secure even on plain-HTTP
 	// requests (set it behind a TLS-terminating proxy).
 	SecureCookies bool
-	// Limiter rate-limits log-ins, sign-ups and password changes; nil means
-	// a burst of 10 per client, then one every 6 seconds.
-	Limiter *auth.Limiter
+	// RateEvery and RateBurst limit log-ins, sign-ups and password changes
+	// per client address (or user): a burst of RateBurst, then one every
+	// RateEvery. The buckets live in the database, shared by every server
+	// instance. Zero means a burst of 10, then one every 6 seconds;
+	// negative RateEvery turns the limit off.
+	RateEvery time.Duration
+	RateBurst int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (for rate limits); none means the peer is the client.
+	TrustedProxies TrustedProxies
 }
 
 // Server serves Fray over HTTP.
 type Server struct {
-	store         Store
-	play          *play.Service
-	hub           *realtime.Hub
-	rules         *engine.Registry
-	log           *slog.Logger
-	secureCookies bool
-	limiter       *auth.Limiter
-	router        http.Handler
+	store          Store
+	play           *play.Service
+	hub            *realtime.Hub
+	rules          *engine.Registry
+	log            *slog.Logger
+	secureCookies  bool
+	rateEvery      time.Duration
+	rateBurst      int
+	trustedProxies TrustedProxies
+	router         http.Handler
 }
 
 // New returns a Server with its routes.
@@ -87,13 +96,23 @@ func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Limiter == nil {
-		cfg.Limiter = auth.NewLimiter(6*time.Second, 10)
+	if cfg.RateEvery == 0 {
+		cfg.RateEvery = 6 * time.Second
+	}
+	if cfg.RateBurst == 0 {
+		cfg.RateBurst = 10
 	}
 	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, log: cfg.Logger,
-		secureCookies: cfg.SecureCookies, limiter: cfg.Limiter}
+		secureCookies: cfg.SecureCookies, rateEvery: cfg.RateEvery, rateBurst: cfg.RateBurst,
+		trustedProxies: cfg.TrustedProxies}
 	s.router = s.routes()
 	return s
+}
+
+// allow counts an attempt of a rate-limited action (key: the action and
+// the client address or user) and reports whether it may go ahead.
+func (s *Server) allow(r *http.Request, key string) (bool, error) {
+	return s.store.AllowRate(r.Context(), key, s.rateEvery, s.rateBurst)
 }
 
 // ServeHTTP implements http.Handler.

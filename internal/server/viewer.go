@@ -1,13 +1,17 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -29,7 +33,7 @@ func (s *Server) member(w http.ResponseWriter, r *http.Request, campaignID strin
 	}
 	role, err := s.store.Membership(r.Context(), campaignID, u.ID)
 	if err != nil {
-		if fray.ErrorCode(err) == fray.ENOTFOUND {
+		if errCode(err) == fray.ENOTFOUND {
 			err = fray.Errorf(fray.ENOTFOUND, "no such campaign")
 		}
 		writeError(w, r, err)
@@ -51,29 +55,48 @@ func (s *Server) gmOf(w http.ResponseWriter, r *http.Request, campaignID string)
 // viewedEncounter is the encounter of a request's {id} as its user sees it.
 type viewedEncounter struct {
 	membership
-	id      string
-	as      string // the ?as= a GM previews the page with, "" otherwise
-	ruleset engine.Ruleset
-	state   engine.State
-	viewer  engine.Viewer
+	principal *principal
+	id        string
+	as        string // the ?as= a GM previews the page with, "" otherwise
+	ruleset   engine.Ruleset
+	state     engine.State
+	grant
 }
+
+// grant is what a member may do in one encounter, as of one access version.
+type grant struct {
+	viewer  engine.Viewer
+	access  int64     // the campaign's access version it was granted at
+	expires time.Time // when the credential ends; zero for API tokens
+}
+
+// noSuchEncounter is what anyone who may not see an encounter is told,
+// whether it exists or not.
+func noSuchEncounter() error { return fray.Errorf(fray.ENOTFOUND, "no such encounter") }
 
 // viewed loads the request's encounter and the viewer its user is: the GM
 // (who may preview as a player character with ?as=ID), or a player
-// commanding the characters they own in the campaign. Non-members get 404.
-// On error it has answered.
+// commanding the characters they own in the campaign. An unknown encounter
+// and one the user may not see (a stranger's) get the same 404. On error it
+// has answered.
 func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter, bool) {
 	if _, ok := s.requireUser(w, r); !ok {
 		return viewedEncounter{}, false
 	}
+	p := principalFrom(r)
 	id := chi.URLParam(r, "id")
 	campaignID, err := s.store.EncounterCampaign(r.Context(), id)
+	if errCode(err) == fray.ENOTFOUND {
+		err = noSuchEncounter()
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	m, ok := s.member(w, r, campaignID)
-	if !ok {
+	// Access first: a stranger's request must not load the encounter.
+	a, err := s.access(r.Context(), p, campaignID)
+	if err != nil {
+		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
 	rs, st, err := s.play.Current(r.Context(), id)
@@ -81,25 +104,81 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	e := viewedEncounter{membership: m, id: id, ruleset: rs, state: st}
-	if m.gm() {
-		e.viewer = engine.GMViewer()
-		if as := r.URL.Query().Get("as"); as != "" && as != engine.GM {
-			c := st.Core().Combatant(as)
-			if c == nil || !c.PC {
-				writeError(w, r, fray.Errorf(fray.EINVALID, "preview as %q, or as one of the player characters", engine.GM))
-				return viewedEncounter{}, false
-			}
-			e.viewer, e.as = engine.PlayerViewer(c.ID), c.ID
-		}
-		return e, true
-	}
-	owned, err := s.store.UserCharacters(r.Context(), campaignID, m.user.ID)
-	if err != nil {
+	e := viewedEncounter{principal: p, id: id, ruleset: rs, state: st,
+		membership: membership{user: p.user, campaign: campaignID, role: a.Role}}
+	if e.grant, err = grantFrom(a, st, r.URL.Query().Get("as")); err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	owned = slices.DeleteFunc(owned, func(cid string) bool { return st.Core().Combatant(cid) == nil })
-	e.viewer = engine.PlayerViewer(owned...)
+	if !e.viewer.GM && e.gm() {
+		e.as = e.viewer.Controls[0]
+	}
 	return e, true
+}
+
+// access reads what p's user may do now in campaign campaignID. A user who
+// is not a member is told the encounter does not exist; one whose
+// credential ended is EUNAUTHORIZED.
+func (s *Server) access(ctx context.Context, p *principal, campaignID string) (store.Access, error) {
+	a, err := s.store.Access(ctx, p.cred, p.user.ID, campaignID, time.Now())
+	if fray.ErrorCode(err) == fray.ENOTFOUND {
+		err = noSuchEncounter()
+	}
+	return a, err
+}
+
+// grantFrom is the viewer access a gives in encounter state st: a GM
+// commands everything, or previews as the player character as; a player
+// commands the characters they own there.
+func grantFrom(a store.Access, st engine.State, as string) (grant, error) {
+	g := grant{access: a.Version, expires: a.Expires}
+	if a.Role == store.RoleGM {
+		g.viewer = engine.GMViewer()
+		if as != "" && as != engine.GM {
+			c := st.Core().Combatant(as)
+			if c == nil || !c.PC {
+				return grant{}, fray.Errorf(fray.EINVALID, "preview as %q, or as one of the player characters", engine.GM)
+			}
+			g.viewer = engine.PlayerViewer(c.ID)
+		}
+		return g, nil
+	}
+	owned := slices.DeleteFunc(slices.Clone(a.Characters), func(cid string) bool { return st.Core().Combatant(cid) == nil })
+	g.viewer = engine.PlayerViewer(owned...)
+	return g, nil
+}
+
+// regrant reads e's user's access again, e.g. after it changed under a
+// command, keeping e's preview.
+func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
+	a, err := s.access(ctx, e.principal, e.campaign)
+	if err != nil {
+		return err
+	}
+	_, st, err := s.play.Current(ctx, e.id)
+	if err != nil {
+		return err
+	}
+	g, err := grantFrom(a, st, e.as)
+	if err != nil {
+		return err
+	}
+	e.role, e.grant, e.state = a.Role, g, st
+	return nil
+}
+
+// submit runs a command for the user of e, as e's viewer. If the user's
+// access changed since e was read, it reads it again and decides the
+// command with the current viewer, so a command is never judged by access
+// the user no longer has.
+func (s *Server) submit(ctx context.Context, e *viewedEncounter, cmdID string, cmd engine.Command) (int64, error) {
+	for attempt := 0; ; attempt++ {
+		seq, err := s.play.Submit(ctx, e.id, play.Sender{User: e.user.ID, Viewer: e.viewer, Access: e.access}, cmdID, cmd)
+		if !errors.Is(err, play.ErrAccessChanged) || attempt == 3 {
+			return seq, err
+		}
+		if err := s.regrant(ctx, e); err != nil {
+			return 0, err
+		}
+	}
 }

@@ -27,6 +27,9 @@ type Encounter struct {
 	State      []byte
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// Access is the campaign's access version when the row was read (only
+	// from [DB.Encounter]), see Appended.Access.
+	Access int64
 }
 
 // CreateEncounter stores a new encounter. The caller supplies ID (from NewID),
@@ -86,10 +89,11 @@ func (db *DB) Encounter(ctx context.Context, id string) (Encounter, error) {
 	}
 	var e Encounter
 	err := db.pool.QueryRow(ctx, `
-		SELECT id::text, campaign_id::text, name, ruleset, status, seq, setup, initial_state, state, created_at, updated_at
-		FROM encounters WHERE id = $1::uuid`, id).
+		SELECT e.id::text, e.campaign_id::text, e.name, e.ruleset, e.status, e.seq, e.setup, e.initial_state, e.state,
+			e.created_at, e.updated_at, c.access_version
+		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id WHERE e.id = $1::uuid`, id).
 		Scan(&e.ID, &e.CampaignID, &e.Name, &e.Ruleset, &e.Status, &e.Seq,
-			&e.Setup, &e.Initial, &e.State, &e.CreatedAt, &e.UpdatedAt)
+			&e.Setup, &e.Initial, &e.State, &e.CreatedAt, &e.UpdatedAt, &e.Access)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Encounter{}, encounterNotFound(id)
 	}

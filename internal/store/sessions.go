@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -40,20 +37,8 @@ func (db *DB) CreateSession(ctx context.Context, userID string, tokenHash []byte
 // SessionUser returns the user of the session with tokenHash if it has not
 // expired at now; ENOTFOUND when it is missing or expired.
 func (db *DB) SessionUser(ctx context.Context, tokenHash []byte, now time.Time) (User, error) {
-	if len(tokenHash) != TokenHashLen {
-		return User{}, sessionNotFound()
-	}
-	u, err := scanUser(db.pool.QueryRow(ctx, `
-		SELECT `+userColumns+`
-		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = $1 AND s.expires_at > $2`, tokenHash, now))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return User{}, sessionNotFound()
-	}
-	if err != nil {
-		return User{}, fmt.Errorf("store: session user: %w", err)
-	}
-	return u, nil
+	u, _, err := db.session(ctx, tokenHash, now)
+	return u, err
 }
 
 // DeleteSession ends the session with tokenHash; ending one that does not

@@ -37,6 +37,12 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
 	}
+	// Fray never leaves a transaction idle; one that is was abandoned by a
+	// writer whose connection broke mid-commit without the server noticing,
+	// and it would hold its encounter's row (see Settle) until TCP gives up.
+	if _, set := cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"]; !set {
+		cfg.ConnConfig.RuntimeParams["idle_in_transaction_session_timeout"] = "60000"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -118,4 +124,5 @@ const (
 	sqlForeignKeyViolation = "23503"
 	sqlUniqueViolation     = "23505"
 	sqlCheckViolation      = "23514"
+	sqlLockNotAvailable    = "55P03"
 )

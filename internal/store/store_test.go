@@ -317,10 +317,10 @@ func TestAppend(t *testing.T) {
 		wantCode(t, err, fray.ENOTFOUND)
 	}
 
-	if s, found, err := db.CommandSeq(ctx, e.ID, "c1"); err != nil || !found || s != 3 {
+	if s, found, err := db.CommandSeq(ctx, e.ID, "", "c1"); err != nil || !found || s != 3 {
 		t.Fatalf("CommandSeq(c1) = %d, %v, %v", s, found, err)
 	}
-	if _, found, err := db.CommandSeq(ctx, e.ID, "c2"); err != nil || found {
+	if _, found, err := db.CommandSeq(ctx, e.ID, "", "c2"); err != nil || found {
 		t.Fatalf("CommandSeq(c2) = %v, %v", found, err)
 	}
 }
@@ -375,7 +375,7 @@ func TestAppendStaleSeq(t *testing.T) {
 		}
 	}
 	// Nothing of the losers was kept, not even their command id.
-	if _, found, _ := db.CommandSeq(ctx, e.ID, "b"); found {
+	if _, found, _ := db.CommandSeq(ctx, e.ID, "", "b"); found {
 		t.Fatal("a conflicting append recorded its command id")
 	}
 	if got, _ := db.Encounter(ctx, e.ID); got.Seq != 1 || !jsonEqual(got.State, `{"seq":1}`) {

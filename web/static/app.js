@@ -105,6 +105,15 @@
         setConn('off', 'disconnected — reload the page');
         return;
       }
+      if (e.code === 4401 || e.code === 4403 || e.code === 4409) {
+        // Signed out, no longer a member, or access changed: the page as it
+        // stands is no longer what this viewer may see. Load it afresh (the
+        // server sends a signed-out visitor to log in).
+        stopped = true;
+        setConn('off', 'your access changed — reloading');
+        location.reload();
+        return;
+      }
       scheduleReconnect();
     });
   }

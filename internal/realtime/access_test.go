@@ -1,0 +1,209 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
+)
+
+// grantBook is each test user's current grant, and how often it was read.
+type grantBook struct {
+	mu     sync.Mutex
+	grants map[string]Grant
+	errs   map[string]error
+	reads  map[string]*atomic.Int32
+}
+
+func (b *grantBook) set(user string, g Grant, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.grants[user], b.errs[user] = g, err
+}
+
+func (b *grantBook) authorizer(user string) Authorizer {
+	return func(context.Context) (Grant, error) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.reads[user].Add(1)
+		return b.grants[user], b.errs[user]
+	}
+}
+
+// accessHub serves encounter "e" of campaign "c" to users named by the
+// ?user= of each connection, each granted from book at version 1.
+func accessHub(t *testing.T, users ...string) (*Hub, *grantBook, string) {
+	t.Helper()
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
+	enc := fixedEncounter{st: st}
+	hub := NewHub(Config{Encounters: enc, Events: enc})
+	book := &grantBook{grants: map[string]Grant{}, errs: map[string]error{}, reads: map[string]*atomic.Int32{}}
+	for _, u := range users {
+		book.grants[u] = Grant{Viewer: engine.PlayerViewer(u + "-pc"), Access: 1}
+		book.reads[u] = &atomic.Int32{}
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := r.URL.Query().Get("user")
+		g := book.grants[u]
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: g.Viewer, Since: -1,
+			Campaign: "c", User: u, Access: g.Access, Expires: g.Expires, Authorize: book.authorizer(u)})
+	}))
+	t.Cleanup(func() { hub.Close(); srv.Close() })
+	return hub, book, "ws" + strings.TrimPrefix(srv.URL, "http")
+}
+
+func dialAs(t *testing.T, hub *Hub, url, user string) *websocket.Conn {
+	t.Helper()
+	before := hub.Count("e")
+	c, _, err := websocket.Dial(context.Background(), url+"?user="+user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	if _, _, err := c.Read(context.Background()); err != nil { // the snapshot
+		t.Fatal(err)
+	}
+	for hub.Count("e") <= before {
+		time.Sleep(time.Millisecond)
+	}
+	return c
+}
+
+// closedWith reads until the connection ends and returns its close code.
+func closedWith(t *testing.T, c *websocket.Conn) websocket.StatusCode {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	for {
+		_, data, err := c.Read(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("not closed")
+			}
+			return websocket.CloseStatus(err)
+		}
+		var m struct{ Type string }
+		_ = json.Unmarshal(data, &m)
+		if m.Type == "events" {
+			t.Fatalf("events after access ended: %s", data)
+		}
+	}
+}
+
+// A change for one user re-authorises only that user's sockets (closing
+// them with the code that says why); the others move to the new version
+// without a database read, unless they missed a version.
+func TestAccessChangedRoutesAndCloses(t *testing.T) {
+	hub, book, url := accessHub(t, "ann", "bob", "cid", "dee")
+	ann, bob, cid, dee := dialAs(t, hub, url, "ann"), dialAs(t, hub, url, "bob"), dialAs(t, hub, url, "cid"), dialAs(t, hub, url, "dee")
+	_ = bob
+
+	// ann is signed out: closed 4401; nobody else is read.
+	book.set("ann", Grant{}, fray.Errorf(fray.EUNAUTHORIZED, "signed out"))
+	hub.AccessChanged("c", "ann", 2)
+	if code := closedWith(t, ann); code != CloseSignedOut {
+		t.Fatalf("ann closed with %d", code)
+	}
+	for _, u := range []string{"bob", "cid", "dee"} {
+		if n := book.reads[u].Load(); n != 0 {
+			t.Fatalf("%s was read %d times for ann's change", u, n)
+		}
+	}
+	// Another campaign's change concerns nobody here.
+	hub.AccessChanged("other", "bob", 7)
+	// cid loses their character: closed 4409. dee is removed: 4403.
+	book.set("cid", Grant{Viewer: engine.PlayerViewer(), Access: 3}, nil)
+	hub.AccessChanged("c", "cid", 3)
+	if code := closedWith(t, cid); code != CloseAccessChanged {
+		t.Fatalf("cid closed with %d", code)
+	}
+	book.set("dee", Grant{}, fray.Errorf(fray.ENOTFOUND, "no such encounter"))
+	hub.AccessChanged("c", "dee", 4)
+	if code := closedWith(t, dee); code != CloseAccessRevoked {
+		t.Fatalf("dee closed with %d", code)
+	}
+	if n := book.reads["bob"].Load(); n != 0 {
+		t.Fatalf("bob was read %d times for others' changes", n)
+	}
+	// bob missed version 5 (a lost notification): at 6 he is checked, and stays.
+	book.set("bob", Grant{Viewer: engine.PlayerViewer("bob-pc"), Access: 6}, nil)
+	hub.AccessChanged("c", "someone", 6)
+	if n := book.reads["bob"].Load(); n != 1 {
+		t.Fatalf("bob, who missed a version, was read %d times", n)
+	}
+	if hub.Count("e") != 1 {
+		t.Fatalf("%d clients left, want bob", hub.Count("e"))
+	}
+	// A database that cannot say closes with 1013 (try again later).
+	book.set("bob", Grant{}, fray.Errorf(fray.EUNAVAILABLE, "down"))
+	hub.RecheckAll()
+	if code := closedWith(t, bob); code != websocket.StatusTryAgainLater {
+		t.Fatalf("bob closed with %d", code)
+	}
+}
+
+// An update committed at a newer access version than a socket's is sent to
+// it only after it was authorised again; one whose access ended gets
+// nothing and is closed.
+func TestPublishChecksStaleSockets(t *testing.T) {
+	hub, book, url := accessHub(t, "ann", "bob")
+	ann, bob := dialAs(t, hub, url, "ann"), dialAs(t, hub, url, "bob")
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Seq: 1}
+	book.set("ann", Grant{}, fray.Errorf(fray.ENOTFOUND, "no such encounter"))
+	book.set("bob", Grant{Viewer: engine.PlayerViewer("bob-pc"), Access: 2}, nil)
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Access: 2,
+		Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+	if code := closedWith(t, ann); code != CloseAccessRevoked {
+		t.Fatalf("ann closed with %d", code)
+	}
+	_, data, err := bob.Read(context.Background())
+	if err != nil || !strings.Contains(string(data), `"tick"`) {
+		t.Fatalf("bob: %s %v", data, err)
+	}
+	// At the same version, nobody is read again.
+	before := book.reads["bob"].Load()
+	st.Seq = 2
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Access: 2,
+		Events: []engine.Event{{Seq: 2, Kind: "tock"}}})
+	if _, _, err := bob.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n := book.reads["bob"].Load(); n != before {
+		t.Fatalf("bob was read again at an unchanged version")
+	}
+}
+
+// A session whose credential expires is closed at that time.
+func TestSessionClosesAtExpiry(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
+	enc := fixedEncounter{st: st}
+	hub := NewHub(Config{Encounters: enc, Events: enc})
+	expires := time.Now().Add(300 * time.Millisecond)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: engine.PlayerViewer("x"), Since: -1, Campaign: "c", User: "u",
+			Access: 1, Expires: expires, Authorize: func(context.Context) (Grant, error) {
+				return Grant{Viewer: engine.PlayerViewer("x"), Access: 1, Expires: expires}, nil
+			}})
+	}))
+	defer srv.Close()
+	defer hub.Close()
+	c, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	if code := closedWith(t, c); code != CloseSignedOut || time.Now().Before(expires) {
+		t.Fatalf("closed with %d at %v, expiry %v", code, time.Now(), expires)
+	}
+}

@@ -1,0 +1,161 @@
+package d20tactical
+
+import (
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// Attacks of opportunity (d20 base) and the melee fumble's free attacks
+// (seed "Fumbles"). An opponent threatens the squares within the reach of
+// a melee weapon it holds (an unarmed strike threatens nothing), if it is
+// up and not flat-footed. Leaving a threatened square (but by a 5-ft step),
+// standing up from prone, shooting, reloading, clearing a jam or picking
+// something up there provokes one attack of opportunity from each such
+// opponent — at most one per opponent per round (the engine's reaction
+// ledger, Trigger Per "round"). A melee fumble gives every opponent in
+// reach one immediate attack at its best bonus. Players are asked whether
+// to take them; the GM's fighters take them at once (reaction-prompts).
+
+// Reaction kinds.
+const (
+	reactAoO    = "aoo"
+	reactFumble = "fumble"
+)
+
+// trigger is the ledger entry of r's reaction of kind to p.
+func trigger(kind, r, p string) engine.Trigger {
+	if kind == reactAoO {
+		return engine.Trigger{Reactor: r, Kind: reactAoO, Per: engine.PerRound}
+	}
+	return engine.Trigger{Reactor: r, Kind: kind, Source: p, Per: engine.PerTurn}
+}
+
+// bestMelee is the melee weapon r threatens with: the one with the best
+// bonus (nil when r holds none).
+func bestMelee(r *Fighter) *Weapon {
+	if r.Dropped {
+		return nil
+	}
+	var best *Weapon
+	for _, w := range r.Weapons {
+		if !w.Ranged() && !w.Ruined && (best == nil || w.Attack > best.Attack) {
+			best = w
+		}
+	}
+	return best
+}
+
+// threatens reports whether r threatens square c.
+func threatens(st *State, r *Fighter, c Cell) bool {
+	if !st.able(r.ID) || r.FlatFooted {
+		return false
+	}
+	w := bestMelee(r)
+	return w != nil && distance(&st.Base, cell(r), c) <= w.ReachFeet()
+}
+
+// threatMap are the squares f's opponents threaten.
+func threatMap(st *State, f *Fighter) map[Cell]bool {
+	out := map[Cell]bool{}
+	for _, c := range st.Combatants {
+		r := st.Fighters[c.ID]
+		if !st.opponents(c.ID, f.ID) || !st.able(c.ID) || r.FlatFooted {
+			continue
+		}
+		w := bestMelee(r)
+		if w == nil {
+			continue
+		}
+		reach := w.ReachFeet() / Square
+		for x := r.X - reach; x <= r.X+reach; x++ {
+			for y := r.Y - reach; y <= r.Y+reach; y++ {
+				if distance(&st.Base, cell(r), Cell{x, y}) <= w.ReachFeet() {
+					out[Cell{x, y}] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// reactors are the opponents who may react to p at square at.
+func reactors(st *State, p *Fighter, at Cell, kind string) []string {
+	var out []string
+	for _, c := range st.Combatants {
+		r := st.Fighters[c.ID]
+		if !st.opponents(c.ID, p.ID) || !threatens(st, r, at) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
+			continue
+		}
+		if st.Combatant(p.ID).Hidden && !c.Hidden {
+			continue // no one reacts to what they cannot see
+		}
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+// reactionsThreaten reports whether any opponent would get an attack of
+// opportunity on f where it stands.
+func reactionsThreaten(st *State, f *Fighter) bool {
+	return len(reactors(st, f, cell(f), reactAoO)) > 0
+}
+
+// reactionSteps are the reactions provoked by p at square at, one step
+// each.
+func reactionSteps(st *State, p *Fighter, at Cell, kind string) []engine.Step {
+	var out []engine.Step
+	for _, id := range reactors(st, p, at, kind) {
+		out = append(out, engine.NewStep(stepReact, react{Reactor: id, Provoker: p.ID, Kind: kind, At: at}))
+	}
+	return out
+}
+
+// react is one reaction, offered or taken when its step runs.
+type react struct {
+	Reactor  string `json:"reactor"`
+	Provoker string `json:"provoker"`
+	Kind     string `json:"kind"`
+	At       Cell   `json:"at"`
+}
+
+func runReact(tx *engine.Tx, r react) error {
+	st := state(tx)
+	rf, pf := st.Fighters[r.Reactor], st.Fighters[r.Provoker]
+	if !st.able(r.Provoker) || cell(pf) != r.At || !threatens(st, rf, r.At) {
+		return nil
+	}
+	t := trigger(r.Kind, r.Reactor, r.Provoker)
+	if !st.CanReact(t) {
+		return nil
+	}
+	w := bestMelee(rf)
+	spec := attackSpec{Attacker: r.Reactor, Target: r.Provoker, Weapon: w.ID, Free: r.Kind, Uses: &t}
+	if !promptReaction(st, r.Reactor) {
+		return tx.Run(engine.NewStep(stepAttack, spec))
+	}
+	why := "leaves your reach or drops its guard"
+	if r.Kind == reactFumble {
+		why = "fumbles"
+	}
+	prompt := fmt.Sprintf("%s %s: attack of opportunity by %s with %s?", st.shown(r.Provoker), why, st.shown(r.Reactor), w.Name)
+	if r.Kind == reactFumble {
+		prompt = fmt.Sprintf("%s fumbles: a free attack by %s with %s?", st.shown(r.Provoker), st.shown(r.Reactor), w.Name)
+	}
+	_, err := tx.Offer(t, engine.Decision{For: askee(st, r.Reactor), Kind: DecReaction, Prompt: prompt,
+		Options: yesNo("attack", "Attack", "pass", "Let it go"), Default: "attack",
+		Data: mustJSON(Cont{Reaction: &spec})})
+	return err
+}
+
+// promptReaction reports whether r's controller is asked before r reacts.
+func promptReaction(st *State, r string) bool {
+	switch opt(&st.Base, OptReactionPrompts) {
+	case PromptAll:
+		return true
+	case PromptAuto:
+		return false
+	}
+	c := st.Combatant(r)
+	return c.PC && !c.Hidden
+}

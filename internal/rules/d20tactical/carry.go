@@ -1,0 +1,82 @@
+package d20tactical
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Carry-over: what a character keeps from one fight to the next
+// (engine.Carrier).
+//
+// Life Points outlive the fight (the seed: they come back only at a new
+// level), and so do Armour Points (the seed: repaired by the players or a
+// merchant), the hit points lost (d20 heals them with rest between fights,
+// which the GM records on the sheet) and death. Everything else belongs to
+// one fight: posture and square, initiative, aimed-shot effects (healed
+// when the GM says, at the latest when the fight is over), ammunition in
+// the clip, jams, readied actions, Endurance.
+
+// Carried stat paths.
+const (
+	carryWounds     = "wounds"
+	carryLifePoints = "lifePoints"
+	carryArmour     = "armor.current"
+	carryDead       = "dead"
+)
+
+// defaultLifePoints is the life-points option's default, which a sheet
+// without Life Points is taken to have.
+const defaultLifePoints = 3
+
+func carryFields() []engine.CarryField {
+	return []engine.CarryField{
+		{StatField: engine.StatField{Name: carryWounds, Label: "Wounds", Type: engine.FieldInt, Default: "0", Group: "Condition",
+			Help: "Hit points lost, carried from fight to fight; lower it as the character heals."}, Min: 0, Max: 999},
+		{StatField: engine.StatField{Name: carryLifePoints, Label: "Life Points", Type: engine.FieldInt, Default: fmt.Sprint(defaultLifePoints), Group: "Condition",
+			Help: "Back only at a new level. Empty: the encounter's life-points option."}, Min: 0, Max: 99},
+		{StatField: engine.StatField{Name: carryArmour, Label: "Armour Points left", Type: engine.FieldInt, Group: "Condition",
+			Help: "Lost to criticals, fire and acid; raise it when the armour is repaired. Empty: as new."}, Min: 0, Max: 999},
+		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+			Help: "Died in a fight. A dead character cannot join an encounter."}},
+	}
+}
+
+// CarryFields implements engine.Carrier.
+func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+
+// CarryOut implements engine.Carrier: the hit points lost, the Life Points
+// and Armour Points left, and whether the character died.
+func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engine.CarryValues, error) {
+	st, ok := s.(*State)
+	if !ok {
+		return nil, fmt.Errorf("d20-tactical: state is %T", s)
+	}
+	f := st.Fighters[id]
+	if f == nil {
+		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
+	}
+	before, err := engine.ReadCarried(carryFields(), stats)
+	if err != nil {
+		return nil, err
+	}
+	// Life Points absent from the sheet came from the option: carry the
+	// fight's change onto the sheet's (default) value.
+	start := optInt(&st.Base, OptLifePoints)
+	if f.Sheet.LifePoints != nil {
+		start = *f.Sheet.LifePoints
+	}
+	lp, _ := before[carryLifePoints].(int)
+	armour := f.ArmorLeft
+	if f.Sheet.Armor == nil {
+		armour, _ = before[carryArmour].(int)
+	}
+	return engine.CarryValues{
+		carryWounds:     max(f.Sheet.HP-f.HP, 0),
+		carryLifePoints: max(lp+f.LifePoints-start, 0),
+		carryArmour:     armour,
+		carryDead:       f.Dead,
+	}, nil
+}

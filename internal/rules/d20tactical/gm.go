@@ -1,0 +1,189 @@
+package d20tactical
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// The GM's rulings (spec e), commands that name no actor:
+//   - set-cover: a combatant's cover against shots (cover.go);
+//   - damage: harm from outside the fight's attacks — a fall, a car, fire —
+//     with the massive-damage rules (and the Life Point offer) when marked
+//     massive or when it reaches the threshold;
+//   - heal: hit points back (a dying combatant at 0 or more gets up);
+//   - armour-points: Armour Points lost to fire or acid (or repaired);
+//   - life-points: set a combatant's Life Points (the seed gives no
+//     starting value; 0 kills);
+//   - clear-effects: heal the arms, legs and groin an aimed shot hurt.
+
+func errf(format string, args ...any) error { return fray.Errorf(fray.EILLEGAL, format, args...) }
+
+func errInvalid(format string, args ...any) error { return fray.Errorf(fray.EINVALID, format, args...) }
+
+func errNoMoveAction(st *State, f *Fighter) error {
+	return fray.Errorf(fray.EILLEGAL, "%s has no move action left this turn", st.name(f.ID))
+}
+
+func mustJSON(v any) json.RawMessage {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic("d20-tactical: " + err.Error())
+	}
+	return raw
+}
+
+// gmEvent is an event about f by the GM: secret while f is hidden.
+func gmEvent(st *State, f *Fighter, kind, text string, data any) engine.Event {
+	ev := engine.NewEvent(kind, "", text, data)
+	if st.Combatant(f.ID).Hidden {
+		ev.Actor = f.ID
+	}
+	return ev.With(f.ID)
+}
+
+func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string  `json:"combatant"`
+		Amount    flexInt `json:"amount"`
+		Massive   bool    `json:"massive"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f, err := target(tx, args.Combatant)
+	if err != nil {
+		return err
+	}
+	if args.Amount < 1 || args.Amount > 500 {
+		return fray.Errorf(fray.EINVALID, "damage runs from 1 to 500")
+	}
+	n := int(args.Amount)
+	text := fmt.Sprintf("The GM deals %d damage to %s", n, st.name(f.ID))
+	if args.Massive {
+		text += " (a massive-damage event)"
+	}
+	if err := tx.Emit(gmEvent(st, f, KindDamage, text+".", DamageRolled{Target: f.ID, Amounts: []int{n}, Total: n})); err != nil {
+		return err
+	}
+	h := harmSpec{Target: f.ID, Amount: n, Why: fmt.Sprintf("%s takes %d damage", st.name(f.ID), n)}
+	if args.Massive || massive(st, f, n) {
+		h.Massive = massiveSave
+		if f.LifePoints > 1 {
+			return ask(tx, engine.Decision{For: askee(st, f.ID), Kind: DecMassive,
+				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid it?", n, st.shown(f.ID), f.LifePoints),
+				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d)", MassiveDC)), Default: "take"},
+				Cont{Massive: &h})
+		}
+	}
+	return tx.Run(engine.NewStep(stepHarm, h))
+}
+
+func decideHeal(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string  `json:"combatant"`
+		HP        flexInt `json:"hp"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f, err := target(tx, args.Combatant)
+	if err != nil {
+		return err
+	}
+	if args.HP < 1 || args.HP > 999 {
+		return fray.Errorf(fray.EINVALID, "heal 1 to 999 hit points")
+	}
+	if f.HP >= f.Sheet.HP {
+		return fray.Errorf(fray.EILLEGAL, "%s is unhurt", st.name(f.ID))
+	}
+	hp := min(f.HP+int(args.HP), f.Sheet.HP)
+	text := fmt.Sprintf("The GM heals %s: %d hit points.", st.name(f.ID), hp)
+	if err := tx.Emit(gmEvent(st, f, KindHeal, text, Healed{Fighter: f.ID, HP: hp})); err != nil {
+		return err
+	}
+	return settleHealth(tx, f.ID)
+}
+
+func decideArmour(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string  `json:"combatant"`
+		Lost      flexInt `json:"lost"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f, err := target(tx, args.Combatant)
+	if err != nil {
+		return err
+	}
+	a := f.Sheet.Armor
+	if a == nil {
+		return fray.Errorf(fray.EILLEGAL, "%s wears no armour", st.name(f.ID))
+	}
+	if args.Lost == 0 || args.Lost < -999 || args.Lost > 999 {
+		return fray.Errorf(fray.EINVALID, "Armour Points lost: a whole number, negative to repair")
+	}
+	left := min(max(f.ArmorLeft-int(args.Lost), 0), a.Points)
+	if left == f.ArmorLeft {
+		return fray.Errorf(fray.EILLEGAL, "%s's armour already has %d of %d Armour Points", st.name(f.ID), left, a.Points)
+	}
+	why := "Fire or acid costs"
+	if args.Lost < 0 {
+		why = "The GM repairs"
+	}
+	text := armourText(st, f, left, why)
+	if args.Lost < 0 {
+		text = fmt.Sprintf("The GM repairs %s's armour: %d of %d Armour Points.", st.name(f.ID), left, a.Points)
+	}
+	return tx.Emit(gmEvent(st, f, KindArmourPoints, text, PointsLeft{Fighter: f.ID, Left: left}))
+}
+
+func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string  `json:"combatant"`
+		Value     flexInt `json:"value"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f, err := target(tx, args.Combatant)
+	if err != nil {
+		return err
+	}
+	if args.Value < 0 || args.Value > 99 {
+		return fray.Errorf(fray.EINVALID, "Life Points run from 0 to 99")
+	}
+	if int(args.Value) == f.LifePoints {
+		return fray.Errorf(fray.EILLEGAL, "%s already has %d Life Points", st.name(f.ID), f.LifePoints)
+	}
+	text := fmt.Sprintf("The GM sets %s's Life Points to %d.", st.name(f.ID), args.Value)
+	if err := tx.Emit(gmEvent(st, f, KindLifePoints, text, PointsLeft{Fighter: f.ID, Left: int(args.Value)})); err != nil {
+		return err
+	}
+	return settleHealth(tx, f.ID)
+}
+
+func decideClearEffects(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string `json:"combatant"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f, err := target(tx, args.Combatant)
+	if err != nil {
+		return err
+	}
+	if len(f.Hurt) == 0 && !f.Groin {
+		return fray.Errorf(fray.EILLEGAL, "%s has no aimed-shot effects to clear", st.name(f.ID))
+	}
+	return tx.Emit(gmEvent(st, f, KindEffectsCleared, fmt.Sprintf("The GM: %s's hurt limbs are healed.", st.name(f.ID)), PointsLeft{Fighter: f.ID}))
+}

@@ -1,0 +1,268 @@
+package d20tactical
+
+import (
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// Option names. Every interpretation ([I] in the spec) is one of these, the
+// spec's reading its default, so a GM can switch it; every number is a
+// typed int option with bounds. docs/rules/d20-tactical.md explains each.
+const (
+	// Melee modifiers [I, seed "Melee": the table lost its numbers; d20 values].
+	OptMeleeVsCrouched   = "melee-vs-crouched"
+	OptMeleeFromCrouched = "melee-from-crouched"
+	OptMeleeVsProne      = "melee-vs-prone"
+	OptMeleeFromProne    = "melee-from-prone"
+	OptChargeAttack      = "charge-attack"
+	OptChargeDefense     = "charge-defense"
+	// OptChargeTolerance [I, seed "Charge"]: how far from exactly your speed
+	// a charge may be, in feet.
+	OptChargeTolerance = "charge-tolerance"
+	// OptChargeLine [I]: a charge runs in a straight line ("straight") or
+	// along any clear path ("path").
+	OptChargeLine = "charge-line"
+
+	// OptEndurance [I]/[GM], seed "Run": the Endurance check of a second and
+	// later round of running is a Constitution check ("roll") or the GM's
+	// ruling ("gm").
+	OptEndurance     = "endurance"
+	OptEnduranceDC   = "endurance-dc"
+	OptEnduranceStep = "endurance-step"
+	// OptWindedRounds [I]: rounds a runner who failed Endurance may not run.
+	OptWindedRounds = "winded-rounds"
+
+	// OptBandMedium, OptBandLong [I, seed "Distance"]: Medium and Long range
+	// end at this many range increments (Short at one; Extreme goes on to
+	// the weapon's maximum).
+	OptBandMedium = "band-medium"
+	OptBandLong   = "band-long"
+
+	// OptAimedDamage [I, seed "Aimed Shots"]: aimed shots at the head or
+	// the back torso do standard damage and the rest half ("seed"), or all
+	// do half ("half").
+	OptAimedDamage = "aimed-damage"
+	// OptEffectDuration [I]/[GM]: aimed-shot effects on arms and legs last
+	// until the GM clears them ("healed"), or the GM is asked how many
+	// rounds each lasts ("ask").
+	OptEffectDuration = "effect-duration"
+
+	// OptDodgeDirection [I, seed "Dodge" against "Defense"]: a Dodge roll
+	// negates a hit when the d20 is over the Dodge value ("over", the seed's
+	// words: a low Dodge is good) or under it ("under": a high Dodge is good).
+	OptDodgeDirection = "dodge-direction"
+	// OptDodgeAttacks [I]: Dodge works against "incoming shots" only
+	// ("ranged") or against every attack ("all").
+	OptDodgeAttacks = "dodge-attacks"
+
+	// OptRangedFumbles [I, seed "Fumbles" says "at long range"]: the d6
+	// table applies to every ranged fumble ("all") or only at Long and
+	// Extreme range ("long"; nearer, a fumble simply misses).
+	OptRangedFumbles = "ranged-fumbles"
+	// OptStrayShots [I]: a shot that goes astray hits whoever stands where
+	// it lands ("hit") or hits no one ("miss").
+	OptStrayShots = "stray-shots"
+
+	// OptCritConfirm [I, seed "Critical Hits"]: a threat is a critical when
+	// it hits ("none") or needs a second attack roll that hits ("roll").
+	OptCritConfirm = "crit-confirm"
+	// OptCritFortDC [I]: the Fortitude save a player character makes to keep
+	// a Life Point a critical would take.
+	OptCritFortDC = "crit-fort-dc"
+	// OptCritFloor [I, "extra damage cannot kill"]: the lowest hit points a
+	// critical's extra damage can bring a target to.
+	OptCritFloor = "crit-floor"
+
+	// OptLifePoints [GM, seed "Life Points": no starting value]: the Life
+	// Points of a combatant whose stats give none.
+	OptLifePoints = "life-points"
+	// OptLifePointSpend [I]: spending a Life Point against massive damage
+	// avoids the hit's damage ("damage") or only the massive-damage save
+	// ("save").
+	OptLifePointSpend = "life-point-spend"
+	// OptMassiveThreshold [B]: massive damage is a hit of at least the
+	// target's Constitution score ("con", d20 Modern) or of 50 ("50", the
+	// d20 System).
+	OptMassiveThreshold = "massive-threshold"
+	// OptMassiveFailure [B]: a failed massive-damage save drops the target
+	// to −1 hit points ("dying", d20 Modern) or kills ("dead").
+	OptMassiveFailure = "massive-failure"
+	// OptStabilize [B]: the d% chance a dying combatant stabilises each round.
+	OptStabilize = "stabilize-chance"
+
+	// OptDiagonals [B]: diagonal squares cost 5 and 10 feet alternately
+	// ("alternate", d20) or always 5 ("five").
+	OptDiagonals = "diagonals"
+	// OptCrouchedSpeed [I]: a crouched combatant moves at half speed
+	// ("half") or full speed ("full").
+	OptCrouchedSpeed = "crouched-speed"
+	// OptReactionPrompts: who is asked before taking an attack of
+	// opportunity or a fumble's free attack: players ("pcs", the GM's
+	// fighters attack at once), everyone ("all"), or no one ("auto").
+	OptReactionPrompts = "reaction-prompts"
+	// OptCoverRuling [GM, seed "Cover"]: cover comes from the board and the
+	// GM's set-cover rulings ("board"), or the GM confirms the percentage of
+	// every ranged attack at a target with cover ("ask").
+	OptCoverRuling = "cover-ruling"
+	// OptShootIntoMelee [B]: the modifier to shoot at a target in melee with
+	// one of the shooter's allies.
+	OptShootIntoMelee = "shoot-into-melee"
+	// OptHiddenAttacks [I]: a hidden combatant who attacks is revealed
+	// ("reveal") or stays hidden until the GM reveals it ("stay").
+	OptHiddenAttacks = "hidden-attacks"
+	// OptSurpriseRounds [GM, seed "assign surprise rounds"]: surprise rounds
+	// before the first full round when someone starts surprised.
+	OptSurpriseRounds = "surprise-rounds"
+	// OptObjectDefense [GM, seed "Object Attack"]: the Defense the GM's
+	// question about an object's Defense offers first.
+	OptObjectDefense = "object-defense"
+	// OptJumpDC, OptJumpFoeDC [I, seed "Jump"]: the Jump check to clear a
+	// pit or an obstacle (unless the square sets its own) and to leap over
+	// a foe.
+	OptJumpDC    = "jump-dc"
+	OptJumpFoeDC = "jump-foe-dc"
+)
+
+// Option values.
+const (
+	Straight = "straight"
+	AnyPath  = "path"
+
+	Roll  = "roll"
+	AskGM = "gm"
+
+	AimedSeed = "seed"
+	AimedHalf = "half"
+
+	UntilHealed = "healed"
+	AskRounds   = "ask"
+
+	Over  = "over"
+	Under = "under"
+
+	RangedOnly = "ranged"
+	AllAttacks = "all"
+
+	AllRanges  = "all"
+	LongRanges = "long"
+
+	StrayHit  = "hit"
+	StrayMiss = "miss"
+
+	NoConfirm = "none"
+
+	SpendDamage = "damage"
+	SpendSave   = "save"
+
+	ThresholdCon = "con"
+	Threshold50  = "50"
+
+	FailDying = "dying"
+	FailDead  = "dead"
+
+	Alternate = "alternate"
+	Five      = "five"
+
+	HalfSpeed = "half"
+	FullSpeed = "full"
+
+	PromptPCs  = "pcs"
+	PromptAll  = "all"
+	PromptAuto = "auto"
+
+	CoverBoard = "board"
+	CoverAsk   = "ask"
+
+	Reveal = "reveal"
+	Stay   = "stay"
+)
+
+func intOption(name, label, help string, def, lo, hi int) engine.OptionSpec {
+	return engine.OptionSpec{Name: name, Label: label, Help: help, Type: engine.OptionInt, Default: strconv.Itoa(def), Min: lo, Max: hi}
+}
+
+func choiceOption(name, label, help, def string, choices ...engine.Choice) engine.OptionSpec {
+	return engine.OptionSpec{Name: name, Label: label, Help: help, Default: def, Choices: choices}
+}
+
+func ch(value, label string) engine.Choice { return engine.Choice{Value: value, Label: label} }
+
+var optionSpecs = []engine.OptionSpec{
+	intOption(OptMeleeVsCrouched, "Melee: hitting a crouched target", "Added to a melee attack on a crouched target (the seed lost its number; d20's +2).", 2, -10, 10),
+	intOption(OptMeleeFromCrouched, "Melee: attacking from a crouch", "Added to a melee attack made while crouched.", -2, -10, 10),
+	intOption(OptMeleeVsProne, "Melee: hitting a prone target", "Added to a melee attack on a prone target.", 4, -10, 10),
+	intOption(OptMeleeFromProne, "Melee: attacking from prone", "Added to a melee attack made while prone.", -4, -10, 10),
+	intOption(OptChargeAttack, "Charge: to hit", "Added to the attack at the end of a charge.", 2, -10, 10),
+	intOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until their next turn.", -2, -10, 0),
+	intOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "A charge covers exactly the charger's speed, give or take this many feet.", 5, 0, 30),
+	choiceOption(OptChargeLine, "Charge: path", "Whether a charge must run in a straight line.", Straight,
+		ch(Straight, "A straight line"), ch(AnyPath, "Any clear path")),
+	choiceOption(OptEndurance, "Running: Endurance", "A second and later round of running needs an Endurance check: a Constitution check, or the GM's ruling.", Roll,
+		ch(Roll, "Constitution check"), ch(AskGM, "The GM decides")),
+	intOption(OptEnduranceDC, "Running: Endurance DC", "The Constitution check's DC for the second round of running.", 10, 1, 40),
+	intOption(OptEnduranceStep, "Running: Endurance DC per extra round", "Added to the DC for each further round of running.", 1, 0, 10),
+	intOption(OptWindedRounds, "Running: winded rounds", "Rounds a runner who failed Endurance may not run.", 10, 0, 100),
+	intOption(OptBandMedium, "Range: Medium ends at (increments)", "Short range is one range increment; Medium ends at this many.", 2, 2, 10),
+	intOption(OptBandLong, "Range: Long ends at (increments)", "Long ends at this many increments; Extreme goes on to the weapon's maximum.", 4, 3, 20),
+	choiceOption(OptAimedDamage, "Aimed shots: damage", "The seed lists head and back torso hits as standard damage; other aimed shots do half.", AimedSeed,
+		ch(AimedSeed, "Head and back torso standard, others half"), ch(AimedHalf, "Half for every location")),
+	choiceOption(OptEffectDuration, "Aimed shots: arm and leg effects", "How long a hit arm or leg hampers its owner: until the GM clears it, or the GM sets rounds each time.", UntilHealed,
+		ch(UntilHealed, "Until healed (the GM clears it)"), ch(AskRounds, "The GM sets rounds each time")),
+	choiceOption(OptDodgeDirection, "Dodge: direction", "The seed: a d20 over the Dodge value dodges (a low Dodge is good); its Defense text suggests the reverse.", Over,
+		ch(Over, "d20 over Dodge dodges"), ch(Under, "d20 under Dodge dodges")),
+	choiceOption(OptDodgeAttacks, "Dodge: against", "The seed's Dodge is against incoming shots.", RangedOnly,
+		ch(RangedOnly, "Ranged attacks"), ch(AllAttacks, "Every attack")),
+	choiceOption(OptRangedFumbles, "Ranged fumbles", "The seed's d6 table mentions long range; it applies to every ranged fumble, or only at Long and Extreme range.", AllRanges,
+		ch(AllRanges, "Every ranged fumble"), ch(LongRanges, "Long and Extreme range only")),
+	choiceOption(OptStrayShots, "Stray shots", "A fumbled shot that goes 10 or 20 ft astray hits whoever stands where it lands, or no one.", StrayHit,
+		ch(StrayHit, "Hits whoever is there"), ch(StrayMiss, "Hits no one")),
+	choiceOption(OptCritConfirm, "Criticals: confirmation", "A roll in the weapon's critical range is a critical when it hits, or needs a second roll that hits.", NoConfirm,
+		ch(NoConfirm, "No confirmation roll"), ch(Roll, "Confirmation roll")),
+	intOption(OptCritFortDC, "Criticals: Fortitude DC to keep a Life Point", "Player characters save against losing a Life Point to a critical.", 15, 1, 40),
+	intOption(OptCritFloor, "Criticals: lowest hit points from extra damage", "A critical's extra damage cannot kill: it brings a target no lower than this.", -9, -9, 0),
+	intOption(OptLifePoints, "Life Points when the stats give none", "The seed gives no starting value; set each character's in its stats or here.", 3, 1, 20),
+	choiceOption(OptLifePointSpend, "Life Points against massive damage", "Spending a Life Point avoids a massive-damage event: the hit's damage, or only the save.", SpendDamage,
+		ch(SpendDamage, "Avoids the damage"), ch(SpendSave, "Avoids the save only")),
+	choiceOption(OptMassiveThreshold, "Massive damage threshold", "A single hit of at least this forces a DC 15 Fortitude save.", ThresholdCon,
+		ch(ThresholdCon, "The target's Constitution score (d20 Modern)"), ch(Threshold50, "50 (d20 System)")),
+	choiceOption(OptMassiveFailure, "Massive damage: failed save", "What a failed massive-damage save does.", FailDying,
+		ch(FailDying, "Drop to −1 hit points (d20 Modern)"), ch(FailDead, "Death (d20 System)")),
+	intOption(OptStabilize, "Dying: chance to stabilise (%)", "Each round a dying combatant rolls d%: this or less stabilises, else it loses 1 hit point.", 10, 0, 100),
+	choiceOption(OptDiagonals, "Diagonal squares", "d20 counts diagonals 5 ft and 10 ft alternately.", Alternate,
+		ch(Alternate, "5 ft, 10 ft alternately"), ch(Five, "Always 5 ft")),
+	choiceOption(OptCrouchedSpeed, "Moving while crouched", "A crouched combatant moves at half speed, or full speed.", HalfSpeed,
+		ch(HalfSpeed, "Half speed"), ch(FullSpeed, "Full speed")),
+	choiceOption(OptReactionPrompts, "Attacks of opportunity: prompts", "Who is asked before an attack of opportunity or a fumble's free attack; the others attack at once.", PromptPCs,
+		ch(PromptPCs, "Players (the GM's fighters attack at once)"), ch(PromptAll, "Players and the GM"), ch(PromptAuto, "No one: always attack")),
+	choiceOption(OptCoverRuling, "Cover rulings", "Cover comes from the board's obstacles and the GM's set-cover rulings, or the GM confirms the cover of every ranged attack at a covered target.", CoverBoard,
+		ch(CoverBoard, "From the board and set-cover"), ch(CoverAsk, "The GM confirms each shot")),
+	intOption(OptShootIntoMelee, "Shooting into melee", "Added to a ranged attack at a target adjacent to one of the shooter's allies.", -4, -10, 0),
+	choiceOption(OptHiddenAttacks, "Hidden attackers", "A hidden combatant who attacks is revealed, or stays hidden until the GM reveals it.", Reveal,
+		ch(Reveal, "Revealed by attacking"), ch(Stay, "Stay hidden")),
+	intOption(OptSurpriseRounds, "Surprise rounds", "When someone starts surprised, the others get this many surprise rounds (one action each) first.", 1, 1, 3),
+	intOption(OptObjectDefense, "Object Defense (first offer)", "The Defense the GM is offered when a combatant attacks an object.", 5, 0, 40),
+	intOption(OptJumpDC, "Jump DC over a pit or obstacle", "Unless the square sets its own.", 10, 1, 40),
+	intOption(OptJumpFoeDC, "Jump DC over a foe", "Leaping over a standing combatant.", 15, 1, 40),
+}
+
+// opt returns an option's value, or its default.
+func opt(b *engine.Base, name string) string {
+	for _, o := range optionSpecs {
+		if o.Name == name {
+			return b.Option(name, o.Default)
+		}
+	}
+	return b.Option(name, "")
+}
+
+// optInt returns an int option, or its default.
+func optInt(b *engine.Base, name string) int {
+	for _, o := range optionSpecs {
+		if o.Name == name {
+			def, _ := strconv.Atoi(o.Default)
+			return b.OptionInt(name, def)
+		}
+	}
+	return b.OptionInt(name, 0)
+}

@@ -1,0 +1,58 @@
+package d20tactical
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// TestProjection: the GM and a fighter's own player see its sheet; other
+// players see its square, posture and state only.
+func TestProjection(t *testing.T) {
+	st := skirmishOn(t, nil, field(20, 10, sq(5, 5, "obstacle", "half", "label", "car", "material", 1), sq(6, 6, "wall", true)),
+		stat(1, "armor", vest))
+	own := engine.Project(New(), st, engine.PlayerViewer("ana")).Rules.(View)
+	eq(t, "own sheet", own.Fighters["ana"].Full, true)
+	eq(t, "own hp", own.Fighters["ana"].HP, 20)
+	eq(t, "foe's sheet hidden", own.Fighters["bo"].Full, false)
+	eq(t, "foe's hp hidden", own.Fighters["bo"].HP, 0)
+	eq(t, "foe's square", own.Fighters["bo"].X, 3)
+	gmView := engine.Project(New(), st, gm).Rules.(View)
+	eq(t, "GM sees all", gmView.Fighters["bo"].Defense, 12)
+
+	bd := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	eq(t, "model", bd.Model, "grid")
+	eq(t, "scale", bd.Grid.Scale, "5 ft")
+	eq(t, "cells", len(bd.Grid.Cells), 2)
+	eq(t, "car", bd.Grid.Cells[0].Label, "car")
+	eq(t, "wall blocks", bd.Grid.Cells[1].Blocks, true)
+	eq(t, "places", len(bd.Grid.Places), 3)
+	for _, tok := range bd.Tokens {
+		switch tok.ID {
+		case "ana":
+			if tok.Health == nil || tok.Health.Value != 20 || !tok.Acting {
+				t.Fatalf("ana's token: %+v", tok)
+			}
+		case "bo":
+			if tok.Health != nil {
+				t.Fatal("the player sees bo's hit points")
+			}
+		}
+	}
+	// Conditions: prone, flat-footed, a GM cover ruling.
+	_, st = do(t, st, gm, cmd(CmdSetCover, "", "combatant", "bo", "percent", 40))
+	bd = engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	i := slices.IndexFunc(bd.Tokens, func(tok boardToken) bool { return tok.ID == "bo" })
+	var ids []string
+	for _, c := range bd.Tokens[i].Conditions {
+		ids = append(ids, c.ID)
+	}
+	if !slices.Contains(ids, "flat-footed") || !slices.Contains(ids, "cover") {
+		t.Fatalf("bo's conditions: %v", ids)
+	}
+	if _, err := json.Marshal(engine.Project(New(), st, gm)); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Credential is what a request signed in with: a browser session or a
+// personal access token, each known by the SHA-256 of its token. Kept with
+// a websocket, it lets the server check that the socket's user is still
+// signed in by the same means.
+type Credential struct {
+	Kind string // CredentialSession or CredentialToken
+	Hash []byte // the token's SHA-256 (TokenHashLen bytes)
+}
+
+// Credential kinds.
+const (
+	CredentialSession = "session"
+	CredentialToken   = "token"
+)
+
+// AccessNotifyChannel is the channel on which every change that can take
+// access away is announced, when it commits (by the triggers of migration
+// 0006): a member's role, membership or characters, or the end of a session
+// or API token, for each campaign of that member. The payload is
+// "<campaign id>:<user id>:<the campaign's new access version>"; the version
+// is -1 when the campaign itself was deleted.
+const AccessNotifyChannel = "fray_access"
+
+// Authenticate returns the user cred signs in at now and when the credential
+// ends (zero for API tokens, which last until revoked). A session that is
+// unknown or expired and a token that is unknown or revoked are EUNAUTHORIZED.
+// Using a token is noted (see TokenUser).
+func (db *DB) Authenticate(ctx context.Context, cred Credential, now time.Time) (User, time.Time, error) {
+	switch cred.Kind {
+	case CredentialSession:
+		u, expires, err := db.session(ctx, cred.Hash, now)
+		if fray.ErrorCode(err) == fray.ENOTFOUND {
+			err = fray.Errorf(fray.EUNAUTHORIZED, "your session has ended: log in again")
+		}
+		return u, expires, err
+	case CredentialToken:
+		u, err := db.TokenUser(ctx, cred.Hash)
+		if fray.ErrorCode(err) == fray.ENOTFOUND {
+			err = fray.Errorf(fray.EUNAUTHORIZED, "that API token is not valid")
+		}
+		return u, time.Time{}, err
+	}
+	return User{}, time.Time{}, fray.Errorf(fray.EUNAUTHORIZED, "unknown kind of credential")
+}
+
+// Access is what a signed-in member may do in one campaign, read at one
+// moment.
+type Access struct {
+	UserID     string
+	Role       string   // RoleGM or RolePlayer
+	Characters []string // the ids of the characters they own there, sorted; never nil
+	// Version is the campaign's access version it was read at. Every change
+	// that can take access away increments it (see AccessNotifyChannel), and
+	// an Append that names it commits only while it is current.
+	Version int64
+	Expires time.Time // when the credential ends; zero for API tokens
+}
+
+// Access reads, in one statement, whether cred still signs in user userID at
+// now and what that user may do in campaign campaignID. A credential that no
+// longer signs the user in is EUNAUTHORIZED; a user who is not a member of
+// the campaign, an unknown campaign and malformed ids are ENOTFOUND
+// (campaign not found).
+func (db *DB) Access(ctx context.Context, cred Credential, userID, campaignID string, now time.Time) (Access, error) {
+	if len(cred.Hash) != TokenHashLen || (cred.Kind != CredentialSession && cred.Kind != CredentialToken) || !validUUID(userID) {
+		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "you are not signed in")
+	}
+	if !validUUID(campaignID) {
+		return Access{}, campaignNotFound(campaignID)
+	}
+	var (
+		a       = Access{UserID: userID}
+		role    *string
+		expires *time.Time
+		version *int64
+		tokenOK bool
+	)
+	err := db.pool.QueryRow(ctx, `
+		SELECT
+			(SELECT access_version FROM campaigns WHERE id = $1::uuid),
+			(SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = $2::uuid),
+			COALESCE((SELECT array_agg(o.character_id ORDER BY o.character_id COLLATE "C")
+				FROM character_owners o WHERE o.campaign_id = $1::uuid AND o.user_id = $2::uuid), '{}'),
+			CASE WHEN $3::text = 'session' THEN
+				(SELECT s.expires_at FROM sessions s WHERE s.token_hash = $4 AND s.user_id = $2::uuid AND s.expires_at > $5)
+			END,
+			$3::text = 'token' AND EXISTS (SELECT 1 FROM api_tokens t
+				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL)`,
+		campaignID, userID, cred.Kind, cred.Hash, now).
+		Scan(&version, &role, &a.Characters, &expires, &tokenOK)
+	if err != nil {
+		return Access{}, fmt.Errorf("store: access: %w", err)
+	}
+	switch {
+	case cred.Kind == CredentialSession && expires == nil:
+		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "your session has ended: log in again")
+	case cred.Kind == CredentialToken && !tokenOK:
+		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "that API token is not valid")
+	case version == nil || role == nil:
+		return Access{}, campaignNotFound(campaignID)
+	}
+	a.Role, a.Version = *role, *version
+	if expires != nil {
+		a.Expires = *expires
+	}
+	if a.Characters == nil {
+		a.Characters = []string{}
+	}
+	return a, nil
+}
+
+// session returns the user of an unexpired session and when it expires.
+func (db *DB) session(ctx context.Context, tokenHash []byte, now time.Time) (User, time.Time, error) {
+	if len(tokenHash) != TokenHashLen {
+		return User{}, time.Time{}, sessionNotFound()
+	}
+	var expires time.Time
+	var u User
+	err := db.pool.QueryRow(ctx, `
+		SELECT `+userColumns+`, s.expires_at
+		FROM sessions s JOIN users u ON u.id = s.user_id
+		WHERE s.token_hash = $1 AND s.expires_at > $2`, tokenHash, now).
+		Scan(&u.ID, &u.Name, &u.PasswordHash, &u.CreatedAt, &u.PasswordChangedAt, &expires)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return User{}, time.Time{}, sessionNotFound()
+	}
+	if err != nil {
+		return User{}, time.Time{}, fmt.Errorf("store: session: %w", err)
+	}
+	return u, expires, nil
+}
