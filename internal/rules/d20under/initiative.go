@@ -178,8 +178,28 @@ func decideDeclared(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
+	return endDeclaring(tx, f.ID, "")
+}
+
+// endDeclaring makes id ready for the first round — with a plan, when
+// given as end-turn's "next" — and begins it once everyone is.
+func endDeclaring(tx *engine.Tx, id, next string) error {
 	st := state(tx)
-	if err := note(tx, KindDeclared, f.ID, st.name(f.ID)+" is ready.", Note{Fighter: f.ID, What: "ready", Set: []Change{setB(f.ID, "ready", true)}}); err != nil {
+	f := st.Fighters[id]
+	set := []Change{setB(id, "ready", true)}
+	switch {
+	case next == "" || next == "normal":
+	case next == PlanTakeInit:
+		set = append(set, setS(id, "plan", PlanTakeInit))
+	case strings.HasPrefix(next, PlanQuickStrike+":"):
+		if err := st.canPay(id, strings.TrimPrefix(next, PlanQuickStrike+":")); err != nil {
+			return err
+		}
+		set = append(set, setS(id, "plan", next))
+	default:
+		return fray.Errorf(fray.EINVALID, "next round: %q is not a plan (normal, %s, %s:xp, %s:corruption)", next, PlanTakeInit, PlanQuickStrike, PlanQuickStrike)
+	}
+	if err := note(tx, KindDeclared, id, st.name(id)+" is ready.", Note{Fighter: id, What: "ready", Set: set}); err != nil {
 		return err
 	}
 	if err := tx.Acted(f.ID, ""); err != nil {

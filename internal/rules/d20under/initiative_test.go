@@ -158,3 +158,15 @@ func TestQuickStrike(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+func TestEndTurnBeforeTheFirstRoundIsReady(t *testing.T) {
+	st := four(t, nil)
+	_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil), 5, 14)
+	_, st = do(t, st, gm, cmd(CmdEndTurn, "d"))
+	_, st = do(t, st, gm, cmd(CmdEndTurn, "c"))
+	_, st = do(t, st, engine.PlayerViewer("b"), cmd(CmdEndTurn, "b", "next", PlanQuickStrike+":"+PayXP))
+	fail(t, st, gm, cmd(CmdEndTurn, "a", "next", "nap"), fray.EINVALID)
+	_, st = do(t, st, gm, cmd(CmdEndTurn, "a"))
+	eq(t, "the first round", st.Phase, "")
+	eq(t, "b strikes first", st.Current(), "b")
+}

@@ -175,6 +175,20 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	var args struct {
 		Next string `json:"next"`
 	}
+	switch state(tx).Phase {
+	case PhaseDeclare:
+		// Before the first round, ending one's turn is being ready, with
+		// the plan it names.
+		if _, err := declarer(tx, cmd, &args); err != nil {
+			return err
+		}
+		return endDeclaring(tx, cmd.Actor, args.Next)
+	case PhaseSurprise:
+		if err := cmd.Decode(&args); err != nil {
+			return err
+		}
+		return decideSurprisePass(tx, engine.Command{Kind: CmdSurprisePass, Actor: cmd.Actor})
+	}
 	f, err := actor(tx, cmd, &args)
 	if err != nil {
 		return err
