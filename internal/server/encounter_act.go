@@ -50,6 +50,14 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 func commandFromForm(view engine.View, form url.Values) (engine.Command, error) {
 	kind, actor := form.Get("kind"), form.Get("actor")
 	fields := map[string]any{}
+	if kind == engine.KindChat {
+		// The chat box: a message, or "/roll 2d6+1", to everyone or one party.
+		raw, err := json.Marshal(engine.NewCommand(kind, "", map[string]any{"text": form.Get("text"), "to": form.Get("to")}))
+		if err != nil {
+			return engine.Command{}, err
+		}
+		return engine.DecodeCommand(raw)
+	}
 	if kind == engine.KindAnswer {
 		actor = "" // the decision says who answers
 		id := form.Get("decision")

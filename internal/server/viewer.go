@@ -92,6 +92,7 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 			}
 			e.viewer, e.as = engine.PlayerViewer(c.ID), c.ID
 		}
+		e.viewer.Name = m.user.Name // chat messages carry it
 		return e, true
 	}
 	owned, err := s.store.UserCharacters(r.Context(), campaignID, m.user.ID)
@@ -101,5 +102,6 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 	}
 	owned = slices.DeleteFunc(owned, func(cid string) bool { return st.Core().Combatant(cid) == nil })
 	e.viewer = engine.PlayerViewer(owned...)
+	e.viewer.Name = m.user.Name
 	return e, true
 }
