@@ -65,10 +65,6 @@ func (s *fakeServer) ws(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func writeJSON(c *websocket.Conn, m any) {
-	b, _ := json.Marshal(m)
-	_ = c.Write(context.Background(), websocket.MessageText, b)
-}
 
 func recv[T any](t *testing.T, ch chan T) T {
 	t.Helper()
