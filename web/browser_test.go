@@ -1,8 +1,7 @@
-//go:build browser
-
 // This test drives app.js in headless Chromium against a fake websocket
-// server speaking the protocol. It is opt-in: go test -tags browser ./web/
-// (needs the chromium binary; skipped when absent).
+// server speaking the protocol. It runs with the default test command; it
+// needs the chromium binary (skipped without it, except in CI, where it
+// fails: see chromiumPath).
 
 package web
 
@@ -12,7 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,7 +64,6 @@ func (s *fakeServer) ws(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-
 func recv[T any](t *testing.T, ch chan T) T {
 	t.Helper()
 	select {
@@ -79,10 +77,7 @@ func recv[T any](t *testing.T, ch chan T) T {
 }
 
 func TestBrowserScript(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("no chromium on PATH")
-	}
+	chromium := chromiumPath(t)
 	fs := &fakeServer{
 		v: testView(), log: testLog(),
 		frames: make(chan map[string]any, 10), sinces: make(chan string, 10),
@@ -171,10 +166,22 @@ func TestBrowserScript(t *testing.T) {
 		t.Errorf("log has %s rows after the snapshot", n)
 	}
 
-	// The user picks a target, opens Ana's sheet and attacks.
+	// The user clicks the Thug on the board: it becomes the target, Attack
+	// opens with it chosen and its button takes the focus. Then the user
+	// opens Ana's sheet and attacks.
+	run(chromedp.Click(`.zmap [data-token="thug"]`, chromedp.ByQuery))
+	waitFor(`document.getElementById('act-ana-fight-d').open && document.activeElement.id === 'act-ana-fight-go'`)
+	for js, want := range map[string]string{
+		`document.getElementById('act-ana-fight-target').value`:             "thug",
+		`document.getElementById('pick-thug').getAttribute('aria-pressed')`: "true",
+		`document.getElementById('target-name').textContent`:                "Thug",
+	} {
+		if got := eval(js); got != want {
+			t.Errorf("after picking the Thug: %s = %q, want %q", js, got, want)
+		}
+	}
 	run(
-		chromedp.SetValue("#act-ana-fight-target", "thug", chromedp.ByID),
-		chromedp.Click("#f-ana-sheet summary", chromedp.ByQuery),
+		chromedp.Click("#tok-ana-sheet summary", chromedp.ByQuery),
 		chromedp.Click("#act-ana-fight-go", chromedp.ByID),
 	)
 	msg := recv(t, fs.frames)
@@ -188,8 +195,9 @@ func TestBrowserScript(t *testing.T) {
 	// An update (sent to everyone) arrives before the ack: sections are
 	// replaced, yet focus, the user's pick, the open sheet and the pending
 	// state survive.
-	ev8 := engine.Event{Seq: 8, Kind: "fight", Round: 2, Actor: "ana", Text: "Ana hits the Thug.", Rolls: []dice.Roll{{
+	ev8 := engine.Event{Seq: 8, Kind: "fight", Round: 2, Actor: "ana", Text: "Ana hits the Thug.", Command: msg["id"].(string), Rolls: []dice.Roll{{
 		Label: "Fighting", Dice: []dice.Die{{Sides: 10, Faces: []int{10, 4}}}, Total: 14, Target: 5, Result: "success, 2 raises",
+		Mods: []dice.Mod{{Label: "gang-up", Value: 1}, {Label: "wounds", Value: -1}},
 	}}}
 	fs.mu.Lock()
 	fs.v.Seq = 8
@@ -203,16 +211,27 @@ func TestBrowserScript(t *testing.T) {
 	writeJSON(conn, update)
 	waitFor(`!!document.getElementById('ev-8')`)
 	for js, want := range map[string]string{
-		`document.activeElement.id`:                                                 "act-ana-fight-go",
-		`document.getElementById('act-ana-fight-target').value`:                     "thug",
-		`String(document.getElementById('f-ana-sheet').open)`:                       "true",
-		`document.getElementById('act-ana-fight').dataset.pending || ''`:            msg["id"].(string),
-		`document.getElementById('act-ana-fight-go').getAttribute('aria-disabled')`: "true",
-		`document.getElementById('encounter').dataset.seq`:                          "8",
+		`document.activeElement.id`:                                                                         "act-ana-fight-go",
+		`document.getElementById('act-ana-fight-target').value`:                                             "thug",
+		`String(document.getElementById('tok-ana-sheet').open)`:                                             "true",
+		`String(document.getElementById('act-ana-fight-d').open)`:                                           "true",
+		`document.querySelector('#cards .card.mine') ? document.querySelector('#cards .card.mine').id : ''`: "card-8",
+		`document.getElementById('act-ana-fight').dataset.pending || ''`:                                    msg["id"].(string),
+		`document.getElementById('act-ana-fight-go').getAttribute('aria-disabled')`:                         "true",
+		`document.getElementById('encounter').dataset.seq`:                                                  "8",
 		logCount: "8",
 	} {
 		if got := eval(js); got != want {
 			t.Errorf("after update: %s = %q, want %q", js, got, want)
+		}
+	}
+	// The roll card of the player's own action is on screen, modifiers
+	// labelled.
+	card := eval(`(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
+		return (r.top >= 0 && r.bottom <= innerHeight ? 'visible ' : 'off-screen ') + c.textContent.replace(/\s+/g, ' ') })()`)
+	for _, want := range []string{"visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("card %q lacks %q", card, want)
 		}
 	}
 	// A duplicate delivery adds nothing.
@@ -221,18 +240,34 @@ func TestBrowserScript(t *testing.T) {
 	if n := eval(logCount); n != "8" {
 		t.Errorf("duplicate delivery: log has %s rows", n)
 	}
+	if n := eval(`String(document.querySelectorAll('#cards .card').length)`); n != "1" {
+		t.Errorf("duplicate delivery: %s cards", n)
+	}
+	run(chromedp.Click("#card-8 .card-close", chromedp.ByQuery))
+	waitFor(`!document.getElementById('card-8')`)
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
 	waitFor(`!document.getElementById('act-ana-fight').dataset.pending && !document.getElementById('act-ana-fight-go').hasAttribute('aria-disabled')`)
 
 	// A decision is answered with the button's value; an error shows in #notice.
 	run(chromedp.Click("#dec-d1-1", chromedp.ByID))
 	msg = recv(t, fs.frames)
-	if command(msg) != `{"actor":"ana","choice":"take","decision":"d1","kind":"answer"}` {
+	if command(msg) != `{"choice":"take","decision":"d1","kind":"answer"}` {
 		t.Errorf("answer = %s", command(msg))
 	}
 	writeJSON(conn, map[string]any{"type": "error", "id": msg["id"], "code": "illegal", "message": "Nope, not now."})
 	waitFor(`document.getElementById('notice').textContent === 'Nope, not now.'`)
 	waitFor(`!document.getElementById('dec-d1').dataset.pending`)
+
+	// A free roll from the chat box goes to the server; the box clears on
+	// the ack and keeps the chosen audience.
+	run(chromedp.SendKeys("#chat-text", "/roll 2d6+1", chromedp.ByID), chromedp.SetValue("#chat-to", "gm", chromedp.ByID),
+		chromedp.Click("#chat-send", chromedp.ByID))
+	msg = recv(t, fs.frames)
+	if command(msg) != `{"kind":"chat","text":"/roll 2d6+1","to":"gm"}` {
+		t.Errorf("chat = %s", command(msg))
+	}
+	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
+	waitFor(`document.getElementById('chat-text').value === '' && document.getElementById('chat-to').value === 'gm'`)
 
 	// The connection drops with a command unacknowledged: the script
 	// reconnects from the last seq and resends it with the same id.

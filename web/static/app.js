@@ -59,6 +59,7 @@
   let attempt = 0; // reconnects since the last successful open
   let timer = 0;
   let stopped = false;
+  let everOpened = false; // a socket opened since the page loaded
 
   // ---- connection -------------------------------------------------------
 
@@ -89,6 +90,7 @@
     ws = sock;
     sock.addEventListener('open', () => {
       attempt = 0;
+      everOpened = true;
       setConn('live', 'live');
       for (const p of pending.values()) sock.send(p.frame);
     });
@@ -378,8 +380,15 @@
   document.addEventListener('submit', (e) => {
     const form = e.target;
     if (!(form instanceof HTMLFormElement) || !form.matches('form.action, form.decision, form.chat-form')) return;
+    if (form.dataset.pending) {
+      e.preventDefault(); // already sent; waiting for the server's answer
+      return;
+    }
+    const open = ws && ws.readyState === WebSocket.OPEN;
+    // Never connected (no websockets through this network) or leaving the
+    // page: let the browser post the form.
+    if (!open && (stopped || !everOpened)) return;
     e.preventDefault();
-    if (form.dataset.pending) return; // already sent; waiting for the server's answer
     let submitter = e.submitter;
     if (!submitter && document.activeElement && document.activeElement.form === form) {
       submitter = document.activeElement;
@@ -390,7 +399,7 @@
     pending.set(id, { frame, formId: form.id });
     sent.add(id);
     markPending(form, id);
-    if (!ws || ws.readyState !== WebSocket.OPEN) {
+    if (!open) {
       // The server is away: keep the command and send it on reconnecting
       // rather than letting the browser post into an error page.
       showNotice('Reconnecting: your command will be sent when the connection is back.');
