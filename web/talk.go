@@ -129,10 +129,10 @@ func (m *model) noActions() string {
 	return "No actions available to you right now."
 }
 
-// firstTab is the pane a phone opens on: the actions when the viewer has
-// something to do, the board otherwise.
+// firstTab is the pane a phone opens on: the table's actions and turn
+// order for anyone who plays (the GM included), the board for a spectator.
 func (m *model) firstTab() string {
-	if len(m.v.Pending) > 0 || len(m.groups) > 0 {
+	if m.v.Viewer.GM || len(m.v.Viewer.Controls) > 0 || len(m.acts) > 0 || len(m.v.Pending) > 0 {
 		return "act"
 	}
 	return "board"

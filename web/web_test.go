@@ -313,7 +313,7 @@ func TestBattlefield(t *testing.T) {
 	if lines := findAll(bf, tag("line")); len(lines) != 2 {
 		t.Errorf("got %d border lines, want 2", len(lines))
 	}
-	zl := text(byID(doc, "zone-market"))
+	zl := text(byID(doc, "area-market"))
 	for _, want := range []string{"Market Square", "Light cover", "next to Dark Alley, Rooftops", "Stalls and carts."} {
 		if !strings.Contains(zl, want) {
 			t.Errorf("zone list entry %q lacks %q", zl, want)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -505,7 +506,7 @@ func TestFormPostWithoutScript(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || strings.Contains(resp.Header.Get("Location"), "notice") {
+	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || flash(resp.Header, "error") != "" {
 		t.Fatalf("start by form: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if v, _ := srv.view(id, ""); v.Status != "running" {
@@ -513,8 +514,8 @@ func TestFormPostWithoutScript(t *testing.T) {
 	}
 	before, _ := srv.view(id, "")
 	resp := post("kind=teleport&actor=" + before.Current)
-	if loc := resp.Header.Get("Location"); !strings.Contains(loc, "notice=") {
-		t.Fatalf("an unavailable action redirected to %q without a notice", loc)
+	if loc := resp.Header.Get("Location"); !strings.Contains(flash(resp.Header, "error"), "not available") || strings.Contains(loc, "not") {
+		t.Fatalf("an unavailable action redirected to %q with notice %q", loc, flash(resp.Header, "error"))
 	}
 	if after, _ := srv.view(id, ""); after.Seq != before.Seq {
 		t.Fatal("an unavailable action changed the encounter")
@@ -522,6 +523,9 @@ func TestFormPostWithoutScript(t *testing.T) {
 	// The page shows the notice it is redirected to.
 	req, _ := http.NewRequest("GET", srv.URL+resp.Header.Get("Location"), nil)
 	req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+	for _, c := range resp.Cookies() {
+		req.AddCookie(c)
+	}
 	page, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -531,4 +535,30 @@ func TestFormPostWithoutScript(t *testing.T) {
 	if !strings.Contains(string(body), "not available") {
 		t.Fatal("the page does not show the notice")
 	}
+	// A link cannot make the page say anything.
+	req, _ = http.NewRequest("GET", srv.URL+"/encounters/"+id+"?notice=Send+your+password+to+evil", nil)
+	req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+	page, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(page.Body)
+	page.Body.Close()
+	if strings.Contains(string(body), "evil") {
+		t.Fatal("the page shows a notice taken from its URL")
+	}
+}
+
+// flash is the message a response leaves for the next page (kind
+// "notice" or "error"), "" for none.
+func flash(h http.Header, kind string) string {
+	for _, c := range (&http.Response{Header: h}).Cookies() {
+		if c.Name == "fray_flash_"+kind && c.MaxAge >= 0 {
+			b, err := base64.RawURLEncoding.DecodeString(c.Value)
+			if err == nil {
+				return string(b)
+			}
+		}
+	}
+	return ""
 }

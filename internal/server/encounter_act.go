@@ -18,12 +18,9 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	back := func(notice string) {
-		q := url.Values{}
-		if notice != "" {
-			q.Set("notice", notice)
-		}
-		http.Redirect(w, r, encounterURL(e.id, "", e.as, q), http.StatusSeeOther)
+	back := func(problem string) {
+		setFlash(w, r, flashError, problem)
+		http.Redirect(w, r, encounterURL(e.id, "", e.as, nil), http.StatusSeeOther)
 	}
 	if err := r.ParseForm(); err != nil {
 		back("The form could not be read.")

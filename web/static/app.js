@@ -21,6 +21,21 @@
 // token or invite link) and reports in #<data-copy-status>. It is revealed
 // only where the clipboard API exists (secure contexts); elsewhere the text
 // stays selectable by hand.
+// Error pages: "Go back" returns through the browser's history when there
+// is one, so the form the visitor filled in keeps its input.
+(() => {
+  'use strict';
+
+  const back = document.querySelector('a[data-back]');
+  if (!back) return;
+  back.addEventListener('click', (e) => {
+    if (window.history.length > 1) {
+      e.preventDefault();
+      window.history.back();
+    }
+  });
+})();
+
 (() => {
   'use strict';
 
