@@ -65,4 +65,3 @@ func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	}
 	return map[string]string{"Parry": strconv.Itoa(f.Parry()), "Toughness": t}, nil
 }
-
