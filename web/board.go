@@ -646,3 +646,11 @@ func parseF(s string) float64 {
 func scale(s string, k float64) string { return f2(parseF(s) * k) }
 func grow(s string, d float64) string  { return f2(parseF(s) + d) }
 func neg(s string) string              { return f2(-parseF(s)) }
+
+// nextText is an area's borders, shown beside its name on a phone.
+func nextText(next []string) string {
+	if len(next) == 0 {
+		return ""
+	}
+	return " · next to " + strings.Join(next, ", ")
+}

@@ -36,7 +36,7 @@ func draftBoard(p DraftProps, b *DraftBoard) templ.Component {
 			templ_7745c5c3_Var1 = templ.NopComponent
 		}
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"panel\" id=\"draft-board\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">Battlefield</h2>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"panel\" id=\"draft-board\" aria-labelledby=\"board-h\"><h2 id=\"board-h\">Battlefield and starting positions</h2>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

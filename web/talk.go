@@ -145,3 +145,11 @@ func dieName(d dice.Die) string {
 	}
 	return "d" + strconv.Itoa(d.Sides) + ":"
 }
+
+// freeRollText words a free roll: "rolls 2d6+1 for courage".
+func freeRollText(c engine.Chat) string {
+	if c.Text != "" {
+		return "rolls " + c.Dice + " for " + c.Text
+	}
+	return "rolls " + c.Dice
+}
