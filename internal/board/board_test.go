@@ -48,7 +48,7 @@ func TestCheckProps(t *testing.T) {
 func TestPreview(t *testing.T) {
 	two := 2
 	bf := Battlefield{
-		Zones: []ZoneSetup{{ID: "a", Name: "A", Adjacent: []string{"b"}, Props: Props{"cover": "heavy", "wet": true}}, {ID: "b", Name: "B", Adjacent: []string{"a"}}},
+		Zones:  []ZoneSetup{{ID: "a", Name: "A", Adjacent: []string{"b"}, Props: Props{"cover": "heavy", "wet": true}}, {ID: "b", Name: "B", Adjacent: []string{"a"}}},
 		Melees: []GroupSetup{{ID: "m1", Zone: "a", Members: []string{"x", "y"}}},
 	}
 	tokens := []Token{{ID: "x"}, {ID: "y"}, {ID: "z"}}
