@@ -10,7 +10,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/fray-vtt/fray/internal/board"
-	"github.com/fray-vtt/fray/internal/engine"
 )
 
 // A drawer draws the battlefield under one position model. The page picks
@@ -571,7 +570,7 @@ func cellTitle(c board.Cell) string {
 
 // ---- pairs and ladder -----------------------------------------------------
 
-// engagedIDs is every token in an engagement, in board order.
+// sideTokens are the tokens of one side, in board order.
 func (m *model) sideTokens(side string) []*board.Token {
 	var out []*board.Token
 	for i := range m.board.Tokens {
@@ -595,20 +594,6 @@ func rungName(l *board.LadderMap, i int) string {
 		return l.Rungs[i].Name
 	}
 	return strconv.Itoa(i)
-}
-
-// sidesOnLadder lists the sides a ladder's gaps name, in view order.
-func (m *model) sidesOnLadder() []engine.Side {
-	var out []engine.Side
-	for _, s := range m.v.Sides {
-		for _, g := range m.board.Ladder.Gaps {
-			if g.A == s.ID || g.B == s.ID {
-				out = append(out, s)
-				break
-			}
-		}
-	}
-	return out
 }
 
 func hasCondition(t *board.Token, id string) bool {

@@ -571,22 +571,6 @@ func logItems(events []engine.Event) []logItem {
 	return items
 }
 
-// sideOf is the colour class of c's side, or "" when c is unknown.
-func sideOf(m *model, c *engine.Combatant) string {
-	if c == nil {
-		return ""
-	}
-	return m.sideClass(c.Side)
-}
-
-// capitalize upper-cases the first letter of s.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // waiting names everyone the encounter waits on.
 func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
 

@@ -207,18 +207,7 @@ func intp(p *int) string {
 	return strconv.Itoa(*p)
 }
 
-func (b *DraftBoard) zoneName(id string) string {
-	for _, z := range b.Zones {
-		if z.ID == id {
-			return z.Name
-		}
-	}
-	return id
-}
-
 func (b *DraftBoard) hasModels() bool { return len(b.Editor.Models) > 1 }
-
-func cellNameOf(x, y int) string { return cellName(x, y) }
 
 func combatantName(rows []CombatantRow, id string) string {
 	for _, c := range rows {

@@ -204,11 +204,24 @@ func TestTableScreens(t *testing.T) {
 				for _, v := range axeViolations(t, ctx, axe) {
 					t.Error("axe: " + v)
 				}
-				var png []byte
-				within(t, ctx, chromedp.CaptureScreenshot(&png))
-				if err := os.WriteFile(filepath.Join(dir, s.Name+"-"+size.name+".png"), png, 0o644); err != nil {
-					t.Fatal(err)
+				shot := func(name string) {
+					var png []byte
+					within(t, ctx, chromedp.CaptureScreenshot(&png))
+					if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
 				}
+				if size.name == "phone" {
+					// A phone opens on the actions; the board is a tab away.
+					if s.Name == "zones" {
+						shot(s.Name + "-phone-act")
+					}
+					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
+					for _, v := range axeViolations(t, ctx, axe) {
+						t.Error("axe (board tab): " + v)
+					}
+				}
+				shot(s.Name + "-" + size.name)
 			})
 		}
 	}
