@@ -369,7 +369,7 @@ func campaignList(p IndexProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<section class=\"panel\" aria-labelledby=\"new-campaign-h\"><h2 id=\"new-campaign-h\">New campaign</h2><form class=\"stack\" method=\"post\" action=\"/campaigns\"><div class=\"field\"><label for=\"new-campaign-name\">Name</label> <input type=\"text\" id=\"new-campaign-name\" name=\"name\" required autocomplete=\"off\" aria-describedby=\"new-campaign-help\"><p class=\"help\" id=\"new-campaign-help\">You will be its GM.</p></div><button type=\"submit\" class=\"btn primary\" id=\"create-campaign\">Create campaign</button></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 23, "<section class=\"panel\" aria-labelledby=\"new-campaign-h\"><h2 id=\"new-campaign-h\">New campaign</h2><form class=\"stack\" method=\"post\" action=\"/campaigns\"><div class=\"field\"><label for=\"new-campaign-name\">Name</label> <input type=\"text\" id=\"new-campaign-name\" name=\"name\" required maxlength=\"200\" autocomplete=\"off\" aria-describedby=\"new-campaign-help\"><p class=\"help\" id=\"new-campaign-help\">You will be its GM.</p></div><button type=\"submit\" class=\"btn primary\" id=\"create-campaign\">Create campaign</button></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -70,6 +70,7 @@ type OptionView struct {
 // ZoneRow is one zone of the draft's battlefield.
 type ZoneRow struct {
 	ID, Name, Description string
+	X, Y                  *int // its place on the map, when set
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice

@@ -26,8 +26,9 @@ func bad(format string, args ...any) error { return fray.Errorf(fray.EINVALID, f
 //
 // Ops and their fields:
 //   - model: model (a choice of e.Models)
-//   - zone-add: name, description, prop.* ; zone-update: zone, name,
-//     description, prop.* ; zone-remove: zone ; connect, disconnect: a, b
+//   - zone-add: name, description, x, y (its place on the map, optional),
+//     prop.* ; zone-update: zone and the same ; zone-remove: zone ;
+//     connect, disconnect: a, b
 //   - melee-add: members (several) ; melee-remove: melee
 //   - grid-size: width, height ; cell-set: x, y, prop.* (no properties:
 //     open ground) ; cell-remove: x, y
@@ -83,20 +84,33 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		if err != nil {
 			return true, err
 		}
+		// Where the zone sits on the page's map: both or neither.
+		var x, y *int
+		if val("x") != "" || val("y") != "" {
+			cx, err := num("x", "The map column", 0, 11)
+			if err != nil {
+				return true, err
+			}
+			cy, err := num("y", "The map row", 0, 11)
+			if err != nil {
+				return true, err
+			}
+			x, y = &cx, &cy
+		}
 		if op == "zone-add" {
 			used := map[string]bool{}
 			for _, z := range b.Zones {
 				used[z.ID] = true
 			}
 			b.Zones = append(b.Zones, board.ZoneSetup{ID: engine.UniqueSlug(name, used), Name: name, Description: val("description"),
-				Adjacent: []string{}, Props: props})
+				Adjacent: []string{}, Props: props, X: x, Y: y})
 			break
 		}
 		z, err := zone(val("zone"))
 		if err != nil {
 			return true, err
 		}
-		z.Name, z.Description, z.Props = name, val("description"), props
+		z.Name, z.Description, z.Props, z.X, z.Y = name, val("description"), props, x, y
 	case "zone-remove":
 		if _, err := zone(val("zone")); err != nil {
 			return true, err

@@ -94,9 +94,10 @@ func TestEditZones(t *testing.T) {
 		len(b.Zones[0].Adjacent) != 1 || len(b.Melees) != 1 {
 		t.Fatalf("battlefield %+v", b)
 	}
-	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford"))
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "2", "y", "1"))
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "2"), "map row")
 	b, _ = ReadBattlefield(*s)
-	if b.Zones[0].Name != "The ford" || len(b.Zones[0].Props) != 0 {
+	if b.Zones[0].Name != "The ford" || len(b.Zones[0].Props) != 0 || *b.Zones[0].X != 2 || *b.Zones[0].Y != 1 {
 		t.Errorf("update: %+v", b.Zones[0])
 	}
 	must(t, edit(t, s, zonesEditor, "zone-remove", "zone", "ford"))

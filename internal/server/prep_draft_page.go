@@ -78,7 +78,8 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		names[z.ID] = z.Name
 	}
 	for _, z := range bf.Zones {
-		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, Props: z.Props, Features: board.Features(e.Area, z.Props)}
+		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, Props: z.Props,
+			Features: board.Features(e.Area, z.Props)}
 		for _, a := range prep.Adjacent(bf, z.ID) {
 			row.Adjacent = append(row.Adjacent, engine.Choice{Value: a, Label: cmp(names[a], a)})
 		}
