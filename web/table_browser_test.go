@@ -16,7 +16,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/board/boardtest"
+	"github.com/fray-vtt/fray/internal/engine"
 )
 
 // chromiumPath finds Chromium. Without it the browser tests skip on a
@@ -223,6 +225,93 @@ func TestTableScreens(t *testing.T) {
 				}
 				shot(s.Name + "-" + size.name)
 			})
+		}
+	}
+}
+
+// draftSamples are encounter editors for every position model, as the
+// server builds them from a ruleset's board.Editor and a draft.
+func draftSamples() map[string]DraftProps {
+	sides := []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "foes", Name: "Foes"}}
+	x, y := 2, 3
+	rows := []CombatantRow{
+		{ID: "ana", Name: "Ana", Side: "heroes", PC: true, Start: board.Start{Zone: "ford", X: &x, Y: &y, Group: "g1", Props: board.Props{"posture": "prone"}}},
+		{ID: "orc", Name: "Orc", Side: "foes", Start: board.Start{Zone: "ford"}},
+	}
+	tokens := []board.Token{{ID: "ana", Name: "Ana", Side: "heroes", PC: true}, {ID: "orc", Name: "Orc", Side: "foes"}}
+	starts := map[string]board.Start{"ana": rows[0].Start, "orc": rows[1].Start}
+	preview := func(e board.Editor, bf board.Battlefield) engine.View {
+		return engine.View{ID: "p", Name: "Draft", Status: engine.StatusSetup, Viewer: engine.GMViewer(), Sides: sides,
+			Combatants: []engine.Combatant{{ID: "ana", Name: "Ana", Side: "heroes", PC: true}, {ID: "orc", Name: "Orc", Side: "foes"}},
+			Board:      board.Preview(e, bf, tokens, starts)}
+	}
+	cover := []board.Field{{Name: "cover", Label: "Cover", Type: board.FieldSelect, Options: []board.Option{{Value: "", Label: "None"}, {Value: "light", Label: "Light"}}},
+		{Name: "coverArmor", Label: "Cover Armour", Type: board.FieldInt, Min: 0, Max: 30}}
+	zones := board.Editor{Model: board.Zones, Area: cover}
+	zbf := board.Battlefield{Zones: []board.ZoneSetup{{ID: "ford", Name: "Ford", Adjacent: []string{"road"}, Props: board.Props{"cover": "light"}}, {ID: "road", Name: "Road"}}}
+	grid := board.Editor{Model: board.Grid, Scale: "5 ft", MaxWidth: 30, MaxHeight: 30,
+		Area:  []board.Field{{Name: "difficult", Label: "Difficult terrain", Type: board.FieldBool}},
+		Start: []board.Field{{Name: "posture", Label: "Posture", Type: board.FieldSelect, Options: []board.Option{{Value: "standing", Label: "Standing"}, {Value: "prone", Label: "Prone"}}}}}
+	gbf := board.Battlefield{Width: 8, Height: 6, Cells: []board.CellSetup{{X: 1, Y: 1, Props: board.Props{"difficult": true}}}}
+	pairs := board.Editor{Model: board.Pairs, Distances: []string{"Striking", "Grappling"}}
+	pbf := board.Battlefield{Pairs: []board.PairSetup{{A: "ana", B: "orc", Distance: "Grappling"}}}
+	ladder := board.Editor{Model: board.Ladder, Models: []board.Option{{Value: board.Grid, Label: "2 m grid"}, {Value: board.Ladder, Label: "Distance categories"}},
+		Distances: []string{"Close", "Short", "Medium", "Long", "Extreme"}}
+	lbf := board.Battlefield{Model: board.Ladder, Distances: []board.DistanceSetup{{A: "heroes", B: "foes", Rung: "Medium"}}}
+	base := DraftProps{ID: "d1", CampaignID: "c1", Name: "Draft", Ruleset: "x", RulesetTitle: "A ruleset", Sides: sides, Combatants: rows,
+		Bestiary: []engine.Choice{{Value: "goblin", Label: "Goblin"}}, Characters: []engine.Choice{{Value: "ana", Label: "Ana"}}}
+	with := func(b DraftBoard) DraftProps {
+		p := base
+		p.Board = &b
+		return p
+	}
+	return map[string]DraftProps{
+		"zones": with(DraftBoard{Editor: zones, Model: board.Zones, Preview: preview(zones, zbf),
+			Zones: []ZoneRow{{ID: "ford", Name: "Ford", Props: board.Props{"cover": "light"}, Features: []string{"Cover: Light"}, Adjacent: []engine.Choice{{Value: "road", Label: "Road"}}},
+				{ID: "road", Name: "Road", Adjacent: []engine.Choice{{Value: "ford", Label: "Ford"}}}}}),
+		"grid": with(DraftBoard{Editor: grid, Model: board.Grid, Width: 8, Height: 6, Preview: preview(grid, gbf),
+			Cells: []CellRow{{X: 1, Y: 1, Name: "B2", Features: []string{"Difficult terrain"}}}}),
+		"pairs": with(DraftBoard{Editor: pairs, Model: board.Pairs, Preview: preview(pairs, pbf),
+			Pairs: []PairRow{{Index: 0, A: "ana", B: "orc", Distance: "Grappling"}}}),
+		"ladder": with(DraftBoard{Editor: ladder, Model: board.Ladder, Preview: preview(ladder, lbf),
+			Distances: []DistanceRow{{A: "heroes", B: "foes", AName: "Heroes", BName: "Foes", Rung: "Medium"}}}),
+	}
+}
+
+// TestDraftEditors draws the encounter editor of every position model:
+// the model's own controls are there, axe-core finds no violation, and a
+// screenshot is kept with the table's.
+func TestDraftEditors(t *testing.T) {
+	b := browser(t)
+	axe := axeSource(t)
+	dir := screenshotDir(t)
+	want := map[string][]string{
+		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
+		"grid":   {"grid-width", "cell-x", "cell-difficult", "cb-ana-x", "cb-ana-group", "cb-ana-p-posture"},
+		"pairs":  {"pair-a", "pair-distance"},
+		"ladder": {"board-model", "dist-0"},
+	}
+	for name, p := range draftSamples() {
+		doc := parseHTML(t, renderString(t, Draft(p)))
+		for _, id := range want[name] {
+			if byID(doc, id) == nil {
+				t.Errorf("%s editor has no #%s", name, id)
+			}
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/static/", http.FileServerFS(Static))
+		mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close)
+		ctx := newTab(t, b, 1280, 800)
+		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
+		for _, v := range axeViolations(t, ctx, axe) {
+			t.Errorf("%s: axe: %s", name, v)
+		}
+		var png []byte
+		within(t, ctx, chromedp.FullScreenshot(&png, 100))
+		if err := os.WriteFile(filepath.Join(dir, "prep-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
