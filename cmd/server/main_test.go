@@ -547,6 +547,66 @@ func TestFormPostWithoutScript(t *testing.T) {
 	if strings.Contains(string(body), "evil") {
 		t.Fatal("the page shows a notice taken from its URL")
 	}
+	// The chat box works without the script too.
+	if resp := post("kind=chat&text=Hello+table&to="); resp.StatusCode != http.StatusSeeOther || flash(resp.Header, "error") != "" {
+		t.Fatalf("chat by form: %d %q", resp.StatusCode, flash(resp.Header, "error"))
+	}
+	if resp := post("kind=chat&text=%2Froll+2d6%2B1&to=gm"); flash(resp.Header, "error") != "" {
+		t.Fatalf("roll by form: %q", flash(resp.Header, "error"))
+	}
+	if resp := post("kind=chat&text=%2Fdance"); !strings.Contains(flash(resp.Header, "error"), "unknown chat command") {
+		t.Fatalf("a bad chat command: %q", flash(resp.Header, "error"))
+	}
+	var evs struct {
+		Events []struct{ Kind, Text string }
+	}
+	srv.do("GET", "/api/encounters/"+id+"/events?since=0", nil, &evs)
+	talk := 0
+	for _, ev := range evs.Events {
+		if ev.Kind == "chat-message" && strings.HasSuffix(ev.Text, ": Hello table") || ev.Kind == "free-rolled" && strings.Contains(ev.Text, "(GM only) rolls 2d6+1") {
+			talk++
+		}
+	}
+	if talk != 2 {
+		t.Fatalf("the chat by form left %d of 2 events: %+v", talk, evs.Events)
+	}
+}
+
+// TestErrorPages: a browser gets errors as pages in the site's layout with
+// a way back; other clients get plain text; the API JSON.
+func TestErrorPages(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	get := func(path, accept, referer string) (int, string, string) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		if referer != "" {
+			req.Header.Set("Referer", referer)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	code, ctype, body := get("/no/such/page", "text/html,application/xhtml+xml", srv.URL+"/campaigns/x?y=1")
+	if code != 404 || !strings.HasPrefix(ctype, "text/html") {
+		t.Fatalf("browser 404: %d %s", code, ctype)
+	}
+	for _, want := range []string{`<main id="main"`, "Not Found", "no such page", `id="error-back"`, `href="/campaigns/x?y=1"`, `href="/"`, "/static/app.css"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("error page lacks %q", want)
+		}
+	}
+	if _, _, body := get("/no/such/page", "text/html", "https://elsewhere.example/x"); strings.Contains(body, "elsewhere") {
+		t.Error("the way back leads off the site")
+	}
+	if code, ctype, body := get("/no/such/page", "", ""); code != 404 || !strings.HasPrefix(ctype, "text/plain") || body != "no such page\n" {
+		t.Errorf("plain 404: %d %s %q", code, ctype, body)
+	}
 }
 
 // flash is the message a response leaves for the next page (kind
