@@ -308,6 +308,14 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			for _, v := range violations {
 				t.Errorf("%s %s: %s", size.name, pg.path, v)
 			}
+			// FRAY_SCREENSHOTS=DIR keeps what each page looks like.
+			if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
+				var png []byte
+				name := strings.NewReplacer("/", "-", ".", "").Replace(strings.Split(pg.path, "?")[0])
+				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
+					_ = os.WriteFile(filepath.Join(dir, "page"+name+"-"+size.name+".png"), png, 0o644)
+				}
+			}
 		}
 	}
 }
