@@ -57,6 +57,15 @@ type Chat struct {
 	Dice string `json:"dice,omitempty"`
 }
 
+// involved are the combatants a message concerns, for the per-character
+// history: its author's and its addressee.
+func (c Chat) involved() []string {
+	if c.To != "" && c.To != GM {
+		return append(slices.Clone(c.As), c.To)
+	}
+	return c.As
+}
+
 // IsTableTalk reports whether kind is a chat message or a free roll.
 func IsTableTalk(kind string) bool { return kind == KindChatMessage || kind == KindFreeRolled }
 
@@ -111,7 +120,7 @@ func decideTalk(tx *Tx, cmd Command) error {
 		c.Text = text
 		ev := NewEvent(KindChatMessage, "", talkLine(tx, c, ": "+text), c)
 		ev.Audience = audience
-		return tx.Emit(ev.With(c.As...))
+		return tx.Emit(ev.With(c.involved()...))
 	}
 	return freeRoll(tx, c, audience, strings.TrimSpace(args.Dice), strings.TrimSpace(args.Label))
 }
@@ -206,7 +215,7 @@ func freeRoll(tx *Tx, c Chat, audience []string, expr, label string) error {
 	}
 	ev := NewEvent(KindFreeRolled, "", talkLine(tx, c, text), c, roll)
 	ev.Audience = audience
-	return tx.Emit(ev.With(c.As...))
+	return tx.Emit(ev.With(c.involved()...))
 }
 
 // Free roll expressions.

@@ -44,6 +44,9 @@ func TestChatAudience(t *testing.T) {
 	if gmToBo[0].Text != "Dana → Orc: You smell smoke." || toGM[0].Text != "ana → GM: I palm the key." {
 		t.Fatalf("whisper lines: %q, %q", toGM[0].Text, gmToBo[0].Text)
 	}
+	if !engine.Involves(gmToBo[0], "orc") || !engine.Involves(toGM[0], "hero") || engine.Involves(toGM[0], "orc") {
+		t.Error("a whisper does not involve its author's character and its addressee")
+	}
 	sees := func(v engine.Viewer) string {
 		var out []string
 		for _, ev := range engine.FilterEvents(g.st, v, g.log) {
