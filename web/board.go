@@ -230,6 +230,21 @@ func (m *model) place(id string) string {
 			return "not engaged"
 		}
 		return strings.Join(with, "; ")
+	case b.Ladder != nil:
+		t := m.token(id)
+		if t == nil {
+			return ""
+		}
+		var at []string
+		for _, g := range b.Ladder.Gaps {
+			switch t.Side {
+			case g.A:
+				at = append(at, rungName(b.Ladder, g.Rung)+" from "+m.sideName(g.B))
+			case g.B:
+				at = append(at, rungName(b.Ladder, g.Rung)+" from "+m.sideName(g.A))
+			}
+		}
+		return strings.Join(at, "; ")
 	}
 	return ""
 }

@@ -373,7 +373,8 @@ func TestEachModelDraws(t *testing.T) {
 		}
 	}
 	ladder := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View))))
-	for _, want := range []string{"Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2"} {
+	for _, want := range []string{"Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2",
+		"Medium from Wolves; Long from The witch", "Long from Hunters"} {
 		if !strings.Contains(ladder, want) {
 			t.Errorf("ladder lacks %q", want)
 		}

@@ -106,7 +106,8 @@
     sock.addEventListener('open', () => {
       attempt = 0;
       everOpened = true;
-      setConn('live', 'live');
+      // "live" once the first message has brought the page up to date.
+      setConn('retry', 'connecting…');
       for (const p of pending.values()) sock.send(p.frame);
     });
     sock.addEventListener('message', (e) => {
@@ -172,10 +173,12 @@
       case 'snapshot':
         apply(msg.html, true);
         if (typeof msg.seq === 'number') setSeq(msg.seq);
+        setConn('live', 'live');
         break;
       case 'events':
         apply(msg.html, false);
         if (typeof msg.seq === 'number' && msg.seq > seq) setSeq(msg.seq);
+        setConn('live', 'live');
         break;
       case 'ack':
         settle(msg.id, true);
@@ -199,6 +202,8 @@
     return t.content;
   }
 
+  const lastHTML = {}; // the last HTML received for each section
+
   // apply swaps in re-rendered sections and updates the log and the chat,
   // keeping the keyboard focus, open <details> and half-filled controls
   // where they were; then it shows new roll cards.
@@ -208,6 +213,10 @@
     let focus = null;
     for (const key of Object.keys(html)) {
       if (key === 'log' || key === 'chat' || key === 'cards') continue;
+      // A section the update does not change stays as it is: no churn for
+      // focus, scroll or a screen reader.
+      if (lastHTML[key] === html[key]) continue;
+      lastHTML[key] = html[key];
       const old = document.getElementById(key);
       const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
