@@ -11,9 +11,9 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
 // IndexProps is the data of the home page. Without a User it is a landing
@@ -88,8 +88,9 @@ func (p EncounterProps) replayURL() string {
 	return encounterURL(p.View.ID) + "/replay"
 }
 
-// SectionKeys are the keys of Fragments' result besides "log", in page order.
-// Each names the id of the element its HTML replaces.
+// SectionKeys are the keys of Fragments' result that replace an element
+// of the page, in page order. Each names the id of the element its HTML
+// replaces.
 var SectionKeys = []string{"status", "pending", "actions", "order", "battlefield"}
 
 type actURLKey struct{}
@@ -109,18 +110,21 @@ func DefaultActURL(encounterID string) string {
 
 // Fragments renders the parts of the encounter page a live update replaces.
 // Keys "status", "pending", "actions", "order" and "battlefield" hold the
-// outer HTML of the element with that id. "log" holds <li> entries for
-// newEvents: the new entries to append when full is false, the whole log
-// (newEvents being all of it) to replace the list's contents when full is
-// true. Entries carry ids (ev-<seq>, round-<n>) so a client can drop
-// duplicates. Forms post to the URL set with WithActURL.
+// outer HTML of the element with that id. "log" holds <li> entries of the
+// game log and "chat" those of the table talk (chat messages and free
+// rolls) for newEvents: the new entries to append when full is false, the
+// whole list (newEvents being all of it) to replace the list's contents
+// when full is true. Entries carry ids (ev-<seq>, round-<n>) so a client
+// can drop duplicates. "cards" holds a roll card for each new event with
+// dice (not when full): the page shows them over the table for a while.
+// Forms post to the URL set with WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
-	out := make(map[string]string, len(SectionKeys)+1)
+	out := make(map[string]string, len(SectionKeys)+3)
 	var buf bytes.Buffer
 	buf.Grow(8 << 10)
 	render := func(key string, c templ.Component) error {
@@ -136,10 +140,32 @@ func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 			return nil, err
 		}
 	}
-	if err := render("log", logEntries(newEvents, m.names, full)); err != nil {
+	game, talk := SplitTalk(newEvents)
+	if err := render("log", logEntries(game, m.names, full)); err != nil {
 		return nil, err
 	}
+	if err := render("chat", chatEntries(talk, m, full)); err != nil {
+		return nil, err
+	}
+	if !full {
+		if err := render("cards", rollCards(newEvents, m)); err != nil {
+			return nil, err
+		}
+	}
 	return out, nil
+}
+
+// SplitTalk separates the game's events from the table talk (chat
+// messages and free rolls), keeping each in order.
+func SplitTalk(events []engine.Event) (game, talk []engine.Event) {
+	for _, ev := range events {
+		if engine.IsTableTalk(ev.Kind) {
+			talk = append(talk, ev)
+		} else {
+			game = append(game, ev)
+		}
+	}
+	return game, talk
 }
 
 // Names maps every combatant id in v to its name.
@@ -187,10 +213,12 @@ type model struct {
 	names  map[string]string
 	byID   map[string]*engine.Combatant
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
-	sw     *swzones.View  // nil for rulesets other than sw-zones
-	zones  map[string]string
+	board  *board.Board   // the view's board, or one built from the combatants
+	tokens map[string]*board.Token
 	acts   []actionInfo
 	groups []actionGroup
+	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
+	danger []actionInfo
 }
 
 // actionInfo is an action with the element ids its form uses.
@@ -199,9 +227,14 @@ type actionInfo struct {
 	ID string // the form's id; controls are ID-<field>, the button ID-go
 }
 
+// actionGroup is the actions of one combatant: the main ones shown as
+// buttons, the rest behind "More…".
 type actionGroup struct {
-	Name    string
-	Actions []actionInfo
+	Actor  string
+	Name   string
+	Acting bool
+	Main   []actionInfo
+	More   []actionInfo
 }
 
 func newModel(v engine.View, act string) *model {
@@ -214,6 +247,7 @@ func newModel(v engine.View, act string) *model {
 		names:  Names(v),
 		byID:   make(map[string]*engine.Combatant, len(v.Combatants)),
 		sideNo: make(map[string]int, len(v.Sides)),
+		board:  v.Board,
 	}
 	for i := range v.Combatants {
 		m.byID[v.Combatants[i].ID] = &v.Combatants[i]
@@ -221,17 +255,12 @@ func newModel(v engine.View, act string) *model {
 	for i, s := range v.Sides {
 		m.sideNo[s.ID] = i
 	}
-	switch r := v.Rules.(type) {
-	case swzones.View:
-		m.sw = &r
-	case *swzones.View:
-		m.sw = r
+	if m.board == nil {
+		m.board = listBoard(v)
 	}
-	if m.sw != nil {
-		m.zones = make(map[string]string, len(m.sw.Zones))
-		for _, z := range m.sw.Zones {
-			m.zones[z.ID] = z.Name
-		}
+	m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
+	for i := range m.board.Tokens {
+		m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
 	}
 	// Give each action form a stable id derived from its actor and kind, so
 	// that focus survives a re-render; duplicates get a numeric suffix.
@@ -248,19 +277,57 @@ func newModel(v engine.View, act string) *model {
 		}
 		info := actionInfo{Action: a, ID: id}
 		m.acts = append(m.acts, info)
+		if a.Actor == "" {
+			if a.Danger {
+				m.danger = append(m.danger, info)
+			} else {
+				m.gm = append(m.gm, info)
+			}
+			continue
+		}
 		gi, ok := group[a.Actor]
 		if !ok {
 			gi = len(m.groups)
 			group[a.Actor] = gi
-			name := "Encounter"
-			if a.Actor != "" {
-				name = m.name(a.Actor)
-			}
-			m.groups = append(m.groups, actionGroup{Name: name})
+			m.groups = append(m.groups, actionGroup{Actor: a.Actor, Name: m.name(a.Actor), Acting: slices.Contains(v.Acting, a.Actor)})
 		}
-		m.groups[gi].Actions = append(m.groups[gi].Actions, info)
+		g := &m.groups[gi]
+		if a.Main {
+			g.Main = append(g.Main, info)
+		} else {
+			g.More = append(g.More, info)
+		}
 	}
+	for i := range m.groups {
+		g := &m.groups[i]
+		// A ruleset that marks nothing main still gets a short bar.
+		if len(g.Main) == 0 {
+			n := min(len(g.More), 4)
+			g.Main, g.More = g.More[:n], g.More[n:]
+		}
+	}
+	// The acting combatant's actions come first.
+	slices.SortStableFunc(m.groups, func(a, b actionGroup) int {
+		switch {
+		case a.Acting && !b.Acting:
+			return -1
+		case b.Acting && !a.Acting:
+			return 1
+		}
+		return 0
+	})
 	return m
+}
+
+// listBoard is the board of a ruleset that draws none: every combatant a
+// token, no positions.
+func listBoard(v engine.View) *board.Board {
+	b := &board.Board{}
+	for _, c := range v.Combatants {
+		b.Tokens = append(b.Tokens, board.Token{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Out: c.Out, Down: c.Down,
+			Hidden: c.Hidden, Acting: slices.Contains(v.Acting, c.ID)})
+	}
+	return b
 }
 
 func (m *model) section(key string) templ.Component {
@@ -299,28 +366,8 @@ func (m *model) sideClass(id string) string {
 	return "side-" + strconv.Itoa(m.sideNo[id]%6)
 }
 
-func (m *model) fighter(id string) (swzones.FighterView, bool) {
-	if m.sw == nil {
-		return swzones.FighterView{}, false
-	}
-	f, ok := m.sw.Fighters[id]
-	return f, ok
-}
-
-func (m *model) zoneName(id string) string {
-	if n, ok := m.zones[id]; ok {
-		return n
-	}
-	return id
-}
-
-func (m *model) adjacent(z swzones.ZoneView) string {
-	names := make([]string, len(z.Adjacent))
-	for i, id := range z.Adjacent {
-		names[i] = m.zoneName(id)
-	}
-	return strings.Join(names, ", ")
-}
+// token returns the token of combatant id (nil when not on the board).
+func (m *model) token(id string) *board.Token { return m.tokens[id] }
 
 // whoAmI describes the viewer for the page header.
 func (m *model) whoAmI(as string) string {
@@ -479,54 +526,16 @@ func selected(f engine.Field, i int, value string) bool {
 	return value == f.Default
 }
 
-// woundsText is the public wound track, e.g. "Wounds 1/3"; Extras (no
-// track) show only whether they are wounded.
-func woundsText(f swzones.FighterView) string {
-	if f.MaxWounds > 0 {
-		return "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(f.MaxWounds)
-	}
-	if f.Wounds > 0 {
-		return "Wounded"
-	}
-	return ""
-}
-
-func toughnessText(f swzones.FighterView) string {
-	s := strconv.Itoa(f.Toughness)
-	if f.Armor != 0 {
-		s += " (" + strconv.Itoa(f.Armor) + ")"
-	}
-	return s
-}
-
-// attributeOrder lists Savage Worlds attributes first in a trait list.
-var attributeOrder = []string{"Agility", "Smarts", "Spirit", "Strength", "Vigor"}
-
-type trait struct{ Name, Die string }
-
-// traits sorts a stat block: attributes in their usual order, then skills
-// alphabetically.
-func traits(t map[string]string) (attrs, skills []trait) {
-	for _, a := range attributeOrder {
-		if d, ok := t[a]; ok {
-			attrs = append(attrs, trait{a, d})
-		}
-	}
-	for name, d := range t {
-		if !slices.Contains(attributeOrder, name) {
-			skills = append(skills, trait{name, d})
-		}
-	}
-	slices.SortFunc(skills, func(a, b trait) int { return strings.Compare(a.Name, b.Name) })
-	return attrs, skills
-}
-
 // acedFace reports whether face i of d exploded (a maximum that rolled on).
 func acedFace(d dice.Die, i int) bool { return i < len(d.Faces)-1 }
 
-// dieState is "kept", "dropped" or "" for a die in a roll where only one die
-// counts (a trait die and its Wild Die).
+// dieState is "kept", "dropped" or "": a die marked Dropped, or in a roll
+// where only one die counts (a trait die and its Wild Die) the one that
+// did not.
 func dieState(r dice.Roll, i int) string {
+	if r.Dice[i].Dropped {
+		return "dropped"
+	}
 	if r.Kept <= 0 || len(r.Dice) < 2 {
 		return ""
 	}
@@ -560,22 +569,6 @@ func logItems(events []engine.Event) []logItem {
 		items = append(items, logItem{Event: ev})
 	}
 	return items
-}
-
-// sideOf is the colour class of c's side, or "" when c is unknown.
-func sideOf(m *model, c *engine.Combatant) string {
-	if c == nil {
-		return ""
-	}
-	return m.sideClass(c.Side)
-}
-
-// capitalize upper-cases the first letter of s.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // waiting names everyone the encounter waits on.

@@ -3,6 +3,7 @@ package web
 import (
 	"strconv"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -32,15 +33,33 @@ type DraftProps struct {
 	ID, CampaignID, Name, Ruleset, RulesetTitle string
 	Options                                     []OptionView
 	Sides                                       []engine.Side
-	Zoned                                       bool
-	Zones                                       []ZoneRow
-	Melees                                      []MeleeRow
-	Combatants                                  []CombatantRow
-	Characters, Bestiary                        []engine.Choice
-	Covers                                      []engine.Choice
+	// Board is the battlefield editor; nil for a ruleset without a board.
+	Board                *DraftBoard
+	Combatants           []CombatantRow
+	Characters, Bestiary []engine.Choice
 	// Problem is why the draft cannot become an encounter yet ("" when ready).
 	Problem       string
 	Notice, Error string
+}
+
+// DraftBoard is the draft's battlefield as its ruleset's editor describes
+// it (board.Editor): the rows of its model, and a preview drawn like the
+// table's board.
+type DraftBoard struct {
+	Editor board.Editor
+	Model  string
+	// Zones model.
+	Zones  []ZoneRow
+	Melees []MeleeRow
+	// Grid model.
+	Width, Height int
+	Cells         []CellRow
+	// Pairs model.
+	Pairs []PairRow
+	// Ladder model: the distance between each two sides.
+	Distances []DistanceRow
+	// Preview is the battlefield drawn with the starts.
+	Preview engine.View
 }
 
 // OptionView is a ruleset option with the draft's value.
@@ -51,9 +70,11 @@ type OptionView struct {
 
 // ZoneRow is one zone of the draft's battlefield.
 type ZoneRow struct {
-	ID, Name, Description, Cover string
-	CoverArmor                   int
-	Adjacent                     []engine.Choice
+	ID, Name, Description string
+	X, Y                  *int // its place on the map, when set
+	Props                 board.Props
+	Features              []string
+	Adjacent              []engine.Choice
 }
 
 // MeleeRow is one starting melee.
@@ -62,10 +83,31 @@ type MeleeRow struct {
 	Members  []string
 }
 
+// CellRow is one grid cell that is not open ground.
+type CellRow struct {
+	X, Y     int
+	Name     string // "C4"
+	Features []string
+}
+
+// PairRow is one starting engagement.
+type PairRow struct {
+	Index          int
+	A, B, Distance string
+}
+
+// DistanceRow is the starting distance between two sides.
+type DistanceRow struct {
+	A, B, AName, BName, Rung string
+}
+
 // CombatantRow is one combatant of a draft.
 type CombatantRow struct {
-	ID, Name, Side, Zone string
-	PC, Hidden           bool
+	ID, Name, Side string
+	PC, Hidden     bool
+	Start          board.Start
+	// Where says where it starts, in words ("Ford", "C4, group a").
+	Where string
 }
 
 // StatBlockProps is the page editing a bestiary entry or character.
@@ -141,6 +183,38 @@ func sideName(sides []engine.Side, id string) string {
 	for _, s := range sides {
 		if s.ID == id {
 			return s.Name
+		}
+	}
+	return id
+}
+
+// propValue is a property's form value.
+func propValue(p board.Props, f board.Field) string {
+	if f.Type == board.FieldBool {
+		if p.Bool(f.Name) {
+			return "on"
+		}
+		return ""
+	}
+	if v := p.String(f.Name); v != "" {
+		return v
+	}
+	return ""
+}
+
+func intp(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(*p)
+}
+
+func (b *DraftBoard) hasModels() bool { return len(b.Editor.Models) > 1 }
+
+func combatantName(rows []CombatantRow, id string) string {
+	for _, c := range rows {
+		if c.ID == id {
+			return c.Name
 		}
 	}
 	return id

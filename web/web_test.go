@@ -14,15 +14,27 @@ import (
 
 	"github.com/a-h/templ"
 
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/board/boardtest"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
-// testView is a running sw-zones encounter seen by Ana's player: two sides,
-// three zones, one melee, one Full fighter (Ana), a pending decision and
-// actions with select, number and checkbox fields.
+// testView is a running encounter on a zones board seen by Ana's player:
+// two sides, three areas, one melee, Ana's full sheet, a pending decision
+// and actions with select, number and checkbox fields.
 func testView() engine.View {
+	tokens := []board.Token{
+		{ID: "ana", Name: "Ana Vega", Side: "heroes", PC: true, Acting: true, Initiative: "K♠", Tags: []string{"Wild Card"},
+			Health: &board.Meter{Label: "Wounds", Value: 1, Max: 3, Text: "Wounds 1/3"},
+			Stats:  []board.Stat{{Label: "Parry", Value: "6"}, {Label: "Toughness", Value: "7 (2)"}, {Label: "Movement", Value: "4"}},
+			Sheet: []board.Section{{Title: "Attributes", Stats: []board.Stat{{Label: "Agility", Value: "d8"}}},
+				{Title: "Weapons", Stats: []board.Stat{{Label: "Long sword", Value: "Str+d8", Note: "melee"}}}}},
+		{ID: "bruno", Name: "Bruno", Side: "heroes", PC: true, Initiative: "4♦", Health: &board.Meter{Label: "Wounds", Max: 3, Text: "Wounds 0/3"}},
+		{ID: "thug", Name: "Thug", Side: "bandits", Initiative: "9♣", Conditions: []board.Condition{{ID: "shaken", Label: "Shaken", Icon: "shaken", Text: "Can only move."}}},
+		{ID: "boss", Name: "Red Mara", Side: "bandits", Initiative: "Red Joker", Tags: []string{"Wild Card"}, Health: &board.Meter{Label: "Wounds", Value: 2, Max: 3, Text: "Wounds 2/3"}},
+		{ID: "lookout", Name: "Lookout", Side: "bandits", Out: true, Initiative: "2♥", Conditions: []board.Condition{{ID: "status", Label: "Bleeding out", Icon: "bleeding"}}},
+	}
 	return engine.View{
 		ID: "enc-1", Name: "Ambush at the Market", Ruleset: "sw-zones",
 		Status: engine.StatusRunning, Round: 2, Seq: 7,
@@ -36,63 +48,50 @@ func testView() engine.View {
 			{ID: "lookout", Name: "Lookout", Side: "bandits", Out: true},
 		},
 		Order:   []string{"ana", "boss", "thug", "bruno", "lookout"},
-		Current: "ana",
+		Current: "ana", Acting: []string{"ana"},
 		Pending: []engine.Decision{{
 			ID: "d1", For: "ana", Kind: "soak", Prompt: "Spend a Benny to soak?",
 			Options: []engine.Choice{{Value: "soak", Label: "Soak"}, {Value: "take", Label: "Take the wound"}},
 		}},
-		Rules: swzones.View{
-			Deck: 40,
-			Zones: []swzones.ZoneView{
-				{
-					ID: "market", Name: "Market Square", Description: "Stalls and carts.", Cover: "light",
-					Adjacent: []string{"alley", "roofs"},
-					Melees:   []swzones.MeleeView{{ID: "m1", Members: []string{"ana", "thug"}}},
+		Board: &board.Board{Model: board.Zones, Tokens: tokens, Facts: []board.Stat{{Label: "Deck", Value: "40 cards left"}},
+			Zones: &board.ZoneMap{
+				Areas: []board.Area{
+					{ID: "market", Name: "Market Square", Description: "Stalls and carts.", Features: []string{"Light cover"}, Shade: 1},
+					{ID: "alley", Name: "Dark Alley"},
+					{ID: "roofs", Name: "Rooftops", Features: []string{"Medium cover"}, Shade: 2},
 				},
-				{ID: "alley", Name: "Dark Alley", Adjacent: []string{"market"}, Unengaged: []string{"bruno", "lookout"}},
-				{ID: "roofs", Name: "Rooftops", Cover: "medium", Adjacent: []string{"market"}, Unengaged: []string{"boss"}},
-			},
-			Fighters: map[string]swzones.FighterView{
-				"ana": {
-					ID: "ana", WildCard: true, Wounds: 1, MaxWounds: 3, Card: "K♠", Zone: "market", Melee: "m1",
-					Full: true, Movement: 4, Parry: 6, Toughness: 7, Armor: 2, Bennies: 2,
-					Traits:  map[string]string{"Fighting": "d10", "Agility": "d8", "Vigor": "d6"},
-					Weapons: []swzones.WeaponView{{ID: "sword", Name: "Long sword", Damage: "Str+d8"}},
-				},
-				"bruno": {ID: "bruno", WildCard: true, MaxWounds: 3, Card: "4♦", Zone: "alley"},
-				"thug":  {ID: "thug", Shaken: true, Card: "9♣", Zone: "market", Melee: "m1"},
-				// Not Full: whatever the ruleset left in Traits must not show.
-				"boss": {
-					ID: "boss", WildCard: true, MaxWounds: 3, Wounds: 2, Card: "Red Joker", Zone: "roofs",
-					Traits: map[string]string{"Spellcasting": "d12"}, Parry: 9,
-				},
-				"lookout": {ID: "lookout", Incapacitated: true, Status: "bleeding out", Zone: "alley", Card: "2♥"},
-			},
-		},
+				Links:  []board.Link{{A: "market", B: "alley"}, {A: "market", B: "roofs"}},
+				Groups: []board.Group{{ID: "m1", Area: "market", Members: []string{"ana", "thug"}, Label: "Melee 1"}},
+				Places: []board.Placed{{Token: "ana", Area: "market", Group: "m1"}, {Token: "thug", Area: "market", Group: "m1"},
+					{Token: "bruno", Area: "alley"}, {Token: "lookout", Area: "alley"}, {Token: "boss", Area: "roofs"}},
+			}},
 		Actions: []engine.Action{
 			{
-				Kind: "fight", Actor: "ana", Label: "Attack", Help: "A Fighting roll against the target's Parry.",
+				Kind: "fight", Actor: "ana", Label: "Attack", Main: true, Help: "A Fighting roll against the target's Parry.",
 				Fields: []engine.Field{
-					{Name: "target", Label: "Target", Type: "select", Options: []engine.Choice{
+					{Name: "target", Label: "Target", Type: "select", Target: true, Options: []engine.Choice{
 						{Value: "thug", Label: "Thug"}, {Value: "boss", Label: "Red Mara"},
 					}, Default: "boss"},
 					{Name: "attacks", Label: "Attacks", Type: "number", Min: 1, Max: 3, Default: "1"},
 					{Name: "wild", Label: "Wild Attack", Type: "checkbox"},
 				},
 			},
-			{Kind: "end-turn", Actor: "ana", Label: "End turn"},
+			{Kind: "end-turn", Actor: "ana", Label: "End turn", Main: true},
+			{Kind: "defend", Actor: "ana", Label: "Defend", Help: "+4 Parry."},
 		},
 	}
 }
 
 func testLog() []engine.Event {
+	say := engine.NewEvent(engine.KindChatMessage, "", "Bo: Careful!", engine.Chat{From: "Bo", As: []string{"bruno"}, Text: "Careful!"})
+	say.Seq, say.Round = 20, 2
 	return []engine.Event{
 		{Seq: 1, Kind: engine.KindStarted, Text: "The encounter begins."},
 		{Seq: 4, Kind: engine.KindRoundStarted, Round: 1, Text: "Round 1 begins."},
 		{Seq: 5, Kind: "shoot", Round: 1, Actor: "bruno", Text: "Bruno shoots the Thug.", Rolls: []dice.Roll{{
 			Label: "Shooting", Who: "bruno",
 			Dice: []dice.Die{{Sides: 8, Faces: []int{8, 5}}},
-			Mod:  -2, Total: 11, Target: 4, Result: "success, 1 raise",
+			Mod:  -2, Mods: []dice.Mod{{Label: "cover", Value: -2}}, Total: 11, Target: 4, Compare: dice.AtLeast, Result: "success, 1 raise",
 		}}},
 		{Seq: 6, Kind: engine.KindRoundStarted, Round: 2, Text: "Round 2 begins."},
 		{Seq: 7, Kind: "fight", Round: 2, Actor: "ana", Text: "Ana Vega attacks Red Mara.", Secret: true, Rolls: []dice.Roll{{
@@ -100,6 +99,7 @@ func testLog() []engine.Event {
 			Dice: []dice.Die{{Sides: 10, Faces: []int{3}}, {Sides: 6, Faces: []int{6, 2}}},
 			Kept: 2, Total: 8, Target: 9, Result: "failure",
 		}}},
+		say,
 	}
 }
 
@@ -237,8 +237,8 @@ func TestEncounterPageStructure(t *testing.T) {
 	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "polite" {
 		t.Errorf("log aria-live = %q, want polite", v)
 	}
-	if v, _ := attr(byID(doc, "conn"), "aria-live"); v != "polite" {
-		t.Errorf("conn aria-live = %q", v)
+	if v, _ := attr(byID(doc, "conn"), "role"); v != "status" {
+		t.Errorf("conn role = %q", v)
 	}
 	if v, _ := attr(byID(doc, "notice"), "role"); v != "alert" {
 		t.Errorf("notice role = %q", v)
@@ -290,81 +290,111 @@ func TestEncounterHeaderAndStatus(t *testing.T) {
 func TestBattlefield(t *testing.T) {
 	_, doc := encounterPage(t)
 	bf := byID(doc, "battlefield")
-	zones := findAll(bf, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "zone") })
-	if len(zones) != 3 {
-		t.Fatalf("got %d zone list items, want 3", len(zones))
+	// The drawing is for the eye; the roster and the zone list are for
+	// everyone.
+	for _, d := range findAll(bf, func(n *html.Node) bool { return hasClass(n, "zmap") }) {
+		if mustAttr(d, "aria-hidden") != "true" {
+			t.Error("the zone drawing is not hidden from screen readers")
+		}
+		if len(findAll(d, func(n *html.Node) bool { return n.Data == "button" || n.Data == "a" || n.Data == "input" })) > 0 {
+			t.Error("the hidden drawing holds focusable controls")
+		}
 	}
-	if p := zones[0].Parent; p.Data != "ul" || !hasClass(p, "zones") {
-		t.Errorf("zones are not in a list: parent %s", p.Data)
+	areas := findAll(bf, func(n *html.Node) bool { return hasClass(n, "zarea") })
+	if len(areas) != 3 {
+		t.Fatalf("got %d areas, want 3", len(areas))
 	}
-	market := text(zones[0])
-	for _, want := range []string{"Market Square", "Stalls and carts.", "Cover: light", "Next to Dark Alley, Rooftops", "Melee 1"} {
+	market := text(areas[0])
+	for _, want := range []string{"Market Square", "Light cover", "Melee 1", "Ana Vega", "Thug"} {
 		if !strings.Contains(market, want) {
-			t.Errorf("market zone %q lacks %q", market, want)
+			t.Errorf("market area %q lacks %q", market, want)
 		}
 	}
-	// The melee is a nested list holding Ana and the Thug, labelled by its name.
-	melee := findAll(zones[0], func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "melee") })
-	if len(melee) != 1 {
-		t.Fatalf("got %d melees in the market", len(melee))
+	if lines := findAll(bf, tag("line")); len(lines) != 2 {
+		t.Errorf("got %d border lines, want 2", len(lines))
 	}
-	members := findAll(melee[0], func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "fighter") })
-	if len(members) != 2 || !strings.Contains(text(members[0]), "Ana Vega") || !strings.Contains(text(members[1]), "Thug") {
-		t.Errorf("melee members wrong: %d", len(members))
-	}
-	if ul := members[0].Parent; ul.Data != "ul" || mustAttr(ul, "aria-labelledby") == "" || byID(doc, mustAttr(ul, "aria-labelledby")) == nil {
-		t.Error("melee fighter list is not a labelled ul")
-	}
-	for _, z := range []struct {
-		i    int
-		want []string
-	}{
-		{1, []string{"Dark Alley", "Bruno", "Lookout", "Incapacitated", "bleeding out", "Not engaged"}},
-		{2, []string{"Rooftops", "Cover: medium", "Red Mara", "Wild Card", "Wounds 2/3"}},
-	} {
-		got := text(zones[z.i])
-		for _, want := range z.want {
-			if !strings.Contains(got, want) {
-				t.Errorf("zone %d %q lacks %q", z.i, got, want)
-			}
+	zl := text(byID(doc, "area-market"))
+	for _, want := range []string{"Market Square", "Light cover", "next to Dark Alley, Rooftops", "Stalls and carts."} {
+		if !strings.Contains(zl, want) {
+			t.Errorf("zone list entry %q lacks %q", zl, want)
 		}
 	}
-	ana := text(byID(doc, "f-ana"))
-	for _, want := range []string{"Ana Vega", "Heroes", "Wild Card", "Wounds 1/3", "Parry 6", "Toughness 7 (2)", "Movement left 4", "Bennies 2", "Agility d8", "Fighting d10", "Long sword"} {
+	ana := text(byID(doc, "tok-ana"))
+	for _, want := range []string{"Ana Vega", "Heroes", "Wild Card", "acting", "Market Square, in melee with Thug", "Wounds 1/3", "Parry 6", "Toughness 7 (2)", "Agility d8", "Long sword", "Str+d8"} {
 		if !strings.Contains(ana, want) {
-			t.Errorf("Ana (Full) %q lacks %q", ana, want)
+			t.Errorf("Ana's roster entry %q lacks %q", ana, want)
 		}
 	}
-	if d := findAll(byID(doc, "f-ana"), tag("details")); len(d) != 1 {
-		t.Error("Ana's traits are not in a <details>")
+	if d := findAll(byID(doc, "tok-ana"), tag("details")); len(d) != 1 {
+		t.Error("Ana's sheet is not in a <details>")
 	}
-	// Side is given as text as well as colour.
-	thug := byID(doc, "f-thug")
-	if !strings.Contains(text(thug), "Bandits") || !strings.Contains(text(thug), "Shaken") {
-		t.Errorf("thug %q lacks side name or Shaken", text(thug))
+	btn := byID(doc, "pick-thug")
+	if btn == nil || btn.Data != "button" || mustAttr(btn, "data-token") != "thug" || mustAttr(btn, "aria-pressed") != "false" {
+		t.Fatalf("the Thug has no target button: %+v", btn)
 	}
-	if !hasClass(thug, "side-1") {
-		t.Error("thug lacks its side colour class")
+	thug := byID(doc, "tok-thug")
+	if !strings.Contains(text(thug), "Bandits") || !strings.Contains(text(thug), "Shaken : Can only move.") || !hasClass(thug, "side-1") {
+		t.Errorf("thug %q lacks side name, condition text or colour", text(thug))
+	}
+	if !strings.Contains(text(byID(doc, "tok-lookout")), "out") {
+		t.Error("an out combatant is not said to be out")
 	}
 }
 
-func TestNonFullFighterHidesStatBlock(t *testing.T) {
-	s, doc := encounterPage(t)
-	boss := byID(doc, "f-boss")
-	if boss == nil {
-		t.Fatal("no boss")
-	}
-	got := text(boss)
-	for _, leak := range []string{"Spellcasting", "d12", "Parry", "Toughness", "Movement"} {
-		if strings.Contains(got, leak) {
-			t.Errorf("non-Full fighter shows %q: %q", leak, got)
+// Every position model is drawn by its own drawer, and a board the page
+// does not know falls back to the roster alone.
+func TestEachModelDraws(t *testing.T) {
+	want := map[string]string{"zones": "zmap", "grid-bands": "grid-svg", "grid-squares": "grid-svg", "pairs": "duels", "ladder": "ladders"}
+	for _, s := range boardtest.All() {
+		doc := parseHTML(t, renderString(t, BattlefieldSection(s.View)))
+		if len(findAll(doc, func(n *html.Node) bool { return hasClass(n, want[s.Name]) })) != 1 {
+			t.Errorf("%s: no .%s drawing", s.Name, want[s.Name])
+		}
+		if got := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "tok-btn") })); got != len(s.View.Board.Tokens) {
+			t.Errorf("%s: %d roster buttons for %d tokens", s.Name, got, len(s.View.Board.Tokens))
 		}
 	}
-	if strings.Contains(s, "Spellcasting") {
-		t.Error("a non-Full fighter's trait appears somewhere on the page")
+	grid := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))))
+	for _, want := range []string{"One square: 30 m", "0 Close, 1 Medium", "Off the map", "C4, in contact with Raider 1", "Dust storm"} {
+		if !strings.Contains(grid, want) {
+			t.Errorf("band grid lacks %q", want)
+		}
 	}
-	if findAll(boss, tag("details")) != nil {
-		t.Error("non-Full fighter has a stat block")
+	squares := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))))
+	for _, want := range []string{"E6, prone", "hidden", "Bleeding out", "HP 0/24", "down"} {
+		if !strings.Contains(squares, want) {
+			t.Errorf("5-ft grid lacks %q", want)
+		}
+	}
+	pairs := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Pairs().View))))
+	for _, want := range []string{"Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex"} {
+		if !strings.Contains(pairs, want) {
+			t.Errorf("pairs lack %q", want)
+		}
+	}
+	ladder := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View))))
+	for _, want := range []string{"Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2",
+		"Medium from Wolves; Long from The witch", "Long from Hunters"} {
+		if !strings.Contains(ladder, want) {
+			t.Errorf("ladder lacks %q", want)
+		}
+	}
+	v := testView()
+	v.Board = &board.Board{Model: "hexes", Tokens: v.Board.Tokens}
+	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
+	if !strings.Contains(text(doc), "keeps no positions") || len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "tok-btn") })) != 5 {
+		t.Error("an unknown model does not fall back to the roster")
+	}
+}
+
+func TestNonFullTokenHidesSheet(t *testing.T) {
+	_, doc := encounterPage(t)
+	boss := byID(doc, "tok-boss")
+	got := text(boss)
+	for _, leak := range []string{"Parry", "Toughness", "Sheet"} {
+		if strings.Contains(got, leak) {
+			t.Errorf("a foe's entry shows %q: %q", leak, got)
+		}
 	}
 }
 
@@ -386,8 +416,8 @@ func TestOrder(t *testing.T) {
 			t.Errorf("%q is marked current too", text(it))
 		}
 	}
-	if !strings.Contains(text(items[1]), "Red Joker") {
-		t.Errorf("boss card missing: %q", text(items[1]))
+	if !strings.Contains(text(items[1]), "Red Joker") || !strings.Contains(text(items[1]), "Wounds 2/3") {
+		t.Errorf("boss card or health missing: %q", text(items[1]))
 	}
 	out := items[4]
 	if len(findAll(out, tag("s"))) != 1 || !strings.Contains(text(out), "(out)") {
@@ -430,10 +460,19 @@ func TestPendingDecision(t *testing.T) {
 
 	// A viewer waiting on someone else is told whom.
 	v := testView()
-	v.Pending, v.Waiting = nil, []string{"the GM"}
+	v.Pending, v.Waiting = nil, []string{"the GM", "Bruno"}
 	s := renderString(t, PendingSection(v, ""))
-	if !strings.Contains(s, "Waiting for the GM…") || strings.Contains(s, "<form") {
-		t.Errorf("waiting section wrong: %s", s)
+	if got := text(parseHTML(t, s)); !strings.Contains(got, "Waiting for: the GM Bruno") || strings.Contains(s, "<form") {
+		t.Errorf("waiting section wrong: %s", got)
+	}
+	if len(findAll(parseHTML(t, s), tag("ul"))) != 1 {
+		t.Error("the waiting parties are not a list")
+	}
+	// A sealed answer is shown to its author only as theirs, still hidden.
+	v.Waiting = []string{"Red Mara"}
+	v.Committed = []engine.Committed{{Decision: "d2", For: "ana", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}}
+	if got := text(parseHTML(t, renderString(t, PendingSection(v, "")))); !strings.Contains(got, "You chose Feint — hidden until everyone has chosen.") {
+		t.Errorf("sealed answer: %q", got)
 	}
 }
 
@@ -441,13 +480,29 @@ func TestActions(t *testing.T) {
 	_, doc := encounterPage(t)
 	sec := byID(doc, "actions")
 	forms := findAll(sec, func(n *html.Node) bool { return n.Data == "form" && hasClass(n, "action") })
-	if len(forms) != 2 {
+	if len(forms) != 3 {
 		t.Fatalf("got %d action forms", len(forms))
 	}
-	if h := findAll(sec, tag("h3")); len(h) != 1 || text(h[0]) != "Ana Vega" {
+	if h := findAll(sec, tag("h3")); len(h) != 1 || text(h[0]) != "Ana Vega acting" {
 		t.Error("actions are not grouped under the actor's name")
 	}
-	attack := forms[0]
+	// Main actions are buttons in the bar; an action with fields is a
+	// disclosure whose form shows only once chosen; the rest is behind More….
+	attackD := byID(doc, "act-ana-fight-d")
+	if attackD == nil || attackD.Data != "details" || mustAttr(attackD, "name") != "act" {
+		t.Fatal("Attack is not a disclosure")
+	}
+	if s := findAll(attackD, tag("summary")); len(s) != 1 || text(s[0]) != "Attack" {
+		t.Error("Attack's disclosure is not labelled Attack")
+	}
+	more := byID(doc, "more-ana")
+	if more == nil || len(findAll(more, func(n *html.Node) bool { return mustAttr(n, "id") == "act-ana-defend" })) != 1 {
+		t.Error("Defend (not main) is not behind More…")
+	}
+	if byID(more, "act-ana-fight") != nil || byID(more, "act-ana-end-turn") != nil {
+		t.Error("a main action is behind More…")
+	}
+	attack := byID(doc, "act-ana-fight")
 	if mustAttr(attack, "method") != "post" || mustAttr(attack, "action") != "/encounters/enc-1/commands?as=ana" {
 		t.Error("attack form does not post to ActURL")
 	}
@@ -461,8 +516,8 @@ func TestActions(t *testing.T) {
 		t.Errorf("hidden inputs %v", hidden)
 	}
 	sel := findAll(attack, tag("select"))
-	if len(sel) != 1 || mustAttr(sel[0], "name") != "target" || mustAttr(sel[0], "data-type") != "select" {
-		t.Fatal("target select missing")
+	if len(sel) != 1 || mustAttr(sel[0], "name") != "target" || mustAttr(sel[0], "data-type") != "select" || mustAttr(sel[0], "data-target") != "true" {
+		t.Fatal("target select missing or not marked as a target")
 	}
 	var opts []string
 	for _, o := range findAll(sel[0], tag("option")) {
@@ -504,10 +559,123 @@ func TestActions(t *testing.T) {
 	if help == nil || text(help) != "A Fighting roll against the target's Parry." {
 		t.Error("help is not linked with aria-describedby")
 	}
-	// No fields: just a button.
-	end := forms[1]
+	// No fields: just a button that acts at once.
+	end := byID(doc, "act-ana-end-turn")
 	if len(findAll(end, tag("fieldset"))) != 0 || len(findAll(end, tag("button"))) != 1 || text(end) != "End turn" {
 		t.Errorf("field-less action renders %q", text(end))
+	}
+}
+
+// Ending or rewinding the encounter asks first and sits apart from the
+// other controls; Start is the GM's main button.
+func TestDangerousControlsConfirm(t *testing.T) {
+	v := boardtest.GridSquares().View
+	doc := parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	zone := byID(doc, "danger-zone")
+	if zone == nil {
+		t.Fatal("no danger zone")
+	}
+	for _, id := range []string{"act-end", "act-rewind"} {
+		d := byID(zone, id+"-d")
+		if d == nil || d.Data != "details" {
+			t.Fatalf("%s is not behind a disclosure in the danger zone", id)
+		}
+		if byID(doc, id+"-go") == nil || byID(zone, id+"-go") == nil {
+			t.Fatalf("%s has no confirm button", id)
+		}
+	}
+	if got := text(byID(zone, "act-end")); !strings.Contains(got, "End the encounter for everyone? It cannot be resumed.") || !strings.Contains(got, "Yes, end encounter") {
+		t.Errorf("end confirmation reads %q", got)
+	}
+	gm := byID(doc, "ag-gm")
+	if gm == nil || byID(gm, "act-pause") == nil || byID(gm, "act-end") != nil || byID(gm, "act-accept-defaults") == nil {
+		t.Error("the GM's safe controls are not apart from the dangerous ones")
+	}
+	v.Status, v.Actions = engine.StatusSetup, []engine.Action{{Kind: engine.KindStart, Label: "Start encounter", Main: true},
+		{Kind: engine.KindEnd, Label: "End encounter", Danger: true}}
+	doc = parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	start := byID(doc, "act-start-go")
+	if start == nil || !hasClass(start, "primary") || byID(byID(doc, "ag-gm"), "act-end-go") != nil {
+		t.Error("Start is not the GM's main button, apart from End")
+	}
+}
+
+// A roll card shows the dice as they fell, each modifier with its source,
+// the total against its target and the outcome; dealt cards get none.
+func TestRollCards(t *testing.T) {
+	ev := engine.NewEvent("attack", "ana", "Ana Vega attacks the Thug: hit.", nil, dice.Roll{
+		Label: "Fighting", Who: "ana", Kept: 1, Total: 9, Target: 5, Compare: dice.AtLeast, Result: "hit",
+		Dice: []dice.Die{{Sides: 10, Faces: []int{10, 1}, Role: "trait die"}, {Sides: 6, Faces: []int{3}, Role: "Wild Die", Dropped: true}},
+		Mods: []dice.Mod{{Label: "wounds", Value: -1}, {Label: "gang-up", Value: 1}, {Label: "cover", Value: -2}},
+	})
+	ev.Seq, ev.Command = 8, "cmd-1"
+	deal := engine.NewEvent("cards-dealt", "", "Cards are dealt.", nil, dice.Roll{Label: "Deal: K♠", Dice: []dice.Die{{Sides: 52, Faces: []int{3}, Role: dice.RolePick}}})
+	deal.Seq = 9
+	frags, err := Fragments(context.Background(), testView(), []engine.Event{ev, deal}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := parseHTML(t, frags["cards"])
+	cards := findAll(doc, func(n *html.Node) bool { return hasClass(n, "card") })
+	if len(cards) != 1 || mustAttr(cards[0], "id") != "card-8" || mustAttr(cards[0], "data-command") != "cmd-1" {
+		t.Fatalf("cards: %d (dealt cards must not get one)", len(cards))
+	}
+	got := text(cards[0])
+	for _, want := range []string{"Ana Vega attacks the Thug: hit.", "Fighting (Ana Vega)", "10+ 1", "d10 · trait die · kept", "3", "d6 · Wild Die · not kept",
+		"wounds −1", "gang-up +1", "cover −2", "total 9", "≥ 5", "hit"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("card %q lacks %q", got, want)
+		}
+	}
+	if b := findAll(cards[0], tag("button")); len(b) != 1 || mustAttr(b[0], "aria-label") != "Dismiss roll" {
+		t.Error("a card has no labelled dismiss button")
+	}
+	if frags, _ := Fragments(context.Background(), testView(), []engine.Event{ev}, true); frags["cards"] != "" {
+		t.Error("a snapshot shows old rolls as cards")
+	}
+	// The log of a dealt card names the card, not a die.
+	log := text(parseHTML(t, renderString(t, LogEntries([]engine.Event{deal}, nil, false))))
+	if !strings.Contains(log, "Deal: K♠") || strings.Contains(log, "d52") {
+		t.Errorf("deal log %q", log)
+	}
+}
+
+// The chat holds messages and free rolls apart from the game's log, and
+// offers the viewer's audiences.
+func TestChatPanel(t *testing.T) {
+	_, doc := encounterPage(t)
+	chat := byID(doc, "chat")
+	if chat == nil || chat.Data != "ol" || mustAttr(chat, "aria-live") != "polite" {
+		t.Fatal("no live chat list")
+	}
+	if byID(chat, "ev-20") == nil || byID(byID(doc, "log"), "ev-20") != nil {
+		t.Error("the chat message is not in the chat, or also in the log")
+	}
+	form := byID(doc, "chat-form")
+	if form == nil || mustAttr(form, "method") != "post" || byID(form, "chat-text") == nil || mustAttr(byID(form, "chat-text"), "maxlength") != "500" {
+		t.Fatal("chat form missing")
+	}
+	var to []string
+	for _, o := range findAll(byID(form, "chat-to"), tag("option")) {
+		to = append(to, mustAttr(o, "value")+"="+text(o))
+	}
+	if !slices.Equal(to, []string{"=Everyone", "gm=Whisper to the GM"}) {
+		t.Errorf("a player may write to %v", to)
+	}
+	v := testView()
+	v.Viewer = engine.GMViewer()
+	to = nil
+	for _, o := range findAll(byID(parseHTML(t, renderString(t, Encounter(EncounterProps{View: v}))), "chat-to"), tag("option")) {
+		to = append(to, mustAttr(o, "value"))
+	}
+	if !slices.Equal(to, []string{"", "gm", "ana", "bruno"}) {
+		t.Errorf("the GM may write to %v", to)
+	}
+	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
+	whisper.Seq = 9
+	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, newModel(testView(), ""), false))))
+	if got != "Dana GM to Ana Vega psst" {
+		t.Errorf("whisper reads %q", got)
 	}
 }
 
@@ -556,6 +724,9 @@ func TestGMActionsHaveNoActor(t *testing.T) {
 	if h := findAll(doc, tag("h3")); len(h) != 1 || text(h[0]) != "Encounter" {
 		t.Error("GM actions are not grouped under Encounter")
 	}
+	if b := byID(doc, "act-pause-go"); b == nil || b.Data != "button" {
+		t.Error("Pause is not a plain button")
+	}
 }
 
 func TestLog(t *testing.T) {
@@ -578,7 +749,7 @@ func TestLog(t *testing.T) {
 		t.Error("entry data attributes missing")
 	}
 	got := text(shot)
-	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "−2", "11", "vs 4", "success, 1 raise"} {
+	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "≥ 4", "success, 1 raise"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("shot entry %q lacks %q", got, want)
 		}
@@ -615,7 +786,7 @@ func TestFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := append(slices.Clone(SectionKeys), "log")
+	want := append(slices.Clone(SectionKeys), "log", "chat", "cards")
 	if len(frags) != len(want) {
 		t.Errorf("got %d keys, want %v", len(frags), want)
 	}
@@ -633,7 +804,7 @@ func TestFragments(t *testing.T) {
 	if !strings.Contains(frags["actions"], `action="/encounters/enc-1/commands?as=ana"`) {
 		t.Error("actions fragment ignores WithActURL")
 	}
-	if !strings.Contains(frags["battlefield"], "Market Square") || !strings.Contains(frags["order"], "Red Joker") {
+	if !strings.Contains(frags["battlefield"], "Market Square") || !strings.Contains(frags["order"], "Red Joker") || !strings.Contains(frags["chat"], "Careful!") {
 		t.Error("fragments lack content")
 	}
 
@@ -647,7 +818,7 @@ func TestFragments(t *testing.T) {
 			ids = append(ids, mustAttr(n, "id"))
 		}
 	}
-	if !slices.Equal(ids, []string{"round-2", "ev-6", "ev-7"}) {
+	if !slices.Equal(ids, []string{"round-2", "ev-6", "ev-7"}) { // the chat message (ev-20) is in "chat"
 		t.Errorf("log fragment ids %v", ids)
 	}
 
@@ -666,8 +837,8 @@ func TestFragments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(frags["log"], `id="log-empty"`) {
-		t.Error("full empty log lacks the empty state")
+	if !strings.Contains(frags["log"], `id="log-empty"`) || !strings.Contains(frags["chat"], `id="chat-empty"`) {
+		t.Error("full empty log or chat lacks the empty state")
 	}
 
 	// The same fragments equal the page's sections, so a live update and a
@@ -679,8 +850,8 @@ func TestFragments(t *testing.T) {
 			t.Errorf("fragment %q differs from the page's section", key)
 		}
 	}
-	if !strings.Contains(page, frags["log"]) {
-		t.Error("full log fragment differs from the page's log")
+	if !strings.Contains(page, frags["log"]) || !strings.Contains(page, frags["chat"]) {
+		t.Error("full log or chat fragment differs from the page's")
 	}
 
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -692,23 +863,43 @@ func TestFragments(t *testing.T) {
 
 func TestGenericRuleset(t *testing.T) {
 	v := testView()
-	v.Ruleset, v.Rules = "d20-duel", map[string]any{"whatever": 1}
+	v.Ruleset, v.Rules, v.Board = "no-board", map[string]any{"whatever": 1}, nil
 	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
-	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "fighter") })
+	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "roster-item") })
 	if len(items) != len(v.Combatants) {
 		t.Fatalf("generic battlefield lists %d of %d combatants", len(items), len(v.Combatants))
 	}
-	if got := text(items[4]); !strings.Contains(got, "Lookout") || !strings.Contains(got, "Bandits") || !strings.Contains(got, "Out") {
+	if got := text(items[4]); !strings.Contains(got, "Lookout") || !strings.Contains(got, "Bandits") || !strings.Contains(got, "out") {
 		t.Errorf("generic combatant %q", got)
 	}
 }
 
-func TestPointerRulesView(t *testing.T) {
-	v := testView()
-	sw := v.Rules.(swzones.View)
-	v.Rules = &sw
-	if s := renderString(t, BattlefieldSection(v)); !strings.Contains(s, "Market Square") {
-		t.Error("*swzones.View not rendered as zones")
+func TestZoneLayout(t *testing.T) {
+	// A chain of four zones folds onto two rows, every border short.
+	zm := &board.ZoneMap{Areas: []board.Area{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}},
+		Links: []board.Link{{A: "a", B: "b"}, {A: "b", B: "c"}, {A: "c", B: "d"}}}
+	l := layoutZones(zm)
+	if l.Cols != 2 || l.Rows != 2 {
+		t.Errorf("layout %dx%d", l.Cols, l.Rows)
+	}
+	for _, k := range zm.Links {
+		a, b := l.At[k.A], l.At[k.B]
+		if max(abs(a[0]-b[0]), abs(a[1]-b[1])) != 1 {
+			t.Errorf("%s–%s is %v to %v", k.A, k.B, a, b)
+		}
+	}
+	seen := map[[2]int]bool{}
+	for _, p := range l.At {
+		if seen[p] {
+			t.Errorf("two zones at %v", p)
+		}
+		seen[p] = true
+	}
+	// Hints win.
+	x0, x1 := 0, 3
+	l = layoutZones(&board.ZoneMap{Areas: []board.Area{{ID: "a", X: &x0, Y: &x0}, {ID: "b", X: &x1, Y: &x0}}})
+	if l.At["b"] != [2]int{3, 0} || l.Cols != 4 {
+		t.Errorf("hinted layout %v", l.At)
 	}
 }
 

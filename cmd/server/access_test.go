@@ -55,6 +55,7 @@ var (
 	oldBridge    = hiddenExample{"d20-duel", "d20-duel-old-bridge", "tove", "sniper", "Crossbowman on the gatehouse"}
 	rooftop      = hiddenExample{"d20-tactical", "d20-tactical-rooftop-crossfire", "hale", "sniper", "The sniper"}
 	kesselFord   = hiddenExample{"d6-bands", "d6-bands-kessel-ford", "ylva", "cutthroat", "Cutthroat"}
+	karvostiRoad = hiddenExample{"d20-under", "d20-under-karvosti-road", "vera", "sniper", "Hidden marksman"}
 )
 
 func newAccessTableOf(t *testing.T, twoInstances bool, hx hiddenExample) *accessTable {

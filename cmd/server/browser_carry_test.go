@@ -63,7 +63,8 @@ func TestBrowserCarryOver(t *testing.T) {
 	if err := chromedp.Run(gm, chromedp.WaitNotPresent("#carry-link", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	run20(t, gm, chromedp.Click("#act-end-go", chromedp.ByID), chromedp.WaitVisible("#carry-link", chromedp.ByID),
+	run20(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
+		chromedp.Click("#act-end-go", chromedp.ByID), chromedp.WaitVisible("#carry-link", chromedp.ByID),
 		chromedp.Click("#carry-link", chromedp.ByID), chromedp.WaitVisible("#carry-brak", chromedp.ByID))
 	var state, now, proposal string
 	run20(t, gm, chromedp.Text("#carry-brak-state", &state, chromedp.ByID),

@@ -135,7 +135,7 @@ func TestBrowserUndo(t *testing.T) {
 	login(t, gm, base.URL, tb.gm.Name)
 	login(t, player, base.URL, tb.player.Name)
 	live := chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second))
-	run20(t, gm, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#act-rewind-go", chromedp.ByID), live)
+	run20(t, gm, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#act-rewind-open", chromedp.ByID), live)
 	run20(t, player, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID), live)
 	var before, moved, after string
 	run20(t, player, chromedp.OuterHTML("#battlefield", &before, chromedp.ByID))
@@ -171,8 +171,8 @@ func TestBrowserUndo(t *testing.T) {
 	if moved == before {
 		t.Fatal("the move did not change the player's battlefield")
 	}
-	// The GM clicks "Undo last action".
-	run20(t, gm, chromedp.Click("#act-rewind-go", chromedp.ByID), logHas("The GM undoes the last action."))
+	// The GM clicks "Undo last action…", then confirms.
+	run20(t, gm, chromedp.Click("#act-rewind-open", chromedp.ByID), chromedp.Click("#act-rewind-go", chromedp.ByID), logHas("The GM undoes the last action."))
 	run20(t, player, logHas("The GM undoes the last action."),
 		chromedp.Poll(fmt.Sprintf(`document.getElementById('ev-%d').classList.contains('undone') && !!document.querySelector('#ev-%d .undone-badge')`, moveSeq, moveSeq), nil,
 			chromedp.WithPollingTimeout(5*time.Second)),

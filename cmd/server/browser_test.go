@@ -29,13 +29,21 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-func newBrowser(t *testing.T) context.Context {
+// newBrowser starts a browser with a desktop-sized window, where the whole
+// table is in view.
+func newBrowser(t *testing.T) context.Context { return browserSized(t, 1280, 800) }
+
+// newPhone starts a browser with a phone-sized window, where the table's
+// panes are tabs.
+func newPhone(t *testing.T) context.Context { return browserSized(t, 390, 844) }
+
+func browserSized(t *testing.T, w, h int) context.Context {
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(420, 900), // a phone-sized window
+		chromedp.WindowSize(w, h),
 	)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)
@@ -95,12 +103,14 @@ func TestBrowserPlay(t *testing.T) {
 		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
 
 	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
-	// The player's page updates without a reload, with the dealt cards' dice.
-	var dice int
+	// The player's page updates without a reload, with the dealt cards —
+	// cards, not dice.
+	var dealt, dice int
 	run20(t, player, logHas("The encounter begins"),
+		chromedp.Evaluate(`document.querySelectorAll('#log .roll.pick').length`, &dealt),
 		chromedp.Evaluate(`document.querySelectorAll('#log .die').length`, &dice))
-	if dice == 0 {
-		t.Fatal("the player's log shows no dice after the deal")
+	if dealt == 0 || dice != 0 {
+		t.Fatalf("after the deal the player's log shows %d dealt cards and %d dice", dealt, dice)
 	}
 
 	// The GM makes the current combatant move to an adjacent zone (or end
@@ -111,6 +121,9 @@ func TestBrowserPlay(t *testing.T) {
 		if a.Actor == cur.Current && a.Kind == "move" {
 			form = "act-" + cur.Current + "-move"
 		}
+	}
+	if strings.HasSuffix(form, "-move") { // an action with fields opens first
+		run20(t, gm, chromedp.Click("#"+form+"-open", chromedp.ByID))
 	}
 	run20(t, gm, chromedp.Click("#"+form+"-go", chromedp.ByID))
 	var after view

@@ -39,6 +39,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stdout)
+	fs.Usage = func() { fmt.Fprint(stdout, usage) }
 	addr := fs.String("addr", env("FRAY_ADDR", "127.0.0.1:8080"), "listen address")
 	dbURL := fs.String("database-url", env("DATABASE_URL", ""), "PostgreSQL URL (unset: a private cluster)")
 	dataDir := fs.String("data-dir", env("FRAY_DATA_DIR", "fray-data"), "data directory")

@@ -20,7 +20,7 @@ import (
 // It runs on an example of each ruleset that has a hidden combatant, at the
 // start and again once the player may act.
 func TestHiddenCombatantsAnswerLikeUnknownIDs(t *testing.T) {
-	for _, hx := range []hiddenExample{tombCorridor, oldBridge, rooftop, kesselFord} {
+	for _, hx := range []hiddenExample{tombCorridor, oldBridge, rooftop, kesselFord, karvostiRoad} {
 		t.Run(hx.example, func(t *testing.T) { sweepHidden(t, hx) })
 	}
 }

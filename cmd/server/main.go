@@ -11,6 +11,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -27,10 +29,19 @@ func main() {
 	}
 }
 
-// run is the whole program; tests call it in-process.
+// run is the whole program; tests call it in-process. -h (or help) prints
+// the usage, subcommands included, and succeeds.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	err := runCommand(ctx, args, getenv, stdout)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the flag set printed the usage
+	}
+	return err
+}
+
+func runCommand(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	cmd := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	if len(args) > 0 && (len(args[0]) > 0 && args[0][0] != '-' || args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -46,9 +57,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		return demo(ctx, cfg, stdout)
-	case "migrate":
-		return migrate(ctx, args, getenv, stdout)
-	case "encounter":
+	case "migrate", "encounter":
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		if cmd == "migrate" {
+			return migrate(ctx, args, getenv, stdout)
+		}
 		return encounter(ctx, args, getenv, stdout)
 	case "healthcheck":
 		cfg, _, err := parseConfig("healthcheck", args, getenv, stdout)
@@ -56,7 +72,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return err
 		}
 		return healthcheck(ctx, cfg, stdout)
-	case "help", "-h", "--help":
+	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -529,7 +530,7 @@ func TestFormPostWithoutScript(t *testing.T) {
 		resp.Body.Close()
 		return resp
 	}
-	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || strings.Contains(resp.Header.Get("Location"), "notice") {
+	if resp := post("kind=start"); resp.StatusCode != http.StatusSeeOther || flash(resp.Header, "error") != "" {
 		t.Fatalf("start by form: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if v, _ := srv.view(id, ""); v.Status != "running" {
@@ -537,8 +538,8 @@ func TestFormPostWithoutScript(t *testing.T) {
 	}
 	before, _ := srv.view(id, "")
 	resp := post("kind=teleport&actor=" + before.Current)
-	if loc := resp.Header.Get("Location"); !strings.Contains(loc, "notice=") {
-		t.Fatalf("an unavailable action redirected to %q without a notice", loc)
+	if loc := resp.Header.Get("Location"); !strings.Contains(flash(resp.Header, "error"), "not available") || strings.Contains(loc, "not") {
+		t.Fatalf("an unavailable action redirected to %q with notice %q", loc, flash(resp.Header, "error"))
 	}
 	if after, _ := srv.view(id, ""); after.Seq != before.Seq {
 		t.Fatal("an unavailable action changed the encounter")
@@ -546,6 +547,9 @@ func TestFormPostWithoutScript(t *testing.T) {
 	// The page shows the notice it is redirected to.
 	req, _ := http.NewRequest("GET", srv.URL+resp.Header.Get("Location"), nil)
 	req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+	for _, c := range resp.Cookies() {
+		req.AddCookie(c)
+	}
 	page, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -555,4 +559,90 @@ func TestFormPostWithoutScript(t *testing.T) {
 	if !strings.Contains(string(body), "not available") {
 		t.Fatal("the page does not show the notice")
 	}
+	// A link cannot make the page say anything.
+	req, _ = http.NewRequest("GET", srv.URL+"/encounters/"+id+"?notice=Send+your+password+to+evil", nil)
+	req.Header.Set("Authorization", "Bearer "+srv.as.Token)
+	page, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ = io.ReadAll(page.Body)
+	page.Body.Close()
+	if strings.Contains(string(body), "evil") {
+		t.Fatal("the page shows a notice taken from its URL")
+	}
+	// The chat box works without the script too.
+	if resp := post("kind=chat&text=Hello+table&to="); resp.StatusCode != http.StatusSeeOther || flash(resp.Header, "error") != "" {
+		t.Fatalf("chat by form: %d %q", resp.StatusCode, flash(resp.Header, "error"))
+	}
+	if resp := post("kind=chat&text=%2Froll+2d6%2B1&to=gm"); flash(resp.Header, "error") != "" {
+		t.Fatalf("roll by form: %q", flash(resp.Header, "error"))
+	}
+	if resp := post("kind=chat&text=%2Fdance"); !strings.Contains(flash(resp.Header, "error"), "unknown chat command") {
+		t.Fatalf("a bad chat command: %q", flash(resp.Header, "error"))
+	}
+	var evs struct {
+		Events []struct{ Kind, Text string }
+	}
+	srv.do("GET", "/api/encounters/"+id+"/events?since=0", nil, &evs)
+	talk := 0
+	for _, ev := range evs.Events {
+		if ev.Kind == "chat-message" && strings.HasSuffix(ev.Text, ": Hello table") || ev.Kind == "free-rolled" && strings.Contains(ev.Text, "(GM only) rolls 2d6+1") {
+			talk++
+		}
+	}
+	if talk != 2 {
+		t.Fatalf("the chat by form left %d of 2 events: %+v", talk, evs.Events)
+	}
+}
+
+// TestErrorPages: a browser gets errors as pages in the site's layout with
+// a way back; other clients get plain text; the API JSON.
+func TestErrorPages(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	get := func(path, accept, referer string) (int, string, string) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		if referer != "" {
+			req.Header.Set("Referer", referer)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), string(b)
+	}
+	code, ctype, body := get("/no/such/page", "text/html,application/xhtml+xml", srv.URL+"/campaigns/x?y=1")
+	if code != 404 || !strings.HasPrefix(ctype, "text/html") {
+		t.Fatalf("browser 404: %d %s", code, ctype)
+	}
+	for _, want := range []string{`<main id="main"`, "Not Found", "no such page", `id="error-back"`, `href="/campaigns/x?y=1"`, `href="/"`, "/static/app.css"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("error page lacks %q", want)
+		}
+	}
+	if _, _, body := get("/no/such/page", "text/html", "https://elsewhere.example/x"); strings.Contains(body, "elsewhere") {
+		t.Error("the way back leads off the site")
+	}
+	if code, ctype, body := get("/no/such/page", "", ""); code != 404 || !strings.HasPrefix(ctype, "text/plain") || body != "no such page\n" {
+		t.Errorf("plain 404: %d %s %q", code, ctype, body)
+	}
+}
+
+// flash is the message a response leaves for the next page (kind
+// "notice" or "error"), "" for none.
+func flash(h http.Header, kind string) string {
+	for _, c := range (&http.Response{Header: h}).Cookies() {
+		if c.Name == "fray_flash_"+kind && c.MaxAge >= 0 {
+			b, err := base64.RawURLEncoding.DecodeString(c.Value)
+			if err == nil {
+				return string(b)
+			}
+		}
+	}
+	return ""
 }

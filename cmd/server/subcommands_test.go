@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -71,5 +72,24 @@ func TestMigrateAndImportCommands(t *testing.T) {
 	}
 	if _, err := runCmd(t, env, "bogus"); err == nil {
 		t.Fatal("unknown command accepted")
+	}
+}
+
+// TestHelp: -h (or help) prints the usage with every subcommand and
+// succeeds, whichever subcommand it follows; an unknown command fails.
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}, {"demo", "-h"}, {"migrate", "-h"}, {"encounter", "-h"}} {
+		var out strings.Builder
+		if err := run(context.Background(), args, func(string) string { return "" }, &out); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+		for _, want := range []string{"server [serve]", "server demo", "server migrate", "server healthcheck", "server encounter import"} {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%v: usage lacks %q:\n%s", args, want, out.String())
+			}
+		}
+	}
+	if err := run(context.Background(), []string{"dance"}, func(string) string { return "" }, io.Discard); err == nil {
+		t.Error("an unknown command succeeded")
 	}
 }

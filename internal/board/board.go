@@ -42,6 +42,9 @@ type Board struct {
 	// Notes are facts about the whole battlefield ("Heavy rain: −1D to
 	// Perception").
 	Notes []string `json:"notes,omitempty"`
+	// Facts are numbers about the fight the page shows beside the turn
+	// order ("Deck: 40 cards left", "GM Bennies: 3").
+	Facts []Stat `json:"facts,omitempty"`
 }
 
 // Token is a combatant as the board shows it.
@@ -53,6 +56,14 @@ type Token struct {
 	Acting bool   `json:"acting,omitempty"` // may act now
 	Out    bool   `json:"out,omitempty"`
 	Down   bool   `json:"down,omitempty"`
+	// Hidden is set for a combatant the players do not see (only the GM
+	// and its controller get its token).
+	Hidden bool `json:"hidden,omitempty"`
+	// Tags are short words that say what the token is ("Wild Card").
+	Tags []string `json:"tags,omitempty"`
+	// Initiative is what the turn order shows beside the name: an action
+	// card ("Q♠"), an initiative count ("17").
+	Initiative string `json:"initiative,omitempty"`
 	// Health is the one measure of harm the ruleset leads with (wounds,
 	// hit points, Toughness, wound level).
 	Health *Meter `json:"health,omitempty"`
@@ -61,6 +72,15 @@ type Token struct {
 	// Stats are a few numbers a player checks at a glance (Parry 6,
 	// Defense 14, Defense Pool 3).
 	Stats []Stat `json:"stats,omitempty"`
+	// Sheet is the rest of the stat block, for the viewers who may read
+	// it (the GM, the token's player): traits, weapons, powers.
+	Sheet []Section `json:"sheet,omitempty"`
+}
+
+// Section is one titled part of a token's sheet.
+type Section struct {
+	Title string `json:"title"`
+	Stats []Stat `json:"stats"`
 }
 
 // Meter is a measure with an optional maximum: Value of Max, in words.
@@ -89,10 +109,11 @@ var Icons = []string{"shaken", "stunned", "prone", "crouched", "hidden", "unawar
 	"unconscious", "grappled", "held", "aiming", "defending", "running", "hold", "poisoned", "blinded",
 	"disarmed", "immobile", "roused", "wounded", "jammed", "cover", "drop"}
 
-// Stat is a label and a value.
+// Stat is a label and a value, with an optional note ("range 12/24/48").
 type Stat struct {
 	Label string `json:"label"`
 	Value string `json:"value"`
+	Note  string `json:"note,omitempty"`
 }
 
 // ZoneMap is the zones model: areas, borders, groups inside areas.
@@ -113,6 +134,9 @@ type Area struct {
 	Features    []string `json:"features,omitempty"`
 	X           *int     `json:"x,omitempty"`
 	Y           *int     `json:"y,omitempty"`
+	// Shade grades how sheltered or hard the area is, 0 (open) to 3, for
+	// the page's fill, as Cell.Shade.
+	Shade int `json:"shade,omitempty"`
 }
 
 // Link is a border between two areas.

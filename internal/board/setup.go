@@ -34,6 +34,10 @@ type ZoneSetup struct {
 	Description string   `json:"description,omitempty"`
 	Adjacent    []string `json:"adjacent"`
 	Props       Props    `json:"props,omitempty"`
+	// X and Y place the zone on the page's map (column and row from 0);
+	// without them the page lays the zones out itself.
+	X *int `json:"x,omitempty"`
+	Y *int `json:"y,omitempty"`
 }
 
 // GroupSetup is a starting melee: members in zone.

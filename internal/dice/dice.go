@@ -189,11 +189,28 @@ func (r *Roller) Ace(sides int) Die {
 	}
 }
 
+// RolePick is the Role of a die that picks among choices (a card from the
+// deck, a zone to scatter into): pages show the choice, not a die roll.
+const RolePick = "pick"
+
 // Pick rolls one non-exploding die and returns its face, for random choices
-// (a card, a scatter direction) that are still recorded.
+// (a card, a scatter direction) that are still recorded. The die's Role is
+// RolePick.
 func (r *Roller) Pick(sides int) (Die, int) {
 	d := r.Die(sides)
+	d.Role = RolePick
 	return d, d.Faces[0]
+}
+
+// IsPick reports whether every die of the roll is a pick (RolePick): a
+// random choice such as a dealt card, not a roll to show as dice.
+func (r Roll) IsPick() bool {
+	for _, d := range r.Dice {
+		if d.Role != RolePick {
+			return false
+		}
+	}
+	return len(r.Dice) > 0
 }
 
 // Faces reports how many die faces this roller has produced.

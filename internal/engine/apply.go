@@ -23,6 +23,11 @@ func Apply(rs Ruleset, st State, ev Event) error {
 	if ev.Seq != b.Seq+1 {
 		return fmt.Errorf("event seq %d does not follow %d", ev.Seq, b.Seq)
 	}
+	if IsTableTalk(ev.Kind) {
+		// Table talk changes nothing; the ruleset never sees it.
+		b.Seq = ev.Seq
+		return nil
+	}
 	if ev.Kind == KindRewound {
 		// The whole state, the ruleset's part included, becomes the
 		// snapshot the event carries; the ruleset does not see the event.

@@ -14,7 +14,7 @@ type Boarder interface {
 }
 
 // Tokens returns a token for every combatant v may see, in setup order,
-// with what the engine knows filled in (side, acting, out, down); a
+// with what the engine knows filled in (side, acting, out, down, hidden); a
 // ruleset's Board adds health, conditions and stats.
 func Tokens(st State, v Viewer) []board.Token {
 	b := st.Core()
@@ -24,7 +24,7 @@ func Tokens(st State, v Viewer) []board.Token {
 			continue
 		}
 		out = append(out, board.Token{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Out: c.Out, Down: c.Down,
-			Acting: b.IsActing(c.ID)})
+			Hidden: c.Hidden, Acting: b.IsActing(c.ID)})
 	}
 	return out
 }

@@ -15,6 +15,10 @@ import (
 type Viewer struct {
 	GM       bool     `json:"gm,omitempty"`
 	Controls []string `json:"controls,omitempty"` // combatant ids this viewer commands
+	// Name is the signed-in person's display name, which the server sets
+	// and chat messages carry. It is not part of what the viewer sees, nor
+	// of Key: viewers who differ only by name see the same projection.
+	Name string `json:"-"`
 }
 
 // GMViewer is the game master's viewer.

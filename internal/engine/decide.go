@@ -169,7 +169,8 @@ const (
 
 func isCoreCommand(kind string) bool {
 	switch kind {
-	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer:
+	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer,
+		KindChat, KindFreeRoll:
 		return true
 	}
 	return false
@@ -190,6 +191,10 @@ func decide(tx *Tx, cmd Command) error {
 	spec, known := Spec(tx.rs, cmd.Kind)
 	if !known && !isCoreCommand(cmd.Kind) {
 		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
+	}
+	if cmd.Kind == KindChat || cmd.Kind == KindFreeRoll {
+		// Table talk goes on at any stage, even while a question waits.
+		return decideTalk(tx, cmd)
 	}
 	// A finished encounter only takes reveals and rewinds: undoing the
 	// action that ended it reopens it.

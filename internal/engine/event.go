@@ -25,6 +25,10 @@ type Event struct {
 	// Uses records a reaction spent (see Trigger): the engine adds it to
 	// the reaction ledger.
 	Uses *Trigger `json:"uses,omitempty"`
+	// Audience, when set, limits who may ever see the event to the GM and
+	// the controllers of the combatants it names ("gm" stands for the GM):
+	// a whisper. Empty means whoever may see the event otherwise.
+	Audience []string `json:"audience,omitempty"`
 }
 
 // NewEvent builds an event with data marshalled to JSON. Data must be a

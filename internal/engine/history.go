@@ -120,7 +120,9 @@ func PlanRewind(events []Event, steps int) (to int64, undone []int64, err error)
 		for j < len(events) && events[i].Command != "" && events[j].Command == events[i].Command {
 			j++
 		}
-		if events[i].Kind == KindRewound {
+		if IsTableTalk(events[i].Kind) {
+			// Chat and free rolls change nothing: no action to undo.
+		} else if events[i].Kind == KindRewound {
 			var d Rewound
 			if err := events[i].Decode(&d); err != nil {
 				return 0, nil, fmt.Errorf("rewind event %d: %w", events[i].Seq, err)

@@ -54,12 +54,6 @@ type Deriver interface {
 	Derive(stats json.RawMessage) (map[string]string, error)
 }
 
-// BattlefieldKinder is implemented by rulesets whose battlefield an editor
-// can build; "zones" is a list of connected zones with starting melees.
-type BattlefieldKinder interface {
-	BattlefieldKind() string
-}
-
 // ListRows is how many blank rows a form offers after a list's items.
 const ListRows = 2
 

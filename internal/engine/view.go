@@ -196,6 +196,9 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 	if v.GM {
 		return ev, true
 	}
+	if !visibleTo(ev.Audience, v) {
+		return Event{}, false // a whisper, for others
+	}
 	if slices.Contains(st.Core().Revealed, ev.Seq) {
 		return ev, true // the GM showed it to the players, context and all
 	}
@@ -258,7 +261,7 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 // NewEventLike returns ev with its data replaced by data.
 func NewEventLike(ev Event, data any) Event {
 	n := NewEvent(ev.Kind, ev.Actor, ev.Text, data, ev.Rolls...)
-	n.Seq, n.Round, n.Secret, n.Command, n.Involves, n.Uses = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Involves, ev.Uses
+	n.Seq, n.Round, n.Secret, n.Command, n.Involves, n.Uses, n.Audience = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Involves, ev.Uses, ev.Audience
 	return n
 }
 

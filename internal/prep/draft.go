@@ -7,54 +7,50 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
-// Battlefield is a zones battlefield as the setup document carries it.
-type Battlefield struct {
-	Zones  []Zone  `json:"zones"`
-	Melees []Melee `json:"melees,omitempty"`
+// A draft's battlefield is a board.Battlefield under the position model
+// the ruleset's Editor describes (engine.Boarder): prep edits zones and
+// melees, a grid's size and cells, starting engagements or distances
+// without knowing the ruleset, and the ruleset validates the result when
+// the encounter is created.
+
+// EditorOf is rs's battlefield editor; ok is false for a ruleset that
+// draws no board (its drafts have no battlefield to edit).
+func EditorOf(rs engine.Ruleset) (board.Editor, bool) {
+	b, ok := rs.(engine.Boarder)
+	if !ok {
+		return board.Editor{}, false
+	}
+	return b.Editor(), true
 }
 
-// Zone is one zone of a zones battlefield.
-type Zone struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Description string   `json:"description,omitempty"`
-	Cover       string   `json:"cover,omitempty"`
-	CoverArmor  int      `json:"coverArmor,omitempty"`
-	Adjacent    []string `json:"adjacent"`
-}
-
-// Melee is a starting melee.
-type Melee struct {
-	ID      string   `json:"id"`
-	Zone    string   `json:"zone"`
-	Members []string `json:"members"`
-}
-
-// Start is a combatant's starting position on a zones battlefield.
-type Start struct {
-	Zone string `json:"zone"`
+// ModelOf is the position model a draft's battlefield uses: the one it
+// names, or the editor's default.
+func ModelOf(e board.Editor, b board.Battlefield) string {
+	if b.Model != "" {
+		return b.Model
+	}
+	return e.Model
 }
 
 // NewDraftSetup is the setup a new draft starts from: two sides, no one,
-// and an empty battlefield of the ruleset's kind.
+// and an empty battlefield of the ruleset's model.
 func NewDraftSetup(rs engine.Ruleset, name string) engine.Setup {
 	s := engine.Setup{Name: name, Ruleset: rs.ID(), Options: map[string]string{},
 		Sides:      []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "foes", Name: "Foes"}},
 		Combatants: []engine.CombatantSetup{}}
-	if ZonesOf(rs) {
-		s.Battlefield, _ = json.Marshal(Battlefield{Zones: []Zone{}})
+	if e, ok := EditorOf(rs); ok {
+		b := board.Battlefield{}
+		if e.Model == board.Grid {
+			b.Width, b.Height = min(max(e.MaxWidth, 1), 12), min(max(e.MaxHeight, 1), 8)
+		}
+		WriteBattlefield(&s, b)
 	}
 	return s
-}
-
-// ZonesOf reports whether rs builds zones battlefields.
-func ZonesOf(rs engine.Ruleset) bool {
-	k, ok := rs.(engine.BattlefieldKinder)
-	return ok && k.BattlefieldKind() == "zones"
 }
 
 // Check validates a setup as creating an encounter would, storing nothing.
@@ -67,39 +63,33 @@ func Check(rules *engine.Registry, s engine.Setup) error {
 	return err
 }
 
-// ReadBattlefield decodes a zones battlefield (empty when absent).
-func ReadBattlefield(s engine.Setup) (Battlefield, error) {
-	var b Battlefield
-	if len(s.Battlefield) > 0 && string(s.Battlefield) != "null" {
-		if err := json.Unmarshal(s.Battlefield, &b); err != nil {
-			return b, fray.Errorf(fray.EINVALID, "battlefield: %v", err)
-		}
-	}
-	if b.Zones == nil {
-		b.Zones = []Zone{}
+// ReadBattlefield decodes a setup's battlefield (empty when absent).
+func ReadBattlefield(s engine.Setup) (board.Battlefield, error) {
+	b, err := board.Read(s.Battlefield)
+	if err != nil {
+		return b, fray.Errorf(fray.EINVALID, "%v", err)
 	}
 	return b, nil
 }
 
 // WriteBattlefield stores b in s.
-func WriteBattlefield(s *engine.Setup, b Battlefield) {
+func WriteBattlefield(s *engine.Setup, b board.Battlefield) {
 	s.Battlefield, _ = json.Marshal(b)
 }
 
-// StartZone is a combatant's starting zone ("" when unknown).
-func StartZone(c engine.CombatantSetup) string {
-	var st Start
-	_ = json.Unmarshal(c.Start, &st)
-	return st.Zone
+// StartOf is a combatant's starting position (empty when unknown).
+func StartOf(c engine.CombatantSetup) board.Start {
+	st, _ := board.ReadStart(c.Start)
+	return st
 }
 
-// SetStartZone places c in zone.
-func SetStartZone(c *engine.CombatantSetup, zone string) {
-	if zone == "" {
+// SetStart places c at st; an empty start is none.
+func SetStart(c *engine.CombatantSetup, st board.Start) {
+	if st.Zone == "" && st.X == nil && st.Y == nil && st.Group == "" && len(st.Props) == 0 {
 		c.Start = nil
 		return
 	}
-	c.Start, _ = json.Marshal(Start{Zone: zone})
+	c.Start, _ = json.Marshal(st)
 }
 
 // Used returns the ids of the setup's combatants.
@@ -112,8 +102,9 @@ func Used(s engine.Setup) map[string]bool {
 }
 
 // AddCopies adds n copies of a stat block, numbered "Name 1" … "Name n"
-// when n > 1 (continuing after copies already there), with unique ids.
-func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side, zone string, hidden, pc bool, id string) error {
+// when n > 1 (continuing after copies already there), with unique ids, all
+// starting at start.
+func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side string, start board.Start, hidden, pc bool, id string) error {
 	if n < 1 || n > 50 {
 		return fray.Errorf(fray.EINVALID, "add 1–50 copies")
 	}
@@ -123,7 +114,7 @@ func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side,
 			return fray.Errorf(fray.ECONFLICT, "%s is already in this encounter", name)
 		}
 		c := engine.CombatantSetup{Combatant: engine.Combatant{ID: id, Name: name, Side: side, PC: true, Hidden: hidden}, Stats: stats}
-		SetStartZone(&c, zone)
+		SetStart(&c, start)
 		s.Combatants = append(s.Combatants, c)
 		return nil
 	}
@@ -145,20 +136,98 @@ func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side,
 		cid := engine.UniqueSlug(cname, used)
 		used[cid] = true
 		c := engine.CombatantSetup{Combatant: engine.Combatant{ID: cid, Name: cname, Side: side, Hidden: hidden}, Stats: stats}
-		SetStartZone(&c, zone)
+		SetStart(&c, start)
 		s.Combatants = append(s.Combatants, c)
 	}
 	return nil
 }
 
-// RemoveCombatant drops a combatant and its place in starting melees.
+// RemoveCombatant drops a combatant, its place in starting melees and its
+// starting engagements.
 func RemoveCombatant(s *engine.Setup, id string) {
 	s.Combatants = slices.DeleteFunc(s.Combatants, func(c engine.CombatantSetup) bool { return c.ID == id })
 	if b, err := ReadBattlefield(*s); err == nil && len(s.Battlefield) > 0 {
-		for i := range b.Melees {
-			b.Melees[i].Members = slices.DeleteFunc(b.Melees[i].Members, func(m string) bool { return m == id })
-		}
-		b.Melees = slices.DeleteFunc(b.Melees, func(m Melee) bool { return len(m.Members) < 2 })
+		LeaveGroups(&b, id)
+		b.Pairs = slices.DeleteFunc(b.Pairs, func(p board.PairSetup) bool { return p.A == id || p.B == id })
 		WriteBattlefield(s, b)
 	}
+}
+
+// LeaveGroups takes id out of every starting melee; a melee left with
+// fewer than two members goes.
+func LeaveGroups(b *board.Battlefield, id string) {
+	for i := range b.Melees {
+		b.Melees[i].Members = slices.DeleteFunc(b.Melees[i].Members, func(m string) bool { return m == id })
+	}
+	b.Melees = slices.DeleteFunc(b.Melees, func(m board.GroupSetup) bool { return len(m.Members) < 2 })
+}
+
+// RemoveZone drops a zone, its borders, its melees, and the starts in it.
+func RemoveZone(s *engine.Setup, b *board.Battlefield, id string) {
+	b.Zones = slices.DeleteFunc(b.Zones, func(z board.ZoneSetup) bool { return z.ID == id })
+	for i := range b.Zones {
+		b.Zones[i].Adjacent = slices.DeleteFunc(b.Zones[i].Adjacent, func(a string) bool { return a == id })
+	}
+	b.Melees = slices.DeleteFunc(b.Melees, func(m board.GroupSetup) bool { return m.Zone == id })
+	for i := range s.Combatants {
+		if st := StartOf(s.Combatants[i]); st.Zone == id {
+			st.Zone = ""
+			SetStart(&s.Combatants[i], st)
+		}
+	}
+}
+
+// Adjacent lists the zones bordering id, in either direction.
+func Adjacent(b board.Battlefield, id string) []string {
+	var out []string
+	for _, z := range b.Zones {
+		if z.ID == id {
+			for _, a := range z.Adjacent {
+				if !slices.Contains(out, a) {
+					out = append(out, a)
+				}
+			}
+		} else if slices.Contains(z.Adjacent, id) && !slices.Contains(out, z.ID) {
+			out = append(out, z.ID)
+		}
+	}
+	return out
+}
+
+// PropsFromForm reads an editor's fields from form values named
+// prefix+field: empty values are left out, so the ruleset's default
+// applies. The result is checked against the fields.
+func PropsFromForm(fields []board.Field, get func(string) string, prefix, what string) (board.Props, error) {
+	p := board.Props{}
+	for _, f := range fields {
+		raw := strings.TrimSpace(get(prefix + f.Name))
+		switch f.Type {
+		case board.FieldBool:
+			if raw != "" && raw != "false" {
+				p[f.Name] = true
+			}
+		case board.FieldInt:
+			if raw == "" {
+				continue
+			}
+			n, err := strconv.Atoi(raw)
+			if err != nil {
+				return nil, fray.Errorf(fray.EINVALID, "%s: %s must be a whole number, not %q", what, f.Label, raw)
+			}
+			if n != 0 || f.Min != 0 {
+				p[f.Name] = float64(n)
+			}
+		default:
+			if raw != "" {
+				p[f.Name] = raw
+			}
+		}
+	}
+	if err := board.CheckProps(fields, p, what); err != nil {
+		return nil, fray.Errorf(fray.EINVALID, "%v", err)
+	}
+	if len(p) == 0 {
+		return nil, nil
+	}
+	return p, nil
 }

@@ -5,6 +5,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules/d20duel"
 	"github.com/fray-vtt/fray/internal/rules/d20tactical"
+	"github.com/fray-vtt/fray/internal/rules/d20under"
 	"github.com/fray-vtt/fray/internal/rules/d6bands"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
@@ -15,6 +16,7 @@ func Registry() *engine.Registry {
 	return engine.NewRegistry(
 		d20duel.New(),
 		d20tactical.New(),
+		d20under.New(),
 		d6bands.New(),
 		swzones.New(),
 	)

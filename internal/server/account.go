@@ -2,7 +2,6 @@ package server
 
 import (
 	"net/http"
-	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -17,8 +16,7 @@ func (s *Server) handleAccount(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
-	s.renderAccount(w, r, u.ID, u.Name, "", q.Get("notice"), q.Get("error"))
+	s.renderAccount(w, r, u.ID, u.Name, "", takeFlash(w, r, flashNotice), takeFlash(w, r, flashError))
 }
 
 func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, userID, name, newToken, notice, errMsg string) {
@@ -39,7 +37,8 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, userID, n
 }
 
 func accountRedirect(w http.ResponseWriter, r *http.Request, key, msg string) {
-	http.Redirect(w, r, "/account?"+url.Values{key: {msg}}.Encode(), http.StatusSeeOther)
+	setFlash(w, r, key, msg)
+	http.Redirect(w, r, "/account", http.StatusSeeOther)
 }
 
 // handleChangePassword checks the current password, sets the new one,

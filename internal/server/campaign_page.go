@@ -19,8 +19,7 @@ func (s *Server) handleCampaignPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
-	s.renderCampaign(w, r, m, "", q.Get("notice"), q.Get("error"))
+	s.renderCampaign(w, r, m, "", takeFlash(w, r, flashNotice), takeFlash(w, r, flashError))
 }
 
 func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m membership, newInvite, notice, errMsg string) {
@@ -112,10 +111,9 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 	render(w, r, web.Campaign(p))
 }
 
+// campaignRedirect goes back to the campaign page, leaving msg as its
+// notice or error (key flashNotice or flashError).
 func campaignRedirect(w http.ResponseWriter, r *http.Request, id, key, msg string) {
-	u := "/campaigns/" + url.PathEscape(id)
-	if msg != "" {
-		u += "?" + url.Values{key: {msg}}.Encode()
-	}
-	http.Redirect(w, r, u, http.StatusSeeOther)
+	setFlash(w, r, key, msg)
+	http.Redirect(w, r, "/campaigns/"+url.PathEscape(id), http.StatusSeeOther)
 }

@@ -26,9 +26,8 @@ func (s *Server) handleCarryPage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	q := r.URL.Query()
 	p := carryProps(sum, nil)
-	p.Notice, p.Error = q.Get("notice"), q.Get("error")
+	p.Notice, p.Error = takeFlash(w, r, flashNotice), takeFlash(w, r, flashError)
 	render(w, r, web.CarryOver(p))
 }
 
@@ -96,7 +95,8 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 }
 
 func carryRedirect(w http.ResponseWriter, r *http.Request, id, key, msg string) {
-	http.Redirect(w, r, "/encounters/"+url.PathEscape(id)+"/carry-over?"+url.Values{key: {msg}}.Encode(), http.StatusSeeOther)
+	setFlash(w, r, key, msg)
+	http.Redirect(w, r, "/encounters/"+url.PathEscape(id)+"/carry-over", http.StatusSeeOther)
 }
 
 // outcomeNotice says what a confirmation did, character by character.

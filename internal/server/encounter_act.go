@@ -18,12 +18,9 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	back := func(notice string) {
-		q := url.Values{}
-		if notice != "" {
-			q.Set("notice", notice)
-		}
-		http.Redirect(w, r, encounterURL(e.id, "", e.as, q), http.StatusSeeOther)
+	back := func(problem string) {
+		setFlash(w, r, flashError, problem)
+		http.Redirect(w, r, encounterURL(e.id, "", e.as, nil), http.StatusSeeOther)
 	}
 	if err := r.ParseForm(); err != nil {
 		back("The form could not be read.")
@@ -50,6 +47,14 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 func commandFromForm(view engine.View, form url.Values) (engine.Command, error) {
 	kind, actor := form.Get("kind"), form.Get("actor")
 	fields := map[string]any{}
+	if kind == engine.KindChat {
+		// The chat box: a message, or "/roll 2d6+1", to everyone or one party.
+		raw, err := json.Marshal(engine.NewCommand(kind, "", map[string]any{"text": form.Get("text"), "to": form.Get("to")}))
+		if err != nil {
+			return engine.Command{}, err
+		}
+		return engine.DecodeCommand(raw)
+	}
 	if kind == engine.KindAnswer {
 		actor = "" // the decision says who answers
 		id := form.Get("decision")

@@ -42,7 +42,7 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		As:         as,
 		WSURL:      encounterURL(e.id, "/ws", e.as, url.Values{"html": {"1"}}),
 		ActURL:     actURL(e.id, e.as),
-		Notice:     r.URL.Query().Get("notice"),
+		Notice:     takeFlash(w, r, flashError),
 		CanSwitch:  e.gm(),
 		CampaignID: e.campaign,
 		LogURL:     encounterURL(e.id, "/log", e.as, nil),

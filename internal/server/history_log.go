@@ -93,7 +93,7 @@ func (s *Server) handleEncounterLog(w http.ResponseWriter, r *http.Request) {
 	p := web.LogProps{
 		View: view, Links: historyLinks(e), As: e.as, Entries: entries, Undone: undone,
 		CanReveal: e.viewer.GM, Revealed: map[int64]bool{}, RevealURL: encounterURL(e.id, "/log/reveal", e.as, nil),
-		Rounds: max(e.state.Core().Round, f.round), Who: f.who, Round: f.round, Notice: q.Get("notice"), Error: q.Get("error"),
+		Rounds: max(e.state.Core().Round, f.round), Who: f.who, Round: f.round, Notice: takeFlash(w, r, flashNotice), Error: takeFlash(w, r, flashError),
 	}
 	for _, ev := range entries { // a rewind may have gone back to an earlier round
 		p.Rounds = max(p.Rounds, ev.Round)

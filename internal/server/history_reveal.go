@@ -3,7 +3,6 @@ package server
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -32,14 +31,15 @@ func (s *Server) handleRevealEvent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cmd := engine.NewCommand(engine.KindRevealEvent, "", map[string]any{"seq": seq})
-	q := url.Values{"notice": {fmt.Sprintf("Event %d is now visible to the players.", seq)}}
 	if _, err := s.submit(r.Context(), &e, "reveal-"+store.NewID(), cmd); err != nil {
 		if errCode(err) == fray.EINTERNAL {
 			writeError(w, r, err)
 			return
 		}
-		q = url.Values{"error": {errMessage(err)}}
+		setFlash(w, r, flashError, errMessage(err))
+	} else {
+		setFlash(w, r, flashNotice, fmt.Sprintf("Event %d is now visible to the players.", seq))
 	}
-	back := encounterURL(e.id, "/log", e.as, q) + fmt.Sprintf("#ev-%d", seq)
+	back := encounterURL(e.id, "/log", e.as, nil) + fmt.Sprintf("#ev-%d", seq)
 	http.Redirect(w, r, back, http.StatusSeeOther)
 }

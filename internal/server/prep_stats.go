@@ -121,7 +121,7 @@ func (s *Server) handleStatPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: b.ID, Name: b.Name, Ruleset: b.Ruleset,
-		Error: r.URL.Query().Get("error")}, b.Stats, nil)
+		Error: takeFlash(w, r, flashError)}, b.Stats, nil)
 }
 
 // handleStatSave creates (no {entry}) or updates a stat block from the

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/web"
 )
 
 // maxBodyBytes bounds request bodies; imports are the largest (1 MiB).
@@ -45,9 +47,10 @@ type errorBody struct {
 	Message string `json:"message"`
 }
 
-// writeError answers with the error as JSON for API routes and as plain
-// text elsewhere. A database that cannot be reached is 503 with a message
-// that says so, wherever it shows.
+// writeError answers with the error as JSON for API routes, as a page in
+// the site's layout for browsers, and as plain text otherwise. A database
+// that cannot be reached is 503 with a message that says so, wherever it
+// shows.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	err = store.Classify(err)
 	code := fray.ErrorCode(err)
@@ -57,6 +60,10 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		writeJSON(w, status, errorBody{Code: code, Message: fray.ErrorMessage(err)})
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/html") {
+		writeErrorPage(w, r, status, fray.ErrorMessage(err))
 		return
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -131,3 +138,24 @@ func errCode(err error) string { return fray.ErrorCode(store.Classify(err)) }
 // errMessage is err's message for people, saying so when the database could
 // not be reached.
 func errMessage(err error) string { return fray.ErrorMessage(store.Classify(err)) }
+
+// writeErrorPage renders the error in the site's layout, with a way back
+// to the page of this site the visitor came from.
+func writeErrorPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	ctx := r.Context()
+	if u := userFrom(r); u != nil {
+		ctx = web.WithUser(ctx, u.Name)
+	}
+	back := ""
+	if ref, err := url.Parse(r.Referer()); err == nil && ref.Host == r.Host && ref.Path != "" {
+		back = ref.RequestURI()
+	}
+	title := http.StatusText(status)
+	if status == http.StatusInternalServerError {
+		msg = "Something went wrong on the server. Try again; if it keeps happening, tell whoever runs this server."
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = web.ErrorPage(web.ErrorProps{Status: status, Title: title, Message: msg, Back: back}).Render(ctx, w)
+}

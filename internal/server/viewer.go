@@ -106,7 +106,7 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 	}
 	e := viewedEncounter{principal: p, id: id, ruleset: rs, state: st,
 		membership: membership{user: p.user, campaign: campaignID, role: a.Role}}
-	if e.grant, err = grantFrom(a, st, r.URL.Query().Get("as")); err != nil {
+	if e.grant, err = grantFrom(a, st, r.URL.Query().Get("as"), p.user.Name); err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
@@ -129,8 +129,9 @@ func (s *Server) access(ctx context.Context, p *principal, campaignID string) (s
 
 // grantFrom is the viewer access a gives in encounter state st: a GM
 // commands everything, or previews as the player character as; a player
-// commands the characters they own there.
-func grantFrom(a store.Access, st engine.State, as string) (grant, error) {
+// commands the characters they own there. name is the user's, for the
+// table chat.
+func grantFrom(a store.Access, st engine.State, as, name string) (grant, error) {
 	g := grant{access: a.Version, expires: a.Expires}
 	if a.Role == store.RoleGM {
 		g.viewer = engine.GMViewer()
@@ -141,10 +142,12 @@ func grantFrom(a store.Access, st engine.State, as string) (grant, error) {
 			}
 			g.viewer = engine.PlayerViewer(c.ID)
 		}
+		g.viewer.Name = name // chat messages carry it
 		return g, nil
 	}
 	owned := slices.DeleteFunc(slices.Clone(a.Characters), func(cid string) bool { return st.Core().Combatant(cid) == nil })
 	g.viewer = engine.PlayerViewer(owned...)
+	g.viewer.Name = name
 	return g, nil
 }
 
@@ -159,7 +162,7 @@ func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
 	if err != nil {
 		return err
 	}
-	g, err := grantFrom(a, st, e.as)
+	g, err := grantFrom(a, st, e.as, e.principal.user.Name)
 	if err != nil {
 		return err
 	}

@@ -9,12 +9,33 @@
 //                    {"type":"error","id":"…","code":"…","message":"…"}
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
-// "battlefield") to that element's new outer HTML, and "log" to <li> entries.
+// "battlefield") to that element's new outer HTML, "log" and "chat" to <li>
+// entries, and "cards" (events only) to roll cards shown over the table.
+//
+// The table: on a phone the panes become tabs (Board · Act · Log · Chat);
+// clicking a token (or its roster button) picks it as the target of every
+// target select in the action bar and opens the first main action that can
+// take it; roll cards stay on screen a while (your own until dismissed).
 //
 // Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
 // token or invite link) and reports in #<data-copy-status>. It is revealed
 // only where the clipboard API exists (secure contexts); elsewhere the text
 // stays selectable by hand.
+// Error pages: "Go back" returns through the browser's history when there
+// is one, so the form the visitor filled in keeps its input.
+(() => {
+  'use strict';
+
+  const back = document.querySelector('a[data-back]');
+  if (!back) return;
+  back.addEventListener('click', (e) => {
+    if (window.history.length > 1) {
+      e.preventDefault();
+      window.history.back();
+    }
+  });
+})();
+
 (() => {
   'use strict';
 
@@ -53,6 +74,7 @@
   let attempt = 0; // reconnects since the last successful open
   let timer = 0;
   let stopped = false;
+  let everOpened = false; // a socket opened since the page loaded
 
   // ---- connection -------------------------------------------------------
 
@@ -83,7 +105,9 @@
     ws = sock;
     sock.addEventListener('open', () => {
       attempt = 0;
-      setConn('live', 'live');
+      everOpened = true;
+      // "live" once the first message has brought the page up to date.
+      setConn('retry', 'connecting…');
       for (const p of pending.values()) sock.send(p.frame);
     });
     sock.addEventListener('message', (e) => {
@@ -158,16 +182,18 @@
       case 'snapshot':
         apply(msg.html, true);
         if (typeof msg.seq === 'number') setSeq(msg.seq);
+        setConn('live', 'live');
         break;
       case 'events':
         apply(msg.html, false);
         if (typeof msg.seq === 'number' && msg.seq > seq) setSeq(msg.seq);
+        setConn('live', 'live');
         break;
       case 'ack':
-        settle(msg.id);
+        settle(msg.id, true);
         break;
       case 'error':
-        settle(msg.id);
+        settle(msg.id, false);
         showNotice(msg.message || msg.code || 'The command failed.');
         break;
     }
@@ -185,14 +211,21 @@
     return t.content;
   }
 
-  // apply swaps in re-rendered sections and updates the log, keeping the
-  // keyboard focus, open <details> and half-filled controls where they were.
+  const lastHTML = {}; // the last HTML received for each section
+
+  // apply swaps in re-rendered sections and updates the log and the chat,
+  // keeping the keyboard focus, open <details> and half-filled controls
+  // where they were; then it shows new roll cards.
   function apply(html, snapshot) {
     if (!html) return;
     const active = document.activeElement;
     let focus = null;
     for (const key of Object.keys(html)) {
-      if (key === 'log') continue;
+      if (key === 'log' || key === 'chat' || key === 'cards') continue;
+      // A section the update does not change stays as it is: no churn for
+      // focus, scroll or a screen reader.
+      if (lastHTML[key] === html[key]) continue;
+      lastHTML[key] = html[key];
       const old = document.getElementById(key);
       const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
@@ -207,7 +240,11 @@
       if (form) markPending(form, id);
     }
     if (focus) restoreFocus(focus);
-    if (typeof html.log === 'string') updateLog(html.log, snapshot);
+    if (typeof html.log === 'string') updateList('log', html.log, snapshot);
+    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
+    if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
+    applyTarget(false);
+    if (!snapshot && wantsAttention()) dot('act');
   }
 
   function byId(scope, id) {
@@ -249,14 +286,15 @@
     if (target) target.focus({ preventScroll: true });
   }
 
-  // updateLog merges entries into #log in order, skipping ids it already
-  // holds, so a duplicate delivery never doubles an entry. A snapshot is the
-  // whole log: entries it lacks are removed and changed ones replaced.
-  // Existing nodes stay put, so the live region announces only what is new.
-  function updateLog(html, snapshot) {
-    const log = document.getElementById('log');
-    if (!log) return;
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  // updateList merges entries into #log or #chat in order, skipping ids it
+  // already holds, so a duplicate delivery never doubles an entry. A
+  // snapshot is the whole list: entries it lacks are removed and changed
+  // ones replaced. Existing nodes stay put, so the live region announces
+  // only what is new. It reports whether anything was added.
+  function updateList(listId, html, snapshot) {
+    const list = document.getElementById(listId);
+    if (!list) return false;
+    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     const items = Array.from(parse(html).children);
     const keep = new Set();
     let prev = null;
@@ -264,7 +302,7 @@
     for (const li of items) {
       if (li.id) keep.add(li.id);
       const cur = li.id ? document.getElementById(li.id) : null;
-      if (cur && cur.parentNode === log) {
+      if (cur && cur.parentNode === list) {
         if (snapshot && cur.outerHTML !== li.outerHTML) {
           cur.replaceWith(li);
           prev = li;
@@ -275,22 +313,23 @@
       }
       if (snapshot) {
         if (prev) prev.after(li);
-        else log.prepend(li);
+        else list.prepend(li);
       } else {
-        log.append(li);
+        list.append(li);
       }
       prev = li;
       added = true;
     }
     if (snapshot) {
-      for (const li of Array.from(log.children)) {
+      for (const li of Array.from(list.children)) {
         if (!keep.has(li.id)) li.remove();
       }
     } else if (added) {
-      const empty = document.getElementById('log-empty');
+      const empty = document.getElementById(listId + '-empty');
       if (empty) empty.remove();
     }
-    if (atBottom) log.scrollTop = log.scrollHeight;
+    if (atBottom || !snapshot) list.scrollTop = list.scrollHeight;
+    return added;
   }
 
   function showNotice(text) {
@@ -313,12 +352,17 @@
     for (const b of form.querySelectorAll('button')) b.removeAttribute('aria-disabled');
   }
 
-  function settle(id) {
+  function settle(id, ok) {
     const p = id && pending.get(id);
     if (!p) return;
     pending.delete(id);
     const form = document.getElementById(p.formId);
     if (form && form.dataset.pending === id) unmarkPending(form);
+    if (ok && form && form.id === 'chat-form') {
+      const text = form.querySelector('[name="text"]');
+      if (text) text.value = '';
+    }
+    if (!ws) showNotice(pending.size ? 'Reconnecting: ' + pending.size + ' command(s) will be sent when the connection is back.' : '');
   }
 
   function newID() {
@@ -368,12 +412,15 @@
 
   document.addEventListener('submit', (e) => {
     const form = e.target;
-    if (!(form instanceof HTMLFormElement) || !form.matches('form.action, form.decision')) return;
+    if (!(form instanceof HTMLFormElement) || !form.matches('form.action, form.decision, form.chat-form')) return;
     if (form.dataset.pending) {
       e.preventDefault(); // already sent; waiting for the server's answer
       return;
     }
-    if (!ws || ws.readyState !== WebSocket.OPEN) return; // let the browser post it
+    const open = ws && ws.readyState === WebSocket.OPEN;
+    // Never connected (no websockets through this network) or leaving the
+    // page: let the browser post the form.
+    if (!open && (stopped || !everOpened)) return;
     e.preventDefault();
     let submitter = e.submitter;
     if (!submitter && document.activeElement && document.activeElement.form === form) {
@@ -383,10 +430,179 @@
     const frame = JSON.stringify({ type: 'command', id, command: buildCommand(form, submitter) });
     if (!form.id) form.id = 'form-' + id;
     pending.set(id, { frame, formId: form.id });
-    showNotice('');
+    sent.add(id);
     markPending(form, id);
+    if (!open) {
+      // The server is away: keep the command and send it on reconnecting
+      // rather than letting the browser post into an error page.
+      showNotice('Reconnecting: your command will be sent when the connection is back.');
+      reconnectNow();
+      return;
+    }
+    showNotice('');
     ws.send(frame);
   });
+
+  // ---- the table: tabs, targets, roll cards -----------------------------
+
+  const sent = new Set(); // ids of the commands this page sent
+  const phone = window.matchMedia('(max-width: 759px)');
+  const tabs = document.getElementById('tabs');
+
+  function showTab(name, remember) {
+    root.dataset.tab = name;
+    if (tabs) {
+      for (const t of tabs.querySelectorAll('[data-show]')) {
+        const on = t.dataset.show === name;
+        t.setAttribute('aria-selected', on ? 'true' : 'false');
+        if (on) {
+          const d = t.querySelector('.tab-dot');
+          if (d) d.hidden = true;
+        }
+      }
+    }
+    if (remember) {
+      try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
+    }
+  }
+
+  function setLayout() {
+    const on = phone.matches;
+    root.classList.toggle('tabbed', on);
+    if (tabs) tabs.hidden = !on;
+    if (on) {
+      let saved = null;
+      try { saved = sessionStorage.getItem('fray-tab'); } catch (err) { /* private mode */ }
+      showTab(saved || root.dataset.tab || 'board', false);
+    }
+  }
+
+  // dot marks a tab that has news the user has not seen.
+  function dot(name) {
+    if (!root.classList.contains('tabbed') || root.dataset.tab === name || !tabs) return;
+    const d = tabs.querySelector('[data-show="' + name + '"] .tab-dot');
+    if (d) d.hidden = false;
+  }
+
+  function wantsAttention() {
+    const pend = document.getElementById('pending');
+    const status = document.getElementById('status');
+    return (pend && pend.classList.contains('asking')) || (status && status.classList.contains('mine'));
+  }
+
+  if (tabs) {
+    tabs.setAttribute('role', 'tablist');
+    for (const t of tabs.querySelectorAll('[data-show]')) {
+      t.setAttribute('role', 'tab');
+      t.addEventListener('click', () => showTab(t.dataset.show, true));
+    }
+  }
+  if (phone.addEventListener) phone.addEventListener('change', setLayout);
+  setLayout();
+
+  let target = '';
+
+  function tokenName(id) {
+    const btn = document.querySelector('.tok-btn[data-token="' + CSS.escape(id) + '"] .tok-name');
+    return btn ? btn.textContent : id;
+  }
+
+  // applyTarget marks the chosen token and fills every target select that
+  // offers it; open asks to open the first main action that can take it.
+  function applyTarget(open) {
+    for (const el of document.querySelectorAll('[data-token]')) {
+      const on = el.dataset.token === target;
+      el.classList.toggle('selected', on);
+      if (el.classList.contains('tok-btn')) el.setAttribute('aria-pressed', on ? 'true' : 'false');
+    }
+    const line = document.getElementById('target-line');
+    if (line) {
+      line.hidden = !target;
+      const name = document.getElementById('target-name');
+      if (name) name.textContent = target ? tokenName(target) : '';
+    }
+    if (!target) return;
+    let first = null;
+    for (const sel of document.querySelectorAll('#actions select[data-target]')) {
+      if (!Array.from(sel.options).some((o) => o.value === target)) continue;
+      sel.value = target;
+      const d = sel.closest('details.act');
+      if (!first && d && !d.closest('details.more')) first = d;
+    }
+    if (!open) return;
+    const already = document.querySelector('#actions details.act[open] select[data-target]');
+    const d = already ? already.closest('details.act') : first;
+    if (!d) return;
+    d.open = true;
+    if (root.classList.contains('tabbed')) showTab('act', true);
+    const go = d.querySelector('button[type="submit"]');
+    if (go) {
+      go.focus({ preventScroll: true });
+      go.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  document.addEventListener('click', (e) => {
+    const el = e.target instanceof Element ? e.target.closest('[data-token]') : null;
+    if (el && root.contains(el)) {
+      target = target === el.dataset.token && el.classList.contains('tok-btn') ? '' : el.dataset.token;
+      applyTarget(!!target);
+      return;
+    }
+    if (e.target instanceof Element && e.target.id === 'target-clear') {
+      target = '';
+      applyTarget(false);
+      return;
+    }
+    const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
+    if (close) dismiss(close.closest('.card'));
+  });
+
+  // A target chosen from a list counts like one clicked on the board.
+  document.addEventListener('change', (e) => {
+    if (e.target instanceof HTMLSelectElement && e.target.dataset.target && root.contains(e.target)) {
+      target = e.target.value;
+      applyTarget(false);
+    }
+  });
+
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    const open = document.querySelector('#actions details.act[open]');
+    if (open) {
+      open.open = false;
+      const s = open.querySelector('summary');
+      if (s) s.focus();
+    }
+  });
+
+  // ---- roll cards ---------------------------------------------------------
+
+  const cards = document.getElementById('cards');
+  const maxCards = 3;
+
+  function dismiss(card) {
+    if (!card || !card.parentNode) return;
+    card.classList.add('leaving');
+    setTimeout(() => card.remove(), 400);
+  }
+
+  function showCards(html) {
+    if (!cards || !html) return;
+    for (const card of Array.from(parse(html).children)) {
+      if (document.getElementById(card.id)) continue;
+      const mine = sent.has(card.dataset.command || '');
+      card.classList.toggle('mine', mine);
+      if (mine) {
+        // A newer card of your own replaces the older one.
+        for (const old of cards.querySelectorAll('.card.mine')) setTimeout(() => dismiss(old), 4000);
+      } else {
+        setTimeout(() => dismiss(card), 12000);
+      }
+      cards.append(card);
+    }
+    while (cards.children.length > maxCards) cards.firstElementChild.remove();
+  }
 
   setConn('retry', 'connecting…');
   connect();

@@ -80,7 +80,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			zones = append(zones, engine.Choice{Value: z, Label: st.zone(z).Name})
 		}
 		if len(zones) > 0 {
-			out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: "Move", Help: "Cross one border (1 MP).",
+			out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: "Move", Main: true, Help: "Cross one border (1 MP).",
 				Fields: []engine.Field{{Name: "to", Label: "To", Type: "select", Options: zones}}})
 		}
 		var targets []engine.Choice
@@ -95,8 +95,8 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			}
 		}
 		if len(targets) > 0 {
-			out = append(out, engine.Action{Kind: CmdEngage, Actor: id, Label: "Engage", Help: "Join a melee in this zone (1 MP).",
-				Fields: []engine.Field{{Name: "target", Label: "Target", Type: "select", Options: targets}}})
+			out = append(out, engine.Action{Kind: CmdEngage, Actor: id, Label: "Engage", Main: true, Help: "Join a melee in this zone (1 MP).",
+				Fields: []engine.Field{{Name: "target", Label: "Target", Type: "select", Options: targets, Target: true}}})
 		}
 	}
 	if movable(st, f) == nil && f.Melee != "" && f.MP >= 1 {
@@ -106,7 +106,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				n++
 			}
 		}
-		a := engine.Action{Kind: CmdDisengage, Actor: id, Label: "Disengage",
+		a := engine.Action{Kind: CmdDisengage, Actor: id, Label: "Disengage", Main: true,
 			Help: fmt.Sprintf("Leave the melee (1 MP); %d free attack(s) first. You may then run in the same action.", n)}
 		if canAct(st, f, false) == nil && f.Actions == 0 {
 			a.Fields = append(a.Fields, engine.Field{Name: "defend", Label: fmt.Sprintf("Defend while retreating (+%d Parry, no other action this turn)", retreatDefendBonus), Type: "checkbox"})
@@ -143,9 +143,9 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				}
 			}
 			if len(targets) > 0 {
-				out = append(out, engine.Action{Kind: CmdFight, Actor: id, Label: "Fight", Help: "Fighting against Parry.",
+				out = append(out, engine.Action{Kind: CmdFight, Actor: id, Label: "Fight", Main: true, Help: "Fighting against Parry.",
 					Fields: append([]engine.Field{
-						{Name: "target", Label: "Target", Type: "select", Options: targets},
+						{Name: "target", Label: "Target", Type: "select", Options: targets, Target: true},
 						{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(f.MeleeWeapons())},
 					}, fields...)})
 			}
@@ -165,7 +165,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				out = append(out, engine.Action{Kind: CmdGrapple, Actor: id, Label: "Grapple",
 					Help: fmt.Sprintf("Opposed %s: success Entangles, a raise Binds.", traitLabel(grappleSkill(st))),
 					Fields: append([]engine.Field{
-						{Name: "target", Label: "Target", Type: "select", Options: grapple},
+						{Name: "target", Label: "Target", Type: "select", Options: grapple, Target: true},
 						{Name: "with", Label: "With", Type: "select", Options: with},
 					}, fields...)})
 			}
@@ -190,7 +190,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			}
 			if len(targets) > 0 {
 				sf := []engine.Field{
-					{Name: "target", Label: "Target", Type: "select", Options: targets},
+					{Name: "target", Label: "Target", Type: "select", Options: targets, Target: true},
 					{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(ranged)},
 				}
 				if f.Melee == "" {
@@ -200,7 +200,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 						{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
 					}})
 				}
-				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Help: "Shooting against 4, range in zones.", Fields: append(sf, fields...)})
+				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Main: true, Help: "Shooting against 4, range in zones.", Fields: append(sf, fields...)})
 			}
 		}
 		var areas, powers []engine.Choice
@@ -272,7 +272,7 @@ func pushAction(st *State, f *Fighter, visible func(string) bool, fields []engin
 	return engine.Action{Kind: CmdPush, Actor: f.ID, Label: "Push",
 		Help: "Opposed Strength: out of (or into) a melee; a raise lets you push them on into another zone.",
 		Fields: append([]engine.Field{
-			{Name: "target", Label: "Target", Type: "select", Options: targets},
+			{Name: "target", Label: "Target", Type: "select", Options: targets, Target: true},
 			{Name: "into", Label: "Where", Type: "select", Options: into},
 		}, fields...)}, true
 }

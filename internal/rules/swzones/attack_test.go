@@ -311,7 +311,7 @@ func TestShootCover(t *testing.T) {
 func TestShootThroughCoverArmor(t *testing.T) {
 	battlefield := mustJSON(map[string]any{"zones": []map[string]any{
 		{"id": "z1", "adjacent": []string{"z2"}},
-		{"id": "z2", "cover": "medium", "coverArmor": 2},
+		{"id": "z2", "props": map[string]any{"cover": "medium", "coverArmor": 2}},
 	}})
 	setup := newSetup(nil, battlefield,
 		spec{ID: "doc", Side: "heroes", Zone: "z1", WC: true},

@@ -40,21 +40,34 @@ type Harm struct {
 // the weapon adds it, the weapon's dice, a d6 on a raise, all acing, plus
 // the weapon's and the Joker's bonus — and works out the harm to t.
 func rollDamage(r *dice.Roller, a, t *Fighter, w Weapon, raise bool, obstacle, bonus int) (dice.Roll, Harm) {
-	roll := dice.Roll{Label: "Damage", Who: a.ID}
+	roll := dice.Roll{Label: "Damage", Who: a.ID, Compare: dice.AtLeast}
 	mod := w.Damage.Mod + bonus
+	addMod := func(label string, v int) {
+		if v != 0 {
+			roll.Mods = append(roll.Mods, dice.Mod{Label: label, Value: v})
+		}
+	}
+	addMod(w.Name, w.Damage.Mod)
+	addMod("the Drop", bonus)
 	if w.Damage.Str {
 		str := a.Attributes["strength"]
-		roll.Dice = append(roll.Dice, r.Ace(str.Sides))
+		d := r.Ace(str.Sides)
+		d.Role = "Strength"
+		roll.Dice = append(roll.Dice, d)
 		mod += str.Bonus
+		addMod("Strength bonus", str.Bonus)
 	}
 	for _, sides := range w.Damage.Dice {
 		roll.Dice = append(roll.Dice, r.Ace(sides))
 	}
 	if raise {
-		roll.Dice = append(roll.Dice, r.Ace(6))
+		d := r.Ace(6)
+		d.Role = "raise"
+		roll.Dice = append(roll.Dice, d)
 	}
 	if a.Joker() {
 		mod += 2
+		addMod("joker", 2)
 	}
 	total := mod
 	for _, d := range roll.Dice {

@@ -79,7 +79,7 @@ func chain(n int, covers map[string]string, melees ...[]string) json.RawMessage 
 			z["adjacent"] = []string{fmt.Sprintf("z%d", i-1)}
 		}
 		if c, ok := covers[z["id"].(string)]; ok {
-			z["cover"] = c
+			z["props"] = map[string]any{PropCover: c}
 		}
 		zones = append(zones, z)
 	}

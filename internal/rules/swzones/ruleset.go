@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -154,12 +155,15 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		if err := fitToFight(c, f); err != nil {
 			return nil, err
 		}
-		var start startSetup
 		if len(c.Start) == 0 {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q needs a start: {\"zone\":\"…\"}", c.ID)
 		}
-		if err := decodeStrict(c.Start, &start); err != nil {
-			return nil, fray.Errorf(fray.EINVALID, "combatant %q: start: %v", c.ID, err)
+		start, err := board.ReadStart(c.Start)
+		if err != nil {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %v", c.ID, err)
+		}
+		if start.X != nil || start.Y != nil || start.Group != "" || len(start.Props) > 0 {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q: a start in sw-zones names a zone only", c.ID)
 		}
 		if st.zone(start.Zone) == nil {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q starts in unknown zone %q", c.ID, start.Zone)

@@ -66,6 +66,3 @@ func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	}
 	return map[string]string{"Parry": strconv.Itoa(f.Parry()), "Toughness": t}, nil
 }
-
-// BattlefieldKind tells editors the battlefield is zones.
-func (Ruleset) BattlefieldKind() string { return "zones" }

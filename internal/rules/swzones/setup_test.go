@@ -82,11 +82,24 @@ func TestSetupRejects(t *testing.T) {
 			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1"},{"id":"z1"}]}`)
 		}, "used twice"},
 		{"bad cover", func(s *engine.Setup) {
-			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","cover":"thick"}]}`)
-		}, "cover \"thick\""},
+			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","props":{"cover":"thick"}}]}`)
+		}, "cover cannot be \"thick\""},
 		{"cover armour without cover", func(s *engine.Setup) {
-			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","coverArmor":3}]}`)
+			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","props":{"coverArmor":3}}]}`)
 		}, "coverArmor needs a cover level"},
+		{"cover the old way", func(s *engine.Setup) {
+			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","cover":"light"}]}`)
+		}, "unknown field"},
+		{"unknown prop", func(s *engine.Setup) {
+			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","props":{"mud":true}}]}`)
+		}, `unknown property "mud"`},
+		{"cover armour not a number", func(s *engine.Setup) {
+			s.Battlefield = json.RawMessage(`{"zones":[{"id":"z1","props":{"cover":"light","coverArmor":"thick"}}]}`)
+		}, "coverArmor must be a whole number"},
+		{"grid battlefield", func(s *engine.Setup) {
+			s.Battlefield = json.RawMessage(`{"model":"grid","width":4,"height":4}`)
+		}, "fights in zones"},
+		{"cell start", func(s *engine.Setup) { s.Combatants[0].Start = json.RawMessage(`{"zone":"z1","x":1,"y":2}`) }, "names a zone only"},
 		{"unknown start zone", func(s *engine.Setup) { s.Combatants[0].Start = json.RawMessage(`{"zone":"z9"}`) }, `unknown zone "z9"`},
 		{"no start", func(s *engine.Setup) { s.Combatants[0].Start = nil }, "needs a start"},
 		{"no stats", func(s *engine.Setup) { s.Combatants[0].Stats = nil }, "needs stats"},

@@ -382,11 +382,6 @@ type weaponSetup struct {
 	Garrotte bool   `json:"garrotte"`
 }
 
-// startSetup is a combatant's "start" in the setup document.
-type startSetup struct {
-	Zone string `json:"zone"`
-}
-
 var (
 	weaponID  = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 	skillName = regexp.MustCompile(`^[a-z][a-z -]{0,31}$`)

@@ -31,6 +31,18 @@ func nonNil(mods []Mod) []Mod {
 	return mods
 }
 
+// diceMods itemises modifiers for the roll the log and the roll cards show.
+func diceMods(mods []Mod) []dice.Mod {
+	if len(mods) == 0 {
+		return nil
+	}
+	out := make([]dice.Mod, len(mods))
+	for i, m := range mods {
+		out[i] = dice.Mod{Label: m.Source, Value: m.Value}
+	}
+	return out
+}
+
 func sumMods(mods []Mod) int {
 	t := 0
 	for _, m := range mods {
@@ -72,16 +84,19 @@ func rollTrait(r *dice.Roller, c Check) Outcome {
 	}
 	mod := sumMods(mods)
 	trait := r.Ace(c.Die.Sides)
-	roll := dice.Roll{Label: c.Label, Who: c.Who, Dice: []dice.Die{trait}, Mod: mod, Target: c.Target}
+	roll := dice.Roll{Label: c.Label, Who: c.Who, Dice: []dice.Die{trait}, Mod: mod, Mods: diceMods(mods), Target: c.Target, Compare: dice.AtLeast}
 	best := trait.Total()
 	critical := false
 	if c.Wild {
 		wild := r.Ace(6)
+		wild.Role = "Wild Die"
+		roll.Dice[0].Role = "trait die"
 		roll.Dice = append(roll.Dice, wild)
 		roll.Kept = 1
 		if wild.Total() > best {
 			best, roll.Kept = wild.Total(), 2
 		}
+		roll.Dice[2-roll.Kept].Dropped = true
 		critical = trait.Faces[0] == 1 && wild.Faces[0] == 1
 	}
 	o := Outcome{Mods: mods, Total: best + mod, CritFail: critical}

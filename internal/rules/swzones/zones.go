@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -33,6 +34,9 @@ type Zone struct {
 	Cover       string   `json:"cover,omitempty"`      // "", "light", "medium", "heavy", "near-total"
 	CoverArmor  int      `json:"coverArmor,omitempty"` // the cover's Armour, for shots that hit it
 	Adjacent    []string `json:"adjacent"`
+	// X and Y place the zone on the page's map, when the setup says.
+	X *int `json:"x,omitempty"`
+	Y *int `json:"y,omitempty"`
 }
 
 // Melee is one group of fighters engaged with each other in a zone.
@@ -173,45 +177,36 @@ func (s *State) leaveMelee(id string) {
 
 // --- setup parsing ---
 
-type battlefieldSetup struct {
-	Zones  []zoneSetup  `json:"zones"`
-	Melees []meleeSetup `json:"melees"`
-}
-
-type zoneSetup struct {
-	ID          string   `json:"id"`
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Cover       string   `json:"cover"`
-	CoverArmor  int      `json:"coverArmor"`
-	Adjacent    []string `json:"adjacent"`
-}
-
-type meleeSetup struct {
-	ID      string   `json:"id"`
-	Zone    string   `json:"zone"`
-	Members []string `json:"members"`
-}
+// The setup's battlefield is a board.Battlefield under the zones model:
+// zones with their borders and props (cover, coverArmor — see Editor),
+// and the starting melees as groups.
 
 var zoneIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // parseBattlefield reads the zones of a setup's battlefield, makes adjacency
 // symmetric (a border listed on one side is a border on both) and checks the
 // graph is connected. Melees are read later, once fighters are placed.
-func parseBattlefield(raw json.RawMessage) ([]Zone, []meleeSetup, error) {
+func parseBattlefield(raw json.RawMessage) ([]Zone, []board.GroupSetup, error) {
 	bad := func(format string, args ...any) error {
 		return fray.Errorf(fray.EINVALID, "battlefield: "+format, args...)
 	}
 	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil, bad("is required: {\"zones\":[…],\"melees\":[…]}")
 	}
-	var bf battlefieldSetup
-	if err := decodeStrict(raw, &bf); err != nil {
-		return nil, nil, bad("%v", err)
+	bf, err := board.Read(raw)
+	if err != nil {
+		return nil, nil, fray.Errorf(fray.EINVALID, "%v", err)
+	}
+	if bf.Model != "" && bf.Model != board.Zones {
+		return nil, nil, bad("sw-zones fights in zones, not on a %q battlefield", bf.Model)
+	}
+	if bf.Width != 0 || bf.Height != 0 || len(bf.Cells) > 0 || len(bf.Pairs) > 0 || len(bf.Distances) > 0 {
+		return nil, nil, bad("sw-zones uses zones and melees only (no width, height, cells, pairs or distances)")
 	}
 	if len(bf.Zones) < MinZones || len(bf.Zones) > MaxZones {
 		return nil, nil, bad("needs %d–%d zones, has %d", MinZones, MaxZones, len(bf.Zones))
 	}
+	editor := Ruleset{}.Editor()
 	zones := make([]Zone, len(bf.Zones))
 	index := map[string]int{}
 	for i, zs := range bf.Zones {
@@ -229,20 +224,18 @@ func parseBattlefield(raw json.RawMessage) ([]Zone, []meleeSetup, error) {
 		if len(z.Name) > 80 || len(z.Description) > 1000 {
 			return nil, nil, bad("zone %s: name (80) or description (1000 characters) is too long", zs.ID)
 		}
-		switch c := strings.ToLower(zs.Cover); {
-		case c == "" || c == "none":
-		case slices.Contains(coverLevels, c):
-			z.Cover = c
-		default:
-			return nil, nil, bad("zone %s: cover %q must be none, light, medium, heavy or near-total", zs.ID, zs.Cover)
+		if err := board.CheckProps(editor.Area, zs.Props, "zone "+zs.ID); err != nil {
+			return nil, nil, bad("%v", err)
 		}
-		if zs.CoverArmor < 0 || zs.CoverArmor > 30 {
-			return nil, nil, bad("zone %s: coverArmor must be 0–30", zs.ID)
-		}
-		if zs.CoverArmor > 0 && z.Cover == "" {
+		z.Cover = zs.Props.String(PropCover)
+		z.CoverArmor = zs.Props.Int(PropCoverArmor)
+		if z.CoverArmor > 0 && z.Cover == "" {
 			return nil, nil, bad("zone %s: coverArmor needs a cover level", zs.ID)
 		}
-		z.CoverArmor = zs.CoverArmor
+		if (zs.X == nil) != (zs.Y == nil) || (zs.X != nil && (*zs.X < 0 || *zs.X > 11 || *zs.Y < 0 || *zs.Y > 11)) {
+			return nil, nil, bad("zone %s: x and y go together, each 0–11", zs.ID)
+		}
+		z.X, z.Y = zs.X, zs.Y
 		zones[i] = z
 	}
 	link := func(a, b int) {
@@ -290,7 +283,7 @@ func parseBattlefield(raw json.RawMessage) ([]Zone, []meleeSetup, error) {
 
 // placeMelees checks the setup's melees against the placed fighters and
 // records membership.
-func (s *State) placeMelees(melees []meleeSetup) error {
+func (s *State) placeMelees(melees []board.GroupSetup) error {
 	bad := func(format string, args ...any) error {
 		return fray.Errorf(fray.EINVALID, "battlefield: "+format, args...)
 	}
@@ -328,4 +321,12 @@ func (s *State) placeMelees(melees []meleeSetup) error {
 		s.Melees = append(s.Melees, m)
 	}
 	return nil
+}
+
+// capitalize upper-cases the first letter of an ASCII word.
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// TestAdvertisedActionsContract plays every example encounter of every
+// ruleset through the HTTP API as a client that knows no rules: it only
+// ever picks among the actions and decisions the server advertises, with
+// field values among those offered. Every pick must be accepted or refused
+// with a clear 4xx message — never a server error — and every encounter
+// must reach its end.
+func TestAdvertisedActionsContract(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "7"})
+	gm := srv.signup("contract-gm")
+	api := srv.withUser(gm)
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ex := range exs {
+		t.Run(ex.Name, func(t *testing.T) {
+			var created struct{ ID string }
+			if code := api.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
+				t.Fatalf("import: %d", code)
+			}
+			rng := rand.New(rand.NewPCG(uint64(i), 11))
+			refused := map[string]int{}
+			for step := 0; ; step++ {
+				var v engine.View
+				if code := api.do("GET", "/api/encounters/"+created.ID, nil, &v); code != http.StatusOK {
+					t.Fatalf("view: %d", code)
+				}
+				if v.Status == engine.StatusFinished {
+					t.Logf("%s finished after %d commands (%d refused: %v)", ex.Name, step, total(refused), refused)
+					return
+				}
+				if step > 2500 {
+					t.Fatalf("not finished after %d commands", step)
+				}
+				cmd := contractPick(rng, v)
+				if cmd == nil {
+					t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
+				}
+				var reply struct{ Code, Message string }
+				code := api.do("POST", "/api/encounters/"+created.ID+"/commands",
+					map[string]any{"id": fmt.Sprintf("k%d", step), "command": cmd}, &reply)
+				switch {
+				case code == http.StatusOK:
+				case code >= 400 && code < 500 && reply.Message != "" && reply.Code != "internal":
+					refused[fmt.Sprint(cmd["kind"])]++
+				default:
+					raw, _ := json.Marshal(cmd)
+					t.Fatalf("advertised %s answered %d %s: %s", raw, code, reply.Code, reply.Message)
+				}
+			}
+		})
+	}
+}
+
+func total(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// contractPick chooses a command among those v advertises: an answer to a
+// pending decision when there is one, else an action, the main ones more
+// often, the GM's own commands rarely, never the lifecycle controls that
+// would stop the fight early.
+func contractPick(rng *rand.Rand, v engine.View) map[string]any {
+	if len(v.Pending) > 0 {
+		d := v.Pending[rng.IntN(len(v.Pending))]
+		cmd := map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "choice": d.Options[rng.IntN(len(d.Options))].Value}
+		if len(d.Fields) > 0 {
+			values := map[string]any{}
+			for _, f := range d.Fields {
+				values[f.Name] = contractValue(rng, f)
+			}
+			cmd["values"] = values
+		}
+		return cmd
+	}
+	var pool []engine.Action
+	var weights []float64
+	for _, a := range v.Actions {
+		switch a.Kind {
+		case engine.KindEnd, engine.KindRewind, engine.KindPause, engine.KindRevealEvent, engine.KindStart, engine.KindResume:
+			if !(a.Kind == engine.KindStart && v.Status == engine.StatusSetup) && !(a.Kind == engine.KindResume && v.Status == engine.StatusPaused) {
+				continue
+			}
+		}
+		if strings.HasPrefix(a.Kind, "chat") || a.Kind == "say" || a.Kind == "roll" {
+			continue
+		}
+		w := 1.0
+		switch {
+		case a.Main:
+			w = 4
+		case a.Actor == "":
+			w = 0.15
+		}
+		pool = append(pool, a)
+		weights = append(weights, w)
+	}
+	if len(pool) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, w := range weights {
+		sum += w
+	}
+	x := rng.Float64() * sum
+	a := pool[len(pool)-1]
+	for i, w := range weights {
+		if x < w {
+			a = pool[i]
+			break
+		}
+		x -= w
+	}
+	cmd := map[string]any{"kind": a.Kind}
+	if a.Actor != "" {
+		cmd["actor"] = a.Actor
+	}
+	for _, f := range a.Fields {
+		cmd[f.Name] = contractValue(rng, f)
+	}
+	return cmd
+}
+
+func contractValue(rng *rand.Rand, f engine.Field) any {
+	switch f.Type {
+	case engine.FieldSelect:
+		if len(f.Options) == 0 {
+			return f.Default
+		}
+		return f.Options[rng.IntN(len(f.Options))].Value
+	case engine.FieldNumber:
+		if f.Min == 0 && f.Max == 0 {
+			return rng.IntN(3)
+		}
+		return f.Min + rng.IntN(f.Max-f.Min+1)
+	case engine.FieldCheckbox:
+		return rng.IntN(2) == 0
+	}
+	return f.Default
+}

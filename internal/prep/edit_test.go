@@ -1,0 +1,172 @@
+package prep
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Editors of the four position models, as rulesets describe them.
+var (
+	zonesEditor = board.Editor{Model: board.Zones, Area: []board.Field{
+		{Name: "cover", Label: "Cover", Type: board.FieldSelect, Options: []board.Option{{Value: ""}, {Value: "light", Label: "Light"}}},
+		{Name: "armour", Label: "Armour", Type: board.FieldInt, Min: 0, Max: 20},
+	}}
+	gridEditor = board.Editor{Model: board.Grid, Scale: "5 ft", MaxWidth: 30, MaxHeight: 30,
+		Area: []board.Field{{Name: "difficult", Label: "Difficult terrain", Type: board.FieldBool}, {Name: "label", Label: "Label", Type: board.FieldText}},
+		Start: []board.Field{{Name: "posture", Label: "Posture", Type: board.FieldSelect,
+			Options: []board.Option{{Value: "standing"}, {Value: "prone"}, {Value: "crouched"}}}}}
+	pairsEditor  = board.Editor{Model: board.Pairs, Distances: []string{"Striking", "Grappling"}}
+	ladderEditor = board.Editor{Model: board.Grid, Models: []board.Option{{Value: board.Grid, Label: "2 m grid"}, {Value: board.Ladder, Label: "Distances"}},
+		MaxWidth: 20, MaxHeight: 20, Distances: []string{"Close", "Short", "Medium", "Long", "Extreme"}}
+)
+
+func draft(e board.Editor) *engine.Setup {
+	s := engine.Setup{Name: "T", Ruleset: "x", Sides: []engine.Side{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}},
+		Combatants: []engine.CombatantSetup{
+			{Combatant: engine.Combatant{ID: "ana", Name: "Ana", Side: "a"}},
+			{Combatant: engine.Combatant{ID: "orc", Name: "Orc", Side: "b"}},
+			{Combatant: engine.Combatant{ID: "gob", Name: "Gob", Side: "b"}},
+		}}
+	b := board.Battlefield{}
+	if e.Model == board.Grid {
+		b.Width, b.Height = 10, 8
+	}
+	WriteBattlefield(&s, b)
+	return &s
+}
+
+func edit(t *testing.T, s *engine.Setup, e board.Editor, op string, kv ...string) error {
+	t.Helper()
+	f := url.Values{}
+	var members []string
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] == "members" {
+			members = append(members, kv[i+1])
+			continue
+		}
+		f.Add(kv[i], kv[i+1])
+	}
+	done, err := EditBattlefield(s, e, op, f, members)
+	if !done {
+		t.Fatalf("%s is not a battlefield edit", op)
+	}
+	return err
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func refused(t *testing.T, err error, want string) {
+	t.Helper()
+	if fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(fray.ErrorMessage(err), want) {
+		t.Errorf("got %v, want an invalid edit saying %q", err, want)
+	}
+}
+
+func TestEditZones(t *testing.T) {
+	s := draft(zonesEditor)
+	must(t, edit(t, s, zonesEditor, "zone-add", "name", "Ford", "prop.cover", "light", "prop.armour", "4"))
+	must(t, edit(t, s, zonesEditor, "zone-add", "name", "Road"))
+	must(t, edit(t, s, zonesEditor, "connect", "a", "ford", "b", "road"))
+	refused(t, edit(t, s, zonesEditor, "zone-add", "name", "Hill", "prop.cover", "thick"), `cannot be "thick"`)
+	refused(t, edit(t, s, zonesEditor, "zone-add", "name", "Hill", "prop.armour", "99"), "between 0 and 20")
+	refused(t, edit(t, s, zonesEditor, "connect", "a", "ford", "b", "ford"), "itself")
+	for _, id := range []string{"ana", "orc"} {
+		for i := range s.Combatants {
+			if s.Combatants[i].ID == id {
+				SetStart(&s.Combatants[i], board.Start{Zone: "ford"})
+			}
+		}
+	}
+	refused(t, edit(t, s, zonesEditor, "melee-add", "members", "ana", "members", "gob"), "same zone")
+	must(t, edit(t, s, zonesEditor, "melee-add", "members", "ana", "members", "orc"))
+	b, _ := ReadBattlefield(*s)
+	if len(b.Zones) != 2 || b.Zones[0].Props.String("cover") != "light" || b.Zones[0].Props.Int("armour") != 4 ||
+		len(b.Zones[0].Adjacent) != 1 || len(b.Melees) != 1 {
+		t.Fatalf("battlefield %+v", b)
+	}
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "2", "y", "1"))
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "2"), "map row")
+	b, _ = ReadBattlefield(*s)
+	if b.Zones[0].Name != "The ford" || len(b.Zones[0].Props) != 0 || *b.Zones[0].X != 2 || *b.Zones[0].Y != 1 {
+		t.Errorf("update: %+v", b.Zones[0])
+	}
+	must(t, edit(t, s, zonesEditor, "zone-remove", "zone", "ford"))
+	b, _ = ReadBattlefield(*s)
+	if len(b.Zones) != 1 || len(b.Zones[0].Adjacent) != 0 || len(b.Melees) != 0 || StartOf(s.Combatants[0]).Zone != "" {
+		t.Errorf("after removing the ford: %+v, ana starts %+v", b, StartOf(s.Combatants[0]))
+	}
+}
+
+func TestEditGrid(t *testing.T) {
+	s := draft(gridEditor)
+	must(t, edit(t, s, gridEditor, "cell-set", "x", "2", "y", "3", "prop.difficult", "on", "prop.label", "Rubble"))
+	refused(t, edit(t, s, gridEditor, "cell-set", "x", "10", "y", "0"), "column")
+	must(t, edit(t, s, gridEditor, "cell-set", "x", "9", "y", "7", "prop.difficult", "on"))
+	b, _ := ReadBattlefield(*s)
+	if len(b.Cells) != 2 || !b.Cells[0].Props.Bool("difficult") || b.Cells[0].Props.String("label") != "Rubble" {
+		t.Fatalf("cells %+v", b.Cells)
+	}
+	// A start: a cell, a contact group, a posture.
+	f := url.Values{"start.x": {"9"}, "start.y": {"7"}, "start.group": {"g1"}, "start.prop.posture": {"prone"}}
+	st, err := StartFromForm(gridEditor, b, f, "start.", "Ana")
+	if err != nil || *st.X != 9 || *st.Y != 7 || st.Group != "g1" || st.Props.String("posture") != "prone" {
+		t.Fatalf("start %+v %v", st, err)
+	}
+	SetStart(&s.Combatants[0], st)
+	if _, err := StartFromForm(gridEditor, b, url.Values{"start.x": {"12"}, "start.y": {"0"}}, "start.", "Ana"); err == nil {
+		t.Error("a start off the grid was accepted")
+	}
+	if _, err := StartFromForm(gridEditor, b, url.Values{"start.prop.posture": {"flying"}}, "start.", "Ana"); err == nil {
+		t.Error("an unknown posture was accepted")
+	}
+	// Shrinking the grid drops what falls outside.
+	refused(t, edit(t, s, gridEditor, "grid-size", "width", "31", "height", "5"), "width")
+	must(t, edit(t, s, gridEditor, "grid-size", "width", "5", "height", "5"))
+	b, _ = ReadBattlefield(*s)
+	if len(b.Cells) != 1 || StartOf(s.Combatants[0]).X != nil || StartOf(s.Combatants[0]).Props.String("posture") != "prone" {
+		t.Errorf("after shrinking: %+v, ana %+v", b.Cells, StartOf(s.Combatants[0]))
+	}
+	// Setting a cell with no properties makes it open ground again.
+	must(t, edit(t, s, gridEditor, "cell-set", "x", "2", "y", "3"))
+	if b, _ = ReadBattlefield(*s); len(b.Cells) != 0 {
+		t.Errorf("cells %+v", b.Cells)
+	}
+	refused(t, edit(t, s, gridEditor, "zone-add", "name", "Ford"), "no zones")
+}
+
+func TestEditPairsAndLadder(t *testing.T) {
+	s := draft(pairsEditor)
+	must(t, edit(t, s, pairsEditor, "pair-add", "a", "ana", "b", "orc", "distance", "Grappling"))
+	refused(t, edit(t, s, pairsEditor, "pair-add", "a", "orc", "b", "ana"), "already engaged")
+	refused(t, edit(t, s, pairsEditor, "pair-add", "a", "ana", "b", "ana"), "two different")
+	refused(t, edit(t, s, pairsEditor, "pair-add", "a", "ana", "b", "gob", "distance", "Far"), `no distance "Far"`)
+	RemoveCombatant(s, "orc")
+	if b, _ := ReadBattlefield(*s); len(b.Pairs) != 0 {
+		t.Errorf("a removed combatant's engagement stays: %+v", b.Pairs)
+	}
+
+	s = draft(ladderEditor)
+	must(t, edit(t, s, ladderEditor, "model", "model", board.Ladder))
+	must(t, edit(t, s, ladderEditor, "distance-set", "a", "a", "b", "b", "rung", "Long"))
+	must(t, edit(t, s, ladderEditor, "distance-set", "a", "b", "b", "a", "rung", "Short"))
+	refused(t, edit(t, s, ladderEditor, "distance-set", "a", "a", "b", "a", "rung", "Short"), "two different sides")
+	refused(t, edit(t, s, ladderEditor, "model", "model", board.Pairs), "no \"pairs\"")
+	b, _ := ReadBattlefield(*s)
+	if b.Model != board.Ladder || len(b.Distances) != 1 || b.Distances[0].Rung != "Short" {
+		t.Fatalf("ladder %+v", b)
+	}
+	p := board.Preview(ladderEditor, b, nil, nil)
+	if p.Model != board.Ladder || len(p.Ladder.Rungs) != 5 || p.Ladder.Gaps[0].Rung != 1 {
+		t.Errorf("preview %+v", p.Ladder)
+	}
+}

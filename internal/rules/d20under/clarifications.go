@@ -1,0 +1,297 @@
+package d20under
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Clarifications (seed: Clarifications; spec c19) and the healing of
+// First Aid. Medicus heals 1d4 (a passed Cunning test; a herbal cure with
+// it adds option medicus-cure-bonus), a herbal cure alone heals 1
+// (movement.go). Quake: standard weapon damage, and a passed defence
+// still takes half. Curse: concentration does not apply, so taking damage
+// never breaks it, and defending is no action (in Fray it never is).
+// Regeneration heals only during the creature's own turn, never while it
+// is unconscious or dying. Monstrous-trait values are rolled (option
+// trait-values). A familiar or companion shares its master's damage, after
+// the Pain Threshold counted the whole (damage.go).
+
+// decideFirstAid is Medicus: a combat action on oneself or an ally within
+// reach, a Cunning test, 1d4 Toughness.
+func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Target string `json:"target"`
+		Cure   bool   `json:"cure"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if f.Level(AbMedicus) == 0 {
+		return fray.Errorf(fray.EILLEGAL, "%s does not know Medicus (a herbal cure heals 1 without it)", st.name(f.ID))
+	}
+	to := f
+	if args.Target != "" && args.Target != f.ID {
+		if to, err = target(tx, args.Target); err != nil {
+			return err
+		}
+	}
+	if st.enemies(f.ID, to.ID) || !st.nextTo(f.ID, to.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s is not an ally within reach", st.name(to.ID))
+	}
+	if to.Toughness >= to.MaxToughness && to.PoisonTurns == 0 {
+		return fray.Errorf(fray.EILLEGAL, "%s is not wounded", st.name(to.ID))
+	}
+	if args.Cure && f.Items[ItemHerbalCure] <= 0 {
+		return fray.Errorf(fray.EILLEGAL, "%s has no herbal cure left", st.name(f.ID))
+	}
+	if f.Holding != "" || f.HeldBy != "" || st.engaged(f.ID) && f.ID != to.ID && !st.nextTo(f.ID, to.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s is too busy to tend wounds", st.name(f.ID))
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Medicus", testCraft))
+	if !o.Pass {
+		return note(tx, KindAction, f.ID, fmt.Sprintf("%s's care does not help %s.", st.name(f.ID), st.shown(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Set: set}, o.Roll)
+	}
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s tends %s's wounds.", st.name(f.ID), st.shown(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Value: 1, Set: set}, o.Roll); err != nil {
+		return err
+	}
+	d := tx.Dice.Die(4)
+	n := d.Total()
+	what := "Medicus"
+	if args.Cure {
+		n += st.optInt(OptMedicusCure)
+		what = "Medicus and a herbal cure"
+		if err := note(tx, KindItem, f.ID, st.name(f.ID)+" adds a herbal cure.", Note{Fighter: f.ID, What: ItemHerbalCure, Set: []Change{setV(f.ID, keyOf("item", ItemHerbalCure), f.Items[ItemHerbalCure]-1)}}); err != nil {
+			return err
+		}
+	}
+	if to.PoisonTurns > 0 {
+		if err := note(tx, KindPoison, to.ID, st.shown(to.ID)+"'s poison is drawn out.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}}); err != nil {
+			return err
+		}
+	}
+	return heal(tx, to, n, f.ID, what, dieRoll("Medicus", f.ID, d))
+}
+
+// regenerate heals a creature with Regeneration at the start of its turn.
+func regenerate(tx *engine.Tx, f *Fighter) error {
+	n := f.Trait(TrRegeneration)
+	if n == 0 || f.Toughness >= f.MaxToughness || f.Dying || f.Unconscious > 0 {
+		return nil
+	}
+	st := state(tx)
+	var rolls []dice.Roll
+	if sides := st.traitSides(n); sides > 0 {
+		who := ""
+		if st.rolls(f.ID) {
+			who = f.ID
+		}
+		d := tx.Dice.Die(sides)
+		rolls = append(rolls, dieRoll("Regeneration", who, d))
+		n = d.Total()
+	}
+	return heal(tx, f, n, f.ID, "Regeneration", rolls...)
+}
+
+// spellTarget checks a mystical power's target: an enemy in sight (the
+// distance categories do not affect mystical powers).
+func spellTarget(tx *engine.Tx, f *Fighter, id, power string) (*Fighter, error) {
+	st := state(tx)
+	if !slices.Contains(f.Powers, power) {
+		return nil, fray.Errorf(fray.EILLEGAL, "%s does not know %s", st.name(f.ID), label(power))
+	}
+	t, err := enemyTarget(tx, f, id)
+	if err != nil {
+		return nil, err
+	}
+	if f.FullDefence || f.cowedBy(t.ID) || f.Holding != "" {
+		return nil, fray.Errorf(fray.EILLEGAL, "%s may not attack %s now", st.name(f.ID), st.name(t.ID))
+	}
+	if st.Model == board.Grid && !st.lineOfSight(f.ID, t.ID) && !st.adjacent(f.ID, t.ID) {
+		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot see %s", st.name(f.ID), st.name(t.ID))
+	}
+	return t, nil
+}
+
+// corrupt is the temporary Corruption a mystical power costs: 1d4, or 1
+// for a mystic of a tradition.
+func corrupt(tx *engine.Tx, f *Fighter, power string) error {
+	st := state(tx)
+	n := 1
+	var rolls []dice.Roll
+	if !f.Tradition {
+		who := ""
+		if st.rolls(f.ID) {
+			who = f.ID
+		}
+		d := tx.Dice.Die(4)
+		n = d.Total()
+		rolls = append(rolls, dieRoll("Corruption", who, d))
+	}
+	text := fmt.Sprintf("%s gains %d temporary Corruption from %s.", st.name(f.ID), n, label(power))
+	return note(tx, KindCorruption, f.ID, text, Note{Fighter: f.ID, What: power, Value: n, Set: []Change{setV(f.ID, "temporary", f.Temporary+n)}}, rolls...)
+}
+
+// decideCurse casts Curse [Resolute←Resolute]: the victim has a second
+// chance to fail every test while the mystic keeps it up with its combat
+// action each turn.
+func decideCurse(tx *engine.Tx, cmd engine.Command) error {
+	var args targetArgs
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	t, err := spellTarget(tx, f, args.Target, PowerCurse)
+	if err != nil {
+		return err
+	}
+	if t.CursedBy != "" {
+		return fray.Errorf(fray.EILLEGAL, "%s is cursed already", st.name(t.ID))
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	if f.Cursing != "" {
+		set = append(set, setS(f.Cursing, "cursed-by", ""), setS(f.ID, "cursing", ""))
+	}
+	tt, aRolls := st.opposedTest("Curse", f.ID, Resolute, testOther, nil, nil, t.ID, Resolute, testOther, nil)
+	o := rollTest(tx, tt)
+	text := fmt.Sprintf("%s's curse fails to take hold of %s.", st.name(f.ID), st.shown(t.ID))
+	if o.Pass == aRolls {
+		set = append(set, setS(t.ID, "cursed-by", f.ID), setS(f.ID, "cursing", t.ID))
+		text = fmt.Sprintf("%s curses %s: a second chance to fail every test while the curse lasts.", st.name(f.ID), st.shown(t.ID))
+	}
+	if err := emit(tx, KindCurse, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "cast", Value: boolInt(o.Pass == aRolls), Set: set}, []string{t.ID}, o.Roll); err != nil {
+		return err
+	}
+	return corrupt(tx, f, PowerCurse)
+}
+
+// decideEndCurse lets a curse go (free).
+func decideEndCurse(tx *engine.Tx, cmd engine.Command) error {
+	f, err := actor(tx, cmd, nil)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if f.Cursing == "" {
+		return fray.Errorf(fray.EILLEGAL, "%s keeps no curse", st.name(f.ID))
+	}
+	t := f.Cursing
+	return note(tx, KindCurse, f.ID, st.name(f.ID)+" lifts the curse from "+st.shown(t)+".", Note{Fighter: f.ID, Target: t, What: "lifted",
+		Set: []Change{setS(t, "cursed-by", ""), setS(f.ID, "cursing", "")}})
+}
+
+// decideQuake casts Quake on a creature: [Resolute←Defense], standard
+// weapon damage, half on a passed defence.
+func decideQuake(tx *engine.Tx, cmd engine.Command) error {
+	var args targetArgs
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	t, err := spellTarget(tx, f, args.Target, PowerQuake)
+	if err != nil {
+		return err
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s makes the ground heave under %s.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdQuake, Set: set}); err != nil {
+		return err
+	}
+	if err := corrupt(tx, f, PowerQuake); err != nil {
+		return err
+	}
+	return tx.Run(strikeStep(strikeCtx{By: f.ID, At: t.ID, Weapon: f.weapon().ID, Mode: ModeQuake}))
+}
+
+type terrifyCtx struct {
+	By     string `json:"by"`
+	Target string `json:"target"`
+}
+
+// decideTerrify is the Terrify trait [Resolute←Resolute]: a terrified
+// victim loses its next combat action. The Fearless feat ignores it.
+func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
+	var args targetArgs
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if f.Trait(TrTerrify) == 0 {
+		return fray.Errorf(fray.EILLEGAL, "%s cannot terrify", st.name(f.ID))
+	}
+	t, err := enemyTarget(tx, f, args.Target)
+	if err != nil {
+		return err
+	}
+	if t.Fearless || t.Terrified {
+		return fray.Errorf(fray.EILLEGAL, "%s is not to be frightened now", st.name(t.ID))
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	if err := note(tx, KindTerrify, f.ID, fmt.Sprintf("%s turns its horrifying presence on %s.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: "terrify", Set: set}); err != nil {
+		return err
+	}
+	c := terrifyCtx{By: f.ID, Target: t.ID}
+	if st.featOffered(t.ID) {
+		opts := []engine.Choice{{Value: "face", Label: "Face it (Resolute)"}}
+		for _, p := range st.budget(t.ID) {
+			opts = append(opts, engine.Choice{Value: FeatFearless + ":" + p, Label: "Fearless: ignore horror this scene (" + payLabel(p) + ")"})
+		}
+		return ask(tx, engine.Decision{For: t.ID, Kind: DecFearless, Prompt: fmt.Sprintf("%s tries to terrify %s.", st.shown(f.ID), st.shown(t.ID)),
+			Options: opts, Default: "face"}, Cont{Terrify: &c})
+	}
+	return terrify(tx, c)
+}
+
+func answerFearless(tx *engine.Tx, c terrifyCtx, choice string) error {
+	st := state(tx)
+	if feat, pay, ok := cut(choice); ok && feat == FeatFearless && st.canPay(c.Target, pay) == nil {
+		return spendFeat(tx, c.Target, FeatFearless, pay, st.shown(c.Target)+" is fearless: horror has no hold for the rest of the scene",
+			setB(c.Target, "fearless", true))
+	}
+	return terrify(tx, c)
+}
+
+func terrify(tx *engine.Tx, c terrifyCtx) error {
+	st := state(tx)
+	if !st.fighting(c.By) || st.Combatant(c.Target).Out {
+		return nil
+	}
+	tt, aRolls := st.opposedTest("Terrify", c.By, Resolute, testOther, nil, nil, c.Target, Resolute, testOther, nil)
+	o := rollTest(tx, tt)
+	if o.Pass == aRolls {
+		return emit(tx, KindTerrify, c.By, st.shown(c.Target)+" is terrified: no combat action next turn.",
+			Note{Fighter: c.By, Target: c.Target, What: "terrified", Value: 1, Set: []Change{setB(c.Target, "terrified", true)}}, []string{c.Target}, o.Roll)
+	}
+	return emit(tx, KindTerrify, c.By, st.shown(c.Target)+" stands firm.", Note{Fighter: c.By, Target: c.Target, What: "resisted"}, []string{c.Target}, o.Roll)
+}
+
+// cut splits "feat:pay".
+func cut(s string) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == ':' {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}

@@ -1,0 +1,297 @@
+package d20under
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Feats (seed: Feats; spec c13). A feat costs 1 Experience or 1 permanent
+// Corruption (NPCs: Corruption only, option npc-feats). What they are
+// spent on outlives the fight (XPSpent, CorruptionGained): the campaign's
+// character keeps it.
+//
+//   - Clean Hit: an attack whose hits deal maximum damage (attack, shoot).
+//   - Fearless: ignores horror effects such as Terrify, for the scene.
+//   - Ignore Corruption: for the rest of the round, tests are made as if
+//     the hero had no Corruption; Corruption gained counts from its next
+//     turn.
+//   - Perfect Defence: a hit that would land is parried — once per round;
+//     offered when hit.
+//   - Quick Strike: acting first in the round (initiative.go).
+//   - Resilience: +1d4 Armour for the rest of the round; offered when hit.
+//   - Steely Gaze: an enemy refrains from attacking the hero [GM].
+//   - Whirlwind: one attack on every enemy engaged, with the combat action.
+//   - Prepared: +1 on non-combat tests for the scene [GM].
+
+// Feats.
+const (
+	FeatCleanHit         = "clean-hit"
+	FeatFearless         = "fearless"
+	FeatIgnoreCorruption = "ignore-corruption"
+	FeatPerfectDefence   = "perfect-defence"
+	FeatQuickStrike      = "quick-strike"
+	FeatResilience       = "resilience"
+	FeatSteelyGaze       = "steely-gaze"
+	FeatWhirlwind        = "whirlwind"
+	FeatPrepared         = "prepared"
+)
+
+// canPay checks that id may pay for a feat that way.
+func (s *State) canPay(id, pay string) error {
+	if pay != PayXP && pay != PayCorruption {
+		return fray.Errorf(fray.EINVALID, "pay %q must be %s or %s", pay, PayXP, PayCorruption)
+	}
+	if !slices.Contains(s.budget(id), pay) {
+		if pay == PayXP && s.pc(id) {
+			return fray.Errorf(fray.EILLEGAL, "%s has no Experience left", s.name(id))
+		}
+		return fray.Errorf(fray.EILLEGAL, "%s cannot pay for feats with %s", s.name(id), payLabel(pay))
+	}
+	return nil
+}
+
+// spendFeat pays for a feat and makes its changes.
+func spendFeat(tx *engine.Tx, id, feat, pay, text string, more ...Change) error {
+	st := state(tx)
+	f := st.Fighters[id]
+	var set []Change
+	if pay == PayXP {
+		set = []Change{setV(id, "xp", f.XP-1), setV(id, "xp-spent", f.XPSpent+1)}
+	} else {
+		set = []Change{setV(id, "permanent", f.Permanent+1), setV(id, "gained", f.CorruptionGained+1)}
+	}
+	set = append(set, more...)
+	return note(tx, KindFeat, id, fmt.Sprintf("%s (%s: %s).", strings.TrimSuffix(text, "."), label(feat), payLabel(pay)),
+		Note{Fighter: id, What: feat + ":" + pay, Set: set})
+}
+
+// payClean pays for Clean Hit.
+func payClean(tx *engine.Tx, f *Fighter, pay string) error {
+	st := state(tx)
+	if err := st.canPay(f.ID, pay); err != nil {
+		return err
+	}
+	return spendFeat(tx, f.ID, FeatCleanHit, pay, st.name(f.ID)+" aims a clean hit: maximum damage")
+}
+
+// featOffered says whether id is offered reactive feats.
+func (s *State) featOffered(id string) bool {
+	switch s.opt(OptFeatOffers) {
+	case OffersOff:
+		return false
+	case OffersAll:
+		return len(s.budget(id)) > 0
+	}
+	return s.pc(id) && len(s.budget(id)) > 0
+}
+
+// offerHitFeats asks someone hit whether to parry with Perfect Defence or
+// brace with Resilience, then the damage follows.
+func offerHitFeats(tx *engine.Tx, h hitCtx) error {
+	st := state(tx)
+	t := st.Fighters[h.At]
+	dmg := engine.NewStep(stepDamage, h)
+	if !st.featOffered(h.At) || !st.fighting(h.At) {
+		return tx.Run(dmg)
+	}
+	opts := []engine.Choice{{Value: "take", Label: "Take the hit"}}
+	for _, p := range st.budget(h.At) {
+		if !t.PerfectDefence {
+			opts = append(opts, engine.Choice{Value: FeatPerfectDefence + ":" + p, Label: "Perfect Defence: parry it (" + payLabel(p) + ")"})
+		}
+	}
+	for _, p := range st.budget(h.At) {
+		if t.Resilience == 0 {
+			opts = append(opts, engine.Choice{Value: FeatResilience + ":" + p, Label: "Resilience: +1d4 Armour this round (" + payLabel(p) + ")"})
+		}
+	}
+	if len(opts) == 1 {
+		return tx.Run(dmg)
+	}
+	return ask(tx, engine.Decision{For: h.At, Kind: DecHit,
+		Prompt:  fmt.Sprintf("%s hits %s. Use a feat?", st.shown(h.By), st.shown(h.At)),
+		Options: opts, Default: "take"}, Cont{Hit: &h})
+}
+
+func answerHit(tx *engine.Tx, h hitCtx, choice string) error {
+	st := state(tx)
+	dmg := engine.NewStep(stepDamage, h)
+	feat, pay, _ := strings.Cut(choice, ":")
+	if feat == "take" || st.canPay(h.At, pay) != nil {
+		return tx.Run(dmg)
+	}
+	switch feat {
+	case FeatPerfectDefence:
+		return spendFeat(tx, h.At, FeatPerfectDefence, pay, st.shown(h.At)+" parries the blow that would have landed",
+			setB(h.At, "perfect-defence", true))
+	case FeatResilience:
+		t := st.Fighters[h.At]
+		if err := spendFeat(tx, h.At, FeatResilience, pay, st.shown(h.At)+" braces: +1d4 Armour this round",
+			setV(h.At, "resilience", t.Resilience+1)); err != nil {
+			return err
+		}
+	}
+	return tx.Run(dmg)
+}
+
+// Free feats a combatant may use on its turn.
+var turnFeats = []string{FeatIgnoreCorruption, FeatResilience, FeatFearless, FeatPrepared}
+
+// decideFeat uses a feat on one's turn, without an action.
+func decideFeat(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Feat string `json:"feat"`
+		Pay  string `json:"pay"`
+		What string `json:"what"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if !slices.Contains(turnFeats, args.Feat) {
+		return fray.Errorf(fray.EINVALID, "feat %q must be one of %s (Clean Hit, Whirlwind, Steely Gaze and Quick Strike have their own actions)", args.Feat, strings.Join(turnFeats, ", "))
+	}
+	if err := st.canPay(f.ID, args.Pay); err != nil {
+		return err
+	}
+	name := st.name(f.ID)
+	switch args.Feat {
+	case FeatIgnoreCorruption:
+		if f.IgnoreCorruption {
+			return fray.Errorf(fray.EILLEGAL, "%s ignores Corruption this round already", name)
+		}
+		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" ignores the Corruption for the rest of the round", setB(f.ID, "ignore-corruption", true))
+	case FeatResilience:
+		if f.Resilience > 0 {
+			return fray.Errorf(fray.EILLEGAL, "%s is braced this round already", name)
+		}
+		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" braces: +1d4 Armour this round", setV(f.ID, "resilience", 1))
+	case FeatFearless:
+		if f.Fearless {
+			return fray.Errorf(fray.EILLEGAL, "%s is fearless already", name)
+		}
+		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" is fearless: horror has no hold for the rest of the scene",
+			setB(f.ID, "fearless", true), setB(f.ID, "terrified", false))
+	}
+	what := strings.TrimSpace(args.What)
+	if what == "" || utf8.RuneCountInString(what) > 80 {
+		return fray.Errorf(fray.EINVALID, "Prepared: say what item or lore (up to 80 characters)")
+	}
+	if f.Prepared != "" {
+		return fray.Errorf(fray.EILLEGAL, "%s is prepared already (%s)", name, f.Prepared)
+	}
+	return ask(tx, engine.Decision{For: engine.GM, Kind: DecPrepared,
+		Prompt:  fmt.Sprintf("%s is Prepared: %q (+1 on relevant non-combat tests for the scene). Allow it?", name, what),
+		Options: []engine.Choice{{Value: "allow", Label: "Allow"}, {Value: "refuse", Label: "Refuse (no cost)"}}, Default: "allow"},
+		Cont{Prepared: &preparedCtx{Fighter: f.ID, Pay: args.Pay, What: what}})
+}
+
+type preparedCtx struct {
+	Fighter string `json:"fighter"`
+	Pay     string `json:"pay"`
+	What    string `json:"what"`
+}
+
+func answerPrepared(tx *engine.Tx, c preparedCtx, choice string) error {
+	st := state(tx)
+	if choice != "allow" || st.canPay(c.Fighter, c.Pay) != nil {
+		return note(tx, KindFeat, "", "The GM refuses the preparation.", Note{Fighter: c.Fighter, What: "refused"})
+	}
+	return spendFeat(tx, c.Fighter, FeatPrepared, c.Pay, st.name(c.Fighter)+" is prepared: "+c.What, setS(c.Fighter, "prepared", c.What))
+}
+
+// decideSteelyGaze stares an enemy down: the GM rules whether and how
+// long it refrains from attacking the hero.
+func decideSteelyGaze(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Target string `json:"target"`
+		Pay    string `json:"pay"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	t, err := enemyTarget(tx, f, args.Target)
+	if err != nil {
+		return err
+	}
+	if err := st.canPay(f.ID, args.Pay); err != nil {
+		return err
+	}
+	if t.cowedBy(f.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s already refrains from attacking %s", st.name(t.ID), st.name(f.ID))
+	}
+	if err := spendFeat(tx, f.ID, FeatSteelyGaze, args.Pay, st.name(f.ID)+" fixes "+st.shown(t.ID)+" with a steely gaze"); err != nil {
+		return err
+	}
+	return ask(tx, engine.Decision{For: engine.GM, Kind: DecGaze,
+		Prompt:  fmt.Sprintf("Steely Gaze: does %s step back and refrain from attacking %s?", st.name(t.ID), st.name(f.ID)),
+		Options: []engine.Choice{{Value: "refrains", Label: "It refrains"}, {Value: "unmoved", Label: "It is unmoved"}}, Default: "refrains",
+		Fields: []engine.Field{{Name: "rounds", Label: "For how many rounds (this one included)", Type: engine.FieldNumber, Default: "1", Min: 1, Max: 10}}},
+		Cont{Gaze: &gazeCtx{Hero: f.ID, Enemy: t.ID}})
+}
+
+type gazeCtx struct {
+	Hero  string `json:"hero"`
+	Enemy string `json:"enemy"`
+}
+
+func answerGaze(tx *engine.Tx, c gazeCtx, choice string, v engine.Values) error {
+	st := state(tx)
+	if choice != "refrains" || st.Combatant(c.Enemy).Out {
+		return note(tx, KindGaze, c.Enemy, st.shown(c.Enemy)+" is unmoved.", Note{Fighter: c.Enemy, Target: c.Hero, What: "unmoved"})
+	}
+	n := max(1, v.Int("rounds"))
+	text := fmt.Sprintf("%s steps back and will not attack %s (%d round(s)).", st.shown(c.Enemy), st.name(c.Hero), n)
+	return note(tx, KindGaze, c.Enemy, text, Note{Fighter: c.Enemy, Target: c.Hero, What: "refrains", Value: n,
+		Set: []Change{setV(c.Enemy, keyOf("cowed", c.Hero), n)}})
+}
+
+// decideWhirlwind attacks every enemy engaged, with the combat action.
+func decideWhirlwind(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Pay string `json:"pay"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	targets := st.whirlwindTargets(f, tx.Viewer())
+	if len(targets) < 1 {
+		return fray.Errorf(fray.EILLEGAL, "%s has no enemy engaged to whirl at", st.name(f.ID))
+	}
+	if err := st.canPay(f.ID, args.Pay); err != nil {
+		return err
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	if err := note(tx, KindAction, f.ID, st.name(f.ID)+" whirls into every enemy around.", Note{Fighter: f.ID, What: CmdWhirlwind, Set: set}); err != nil {
+		return err
+	}
+	if err := spendFeat(tx, f.ID, FeatWhirlwind, args.Pay, st.name(f.ID)+" performs a Whirlwind Attack"); err != nil {
+		return err
+	}
+	w := f.meleeWeapons()[0]
+	var steps []engine.Step
+	for _, id := range targets {
+		steps = append(steps, strikeStep(strikeCtx{By: f.ID, At: id, Weapon: w.ID, Mode: ModeWhirlwind}))
+	}
+	return tx.Run(steps...)
+}
+
+// whirlwindTargets are the enemies a Whirlwind reaches, as v sees them.
+func (s *State) whirlwindTargets(f *Fighter, v engine.Viewer) []string {
+	return s.ids(func(x string) bool {
+		return s.enemies(f.ID, x) && !s.Combatant(x).Out && engine.Visible(s, v, x) && s.canMelee(f, s.Fighters[x]) == nil
+	})
+}

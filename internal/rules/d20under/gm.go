@@ -1,0 +1,202 @@
+package d20under
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// GM commands: rulings that name no combatant (spec e). The starting
+// distance and any change of it, conditions the GM sees (blindness,
+// darkness, a fall), an Advantage the terrain or an opening gives,
+// overrides of Toughness, Experience, Corruption, ammunition and items (a
+// herbal cure a Prepared hero turns out to carry), hidden
+// traps (traps.go), surprise and the start of the first round
+// (surprise.go, initiative.go).
+
+func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		A    string `json:"a"`
+		B    string `json:"b"`
+		Rung string `json:"rung"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	if st.Model != board.Ladder {
+		return fray.Errorf(fray.EILLEGAL, "distance categories are not in use: this fight is on a grid")
+	}
+	if st.Side(args.A) == nil || st.Side(args.B) == nil || args.A == args.B {
+		return fray.Errorf(fray.EINVALID, "choose two different sides")
+	}
+	r, ok := rungByName(args.Rung)
+	if !ok {
+		return fray.Errorf(fray.EINVALID, "%q must be Close, Short, Medium, Long or Extreme", args.Rung)
+	}
+	var set []Change
+	set = append(set, Change{K: "gap", S: pairKey(args.A, args.B), V: rungs[r].Moves})
+	// Everyone starts again from the lines.
+	for _, c := range st.Combatants {
+		f := st.Fighters[c.ID]
+		other := args.B
+		if c.Side == args.B {
+			other = args.A
+		} else if c.Side != args.A {
+			continue
+		}
+		if f.Ahead[other] != 0 {
+			set = append(set, setV(c.ID, keyOf("ahead", other), 0))
+		}
+	}
+	text := fmt.Sprintf("The GM sets %s and %s at %s distance (%s to engage).", st.sideName(args.A), st.sideName(args.B), rungs[r].Name, movesWords(rungs[r].Moves))
+	return note(tx, KindDistance, "", text, Note{What: rungs[r].Name, Set: set})
+}
+
+// GM-set conditions.
+var gmConditions = []string{"prone", "blinded", "critical", "roused", "lame", "terrified"}
+
+func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string `json:"combatant"`
+		Condition string `json:"condition"`
+		On        bool   `json:"on"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f := st.Fighters[args.Combatant]
+	if f == nil || st.Combatant(args.Combatant).Out {
+		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	}
+	if !slices.Contains(gmConditions, args.Condition) {
+		return fray.Errorf(fray.EINVALID, "condition %q must be one of %s", args.Condition, strings.Join(gmConditions, ", "))
+	}
+	word := "no longer " + args.Condition
+	if args.On {
+		word = args.Condition
+	}
+	text := fmt.Sprintf("The GM rules %s %s.", st.name(f.ID), word)
+	return emit(tx, KindCondition, "", text, Note{Fighter: f.ID, What: args.Condition, Value: boolInt(args.On),
+		Set: []Change{setB(f.ID, args.Condition, args.On)}}, []string{f.ID})
+}
+
+// adjustable are the values the GM may override.
+func (s *State) adjustable() []engine.Choice {
+	out := []engine.Choice{{Value: "toughness", Label: "Toughness"}, {Value: "xp", Label: "Experience"},
+		{Value: "permanent", Label: "Permanent Corruption"}, {Value: "temporary", Label: "Temporary Corruption"}}
+	for _, it := range itemNames {
+		out = append(out, engine.Choice{Value: "item:" + it, Label: label(it)})
+	}
+	seen := map[string]bool{}
+	for _, c := range s.Combatants {
+		for _, w := range s.Fighters[c.ID].Weapons {
+			k := w.kind()
+			key := ""
+			switch {
+			case k.Ammo:
+				key = "ammo:" + w.ID
+			case k.Units:
+				key = "units:" + w.ID
+			}
+			if key != "" && !seen[key] {
+				seen[key] = true
+				out = append(out, engine.Choice{Value: key, Label: "Ammunition: " + w.Name})
+			}
+		}
+	}
+	return out
+}
+
+func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string `json:"combatant"`
+		What      string `json:"what"`
+		Value     int    `json:"value"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	f := st.Fighters[args.Combatant]
+	if f == nil || st.Combatant(args.Combatant).Out {
+		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	}
+	if !slices.ContainsFunc(st.adjustable(), func(c engine.Choice) bool { return c.Value == args.What }) {
+		return fray.Errorf(fray.EINVALID, "%q cannot be adjusted", args.What)
+	}
+	if args.Value < 0 || args.Value > 999 {
+		return fray.Errorf(fray.EINVALID, "value must be 0–999")
+	}
+	name := st.name(f.ID)
+	key, sub, _ := strings.Cut(args.What, ":")
+	switch key {
+	case "toughness":
+		v := min(args.Value, f.MaxToughness)
+		switch {
+		case v > f.Toughness:
+			return heal(tx, f, v-f.Toughness, "", "the GM's ruling")
+		case v == f.Toughness:
+			return fray.Errorf(fray.EILLEGAL, "%s has %d Toughness already", name, v)
+		}
+		if err := emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's Toughness to %d.", name, v), Note{Fighter: f.ID, What: key, Value: v,
+			Set: []Change{setV(f.ID, "toughness", v)}}, []string{f.ID}); err != nil {
+			return err
+		}
+		if v == 0 {
+			return fallen(tx, f, false)
+		}
+		return nil
+	case "ammo", "units":
+		w, ok := f.Sheet.Weapon(sub)
+		if !ok {
+			return fray.Errorf(fray.EILLEGAL, "%s has no %s", name, sub)
+		}
+		v := args.Value
+		if key == "ammo" {
+			v = min(v, AmmoCounter)
+		}
+		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s ammunition to %d.", name, w.Name, v), Note{Fighter: f.ID, What: args.What, Value: v,
+			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
+	}
+	if key == "item" {
+		v := min(args.Value, 99)
+		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM gives %s %d %s.", name, v, label(sub)), Note{Fighter: f.ID, What: args.What, Value: v,
+			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
+	}
+	labels := map[string]string{"xp": "Experience", "permanent": "permanent Corruption", "temporary": "temporary Corruption"}
+	return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s to %d.", name, labels[key], args.Value), Note{Fighter: f.ID, What: key, Value: args.Value,
+		Set: []Change{setV(f.ID, key, args.Value)}}, []string{f.ID})
+}
+
+// decideGrantAdvantage is the GM's ruling that one combatant has an
+// Advantage over another until the round ends (high ground, an opening,
+// attacking from hiding), as a Knock Out needs.
+func decideGrantAdvantage(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Attacker string `json:"attacker"`
+		Target   string `json:"target"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	a, t := st.Fighters[args.Attacker], st.Fighters[args.Target]
+	if a == nil || t == nil || !st.fighting(args.Attacker) || st.Combatant(args.Target).Out {
+		return fray.Errorf(fray.ENOTFOUND, "choose two combatants in the fight")
+	}
+	if !st.enemies(a.ID, t.ID) {
+		return fray.Errorf(fray.EILLEGAL, "%s and %s are on the same side", st.name(a.ID), st.name(t.ID))
+	}
+	if a.Edge[t.ID] > 0 {
+		return fray.Errorf(fray.EILLEGAL, "%s has that Advantage already", st.name(a.ID))
+	}
+	text := fmt.Sprintf("The GM gives %s an Advantage over %s this round.", st.name(a.ID), st.name(t.ID))
+	return emit(tx, KindAdvantage, "", text, Note{Fighter: a.ID, Target: t.ID, What: "granted", Value: 1,
+		Set: []Change{setV(a.ID, keyOf("edge", t.ID), 1)}}, []string{a.ID, t.ID})
+}

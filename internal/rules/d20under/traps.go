@@ -1,0 +1,475 @@
+package d20under
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Traps (seed: Traps; spec c15). Setting a ready-made trap takes a
+// passed Cunning test; an untrained setter (no Trapper) sets only
+// mechanical traps, and a 20 springs it in their face; a trapper also
+// sets alchemical mines (so does Pyrotechnics), with a combat action.
+// Anyone at risk of a trap discovers it with [Vigilant←Discreet]; a
+// discovered trap can be jumped over as part of the move [Quick←Cunning]
+// (a failure springs it and stops the move) or gone around (an extra
+// movement action); it can also be disarmed — untrained with a Long
+// weapon or by shooting [Accurate←Cunning], a trapper [Cunning←Cunning].
+// A mechanical trap holds its victim until a Strong test frees it.
+//
+// On the grid a trap lies on a square; on the distance categories it lies
+// before its side's line, and whoever moves toward that side risks it.
+
+// Trap kinds and their ready-made values [B].
+const (
+	TrapMechanical = "mechanical"
+	TrapMine       = "mine"
+	TrapImprovised = "improvised"
+)
+
+var trapKinds = map[string]struct {
+	Die   int
+	Holds bool
+	Label string
+}{
+	TrapMechanical: {10, true, "mechanical trap"},
+	TrapMine:       {12, false, "alchemical mine"},
+	TrapImprovised: {6, true, "improvised trap"},
+}
+
+// Trap is a trap on the battlefield.
+type Trap struct {
+	ID       string   `json:"id"`
+	Kind     string   `json:"kind"`
+	Setter   string   `json:"setter,omitempty"` // "" when the GM placed it
+	Side     string   `json:"side,omitempty"`   // the setter's side, who know it
+	X        int      `json:"x"`
+	Y        int      `json:"y"`
+	Die      int      `json:"die"`
+	Holds    bool     `json:"holds,omitempty"`
+	Discreet int      `json:"discreet"` // what finding it is tested against
+	Cunning  int      `json:"cunning"`  // what jumping and disarming it are tested against
+	KnownBy  []string `json:"knownBy,omitempty"`
+	Victim   string   `json:"victim,omitempty"` // held in it, once sprung
+}
+
+func (t *Trap) name() string { return trapKinds[t.Kind].Label }
+
+func (s *State) trap(id string) *Trap {
+	for i := range s.Traps {
+		if s.Traps[i].ID == id {
+			return &s.Traps[i]
+		}
+	}
+	return nil
+}
+
+// armed reports whether a trap can still be sprung.
+func (t *Trap) armed() bool { return t.Victim == "" }
+
+// known reports whether side knows where the trap is.
+func (t *Trap) known(side string) bool { return t.Side == side || slices.Contains(t.KnownBy, side) }
+
+// trapAt returns the armed trap on a square (grid).
+func (s *State) trapAt(c Cell) *Trap {
+	if s.Model != board.Grid {
+		return nil
+	}
+	for i := range s.Traps {
+		t := &s.Traps[i]
+		if t.armed() && t.X == c.X && t.Y == c.Y {
+			return t
+		}
+	}
+	return nil
+}
+
+// ladderTraps are the trap steps of moving toward a side on the ladder:
+// its armed traps the mover's side did not set.
+func (s *State) ladderTraps(f *Fighter, side string, token int) []engine.Step {
+	var out []engine.Step
+	for _, t := range s.Traps {
+		if t.armed() && t.Side == side && t.Side != s.side(f.ID) {
+			out = append(out, engine.NewStep(stepTrap, trapCtx{Trap: t.ID, Mover: f.ID, Token: token}))
+		}
+	}
+	return out
+}
+
+type trapCtx struct {
+	Trap  string `json:"trap"`
+	Mover string `json:"mover"`
+	Token int    `json:"token"`
+}
+
+// trapTest is a test of a mover against a trap: [moverAttr←trapAttr],
+// rolled by the mover when a player character or the setter is not;
+// otherwise turned around and rolled by the setter. It reports whether
+// the mover succeeded.
+func trapTest(tx *engine.Tx, what string, mover string, moverAttr string, t *Trap, trapAttr string, value int) (outcome, bool) {
+	st := state(tx)
+	pm := st.party(mover, moverAttr, st.value(mover, moverAttr), testCraft, "")
+	pt := party{ID: t.Setter, Attr: trapAttr, Base: value}
+	if t.Setter != "" && st.Fighters[t.Setter] != nil {
+		pt = st.party(t.Setter, trapAttr, value, testCraft, "")
+	}
+	if st.pc(mover) || t.Setter == "" || !st.pc(t.Setter) {
+		tt := test{Roller: pm, Foe: &pt}
+		tt.Label = testLabel(what, tt)
+		o := rollTest(tx, tt)
+		return o, o.Pass
+	}
+	tt := test{Roller: pt, Foe: &pm}
+	tt.Label = testLabel(what, tt)
+	o := rollTest(tx, tt)
+	return o, !o.Pass
+}
+
+// runTrap is a mover reaching a trap: it spots it (or knows it) and
+// chooses, or springs it.
+func runTrap(tx *engine.Tx, c trapCtx) error {
+	st := state(tx)
+	f := st.Fighters[c.Mover]
+	t := st.trap(c.Trap)
+	if f == nil || t == nil || !t.armed() || f.Moving != c.Token || !st.fighting(f.ID) {
+		return nil
+	}
+	side := st.side(f.ID)
+	if !t.known(side) {
+		o, found := trapTest(tx, "Discover a trap", f.ID, Vigilant, t, Discreet, t.Discreet)
+		if !found {
+			if err := note(tx, KindTrap, f.ID, st.name(f.ID)+" does not see the trap.", Note{Fighter: f.ID, What: "unseen"}, o.Roll); err != nil {
+				return err
+			}
+			return spring(tx, t, f)
+		}
+		text := fmt.Sprintf("%s spots a %s in the way.", st.name(f.ID), t.name())
+		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{fieldS(keyOf("trap-known", t.ID), side)}}, o.Roll); err != nil {
+			return err
+		}
+	}
+	opts := []engine.Choice{{Value: "jump", Label: "Jump over it [Quick←Cunning]"}}
+	if f.movesLeft() > 0 {
+		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
+	}
+	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
+	return ask(tx, engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.name(f.ID), t.name()),
+		Options: opts, Default: "stop"}, Cont{Trap: &c})
+}
+
+func answerTrap(tx *engine.Tx, c trapCtx, choice string) error {
+	st := state(tx)
+	f := st.Fighters[c.Mover]
+	t := st.trap(c.Trap)
+	if f == nil || t == nil || !t.armed() || f.Moving != c.Token {
+		return nil
+	}
+	switch choice {
+	case "jump":
+		o, ok := trapTest(tx, "Jump the trap", f.ID, Quick, t, Cunning, t.Cunning)
+		if ok {
+			return note(tx, KindTrap, f.ID, st.name(f.ID)+" jumps over the trap.", Note{Fighter: f.ID, What: "jumped"}, o.Roll)
+		}
+		if err := note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to clear the trap.", Note{Fighter: f.ID, What: "failed jump"}, o.Roll); err != nil {
+			return err
+		}
+		return spring(tx, t, f)
+	case "around":
+		set, err := st.spend(f, false, 1)
+		if err == nil {
+			return note(tx, KindTrap, f.ID, st.name(f.ID)+" goes around the trap (a movement action).", Note{Fighter: f.ID, What: "around", Set: set})
+		}
+	}
+	return note(tx, KindStopped, f.ID, st.name(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{setV(f.ID, "moving", 0)}})
+}
+
+// spring springs a trap on its victim: its damage against armour, and it
+// holds those it catches; the move stops.
+func spring(tx *engine.Tx, t *Trap, f *Fighter) error {
+	st := state(tx)
+	set := []Change{setV(f.ID, "moving", 0)}
+	if t.Holds {
+		set = append(set, setS(f.ID, "caught", t.ID), fieldS(keyOf("trap-known", t.ID), st.side(f.ID)), fieldS(keyOf("trap-victim", t.ID), f.ID))
+	} else {
+		set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
+	}
+	text := fmt.Sprintf("The %s springs on %s!", t.name(), st.shown(f.ID))
+	if t.Holds {
+		text = fmt.Sprintf("The %s springs on %s and holds them fast.", t.name(), st.shown(f.ID))
+	}
+	b := blow{To: f.ID, Source: label(t.name()), Die: t.Die, Rolled: true}
+	if err := emit(tx, KindTrap, t.Setter, text, Note{Fighter: f.ID, Target: f.ID, What: "sprung", Set: set}, []string{f.ID}); err != nil {
+		return err
+	}
+	return strikeHome(tx, b)
+}
+
+// decideBreakFree is a Strong test to get out of a trap (a combat action).
+func decideBreakFree(tx *engine.Tx, cmd engine.Command) error {
+	f, err := actor(tx, cmd, nil)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	if f.Caught == "" {
+		return fray.Errorf(fray.EILLEGAL, "%s is not caught", st.name(f.ID))
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	o := rollTest(tx, st.plainTest(f.ID, Strong, "Break free", testOther))
+	if !o.Pass {
+		return note(tx, KindTrap, f.ID, st.name(f.ID)+" struggles in the trap.", Note{Fighter: f.ID, What: "stuck", Set: set}, o.Roll)
+	}
+	set = append(set, setS(f.ID, "caught", ""), fieldS(keyOf("trap-gone", f.Caught), ""))
+	return note(tx, KindTrap, f.ID, st.name(f.ID)+" breaks free of the trap.", Note{Fighter: f.ID, What: "free", Set: set}, o.Roll)
+}
+
+// decideSetTrap sets a ready-made trap from the character's kit.
+func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Item string `json:"item"`
+		At   string `json:"at"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	kind, err := st.canSetTrap(f, args.Item)
+	if err != nil {
+		return err
+	}
+	x, y := 0, 0
+	if st.Model == board.Grid {
+		c, ok := parseCell(args.At)
+		if !ok || !slices.Contains(st.trapCells(f), c) {
+			return fray.Errorf(fray.EILLEGAL, "a trap is set on %s's own square or a free one next to it", st.name(f.ID))
+		}
+		x, y = c.X, c.Y
+	} else if args.At != "" && args.At != "front" {
+		return fray.Errorf(fray.EINVALID, "on the distance categories, a trap is set before your side's line (at: \"front\")")
+	}
+	whole := f.Level(AbTrapper) == 0 && st.opt(OptUntrainedTraps) == TrapsTurn
+	set, err := st.spend(f, true, boolInt(whole))
+	if err != nil {
+		return err
+	}
+	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Set a trap", testCraft))
+	if !o.Pass {
+		if o.twenty() && f.Level(AbTrapper) == 0 {
+			set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1))
+			if err := note(tx, KindTrap, f.ID, "The trap springs in "+st.name(f.ID)+"'s face!", Note{Fighter: f.ID, What: "backfired", Set: set}, o.Roll); err != nil {
+				return err
+			}
+			k := trapKinds[kind]
+			return strikeHome(tx, blow{To: f.ID, Source: label(k.Label), Die: k.Die, Rolled: true})
+		}
+		return note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to set the trap.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
+	}
+	k := trapKinds[kind]
+	n := st.TrapCount + 1
+	t := Trap{ID: "trap-" + strconv.Itoa(n), Kind: kind, Setter: f.ID, Side: st.side(f.ID), X: x, Y: y, Die: k.Die, Holds: k.Holds,
+		Discreet: f.Attributes[Discreet], Cunning: f.Attributes[Cunning]}
+	set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1), fieldV("trap-count", n))
+	where := "before " + st.sideName(t.Side) + "'s line"
+	if st.Model == board.Grid {
+		where = "at " + cellWords(Cell{x, y})
+	}
+	text := fmt.Sprintf("%s sets a %s %s.", st.name(f.ID), k.Label, where)
+	return emit(tx, KindTrapSet, f.ID, text, struct {
+		Note
+		Trap *Trap `json:"trap"`
+	}{Note{Fighter: f.ID, What: kind, Set: set}, &t}, nil, o.Roll)
+}
+
+// canSetTrap checks what trap f may set from its item, and returns its
+// kind.
+func (s *State) canSetTrap(f *Fighter, item string) (string, error) {
+	kind := ""
+	switch item {
+	case ItemMechanicalTrap:
+		kind = TrapMechanical
+	case ItemAlchemicalMine:
+		kind = TrapMine
+		if f.Level(AbTrapper) == 0 && f.Level(AbPyrotechnics) == 0 {
+			return "", fray.Errorf(fray.EILLEGAL, "an alchemical mine needs Trapper or Pyrotechnics")
+		}
+	default:
+		return "", fray.Errorf(fray.EINVALID, "item %q must be %s or %s", item, ItemMechanicalTrap, ItemAlchemicalMine)
+	}
+	if f.Items[item] <= 0 {
+		return "", fray.Errorf(fray.EILLEGAL, "%s has no %s left", s.name(f.ID), label(item))
+	}
+	if !f.Combat {
+		return "", fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.name(f.ID))
+	}
+	if f.Level(AbTrapper) == 0 && s.opt(OptUntrainedTraps) == TrapsTurn && f.Moves < 1 {
+		return "", fray.Errorf(fray.EILLEGAL, "setting a trap untrained takes the whole turn")
+	}
+	if s.engaged(f.ID) || f.Holding != "" || f.HeldBy != "" {
+		return "", fray.Errorf(fray.EILLEGAL, "%s is too busy fighting to set a trap", s.name(f.ID))
+	}
+	return kind, nil
+}
+
+// trapCells are the squares f may set a trap on: its own and the free
+// ones next to it, without a trap.
+func (s *State) trapCells(f *Fighter) []Cell {
+	var out []Cell
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			c := Cell{f.X + dx, f.Y + dy}
+			if !s.Grid.inside(c.X, c.Y) || s.Grid.wall(c.X, c.Y) || s.anyTrapAt(c) {
+				continue
+			}
+			if id := s.at(c.X, c.Y); id != "" && id != f.ID {
+				continue
+			}
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func (s *State) anyTrapAt(c Cell) bool {
+	return slices.ContainsFunc(s.Traps, func(t Trap) bool { return t.X == c.X && t.Y == c.Y })
+}
+
+// disarmableTraps are the traps f knows of and can reach to disarm: next
+// to it for a trapper, two squares away with a Long weapon, in sight with
+// a ranged weapon ready; on the ladder, any it knows.
+func (s *State) disarmableTraps(f *Fighter) []*Trap {
+	var out []*Trap
+	side := s.side(f.ID)
+	trained := f.Level(AbTrapper) > 0
+	w := f.weapon()
+	shoot := w.kind().Ranged && f.ready(w) == nil && s.ammoReady(f, w, false) == nil && !s.engaged(f.ID)
+	for i := range s.Traps {
+		t := &s.Traps[i]
+		if !t.armed() || !t.known(side) || t.Side == side {
+			continue
+		}
+		if s.Model == board.Ladder {
+			if trained || w.kind().Long || shoot {
+				out = append(out, t)
+			}
+			continue
+		}
+		d := chebyshev(f.X, f.Y, t.X, t.Y)
+		switch {
+		case trained && d <= 1, f.reach() && d <= 2, shoot && d >= 1:
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// decideDisarmTrap disarms a known trap (a combat action).
+func decideDisarmTrap(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		Trap string `json:"trap"`
+	}
+	f, err := actor(tx, cmd, &args)
+	if err != nil {
+		return err
+	}
+	st := state(tx)
+	var t *Trap
+	for _, x := range st.disarmableTraps(f) {
+		if x.ID == args.Trap {
+			t = x
+		}
+	}
+	if t == nil {
+		return fray.Errorf(fray.EILLEGAL, "%s knows of no trap %q within reach", st.name(f.ID), args.Trap)
+	}
+	set, err := st.spend(f, true, 0)
+	if err != nil {
+		return err
+	}
+	attr := Accurate
+	if f.Level(AbTrapper) > 0 {
+		attr = Cunning
+	}
+	o, ok := trapTest(tx, "Disarm the trap", f.ID, attr, t, Cunning, t.Cunning)
+	if !ok {
+		return note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to disarm the trap.", Note{Fighter: f.ID, What: "not disarmed", Set: set}, o.Roll)
+	}
+	set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
+	return note(tx, KindTrap, f.ID, fmt.Sprintf("%s disarms the %s.", st.name(f.ID), t.name()), Note{Fighter: f.ID, What: "disarmed", Set: set}, o.Roll)
+}
+
+// decidePlaceTrap is the GM hiding a trap (a GM decision of seed e).
+func decidePlaceTrap(tx *engine.Tx, cmd engine.Command) error {
+	var args struct {
+		X        int    `json:"x"`
+		Y        int    `json:"y"`
+		Guards   string `json:"guards"`
+		Kind     string `json:"kind"`
+		Die      int    `json:"die"`
+		Holds    bool   `json:"holds"`
+		Discreet int    `json:"discreet"`
+		Cunning  int    `json:"cunning"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	st := state(tx)
+	k, ok := trapKinds[args.Kind]
+	if !ok {
+		return fray.Errorf(fray.EINVALID, "kind %q must be mechanical, mine or improvised", args.Kind)
+	}
+	if args.Die == 0 {
+		args.Die = k.Die
+	}
+	if !slices.Contains([]int{4, 6, 8, 10, 12}, args.Die) {
+		return fray.Errorf(fray.EINVALID, "die must be 4, 6, 8, 10 or 12")
+	}
+	if args.Discreet < 1 || args.Discreet > 20 || args.Cunning < 1 || args.Cunning > 20 {
+		return fray.Errorf(fray.EINVALID, "discreet and cunning must be 1–20")
+	}
+	t := Trap{Kind: args.Kind, Die: args.Die, Holds: args.Holds, Discreet: args.Discreet, Cunning: args.Cunning}
+	where := ""
+	if st.Model == board.Grid {
+		c := Cell{args.X, args.Y}
+		if !st.Grid.inside(c.X, c.Y) || st.Grid.wall(c.X, c.Y) || st.anyTrapAt(c) || st.at(c.X, c.Y) != "" {
+			return fray.Errorf(fray.EILLEGAL, "square %d,%d must be inside the grid, open, empty and without a trap", c.X, c.Y)
+		}
+		t.X, t.Y = c.X, c.Y
+		where = "at " + cellWords(c)
+	} else {
+		if st.Side(args.Guards) == nil {
+			return fray.Errorf(fray.EINVALID, "guards %q must be a side: the trap lies before its line", args.Guards)
+		}
+		t.Side = args.Guards
+		where = "before " + st.sideName(args.Guards) + "'s line"
+	}
+	n := st.TrapCount + 1
+	t.ID = "trap-" + strconv.Itoa(n)
+	text := fmt.Sprintf("The GM hides a %s %s.", k.Label, where)
+	ev := engine.NewEvent(KindTrapSet, "", text, struct {
+		Note
+		Trap *Trap `json:"trap"`
+	}{Note{What: args.Kind, Set: []Change{fieldV("trap-count", n)}}, &t})
+	ev.Secret = true // players learn of it when someone finds it
+	return tx.Emit(ev)
+}
+
+// trapWords are the traps as a select's options.
+func (s *State) trapChoices(ts []*Trap) []engine.Choice {
+	out := make([]engine.Choice, len(ts))
+	for i, t := range ts {
+		where := "before " + s.sideName(t.Side) + "'s line"
+		if s.Model == board.Grid {
+			where = "at " + cellWords(Cell{t.X, t.Y})
+		}
+		out[i] = engine.Choice{Value: t.ID, Label: fmt.Sprintf("The %s %s", t.name(), where)}
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package d20under
+
+import (
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// Traps (spec c15) and alchemical weapons (c16).
+
+// corridor is a corridor one square wide (walls above and below) with
+// ana (Vigilant 10, Quick 12) at its west end, bo (a trapper, Cunning 10)
+// behind her and an orc far east; the GM hides a mechanical trap
+// (Discreet 10, Cunning 10) at 3,1.
+func corridor(t *testing.T, opts map[string]string) *State {
+	t.Helper()
+	var cells []map[string]any
+	for x := 0; x < 12; x++ {
+		for _, y := range []int{0, 2} {
+			cells = append(cells, map[string]any{"x": x, "y": y, "props": map[string]any{"terrain": "wall"}})
+		}
+	}
+	st := begin(t, newState(t, gridSetup(opts, 12, 3, cells,
+		spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Attr: map[string]int{Quick: 12, Vigilant: 10, Accurate: 12},
+			Weapons: []map[string]any{{"id": "spear", "name": "Spear", "type": "long"}}},
+		spec{ID: "bo", Side: "heroes", PC: true, X: 0, Y: 1, Attr: map[string]int{Quick: 11, Cunning: 10},
+			Stats: map[string]any{"abilities": map[string]string{"trapper": "novice"}}},
+		spec{ID: "orc", Side: "foes", X: 11, Y: 1, Attr: map[string]int{Quick: 10}},
+	)))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "x", 3, "y", 1, "kind", TrapMechanical, "holds", true, "discreet", 10, "cunning", 10))
+	return st
+}
+
+func TestTrapIsSecretUntilFound(t *testing.T) {
+	st := corridor(t, noCrit)
+	if len(st.Traps) != 1 {
+		t.Fatal("placed")
+	}
+	var v View
+	v = New().Project(st, engine.PlayerViewer("ana")).(View)
+	if len(v.Traps) != 0 {
+		t.Fatal("players do not see a hidden trap")
+	}
+	b := New().(Ruleset).Board(st, engine.PlayerViewer("ana"))
+	for _, c := range b.Grid.Cells {
+		if c.X == 3 && c.Y == 1 && c.Label == "Trap" {
+			t.Fatal("nor on the board")
+		}
+	}
+	v = New().Project(st, gm).(View)
+	eq(t, "the GM does", len(v.Traps), 1)
+}
+
+func TestDiscoverAndBypassATrap(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		choice string
+		faces  []int
+		x      int
+		caught bool
+	}{
+		{"jump: [Quick 12 ← Cunning 10] 12 passes", "jump", []int{12}, 6, false},
+		{"jump fails: sprung, caught", "jump", []int{13, 4}, 2, true},
+		{"around: another movement action", "around", nil, 6, false},
+		{"stop before it", "stop", nil, 2, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := corridor(t, noCrit)
+			// [Vigilant 10 ← Discreet 10] = 10: found.
+			events, st := do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
+			eq(t, "discovery", rollOf(t, events, "Discover").Label, "Discover a trap [Vigilant←Discreet]")
+			d := pendingKind(t, st, DecTrap)
+			eq(t, "asked", d.For, "ana")
+			eq(t, "waits before the trap", st.Fighters["ana"].X, 2)
+			_, st = answer(t, st, engine.PlayerViewer("ana"), DecTrap, tc.choice, nil, tc.faces...)
+			eq(t, "x", st.Fighters["ana"].X, tc.x)
+			eq(t, "caught", st.Fighters["ana"].Caught != "", tc.caught)
+			if tc.choice == "around" {
+				eq(t, "the combat action traded", st.Fighters["ana"].Combat, false)
+			}
+			if tc.caught {
+				eq(t, "the trap's 1d10", st.Fighters["ana"].Toughness, 6)
+			}
+		})
+	}
+}
+
+func TestUnseenTrapSpringsAndHolds(t *testing.T) {
+	st := corridor(t, noCrit)
+	_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 11, 3)
+	eq(t, "caught", st.Fighters["ana"].Caught, "trap-1")
+	eq(t, "stopped before it", st.Fighters["ana"].X, 2)
+	eq(t, "damage", st.Fighters["ana"].Toughness, 7)
+	fail(t, st, gm, cmd(CmdMove, "ana", "to", "1,1"), fray.EILLEGAL)
+	// Now everyone on her side knows it.
+	v := New().Project(st, engine.PlayerViewer("bo")).(View)
+	eq(t, "known", len(v.Traps), 1)
+	// Break free: Strong 10.
+	_, st = do(t, st, gm, cmd(CmdBreakFree, "ana"), 10)
+	eq(t, "free", st.Fighters["ana"].Caught, "")
+	eq(t, "the trap is gone", len(st.Traps), 0)
+}
+
+func TestDisarmATrap(t *testing.T) {
+	st := corridor(t, noCrit)
+	_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
+	_, st = answer(t, st, engine.PlayerViewer("ana"), DecTrap, "stop", nil)
+	// Ana, untrained, pokes it with her spear from 2,1: [Accurate 12 ← Cunning 10] = 12.
+	events, st := do(t, st, gm, cmd(CmdDisarmTrap, "ana", "trap", "trap-1"), 12)
+	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap [Accurate←Cunning]")
+	eq(t, "disarmed", len(st.Traps), 0)
+	// A trapper uses [Cunning←Cunning].
+	st = corridor(t, noCrit)
+	_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
+	_, st = answer(t, st, engine.PlayerViewer("ana"), DecTrap, "around", nil)
+	_, st = do(t, st, gm, cmd(CmdEndTurn, "ana"))
+	_, st = do(t, st, gm, cmd(CmdMove, "bo", "to", "2,1"))
+	events, st = do(t, st, gm, cmd(CmdDisarmTrap, "bo", "trap", "trap-1"), 11)
+	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap [Cunning←Cunning]")
+	eq(t, "still there", len(st.Traps), 1)
+	// Out of reach.
+	fail(t, st, gm, cmd(CmdDisarmTrap, "bo", "trap", "trap-2"), fray.EILLEGAL)
+}
+
+func TestSettingTraps(t *testing.T) {
+	mk := func(opts map[string]string, abilities map[string]string) *State {
+		return begin(t, newState(t, gridSetup(opts, 8, 3, nil,
+			spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Attr: map[string]int{Cunning: 12, Discreet: 13},
+				Stats: map[string]any{"abilities": abilities, "items": map[string]int{ItemMechanicalTrap: 1, ItemAlchemicalMine: 1}}},
+			spec{ID: "orc", Side: "foes", X: 7, Y: 1, Attr: map[string]int{Vigilant: 10}},
+		)))
+	}
+	t.Run("untrained: a Cunning test, the whole turn, mechanical only", func(t *testing.T) {
+		st := mk(noCrit, nil)
+		fail(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemAlchemicalMine, "at", "2,1"), fray.EILLEGAL)
+		_, st = do(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemMechanicalTrap, "at", "2,1"), 12)
+		if len(st.Traps) != 1 || st.Traps[0].Discreet != 13 || st.Traps[0].Setter != "ana" {
+			t.Fatalf("traps %+v", st.Traps)
+		}
+		eq(t, "the whole turn", st.Fighters["ana"].Combat || st.Fighters["ana"].Moves > 0, false)
+	})
+	t.Run("untrained, a 20: sprung in the setter's face", func(t *testing.T) {
+		st := mk(noCrit, nil)
+		_, st = do(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemMechanicalTrap, "at", "2,1"), 20, 5)
+		eq(t, "hurt", st.Fighters["ana"].Toughness, 5)
+		eq(t, "no trap", len(st.Traps), 0)
+	})
+	t.Run("a trapper: a combat action, mines too", func(t *testing.T) {
+		st := mk(noCrit, map[string]string{"trapper": "novice"})
+		_, st = do(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemAlchemicalMine, "at", "2,1"), 12)
+		eq(t, "movement left", st.Fighters["ana"].Moves, 1)
+		eq(t, "a mine", st.Traps[0].Kind, TrapMine)
+	})
+	t.Run("the player's trap: the NPC at risk — the setter rolls [Discreet←Vigilant]", func(t *testing.T) {
+		st := mk(noCrit, map[string]string{"trapper": "novice"})
+		_, st = do(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemMechanicalTrap, "at", "2,1"), 12)
+		_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "1,0"))
+		_, st = do(t, st, gm, cmd(CmdEndTurn, "ana"))
+		// The orc engages ana along the row: 6,1 … 2,1. Ana's [Discreet 13 ← Vigilant 10] = 13 keeps it hidden.
+		events, st := do(t, st, gm, cmd(CmdMove, "orc", "to", "2,1", "actions", 2), 13, 1)
+		r := rollOf(t, events, "Discover")
+		eq(t, "rolled by the setter", r.Who, "ana")
+		eq(t, "label", r.Label, "Discover a trap [Discreet←Vigilant]")
+		eq(t, "the orc is caught", st.Fighters["orc"].Caught, "trap-1")
+	})
+}
+
+func TestTrapsOnTheLadder(t *testing.T) {
+	st := begin(t, newState(t, ladderSetup(noCrit, "Short",
+		spec{ID: "orc", Side: "foes", Attr: map[string]int{Quick: 12}},
+		spec{ID: "ana", Side: "heroes", PC: true, Attr: map[string]int{Quick: 11, Vigilant: 10}},
+	)))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "guards", "foes", "kind", TrapMine, "discreet", 10, "cunning", 10))
+	_, st = do(t, st, gm, cmd(CmdEndTurn, "orc"))
+	// Ana engages the orc, one move away: the mine before its line.
+	_, st = do(t, st, gm, cmd(CmdEngage, "ana", "target", "orc"), 11, 6)
+	eq(t, "mine: 1d12", st.Fighters["ana"].Toughness, 4)
+	eq(t, "the move stops", st.inMelee("ana", "orc"), false)
+	eq(t, "the mine is spent", len(st.Traps), 0)
+}
+
+func TestAlchemicalGates(t *testing.T) {
+	for _, tc := range []struct {
+		typ       string
+		abilities map[string]string
+		want      string
+	}{
+		{"fire-tube", nil, gateRisky},
+		{"fire-tube", map[string]string{AbSiegeExpert: Adept}, gateSafe},
+		{"fire-tube", map[string]string{AbSiegeExpert: Novice}, gateRisky},
+		{"fire-tube-stationary", nil, gateForbidden},
+		{"fire-tube-stationary", map[string]string{AbSiegeExpert: Master}, gateSafe},
+		{"grenade", nil, gateRisky},
+		{"grenade", map[string]string{AbAlchemy: Novice}, gateSafe},
+		{"grenade", map[string]string{AbPyrotechnics: Novice}, gateSafe},
+		{"grenade", map[string]string{AbSiegeExpert: Novice}, gateSafe},
+		{"breaching-pot", nil, gateRisky},
+		{"breaching-pot", map[string]string{AbAlchemy: Novice}, gateRisky},
+		{"breaching-pot", map[string]string{AbPyrotechnics: Novice}, gateSafe},
+	} {
+		s := &Sheet{Abilities: tc.abilities}
+		eq(t, tc.typ, alchemyGate(s, tc.typ), tc.want)
+	}
+	mk := func(typ string) *State {
+		return begin(t, newState(t, gridSetup(noCrit, 10, 3, nil,
+			spec{ID: "ana", Side: "heroes", PC: true, X: 0, Y: 1, Weapons: []map[string]any{{"id": "alch", "name": "Alchemical weapon", "type": typ, "count": 2}}},
+			spec{ID: "orc", Side: "foes", X: 6, Y: 1},
+		)))
+	}
+	fail(t, mk("fire-tube-stationary"), gm, cmd(CmdShoot, "ana", "target", "orc"), fray.EILLEGAL)
+	// A risky grenade misses: the GM rules on the mishap.
+	st := mk("grenade")
+	_, st = do(t, st, gm, cmd(CmdShoot, "ana", "target", "orc"), 20)
+	eq(t, "one used", st.Fighters["ana"].Units["alch"], 1)
+	_, st = answer(t, st, gm, DecMishap, "backfire", nil, 7)
+	eq(t, "1d12 on ana", st.Fighters["ana"].Toughness, 3)
+	// The mine needs Trapper or Pyrotechnics: traps.go's test.
+}

@@ -1,0 +1,225 @@
+package swzones
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// The board: sw-zones draws its battlefield under the zones model of
+// package board — zones with their cover, borders, melees as groups — and
+// each fighter as a token with its wounds, conditions and, for those who
+// may read it, its sheet. The page, the prep editor and bots read only
+// this (engine.Boarder), never the ruleset's own view.
+
+// Properties of a zone in the setup document ("props").
+const (
+	PropCover      = "cover"
+	PropCoverArmor = "coverArmor"
+)
+
+// Editor implements engine.Boarder: zones with a cover level and the
+// cover's Armour.
+func (Ruleset) Editor() board.Editor {
+	return board.Editor{Model: board.Zones, Area: []board.Field{
+		{Name: PropCover, Label: "Cover", Type: board.FieldSelect, Default: "", Options: []board.Option{
+			{Value: "", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
+			{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
+		}, Help: "Penalises shots at fighters in the zone (SWADE −2/−4/−6/−8)."},
+		{Name: PropCoverArmor, Label: "Cover Armour", Type: board.FieldInt, Min: 0, Max: 30,
+			Help: "A shot that misses only because of the cover hits it, and goes through when its damage beats this Armour. 0: it stops every shot."},
+	}}
+}
+
+// coverShade grades cover for the page's fill.
+var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total": 3}
+
+// Board implements engine.Boarder.
+func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
+	st := s.(*State)
+	visible := func(id string) bool { return engine.Visible(st, v, id) }
+	zm := &board.ZoneMap{Areas: []board.Area{}, Links: []board.Link{}, Groups: []board.Group{}, Places: []board.Placed{}}
+	for i, z := range st.Zones {
+		a := board.Area{ID: z.ID, Name: z.Name, Description: z.Description, Shade: coverShade[z.Cover]}
+		if z.Cover != "" {
+			a.Features = append(a.Features, capitalize(coverName(z.Cover))+" cover")
+		}
+		if z.CoverArmor > 0 {
+			a.Features = append(a.Features, fmt.Sprintf("Cover Armour %d", z.CoverArmor))
+		}
+		if z.X != nil && z.Y != nil {
+			a.X, a.Y = z.X, z.Y
+		}
+		zm.Areas = append(zm.Areas, a)
+		for _, n := range z.Adjacent {
+			if j := slices.IndexFunc(st.Zones, func(o Zone) bool { return o.ID == n }); j > i {
+				zm.Links = append(zm.Links, board.Link{A: z.ID, B: n})
+			}
+		}
+	}
+	for i, m := range st.Melees {
+		g := board.Group{ID: m.ID, Area: m.Zone, Label: "Melee " + strconv.Itoa(i+1)}
+		for _, id := range m.Members {
+			if visible(id) {
+				g.Members = append(g.Members, id)
+			}
+		}
+		if len(g.Members) > 0 {
+			zm.Groups = append(zm.Groups, g)
+		}
+	}
+	b := &board.Board{Model: board.Zones, Zones: zm}
+	for _, t := range engine.Tokens(st, v) {
+		f := st.Fighters[t.ID]
+		if f == nil {
+			continue
+		}
+		p := board.Placed{Token: t.ID, Area: f.Zone, Group: f.Melee}
+		if f.Prone {
+			p.Posture = "prone"
+		}
+		zm.Places = append(zm.Places, p)
+		b.Tokens = append(b.Tokens, token(st, v, t, f))
+	}
+	b.Facts = append(b.Facts, board.Stat{Label: "Deck", Value: strconv.Itoa(len(st.Deck.Remaining)) + " cards left"})
+	if v.GM {
+		b.Facts = append(b.Facts, board.Stat{Label: "GM Bennies", Value: strconv.Itoa(st.GMBennies)})
+	}
+	if n := len(st.Interrupts); n > 0 && visible(st.Interrupts[n-1].Combatant) {
+		ir := st.Interrupts[n-1]
+		text := st.name(ir.Combatant) + " interrupts"
+		if len(ir.Acting) > 0 && visible(ir.Acting[0]) {
+			text += " " + st.name(ir.Acting[0])
+		}
+		b.Facts = append(b.Facts, board.Stat{Label: "Interrupting", Value: text})
+	}
+	return b
+}
+
+// token adds what sw-zones knows of a fighter to the engine's token.
+func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
+	visible := func(id string) bool { return id != "" && engine.Visible(st, v, id) }
+	t.Initiative = f.Card
+	if f.WildCard {
+		t.Tags = append(t.Tags, "Wild Card")
+	}
+	if mw := f.MaxWounds(); mw > 0 {
+		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: fmt.Sprintf("Wounds %d/%d", f.Wounds, mw)}
+	} else if f.Wounds > 0 {
+		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"}
+	}
+	cond := func(id, label, icon, text string) {
+		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icon, Text: text})
+	}
+	if f.Shaken {
+		cond("shaken", "Shaken", "shaken", "Can only move until recovered (Spirit at the start of the turn, or a Benny).")
+	}
+	switch {
+	case f.Status != "":
+		icon := "dying"
+		switch f.Status {
+		case "stable":
+			icon = "unconscious"
+		case "bleeding out":
+			icon = "bleeding"
+		}
+		cond("status", capitalize(f.Status), icon, "Incapacitated: "+f.Status+".")
+	case f.Incapacitated:
+		cond("incapacitated", "Incapacitated", "unconscious", "Out of the fight.")
+	}
+	if f.Prone {
+		cond("prone", "Prone", "prone", "−2 Fighting and Parry; Medium cover against shots from other zones.")
+	}
+	if f.Hold {
+		cond("hold", "On Hold", "hold", "May interrupt anyone's turn.")
+	}
+	if f.Ran {
+		cond("running", "Running", "running", "Ran this turn: a penalty on other actions.")
+	}
+	if g := f.Grip; g != nil {
+		text := capitalize(g.Level)
+		if visible(g.By) {
+			text += " by " + st.name(g.By)
+		}
+		if g.Garrotte {
+			text += " (garrotte)"
+		}
+		cond("grip", capitalize(g.Level), "grappled", text+".")
+	}
+	if visible(f.Drop) {
+		cond("drop", "The Drop", "drop", "Has the Drop on "+st.name(f.Drop)+": +4 to attack and damage.")
+	}
+	if !v.GM && !v.CanCommand(f.ID) {
+		return t
+	}
+	t.Stats = append(t.Stats,
+		board.Stat{Label: "Parry", Value: strconv.Itoa(f.Parry() + f.Defend)},
+		board.Stat{Label: "Toughness", Value: toughnessText(f)},
+		board.Stat{Label: "Movement", Value: strconv.Itoa(f.MP)})
+	if f.Bennies > 0 {
+		t.Stats = append(t.Stats, board.Stat{Label: "Bennies", Value: strconv.Itoa(f.Bennies)})
+	}
+	if f.Ran {
+		if p := min(f.RunPenalty+f.Refund, 0); p != 0 {
+			t.Stats = append(t.Stats, board.Stat{Label: "Running penalty", Value: strconv.Itoa(p)})
+		}
+	}
+	var attrs, skills []board.Stat
+	for _, name := range []string{"agility", "smarts", "spirit", "strength", "vigor"} {
+		if d, ok := f.Attributes[name]; ok {
+			attrs = append(attrs, board.Stat{Label: traitLabel(name), Value: d.String()})
+		}
+	}
+	for name, d := range f.Skills {
+		skills = append(skills, board.Stat{Label: traitLabel(name), Value: d.String()})
+	}
+	sort.Slice(skills, func(i, j int) bool { return skills[i].Label < skills[j].Label })
+	t.Sheet = append(t.Sheet, board.Section{Title: "Attributes", Stats: attrs})
+	if len(skills) > 0 {
+		t.Sheet = append(t.Sheet, board.Section{Title: "Skills", Stats: skills})
+	}
+	if len(f.Weapons) > 0 {
+		var ws []board.Stat
+		for _, w := range f.Weapons {
+			note := "melee"
+			if len(w.Range) == 3 {
+				note = "range " + rangeString(w.Range)
+			}
+			if w.Template != "" {
+				note += ", " + templateName(w.Template)
+			}
+			ws = append(ws, board.Stat{Label: w.Name, Value: w.Damage.String(), Note: note})
+		}
+		t.Sheet = append(t.Sheet, board.Section{Title: "Weapons", Stats: ws})
+	}
+	if len(f.Powers) > 0 {
+		var ps []board.Stat
+		for _, p := range f.Powers {
+			value := p.Effect
+			if p.Damage != nil {
+				value = p.Damage.String()
+			}
+			note := fmt.Sprintf("%s, range %d", traitLabel(p.Skill), p.Reach)
+			if p.Template != "" {
+				note += ", " + templateName(p.Template)
+			}
+			ps = append(ps, board.Stat{Label: p.Name, Value: value, Note: note})
+		}
+		t.Sheet = append(t.Sheet, board.Section{Title: "Powers", Stats: ps})
+	}
+	return t
+}
+
+func toughnessText(f *Fighter) string {
+	s := strconv.Itoa(f.Toughness())
+	if f.Armor != 0 {
+		s += " (" + strconv.Itoa(f.Armor) + ")"
+	}
+	return s
+}
+
+var _ engine.Boarder = Ruleset{}

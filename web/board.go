@@ -1,0 +1,656 @@
+package web
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/a-h/templ"
+
+	"github.com/fray-vtt/fray/internal/board"
+)
+
+// A drawer draws the battlefield under one position model. The page picks
+// it by the board's model, so any ruleset that projects a board.Board is
+// drawn without page code of its own; a board of an unknown model, or none,
+// is drawn as a plain list. Every drawing is a picture for the eye and the
+// pointer (aria-hidden, clickable tokens); the roster under it is the same
+// table as a list, for keyboards and screen readers.
+type drawer interface {
+	draw(m *model) templ.Component
+}
+
+var drawers = map[string]drawer{
+	board.Zones:  zonesDrawer{},
+	board.Grid:   gridDrawer{},
+	board.Pairs:  pairsDrawer{},
+	board.Ladder: ladderDrawer{},
+}
+
+func (m *model) drawer() drawer {
+	b := m.board
+	drawn := b.Model == board.Zones && b.Zones != nil || b.Model == board.Grid && b.Grid != nil ||
+		b.Model == board.Pairs && b.Pairs != nil || b.Model == board.Ladder && b.Ladder != nil
+	if d, ok := drawers[b.Model]; ok && drawn {
+		return d
+	}
+	return listDrawer{}
+}
+
+type zonesDrawer struct{}
+type gridDrawer struct{}
+type pairsDrawer struct{}
+type ladderDrawer struct{}
+type listDrawer struct{}
+
+func (zonesDrawer) draw(m *model) templ.Component  { return zonesBoard(m, layoutZones(m.board.Zones)) }
+func (gridDrawer) draw(m *model) templ.Component   { return gridBoard(m, newGridPic(m)) }
+func (pairsDrawer) draw(m *model) templ.Component  { return pairsBoard(m) }
+func (ladderDrawer) draw(m *model) templ.Component { return ladderBoard(m) }
+func (listDrawer) draw(m *model) templ.Component   { return listBoardView(m) }
+
+// ---- tokens -------------------------------------------------------------
+
+// initials are up to two letters naming a token: "AV" for Ana Vega, "G2"
+// for Goblin 2.
+func initials(name string) string {
+	var out []rune
+	for _, w := range strings.Fields(name) {
+		r := []rune(w)
+		if len(r) == 0 {
+			continue
+		}
+		if unicode.IsDigit(r[0]) {
+			out = append(out, r...)
+		} else {
+			out = append(out, unicode.ToUpper(r[0]))
+		}
+		if len(out) >= 2 {
+			break
+		}
+	}
+	if len(out) > 2 {
+		out = out[:2]
+	}
+	return string(out)
+}
+
+// iconGlyph draws a condition icon with a character every font has; the
+// text alternative is always next to it.
+var iconGlyph = map[string]string{
+	"shaken": "✶", "stunned": "✺", "prone": "⇊", "crouched": "⇣", "hidden": "◌", "unaware": "?",
+	"bleeding": "♥", "dying": "☠", "unconscious": "☾", "grappled": "⊗", "held": "✋", "aiming": "◎",
+	"defending": "◊", "running": "»", "hold": "‖", "poisoned": "☣", "blinded": "⊘", "disarmed": "✗",
+	"immobile": "⚓", "roused": "⚑", "wounded": "✚", "jammed": "⚙", "cover": "▙", "drop": "↯",
+}
+
+func glyph(c board.Condition) string {
+	if g, ok := iconGlyph[c.Icon]; ok {
+		return g
+	}
+	for _, r := range c.Label {
+		return string(unicode.ToUpper(r))
+	}
+	return "•"
+}
+
+func conditionTitle(c board.Condition) string {
+	if c.Text == "" {
+		return c.Label
+	}
+	return c.Label + ": " + c.Text
+}
+
+// fill is a meter's fill in tenths, for its width class: wounds fill as
+// they grow, hit points as they remain.
+func fill(mt *board.Meter) int {
+	if mt == nil || mt.Max <= 0 {
+		return 0
+	}
+	f := float64(mt.Value) / float64(mt.Max)
+	return max(0, min(10, int(math.Round(f*10))))
+}
+
+// meterClass names a meter's state: "bad" when it is mostly spent.
+func meterClass(mt *board.Meter) string {
+	f := fill(mt)
+	if mt.Low {
+		f = 10 - f
+	}
+	switch {
+	case f >= 7:
+		return "bad"
+	case f >= 4:
+		return "warn"
+	}
+	return "ok"
+}
+
+func (m *model) tokenClasses(t *board.Token) string {
+	cls := []string{"tok", m.sideClass(t.Side)}
+	for _, c := range []struct {
+		on   bool
+		name string
+	}{{t.Acting, "acting"}, {t.Out, "out"}, {t.Down, "down"}, {t.Hidden, "hidden"}, {t.PC, "pc"}, {m.controls(t.ID), "mine"}} {
+		if c.on {
+			cls = append(cls, c.name)
+		}
+	}
+	return strings.Join(cls, " ")
+}
+
+func (m *model) controls(id string) bool {
+	return !m.v.Viewer.GM && slices.Contains(m.v.Viewer.Controls, id)
+}
+
+// tokenSummary is a token in one sentence for a screen reader:
+// "Goblin 1, Goblins, Wounded, Shaken".
+func (m *model) tokenSummary(t *board.Token) string {
+	parts := []string{t.Name, m.sideName(t.Side)}
+	if t.Acting {
+		parts = append(parts, "acting")
+	}
+	if t.Health != nil {
+		parts = append(parts, t.Health.Text)
+	}
+	for _, c := range t.Conditions {
+		parts = append(parts, c.Label)
+	}
+	if t.Down {
+		parts = append(parts, "down")
+	}
+	if t.Out {
+		parts = append(parts, "out of the fight")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// place says where a token stands, in words, for the roster.
+func (m *model) place(id string) string {
+	b := m.board
+	switch {
+	case b.Zones != nil:
+		for _, p := range b.Zones.Places {
+			if p.Token != id {
+				continue
+			}
+			s := m.areaName(p.Area)
+			if g := m.group(p.Group); g != nil {
+				var others []string
+				for _, o := range g.Members {
+					if o != id {
+						others = append(others, m.name(o))
+					}
+				}
+				s += ", in melee with " + strings.Join(others, ", ")
+			}
+			if p.Posture != "" {
+				s += ", " + p.Posture
+			}
+			return s
+		}
+	case b.Grid != nil:
+		for _, p := range b.Grid.Places {
+			if p.Token != id {
+				continue
+			}
+			if p.Off {
+				return "off the map"
+			}
+			s := cellName(p.X, p.Y)
+			if p.Group != "" {
+				var others []string
+				for _, o := range b.Grid.Places {
+					if o.Group == p.Group && o.Token != id {
+						others = append(others, m.name(o.Token))
+					}
+				}
+				if len(others) > 0 {
+					s += ", in contact with " + strings.Join(others, ", ")
+				}
+			}
+			if p.Posture != "" {
+				s += ", " + p.Posture
+			}
+			return s
+		}
+	case b.Pairs != nil:
+		var with []string
+		for _, e := range b.Pairs.Engagements {
+			switch id {
+			case e.A:
+				with = append(with, e.Distance+" with "+m.name(e.B))
+			case e.B:
+				with = append(with, e.Distance+" with "+m.name(e.A))
+			}
+		}
+		if len(with) == 0 {
+			return "not engaged"
+		}
+		return strings.Join(with, "; ")
+	case b.Ladder != nil:
+		t := m.token(id)
+		if t == nil {
+			return ""
+		}
+		var at []string
+		for _, g := range b.Ladder.Gaps {
+			switch t.Side {
+			case g.A:
+				at = append(at, rungName(b.Ladder, g.Rung)+" from "+m.sideName(g.B))
+			case g.B:
+				at = append(at, rungName(b.Ladder, g.Rung)+" from "+m.sideName(g.A))
+			}
+		}
+		return strings.Join(at, "; ")
+	}
+	return ""
+}
+
+func (m *model) areaName(id string) string {
+	for _, a := range m.board.Zones.Areas {
+		if a.ID == id {
+			return a.Name
+		}
+	}
+	return id
+}
+
+func (m *model) group(id string) *board.Group {
+	if id == "" || m.board.Zones == nil {
+		return nil
+	}
+	for i := range m.board.Zones.Groups {
+		if m.board.Zones.Groups[i].ID == id {
+			return &m.board.Zones.Groups[i]
+		}
+	}
+	return nil
+}
+
+// cellName is a cell in chess-like notation: column letters, row numbers
+// from 1 ("C4").
+func cellName(x, y int) string {
+	col := ""
+	for n := x; ; n = n/26 - 1 {
+		col = string(rune('A'+n%26)) + col
+		if n < 26 {
+			break
+		}
+	}
+	return col + strconv.Itoa(y+1)
+}
+
+// ---- zones --------------------------------------------------------------
+
+// zoneLayout places the areas of a zone map on a small grid of columns and
+// rows: where the ruleset gave a hint (X, Y) there, otherwise close to
+// the areas they border, so most borders are short lines.
+type zoneLayout struct {
+	Cols, Rows int
+	At         map[string][2]int // area id → column, row
+	Areas      []zoneCell
+	Lines      []zoneLine
+}
+
+type zoneCell struct {
+	board.Area
+	Col, Row int
+	Next     []string // names of the areas it borders
+}
+
+type zoneLine struct{ X1, Y1, X2, Y2 string }
+
+func layoutZones(zm *board.ZoneMap) zoneLayout {
+	l := zoneLayout{At: map[string][2]int{}}
+	n := len(zm.Areas)
+	if n == 0 {
+		return l
+	}
+	links := map[string][]string{}
+	for _, k := range zm.Links {
+		links[k.A] = append(links[k.A], k.B)
+		links[k.B] = append(links[k.B], k.A)
+	}
+	hinted := true
+	for _, a := range zm.Areas {
+		hinted = hinted && a.X != nil && a.Y != nil
+	}
+	used := map[[2]int]bool{}
+	if hinted {
+		for _, a := range zm.Areas {
+			p := [2]int{*a.X, *a.Y}
+			for used[p] {
+				p[0]++
+			}
+			used[p] = true
+			l.At[a.ID] = p
+		}
+	} else {
+		cols := int(math.Ceil(math.Sqrt(float64(n))))
+		rows := (n+cols-1)/cols + 1
+		// Breadth-first from the first area, so each area follows one it
+		// borders.
+		order := []string{zm.Areas[0].ID}
+		seen := map[string]bool{zm.Areas[0].ID: true}
+		for i := 0; i < len(order); i++ {
+			for _, nb := range links[order[i]] {
+				if !seen[nb] {
+					seen[nb] = true
+					order = append(order, nb)
+				}
+			}
+			if i == len(order)-1 {
+				for _, a := range zm.Areas {
+					if !seen[a.ID] {
+						seen[a.ID] = true
+						order = append(order, a.ID)
+						break
+					}
+				}
+			}
+		}
+		for _, id := range order {
+			best, bestCost := [2]int{}, math.MaxInt
+			for r := 0; r < rows; r++ {
+				for c := 0; c < cols; c++ {
+					p := [2]int{c, r}
+					if used[p] {
+						continue
+					}
+					cost := 0
+					for _, nb := range links[id] {
+						if q, ok := l.At[nb]; ok {
+							d := max(abs(q[0]-c), abs(q[1]-r))
+							cost += d * d * 4
+						}
+					}
+					cost += r*cols + c // reading order breaks ties
+					if cost < bestCost {
+						best, bestCost = p, cost
+					}
+				}
+			}
+			used[best] = true
+			l.At[id] = best
+		}
+	}
+	// Trim empty rows and columns.
+	minC, minR := math.MaxInt, math.MaxInt
+	for _, p := range l.At {
+		minC, minR = min(minC, p[0]), min(minR, p[1])
+	}
+	for id, p := range l.At {
+		p[0] -= minC
+		p[1] -= minR
+		l.At[id] = p
+		l.Cols, l.Rows = max(l.Cols, p[0]+1), max(l.Rows, p[1]+1)
+	}
+	names := map[string]string{}
+	for _, a := range zm.Areas {
+		names[a.ID] = a.Name
+	}
+	for _, a := range zm.Areas {
+		c := zoneCell{Area: a, Col: l.At[a.ID][0], Row: l.At[a.ID][1]}
+		for _, nb := range links[a.ID] {
+			c.Next = append(c.Next, names[nb])
+		}
+		l.Areas = append(l.Areas, c)
+	}
+	for _, k := range zm.Links {
+		a, b := l.At[k.A], l.At[k.B]
+		l.Lines = append(l.Lines, zoneLine{half(a[0]), half(a[1]), half(b[0]), half(b[1])})
+	}
+	return l
+}
+
+func half(n int) string { return strconv.Itoa(n) + ".5" }
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// gridClass places an area in the zone map's CSS grid: zc-<col> zr-<row>
+// (columns and rows 1–12).
+func gridClass(c zoneCell) string {
+	return "zc-" + strconv.Itoa(min(c.Col, 11)+1) + " zr-" + strconv.Itoa(min(c.Row, 11)+1)
+}
+
+func (l zoneLayout) viewBox() string {
+	return "0 0 " + strconv.Itoa(max(l.Cols, 1)) + " " + strconv.Itoa(max(l.Rows, 1))
+}
+
+func (l zoneLayout) colsClass() string {
+	return "zcols-" + strconv.Itoa(min(max(l.Cols, 1), 12)) + " zrows-" + strconv.Itoa(min(max(l.Rows, 1), 12))
+}
+
+// groupsIn returns the groups of area id; loose the tokens in it in none.
+func (m *model) groupsIn(area string) (groups []board.Group, loose []string) {
+	zm := m.board.Zones
+	for _, g := range zm.Groups {
+		if g.Area == area {
+			groups = append(groups, g)
+		}
+	}
+	for _, p := range zm.Places {
+		if p.Area == area && (p.Group == "" || m.group(p.Group) == nil) {
+			loose = append(loose, p.Token)
+		}
+	}
+	return groups, loose
+}
+
+func (m *model) posture(id string) string {
+	var places []board.Placed
+	switch {
+	case m.board.Zones != nil:
+		places = m.board.Zones.Places
+	case m.board.Grid != nil:
+		places = m.board.Grid.Places
+	}
+	for _, p := range places {
+		if p.Token == id {
+			return p.Posture
+		}
+	}
+	return ""
+}
+
+// ---- grid ---------------------------------------------------------------
+
+// gridPic is a grid board as an SVG in cell units: tokens at their cell
+// centres (several in a cell share it), contact groups outlined.
+type gridPic struct {
+	W, H   int
+	Cells  []board.Cell
+	Tokens []gridToken
+	Groups []gridGroup
+	Off    []string // tokens off the map
+	Cols   []gridLabel
+	Rows   []gridLabel
+}
+
+type gridToken struct {
+	ID       string
+	X, Y, R  string // centre and radius, in cell units
+	Initials string
+	Posture  string
+}
+
+type gridGroup struct{ X, Y, W, H string }
+
+type gridLabel struct {
+	At   string
+	Text string
+}
+
+func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+
+func newGridPic(m *model) gridPic {
+	g := m.board.Grid
+	p := gridPic{W: max(g.Width, 1), H: max(g.Height, 1), Cells: g.Cells}
+	byCell := map[[2]int][]board.Placed{}
+	var cells [][2]int
+	for _, pl := range g.Places {
+		if m.token(pl.Token) == nil {
+			continue
+		}
+		if pl.Off {
+			p.Off = append(p.Off, pl.Token)
+			continue
+		}
+		k := [2]int{pl.X, pl.Y}
+		if _, ok := byCell[k]; !ok {
+			cells = append(cells, k)
+		}
+		byCell[k] = append(byCell[k], pl)
+	}
+	for _, k := range cells {
+		ps := byCell[k]
+		n := len(ps)
+		for i, pl := range ps {
+			cx, cy, r := float64(k[0])+0.5, float64(k[1])+0.5, 0.42
+			if n > 1 {
+				// Share the cell: up to four quarters, then smaller.
+				per := int(math.Ceil(math.Sqrt(float64(n))))
+				r = 0.46 / float64(per)
+				cx = float64(k[0]) + (float64(i%per)+0.5)/float64(per)
+				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
+			}
+			p.Tokens = append(p.Tokens, gridToken{ID: pl.Token, X: f2(cx), Y: f2(cy), R: f2(r),
+				Initials: initials(m.name(pl.Token)), Posture: pl.Posture})
+		}
+	}
+	groups := map[string][4]int{}
+	var order []string
+	for _, pl := range g.Places {
+		if pl.Group == "" || pl.Off {
+			continue
+		}
+		b, ok := groups[pl.Group]
+		if !ok {
+			order = append(order, pl.Group)
+			b = [4]int{pl.X, pl.Y, pl.X, pl.Y}
+		}
+		b = [4]int{min(b[0], pl.X), min(b[1], pl.Y), max(b[2], pl.X), max(b[3], pl.Y)}
+		groups[pl.Group] = b
+	}
+	for _, id := range order {
+		b := groups[id]
+		p.Groups = append(p.Groups, gridGroup{X: f2(float64(b[0]) + 0.04), Y: f2(float64(b[1]) + 0.04),
+			W: f2(float64(b[2]-b[0]+1) - 0.08), H: f2(float64(b[3]-b[1]+1) - 0.08)})
+	}
+	if p.W <= 26 {
+		for x := 0; x < p.W; x++ {
+			p.Cols = append(p.Cols, gridLabel{At: f2(float64(x) + 0.5), Text: strings.TrimRight(cellName(x, 0), "1")})
+		}
+	}
+	for y := 0; y < p.H; y++ {
+		p.Rows = append(p.Rows, gridLabel{At: f2(float64(y) + 0.5), Text: strconv.Itoa(y + 1)})
+	}
+	return p
+}
+
+func (p gridPic) viewBox() string {
+	return "-0.6 -0.6 " + f2(float64(p.W)+0.7) + " " + f2(float64(p.H)+0.7)
+}
+
+func (p gridPic) lines() string {
+	var b strings.Builder
+	for x := 0; x <= p.W; x++ {
+		b.WriteString("M" + strconv.Itoa(x) + " 0V" + strconv.Itoa(p.H))
+	}
+	for y := 0; y <= p.H; y++ {
+		b.WriteString("M0 " + strconv.Itoa(y) + "H" + strconv.Itoa(p.W))
+	}
+	return b.String()
+}
+
+func cellTitle(c board.Cell) string {
+	parts := []string{cellName(c.X, c.Y)}
+	if c.Label != "" {
+		parts = append(parts, c.Label)
+	}
+	parts = append(parts, c.Features...)
+	if c.Blocks {
+		parts = append(parts, "blocks line of sight")
+	}
+	return strings.Join(parts, " — ")
+}
+
+// ---- pairs and ladder -----------------------------------------------------
+
+// sideTokens are the tokens of one side, in board order.
+func (m *model) sideTokens(side string) []*board.Token {
+	var out []*board.Token
+	for i := range m.board.Tokens {
+		if m.board.Tokens[i].Side == side {
+			out = append(out, &m.board.Tokens[i])
+		}
+	}
+	return out
+}
+
+// rungClass marks the rung a gap stands at.
+func rungClass(gap board.SideGap, i int) string {
+	if gap.Rung == i {
+		return "rung at"
+	}
+	return "rung"
+}
+
+func rungName(l *board.LadderMap, i int) string {
+	if i >= 0 && i < len(l.Rungs) {
+		return l.Rungs[i].Name
+	}
+	return strconv.Itoa(i)
+}
+
+func hasCondition(t *board.Token, id string) bool {
+	return slices.ContainsFunc(t.Conditions, func(c board.Condition) bool { return c.ID == id || c.Icon == id })
+}
+
+func postureGlyph(p string) string {
+	if g, ok := iconGlyph[p]; ok {
+		return g
+	}
+	return "•"
+}
+
+func groupLabel(g board.Group) string {
+	if g.Label != "" {
+		return g.Label
+	}
+	return "Group"
+}
+
+func bandsText(bands []string) string {
+	parts := make([]string, len(bands))
+	for i, b := range bands {
+		parts[i] = strconv.Itoa(i) + " " + b
+	}
+	return strings.Join(parts, ", ")
+}
+
+func parseF(s string) float64 {
+	v, _ := strconv.ParseFloat(s, 64)
+	return v
+}
+
+// scale multiplies a length written in cell units.
+func scale(s string, k float64) string { return f2(parseF(s) * k) }
+func grow(s string, d float64) string  { return f2(parseF(s) + d) }
+func neg(s string) string              { return f2(-parseF(s)) }
+
+// nextText is an area's borders, shown beside its name on a phone.
+func nextText(next []string) string {
+	if len(next) == 0 {
+		return ""
+	}
+	return " · next to " + strings.Join(next, ", ")
+}

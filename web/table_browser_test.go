@@ -1,0 +1,317 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/board/boardtest"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// chromiumPath finds Chromium. Without it the browser tests skip on a
+// developer's machine but fail in CI (CI set), where .ci/run installs it.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium on PATH (apt-get install chromium)")
+	}
+	t.Skip("no chromium on PATH; install it to run the browser tests")
+	return ""
+}
+
+// browser starts a headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath(t)), chromedp.NoSandbox,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	return actx
+}
+
+// newTab opens a tab of the given size.
+func newTab(t *testing.T, b context.Context, w, h int64) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b)
+	t.Cleanup(cancel)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(w, h)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
+}
+
+func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Run(c, actions...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func poll(js string) chromedp.Action {
+	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(10*time.Second))
+}
+
+// sampleServer serves one sample encounter as the real server would: the
+// page under the site's Content-Security-Policy, the static files, and a
+// websocket that sends the snapshot and records the commands it gets.
+type sampleServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	sample   boardtest.Sample
+	frames   chan map[string]any
+	conns    chan *websocket.Conn
+	maxConns int
+}
+
+func serveSample(t *testing.T, s boardtest.Sample) *sampleServer {
+	t.Helper()
+	ss := &sampleServer{sample: s, frames: make(chan map[string]any, 20), conns: make(chan *websocket.Conn, 20)}
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		_ = Encounter(EncounterProps{View: ss.sample.View, Log: ss.sample.Log, As: "", WSURL: "/ws?html=1", ActURL: "/act",
+			CampaignID: "c1", CampaignName: "The campaign"}).Render(WithUser(r.Context(), "dana"), w)
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		ss.mu.Lock()
+		fr, err := Fragments(WithActURL(r.Context(), "/act"), ss.sample.View, ss.sample.Log, true)
+		snap := map[string]any{"type": "snapshot", "seq": ss.sample.View.Seq, "view": ss.sample.View, "html": fr}
+		ss.mu.Unlock()
+		if err != nil {
+			panic(err)
+		}
+		writeJSON(c, snap)
+		select {
+		case ss.conns <- c:
+		default:
+		}
+		for {
+			_, data, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var msg map[string]any
+			if json.Unmarshal(data, &msg) == nil {
+				select {
+				case ss.frames <- msg:
+				default:
+				}
+			}
+		}
+	})
+	ss.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'")
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(ss.Close)
+	return ss
+}
+
+func writeJSON(c *websocket.Conn, m any) {
+	b, _ := json.Marshal(m)
+	_ = c.Write(context.Background(), websocket.MessageText, b)
+}
+
+// axeSource is the vendored axe-core (testdata/axe-core), injected into
+// pages by the tests only.
+func axeSource(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// axeViolations runs axe-core on the page and describes every violation.
+func axeViolations(t *testing.T, ctx context.Context, axe string) []string {
+	t.Helper()
+	var out []string
+	run := axe + `;
+axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
+  v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
+	c, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Run(c, chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
+		t.Fatalf("axe: %v", err)
+	}
+	return out
+}
+
+// screenshotDir is where screenshots go: FRAY_SCREENSHOTS when set (the
+// README's command), a temporary directory otherwise.
+func screenshotDir(t *testing.T) string {
+	if d := os.Getenv("FRAY_SCREENSHOTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+// TestTableScreens draws every position model's sample table at desktop
+// and phone sizes: the page fits the screen (no sideways scrolling), every
+// token is on the board, axe-core finds no violation, and a screenshot is
+// kept (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
+func TestTableScreens(t *testing.T) {
+	b := browser(t)
+	axe := axeSource(t)
+	dir := screenshotDir(t)
+	for _, s := range boardtest.All() {
+		srv := serveSample(t, s)
+		for _, size := range []struct {
+			name string
+			w, h int64
+		}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+			t.Run(s.Name+"/"+size.name, func(t *testing.T) {
+				ctx := newTab(t, b, size.w, size.h)
+				within(t, ctx, chromedp.Navigate(srv.URL+"/page"), poll(`document.getElementById('conn').dataset.state === 'live'`))
+				var overflow int
+				within(t, ctx, chromedp.Evaluate(`document.documentElement.scrollWidth - window.innerWidth`, &overflow))
+				if overflow > 0 {
+					t.Errorf("the page scrolls sideways by %dpx", overflow)
+				}
+				var drawn []string
+				within(t, ctx, chromedp.Evaluate(`[...new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token))]`, &drawn))
+				if len(drawn) != len(s.View.Board.Tokens) {
+					t.Errorf("the board shows %d of %d tokens: %v", len(drawn), len(s.View.Board.Tokens), drawn)
+				}
+				for _, v := range axeViolations(t, ctx, axe) {
+					t.Error("axe: " + v)
+				}
+				shot := func(name string) {
+					var png []byte
+					within(t, ctx, chromedp.CaptureScreenshot(&png))
+					if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if size.name == "phone" {
+					// A phone opens on the actions; the board is a tab away.
+					if s.Name == "zones" {
+						shot(s.Name + "-phone-act")
+					}
+					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
+					for _, v := range axeViolations(t, ctx, axe) {
+						t.Error("axe (board tab): " + v)
+					}
+				}
+				shot(s.Name + "-" + size.name)
+			})
+		}
+	}
+}
+
+// draftSamples are encounter editors for every position model, as the
+// server builds them from a ruleset's board.Editor and a draft.
+func draftSamples() map[string]DraftProps {
+	sides := []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "foes", Name: "Foes"}}
+	x, y := 2, 3
+	rows := []CombatantRow{
+		{ID: "ana", Name: "Ana", Side: "heroes", PC: true, Start: board.Start{Zone: "ford", X: &x, Y: &y, Group: "g1", Props: board.Props{"posture": "prone"}}},
+		{ID: "orc", Name: "Orc", Side: "foes", Start: board.Start{Zone: "ford"}},
+	}
+	tokens := []board.Token{{ID: "ana", Name: "Ana", Side: "heroes", PC: true}, {ID: "orc", Name: "Orc", Side: "foes"}}
+	starts := map[string]board.Start{"ana": rows[0].Start, "orc": rows[1].Start}
+	preview := func(e board.Editor, bf board.Battlefield) engine.View {
+		return engine.View{ID: "p", Name: "Draft", Status: engine.StatusSetup, Viewer: engine.GMViewer(), Sides: sides,
+			Combatants: []engine.Combatant{{ID: "ana", Name: "Ana", Side: "heroes", PC: true}, {ID: "orc", Name: "Orc", Side: "foes"}},
+			Board:      board.Preview(e, bf, tokens, starts)}
+	}
+	cover := []board.Field{{Name: "cover", Label: "Cover", Type: board.FieldSelect, Options: []board.Option{{Value: "", Label: "None"}, {Value: "light", Label: "Light"}}},
+		{Name: "coverArmor", Label: "Cover Armour", Type: board.FieldInt, Min: 0, Max: 30}}
+	zones := board.Editor{Model: board.Zones, Area: cover}
+	zbf := board.Battlefield{Zones: []board.ZoneSetup{{ID: "ford", Name: "Ford", Adjacent: []string{"road"}, Props: board.Props{"cover": "light"}}, {ID: "road", Name: "Road"}}}
+	grid := board.Editor{Model: board.Grid, Scale: "5 ft", MaxWidth: 30, MaxHeight: 30,
+		Area:  []board.Field{{Name: "difficult", Label: "Difficult terrain", Type: board.FieldBool}},
+		Start: []board.Field{{Name: "posture", Label: "Posture", Type: board.FieldSelect, Options: []board.Option{{Value: "standing", Label: "Standing"}, {Value: "prone", Label: "Prone"}}}}}
+	gbf := board.Battlefield{Width: 8, Height: 6, Cells: []board.CellSetup{{X: 1, Y: 1, Props: board.Props{"difficult": true}}}}
+	pairs := board.Editor{Model: board.Pairs, Distances: []string{"Striking", "Grappling"}}
+	pbf := board.Battlefield{Pairs: []board.PairSetup{{A: "ana", B: "orc", Distance: "Grappling"}}}
+	ladder := board.Editor{Model: board.Ladder, Models: []board.Option{{Value: board.Grid, Label: "2 m grid"}, {Value: board.Ladder, Label: "Distance categories"}},
+		Distances: []string{"Close", "Short", "Medium", "Long", "Extreme"}}
+	lbf := board.Battlefield{Model: board.Ladder, Distances: []board.DistanceSetup{{A: "heroes", B: "foes", Rung: "Medium"}}}
+	base := DraftProps{ID: "d1", CampaignID: "c1", Name: "Draft", Ruleset: "x", RulesetTitle: "A ruleset", Sides: sides, Combatants: rows,
+		Bestiary: []engine.Choice{{Value: "goblin", Label: "Goblin"}}, Characters: []engine.Choice{{Value: "ana", Label: "Ana"}}}
+	with := func(b DraftBoard) DraftProps {
+		p := base
+		p.Board = &b
+		return p
+	}
+	return map[string]DraftProps{
+		"zones": with(DraftBoard{Editor: zones, Model: board.Zones, Preview: preview(zones, zbf),
+			Zones: []ZoneRow{{ID: "ford", Name: "Ford", Props: board.Props{"cover": "light"}, Features: []string{"Cover: Light"}, Adjacent: []engine.Choice{{Value: "road", Label: "Road"}}},
+				{ID: "road", Name: "Road", Adjacent: []engine.Choice{{Value: "ford", Label: "Ford"}}}}}),
+		"grid": with(DraftBoard{Editor: grid, Model: board.Grid, Width: 8, Height: 6, Preview: preview(grid, gbf),
+			Cells: []CellRow{{X: 1, Y: 1, Name: "B2", Features: []string{"Difficult terrain"}}}}),
+		"pairs": with(DraftBoard{Editor: pairs, Model: board.Pairs, Preview: preview(pairs, pbf),
+			Pairs: []PairRow{{Index: 0, A: "ana", B: "orc", Distance: "Grappling"}}}),
+		"ladder": with(DraftBoard{Editor: ladder, Model: board.Ladder, Preview: preview(ladder, lbf),
+			Distances: []DistanceRow{{A: "heroes", B: "foes", AName: "Heroes", BName: "Foes", Rung: "Medium"}}}),
+	}
+}
+
+// TestDraftEditors draws the encounter editor of every position model:
+// the model's own controls are there, axe-core finds no violation, and a
+// screenshot is kept with the table's.
+func TestDraftEditors(t *testing.T) {
+	b := browser(t)
+	axe := axeSource(t)
+	dir := screenshotDir(t)
+	want := map[string][]string{
+		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
+		"grid":   {"grid-width", "cell-x", "cell-difficult", "cb-ana-x", "cb-ana-group", "cb-ana-p-posture"},
+		"pairs":  {"pair-a", "pair-distance"},
+		"ladder": {"board-model", "dist-0"},
+	}
+	for name, p := range draftSamples() {
+		doc := parseHTML(t, renderString(t, Draft(p)))
+		for _, id := range want[name] {
+			if byID(doc, id) == nil {
+				t.Errorf("%s editor has no #%s", name, id)
+			}
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/static/", http.FileServerFS(Static))
+		mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
+		srv := httptest.NewServer(mux)
+		t.Cleanup(srv.Close)
+		ctx := newTab(t, b, 1280, 800)
+		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
+		for _, v := range axeViolations(t, ctx, axe) {
+			t.Errorf("%s: axe: %s", name, v)
+		}
+		var png []byte
+		within(t, ctx, chromedp.FullScreenshot(&png, 100))
+		if err := os.WriteFile(filepath.Join(dir, "prep-"+name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
