@@ -245,7 +245,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 	now := shown{seq: u.Seq}
 	var events []engine.Event
 	var encoded [][]byte
-	if c.viewer.GM && len(u.Encoded) == len(u.Events) {
+	if engine.SeesAll(c.viewer) && len(u.Encoded) == len(u.Events) {
 		events, encoded = u.Events, u.Encoded // the GM sees every event as it is
 	} else {
 		events = engine.FilterEvents(u.State, c.viewer, u.Events)
