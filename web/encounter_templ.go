@@ -265,7 +265,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</div><nav class=\"tabs\" id=\"tabs\" aria-label=\"Table panes\" hidden><button type=\"button\" class=\"tab\" id=\"tab-board\" data-show=\"board\" aria-controls=\"pane-board\">Board</button> <button type=\"button\" class=\"tab\" id=\"tab-act\" data-show=\"act\" aria-controls=\"pane-act\">Act<span class=\"tab-dot\" hidden></span></button> <button type=\"button\" class=\"tab\" id=\"tab-log\" data-show=\"log\" aria-controls=\"pane-log\">Log</button> <button type=\"button\" class=\"tab\" id=\"tab-chat\" data-show=\"chat\" aria-controls=\"pane-chat\">Chat<span class=\"tab-dot\" hidden></span></button></nav><div class=\"table\" id=\"table\"><div class=\"pane pane-order\" data-pane=\"act\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 17, "</div><nav class=\"tabs\" id=\"tabs\" aria-label=\"Table panes\" hidden><button type=\"button\" class=\"tab\" id=\"tab-board\" data-show=\"board\" aria-controls=\"pane-board\">Board</button> <button type=\"button\" class=\"tab\" id=\"tab-act\" data-show=\"act\" aria-controls=\"pane-act\">Act<span class=\"tab-dot\" hidden></span></button> <button type=\"button\" class=\"tab\" id=\"tab-log\" data-show=\"log\" aria-controls=\"pane-log\">Log</button> <button type=\"button\" class=\"tab\" id=\"tab-chat\" data-show=\"chat\" aria-controls=\"pane-chat\">Chat<span class=\"tab-dot\" hidden></span></button></nav><div class=\"table\" id=\"table\"><div class=\"pane pane-order\" data-pane=\"act\" tabindex=\"0\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

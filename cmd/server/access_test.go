@@ -409,7 +409,7 @@ func TestPasswordChangeClosesSockets(t *testing.T) {
 		ws := phone.dial(at.b, at.id, "")
 		ws.read()
 		resp := laptop.post(at.a, "/account/password", url.Values{"current": {testPassword}, "password": {"a new long passphrase"}, "password2": {"a new long passphrase"}})
-		if resp.StatusCode != http.StatusSeeOther || !strings.Contains(resp.Header.Get("Location"), "notice") {
+		if resp.StatusCode != http.StatusSeeOther || flash(resp.Header, "notice") == "" {
 			t.Fatalf("change password: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		if code := ws.closeWithin(time.Second, at.seq()); code != closeSignedOut {

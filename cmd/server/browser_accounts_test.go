@@ -74,7 +74,8 @@ func TestBrowserInviteFlow(t *testing.T) {
 	// Both open the encounter; the GM starts it and ends turns until it is Brak's.
 	var encURL string
 	run20(t, gm, chromedp.Evaluate(`document.querySelector('a[href^="/encounters/"]').getAttribute('href')`, &encURL))
-	run20(t, gm, chromedp.Navigate(srv.URL+encURL), chromedp.Click(`#act-start-go`, chromedp.ByID), logHas("The encounter begins"))
+	run20(t, gm, chromedp.Navigate(srv.URL+encURL), waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
+		chromedp.Click(`#act-start-go`, chromedp.ByID), logHas("The encounter begins"))
 	run20(t, player, chromedp.Navigate(srv.URL+encURL), chromedp.WaitVisible(`#actions`, chromedp.ByID))
 	onlyOwn := `[...document.querySelectorAll('#actions form')].every(f => { const a = f.querySelector('input[name=actor]'); return a && a.value === 'brak' })`
 	for i := 0; i < 12; i++ {
