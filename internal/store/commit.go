@@ -420,6 +420,9 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 
 	b := &pgx.Batch{}
 	b.BeginTx(pgx.TxOptions{})
+	// Planning the statement for its arrays' values would cost more than
+	// running it, every time: its generic plan suits any batch.
+	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
 		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps)
 	br := c.db.pool.SendBatch(ctx, b)
@@ -433,8 +436,10 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	}()
 
 	// Until COMMIT is sent, a failure means nothing was written.
-	if _, err := br.Exec(); err != nil { // BEGIN
-		return nil, fmt.Errorf("store: append: begin: %w", err)
+	for range 2 { // BEGIN, SET LOCAL
+		if _, err := br.Exec(); err != nil {
+			return nil, fmt.Errorf("store: append: begin: %w", err)
+		}
 	}
 	verdicts := make([]verdict, len(batch))
 	rows, err := br.Query()
