@@ -11,6 +11,29 @@ import (
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
+// kit drives the ruleset through the scenarios; the short names below are
+// its helpers as the scenarios call them.
+var kit = enginetest.Kit[*State]{Rules: New()}
+
+var (
+	newState     = kit.New
+	do           = kit.Do
+	fail         = kit.Fail
+	assertReplay = kit.AssertReplay
+	pendingKind  = enginetest.PendingKind
+	cmd          = enginetest.Cmd
+	kinds        = enginetest.Kinds
+	find         = enginetest.Find
+	decodeOne    = enginetest.DecodeOne
+	mustJSON     = enginetest.MustJSON
+	gm           = engine.GMViewer()
+)
+
+func eq[T comparable](t testing.TB, what string, got, want T) {
+	t.Helper()
+	enginetest.Eq(t, what, got, want)
+}
+
 // spec describes one combatant for a test encounter. Attributes default to
 // d6; Fighting and Shooting to d6; the weapons to a sword (Str+d6) and a
 // pistol (2d6, 12/24/48 → 2/4/8 zones).
@@ -119,29 +142,6 @@ func startWith(t *testing.T, st *State, cards []string, extra ...int) ([]engine.
 	t.Helper()
 	faces := append(dealFaces(st.Deck.Remaining, cards...), extra...)
 	return do(t, st, engine.GMViewer(), engine.NewCommand(engine.KindStart, "", nil), faces...)
-}
-
-// kit drives the ruleset through the scenarios; the short names below are
-// its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
-
-var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	assertReplay = kit.AssertReplay
-	pendingKind  = enginetest.PendingKind
-	cmd          = enginetest.Cmd
-	kinds        = enginetest.Kinds
-	find         = enginetest.Find
-	decodeOne    = enginetest.DecodeOne
-	mustJSON     = enginetest.MustJSON
-	gm           = engine.GMViewer()
-)
-
-func eq[T comparable](t testing.TB, what string, got, want T) {
-	t.Helper()
-	enginetest.Eq(t, what, got, want)
 }
 
 func attacks(t *testing.T, events []engine.Event) []Attack {
