@@ -184,21 +184,10 @@ func TestD20DuelFullCombat(t *testing.T) {
 	answeredBy := map[string]int{}
 	weights := map[string]int{d20duel.CmdEngage: 10, d20duel.CmdShoot: 6, d20duel.CmdWait: 2, d20duel.CmdTest: 2,
 		d20duel.CmdRecover: 4, d20duel.CmdRollTest: 1, d20duel.CmdSetDistance: 1, engine.KindReveal: 1}
-	status := ""
-	for n := 0; n < 3000; n++ {
-		v := f.view()
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(3000) {
 		if len(v.Pending) > 0 && rng.IntN(12) > 0 {
 			d := v.Pending[rng.IntN(len(v.Pending))]
-			ws, who := f.answerer(d)
-			cmd := map[string]any{"kind": "answer", "decision": d.ID, "choice": duelChoose(rng, d), "values": enginetest.Values(rng, d.Fields, duelText)}
-			if r := ws.command(fmt.Sprintf("a%d", n), cmd); r.Type != "ack" {
-				t.Fatalf("answer %s %q: %+v", d.Kind, d.Prompt, r)
-			}
-			answeredBy[who]++
+			answeredBy[f.answer(fmt.Sprintf("a%d", n), d, map[string]any{"choice": duelChoose(rng, d), "values": enginetest.Values(rng, d.Fields, duelText)})]++
 			done["answer:"+d.Kind]++
 			continue
 		}
@@ -232,9 +221,7 @@ func TestD20DuelFullCombat(t *testing.T) {
 			t.Fatalf("offered %v was refused: %+v", cmd, r)
 		}
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; answered by %v", done, answeredBy)
 	for _, k := range []string{"answer:" + d20duel.DecStance, d20duel.CmdShoot, engine.KindReveal, "answer:" + d20duel.DecHurt} {
 		if done[k] == 0 {

@@ -49,25 +49,15 @@ func TestD20TacticalFullCombat(t *testing.T) {
 		d20tactical.CmdReload: 8, d20tactical.CmdClearJam: 8, d20tactical.CmdPickUp: 8, d20tactical.CmdTreat: 6,
 		d20tactical.CmdReady: 1, d20tactical.CmdDelay: 1, d20tactical.CmdEndTurn: 2,
 	}
-	status := ""
-	for n := 0; n < 3000; n++ {
-		v := f.view()
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(3000) {
 		if len(v.Pending) > 0 {
 			// Prompted on the player's page, live; otherwise it says it waits.
 			d := v.Pending[0]
-			ws, who := f.answerer(d)
-			decisionsBy[who]++
-			cmd := map[string]any{"kind": "answer", "decision": d.ID, "choice": d.Options[rng.IntN(len(d.Options))].Value}
+			args := map[string]any{"choice": d.Options[rng.IntN(len(d.Options))].Value}
 			if len(d.Fields) > 0 {
-				cmd["values"] = enginetest.Values(rng, d.Fields, "something")
+				args["values"] = enginetest.Values(rng, d.Fields, "something")
 			}
-			if r := ws.command(fmt.Sprintf("a%d", n), cmd); r.Type != "ack" {
-				t.Fatalf("answer %s %q: %+v", d.Kind, d.Prompt, r)
-			}
+			decisionsBy[f.answer(fmt.Sprintf("a%d", n), d, args)]++
 			done["answer:"+d.Kind]++
 			continue
 		}
@@ -110,9 +100,7 @@ func TestD20TacticalFullCombat(t *testing.T) {
 			t.Fatalf("offered %v was refused: %+v", cmd, r)
 		}
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; decisions answered by %v; %d refused", done, decisionsBy, refused)
 	for _, k := range []string{d20tactical.CmdAttack, d20tactical.CmdMove, "burst", "aimed"} {
 		if done[k] == 0 {

@@ -43,21 +43,10 @@ func TestD20UnderFullCombat(t *testing.T) {
 		d20under.CmdSurpriseHit: 8, d20under.CmdSurprisePass: 1, d20under.CmdBreakFree: 4, d20under.GMBegin: 1,
 	}
 	downed := false
-	status := ""
-	for n := 0; n < 3000; n++ {
-		v := f.view()
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(3000) {
 		if len(v.Pending) > 0 {
 			d := v.Pending[rng.IntN(len(v.Pending))]
-			ws, who := f.answerer(d)
-			cmd := map[string]any{"kind": "answer", "decision": d.ID, "choice": undChoose(d), "values": enginetest.Values(rng, d.Fields)}
-			if r := ws.command(fmt.Sprintf("a%d", n), cmd); r.Type != "ack" {
-				t.Fatalf("answer %s %q: %+v", d.Kind, d.Prompt, r)
-			}
-			answeredBy[who]++
+			answeredBy[f.answer(fmt.Sprintf("a%d", n), d, map[string]any{"choice": undChoose(d), "values": enginetest.Values(rng, d.Fields)})]++
 			done["answer:"+d.Kind]++
 			continue
 		}
@@ -94,9 +83,7 @@ func TestD20UnderFullCombat(t *testing.T) {
 			t.Fatalf("offered %v: %+v", cmd, r)
 		}
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; answered by %v", done, answeredBy)
 	for _, k := range []string{d20under.CmdSurpriseHit, d20under.CmdDeathTest, "answer:" + d20under.DecHit} {
 		if done[k] == 0 {

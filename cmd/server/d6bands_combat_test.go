@@ -42,17 +42,9 @@ func TestD6BandsFullCombat(t *testing.T) {
 		d6bands.CmdAim: 1, d6bands.CmdReload: 6, d6bands.CmdStealth: 1, d6bands.CmdFirstAid: 3, d6bands.CmdStand: 6, d6bands.CmdEndTurn: 2,
 	}
 	must := []string{d6bands.CmdDash, d6bands.CmdReload, d6bands.CmdShoot, d6bands.CmdAreaFire, d6bands.CmdStealth}
-	status := ""
-	for n := 0; n < 2500; n++ {
-		v := f.view()
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(2500) {
 		if len(v.Pending) > 0 {
 			d := v.Pending[0]
-			ws, who := f.answerer(d)
-			decisionsFor[who+":"+d.Kind]++
 			values := map[string]any{}
 			for _, fd := range d.Fields {
 				if fd.Type == "number" {
@@ -60,9 +52,8 @@ func TestD6BandsFullCombat(t *testing.T) {
 				}
 			}
 			choice := d.Options[rng.IntN(len(d.Options))].Value
-			if r := ws.command(fmt.Sprintf("a%d", n), map[string]any{"kind": "answer", "decision": d.ID, "choice": choice, "values": values}); r.Type != "ack" {
-				t.Fatalf("answer %s %q with %q: %+v", d.Kind, d.Prompt, choice, r)
-			}
+			who := f.answer(fmt.Sprintf("a%d", n), d, map[string]any{"choice": choice, "values": values})
+			decisionsFor[who+":"+d.Kind]++
 			done["answer:"+d.Kind]++
 			continue
 		}
@@ -88,9 +79,7 @@ func TestD6BandsFullCombat(t *testing.T) {
 		}
 		done[a.Kind]++
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; decisions: %v", done, decisionsFor)
 	for _, k := range must {
 		if done[k] == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"net/http"
 	"slices"
@@ -72,6 +73,7 @@ type fight struct {
 	gm, player *apiUser
 	pcs        []string
 	gmWS, plWS *fightSocket
+	status     engine.Status // as the last of turns' views had it
 }
 
 // startFight starts the server with dice seeded by seed, signs up the GM
@@ -122,6 +124,45 @@ func (f *fight) answerer(d engine.Decision) (*fightSocket, string) {
 		f.t.Fatalf("the player's page does not say it waits (%q for %s)", d.Prompt, d.For)
 	}
 	return f.gmWS, "gm"
+}
+
+// turns yields the GM's view before each of up to limit commands, for as
+// long as the encounter runs; after the loop, ended checks how it stopped.
+func (f *fight) turns(limit int) iter.Seq2[int, engine.View] {
+	return func(yield func(int, engine.View) bool) {
+		for n := 0; n < limit; n++ {
+			v := f.view()
+			f.status = v.Status
+			if v.Status != engine.StatusRunning || !yield(n, v) {
+				return
+			}
+		}
+	}
+}
+
+// ended fails the test unless the encounter finished; done, what the bot
+// did, tells how far it got.
+func (f *fight) ended(done map[string]int) {
+	f.t.Helper()
+	if f.status != engine.StatusFinished {
+		f.t.Fatalf("the fight did not end: %s after %v", f.status, done)
+	}
+}
+
+// answer sends the answer to decision d with args (its choice, values)
+// from the socket of whoever answers it (see answerer), and returns who
+// that was. Anything but an ack fails the test.
+func (f *fight) answer(cid string, d engine.Decision, args map[string]any) string {
+	f.t.Helper()
+	ws, who := f.answerer(d)
+	cmd := map[string]any{"kind": engine.KindAnswer, "decision": d.ID}
+	for k, v := range args {
+		cmd[k] = v
+	}
+	if r := ws.command(cid, cmd); r.Type != "ack" {
+		f.t.Fatalf("answer %s %q with %v: %+v", d.Kind, d.Prompt, args, r)
+	}
+	return who
 }
 
 // offered lists the actions of weighted kinds the player's view offers for

@@ -35,23 +35,12 @@ func TestSwzonesFullCombat(t *testing.T) {
 	}
 	// The seed's moves the bot makes sure of, first chance it gets.
 	must := []string{swzones.CmdRun, swzones.CmdPush, swzones.CmdDisengage, swzones.CmdArea}
-	status := ""
-	for n := 0; n < 2500; n++ {
-		v := f.view()
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(2500) {
 		if len(v.Pending) > 0 {
 			// Prompted to the player who owns the fighter, live: their page
 			// lists it, and otherwise the player's page says it waits.
 			d := v.Pending[0]
-			ws, who := f.answerer(d)
-			decisionsFor[who]++
-			choice := swzChoose(rng, d)
-			if r := ws.command(fmt.Sprintf("a%d", n), map[string]any{"kind": "answer", "decision": d.ID, "choice": choice}); r.Type != "ack" {
-				t.Fatalf("answer %s %q with %q: %+v", d.Kind, d.Prompt, choice, r)
-			}
+			decisionsFor[f.answer(fmt.Sprintf("a%d", n), d, map[string]any{"choice": swzChoose(rng, d)})]++
 			done["answer:"+d.Kind]++
 			continue
 		}
@@ -94,9 +83,7 @@ func TestSwzonesFullCombat(t *testing.T) {
 			t.Fatalf("offered %v was refused: %+v", cmd, r)
 		}
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; decisions answered by %v", done, decisionsFor)
 	for _, k := range append(must, "answer:"+swzones.DecAim) {
 		if done[k] == 0 {
