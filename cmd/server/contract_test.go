@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
@@ -22,7 +23,6 @@ import (
 func TestAdvertisedActionsContract(t *testing.T) {
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "7"})
 	gm := srv.signup("contract-gm")
-	api := srv.withUser(gm)
 	exs, err := prep.Examples()
 	if err != nil {
 		t.Fatal(err)
@@ -30,16 +30,13 @@ func TestAdvertisedActionsContract(t *testing.T) {
 	for i, ex := range exs {
 		t.Run(ex.Name, func(t *testing.T) {
 			var created struct{ ID string }
-			if code := api.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
+			if code := srv.call(gm, "POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
 				t.Fatalf("import: %d", code)
 			}
 			rng := rand.New(rand.NewPCG(uint64(i), 11))
 			refused := map[string]int{}
 			for step := 0; ; step++ {
-				var v engine.View
-				if code := api.do("GET", "/api/encounters/"+created.ID, nil, &v); code != http.StatusOK {
-					t.Fatalf("view: %d", code)
-				}
+				v := srv.viewAs(gm, created.ID)
 				if v.Status == engine.StatusFinished {
 					t.Logf("%s finished after %d commands (%d refused: %v)", ex.Name, step, total(refused), refused)
 					return
@@ -52,7 +49,7 @@ func TestAdvertisedActionsContract(t *testing.T) {
 					t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
 				}
 				var reply struct{ Code, Message string }
-				code := api.do("POST", "/api/encounters/"+created.ID+"/commands",
+				code := srv.call(gm, "POST", "/api/encounters/"+created.ID+"/commands",
 					map[string]any{"id": fmt.Sprintf("k%d", step), "command": cmd}, &reply)
 				switch {
 				case code == http.StatusOK:
@@ -84,11 +81,7 @@ func contractPick(rng *rand.Rand, v engine.View) map[string]any {
 		d := v.Pending[rng.IntN(len(v.Pending))]
 		cmd := map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "choice": d.Options[rng.IntN(len(d.Options))].Value}
 		if len(d.Fields) > 0 {
-			values := map[string]any{}
-			for _, f := range d.Fields {
-				values[f.Name] = contractValue(rng, f)
-			}
-			cmd["values"] = values
+			cmd["values"] = enginetest.Values(rng, d.Fields)
 		}
 		return cmd
 	}
@@ -130,30 +123,10 @@ func contractPick(rng *rand.Rand, v engine.View) map[string]any {
 		}
 		x -= w
 	}
-	cmd := map[string]any{"kind": a.Kind}
+	cmd := enginetest.Values(rng, a.Fields)
+	cmd["kind"] = a.Kind
 	if a.Actor != "" {
 		cmd["actor"] = a.Actor
 	}
-	for _, f := range a.Fields {
-		cmd[f.Name] = contractValue(rng, f)
-	}
 	return cmd
-}
-
-func contractValue(rng *rand.Rand, f engine.Field) any {
-	switch f.Type {
-	case engine.FieldSelect:
-		if len(f.Options) == 0 {
-			return f.Default
-		}
-		return f.Options[rng.IntN(len(f.Options))].Value
-	case engine.FieldNumber:
-		if f.Min == 0 && f.Max == 0 {
-			return rng.IntN(3)
-		}
-		return f.Min + rng.IntN(f.Max-f.Min+1)
-	case engine.FieldCheckbox:
-		return rng.IntN(2) == 0
-	}
-	return f.Default
 }

@@ -1,21 +1,13 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net/http"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/play"
-	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/rules/d6bands"
-	"github.com/fray-vtt/fray/internal/store"
-	"github.com/fray-vtt/fray/internal/testdb"
 )
 
 // TestD6BandsFullCombat plays a whole d6-bands fight through the API the
@@ -29,43 +21,16 @@ import (
 // stored initial state to the stored final state and project to the view
 // the server gives the GM.
 func TestD6BandsFullCombat(t *testing.T) {
-	dbURL := testdb.URL(t)
-	srv := swzStart(t, map[string]string{"DATABASE_URL": dbURL, "FRAY_DICE_SEED": "20261201"})
-
-	gm := srv.signup("market-gm")
-	player := srv.signup("market-player")
-	setupJSON, err := prep.ExampleNamed("d6-bands-lantern-market")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var created struct{ ID, Campaign string }
-	if code := srv.call(gm, "POST", "/api/encounters", setupJSON.Data, &created); code != http.StatusCreated {
-		t.Fatalf("import: %d", code)
-	}
-	id := created.ID
-	var inv struct{ URL string }
-	srv.call(gm, "POST", "/api/campaigns/"+created.Campaign+"/invites", nil, &inv)
-	if code := srv.call(player, "POST", "/api/join/"+inv.URL[strings.LastIndex(inv.URL, "/")+1:], nil, nil); code != http.StatusOK {
-		t.Fatalf("join: %d", code)
-	}
-	pcs := []string{"mira", "sten"}
-	for _, pc := range pcs {
-		if code := srv.call(gm, "PUT", "/api/campaigns/"+created.Campaign+"/characters/"+pc, map[string]string{"user": player.ID}, nil); code != http.StatusOK {
-			t.Fatalf("assign %s: %d", pc, code)
-		}
-	}
-
-	gmWS := srv.connect(gm, id)
-	plWS := srv.connect(player, id)
-	if r := gmWS.command("start", map[string]any{"kind": "start"}); r.Type != "ack" {
+	f := startFight(t, "20261201", "d6-bands-lantern-market", "market", "mira", "sten")
+	if r := f.gmWS.command("start", map[string]any{"kind": "start"}); r.Type != "ack" {
 		t.Fatalf("start: %+v", r)
 	}
 	// The GM changes a square mid-fight: smoke over the fountain.
-	if r := gmWS.command("smoke", map[string]any{"kind": d6bands.CmdSetCell, "x": 0, "y": 5, "dash": "5", "cover": "2", "label": "Smoke"}); r.Type != "ack" {
+	if r := f.gmWS.command("smoke", map[string]any{"kind": d6bands.CmdSetCell, "x": 0, "y": 5, "dash": "5", "cover": "2", "label": "Smoke"}); r.Type != "ack" {
 		t.Fatalf("set-cell: %+v", r)
 	}
 	// A player may not.
-	if r := plWS.command("smoke2", map[string]any{"kind": d6bands.CmdSetCell, "x": 1, "y": 5, "cover": "1"}); r.Type != "error" || r.Code != "forbidden" {
+	if r := f.plWS.command("smoke2", map[string]any{"kind": d6bands.CmdSetCell, "x": 1, "y": 5, "cover": "1"}); r.Type != "error" || r.Code != "forbidden" {
 		t.Fatalf("a player's set-cell: %+v", r)
 	}
 
@@ -77,49 +42,28 @@ func TestD6BandsFullCombat(t *testing.T) {
 		d6bands.CmdAim: 1, d6bands.CmdReload: 6, d6bands.CmdStealth: 1, d6bands.CmdFirstAid: 3, d6bands.CmdStand: 6, d6bands.CmdEndTurn: 2,
 	}
 	must := []string{d6bands.CmdDash, d6bands.CmdReload, d6bands.CmdShoot, d6bands.CmdAreaFire, d6bands.CmdStealth}
-	status := ""
-	for n := 0; n < 2500; n++ {
-		v := srv.view(gm, id)
-		status = string(v.Status)
-		if v.Status != engine.StatusRunning {
-			break
-		}
+	for n, v := range f.turns(2500) {
 		if len(v.Pending) > 0 {
 			d := v.Pending[0]
-			ws := gmWS
-			if slices.Contains(pcs, d.For) {
-				pv := srv.view(player, id)
-				if !slices.ContainsFunc(pv.Pending, func(p engine.Decision) bool { return p.ID == d.ID }) {
-					t.Fatalf("decision %q for %s is not on the player's page", d.Prompt, d.For)
-				}
-				ws = plWS
-				decisionsFor["player:"+d.Kind]++
-			} else {
-				if pv := srv.view(player, id); len(pv.Waiting) == 0 {
-					t.Fatalf("the player's page does not say it waits (%q for %s)", d.Prompt, d.For)
-				}
-				decisionsFor["gm:"+d.Kind]++
-			}
 			values := map[string]any{}
-			for _, f := range d.Fields {
-				if f.Type == "number" {
-					values[f.Name] = f.Min + rng.IntN(f.Max-f.Min+1)
+			for _, fd := range d.Fields {
+				if fd.Type == "number" {
+					values[fd.Name] = fd.Min + rng.IntN(fd.Max-fd.Min+1)
 				}
 			}
 			choice := d.Options[rng.IntN(len(d.Options))].Value
-			if r := ws.command(fmt.Sprintf("a%d", n), map[string]any{"kind": "answer", "decision": d.ID, "choice": choice, "values": values}); r.Type != "ack" {
-				t.Fatalf("answer %s %q with %q: %+v", d.Kind, d.Prompt, choice, r)
-			}
+			who := f.answer(fmt.Sprintf("a%d", n), d, map[string]any{"choice": choice, "values": values})
+			decisionsFor[who+":"+d.Kind]++
 			done["answer:"+d.Kind]++
 			continue
 		}
 		cur := v.Current
-		ws, u := gmWS, gm
-		if slices.Contains(pcs, cur) {
-			ws, u = plWS, player
+		ws, u := f.gmWS, f.gm
+		if f.mine(cur) {
+			ws, u = f.plWS, f.player
 		}
 		var offered []engine.Action
-		for _, a := range srv.view(u, id).Actions {
+		for _, a := range f.srv.viewAs(u, f.id).Actions {
 			if a.Actor == cur && weights[a.Kind] > 0 {
 				offered = append(offered, a)
 			}
@@ -127,26 +71,15 @@ func TestD6BandsFullCombat(t *testing.T) {
 		if len(offered) == 0 {
 			t.Fatalf("no action offered to %s (%s)", cur, u.Name)
 		}
-		a := swzPick(rng, offered, weights, must, done)
-		cmd := map[string]any{"kind": a.Kind, "actor": a.Actor}
-		for _, f := range a.Fields {
-			switch f.Type {
-			case "select":
-				cmd[f.Name] = f.Options[rng.IntN(len(f.Options))].Value
-			case "number":
-				cmd[f.Name] = f.Min + rng.IntN(f.Max-f.Min+1)
-			case "checkbox":
-				cmd[f.Name] = rng.IntN(2) == 0
-			}
-		}
+		a := pickMust(rng, offered, weights, must, done)
+		cmd := enginetest.Values(rng, a.Fields)
+		cmd["kind"], cmd["actor"] = a.Kind, a.Actor
 		if r := ws.command(fmt.Sprintf("c%d", n), cmd); r.Type != "ack" {
 			t.Fatalf("offered %v was refused: %+v", cmd, r)
 		}
 		done[a.Kind]++
 	}
-	if status != string(engine.StatusFinished) {
-		t.Fatalf("the fight did not end: %s after %v", status, done)
-	}
+	f.ended(done)
 	t.Logf("played: %v; decisions: %v", done, decisionsFor)
 	for _, k := range must {
 		if done[k] == 0 {
@@ -157,21 +90,8 @@ func TestD6BandsFullCombat(t *testing.T) {
 		t.Errorf("decisions answered: %v; want Defense Pool answers by the player and stray rulings by the GM", decisionsFor)
 	}
 
-	// The log, read back page by page as the GM.
-	var log []engine.Event
-	final := srv.view(gm, id)
-	for since := int64(0); since < final.Seq; {
-		var page struct {
-			Seq    int64          `json:"seq"`
-			Events []engine.Event `json:"events"`
-		}
-		srv.call(gm, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d&limit=200", id, since), nil, &page)
-		if len(page.Events) == 0 {
-			t.Fatalf("no events after %d of %d", since, final.Seq)
-		}
-		log = append(log, page.Events...)
-		since = page.Events[len(page.Events)-1].Seq
-	}
+	// The log, read back through the API, replays to what the server stored.
+	log := f.log()
 	kinds := map[string]int{}
 	for _, ev := range log {
 		kinds[ev.Kind]++
@@ -182,53 +102,8 @@ func TestD6BandsFullCombat(t *testing.T) {
 			t.Errorf("no %s event in the log", k)
 		}
 	}
-	if plWS.seen(engine.KindDecisionOpened) == 0 {
+	if f.plWS.seen(engine.KindDecisionOpened) == 0 {
 		t.Error("the player's socket never received a decision")
 	}
-
-	// Replay the log from the stored initial state.
-	ctx := context.Background()
-	db, err := store.Open(ctx, dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	enc, err := db.Encounter(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := d6bands.New()
-	st, err := rs.Decode(enc.Initial)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Replay(rs, st, log); err != nil {
-		t.Fatal(err)
-	}
-	replayed, _ := engine.Snapshot(st)
-	stored, err := play.Latest(ctx, db, rs, id) // the latest snapshot and the events after it
-	if err != nil {
-		t.Fatal(err)
-	}
-	if latest, _ := engine.Snapshot(stored); !swzSameJSON(t, replayed, latest) {
-		t.Fatalf("the replayed state differs from the stored one:\n%s\n%s", replayed, latest)
-	}
-	setup, err := prep.DecodeSetup(setupJSON.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fresh, err := engine.NewEncounter(rs, id, setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	freshRaw, _ := engine.Snapshot(fresh)
-	if !swzSameJSON(t, freshRaw, enc.Initial) {
-		t.Fatal("the example's setup does not build the stored initial state")
-	}
-	projected, _ := json.Marshal(engine.Project(rs, st, engine.GMViewer()))
-	var served json.RawMessage
-	srv.call(gm, "GET", "/api/encounters/"+id, nil, &served)
-	if !swzSameJSON(t, projected, served) {
-		t.Fatalf("the replayed projection differs from the served view:\n%s\n%s", projected, served)
-	}
+	f.checkReplay(d6bands.New(), log)
 }

@@ -1,8 +1,16 @@
-// Package enginetest holds Toy, a small ruleset that exercises every
-// primitive of the engine — sealed choices, GM commands without an actor,
-// reordering, interruptions, acting sets, reaction chains, combatants down,
-// out and back — for the engine's tests and for tests of the layers above
-// it (websockets, the API) that must not depend on a real ruleset.
+// Package enginetest is the test kit of the engine and the rulesets.
+//
+// Kit drives a ruleset through scenario tests: a command decided with a
+// fixed dice script, a refusal expected with its code, every result
+// replayed from its events. Bot plays an example encounter to its end the
+// way a client that knows no rules would, picking only among the actions
+// and decision options the view advertises.
+//
+// Toy is a small ruleset that exercises every primitive of the engine —
+// sealed choices, GM commands without an actor, reordering, interruptions,
+// acting sets, reaction chains, combatants down, out and back — for the
+// engine's tests and for tests of the layers above it (websockets, the
+// API) that must not depend on a real ruleset.
 package enginetest
 
 import (
@@ -308,7 +316,7 @@ func doStrike(tx *engine.Tx, k strike) error {
 	_, err := tx.Offer(engine.Trigger{Reactor: k.At, Kind: "riposte", Source: k.By},
 		engine.Decision{Kind: "riposte", Prompt: "Strike back at " + k.By + "?", Default: "no",
 			Options: []engine.Choice{{Value: "yes", Label: "Strike back"}, {Value: "no", Label: "Let it go"}},
-			Data:    mustJSON(strike{By: k.At, At: k.By, Depth: k.Depth + 1})})
+			Data:    MustJSON(strike{By: k.At, At: k.By, Depth: k.Depth + 1})})
 	return err
 }
 
@@ -453,14 +461,6 @@ func (Toy) Actions(s engine.State, v engine.Viewer) []engine.Action {
 		}
 	}
 	return out
-}
-
-func mustJSON(v any) json.RawMessage {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return raw
 }
 
 // Setup is a three-combatant encounter: hero (side a, a PC), orc (side b)

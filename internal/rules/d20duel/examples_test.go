@@ -1,44 +1,18 @@
 package d20duel
 
 import (
-	"encoding/json"
 	"fmt"
-	"io/fs"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/fray-vtt/fray/examples"
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
-
-// seeded is a reproducible dice source for the play-through test.
-type seeded struct{ r *rand.Rand }
-
-func (s seeded) Face(sides int) int { return s.r.IntN(sides) + 1 }
 
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	names, err := fs.Glob(examples.Encounters, "encounters/d20-duel-*.json")
-	if err != nil || len(names) < 3 {
-		t.Fatalf("want at least 3 d20-duel examples, got %v (%v)", names, err)
-	}
-	out := map[string]engine.Setup{}
-	for _, name := range names {
-		raw, err := fs.ReadFile(examples.Encounters, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s engine.Setup
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = s
-	}
-	return out
+	return enginetest.Examples(t, "d20-duel-", nil)
 }
 
 // TestExamplesBuild: the examples validate, and together use every
@@ -109,124 +83,27 @@ func TestExamplesBuild(t *testing.T) {
 	}
 }
 
-// weights are how often the bot picks each action among those offered.
-var weights = map[string]int{CmdEngage: 10, CmdShoot: 6, CmdWait: 2, CmdTest: 1, CmdRecover: 4,
-	CmdSetDistance: 1, CmdDriveBack: 1, CmdRollTest: 1, engine.KindReveal: 2}
-
-// randomValues fills an action's or a decision's fields with any offered
-// value.
-func randomValues(pick *rand.Rand, fields []engine.Field) map[string]any {
-	out := map[string]any{}
-	for _, f := range fields {
-		switch f.Type {
-		case engine.FieldSelect:
-			out[f.Name] = f.Options[pick.IntN(len(f.Options))].Value
-		case engine.FieldNumber:
-			out[f.Name] = f.Min + pick.IntN(f.Max-f.Min+1)
-		case engine.FieldCheckbox:
-			out[f.Name] = pick.IntN(2) == 0
-		case engine.FieldString:
-			out[f.Name] = []string{"", "vault the table", "kick sand", "snatch the purse"}[pick.IntN(4)]
-		}
-	}
-	return out
-}
-
-// pickAction picks a weighted random action among the ruleset's offered
-// ones (the engine's own GM controls left out).
-func pickAction(pick *rand.Rand, actions []engine.Action) (engine.Action, bool) {
-	total := 0
-	for _, a := range actions {
-		total += weights[a.Kind]
-	}
-	if total == 0 {
-		return engine.Action{}, false
-	}
-	n := pick.IntN(total)
-	for _, a := range actions {
-		if n -= weights[a.Kind]; n < 0 {
-			return a, true
-		}
-	}
-	return engine.Action{}, false
-}
-
 // TestExamplesPlayThrough plays every example to its end, several times,
 // with a bot that only picks among the offered actions and answers every
-// decision with any offered option and field values. Every offered action
-// must be accepted, or refused with a clear message (never an internal
-// error); only the GM's set-distance may be refused (it offers every pair
-// and every distance). Every result replays.
+// decision with any offered option and field values — now and then taking
+// a GM ruling while the stances wait. Every offered action must be
+// accepted, or refused with a clear message (never an internal error);
+// only the GM's set-distance may be refused (it offers every pair and
+// every distance). Every result replays.
 func TestExamplesPlayThrough(t *testing.T) {
+	bot := enginetest.Bot{
+		Weights: map[string]int{CmdEngage: 10, CmdShoot: 6, CmdWait: 2, CmdTest: 1, CmdRecover: 4,
+			CmdSetDistance: 1, CmdDriveBack: 1, CmdRollTest: 1, engine.KindReveal: 2},
+		ActWhilePending: 1,
+		Texts:           []string{"", "vault the table", "kick sand", "snatch the purse"},
+		Refusable:       func(c engine.Command, _ error) bool { return c.Kind == CmdSetDistance },
+	}
 	done := map[string]int{}
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 6; seed++ {
 			t.Run(name+"/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-				pick := rand.New(rand.NewPCG(seed, 7))
-				roller := dice.NewRoller(seeded{rand.New(rand.NewPCG(seed, 11))})
-				st0, err := engine.NewEncounter(New(), "enc", setup)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var log []engine.Event
-				events, st, err := engine.Decide(New(), st0, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller)
-				if err != nil {
-					t.Fatal(err)
-				}
-				log = append(log, events...)
-				for i := 0; i < 4000 && st.Core().Status == engine.StatusRunning; i++ {
-					var c engine.Command
-					var offered string
-					view := engine.Project(New(), st, gm)
-					var open []engine.Decision
-					for _, d := range view.Pending {
-						open = append(open, d)
-					}
-					a, ok := pickAction(pick, view.Actions)
-					switch {
-					case len(open) > 0 && (!ok || pick.IntN(10) > 0):
-						d := open[pick.IntN(len(open))]
-						c = engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID,
-							"choice": d.Options[pick.IntN(len(d.Options))].Value, "values": randomValues(pick, d.Fields)})
-						offered = "answer:" + d.Kind
-					case ok:
-						c = engine.NewCommand(a.Kind, a.Actor, randomValues(pick, a.Fields))
-						offered = a.Kind
-					default:
-						t.Fatalf("nothing offered (phase %q, acting %v)", st.Core().Label, st.Core().Acting)
-					}
-					events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
-					if err != nil {
-						code := fray.ErrorCode(err)
-						if code == fray.EINTERNAL || offered != CmdSetDistance {
-							t.Fatalf("offered %s %s was refused: %v", offered, c.Args, err)
-						}
-						done["refused:"+offered]++
-						continue
-					}
-					done[offered]++
-					log = append(log, events...)
-					st = next
-				}
-				if st.Core().Status != engine.StatusFinished {
-					t.Fatalf("not finished after 4000 commands (round %d)", st.Core().Round)
-				}
-				replayed, _ := engine.Clone(New(), st0)
-				if err := engine.Replay(New(), replayed, log); err != nil {
-					t.Fatal(err)
-				}
-				a, _ := engine.Snapshot(replayed)
-				b, _ := engine.Snapshot(st)
-				if string(a) != string(b) {
-					t.Fatal("the replayed log differs from the live state")
-				}
-				for _, c := range st.Core().Combatants {
-					if _, err := json.Marshal(engine.Project(New(), st, engine.PlayerViewer(c.ID))); err != nil {
-						t.Fatal(err)
-					}
-				}
-				for _, ev := range log {
-					done["event:"+ev.Kind]++
+				for k, n := range bot.Play(t, New(), setup, seed).Done {
+					done[k] += n
 				}
 			})
 		}

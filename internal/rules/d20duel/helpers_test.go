@@ -1,9 +1,6 @@
 package d20duel
 
 import (
-	"bytes"
-	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -11,14 +8,34 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
 // TestMain runs every scenario with the engine checking that Apply never
 // writes the engine's Base.
-func TestMain(m *testing.M) {
-	engine.SetStrictApply(true)
-	os.Exit(m.Run())
+func TestMain(m *testing.M) { enginetest.Main(m) }
+
+// kit drives the ruleset through the scenarios; the short names below are
+// its helpers as the scenarios call them.
+var kit = enginetest.Kit[*State]{Rules: New()}
+
+var (
+	newState     = kit.New
+	do           = kit.Do
+	fail         = kit.Fail
+	assertReplay = kit.AssertReplay
+	pendingFor   = enginetest.PendingFor
+	cmd          = enginetest.Cmd
+	kinds        = enginetest.Kinds
+	find         = enginetest.Find
+	mustJSON     = enginetest.MustJSON
+	gm           = engine.GMViewer()
+	anaPl        = engine.PlayerViewer("ana")
+)
+
+func eq[T comparable](t testing.TB, what string, got, want T) {
+	t.Helper()
+	enginetest.Eq(t, what, got, want)
 }
 
 // The duel most scenarios use:
@@ -67,14 +84,6 @@ func (s spec) combatant() engine.CombatantSetup {
 		Stats: mustJSON(s.Stats)}
 }
 
-func mustJSON(v any) json.RawMessage {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return raw
-}
-
 // with returns a copy of stats with the given keys replaced.
 func with(stats map[string]any, kv ...any) map[string]any {
 	out := map[string]any{}
@@ -110,15 +119,6 @@ func newSetup(opts map[string]string, pairs []pair, specs ...spec) engine.Setup 
 	return s
 }
 
-func newState(t *testing.T, setup engine.Setup) *State {
-	t.Helper()
-	st, err := engine.NewEncounter(New(), "enc-1", setup)
-	if err != nil {
-		t.Fatalf("NewEncounter: %v", err)
-	}
-	return st.(*State)
-}
-
 // duel returns ana and bront engaged at distance, started: their stance
 // decisions wait.
 func duel(t *testing.T, opts map[string]string, distance string) *State {
@@ -133,95 +133,11 @@ func duel(t *testing.T, opts map[string]string, distance string) *State {
 	return st
 }
 
-var (
-	gm    = engine.GMViewer()
-	anaPl = engine.PlayerViewer("ana")
-)
-
-// do decides cmd with the scripted faces, failing the test on an error or
-// on unused faces, and checks that replaying the events onto st gives the
-// same state.
-func do(t *testing.T, st *State, v engine.Viewer, cmd engine.Command, faces ...int) ([]engine.Event, *State) {
-	t.Helper()
-	fixed := dice.NewFixed(faces...)
-	events, next, err := engine.Decide(New(), st, v, "c1", cmd, dice.NewRoller(fixed))
-	if err != nil {
-		t.Fatalf("%s %s: %v", cmd.Kind, cmd.Actor, err)
-	}
-	if n := fixed.Remaining(); n != 0 {
-		t.Fatalf("%s %s: %d scripted faces unused", cmd.Kind, cmd.Actor, n)
-	}
-	assertReplay(t, st, events, next)
-	return events, next.(*State)
-}
-
-func assertReplay(t *testing.T, initial *State, events []engine.Event, want engine.State) {
-	t.Helper()
-	replayed, err := engine.Clone(New(), initial)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Replay(New(), replayed, events); err != nil {
-		t.Fatalf("replay: %v", err)
-	}
-	a, _ := engine.Snapshot(replayed)
-	b, _ := engine.Snapshot(want)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("replayed state differs from decided state:\n%s\n%s", a, b)
-	}
-}
-
-// fail decides cmd expecting an error with code; st must not change.
-func fail(t *testing.T, st *State, v engine.Viewer, cmd engine.Command, code string) string {
-	t.Helper()
-	before, _ := engine.Snapshot(st)
-	events, next, err := engine.Decide(New(), st, v, "c1", cmd, dice.NewRoller(dice.NewFixed()))
-	if err == nil {
-		t.Fatalf("%s %s: want error %s, got %d events", cmd.Kind, cmd.Actor, code, len(events))
-	}
-	if got := fray.ErrorCode(err); got != code {
-		t.Fatalf("%s %s: want code %s, got %s (%v)", cmd.Kind, cmd.Actor, code, got, err)
-	}
-	if events != nil || next != nil {
-		t.Fatalf("%s: an error must return no events and no state", cmd.Kind)
-	}
-	after, _ := engine.Snapshot(st)
-	if !bytes.Equal(before, after) {
-		t.Fatalf("%s: the state changed on error", cmd.Kind)
-	}
-	return fray.ErrorMessage(err)
-}
-
-func cmd(kind, actor string, kv ...any) engine.Command {
-	fields := map[string]any{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		fields[kv[i].(string)] = kv[i+1]
-	}
-	return engine.NewCommand(kind, actor, fields)
-}
-
-// pendingFor returns the pending, unanswered decision of kind for who.
-func pendingFor(t *testing.T, st *State, kind, who string) engine.Decision {
-	t.Helper()
-	for _, d := range st.Pending {
-		if d.Kind == kind && d.For == who && !d.Answered {
-			return d
-		}
-	}
-	t.Fatalf("no pending %s decision for %s (pending: %+v)", kind, who, st.Pending)
-	return engine.Decision{}
-}
-
 // answer answers who's pending decision of kind as v, with values and the
 // scripted faces.
 func answer(t *testing.T, st *State, v engine.Viewer, kind, who, choice string, values map[string]any, faces ...int) ([]engine.Event, *State) {
 	t.Helper()
-	d := pendingFor(t, st, kind, who)
-	args := map[string]any{"decision": d.ID, "choice": choice}
-	if values != nil {
-		args["values"] = values
-	}
-	return do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args), faces...)
+	return kit.Answer(t, st, v, pendingFor(t, st, kind, who), choice, values, faces...)
 }
 
 // stance is what one fighter declares: stance, and optionally weapon, aim
@@ -259,26 +175,6 @@ func choose(t *testing.T, st *State, order []string, stances map[string]stance, 
 		events, st = answer(t, st, gm, DecStance, id, s.Stance, s.values(), f...)
 	}
 	return events, st
-}
-
-// kinds lists the events' kinds.
-func kinds(events []engine.Event) []string {
-	out := make([]string, len(events))
-	for i, e := range events {
-		out[i] = e.Kind
-	}
-	return out
-}
-
-// find returns the events of kind.
-func find(events []engine.Event, kind string) []engine.Event {
-	var out []engine.Event
-	for _, e := range events {
-		if e.Kind == kind {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func attacks(t *testing.T, events []engine.Event) []Attack {
@@ -330,13 +226,6 @@ func modValue(r dice.Roll, label string) (int, bool) {
 		}
 	}
 	return 0, false
-}
-
-func eq[T comparable](t *testing.T, what string, got, want T) {
-	t.Helper()
-	if got != want {
-		t.Errorf("%s = %v, want %v", what, got, want)
-	}
 }
 
 func distanceOf(st *State, a, b string) string {

@@ -1,43 +1,17 @@
 package d20tactical
 
 import (
-	"encoding/json"
-	"io/fs"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
-	"github.com/fray-vtt/fray/examples"
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/prep"
 )
 
-// seeded is a reproducible dice source for the play-through test.
-type seeded struct{ r *rand.Rand }
-
-func (s seeded) Face(sides int) int { return s.r.IntN(sides) + 1 }
-
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	names, err := fs.Glob(examples.Encounters, "encounters/d20-tactical-*.json")
-	if err != nil || len(names) < 3 {
-		t.Fatalf("want at least 3 d20-tactical examples, got %v (%v)", names, err)
-	}
-	out := map[string]engine.Setup{}
-	for _, name := range names {
-		raw, err := fs.ReadFile(examples.Encounters, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := prep.DecodeSetup(raw)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = s
-	}
-	return out
+	return enginetest.Examples(t, "d20-tactical-", prep.DecodeSetup)
 }
 
 // TestExamplesBuild: every example builds, and together they use every
@@ -148,117 +122,29 @@ func optionByName(name string) *engine.OptionSpec {
 	return nil
 }
 
-// randomValues fills an action's or a decision's fields at random, within
-// what each field offers.
-func randomValues(pick *rand.Rand, fields []engine.Field) map[string]any {
-	out := map[string]any{}
-	for _, f := range fields {
-		switch f.Type {
-		case engine.FieldSelect:
-			out[f.Name] = f.Options[pick.IntN(len(f.Options))].Value
-		case engine.FieldNumber:
-			out[f.Name] = f.Min + pick.IntN(f.Max-f.Min+1)
-		case engine.FieldCheckbox:
-			out[f.Name] = pick.IntN(2) == 0
-		case engine.FieldString:
-			out[f.Name] = "a thing"
-		}
-	}
-	return out
-}
-
-// botWeights favour fighting, so that fights end.
-var botWeights = map[string]int{
-	CmdAttack: 30, CmdFullAttack: 8, CmdCharge: 8, CmdMove: 6, CmdStep: 1, CmdRun: 2, CmdPosture: 2, CmdJump: 2,
-	CmdObject: 1, CmdReload: 10, CmdClearJam: 10, CmdPickUp: 10, CmdTreat: 4, CmdDelay: 1, CmdReady: 2, CmdInterrupt: 2,
-	CmdEndTurn: 2, CmdSetCover: 1, CmdDamage: 1, CmdHeal: 1, CmdArmour: 1, CmdLifePoints: 1, CmdClearEffects: 1,
-	engine.KindReveal: 1,
-}
-
-// play plays setup to its end as the GM with a bot that picks only among
-// the actions offered, filling their fields at random. Every offered
-// action must be accepted or refused with a clear error (never an internal
-// one). It returns the initial state, the log and the final state, and
-// counts what happened in seen.
-func play(t *testing.T, setup engine.Setup, seed uint64, seen map[string]int) (*State, []engine.Event, engine.State) {
-	t.Helper()
-	pick := rand.New(rand.NewPCG(seed, 7))
-	roller := dice.NewRoller(seeded{rand.New(rand.NewPCG(seed, 11))})
-	st0, err := engine.NewEncounter(New(), "enc", setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	initial := st0.(*State)
-	var log []engine.Event
-	events, st, err := engine.Decide(New(), initial, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log = append(log, events...)
-	for i := 0; i < 4000 && st.Core().Status == engine.StatusRunning; i++ {
-		var c engine.Command
-		if pending := st.Core().Pending; len(pending) > 0 {
-			d := pending[pick.IntN(len(pending))]
-			seen["answer:"+d.Kind]++
-			c = engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID,
-				"choice": d.Options[pick.IntN(len(d.Options))].Value, "values": randomValues(pick, d.Fields)})
-		} else {
-			view := engine.Project(New(), st, gm)
-			total := 0
-			for _, a := range view.Actions {
-				total += botWeights[a.Kind]
-			}
-			if total == 0 {
-				t.Fatalf("nothing to do: %+v", view.Actions)
-			}
-			n := pick.IntN(total)
-			var a engine.Action
-			for _, a = range view.Actions {
-				if n -= botWeights[a.Kind]; n < 0 {
-					break
-				}
-			}
-			c = engine.NewCommand(a.Kind, a.Actor, randomValues(pick, a.Fields))
-		}
-		events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
-		if err != nil {
-			code := fray.ErrorCode(err)
-			if code == fray.EINTERNAL || c.Kind == engine.KindAnswer {
-				t.Fatalf("%s %s %s refused: %v", c.Kind, c.Actor, c.Args, err)
-			}
-			seen["refused:"+c.Kind]++
-			if testing.Verbose() && seed == 1 {
-				t.Logf("refused %s: %v", c.Kind, err)
-			}
-			continue
-		}
-		seen[c.Kind]++
-		for _, e := range events {
-			seen["event:"+e.Kind]++
-		}
-		log = append(log, events...)
-		st = next
-	}
-	if st.Core().Status != engine.StatusFinished {
-		t.Fatalf("not finished after 4000 commands (round %d)", st.Core().Round)
-	}
-	return initial, log, st
-}
-
 // TestExamplesPlayThrough plays every example to its end, several times,
-// with a bot that picks among the offered actions; every result replays.
+// as the GM with a bot that picks only among the actions offered, filling
+// their fields at random, and answers every decision. Every offered action
+// must be accepted or refused with a clear error (never an internal one),
+// and no answer refused; every result replays.
 func TestExamplesPlayThrough(t *testing.T) {
+	bot := enginetest.Bot{
+		// The weights favour fighting, so that fights end.
+		Weights: map[string]int{
+			CmdAttack: 30, CmdFullAttack: 8, CmdCharge: 8, CmdMove: 6, CmdStep: 1, CmdRun: 2, CmdPosture: 2, CmdJump: 2,
+			CmdObject: 1, CmdReload: 10, CmdClearJam: 10, CmdPickUp: 10, CmdTreat: 4, CmdDelay: 1, CmdReady: 2, CmdInterrupt: 2,
+			CmdEndTurn: 2, CmdSetCover: 1, CmdDamage: 1, CmdHeal: 1, CmdArmour: 1, CmdLifePoints: 1, CmdClearEffects: 1,
+			engine.KindReveal: 1,
+		},
+		Texts:     []string{"a thing"},
+		Refusable: func(c engine.Command, _ error) bool { return c.Kind != engine.KindAnswer },
+	}
 	seen := map[string]int{}
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 6; seed++ {
 			t.Run(name+"/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-				initial, log, st := play(t, setup, seed, seen)
-				assertReplay(t, initial, log, st)
-				for _, c := range st.Core().Combatants {
-					v := engine.Project(New(), st, engine.PlayerViewer(c.ID))
-					if _, err := json.Marshal(v); err != nil {
-						t.Fatal(err)
-					}
+				for k, n := range bot.Play(t, New(), setup, seed).Done {
+					seen[k] += n
 				}
 			})
 		}

@@ -2,35 +2,18 @@ package d20under
 
 import (
 	"encoding/json"
-	"io/fs"
 	"sort"
 	"strconv"
 	"testing"
 
-	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	names, err := fs.Glob(examples.Encounters, "encounters/d20-under-*.json")
-	if err != nil || len(names) < 3 {
-		t.Fatalf("want at least 3 d20-under examples, got %v (%v)", names, err)
-	}
-	out := map[string]engine.Setup{}
-	for _, name := range names {
-		raw, err := fs.ReadFile(examples.Encounters, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s engine.Setup
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = s
-	}
-	return out
+	return enginetest.Examples(t, "d20-under-", nil)
 }
 
 func TestExamplesBuild(t *testing.T) {
@@ -69,7 +52,7 @@ func TestExamplesPlayThrough(t *testing.T) {
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 6; seed++ {
 			t.Run(name+"/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-				done, _, _ := playOut(t, setup, seed, botWeights, 4000)
+				done := playOut(t, setup, seed, botWeights, 4000)
 				for k, n := range done {
 					seen[k] += n
 				}

@@ -1,140 +1,24 @@
 package d20under
 
 import (
-	"encoding/json"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
-// seeded is a reproducible dice source for play-throughs.
-type seeded struct{ r *rand.Rand }
-
-func (s seeded) Face(sides int) int { return s.r.IntN(sides) + 1 }
-
-// playOut plays st to its end picking among the advertised actions (and
-// answering every decision) at random, as the GM (who may do everything).
-// Every advertised action must be accepted or refused with a clear code;
-// the log must replay to the same state. It returns what was done.
-func playOut(t *testing.T, setup engine.Setup, seed uint64, weights map[string]int, maxCommands int) (map[string]int, []engine.Event, engine.State) {
+// playOut plays setup to its end with the enginetest bot, as the GM (who
+// may do everything), picking among the advertised actions by weights
+// (kinds not listed weigh 2) and answering every decision. Every
+// advertised action must be accepted or refused with a clear code, at most
+// a quarter of them refused; the log must replay to the same state. It
+// returns what was done (enginetest.Played.Done).
+func playOut(t *testing.T, setup engine.Setup, seed uint64, weights map[string]int, maxCommands int) map[string]int {
 	t.Helper()
-	pick := rand.New(rand.NewPCG(seed, 7))
-	roller := dice.NewRoller(seeded{rand.New(rand.NewPCG(seed, 11))})
-	st0, err := engine.NewEncounter(New(), "enc", setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	done := map[string]int{}
-	var log []engine.Event
-	events, st, err := engine.Decide(New(), st0, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log = append(log, events...)
-	refused := 0
-	for i := 0; i < maxCommands && st.Core().Status == engine.StatusRunning; i++ {
-		if pending := st.Core().Pending; len(pending) > 0 {
-			d := pending[pick.IntN(len(pending))]
-			values := map[string]any{}
-			for _, f := range d.Fields {
-				values[f.Name] = randomValue(pick, f)
-			}
-			c := engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": d.Options[pick.IntN(len(d.Options))].Value, "values": values})
-			events, next, err := engine.Decide(New(), st, gm, "a"+strconv.Itoa(i), c, roller)
-			if err != nil {
-				t.Fatalf("answer %s %q refused: %v", d.Kind, d.Prompt, err)
-			}
-			done["answer:"+d.Kind]++
-			log = append(log, events...)
-			st = next
-			continue
-		}
-		actions := New().Actions(st, gm)
-		total := 0
-		for _, a := range actions {
-			total += weight(weights, a.Kind)
-		}
-		if total == 0 {
-			t.Fatalf("nothing to do (round %d, current %q, phase %q)", st.Core().Round, st.Core().Current(), st.(*State).Phase)
-		}
-		n := pick.IntN(total)
-		var a engine.Action
-		for _, a = range actions {
-			if n -= weight(weights, a.Kind); n < 0 {
-				break
-			}
-		}
-		fields := map[string]any{}
-		for _, f := range a.Fields {
-			fields[f.Name] = randomValue(pick, f)
-		}
-		c := engine.NewCommand(a.Kind, a.Actor, fields)
-		events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
-		if err != nil {
-			code := fray.ErrorCode(err)
-			if code == fray.EINTERNAL || code == "" {
-				t.Fatalf("offered %s %s %v: internal error: %v", a.Kind, a.Actor, fields, err)
-			}
-			refused++
-			done["refused:"+a.Kind]++
-			if refused > maxCommands/4 {
-				t.Fatalf("too many refusals; last: %s %v: %v", a.Kind, fields, err)
-			}
-			continue
-		}
-		done[a.Kind]++
-		log = append(log, events...)
-		st = next
-	}
-	if st.Core().Status != engine.StatusFinished {
-		t.Fatalf("not finished after %d commands (round %d): %v", maxCommands, st.Core().Round, done)
-	}
-	replayed, err := engine.Clone(New(), st0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Replay(New(), replayed, log); err != nil {
-		t.Fatal(err)
-	}
-	a, _ := engine.Snapshot(replayed)
-	b, _ := engine.Snapshot(st)
-	if string(a) != string(b) {
-		t.Fatalf("the replayed log differs from the live state")
-	}
-	for _, c := range st.Core().Combatants {
-		if _, err := json.Marshal(engine.Project(New(), st, engine.PlayerViewer(c.ID))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return done, log, st
-}
-
-func weight(w map[string]int, kind string) int {
-	if n, ok := w[kind]; ok {
-		return n
-	}
-	return 2
-}
-
-func randomValue(pick *rand.Rand, f engine.Field) any {
-	switch f.Type {
-	case engine.FieldSelect:
-		return f.Options[pick.IntN(len(f.Options))].Value
-	case engine.FieldNumber:
-		if f.Max > f.Min {
-			return f.Min + pick.IntN(f.Max-f.Min+1)
-		}
-		return f.Min
-	case engine.FieldCheckbox:
-		return pick.IntN(2) == 0
-	case engine.FieldString:
-		return f.Default
-	}
-	return nil
+	bot := enginetest.Bot{Weights: weights, Default: 2, MaxCommands: maxCommands, MaxRefusals: maxCommands / 4,
+		Refusable: func(c engine.Command, _ error) bool { return c.Kind != engine.KindAnswer }}
+	return bot.Play(t, New(), setup, seed).Done
 }
 
 // The GM's rulings are rare at the table.
@@ -155,11 +39,11 @@ func TestRandomPlaySmoke(t *testing.T) {
 	}
 	for seed := uint64(1); seed <= 6; seed++ {
 		t.Run("grid/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-			done, _, _ := playOut(t, gridSetup(map[string]string{OptFreeAttackOffers: OffersPCs, OptFeatOffers: OffersPCs}, 10, 8, nil, specs...), seed, botWeights, 3000)
+			done := playOut(t, gridSetup(map[string]string{OptFreeAttackOffers: OffersPCs, OptFeatOffers: OffersPCs}, 10, 8, nil, specs...), seed, botWeights, 3000)
 			t.Logf("%v", done)
 		})
 		t.Run("ladder/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-			done, _, _ := playOut(t, ladderSetup(map[string]string{OptFreeAttackOffers: OffersPCs, OptFeatOffers: OffersPCs}, "Medium", specs...), seed, botWeights, 3000)
+			done := playOut(t, ladderSetup(map[string]string{OptFreeAttackOffers: OffersPCs, OptFeatOffers: OffersPCs}, "Medium", specs...), seed, botWeights, 3000)
 			t.Logf("%v", done)
 		})
 	}

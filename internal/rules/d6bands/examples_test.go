@@ -1,46 +1,20 @@
 package d6bands
 
 import (
-	"encoding/json"
 	"fmt"
-	"io/fs"
-	"math/rand/v2"
-	"slices"
 	"sort"
 	"strconv"
 	"testing"
 
-	"github.com/fray-vtt/fray/examples"
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
 )
 
-// seeded is a reproducible dice source for the play-throughs.
-type seeded struct{ r *rand.Rand }
-
-func (s seeded) Face(sides int) int { return s.r.IntN(sides) + 1 }
-
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	names, err := fs.Glob(examples.Encounters, "encounters/d6-bands-*.json")
-	if err != nil || len(names) < 3 {
-		t.Fatalf("want at least 3 d6-bands examples, got %v (%v)", names, err)
-	}
-	out := map[string]engine.Setup{}
-	for _, name := range names {
-		raw, err := fs.ReadFile(examples.Encounters, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := prep.DecodeSetup(raw) // the import format, strictly
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		out[name] = s
-	}
-	return out
+	return enginetest.Examples(t, "d6-bands-", prep.DecodeSetup) // the import format, strictly
 }
 
 // The examples together use every feature of the battlefield and the
@@ -108,102 +82,20 @@ func TestExamplesUseEveryFeature(t *testing.T) {
 	}
 }
 
-// weights make the bot pick attacks more than anything else.
-var weights = map[string]int{
-	CmdShoot: 12, CmdStrike: 12, CmdAreaFire: 4, CmdMove: 6, CmdDash: 3, CmdAim: 2, CmdReload: 5, CmdStealth: 2, CmdSlipAway: 1,
-	CmdFirstAid: 2, CmdDuel: 4, CmdStand: 6, CmdEndTurn: 2, CmdSetCell: 1, CmdPlace: 1, CmdAdjust: 1,
-}
-
-// fill picks a value for every field of an action or a decision.
-func fill(pick *rand.Rand, fields []engine.Field) map[string]any {
-	out := map[string]any{}
-	for _, f := range fields {
-		switch f.Type {
-		case engine.FieldSelect:
-			out[f.Name] = f.Options[pick.IntN(len(f.Options))].Value
-		case engine.FieldNumber:
-			out[f.Name] = f.Min + pick.IntN(f.Max-f.Min+1)
-		case engine.FieldCheckbox:
-			out[f.Name] = pick.IntN(2) == 0
-		case engine.FieldString:
-			out[f.Name] = []string{"", "a ruling", "Smoke"}[pick.IntN(3)]
-		}
-	}
-	return out
-}
-
-// play plays setup to its end with a bot that only picks among what the
-// ruleset advertises (as the GM, who may act for everyone), with random
-// field values. Every command must be accepted or refused with a clear
-// error — never an internal one. It returns the events and the refusals.
-func play(t *testing.T, setup engine.Setup, seed uint64) ([]engine.Event, map[string]int) {
-	t.Helper()
-	pick := rand.New(rand.NewPCG(seed, 7))
-	roller := dice.NewRoller(seeded{rand.New(rand.NewPCG(seed, 11))})
-	st0, err := engine.NewEncounter(New(), "enc", setup)
-	if err != nil {
-		t.Fatal(err)
-	}
-	initial := st0.(*State)
-	events, st, err := engine.Decide(New(), initial, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller)
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slices.Clone(events)
-	refused := map[string]int{}
-	for i := 0; i < 4000 && st.Core().Status == engine.StatusRunning; i++ {
-		var c engine.Command
-		if pending := st.Core().Pending; len(pending) > 0 {
-			d := pending[pick.IntN(len(pending))]
-			if d.Answered {
-				for _, p := range pending {
-					if !p.Answered {
-						d = p
-					}
-				}
-			}
-			c = engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": d.Options[pick.IntN(len(d.Options))].Value,
-				"values": fill(pick, d.Fields)})
-		} else {
-			actions := engine.Project(New(), st, gm).Actions
-			total := 0
-			for _, a := range actions {
-				total += weights[a.Kind]
-			}
-			if total == 0 {
-				t.Fatalf("nothing to do: %+v", actions)
-			}
-			n := pick.IntN(total)
-			var a engine.Action
-			for _, a = range actions {
-				if n -= weights[a.Kind]; n < 0 {
-					break
-				}
-			}
-			c = engine.NewCommand(a.Kind, a.Actor, fill(pick, a.Fields))
-		}
-		events, next, err := engine.Decide(New(), st, gm, "c"+strconv.Itoa(i), c, roller)
-		if err != nil {
-			if code := fray.ErrorCode(err); code == fray.EINTERNAL || code == fray.EINVALID && c.Kind != CmdSetCell && c.Kind != CmdAdjust {
-				raw, _ := json.Marshal(c)
-				t.Fatalf("advertised %s was refused: %v", raw, err)
-			}
-			refused[c.Kind+": "+fray.ErrorMessage(err)]++
-			continue
-		}
-		log = append(log, events...)
-		st = next
-		for _, v := range []engine.Viewer{gm, engine.PlayerViewer(st.Core().Combatants[0].ID)} {
-			if _, err := json.Marshal(engine.Project(New(), st, v)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if st.Core().Status != engine.StatusFinished {
-		t.Fatalf("not finished after 4000 commands (round %d)", st.Core().Round)
-	}
-	assertReplay(t, initial, log, st)
-	return log, refused
+// bot plays the examples as the GM, who may act for everyone, picking
+// attacks more than anything else. A refusal must be clear, and only the
+// GM's own set-cell and adjust (which offer every square and every value)
+// may call a command invalid.
+var bot = enginetest.Bot{
+	Weights: map[string]int{
+		CmdShoot: 12, CmdStrike: 12, CmdAreaFire: 4, CmdMove: 6, CmdDash: 3, CmdAim: 2, CmdReload: 5, CmdStealth: 2, CmdSlipAway: 1,
+		CmdFirstAid: 2, CmdDuel: 4, CmdStand: 6, CmdEndTurn: 2, CmdSetCell: 1, CmdPlace: 1, CmdAdjust: 1,
+	},
+	Texts: []string{"", "a ruling", "Smoke"},
+	Refusable: func(c engine.Command, err error) bool {
+		return fray.ErrorCode(err) != fray.EINVALID || c.Kind == CmdSetCell || c.Kind == CmdAdjust
+	},
+	ViewsEachStep: true,
 }
 
 // TestExamplesPlayThrough plays every example to its end, several times,
@@ -214,11 +106,11 @@ func TestExamplesPlayThrough(t *testing.T) {
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 5; seed++ {
 			t.Run(name+"/"+strconv.FormatUint(seed, 10), func(t *testing.T) {
-				log, refused := play(t, setup, seed)
-				for _, ev := range log {
+				played := bot.Play(t, New(), setup, seed)
+				for _, ev := range played.Log {
 					kinds[ev.Kind]++
 				}
-				for k, n := range refused {
+				for k, n := range played.Refusals {
 					refusals[k] += n
 				}
 			})

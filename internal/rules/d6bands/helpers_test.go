@@ -1,20 +1,40 @@
 package d6bands
 
 import (
-	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
-func TestMain(m *testing.M) {
-	engine.SetStrictApply(true)
-	os.Exit(m.Run())
+func TestMain(m *testing.M) { enginetest.Main(m) }
+
+// kit drives the ruleset through the scenarios; the short names below are
+// its helpers as the scenarios call them.
+var kit = enginetest.Kit[*State]{Rules: New()}
+
+var (
+	newState     = kit.New
+	do           = kit.Do
+	fail         = kit.Fail
+	answer       = kit.AnswerKind
+	assertReplay = kit.AssertReplay
+	pendingKind  = enginetest.PendingKind
+	rollOf       = enginetest.RollLabelled
+	cmd          = enginetest.Cmd
+	kinds        = enginetest.Kinds
+	find         = enginetest.Find
+	decodeOne    = enginetest.DecodeOne
+	mustJSON     = enginetest.MustJSON
+	gm           = engine.GMViewer()
+)
+
+func eq[T comparable](t testing.TB, what string, got, want T) {
+	t.Helper()
+	enginetest.Eq(t, what, got, want)
 }
 
 // spec describes one combatant for a test encounter. Skills default to
@@ -100,14 +120,6 @@ func (s spec) combatant() engine.CombatantSetup {
 	}
 }
 
-func mustJSON(v any) json.RawMessage {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return raw
-}
-
 // cellAt is one square's props for grid.
 type cellAt struct {
 	X, Y  int
@@ -141,15 +153,6 @@ func newSetup(opts map[string]string, battlefield json.RawMessage, specs ...spec
 	return s
 }
 
-func newState(t *testing.T, setup engine.Setup) *State {
-	t.Helper()
-	st, err := engine.NewEncounter(New(), "enc-1", setup)
-	if err != nil {
-		t.Fatalf("NewEncounter: %v", err)
-	}
-	return st.(*State)
-}
-
 // start starts the encounter: one initiative die per combatant standing
 // (all 1s unless faces are given), then extra.
 func start(t *testing.T, st *State, faces ...int) *State {
@@ -165,122 +168,6 @@ func start(t *testing.T, st *State, faces ...int) *State {
 	return next
 }
 
-// do decides cmd with the scripted faces, failing the test on an error or
-// on unused faces, and checks that replaying the events onto st gives the
-// same state.
-func do(t *testing.T, st *State, v engine.Viewer, cmd engine.Command, faces ...int) ([]engine.Event, *State) {
-	t.Helper()
-	fixed := dice.NewFixed(faces...)
-	events, next, err := engine.Decide(New(), st, v, "c1", cmd, dice.NewRoller(fixed))
-	if err != nil {
-		t.Fatalf("%s %s: %v", cmd.Kind, cmd.Actor, err)
-	}
-	if n := fixed.Remaining(); n != 0 {
-		t.Fatalf("%s %s: %d scripted faces unused", cmd.Kind, cmd.Actor, n)
-	}
-	assertReplay(t, st, events, next)
-	return events, next.(*State)
-}
-
-func assertReplay(t *testing.T, initial *State, events []engine.Event, want engine.State) {
-	t.Helper()
-	replayed, err := engine.Clone(New(), initial)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := engine.Replay(New(), replayed, events); err != nil {
-		t.Fatalf("replay: %v", err)
-	}
-	a, _ := engine.Snapshot(replayed)
-	b, _ := engine.Snapshot(want)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("replayed state differs from decided state:\n%s\n%s", a, b)
-	}
-}
-
-// fail decides cmd expecting an error with code; st must not change.
-func fail(t *testing.T, st *State, v engine.Viewer, cmd engine.Command, code string, faces ...int) string {
-	t.Helper()
-	before, _ := engine.Snapshot(st)
-	events, next, err := engine.Decide(New(), st, v, "c1", cmd, dice.NewRoller(dice.NewFixed(faces...)))
-	if err == nil {
-		t.Fatalf("%s %s: want error %s, got %d events", cmd.Kind, cmd.Actor, code, len(events))
-	}
-	if got := fray.ErrorCode(err); got != code {
-		t.Fatalf("%s %s: want code %s, got %s (%v)", cmd.Kind, cmd.Actor, code, got, err)
-	}
-	if events != nil || next != nil {
-		t.Fatalf("%s: an error must return no events and no state", cmd.Kind)
-	}
-	after, _ := engine.Snapshot(st)
-	if !bytes.Equal(before, after) {
-		t.Fatalf("%s: the state changed on error", cmd.Kind)
-	}
-	return fray.ErrorMessage(err)
-}
-
-func cmd(kind, actor string, kv ...any) engine.Command {
-	fields := map[string]any{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		fields[kv[i].(string)] = kv[i+1]
-	}
-	return engine.NewCommand(kind, actor, fields)
-}
-
-var gm = engine.GMViewer()
-
-func kinds(events []engine.Event) []string {
-	out := make([]string, len(events))
-	for i, e := range events {
-		out[i] = e.Kind
-	}
-	return out
-}
-
-func find(events []engine.Event, kind string) []engine.Event {
-	var out []engine.Event
-	for _, e := range events {
-		if e.Kind == kind {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// decodeOne decodes the only event of kind in events into v and returns
-// the event.
-func decodeOne(t *testing.T, events []engine.Event, kind string, v any) engine.Event {
-	t.Helper()
-	es := find(events, kind)
-	if len(es) != 1 {
-		t.Fatalf("want one %s event, got %d: %v", kind, len(es), kinds(events))
-	}
-	if err := es[0].Decode(v); err != nil {
-		t.Fatal(err)
-	}
-	return es[0]
-}
-
-// rollOf returns the roll labelled with prefix in events.
-func rollOf(t *testing.T, events []engine.Event, prefix string) dice.Roll {
-	t.Helper()
-	for _, e := range events {
-		for _, r := range e.Rolls {
-			if strings.HasPrefix(r.Label, prefix) {
-				return r
-			}
-		}
-	}
-	var labels []string
-	for _, e := range events {
-		for _, r := range e.Rolls {
-			labels = append(labels, r.Label)
-		}
-	}
-	t.Fatalf("no roll %q among %q", prefix, labels)
-	return dice.Roll{}
-}
-
 // dieCount is how many dice a roll started with (replacements for sixes
 // not counted).
 func dieCount(r dice.Roll) int {
@@ -293,36 +180,7 @@ func dieCount(r dice.Roll) int {
 	return n
 }
 
-func eq[T comparable](t *testing.T, what string, got, want T) {
-	t.Helper()
-	if got != want {
-		t.Errorf("%s = %v, want %v", what, got, want)
-	}
-}
-
 func intp(n int) *int { return &n }
-
-// answer answers the only pending decision of kind as v.
-func answer(t *testing.T, st *State, v engine.Viewer, kind, choice string, values map[string]any, faces ...int) ([]engine.Event, *State) {
-	t.Helper()
-	d := pendingKind(t, st, kind)
-	args := map[string]any{"decision": d.ID, "choice": choice}
-	if values != nil {
-		args["values"] = values
-	}
-	return do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args), faces...)
-}
-
-func pendingKind(t *testing.T, st *State, kind string) engine.Decision {
-	t.Helper()
-	for _, d := range st.Pending {
-		if d.Kind == kind {
-			return d
-		}
-	}
-	t.Fatalf("no pending %s decision (pending: %+v)", kind, st.Pending)
-	return engine.Decision{}
-}
 
 // hasMod reports whether a roll has a modifier labelled label with value.
 func hasMod(r dice.Roll, label string, value int, unit string) bool {

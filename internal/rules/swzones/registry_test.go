@@ -1,11 +1,9 @@
 package swzones_test
 
 import (
-	"os"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/engine"
-
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
@@ -22,7 +20,4 @@ func TestRegistry(t *testing.T) {
 
 // TestMain runs every scenario with the engine checking that Apply never
 // writes the engine's Base.
-func TestMain(m *testing.M) {
-	engine.SetStrictApply(true)
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { enginetest.Main(m) }
