@@ -40,6 +40,11 @@ import (
 // then Fray's load on the connected encounters — so that both see the same
 // machine, and each round's ratio compares two runs minutes apart at most.
 
+// maxPgbenchClients caps pgbench's default clients: the server's private
+// cluster allows 100 connections, the server's pool holds some of them, and
+// pgbench's throughput on a small machine stops growing long before 50.
+const maxPgbenchClients = 50
+
 // pgbenchRound is what one pgbench run measured in its window.
 type pgbenchRound struct {
 	Clients         int     `json:"clients"`
@@ -82,7 +87,7 @@ func compare(ctx context.Context, o options, doc []byte, encs []*encounter, stdo
 	}
 	clients := o.pgbenchClients
 	if clients <= 0 {
-		clients = o.encounters
+		clients = min(o.encounters, maxPgbenchClients)
 	}
 	dir, err := os.MkdirTemp("", "fray-pgbench-")
 	if err != nil {

@@ -98,7 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
 	fs.BoolVar(&o.compare, "compare", false, "alternate pgbench's equivalent transaction on the server's PostgreSQL cluster with Fray's load, -rounds times, and print Fray ÷ pgbench (needs -pid, and -data-dir or -pgbench-db)")
 	fs.IntVar(&o.rounds, "rounds", 3, "with -compare: how many rounds of pgbench then Fray")
-	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters: as many transactions in flight as Fray has commands)")
+	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters, at most 50: as many transactions in flight as Fray has commands, within the cluster's connections)")
 	fs.StringVar(&o.pgbenchDB, "pgbench-db", "", "with -compare: a URL of the server's PostgreSQL cluster (pgbench uses its database fray_pgbench)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "with -compare: the server's data directory, to find its private PostgreSQL cluster")
 	if err := fs.Parse(args); err != nil {
