@@ -31,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,6 +57,12 @@ type options struct {
 	trace        string
 	token        string
 	signup       bool
+
+	compare        bool
+	rounds         int
+	pgbenchClients int
+	pgbenchDB      string
+	dataDir        string
 }
 
 func main() {
@@ -78,7 +85,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.clients, "clients", 6, "websocket clients per encounter (the GM plus players)")
 	fs.DurationVar(&o.duration, "duration", 30*time.Second, "measured time")
 	fs.DurationVar(&o.warmup, "warmup", 3*time.Second, "load before measuring")
-	fs.StringVar(&o.example, "example", "", "example encounter, a file name in examples/encounters without .json (default the first)")
+	fs.StringVar(&o.example, "example", defaultExample, "example encounter, a file name in examples/encounters without .json; its ruleset must have end-turn")
 	fs.StringVar(&o.exampleFile, "example-file", "", "import this setup document instead of an embedded example")
 	fs.IntVar(&o.pid, "pid", 0, "the server's process id: report its memory per connection and CPU use (Linux)")
 	fs.BoolVar(&o.json, "json", false, "also print the results as JSON")
@@ -89,6 +96,11 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.signup, "signup", false, "only sign up a throw-away account, print its API token and exit")
 	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
 	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
+	fs.BoolVar(&o.compare, "compare", false, "alternate pgbench's equivalent transaction on the server's PostgreSQL cluster with Fray's load, -rounds times, and print Fray ÷ pgbench (needs -pid, and -data-dir or -pgbench-db)")
+	fs.IntVar(&o.rounds, "rounds", 3, "with -compare: how many rounds of pgbench then Fray")
+	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters, at most 50: as many transactions in flight as Fray has commands, within the cluster's connections)")
+	fs.StringVar(&o.pgbenchDB, "pgbench-db", "", "with -compare: a URL of the server's PostgreSQL cluster (pgbench uses its database fray_pgbench)")
+	fs.StringVar(&o.dataDir, "data-dir", "", "with -compare: the server's data directory, to find its private PostgreSQL cluster")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -110,11 +122,18 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("-rate must not be negative")
 	case o.parallel < 1:
 		return o, errors.New("-parallel must be at least 1")
-	case o.example != "" && o.exampleFile != "":
+	case o.example != defaultExample && o.example != "" && o.exampleFile != "":
 		return o, errors.New("give -example or -example-file, not both")
+	case o.compare && o.rounds < 1:
+		return o, errors.New("-rounds must be at least 1")
+	case o.compare && o.rate > 0:
+		return o, errors.New("-compare measures capacity: drop -rate")
 	}
 	return o, nil
 }
+
+// defaultExample is the encounter every documented measurement uses.
+const defaultExample = "sw-zones-dusty-gulch"
 
 // loadExample returns the setup document to import and its name.
 func loadExample(o options) (string, []byte, error) {
@@ -257,6 +276,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		clients = append(clients, c)
 		mu.Unlock()
 		e.clients[s.i] = c
+		if s.i == 0 {
+			e.current = c.current
+		}
 		go c.read(readCtx)
 		return nil
 	}); err != nil {
@@ -270,10 +292,54 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cancelSetup()
 
+	if o.compare {
+		return compare(ctx, o, doc, encs, stdout, logf)
+	}
+	interrupted, err := measure(ctx, o, encs, 0, res, logf)
+	if err != nil {
+		return err
+	}
+	if res.Memory != nil {
+		res.Memory.RSSEndKiB, _ = readRSS(o.pid)
+	}
+
+	mu.Lock()
+	all := clients
+	clients = nil
+	mu.Unlock()
+	closeAll(all)
+	stopReaders()
+
+	res.print(stdout)
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	if interrupted {
+		return errors.New("interrupted: the results cover only part of the window")
+	}
+	return nil
+}
+
+// measure puts the load on the connected encounters for -warmup plus
+// -duration and fills res with what the -duration window measured. round
+// numbers the command ids, so that several windows can run on the same
+// encounters. It reports whether ctx ended before the window did.
+func measure(ctx context.Context, o options, encs []*encounter, round int, res *result, logf func(string, ...any)) (bool, error) {
+	for _, e := range encs {
+		e.reset()
+	}
 	// Load: every GM loop runs until the window closes; nothing outlives
 	// runCtx, whose deadline leaves room for one ack timeout.
 	start := time.Now()
-	w := window{start: start, from: start.Add(o.warmup), until: start.Add(o.warmup + o.duration), timeout: o.timeout, encounters: o.encounters}
+	w := window{start: start, from: start.Add(o.warmup), until: start.Add(o.warmup + o.duration), timeout: o.timeout,
+		encounters: o.encounters, ids: "lg-" + strconv.Itoa(round) + "-"}
+	if round == 0 {
+		w.ids = "lg-"
+	}
 	if o.rate > 0 {
 		w.interval = time.Duration(float64(time.Second) * float64(o.encounters) / o.rate)
 	}
@@ -318,9 +384,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if pending == 0 {
 			break
 		}
-	}
-	if res.Memory != nil {
-		res.Memory.RSSEndKiB, _ = readRSS(o.pid)
 	}
 
 	if o.trace != "" {
@@ -367,26 +430,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	} else if cpuErr != nil {
 		logf("CPU use not measured: %v\n", cpuErr)
 	}
-
-	mu.Lock()
-	all := clients
-	clients = nil
-	mu.Unlock()
-	closeAll(all)
-	stopReaders()
-
-	res.print(stdout)
-	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			return err
-		}
-	}
-	if interrupted {
-		return errors.New("interrupted: the results cover only part of the window")
-	}
-	return nil
+	return interrupted, nil
 }
 
 // writeTrace writes one line per measured, fully delivered command.

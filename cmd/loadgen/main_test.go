@@ -121,3 +121,33 @@ func TestParseFlags(t *testing.T) {
 		}
 	}
 }
+
+// The load generator's own reading of server messages agrees with
+// encoding/json's, whatever the message holds.
+func TestParseServerMessage(t *testing.T) {
+	for _, in := range []string{
+		`{"type":"ack","id":"lg-1-7","seq":42}`,
+		`{"type":"error","id":"lg-3","code":"not_your_turn","message":"it is not \"Ana\"'s turn \u00e9"}`,
+		`{"type":"events","seq":9,"events":[{"seq":8,"kind":"x","data":{"command":"nested","a":[1,{"b":null}]},"command":"lg-2-1"},{"seq":9,"text":"a \\ b","command":"lg-2-1","rolls":[{"total":-3.5e2}]}],"view":{"id":"e","viewer":{"gm":true},"order":["a","b"],"rules":{"current":"not this"},"current":"b","actions":[]}}`,
+		`{"type":"events","seq":3,"events":[],"html":{"log":"<li>\n</li>"}}`,
+		` { "type" : "snapshot" , "version" : 1 , "seq" : 0 , "view" : { "current" : "" } } `,
+		`{"type":"events","seq":1,"events":[{"command":"lg-\"quoted\""}],"view":{"pending":[{"options":[true,false,null]}]}}`,
+	} {
+		got, err := parseServerMessage([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		var want serverMessage
+		if err := json.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(want)
+		if string(g) != string(w) {
+			t.Errorf("%s:\n got %s\nwant %s", in, g, w)
+		}
+	}
+	if _, err := parseServerMessage([]byte(`{"type":`)); err == nil {
+		t.Error("a truncated message was accepted")
+	}
+}

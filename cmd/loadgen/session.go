@@ -23,8 +23,9 @@ type encounter struct {
 	clients []*client // clients[0] is the GM
 
 	// Touched only by the GM loop (drive), read after it has returned.
-	sent, acked, errored, timeouts int // commands sent in the measured window and their outcomes
-	late, skipped                  int // with -rate: commands sent after their slot, slots missed
+	current                        string // whose turn the GM last saw
+	sent, acked, errored, timeouts int    // commands sent in the measured window and their outcomes
+	late, skipped                  int    // with -rate: commands sent after their slot, slots missed
 	errs                           map[string]int
 	ackLat                         []time.Duration // submit → ack at the GM
 	loopErr                        error
@@ -56,6 +57,15 @@ func (e *encounter) delivered(id string, at time.Time) {
 			}
 		}
 	}
+	e.mu.Unlock()
+}
+
+// reset forgets what an earlier window measured.
+func (e *encounter) reset() {
+	e.sent, e.acked, e.errored, e.timeouts, e.late, e.skipped = 0, 0, 0, 0, 0, 0
+	e.errs, e.ackLat, e.loopErr = map[string]int{}, nil, nil
+	e.mu.Lock()
+	e.flights, e.lat, e.sentAt = map[string]*flight{}, nil, nil
 	e.mu.Unlock()
 }
 
@@ -129,6 +139,11 @@ type client struct {
 	closing atomic.Bool
 }
 
+// eventRef is what the load generator reads of an event.
+type eventRef struct {
+	Command string `json:"command"`
+}
+
 // maxServerMessage bounds one server message (a snapshot with the full view).
 const maxServerMessage = 16 << 20
 
@@ -174,17 +189,15 @@ func dial(ctx context.Context, a *api, e *encounter, as string, gm bool) (*clien
 }
 
 // serverMessage holds only the fields of a server message the load
-// generator uses; encoding/json skips the rest without allocating.
+// generator uses (see parseServerMessage).
 type serverMessage struct {
-	Type    string `json:"type"`
-	ID      string `json:"id"`
-	Seq     int64  `json:"seq"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	Events  []struct {
-		Command string `json:"command"`
-	} `json:"events"`
-	View *struct {
+	Type    string     `json:"type"`
+	ID      string     `json:"id"`
+	Seq     int64      `json:"seq"`
+	Code    string     `json:"code"`
+	Message string     `json:"message"`
+	Events  []eventRef `json:"events"`
+	View    *struct {
 		Current string `json:"current"`
 	} `json:"view"`
 }
@@ -212,8 +225,8 @@ func (c *client) read(ctx context.Context) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		var m serverMessage
-		if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+		m, err := parseServerMessage(buf.Bytes())
+		if err != nil {
 			c.err = fmt.Errorf("undecodable message: %w", err)
 			c.conn.CloseNow()
 			return
@@ -249,6 +262,7 @@ func (c *client) close() {
 
 // window is the measured part of the run and how each GM paces itself.
 type window struct {
+	ids                string // command ids are ids + a counter
 	start, from, until time.Time
 	timeout            time.Duration // wait at most this long for an ack
 	interval           time.Duration // with -rate, one command per interval per encounter; 0 for back-to-back
@@ -295,7 +309,8 @@ func (l *errorLog) note(code, msg string) {
 // measured.
 func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 	gm := e.clients[0]
-	current := gm.current
+	current := e.current
+	defer func() { e.current = current }()
 	timer := time.NewTimer(w.timeout)
 	defer timer.Stop()
 	next := w.start
@@ -331,7 +346,7 @@ func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 				e.late++
 			}
 		}
-		id := "lg-" + strconv.Itoa(n)
+		id := w.ids + strconv.Itoa(n)
 		msg := endTurn(id, current)
 		e.mu.Lock()
 		e.flights[id] = &flight{sent: now, left: len(e.clients), measured: measured}

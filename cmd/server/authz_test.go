@@ -192,18 +192,15 @@ func TestPlayerNeverSeesHiddenOrSecret(t *testing.T) {
 	gmWS := g.dial(created.ID, "html=1")
 	plWS := srv.withUser(player).dial(created.ID, "html=1")
 	var gmFrames, plFrames [][]byte
+	// Read until done closes the reading context (a read that times out
+	// would close the connection, losing every frame after it).
 	collect := func(c *wsClient, into *[][]byte, done <-chan struct{}) {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() { <-done; cancel() }()
 		for {
-			ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 			_, data, err := c.conn.Read(ctx)
-			cancel()
 			if err != nil {
-				select {
-				case <-done:
-					return
-				default:
-					continue
-				}
+				return
 			}
 			*into = append(*into, data)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
+	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -229,8 +230,12 @@ func (f *fight) checkReplay(rs engine.Ruleset, log []engine.Event) {
 		f.t.Fatal(err)
 	}
 	replayed, _ := engine.Snapshot(st)
-	if !sameJSON(f.t, replayed, enc.State) {
-		f.t.Fatalf("the replayed state differs from the stored one:\n%s\n%s", replayed, enc.State)
+	stored, err := play.Latest(ctx, db, rs, f.id) // the latest snapshot and the events after it
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if latest, _ := engine.Snapshot(stored); !sameJSON(f.t, replayed, latest) {
+		f.t.Fatalf("the replayed state differs from the stored one:\n%s\n%s", replayed, latest)
 	}
 	setup, err := prep.DecodeSetup(f.example.Data)
 	if err != nil {

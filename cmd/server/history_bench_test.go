@@ -14,6 +14,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
@@ -108,7 +109,7 @@ func fillEncounter(b *testing.B, dbURL, id string, n int64) int64 {
 	if err != nil {
 		b.Fatal(err)
 	}
-	st, err := rs.Decode(rec.State)
+	st, err := play.Latest(ctx, db, rs, id)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -128,9 +129,12 @@ func fillEncounter(b *testing.B, dbURL, id string, n int64) int64 {
 		if err != nil {
 			b.Fatalf("%s %s: %v", cmd.Kind, cmd.Args, err)
 		}
-		snap, _ := engine.Snapshot(next)
-		if _, err := db.Append(ctx, store.Append{EncounterID: id, ExpectSeq: st.Core().Seq, CommandID: fmt.Sprint("f", k),
-			Events: events, State: snap, Status: string(next.Core().Status)}); err != nil {
+		a := store.Append{EncounterID: id, ExpectSeq: st.Core().Seq, CommandID: fmt.Sprint("f", k),
+			Events: events, Status: string(next.Core().Status)}
+		if store.SnapshotDue(st.Core().Seq, next.Core().Seq) {
+			a.Snapshot, _ = engine.Snapshot(next)
+		}
+		if _, err := db.Append(ctx, a); err != nil {
 			b.Fatal(err)
 		}
 		st = next

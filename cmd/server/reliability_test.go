@@ -19,6 +19,10 @@ import (
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -417,6 +421,53 @@ func TestKillRestartLosesNothing(t *testing.T) {
 	if refused["internal"] > 0 {
 		t.Errorf("%d commands failed with an internal error", refused["internal"])
 	}
+
+	// The state a server loads — the latest snapshot kept, with the events
+	// after it folded in — is a replay of the whole log: the snapshots
+	// written along the way (in the commands' transactions, and when
+	// encounters are unloaded) are sound, whatever was killed when.
+	db, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	snapshots := 0
+	for _, id := range ids {
+		rec, err := db.Encounter(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := rules.Registry().Get(rec.Ruleset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded, err := play.Latest(context.Background(), db, rs, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := rs.Decode(rec.Initial)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := db.Events(context.Background(), id, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := engine.Replay(rs, full, all); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := engine.Snapshot(loaded)
+		b, _ := engine.Snapshot(full)
+		if string(a) != string(b) {
+			t.Errorf("encounter %s: the state loaded from its latest snapshot differs from a replay of its log", id)
+		}
+		seqs, err := db.SnapshotSeqs(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snapshots += len(seqs)
+	}
+	t.Logf("%d snapshots kept along the logs", snapshots)
 	t.Logf("%d encounters, %d SIGKILLs and one database outage of 1 s in %v: %d commands acknowledged (%.0f/s), "+
 		"%d resent with the same id after a kill or outage (answers that asked for it: %v), %d refused (%v); "+
 		"%d acknowledged commands lost, %d applied twice, %d gaps in what clients received",

@@ -19,12 +19,14 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
 // Store is the persistence carry needs; *store.DB provides it.
 type Store interface {
 	Encounter(ctx context.Context, id string) (store.Encounter, error)
+	play.HistoryStore // the encounter's current state: its latest snapshot and the events since
 	Characters(ctx context.Context, campaignID string) ([]store.Character, error)
 	CarryOvers(ctx context.Context, encounterID string) ([]store.CarryOver, error)
 	DecideCarryOver(ctx context.Context, encounterID string, seq int64, ds []store.CarryDecision) ([]store.CarryOver, error)
@@ -117,7 +119,7 @@ func (s *Service) summary(ctx context.Context, encounterID string) (Summary, eng
 	if err != nil {
 		return Summary{}, nil, err
 	}
-	st, err := rs.Decode(e.State)
+	st, err := play.Latest(ctx, s.db, rs, e.ID)
 	if err != nil {
 		return Summary{}, nil, err
 	}

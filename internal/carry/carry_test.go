@@ -79,14 +79,15 @@ func (f *fight) prepare(name string) store.Encounter {
 	}
 	if f.enc == "" {
 		f.enc = e.ID
-		st, _ := swzones.New().Decode(e.State)
+		st, _ := swzones.New().Decode(e.Initial)
 		f.st = st.(*swzones.State)
 	}
 	return e
 }
 
 // play decides cmd on the encounter and stores the events, then sets the
-// wounds the test wants (the carry-over reads only the stored state).
+// wounds the test wants (the carry-over reads only the stored state: the
+// snapshot each append keeps, with no events after it).
 func (f *fight) play(cmd engine.Command, wounds map[string]int) {
 	f.t.Helper()
 	events, next, err := engine.Decide(swzones.New(), f.st, engine.GMViewer(), fmt.Sprintf("c%d", f.seq), cmd, dice.NewRoller(dice.NewSeeded(7)))
@@ -98,7 +99,7 @@ func (f *fight) play(cmd engine.Command, wounds map[string]int) {
 		st.Fighters[id].Wounds = w
 	}
 	raw, _ := engine.Snapshot(st)
-	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: events, State: raw, Status: string(st.Status)}); err != nil {
+	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: events, Snapshot: raw, Status: string(st.Status)}); err != nil {
 		f.t.Fatal(err)
 	}
 	f.st = st
@@ -114,7 +115,7 @@ func (f *fight) reopen() {
 	ev.Seq = f.seq + 1
 	raw, _ := engine.Snapshot(f.st)
 	var err error
-	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: []engine.Event{ev}, State: raw, Status: "running"}); err != nil {
+	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: []engine.Event{ev}, Snapshot: raw, Status: "running"}); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -256,7 +257,7 @@ func TestCarryOverLifecycle(t *testing.T) {
 	// The next encounter starts from the sheet, not from the stale stats
 	// it was prepared with.
 	next := f.prepare("Gulch")
-	st, _ := swzones.New().Decode(next.State)
+	st, _ := swzones.New().Decode(next.Initial)
 	if w := st.(*swzones.State).Fighters["brak"].Wounds; w != 2 {
 		t.Fatalf("brak starts the next encounter with %d wounds", w)
 	}

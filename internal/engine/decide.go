@@ -113,14 +113,8 @@ func (b *Base) OptionInt(name string, def int) int {
 // Snapshot encodes st as JSON.
 func Snapshot(st State) ([]byte, error) { return json.Marshal(st) }
 
-// Clone returns a deep copy of st, made through its JSON snapshot.
-func Clone(rs Ruleset, st State) (State, error) {
-	raw, err := Snapshot(st)
-	if err != nil {
-		return nil, err
-	}
-	return rs.Decode(raw)
-}
+// Clone returns a deep copy of st: what its snapshot decodes to (see Copy).
+func Clone(rs Ruleset, st State) (State, error) { return Copy(st) }
 
 // Decide resolves cmd, issued by viewer with client command id cmdID,
 // against st. It works on a clone: on success it returns the events and the
@@ -142,8 +136,7 @@ func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, 
 }
 
 // DecideOwned is DecideWith on a state the caller gives away: next must be a
-// private copy (e.g. freshly decoded from the current snapshot), which it
-// changes. It saves the clone when the caller already holds the snapshot.
+// private copy (from Copy, or decoded from a snapshot), which it changes.
 func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
 	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
 	before := roller.Faces()

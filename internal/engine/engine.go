@@ -108,7 +108,8 @@ type Base struct {
 }
 
 // State is an encounter's complete state under one ruleset. It must marshal
-// to JSON and back without loss: snapshots rely on it.
+// to JSON and back without loss: snapshots rely on it, and Copy, which
+// decides every command on a copy, gives what a snapshot decodes to.
 type State interface {
 	Core() *Base
 }

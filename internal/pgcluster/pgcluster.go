@@ -216,6 +216,33 @@ func Start(ctx context.Context, opt Options) (*Cluster, error) {
 	return c, nil
 }
 
+// Attach returns the cluster that a running postgres holds for dataDir —
+// where Start put it: dataDir, or its fallback under /var/lib/fray — without
+// starting one (an error says none runs). Its Stop does nothing. Tools use
+// it to reach a Fray server's private cluster.
+func Attach(ctx context.Context, dataDir string) (*Cluster, error) {
+	dataDir, err := filepath.Abs(dataDir)
+	if err != nil {
+		return nil, fmt.Errorf("pgcluster: %w", err)
+	}
+	own, err := currentOwner()
+	if err != nil {
+		return nil, err
+	}
+	if own.asRoot && untraversable(filepath.Dir(dataDir), own) != "" {
+		sum := sha256.Sum256([]byte(dataDir))
+		dataDir = filepath.Join(fallbackRoot, "pg-"+hex.EncodeToString(sum[:])[:12])
+	}
+	c, err := reuse(ctx, dataDir, slog.New(slog.DiscardHandler))
+	if err != nil {
+		return nil, err
+	}
+	if c == nil {
+		return nil, fmt.Errorf("pgcluster: no PostgreSQL server is running for %s", dataDir)
+	}
+	return c, nil
+}
+
 func currentOwner() (owner, error) {
 	if os.Geteuid() != 0 {
 		return owner{uid: os.Geteuid(), gid: os.Getegid()}, nil

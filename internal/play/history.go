@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -41,6 +42,31 @@ func StateAt(ctx context.Context, hs HistoryStore, rs engine.Ruleset, id string,
 	}
 	if int64(len(events)) != seq-at {
 		return nil, fray.Errorf(fray.ENOTFOUND, "encounter has no event %d", seq)
+	}
+	if err := engine.Replay(rs, st, events); err != nil {
+		return nil, fmt.Errorf("encounter %s: %w", id, err)
+	}
+	return st, nil
+}
+
+// Latest rebuilds encounter id's current state from the database: the
+// latest snapshot kept, with every event after it folded in. (A live
+// encounter's owner holds the same state; see Service.Current.)
+func Latest(ctx context.Context, hs HistoryStore, rs engine.Ruleset, id string) (engine.State, error) {
+	at, raw, err := hs.SnapshotAt(ctx, id, math.MaxInt64)
+	if err != nil {
+		return nil, err
+	}
+	st, err := rs.Decode(raw)
+	if err != nil {
+		return nil, fmt.Errorf("decode encounter %s snapshot at %d: %w", id, at, err)
+	}
+	if st.Core().Seq != at {
+		return nil, fmt.Errorf("encounter %s snapshot kept at %d is at seq %d", id, at, st.Core().Seq)
+	}
+	events, err := hs.Events(ctx, id, at, 0)
+	if err != nil {
+		return nil, err
 	}
 	if err := engine.Replay(rs, st, events); err != nil {
 		return nil, fmt.Errorf("encounter %s: %w", id, err)

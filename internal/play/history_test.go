@@ -84,8 +84,12 @@ func generate(tb testing.TB, n int64, record bool) *longEncounter {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		if _, err := db.Append(ctx, store.Append{EncounterID: enc.ID, ExpectSeq: st.Core().Seq, CommandID: fmt.Sprintf("g%d", k),
-			Events: events, State: snap, Status: string(next.Core().Status)}); err != nil {
+		a := store.Append{EncounterID: enc.ID, ExpectSeq: st.Core().Seq, CommandID: fmt.Sprintf("g%d", k),
+			Events: events, Status: string(next.Core().Status)}
+		if store.SnapshotDue(st.Core().Seq, next.Core().Seq) {
+			a.Snapshot = snap
+		}
+		if _, err := db.Append(ctx, a); err != nil {
 			tb.Fatal(err)
 		}
 		st = next

@@ -1,6 +1,8 @@
-// Package play runs live encounters: one owner goroutine per encounter
-// serialises its commands, decides them with the engine, persists the events
-// and the new snapshot in one transaction, and publishes the result.
+// Package play runs live encounters: one owner goroutine per encounter keeps
+// its state in memory and serialises its commands: it decides each on a copy
+// of the state with the engine, appends the events (and, every
+// store.SnapshotEvery events, a snapshot) in a group-committed transaction,
+// and publishes the result.
 package play
 
 import (
@@ -23,7 +25,9 @@ import (
 
 // Store is the persistence play needs.
 type Store interface {
-	Encounter(ctx context.Context, id string) (store.Encounter, error)
+	LoadEncounter(ctx context.Context, id string) (store.Live, error)
+	EventsAfter(ctx context.Context, id string, after int64) (store.Tail, error)
+	SaveSnapshot(ctx context.Context, id string, seq int64, state []byte) error
 	Events(ctx context.Context, encounterID string, after int64, limit int) ([]engine.Event, error)
 	AppendCommand(ctx context.Context, a store.Append) (store.Appended, error)
 	LookupCommand(ctx context.Context, encounterID, sender, commandID string) (store.CommandState, error)
@@ -56,7 +60,11 @@ type Update struct {
 	Ruleset     engine.Ruleset
 	State       engine.State
 	Events      []engine.Event
-	Seq         int64
+	// Encoded, when not nil, holds Events as JSON, one each, exactly as
+	// stored (store.EncodeEvents): what a viewer who sees every event as it
+	// is (the GM) may be sent without encoding them again.
+	Encoded [][]byte
+	Seq     int64
 	// Access is the campaign's access version the events were committed (or
 	// loaded) at: a viewer granted at an older version must be authorised
 	// again before it is sent these events.
@@ -262,12 +270,12 @@ type owner struct {
 	done     chan struct{}
 
 	rs    engine.Ruleset
-	state engine.State
-	// snapshot is state as JSON: decoding it gives each command a private
-	// copy to decide on without marshalling the state first.
-	snapshot []byte
-	dice     *dice.Roller
-	access   int64 // the campaign's access version state was committed or loaded at
+	state engine.State // the live state: never changed in place, replaced after each commit
+	dice  *dice.Roller
+	// snapSeq is the seq of the latest snapshot of the encounter known to
+	// be stored: unloading stores one at the state's seq when it is behind.
+	snapSeq int64
+	access  int64 // the campaign's access version state was committed or loaded at
 	// stale means the database may hold events state lacks (a commit's
 	// outcome was unknown): catch up, publishing them, before deciding.
 	stale bool
@@ -294,6 +302,7 @@ func (o *owner) run() {
 				delete(o.svc.owners, o.id)
 			}
 			o.svc.mu.Unlock()
+			o.saveSnapshot()
 			return
 		case <-o.stop:
 			// Finish what was already queued, then stop.
@@ -302,6 +311,7 @@ func (o *owner) run() {
 				case req := <-o.requests:
 					o.handle(req)
 				default:
+					o.saveSnapshot()
 					return
 				}
 			}
@@ -344,47 +354,75 @@ func (o *owner) ensureLoaded(ctx context.Context) error {
 	return nil
 }
 
-// load reads the latest snapshot from the database.
+// load reads the latest snapshot and the events after it, and folds them.
 func (o *owner) load(ctx context.Context) error {
-	rec, err := o.svc.cfg.Store.Encounter(ctx, o.id)
+	l, err := o.svc.cfg.Store.LoadEncounter(ctx, o.id)
 	if err != nil {
 		return err
 	}
-	rs, err := o.svc.cfg.Rulesets.Get(rec.Ruleset)
+	rs, err := o.svc.cfg.Rulesets.Get(l.Ruleset)
 	if err != nil {
 		return err
 	}
-	st, err := rs.Decode(rec.State)
+	st, err := rs.Decode(l.Snapshot)
 	if err != nil {
-		return fmt.Errorf("decode encounter %s snapshot: %w", o.id, err)
+		return fmt.Errorf("decode encounter %s snapshot at %d: %w", o.id, l.SnapshotSeq, err)
 	}
-	if st.Core().Seq != rec.Seq {
-		return fmt.Errorf("encounter %s snapshot is at seq %d but the row says %d", o.id, st.Core().Seq, rec.Seq)
+	if st.Core().Seq != l.SnapshotSeq {
+		return fmt.Errorf("encounter %s snapshot kept at %d is at seq %d", o.id, l.SnapshotSeq, st.Core().Seq)
 	}
-	o.rs, o.state, o.snapshot, o.access = rs, st, rec.State, rec.Access
+	if err := engine.Replay(rs, st, l.Events); err != nil {
+		return fmt.Errorf("encounter %s: %w", o.id, err)
+	}
+	o.rs, o.state, o.access, o.snapSeq = rs, st, l.Access, l.SnapshotSeq
 	if o.dice == nil {
 		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
 	}
 	return nil
 }
 
-// catchUp reloads the snapshot written by another process and publishes the
-// events this process has not published yet.
+// catchUp folds in the events another process appended (or a commit whose
+// outcome was unknown made) and publishes them.
 func (o *owner) catchUp(ctx context.Context) error {
 	from := o.state.Core().Seq
-	if err := o.load(ctx); err != nil {
-		return err
-	}
-	to := o.state.Core().Seq
-	if to <= from {
-		return nil
-	}
-	events, err := o.svc.cfg.Store.Events(ctx, o.id, from, int(to-from))
+	t, err := o.svc.cfg.Store.EventsAfter(ctx, o.id, from)
 	if err != nil {
 		return err
 	}
-	o.publish(events)
+	if len(t.Events) == 0 {
+		return nil
+	}
+	next, err := engine.Copy(o.state)
+	if err == nil {
+		err = engine.Replay(o.rs, next, t.Events)
+	}
+	if err != nil {
+		return fmt.Errorf("encounter %s: catch up from %d: %w", o.id, from, err)
+	}
+	o.state, o.access = next, t.Access
+	o.publish(t.Events, nil)
 	return nil
+}
+
+// saveSnapshot stores the live state as a snapshot when the latest stored
+// one is behind it, so the next load (here or on another server) folds no
+// events. A failure only costs that load some folding.
+func (o *owner) saveSnapshot() {
+	if o.state == nil || o.state.Core().Seq <= o.snapSeq {
+		return
+	}
+	seq := o.state.Core().Seq
+	raw, err := engine.Snapshot(o.state)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		err = o.svc.cfg.Store.SaveSnapshot(ctx, o.id, seq, raw)
+		cancel()
+	}
+	if err != nil {
+		o.svc.cfg.Logger.Warn("snapshot on unload", "encounter", o.id, "seq", seq, "err", err)
+		return
+	}
+	o.snapSeq = seq
 }
 
 const maxConflictRetries = 3
@@ -448,9 +486,9 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		return 0, err
 	}
 	hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
-	private, err := o.rs.Decode(o.snapshot)
+	private, err := engine.Copy(o.state)
 	if err != nil {
-		return 0, fmt.Errorf("decode encounter %s snapshot: %w", o.id, err)
+		return 0, fmt.Errorf("copy encounter %s state: %w", o.id, err)
 	}
 	sender := req.sender
 	events, next, err := engine.DecideOwned(o.rs, private, sender.Viewer, req.cmdID, req.cmd, o.dice, hist)
@@ -471,13 +509,24 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		}
 		return 0, err
 	}
-	snapshot, err := engine.Snapshot(next)
+	from, to := o.state.Core().Seq, next.Core().Seq
+	bodies, err := store.EncodeEvents(events, req.cmdID)
 	if err != nil {
-		return 0, fmt.Errorf("snapshot: %w", err)
+		return 0, err
+	}
+	var snapshot []byte
+	if store.SnapshotDue(from, to) {
+		if snapshot, err = engine.Snapshot(next); err != nil {
+			return 0, fmt.Errorf("snapshot: %w", err)
+		}
+	}
+	var status string
+	if s := next.Core().Status; s != o.state.Core().Status {
+		status = string(s)
 	}
 	r, err := o.svc.cfg.Store.AppendCommand(ctx, store.Append{
-		EncounterID: o.id, ExpectSeq: o.state.Core().Seq, Sender: sender.User, CommandID: req.cmdID,
-		Events: events, State: snapshot, Status: string(next.Core().Status), Access: sender.Access,
+		EncounterID: o.id, ExpectSeq: from, Sender: sender.User, CommandID: req.cmdID,
+		Events: events, Bodies: bodies, Snapshot: snapshot, Status: status, Access: sender.Access,
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicateCommand):
@@ -495,17 +544,20 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		o.stale = true
 		return 0, err
 	}
-	o.state, o.snapshot, o.access = next, snapshot, r.Access
-	o.publish(events)
+	o.state, o.access = next, r.Access
+	if snapshot != nil {
+		o.snapSeq = to
+	}
+	o.publish(events, bodies)
 	return r.Seq, nil
 }
 
-func (o *owner) publish(events []engine.Event) {
+func (o *owner) publish(events []engine.Event, encoded [][]byte) {
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
 	o.svc.cfg.Publisher.Publish(Update{
-		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Seq: o.state.Core().Seq, Access: o.access,
+		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Access: o.access,
 	})
 }
 

@@ -99,7 +99,7 @@ func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.E
 	}
 	return db.CreateEncounter(ctx, store.Encounter{
 		ID: p.ID, CampaignID: campaignID, Name: p.Setup.Name, Ruleset: p.Ruleset.ID(),
-		Status: string(p.State.Core().Status), Setup: setupJSON, Initial: snapshot, State: snapshot,
+		Status: string(p.State.Core().Status), Setup: setupJSON, Initial: snapshot,
 	})
 }
 

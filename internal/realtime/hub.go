@@ -1,10 +1,13 @@
 package realtime
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,9 +89,27 @@ const snapshotLog = 200
 type Hub struct {
 	cfg    Config
 	mu     sync.Mutex
-	rooms  map[string]map[*client]struct{}
+	rooms  map[string]*room
 	closed bool
 	conns  sync.WaitGroup
+}
+
+// room is one encounter's clients, and what its last update showed each
+// kind of client (see Publish).
+type room struct {
+	clients map[*client]struct{}
+	// shown is touched only by Publish, which the encounter's owner calls
+	// for one update at a time.
+	shown map[string]shown
+}
+
+// shown is what the update that brought an encounter to seq showed the
+// clients of one frame key: their projection as JSON (when they want it)
+// and their page's fragments (when they want those).
+type shown struct {
+	seq  int64
+	view []byte
+	html map[string]string
 }
 
 // NewHub returns a Hub.
@@ -105,13 +126,14 @@ func NewHub(cfg Config) *Hub {
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = 10 * time.Second
 	}
-	return &Hub{cfg: cfg, rooms: map[string]map[*client]struct{}{}}
+	return &Hub{cfg: cfg, rooms: map[string]*room{}}
 }
 
 // client is one websocket connection to one encounter.
 type client struct {
 	hub       *Hub
 	conn      *websocket.Conn
+	cork      *corkConn // under conn
 	encounter string
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
@@ -144,49 +166,158 @@ type frame struct {
 func (h *Hub) Count(id string) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return len(h.rooms[id])
+	if r := h.rooms[id]; r != nil {
+		return len(r.clients)
+	}
+	return 0
 }
 
 // Publish implements play.Publisher: it sends each client of the encounter
-// the events it may see, rendered once per distinct viewer. A client granted
-// its access at an older access version than the update's is authorised
-// again first (and closed if its access shrank), so an event committed after
-// a change of access never reaches a viewer who lost it, whichever server
-// the change was made on.
+// the events it may see, rendered once per kind of client (viewer, and
+// whether it wants the projection or the page's fragments). A client
+// granted its access at an older access version than the update's is
+// authorised again first (and closed if its access shrank), so an event
+// committed after a change of access never reaches a viewer who lost it,
+// whichever server the change was made on.
+//
+// Only what changed is sent: a viewer who may see none of the update's
+// events and whose projection and fragments are as the previous update
+// left them gets no frame at all (its seq just moves on with the next one
+// it gets), and a page gets only the fragments that changed. The events
+// the GM sees are sent as they were encoded for the log (Update.Encoded).
 func (h *Hub) Publish(u play.Update) {
 	h.mu.Lock()
-	clients := make([]*client, 0, len(h.rooms[u.EncounterID]))
-	for c := range h.rooms[u.EncounterID] {
+	r := h.rooms[u.EncounterID]
+	if r == nil {
+		h.mu.Unlock()
+		return
+	}
+	clients := make([]*client, 0, len(r.clients))
+	for c := range r.clients {
 		clients = append(clients, c)
 	}
 	h.mu.Unlock()
-	cache := map[string][]byte{}
+	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
+	frames := map[string][]byte{}
+	next := make(map[string]shown, len(frames))
 	for _, c := range clients {
 		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
 			continue
 		}
-		key := c.viewer.Key()
-		if c.html {
-			key += "+html"
-		}
-		if c.wantView {
-			key += "+view"
-		}
-		data, ok := cache[key]
-		if !ok {
+		key := c.frameKey()
+		data, done := frames[key]
+		if !done {
 			var err error
-			data, err = h.eventsFrame(context.Background(), c, u.Ruleset, u.State, u.Events, false)
+			var now shown
+			data, now, err = h.updateFrame(c, u, r.shown[key], base)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
 				continue
 			}
-			cache[key] = data
+			frames[key] = data
+			next[key] = now
 		}
-		c.enqueue(frame{seq: u.Seq, data: data})
+		if data != nil {
+			c.enqueue(frame{seq: u.Seq, data: data})
+		}
 	}
+	r.shown = next
 }
 
+// frameKey says which clients get the same frames: those of one viewer
+// wanting the same parts.
+func (c *client) frameKey() string {
+	key := c.viewer.Key()
+	if c.html {
+		key += "+html"
+	}
+	if c.wantView {
+		key += "+view"
+	}
+	return key
+}
+
+// updateFrame builds u's frame for clients like c, given what the previous
+// update showed them (prev, valid when at seq base): nil when nothing they
+// can see changed.
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]byte, shown, error) {
+	now := shown{seq: u.Seq}
+	var events []engine.Event
+	var encoded [][]byte
+	if engine.SeesAll(c.viewer) && len(u.Encoded) == len(u.Events) {
+		events, encoded = u.Events, u.Encoded // the GM sees every event as it is
+	} else {
+		events = engine.FilterEvents(u.State, c.viewer, u.Events)
+		encoded = make([][]byte, len(events))
+		for i, ev := range events {
+			b, err := json.Marshal(ev)
+			if err != nil {
+				return nil, now, err
+			}
+			encoded[i] = b
+		}
+	}
+	var html map[string]string
+	if c.html || c.wantView {
+		view := engine.Project(u.Ruleset, u.State, c.viewer)
+		if c.wantView {
+			b, err := json.Marshal(view)
+			if err != nil {
+				return nil, now, err
+			}
+			now.view = b
+		}
+		if c.html && h.cfg.Render != nil {
+			var err error
+			if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
+				return nil, now, err
+			}
+			now.html = html
+		}
+	}
+	if prev.seq == base && prev.seq > 0 {
+		// The clients show what prev showed: send only what differs.
+		sameView := c.wantView && sameButSeq(now.view, prev.view)
+		if html != nil {
+			changed := make(map[string]string, len(html))
+			for k, v := range html {
+				if k == "log" && len(events) > 0 || k != "log" && prev.html[k] != v {
+					changed[k] = v // the log fragment holds the new events' entries
+				}
+			}
+			html = changed
+		}
+		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 {
+			return nil, now, nil
+		}
+		if sameView {
+			return eventsFrameJSON(u.Seq, encoded, nil, html), now, nil
+		}
+	}
+	return eventsFrameJSON(u.Seq, encoded, now.view, html), now, nil
+}
+
+// sameButSeq reports whether two projections (engine.View as JSON) differ
+// at most in their seq, which every update changes.
+func sameButSeq(a, b []byte) bool {
+	const field = `,"seq":`
+	i, j := bytes.Index(a, []byte(field)), bytes.Index(b, []byte(field))
+	if i < 0 || i != j || !bytes.Equal(a[:i], b[:j]) {
+		return bytes.Equal(a, b)
+	}
+	skip := func(s []byte) []byte {
+		s = s[len(field):]
+		for len(s) > 0 && (s[0] >= '0' && s[0] <= '9' || s[0] == '-') {
+			s = s[1:]
+		}
+		return s
+	}
+	return bytes.Equal(skip(a[i:]), skip(b[j:]))
+}
+
+// eventsFrame is the events message a resuming client c gets: the events
+// it may see, with its full projection and fragments as it asked.
 func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st engine.State, events []engine.Event, full bool) ([]byte, error) {
 	msg := eventsMessage{Type: "events", Seq: st.Core().Seq, Events: engine.FilterEvents(st, c.viewer, events)}
 	if c.html || c.wantView {
@@ -203,6 +334,35 @@ func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st 
 		}
 	}
 	return encode(msg), nil
+}
+
+// eventsFrameJSON writes an events message (see eventsMessage) around
+// events already encoded.
+func eventsFrameJSON(seq int64, events [][]byte, view []byte, html map[string]string) []byte {
+	n := 64 + len(view)
+	for _, e := range events {
+		n += len(e) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"type":"events","seq":`...)
+	b = strconv.AppendInt(b, seq, 10)
+	b = append(b, `,"events":[`...)
+	for i, e := range events {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+	}
+	b = append(b, ']')
+	if view != nil {
+		b = append(b, `,"view":`...)
+		b = append(b, view...)
+	}
+	if len(html) > 0 {
+		b = append(b, `,"html":`...)
+		b = append(b, encode(html)...)
+	}
+	return append(b, '}')
 }
 
 // AccessChanged re-authorises, now, the clients that a change of access may
@@ -254,8 +414,8 @@ func (h *Hub) clients() []*client {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var all []*client
-	for _, room := range h.rooms {
-		for c := range room {
+	for _, r := range h.rooms {
+		for c := range r.clients {
 			all = append(all, c)
 		}
 	}
@@ -330,8 +490,8 @@ func (h *Hub) Close() {
 	h.mu.Lock()
 	h.closed = true
 	var all []*client
-	for _, room := range h.rooms {
-		for c := range room {
+	for _, r := range h.rooms {
+		for c := range r.clients {
 			all = append(all, c)
 		}
 	}
@@ -348,20 +508,24 @@ func (h *Hub) add(c *client) bool {
 	if h.closed {
 		return false
 	}
-	room := h.rooms[c.encounter]
-	if room == nil {
-		room = map[*client]struct{}{}
-		h.rooms[c.encounter] = room
+	r := h.rooms[c.encounter]
+	if r == nil {
+		r = &room{clients: map[*client]struct{}{}}
+		h.rooms[c.encounter] = r
 	}
-	room[c] = struct{}{}
+	r.clients[c] = struct{}{}
 	return true
 }
 
 func (h *Hub) remove(c *client) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	delete(h.rooms[c.encounter], c)
-	if len(h.rooms[c.encounter]) == 0 {
+	r := h.rooms[c.encounter]
+	if r == nil {
+		return
+	}
+	delete(r.clients, c)
+	if len(r.clients) == 0 {
 		delete(h.rooms, c.encounter)
 	}
 }
@@ -389,7 +553,8 @@ type ServeOptions struct {
 // Serve upgrades the request to a websocket and runs the session until the
 // client leaves, the server shuts down, or the client falls behind.
 func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
-	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: h.cfg.OriginPatterns})
+	cw := &corkingWriter{ResponseWriter: w, timeout: h.cfg.WriteTimeout}
+	conn, err := websocket.Accept(cw, r, &websocket.AcceptOptions{OriginPatterns: h.cfg.OriginPatterns})
 	if err != nil {
 		return // Accept has written the HTTP error (e.g. 403 for a foreign origin)
 	}
@@ -399,7 +564,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	c := &client{
-		hub: h, conn: conn, encounter: opt.Encounter, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
+		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
@@ -573,28 +738,57 @@ func (c *client) enqueue(f frame) {
 	}
 }
 
+// writeLoop writes the client's frames as they are queued. Frames queued
+// together go out in one write (see corkConn).
 func (c *client) writeLoop(ctx context.Context) {
 	for {
+		var f frame
 		select {
 		case <-ctx.Done():
 			return
-		case f := <-c.send:
-			if f.closeCode != 0 {
-				c.close(f.closeCode, f.reason)
-				return
-			}
-			if f.seq > 0 && f.seq <= c.sent {
-				continue // already covered by the hello message
-			}
-			if err := c.write(ctx, f.data); err != nil {
-				c.close(websocket.StatusInternalError, "write failed")
-				return
-			}
-			if f.seq > 0 {
-				c.sent = f.seq
+		case f = <-c.send:
+		}
+		c.cork.cork()
+		stop := c.writeFrame(ctx, f)
+	drain:
+		for !stop {
+			select {
+			case f = <-c.send:
+				stop = c.writeFrame(ctx, f)
+			default:
+				break drain
 			}
 		}
+		if err := c.cork.uncork(); err != nil && !stop {
+			c.close(websocket.StatusInternalError, "write failed")
+			return
+		}
+		if stop {
+			return
+		}
 	}
+}
+
+// writeFrame writes one frame; true means the session is ending.
+func (c *client) writeFrame(ctx context.Context, f frame) bool {
+	if f.closeCode != 0 {
+		c.close(f.closeCode, f.reason)
+		return true
+	}
+	if f.seq > 0 && f.seq <= c.sent {
+		return false // already covered by the hello message
+	}
+	// Corked, the write only fills a buffer: it needs no deadline of its
+	// own (uncork has one), and a context without one spares the library
+	// a timer per message.
+	if err := c.conn.Write(context.Background(), websocket.MessageText, f.data); err != nil {
+		c.close(websocket.StatusInternalError, "write failed")
+		return true
+	}
+	if f.seq > 0 {
+		c.sent = f.seq
+	}
+	return false
 }
 
 func (c *client) write(ctx context.Context, data []byte) error {

@@ -262,14 +262,14 @@ func TestAppendChecksAccess(t *testing.T) {
 		t.Fatalf("Encounter = %+v, %v", got, err)
 	}
 	v := got.Access
-	r, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, Sender: u.ID, CommandID: "a", Access: v, Events: events(1, 1), State: state(1)})
+	r, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, Sender: u.ID, CommandID: "a", Access: v, Events: events(1, 1)})
 	if err != nil || r.Seq != 1 || r.Access != v {
 		t.Fatalf("append at the current version = %+v, %v", r, err)
 	}
 	if err := db.AssignCharacter(ctx, e.CampaignID, "hero", u.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "b", Access: v, Events: events(2, 1), State: state(2)})
+	_, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "b", Access: v, Events: events(2, 1)})
 	if !errors.Is(err, store.ErrAccessChanged) || fray.ErrorCode(err) != fray.ECONFLICT {
 		t.Fatalf("append at a stale version: %v", err)
 	}
@@ -277,16 +277,16 @@ func TestAppendChecksAccess(t *testing.T) {
 		t.Fatalf("after the refused append: %+v, %v", c, err)
 	}
 	// A stale seq is a plain conflict, whatever the version.
-	_, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, Sender: u.ID, CommandID: "c", Access: v, Events: events(1, 1), State: state(1)})
+	_, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, Sender: u.ID, CommandID: "c", Access: v, Events: events(1, 1)})
 	if fray.ErrorCode(err) != fray.ECONFLICT || errors.Is(err, store.ErrAccessChanged) {
 		t.Fatalf("stale seq and version: %v", err)
 	}
 	// A resend of an applied command is a duplicate, whatever the version.
-	r, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "a", Access: v, Events: events(2, 1), State: state(2)})
+	r, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "a", Access: v, Events: events(2, 1)})
 	if !errors.Is(err, store.ErrDuplicateCommand) || r.Seq != 1 {
 		t.Fatalf("resend at a stale version = %+v, %v", r, err)
 	}
-	r, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "b", Access: v + 1, Events: events(2, 1), State: state(2)})
+	r, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: u.ID, CommandID: "b", Access: v + 1, Events: events(2, 1)})
 	if err != nil || r.Seq != 2 || r.Access != v+1 {
 		t.Fatalf("append at the new version = %+v, %v", r, err)
 	}
@@ -301,13 +301,13 @@ func TestCommandIDsPerSender(t *testing.T) {
 	ctx := context.Background()
 	e := newEncounter(t, db)
 	ann, bob := store.NewID(), store.NewID()
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Sender: ann, CommandID: "c-1", Events: events(1, 1), State: state(1)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Sender: ann, CommandID: "c-1", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: bob, CommandID: "c-1", Events: events(2, 2), State: state(3)}); err != nil || seq != 3 {
+	if seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: bob, CommandID: "c-1", Events: events(2, 2)}); err != nil || seq != 3 {
 		t.Fatalf("another sender's c-1 = %d, %v", seq, err)
 	}
-	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: "c-1", Events: events(4, 1), State: state(4)})
+	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: "c-1", Events: events(4, 1)})
 	if !errors.Is(err, store.ErrDuplicateCommand) || seq != 1 {
 		t.Fatalf("ann's resend = %d, %v", seq, err)
 	}
@@ -328,7 +328,7 @@ func TestCommandIDsPerSender(t *testing.T) {
 	if _, err := conn.Exec(ctx, `INSERT INTO commands (encounter_id, sender, command_id, seq) VALUES ($1, '', 'old', 3)`, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: bob, CommandID: "old", Events: events(4, 1), State: state(4)})
+	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: bob, CommandID: "old", Events: events(4, 1)})
 	if !errors.Is(err, store.ErrDuplicateCommand) || seq != 3 {
 		t.Fatalf("resend of a pre-scoping id = %d, %v", seq, err)
 	}
@@ -337,7 +337,7 @@ func TestCommandIDsPerSender(t *testing.T) {
 	}
 	// Ids are text: invalid UTF-8 and NUL are refused, not stored mangled.
 	for _, id := range []string{"a\xffb", "a\x00b"} {
-		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: id, Events: events(4, 1), State: state(4)})
+		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: id, Events: events(4, 1)})
 		wantCode(t, err, fray.EINVALID)
 	}
 }

@@ -334,11 +334,15 @@ func (db *DB) DecideCarryOver(ctx context.Context, encounterID string, seq int64
 	out := make([]CarryOver, 0, len(ds))
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var at int64
-		// FOR SHARE holds off commands to the encounter until the decisions
-		// are in, so they are about the state they were worked out from.
-		err := tx.QueryRow(ctx, `SELECT seq FROM encounters WHERE id = $1::uuid FOR SHARE`, encounterID).Scan(&at)
+		// FOR UPDATE holds off commands to the encounter (appends lock its
+		// row FOR KEY SHARE) until the decisions are in, so they are about
+		// the state they were worked out from.
+		err := tx.QueryRow(ctx, `SELECT 1 FROM encounters WHERE id = $1::uuid FOR UPDATE`, encounterID).Scan(&at)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return encounterNotFound(encounterID)
+		}
+		if err == nil {
+			err = tx.QueryRow(ctx, `SELECT COALESCE(max(seq), 0) FROM events WHERE encounter_id = $1::uuid`, encounterID).Scan(&at)
 		}
 		if err != nil {
 			return fmt.Errorf("store: carry-over: %w", err)

@@ -11,14 +11,114 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// SnapshotEvery is K: [DB.Append] keeps a history snapshot whenever an
-// encounter's seq crosses a multiple of it, so rebuilding the state after
-// any event folds at most about K events onto the nearest snapshot.
+// SnapshotEvery is K: the server keeps a snapshot of an encounter's state
+// whenever its seq crosses a multiple of it (SnapshotDue, Append.Snapshot),
+// so loading an encounter, or rebuilding its state after any event, folds
+// at most about K events onto the nearest snapshot.
 const SnapshotEvery = 100
 
-// snapshotDue reports whether an append moving an encounter from seq from
-// to seq to crosses a multiple of SnapshotEvery.
-func snapshotDue(from, to int64) bool { return to/SnapshotEvery > from/SnapshotEvery }
+// SnapshotDue reports whether an append moving an encounter from seq from
+// to seq to crosses a multiple of SnapshotEvery, and so should carry a
+// snapshot.
+func SnapshotDue(from, to int64) bool { return to/SnapshotEvery > from/SnapshotEvery }
+
+// SaveSnapshot keeps state (JSON) as encounter id's snapshot at seq, unless
+// one is kept there already — e.g. when a server unloads the encounter, so
+// the next load folds no events. seq must be an event of the encounter
+// (state being the state right after it); for any other seq nothing is
+// written.
+func (db *DB) SaveSnapshot(ctx context.Context, id string, seq int64, state []byte) error {
+	if !validUUID(id) {
+		return encounterNotFound(id)
+	}
+	_, err := db.pool.Exec(ctx, `
+		INSERT INTO snapshots (encounter_id, seq, state)
+		SELECT $1::uuid, $2, $3 WHERE EXISTS (SELECT 1 FROM events WHERE encounter_id = $1::uuid AND seq = $2)
+		ON CONFLICT (encounter_id, seq) DO NOTHING`, id, seq, state)
+	if err != nil {
+		return fmt.Errorf("store: save snapshot: %w", err)
+	}
+	return nil
+}
+
+// Live is what bringing an encounter to life needs: its latest snapshot
+// (or initial state) and every event after it, read together.
+type Live struct {
+	ID, CampaignID, Ruleset string
+	Access                  int64 // the campaign's access version, see Appended.Access
+	SnapshotSeq             int64 // the seq Snapshot is at (0: the initial state)
+	Snapshot                []byte
+	Events                  []engine.Event // after SnapshotSeq, ascending: fold them onto Snapshot
+}
+
+// LoadEncounter reads encounter id's latest snapshot and the events after
+// it, in one statement. An unknown or malformed id is ENOTFOUND.
+func (db *DB) LoadEncounter(ctx context.Context, id string) (Live, error) {
+	if !validUUID(id) {
+		return Live{}, encounterNotFound(id)
+	}
+	var (
+		l      Live
+		bodies []string
+	)
+	err := db.pool.QueryRow(ctx, `
+		SELECT e.id::text, e.campaign_id::text, e.ruleset, c.access_version,
+			COALESCE(s.seq, 0), COALESCE(s.state, e.initial_state),
+			ARRAY(SELECT v.body::text FROM events v WHERE v.encounter_id = e.id AND v.seq > COALESCE(s.seq, 0) ORDER BY v.seq)
+		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
+		LEFT JOIN LATERAL (SELECT seq, state FROM snapshots WHERE encounter_id = e.id ORDER BY seq DESC LIMIT 1) s ON true
+		WHERE e.id = $1::uuid`, id).Scan(&l.ID, &l.CampaignID, &l.Ruleset, &l.Access, &l.SnapshotSeq, &l.Snapshot, &bodies)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Live{}, encounterNotFound(id)
+	}
+	if err != nil {
+		return Live{}, fmt.Errorf("store: load encounter: %w", err)
+	}
+	l.Events = make([]engine.Event, len(bodies))
+	for i, b := range bodies {
+		if err := json.Unmarshal([]byte(b), &l.Events[i]); err != nil {
+			return Live{}, fmt.Errorf("store: load encounter %s: event %d: %w", id, l.SnapshotSeq+1+int64(i), err)
+		}
+	}
+	return l, nil
+}
+
+// Tail is an encounter's events after a seq, with its campaign's access
+// version, read together.
+type Tail struct {
+	Access int64
+	Events []engine.Event
+}
+
+// EventsAfter reads encounter id's events after seq and its campaign's
+// access version in one statement. An unknown or malformed id is ENOTFOUND.
+func (db *DB) EventsAfter(ctx context.Context, id string, after int64) (Tail, error) {
+	if !validUUID(id) {
+		return Tail{}, encounterNotFound(id)
+	}
+	var (
+		t      Tail
+		bodies []string
+	)
+	err := db.pool.QueryRow(ctx, `
+		SELECT c.access_version,
+			ARRAY(SELECT v.body::text FROM events v WHERE v.encounter_id = e.id AND v.seq > $2 ORDER BY v.seq)
+		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
+		WHERE e.id = $1::uuid`, id, after).Scan(&t.Access, &bodies)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Tail{}, encounterNotFound(id)
+	}
+	if err != nil {
+		return Tail{}, fmt.Errorf("store: events after: %w", err)
+	}
+	t.Events = make([]engine.Event, len(bodies))
+	for i, b := range bodies {
+		if err := json.Unmarshal([]byte(b), &t.Events[i]); err != nil {
+			return Tail{}, fmt.Errorf("store: events after: event %d: %w", after+1+int64(i), err)
+		}
+	}
+	return t, nil
+}
 
 // SnapshotAt returns the latest state of the encounter kept at or before
 // seq, and the seq it is at: a history snapshot, or the initial state at

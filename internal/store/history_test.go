@@ -10,8 +10,8 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-// Appends that cross a multiple of SnapshotEvery keep the state as a
-// snapshot in the same transaction; SnapshotAt finds the nearest one.
+// Appends that cross a multiple of SnapshotEvery carry the state as a
+// snapshot, kept in the same transaction; SnapshotAt finds the nearest one.
 func TestSnapshotsAlongHistory(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
@@ -20,7 +20,11 @@ func TestSnapshotsAlongHistory(t *testing.T) {
 	seq := int64(0)
 	appendN := func(n int) {
 		t.Helper()
-		got, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: seq, Events: events(seq+1, n), State: state(seq + int64(n))})
+		a := store.Append{EncounterID: e.ID, ExpectSeq: seq, Events: events(seq+1, n)}
+		if store.SnapshotDue(seq, seq+int64(n)) {
+			a.Snapshot = state(seq + int64(n))
+		}
+		got, err := db.Append(ctx, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +59,7 @@ func TestSnapshotsAlongHistory(t *testing.T) {
 		}
 	}
 	// A failed append keeps no snapshot.
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 250, Events: events(251, k), State: state(350)}); fray.ErrorCode(err) != fray.ECONFLICT {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 250, Events: events(251, k), Snapshot: state(350)}); fray.ErrorCode(err) != fray.ECONFLICT {
 		t.Fatalf("stale append: %v", err)
 	}
 	if again, _ := db.SnapshotSeqs(ctx, e.ID); !reflect.DeepEqual(again, seqs) {
@@ -76,7 +80,7 @@ func TestEventsOfKind(t *testing.T) {
 	evs := events(1, 4)
 	evs[1].Kind = engine.KindCombatantOut
 	evs[3].Kind = engine.KindRewound
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: evs, State: state(4)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: evs}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.EventsOfKind(ctx, e.ID, engine.KindRewound, engine.KindCombatantOut)

@@ -1,11 +1,15 @@
 // Package store persists campaigns and encounters in PostgreSQL with plain
 // SQL over pgx/v5.
 //
-// An encounter is a snapshot (its state at seq) plus an append-only event log
-// with gapless seq numbers starting at 1. [DB.Append] writes a command's
-// events, the new snapshot and the command's client id in one transaction,
-// guarded by optimistic concurrency on seq, and announces the new seq with
-// NOTIFY fray_events, which [DB.Listen] receives on every server instance.
+// An encounter is an append-only event log with gapless seq numbers
+// starting at 1, its initial state, and snapshots of its state every
+// SnapshotEvery events. [DB.AppendCommand] writes a command's events and its
+// client id — nothing else: the (encounter, seq) key of the log is its
+// optimistic concurrency — in a transaction shared with the commands of other
+// encounters that arrive together (group commit), and announces the new seq
+// with NOTIFY fray_events, which [DB.Listen] receives on every server
+// instance. [DB.LoadEncounter] reads the latest snapshot and the events
+// after it.
 //
 // Errors a client may see carry a fray error code (fray.ENOTFOUND,
 // fray.ECONFLICT, fray.EINVALID); anything else is internal.
@@ -25,14 +29,21 @@ import (
 
 // DB is a pool of connections to the database.
 type DB struct {
-	pool  *pgxpool.Pool
-	conn  *pgx.ConnConfig // for Listen's dedicated connection
-	notes *notifier
+	pool    *pgxpool.Pool
+	conn    *pgx.ConnConfig // for Listen's dedicated connection
+	notes   *notifier
+	commits *committer
 }
 
 // Open connects to the database at url (a postgres:// URL or a keyword/value
-// DSN) and pings it.
+// DSN) and pings it; commands are group-committed with the default
+// CommitConfig.
 func Open(ctx context.Context, url string) (*DB, error) {
+	return OpenWith(ctx, url, CommitConfig{})
+}
+
+// OpenWith is Open with group commit tuned by commits.
+func OpenWith(ctx context.Context, url string, commits CommitConfig) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
@@ -51,12 +62,16 @@ func Open(ctx context.Context, url string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: ping: %w", err)
 	}
-	return &DB{pool: pool, conn: cfg.ConnConfig.Copy(), notes: newNotifier(pool)}, nil
+	db := &DB{pool: pool, conn: cfg.ConnConfig.Copy(), notes: newNotifier(pool)}
+	db.commits = newCommitter(db, commits)
+	return db, nil
 }
 
-// Close sends the notifications still pending, then closes every connection
-// of the pool, waiting for those in use.
+// Close commits the commands already queued, sends the notifications still
+// pending, then closes every connection of the pool, waiting for those in
+// use.
 func (db *DB) Close() {
+	db.commits.close()
 	db.notes.close()
 	db.pool.Close()
 }

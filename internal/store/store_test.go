@@ -194,7 +194,7 @@ func TestEncounters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Status != "setup" || e.Seq != 0 || string(e.State) != `{"hp": 10}` || e.CreatedAt.IsZero() {
+		if e.Status != "setup" || e.Seq != 0 || e.CreatedAt.IsZero() {
 			t.Fatalf("created %+v", e)
 		}
 		ids = append(ids, e.ID)
@@ -205,15 +205,15 @@ func TestEncounters(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Name != "E0" || got.Ruleset != "d6-bands" || got.CampaignID != c.ID || got.Seq != 0 ||
-		!jsonEqual(got.Setup, `{"a":[1,2]}`) || !jsonEqual(got.Initial, `{"hp":10}`) || !jsonEqual(got.State, `{"hp":10}`) {
-		t.Fatalf("Encounter = %+v (setup %s, state %s)", got, got.Setup, got.State)
+		!jsonEqual(got.Setup, `{"a":[1,2]}`) || !jsonEqual(got.Initial, `{"hp":10}`) {
+		t.Fatalf("Encounter = %+v (setup %s)", got, got.Setup)
 	}
 	list, err := db.Encounters(ctx, c.ID)
 	if err != nil || len(list) != 3 {
 		t.Fatalf("Encounters = %v, %v", list, err)
 	}
 	for i, e := range list {
-		if e.ID != ids[2-i] || e.Setup != nil || e.State != nil || e.Initial != nil {
+		if e.ID != ids[2-i] || e.Setup != nil || e.Initial != nil {
 			t.Fatalf("Encounters[%d] = %+v, want id %s without JSON", i, e, ids[2-i])
 		}
 	}
@@ -264,22 +264,25 @@ func TestAppend(t *testing.T) {
 	evs := events(1, 3)
 	evs[1].Secret = true
 	evs[2].Actor = ""
-	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c1", Events: evs, State: state(3), Status: "running"})
+	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c1", Events: evs, Status: "running"})
 	if err != nil || seq != 3 {
 		t.Fatalf("Append = %d, %v", seq, err)
 	}
-	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Events: events(4, 2), State: state(5)})
+	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Events: events(4, 2), Snapshot: state(5)})
 	if err != nil || seq != 5 {
-		t.Fatalf("second Append (no command id, status kept) = %d, %v", seq, err)
+		t.Fatalf("second Append (no command id, status kept, a snapshot) = %d, %v", seq, err)
+	}
+	if at, snap, err := db.SnapshotAt(ctx, e.ID, 5); err != nil || at != 5 || !jsonEqual(snap, `{"seq":5}`) {
+		t.Fatalf("the snapshot given with the append: %d %s %v", at, snap, err)
 	}
 
 	got, err := db.Encounter(ctx, e.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Seq != 5 || got.Status != "running" || !jsonEqual(got.State, `{"seq":5}`) || !jsonEqual(got.Initial, `{"round":0}`) ||
+	if got.Seq != 5 || got.Status != "running" || !jsonEqual(got.Initial, `{"round":0}`) ||
 		!got.UpdatedAt.After(got.CreatedAt) {
-		t.Fatalf("after appends: %+v state %s", got, got.State)
+		t.Fatalf("after appends: %+v", got)
 	}
 
 	all, err := db.Events(ctx, e.ID, 0, 0)
@@ -329,7 +332,7 @@ func TestAppendRejectsMalformed(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
 	e := newEncounter(t, db)
-	ok := store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c", Events: events(1, 2), State: state(2)}
+	ok := store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c", Events: events(1, 2)}
 	for name, c := range map[string]struct {
 		mod  func(*store.Append)
 		code string
@@ -337,8 +340,7 @@ func TestAppendRejectsMalformed(t *testing.T) {
 		"gap":             {func(a *store.Append) { a.Events[1].Seq = 3 }, fray.EINTERNAL},
 		"zero seq":        {func(a *store.Append) { a.Events[0].Seq = 0 }, fray.EINTERNAL},
 		"no kind":         {func(a *store.Append) { a.Events[0].Kind = "" }, fray.EINTERNAL},
-		"state not JSON":  {func(a *store.Append) { a.State = []byte("{") }, fray.EINTERNAL},
-		"no state":        {func(a *store.Append) { a.State = nil }, fray.EINTERNAL},
+		"state not JSON":  {func(a *store.Append) { a.Snapshot = []byte("{") }, fray.EINTERNAL},
 		"long command id": {func(a *store.Append) { a.CommandID = strings.Repeat("c", 201) }, fray.EINVALID},
 		"unknown":         {func(a *store.Append) { a.EncounterID = store.NewID() }, fray.ENOTFOUND},
 		"malformed id":    {func(a *store.Append) { a.EncounterID = "x" }, fray.ENOTFOUND},
@@ -364,11 +366,11 @@ func TestAppendStaleSeq(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
 	e := newEncounter(t, db)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "a", Events: events(1, 1), State: state(1)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "a", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, expect := range []int64{0, 2} { // behind and ahead
-		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "b", Events: events(expect+1, 1), State: state(9)})
+		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "b", Events: events(expect+1, 1)})
 		wantCode(t, err, fray.ECONFLICT)
 		if errors.Is(err, store.ErrDuplicateCommand) {
 			t.Fatal("a stale seq reported as a duplicate command")
@@ -378,8 +380,8 @@ func TestAppendStaleSeq(t *testing.T) {
 	if _, found, _ := db.CommandSeq(ctx, e.ID, "", "b"); found {
 		t.Fatal("a conflicting append recorded its command id")
 	}
-	if got, _ := db.Encounter(ctx, e.ID); got.Seq != 1 || !jsonEqual(got.State, `{"seq":1}`) {
-		t.Fatalf("after conflicts: seq %d state %s", got.Seq, got.State)
+	if got, _ := db.Encounter(ctx, e.ID); got.Seq != 1 {
+		t.Fatalf("after conflicts: seq %d", got.Seq)
 	}
 }
 
@@ -403,7 +405,7 @@ func TestAppendConcurrent(t *testing.T) {
 				defer wg.Done()
 				seq, err := db.Append(ctx, store.Append{
 					EncounterID: e.ID, ExpectSeq: expect, CommandID: fmt.Sprintf("r%d-%d", r, i),
-					Events: events(expect+1, 3), State: state(expect + 3),
+					Events: events(expect+1, 3),
 				})
 				mu.Lock()
 				defer mu.Unlock()
@@ -437,31 +439,31 @@ func TestAppendDuplicateCommand(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
 	e := newEncounter(t, db)
-	first := store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "cmd-1", Events: events(1, 2), State: state(2), Status: "running"}
+	first := store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "cmd-1", Events: events(1, 2), Status: "running"}
 	if seq, err := db.Append(ctx, first); err != nil || seq != 2 {
 		t.Fatalf("first = %d, %v", seq, err)
 	}
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "cmd-2", Events: events(3, 1), State: state(3)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "cmd-2", Events: events(3, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	// A resend, whether decided on the current seq or on the old one.
 	for _, expect := range []int64{3, 0} {
 		seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "cmd-1",
-			Events: events(expect+1, 1), State: state(99), Status: "finished"})
+			Events: events(expect+1, 1), Status: "finished"})
 		if !errors.Is(err, store.ErrDuplicateCommand) || fray.ErrorCode(err) != fray.ECONFLICT || seq != 2 {
 			t.Fatalf("resend (expect %d) = %d, %v; want 2, duplicate", expect, seq, err)
 		}
 	}
 	got, _ := db.Encounter(ctx, e.ID)
-	if got.Seq != 3 || got.Status != "running" || !jsonEqual(got.State, `{"seq":3}`) {
-		t.Fatalf("a duplicate changed the encounter: %+v %s", got, got.State)
+	if got.Seq != 3 || got.Status != "running" {
+		t.Fatalf("a duplicate changed the encounter: %+v", got)
 	}
 	if all, _ := db.Events(ctx, e.ID, 0, 0); len(all) != 3 {
 		t.Fatalf("%d events after a duplicate", len(all))
 	}
 	// The same command id may be used in another encounter.
 	other := newEncounter(t, db)
-	if _, err := db.Append(ctx, store.Append{EncounterID: other.ID, CommandID: "cmd-1", Events: events(1, 1), State: state(1)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: other.ID, CommandID: "cmd-1", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -484,7 +486,7 @@ func TestListen(t *testing.T) {
 	expect := int64(0)
 	deadline := time.After(10 * time.Second)
 	for got := false; !got; {
-		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 2), State: state(expect + 2)})
+		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 2)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -501,9 +503,9 @@ func TestListen(t *testing.T) {
 		}
 	}
 	// A rejected append notifies nobody.
-	_, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: events(1, 1), State: state(1)})
+	_, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: events(1, 1)})
 	wantCode(t, err, fray.ECONFLICT)
-	seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1), State: state(expect + 1)})
+	seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +553,7 @@ func TestListenReconnects(t *testing.T) {
 	expect := int64(0)
 	appendOne := func() {
 		t.Helper()
-		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1), State: state(expect + 1)})
+		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -591,7 +593,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	e := newEncounter(t, db)
 	ev := engine.NewEvent("moved", "", "x moves", engine.TurnStarted{Combatant: "x", Turn: 2})
 	ev.Seq = 1
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Events: []engine.Event{ev}, State: []byte(`{}`)}); err != nil {
+	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Events: []engine.Event{ev}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Events(ctx, e.ID, 0, 0)
@@ -604,7 +606,8 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	}
 }
 
-// BenchmarkAppend appends one command of 3 events with a 4 KB state per op.
+// BenchmarkAppend appends one command of 3 events per op, with a 4 KB
+// snapshot when one is due (every SnapshotEvery events).
 func BenchmarkAppend(b *testing.B) {
 	db, _ := open(b)
 	ctx := context.Background()
@@ -614,7 +617,11 @@ func BenchmarkAppend(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		evs := events(seq+1, 3)
-		s, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: seq, CommandID: fmt.Sprintf("cmd-%d", i), Events: evs, State: st, Status: "running"})
+		a := store.Append{EncounterID: e.ID, ExpectSeq: seq, CommandID: fmt.Sprintf("cmd-%d", i), Events: evs}
+		if store.SnapshotDue(seq, seq+3) {
+			a.Snapshot = st
+		}
+		s, err := db.Append(ctx, a)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -624,7 +631,7 @@ func BenchmarkAppend(b *testing.B) {
 }
 
 // BenchmarkAppendParallel appends to 4 encounters per core at once, one
-// writer each.
+// writer each: their commands share transactions (group commit).
 func BenchmarkAppendParallel(b *testing.B) {
 	db, _ := open(b)
 	ctx := context.Background()
@@ -647,7 +654,11 @@ func BenchmarkAppendParallel(b *testing.B) {
 		mu.Unlock()
 		var seq int64
 		for i := 0; pb.Next(); i++ {
-			s, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: seq, CommandID: fmt.Sprintf("cmd-%d", i), Events: events(seq+1, 3), State: st})
+			a := store.Append{EncounterID: e.ID, ExpectSeq: seq, CommandID: fmt.Sprintf("cmd-%d", i), Events: events(seq+1, 3)}
+			if store.SnapshotDue(seq, seq+3) {
+				a.Snapshot = st
+			}
+			s, err := db.Append(ctx, a)
 			if err != nil {
 				b.Error(err)
 				return

@@ -1,0 +1,182 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/play"
+)
+
+// TestPublishSendsOnlyWhatChanged: an update a viewer can see nothing of —
+// no event, the same projection, the same fragments — sends that viewer
+// nothing; a projection that did not change is left out of the frame, and
+// a page gets only the fragments that changed (and the log's new entries).
+// The GM, who sees everything, gets the events as they were encoded for
+// the log.
+func TestPublishSendsOnlyWhatChanged(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Combatants: []engine.Combatant{
+		{ID: "ana", Name: "Ana", Side: "a", PC: true}, {ID: "spy", Name: "Spy", Side: "b", Hidden: true},
+	}}
+	enc := fixedEncounter{st: st}
+	render := func(_ context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
+		return map[string]string{"status": fmt.Sprint("round ", v.Round), "order": "same", "log": fmt.Sprint(len(events), " entries")}, nil
+	}
+	hub := NewHub(Config{Encounters: enc, Events: enc, Render: render})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := engine.GMViewer()
+		if r.URL.Query().Get("as") == "ana" {
+			v = engine.PlayerViewer("ana")
+		}
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: v, Since: -1,
+			HTML: r.URL.Query().Get("html") == "1", View: r.URL.Query().Get("view") == "1"})
+	}))
+	defer srv.Close()
+	ctx := context.Background()
+	type frame struct {
+		Seq    int64
+		Events []engine.Event
+		View   json.RawMessage
+		HTML   map[string]string
+		raw    string
+	}
+	// Each client's frames, read as they come (a read that times out
+	// would close the connection).
+	dial := func(query string) chan frame {
+		t.Helper()
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/?"+query, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.CloseNow() })
+		c.SetReadLimit(1 << 20)
+		if _, _, err := c.Read(ctx); err != nil { // the snapshot
+			t.Fatal(err)
+		}
+		frames := make(chan frame, 16)
+		go func() {
+			for {
+				_, data, err := c.Read(ctx)
+				if err != nil {
+					return
+				}
+				var f frame
+				if err := json.Unmarshal(data, &f); err != nil {
+					return
+				}
+				f.raw = string(data)
+				frames <- f
+			}
+		}()
+		return frames
+	}
+	gm, playerView, playerPage := dial("view=1"), dial("as=ana&view=1"), dial("as=ana&html=1")
+	for hub.Count("e") < 3 {
+		time.Sleep(time.Millisecond)
+	}
+	next := func(c chan frame) (frame, bool) {
+		select {
+		case f := <-c:
+			return f, true
+		case <-time.After(300 * time.Millisecond):
+			return frame{}, false
+		}
+	}
+	publish := func(ev engine.Event, round int) {
+		st.Seq, st.Round = ev.Seq, round
+		ev.Text = "something happens"
+		enc, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: ev.Seq,
+			Events: []engine.Event{ev}, Encoded: [][]byte{enc}})
+	}
+
+	// 1: a visible event; the first update sends everything.
+	publish(engine.Event{Seq: 1, Kind: "tick", Actor: "ana"}, 1)
+	for _, c := range []chan frame{gm, playerView, playerPage} {
+		if f, ok := next(c); !ok || f.Seq != 1 || len(f.Events) != 1 {
+			t.Fatalf("update 1: %+v %v", f, ok)
+		}
+	}
+	// 2: the hidden spy's secret event, nothing the player sees changes.
+	publish(engine.Event{Seq: 2, Kind: "tick", Actor: "spy", Secret: true}, 1)
+	if f, ok := next(gm); !ok || f.Seq != 2 || len(f.Events) != 1 || !strings.Contains(f.raw, `"secret":true`) {
+		t.Fatalf("update 2 to the GM: %+v %v", f, ok)
+	}
+	for _, c := range []chan frame{playerView, playerPage} {
+		if f, ok := next(c); ok {
+			t.Fatalf("update 2 (nothing the player can see) reached the player: %s", f.raw)
+		}
+	}
+	// 3: a visible event, and a new round: the player's view and status change.
+	publish(engine.Event{Seq: 3, Kind: "tick", Actor: "ana"}, 2)
+	if f, ok := next(playerView); !ok || f.Seq != 3 || len(f.Events) != 1 || len(f.View) == 0 {
+		t.Fatalf("update 3 to the player's bot: %+v %v", f, ok)
+	}
+	if f, ok := next(playerPage); !ok || f.Seq != 3 || len(f.HTML) != 2 || f.HTML["status"] != "round 2" || f.HTML["log"] != "1 entries" {
+		t.Fatalf("update 3 to the player's page: %+v %v", f, ok)
+	}
+	// 4: a visible event that changes nothing else: the events, the log.
+	publish(engine.Event{Seq: 4, Kind: "tick", Actor: "ana"}, 2)
+	if f, ok := next(playerView); !ok || f.Seq != 4 || len(f.Events) != 1 || f.View != nil {
+		t.Fatalf("update 4 to the player's bot: %+v %v", f, ok)
+	}
+	if f, ok := next(playerPage); !ok || f.Seq != 4 || len(f.HTML) != 1 || f.HTML["log"] != "1 entries" {
+		t.Fatalf("update 4 to the player's page: %+v %v", f, ok)
+	}
+	for seq := int64(3); seq <= 4; seq++ {
+		if f, ok := next(gm); !ok || f.Seq != seq {
+			t.Fatalf("update %d to the GM: %+v %v", seq, f, ok)
+		}
+	}
+	hub.Close()
+}
+
+// countingConn counts the writes that reach the network.
+type countingConn struct {
+	net.Conn
+	writes [][]byte
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.writes = append(c.writes, append([]byte(nil), p...))
+	return len(p), nil
+}
+
+func (c *countingConn) SetWriteDeadline(time.Time) error { return nil }
+
+// Frames written while the connection is corked leave in one write, in
+// order; uncorked, each write goes at once.
+func TestCorkedFramesLeaveTogether(t *testing.T) {
+	under := &countingConn{}
+	c := &corkConn{Conn: under, timeout: time.Second}
+	c.cork()
+	for _, s := range []string{"events", "ack", "ping"} {
+		if _, err := c.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(under.writes) != 0 {
+		t.Fatalf("%d writes while corked", len(under.writes))
+	}
+	if err := c.uncork(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte("later")); err != nil {
+		t.Fatal(err)
+	}
+	if len(under.writes) != 2 || string(under.writes[0]) != "eventsackping" || string(under.writes[1]) != "later" {
+		t.Fatalf("writes: %q", under.writes)
+	}
+}

@@ -1,0 +1,479 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// CommitConfig tunes group commit: commands of different encounters that
+// arrive together share one transaction, and so one WAL flush.
+type CommitConfig struct {
+	// MaxWait bounds how long a command waits for others to share its
+	// transaction while another one is committing (default 1 ms). With
+	// nothing committing, a command goes at once.
+	MaxWait time.Duration
+	// MaxBatch is the most commands in one transaction (default 64).
+	MaxBatch int
+	// InFlight is how many transactions may commit at once (default 2).
+	InFlight int
+	// Timeout bounds one transaction, COMMIT included (default 20 s).
+	Timeout time.Duration
+}
+
+func (c CommitConfig) withDefaults() CommitConfig {
+	if c.MaxWait <= 0 {
+		c.MaxWait = time.Millisecond
+	}
+	if c.MaxBatch <= 0 {
+		c.MaxBatch = 64
+	}
+	if c.InFlight <= 0 {
+		c.InFlight = 2
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = 20 * time.Second
+	}
+	return c
+}
+
+// appendSQL writes a batch of commands (of different encounters) in one
+// statement that never fails because of one of them: each command's
+// pre-checks — its encounter exists and is not locked against appends
+// (store.Settle, a carry-over decision), its sender has not used its id
+// before, the encounter's log still ends at the seq it was decided on, the
+// campaign's access version is still the sender's — decide whether its
+// command id, events, status change and snapshot are written; the result
+// says, per command, what was found. Only a race with another server
+// instance (the same event seq or command id inserted concurrently) fails
+// the statement, and then each command is written alone.
+//
+// The encounter row is locked FOR KEY SHARE (the events' foreign key would
+// take the same lock): appends to one encounter do not block each other,
+// but Settle and DecideCarryOver, which lock it FOR UPDATE, wait for them
+// and hold them off. In a batch, a row locked that way is skipped (its
+// command is written alone, waiting) rather than holding up the others.
+const appendSQLTemplate = `
+WITH c AS (
+	SELECT * FROM unnest($1::int[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::int[], $8::text[])
+		AS c (i, enc, expect, sender, cmd, access, n, status)
+), locked AS (
+	SELECT e.id, e.campaign_id FROM encounters e WHERE e.id IN (SELECT enc FROM c)
+	FOR KEY SHARE OF e %s
+), chk AS (
+	SELECT c.*,
+		EXISTS (SELECT 1 FROM encounters x WHERE x.id = c.enc) AS found,
+		l.id IS NOT NULL AS locked,
+		COALESCE((SELECT v.seq FROM events v WHERE v.encounter_id = c.enc ORDER BY v.seq DESC LIMIT 1), 0) AS last,
+		(SELECT m.seq FROM commands m
+			WHERE c.cmd <> '' AND m.encounter_id = c.enc AND m.sender IN (c.sender, '') AND m.command_id = c.cmd
+			ORDER BY m.sender DESC LIMIT 1) AS done,
+		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access
+	FROM c LEFT JOIN locked l ON l.id = c.enc
+), ok AS (
+	SELECT * FROM chk
+	WHERE found AND locked AND done IS NULL AND last = expect AND (access = 0 OR access = cur_access)
+), cmds AS (
+	INSERT INTO commands (encounter_id, sender, command_id, seq)
+	SELECT enc, sender, cmd, expect + n FROM ok WHERE cmd <> ''
+), evs AS (
+	INSERT INTO events (encounter_id, seq, kind, actor, round, body, command_id)
+	SELECT ok.enc, ok.expect + v.k, v.kind, NULLIF(v.actor, ''), v.round, v.body, NULLIF(ok.cmd, '')
+	FROM unnest($9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::jsonb[]) AS v (i, k, kind, actor, round, body)
+	JOIN ok ON ok.i = v.i
+), sts AS (
+	UPDATE encounters e SET status = ok.status, updated_at = now()
+	FROM ok WHERE e.id = ok.enc AND ok.status <> ''
+), snaps AS (
+	INSERT INTO snapshots (encounter_id, seq, state)
+	SELECT ok.enc, ok.expect + ok.n, s.state
+	FROM unnest($15::int[], $16::jsonb[]) AS s (i, state) JOIN ok ON ok.i = s.i
+	ON CONFLICT (encounter_id, seq) DO NOTHING
+)
+SELECT i, found, locked, last, done, cur_access FROM chk`
+
+var (
+	appendBatchSQL = fmt.Sprintf(appendSQLTemplate, "SKIP LOCKED")
+	appendAloneSQL = fmt.Sprintf(appendSQLTemplate, "")
+)
+
+// pending is a command waiting for its transaction.
+type pending struct {
+	a      Append
+	bodies [][]byte
+	newSeq int64
+	done   chan outcome
+}
+
+type outcome struct {
+	r   Appended
+	err error
+}
+
+// CommitStats counts what group commit did since the database was opened.
+type CommitStats struct {
+	Transactions int64 // batches written in one transaction
+	Commands     int64 // commands in them
+	Alone        int64 // commands written again alone (a race with another instance, a locked encounter)
+}
+
+// CommitStats reports what group commit did so far.
+func (db *DB) CommitStats() CommitStats {
+	c := db.commits
+	return CommitStats{Transactions: c.txs.Load(), Commands: c.cmds.Load(), Alone: c.alones.Load()}
+}
+
+// committer groups appends into transactions (see CommitConfig).
+type committer struct {
+	txs, cmds, alones atomic.Int64
+
+	db   *DB
+	cfg  CommitConfig
+	in   chan *pending
+	stop chan struct{}
+	wg   sync.WaitGroup // the dispatcher and every transaction
+
+	mu     sync.RWMutex // held to queue; closing takes it exclusively
+	closed bool
+}
+
+func newCommitter(db *DB, cfg CommitConfig) *committer {
+	c := &committer{db: db, cfg: cfg.withDefaults(), in: make(chan *pending, 1024), stop: make(chan struct{})}
+	c.wg.Add(1)
+	go c.dispatch()
+	return c
+}
+
+// close commits what was queued, then stops.
+func (c *committer) close() {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return
+	}
+	c.closed = true
+	c.mu.Unlock()
+	close(c.stop)
+	c.wg.Wait()
+}
+
+// submit queues p and waits for its outcome. When ctx ends first the
+// outcome is unknown: p may still commit.
+func (c *committer) submit(ctx context.Context, p *pending) (Appended, error) {
+	c.mu.RLock()
+	if c.closed {
+		c.mu.RUnlock()
+		return Appended{}, fray.Errorf(fray.EUNAVAILABLE, "the server is shutting down")
+	}
+	select {
+	case c.in <- p:
+		c.mu.RUnlock()
+	case <-ctx.Done():
+		c.mu.RUnlock()
+		return Appended{}, ctx.Err() // not queued: nothing written
+	}
+	select {
+	case o := <-p.done:
+		return o.r, o.err
+	case <-ctx.Done():
+		return Appended{}, fmt.Errorf("%w: %w: %w",
+			fray.Errorf(fray.EOUTCOMEUNKNOWN, "your command was being saved when the request ended: resend it with the same id"),
+			ErrOutcomeUnknown, ctx.Err())
+	}
+}
+
+// dispatch forms batches. A command goes at once when no transaction is
+// committing; otherwise it waits at most MaxWait for others to join it (or
+// until the batch is full), then for a free transaction slot, taking in
+// what arrives meanwhile.
+func (c *committer) dispatch() {
+	defer c.wg.Done()
+	slots := make(chan struct{}, c.cfg.InFlight)
+	wait := time.NewTimer(time.Hour)
+	wait.Stop()
+	var next *pending // arrived when the batch was full
+	for {
+		first := next
+		next = nil
+		if first == nil {
+			select {
+			case first = <-c.in:
+			case <-c.stop:
+				select {
+				case first = <-c.in: // commit what is queued before stopping
+				default:
+					for range c.cfg.InFlight {
+						slots <- struct{}{} // wait for the transactions in flight
+					}
+					return
+				}
+			}
+		}
+		batch := []*pending{first}
+		take := func(p *pending) {
+			if len(batch) < c.cfg.MaxBatch {
+				batch = append(batch, p)
+			} else {
+				next = p
+			}
+		}
+	drain:
+		for len(batch) < c.cfg.MaxBatch {
+			select {
+			case p := <-c.in:
+				take(p)
+			default:
+				break drain
+			}
+		}
+		if len(slots) > 0 && len(batch) < c.cfg.MaxBatch {
+			wait.Reset(c.cfg.MaxWait)
+		gather:
+			for len(batch) < c.cfg.MaxBatch {
+				select {
+				case p := <-c.in:
+					take(p)
+				case <-wait.C:
+					break gather
+				}
+			}
+			if !wait.Stop() {
+				select {
+				case <-wait.C:
+				default:
+				}
+			}
+		}
+	slot:
+		for next == nil { // a full batch stops taking commands in
+			select {
+			case slots <- struct{}{}:
+				break slot
+			case p := <-c.in:
+				take(p)
+			}
+		}
+		if next != nil {
+			slots <- struct{}{}
+		}
+		c.wg.Add(1)
+		go func(batch []*pending) {
+			defer c.wg.Done()
+			defer func() { <-slots }()
+			c.commit(batch)
+		}(batch)
+	}
+}
+
+// verdict is what the batch statement found about one command.
+type verdict struct {
+	found, locked bool
+	last          int64
+	done          *int64
+	access        int64
+}
+
+// commit writes a batch in one transaction and answers every command.
+func (c *committer) commit(batch []*pending) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
+	defer cancel()
+	c.txs.Add(1)
+	c.cmds.Add(int64(len(batch)))
+	verdicts, err := c.write(ctx, batch, appendBatchSQL)
+	var pe *pgconn.PgError
+	switch {
+	case err == nil:
+	case errors.As(err, &pe) && len(batch) > 1:
+		// A race with another server instance (or a command the database
+		// refused): nothing was written; each command goes alone, so that
+		// only the one concerned fails.
+		c.alone(batch)
+		return
+	case errors.As(err, &pe):
+		batch[0].done <- outcome{err: c.db.aloneFailed(ctx, batch[0], err)}
+		return
+	default:
+		for _, p := range batch {
+			p.done <- outcome{err: err}
+		}
+		return
+	}
+	var retry []*pending
+	for i, p := range batch {
+		v := verdicts[i]
+		if v.found && !v.locked && v.done == nil {
+			retry = append(retry, p) // its encounter is locked against appends: wait alone
+			continue
+		}
+		p.done <- c.judge(p, v)
+	}
+	if len(retry) > 0 {
+		c.alone(retry)
+	}
+}
+
+// alone writes each command in a transaction of its own, concurrently.
+func (c *committer) alone(batch []*pending) {
+	c.alones.Add(int64(len(batch)))
+	var wg sync.WaitGroup
+	for _, p := range batch {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
+			defer cancel()
+			verdicts, err := c.write(ctx, []*pending{p}, appendAloneSQL)
+			if err != nil {
+				p.done <- outcome{err: c.db.aloneFailed(ctx, p, err)}
+				return
+			}
+			p.done <- c.judge(p, verdicts[0])
+		})
+	}
+	wg.Wait()
+}
+
+// judge turns a committed batch's verdict on p into p's outcome.
+func (c *committer) judge(p *pending, v verdict) outcome {
+	a := p.a
+	switch {
+	case !v.found:
+		return outcome{err: encounterNotFound(a.EncounterID)}
+	case v.done != nil:
+		return outcome{r: Appended{Seq: *v.done}, err: duplicate(a.CommandID, *v.done)}
+	case v.last != a.ExpectSeq:
+		return outcome{err: fray.Errorf(fray.ECONFLICT, "encounter changed concurrently (it is at seq %d, not %d)", v.last, a.ExpectSeq)}
+	case a.Access != 0 && v.access != a.Access:
+		return outcome{err: fmt.Errorf("%w: %w", fray.Errorf(fray.ECONFLICT, "your access to this campaign changed; try again"), ErrAccessChanged)}
+	}
+	if len(a.Events) > 0 {
+		c.db.notes.post(a.EncounterID, p.newSeq)
+	}
+	return outcome{r: Appended{Seq: p.newSeq, Access: v.access}}
+}
+
+func duplicate(commandID string, seq int64) error {
+	return fmt.Errorf("%w: %w", fray.Errorf(fray.ECONFLICT, "command %q was already applied (seq %d)", commandID, seq), ErrDuplicateCommand)
+}
+
+// aloneFailed explains why a command written alone failed.
+func (db *DB) aloneFailed(ctx context.Context, p *pending, err error) error {
+	a := p.a
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err // unavailable, or the outcome is unknown
+	}
+	switch {
+	case pe.Code == sqlUniqueViolation && strings.HasPrefix(pe.ConstraintName, "commands"):
+		// The same sender's id, committed concurrently elsewhere.
+		seq, found, lerr := db.CommandSeq(ctx, a.EncounterID, a.Sender, a.CommandID)
+		if lerr != nil {
+			return lerr
+		}
+		if !found {
+			return encounterNotFound(a.EncounterID)
+		}
+		return duplicate(a.CommandID, seq)
+	case pe.Code == sqlUniqueViolation:
+		return fray.Errorf(fray.ECONFLICT, "encounter changed concurrently")
+	case pe.Code == sqlForeignKeyViolation:
+		return encounterNotFound(a.EncounterID)
+	}
+	return fmt.Errorf("store: append: %w", err)
+}
+
+// write runs sql over the batch in one transaction and commits it. Its
+// error is a *pgconn.PgError when the database refused (nothing written),
+// wraps ErrOutcomeUnknown when the connection failed during COMMIT, and
+// is anything else (nothing written) when it failed before.
+func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]verdict, error) {
+	var (
+		is, ns                   []int32
+		encs, senders, cmds, sts []string
+		expects, accesses        []int64
+		evI, evK, evRound        []int32
+		evKind, evActor          []string
+		evBody                   [][]byte
+		snapI                    []int32
+		snaps                    [][]byte
+	)
+	for i, p := range batch {
+		a := p.a
+		is, encs, expects, senders, cmds = append(is, int32(i)), append(encs, a.EncounterID), append(expects, a.ExpectSeq),
+			append(senders, a.Sender), append(cmds, a.CommandID)
+		accesses, ns, sts = append(accesses, a.Access), append(ns, int32(len(a.Events))), append(sts, a.Status)
+		for k, ev := range a.Events {
+			evI, evK, evKind, evActor, evRound, evBody = append(evI, int32(i)), append(evK, int32(k+1)), append(evKind, ev.Kind),
+				append(evActor, ev.Actor), append(evRound, int32(ev.Round)), append(evBody, p.bodies[k])
+		}
+		if a.Snapshot != nil {
+			snapI, snaps = append(snapI, int32(i)), append(snaps, a.Snapshot)
+		}
+	}
+
+	b := &pgx.Batch{}
+	b.BeginTx(pgx.TxOptions{})
+	// Planning the statement for its arrays' values would cost more than
+	// running it, every time: its generic plan suits any batch.
+	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
+	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
+		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps)
+	br := c.db.pool.SendBatch(ctx, b)
+	tx := br.Tx()
+	committing := false
+	defer func() {
+		if !committing {
+			_ = br.Close()
+			_ = tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+
+	// Until COMMIT is sent, a failure means nothing was written.
+	for range 2 { // BEGIN, SET LOCAL
+		if _, err := br.Exec(); err != nil {
+			return nil, fmt.Errorf("store: append: begin: %w", err)
+		}
+	}
+	verdicts := make([]verdict, len(batch))
+	rows, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var i int32
+		var v verdict
+		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.done, &v.access); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		verdicts[i] = v
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := br.Close(); err != nil {
+		return nil, err
+	}
+	committing = true
+	if err := tx.Commit(ctx); err != nil {
+		_ = tx.Rollback(context.WithoutCancel(ctx))
+		// Only PostgreSQL's own answer says the commit did not happen. (pgx
+		// may call a connection lost after COMMIT was sent "safe to retry".)
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) || errors.Is(err, pgx.ErrTxCommitRollback) {
+			return nil, fmt.Errorf("store: append: commit: %w", err)
+		}
+		return nil, fmt.Errorf("%w: %w: %w",
+			fray.Errorf(fray.EOUTCOMEUNKNOWN, "the database connection failed while your command was being saved: resend it with the same id"),
+			ErrOutcomeUnknown, err)
+	}
+	return verdicts, nil
+}
