@@ -161,6 +161,10 @@ func TestPendingDecisionFlow(t *testing.T) {
 	if len(st.Core().Pending) != 1 || st.Core().Pending[0].ID != "d4" {
 		t.Fatalf("pending = %+v", st.Core().Pending)
 	}
+	var carried map[string]string
+	if err := st.Core().Pending[0].Decode(&carried); err != nil || carried["secret"] != "note" {
+		t.Fatalf("the decision carries %v (%v), want what AskWith was given", carried, err)
+	}
 	// The player is told who the encounter waits on but never sees the GM's context.
 	pv := engine.Project(enginetest.Toy{}, st, engine.PlayerViewer("hero"))
 	if !slices.Equal(pv.Waiting, []string{"the GM"}) || len(pv.Pending) != 0 || len(pv.Actions) != 0 {

@@ -40,6 +40,16 @@ func (s Step) Decode(v any) error {
 	return nil
 }
 
+// RunStep decodes step s's data into a T and performs it with fn: the
+// body of a Stepper's case for one kind of step.
+func RunStep[T any](tx *Tx, s Step, fn func(*Tx, T) error) error {
+	var d T
+	if err := s.Decode(&d); err != nil {
+		return err
+	}
+	return fn(tx, d)
+}
+
 // Run performs steps in order through the ruleset's Stepper. It stops
 // early when a step parks the rest (asks or interrupts) or the encounter
 // stops running; the parked steps run later by themselves.

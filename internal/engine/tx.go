@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -62,6 +63,17 @@ func (tx *Tx) Emits(kind, actor, text string, data any, rolls ...dice.Roll) erro
 // Ask opens a decision. The work after the step being run waits behind it
 // (see Run). Its id is derived from the sequence number.
 func (tx *Tx) Ask(d Decision) error { return tx.AskAll(d) }
+
+// AskWith opens decision d carrying data (encoded into d.Data): what the
+// ruleset needs to carry on when it is answered (see Decision.Decode).
+func (tx *Tx) AskWith(d Decision, data any) error {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return fmt.Errorf("decision %s: %w", d.Kind, err)
+	}
+	d.Data = raw
+	return tx.Ask(d)
+}
 
 // AskAll opens several decisions as one group: sealed ones are revealed
 // together once all are answered; the parked work resumes when none of

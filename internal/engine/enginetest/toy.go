@@ -174,8 +174,8 @@ func (t Toy) Decide(tx *engine.Tx, cmd engine.Command) error {
 		}
 		return tx.GetUp(c.ID, "healed", c.Name+" gets up.")
 	case "ask":
-		return tx.Ask(engine.Decision{For: engine.GM, Kind: "ruling", Prompt: "Allow it?", Data: json.RawMessage(`{"secret":"note"}`),
-			Options: []engine.Choice{{Value: "yes", Label: "Yes"}, {Value: "no", Label: "No"}}})
+		return tx.AskWith(engine.Decision{For: engine.GM, Kind: "ruling", Prompt: "Allow it?",
+			Options: []engine.Choice{{Value: "yes", Label: "Yes"}, {Value: "no", Label: "No"}}}, map[string]string{"secret": "note"})
 	case "spoil":
 		return tx.Emits("spoil", "", "spoil", nil)
 	case "interrupt":
@@ -277,17 +277,9 @@ type strike struct {
 func (Toy) Step(tx *engine.Tx, s engine.Step) error {
 	switch s.Kind {
 	case "strike":
-		var k strike
-		if err := s.Decode(&k); err != nil {
-			return err
-		}
-		return doStrike(tx, k)
+		return engine.RunStep(tx, s, doStrike)
 	case "note":
-		var text string
-		if err := s.Decode(&text); err != nil {
-			return err
-		}
-		return tx.Emits("note", "", text, nil)
+		return engine.RunStep(tx, s, func(tx *engine.Tx, text string) error { return tx.Emits("note", "", text, nil) })
 	}
 	return fmt.Errorf("toy: no step %q", s.Kind)
 }

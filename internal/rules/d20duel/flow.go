@@ -1,7 +1,6 @@
 package d20duel
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -53,42 +52,28 @@ func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
 	case stepRoundEnd:
 		return newRound(tx)
 	case stepAttack:
-		return runStepOf(tx, s, runAttack)
+		return engine.RunStep(tx, s, runAttack)
 	case stepCounter:
-		return runStepOf(tx, s, runCounter)
+		return engine.RunStep(tx, s, runCounter)
 	case stepFallout:
-		return runStepOf(tx, s, func(tx *engine.Tx, f falloutStep) error { return fallout(tx, f.Fighters) })
+		return engine.RunStep(tx, s, func(tx *engine.Tx, f falloutStep) error { return fallout(tx, f.Fighters) })
 	case stepManeuver:
-		return runStepOf(tx, s, runManeuver)
+		return engine.RunStep(tx, s, runManeuver)
 	case stepOffer:
-		return runStepOf(tx, s, offerManeuver)
+		return engine.RunStep(tx, s, offerManeuver)
 	case stepTest:
-		return runStepOf(tx, s, rollAttempt)
+		return engine.RunStep(tx, s, rollAttempt)
 	case stepVeto:
-		return runStepOf(tx, s, askVeto)
+		return engine.RunStep(tx, s, askVeto)
 	case stepActed:
-		return runStepOf(tx, s, runActed)
+		return engine.RunStep(tx, s, runActed)
 	}
 	return fmt.Errorf("d20-duel: no step %q", s.Kind)
 }
 
-// runStepOf decodes a step's data into a T and runs it with fn.
-func runStepOf[T any](tx *engine.Tx, s engine.Step, fn func(*engine.Tx, T) error) error {
-	var d T
-	if err := s.Decode(&d); err != nil {
-		return err
-	}
-	return fn(tx, d)
-}
-
 // ask opens a decision whose data is c.
 func ask(tx *engine.Tx, d engine.Decision, c any) error {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	d.Data = raw
-	return tx.Ask(d)
+	return tx.AskWith(d, c)
 }
 
 // askee is who answers a question about fighter id: the GM for a hidden

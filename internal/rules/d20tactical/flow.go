@@ -69,46 +69,37 @@ const (
 func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
 	switch s.Kind {
 	case stepAsk:
-		return runStepOf(tx, s, func(tx *engine.Tx, a askStep) error { return ask(tx, a.Decision, a.Cont) })
+		return engine.RunStep(tx, s, func(tx *engine.Tx, a askStep) error { return ask(tx, a.Decision, a.Cont) })
 	case stepReadyCheck:
-		return runStepOf(tx, s, runReadyCheck)
+		return engine.RunStep(tx, s, runReadyCheck)
 	case stepAfter:
-		return runStepOf(tx, s, runAfterAction)
+		return engine.RunStep(tx, s, runAfterAction)
 	case stepMoveLeg:
-		return runStepOf(tx, s, runMoveLeg)
+		return engine.RunStep(tx, s, runMoveLeg)
 	case stepPosture:
-		return runStepOf(tx, s, runPosture)
+		return engine.RunStep(tx, s, runPosture)
 	case stepJump:
-		return runStepOf(tx, s, runJump)
+		return engine.RunStep(tx, s, runJump)
 	case stepRun:
-		return runStepOf(tx, s, runRun)
+		return engine.RunStep(tx, s, runRun)
 	case stepReact:
-		return runStepOf(tx, s, runReact)
+		return engine.RunStep(tx, s, runReact)
 	case stepAttack:
-		return runStepOf(tx, s, runAttack)
+		return engine.RunStep(tx, s, runAttack)
 	case stepHit:
-		return runStepOf(tx, s, runHit)
+		return engine.RunStep(tx, s, runHit)
 	case stepDamage:
-		return runStepOf(tx, s, runDamage)
+		return engine.RunStep(tx, s, runDamage)
 	case stepHarm:
-		return runStepOf(tx, s, runHarm)
+		return engine.RunStep(tx, s, runHarm)
 	case stepEffect:
-		return runStepOf(tx, s, runEffect)
+		return engine.RunStep(tx, s, runEffect)
 	case stepHandle:
-		return runStepOf(tx, s, runHandle)
+		return engine.RunStep(tx, s, runHandle)
 	case stepObject:
-		return runStepOf(tx, s, askObject)
+		return engine.RunStep(tx, s, askObject)
 	}
 	return fmt.Errorf("d20-tactical: no step %q", s.Kind)
-}
-
-// runStepOf decodes a step's data into a T and runs it with fn.
-func runStepOf[T any](tx *engine.Tx, s engine.Step, fn func(*engine.Tx, T) error) error {
-	var d T
-	if err := s.Decode(&d); err != nil {
-		return err
-	}
-	return fn(tx, d)
 }
 
 // askStep is a question put in a sequence of steps.
@@ -119,12 +110,7 @@ type askStep struct {
 
 // ask opens a decision whose data is c.
 func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	d.Data = raw
-	return tx.Ask(d)
+	return tx.AskWith(d, c)
 }
 
 // askee is who answers a question for combatant id: its controller, or

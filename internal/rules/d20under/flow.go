@@ -60,43 +60,30 @@ const (
 func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
 	switch s.Kind {
 	case stepStrike:
-		return runStepOf(tx, s, runStrike)
+		return engine.RunStep(tx, s, runStrike)
 	case stepDamage:
-		return runStepOf(tx, s, runDamage)
+		return engine.RunStep(tx, s, runDamage)
 	case stepFree:
-		return runStepOf(tx, s, runFreeAttack)
+		return engine.RunStep(tx, s, runFreeAttack)
 	case stepMoveTo:
-		return runStepOf(tx, s, runMoveTo)
+		return engine.RunStep(tx, s, runMoveTo)
 	case stepTrap:
-		return runStepOf(tx, s, runTrap)
+		return engine.RunStep(tx, s, runTrap)
 	case stepAfter:
-		return runStepOf(tx, s, runAfterMove)
+		return engine.RunStep(tx, s, runAfterMove)
 	case stepLadder:
-		return runStepOf(tx, s, runLadderMove)
+		return engine.RunStep(tx, s, runLadderMove)
 	case stepSurpriseDone:
 		return surpriseDone(tx)
 	}
 	return fmt.Errorf("d20-under: no step %q", s.Kind)
 }
 
-func runStepOf[T any](tx *engine.Tx, s engine.Step, fn func(*engine.Tx, T) error) error {
-	var d T
-	if err := s.Decode(&d); err != nil {
-		return err
-	}
-	return fn(tx, d)
-}
-
 // ask opens a decision whose data is c. A decision for a hidden fighter
 // goes to the GM, so that no player learns of it.
 func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
 	d.For = askee(tx, d.For)
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	d.Data = raw
-	return tx.Ask(d)
+	return tx.AskWith(d, c)
 }
 
 // askee is who answers for fighter id: the GM for a hidden one or an NPC.

@@ -64,8 +64,7 @@ func contJSON(c Cont) json.RawMessage {
 
 // ask opens decision d with context c.
 func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
-	d.Data = contJSON(c)
-	return tx.Ask(d)
+	return tx.AskWith(d, c)
 }
 
 // Answer implements engine.Ruleset.

@@ -57,44 +57,30 @@ const (
 func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
 	switch s.Kind {
 	case stepMP:
-		return runStepOf(tx, s, runMPStep)
+		return engine.RunStep(tx, s, runMPStep)
 	case stepFreeAttack:
-		return runStepOf(tx, s, runFreeAttack)
+		return engine.RunStep(tx, s, runFreeAttack)
 	case stepDisengage:
-		return runStepOf(tx, s, runDisengage)
+		return engine.RunStep(tx, s, runDisengage)
 	case stepRun:
-		return runStepOf(tx, s, runRoll)
+		return engine.RunStep(tx, s, runRoll)
 	case stepDives:
-		return runStepOf(tx, s, runDives)
+		return engine.RunStep(tx, s, runDives)
 	case stepAreaDamage:
-		return runStepOf(tx, s, runAreaDamage)
+		return engine.RunStep(tx, s, runAreaDamage)
 	case stepPushZone:
-		return runStepOf(tx, s, askPushZone)
+		return engine.RunStep(tx, s, askPushZone)
 	case stepInterrupt:
-		return runStepOf(tx, s, runInterruptStep)
+		return engine.RunStep(tx, s, runInterruptStep)
 	}
 	return fmt.Errorf("sw-zones: no step %q", s.Kind)
-}
-
-// runStepOf decodes a step's data into a T and runs it with fn.
-func runStepOf[T any](tx *engine.Tx, s engine.Step, fn func(*engine.Tx, T) error) error {
-	var d T
-	if err := s.Decode(&d); err != nil {
-		return err
-	}
-	return fn(tx, d)
 }
 
 // ask opens a decision whose data is c. A decision for a hidden fighter
 // is asked of the GM, so that the log names no one players cannot see.
 func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
 	d.For = askee(tx, d.For)
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
-	d.Data = raw
-	return tx.Ask(d)
+	return tx.AskWith(d, c)
 }
 
 // askee is who answers a question about fighter id: the GM for a hidden one.
