@@ -127,6 +127,25 @@ func (b *Base) Combatant(id string) *Combatant {
 	return nil
 }
 
+// NameOf returns combatant id's display name (id itself when there is no
+// such combatant).
+func (b *Base) NameOf(id string) string {
+	if c := b.Combatant(id); c != nil {
+		return c.Name
+	}
+	return id
+}
+
+// PublicNameOf returns combatant id's name as every viewer may read it, in
+// a prompt or event text that players see: "someone unseen" for a
+// combatant the GM keeps hidden.
+func (b *Base) PublicNameOf(id string) string {
+	if c := b.Combatant(id); c != nil && c.Hidden {
+		return "someone unseen"
+	}
+	return b.NameOf(id)
+}
+
 // Current returns the combatant who has the floor: the only one acting,
 // an interrupter, or the first of an acting set ("" when none). Use
 // IsActing to ask whether a given combatant may act.

@@ -314,3 +314,19 @@ func TestHiddenCombatantsQuestionIsSecret(t *testing.T) {
 		t.Fatalf("the player sees %q", got[0].Text)
 	}
 }
+
+func TestNamesOfCombatants(t *testing.T) {
+	b := &engine.Base{Combatants: []engine.Combatant{{ID: "a", Name: "Ana"}, {ID: "s", Name: "Spy", Hidden: true}}}
+	for _, c := range []struct{ id, name, public string }{
+		{"a", "Ana", "Ana"},
+		{"s", "Spy", "someone unseen"},
+		{"x", "x", "x"},
+	} {
+		if got := b.NameOf(c.id); got != c.name {
+			t.Errorf("NameOf(%q) = %q, want %q", c.id, got, c.name)
+		}
+		if got := b.PublicNameOf(c.id); got != c.public {
+			t.Errorf("PublicNameOf(%q) = %q, want %q", c.id, got, c.public)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func runActed(tx *engine.Tx, s actedStep) error {
 	if !tx.Base().IsActing(s.Fighter) {
 		return nil
 	}
-	return tx.Acted(s.Fighter, state(tx).name(s.Fighter)+" has acted.")
+	return tx.Acted(s.Fighter, state(tx).NameOf(s.Fighter)+" has acted.")
 }
 
 func decideEngage(tx *engine.Tx, cmd engine.Command) error {
@@ -124,21 +124,21 @@ func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if f.Fallen() {
-		return fray.Errorf(fray.EILLEGAL, "%s is on the ground and cannot close in", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on the ground and cannot close in", st.NameOf(f.ID))
 	}
 	if err := st.canPair(f.ID, args.Target); err != nil {
 		return err
 	}
-	ev := engine.NewEvent(KindEngaged, f.ID, fmt.Sprintf("%s engages %s at Striking distance.", st.name(f.ID), st.name(args.Target)),
+	ev := engine.NewEvent(KindEngaged, f.ID, fmt.Sprintf("%s engages %s at Striking distance.", st.NameOf(f.ID), st.NameOf(args.Target)),
 		Engaged{A: f.ID, B: args.Target, Distance: Striking})
 	if err := tx.Emit(ev.With(args.Target)); err != nil {
 		return err
 	}
-	if err := tx.Acted(f.ID, st.name(f.ID)+" has acted."); err != nil {
+	if err := tx.Acted(f.ID, st.NameOf(f.ID)+" has acted."); err != nil {
 		return err
 	}
 	if tx.Base().IsActing(args.Target) {
-		return tx.Acted(args.Target, st.name(args.Target)+" is engaged and keeps their action for the exchange.")
+		return tx.Acted(args.Target, st.NameOf(args.Target)+" is engaged and keeps their action for the exchange.")
 	}
 	return nil
 }
@@ -158,7 +158,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	}
 	i := slices.IndexFunc(f.rangedWeapons(), func(w Weapon) bool { return w.ID == args.Weapon })
 	if i < 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon %q at hand", state(tx).name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon %q at hand", state(tx).NameOf(f.ID), args.Weapon)
 	}
 	w := f.rangedWeapons()[i]
 	if args.Aim == "" {
@@ -184,14 +184,14 @@ func decideRecover(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if !slices.Contains(f.Dropped, args.Weapon) {
-		return fray.Errorf(fray.EILLEGAL, "%s has not dropped a weapon %q", state(tx).name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EILLEGAL, "%s has not dropped a weapon %q", state(tx).NameOf(f.ID), args.Weapon)
 	}
 	w := f.weapon(args.Weapon)
-	ev := engine.NewEvent(KindRecovered, f.ID, fmt.Sprintf("%s picks up the %s.", state(tx).name(f.ID), w.Name), Recovered{Fighter: f.ID, Weapon: w.ID})
+	ev := engine.NewEvent(KindRecovered, f.ID, fmt.Sprintf("%s picks up the %s.", state(tx).NameOf(f.ID), w.Name), Recovered{Fighter: f.ID, Weapon: w.ID})
 	if err := tx.Emit(ev); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, state(tx).name(f.ID)+" has acted.")
+	return tx.Acted(f.ID, state(tx).NameOf(f.ID)+" has acted.")
 }
 
 func decideWait(tx *engine.Tx, cmd engine.Command) error {
@@ -199,10 +199,10 @@ func decideWait(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Emits(KindWaited, f.ID, state(tx).name(f.ID)+" waits.", map[string]string{"fighter": f.ID}); err != nil {
+	if err := tx.Emits(KindWaited, f.ID, state(tx).NameOf(f.ID)+" waits.", map[string]string{"fighter": f.ID}); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, state(tx).name(f.ID)+" has acted.")
+	return tx.Acted(f.ID, state(tx).NameOf(f.ID)+" has acted.")
 }
 
 // testArgs are a test's: which Attribute, a modifier for the
@@ -271,7 +271,7 @@ func askVeto(tx *engine.Tx, a testArgs) error {
 		what = "a test"
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecVeto, Default: VetoRoll,
-		Prompt:  fmt.Sprintf("%s attempts %q: %s %s. Allow the roll?", st.name(a.Fighter), what, attrLabel(a.Attribute), signed(a.Modifier)),
+		Prompt:  fmt.Sprintf("%s attempts %q: %s %s. Allow the roll?", st.NameOf(a.Fighter), what, attrLabel(a.Attribute), signed(a.Modifier)),
 		Options: []engine.Choice{{Value: VetoRoll, Label: "Allow the roll"}, {Value: VetoFail, Label: "Veto: it fails without a roll"}}}, a)
 }
 
@@ -286,7 +286,7 @@ func answerVeto(tx *engine.Tx, a testArgs, choice string) error {
 		return rollAttempt(tx, a)
 	}
 	st := state(tx)
-	ev := engine.NewEvent(KindVetoed, a.Fighter, fmt.Sprintf("The GM vetoes %s's attempt: it fails without a roll.", st.name(a.Fighter)),
+	ev := engine.NewEvent(KindVetoed, a.Fighter, fmt.Sprintf("The GM vetoes %s's attempt: it fails without a roll.", st.NameOf(a.Fighter)),
 		Vetoed{Fighter: a.Fighter, What: a.What})
 	return tx.Emit(ev)
 }
@@ -308,7 +308,7 @@ func rollAttempt(tx *engine.Tx, a testArgs) error {
 		label += ": " + a.What
 	}
 	t, r := rollTest(tx, f.ID, label, f.Attributes[a.Attribute], mods)
-	text := fmt.Sprintf("%s tests %s (%d)", st.name(f.ID), attrLabel(a.Attribute), t.Target)
+	text := fmt.Sprintf("%s tests %s (%d)", st.NameOf(f.ID), attrLabel(a.Attribute), t.Target)
 	if a.What != "" {
 		text += fmt.Sprintf(" to %s", a.What)
 	}

@@ -111,7 +111,7 @@ func planAttack(st *State, attacker, target, weaponID, mode, aim string, roll in
 	}
 	w := a.weapon(weaponID)
 	if w == nil {
-		return attackPlan{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(attacker), weaponID)
+		return attackPlan{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(attacker), weaponID)
 	}
 	p := attackPlan{attacker: a, target: t, weapon: *w, mode: mode, aim: aim, roll: roll, counter: counter}
 	b := &st.Base
@@ -138,7 +138,7 @@ func planAttack(st *State, attacker, target, weaponID, mode, aim string, roll in
 		p.mods = append(p.mods, dice.Mod{Label: "Reckless", Value: 3})
 	}
 	if theirs.Stance == StanceReckless {
-		p.mods = append(p.mods, dice.Mod{Label: st.name(target) + " is Reckless", Value: 5})
+		p.mods = append(p.mods, dice.Mod{Label: st.NameOf(target) + " is Reckless", Value: 5})
 	}
 	switch {
 	case aim == AimWeakness && first:
@@ -280,7 +280,7 @@ func attackRoll(st *State, p attackPlan, a Attack, black, white dice.Die) dice.R
 	case a.CompleteMiss:
 		result = "complete miss"
 	}
-	label := fmt.Sprintf("%s → %s (%s)", st.name(a.Attacker), st.name(a.Target), p.weapon.Name)
+	label := fmt.Sprintf("%s → %s (%s)", st.NameOf(a.Attacker), st.NameOf(a.Target), p.weapon.Name)
 	return dice.Roll{Label: label, Who: a.Attacker, Dice: []dice.Die{black, white}, Mod: sumMods(p.mods), Mods: p.mods,
 		Total: total, Target: a.Strike, Low: a.Guard, Compare: dice.Window, Result: result}
 }
@@ -288,7 +288,7 @@ func attackRoll(st *State, p attackPlan, a Attack, black, white dice.Die) dice.R
 // attackText is an attack's log line.
 func attackText(st *State, p attackPlan, a Attack) string {
 	var sb strings.Builder
-	who, whom := st.name(a.Attacker), st.name(a.Target)
+	who, whom := st.NameOf(a.Attacker), st.NameOf(a.Target)
 	verb := "attacks"
 	switch {
 	case a.Counter:

@@ -85,7 +85,7 @@ func disarm(tx *engine.Tx, attacker, target string, held []Weapon) error {
 		}
 	}
 	return ask(tx, engine.Decision{For: askee(tx, attacker), Kind: DecDrop, Options: opts, Default: def,
-		Prompt: fmt.Sprintf("Disarm: %s drops what one hand holds — which?", st.shown(target))}, dropCtx{Attacker: attacker, Target: target})
+		Prompt: fmt.Sprintf("Disarm: %s drops what one hand holds — which?", st.PublicNameOf(target))}, dropCtx{Attacker: attacker, Target: target})
 }
 
 func emitDisarmed(tx *engine.Tx, target, weapon, by string) error {
@@ -95,7 +95,7 @@ func emitDisarmed(tx *engine.Tx, target, weapon, by string) error {
 	if w == nil || slices.Contains(f.Dropped, weapon) {
 		return nil
 	}
-	ev := engine.NewEvent(KindDisarmed, by, fmt.Sprintf("%s drops the %s.", st.name(target), w.Name), Disarmed{Fighter: target, Weapon: weapon, By: by})
+	ev := engine.NewEvent(KindDisarmed, by, fmt.Sprintf("%s drops the %s.", st.NameOf(target), w.Name), Disarmed{Fighter: target, Weapon: weapon, By: by})
 	return tx.Emit(ev.With(target))
 }
 
@@ -119,9 +119,9 @@ type retreatCtx struct {
 func askRetreat(tx *engine.Tx, victim, attacker string) error {
 	st := state(tx)
 	return ask(tx, engine.Decision{For: askee(tx, victim), Kind: DecRetreat, Default: KeepFighting,
-		Prompt: fmt.Sprintf("%s's blow drives you back: retreat, or keep trying?", st.shown(attacker)),
+		Prompt: fmt.Sprintf("%s's blow drives you back: retreat, or keep trying?", st.PublicNameOf(attacker)),
 		Options: []engine.Choice{{Value: KeepFighting, Label: "Keep fighting"},
-			{Value: Retreat, Label: fmt.Sprintf("Retreat: no longer engaged with %s", st.shown(attacker))}}},
+			{Value: Retreat, Label: fmt.Sprintf("Retreat: no longer engaged with %s", st.PublicNameOf(attacker))}}},
 		retreatCtx{Fighter: victim, Attacker: attacker})
 }
 
@@ -130,5 +130,5 @@ func answerRetreat(tx *engine.Tx, c retreatCtx, choice string) error {
 	if choice != Retreat || st.engagement(c.Fighter, c.Attacker) == nil {
 		return nil
 	}
-	return changeDistance(tx, c.Fighter, c.Attacker, Apart, "retreat", st.name(c.Fighter)+" retreats")
+	return changeDistance(tx, c.Fighter, c.Attacker, Apart, "retreat", st.NameOf(c.Fighter)+" retreats")
 }

@@ -155,9 +155,9 @@ func changeDistance(tx *engine.Tx, a, b, to, reason, why string) error {
 	var text string
 	switch to {
 	case Apart:
-		text = fmt.Sprintf("%s and %s are no longer engaged", st.name(a), st.name(b))
+		text = fmt.Sprintf("%s and %s are no longer engaged", st.NameOf(a), st.NameOf(b))
 	default:
-		text = fmt.Sprintf("%s and %s are now at %s distance", st.name(a), st.name(b), distanceLabels[to])
+		text = fmt.Sprintf("%s and %s are now at %s distance", st.NameOf(a), st.NameOf(b), distanceLabels[to])
 	}
 	if why != "" {
 		text += ": " + why

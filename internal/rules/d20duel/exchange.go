@@ -140,7 +140,7 @@ func startExchange(tx *engine.Tx) error {
 		acting = append(acting, g...)
 		for _, e := range st.pairsOf(g) {
 			pairs = append(pairs, Engagement{A: e.A, B: e.B, Distance: e.Distance})
-			words = append(words, fmt.Sprintf("%s and %s at %s", st.name(e.A), st.name(e.B), distanceLabels[e.Distance]))
+			words = append(words, fmt.Sprintf("%s and %s at %s", st.NameOf(e.A), st.NameOf(e.B), distanceLabels[e.Distance]))
 		}
 	}
 	ev := engine.NewEvent(KindExchange, "", "The exchange: "+strings.Join(words, "; ")+". Choose your stances.",
@@ -173,8 +173,8 @@ func stanceDecision(st *State, id string) engine.Decision {
 			continue
 		}
 		e := st.engagement(id, o)
-		against = append(against, fmt.Sprintf("%s (%s)", st.name(o), distanceLabels[e.Distance]))
-		targets = append(targets, engine.Choice{Value: o, Label: st.name(o)})
+		against = append(against, fmt.Sprintf("%s (%s)", st.NameOf(o), distanceLabels[e.Distance]))
+		targets = append(targets, engine.Choice{Value: o, Label: st.NameOf(o)})
 	}
 	var weapons []engine.Choice
 	for _, w := range f.meleeWeapons() {
@@ -238,12 +238,12 @@ func answerStances(tx *engine.Tx, answers []engine.Answered) error {
 	for _, id := range members {
 		d := declared[id]
 		w := st.Fighters[id].weapon(d.Weapon)
-		s := fmt.Sprintf("%s — %s, %s", st.name(id), stanceLabels[d.Stance], w.Name)
+		s := fmt.Sprintf("%s — %s, %s", st.NameOf(id), stanceLabels[d.Stance], w.Name)
 		if d.Aim != AimNormal {
 			s += ", " + aimLabels[d.Aim]
 		}
 		if len(st.opponents(id)) > 1 {
-			s += ", at " + st.name(d.Target)
+			s += ", at " + st.NameOf(d.Target)
 		}
 		words = append(words, s)
 	}
@@ -310,9 +310,9 @@ func runCounter(tx *engine.Tx, c counterStep) error {
 		if st.index(d.Target) < st.index(c.Fighter) {
 			return nil // said once per pair
 		}
-		reason, text = "both-defensive", fmt.Sprintf("%s and %s both fight Defensive: no blows are struck.", st.name(c.Fighter), st.name(d.Target))
+		reason, text = "both-defensive", fmt.Sprintf("%s and %s both fight Defensive: no blows are struck.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	case len(rolls) == 0:
-		reason, text = "no-attack", fmt.Sprintf("%s fights Defensive; %s did not attack them, so they find no opening.", st.name(c.Fighter), st.name(d.Target))
+		reason, text = "no-attack", fmt.Sprintf("%s fights Defensive; %s did not attack them, so they find no opening.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	case !slices.ContainsFunc(rolls, func(r AttackRecord) bool { return !r.CompleteMiss }):
 		w := st.Fighters[c.Fighter].weapon(d.Weapon)
 		var steps []engine.Step
@@ -321,7 +321,7 @@ func runCounter(tx *engine.Tx, c counterStep) error {
 		}
 		return tx.Run(steps...)
 	default:
-		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not miss completely.", st.name(c.Fighter), st.name(d.Target))
+		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not miss completely.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	}
 	ev := engine.NewEvent(KindHeldBack, c.Fighter, text, HeldBack{Fighter: c.Fighter, Target: d.Target, Reason: reason})
 	return tx.Emit(ev.With(d.Target))

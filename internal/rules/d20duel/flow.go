@@ -85,14 +85,6 @@ func askee(tx *engine.Tx, id string) string {
 	return id
 }
 
-// shown is a fighter's name as every viewer of a prompt may read it.
-func (s *State) shown(id string) string {
-	if c := s.Combatant(id); c != nil && c.Hidden {
-		return "someone unseen"
-	}
-	return s.name(id)
-}
-
 // Answer implements engine.Ruleset: a sealed set of stances or a pair's
 // maneuvers come together; every other decision alone.
 func (Ruleset) Answer(tx *engine.Tx, answers []engine.Answered) error {

@@ -42,17 +42,17 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 	e := st.engagement(a, b)
 	if e == nil {
 		if to == Apart {
-			return fray.Errorf(fray.EILLEGAL, "%s and %s are not engaged", st.name(a), st.name(b))
+			return fray.Errorf(fray.EILLEGAL, "%s and %s are not engaged", st.NameOf(a), st.NameOf(b))
 		}
 		if err := st.canPair(a, b); err != nil {
 			return err
 		}
-		ev := engine.NewEvent(KindEngaged, "", fmt.Sprintf("The GM engages %s and %s at %s distance.", st.name(a), st.name(b), distanceLabels[to]),
+		ev := engine.NewEvent(KindEngaged, "", fmt.Sprintf("The GM engages %s and %s at %s distance.", st.NameOf(a), st.NameOf(b), distanceLabels[to]),
 			Engaged{A: a, B: b, Distance: to})
 		return tx.Emit(ev.With(a, b))
 	}
 	if e.Distance == to {
-		return fray.Errorf(fray.EILLEGAL, "%s and %s are already at %s distance", st.name(a), st.name(b), distanceLabels[to])
+		return fray.Errorf(fray.EILLEGAL, "%s and %s are already at %s distance", st.NameOf(a), st.NameOf(b), distanceLabels[to])
 	}
 	return changeDistance(tx, a, b, to, "gm", "the GM rules so")
 }

@@ -111,9 +111,9 @@ func runManeuver(tx *engine.Tx, p pairStep) error {
 		def = HurtBoth
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecHurt, Default: def,
-		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted?", st.name(p.A), st.name(p.B)),
-		Options: []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.name(p.A)},
-			{Value: p.B, Label: st.name(p.B)}, {Value: HurtBoth, Label: "Both"}}}, hurtCtx(p))
+		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted?", st.NameOf(p.A), st.NameOf(p.B)),
+		Options: []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
+			{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}}, hurtCtx(p))
 }
 
 func answerHurt(tx *engine.Tx, c hurtCtx, choice string) error {
@@ -151,7 +151,7 @@ func offerManeuver(tx *engine.Tx, o offerStep) error {
 	down := func(id string) bool { return missed(id) || slices.Contains(o.Hurt, id) }
 	if down(o.A) && down(o.B) {
 		ev := engine.NewEvent(KindDistanceStays, "", fmt.Sprintf("Both %s and %s missed, were hurt or distracted: the distance stays %s.",
-			st.name(o.A), st.name(o.B), distanceLabels[e.Distance]), DistanceStays{A: o.A, B: o.B, Reason: "both-at-a-disadvantage"})
+			st.NameOf(o.A), st.NameOf(o.B), distanceLabels[e.Distance]), DistanceStays{A: o.A, B: o.B, Reason: "both-at-a-disadvantage"})
 		return tx.Emit(ev.With(o.A, o.B))
 	}
 	stances := []string{x.Declared[o.A].Stance, x.Declared[o.B].Stance}
@@ -168,7 +168,7 @@ func offerManeuver(tx *engine.Tx, o offerStep) error {
 		}
 		raw, _ := json.Marshal(maneuverCtx{A: e.A, B: e.B, Fighter: id})
 		ds = append(ds, engine.Decision{For: askee(tx, id), Kind: DecManeuver, Default: ManeuverStay, Data: raw,
-			Prompt: fmt.Sprintf("You may maneuver against %s (an Agility test): change the distance?", st.name(e.other(id))),
+			Prompt: fmt.Sprintf("You may maneuver against %s (an Agility test): change the distance?", st.NameOf(e.other(id))),
 			Options: []engine.Choice{{Value: ManeuverChange, Label: "Move to " + distanceLabels[to]},
 				{Value: ManeuverStay, Label: "Keep " + distanceLabels[e.Distance]}}})
 	}
@@ -227,11 +227,11 @@ func answerManeuver(tx *engine.Tx, answers []engine.Answered) error {
 	best := map[bool]int{true: -1, false: -1} // by "wants a change"
 	for _, id := range append(slices.Clone(changers), keepers...) {
 		f := st.Fighters[id]
-		label := fmt.Sprintf("%s: Agility to %s", st.name(id), map[bool]string{true: "move to " + distanceLabels[to], false: "resist"}[slices.Contains(changers, id)])
+		label := fmt.Sprintf("%s: Agility to %s", st.NameOf(id), map[bool]string{true: "move to " + distanceLabels[to], false: "resist"}[slices.Contains(changers, id)])
 		t, r := rollTest(tx, id, label, f.Attributes["agility"], woundMods(tx.Base(), f, 0))
 		m.Tests[id] = t
 		rolls = append(rolls, r)
-		words = append(words, fmt.Sprintf("%s %s", st.name(id), t.result()))
+		words = append(words, fmt.Sprintf("%s %s", st.NameOf(id), t.result()))
 		if t.Passed {
 			k := slices.Contains(changers, id)
 			best[k] = max(best[k], t.Degree)

@@ -202,7 +202,7 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 	}
 	for _, id := range slices.Clone(b.Acting) {
 		if c := b.Combatant(id); c == nil || !c.Fighting() || c.Hidden || state(tx).engaged(id) {
-			if err := tx.Acted(id, state(tx).name(id)+" leaves the approach."); err != nil {
+			if err := tx.Acted(id, state(tx).NameOf(id)+" leaves the approach."); err != nil {
 				return err
 			}
 		}
@@ -275,14 +275,6 @@ func (s *State) fighter(id string) (*Fighter, error) {
 		return f, nil
 	}
 	return nil, fmt.Errorf("d20-duel: no fighter %q", id)
-}
-
-// name is a combatant's display name.
-func (s *State) name(id string) string {
-	if c := s.Combatant(id); c != nil {
-		return c.Name
-	}
-	return id
 }
 
 // fighting reports whether id is in the fight and standing.

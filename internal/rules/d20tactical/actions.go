@@ -28,7 +28,7 @@ func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
 		f := st.Fighters[c.ID]
 		if v.CanCommand(c.ID) && canInterrupt(st, f) == nil {
 			out = append(out, engine.Action{Kind: CmdInterrupt, Actor: c.ID, Label: "Take the readied action now",
-				Help: fmt.Sprintf("%s acts now (a %s action), before %s goes on.", c.Name, f.Ready.Action, st.shown(st.Current()))})
+				Help: fmt.Sprintf("%s acts now (a %s action), before %s goes on.", c.Name, f.Ready.Action, st.PublicNameOf(st.Current()))})
 		}
 	}
 	if v.GM {
@@ -253,7 +253,7 @@ func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine
 // stands out.
 func targetLabel(st *State, f, t *Fighter, w *Weapon) string {
 	d := distance(&st.Base, cell(f), cell(t))
-	label := fmt.Sprintf("%s (%d ft", st.name(t.ID), d)
+	label := fmt.Sprintf("%s (%d ft", st.NameOf(t.ID), d)
 	if w != nil && w.Ranged() {
 		if band, ok := rangeBand(&st.Base, w, d); ok {
 			label += ", " + strings.ToLower(bandNames[band])
@@ -282,7 +282,7 @@ func chargeAction(st *State, v engine.Viewer, f *Fighter) (engine.Action, bool) 
 		}
 		for _, w := range ws {
 			if lanes := chargeLanes(st, f, t, w, all); len(lanes) > 0 {
-				targets = append(targets, engine.Choice{Value: c.ID, Label: fmt.Sprintf("%s (%d ft run)", st.name(c.ID), lanes[0].Feet)})
+				targets = append(targets, engine.Choice{Value: c.ID, Label: fmt.Sprintf("%s (%d ft run)", st.NameOf(c.ID), lanes[0].Feet)})
 				break
 			}
 		}

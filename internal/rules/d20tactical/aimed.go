@@ -44,10 +44,10 @@ func negate(tx *engine.Tx, t *Fighter, loc string) (bool, error) {
 	d := tx.Dice.Die(20)
 	ok := d.Total() > dc
 	roll := dice.Roll{Label: "Armour at the " + locationName(loc), Who: t.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: dc + 1, Compare: dice.AtLeast, Result: "hit"}
-	text := fmt.Sprintf("%s's armour does not stop the hit to the %s (%d, DC %d).", st.name(t.ID), locationName(loc), d.Total(), dc)
+	text := fmt.Sprintf("%s's armour does not stop the hit to the %s (%d, DC %d).", st.NameOf(t.ID), locationName(loc), d.Total(), dc)
 	if ok {
 		roll.Result = "negated"
-		text = fmt.Sprintf("%s's armour negates the hit to the %s (%d over DC %d).", st.name(t.ID), locationName(loc), d.Total(), dc)
+		text = fmt.Sprintf("%s's armour negates the hit to the %s (%d over DC %d).", st.NameOf(t.ID), locationName(loc), d.Total(), dc)
 	}
 	return ok, tx.Emits(KindNegated, t.ID, text, Negated{Fighter: t.ID, Location: loc, DC: dc, Roll: d.Total(), Negated: ok}, roll)
 }
@@ -83,12 +83,12 @@ func runEffect(tx *engine.Tx, e effectSpec) error {
 	}
 	if limb(e.Location) && !e.Ruled && opt(&st.Base, OptEffectDuration) == AskRounds {
 		return ask(tx, engine.Decision{For: engine.GM, Kind: DecDuration,
-			Prompt:  fmt.Sprintf("How long does the hit to %s's %s hamper it?", st.shown(t.ID), locationName(e.Location)),
+			Prompt:  fmt.Sprintf("How long does the hit to %s's %s hamper it?", st.PublicNameOf(t.ID), locationName(e.Location)),
 			Options: []engine.Choice{{Value: "set", Label: "Set"}}, Default: "set",
 			Fields: []engine.Field{{Name: "rounds", Label: "Rounds (0: until healed)", Type: engine.FieldNumber, Min: 0, Max: 100, Default: "0"}}},
 			Cont{Duration: &e})
 	}
-	name := st.name(t.ID)
+	name := st.NameOf(t.ID)
 	var text string
 	switch e.Location {
 	case LocHead:

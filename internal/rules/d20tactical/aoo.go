@@ -138,9 +138,9 @@ func runReact(tx *engine.Tx, r react) error {
 	if r.Kind == reactFumble {
 		why = "fumbles"
 	}
-	prompt := fmt.Sprintf("%s %s: attack of opportunity by %s with %s?", st.shown(r.Provoker), why, st.shown(r.Reactor), w.Name)
+	prompt := fmt.Sprintf("%s %s: attack of opportunity by %s with %s?", st.PublicNameOf(r.Provoker), why, st.PublicNameOf(r.Reactor), w.Name)
 	if r.Kind == reactFumble {
-		prompt = fmt.Sprintf("%s fumbles: a free attack by %s with %s?", st.shown(r.Provoker), st.shown(r.Reactor), w.Name)
+		prompt = fmt.Sprintf("%s fumbles: a free attack by %s with %s?", st.PublicNameOf(r.Provoker), st.PublicNameOf(r.Reactor), w.Name)
 	}
 	_, err := tx.Offer(t, engine.Decision{For: askee(st, r.Reactor), Kind: DecReaction, Prompt: prompt,
 		Options: yesNo("attack", "Attack", "pass", "Let it go"), Default: "attack",

@@ -119,13 +119,13 @@ func bandIndex(name string) int {
 func checkAttack(st *State, a *Fighter, t *Fighter, w *Weapon, s attackSpec) error {
 	switch {
 	case w == nil:
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(a.ID), s.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(a.ID), s.Weapon)
 	case w.Ruined:
 		return fray.Errorf(fray.EILLEGAL, "the %s is ruined", w.Name)
 	case w.Jammed:
 		return fray.Errorf(fray.EILLEGAL, "the %s is jammed: clearing it is a move action", w.Name)
 	case a.Dropped && w.ID != unarmed.ID:
-		return fray.Errorf(fray.EILLEGAL, "%s dropped what they held: pick it up (a move action) or fight unarmed", st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s dropped what they held: pick it up (a move action) or fight unarmed", st.NameOf(a.ID))
 	case s.shots() > w.MaxShots():
 		if w.MaxShots() == 1 {
 			return fray.Errorf(fray.EILLEGAL, "the %s fires single shots only", w.Name)
@@ -145,21 +145,21 @@ func checkAttack(st *State, a *Fighter, t *Fighter, w *Weapon, s attackSpec) err
 		return nil
 	}
 	if t.ID == a.ID {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot attack themselves", st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot attack themselves", st.NameOf(a.ID))
 	}
 	d := distance(&st.Base, cell(a), cell(t))
 	if !w.Ranged() {
 		if d > w.ReachFeet() {
-			return fray.Errorf(fray.EILLEGAL, "%s is out of reach of the %s (%d ft away, reach %d ft)", st.name(t.ID), w.Name, d, w.ReachFeet())
+			return fray.Errorf(fray.EILLEGAL, "%s is out of reach of the %s (%d ft away, reach %d ft)", st.NameOf(t.ID), w.Name, d, w.ReachFeet())
 		}
 		return nil
 	}
 	if !st.Grid.sight(cell(a), cell(t)) {
-		return fray.Errorf(fray.EILLEGAL, "%s has no line of sight to %s", st.name(a.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no line of sight to %s", st.NameOf(a.ID), st.NameOf(t.ID))
 	}
 	band, ok := rangeBand(&st.Base, w, d)
 	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of range of the %s (%d ft away, %d ft at most)", st.name(t.ID), w.Name, d, w.MaxRange())
+		return fray.Errorf(fray.EILLEGAL, "%s is out of range of the %s (%d ft away, %d ft at most)", st.NameOf(t.ID), w.Name, d, w.MaxRange())
 	}
 	if s.aimed() && band >= BandLong {
 		return fray.Errorf(fray.EILLEGAL, "no aimed shots at %s range (%d ft)", strings.ToLower(bandNames[band]), d)
@@ -296,7 +296,7 @@ func runAttack(tx *engine.Tx, s attackSpec) error {
 		return lost(tx, s, fray.ErrorMessage(err))
 	}
 	if st.Combatant(a.ID).Hidden && opt(&st.Base, OptHiddenAttacks) == Reveal {
-		if err := tx.Reveal(a.ID, st.name(a.ID)+" attacks and gives away their position."); err != nil {
+		if err := tx.Reveal(a.ID, st.NameOf(a.ID)+" attacks and gives away their position."); err != nil {
 			return err
 		}
 	}
@@ -387,18 +387,18 @@ func attackText(st *State, a, t *Fighter, w *Weapon, s attackSpec, out AttackRol
 	var b strings.Builder
 	who := "an object"
 	if t != nil {
-		who = st.name(t.ID)
+		who = st.NameOf(t.ID)
 	} else if s.Object != nil && s.Object.Label != "" {
 		who = s.Object.Label
 	}
 	switch s.Free {
 	case reactAoO:
-		fmt.Fprintf(&b, "%s makes an attack of opportunity on %s with the %s", st.name(a.ID), who, w.Name)
+		fmt.Fprintf(&b, "%s makes an attack of opportunity on %s with the %s", st.NameOf(a.ID), who, w.Name)
 	case reactFumble:
-		fmt.Fprintf(&b, "%s takes a free attack at %s with the %s", st.name(a.ID), who, w.Name)
+		fmt.Fprintf(&b, "%s takes a free attack at %s with the %s", st.NameOf(a.ID), who, w.Name)
 	default:
 		// The action event before it said who attacks whom.
-		fmt.Fprintf(&b, "%s: %s", st.name(a.ID), w.Name)
+		fmt.Fprintf(&b, "%s: %s", st.NameOf(a.ID), w.Name)
 		if s.Iterative > 0 {
 			fmt.Fprintf(&b, ", attack %d", s.Iterative+1)
 		}
@@ -424,7 +424,7 @@ func lost(tx *engine.Tx, s attackSpec, reason string) error {
 	if s.Free != "" {
 		return nil // a free attack that no longer applies is simply not made
 	}
-	return tx.Emits(KindAttackLost, s.Attacker, fmt.Sprintf("%s's attack is lost: %s.", st.name(s.Attacker), strings.TrimSuffix(reason, ".")),
+	return tx.Emits(KindAttackLost, s.Attacker, fmt.Sprintf("%s's attack is lost: %s.", st.NameOf(s.Attacker), strings.TrimSuffix(reason, ".")),
 		AttackLost{Attacker: s.Attacker, Reason: reason})
 }
 
@@ -490,7 +490,7 @@ func decideAttack(tx *engine.Tx, cmd engine.Command, full bool) error {
 		return err
 	}
 	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	if args.Shots < 0 || args.Shots > MaxAuto {
 		return fray.Errorf(fray.EINVALID, "shots run from 1 to %d", MaxAuto)
@@ -520,9 +520,9 @@ func decideAttack(tx *engine.Tx, cmd engine.Command, full bool) error {
 	if err != nil {
 		return err
 	}
-	what, text := "attack", fmt.Sprintf("%s attacks %s with the %s (standard action).", st.name(f.ID), st.name(t.ID), w.Name)
+	what, text := "attack", fmt.Sprintf("%s attacks %s with the %s (standard action).", st.NameOf(f.ID), st.NameOf(t.ID), w.Name)
 	if full {
-		what, text = "full attack", fmt.Sprintf("%s makes a full attack on %s with the %s (full round).", st.name(f.ID), st.name(t.ID), w.Name)
+		what, text = "full attack", fmt.Sprintf("%s makes a full attack on %s with the %s (full round).", st.NameOf(f.ID), st.NameOf(t.ID), w.Name)
 	}
 	if err := declare(tx, f, what, b, text); err != nil {
 		return err
@@ -636,7 +636,7 @@ func canCharge(st *State, f *Fighter) error {
 	case !f.Budget.canFull(false):
 		return fray.Errorf(fray.EILLEGAL, "a charge takes the full round: it must be the turn's only action")
 	case f.Speed() == 0:
-		return fray.Errorf(fray.EILLEGAL, "%s cannot charge on hurt legs", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot charge on hurt legs", st.NameOf(f.ID))
 	}
 	return nil
 }
@@ -659,11 +659,11 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	if w.Ranged() {
 		return fray.Errorf(fray.EILLEGAL, "a charge ends in a melee attack: the %s is a ranged weapon", w.Name)
@@ -679,7 +679,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 			how = "along a clear path"
 		}
 		return fray.Errorf(fray.EILLEGAL, "no charge at %s: it must cover %d ft (±%d) %s, without difficult terrain, to a free square in reach",
-			st.name(t.ID), f.Speed(), optInt(&st.Base, OptChargeTolerance), how)
+			st.NameOf(t.ID), f.Speed(), optInt(&st.Base, OptChargeTolerance), how)
 	}
 	r := lanes[0]
 	b, err := f.Budget.useFull("a charge", false)
@@ -687,7 +687,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	b.Moved = true
-	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.name(f.ID), st.name(t.ID), r.Feet, r.To, optInt(&st.Base, OptChargeDefense))
+	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.NameOf(f.ID), st.NameOf(t.ID), r.Feet, r.To, optInt(&st.Base, OptChargeDefense))
 	if err := declare(tx, f, ModeCharge, b, text); err != nil {
 		return err
 	}

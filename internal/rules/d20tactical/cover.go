@@ -59,7 +59,7 @@ func coverFor(st *State, a, t *Fighter, ruled *Cover) (Cover, string) {
 func askCover(tx *engine.Tx, s attackSpec, a, t *Fighter, c Cover) error {
 	st := state(tx)
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecCover,
-		Prompt:  fmt.Sprintf("%s shoots at %s: how much cover does %s have?", st.shown(a.ID), st.shown(t.ID), st.shown(t.ID)),
+		Prompt:  fmt.Sprintf("%s shoots at %s: how much cover does %s have?", st.PublicNameOf(a.ID), st.PublicNameOf(t.ID), st.PublicNameOf(t.ID)),
 		Options: []engine.Choice{{Value: "set", Label: "Use this cover"}}, Default: "set",
 		Fields: []engine.Field{
 			{Name: "percent", Label: "Covered (%)", Type: engine.FieldNumber, Min: 0, Max: 100, Default: fmt.Sprint(c.Percent)},
@@ -93,13 +93,13 @@ func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "cover is 0–100%% with a material of −2 to +2")
 	}
 	data := CoverSet{Fighter: f.ID}
-	text := fmt.Sprintf("The GM: %s's cover comes from the board again.", st.name(f.ID))
+	text := fmt.Sprintf("The GM: %s's cover comes from the board again.", st.NameOf(f.ID))
 	if !args.Clear {
 		c := Cover{Percent: int(args.Percent), Material: int(args.Material)}
 		data.Cover = &c
-		text = fmt.Sprintf("The GM: %s is %d%% covered (%+d material): %+d Defense against shots, until it moves.", st.name(f.ID), c.Percent, c.Material, c.Bonus())
+		text = fmt.Sprintf("The GM: %s is %d%% covered (%+d material): %+d Defense against shots, until it moves.", st.NameOf(f.ID), c.Percent, c.Material, c.Bonus())
 	} else if f.Cover == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s has no cover ruling to clear", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no cover ruling to clear", st.NameOf(f.ID))
 	}
 	ev := engine.NewEvent(KindCover, "", text, data)
 	if st.Combatant(f.ID).Hidden {
@@ -144,7 +144,7 @@ func decideObject(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := declare(tx, f, "attack-object", b, fmt.Sprintf("%s attacks an object with the %s.", st.name(f.ID), w.Name)); err != nil {
+	if err := declare(tx, f, "attack-object", b, fmt.Sprintf("%s attacks an object with the %s.", st.NameOf(f.ID), w.Name)); err != nil {
 		return err
 	}
 	var steps []engine.Step
@@ -177,7 +177,7 @@ func askObject(tx *engine.Tx, s attackSpec) error {
 		fields = append(fields, engine.Field{Name: "range", Label: "Range", Type: engine.FieldSelect, Options: bands, Default: bandNames[0]})
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecObject,
-		Prompt:  fmt.Sprintf("%s attacks an object with the %s: its Defense?", st.shown(s.Attacker), w.Name),
+		Prompt:  fmt.Sprintf("%s attacks an object with the %s: its Defense?", st.PublicNameOf(s.Attacker), w.Name),
 		Options: yesNo("attack", "Attack it", "cancel", "It cannot be attacked"), Default: "attack", Fields: fields},
 		Cont{Object: &s})
 }

@@ -25,12 +25,12 @@ const (
 func askCritical(tx *engine.Tx, d damageSpec) error {
 	st := state(tx)
 	t := st.Fighters[d.Target]
-	life := fmt.Sprintf("%s loses a Life Point (%d left)", st.shown(d.Target), t.LifePoints)
+	life := fmt.Sprintf("%s loses a Life Point (%d left)", st.PublicNameOf(d.Target), t.LifePoints)
 	if st.Combatant(d.Target).PC {
 		life += fmt.Sprintf("; Fortitude DC %d keeps it", optInt(&st.Base, OptCritFortDC))
 	}
 	return ask(tx, engine.Decision{For: askee(st, d.Attacker), Kind: DecCritical,
-		Prompt:  fmt.Sprintf("Critical hit by %s on %s: double damage or a Life Point?", st.shown(d.Attacker), st.shown(d.Target)),
+		Prompt:  fmt.Sprintf("Critical hit by %s on %s: double damage or a Life Point?", st.PublicNameOf(d.Attacker), st.PublicNameOf(d.Target)),
 		Options: []engine.Choice{{Value: critDouble, Label: "Double damage (the extra cannot kill)"}, {Value: critLife, Label: life}},
 		Default: critDouble}, Cont{Critical: &d})
 }
@@ -52,7 +52,7 @@ func armourText(st *State, t *Fighter, left int, why string) string {
 	if name == "" {
 		name = "armour"
 	}
-	text := fmt.Sprintf("%s %s's %s an Armour Point: %d of %d left", why, st.name(t.ID), name, left, a.Points)
+	text := fmt.Sprintf("%s %s's %s an Armour Point: %d of %d left", why, st.NameOf(t.ID), name, left, a.Points)
 	switch {
 	case left == 0:
 		text += "; it is useless until repaired"
@@ -72,7 +72,7 @@ func critLifePoint(tx *engine.Tx, t *Fighter) error {
 			return err
 		}
 	}
-	text := fmt.Sprintf("%s loses a Life Point (%d left).", st.name(t.ID), t.LifePoints-1)
+	text := fmt.Sprintf("%s loses a Life Point (%d left).", st.NameOf(t.ID), t.LifePoints-1)
 	if err := tx.Emits(KindLifePoints, t.ID, text, PointsLeft{Fighter: t.ID, Left: t.LifePoints - 1}); err != nil {
 		return err
 	}

@@ -242,7 +242,7 @@ func runDamage(tx *engine.Tx, d damageSpec) error {
 	}
 	who := d.Object
 	if t != nil {
-		who = st.name(t.ID)
+		who = st.NameOf(t.ID)
 	}
 	text := fmt.Sprintf("%s takes %d damage", who, total)
 	if len(amounts) > 1 {
@@ -280,7 +280,7 @@ func runDamage(tx *engine.Tx, d damageSpec) error {
 				what = "the massive-damage save"
 			}
 			return ask(tx, engine.Decision{For: askee(st, t.ID), Kind: DecMassive,
-				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid %s?", total, st.shown(t.ID), t.LifePoints, what),
+				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid %s?", total, st.PublicNameOf(t.ID), t.LifePoints, what),
 				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d or %s)", MassiveDC, massiveFailText(st))),
 				Default: "take"}, Cont{Massive: &h})
 		}
@@ -314,7 +314,7 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 	}
 	amount, extra := h.Amount, h.Extra
 	if h.Massive == massiveSpent {
-		text := fmt.Sprintf("%s spends a Life Point to avoid the massive damage.", st.name(t.ID))
+		text := fmt.Sprintf("%s spends a Life Point to avoid the massive damage.", st.NameOf(t.ID))
 		if opt(&st.Base, OptLifePointSpend) == SpendDamage {
 			amount, extra = 0, 0
 		}
@@ -325,7 +325,7 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 	if amount+extra > 0 {
 		why := h.Why
 		if why == "" {
-			why = fmt.Sprintf("%s loses %d hit points", st.name(t.ID), amount+extra)
+			why = fmt.Sprintf("%s loses %d hit points", st.NameOf(t.ID), amount+extra)
 		}
 		if err := emitHarm(tx, t, amount, extra, why); err != nil {
 			return err
@@ -338,11 +338,11 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 		}
 		if !ok {
 			if opt(&st.Base, OptMassiveFailure) == FailDead {
-				if err := tx.Emits(KindStatus, t.ID, st.name(t.ID)+" dies of massive damage.", Status{Fighter: t.ID, Status: "dead"}); err != nil {
+				if err := tx.Emits(KindStatus, t.ID, st.NameOf(t.ID)+" dies of massive damage.", Status{Fighter: t.ID, Status: "dead"}); err != nil {
 					return err
 				}
 			} else if t.HP > -1 {
-				if err := tx.Emits(KindHarm, t.ID, st.name(t.ID)+" drops to −1 hit points from massive damage.", Harmed{Fighter: t.ID, HP: -1}); err != nil {
+				if err := tx.Emits(KindHarm, t.ID, st.NameOf(t.ID)+" drops to −1 hit points from massive damage.", Harmed{Fighter: t.ID, HP: -1}); err != nil {
 					return err
 				}
 			}
@@ -386,7 +386,7 @@ func save(tx *engine.Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
 	if ok {
 		verb = "makes"
 	}
-	text := fmt.Sprintf("%s %s the %s save: %d against DC %d.", st.name(f.ID), verb, what, total, dc)
+	text := fmt.Sprintf("%s %s the %s save: %d against DC %d.", st.NameOf(f.ID), verb, what, total, dc)
 	return ok, tx.Emits(KindSave, f.ID, text, Saved{Fighter: f.ID, Save: what, DC: dc, Total: total, Pass: ok}, roll)
 }
 
@@ -405,24 +405,24 @@ func settleHealth(tx *engine.Tx, id string) error {
 			if f.LifePoints <= 0 {
 				why = "has no Life Points left and dies"
 			}
-			if err := tx.Emits(KindStatus, id, st.name(id)+" "+why+".", Status{Fighter: id, Status: "dead"}); err != nil {
+			if err := tx.Emits(KindStatus, id, st.NameOf(id)+" "+why+".", Status{Fighter: id, Status: "dead"}); err != nil {
 				return err
 			}
 		}
-		return tx.TakeOut(id, "dead", st.name(id)+" is dead.")
+		return tx.TakeOut(id, "dead", st.NameOf(id)+" is dead.")
 	case f.HP < 0:
 		if c.Down {
 			return nil
 		}
-		if err := tx.Emits(KindStatus, id, st.name(id)+" falls, dying.", Status{Fighter: id, Status: "dying"}); err != nil {
+		if err := tx.Emits(KindStatus, id, st.NameOf(id)+" falls, dying.", Status{Fighter: id, Status: "dying"}); err != nil {
 			return err
 		}
-		return tx.PutDown(id, "dying", st.name(id)+" is down and dying.")
+		return tx.PutDown(id, "dying", st.NameOf(id)+" is down and dying.")
 	case c.Down:
-		if err := tx.Emits(KindStatus, id, st.name(id)+" comes round.", Status{Fighter: id, Status: "up"}); err != nil {
+		if err := tx.Emits(KindStatus, id, st.NameOf(id)+" comes round.", Status{Fighter: id, Status: "up"}); err != nil {
 			return err
 		}
-		return tx.GetUp(id, "healed", st.name(id)+" is back in the fight.")
+		return tx.GetUp(id, "healed", st.NameOf(id)+" is back in the fight.")
 	}
 	return nil
 }
@@ -439,10 +439,10 @@ func dyingTurn(tx *engine.Tx, f *Fighter) error {
 	ok := d.Total() <= chance
 	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok)}
 	data := Stabilized{Fighter: f.ID, Stable: ok, HP: f.HP}
-	text := fmt.Sprintf("%s stabilises (%d ≤ %d%%).", st.name(f.ID), d.Total(), chance)
+	text := fmt.Sprintf("%s stabilises (%d ≤ %d%%).", st.NameOf(f.ID), d.Total(), chance)
 	if !ok {
 		data.HP--
-		text = fmt.Sprintf("%s is bleeding out: %d hit points (%d > %d%%).", st.name(f.ID), data.HP, d.Total(), chance)
+		text = fmt.Sprintf("%s is bleeding out: %d hit points (%d > %d%%).", st.NameOf(f.ID), data.HP, d.Total(), chance)
 	}
 	if err := tx.Emits(KindStabilize, f.ID, text, data, roll); err != nil {
 		return err
@@ -492,15 +492,15 @@ func decideTreat(tx *engine.Tx, cmd engine.Command) error {
 	}
 	switch {
 	case t.HP >= 0 || t.Stable || t.Dead:
-		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.NameOf(t.ID))
 	case distance(&st.Base, cell(f), cell(t)) > Square:
-		return fray.Errorf(fray.EILLEGAL, "%s must be next to %s to treat it", st.name(f.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s must be next to %s to treat it", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	b, err := f.Budget.useStandard()
 	if err != nil {
 		return err
 	}
-	if err := declare(tx, f, "treat", b, fmt.Sprintf("%s tends %s's wounds.", st.name(f.ID), st.name(t.ID))); err != nil {
+	if err := declare(tx, f, "treat", b, fmt.Sprintf("%s tends %s's wounds.", st.NameOf(f.ID), st.NameOf(t.ID))); err != nil {
 		return err
 	}
 	d := tx.Dice.Die(20)
@@ -509,9 +509,9 @@ func decideTreat(tx *engine.Tx, cmd engine.Command) error {
 	ok := total >= TreatDC
 	roll := dice.Roll{Label: "Treat Injury", Who: f.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods([]Mod{{Source: "Treat Injury", Value: bonus}}),
 		Total: total, Target: TreatDC, Compare: dice.AtLeast, Result: passFail(ok)}
-	text := fmt.Sprintf("%s stabilises %s (Treat Injury %d against DC %d).", st.name(f.ID), st.name(t.ID), total, TreatDC)
+	text := fmt.Sprintf("%s stabilises %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)
 	if !ok {
-		text = fmt.Sprintf("%s fails to stabilise %s (Treat Injury %d against DC %d).", st.name(f.ID), st.name(t.ID), total, TreatDC)
+		text = fmt.Sprintf("%s fails to stabilise %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)
 	}
 	ev := engine.NewEvent(KindTreat, f.ID, text, Treated{Healer: f.ID, Target: t.ID, Total: total, Success: ok}, roll)
 	if err := tx.Emit(ev.With(t.ID)); err != nil {

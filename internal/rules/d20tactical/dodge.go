@@ -45,10 +45,10 @@ func dodge(tx *engine.Tx, t *Fighter, ranged bool) (bool, error) {
 		roll.Target, roll.Compare = v+1, dice.AtLeast
 	}
 	roll.Result = "hit"
-	text := fmt.Sprintf("%s fails to dodge (%d, Dodge %d).", st.name(t.ID), n, v)
+	text := fmt.Sprintf("%s fails to dodge (%d, Dodge %d).", st.NameOf(t.ID), n, v)
 	if ok {
 		roll.Result = "dodged"
-		text = fmt.Sprintf("%s dodges: no damage (%d, Dodge %d).", st.name(t.ID), n, v)
+		text = fmt.Sprintf("%s dodges: no damage (%d, Dodge %d).", st.NameOf(t.ID), n, v)
 	}
 	return ok, tx.Emits(KindDodge, t.ID, text, Dodged{Fighter: t.ID, Dodge: v, Roll: n, Dodged: ok}, roll)
 }

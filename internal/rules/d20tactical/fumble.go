@@ -57,7 +57,7 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 		ammo = -1
 	}
 	f := Fumbled{Fighter: a.ID, Weapon: w.ID, Ammo: ammo}
-	name := st.name(a.ID)
+	name := st.NameOf(a.ID)
 	if !w.Ranged() {
 		steps := reactionSteps(st, a, cell(a), reactFumble)
 		f.Result = FumbleMelee
@@ -91,11 +91,11 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 				f.Victim = o.ID
 				if st.Combatant(o.ID).Hidden {
 					// Hit, a hidden combatant gives itself away.
-					if err := tx.Reveal(o.ID, st.name(o.ID)+" is caught by a stray shot and revealed."); err != nil {
+					if err := tx.Reveal(o.ID, st.NameOf(o.ID)+" is caught by a stray shot and revealed."); err != nil {
 						return err
 					}
 				}
-				text += " and hits " + st.name(o.ID)
+				text += " and hits " + st.NameOf(o.ID)
 			}
 			text += fmt.Sprintf(" (%s)", land)
 		}
@@ -129,7 +129,7 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 		return tx.Run(engine.NewStep(stepHit, hitSpec{Attacker: a.ID, Target: f.Victim, Weapon: w.ID, Ranged: true, Stray: true}))
 	case f.Result == FumbleBack:
 		return ask(tx, engine.Decision{For: engine.GM, Kind: DecBackfire,
-			Prompt:  fmt.Sprintf("%s's %s backfires. What happens?", st.shown(a.ID), w.Name),
+			Prompt:  fmt.Sprintf("%s's %s backfires. What happens?", st.PublicNameOf(a.ID), w.Name),
 			Options: []engine.Choice{{Value: "ruined", Label: "The weapon is ruined"}, {Value: "jammed", Label: "It only jams"}}, Default: "ruined",
 			Fields: []engine.Field{{Name: "damage", Label: "Damage to the shooter", Type: engine.FieldNumber, Min: 0, Max: 100, Default: "0"}}},
 			Cont{Backfire: &backfireCtx{Fighter: a.ID, Weapon: w.ID}})
@@ -164,7 +164,7 @@ func answerBackfire(tx *engine.Tx, c *backfireCtx, a engine.Answered) error {
 	}
 	if n := a.Values.Int("damage"); n > 0 {
 		return tx.Run(engine.NewStep(stepHarm, harmSpec{Target: f.ID, Amount: n,
-			Why: fmt.Sprintf("The backfire hurts %s for %d", st.name(f.ID), n)}))
+			Why: fmt.Sprintf("The backfire hurts %s for %d", st.NameOf(f.ID), n)}))
 	}
 	return nil
 }
@@ -203,11 +203,11 @@ func decideHandle(tx *engine.Tx, cmd engine.Command) error {
 	var text string
 	switch cmd.Kind {
 	case CmdReload:
-		text = fmt.Sprintf("%s reloads the %s (move action).", st.name(f.ID), f.Weapon(args.Weapon).Name)
+		text = fmt.Sprintf("%s reloads the %s (move action).", st.NameOf(f.ID), f.Weapon(args.Weapon).Name)
 	case CmdClearJam:
-		text = fmt.Sprintf("%s clears the jammed %s (move action).", st.name(f.ID), f.Weapon(args.Weapon).Name)
+		text = fmt.Sprintf("%s clears the jammed %s (move action).", st.NameOf(f.ID), f.Weapon(args.Weapon).Name)
 	default:
-		text = fmt.Sprintf("%s picks up what they dropped (move action).", st.name(f.ID))
+		text = fmt.Sprintf("%s picks up what they dropped (move action).", st.NameOf(f.ID))
 	}
 	if err := declare(tx, f, cmd.Kind, b, text); err != nil {
 		return err
@@ -226,14 +226,14 @@ func canHandle(st *State, f *Fighter, what, weapon string) error {
 	switch what {
 	case CmdPickUp:
 		if !f.Dropped {
-			return errf("%s has dropped nothing", st.name(f.ID))
+			return errf("%s has dropped nothing", st.NameOf(f.ID))
 		}
 		return nil
 	}
 	w := f.Weapon(weapon)
 	switch {
 	case w == nil || w.ID == unarmed.ID:
-		return errInvalid("%s has no weapon %q", st.name(f.ID), weapon)
+		return errInvalid("%s has no weapon %q", st.NameOf(f.ID), weapon)
 	case w.Ruined:
 		return errf("the %s is ruined", w.Name)
 	case what == CmdClearJam && !w.Jammed:
@@ -253,7 +253,7 @@ func runHandle(tx *engine.Tx, h handleSpec) error {
 	}
 	f := st.Fighters[h.Fighter]
 	if h.What == CmdPickUp {
-		return tx.Emits(KindPickedUp, f.ID, st.name(f.ID)+" is armed again.", PointsLeft{Fighter: f.ID})
+		return tx.Emits(KindPickedUp, f.ID, st.NameOf(f.ID)+" is armed again.", PointsLeft{Fighter: f.ID})
 	}
 	w := f.Weapon(h.Weapon)
 	ws := WeaponState{Fighter: f.ID, Weapon: w.ID, Ammo: w.Ammo, Jammed: w.Jammed}

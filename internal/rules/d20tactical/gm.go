@@ -24,7 +24,7 @@ func errf(format string, args ...any) error { return fray.Errorf(fray.EILLEGAL, 
 func errInvalid(format string, args ...any) error { return fray.Errorf(fray.EINVALID, format, args...) }
 
 func errNoMoveAction(st *State, f *Fighter) error {
-	return fray.Errorf(fray.EILLEGAL, "%s has no move action left this turn", st.name(f.ID))
+	return fray.Errorf(fray.EILLEGAL, "%s has no move action left this turn", st.NameOf(f.ID))
 }
 
 func mustJSON(v any) json.RawMessage {
@@ -62,19 +62,19 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "damage runs from 1 to 500")
 	}
 	n := int(args.Amount)
-	text := fmt.Sprintf("The GM deals %d damage to %s", n, st.name(f.ID))
+	text := fmt.Sprintf("The GM deals %d damage to %s", n, st.NameOf(f.ID))
 	if args.Massive {
 		text += " (a massive-damage event)"
 	}
 	if err := tx.Emit(gmEvent(st, f, KindDamage, text+".", DamageRolled{Target: f.ID, Amounts: []int{n}, Total: n})); err != nil {
 		return err
 	}
-	h := harmSpec{Target: f.ID, Amount: n, Why: fmt.Sprintf("%s takes %d damage", st.name(f.ID), n)}
+	h := harmSpec{Target: f.ID, Amount: n, Why: fmt.Sprintf("%s takes %d damage", st.NameOf(f.ID), n)}
 	if args.Massive || massive(st, f, n) {
 		h.Massive = massiveSave
 		if f.LifePoints > 1 {
 			return ask(tx, engine.Decision{For: askee(st, f.ID), Kind: DecMassive,
-				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid it?", n, st.shown(f.ID), f.LifePoints),
+				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid it?", n, st.PublicNameOf(f.ID), f.LifePoints),
 				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d)", MassiveDC)), Default: "take"},
 				Cont{Massive: &h})
 		}
@@ -99,10 +99,10 @@ func decideHeal(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "heal 1 to 999 hit points")
 	}
 	if f.HP >= f.Sheet.HP {
-		return fray.Errorf(fray.EILLEGAL, "%s is unhurt", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is unhurt", st.NameOf(f.ID))
 	}
 	hp := min(f.HP+int(args.HP), f.Sheet.HP)
-	text := fmt.Sprintf("The GM heals %s: %d hit points.", st.name(f.ID), hp)
+	text := fmt.Sprintf("The GM heals %s: %d hit points.", st.NameOf(f.ID), hp)
 	if err := tx.Emit(gmEvent(st, f, KindHeal, text, Healed{Fighter: f.ID, HP: hp})); err != nil {
 		return err
 	}
@@ -124,14 +124,14 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	}
 	a := f.Sheet.Armor
 	if a == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s wears no armour", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s wears no armour", st.NameOf(f.ID))
 	}
 	if args.Lost == 0 || args.Lost < -999 || args.Lost > 999 {
 		return fray.Errorf(fray.EINVALID, "Armour Points lost: a whole number, negative to repair")
 	}
 	left := min(max(f.ArmorLeft-int(args.Lost), 0), a.Points)
 	if left == f.ArmorLeft {
-		return fray.Errorf(fray.EILLEGAL, "%s's armour already has %d of %d Armour Points", st.name(f.ID), left, a.Points)
+		return fray.Errorf(fray.EILLEGAL, "%s's armour already has %d of %d Armour Points", st.NameOf(f.ID), left, a.Points)
 	}
 	why := "Fire or acid costs"
 	if args.Lost < 0 {
@@ -139,7 +139,7 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	}
 	text := armourText(st, f, left, why)
 	if args.Lost < 0 {
-		text = fmt.Sprintf("The GM repairs %s's armour: %d of %d Armour Points.", st.name(f.ID), left, a.Points)
+		text = fmt.Sprintf("The GM repairs %s's armour: %d of %d Armour Points.", st.NameOf(f.ID), left, a.Points)
 	}
 	return tx.Emit(gmEvent(st, f, KindArmourPoints, text, PointsLeft{Fighter: f.ID, Left: left}))
 }
@@ -161,9 +161,9 @@ func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "Life Points run from 0 to 99")
 	}
 	if int(args.Value) == f.LifePoints {
-		return fray.Errorf(fray.EILLEGAL, "%s already has %d Life Points", st.name(f.ID), f.LifePoints)
+		return fray.Errorf(fray.EILLEGAL, "%s already has %d Life Points", st.NameOf(f.ID), f.LifePoints)
 	}
-	text := fmt.Sprintf("The GM sets %s's Life Points to %d.", st.name(f.ID), args.Value)
+	text := fmt.Sprintf("The GM sets %s's Life Points to %d.", st.NameOf(f.ID), args.Value)
 	if err := tx.Emit(gmEvent(st, f, KindLifePoints, text, PointsLeft{Fighter: f.ID, Left: int(args.Value)})); err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func decideClearEffects(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if len(f.Hurt) == 0 && !f.Groin {
-		return fray.Errorf(fray.EILLEGAL, "%s has no aimed-shot effects to clear", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no aimed-shot effects to clear", st.NameOf(f.ID))
 	}
-	return tx.Emit(gmEvent(st, f, KindEffectsCleared, fmt.Sprintf("The GM: %s's hurt limbs are healed.", st.name(f.ID)), PointsLeft{Fighter: f.ID}))
+	return tx.Emit(gmEvent(st, f, KindEffectsCleared, fmt.Sprintf("The GM: %s's hurt limbs are healed.", st.NameOf(f.ID)), PointsLeft{Fighter: f.ID}))
 }

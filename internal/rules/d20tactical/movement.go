@@ -196,7 +196,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	if f.Speed() > 0 && f.Budget.usesStandard(f.Speed(), r.Feet) {
 		what = "double moves"
 	}
-	if err := declare(tx, f, ModeMove, b, fmt.Sprintf("%s %s to %s (%d ft).", st.name(f.ID), what, r.To, r.Feet)); err != nil {
+	if err := declare(tx, f, ModeMove, b, fmt.Sprintf("%s %s to %s (%d ft).", st.NameOf(f.ID), what, r.To, r.Feet)); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: r.Path, Mode: ModeMove}),
@@ -232,7 +232,7 @@ func decideStep(tx *engine.Tx, cmd engine.Command) error {
 	}
 	b := f.Budget
 	b.Stepped = true
-	if err := declare(tx, f, ModeStep, b, fmt.Sprintf("%s takes a 5-ft step to %s.", st.name(f.ID), r.To)); err != nil {
+	if err := declare(tx, f, ModeStep, b, fmt.Sprintf("%s takes a 5-ft step to %s.", st.NameOf(f.ID), r.To)); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: r.Path, Mode: ModeStep}),
@@ -279,7 +279,7 @@ func runMoveLeg(tx *engine.Tx, m moveLeg) error {
 func emitMoved(tx *engine.Tx, f *Fighter, from Cell, path []Cell, mode string) error {
 	st := state(tx)
 	to := path[len(path)-1]
-	text := fmt.Sprintf("%s reaches %s.", st.name(f.ID), to)
+	text := fmt.Sprintf("%s reaches %s.", st.NameOf(f.ID), to)
 	if len(path) < 1 || from == to {
 		return nil
 	}
@@ -343,13 +343,13 @@ func decidePosture(tx *engine.Tx, cmd engine.Command) error {
 	}
 	cost := postureCost(f.Posture, args.To)
 	if cost == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s is already %s", st.name(f.ID), args.To)
+		return fray.Errorf(fray.EILLEGAL, "%s is already %s", st.NameOf(f.ID), args.To)
 	}
 	b, err := f.Budget.useFeet(max(f.Speed(), Square), cost)
 	if err != nil {
 		return err
 	}
-	text := fmt.Sprintf("%s: %s (%d ft of movement).", st.name(f.ID), postureVerb(f.Posture, args.To), cost)
+	text := fmt.Sprintf("%s: %s (%d ft of movement).", st.NameOf(f.ID), postureVerb(f.Posture, args.To), cost)
 	if err := declare(tx, f, "posture", b, text); err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func runPosture(tx *engine.Tx, p PostureChanged) error {
 	if !st.able(p.Fighter) {
 		return nil
 	}
-	return tx.Emits(KindPosture, p.Fighter, fmt.Sprintf("%s is %s.", st.name(p.Fighter), p.To), p)
+	return tx.Emits(KindPosture, p.Fighter, fmt.Sprintf("%s is %s.", st.NameOf(p.Fighter), p.To), p)
 }
 
 // Run.
@@ -421,7 +421,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if winded(st, f) {
-		return fray.Errorf(fray.EILLEGAL, "%s is winded and cannot run until round %d", st.name(f.ID), f.WindedTill+1)
+		return fray.Errorf(fray.EILLEGAL, "%s is winded and cannot run until round %d", st.NameOf(f.ID), f.WindedTill+1)
 	}
 	if f.Posture != Standing {
 		return fray.Errorf(fray.EILLEGAL, "stand up before running")
@@ -442,7 +442,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	dc := optInt(&st.Base, OptEnduranceDC) + optInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1)
 	if opt(&st.Base, OptEndurance) == AskGM {
 		return ask(tx, engine.Decision{For: engine.GM, Kind: DecEndurance,
-			Prompt:  fmt.Sprintf("%s runs a round more (%d in a row): Endurance, DC %d?", st.shown(f.ID), f.RunStreak+1, dc),
+			Prompt:  fmt.Sprintf("%s runs a round more (%d in a row): Endurance, DC %d?", st.PublicNameOf(f.ID), f.RunStreak+1, dc),
 			Options: yesNo("pass", "Keeps running", "fail", "Winded: cannot run"), Default: "pass"},
 			Cont{Endurance: &spec})
 	}
@@ -452,10 +452,10 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	roll := dice.Roll{Label: "Endurance (Constitution)", Who: f.ID, Dice: []dice.Die{d}, Mod: f.ConMod(),
 		Mods: diceMods([]Mod{{Source: "Constitution", Value: f.ConMod()}}), Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(pass)}
 	e := Endurance{Fighter: f.ID, DC: dc, Total: total, Pass: pass}
-	text := fmt.Sprintf("%s keeps running: Endurance %d against DC %d.", st.name(f.ID), total, dc)
+	text := fmt.Sprintf("%s keeps running: Endurance %d against DC %d.", st.NameOf(f.ID), total, dc)
 	if !pass {
 		e.WindedTill = st.Round + optInt(&st.Base, OptWindedRounds)
-		text = fmt.Sprintf("%s is winded (Endurance %d against DC %d) and cannot run until round %d.", st.name(f.ID), total, dc, e.WindedTill+1)
+		text = fmt.Sprintf("%s is winded (Endurance %d against DC %d) and cannot run until round %d.", st.NameOf(f.ID), total, dc, e.WindedTill+1)
 	}
 	if err := tx.Emits(KindEndurance, f.ID, text, e, roll); err != nil {
 		return err
@@ -470,10 +470,10 @@ func answerEndurance(tx *engine.Tx, spec runSpec, pass bool) error {
 	st := state(tx)
 	f := st.Fighters[spec.Fighter]
 	e := Endurance{Fighter: f.ID, Pass: pass}
-	text := fmt.Sprintf("%s keeps running.", st.name(f.ID))
+	text := fmt.Sprintf("%s keeps running.", st.NameOf(f.ID))
 	if !pass {
 		e.WindedTill = st.Round + optInt(&st.Base, OptWindedRounds)
-		text = fmt.Sprintf("%s is winded and cannot run until round %d.", st.name(f.ID), e.WindedTill+1)
+		text = fmt.Sprintf("%s is winded and cannot run until round %d.", st.NameOf(f.ID), e.WindedTill+1)
 	}
 	if err := tx.Emits(KindEndurance, f.ID, text, e); err != nil {
 		return err
@@ -490,7 +490,7 @@ func runRun(tx *engine.Tx, spec runSpec) error {
 	if !st.able(f.ID) {
 		return nil
 	}
-	text := fmt.Sprintf("%s runs %d ft to %s (full round).", st.name(f.ID), spec.Route.Feet, spec.Route.To)
+	text := fmt.Sprintf("%s runs %d ft to %s (full round).", st.NameOf(f.ID), spec.Route.Feet, spec.Route.To)
 	if err := declare(tx, f, ModeRun, spec.Budget, text); err != nil {
 		return err
 	}
@@ -554,7 +554,7 @@ func jumpLabel(st *State, j jumpSpec) string {
 			what = t.Label
 		}
 	case !t.Pit:
-		what = st.shown(st.occupant(j.Over, j.Fighter).ID)
+		what = st.PublicNameOf(st.occupant(j.Over, j.Fighter).ID)
 	case t.Label != "":
 		what = t.Label
 	}
@@ -584,13 +584,13 @@ func decideJump(tx *engine.Tx, cmd engine.Command) error {
 	}
 	j, ok := jumpChoices(st, f)[c]
 	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot jump over %s now (standing, 10 ft of movement, something to clear and a free square beyond)", st.name(f.ID), c)
+		return fray.Errorf(fray.EILLEGAL, "%s cannot jump over %s now (standing, 10 ft of movement, something to clear and a free square beyond)", st.NameOf(f.ID), c)
 	}
 	b, err := f.Budget.useFeet(max(f.Speed(), Square), JumpFeet)
 	if err != nil {
 		return err
 	}
-	if err := declare(tx, f, ModeJump, b, fmt.Sprintf("%s jumps (%s).", st.name(f.ID), jumpLabel(st, j))); err != nil {
+	if err := declare(tx, f, ModeJump, b, fmt.Sprintf("%s jumps (%s).", st.NameOf(f.ID), jumpLabel(st, j))); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepJump, j), engine.NewStep(stepAfter, afterAction{Fighter: f.ID}))
@@ -610,9 +610,9 @@ func runJump(tx *engine.Tx, j jumpSpec) error {
 		Total: total, Target: j.DC, Compare: dice.AtLeast, Result: passFail(ok)}
 	data := Jumped{Fighter: f.ID, Over: j.Over, To: j.Land, DC: j.DC, Total: total, Success: ok}
 	if !ok {
-		return tx.Emits(KindJump, f.ID, fmt.Sprintf("%s fails the jump (%d against DC %d) and falls prone.", st.name(f.ID), total, j.DC), data, roll)
+		return tx.Emits(KindJump, f.ID, fmt.Sprintf("%s fails the jump (%d against DC %d) and falls prone.", st.NameOf(f.ID), total, j.DC), data, roll)
 	}
-	if err := tx.Emits(KindJump, f.ID, fmt.Sprintf("%s clears it (%d against DC %d).", st.name(f.ID), total, j.DC), data, roll); err != nil {
+	if err := tx.Emits(KindJump, f.ID, fmt.Sprintf("%s clears it (%d against DC %d).", st.NameOf(f.ID), total, j.DC), data, roll); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: []Cell{j.Land}, Mode: ModeJump}),

@@ -247,22 +247,6 @@ func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }
 
-// name is a combatant's display name.
-func (s *State) name(id string) string {
-	if c := s.Combatant(id); c != nil {
-		return c.Name
-	}
-	return id
-}
-
-// shown is a combatant's name as any viewer may read it.
-func (s *State) shown(id string) string {
-	if c := s.Combatant(id); c != nil && c.Hidden {
-		return "someone unseen"
-	}
-	return s.name(id)
-}
-
 // fighter returns the fighter with id or an error for the applier.
 func (s *State) fighter(id string) (*Fighter, error) {
 	if f := s.Fighters[id]; f != nil {
@@ -318,7 +302,7 @@ func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
 	}
 	if f.Down() {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down and cannot act", st.name(f.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is down and cannot act", st.NameOf(f.ID))
 	}
 	return f, nil
 }
@@ -335,7 +319,7 @@ func target(tx *engine.Tx, id string) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
 	}
 	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.name(id))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.NameOf(id))
 	}
 	return f, nil
 }

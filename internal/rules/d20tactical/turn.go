@@ -226,7 +226,7 @@ func (Ruleset) Start(tx *engine.Tx) error {
 		public.Totals[e.id] = totals[e.id]
 		public.Order = append(public.Order, e.id)
 		publicRolls = append(publicRolls, rolls[e.index])
-		parts = append(parts, fmt.Sprintf("%s %d", st.name(e.id), e.total))
+		parts = append(parts, fmt.Sprintf("%s %d", st.NameOf(e.id), e.total))
 	}
 	if len(secretRolls) == 0 {
 		public.Order = order
@@ -238,7 +238,7 @@ func (Ruleset) Start(tx *engine.Tx) error {
 		var hidden []string
 		for _, e := range entries {
 			if st.Combatant(e.id).Hidden {
-				hidden = append(hidden, fmt.Sprintf("%s %d", st.name(e.id), e.total))
+				hidden = append(hidden, fmt.Sprintf("%s %d", st.NameOf(e.id), e.total))
 			}
 		}
 		first := entries[slices.IndexFunc(entries, func(e entry) bool { return st.Combatant(e.id).Hidden })].id
@@ -345,9 +345,9 @@ func nextTurn(tx *engine.Tx) error {
 		}
 		id := st.Order[i]
 		f := st.Fighters[id]
-		text := st.name(id) + "'s turn."
+		text := st.NameOf(id) + "'s turn."
 		if f.Down() {
-			text = st.name(id) + " is down."
+			text = st.NameOf(id) + " is down."
 		}
 		if err := tx.StartTurn(i, text); err != nil {
 			return err
@@ -367,7 +367,7 @@ func nextTurn(tx *engine.Tx) error {
 func advance(tx *engine.Tx) error {
 	st := state(tx)
 	if st.Interrupted() {
-		return tx.EndInterrupt(st.name(st.Current()) + " is done.")
+		return tx.EndInterrupt(st.NameOf(st.Current()) + " is done.")
 	}
 	if st.Label != "" {
 		for _, id := range slices.Clone(st.Acting) {
@@ -388,14 +388,14 @@ func advance(tx *engine.Tx) error {
 // endTurn ends id's turn (or its part of a phase, or its interruption).
 func endTurn(tx *engine.Tx, id string) error {
 	st := state(tx)
-	if err := tx.Emits(KindTurnEnded, id, st.name(id)+" ends the turn.", TurnEnded{Fighter: id}); err != nil {
+	if err := tx.Emits(KindTurnEnded, id, st.NameOf(id)+" ends the turn.", TurnEnded{Fighter: id}); err != nil {
 		return err
 	}
 	switch {
 	case st.Interrupted():
-		return tx.EndInterrupt(st.name(id) + " is done; back to " + st.name(topActing(st)) + ".")
+		return tx.EndInterrupt(st.NameOf(id) + " is done; back to " + st.NameOf(topActing(st)) + ".")
 	case st.Label != "":
-		if err := tx.Acted(id, st.name(id)+" is done for the surprise round."); err != nil {
+		if err := tx.Acted(id, st.NameOf(id)+" is done for the surprise round."); err != nil {
 			return err
 		}
 		if len(st.Acting) > 0 {
@@ -437,7 +437,7 @@ func runAfterAction(tx *engine.Tx, a afterAction) error {
 		return nil
 	}
 	if a.Strenuous && f.Disabled() {
-		text := st.name(f.ID) + " strains while disabled and loses 1 hit point."
+		text := st.NameOf(f.ID) + " strains while disabled and loses 1 hit point."
 		if err := emitHarm(tx, f, 1, 0, text); err != nil {
 			return err
 		}
@@ -562,14 +562,14 @@ func decideDelay(tx *engine.Tx, cmd engine.Command) error {
 		if i <= st.Turn || !engine.Visible(st, tx.Viewer(), args.After) || st.Combatant(args.After).Out {
 			return fray.Errorf(fray.EILLEGAL, "delay until after someone still to act this round")
 		}
-		to, label = i, st.name(args.After)
+		to, label = i, st.NameOf(args.After)
 	}
 	if to <= st.Turn {
-		return fray.Errorf(fray.EILLEGAL, "no one is left to act after %s this round", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "no one is left to act after %s this round", st.NameOf(f.ID))
 	}
-	text := fmt.Sprintf("%s delays until after %s (for good: the order changes).", st.name(f.ID), label)
+	text := fmt.Sprintf("%s delays until after %s (for good: the order changes).", st.NameOf(f.ID), label)
 	if args.After == "end" {
-		text = fmt.Sprintf("%s delays to the end of the round (for good: the order changes).", st.name(f.ID))
+		text = fmt.Sprintf("%s delays to the end of the round (for good: the order changes).", st.NameOf(f.ID))
 	}
 	if err := tx.Emits(KindDelay, f.ID, text, Delay{Fighter: f.ID, After: args.After}); err != nil {
 		return err
@@ -601,7 +601,7 @@ func decideReady(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "readying takes the standard action, already spent this turn")
 	}
 	b.Move, b.Feet = false, 0
-	text := fmt.Sprintf("%s readies a %s action, to take %s.", st.name(f.ID), args.Action, triggerText(args.Trigger))
+	text := fmt.Sprintf("%s readies a %s action, to take %s.", st.NameOf(f.ID), args.Action, triggerText(args.Trigger))
 	if err := tx.Emits(KindReady, f.ID, text, Readied{Fighter: f.ID, Ready: args, Budget: b}); err != nil {
 		return err
 	}
@@ -613,9 +613,9 @@ func decideReady(tx *engine.Tx, cmd engine.Command) error {
 func canInterrupt(st *State, f *Fighter) error {
 	switch {
 	case f.Ready == nil || f.Ready.Trigger != TriggerAny:
-		return fray.Errorf(fray.EILLEGAL, "%s has no action readied to take at any moment", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no action readied to take at any moment", st.NameOf(f.ID))
 	case !st.able(f.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s cannot act", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot act", st.NameOf(f.ID))
 	case st.Interrupted():
 		return fray.Errorf(fray.EILLEGAL, "someone is already taking a readied action")
 	case st.Current() == "" || st.IsActing(f.ID):
@@ -652,14 +652,14 @@ func actReady(tx *engine.Tx, id string, then ...engine.Step) error {
 				to = at - 1
 			}
 			if to != from {
-				if err := tx.Reorder(id, to, "ready", st.name(id)+" now acts just before "+st.name(cur)+"."); err != nil {
+				if err := tx.Reorder(id, to, "ready", st.NameOf(id)+" now acts just before "+st.NameOf(cur)+"."); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	interrupted := st.Current()
-	return tx.Interrupt(id, fmt.Sprintf("%s takes the readied action, interrupting %s.", st.name(id), st.shown(interrupted)), then...)
+	return tx.Interrupt(id, fmt.Sprintf("%s takes the readied action, interrupting %s.", st.NameOf(id), st.PublicNameOf(interrupted)), then...)
 }
 
 // readyCheck offers the readied action to each readier whose trigger the
@@ -693,7 +693,7 @@ func runReadyCheck(tx *engine.Tx, rc readyCheck) error {
 			what = "is about to attack"
 		}
 		d := engine.Decision{For: askee(st, c.ID), Kind: DecReady,
-			Prompt:  fmt.Sprintf("%s %s: take %s's readied %s action now?", st.shown(rc.By), what, st.shown(c.ID), r.Ready.Action),
+			Prompt:  fmt.Sprintf("%s %s: take %s's readied %s action now?", st.PublicNameOf(rc.By), what, st.PublicNameOf(c.ID), r.Ready.Action),
 			Options: []engine.Choice{{Value: "act", Label: "Act now"}, {Value: "wait", Label: "Keep waiting"}}, Default: "wait"}
 		next := rc
 		next.Asked = append(slices.Clone(rc.Asked), c.ID)

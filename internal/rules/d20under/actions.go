@@ -197,7 +197,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 		for _, a := range s.ids(func(x string) bool { return !s.enemies(id, x) && !s.Combatant(x).Out && engine.Visible(s, v, x) }) {
 			g := s.Fighters[a]
 			if s.nextTo(id, a) && (g.Toughness < g.MaxToughness || g.PoisonTurns > 0) {
-				patients = append(patients, engine.Choice{Value: a, Label: fmt.Sprintf("%s (%d/%d)", s.name(a), g.Toughness, g.MaxToughness)})
+				patients = append(patients, engine.Choice{Value: a, Label: fmt.Sprintf("%s (%d/%d)", s.NameOf(a), g.Toughness, g.MaxToughness)})
 			}
 		}
 		if len(patients) > 0 {
@@ -241,7 +241,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 				continue
 			}
 			if s.canSpell(f, x) {
-				targets = append(targets, engine.Choice{Value: x, Label: s.name(x)})
+				targets = append(targets, engine.Choice{Value: x, Label: s.NameOf(x)})
 			}
 		}
 		if len(targets) == 0 {
@@ -257,7 +257,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 		var targets []engine.Choice
 		for _, x := range s.enemiesOf(id) {
 			if g := s.Fighters[x]; engine.Visible(s, v, x) && !g.Fearless && !g.Terrified {
-				targets = append(targets, engine.Choice{Value: x, Label: s.name(x)})
+				targets = append(targets, engine.Choice{Value: x, Label: s.NameOf(x)})
 			}
 		}
 		if len(targets) > 0 {
@@ -303,14 +303,14 @@ func (s *State) itemAction(f *Fighter, v engine.Viewer) (engine.Action, bool) {
 	if f.Combat {
 		for _, a := range s.alliesOf(f.ID) {
 			if engine.Visible(s, v, a) && s.nextTo(f.ID, a) {
-				targets = append(targets, engine.Choice{Value: a, Label: s.name(a) + " (a combat action)"})
+				targets = append(targets, engine.Choice{Value: a, Label: s.NameOf(a) + " (a combat action)"})
 			}
 		}
 		for _, a := range s.ids(func(x string) bool {
 			return x != f.ID && !s.enemies(f.ID, x) && s.Combatant(x).Down && !s.Combatant(x).Out
 		}) {
 			if engine.Visible(s, v, a) && s.nextTo(f.ID, a) {
-				targets = append(targets, engine.Choice{Value: a, Label: s.name(a) + " (down; a combat action)"})
+				targets = append(targets, engine.Choice{Value: a, Label: s.NameOf(a) + " (down; a combat action)"})
 			}
 		}
 	}
@@ -440,15 +440,15 @@ func (s *State) gridMoves(f *Fighter, v engine.Viewer) []engine.Action {
 		}
 		t := s.Fighters[x]
 		if _, ok := s.engageRouteIn(one, f, t, false); ok {
-			engage = append(engage, engine.Choice{Value: x, Label: s.name(x)})
+			engage = append(engage, engine.Choice{Value: x, Label: s.NameOf(x)})
 		}
 		if len(s.allyFighting(id, x)) > 0 {
 			if _, ok := s.engageRouteIn(one, f, t, true); ok {
-				flank = append(flank, engine.Choice{Value: x, Label: s.name(x)})
+				flank = append(flank, engine.Choice{Value: x, Label: s.NameOf(x)})
 			}
 		}
 		if s.canChargeIn(two, f, t) == nil {
-			charge = append(charge, engine.Choice{Value: x, Label: s.name(x)})
+			charge = append(charge, engine.Choice{Value: x, Label: s.NameOf(x)})
 		}
 	}
 	return append(out, s.engageActions(id, engage, flank, charge, nil)...)
@@ -556,14 +556,14 @@ func (s *State) ladderMoves(f *Fighter, v engine.Viewer) []engine.Action {
 			cost = ladderCost(f)
 		}
 		if m <= 1 && cost <= f.movesLeft() {
-			lbl := fmt.Sprintf("%s (%s)", s.name(x), rungs[rungOf(m)].Name)
+			lbl := fmt.Sprintf("%s (%s)", s.NameOf(x), rungs[rungOf(m)].Name)
 			engage = append(engage, engine.Choice{Value: x, Label: lbl})
 			if len(s.allyFighting(id, x)) > 0 {
 				flank = append(flank, engine.Choice{Value: x, Label: lbl})
 			}
 		}
 		if s.canCharge(f, s.Fighters[x]) == nil {
-			charge = append(charge, engine.Choice{Value: x, Label: fmt.Sprintf("%s (%s)", s.name(x), movesWords(m))})
+			charge = append(charge, engine.Choice{Value: x, Label: fmt.Sprintf("%s (%s)", s.NameOf(x), movesWords(m))})
 		}
 	}
 	var past []engine.Choice
@@ -571,7 +571,7 @@ func (s *State) ladderMoves(f *Fighter, v engine.Viewer) []engine.Action {
 		past = append(past, engine.Choice{Value: "", Label: "No one"})
 		for _, x := range s.pastChoices(f) {
 			if engine.Visible(s, v, x) {
-				past = append(past, engine.Choice{Value: x, Label: s.name(x) + " (a free attack)"})
+				past = append(past, engine.Choice{Value: x, Label: s.NameOf(x) + " (a free attack)"})
 			}
 		}
 		if len(past) == 1 {
@@ -611,7 +611,7 @@ func (s *State) freeActions(f *Fighter, v engine.Viewer) []engine.Action {
 		var gaze []engine.Choice
 		for _, x := range s.enemiesOf(id) {
 			if engine.Visible(s, v, x) && !s.Fighters[x].cowedBy(id) {
-				gaze = append(gaze, engine.Choice{Value: x, Label: s.name(x)})
+				gaze = append(gaze, engine.Choice{Value: x, Label: s.NameOf(x)})
 			}
 		}
 		if len(gaze) > 0 {
@@ -620,10 +620,10 @@ func (s *State) freeActions(f *Fighter, v engine.Viewer) []engine.Action {
 		}
 	}
 	if f.Holding != "" {
-		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + s.shown(f.Holding)})
+		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + s.PublicNameOf(f.Holding)})
 	}
 	if f.Cursing != "" {
-		out = append(out, engine.Action{Kind: CmdEndCurse, Actor: id, Label: "Lift the curse on " + s.shown(f.Cursing)})
+		out = append(out, engine.Action{Kind: CmdEndCurse, Actor: id, Label: "Lift the curse on " + s.PublicNameOf(f.Cursing)})
 	}
 	if !f.Acted {
 		if later := s.laterChoices(f, v); len(later) > 0 {
@@ -698,13 +698,13 @@ func (s *State) gmActions() []engine.Action {
 		var over []engine.Choice
 		for _, x := range s.enemiesOfAll(cur) {
 			if s.Fighters[cur].Edge[x] == 0 {
-				over = append(over, engine.Choice{Value: x, Label: s.name(x)})
+				over = append(over, engine.Choice{Value: x, Label: s.NameOf(x)})
 			}
 		}
 		if len(over) > 0 {
-			out = append(out, engine.Action{Kind: GMAdvantage, Label: "GM: grant " + s.name(cur) + " an Advantage",
+			out = append(out, engine.Action{Kind: GMAdvantage, Label: "GM: grant " + s.NameOf(cur) + " an Advantage",
 				Help: "+2 and +1d4 damage against that enemy until the round ends (high ground, an opening, an attack from hiding).",
-				Fields: []engine.Field{{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: s.name(cur)}}},
+				Fields: []engine.Field{{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: s.NameOf(cur)}}},
 					{Name: "target", Label: "Over", Type: engine.FieldSelect, Options: over, Target: true}}})
 		}
 	}

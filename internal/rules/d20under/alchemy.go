@@ -73,7 +73,7 @@ type mishapCtx struct {
 func askMishap(tx *engine.Tx, user string, w Weapon) error {
 	st := state(tx)
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecMishap,
-		Prompt:  fmt.Sprintf("%s used %s without the training and missed. What happens?", st.name(user), w.Name),
+		Prompt:  fmt.Sprintf("%s used %s without the training and missed. What happens?", st.NameOf(user), w.Name),
 		Options: []engine.Choice{{Value: "fizzle", Label: "It fizzles"}, {Value: "backfire", Label: "It backfires on the user"}}, Default: "fizzle"},
 		Cont{Mishap: &mishapCtx{User: user, Weapon: w.ID}})
 }
@@ -85,7 +85,7 @@ func answerMishap(tx *engine.Tx, c mishapCtx, choice string) error {
 		return note(tx, KindMishap, c.User, "The alchemical weapon fizzles harmlessly.", Note{Fighter: c.User, What: "fizzle"})
 	}
 	w, _ := f.Sheet.Weapon(c.Weapon)
-	if err := note(tx, KindMishap, c.User, fmt.Sprintf("%s backfires on %s!", w.Name, st.name(c.User)), Note{Fighter: c.User, What: "backfire"}); err != nil {
+	if err := note(tx, KindMishap, c.User, fmt.Sprintf("%s backfires on %s!", w.Name, st.NameOf(c.User)), Note{Fighter: c.User, What: "backfire"}); err != nil {
 		return err
 	}
 	return strikeHome(tx, blow{To: c.User, Source: w.Name, Die: w.Die, Bonus: w.Bonus, Rolled: true})

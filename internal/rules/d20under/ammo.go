@@ -27,17 +27,17 @@ func (s *State) ammoReady(f *Fighter, w Weapon, special bool) error {
 	switch {
 	case k.Ammo && special:
 		if f.Special[w.ID] <= 0 {
-			return fray.Errorf(fray.EILLEGAL, "%s has no special projectiles left for %s", s.name(f.ID), w.Name)
+			return fray.Errorf(fray.EILLEGAL, "%s has no special projectiles left for %s", s.NameOf(f.ID), w.Name)
 		}
 	case k.Ammo:
 		if f.Ammo[w.ID] <= 0 {
-			return fray.Errorf(fray.EILLEGAL, "%s is out of ammunition for %s", s.name(f.ID), w.Name)
+			return fray.Errorf(fray.EILLEGAL, "%s is out of ammunition for %s", s.NameOf(f.ID), w.Name)
 		}
 	case special:
 		return fray.Errorf(fray.EINVALID, "%s takes no special projectiles", w.Name)
 	case k.Units:
 		if f.Units[w.ID] <= 0 {
-			return fray.Errorf(fray.EILLEGAL, "%s has no %s left", s.name(f.ID), w.Name)
+			return fray.Errorf(fray.EILLEGAL, "%s has no %s left", s.NameOf(f.ID), w.Name)
 		}
 	}
 	return nil

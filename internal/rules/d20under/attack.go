@@ -110,7 +110,7 @@ func (s *State) attackWeapon(f *Fighter, id string, ranged bool) (Weapon, error)
 	if id != "" {
 		var ok bool
 		if w, ok = f.Sheet.Weapon(id); !ok {
-			return Weapon{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", s.name(f.ID), id)
+			return Weapon{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", s.NameOf(f.ID), id)
 		}
 	}
 	if err := f.ready(w); err != nil {
@@ -146,16 +146,16 @@ func (f *Fighter) meleeWeapons() []Weapon {
 // canAttack checks that f may attack t in melee now.
 func (s *State) canMelee(f *Fighter, t *Fighter) error {
 	if f.FullDefence {
-		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence: no attacks", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence: no attacks", s.NameOf(f.ID))
 	}
 	if f.cowedBy(t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s's Steely Gaze keeps %s from attacking them", s.name(t.ID), s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s's Steely Gaze keeps %s from attacking them", s.NameOf(t.ID), s.NameOf(f.ID))
 	}
 	if f.Holding != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.name(f.ID), s.name(f.Holding))
+		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.NameOf(f.ID), s.NameOf(f.Holding))
 	}
 	if !s.inMelee(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is not engaged with %s", s.name(f.ID), s.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not engaged with %s", s.NameOf(f.ID), s.NameOf(t.ID))
 	}
 	return nil
 }
@@ -165,23 +165,23 @@ func (s *State) canMelee(f *Fighter, t *Fighter) error {
 // unless first in the first round.
 func (s *State) canShoot(f *Fighter, t *Fighter, w Weapon, special bool) error {
 	if f.FullDefence {
-		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence: no attacks", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence: no attacks", s.NameOf(f.ID))
 	}
 	if f.cowedBy(t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s's Steely Gaze keeps %s from attacking them", s.name(t.ID), s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s's Steely Gaze keeps %s from attacking them", s.NameOf(t.ID), s.NameOf(f.ID))
 	}
 	if f.Holding != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.name(f.ID), s.name(f.Holding))
+		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.NameOf(f.ID), s.NameOf(f.Holding))
 	}
 	if s.engaged(f.ID) || s.inMelee(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is engaged in melee: no ranged attacks", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is engaged in melee: no ranged attacks", s.NameOf(f.ID))
 	}
 	if err := s.ammoReady(f, w, special); err != nil {
 		return err
 	}
 	if s.Model == board.Grid {
 		if !s.lineOfSight(f.ID, t.ID) {
-			return fray.Errorf(fray.EILLEGAL, "no line of sight to %s: someone or something is in the way", s.name(t.ID))
+			return fray.Errorf(fray.EILLEGAL, "no line of sight to %s: someone or something is in the way", s.NameOf(t.ID))
 		}
 		return nil
 	}
@@ -225,7 +225,7 @@ func decideAttack(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	k := strikeCtx{By: f.ID, At: t.ID, Weapon: w.ID, Mode: ModeAttack, Aim: args.Aim}
-	text := fmt.Sprintf("%s attacks %s with %s.", st.name(f.ID), st.shown(t.ID), w.Name)
+	text := fmt.Sprintf("%s attacks %s with %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID), w.Name)
 	if err := note(tx, KindAction, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: CmdAttack, Set: set}); err != nil {
 		return err
 	}
@@ -290,15 +290,15 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	if w.kind().Units {
 		what = "throws " + w.Name + " at"
 	}
-	text := fmt.Sprintf("%s %s %s.", st.name(f.ID), what, st.shown(t.ID))
+	text := fmt.Sprintf("%s %s %s.", st.NameOf(f.ID), what, st.PublicNameOf(t.ID))
 	if careful {
-		text = fmt.Sprintf("%s takes careful aim (the movement action) and %s %s.", st.name(f.ID), what, st.shown(t.ID))
+		text = fmt.Sprintf("%s takes careful aim (the movement action) and %s %s.", st.NameOf(f.ID), what, st.PublicNameOf(t.ID))
 	}
 	if err := note(tx, KindAction, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: CmdShoot, Set: set}); err != nil {
 		return err
 	}
 	if rapid != "" {
-		text := fmt.Sprintf("%s looses a %s Rapid Fire volley.", st.name(f.ID), rapid)
+		text := fmt.Sprintf("%s looses a %s Rapid Fire volley.", st.NameOf(f.ID), rapid)
 		if err := note(tx, KindRapidFire, f.ID, text, Note{Fighter: f.ID, What: rapid, Value: shots}); err != nil {
 			return err
 		}
@@ -342,7 +342,7 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	}
 	if ranged {
 		if err := st.ammoReady(a, w, k.Special); err != nil {
-			return note(tx, KindAction, k.By, fmt.Sprintf("%s cannot shoot again: %v.", st.name(k.By), err), Note{Fighter: k.By, What: "out of ammunition"})
+			return note(tx, KindAction, k.By, fmt.Sprintf("%s cannot shoot again: %v.", st.NameOf(k.By), err), Note{Fighter: k.By, What: "out of ammunition"})
 		}
 	}
 	attr, aKind := Accurate, testMelee
@@ -425,7 +425,7 @@ func helplessHit(tx *engine.Tx, k strikeCtx, w Weapon, ranged bool) error {
 	if poison > 0 {
 		d.Set = append(d.Set, setV(a.ID, keyOf("weapon-poison", w.ID), 0))
 	}
-	text := fmt.Sprintf("%s strikes the helpless %s.", st.name(k.By), st.shown(k.At))
+	text := fmt.Sprintf("%s strikes the helpless %s.", st.NameOf(k.By), st.PublicNameOf(k.At))
 	ev := engine.NewEvent(KindAttack, k.By, text, d).With(k.At)
 	if k.Trigger != "" {
 		ev = ev.Using(st.trigger(k.By, k.Trigger))
@@ -441,7 +441,7 @@ func helplessHit(tx *engine.Tx, k strikeCtx, w Weapon, ranged bool) error {
 }
 
 func attackText(st *State, d Attack, w Weapon, k strikeCtx) string {
-	who, whom := st.name(d.Attacker), st.shown(d.Target)
+	who, whom := st.NameOf(d.Attacker), st.PublicNameOf(d.Target)
 	kind := ""
 	switch k.Mode {
 	case ModeFree:
@@ -490,7 +490,7 @@ func missed(tx *engine.Tx, k strikeCtx, d Attack, w Weapon) error {
 	switch k.Mode {
 	case ModeKnockOut:
 		if st.Fighters[k.By].Edge[k.At] > 0 {
-			if err := note(tx, KindAdvantage, k.By, st.name(k.By)+" loses the Advantage over "+st.shown(k.At)+".",
+			if err := note(tx, KindAdvantage, k.By, st.NameOf(k.By)+" loses the Advantage over "+st.PublicNameOf(k.At)+".",
 				Note{Fighter: k.By, Target: k.At, What: "lost", Set: []Change{setV(k.By, keyOf("edge", k.At), 0)}}); err != nil {
 				return err
 			}
@@ -582,7 +582,7 @@ func (s *State) spend(f *Fighter, combat bool, moves int) ([]Change, error) {
 	c, m := f.Combat, f.Moves
 	if combat {
 		if !c {
-			return nil, fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.name(f.ID))
+			return nil, fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.NameOf(f.ID))
 		}
 		c = false
 	}
@@ -593,7 +593,7 @@ func (s *State) spend(f *Fighter, combat bool, moves int) ([]Change, error) {
 		case c:
 			c = false
 		default:
-			return nil, fray.Errorf(fray.EILLEGAL, "%s has no movement action left this turn", s.name(f.ID))
+			return nil, fray.Errorf(fray.EILLEGAL, "%s has no movement action left this turn", s.NameOf(f.ID))
 		}
 	}
 	return []Change{setB(f.ID, "combat", c), setV(f.ID, "moves", m), setB(f.ID, "acted", true)}, nil
@@ -608,7 +608,7 @@ func (s *State) meleeTargets(f *Fighter, v engine.Viewer) []engine.Choice {
 	var out []engine.Choice
 	for _, id := range s.ids(func(x string) bool { return s.enemies(f.ID, x) && !s.Combatant(x).Out }) {
 		if engine.Visible(s, v, id) && s.canMelee(f, s.Fighters[id]) == nil {
-			label := s.name(id)
+			label := s.NameOf(id)
 			if why := s.advantage(f.ID, id); why != "" {
 				label += " (Advantage: " + why + ")"
 			}
@@ -625,7 +625,7 @@ func (s *State) rangedTargets(f *Fighter, w Weapon, v engine.Viewer) []engine.Ch
 		if !engine.Visible(s, v, id) || s.canShoot(f, s.Fighters[id], w, false) != nil {
 			continue
 		}
-		label := s.name(id)
+		label := s.NameOf(id)
 		if s.Model == board.Ladder {
 			r := rungs[s.rung(f.ID, id)]
 			label += " (" + r.Name + ")"

@@ -34,7 +34,7 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Level(AbMedicus) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s does not know Medicus (a herbal cure heals 1 without it)", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s does not know Medicus (a herbal cure heals 1 without it)", st.NameOf(f.ID))
 	}
 	to := f
 	if args.Target != "" && args.Target != f.ID {
@@ -43,16 +43,16 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 		}
 	}
 	if st.enemies(f.ID, to.ID) || !st.nextTo(f.ID, to.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is not an ally within reach", st.name(to.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not an ally within reach", st.NameOf(to.ID))
 	}
 	if to.Toughness >= to.MaxToughness && to.PoisonTurns == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s is not wounded", st.name(to.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not wounded", st.NameOf(to.ID))
 	}
 	if args.Cure && f.Items[ItemHerbalCure] <= 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no herbal cure left", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no herbal cure left", st.NameOf(f.ID))
 	}
 	if f.Holding != "" || f.HeldBy != "" || st.engaged(f.ID) && f.ID != to.ID && !st.nextTo(f.ID, to.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is too busy to tend wounds", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is too busy to tend wounds", st.NameOf(f.ID))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
@@ -60,9 +60,9 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 	}
 	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Medicus", testCraft))
 	if !o.Pass {
-		return note(tx, KindAction, f.ID, fmt.Sprintf("%s's care does not help %s.", st.name(f.ID), st.shown(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Set: set}, o.Roll)
+		return note(tx, KindAction, f.ID, fmt.Sprintf("%s's care does not help %s.", st.NameOf(f.ID), st.PublicNameOf(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Set: set}, o.Roll)
 	}
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s tends %s's wounds.", st.name(f.ID), st.shown(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Value: 1, Set: set}, o.Roll); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s tends %s's wounds.", st.NameOf(f.ID), st.PublicNameOf(to.ID)), Note{Fighter: f.ID, Target: to.ID, What: "first aid", Value: 1, Set: set}, o.Roll); err != nil {
 		return err
 	}
 	d := tx.Dice.Die(4)
@@ -71,12 +71,12 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 	if args.Cure {
 		n += st.optInt(OptMedicusCure)
 		what = "Medicus and a herbal cure"
-		if err := note(tx, KindItem, f.ID, st.name(f.ID)+" adds a herbal cure.", Note{Fighter: f.ID, What: ItemHerbalCure, Set: []Change{setV(f.ID, keyOf("item", ItemHerbalCure), f.Items[ItemHerbalCure]-1)}}); err != nil {
+		if err := note(tx, KindItem, f.ID, st.NameOf(f.ID)+" adds a herbal cure.", Note{Fighter: f.ID, What: ItemHerbalCure, Set: []Change{setV(f.ID, keyOf("item", ItemHerbalCure), f.Items[ItemHerbalCure]-1)}}); err != nil {
 			return err
 		}
 	}
 	if to.PoisonTurns > 0 {
-		if err := note(tx, KindPoison, to.ID, st.shown(to.ID)+"'s poison is drawn out.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}}); err != nil {
+		if err := note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+"'s poison is drawn out.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}}); err != nil {
 			return err
 		}
 	}
@@ -108,17 +108,17 @@ func regenerate(tx *engine.Tx, f *Fighter) error {
 func spellTarget(tx *engine.Tx, f *Fighter, id, power string) (*Fighter, error) {
 	st := state(tx)
 	if !slices.Contains(f.Powers, power) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s does not know %s", st.name(f.ID), label(power))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s does not know %s", st.NameOf(f.ID), label(power))
 	}
 	t, err := enemyTarget(tx, f, id)
 	if err != nil {
 		return nil, err
 	}
 	if f.FullDefence || f.cowedBy(t.ID) || f.Holding != "" {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s may not attack %s now", st.name(f.ID), st.name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s may not attack %s now", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	if st.Model == board.Grid && !st.lineOfSight(f.ID, t.ID) && !st.adjacent(f.ID, t.ID) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot see %s", st.name(f.ID), st.name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot see %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	return t, nil
 }
@@ -138,7 +138,7 @@ func corrupt(tx *engine.Tx, f *Fighter, power string) error {
 		n = d.Total()
 		rolls = append(rolls, dieRoll("Corruption", who, d))
 	}
-	text := fmt.Sprintf("%s gains %d temporary Corruption from %s.", st.name(f.ID), n, label(power))
+	text := fmt.Sprintf("%s gains %d temporary Corruption from %s.", st.NameOf(f.ID), n, label(power))
 	return note(tx, KindCorruption, f.ID, text, Note{Fighter: f.ID, What: power, Value: n, Set: []Change{setV(f.ID, "temporary", f.Temporary+n)}}, rolls...)
 }
 
@@ -157,7 +157,7 @@ func decideCurse(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if t.CursedBy != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is cursed already", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is cursed already", st.NameOf(t.ID))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
@@ -168,10 +168,10 @@ func decideCurse(tx *engine.Tx, cmd engine.Command) error {
 	}
 	tt, aRolls := st.opposedTest("Curse", f.ID, Resolute, testOther, nil, nil, t.ID, Resolute, testOther, nil)
 	o := rollTest(tx, tt)
-	text := fmt.Sprintf("%s's curse fails to take hold of %s.", st.name(f.ID), st.shown(t.ID))
+	text := fmt.Sprintf("%s's curse fails to take hold of %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	if o.Pass == aRolls {
 		set = append(set, setS(t.ID, "cursed-by", f.ID), setS(f.ID, "cursing", t.ID))
-		text = fmt.Sprintf("%s curses %s: a second chance to fail every test while the curse lasts.", st.name(f.ID), st.shown(t.ID))
+		text = fmt.Sprintf("%s curses %s: a second chance to fail every test while the curse lasts.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	}
 	if err := emit(tx, KindCurse, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "cast", Value: boolInt(o.Pass == aRolls), Set: set}, []string{t.ID}, o.Roll); err != nil {
 		return err
@@ -187,10 +187,10 @@ func decideEndCurse(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Cursing == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s keeps no curse", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s keeps no curse", st.NameOf(f.ID))
 	}
 	t := f.Cursing
-	return note(tx, KindCurse, f.ID, st.name(f.ID)+" lifts the curse from "+st.shown(t)+".", Note{Fighter: f.ID, Target: t, What: "lifted",
+	return note(tx, KindCurse, f.ID, st.NameOf(f.ID)+" lifts the curse from "+st.PublicNameOf(t)+".", Note{Fighter: f.ID, Target: t, What: "lifted",
 		Set: []Change{setS(t, "cursed-by", ""), setS(f.ID, "cursing", "")}})
 }
 
@@ -211,7 +211,7 @@ func decideQuake(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s makes the ground heave under %s.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdQuake, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s makes the ground heave under %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdQuake, Set: set}); err != nil {
 		return err
 	}
 	if err := corrupt(tx, f, PowerQuake); err != nil {
@@ -235,20 +235,20 @@ func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Trait(TrTerrify) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot terrify", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot terrify", st.NameOf(f.ID))
 	}
 	t, err := enemyTarget(tx, f, args.Target)
 	if err != nil {
 		return err
 	}
 	if t.Fearless || t.Terrified {
-		return fray.Errorf(fray.EILLEGAL, "%s is not to be frightened now", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not to be frightened now", st.NameOf(t.ID))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
 		return err
 	}
-	if err := note(tx, KindTerrify, f.ID, fmt.Sprintf("%s turns its horrifying presence on %s.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: "terrify", Set: set}); err != nil {
+	if err := note(tx, KindTerrify, f.ID, fmt.Sprintf("%s turns its horrifying presence on %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: "terrify", Set: set}); err != nil {
 		return err
 	}
 	c := terrifyCtx{By: f.ID, Target: t.ID}
@@ -257,7 +257,7 @@ func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
 		for _, p := range st.budget(t.ID) {
 			opts = append(opts, engine.Choice{Value: FeatFearless + ":" + p, Label: "Fearless: ignore horror this scene (" + payLabel(p) + ")"})
 		}
-		return ask(tx, engine.Decision{For: t.ID, Kind: DecFearless, Prompt: fmt.Sprintf("%s tries to terrify %s.", st.shown(f.ID), st.shown(t.ID)),
+		return ask(tx, engine.Decision{For: t.ID, Kind: DecFearless, Prompt: fmt.Sprintf("%s tries to terrify %s.", st.PublicNameOf(f.ID), st.PublicNameOf(t.ID)),
 			Options: opts, Default: "face"}, Cont{Terrify: &c})
 	}
 	return terrify(tx, c)
@@ -266,7 +266,7 @@ func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
 func answerFearless(tx *engine.Tx, c terrifyCtx, choice string) error {
 	st := state(tx)
 	if feat, pay, ok := cut(choice); ok && feat == FeatFearless && st.canPay(c.Target, pay) == nil {
-		return spendFeat(tx, c.Target, FeatFearless, pay, st.shown(c.Target)+" is fearless: horror has no hold for the rest of the scene",
+		return spendFeat(tx, c.Target, FeatFearless, pay, st.PublicNameOf(c.Target)+" is fearless: horror has no hold for the rest of the scene",
 			setB(c.Target, "fearless", true))
 	}
 	return terrify(tx, c)
@@ -280,10 +280,10 @@ func terrify(tx *engine.Tx, c terrifyCtx) error {
 	tt, aRolls := st.opposedTest("Terrify", c.By, Resolute, testOther, nil, nil, c.Target, Resolute, testOther, nil)
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
-		return emit(tx, KindTerrify, c.By, st.shown(c.Target)+" is terrified: no combat action next turn.",
+		return emit(tx, KindTerrify, c.By, st.PublicNameOf(c.Target)+" is terrified: no combat action next turn.",
 			Note{Fighter: c.By, Target: c.Target, What: "terrified", Value: 1, Set: []Change{setB(c.Target, "terrified", true)}}, []string{c.Target}, o.Roll)
 	}
-	return emit(tx, KindTerrify, c.By, st.shown(c.Target)+" stands firm.", Note{Fighter: c.By, Target: c.Target, What: "resisted"}, []string{c.Target}, o.Roll)
+	return emit(tx, KindTerrify, c.By, st.PublicNameOf(c.Target)+" stands firm.", Note{Fighter: c.By, Target: c.Target, What: "resisted"}, []string{c.Target}, o.Roll)
 }
 
 // cut splits "feat:pay".

@@ -263,7 +263,7 @@ func harm(tx *engine.Tx, b blow, rolled, armour, through int, rolls []dice.Roll)
 			return nil
 		}
 		if st.opt(OptDyingDamage) == DyingDies {
-			if err := note(tx, KindDeathTest, id, st.name(id)+" is struck while dying, and dies.", Note{Fighter: id, What: "died", Set: []Change{setB(id, "dying", false)}}); err != nil {
+			if err := note(tx, KindDeathTest, id, st.NameOf(id)+" is struck while dying, and dies.", Note{Fighter: id, What: "died", Set: []Change{setB(id, "dying", false)}}); err != nil {
 				return err
 			}
 			return tx.TakeOut(id, "dead", "")
@@ -284,14 +284,14 @@ func harm(tx *engine.Tx, b blow, rolled, armour, through int, rolls []dice.Roll)
 
 func damageText(st *State, d Damage, share int, fam *Fighter) string {
 	var b strings.Builder
-	who := st.shown(d.Target)
+	who := st.PublicNameOf(d.Target)
 	switch {
 	case d.Damage == 0:
 		fmt.Fprintf(&b, "%s's armour stops the %s (%d against %d).", who, strings.ToLower(d.Source), d.Rolled, d.Armour)
 	default:
 		fmt.Fprintf(&b, "%s takes %d damage from the %s (%d against armour %d)", who, d.Taken, strings.ToLower(d.Source), d.Rolled, d.Armour)
 		if share > 0 {
-			fmt.Fprintf(&b, ", %s taking %d of it", st.shown(fam.ID), share)
+			fmt.Fprintf(&b, ", %s taking %d of it", st.PublicNameOf(fam.ID), share)
 		}
 		b.WriteString(".")
 	}
@@ -313,7 +313,7 @@ func fallen(tx *engine.Tx, f *Fighter, ownTurnCheck bool) error {
 		return nil
 	}
 	if st.pc(id) && f.PainThreshold > 0 {
-		text := st.name(id) + " falls, dying: a death test each turn."
+		text := st.NameOf(id) + " falls, dying: a death test each turn."
 		if err := note(tx, KindCondition, id, text, Note{Fighter: id, What: "dying", Set: []Change{setB(id, "dying", true), setV(id, "death-fails", 0), setV(id, "unconscious", 0)}}); err != nil {
 			return err
 		}
@@ -322,9 +322,9 @@ func fallen(tx *engine.Tx, f *Fighter, ownTurnCheck bool) error {
 		}
 		return tx.PutDown(id, "dying", "")
 	}
-	reason, text := "dead", st.name(id)+" dies."
+	reason, text := "dead", st.NameOf(id)+" dies."
 	if f.PainThreshold == 0 && !st.pc(id) {
-		reason, text = "destroyed", st.name(id)+" is destroyed."
+		reason, text = "destroyed", st.NameOf(id)+" is destroyed."
 	}
 	if err := note(tx, KindCondition, id, text, Note{Fighter: id, What: reason}); err != nil {
 		return err
@@ -343,7 +343,7 @@ func painEffect(tx *engine.Tx, b blow) error {
 	case PainChoose:
 		if b.From != "" && st.fighting(b.From) && st.inMelee(b.From, id) {
 			return ask(tx, engine.Decision{For: b.From, Kind: DecPain,
-				Prompt:  fmt.Sprintf("%s is in pain: knock them down, or take a free attack?", st.shown(id)),
+				Prompt:  fmt.Sprintf("%s is in pain: knock them down, or take a free attack?", st.PublicNameOf(id)),
 				Options: []engine.Choice{{Value: "prone", Label: "Knock them prone"}, {Value: "free", Label: "A free attack"}}, Default: "prone"},
 				Cont{Pain: &painCtx{Attacker: b.From, Target: id}})
 		}
@@ -351,7 +351,7 @@ func painEffect(tx *engine.Tx, b blow) error {
 	if st.Fighters[id].Prone {
 		return nil
 	}
-	return note(tx, KindCondition, id, st.shown(id)+" falls prone in pain.", Note{Fighter: id, What: "prone", Value: 1, Set: []Change{setB(id, "prone", true)}})
+	return note(tx, KindCondition, id, st.PublicNameOf(id)+" falls prone in pain.", Note{Fighter: id, What: "prone", Value: 1, Set: []Change{setB(id, "prone", true)}})
 }
 
 type painCtx struct {
@@ -370,7 +370,7 @@ func answerPain(tx *engine.Tx, c painCtx, choice string) error {
 	if st.Fighters[c.Target].Prone {
 		return nil
 	}
-	return note(tx, KindCondition, c.Target, st.shown(c.Target)+" falls prone in pain.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}})
+	return note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" falls prone in pain.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}})
 }
 
 // healedChanges are the changes of healing f to Toughness t: at least one
@@ -393,12 +393,12 @@ func heal(tx *engine.Tx, f *Fighter, n int, by, what string, rolls ...dice.Roll)
 	if dying {
 		set = append(set, setB(f.ID, "dying", false), setV(f.ID, "death-fails", 0))
 	}
-	text := fmt.Sprintf("%s heals %d Toughness (%s), now %d.", st.shown(f.ID), t-f.Toughness, what, t)
+	text := fmt.Sprintf("%s heals %d Toughness (%s), now %d.", st.PublicNameOf(f.ID), t-f.Toughness, what, t)
 	if err := emit(tx, KindHealed, by, text, Note{Fighter: f.ID, What: what, Value: t - f.Toughness, Set: set}, []string{f.ID}, rolls...); err != nil {
 		return err
 	}
 	if dying && st.Combatant(f.ID).Down && f.Unconscious == 0 {
-		return tx.GetUp(f.ID, "healed", st.name(f.ID)+" is back on their feet.")
+		return tx.GetUp(f.ID, "healed", st.NameOf(f.ID)+" is back on their feet.")
 	}
 	return nil
 }

@@ -48,9 +48,9 @@ func (s *State) canPay(id, pay string) error {
 	}
 	if !slices.Contains(s.budget(id), pay) {
 		if pay == PayXP && s.pc(id) {
-			return fray.Errorf(fray.EILLEGAL, "%s has no Experience left", s.name(id))
+			return fray.Errorf(fray.EILLEGAL, "%s has no Experience left", s.NameOf(id))
 		}
-		return fray.Errorf(fray.EILLEGAL, "%s cannot pay for feats with %s", s.name(id), payLabel(pay))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot pay for feats with %s", s.NameOf(id), payLabel(pay))
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func payClean(tx *engine.Tx, f *Fighter, pay string) error {
 	if err := st.canPay(f.ID, pay); err != nil {
 		return err
 	}
-	return spendFeat(tx, f.ID, FeatCleanHit, pay, st.name(f.ID)+" aims a clean hit: maximum damage")
+	return spendFeat(tx, f.ID, FeatCleanHit, pay, st.NameOf(f.ID)+" aims a clean hit: maximum damage")
 }
 
 // featOffered says whether id is offered reactive feats.
@@ -114,7 +114,7 @@ func offerHitFeats(tx *engine.Tx, h hitCtx) error {
 		return tx.Run(dmg)
 	}
 	return ask(tx, engine.Decision{For: h.At, Kind: DecHit,
-		Prompt:  fmt.Sprintf("%s hits %s. Use a feat?", st.shown(h.By), st.shown(h.At)),
+		Prompt:  fmt.Sprintf("%s hits %s. Use a feat?", st.PublicNameOf(h.By), st.PublicNameOf(h.At)),
 		Options: opts, Default: "take"}, Cont{Hit: &h})
 }
 
@@ -127,11 +127,11 @@ func answerHit(tx *engine.Tx, h hitCtx, choice string) error {
 	}
 	switch feat {
 	case FeatPerfectDefence:
-		return spendFeat(tx, h.At, FeatPerfectDefence, pay, st.shown(h.At)+" parries the blow that would have landed",
+		return spendFeat(tx, h.At, FeatPerfectDefence, pay, st.PublicNameOf(h.At)+" parries the blow that would have landed",
 			setB(h.At, "perfect-defence", true))
 	case FeatResilience:
 		t := st.Fighters[h.At]
-		if err := spendFeat(tx, h.At, FeatResilience, pay, st.shown(h.At)+" braces: +1d4 Armour this round",
+		if err := spendFeat(tx, h.At, FeatResilience, pay, st.PublicNameOf(h.At)+" braces: +1d4 Armour this round",
 			setV(h.At, "resilience", t.Resilience+1)); err != nil {
 			return err
 		}
@@ -160,7 +160,7 @@ func decideFeat(tx *engine.Tx, cmd engine.Command) error {
 	if err := st.canPay(f.ID, args.Pay); err != nil {
 		return err
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	switch args.Feat {
 	case FeatIgnoreCorruption:
 		if f.IgnoreCorruption {
@@ -203,7 +203,7 @@ func answerPrepared(tx *engine.Tx, c preparedCtx, choice string) error {
 	if choice != "allow" || st.canPay(c.Fighter, c.Pay) != nil {
 		return note(tx, KindFeat, "", "The GM refuses the preparation.", Note{Fighter: c.Fighter, What: "refused"})
 	}
-	return spendFeat(tx, c.Fighter, FeatPrepared, c.Pay, st.name(c.Fighter)+" is prepared: "+c.What, setS(c.Fighter, "prepared", c.What))
+	return spendFeat(tx, c.Fighter, FeatPrepared, c.Pay, st.NameOf(c.Fighter)+" is prepared: "+c.What, setS(c.Fighter, "prepared", c.What))
 }
 
 // decideSteelyGaze stares an enemy down: the GM rules whether and how
@@ -226,13 +226,13 @@ func decideSteelyGaze(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if t.cowedBy(f.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s already refrains from attacking %s", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s already refrains from attacking %s", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
-	if err := spendFeat(tx, f.ID, FeatSteelyGaze, args.Pay, st.name(f.ID)+" fixes "+st.shown(t.ID)+" with a steely gaze"); err != nil {
+	if err := spendFeat(tx, f.ID, FeatSteelyGaze, args.Pay, st.NameOf(f.ID)+" fixes "+st.PublicNameOf(t.ID)+" with a steely gaze"); err != nil {
 		return err
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecGaze,
-		Prompt:  fmt.Sprintf("Steely Gaze: does %s step back and refrain from attacking %s?", st.name(t.ID), st.name(f.ID)),
+		Prompt:  fmt.Sprintf("Steely Gaze: does %s step back and refrain from attacking %s?", st.NameOf(t.ID), st.NameOf(f.ID)),
 		Options: []engine.Choice{{Value: "refrains", Label: "It refrains"}, {Value: "unmoved", Label: "It is unmoved"}}, Default: "refrains",
 		Fields: []engine.Field{{Name: "rounds", Label: "For how many rounds (this one included)", Type: engine.FieldNumber, Default: "1", Min: 1, Max: 10}}},
 		Cont{Gaze: &gazeCtx{Hero: f.ID, Enemy: t.ID}})
@@ -246,10 +246,10 @@ type gazeCtx struct {
 func answerGaze(tx *engine.Tx, c gazeCtx, choice string, v engine.Values) error {
 	st := state(tx)
 	if choice != "refrains" || st.Combatant(c.Enemy).Out {
-		return note(tx, KindGaze, c.Enemy, st.shown(c.Enemy)+" is unmoved.", Note{Fighter: c.Enemy, Target: c.Hero, What: "unmoved"})
+		return note(tx, KindGaze, c.Enemy, st.PublicNameOf(c.Enemy)+" is unmoved.", Note{Fighter: c.Enemy, Target: c.Hero, What: "unmoved"})
 	}
 	n := max(1, v.Int("rounds"))
-	text := fmt.Sprintf("%s steps back and will not attack %s (%d round(s)).", st.shown(c.Enemy), st.name(c.Hero), n)
+	text := fmt.Sprintf("%s steps back and will not attack %s (%d round(s)).", st.PublicNameOf(c.Enemy), st.NameOf(c.Hero), n)
 	return note(tx, KindGaze, c.Enemy, text, Note{Fighter: c.Enemy, Target: c.Hero, What: "refrains", Value: n,
 		Set: []Change{setV(c.Enemy, keyOf("cowed", c.Hero), n)}})
 }
@@ -266,7 +266,7 @@ func decideWhirlwind(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	targets := st.whirlwindTargets(f, tx.Viewer())
 	if len(targets) < 1 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no enemy engaged to whirl at", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no enemy engaged to whirl at", st.NameOf(f.ID))
 	}
 	if err := st.canPay(f.ID, args.Pay); err != nil {
 		return err
@@ -275,10 +275,10 @@ func decideWhirlwind(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := note(tx, KindAction, f.ID, st.name(f.ID)+" whirls into every enemy around.", Note{Fighter: f.ID, What: CmdWhirlwind, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, st.NameOf(f.ID)+" whirls into every enemy around.", Note{Fighter: f.ID, What: CmdWhirlwind, Set: set}); err != nil {
 		return err
 	}
-	if err := spendFeat(tx, f.ID, FeatWhirlwind, args.Pay, st.name(f.ID)+" performs a Whirlwind Attack"); err != nil {
+	if err := spendFeat(tx, f.ID, FeatWhirlwind, args.Pay, st.NameOf(f.ID)+" performs a Whirlwind Attack"); err != nil {
 		return err
 	}
 	w := f.meleeWeapons()[0]

@@ -176,22 +176,6 @@ func (s *State) enemies(a, b string) bool {
 	return ca != nil && cb != nil && ca.Side != cb.Side
 }
 
-// name is a combatant's display name.
-func (s *State) name(id string) string {
-	if c := s.Combatant(id); c != nil {
-		return c.Name
-	}
-	return id
-}
-
-// shown is a combatant's name as a prompt everyone reads may give it.
-func (s *State) shown(id string) string {
-	if c := s.Combatant(id); c != nil && c.Hidden {
-		return "someone unseen"
-	}
-	return s.name(id)
-}
-
 // side is a combatant's side id.
 func (s *State) side(id string) string {
 	if c := s.Combatant(id); c != nil {
@@ -223,7 +207,7 @@ func (s *State) ids(keep func(id string) bool) []string {
 func (s *State) names(ids []string) string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = s.shown(id)
+		out[i] = s.PublicNameOf(id)
 	}
 	return strings.Join(out, ", ")
 }

@@ -82,9 +82,9 @@ func runFreeAttack(tx *engine.Tx, c freeCtx) error {
 	t := st.Fighters[c.Target]
 	if (c.Trigger == TrigWithdraw || c.Trigger == TrigPast) && t.Level(AbAcrobatics) > 0 {
 		o := rollTest(tx, st.plainTest(c.Target, Quick, "Acrobatics", testOther))
-		text := fmt.Sprintf("%s tumbles clear of %s's free attack.", st.shown(c.Target), st.shown(c.Reactor))
+		text := fmt.Sprintf("%s tumbles clear of %s's free attack.", st.PublicNameOf(c.Target), st.PublicNameOf(c.Reactor))
 		if !o.Pass {
-			text = fmt.Sprintf("%s fails to tumble clear of %s.", st.shown(c.Target), st.shown(c.Reactor))
+			text = fmt.Sprintf("%s fails to tumble clear of %s.", st.PublicNameOf(c.Target), st.PublicNameOf(c.Reactor))
 		}
 		if err := note(tx, KindAction, c.Target, text, Note{Fighter: c.Target, Target: c.Reactor, What: "acrobatics", Value: boolInt(o.Pass)}, o.Roll); err != nil {
 			return err
@@ -95,7 +95,7 @@ func runFreeAttack(tx *engine.Tx, c freeCtx) error {
 	}
 	if st.askFreeAttack(c.Reactor) {
 		d := engine.Decision{For: askee(tx, c.Reactor), Kind: DecFreeAttack,
-			Prompt:  fmt.Sprintf("%s: a free attack on %s (%s)?", st.shown(c.Reactor), st.shown(c.Target), triggerWords[c.Trigger]),
+			Prompt:  fmt.Sprintf("%s: a free attack on %s (%s)?", st.PublicNameOf(c.Reactor), st.PublicNameOf(c.Target), triggerWords[c.Trigger]),
 			Options: []engine.Choice{{Value: "attack", Label: "Attack"}, {Value: "no", Label: "Let it go"}}, Default: "attack"}
 		raw := Cont{Free: &c}
 		return ask(tx, d, raw)
@@ -124,7 +124,7 @@ func (s *State) freeStrike(c freeCtx) strikeCtx {
 func answerFreeAttack(tx *engine.Tx, c freeCtx, choice string) error {
 	st := state(tx)
 	if choice != "attack" {
-		return note(tx, KindAction, c.Reactor, st.shown(c.Reactor)+" lets the free attack go.", Note{Fighter: c.Reactor, Target: c.Target, What: "declined"})
+		return note(tx, KindAction, c.Reactor, st.PublicNameOf(c.Reactor)+" lets the free attack go.", Note{Fighter: c.Reactor, Target: c.Target, What: "declined"})
 	}
 	if !st.mayFreeAttack(c) {
 		return nil

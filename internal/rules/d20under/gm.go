@@ -81,7 +81,7 @@ func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
 	if args.On {
 		word = args.Condition
 	}
-	text := fmt.Sprintf("The GM rules %s %s.", st.name(f.ID), word)
+	text := fmt.Sprintf("The GM rules %s %s.", st.NameOf(f.ID), word)
 	return emit(tx, KindCondition, "", text, Note{Fighter: f.ID, What: args.Condition, Value: boolInt(args.On),
 		Set: []Change{setB(f.ID, args.Condition, args.On)}}, []string{f.ID})
 }
@@ -133,7 +133,7 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if args.Value < 0 || args.Value > 999 {
 		return fray.Errorf(fray.EINVALID, "value must be 0–999")
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	key, sub, _ := strings.Cut(args.What, ":")
 	switch key {
 	case "toughness":
@@ -191,12 +191,12 @@ func decideGrantAdvantage(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.ENOTFOUND, "choose two combatants in the fight")
 	}
 	if !st.enemies(a.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s and %s are on the same side", st.name(a.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s and %s are on the same side", st.NameOf(a.ID), st.NameOf(t.ID))
 	}
 	if a.Edge[t.ID] > 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has that Advantage already", st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has that Advantage already", st.NameOf(a.ID))
 	}
-	text := fmt.Sprintf("The GM gives %s an Advantage over %s this round.", st.name(a.ID), st.name(t.ID))
+	text := fmt.Sprintf("The GM gives %s an Advantage over %s this round.", st.NameOf(a.ID), st.NameOf(t.ID))
 	return emit(tx, KindAdvantage, "", text, Note{Fighter: a.ID, Target: t.ID, What: "granted", Value: 1,
 		Set: []Change{setV(a.ID, keyOf("edge", t.ID), 1)}}, []string{a.ID, t.ID})
 }

@@ -29,13 +29,13 @@ func (s *State) rapidShots(f *Fighter, w Weapon, level string) (int, error) {
 		return 0, fray.Errorf(fray.EINVALID, "Rapid Fire level %q must be novice, adept or master", level)
 	}
 	if f.Level(AbRapidFire) < n {
-		return 0, fray.Errorf(fray.EILLEGAL, "%s does not know Rapid Fire at %s level", s.name(f.ID), level)
+		return 0, fray.Errorf(fray.EILLEGAL, "%s does not know Rapid Fire at %s level", s.NameOf(f.ID), level)
 	}
 	if !rapidWeapon(w) {
 		return 0, fray.Errorf(fray.EILLEGAL, "Rapid Fire needs a bow or a thrown weapon")
 	}
 	if f.Koj && n > 1 && !f.Roused {
-		return 0, fray.Errorf(fray.EILLEGAL, "Koj: %s may use only Novice Rapid Fire until roused", s.name(f.ID))
+		return 0, fray.Errorf(fray.EILLEGAL, "Koj: %s may use only Novice Rapid Fire until roused", s.NameOf(f.ID))
 	}
 	return s.optInt([]string{OptRapidNovice, OptRapidAdept, OptRapidMaster}[n-1]), nil
 }
@@ -67,10 +67,10 @@ func kojCheck(tx *engine.Tx, f *Fighter, level string, shots int) (int, error) {
 		return novice, nil
 	}
 	o := rollTest(tx, st.plainTest(f.ID, Quick, "Koj: Rapid Fire", testOther))
-	text := fmt.Sprintf("%s, roused, looses a %s volley.", st.name(f.ID), level)
+	text := fmt.Sprintf("%s, roused, looses a %s volley.", st.NameOf(f.ID), level)
 	result := 1
 	if !o.Pass {
-		text = fmt.Sprintf("%s fails the Quick test: a Novice volley only.", st.name(f.ID))
+		text = fmt.Sprintf("%s fails the Quick test: a Novice volley only.", st.NameOf(f.ID))
 		result, shots = -1, novice
 	}
 	var set []Change

@@ -96,7 +96,7 @@ func startFight(tx *engine.Tx) error {
 	set = append(set, fieldS("order", strings.Join(order, ",")), fieldS("phase", PhaseDeclare))
 	words := make([]string, len(order))
 	for i, id := range order {
-		words[i] = st.shown(id)
+		words[i] = st.PublicNameOf(id)
 	}
 	if err := emit(tx, KindInitiative, "", "Initiative: "+strings.Join(words, ", ")+".", Note{Set: set}, nil, rolls...); err != nil {
 		return err
@@ -142,7 +142,7 @@ func declarer(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 		return nil, fray.Errorf(fray.EILLEGAL, "declarations are made before the first round; later, with your end of turn")
 	}
 	if !st.IsActing(cmd.Actor) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is ready already", st.name(cmd.Actor))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is ready already", st.NameOf(cmd.Actor))
 	}
 	return st.Fighters[cmd.Actor], nil
 }
@@ -153,7 +153,7 @@ func decideTakeInit(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	st := state(tx)
-	return note(tx, KindDeclared, f.ID, st.name(f.ID)+" will take the initiative.",
+	return note(tx, KindDeclared, f.ID, st.NameOf(f.ID)+" will take the initiative.",
 		Note{Fighter: f.ID, What: PlanTakeInit, Set: []Change{setS(f.ID, "plan", PlanTakeInit)}})
 }
 
@@ -169,7 +169,7 @@ func decideQuickStrike(tx *engine.Tx, cmd engine.Command) error {
 	if err := st.canPay(f.ID, args.Pay); err != nil {
 		return err
 	}
-	return note(tx, KindDeclared, f.ID, st.name(f.ID)+" will strike quickly.",
+	return note(tx, KindDeclared, f.ID, st.NameOf(f.ID)+" will strike quickly.",
 		Note{Fighter: f.ID, What: PlanQuickStrike, Set: []Change{setS(f.ID, "plan", PlanQuickStrike+":"+args.Pay)}})
 }
 
@@ -199,7 +199,7 @@ func endDeclaring(tx *engine.Tx, id, next string) error {
 	default:
 		return fray.Errorf(fray.EINVALID, "next round: %q is not a plan (normal, %s, %s:xp, %s:corruption)", next, PlanTakeInit, PlanQuickStrike, PlanQuickStrike)
 	}
-	if err := note(tx, KindDeclared, id, st.name(id)+" is ready.", Note{Fighter: id, What: "ready", Set: set}); err != nil {
+	if err := note(tx, KindDeclared, id, st.NameOf(id)+" is ready.", Note{Fighter: id, What: "ready", Set: set}); err != nil {
 		return err
 	}
 	if err := tx.Acted(f.ID, ""); err != nil {
@@ -274,7 +274,7 @@ func carryOutPlans(tx *engine.Tx) error {
 		f := st.Fighters[id]
 		plan, pay, _ := strings.Cut(f.Plan, ":")
 		if !st.fighting(id) {
-			if err := note(tx, KindDeclared, id, st.name(id)+"'s plan for the round lapses.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
+			if err := note(tx, KindDeclared, id, st.NameOf(id)+"'s plan for the round lapses.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
 				return err
 			}
 			continue
@@ -284,22 +284,22 @@ func carryOutPlans(tx *engine.Tx) error {
 			t := st.plainTest(id, Resolute, "Take the Initiative", testOther)
 			o := rollTest(tx, t)
 			set := []Change{setS(id, "plan", ""), setB(id, "hasty", true)}
-			text := fmt.Sprintf("%s tries to take the initiative and fails; a second chance to fail every test this round.", st.name(id))
+			text := fmt.Sprintf("%s tries to take the initiative and fails; a second chance to fail every test this round.", st.NameOf(id))
 			if o.Pass {
 				set = append(set, setV(id, "init-bonus", TakeInitBonus))
-				text = fmt.Sprintf("%s takes the initiative (+%d); a second chance to fail every test this round.", st.name(id), TakeInitBonus)
+				text = fmt.Sprintf("%s takes the initiative (+%d); a second chance to fail every test this round.", st.NameOf(id), TakeInitBonus)
 			}
 			if err := note(tx, KindTookInit, id, text, Note{Fighter: id, Value: boolInt(o.Pass), Set: set}, o.Roll); err != nil {
 				return err
 			}
 		case PlanQuickStrike:
 			if err := st.canPay(id, pay); err != nil {
-				if err := note(tx, KindDeclared, id, st.name(id)+" cannot pay for Quick Strike.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
+				if err := note(tx, KindDeclared, id, st.NameOf(id)+" cannot pay for Quick Strike.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := spendFeat(tx, id, FeatQuickStrike, pay, st.name(id)+" strikes quickly: first in the round.",
+			if err := spendFeat(tx, id, FeatQuickStrike, pay, st.NameOf(id)+" strikes quickly: first in the round.",
 				setS(id, "plan", ""), setB(id, "quick-strike", true)); err != nil {
 				return err
 			}
@@ -316,7 +316,7 @@ func carryOutPlans(tx *engine.Tx) error {
 		if st.Fighters[id].QuickStrike {
 			reason, why = "quick-strike", "strikes first"
 		}
-		if err := tx.Reorder(id, i, reason, st.name(id)+" "+why+"."); err != nil {
+		if err := tx.Reorder(id, i, reason, st.NameOf(id)+" "+why+"."); err != nil {
 			return err
 		}
 	}
@@ -378,17 +378,17 @@ func (s *State) laterChoices(f *Fighter, v engine.Viewer) []engine.Choice {
 // checkLater validates the combatant to act after.
 func (s *State) checkLater(tx *engine.Tx, f *Fighter, after string) (int, error) {
 	if f.Acted {
-		return 0, fray.Errorf(fray.EILLEGAL, "%s has acted this turn already", s.name(f.ID))
+		return 0, fray.Errorf(fray.EILLEGAL, "%s has acted this turn already", s.NameOf(f.ID))
 	}
 	if after == "" || !engine.Visible(s, tx.Viewer(), after) {
 		return 0, fray.Errorf(fray.ENOTFOUND, "no combatant %q", after)
 	}
 	i, me := slices.Index(s.Order, after), slices.Index(s.Order, f.ID)
 	if i < 0 || s.Combatant(after).Out {
-		return 0, fray.Errorf(fray.EILLEGAL, "%s is not in this round's order", s.name(after))
+		return 0, fray.Errorf(fray.EILLEGAL, "%s is not in this round's order", s.NameOf(after))
 	}
 	if i <= me {
-		return 0, fray.Errorf(fray.EILLEGAL, "%s acts before you this round", s.name(after))
+		return 0, fray.Errorf(fray.EILLEGAL, "%s acts before you this round", s.NameOf(after))
 	}
 	return i, nil
 }
@@ -404,7 +404,7 @@ func decideDelay(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	text := fmt.Sprintf("%s delays, to act after %s this round.", st.name(f.ID), st.name(args.After))
+	text := fmt.Sprintf("%s delays, to act after %s this round.", st.NameOf(f.ID), st.NameOf(args.After))
 	if err := note(tx, KindDelayed, f.ID, text, Note{Fighter: f.ID, Target: args.After}); err != nil {
 		return err
 	}
@@ -434,7 +434,7 @@ func decideWait(tx *engine.Tx, cmd engine.Command) error {
 	fixed := removeID(st.Initiative, f.ID)
 	j := slices.Index(fixed, args.After) + 1
 	fixed = slices.Insert(fixed, j, f.ID)
-	text := fmt.Sprintf("%s waits: from now on after %s.", st.name(f.ID), st.name(args.After))
+	text := fmt.Sprintf("%s waits: from now on after %s.", st.NameOf(f.ID), st.NameOf(args.After))
 	if err := note(tx, KindWaited, f.ID, text, Note{Fighter: f.ID, Target: args.After, Set: []Change{fieldS("order", strings.Join(fixed, ","))}}); err != nil {
 		return err
 	}

@@ -205,7 +205,7 @@ func (s *State) ladderShot(a, b string) (int, error) {
 	if r == 0 {
 		ia, ib := slices.Index(s.Order, a), slices.Index(s.Order, b)
 		if s.Round != 1 || ia < 0 || (ib >= 0 && ib < ia) {
-			return r, fmt.Errorf("%s is at Close distance: a ranged attack is possible only in the first round, by a shooter who acts first", s.name(b))
+			return r, fmt.Errorf("%s is at Close distance: a ranged attack is possible only in the first round, by a shooter who acts first", s.NameOf(b))
 		}
 	}
 	return r, nil

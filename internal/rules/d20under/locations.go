@@ -81,7 +81,7 @@ func locate(tx *engine.Tx, h *hitCtx) error {
 		h.Location = PartLeftLeg
 	}
 	h.Effects = st.opt(OptAimEffects) == AimLocated
-	text := fmt.Sprintf("The blow lands on %s's %s.", st.shown(h.At), partWords(h.Location))
+	text := fmt.Sprintf("The blow lands on %s's %s.", st.PublicNameOf(h.At), partWords(h.Location))
 	r := dice.Roll{Label: what + " (d10)", Who: who, Dice: []dice.Die{d}, Total: d.Total(), Result: partWords(h.Location)}
 	return emit(tx, KindLocation, h.By, text, Note{Fighter: h.By, Target: h.At, What: h.Location}, []string{h.At}, r)
 }
@@ -107,7 +107,7 @@ func bodyPartEffect(tx *engine.Tx, b blow) error {
 	st := state(tx)
 	id := b.To
 	f := st.Fighters[id]
-	name := st.shown(id)
+	name := st.PublicNameOf(id)
 	switch b.Location {
 	case PartRightLeg, PartLeftLeg:
 		set := []Change{setB(id, "prone", true), setB(id, "lame", true)}

@@ -40,7 +40,7 @@ func meleeManoeuvre(tx *engine.Tx, cmd engine.Command) (*Fighter, *Fighter, erro
 		return nil, nil, err
 	}
 	if !f.Combat {
-		return nil, nil, fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", st.name(f.ID))
+		return nil, nil, fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", st.NameOf(f.ID))
 	}
 	return f, t, nil
 }
@@ -54,7 +54,7 @@ func decideDisarm(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if !disarmable(t) {
-		return fray.Errorf(fray.EILLEGAL, "%s holds nothing to disarm", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s holds nothing to disarm", st.NameOf(t.ID))
 	}
 	set, _ := st.spend(f, true, 0)
 	tt, aRolls := st.opposedTest("Disarm", f.ID, Accurate, testMelee, nil, nil, t.ID, Strong, testOther, nil)
@@ -66,10 +66,10 @@ func decideDisarm(tx *engine.Tx, cmd engine.Command) error {
 		} else {
 			set = append(set, setB(t.ID, "shield-up", false))
 		}
-		text := fmt.Sprintf("%s disarms %s: it must take a movement action to ready a weapon again.", st.name(f.ID), st.shown(t.ID))
+		text := fmt.Sprintf("%s disarms %s: it must take a movement action to ready a weapon again.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 		return emit(tx, KindDisarmed, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "disarmed", Value: 1, Set: set}, []string{t.ID}, o.Roll)
 	}
-	text := fmt.Sprintf("%s fails to disarm %s, and is open to a free attack.", st.name(f.ID), st.shown(t.ID))
+	text := fmt.Sprintf("%s fails to disarm %s, and is open to a free attack.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	if err := emit(tx, KindDisarmed, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "failed", Set: set}, []string{t.ID}, o.Roll); err != nil {
 		return err
 	}
@@ -98,19 +98,19 @@ func decideTackle(tx *engine.Tx, cmd engine.Command) error {
 	tt, aRolls := st.opposedTest("Tackle", f.ID, Strong, testMelee, mods, nil, t.ID, Strong, testOther, nil)
 	o := rollTest(tx, tt)
 	won := o.Pass == aRolls
-	text := fmt.Sprintf("%s tackles %s, who stays up.", st.name(f.ID), st.shown(t.ID))
+	text := fmt.Sprintf("%s tackles %s, who stays up.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	if won {
 		set = append(set, setB(t.ID, "prone", true))
-		text = fmt.Sprintf("%s tackles %s to the ground.", st.name(f.ID), st.shown(t.ID))
+		text = fmt.Sprintf("%s tackles %s to the ground.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	}
 	if err := emit(tx, KindCondition, f.ID, text, Note{Fighter: t.ID, Target: t.ID, What: "tackle", Value: boolInt(won), Set: set}, []string{t.ID}, o.Roll); err != nil {
 		return err
 	}
 	q := rollTest(tx, st.plainTest(f.ID, Quick, "Keep one's feet", testOther))
 	if q.Pass {
-		return note(tx, KindCondition, f.ID, st.name(f.ID)+" keeps their feet.", Note{Fighter: f.ID, What: "steady"}, q.Roll)
+		return note(tx, KindCondition, f.ID, st.NameOf(f.ID)+" keeps their feet.", Note{Fighter: f.ID, What: "steady"}, q.Roll)
 	}
-	return note(tx, KindCondition, f.ID, st.name(f.ID)+" goes down too.", Note{Fighter: f.ID, What: "prone", Value: 1, Set: []Change{setB(f.ID, "prone", true)}}, q.Roll)
+	return note(tx, KindCondition, f.ID, st.NameOf(f.ID)+" goes down too.", Note{Fighter: f.ID, What: "prone", Value: 1, Set: []Change{setB(f.ID, "prone", true)}}, q.Roll)
 }
 
 // holdTest is the wrestling test [Strong←Strong], Robust +2/+4/+8 on
@@ -134,17 +134,17 @@ func decideHold(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if t.HeldBy != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is held already", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is held already", st.NameOf(t.ID))
 	}
 	set, _ := st.spend(f, true, 0)
 	tt, aRolls := st.holdTest(f.ID, t.ID)
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
 		set = append(set, setS(f.ID, "holding", t.ID), setS(t.ID, "held-by", f.ID))
-		text := fmt.Sprintf("%s gets a hold on %s: it cannot move.", st.name(f.ID), st.shown(t.ID))
+		text := fmt.Sprintf("%s gets a hold on %s: it cannot move.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 		return emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "held", Value: 1, Set: set}, []string{t.ID}, o.Roll)
 	}
-	text := fmt.Sprintf("%s fails to get a hold on %s.", st.name(f.ID), st.shown(t.ID))
+	text := fmt.Sprintf("%s fails to get a hold on %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	return emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "failed", Set: set}, []string{t.ID}, o.Roll)
 }
 
@@ -156,11 +156,11 @@ func keepHold(tx *engine.Tx, f *Fighter) error {
 	tt, aRolls := st.holdTest(f.ID, t)
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
-		text := fmt.Sprintf("%s keeps the hold on %s (the whole turn).", st.name(f.ID), st.shown(t))
+		text := fmt.Sprintf("%s keeps the hold on %s (the whole turn).", st.NameOf(f.ID), st.PublicNameOf(t))
 		return emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t, What: "kept", Value: 1,
 			Set: []Change{setB(f.ID, "combat", false), setV(f.ID, "moves", 0)}}, []string{t}, o.Roll)
 	}
-	text := fmt.Sprintf("%s breaks free of %s's hold.", st.shown(t), st.name(f.ID))
+	text := fmt.Sprintf("%s breaks free of %s's hold.", st.PublicNameOf(t), st.NameOf(f.ID))
 	if err := emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t, What: "broken",
 		Set: []Change{setS(f.ID, "holding", ""), setS(t, "held-by", "")}}, []string{t}, o.Roll); err != nil {
 		return err
@@ -176,10 +176,10 @@ func decideRelease(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Holding == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s holds no one", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s holds no one", st.NameOf(f.ID))
 	}
 	t := f.Holding
-	return note(tx, KindHold, f.ID, st.name(f.ID)+" lets go of "+st.shown(t)+".", Note{Fighter: f.ID, Target: t, What: "released",
+	return note(tx, KindHold, f.ID, st.NameOf(f.ID)+" lets go of "+st.PublicNameOf(t)+".", Note{Fighter: f.ID, Target: t, What: "released",
 		Set: []Change{setS(f.ID, "holding", ""), setS(t, "held-by", "")}})
 }
 
@@ -191,11 +191,11 @@ func decideKnockOut(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if st.advantage(f.ID, t.ID) == "" {
-		return fray.Errorf(fray.EILLEGAL, "a knock-out needs an Advantage over %s", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "a knock-out needs an Advantage over %s", st.NameOf(t.ID))
 	}
 	set, _ := st.spend(f, true, 0)
 	w := f.meleeWeapons()[0]
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s tries to knock %s out.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdKnockOut, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s tries to knock %s out.", st.NameOf(f.ID), st.PublicNameOf(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdKnockOut, Set: set}); err != nil {
 		return err
 	}
 	return tx.Run(strikeStep(strikeCtx{By: f.ID, At: t.ID, Weapon: w.ID, Mode: ModeKnockOut}))
@@ -219,7 +219,7 @@ func knockOut(tx *engine.Tx, h hitCtx, b blow) error {
 	r := dice.Roll{Label: "Knock out", Who: who, Dice: []dice.Die{d}, Total: d.Total(), Target: value - 1, Compare: dice.AtMost}
 	out := d.Total() < value
 	r.Result = map[bool]string{true: "knocked out", false: "stays up"}[out]
-	text := fmt.Sprintf("%s's blow would deal %d: the d12 shows %d.", st.name(h.By), value, d.Total())
+	text := fmt.Sprintf("%s's blow would deal %d: the d12 shows %d.", st.NameOf(h.By), value, d.Total())
 	if err := emit(tx, KindKnockOut, h.By, text, Note{Fighter: h.By, Target: h.At, Value: boolInt(out)}, []string{h.At}, dr, ar, r); err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func knockOut(tx *engine.Tx, h hitCtx, b blow) error {
 		return nil
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecKnockOut,
-		Prompt:  fmt.Sprintf("%s is knocked out. For how many rounds?", st.name(h.At)),
+		Prompt:  fmt.Sprintf("%s is knocked out. For how many rounds?", st.NameOf(h.At)),
 		Options: []engine.Choice{{Value: "out", Label: "Unconscious"}}, Default: "out",
 		Fields: []engine.Field{{Name: "rounds", Label: "Rounds unconscious", Type: engine.FieldNumber, Default: "3", Min: 1, Max: 50}}},
 		Cont{KnockOut: &koCtx{Attacker: h.By, Target: h.At}})
@@ -250,7 +250,7 @@ func answerKnockOut(tx *engine.Tx, c koCtx, _ string, v engine.Values) error {
 func knockedOut(tx *engine.Tx, id string, n int, why string) error {
 	st := state(tx)
 	f := st.Fighters[id]
-	text := fmt.Sprintf("%s is unconscious (%s) for %d turn(s).", st.name(id), why, n)
+	text := fmt.Sprintf("%s is unconscious (%s) for %d turn(s).", st.NameOf(id), why, n)
 	set := []Change{setV(id, "unconscious", max(n, f.Unconscious)), setB(id, "prone", true)}
 	if f.Holding != "" {
 		set = append(set, setS(id, "holding", ""), setS(f.Holding, "held-by", ""))
@@ -280,7 +280,7 @@ func decidePushBack(tx *engine.Tx, cmd engine.Command) error {
 	}
 	set, _ := st.spend(f, true, 1)
 	w := f.meleeWeapons()[0]
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s lunges to push %s back.", st.name(f.ID), st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdPushBack, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s lunges to push %s back.", st.NameOf(f.ID), st.PublicNameOf(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: CmdPushBack, Set: set}); err != nil {
 		return err
 	}
 	return tx.Run(strikeStep(strikeCtx{By: f.ID, At: t.ID, Weapon: w.ID, Mode: ModePushBack}))
@@ -313,12 +313,12 @@ func push(tx *engine.Tx, by, id string) error {
 		set = append(set, engageChange(by, id, false), setV(id, keyOf("ahead", side), max(-MaxRetreat, t.Ahead[side]-1)))
 		where = " out of the melee"
 	}
-	text := fmt.Sprintf("%s is pushed back%s.", st.shown(id), where)
+	text := fmt.Sprintf("%s is pushed back%s.", st.PublicNameOf(id), where)
 	if err := emit(tx, KindPushed, by, text, Note{Fighter: id, Target: id, Set: set}, []string{id}); err != nil {
 		return err
 	}
 	return ask(tx, engine.Decision{For: engine.GM, Kind: DecPushHazard,
-		Prompt:  fmt.Sprintf("%s is pushed back%s. Does the push drive it into anything?", st.name(id), where),
+		Prompt:  fmt.Sprintf("%s is pushed back%s. Does the push drive it into anything?", st.NameOf(id), where),
 		Options: []engine.Choice{{Value: "none", Label: "Nothing"}, {Value: "hazard", Label: "A hazard"}}, Default: "none",
 		Fields: []engine.Field{{Name: "damage", Label: "Hazard damage (armour does not help)", Type: engine.FieldNumber, Default: "0", Min: 0, Max: 30},
 			{Name: "prone", Label: "Knocked prone", Type: engine.FieldCheckbox}}},
@@ -337,7 +337,7 @@ func answerPushHazard(tx *engine.Tx, c pushCtx, choice string, v engine.Values) 
 		return nil
 	}
 	if v.Bool("prone") && !t.Prone {
-		if err := note(tx, KindCondition, c.Target, st.shown(c.Target)+" goes down.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}}); err != nil {
+		if err := note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" goes down.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}}); err != nil {
 			return err
 		}
 	}
@@ -366,14 +366,14 @@ func decideFullDefence(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.FullDefence {
-		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence already", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence already", st.NameOf(f.ID))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
 		return err
 	}
 	set = append(set, setB(f.ID, "full-defence", true), setB(f.ID, "full-offense", false))
-	return note(tx, KindStance, f.ID, st.name(f.ID)+" goes into Full Defence: a second chance on every defence, no attacks.", Note{Fighter: f.ID, What: "full-defence", Value: 1, Set: set})
+	return note(tx, KindStance, f.ID, st.NameOf(f.ID)+" goes into Full Defence: a second chance on every defence, no attacks.", Note{Fighter: f.ID, What: "full-defence", Value: 1, Set: set})
 }
 
 // decideFullOffense stakes the turn on melee attacks (free, before the
@@ -386,13 +386,13 @@ func decideFullOffense(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.FullOffense || f.FullDefence {
-		return fray.Errorf(fray.EILLEGAL, "%s has taken a stance already", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has taken a stance already", st.NameOf(f.ID))
 	}
 	if !f.Combat {
 		return fray.Errorf(fray.EILLEGAL, "Full Offense is declared before the combat action")
 	}
 	set := []Change{setB(f.ID, "full-offense", true), setB(f.ID, "acted", true)}
-	return note(tx, KindStance, f.ID, st.name(f.ID)+" goes all out: a second chance on melee attacks, a second chance to fail defences.", Note{Fighter: f.ID, What: "full-offense", Value: 1, Set: set})
+	return note(tx, KindStance, f.ID, st.NameOf(f.ID)+" goes all out: a second chance on melee attacks, a second chance to fail defences.", Note{Fighter: f.ID, What: "full-offense", Value: 1, Set: set})
 }
 
 // Poison strengths: damage die per turn, for that die's turns [B].
@@ -412,14 +412,14 @@ func decidePoison(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	w, ok := f.Sheet.Weapon(args.Weapon)
 	if !ok || w.kind().Natural {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q to poison", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q to poison", st.NameOf(f.ID), args.Weapon)
 	}
 	die := poisons[args.Poison]
 	if die == 0 {
 		return fray.Errorf(fray.EINVALID, "poison %q must be weak-poison, moderate-poison or strong-poison", args.Poison)
 	}
 	if f.Items[args.Poison] <= 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no %s left", st.name(f.ID), label(args.Poison))
+		return fray.Errorf(fray.EILLEGAL, "%s has no %s left", st.NameOf(f.ID), label(args.Poison))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
@@ -429,15 +429,15 @@ func decidePoison(tx *engine.Tx, cmd engine.Command) error {
 	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Poison the weapon", testCraft))
 	switch {
 	case o.twenty():
-		if err := note(tx, KindPoison, f.ID, st.name(f.ID)+" fumbles the poison and is poisoned.", Note{Fighter: f.ID, What: "fumbled", Set: set}, o.Roll); err != nil {
+		if err := note(tx, KindPoison, f.ID, st.NameOf(f.ID)+" fumbles the poison and is poisoned.", Note{Fighter: f.ID, What: "fumbled", Set: set}, o.Roll); err != nil {
 			return err
 		}
 		return poisonVictim(tx, "", f.ID, die)
 	case o.Pass:
 		set = append(set, setV(f.ID, keyOf("weapon-poison", w.ID), die))
-		return note(tx, KindPoison, f.ID, fmt.Sprintf("%s coats %s with poison: enough for one hit.", st.name(f.ID), w.Name), Note{Fighter: f.ID, What: w.ID, Value: die, Set: set}, o.Roll)
+		return note(tx, KindPoison, f.ID, fmt.Sprintf("%s coats %s with poison: enough for one hit.", st.NameOf(f.ID), w.Name), Note{Fighter: f.ID, What: w.ID, Value: die, Set: set}, o.Roll)
 	}
-	return note(tx, KindPoison, f.ID, st.name(f.ID)+" spills the poison.", Note{Fighter: f.ID, What: "spilt", Set: set}, o.Roll)
+	return note(tx, KindPoison, f.ID, st.NameOf(f.ID)+" spills the poison.", Note{Fighter: f.ID, What: "spilt", Set: set}, o.Roll)
 }
 
 // poisonVictim poisons a fighter: 1dN damage a turn for 1dN turns.
@@ -449,7 +449,7 @@ func poisonVictim(tx *engine.Tx, by, id string, die int) error {
 	}
 	d := tx.Dice.Die(die)
 	turns := d.Total()
-	text := fmt.Sprintf("%s is poisoned: 1d%d damage at the start of each of its next %d turn(s).", st.shown(id), die, turns)
+	text := fmt.Sprintf("%s is poisoned: 1d%d damage at the start of each of its next %d turn(s).", st.PublicNameOf(id), die, turns)
 	return emit(tx, KindPoison, by, text, Note{Fighter: id, Target: id, What: "poisoned", Value: turns,
 		Set: []Change{setV(id, "poison-die", die), setV(id, "poison-turns", turns)}}, []string{id}, dieRoll("Poison duration", who, d))
 }
@@ -470,7 +470,7 @@ func poisonTick(tx *engine.Tx, f *Fighter) error {
 	if left == 0 {
 		set = append(set, setV(f.ID, "poison-die", 0))
 	}
-	if err := note(tx, KindPoison, f.ID, fmt.Sprintf("The poison works in %s.", st.name(f.ID)), Note{Fighter: f.ID, What: "tick", Value: left, Set: set}); err != nil {
+	if err := note(tx, KindPoison, f.ID, fmt.Sprintf("The poison works in %s.", st.NameOf(f.ID)), Note{Fighter: f.ID, What: "tick", Value: left, Set: set}); err != nil {
 		return err
 	}
 	n := d.Total()

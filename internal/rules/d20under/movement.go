@@ -23,13 +23,13 @@ import (
 func (s *State) movable(f *Fighter) error {
 	switch {
 	case f.Prone:
-		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", s.NameOf(f.ID))
 	case f.HeldBy != "":
-		return fray.Errorf(fray.EILLEGAL, "%s is held by %s and cannot move", s.name(f.ID), s.shown(f.HeldBy))
+		return fray.Errorf(fray.EILLEGAL, "%s is held by %s and cannot move", s.NameOf(f.ID), s.PublicNameOf(f.HeldBy))
 	case f.Caught != "":
-		return fray.Errorf(fray.EILLEGAL, "%s is caught in a trap: break free first", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is caught in a trap: break free first", s.NameOf(f.ID))
 	case f.Holding != "":
-		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.name(f.ID), s.shown(f.Holding))
+		return fray.Errorf(fray.EILLEGAL, "%s is holding %s and can do nothing else", s.NameOf(f.ID), s.PublicNameOf(f.Holding))
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if f.movesLeft() < n {
-		return fray.Errorf(fray.EILLEGAL, "%s has %d movement action(s) left this turn", st.name(f.ID), f.movesLeft())
+		return fray.Errorf(fray.EILLEGAL, "%s has %d movement action(s) left this turn", st.NameOf(f.ID), f.movesLeft())
 	}
 	to, ok := parseCell(args.To)
 	if !ok {
@@ -98,7 +98,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	}
 	r, ok := st.reachable(f, n*st.gridSquares(f))[to]
 	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot reach %s with %d movement action(s)", st.name(f.ID), cellWords(to), n)
+		return fray.Errorf(fray.EILLEGAL, "%s cannot reach %s with %d movement action(s)", st.NameOf(f.ID), cellWords(to), n)
 	}
 	return gridMove(tx, f, r, n, afterCtx{Mover: f.ID}, "moves")
 }
@@ -114,7 +114,7 @@ func gridMove(tx *engine.Tx, f *Fighter, r route, moves int, after afterCtx, ver
 	token := int(tx.Base().Seq) + 1
 	set = append(set, setV(f.ID, "moving", token))
 	dest := r.Path[len(r.Path)-1]
-	text := fmt.Sprintf("%s %s toward %s.", st.name(f.ID), verb, cellWords(dest))
+	text := fmt.Sprintf("%s %s toward %s.", st.NameOf(f.ID), verb, cellWords(dest))
 	if err := note(tx, KindAction, f.ID, text, Note{Fighter: f.ID, What: verb, Value: moves, Set: set}); err != nil {
 		return err
 	}
@@ -180,20 +180,20 @@ func runMoveTo(tx *engine.Tx, m moveToCtx) error {
 		return nil
 	}
 	if !st.fighting(f.ID) || f.Prone || f.Caught != "" || f.HeldBy != "" {
-		text := fmt.Sprintf("%s's move ends at %s.", st.name(f.ID), cellWords(Cell{f.X, f.Y}))
+		text := fmt.Sprintf("%s's move ends at %s.", st.NameOf(f.ID), cellWords(Cell{f.X, f.Y}))
 		return note(tx, KindStopped, f.ID, text, Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
 	}
 	if id := st.at(m.X, m.Y); id != "" && id != f.ID {
 		// Someone stepped in meanwhile: stop short.
-		return note(tx, KindStopped, f.ID, st.name(f.ID)+" finds the way blocked and stops.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
+		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" finds the way blocked and stops.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
 	}
 	set := []Change{setV(f.ID, "x", m.X), setV(f.ID, "y", m.Y)}
 	if m.Final {
 		set = append(set, setV(f.ID, "moving", 0))
 	}
-	text := fmt.Sprintf("%s moves to %s.", st.name(f.ID), cellWords(Cell{m.X, m.Y}))
+	text := fmt.Sprintf("%s moves to %s.", st.NameOf(f.ID), cellWords(Cell{m.X, m.Y}))
 	if m.Past != "" {
-		text = fmt.Sprintf("%s moves past %s to %s.", st.name(f.ID), st.names(strings.Split(m.Past, ",")), cellWords(Cell{m.X, m.Y}))
+		text = fmt.Sprintf("%s moves past %s to %s.", st.NameOf(f.ID), st.names(strings.Split(m.Past, ",")), cellWords(Cell{m.X, m.Y}))
 	}
 	return emit(tx, KindMoved, f.ID, text, Moved{Fighter: f.ID, X: m.X, Y: m.Y, Set: set}, nil)
 }
@@ -267,10 +267,10 @@ func engageOrFlank(tx *engine.Tx, cmd engine.Command, flank bool) error {
 		return err
 	}
 	if st.inMelee(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is already engaged with %s", st.name(f.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is already engaged with %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	if flank && len(st.allyFighting(f.ID, t.ID)) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "no ally of %s is fighting %s: engage instead", st.name(f.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "no ally of %s is fighting %s: engage instead", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	if st.Model == board.Grid {
 		if args.Past != "" {
@@ -279,9 +279,9 @@ func engageOrFlank(tx *engine.Tx, cmd engine.Command, flank bool) error {
 		r, ok := st.engageRoute(f, t, flank)
 		if !ok {
 			if flank {
-				return fray.Errorf(fray.EILLEGAL, "%s cannot reach a flanking square next to %s with a movement action", st.name(f.ID), st.name(t.ID))
+				return fray.Errorf(fray.EILLEGAL, "%s cannot reach a flanking square next to %s with a movement action", st.NameOf(f.ID), st.NameOf(t.ID))
 			}
-			return fray.Errorf(fray.EILLEGAL, "%s cannot reach %s with a movement action", st.name(f.ID), st.name(t.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s cannot reach %s with a movement action", st.NameOf(f.ID), st.NameOf(t.ID))
 		}
 		verb := "moves to engage"
 		if flank {
@@ -405,7 +405,7 @@ func ladderStep(tx *engine.Tx, cmd engine.Command, dir int) error {
 		return fray.Errorf(fray.EINVALID, "choose another side, not %q", args.Side)
 	}
 	if st.engaged(f.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is engaged in melee: withdraw first", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is engaged in melee: withdraw first", st.NameOf(f.ID))
 	}
 	if err := st.canStep(f, args.Side, dir); err != nil {
 		return err
@@ -421,7 +421,7 @@ func ladderStep(tx *engine.Tx, cmd engine.Command, dir int) error {
 	if dir < 0 {
 		verb = "falls back from"
 	}
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s %s %s.", st.name(f.ID), verb, st.sideName(args.Side)), Note{Fighter: f.ID, What: verb, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s %s %s.", st.NameOf(f.ID), verb, st.sideName(args.Side)), Note{Fighter: f.ID, What: verb, Set: set}); err != nil {
 		return err
 	}
 	var steps []engine.Step
@@ -429,7 +429,7 @@ func ladderStep(tx *engine.Tx, cmd engine.Command, dir int) error {
 		steps = append(steps, st.ladderTraps(f, args.Side, token)...)
 	}
 	steps = append(steps, engine.NewStep(stepLadder, ladderCtx{Fighter: f.ID, Token: token, Ahead: map[string]int{args.Side: n},
-		Text: fmt.Sprintf("%s %s %s.", st.name(f.ID), verb, st.sideName(args.Side))}))
+		Text: fmt.Sprintf("%s %s %s.", st.NameOf(f.ID), verb, st.sideName(args.Side))}))
 	return tx.Run(steps...)
 }
 
@@ -445,12 +445,12 @@ func (s *State) canStep(f *Fighter, side string, dir int) error {
 			}
 		}
 		if closest == 0 {
-			return fray.Errorf(fray.EILLEGAL, "%s is already Close to %s: engage instead", s.name(f.ID), s.sideName(side))
+			return fray.Errorf(fray.EILLEGAL, "%s is already Close to %s: engage instead", s.NameOf(f.ID), s.sideName(side))
 		}
 		return nil
 	}
 	if f.Ahead[side] <= -MaxRetreat {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot fall back further", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot fall back further", s.NameOf(f.ID))
 	}
 	return nil
 }
@@ -472,15 +472,15 @@ func ladderEngage(tx *engine.Tx, f, t *Fighter, past string, charge bool) error 
 		cost = ladderCost(f)
 	}
 	if m > reach {
-		return fray.Errorf(fray.EILLEGAL, "%s is %s away: too far to engage now", st.name(t.ID), movesWords(m))
+		return fray.Errorf(fray.EILLEGAL, "%s is %s away: too far to engage now", st.NameOf(t.ID), movesWords(m))
 	}
 	if len(st.attackersAround(t.ID)) >= 4 {
-		return fray.Errorf(fray.EILLEGAL, "%s is already surrounded by four: there is no room", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is already surrounded by four: there is no room", st.NameOf(t.ID))
 	}
 	if past != "" {
 		p := st.Fighters[past]
 		if p == nil || !engine.Visible(st, tx.Viewer(), past) || !slices.Contains(st.pastChoices(f), past) {
-			return fray.Errorf(fray.EILLEGAL, "%s is not in the way", st.shown(past))
+			return fray.Errorf(fray.EILLEGAL, "%s is not in the way", st.PublicNameOf(past))
 		}
 	}
 	var set []Change
@@ -499,7 +499,7 @@ func ladderEngage(tx *engine.Tx, f, t *Fighter, past string, charge bool) error 
 	if charge {
 		verb = "charges"
 	}
-	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s %s %s.", st.name(f.ID), verb, st.shown(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: verb, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, fmt.Sprintf("%s %s %s.", st.NameOf(f.ID), verb, st.PublicNameOf(t.ID)), Note{Fighter: f.ID, Target: t.ID, What: verb, Set: set}); err != nil {
 		return err
 	}
 	var steps []engine.Step
@@ -511,7 +511,7 @@ func ladderEngage(tx *engine.Tx, f, t *Fighter, past string, charge bool) error 
 		steps = append(steps, freeAttackStep(past, f.ID, TrigPast))
 	}
 	lc := ladderCtx{Fighter: f.ID, Token: token, Engage: t.ID, Disengage: leaving,
-		Text: fmt.Sprintf("%s engages %s.", st.name(f.ID), st.shown(t.ID))}
+		Text: fmt.Sprintf("%s engages %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID))}
 	if m > 0 {
 		ts := st.side(t.ID)
 		lc.Ahead = map[string]int{ts: f.Ahead[ts] + m}
@@ -538,7 +538,7 @@ func runLadderMove(tx *engine.Tx, m ladderCtx) error {
 		return nil
 	}
 	if !st.fighting(f.ID) || f.Prone || f.Caught != "" || f.HeldBy != "" {
-		return note(tx, KindStopped, f.ID, st.name(f.ID)+"'s move is cut short.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
+		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+"'s move is cut short.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
 	}
 	set := []Change{setV(f.ID, "moving", 0)}
 	sides := make([]string, 0, len(m.Ahead))
@@ -555,7 +555,7 @@ func runLadderMove(tx *engine.Tx, m ladderCtx) error {
 	kind := KindMoved
 	if m.Engage != "" {
 		if st.Combatant(m.Engage).Out || len(st.attackersAround(m.Engage)) >= 4 {
-			m.Text = st.name(f.ID) + " cannot reach the enemy."
+			m.Text = st.NameOf(f.ID) + " cannot reach the enemy."
 		} else {
 			set = append(set, engageChange(f.ID, m.Engage, true))
 			kind = KindEngaged
@@ -583,7 +583,7 @@ func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
 	}
 	engaged := st.ids(func(x string) bool { return st.inMelee(f.ID, x) })
 	if len(engaged) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s is not engaged in melee", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not engaged in melee", st.NameOf(f.ID))
 	}
 	set, err := st.spend(f, false, 1)
 	if err != nil {
@@ -591,7 +591,7 @@ func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
 	}
 	token := int(tx.Base().Seq) + 1
 	set = append(set, setV(f.ID, "moving", token))
-	if err := note(tx, KindAction, f.ID, st.name(f.ID)+" withdraws from the melee.", Note{Fighter: f.ID, What: CmdWithdraw, Set: set}); err != nil {
+	if err := note(tx, KindAction, f.ID, st.NameOf(f.ID)+" withdraws from the melee.", Note{Fighter: f.ID, What: CmdWithdraw, Set: set}); err != nil {
 		return err
 	}
 	var steps []engine.Step
@@ -600,14 +600,14 @@ func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
 			steps = append(steps, freeAttackStep(e, f.ID, TrigWithdraw))
 		}
 	}
-	lc := ladderCtx{Fighter: f.ID, Token: token, Disengage: engaged, Text: st.name(f.ID) + " is out of the melee."}
+	lc := ladderCtx{Fighter: f.ID, Token: token, Disengage: engaged, Text: st.NameOf(f.ID) + " is out of the melee."}
 	if args.Back {
 		lc.Ahead = map[string]int{}
 		for _, e := range engaged {
 			side := st.side(e)
 			lc.Ahead[side] = max(-MaxRetreat, f.Ahead[side]-1)
 		}
-		lc.Text = st.name(f.ID) + " is out of the melee and falls back."
+		lc.Text = st.NameOf(f.ID) + " is out of the melee and falls back."
 	}
 	steps = append(steps, engine.NewStep(stepLadder, lc))
 	return tx.Run(steps...)
@@ -651,14 +651,14 @@ func (s *State) canChargeIn(routes map[Cell]route, f, t *Fighter) error {
 		return fray.Errorf(fray.EILLEGAL, "a charge takes the whole turn: both actions")
 	}
 	if f.FullDefence || f.cowedBy(t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s may not attack %s", s.name(f.ID), s.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s may not attack %s", s.NameOf(f.ID), s.NameOf(t.ID))
 	}
 	if s.inMelee(f.ID, t.ID) || s.engaged(f.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is engaged already: no room to charge", s.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is engaged already: no room to charge", s.NameOf(f.ID))
 	}
 	if s.Model == board.Ladder {
 		if m := s.moves(f.ID, t.ID); m > 2/ladderCost(f) {
-			return fray.Errorf(fray.EILLEGAL, "%s is %s away: a charge covers two", s.name(t.ID), movesWords(m))
+			return fray.Errorf(fray.EILLEGAL, "%s is %s away: a charge covers two", s.NameOf(t.ID), movesWords(m))
 		}
 		return nil
 	}
@@ -666,7 +666,7 @@ func (s *State) canChargeIn(routes map[Cell]route, f, t *Fighter) error {
 		routes = s.reachable(f, 2*s.gridSquares(f))
 	}
 	if _, ok := s.chargeRouteIn(routes, f, t); !ok {
-		return fray.Errorf(fray.EILLEGAL, "no straight line to %s within two movement actions", s.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "no straight line to %s within two movement actions", s.NameOf(t.ID))
 	}
 	return nil
 }
@@ -714,10 +714,10 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if !f.Prone {
-		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.NameOf(f.ID))
 	}
 	if f.HeldBy != "" || f.Holding != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is wrestling and cannot stand", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is wrestling and cannot stand", st.NameOf(f.ID))
 	}
 	if args.Whole {
 		if !f.Combat || f.Moves < 1 {
@@ -725,7 +725,7 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 		}
 		set, _ := st.spend(f, true, 1)
 		set = append(set, setB(f.ID, "prone", false))
-		return note(tx, KindStood, f.ID, st.name(f.ID)+" takes the whole turn to stand up.", Note{Fighter: f.ID, What: "whole turn", Set: set})
+		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" takes the whole turn to stand up.", Note{Fighter: f.ID, What: "whole turn", Set: set})
 	}
 	set, err := st.spend(f, false, 1)
 	if err != nil {
@@ -735,12 +735,12 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 	switch {
 	case o.Pass:
 		set = append(set, setB(f.ID, "prone", false))
-		return note(tx, KindStood, f.ID, st.name(f.ID)+" springs to their feet.", Note{Fighter: f.ID, What: "quick", Value: 1, Set: set}, o.Roll)
+		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" springs to their feet.", Note{Fighter: f.ID, What: "quick", Value: 1, Set: set}, o.Roll)
 	case f.Combat && f.Moves >= 1:
 		set = append(set, setB(f.ID, "combat", false), setB(f.ID, "prone", false))
-		return note(tx, KindStood, f.ID, st.name(f.ID)+" struggles up, and the whole turn goes by.", Note{Fighter: f.ID, What: "slow", Set: set}, o.Roll)
+		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" struggles up, and the whole turn goes by.", Note{Fighter: f.ID, What: "slow", Set: set}, o.Roll)
 	}
-	return note(tx, KindStood, f.ID, st.name(f.ID)+" fails to get up.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
+	return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" fails to get up.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
 }
 
 // decideSwitch draws or switches weapons: a movement action, free for a
@@ -757,13 +757,13 @@ func decideSwitch(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	w, ok := f.Sheet.Weapon(args.Weapon)
 	if !ok {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	if w.ID == f.Wielded && (f.Drawn || w.kind().Natural) {
-		return fray.Errorf(fray.EILLEGAL, "%s already has %s in hand", st.name(f.ID), w.Name)
+		return fray.Errorf(fray.EILLEGAL, "%s already has %s in hand", st.NameOf(f.ID), w.Name)
 	}
 	if f.Holding != "" || f.HeldBy != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is wrestling", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is wrestling", st.NameOf(f.ID))
 	}
 	free := w.kind().Short || f.Level(AbQuickDraw) > 0
 	var set []Change
@@ -777,7 +777,7 @@ func decideSwitch(tx *engine.Tx, cmd engine.Command) error {
 	k := w.kind()
 	shield := f.Shield != "" && !(f.Shield == "shield" && (k.Ranged || k.Heavy))
 	set = append(set, setS(f.ID, "wielded", w.ID), setB(f.ID, "drawn", true), setB(f.ID, "shield-up", shield))
-	text := fmt.Sprintf("%s takes %s in hand", st.name(f.ID), w.Name)
+	text := fmt.Sprintf("%s takes %s in hand", st.NameOf(f.ID), w.Name)
 	if free {
 		text += " (a free action)"
 	}
@@ -801,7 +801,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "item %q must be %s or %s", args.Item, ItemHerbalCure, ItemAntidote)
 	}
 	if f.Items[args.Item] <= 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no %s left", st.name(f.ID), label(args.Item))
+		return fray.Errorf(fray.EILLEGAL, "%s has no %s left", st.NameOf(f.ID), label(args.Item))
 	}
 	to := f
 	if args.Target != "" && args.Target != f.ID {
@@ -809,11 +809,11 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 			return err
 		}
 		if st.enemies(f.ID, to.ID) || !st.nextTo(f.ID, to.ID) {
-			return fray.Errorf(fray.EILLEGAL, "%s is not an ally within reach", st.name(to.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s is not an ally within reach", st.NameOf(to.ID))
 		}
 	}
 	if f.Holding != "" || f.HeldBy != "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is wrestling", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is wrestling", st.NameOf(f.ID))
 	}
 	self := to.ID == f.ID
 	set, err := st.spend(f, !self, boolInt(self))
@@ -821,7 +821,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1))
-	if err := note(tx, KindItem, f.ID, fmt.Sprintf("%s uses a %s on %s.", st.name(f.ID), strings.ReplaceAll(args.Item, "-", " "), st.shown(to.ID)),
+	if err := note(tx, KindItem, f.ID, fmt.Sprintf("%s uses a %s on %s.", st.NameOf(f.ID), strings.ReplaceAll(args.Item, "-", " "), st.PublicNameOf(to.ID)),
 		Note{Fighter: f.ID, Target: to.ID, What: args.Item, Set: set}); err != nil {
 		return err
 	}
@@ -829,7 +829,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 		if to.PoisonTurns == 0 {
 			return nil
 		}
-		return note(tx, KindPoison, to.ID, st.shown(to.ID)+" is no longer poisoned.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}})
+		return note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+" is no longer poisoned.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}})
 	}
 	return heal(tx, to, HerbalCure, f.ID, "herbal cure")
 }

@@ -225,10 +225,10 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 		add("full-offense", "Full Offense", "", "A second chance on melee attacks, a second chance to fail defences.")
 	}
 	if f.HeldBy != "" {
-		add("held", "Held by "+s.shown(f.HeldBy), "held", "Cannot move.")
+		add("held", "Held by "+s.PublicNameOf(f.HeldBy), "held", "Cannot move.")
 	}
 	if f.Holding != "" {
-		add("holding", "Holding "+s.shown(f.Holding), "hold", "Does nothing else.")
+		add("holding", "Holding "+s.PublicNameOf(f.Holding), "hold", "Does nothing else.")
 	}
 	if f.Caught != "" {
 		add("caught", "Caught in a trap", "immobile", "Cannot move until it breaks free (Strong).")
@@ -263,7 +263,7 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 	if len(f.Cowed) > 0 {
 		var heroes []string
 		for h := range f.Cowed {
-			heroes = append(heroes, s.shown(h))
+			heroes = append(heroes, s.PublicNameOf(h))
 		}
 		slices.Sort(heroes)
 		add("cowed", "Will not attack "+strings.Join(heroes, ", "), "", "Steely Gaze.")
@@ -361,7 +361,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 	b.Ladder = l
 	for _, p := range st.Melee {
 		if engine.Visible(st, v, p.A) && engine.Visible(st, v, p.B) {
-			b.Notes = append(b.Notes, fmt.Sprintf("In melee: %s and %s", st.name(p.A), st.name(p.B)))
+			b.Notes = append(b.Notes, fmt.Sprintf("In melee: %s and %s", st.NameOf(p.A), st.NameOf(p.B)))
 		}
 	}
 	for _, t := range st.Traps {

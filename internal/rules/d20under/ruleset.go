@@ -455,7 +455,7 @@ func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 		return nil, fray.Errorf(fray.EILLEGAL, "the first round has not begun: %s", st.phaseWords())
 	}
 	if st.Combatant(f.ID).Down {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down: only a death test is possible", st.name(f.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is down: only a death test is possible", st.NameOf(f.ID))
 	}
 	return f, nil
 }
@@ -472,7 +472,7 @@ func target(tx *engine.Tx, id string) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
 	}
 	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.name(id))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.NameOf(id))
 	}
 	return f, nil
 }
@@ -484,7 +484,7 @@ func enemyTarget(tx *engine.Tx, f *Fighter, id string) (*Fighter, error) {
 		return nil, err
 	}
 	if !state(tx).enemies(f.ID, t.ID) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is on your side", state(tx).name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is on your side", state(tx).NameOf(t.ID))
 	}
 	return t, nil
 }

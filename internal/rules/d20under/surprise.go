@@ -88,7 +88,7 @@ func ambusher(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 		return nil, fray.Errorf(fray.EILLEGAL, "there is no surprise to strike from")
 	}
 	if !st.IsActing(cmd.Actor) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s has had the surprise attack", st.name(cmd.Actor))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s has had the surprise attack", st.NameOf(cmd.Actor))
 	}
 	return st.Fighters[cmd.Actor], nil
 }
@@ -107,7 +107,7 @@ func decideSurpriseAttack(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if !slices.Contains(st.Surprised, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s was not surprised", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s was not surprised", st.NameOf(t.ID))
 	}
 	k, err := st.surpriseStrike(f, t)
 	if err != nil {
@@ -144,7 +144,7 @@ func (s *State) surpriseTargets(f *Fighter, v engine.Viewer) []engine.Choice {
 			continue
 		}
 		if _, err := s.surpriseStrike(f, t); err == nil {
-			out = append(out, engine.Choice{Value: id, Label: s.name(id)})
+			out = append(out, engine.Choice{Value: id, Label: s.NameOf(id)})
 		}
 	}
 	return out
@@ -155,7 +155,7 @@ func decideSurprisePass(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Acted(f.ID, state(tx).name(f.ID)+" holds back."); err != nil {
+	if err := tx.Acted(f.ID, state(tx).NameOf(f.ID)+" holds back."); err != nil {
 		return err
 	}
 	return surpriseDone(tx)

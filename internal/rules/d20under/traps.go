@@ -142,12 +142,12 @@ func runTrap(tx *engine.Tx, c trapCtx) error {
 	if !t.known(side) {
 		o, found := trapTest(tx, "Discover a trap", f.ID, Vigilant, t, Discreet, t.Discreet)
 		if !found {
-			if err := note(tx, KindTrap, f.ID, st.name(f.ID)+" does not see the trap.", Note{Fighter: f.ID, What: "unseen"}, o.Roll); err != nil {
+			if err := note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" does not see the trap.", Note{Fighter: f.ID, What: "unseen"}, o.Roll); err != nil {
 				return err
 			}
 			return spring(tx, t, f)
 		}
-		text := fmt.Sprintf("%s spots a %s in the way.", st.name(f.ID), t.name())
+		text := fmt.Sprintf("%s spots a %s in the way.", st.NameOf(f.ID), t.name())
 		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{fieldS(keyOf("trap-known", t.ID), side)}}, o.Roll); err != nil {
 			return err
 		}
@@ -157,7 +157,7 @@ func runTrap(tx *engine.Tx, c trapCtx) error {
 		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
 	}
 	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
-	return ask(tx, engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.name(f.ID), t.name()),
+	return ask(tx, engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.NameOf(f.ID), t.name()),
 		Options: opts, Default: "stop"}, Cont{Trap: &c})
 }
 
@@ -172,19 +172,19 @@ func answerTrap(tx *engine.Tx, c trapCtx, choice string) error {
 	case "jump":
 		o, ok := trapTest(tx, "Jump the trap", f.ID, Quick, t, Cunning, t.Cunning)
 		if ok {
-			return note(tx, KindTrap, f.ID, st.name(f.ID)+" jumps over the trap.", Note{Fighter: f.ID, What: "jumped"}, o.Roll)
+			return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" jumps over the trap.", Note{Fighter: f.ID, What: "jumped"}, o.Roll)
 		}
-		if err := note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to clear the trap.", Note{Fighter: f.ID, What: "failed jump"}, o.Roll); err != nil {
+		if err := note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" fails to clear the trap.", Note{Fighter: f.ID, What: "failed jump"}, o.Roll); err != nil {
 			return err
 		}
 		return spring(tx, t, f)
 	case "around":
 		set, err := st.spend(f, false, 1)
 		if err == nil {
-			return note(tx, KindTrap, f.ID, st.name(f.ID)+" goes around the trap (a movement action).", Note{Fighter: f.ID, What: "around", Set: set})
+			return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" goes around the trap (a movement action).", Note{Fighter: f.ID, What: "around", Set: set})
 		}
 	}
-	return note(tx, KindStopped, f.ID, st.name(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{setV(f.ID, "moving", 0)}})
+	return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{setV(f.ID, "moving", 0)}})
 }
 
 // spring springs a trap on its victim: its damage against armour, and it
@@ -197,9 +197,9 @@ func spring(tx *engine.Tx, t *Trap, f *Fighter) error {
 	} else {
 		set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
 	}
-	text := fmt.Sprintf("The %s springs on %s!", t.name(), st.shown(f.ID))
+	text := fmt.Sprintf("The %s springs on %s!", t.name(), st.PublicNameOf(f.ID))
 	if t.Holds {
-		text = fmt.Sprintf("The %s springs on %s and holds them fast.", t.name(), st.shown(f.ID))
+		text = fmt.Sprintf("The %s springs on %s and holds them fast.", t.name(), st.PublicNameOf(f.ID))
 	}
 	b := blow{To: f.ID, Source: label(t.name()), Die: t.Die, Rolled: true}
 	if err := emit(tx, KindTrap, t.Setter, text, Note{Fighter: f.ID, Target: f.ID, What: "sprung", Set: set}, []string{f.ID}); err != nil {
@@ -216,7 +216,7 @@ func decideBreakFree(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Caught == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is not caught", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not caught", st.NameOf(f.ID))
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
@@ -224,10 +224,10 @@ func decideBreakFree(tx *engine.Tx, cmd engine.Command) error {
 	}
 	o := rollTest(tx, st.plainTest(f.ID, Strong, "Break free", testOther))
 	if !o.Pass {
-		return note(tx, KindTrap, f.ID, st.name(f.ID)+" struggles in the trap.", Note{Fighter: f.ID, What: "stuck", Set: set}, o.Roll)
+		return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" struggles in the trap.", Note{Fighter: f.ID, What: "stuck", Set: set}, o.Roll)
 	}
 	set = append(set, setS(f.ID, "caught", ""), fieldS(keyOf("trap-gone", f.Caught), ""))
-	return note(tx, KindTrap, f.ID, st.name(f.ID)+" breaks free of the trap.", Note{Fighter: f.ID, What: "free", Set: set}, o.Roll)
+	return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" breaks free of the trap.", Note{Fighter: f.ID, What: "free", Set: set}, o.Roll)
 }
 
 // decideSetTrap sets a ready-made trap from the character's kit.
@@ -249,7 +249,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	if st.Model == board.Grid {
 		c, ok := parseCell(args.At)
 		if !ok || !slices.Contains(st.trapCells(f), c) {
-			return fray.Errorf(fray.EILLEGAL, "a trap is set on %s's own square or a free one next to it", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "a trap is set on %s's own square or a free one next to it", st.NameOf(f.ID))
 		}
 		x, y = c.X, c.Y
 	} else if args.At != "" && args.At != "front" {
@@ -264,13 +264,13 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	if !o.Pass {
 		if o.twenty() && f.Level(AbTrapper) == 0 {
 			set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1))
-			if err := note(tx, KindTrap, f.ID, "The trap springs in "+st.name(f.ID)+"'s face!", Note{Fighter: f.ID, What: "backfired", Set: set}, o.Roll); err != nil {
+			if err := note(tx, KindTrap, f.ID, "The trap springs in "+st.NameOf(f.ID)+"'s face!", Note{Fighter: f.ID, What: "backfired", Set: set}, o.Roll); err != nil {
 				return err
 			}
 			k := trapKinds[kind]
 			return strikeHome(tx, blow{To: f.ID, Source: label(k.Label), Die: k.Die, Rolled: true})
 		}
-		return note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to set the trap.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
+		return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" fails to set the trap.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
 	}
 	k := trapKinds[kind]
 	n := st.TrapCount + 1
@@ -281,7 +281,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	if st.Model == board.Grid {
 		where = "at " + cellWords(Cell{x, y})
 	}
-	text := fmt.Sprintf("%s sets a %s %s.", st.name(f.ID), k.Label, where)
+	text := fmt.Sprintf("%s sets a %s %s.", st.NameOf(f.ID), k.Label, where)
 	return emit(tx, KindTrapSet, f.ID, text, struct {
 		Note
 		Trap *Trap `json:"trap"`
@@ -304,16 +304,16 @@ func (s *State) canSetTrap(f *Fighter, item string) (string, error) {
 		return "", fray.Errorf(fray.EINVALID, "item %q must be %s or %s", item, ItemMechanicalTrap, ItemAlchemicalMine)
 	}
 	if f.Items[item] <= 0 {
-		return "", fray.Errorf(fray.EILLEGAL, "%s has no %s left", s.name(f.ID), label(item))
+		return "", fray.Errorf(fray.EILLEGAL, "%s has no %s left", s.NameOf(f.ID), label(item))
 	}
 	if !f.Combat {
-		return "", fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.name(f.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.NameOf(f.ID))
 	}
 	if f.Level(AbTrapper) == 0 && s.opt(OptUntrainedTraps) == TrapsTurn && f.Moves < 1 {
 		return "", fray.Errorf(fray.EILLEGAL, "setting a trap untrained takes the whole turn")
 	}
 	if s.engaged(f.ID) || f.Holding != "" || f.HeldBy != "" {
-		return "", fray.Errorf(fray.EILLEGAL, "%s is too busy fighting to set a trap", s.name(f.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s is too busy fighting to set a trap", s.NameOf(f.ID))
 	}
 	return kind, nil
 }
@@ -387,7 +387,7 @@ func decideDisarmTrap(tx *engine.Tx, cmd engine.Command) error {
 		}
 	}
 	if t == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s knows of no trap %q within reach", st.name(f.ID), args.Trap)
+		return fray.Errorf(fray.EILLEGAL, "%s knows of no trap %q within reach", st.NameOf(f.ID), args.Trap)
 	}
 	set, err := st.spend(f, true, 0)
 	if err != nil {
@@ -399,10 +399,10 @@ func decideDisarmTrap(tx *engine.Tx, cmd engine.Command) error {
 	}
 	o, ok := trapTest(tx, "Disarm the trap", f.ID, attr, t, Cunning, t.Cunning)
 	if !ok {
-		return note(tx, KindTrap, f.ID, st.name(f.ID)+" fails to disarm the trap.", Note{Fighter: f.ID, What: "not disarmed", Set: set}, o.Roll)
+		return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" fails to disarm the trap.", Note{Fighter: f.ID, What: "not disarmed", Set: set}, o.Roll)
 	}
 	set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
-	return note(tx, KindTrap, f.ID, fmt.Sprintf("%s disarms the %s.", st.name(f.ID), t.name()), Note{Fighter: f.ID, What: "disarmed", Set: set}, o.Roll)
+	return note(tx, KindTrap, f.ID, fmt.Sprintf("%s disarms the %s.", st.NameOf(f.ID), t.name()), Note{Fighter: f.ID, What: "disarmed", Set: set}, o.Roll)
 }
 
 // decidePlaceTrap is the GM hiding a trap (a GM decision of seed e).

@@ -75,9 +75,9 @@ func finished(tx *engine.Tx) (bool, error) {
 func startTurn(tx *engine.Tx, i int) error {
 	st := state(tx)
 	id := st.Order[i]
-	text := st.name(id) + "'s turn."
+	text := st.NameOf(id) + "'s turn."
 	if st.Combatant(id).Down && st.Fighters[id].Dying {
-		text = st.name(id) + "'s turn: a death test."
+		text = st.NameOf(id) + "'s turn: a death test."
 	}
 	if err := tx.StartTurn(i, text); err != nil {
 		return err
@@ -95,19 +95,19 @@ func turnBegins(tx *engine.Tx, id string) error {
 			return nil // the death test is the player's to roll
 		}
 		n := max(0, f.Unconscious-1)
-		text := fmt.Sprintf("%s is unconscious and loses the turn.", st.name(id))
+		text := fmt.Sprintf("%s is unconscious and loses the turn.", st.NameOf(id))
 		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "unconscious", Value: n, Set: []Change{setV(id, "unconscious", n)}}); err != nil {
 			return err
 		}
 		if n == 0 && f.Toughness > 0 {
-			if err := tx.GetUp(id, "awake", st.name(id)+" comes to."); err != nil {
+			if err := tx.GetUp(id, "awake", st.NameOf(id)+" comes to."); err != nil {
 				return err
 			}
 		}
 		return advance(tx)
 	}
 	if f.totalCorruption() >= f.Attributes[Resolute] && !f.IgnoreCorruption {
-		text := fmt.Sprintf("%s's Corruption (%d) reaches its Resolute (%d): it is lost, an abomination.", st.name(id), f.totalCorruption(), f.Attributes[Resolute])
+		text := fmt.Sprintf("%s's Corruption (%d) reaches its Resolute (%d): it is lost, an abomination.", st.NameOf(id), f.totalCorruption(), f.Attributes[Resolute])
 		if err := note(tx, KindCorruption, id, text, Note{Fighter: id, What: "abomination", Set: []Change{setB(id, "abomination", true)}}); err != nil {
 			return err
 		}
@@ -117,7 +117,7 @@ func turnBegins(tx *engine.Tx, id string) error {
 		return advance(tx)
 	}
 	if f.Winded > 0 {
-		text := fmt.Sprintf("%s is winded and loses the turn.", st.name(id))
+		text := fmt.Sprintf("%s is winded and loses the turn.", st.NameOf(id))
 		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "winded", Set: []Change{setV(id, "winded", f.Winded-1)}}); err != nil {
 			return err
 		}
@@ -133,13 +133,13 @@ func turnBegins(tx *engine.Tx, id string) error {
 		return advance(tx)
 	}
 	if f.Terrified {
-		text := fmt.Sprintf("%s is terrified: no combat action this turn.", st.name(id))
+		text := fmt.Sprintf("%s is terrified: no combat action this turn.", st.NameOf(id))
 		if err := note(tx, KindTerrify, id, text, Note{Fighter: id, What: "shaken off", Set: []Change{setB(id, "terrified", false), setB(id, "combat", false)}}); err != nil {
 			return err
 		}
 	}
 	if f.Cursing != "" && f.Combat {
-		text := fmt.Sprintf("%s keeps the curse on %s (the combat action).", st.name(id), st.shown(f.Cursing))
+		text := fmt.Sprintf("%s keeps the curse on %s (the combat action).", st.NameOf(id), st.PublicNameOf(f.Cursing))
 		if err := note(tx, KindCurse, id, text, Note{Fighter: id, Target: f.Cursing, What: "kept", Set: []Change{setB(id, "combat", false)}}); err != nil {
 			return err
 		}
@@ -194,17 +194,17 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	st := state(tx)
-	plan, text := "", st.name(f.ID)+" ends the turn."
+	plan, text := "", st.NameOf(f.ID)+" ends the turn."
 	switch {
 	case args.Next == "" || args.Next == "normal":
 	case args.Next == PlanTakeInit:
-		plan, text = PlanTakeInit, st.name(f.ID)+" ends the turn, to take the initiative next round."
+		plan, text = PlanTakeInit, st.NameOf(f.ID)+" ends the turn, to take the initiative next round."
 	case strings.HasPrefix(args.Next, PlanQuickStrike+":"):
 		pay := strings.TrimPrefix(args.Next, PlanQuickStrike+":")
 		if err := st.canPay(f.ID, pay); err != nil {
 			return err
 		}
-		plan, text = args.Next, st.name(f.ID)+" ends the turn, to strike quickly next round."
+		plan, text = args.Next, st.NameOf(f.ID)+" ends the turn, to strike quickly next round."
 	default:
 		return fray.Errorf(fray.EINVALID, "next round: %q is not a plan (normal, %s, %s:xp, %s:corruption)", args.Next, PlanTakeInit, PlanQuickStrike, PlanQuickStrike)
 	}
@@ -243,7 +243,7 @@ func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	f := st.Fighters[cmd.Actor]
 	if !st.Combatant(f.ID).Down || !f.Dying {
-		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.NameOf(f.ID))
 	}
 	p := st.party(f.ID, "death test", DeathTarget, testOther, "")
 	p.Mods = nil // a death test is a flat 10, not an attribute
@@ -257,7 +257,7 @@ func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
 		heal := d.Total()
 		set := []Change{setB(id, "dying", false), setV(id, "death-fails", 0), setV(id, "toughness", heal)}
 		set = append(set, st.healedChanges(f, heal)...)
-		text := fmt.Sprintf("%s rolls a 1 on the death test and wakes with %d Toughness.", st.name(id), heal)
+		text := fmt.Sprintf("%s rolls a 1 on the death test and wakes with %d Toughness.", st.NameOf(id), heal)
 		heals := dice.Roll{Label: "Healing", Who: id, Dice: []dice.Die{d}, Total: heal}
 		if err := note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "woke", Value: heal, Set: set}, o.Roll, heals); err != nil {
 			return err
@@ -266,7 +266,7 @@ func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
 			return err
 		}
 	case o.Pass:
-		text := fmt.Sprintf("%s passes the death test (%d failed so far).", st.name(id), f.DeathFails)
+		text := fmt.Sprintf("%s passes the death test (%d failed so far).", st.NameOf(id), f.DeathFails)
 		if err := note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "passed", Value: f.DeathFails}, o.Roll); err != nil {
 			return err
 		}
@@ -287,12 +287,12 @@ func failDeathTest(tx *engine.Tx, f *Fighter, rolls ...dice.Roll) error {
 	n := f.DeathFails + 1
 	id := f.ID
 	if n >= DeathFailures {
-		text := fmt.Sprintf("%s fails a third death test and dies.", st.name(id))
+		text := fmt.Sprintf("%s fails a third death test and dies.", st.NameOf(id))
 		if err := note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "died", Value: n, Set: []Change{setV(id, "death-fails", n), setB(id, "dying", false)}}, rolls...); err != nil {
 			return err
 		}
 		return tx.TakeOut(id, "dead", "")
 	}
-	text := fmt.Sprintf("%s fails a death test (%d of %d).", st.name(id), n, DeathFailures)
+	text := fmt.Sprintf("%s fails a death test (%d of %d).", st.NameOf(id), n, DeathFailures)
 	return note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "failed", Value: n, Set: []Change{setV(id, "death-fails", n)}}, rolls...)
 }

@@ -53,7 +53,7 @@ func planArea(st *State, f *Fighter, w *Weapon, p point, aimed bool) (Check, int
 	case !w.Area:
 		return c, 0, fray.Errorf(fray.EILLEGAL, "the %s cannot fire at an area", w.Name)
 	case f.Off:
-		return c, 0, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range", st.name(f.ID))
+		return c, 0, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range", st.NameOf(f.ID))
 	case !st.onMap(p.X, p.Y):
 		return c, 0, fray.Errorf(fray.EINVALID, "square (%d,%d) is outside the map", p.X, p.Y)
 	}
@@ -65,7 +65,7 @@ func planArea(st *State, f *Fighter, w *Weapon, p point, aimed bool) (Check, int
 		return c, 0, fray.Errorf(fray.EILLEGAL, "(%d,%d) is beyond Very Far", p.X, p.Y)
 	}
 	if !st.sight(f.at(), p) {
-		return c, 0, fray.Errorf(fray.EILLEGAL, "%s has no line of sight to (%d,%d)", st.name(f.ID), p.X, p.Y)
+		return c, 0, fray.Errorf(fray.EILLEGAL, "%s has no line of sight to (%d,%d)", st.NameOf(f.ID), p.X, p.Y)
 	}
 	if off := bandsOff(w, band); off > 0 {
 		c.Mods = append(c.Mods, diceMod(fmt.Sprintf("%s, %s off optimal", BandName(band), bandWord(off)), off))
@@ -99,7 +99,7 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 	}
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	p, ok := parsePoint(args.Cell)
 	if !ok {
@@ -116,7 +116,7 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	text := fmt.Sprintf("%s rakes (%d,%d) with the %s: %s.", name, p.X, p.Y, w.Name, res.Words())
 	if res.Success {
 		text += " Everyone there is hit as if by 3."
@@ -158,14 +158,14 @@ func terror(tx *engine.Tx, v *Fighter, w *Weapon) error {
 		return err
 	}
 	lost := 0
-	text := fmt.Sprintf("%s keeps their nerve: %s.", st.shown(v.ID), res.Words())
+	text := fmt.Sprintf("%s keeps their nerve: %s.", st.PublicNameOf(v.ID), res.Words())
 	switch {
 	case res.Fumble:
 		lost = optInt(b, OptActions)
-		text = fmt.Sprintf("%s panics: %s; they lose their next turn.", st.shown(v.ID), res.Words())
+		text = fmt.Sprintf("%s panics: %s; they lose their next turn.", st.PublicNameOf(v.ID), res.Words())
 	case !res.Success:
 		lost = optInt(b, OptTerrorLoss)
-		text = fmt.Sprintf("%s is terrified: %s; %s fewer next turn.", st.shown(v.ID), res.Words(), actionCount(lost))
+		text = fmt.Sprintf("%s is terrified: %s; %s fewer next turn.", st.PublicNameOf(v.ID), res.Words(), actionCount(lost))
 	}
 	return tx.Emits(KindTerror, v.ID, text, Terrified{Fighter: v.ID, Lost: lost}, res.Roll)
 }

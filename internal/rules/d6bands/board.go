@@ -169,7 +169,7 @@ func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 		add("unaware", "Unnoticed", "unaware", strings.Join(unaware, ", ")+" unaware of them: ambush, or slip away when all are.")
 	}
 	if a := f.Aim; a != nil && engine.Visible(st, v, a.Target) {
-		add("aiming", "Aiming", "aiming", fmt.Sprintf("At %s, %s.", st.name(a.Target), plural(a.Rounds, "1 round", strconv.Itoa(a.Rounds)+" rounds")))
+		add("aiming", "Aiming", "aiming", fmt.Sprintf("At %s, %s.", st.NameOf(a.Target), plural(a.Rounds, "1 round", strconv.Itoa(a.Rounds)+" rounds")))
 	}
 	if f.LostActions > 0 {
 		add("terrified", "Terrified", "shaken", fmt.Sprintf("%s fewer next turn.", actionCount(f.LostActions)))

@@ -117,7 +117,7 @@ func rollCheck(tx *engine.Tx, f *Fighter, c Check) (Result, error) {
 			if a.TN != 0 {
 				c.Mods = append(c.Mods, dice.Mod{Label: "GM: " + a.Reason, Value: a.TN})
 			}
-			if err := tx.Emit(engine.NewEvent(KindAdjustUsed, f.ID, fmt.Sprintf("The GM's ruling (%s) applies to %s's check.", a.Reason, st.name(f.ID)),
+			if err := tx.Emit(engine.NewEvent(KindAdjustUsed, f.ID, fmt.Sprintf("The GM's ruling (%s) applies to %s's check.", a.Reason, st.NameOf(f.ID)),
 				AdjustUsed{Fighter: f.ID})); err != nil {
 				return Result{}, err
 			}

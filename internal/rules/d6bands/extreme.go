@@ -70,9 +70,9 @@ func canDuel(st *State, f, t *Fighter, w *Weapon) error {
 	case w.Extreme() == 0:
 		return fray.Errorf(fray.EILLEGAL, "the %s does not reach Extreme range (a Far or Very Far optimal range does)", w.Name)
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	case st.Band(f, t) != BandExtreme:
-		return fray.Errorf(fray.EILLEGAL, "%s is not at Extreme range", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not at Extreme range", st.NameOf(t.ID))
 	}
 	if err := ready(f, w); err != nil {
 		return err
@@ -99,15 +99,15 @@ func decideDuel(tx *engine.Tx, cmd engine.Command) error {
 	}
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	if err := canDuel(st, f, t, w); err != nil {
 		return err
 	}
 	if !st.standing(t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is down", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is down", st.NameOf(t.ID))
 	}
-	text := fmt.Sprintf("%s hunts %s at Extreme range with the %s: a duel of skill decides who gets the shot.", st.name(f.ID), st.shown(t.ID), w.Name)
+	text := fmt.Sprintf("%s hunts %s at Extreme range with the %s: a duel of skill decides who gets the shot.", st.NameOf(f.ID), st.PublicNameOf(t.ID), w.Name)
 	if err := tx.Emit(st.secretFor(engine.NewEvent(KindDuelBegun, f.ID, text, DuelBegun{Fighter: f.ID, Target: t.ID, Weapon: w.ID, Actions: f.Actions}), t.ID)); err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func decideDuel(tx *engine.Tx, cmd engine.Command) error {
 		}
 		return engine.Decision{For: who.ID, Kind: DecDuel, Sealed: true, Default: best, Data: raw,
 			Prompt: fmt.Sprintf("Extreme range duel between %s and %s: which skill does %s pit against the other?",
-				st.shown(f.ID), st.shown(t.ID), st.shown(who.ID)), Options: options}
+				st.PublicNameOf(f.ID), st.PublicNameOf(t.ID), st.PublicNameOf(who.ID)), Options: options}
 	}
 	return tx.AskAll(choose(f), choose(t))
 }
@@ -165,12 +165,12 @@ func answerDuel(tx *engine.Tx, answers []engine.Answered) error {
 	case rb.Success && (!ra.Success || rb.Margin > ra.Margin):
 		winner, loser = b.ID, a.ID
 	}
-	text := fmt.Sprintf("Extreme range duel: %s (%s %s) against %s (%s %s): ", st.shown(a.ID), skillName(skills[a.ID]), ra.Words(),
-		st.shown(b.ID), skillName(skills[b.ID]), rb.Words())
+	text := fmt.Sprintf("Extreme range duel: %s (%s %s) against %s (%s %s): ", st.PublicNameOf(a.ID), skillName(skills[a.ID]), ra.Words(),
+		st.PublicNameOf(b.ID), skillName(skills[b.ID]), rb.Words())
 	if winner == "" {
 		text += "neither gets a shot."
 	} else {
-		text += st.shown(winner) + " wins the shot."
+		text += st.PublicNameOf(winner) + " wins the shot."
 	}
 	ev := engine.NewEvent(KindDuel, a.ID, text, Dueled{A: a.ID, B: b.ID, Winner: winner}, []dice.Roll{ra.Roll, rb.Roll}...)
 	if err := tx.Emit(st.secretFor(ev, b.ID)); err != nil {
@@ -185,14 +185,14 @@ func answerDuel(tx *engine.Tx, answers []engine.Answered) error {
 		w = extremeWeapon(wf)
 	}
 	if w == nil {
-		return tx.Emits(KindDuelNoShot, winner, st.shown(winner)+" has no loaded weapon that reaches Extreme range.", nil)
+		return tx.Emits(KindDuelNoShot, winner, st.PublicNameOf(winner)+" has no loaded weapon that reaches Extreme range.", nil)
 	}
 	at := Attack{Kind: AttackDuel, Attacker: winner, Target: loser, Weapon: w.ID, Aimed: true, Skill: skillName(w.Skill),
 		Value: wf.Skill(&st.Base, w.Skill), Dice: w.Extreme(), Band: BandExtreme}
 	if c, why := st.cover(lf, wf); c > 0 {
 		at.Mods = append(at.Mods, diceMod(why, c))
 	}
-	return beginAttack(tx, at, fmt.Sprintf("%s takes the Extreme range shot at %s with the %s (%s %d vs %s).", st.shown(winner), st.shown(loser),
+	return beginAttack(tx, at, fmt.Sprintf("%s takes the Extreme range shot at %s with the %s (%s %d vs %s).", st.PublicNameOf(winner), st.PublicNameOf(loser),
 		w.Name, at.Skill, at.Value, difficultyWords(at)))
 }
 

@@ -140,17 +140,17 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
 	}
 	p := Placed{Fighter: f.ID, X: int(args.X), Y: int(args.Y), Off: bool(args.Off)}
-	text := fmt.Sprintf("The GM places %s off the map, at Extreme range.", st.name(f.ID))
+	text := fmt.Sprintf("The GM places %s off the map, at Extreme range.", st.NameOf(f.ID))
 	if p.Off {
 		p.X, p.Y = f.X, f.Y
 	} else {
 		if !st.onMap(p.X, p.Y) {
 			return fray.Errorf(fray.EINVALID, "square (%d,%d) is outside the %d×%d map", p.X, p.Y, st.Width, st.Height)
 		}
-		text = fmt.Sprintf("The GM places %s at (%d,%d).", st.name(f.ID), p.X, p.Y)
+		text = fmt.Sprintf("The GM places %s at (%d,%d).", st.NameOf(f.ID), p.X, p.Y)
 	}
 	if p.Off == f.Off && (p.Off || (p.X == f.X && p.Y == f.Y && f.Group == "")) {
-		return fray.Errorf(fray.EILLEGAL, "%s is already there", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is already there", st.NameOf(f.ID))
 	}
 	// The combatant is the actor: a hidden one is moved in secret.
 	return tx.Emits(KindPlaced, f.ID, text, p)
@@ -192,7 +192,7 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if a.TN != 0 {
 		parts = append(parts, fmt.Sprintf("%+d to the skill", a.TN))
 	}
-	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", strings.Join(parts, " and "), st.name(f.ID), a.Reason)
+	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", strings.Join(parts, " and "), st.NameOf(f.ID), a.Reason)
 	return tx.Emits(KindAdjusted, f.ID, text, Adjusted{Fighter: f.ID, Adjust: a})
 }
 

@@ -191,9 +191,9 @@ func hurt(tx *engine.Tx, victim *Fighter, blow Blow) error {
 	if blow.Margin > 0 && optOn(b, OptMarginDamage) {
 		mods = append(mods, dice.Mod{Label: "margin", Value: blow.Margin})
 	}
-	toughness, armor, who := victim.Toughness, victim.Armor, st.shown(victim.ID)
+	toughness, armor, who := victim.Toughness, victim.Armor, st.PublicNameOf(victim.ID)
 	if blow.Mount && victim.Mount != nil {
-		toughness, armor, who = victim.Mount.Toughness, victim.Mount.Armor, st.shown(victim.ID)+"'s "+strings.ToLower(victim.Mount.Name)
+		toughness, armor, who = victim.Mount.Toughness, victim.Mount.Armor, st.PublicNameOf(victim.ID)+"'s "+strings.ToLower(victim.Mount.Name)
 	}
 	if blow.Armor && armor > 0 {
 		mods = append(mods, dice.Mod{Label: "armour", Value: -armor})
@@ -232,7 +232,7 @@ func blowSource(st *State, blow Blow) string {
 	if blow.By == "" {
 		return strings.ToLower(blow.Label)
 	}
-	return fmt.Sprintf("%s's %s", st.shown(blow.By), strings.ToLower(blow.Label))
+	return fmt.Sprintf("%s's %s", st.PublicNameOf(blow.By), strings.ToLower(blow.Label))
 }
 
 // settleHarm takes a combatant down or out when its wounds say so: a
@@ -247,11 +247,11 @@ func settleHarm(tx *engine.Tx, id string) error {
 	b := &st.Base
 	switch {
 	case f.count(WoundLethal) >= optInt(b, OptLethalOut):
-		return tx.TakeOut(id, "dead", fmt.Sprintf("%s dies of %d Lethal wounds.", st.shown(id), f.count(WoundLethal)))
+		return tx.TakeOut(id, "dead", fmt.Sprintf("%s dies of %d Lethal wounds.", st.PublicNameOf(id), f.count(WoundLethal)))
 	case f.BloodLoss >= optInt(b, OptDeathFactor)*f.Blood:
-		return tx.TakeOut(id, "dead", fmt.Sprintf("%s bleeds to death.", st.shown(id)))
+		return tx.TakeOut(id, "dead", fmt.Sprintf("%s bleeds to death.", st.PublicNameOf(id)))
 	case f.BloodLoss >= f.Blood && !c.Down:
-		return tx.PutDown(id, "unconscious", fmt.Sprintf("%s has lost too much blood and falls unconscious.", st.shown(id)))
+		return tx.PutDown(id, "unconscious", fmt.Sprintf("%s has lost too much blood and falls unconscious.", st.PublicNameOf(id)))
 	}
 	return nil
 }
@@ -262,7 +262,7 @@ func bleed(tx *engine.Tx, f *Fighter, loss int, why string) error {
 		return nil
 	}
 	st := state(tx)
-	text := fmt.Sprintf("%s %s: %d blood lost (%d of %d).", st.shown(f.ID), why, loss, f.BloodLoss+loss, f.Blood)
+	text := fmt.Sprintf("%s %s: %d blood lost (%d of %d).", st.PublicNameOf(f.ID), why, loss, f.BloodLoss+loss, f.Blood)
 	if err := tx.Emits(KindBled, f.ID, text, Bled{Fighter: f.ID, Loss: loss}); err != nil {
 		return err
 	}
@@ -323,16 +323,16 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if t.ID != f.ID && !inContact(f, t) {
-		return fray.Errorf(fray.EILLEGAL, "first aid needs close contact with %s", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "first aid needs close contact with %s", st.NameOf(t.ID))
 	}
 	if bleeding(t) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no bleeding wound", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no bleeding wound", st.NameOf(t.ID))
 	}
 	cost := optInt(&st.Base, OptAidActions)
 	if err := need(st, f, cost, "First aid"); err != nil {
 		return err
 	}
-	res, err := rollCheck(tx, f, Check{Label: "First aid on " + st.name(t.ID), Skill: "Medicine", Value: f.Skill(&st.Base, "medicine"),
+	res, err := rollCheck(tx, f, Check{Label: "First aid on " + st.NameOf(t.ID), Skill: "Medicine", Value: f.Skill(&st.Base, "medicine"),
 		Dice: optInt(&st.Base, OptAidDice)})
 	if err != nil {
 		return err
@@ -345,7 +345,7 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 		}
 		bandaged = idx
 	}
-	text := fmt.Sprintf("%s tends %s's wounds: %s.", st.name(f.ID), st.name(t.ID), res.Words())
+	text := fmt.Sprintf("%s tends %s's wounds: %s.", st.NameOf(f.ID), st.NameOf(t.ID), res.Words())
 	switch {
 	case len(bandaged) > 1:
 		text += " Every wound is bandaged."

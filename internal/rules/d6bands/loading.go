@@ -81,7 +81,7 @@ func decideReload(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	if err := canReload(st, f, w); err != nil {
 		return err
@@ -93,7 +93,7 @@ func decideReload(tx *engine.Tx, cmd engine.Command) error {
 		}
 		return fray.Errorf(fray.EILLEGAL, "quick loading is tried when a reload starts; the %s's reload is under way", w.Name)
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	r := Reloaded{Fighter: f.ID, Weapon: w.ID, Need: l.Need}
 	var roll []dice.Roll
 	lead := ""

@@ -33,9 +33,9 @@ func reach(st *State, f, t *Fighter, w *Weapon) error {
 	case w.Ranged():
 		return fray.Errorf(fray.EILLEGAL, "the %s is not a melee weapon", w.Name)
 	case t.ID == f.ID:
-		return fray.Errorf(fray.EILLEGAL, "%s cannot strike themselves", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s cannot strike themselves", st.NameOf(f.ID))
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	case inContact(f, t):
 		return visibleTo(st, f, t)
 	case w.Long && !f.Off && !t.Off && f.at() == t.at():
@@ -66,7 +66,7 @@ func decideStrike(tx *engine.Tx, cmd engine.Command) error {
 	}
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	if err := reach(st, f, t, w); err != nil {
 		return err
@@ -81,7 +81,7 @@ func decideStrike(tx *engine.Tx, cmd engine.Command) error {
 	if err := need(st, f, a.Actions, "A melee attack"); err != nil {
 		return err
 	}
-	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s (%s %d vs %s).", st.name(f.ID), st.name(t.ID), w.Name,
+	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s (%s %d vs %s).", st.NameOf(f.ID), st.NameOf(t.ID), w.Name,
 		a.Skill, a.Value, difficultyWords(a)))
 }
 
@@ -112,7 +112,7 @@ func askDefense(tx *engine.Tx) error {
 	}
 	w := st.Fighters[a.Attacker].Weapon(a.Weapon)
 	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d vs %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
-		st.shown(a.Attacker), st.shown(t.ID), w.Name, a.Skill, a.Value, difficultyWords(*a), t.Pool)
+		st.PublicNameOf(a.Attacker), st.PublicNameOf(t.ID), w.Name, a.Skill, a.Value, difficultyWords(*a), t.Pool)
 	return ask(tx, engine.Decision{For: t.ID, Kind: DecDefense, Prompt: prompt, Default: "spend",
 		Options: []engine.Choice{{Value: "spend", Label: "Spend the dice"}, {Value: "none", Label: "No defense"}},
 		Fields:  []engine.Field{{Name: "dice", Label: "Defense Pool dice", Type: engine.FieldNumber, Min: 0, Max: t.Pool, Default: "1"}}},
@@ -147,7 +147,7 @@ func defend(tx *engine.Tx, t *Fighter, n int) error {
 		return nil
 	}
 	st := state(tx)
-	text := fmt.Sprintf("%s spends %d Defense Pool %s: +%dD to the attack.", st.shown(t.ID), n, plural(n, "die", "dice"), n)
+	text := fmt.Sprintf("%s spends %d Defense Pool %s: +%dD to the attack.", st.PublicNameOf(t.ID), n, plural(n, "die", "dice"), n)
 	ev := engine.NewEvent(KindDefense, t.ID, text, Defended{Fighter: t.ID, Dice: n})
 	if st.Attack != nil {
 		ev = ev.With(st.Attack.Attacker)

@@ -100,13 +100,13 @@ func contactTarget(tx *engine.Tx, f *Fighter, id string, at point) (*Fighter, er
 	}
 	switch {
 	case t.ID == f.ID:
-		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot come into contact with themselves", st.name(f.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot come into contact with themselves", st.NameOf(f.ID))
 	case t.Off || t.at() != at:
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is not in that square", st.name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is not in that square", st.NameOf(t.ID))
 	case inContact(f, t):
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is already in close contact with %s", st.name(f.ID), st.name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is already in close contact with %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	case t.Unseen[f.ID] > 0:
-		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot see %s", st.name(f.ID), st.name(t.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s cannot see %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	return t, nil
 }
@@ -129,13 +129,13 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Prone {
-		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", st.NameOf(f.ID))
 	}
 	dest, err := parseDestination(st, f, args.To)
 	if err != nil {
 		return err
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	mv := Moved{Fighter: f.ID, X: f.X, Y: f.Y, Actions: 1, Moves: 1, Progress: true}
 	switch {
 	case dest.Leave:
@@ -158,7 +158,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 			return err
 		}
 		mv.Group, mv.Partner = groupWith(st, t), t.ID
-		return tx.Emit(engine.NewEvent(KindMoved, f.ID, fmt.Sprintf("%s comes into close contact with %s.", name, st.name(t.ID)), mv).With(t.ID))
+		return tx.Emit(engine.NewEvent(KindMoved, f.ID, fmt.Sprintf("%s comes into close contact with %s.", name, st.NameOf(t.ID)), mv).With(t.ID))
 	case dest.Off:
 		if f.Off || !st.onEdge(f.X, f.Y) {
 			return fray.Errorf(fray.EILLEGAL, "only a combatant on the map's edge can leave it")
@@ -258,7 +258,7 @@ func moveImpassable(tx *engine.Tx, f *Fighter, mv Moved, diff int, water bool) e
 		return err
 	}
 	mv.Actions = 2
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	text := fmt.Sprintf("%s crosses impassable terrain into (%d,%d): %s.", name, mv.X, mv.Y, res.Words())
 	if !res.Success {
 		mv.X, mv.Y, mv.Progress = f.X, f.Y, false
@@ -278,7 +278,7 @@ func moveImpassable(tx *engine.Tx, f *Fighter, mv Moved, diff int, water bool) e
 func fall(tx *engine.Tx, f *Fighter, n int) error {
 	st := state(tx)
 	if !f.Prone {
-		if err := tx.Emits(KindProne, f.ID, st.name(f.ID)+" falls prone.", Prone{Fighter: f.ID, Prone: true}); err != nil {
+		if err := tx.Emits(KindProne, f.ID, st.NameOf(f.ID)+" falls prone.", Prone{Fighter: f.ID, Prone: true}); err != nil {
 			return err
 		}
 	}
@@ -294,7 +294,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	st := state(tx)
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	switch {
 	case f.Prone:
 		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", name)
@@ -315,7 +315,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 			return fray.Errorf(fray.ENOTFOUND, "no combatant %q", dest.Contact)
 		}
 		if t.Off || st.distance(f.at(), t.at()) != 1 {
-			return fray.Errorf(fray.EILLEGAL, "a dash into close contact goes one band first: %s is not in a neighbouring square", st.name(t.ID))
+			return fray.Errorf(fray.EILLEGAL, "a dash into close contact goes one band first: %s is not in a neighbouring square", st.NameOf(t.ID))
 		}
 		if partner, err = contactTarget(tx, f, t.ID, t.at()); err != nil {
 			return err
@@ -348,7 +348,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 	var rolls []dice.Roll
 	text := fmt.Sprintf("%s dashes to (%d,%d).", name, dest.Cell.X, dest.Cell.Y)
 	if partner != nil {
-		text = fmt.Sprintf("%s dashes into close contact with %s.", name, st.name(partner.ID))
+		text = fmt.Sprintf("%s dashes into close contact with %s.", name, st.NameOf(partner.ID))
 	}
 	var res Result
 	if diff > 0 {
@@ -416,13 +416,13 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if !f.Prone {
-		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.NameOf(f.ID))
 	}
 	cost := optInt(&st.Base, OptRiseActions)
 	if err := need(st, f, cost, "Standing up"); err != nil {
 		return err
 	}
-	return tx.Emits(KindProne, f.ID, st.name(f.ID)+" stands up.", Prone{Fighter: f.ID, Actions: cost})
+	return tx.Emits(KindProne, f.ID, st.NameOf(f.ID)+" stands up.", Prone{Fighter: f.ID, Actions: cost})
 }
 
 func applyMoved(st *State, d Moved) error {

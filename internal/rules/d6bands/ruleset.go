@@ -373,23 +373,6 @@ func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }
 
-// name is a combatant's display name.
-func (s *State) name(id string) string {
-	if c := s.Combatant(id); c != nil {
-		return c.Name
-	}
-	return id
-}
-
-// shown is a combatant's name as everyone may read it: "someone unseen"
-// for a combatant the GM keeps hidden.
-func (s *State) shown(id string) string {
-	if c := s.Combatant(id); c != nil && c.Hidden {
-		return "someone unseen"
-	}
-	return s.name(id)
-}
-
 // hidden reports whether the GM keeps combatant id hidden from players.
 func (s *State) hidden(id string) bool {
 	c := s.Combatant(id)
@@ -434,7 +417,7 @@ func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
 	}
 	if !st.standing(f.ID) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down", st.name(f.ID))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is down", st.NameOf(f.ID))
 	}
 	return f, nil
 }
@@ -442,7 +425,7 @@ func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 // need fails unless f has n actions left.
 func need(st *State, f *Fighter, n int, what string) error {
 	if f.Actions < n {
-		return fray.Errorf(fray.EILLEGAL, "%s takes %s; %s has %s left this turn", what, actionCount(n), st.name(f.ID), actionCount(f.Actions))
+		return fray.Errorf(fray.EILLEGAL, "%s takes %s; %s has %s left this turn", what, actionCount(n), st.NameOf(f.ID), actionCount(f.Actions))
 	}
 	return nil
 }
@@ -467,7 +450,7 @@ func target(tx *engine.Tx, id string) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
 	}
 	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.name(id))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.NameOf(id))
 	}
 	return f, nil
 }

@@ -98,7 +98,7 @@ func loaded(f *Fighter, w *Weapon) bool { return ready(f, w) == nil }
 // visibleTo fails when t is hidden from f: only area fire can hit it.
 func visibleTo(st *State, f, t *Fighter) error {
 	if t.Unseen[f.ID] > 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s is hidden from %s: only area fire can hit them", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is hidden from %s: only area fire can hit them", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func planShot(st *State, f, t *Fighter, w *Weapon, aimed, called bool) (Attack, 
 	case !w.Ranged():
 		return a, fray.Errorf(fray.EILLEGAL, "the %s is not a ranged weapon", w.Name)
 	case t.ID == f.ID:
-		return a, fray.Errorf(fray.EILLEGAL, "%s cannot shoot themselves", st.name(f.ID))
+		return a, fray.Errorf(fray.EILLEGAL, "%s cannot shoot themselves", st.NameOf(f.ID))
 	}
 	if err := ready(f, w); err != nil {
 		return a, err
@@ -122,7 +122,7 @@ func planShot(st *State, f, t *Fighter, w *Weapon, aimed, called bool) (Attack, 
 	}
 	a.Band = st.Band(f, t)
 	if a.Band == BandExtreme {
-		return a, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range: only a duel (extreme-duel) gives a shot", st.name(t.ID))
+		return a, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range: only a duel (extreme-duel) gives a shot", st.NameOf(t.ID))
 	}
 	if aimed {
 		a.Actions = 2
@@ -131,7 +131,7 @@ func planShot(st *State, f, t *Fighter, w *Weapon, aimed, called bool) (Attack, 
 		a.Contact, a.Dice = true, 3
 	} else {
 		if !st.sees(f, t) {
-			return a, fray.Errorf(fray.EILLEGAL, "%s has no line of sight to %s", st.name(f.ID), st.name(t.ID))
+			return a, fray.Errorf(fray.EILLEGAL, "%s has no line of sight to %s", st.NameOf(f.ID), st.NameOf(t.ID))
 		}
 		a.Dice = 4
 		if off := bandsOff(w, a.Band); off > 0 {
@@ -173,7 +173,7 @@ func aimMods(st *State, f, t *Fighter, w *Weapon, aimed, called bool) []dice.Mod
 func ambush(st *State, f, t *Fighter) []dice.Mod {
 	if f.Unseen[t.ID] >= 2 {
 		if n := optInt(&st.Base, OptAmbushDice); n > 0 {
-			return []dice.Mod{diceMod("ambush: "+st.name(t.ID)+" is unaware", -n)}
+			return []dice.Mod{diceMod("ambush: "+st.NameOf(t.ID)+" is unaware", -n)}
 		}
 	}
 	return nil
@@ -230,7 +230,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	}
 	w := f.Weapon(args.Weapon)
 	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.name(f.ID), args.Weapon)
+		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
 	}
 	a, err := planShot(st, f, t, w, aimed, args.Called)
 	if err != nil {
@@ -243,7 +243,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	if err := need(st, f, a.Actions, capital(what)); err != nil {
 		return err
 	}
-	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s (%s %d vs %s).", st.name(f.ID), what, st.name(t.ID), w.Name,
+	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s (%s %d vs %s).", st.NameOf(f.ID), what, st.NameOf(t.ID), w.Name,
 		a.Skill, a.Value, difficultyWords(a)))
 }
 
@@ -290,8 +290,8 @@ func rollAttack(tx *engine.Tx) error {
 		return err
 	}
 	data := AttackRolled{Attack: a, Hit: res.Success, Margin: res.Margin, Crit: res.Crit, Fumble: res.Fumble}
-	text := fmt.Sprintf("%s %s %s with the %s: %s.", st.shown(f.ID), map[bool]string{true: "hits", false: "misses"}[res.Success],
-		st.shown(t.ID), w.Name, res.Words())
+	text := fmt.Sprintf("%s %s %s with the %s: %s.", st.PublicNameOf(f.ID), map[bool]string{true: "hits", false: "misses"}[res.Success],
+		st.PublicNameOf(t.ID), w.Name, res.Words())
 	if err := tx.Emit(st.secretFor(engine.NewEvent(KindAttack, f.ID, text, data, res.Roll), t.ID)); err != nil {
 		return err
 	}
@@ -316,14 +316,14 @@ func rollAttack(tx *engine.Tx) error {
 func attackLabel(st *State, a Attack) string {
 	switch a.Kind {
 	case AttackMelee:
-		return "Strike at " + st.shown(a.Target)
+		return "Strike at " + st.PublicNameOf(a.Target)
 	case AttackDuel:
-		return "Extreme range shot at " + st.shown(a.Target)
+		return "Extreme range shot at " + st.PublicNameOf(a.Target)
 	}
 	if a.Aimed {
-		return "Aimed shot at " + st.shown(a.Target)
+		return "Aimed shot at " + st.PublicNameOf(a.Target)
 	}
-	return "Snapshot at " + st.shown(a.Target)
+	return "Snapshot at " + st.PublicNameOf(a.Target)
 }
 
 func decideAim(tx *engine.Tx, cmd engine.Command) error {
@@ -352,9 +352,9 @@ func decideAim(tx *engine.Tx, cmd engine.Command) error {
 			rounds++
 		}
 	}
-	text := fmt.Sprintf("%s aims at %s.", st.name(f.ID), st.name(t.ID))
+	text := fmt.Sprintf("%s aims at %s.", st.NameOf(f.ID), st.NameOf(t.ID))
 	if rounds > 1 {
-		text = fmt.Sprintf("%s keeps aiming at %s (round %d of aiming).", st.name(f.ID), st.name(t.ID), rounds)
+		text = fmt.Sprintf("%s keeps aiming at %s (round %d of aiming).", st.NameOf(f.ID), st.NameOf(t.ID), rounds)
 	}
 	return tx.Emit(engine.NewEvent(KindAim, f.ID, text, AimTaken{Fighter: f.ID, Target: t.ID, Rounds: rounds, Actions: 1}).With(t.ID))
 }
@@ -362,7 +362,7 @@ func decideAim(tx *engine.Tx, cmd engine.Command) error {
 // canAim reports why f may not aim at t (nil: it may): some loaded
 // ranged weapon could shoot t.
 func canAim(st *State, f, t *Fighter) error {
-	var last error = fray.Errorf(fray.EILLEGAL, "%s has no loaded ranged weapon", st.name(f.ID))
+	var last error = fray.Errorf(fray.EILLEGAL, "%s has no loaded ranged weapon", st.NameOf(f.ID))
 	for i := range f.Weapons {
 		w := &f.Weapons[i]
 		if !w.Ranged() || !loaded(f, w) {

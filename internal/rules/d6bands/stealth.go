@@ -46,7 +46,7 @@ type Slipped struct {
 
 // canHide reports why f may not make a Stealth check now (nil: it may).
 func canHide(st *State, f *Fighter) error {
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	switch {
 	case f.Stealthed:
 		return fray.Errorf(fray.EILLEGAL, "%s has already made a Stealth check this turn", name)
@@ -59,7 +59,7 @@ func canHide(st *State, f *Fighter) error {
 	}
 	for _, id := range st.members(f.Group) {
 		if st.opponents(id, f.ID) && st.standing(id) {
-			return fray.Errorf(fray.EILLEGAL, "%s is in close contact with %s: no hiding", name, st.name(id))
+			return fray.Errorf(fray.EILLEGAL, "%s is in close contact with %s: no hiding", name, st.NameOf(id))
 		}
 	}
 	return need(st, f, optInt(&st.Base, OptStealthCost), "A Stealth check")
@@ -92,7 +92,7 @@ func decideStealth(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	public := StealthCheck{Fighter: f.ID, Actions: optInt(b, OptStealthCost), Results: map[string]int{}}
 	rolls := []dice.Roll{hide.Roll}
 	var words []string
@@ -111,7 +111,7 @@ func decideStealth(tx *engine.Tx, cmd engine.Command) error {
 			if cover > 0 {
 				mods = append(mods, diceMod("cover", cover))
 			}
-			spot, err := rollCheck(tx, o, Check{Label: "Spotting " + st.shown(f.ID), Skill: "Perception", Value: o.Skill(b, "perception"),
+			spot, err := rollCheck(tx, o, Check{Label: "Spotting " + st.PublicNameOf(f.ID), Skill: "Perception", Value: o.Skill(b, "perception"),
 				Dice: optInt(b, OptPerceiveDice), Mods: mods})
 			if err != nil {
 				return err
@@ -124,12 +124,12 @@ func decideStealth(tx *engine.Tx, cmd engine.Command) error {
 		if won {
 			n = f.Unseen[o.ID] + 1
 		}
-		word := fmt.Sprintf("%s spots %s (%s)", st.name(o.ID), name, how)
+		word := fmt.Sprintf("%s spots %s (%s)", st.NameOf(o.ID), name, how)
 		switch {
 		case n >= 2:
-			word = fmt.Sprintf("%s is unaware of %s (%s)", st.name(o.ID), name, how)
+			word = fmt.Sprintf("%s is unaware of %s (%s)", st.NameOf(o.ID), name, how)
 		case n == 1:
-			word = fmt.Sprintf("hidden from %s (%s)", st.name(o.ID), how)
+			word = fmt.Sprintf("hidden from %s (%s)", st.NameOf(o.ID), how)
 		}
 		if st.hidden(o.ID) {
 			secrets = append(secrets, secret{o.ID, word, roll, n})
@@ -179,12 +179,12 @@ func decideSlipAway(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if !unawareOfAll(st, f) {
-		return fray.Errorf(fray.EILLEGAL, "%s can slip away only once every opponent is unaware of them", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s can slip away only once every opponent is unaware of them", st.NameOf(f.ID))
 	}
 	if err := need(st, f, 1, "Slipping away"); err != nil {
 		return err
 	}
-	name := st.name(f.ID)
+	name := st.NameOf(f.ID)
 	if err := tx.Emits(KindSlipped, f.ID, name+" slips away unseen.", Slipped{Fighter: f.ID, Actions: 1}); err != nil {
 		return err
 	}

@@ -96,7 +96,7 @@ func strayShot(tx *engine.Tx, a Attack, missBy int) error {
 			if len(rolls) > 0 {
 				// The die is public; whom it picked is for the GM when the
 				// body is hidden.
-				text := fmt.Sprintf("%s's shot misses %s by %d and strays.", st.shown(a.Attacker), st.shown(t.ID), missBy)
+				text := fmt.Sprintf("%s's shot misses %s by %d and strays.", st.PublicNameOf(a.Attacker), st.PublicNameOf(t.ID), missBy)
 				if err := tx.Emit(engine.NewEvent(KindStrayRoll, a.Attacker, text, nil, rolls...)); err != nil {
 					return err
 				}
@@ -113,15 +113,15 @@ func strayShot(tx *engine.Tx, a Attack, missBy int) error {
 func askStray(tx *engine.Tx, ctx strayCtx) error {
 	st := state(tx)
 	var options []engine.Choice
-	prompt := fmt.Sprintf("%s's shot misses by %d and strays.", st.shown(ctx.Shooter), ctx.MissBy)
+	prompt := fmt.Sprintf("%s's shot misses by %d and strays.", st.PublicNameOf(ctx.Shooter), ctx.MissBy)
 	switch {
 	case ctx.Mount:
 		m := st.Fighters[ctx.Victim].Mount.Name
-		prompt += fmt.Sprintf(" It hits %s's %s?", st.shown(ctx.Victim), m)
+		prompt += fmt.Sprintf(" It hits %s's %s?", st.PublicNameOf(ctx.Victim), m)
 		options = append(options, engine.Choice{Value: "hit", Label: "It hits the " + m})
 	case ctx.Victim != "":
-		prompt += fmt.Sprintf(" The die picked %s.", st.shown(ctx.Victim))
-		options = append(options, engine.Choice{Value: "hit", Label: "It hits " + st.shown(ctx.Victim)})
+		prompt += fmt.Sprintf(" The die picked %s.", st.PublicNameOf(ctx.Victim))
+		options = append(options, engine.Choice{Value: "hit", Label: "It hits " + st.PublicNameOf(ctx.Victim)})
 	}
 	if ctx.Crowd {
 		options = append(options, engine.Choice{Value: "bystander", Label: "It hits a bystander"})
@@ -147,22 +147,22 @@ func strayLands(tx *engine.Tx, ctx strayCtx, choice string) error {
 	}
 	switch choice {
 	case "bystander":
-		return tx.Emits(KindStray, ctx.Shooter, fmt.Sprintf("%s's stray shot hits a bystander in the crowd.", st.shown(ctx.Shooter)),
+		return tx.Emits(KindStray, ctx.Shooter, fmt.Sprintf("%s's stray shot hits a bystander in the crowd.", st.PublicNameOf(ctx.Shooter)),
 			Stray{Shooter: ctx.Shooter, Bystander: true})
 	case "none":
-		return tx.Emits(KindStray, ctx.Shooter, fmt.Sprintf("%s's stray shot hits nothing.", st.shown(ctx.Shooter)), Stray{Shooter: ctx.Shooter})
+		return tx.Emits(KindStray, ctx.Shooter, fmt.Sprintf("%s's stray shot hits nothing.", st.PublicNameOf(ctx.Shooter)), Stray{Shooter: ctx.Shooter})
 	}
 	v := st.Fighters[ctx.Victim]
 	if v == nil || st.Combatant(v.ID).Out {
 		return nil
 	}
 	w := shooter.Weapon(ctx.Weapon)
-	what := st.shown(v.ID)
+	what := st.PublicNameOf(v.ID)
 	if ctx.Mount {
-		what = st.shown(v.ID) + "'s " + v.Mount.Name
+		what = st.PublicNameOf(v.ID) + "'s " + v.Mount.Name
 	}
 	// The victim is the actor: a hidden one is hit in secret.
-	ev := engine.NewEvent(KindStray, v.ID, fmt.Sprintf("%s's stray shot hits %s.", st.shown(ctx.Shooter), what),
+	ev := engine.NewEvent(KindStray, v.ID, fmt.Sprintf("%s's stray shot hits %s.", st.PublicNameOf(ctx.Shooter), what),
 		Stray{Shooter: ctx.Shooter, Victim: v.ID, Mount: ctx.Mount}).With(ctx.Shooter)
 	if err := tx.Emit(ev); err != nil {
 		return err

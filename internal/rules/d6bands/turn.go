@@ -103,7 +103,7 @@ func rollInitiative(tx *engine.Tx, ids []string) error {
 		}
 	}
 	for _, s := range secrets {
-		text := fmt.Sprintf("%s rolls initiative: %d.", st.name(s.id), s.roll.Total)
+		text := fmt.Sprintf("%s rolls initiative: %d.", st.NameOf(s.id), s.roll.Total)
 		if err := tx.Emits(KindInitiative, s.id, text, Initiative{Totals: map[string]int{s.id: s.roll.Total}}, s.roll); err != nil {
 			return err
 		}
@@ -137,14 +137,14 @@ func advance(tx *engine.Tx) error {
 		id := st.Order[i]
 		f := st.Fighters[id]
 		actions := max(0, optInt(&st.Base, OptActions)-f.LostActions)
-		text := fmt.Sprintf("%s's turn: %s.", st.name(id), actionCount(actions))
+		text := fmt.Sprintf("%s's turn: %s.", st.NameOf(id), actionCount(actions))
 		if err := tx.StartTurn(i, text); err != nil {
 			return err
 		}
 		if f.Actions > 0 {
 			return nil
 		}
-		if err := tx.Emits(KindTurnEnded, id, st.name(id)+" is too shaken to act this turn.", TurnEnded{Fighter: id}); err != nil {
+		if err := tx.Emits(KindTurnEnded, id, st.NameOf(id)+" is too shaken to act this turn.", TurnEnded{Fighter: id}); err != nil {
 			return err
 		}
 	}
@@ -156,7 +156,7 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).name(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
+	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
 		return err
 	}
 	return advance(tx)
@@ -181,7 +181,7 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 		return advance(tx)
 	}
 	if st.Fighters[cur].Actions <= 0 {
-		if err := tx.Emits(KindTurnEnded, cur, st.name(cur)+" has no actions left.", TurnEnded{Fighter: cur}); err != nil {
+		if err := tx.Emits(KindTurnEnded, cur, st.NameOf(cur)+" has no actions left.", TurnEnded{Fighter: cur}); err != nil {
 			return err
 		}
 		return advance(tx)

@@ -42,7 +42,7 @@ func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
 		}
 		if c.ID != cur && canInterrupt(st, f) == nil {
 			out = append(out, engine.Action{Kind: CmdInterrupt, Actor: c.ID, Label: "Interrupt: act now",
-				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s's turn goes on.", c.Name, st.name(cur))})
+				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s's turn goes on.", c.Name, st.NameOf(cur))})
 		}
 	}
 	return out
@@ -119,7 +119,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	if f.Grip != nil {
 		if _, _, err := actionMods(st, f, actionReq{Escape: true}); err == nil {
 			out = append(out, engine.Action{Kind: CmdEscape, Actor: id, Label: "Break free",
-				Help: fmt.Sprintf("Opposed roll against %s: success loosens the grip one step, a raise frees you.", st.name(f.Grip.By)),
+				Help: fmt.Sprintf("Opposed roll against %s: success loosens the grip one step, a raise frees you.", st.NameOf(f.Grip.By)),
 				Fields: append([]engine.Field{{Name: "trait", Label: "With", Type: "select", Options: []engine.Choice{
 					{Value: "strength", Label: "Strength " + f.Trait("strength").String()},
 					{Value: "agility", Label: "Agility " + f.Trait("agility").String()},
@@ -131,7 +131,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 	}
 	if victim := st.victimOf(id); victim != "" {
-		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + st.name(victim), Help: "Free: end the grapple."})
+		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + st.NameOf(victim), Help: "Free: end the grapple."})
 	}
 	if _, _, err := actionMods(st, f, actionReq{}); err == nil {
 		fields := turnFields(st, f)
@@ -139,7 +139,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			var targets []engine.Choice
 			for _, x := range st.melee(f.Melee).Members {
 				if visible(x) && st.opponents(x, id) {
-					targets = append(targets, engine.Choice{Value: x, Label: st.name(x)})
+					targets = append(targets, engine.Choice{Value: x, Label: st.NameOf(x)})
 				}
 			}
 			if len(targets) > 0 {
@@ -152,7 +152,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			var grapple []engine.Choice
 			for _, x := range st.melee(f.Melee).Members {
 				if visible(x) && canGrapple(st, f, st.Fighters[x]) == nil {
-					grapple = append(grapple, engine.Choice{Value: x, Label: st.name(x)})
+					grapple = append(grapple, engine.Choice{Value: x, Label: st.NameOf(x)})
 				}
 			}
 			if len(grapple) > 0 {
@@ -296,10 +296,10 @@ func gmActions(st *State) []engine.Action {
 			}
 		}
 		if len(targets) > 0 {
-			out = append(out, engine.Action{Kind: CmdDrop, Label: "GM: grant The Drop to " + st.name(cur),
+			out = append(out, engine.Action{Kind: CmdDrop, Label: "GM: grant The Drop to " + st.NameOf(cur),
 				Help: "+4 to attack and damage against that opponent until the end of this turn.",
 				Fields: []engine.Field{
-					{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: st.name(cur)}}},
+					{Name: "attacker", Label: "Who", Type: engine.FieldSelect, Options: []engine.Choice{{Value: cur, Label: st.NameOf(cur)}}},
 					{Name: "target", Label: "On", Type: engine.FieldSelect, Options: targets, Target: true},
 				}})
 		}

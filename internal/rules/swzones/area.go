@@ -85,9 +85,9 @@ func (s *State) tool(f *Fighter, id string, power bool) (areaTool, error) {
 			return s.tool(f, f.Powers[0].ID, true)
 		}
 		if len(f.Powers) == 0 {
-			return areaTool{}, fray.Errorf(fray.EILLEGAL, "%s has no powers", s.name(f.ID))
+			return areaTool{}, fray.Errorf(fray.EILLEGAL, "%s has no powers", s.NameOf(f.ID))
 		}
-		return areaTool{}, fray.Errorf(fray.ENOTFOUND, "%s has no power %q", s.name(f.ID), id)
+		return areaTool{}, fray.Errorf(fray.ENOTFOUND, "%s has no power %q", s.NameOf(f.ID), id)
 	}
 	if id == "" {
 		for _, w := range f.Weapons {
@@ -97,12 +97,12 @@ func (s *State) tool(f *Fighter, id string, power bool) (areaTool, error) {
 			}
 		}
 		if id == "" {
-			return areaTool{}, fray.Errorf(fray.EILLEGAL, "%s has no area weapon", s.name(f.ID))
+			return areaTool{}, fray.Errorf(fray.EILLEGAL, "%s has no area weapon", s.NameOf(f.ID))
 		}
 	}
 	w, ok := f.Weapon(id)
 	if !ok {
-		return areaTool{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", s.name(f.ID), id)
+		return areaTool{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", s.NameOf(f.ID), id)
 	}
 	if !w.Area() {
 		return areaTool{}, fray.Errorf(fray.EILLEGAL, "%s covers no area: fight or shoot with it", w.Name)
@@ -159,19 +159,19 @@ func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 	}
 	choices := st.aims(f, tool)
 	if len(choices) == 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s: nothing %s can reach", tool.Name, st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s: nothing %s can reach", tool.Name, st.NameOf(f.ID))
 	}
 	if args.At == "" {
-		prompt := fmt.Sprintf("Where does %s aim %s?", st.shown(f.ID), tool.Name)
+		prompt := fmt.Sprintf("Where does %s aim %s?", st.PublicNameOf(f.ID), tool.Name)
 		if tool.Template != "" {
-			prompt = fmt.Sprintf("Where does %s aim %s (%s)?", st.shown(f.ID), tool.Name, templateName(tool.Template))
+			prompt = fmt.Sprintf("Where does %s aim %s (%s)?", st.PublicNameOf(f.ID), tool.Name, templateName(tool.Template))
 		}
 		options := append(slices.Clone(choices), engine.Choice{Value: "cancel", Label: "Cancel"})
 		return ask(tx, engine.Decision{For: f.ID, Kind: DecAim, Prompt: prompt, Options: options},
 			Cont{Aim: &aimCtx{Attacker: f.ID, Tool: tool.ID, Power: power, Declared: req.Declared, Spare: req.Spare}})
 	}
 	if !slices.ContainsFunc(choices, func(c engine.Choice) bool { return c.Value == args.At }) {
-		return fray.Errorf(fray.EILLEGAL, "%s cannot aim %s at %q", st.name(f.ID), tool.Name, args.At)
+		return fray.Errorf(fray.EILLEGAL, "%s cannot aim %s at %q", st.NameOf(f.ID), tool.Name, args.At)
 	}
 	return fire(tx, f, tool, args.At, req)
 }
@@ -272,7 +272,7 @@ func (s *State) aims(f *Fighter, t areaTool) []engine.Choice {
 				var names []string
 				for _, id := range m.Members {
 					if visible(id) || id == f.ID {
-						names = append(names, s.name(id))
+						names = append(names, s.NameOf(id))
 					}
 				}
 				if len(names) > 0 {
@@ -404,7 +404,7 @@ func aimText(s *State, at string) string {
 		kind, id, _ := strings.Cut(part, ":")
 		switch kind {
 		case "t", "f":
-			parts = append(parts, s.name(id))
+			parts = append(parts, s.NameOf(id))
 		case "m":
 			if m := s.melee(id); m != nil {
 				parts = append(parts, "the melee in "+s.zone(m.Zone).Name)
@@ -471,7 +471,7 @@ func (a areaShot) roll(tx *engine.Tx) error {
 	case a.Tool.Skill == skillShooting:
 		verb = "fires"
 	}
-	text := fmt.Sprintf("%s %s %s at %s (%s %d vs %d", st.name(a.Attacker), verb, a.Tool.Name, aimText(st, a.At), traitLabel(a.Tool.Skill), o.Total, a.Check.Target)
+	text := fmt.Sprintf("%s %s %s at %s (%s %d vs %d", st.NameOf(a.Attacker), verb, a.Tool.Name, aimText(st, a.At), traitLabel(a.Tool.Skill), o.Total, a.Check.Target)
 	if a.Band != "" {
 		text += ", " + a.Band + " range"
 	}
@@ -559,7 +559,7 @@ func scatter(tx *engine.Tx, a areaShot) error {
 		if a.Tool.Template == "small" {
 			options = append(options, engine.Choice{Value: "open", Label: "Open ground (no one)"})
 		}
-		prompt := fmt.Sprintf("Where in %s does %s's %s land?", st.zone(to).Name, st.shown(a.Attacker), a.Tool.Name)
+		prompt := fmt.Sprintf("Where in %s does %s's %s land?", st.zone(to).Name, st.PublicNameOf(a.Attacker), a.Tool.Name)
 		return ask(tx, engine.Decision{For: engine.GM, Kind: DecScatter, Prompt: prompt, Default: options[0].Value, Options: options},
 			Cont{Scatter: &scatterCtx{Shot: a, To: to}})
 	}
@@ -592,7 +592,7 @@ func scatterSpots(st *State, template, zone string) []engine.Choice {
 func names(st *State, ids []string) []string {
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = st.name(id)
+		out[i] = st.NameOf(id)
 	}
 	return out
 }
@@ -767,7 +767,7 @@ func dive(tx *engine.Tx, c diveCtx) error {
 	if o.Success {
 		outcome = "dives clear"
 	}
-	text := fmt.Sprintf("%s dives for cover from %s: Agility %d (%s) — %s.", st.name(f.ID), c.Source, o.Total, o.Roll.Result, outcome)
+	text := fmt.Sprintf("%s dives for cover from %s: Agility %d (%s) — %s.", st.NameOf(f.ID), c.Source, o.Total, o.Roll.Result, outcome)
 	return tx.Emits(KindDive, f.ID, text, Dive{Fighter: f.ID, Mods: nonNil(o.Mods), Total: o.Total, Spared: o.Success}, o.Roll)
 }
 
@@ -804,7 +804,7 @@ func runAreaDamage(tx *engine.Tx, s areaDamageStep) error {
 	if st.canSoak(id, a.ID, s.Raises, h) {
 		h.Deferred = true
 	}
-	text := fmt.Sprintf("%s catches %s: %s.", s.Tool.Name, st.name(id), harmText(st, t, h))
+	text := fmt.Sprintf("%s catches %s: %s.", s.Tool.Name, st.NameOf(id), harmText(st, t, h))
 	if err := tx.Emit(engine.NewEvent(KindAreaDamage, a.ID, text, AreaDamage{Attacker: a.ID, Victim: id, Source: s.Tool.ID, Harm: h}, roll).With(id)); err != nil {
 		return err
 	}

@@ -118,11 +118,11 @@ func (f *flexBool) UnmarshalJSON(b []byte) error {
 func canAct(st *State, f *Fighter, escape bool) error {
 	switch {
 	case f.Shaken:
-		return fray.Errorf(fray.EILLEGAL, "%s is Shaken: only free actions such as moving", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is Shaken: only free actions such as moving", st.NameOf(f.ID))
 	case f.Defend > 0:
-		return fray.Errorf(fray.EILLEGAL, "%s is defending: no other action this turn", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is defending: no other action this turn", st.NameOf(f.ID))
 	case f.Grip != nil && f.Grip.Level == Bound && !escape:
-		return fray.Errorf(fray.EILLEGAL, "%s is Bound: the only action left is to try to break free", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is Bound: the only action left is to try to break free", st.NameOf(f.ID))
 	}
 	return nil
 }
@@ -152,7 +152,7 @@ func actionMods(st *State, f *Fighter, req actionReq) ([]Mod, int, error) {
 			return nil, 0, fray.Errorf(fray.EINVALID, "actions is only declared when the multi-action option is %q", MultiDeclare)
 		}
 		if f.Actions >= MaxActions {
-			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken %d actions this turn, the most there can be", st.name(f.ID), MaxActions)
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken %d actions this turn, the most there can be", st.NameOf(f.ID), MaxActions)
 		}
 		extra = f.Actions
 	} else {
@@ -167,9 +167,9 @@ func actionMods(st *State, f *Fighter, req actionReq) ([]Mod, int, error) {
 			declare = declared
 			extra = declared - 1
 		case declared != 0 && declared != f.Declared:
-			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s declared %d actions this turn", st.name(f.ID), f.Declared)
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s declared %d actions this turn", st.NameOf(f.ID), f.Declared)
 		case f.Actions >= f.Declared:
-			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken the %d action(s) declared this turn", st.name(f.ID), f.Declared)
+			return nil, 0, fray.Errorf(fray.EILLEGAL, "%s has taken the %d action(s) declared this turn", st.NameOf(f.ID), f.Declared)
 		default:
 			extra = f.Declared - 1
 		}
@@ -205,7 +205,7 @@ func checkSpare(st *State, f *Fighter, spare int) error {
 	case !refundOpen(st, f):
 		return fray.Errorf(fray.EILLEGAL, "unspent Movement must be given up with the first action roll after Running")
 	case spare > f.MP:
-		return fray.Errorf(fray.EILLEGAL, "%s has %s", st.name(f.ID), mpLeft(f.MP))
+		return fray.Errorf(fray.EILLEGAL, "%s has %s", st.NameOf(f.ID), mpLeft(f.MP))
 	case f.Refund+spare > 2:
 		return fray.Errorf(fray.EILLEGAL, "unspent Movement cancels at most 2 points of the Running penalty")
 	}
@@ -233,7 +233,7 @@ func commitRefund(tx *engine.Tx, f *Fighter, spare int) error {
 		return nil
 	}
 	st := state(tx)
-	text := fmt.Sprintf("%s gives up %d unspent Movement: the Running penalty is now %d (%s).", st.name(f.ID), spare,
+	text := fmt.Sprintf("%s gives up %d unspent Movement: the Running penalty is now %d (%s).", st.NameOf(f.ID), spare,
 		min(f.RunPenalty+f.Refund+spare, 0), mpLeft(f.MP-spare))
 	return tx.Emits(KindRefund, f.ID, text, Refund{Fighter: f.ID, MP: spare})
 }
@@ -263,13 +263,13 @@ func decideFight(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if f.Melee == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is not in a melee: engage first", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not in a melee: engage first", st.NameOf(f.ID))
 	}
 	if t.Melee != f.Melee {
-		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's melee", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's melee", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	w, err := meleeWeapon(st, f, args.Weapon)
 	if err != nil {
@@ -342,7 +342,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	w, err := rangedWeapon(st, f, args.Weapon)
 	if err != nil {
@@ -351,16 +351,16 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	inMelee := f.Melee != ""
 	if inMelee {
 		if st.Option(OptShootInMelee, ShootNo) != ShootAdjacent {
-			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
 		}
 		if t.Melee != f.Melee {
-			return fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.NameOf(f.ID))
 		}
 	}
 	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
 	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
 	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.name(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
+		return fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.NameOf(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
 	}
 	at.Band = band.Name
 	cover, err := shotCover(st, t, args.Cover)
@@ -450,7 +450,7 @@ func meleeWeapon(st *State, f *Fighter, id string) (Weapon, error) {
 	}
 	w, ok := f.Weapon(id)
 	if !ok {
-		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
+		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.NameOf(f.ID), id)
 	}
 	if w.Ranged() || w.Area() {
 		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s is not a melee weapon", w.Name)
@@ -462,13 +462,13 @@ func rangedWeapon(st *State, f *Fighter, id string) (Weapon, error) {
 	if id == "" {
 		r := f.RangedWeapons()
 		if len(r) == 0 {
-			return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon", st.name(f.ID))
+			return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon", st.NameOf(f.ID))
 		}
 		return r[0], nil
 	}
 	w, ok := f.Weapon(id)
 	if !ok {
-		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.name(f.ID), id)
+		return Weapon{}, fray.Errorf(fray.ENOTFOUND, "%s has no weapon %q", st.NameOf(f.ID), id)
 	}
 	if w.Area() {
 		return Weapon{}, fray.Errorf(fray.EILLEGAL, "%s covers an area: use it with the area action", w.Name)
@@ -549,16 +549,16 @@ func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
 	var verb string
 	switch at.Kind {
 	case "free attack":
-		verb = fmt.Sprintf("As %s %s, %s gets a free attack with %s", st.name(t.ID), at.Why, st.name(a.ID), w.Name)
+		verb = fmt.Sprintf("As %s %s, %s gets a free attack with %s", st.NameOf(t.ID), at.Why, st.NameOf(a.ID), w.Name)
 		if at.Why == "" {
-			verb = fmt.Sprintf("As %s disengages, %s gets a free attack with %s", st.name(t.ID), st.name(a.ID), w.Name)
+			verb = fmt.Sprintf("As %s disengages, %s gets a free attack with %s", st.NameOf(t.ID), st.NameOf(a.ID), w.Name)
 		}
 	case "shoot":
-		verb = fmt.Sprintf("%s shoots at %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
+		verb = fmt.Sprintf("%s shoots at %s with %s", st.NameOf(a.ID), st.NameOf(t.ID), w.Name)
 	case "cast":
-		verb = fmt.Sprintf("%s casts %s at %s", st.name(a.ID), w.Name, st.name(t.ID))
+		verb = fmt.Sprintf("%s casts %s at %s", st.NameOf(a.ID), w.Name, st.NameOf(t.ID))
 	default:
-		verb = fmt.Sprintf("%s attacks %s with %s", st.name(a.ID), st.name(t.ID), w.Name)
+		verb = fmt.Sprintf("%s attacks %s with %s", st.NameOf(a.ID), st.NameOf(t.ID), w.Name)
 	}
 	if at.Reroll {
 		verb = "Reroll: " + verb
@@ -609,10 +609,10 @@ func decideDefend(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if f.Actions > 0 {
-		return fray.Errorf(fray.EILLEGAL, "Defend takes the whole turn: %s has already acted", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "Defend takes the whole turn: %s has already acted", st.NameOf(f.ID))
 	}
 	bonus := defendBonus(&st.Base)
-	text := fmt.Sprintf("%s defends (+%d Parry until their next turn).", st.name(f.ID), bonus)
+	text := fmt.Sprintf("%s defends (+%d Parry until their next turn).", st.NameOf(f.ID), bonus)
 	return tx.Emits(KindDefended, f.ID, text, Defended{Fighter: f.ID, Bonus: bonus})
 }
 

@@ -191,7 +191,7 @@ func answerSoak(tx *engine.Tx, c Cont, choice string) error {
 			soaked = 1 + o.Raises
 		}
 		ctx.Best, ctx.Tries = max(ctx.Best, soaked), ctx.Tries+1
-		who := st.name(t.ID)
+		who := st.NameOf(t.ID)
 		if pool == PoolGM {
 			who += " (a GM Benny)"
 		}
@@ -213,9 +213,9 @@ func finishHarm(tx *engine.Tx, ctx soakCtx) error {
 	st := state(tx)
 	t := st.Fighters[ctx.Victim]
 	h := soakHarm(t, ctx.Harm, ctx.Best)
-	text := fmt.Sprintf("%s takes the hit: %s.", st.name(t.ID), harmResult(h))
+	text := fmt.Sprintf("%s takes the hit: %s.", st.NameOf(t.ID), harmResult(h))
 	if h.Soaked > 0 {
-		text = fmt.Sprintf("%s soaks %s: %s.", st.name(t.ID), woundWord(h.Soaked), harmResult(h))
+		text = fmt.Sprintf("%s soaks %s: %s.", st.NameOf(t.ID), woundWord(h.Soaked), harmResult(h))
 	}
 	if err := tx.Emits(KindHarm, t.ID, text, HarmDone{Fighter: t.ID, Harm: h}); err != nil {
 		return err
@@ -255,7 +255,7 @@ func (r rerollCtx) fighter() string {
 func offerReroll(tx *engine.Tx, what string, r rerollCtx) error {
 	st := state(tx)
 	id := r.fighter()
-	prompt := fmt.Sprintf("%s %s. Reroll with a Benny? (%s)", st.shown(id), what, leftText(st.bennies(id)))
+	prompt := fmt.Sprintf("%s %s. Reroll with a Benny? (%s)", st.PublicNameOf(id), what, leftText(st.bennies(id)))
 	return ask(tx, engine.Decision{For: id, Kind: DecReroll, Prompt: prompt, Default: "reroll",
 		Options: yesNo("reroll", "Reroll (spend a Benny)", "keep", "Keep the roll")}, Cont{Reroll: &r})
 }
@@ -266,9 +266,9 @@ func answerReroll(tx *engine.Tx, c Cont, choice string) error {
 	id := r.fighter()
 	if choice == "reroll" && st.bennies(id) > 0 {
 		pool := st.pool(id)
-		text := fmt.Sprintf("%s spends a Benny to reroll (%s).", st.name(id), leftText(st.bennies(id)-1))
+		text := fmt.Sprintf("%s spends a Benny to reroll (%s).", st.NameOf(id), leftText(st.bennies(id)-1))
 		if pool == PoolGM {
-			text = fmt.Sprintf("The GM spends a Benny for %s to reroll (%s).", st.name(id), leftText(st.bennies(id)-1))
+			text = fmt.Sprintf("The GM spends a Benny for %s to reroll (%s).", st.NameOf(id), leftText(st.bennies(id)-1))
 		}
 		if err := tx.Emits(KindBennySpent, id, text, BennySpent{Fighter: id, Pool: pool, For: "reroll"}); err != nil {
 			return err
@@ -320,15 +320,15 @@ func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
 	}
 	if !f.Shaken {
-		return fray.Errorf(fray.EILLEGAL, "%s is not Shaken", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not Shaken", st.NameOf(f.ID))
 	}
 	if st.bennies(f.ID) < 1 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no Benny left", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has no Benny left", st.NameOf(f.ID))
 	}
 	pool := st.pool(f.ID)
-	text := fmt.Sprintf("%s spends a Benny and is no longer Shaken (%s).", st.name(f.ID), leftText(st.bennies(f.ID)-1))
+	text := fmt.Sprintf("%s spends a Benny and is no longer Shaken (%s).", st.NameOf(f.ID), leftText(st.bennies(f.ID)-1))
 	if pool == PoolGM {
-		text = fmt.Sprintf("The GM spends a Benny: %s is no longer Shaken (%s).", st.name(f.ID), leftText(st.bennies(f.ID)-1))
+		text = fmt.Sprintf("The GM spends a Benny: %s is no longer Shaken (%s).", st.NameOf(f.ID), leftText(st.bennies(f.ID)-1))
 	}
 	return tx.Emits(KindUnshaken, f.ID, text, Unshaken{Fighter: f.ID, Pool: pool})
 }

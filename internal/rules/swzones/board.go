@@ -91,9 +91,9 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 	}
 	if n := len(st.Interrupts); n > 0 && visible(st.Interrupts[n-1].Combatant) {
 		ir := st.Interrupts[n-1]
-		text := st.name(ir.Combatant) + " interrupts"
+		text := st.NameOf(ir.Combatant) + " interrupts"
 		if len(ir.Acting) > 0 && visible(ir.Acting[0]) {
-			text += " " + st.name(ir.Acting[0])
+			text += " " + st.NameOf(ir.Acting[0])
 		}
 		b.Facts = append(b.Facts, board.Stat{Label: "Interrupting", Value: text})
 	}
@@ -143,7 +143,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	if g := f.Grip; g != nil {
 		text := capitalize(g.Level)
 		if visible(g.By) {
-			text += " by " + st.name(g.By)
+			text += " by " + st.NameOf(g.By)
 		}
 		if g.Garrotte {
 			text += " (garrotte)"
@@ -151,7 +151,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 		cond("grip", capitalize(g.Level), "grappled", text+".")
 	}
 	if visible(f.Drop) {
-		cond("drop", "The Drop", "drop", "Has the Drop on "+st.name(f.Drop)+": +4 to attack and damage.")
+		cond("drop", "The Drop", "drop", "Has the Drop on "+st.NameOf(f.Drop)+": +4 to attack and damage.")
 	}
 	if !v.GM && !v.CanCommand(f.ID) {
 		return t

@@ -163,7 +163,7 @@ func harmText(st *State, t *Fighter, h Harm) string {
 		against = fmt.Sprintf("Toughness %d + cover Armour %d", h.Toughness, h.Obstacle)
 	}
 	text := fmt.Sprintf("%d damage vs %s", h.Total, against)
-	name := st.name(t.ID)
+	name := st.NameOf(t.ID)
 	switch {
 	case h.Deferred:
 		return fmt.Sprintf("%s — %s would take %s", text, name, woundWord(h.Wounds))
@@ -201,13 +201,13 @@ func incapacitate(tx *engine.Tx, t *Fighter) error {
 		case !o.Success:
 			status = "bleeding out"
 		}
-		text := fmt.Sprintf("%s rolls Vigor against the wounds: %d (%s) — %s.", st.name(t.ID), o.Total, o.Roll.Result, status)
+		text := fmt.Sprintf("%s rolls Vigor against the wounds: %d (%s) — %s.", st.NameOf(t.ID), o.Total, o.Roll.Result, status)
 		if err := tx.Emits(KindIncapacitation, t.ID, text, Incapacitation{Fighter: t.ID, Mods: nonNil(o.Mods), Status: status}, o.Roll); err != nil {
 			return err
 		}
 		reason = "incapacitated, " + status
 	}
-	return tx.TakeOut(t.ID, reason, fmt.Sprintf("%s is out of the fight (%s).", st.name(t.ID), reason))
+	return tx.TakeOut(t.ID, reason, fmt.Sprintf("%s is out of the fight (%s).", st.NameOf(t.ID), reason))
 }
 
 // Bleeding is the data of a bleeding-out event: a Bleeding Out fighter's
@@ -236,7 +236,7 @@ func bleedOut(tx *engine.Tx) error {
 		case o.Success:
 			status = "bleeding out"
 		}
-		text := fmt.Sprintf("%s is Bleeding Out: Vigor %d (%s) — %s.", st.name(f.ID), o.Total, o.Roll.Result, status)
+		text := fmt.Sprintf("%s is Bleeding Out: Vigor %d (%s) — %s.", st.NameOf(f.ID), o.Total, o.Roll.Result, status)
 		if err := tx.Emits(KindBleeding, f.ID, text, Bleeding{Fighter: f.ID, Mods: nonNil(o.Mods), Status: status}, o.Roll); err != nil {
 			return err
 		}

@@ -127,14 +127,6 @@ func (Ruleset) Answer(tx *engine.Tx, answers []engine.Answered) error {
 	return nil
 }
 
-// shown is a fighter's name as a prompt every viewer reads may give it.
-func (s *State) shown(id string) string {
-	if c := s.Combatant(id); c != nil && c.Hidden {
-		return "someone unseen"
-	}
-	return s.name(id)
-}
-
 // yesNo is a decision's two options, the first the default.
 func yesNo(yes, yesLabel, no, noLabel string) []engine.Choice {
 	return []engine.Choice{{Value: yes, Label: yesLabel}, {Value: no, Label: noLabel}}

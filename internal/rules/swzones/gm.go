@@ -51,9 +51,9 @@ func decideDrop(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if !st.opponents(a.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(a.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(a.ID))
 	}
-	text := fmt.Sprintf("The GM rules that %s has The Drop on %s: +4 to attack and damage until the end of %s's turn.", st.name(a.ID), st.name(t.ID), st.name(a.ID))
+	text := fmt.Sprintf("The GM rules that %s has The Drop on %s: +4 to attack and damage until the end of %s's turn.", st.NameOf(a.ID), st.NameOf(t.ID), st.NameOf(a.ID))
 	return tx.Emit(engine.NewEvent(KindDrop, a.ID, text, DropGranted{Attacker: a.ID, Target: t.ID}).With(t.ID))
 }
 

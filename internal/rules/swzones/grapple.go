@@ -130,15 +130,15 @@ func (o opposedAction) roll(tx *engine.Tx) error {
 	switch o.Kind {
 	case "push":
 		d := Push{Opposed: base}
-		text := fmt.Sprintf("%s%s pushes %s (Strength %d vs %d): %s", prefix, st.name(a.ID), st.name(t.ID), ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s pushes %s (Strength %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), ao.Total, o.DefTotal, rolls[0].Result)
 		var free []string
 		if ok {
 			d.From, d.Into = t.Melee, o.Into
 			switch {
 			case d.Into != "":
-				text += fmt.Sprintf(" — %s is shoved into the melee of %s", st.name(t.ID), listNames(st, st.melee(d.Into).Members))
+				text += fmt.Sprintf(" — %s is shoved into the melee of %s", st.NameOf(t.ID), listNames(st, st.melee(d.Into).Members))
 			case d.From != "":
-				text += fmt.Sprintf(" — %s is pushed out of the melee", st.name(t.ID))
+				text += fmt.Sprintf(" — %s is pushed out of the melee", st.NameOf(t.ID))
 			}
 			if d.From != "" && opt(&st.Base, OptPushFreeAttacks) == PushWithdraw {
 				for _, id := range st.melee(d.From).Members {
@@ -158,16 +158,16 @@ func (o opposedAction) roll(tx *engine.Tx) error {
 	case "grapple":
 		d := GrappleDone{Opposed: base, Garrotte: o.Garrotte}
 		skill := traitLabel(grappleSkill(st))
-		text := fmt.Sprintf("%s%s grapples %s (%s %d vs %d): %s", prefix, st.name(a.ID), st.name(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s grapples %s (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
 		if o.Garrotte {
-			text = fmt.Sprintf("%s%s loops a garrotte round %s's throat (%s %d vs %d): %s", prefix, st.name(a.ID), st.name(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
+			text = fmt.Sprintf("%s%s loops a garrotte round %s's throat (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
 		}
 		if ok {
 			d.Level = Entangled
 			if raises > 0 || (t.Grip != nil && t.Grip.By == a.ID) {
 				d.Level = Bound
 			}
-			text += fmt.Sprintf(" — %s is %s", st.name(t.ID), d.Level)
+			text += fmt.Sprintf(" — %s is %s", st.NameOf(t.ID), d.Level)
 		}
 		if err := tx.Emit(engine.NewEvent(KindGrapple, a.ID, text+".", d, rolls...).With(t.ID)); err != nil {
 			return err
@@ -177,7 +177,7 @@ func (o opposedAction) roll(tx *engine.Tx) error {
 		if a.Grip != nil {
 			d.Level = a.Grip.Level
 		}
-		text := fmt.Sprintf("%s%s struggles against %s's grip (%s %d vs %d): %s", prefix, st.name(a.ID), st.name(t.ID), o.Att.Label, ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s struggles against %s's grip (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), o.Att.Label, ao.Total, o.DefTotal, rolls[0].Result)
 		if ok {
 			d.Level = ""
 			if raises == 0 && a.Grip != nil && a.Grip.Level == Bound {
@@ -206,7 +206,7 @@ func listNames(st *State, ids []string) string {
 		if i > 0 {
 			out += ", "
 		}
-		out += st.name(id)
+		out += st.NameOf(id)
 	}
 	return out
 }
@@ -274,20 +274,20 @@ func pushInto(st *State, f, t *Fighter, into string) (string, error) {
 	case t.ID == f.ID:
 		return "", fray.Errorf(fray.EILLEGAL, "a fighter cannot push themself")
 	case !st.opponents(f.ID, t.ID):
-		return "", fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Zone != f.Zone:
-		return "", fray.Errorf(fray.EILLEGAL, "%s is not in %s's zone", st.name(t.ID), st.name(f.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s is not in %s's zone", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Melee != "" && f.Melee != t.Melee:
-		return "", fray.Errorf(fray.EILLEGAL, "to push %s out of their melee, %s must be in it", st.name(t.ID), st.name(f.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "to push %s out of their melee, %s must be in it", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Melee == "" && f.Melee != "":
-		return "", fray.Errorf(fray.EILLEGAL, "%s is in a melee and cannot reach %s", st.name(f.ID), st.name(t.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s is in a melee and cannot reach %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	if into == "out" {
 		into = ""
 	}
 	if into == "" {
 		if t.Melee == "" {
-			return "", fray.Errorf(fray.EINVALID, "%s is in no melee: say which melee to push them into", st.name(t.ID))
+			return "", fray.Errorf(fray.EINVALID, "%s is in no melee: say which melee to push them into", st.NameOf(t.ID))
 		}
 		return "", nil
 	}
@@ -296,7 +296,7 @@ func pushInto(st *State, f, t *Fighter, into string) (string, error) {
 		return "", fray.Errorf(fray.EILLEGAL, "no melee %q in %s", into, st.zone(t.Zone).Name)
 	}
 	if into == t.Melee {
-		return "", fray.Errorf(fray.EILLEGAL, "%s is already in that melee", st.name(t.ID))
+		return "", fray.Errorf(fray.EILLEGAL, "%s is already in that melee", st.NameOf(t.ID))
 	}
 	return into, nil
 }
@@ -328,7 +328,7 @@ func askPushZone(tx *engine.Tx, s pushZone) error {
 		return nil
 	}
 	options = append(options, engine.Choice{Value: "stay", Label: "Leave them in " + st.zone(t.Zone).Name})
-	prompt := fmt.Sprintf("A raise: push %s on into another zone?", st.shown(t.ID))
+	prompt := fmt.Sprintf("A raise: push %s on into another zone?", st.PublicNameOf(t.ID))
 	return ask(tx, engine.Decision{For: s.Pusher, Kind: DecPushZone, Prompt: prompt, Default: options[0].Value, Options: options},
 		Cont{Push: &s})
 }
@@ -342,7 +342,7 @@ func answerPushZone(tx *engine.Tx, c Cont, choice string) error {
 	if !st.adjacent(t.Zone, choice) {
 		return fray.Errorf(fray.EILLEGAL, "%s does not border %s", choice, t.Zone)
 	}
-	text := fmt.Sprintf("%s is pushed from %s into %s.", st.name(t.ID), st.zone(t.Zone).Name, st.zone(choice).Name)
+	text := fmt.Sprintf("%s is pushed from %s into %s.", st.NameOf(t.ID), st.zone(t.Zone).Name, st.zone(choice).Name)
 	return tx.Emit(engine.NewEvent(KindPushed, c.Push.Pusher, text, Pushed{Target: t.ID, From: t.Zone, To: choice}).With(t.ID))
 }
 
@@ -367,7 +367,7 @@ func decideGrapple(tx *engine.Tx, cmd engine.Command) error {
 	if args.With != "" && args.With != "hands" {
 		w, ok := f.Weapon(args.With)
 		if !ok || !w.Garrotte {
-			return fray.Errorf(fray.EILLEGAL, "%s has no garrotte %q", st.name(f.ID), args.With)
+			return fray.Errorf(fray.EILLEGAL, "%s has no garrotte %q", st.NameOf(f.ID), args.With)
 		}
 		garrotte = true
 	}
@@ -393,17 +393,17 @@ func decideGrapple(tx *engine.Tx, cmd engine.Command) error {
 func canGrapple(st *State, f, t *Fighter) error {
 	switch {
 	case f.Melee == "" || t.Melee != f.Melee:
-		return fray.Errorf(fray.EILLEGAL, "%s must be in %s's melee to grapple them", st.name(f.ID), st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s must be in %s's melee to grapple them", st.NameOf(f.ID), st.NameOf(t.ID))
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Grip != nil && t.Grip.By != f.ID:
-		return fray.Errorf(fray.EILLEGAL, "%s is already held by %s", st.name(t.ID), st.name(t.Grip.By))
+		return fray.Errorf(fray.EILLEGAL, "%s is already held by %s", st.NameOf(t.ID), st.NameOf(t.Grip.By))
 	case t.Grip != nil && t.Grip.Level == Bound:
-		return fray.Errorf(fray.EILLEGAL, "%s is already Bound", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is already Bound", st.NameOf(t.ID))
 	}
 	for id, g := range st.Fighters {
 		if id != t.ID && g.Grip != nil && g.Grip.By == f.ID {
-			return fray.Errorf(fray.EILLEGAL, "%s is already holding %s", st.name(f.ID), st.name(id))
+			return fray.Errorf(fray.EILLEGAL, "%s is already holding %s", st.NameOf(f.ID), st.NameOf(id))
 		}
 	}
 	return nil
@@ -420,7 +420,7 @@ func decideEscape(tx *engine.Tx, cmd engine.Command) error {
 	}
 	st := state(tx)
 	if f.Grip == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s is not held", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not held", st.NameOf(f.ID))
 	}
 	trait := args.Trait
 	switch trait {
@@ -465,9 +465,9 @@ func decideSpeak(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	switch {
 	case f.Grip == nil || !f.Grip.Garrotte:
-		return fray.Errorf(fray.EILLEGAL, "%s is not held by a garrotte: they may speak freely", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not held by a garrotte: they may speak freely", st.NameOf(f.ID))
 	case f.Spoke:
-		return fray.Errorf(fray.EILLEGAL, "%s has already tried to speak this turn", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has already tried to speak this turn", st.NameOf(f.ID))
 	}
 	o := rollTrait(tx.Dice, check(f, "vigor", TargetNumber, Mod{Source: "garrotte", Value: -4}))
 	d := Speak{Fighter: f.ID, Total: o.Total, Result: "silent"}
@@ -478,7 +478,7 @@ func decideSpeak(tx *engine.Tx, cmd engine.Command) error {
 	case o.Success:
 		d.Result, text = "speaks", "can speak, but not yell"
 	}
-	return tx.Emits(KindSpeak, f.ID, fmt.Sprintf("%s strains against the garrotte: Vigor %d (%s) — %s.", st.name(f.ID), o.Total, o.Roll.Result, text), d, o.Roll)
+	return tx.Emits(KindSpeak, f.ID, fmt.Sprintf("%s strains against the garrotte: Vigor %d (%s) — %s.", st.NameOf(f.ID), o.Total, o.Roll.Result, text), d, o.Roll)
 }
 
 // Released is the data of a released event: a grapple that ends.
@@ -495,9 +495,9 @@ func decideRelease(tx *engine.Tx, cmd engine.Command) error {
 	st := state(tx)
 	victim := st.victimOf(f.ID)
 	if victim == "" {
-		return fray.Errorf(fray.EILLEGAL, "%s is holding no one", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is holding no one", st.NameOf(f.ID))
 	}
-	return tx.Emit(engine.NewEvent(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.name(f.ID), st.name(victim)), Released{Grappler: f.ID, Target: victim}).With(victim))
+	return tx.Emit(engine.NewEvent(KindReleased, f.ID, fmt.Sprintf("%s lets go of %s.", st.NameOf(f.ID), st.NameOf(victim)), Released{Grappler: f.ID, Target: victim}).With(victim))
 }
 
 // victimOf is the fighter id holds in a grapple, or "".

@@ -58,7 +58,7 @@ func decideHold(tx *engine.Tx, cmd engine.Command) error {
 	if err := canHold(st, f); err != nil {
 		return err
 	}
-	text := fmt.Sprintf("%s holds their action (may interrupt at any moment).", st.name(f.ID))
+	text := fmt.Sprintf("%s holds their action (may interrupt at any moment).", st.NameOf(f.ID))
 	if err := tx.Emits(KindHeld, f.ID, text, Held{Fighter: f.ID}); err != nil {
 		return err
 	}
@@ -70,7 +70,7 @@ func canHold(st *State, f *Fighter) error {
 	case st.Interrupted():
 		return fray.Errorf(fray.EILLEGAL, "an interruption cannot be held")
 	case f.Shaken:
-		return fray.Errorf(fray.EILLEGAL, "%s is Shaken and cannot hold", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is Shaken and cannot hold", st.NameOf(f.ID))
 	case f.Spent > 0 || f.Actions > 0 || f.Ran || f.Defend > 0:
 		return fray.Errorf(fray.EILLEGAL, "Hold is chosen at the start of the turn, before moving or acting")
 	}
@@ -96,11 +96,11 @@ func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
 func canInterrupt(st *State, f *Fighter) error {
 	switch {
 	case !f.Hold:
-		return fray.Errorf(fray.EILLEGAL, "%s is not on Hold", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not on Hold", st.NameOf(f.ID))
 	case f.Shaken:
-		return fray.Errorf(fray.EILLEGAL, "%s is Shaken", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is Shaken", st.NameOf(f.ID))
 	case st.Interrupted():
-		return fray.Errorf(fray.EILLEGAL, "%s is already interrupting: wait for the end of it", st.name(st.Current()))
+		return fray.Errorf(fray.EILLEGAL, "%s is already interrupting: wait for the end of it", st.NameOf(st.Current()))
 	case st.Current() == "":
 		return fray.Errorf(fray.EILLEGAL, "there is no turn to interrupt")
 	}
@@ -111,7 +111,7 @@ func canInterrupt(st *State, f *Fighter) error {
 // (and then steps) waits for the end of it.
 func startInterrupt(tx *engine.Tx, holder string, then ...engine.Step) error {
 	st := state(tx)
-	text := fmt.Sprintf("%s acts on their held action, interrupting %s's turn.", st.name(holder), st.name(st.Current()))
+	text := fmt.Sprintf("%s acts on their held action, interrupting %s's turn.", st.NameOf(holder), st.NameOf(st.Current()))
 	return tx.Interrupt(holder, text, then...)
 }
 
@@ -123,9 +123,9 @@ func endInterrupt(tx *engine.Tx) error {
 	back := st.Interrupts[len(st.Interrupts)-1].Acting
 	who := "the turn"
 	if len(back) > 0 {
-		who = st.name(back[0]) + "'s turn"
+		who = st.NameOf(back[0]) + "'s turn"
 	}
-	return tx.EndInterrupt(fmt.Sprintf("%s's interruption is over: back to %s.", st.name(holder), who))
+	return tx.EndInterrupt(fmt.Sprintf("%s's interruption is over: back to %s.", st.NameOf(holder), who))
 }
 
 // nextHolder is the next opponent on Hold to ask about step s, or "".
@@ -154,13 +154,13 @@ type windowCtx struct {
 
 func openWindow(tx *engine.Tx, holder string, s mpStep) error {
 	st := state(tx)
-	mover := st.shown(s.Fighter)
+	mover := st.PublicNameOf(s.Fighter)
 	var prompt string
 	switch s.Kind {
 	case CmdMove:
 		prompt = fmt.Sprintf("Interrupt %s leaving %s for %s?", mover, st.zone(st.Fighters[s.Fighter].Zone).Name, st.zone(s.To).Name)
 	case CmdEngage:
-		prompt = fmt.Sprintf("Interrupt %s before they engage %s?", mover, st.name(s.Target))
+		prompt = fmt.Sprintf("Interrupt %s before they engage %s?", mover, st.NameOf(s.Target))
 	default:
 		prompt = fmt.Sprintf("Interrupt %s before they disengage from their melee?", mover)
 	}
@@ -181,11 +181,11 @@ func answerWindow(tx *engine.Tx, c Cont, choice string) error {
 		ho := rollTrait(tx.Dice, check(h, "agility", TargetNumber))
 		mo := rollTrait(tx.Dice, check(m, "agility", TargetNumber))
 		holderFirst = ho.Total >= mo.Total
-		first := st.name(h.ID)
+		first := st.NameOf(h.ID)
 		if !holderFirst {
-			first = st.name(m.ID)
+			first = st.NameOf(m.ID)
 		}
-		text := fmt.Sprintf("Who acts first: %s Agility %d, %s Agility %d — %s.", st.name(h.ID), ho.Total, st.name(m.ID), mo.Total, first)
+		text := fmt.Sprintf("Who acts first: %s Agility %d, %s Agility %d — %s.", st.NameOf(h.ID), ho.Total, st.NameOf(m.ID), mo.Total, first)
 		if err := tx.Emit(engine.NewEvent(KindContest, h.ID, text, Contest{Holder: h.ID, Mover: m.ID, HolderTotal: ho.Total, MoverTotal: mo.Total,
 			HolderFirst: holderFirst}, ho.Roll, mo.Roll).With(m.ID)); err != nil {
 			return err

@@ -91,9 +91,9 @@ type Blocked struct {
 func movable(st *State, f *Fighter) error {
 	switch {
 	case f.Prone:
-		return fray.Errorf(fray.EILLEGAL, "%s is prone: rise first", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is prone: rise first", st.NameOf(f.ID))
 	case f.Grip != nil:
-		return fray.Errorf(fray.EILLEGAL, "%s is held in a grapple (%s): break free first", st.name(f.ID), f.Grip.Level)
+		return fray.Errorf(fray.EILLEGAL, "%s is held in a grapple (%s): break free first", st.NameOf(f.ID), f.Grip.Level)
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (s mpStep) check(st *State) error {
 			return fray.Errorf(fray.ENOTFOUND, "no zone %q", s.To)
 		}
 		if f.Melee != "" {
-			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage first", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage first", st.NameOf(f.ID))
 		}
 		if !st.adjacent(f.Zone, to.ID) {
 			return fray.Errorf(fray.EILLEGAL, "%s does not border %s", to.Name, st.zone(f.Zone).Name)
@@ -119,14 +119,14 @@ func (s mpStep) check(st *State) error {
 	case CmdEngage:
 		t := st.Fighters[s.Target]
 		if t == nil || st.Combatant(t.ID).Out {
-			return fray.Errorf(fray.EILLEGAL, "%s is no longer there", st.name(s.Target))
+			return fray.Errorf(fray.EILLEGAL, "%s is no longer there", st.NameOf(s.Target))
 		}
 		if err := canEngage(st, f, t); err != nil {
 			return err
 		}
 	case CmdDisengage:
 		if f.Melee == "" {
-			return fray.Errorf(fray.EILLEGAL, "%s is not in a melee", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s is not in a melee", st.NameOf(f.ID))
 		}
 	}
 	return needMP(f, 1)
@@ -171,11 +171,11 @@ func canEngage(st *State, f, t *Fighter) error {
 	case t.ID == f.ID:
 		return fray.Errorf(fray.EILLEGAL, "a fighter cannot engage themself")
 	case f.Melee != "":
-		return fray.Errorf(fray.EILLEGAL, "%s is already in a melee: disengage first", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is already in a melee: disengage first", st.NameOf(f.ID))
 	case t.Zone != f.Zone:
-		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's zone", st.name(t.ID), st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's zone", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Melee == "" && !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is an unengaged ally: engage an opponent or join a melee", st.name(t.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is an unengaged ally: engage an opponent or join a melee", st.NameOf(t.ID))
 	}
 	return nil
 }
@@ -207,7 +207,7 @@ func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
 	switch {
 	case bool(args.Run):
 		if f.Ran {
-			return fray.Errorf(fray.EILLEGAL, "%s has already made a Running roll this turn", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s has already made a Running roll this turn", st.NameOf(f.ID))
 		}
 		if s.Trait, err = runTrait(f, args.Trait); err != nil {
 			return err
@@ -228,7 +228,7 @@ func runMPStep(tx *engine.Tx, s mpStep) error {
 		return nil
 	}
 	if err := s.check(st); err != nil {
-		text := fmt.Sprintf("%s cannot %s: %s.", st.name(f.ID), s.Kind, fray.ErrorMessage(err))
+		text := fmt.Sprintf("%s cannot %s: %s.", st.NameOf(f.ID), s.Kind, fray.ErrorMessage(err))
 		return tx.Emits(KindBlocked, f.ID, text, Blocked{Fighter: f.ID, Kind: s.Kind, Reason: fray.ErrorMessage(err)})
 	}
 	if !s.NoAsk {
@@ -239,7 +239,7 @@ func runMPStep(tx *engine.Tx, s mpStep) error {
 	}
 	switch s.Kind {
 	case CmdMove:
-		text := fmt.Sprintf("%s moves from %s to %s (%s).", st.name(f.ID), st.zone(f.Zone).Name, st.zone(s.To).Name, mpLeft(f.MP-1))
+		text := fmt.Sprintf("%s moves from %s to %s (%s).", st.NameOf(f.ID), st.zone(f.Zone).Name, st.zone(s.To).Name, mpLeft(f.MP-1))
 		return tx.Emits(KindMoved, f.ID, text, Moved{Fighter: f.ID, From: f.Zone, To: s.To, Cost: 1})
 	case CmdEngage:
 		return engage(tx, f, st.Fighters[s.Target])
@@ -260,10 +260,10 @@ func runMPStep(tx *engine.Tx, s mpStep) error {
 func engage(tx *engine.Tx, f, t *Fighter) error {
 	st := state(tx)
 	d := Engaged{Fighter: f.ID, Target: t.ID, Melee: t.Melee, Zone: f.Zone, Cost: 1}
-	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
+	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.NameOf(f.ID), st.NameOf(t.ID), mpLeft(f.MP-1))
 	if t.Melee == "" {
 		d.Melee, d.New = st.newMeleeID(), true
-		text = fmt.Sprintf("%s engages %s in melee (%s).", st.name(f.ID), st.name(t.ID), mpLeft(f.MP-1))
+		text = fmt.Sprintf("%s engages %s in melee (%s).", st.NameOf(f.ID), st.NameOf(t.ID), mpLeft(f.MP-1))
 	}
 	if err := tx.Emit(engine.NewEvent(KindEngaged, f.ID, text, d).With(t.ID)); err != nil {
 		return err
@@ -323,9 +323,9 @@ func runDisengage(tx *engine.Tx, s disengageStep) error {
 	if st.Combatant(f.ID).Out || f.Melee != s.Melee {
 		return nil
 	}
-	text := fmt.Sprintf("%s disengages (%s).", st.name(f.ID), mpLeft(f.MP-1))
+	text := fmt.Sprintf("%s disengages (%s).", st.NameOf(f.ID), mpLeft(f.MP-1))
 	if s.Defend > 0 {
-		text = fmt.Sprintf("%s disengages, defending (+%d Parry until their next turn; no other action this turn; %s).", st.name(f.ID), s.Defend, mpLeft(f.MP-1))
+		text = fmt.Sprintf("%s disengages, defending (+%d Parry until their next turn; no other action this turn; %s).", st.NameOf(f.ID), s.Defend, mpLeft(f.MP-1))
 	}
 	if err := tx.Emits(KindDisengaged, f.ID, text, Disengaged{Fighter: f.ID, Melee: s.Melee, Cost: 1, Defend: s.Defend}); err != nil {
 		return err

@@ -434,14 +434,6 @@ func (s *State) fighter(id string) (*Fighter, error) {
 	return nil, fmt.Errorf("sw-zones: no fighter %q", id)
 }
 
-// name is a combatant's display name.
-func (s *State) name(id string) string {
-	if c := s.Combatant(id); c != nil {
-		return c.Name
-	}
-	return id
-}
-
 // actor decodes cmd's arguments into args (nil: it takes none) and returns
 // the acting fighter, whose turn it must be.
 func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
@@ -473,7 +465,7 @@ func target(tx *engine.Tx, id string) (*Fighter, error) {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
 	}
 	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.name(id))
+		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.NameOf(id))
 	}
 	return f, nil
 }

@@ -77,7 +77,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 func canRun(st *State, f *Fighter) error {
 	switch {
 	case f.Ran:
-		return fray.Errorf(fray.EILLEGAL, "%s has already made a Running roll this turn", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s has already made a Running roll this turn", st.NameOf(f.ID))
 	case f.Spent > 0 || f.Actions > 0 || f.Defend > 0:
 		return fray.Errorf(fray.EILLEGAL, "Running is declared at the start of the turn, before moving or acting")
 	}
@@ -103,7 +103,7 @@ func runRoll(tx *engine.Tx, s runStep) error {
 		gained = 1 + o.Raises
 	}
 	text := fmt.Sprintf("%s runs: %s %d (%s) — +%d Movement (%s); −2 to every other action this turn.",
-		st.name(f.ID), traitLabel(s.Trait), o.Total, o.Roll.Result, gained, mpLeft(f.MP+gained))
+		st.NameOf(f.ID), traitLabel(s.Trait), o.Total, o.Roll.Result, gained, mpLeft(f.MP+gained))
 	if s.Reroll {
 		text = "Reroll: " + text
 	}
@@ -145,19 +145,19 @@ func decideProne(tx *engine.Tx, cmd engine.Command, down bool) error {
 	st := state(tx)
 	if down {
 		if f.Prone {
-			return fray.Errorf(fray.EILLEGAL, "%s is already prone", st.name(f.ID))
+			return fray.Errorf(fray.EILLEGAL, "%s is already prone", st.NameOf(f.ID))
 		}
-		text := fmt.Sprintf("%s drops prone (−2 Fighting and Parry; Medium cover against shots from other zones).", st.name(f.ID))
+		text := fmt.Sprintf("%s drops prone (−2 Fighting and Parry; Medium cover against shots from other zones).", st.NameOf(f.ID))
 		return tx.Emits(KindProne, f.ID, text, Prone{Fighter: f.ID, Prone: true})
 	}
 	if !f.Prone {
-		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.name(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.NameOf(f.ID))
 	}
 	cost := riseCost(st)
 	if err := needMP(f, cost); err != nil {
 		return err
 	}
-	text := fmt.Sprintf("%s rises (−2 to Running rolls this turn; %s).", st.name(f.ID), mpLeft(f.MP-cost))
+	text := fmt.Sprintf("%s rises (−2 to Running rolls this turn; %s).", st.NameOf(f.ID), mpLeft(f.MP-cost))
 	return tx.Emits(KindProne, f.ID, text, Prone{Fighter: f.ID, Cost: cost})
 }
 

@@ -44,7 +44,7 @@ func recoverShaken(tx *engine.Tx, f *Fighter) error {
 			outcome += " this turn"
 		}
 	}
-	text := fmt.Sprintf("%s tries to shake off being Shaken: Spirit %d (%s) — %s.", st.name(f.ID), o.Total, o.Roll.Result, outcome)
+	text := fmt.Sprintf("%s tries to shake off being Shaken: Spirit %d (%s) — %s.", st.NameOf(f.ID), o.Total, o.Roll.Result, outcome)
 	return tx.Emits(KindShakenRecovery, f.ID, text, d, o.Roll)
 }
 

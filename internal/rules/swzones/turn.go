@@ -81,9 +81,9 @@ func startTurn(tx *engine.Tx, i int) error {
 	st := state(tx)
 	id := st.Order[i]
 	f := st.Fighters[id]
-	text := fmt.Sprintf("%s's turn.", st.name(id))
+	text := fmt.Sprintf("%s's turn.", st.NameOf(id))
 	if f.Card != "" {
-		text = fmt.Sprintf("%s's turn (%s).", st.name(id), f.Card)
+		text = fmt.Sprintf("%s's turn (%s).", st.NameOf(id), f.Card)
 	}
 	if err := tx.StartTurn(i, text); err != nil {
 		return err
@@ -121,7 +121,7 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).name(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
+	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
 		return err
 	}
 	return advance(tx)
