@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -48,14 +49,19 @@ func newAccessTable(t *testing.T, twoInstances bool) *accessTable {
 // player character.
 type hiddenExample struct {
 	ruleset, example, pc, hidden, hiddenName string
+	// free, if set, is the GM command that frees the player character to
+	// act on its own (it starts locked in a duel), sent before playing on
+	// until the player is offered a targeted action.
+	free string
 }
 
 var (
-	tombCorridor = hiddenExample{"sw-zones", "sw-zones-tomb-corridor", "sister-ewa", "barrow-wight", "Barrow wight"}
-	oldBridge    = hiddenExample{"d20-duel", "d20-duel-old-bridge", "tove", "sniper", "Crossbowman on the gatehouse"}
-	rooftop      = hiddenExample{"d20-tactical", "d20-tactical-rooftop-crossfire", "hale", "sniper", "The sniper"}
-	kesselFord   = hiddenExample{"d6-bands", "d6-bands-kessel-ford", "ylva", "cutthroat", "Cutthroat"}
-	karvostiRoad = hiddenExample{"d20-under", "d20-under-karvosti-road", "vera", "sniper", "Hidden marksman"}
+	tombCorridor = hiddenExample{"sw-zones", "sw-zones-tomb-corridor", "sister-ewa", "barrow-wight", "Barrow wight", ""}
+	oldBridge    = hiddenExample{"d20-duel", "d20-duel-old-bridge", "tove", "sniper", "Crossbowman on the gatehouse",
+		`{"kind":"set-distance","pair":"tove+grek","distance":"apart"}`}
+	rooftop      = hiddenExample{"d20-tactical", "d20-tactical-rooftop-crossfire", "hale", "sniper", "The sniper", ""}
+	kesselFord   = hiddenExample{"d6-bands", "d6-bands-kessel-ford", "ylva", "cutthroat", "Cutthroat", ""}
+	karvostiRoad = hiddenExample{"d20-under", "d20-under-karvosti-road", "vera", "sniper", "Hidden marksman", ""}
 )
 
 func newAccessTableOf(t *testing.T, twoInstances bool, hx hiddenExample) *accessTable {
@@ -111,24 +117,31 @@ func (at *accessTable) seq() int64 {
 	return v.Seq
 }
 
-// gmEndsTurn has the GM end the current turn through the API of srv.
+// gmEndsTurn has the GM pass the current combatant's turn through the API
+// of srv: end-turn, or the wait the GM's view offers where a ruleset has
+// no end of turn (d20-duel).
 func (at *accessTable) gmEndsTurn(srv *testServer, id string) {
 	at.t.Helper()
 	v, _ := srv.withUser(at.gm).view(at.id, "")
-	body := fmt.Sprintf(`{"id":%q,"command":{"kind":"end-turn","actor":%q}}`, id, v.Current)
+	kind := "end-turn"
+	if slices.ContainsFunc(v.Actions, func(a viewAction) bool { return a.Actor == v.Current && a.Kind == "wait" }) &&
+		!slices.ContainsFunc(v.Actions, func(a viewAction) bool { return a.Actor == v.Current && a.Kind == "end-turn" }) {
+		kind = "wait"
+	}
+	body := fmt.Sprintf(`{"id":%q,"command":{"kind":%q,"actor":%q}}`, id, kind, v.Current)
 	if code := srv.raw(at.gm, "POST", "/api/encounters/"+at.id+"/commands", jsonType, body); code != 200 {
-		at.t.Fatalf("GM's end-turn: %d", code)
+		at.t.Fatalf("GM's %s for %s: %d", kind, v.Current, code)
 	}
 }
 
-// closeWithin reads c until its session ends, for at most d. It fails if c
-// receives an event after seq `after` or an ack on the way, and returns the
-// close code.
 // accessDeadline bounds how long a socket may stay open after its access
 // changed. The server pushes the close as the change commits (no polling);
 // the margin is for a test machine busy with other packages' tests.
 const accessDeadline = 5 * time.Second
 
+// closeWithin reads c until its session ends, for at most d. It fails if c
+// receives an event after seq `after` or an ack on the way, and returns the
+// close code.
 func (c *wsClient) closeWithin(d time.Duration, after int64) websocket.StatusCode {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), d)

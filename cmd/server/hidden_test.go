@@ -90,6 +90,12 @@ func sweepHidden(t *testing.T, hx hiddenExample) {
 	sweep("at the start", append(kindProbes(at, rs), decisionProbes(t, at)...))
 
 	// Once the player may act: the same, and every action they are offered.
+	if hx.free != "" {
+		body := fmt.Sprintf(`{"id":"free","command":%s}`, hx.free)
+		if code := at.a.raw(at.gm, "POST", "/api/encounters/"+at.id+"/commands", jsonType, body); code != 200 {
+			t.Fatalf("the GM's %s: %d", hx.free, code)
+		}
+	}
 	playUntilPlayerActs(t, at)
 	offered, targeted := offeredProbes(t, at)
 	if len(offered) == 0 {
@@ -215,7 +221,7 @@ func playUntilPlayerActs(t *testing.T, at *accessTable) {
 		}
 		v, _ := g.view(at.id, "")
 		if v.Current == "" {
-			t.Fatalf("nothing to answer and nobody's turn at seq %d", v.Seq)
+			t.Fatalf("nothing to answer and nobody's turn at seq %d (%s)", v.Seq, v.Status)
 		}
 		at.gmEndsTurn(at.a, id)
 	}

@@ -201,10 +201,13 @@ type view struct {
 		PC   bool   `json:"pc"`
 		Side string `json:"side"`
 	} `json:"combatants"`
-	Actions []struct {
-		Kind  string `json:"kind"`
-		Actor string `json:"actor"`
-	} `json:"actions"`
+	Actions []viewAction `json:"actions"`
+}
+
+// viewAction is what tests read of an offered action.
+type viewAction struct {
+	Kind  string `json:"kind"`
+	Actor string `json:"actor"`
 }
 
 func (s *testServer) view(id, as string) (view, json.RawMessage) {
