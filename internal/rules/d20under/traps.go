@@ -57,6 +57,9 @@ type Trap struct {
 	Victim   string   `json:"victim,omitempty"` // held in it, once sprung
 }
 
+// trapID names the encounter's nth trap.
+func trapID(n int) string { return "trap-" + strconv.Itoa(n) }
+
 func (t *Trap) name() string { return trapKinds[t.Kind].Label }
 
 func (s *State) trap(id string) *Trap {
@@ -274,7 +277,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	}
 	k := trapKinds[kind]
 	n := st.TrapCount + 1
-	t := Trap{ID: "trap-" + strconv.Itoa(n), Kind: kind, Setter: f.ID, Side: st.side(f.ID), X: x, Y: y, Die: k.Die, Holds: k.Holds,
+	t := Trap{ID: trapID(n), Kind: kind, Setter: f.ID, Side: st.side(f.ID), X: x, Y: y, Die: k.Die, Holds: k.Holds,
 		Discreet: f.Attributes[Discreet], Cunning: f.Attributes[Cunning]}
 	set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1), fieldV("trap-count", n))
 	where := "before " + st.sideName(t.Side) + "'s line"
@@ -451,7 +454,7 @@ func decidePlaceTrap(tx *engine.Tx, cmd engine.Command) error {
 		where = "before " + st.sideName(args.Guards) + "'s line"
 	}
 	n := st.TrapCount + 1
-	t.ID = "trap-" + strconv.Itoa(n)
+	t.ID = trapID(n)
 	text := fmt.Sprintf("The GM hides a %s %s.", k.Label, where)
 	ev := engine.NewEvent(KindTrapSet, "", text, struct {
 		Note
