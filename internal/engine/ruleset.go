@@ -112,7 +112,9 @@ type Action struct {
 // Field is one input of an Action or a Decision: a select, a number, a
 // checkbox or a short text. A number is bounded by Min and Max unless both
 // are zero. Target marks a select of combatants, which a page may let the
-// user pick on the board.
+// user pick on the board; Place a select of places on the board — a zone's
+// id, or a square as "x,y" in the board's grid coordinates — which a page
+// may let the user pick by clicking that place.
 type Field struct {
 	Name    string   `json:"name"`
 	Label   string   `json:"label"`
@@ -122,6 +124,7 @@ type Field struct {
 	Min     int      `json:"min,omitempty"`
 	Max     int      `json:"max,omitempty"`
 	Target  bool     `json:"target,omitempty"`
+	Place   bool     `json:"place,omitempty"`
 }
 
 // Field types.

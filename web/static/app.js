@@ -244,6 +244,7 @@
     if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
+    applyPlace(false);
     if (!snapshot && wantsAttention()) dot('act');
   }
 
@@ -529,8 +530,13 @@
       const d = sel.closest('details.act');
       if (!first && d && !d.closest('details.more')) first = d;
     }
-    if (!open) return;
-    const already = document.querySelector('#actions details.act[open] select[data-target]');
+    if (open) openAction(first, 'select[data-target]');
+  }
+
+  // openAction opens the action form already open that has a select
+  // matching sel, or else first, and brings its button into view.
+  function openAction(first, sel) {
+    const already = document.querySelector('#actions details.act[open] ' + sel);
     const d = already ? already.closest('details.act') : first;
     if (!d) return;
     d.open = true;
@@ -542,11 +548,81 @@
     }
   }
 
+  // A place on the board — a zone, or a square of a grid — clicked fills
+  // every place select that offers it (a move's destination) the way a
+  // token fills the target selects.
+  let place = '';
+
+  // placeAt is the place a click on the board was on: a zone's id, a
+  // square as "x,y" in the grid's own units, or ''.
+  function placeAt(e) {
+    if (!(e.target instanceof Element)) return '';
+    const area = e.target.closest('#battlefield [data-area]');
+    if (area) return area.dataset.area;
+    const svg = e.target.closest('#battlefield svg.grid-svg');
+    const m = svg && svg.getScreenCTM();
+    if (!m) return '';
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
+    const x = Math.floor(p.x);
+    const y = Math.floor(p.y);
+    return x >= 0 && y >= 0 ? x + ',' + y : '';
+  }
+
+  function markPlace() {
+    for (const el of document.querySelectorAll('#battlefield [data-area]')) {
+      el.classList.toggle('placed', el.dataset.area === place);
+    }
+    const svg = document.querySelector('#battlefield svg.grid-svg');
+    if (!svg) return;
+    let mark = svg.querySelector('rect.place-mark');
+    const xy = /^(\d+),(\d+)$/.exec(place);
+    if (!xy) {
+      if (mark) mark.remove();
+      return;
+    }
+    if (!mark) {
+      mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      mark.setAttribute('class', 'place-mark');
+      mark.setAttribute('width', '1');
+      mark.setAttribute('height', '1');
+      mark.setAttribute('vector-effect', 'non-scaling-stroke');
+      svg.appendChild(mark);
+    }
+    mark.setAttribute('x', xy[1]);
+    mark.setAttribute('y', xy[2]);
+  }
+
+  // applyPlace fills every place select that offers the chosen place (a
+  // place none offers is forgotten); open asks to open the first main
+  // action that can go there.
+  function applyPlace(open) {
+    const selects = document.querySelectorAll('#actions select[data-place]');
+    root.classList.toggle('places', selects.length > 0);
+    let first = null;
+    let offered = false;
+    for (const sel of selects) {
+      if (!place || !Array.from(sel.options).some((o) => o.value === place)) continue;
+      offered = true;
+      sel.value = place;
+      const d = sel.closest('details.act');
+      if (!first && d && !d.closest('details.more')) first = d;
+    }
+    if (!offered) place = '';
+    markPlace();
+    if (open && offered) openAction(first, 'select[data-place]');
+  }
+
   document.addEventListener('click', (e) => {
     const el = e.target instanceof Element ? e.target.closest('[data-token]') : null;
     if (el && root.contains(el)) {
       target = target === el.dataset.token && el.classList.contains('tok-btn') ? '' : el.dataset.token;
       applyTarget(!!target);
+      return;
+    }
+    const at = placeAt(e);
+    if (at) {
+      place = place === at ? '' : at;
+      applyPlace(!!place);
       return;
     }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
@@ -563,6 +639,10 @@
     if (e.target instanceof HTMLSelectElement && e.target.dataset.target && root.contains(e.target)) {
       target = e.target.value;
       applyTarget(false);
+    }
+    if (e.target instanceof HTMLSelectElement && e.target.dataset.place && root.contains(e.target)) {
+      place = e.target.value;
+      applyPlace(false);
     }
   });
 

@@ -63,12 +63,12 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				help = "Prone: crawl one square per move action."
 			}
 			out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: "Move", Main: true, Help: help,
-				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return moveLabel(st, f, r) })}}})
+				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return moveLabel(st, f, r) }), Place: true}}})
 		}
 	}
 	if rs := stepRoutes(st, f); len(rs) > 0 {
 		out = append(out, engine.Action{Kind: CmdStep, Actor: id, Label: "5-ft step", Help: "One square, free; provokes nothing; no other movement this turn.",
-			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return r.To.String() })}}})
+			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return r.To.String() }), Place: true}}})
 	}
 	if rs := runRoutes(st, f); len(rs) > 0 {
 		help := fmt.Sprintf("The full round: up to %d ft in a straight line.", RunMultiplier*f.Speed())
@@ -76,7 +76,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			help += fmt.Sprintf(" Running again: Endurance DC %d.", optInt(&st.Base, OptEnduranceDC)+optInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1))
 		}
 		out = append(out, engine.Action{Kind: CmdRun, Actor: id, Label: "Run", Help: help,
-			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return runLabel(f, r) })}}})
+			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return runLabel(f, r) }), Place: true}}})
 	}
 	if cs := postureChoices(st, f); len(cs) > 0 {
 		out = append(out, engine.Action{Kind: CmdPosture, Actor: id, Label: "Change posture", Help: "Crouch or stand: 5 ft. Prone: 5 ft from a crouch, 10 ft from standing.",
@@ -88,7 +88,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			cs = append(cs, engine.Choice{Value: c.String(), Label: jumpLabel(st, js[c])})
 		}
 		out = append(out, engine.Action{Kind: CmdJump, Actor: id, Label: "Jump", Help: "10 ft of movement and a Jump check; failing, you fall prone.",
-			Fields: []engine.Field{{Name: "over", Label: "Over", Type: engine.FieldSelect, Options: cs}}})
+			Fields: []engine.Field{{Name: "over", Label: "Over", Type: engine.FieldSelect, Options: cs, Place: true}}})
 	}
 	// Weapons and the wounded.
 	if b.Move || b.Standard {

@@ -341,7 +341,7 @@ func (s *State) setTrapAction(f *Fighter) (engine.Action, bool) {
 		if len(cells) == 0 {
 			return engine.Action{}, false
 		}
-		fields = append(fields, engine.Field{Name: "at", Label: "Square", Type: engine.FieldSelect, Options: cells})
+		fields = append(fields, engine.Field{Name: "at", Label: "Square", Type: engine.FieldSelect, Options: cells, Place: true})
 	}
 	help := "A Cunning test."
 	if f.Level(AbTrapper) == 0 {
@@ -430,7 +430,7 @@ func (s *State) gridMoves(f *Fighter, v engine.Viewer) []engine.Action {
 			label, help = "Move far", "Both actions: the combat action traded for a second movement action."
 		}
 		out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: label, Help: help, Main: n == 1,
-			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: opts},
+			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: opts, Place: true},
 				{Name: "actions", Label: "Movement actions", Type: engine.FieldNumber, Default: fmt.Sprint(n), Min: n, Max: n}}})
 	}
 	var engage, flank, charge []engine.Choice

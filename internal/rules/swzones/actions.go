@@ -81,7 +81,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 		if len(zones) > 0 {
 			out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: "Move", Main: true, Help: "Cross one border (1 MP).",
-				Fields: []engine.Field{{Name: "to", Label: "To", Type: "select", Options: zones}}})
+				Fields: []engine.Field{{Name: "to", Label: "To", Type: "select", Options: zones, Place: true}}})
 		}
 		var targets []engine.Choice
 		for _, c := range st.Combatants {

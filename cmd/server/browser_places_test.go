@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// TestBrowserPickPlaceOnBoard: on a zones board and on a grid, clicking a
+// place a move can go to — a zone, a square — fills the move's destination,
+// opens the move and marks the place; on a desktop the move is then made
+// from there. The place comes from what the server offers (a select field
+// marked place), the click lands on the board where the page drew it.
+func TestBrowserPickPlaceOnBoard(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "5"})
+	gm := srv.signup("place-gm")
+	api := srv.withUser(gm)
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type pick struct{ example, model, id, actor, value string }
+	boards := []*pick{{example: "sw-zones-dusty-gulch", model: "zones"}, {example: "d20-tactical-alley-brawl", model: "grid"}}
+	for _, b := range boards {
+		var data []byte
+		for _, ex := range exs {
+			if ex.Name == b.example {
+				data = ex.Data
+			}
+		}
+		var created struct{ ID string }
+		if code := api.do("POST", "/api/encounters", data, &created); code != http.StatusCreated {
+			t.Fatalf("import %s: %d", b.example, code)
+		}
+		b.id = created.ID
+		api.do("POST", "/api/encounters/"+b.id+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil)
+	}
+
+	// choose finds a move to a place for whoever acts, playing on until
+	// someone may move somewhere.
+	choose := func(b *pick) {
+		b.actor, b.value = "", ""
+		for step := 0; b.value == "" && step < 20; step++ {
+			v := srv.viewAs(gm, b.id)
+			for _, a := range v.Actions {
+				for _, f := range a.Fields {
+					if f.Place && a.Actor == v.Current && len(f.Options) > 0 && b.value == "" {
+						b.actor, b.value = a.Actor, f.Options[len(f.Options)-1].Value
+					}
+				}
+			}
+			if b.value == "" {
+				api.do("POST", "/api/encounters/"+b.id+"/commands",
+					map[string]any{"id": fmt.Sprint("pass-", v.Seq), "command": map[string]any{"kind": "end-turn", "actor": v.Current}}, nil)
+			}
+		}
+		if b.value == "" {
+			t.Fatalf("%s: no one was offered a move to a place", b.example)
+		}
+	}
+	picked := func(value string) string {
+		return fmt.Sprintf(`[...document.querySelectorAll('#actions select[data-place]')].some(s => s.value === %q && s.closest('details.act') && s.closest('details.act').open)`, value)
+	}
+	for _, size := range []struct {
+		name string
+		b    func(*testing.T) context.Context
+	}{{"desktop", newBrowser}, {"phone", newPhone}} {
+		ctx := tab(t, size.b(t))
+		login(t, ctx, srv.URL, gm.Name)
+		for _, b := range boards {
+			choose(b)
+			before := srv.viewAs(gm, b.id).Seq
+			run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+b.id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
+			if size.name == "phone" {
+				run20(t, ctx, chromedp.Click(`#tabs [data-show="board"]`, chromedp.ByQuery))
+			}
+			switch b.model {
+			case "zones":
+				run20(t, ctx, chromedp.Click(fmt.Sprintf(`#battlefield [data-area=%q] .zname`, b.value), chromedp.ByQuery),
+					waitJS(picked(b.value)),
+					waitJS(fmt.Sprintf(`document.querySelector('#battlefield [data-area=%q]').classList.contains('placed')`, b.value)))
+			case "grid":
+				// The square's centre on the screen, once it is in view.
+				var at []float64
+				run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
+  const svg = document.querySelector('#battlefield svg.grid-svg');
+  const [x, y] = %q.split(',').map(Number);
+  const probe = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+  probe.setAttribute('x', x); probe.setAttribute('y', y); probe.setAttribute('width', 1); probe.setAttribute('height', 1);
+  svg.appendChild(probe);
+  probe.scrollIntoView({block: 'center', inline: 'center'});
+  probe.remove();
+  const p = new DOMPoint(x + 0.5, y + 0.5).matrixTransform(svg.getScreenCTM());
+  return [p.x, p.y];
+})()`, b.value), &at))
+				run20(t, ctx, chromedp.MouseClickXY(at[0], at[1]), waitJS(picked(b.value)),
+					waitJS(fmt.Sprintf(`(() => { const m = document.querySelector('#battlefield rect.place-mark');
+  return !!m && m.getAttribute('x') + ',' + m.getAttribute('y') === %q })()`, b.value)))
+			}
+			if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
+				var png []byte
+				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
+					_ = os.WriteFile(filepath.Join(dir, "place-"+b.model+"-"+size.name+".png"), png, 0o644)
+				}
+			}
+			if size.name != "desktop" {
+				continue
+			}
+			// The opened move goes where the board said.
+			run20(t, ctx, chromedp.KeyEvent(kb.Enter))
+			deadline := time.Now().Add(10 * time.Second)
+			for srv.viewAs(gm, b.id).Seq == before {
+				if time.Now().After(deadline) {
+					t.Fatalf("%s: the move to %s picked on the board was not made", b.example, b.value)
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			if v := srv.viewAs(gm, b.id); !standsAt(v, b.actor, b.value) {
+				t.Errorf("%s: after the move %s does not stand at %s", b.example, b.actor, b.value)
+			}
+		}
+	}
+}
+
+// standsAt reports whether combatant id stands at place on v's board: in
+// zone place, or on square place ("x,y").
+func standsAt(v engine.View, id, place string) bool {
+	if v.Board == nil {
+		return false
+	}
+	var places []board.Placed
+	if v.Board.Grid != nil {
+		places = v.Board.Grid.Places
+	}
+	if v.Board.Zones != nil {
+		places = v.Board.Zones.Places
+	}
+	for _, p := range places {
+		if p.Token == id && (p.Area == place || fmt.Sprintf("%d,%d", p.X, p.Y) == place && v.Board.Grid != nil) {
+			return true
+		}
+	}
+	return false
+}
