@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -73,10 +70,7 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 	picked := func(value string) string {
 		return fmt.Sprintf(`[...document.querySelectorAll('#actions select[data-place]')].some(s => s.value === %q && s.closest('details.act') && s.closest('details.act').open)`, value)
 	}
-	for _, size := range []struct {
-		name string
-		b    func(*testing.T) context.Context
-	}{{"desktop", newBrowser}, {"phone", newPhone}} {
+	for _, size := range browserSizes {
 		ctx := tab(t, size.b(t))
 		login(t, ctx, srv.URL, gm.Name)
 		for _, b := range boards {
@@ -109,12 +103,7 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 					waitJS(fmt.Sprintf(`(() => { const m = document.querySelector('#battlefield rect.place-mark');
   return !!m && m.getAttribute('x') + ',' + m.getAttribute('y') === %q })()`, b.value)))
 			}
-			if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
-				var png []byte
-				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
-					_ = os.WriteFile(filepath.Join(dir, "place-"+b.model+"-"+size.name+".png"), png, 0o644)
-				}
-			}
+			keepScreenshot(ctx, "place-"+b.model+"-"+size.name)
 			if size.name != "desktop" {
 				continue
 			}

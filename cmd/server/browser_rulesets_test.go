@@ -75,10 +75,7 @@ func TestRulesetTables(t *testing.T) {
 	if len(seen) < 6 {
 		t.Fatalf("expected every ruleset and d20-under's two models, got %v", seen)
 	}
-	for _, size := range []struct {
-		name string
-		b    func(*testing.T) context.Context
-	}{{"desktop", newBrowser}, {"phone", newPhone}} {
+	for _, size := range browserSizes {
 		ctx := tab(t, size.b(t))
 		login(t, ctx, srv.URL, gm.Name)
 		for _, pg := range pages {
@@ -103,12 +100,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			for _, v := range violations {
 				t.Errorf("%s %s: %s", size.name, pg.name, v)
 			}
-			if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
-				var png []byte
-				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
-					_ = os.WriteFile(filepath.Join(dir, pg.name+"-"+size.name+".png"), png, 0o644)
-				}
-			}
+			keepScreenshot(ctx, pg.name+"-"+size.name)
 		}
 	}
 }

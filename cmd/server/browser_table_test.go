@@ -282,10 +282,7 @@ func TestAccessibility(t *testing.T) {
 		{ft.gm, enc}, {ft.brak, enc}, {ft.gm, enc + "/log"}, {ft.brak, enc + "/replay"}, {ft.gm, draftURL},
 		{ft.gm, "/campaigns/" + ft.campaign}, {ft.gm, "/no/such/page"},
 	}
-	for _, size := range []struct {
-		name string
-		b    func(*testing.T) context.Context
-	}{{"desktop", newBrowser}, {"phone", newPhone}} {
+	for _, size := range browserSizes {
 		users := map[*apiUser]context.Context{}
 		for _, pg := range pages {
 			ctx, ok := users[pg.who]
@@ -309,13 +306,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 				t.Errorf("%s %s: %s", size.name, pg.path, v)
 			}
 			// FRAY_SCREENSHOTS=DIR keeps what each page looks like.
-			if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
-				var png []byte
-				name := strings.NewReplacer("/", "-", ".", "").Replace(strings.Split(pg.path, "?")[0])
-				if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
-					_ = os.WriteFile(filepath.Join(dir, "page"+name+"-"+size.name+".png"), png, 0o644)
-				}
-			}
+			keepScreenshot(ctx, "page"+strings.NewReplacer("/", "-", ".", "").Replace(strings.Split(pg.path, "?")[0])+"-"+size.name)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,25 @@ func tab(t *testing.T, browser context.Context) context.Context {
 		t.Fatal(err)
 	}
 	return ctx
+}
+
+// browserSizes are the two screens every page is checked at.
+var browserSizes = []struct {
+	name string
+	b    func(*testing.T) context.Context
+}{{"desktop", newBrowser}, {"phone", newPhone}}
+
+// keepScreenshot saves what ctx's page looks like as DIR/name.png when
+// FRAY_SCREENSHOTS=DIR is set.
+func keepScreenshot(ctx context.Context, name string) {
+	dir := os.Getenv("FRAY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
+	}
 }
 
 func run20(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
