@@ -199,7 +199,7 @@ func (m *model) place(id string) string {
 			if p.Off {
 				return "off the map"
 			}
-			s := cellName(p.X, p.Y)
+			s := board.SquareName(p.X, p.Y)
 			if p.Group != "" {
 				var others []string
 				for _, o := range b.Grid.Places {
@@ -268,19 +268,6 @@ func (m *model) group(id string) *board.Group {
 		}
 	}
 	return nil
-}
-
-// cellName is a cell in chess-like notation: column letters, row numbers
-// from 1 ("C4").
-func cellName(x, y int) string {
-	col := ""
-	for n := x; ; n = n/26 - 1 {
-		col = string(rune('A'+n%26)) + col
-		if n < 26 {
-			break
-		}
-	}
-	return col + strconv.Itoa(y+1)
 }
 
 // ---- zones --------------------------------------------------------------
@@ -547,7 +534,7 @@ func newGridPic(m *model) gridPic {
 	}
 	if p.W <= 26 {
 		for x := 0; x < p.W; x++ {
-			p.Cols = append(p.Cols, gridLabel{At: f2(float64(x) + 0.5), Text: strings.TrimRight(cellName(x, 0), "1")})
+			p.Cols = append(p.Cols, gridLabel{At: f2(float64(x) + 0.5), Text: strings.TrimRight(board.SquareName(x, 0), "1")})
 		}
 	}
 	for y := 0; y < p.H; y++ {
@@ -572,7 +559,7 @@ func (p gridPic) lines() string {
 }
 
 func cellTitle(c board.Cell) string {
-	parts := []string{cellName(c.X, c.Y)}
+	parts := []string{board.SquareName(c.X, c.Y)}
 	if c.Label != "" {
 		parts = append(parts, c.Label)
 	}

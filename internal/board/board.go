@@ -13,6 +13,8 @@
 // conditions and health come as labels the ruleset chose.
 package board
 
+import "strconv"
+
 // Position models.
 const (
 	// Zones: named areas joined by borders; combatants stand in an area,
@@ -226,4 +228,18 @@ type SideGap struct {
 	B    string `json:"b"`
 	Rung int    `json:"rung"`
 	Note string `json:"note,omitempty"`
+}
+
+// SquareName is how people name square (x, y) of a grid, the way the board
+// labels it: a column letter (A–Z, then AA…) and a row number from 1 — "K9"
+// for (10, 8). Rulesets use it in the words they show; values stay "x,y".
+func SquareName(x, y int) string {
+	col := ""
+	for n := x; ; n = n/26 - 1 {
+		col = string(rune('A'+n%26)) + col
+		if n < 26 {
+			break
+		}
+	}
+	return col + strconv.Itoa(y+1)
 }

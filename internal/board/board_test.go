@@ -81,3 +81,14 @@ func TestReadIsStrict(t *testing.T) {
 		t.Errorf("no battlefield: %+v %v", b, err)
 	}
 }
+
+func TestSquareName(t *testing.T) {
+	for _, c := range []struct {
+		x, y int
+		want string
+	}{{0, 0, "A1"}, {10, 8, "K9"}, {25, 0, "Z1"}, {26, 3, "AA4"}, {27, 11, "AB12"}} {
+		if got := SquareName(c.x, c.y); got != c.want {
+			t.Errorf("SquareName(%d, %d) = %q, want %q", c.x, c.y, got, c.want)
+		}
+	}
+}

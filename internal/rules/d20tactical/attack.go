@@ -687,7 +687,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	b.Moved = true
-	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.NameOf(f.ID), st.NameOf(t.ID), r.Feet, r.To, optInt(&st.Base, OptChargeDefense))
+	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.NameOf(f.ID), st.NameOf(t.ID), r.Feet, r.To.Name(), optInt(&st.Base, OptChargeDefense))
 	if err := declare(tx, f, ModeCharge, b, text); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package d20tactical
 
 import (
 	"fmt"
+	"github.com/fray-vtt/fray/internal/board"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -52,7 +53,7 @@ func coverFor(st *State, a, t *Fighter, ruled *Cover) (Cover, string) {
 	if what == "" {
 		what = o.Obstacle + " obstacle"
 	}
-	return Cover{Percent: pct, Material: o.Material}, fmt.Sprintf("%s at %d,%d", what, o.X, o.Y)
+	return Cover{Percent: pct, Material: o.Material}, what + " at " + board.SquareName(o.X, o.Y)
 }
 
 // askCover puts the cover of shot s to the GM, offering the board's.

@@ -191,6 +191,9 @@ type Cell struct {
 
 func (c Cell) String() string { return fmt.Sprintf("%d,%d", c.X, c.Y) }
 
+// Name is the square as people read it, the way the board labels it ("K9").
+func (c Cell) Name() string { return board.SquareName(c.X, c.Y) }
+
 // parseCell reads "x,y".
 func parseCell(s string) (Cell, bool) {
 	var c Cell

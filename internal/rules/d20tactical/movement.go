@@ -120,7 +120,7 @@ func adjacent(st *State, f *Fighter, smooth bool) map[Cell]Route {
 }
 
 func moveLabel(st *State, f *Fighter, r Route) string {
-	s := fmt.Sprintf("%s — %d ft", r.To, r.Feet)
+	s := fmt.Sprintf("%s — %d ft", r.To.Name(), r.Feet)
 	if f.Speed() > 0 && f.Budget.usesStandard(f.Speed(), r.Feet) {
 		s += ", double move"
 	}
@@ -196,7 +196,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	if f.Speed() > 0 && f.Budget.usesStandard(f.Speed(), r.Feet) {
 		what = "double moves"
 	}
-	if err := declare(tx, f, ModeMove, b, fmt.Sprintf("%s %s to %s (%d ft).", st.NameOf(f.ID), what, r.To, r.Feet)); err != nil {
+	if err := declare(tx, f, ModeMove, b, fmt.Sprintf("%s %s to %s (%d ft).", st.NameOf(f.ID), what, r.To.Name(), r.Feet)); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: r.Path, Mode: ModeMove}),
@@ -232,7 +232,7 @@ func decideStep(tx *engine.Tx, cmd engine.Command) error {
 	}
 	b := f.Budget
 	b.Stepped = true
-	if err := declare(tx, f, ModeStep, b, fmt.Sprintf("%s takes a 5-ft step to %s.", st.NameOf(f.ID), r.To)); err != nil {
+	if err := declare(tx, f, ModeStep, b, fmt.Sprintf("%s takes a 5-ft step to %s.", st.NameOf(f.ID), r.To.Name())); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: r.Path, Mode: ModeStep}),
@@ -398,7 +398,7 @@ func runRoutes(st *State, f *Fighter) map[Cell]Route {
 
 func runLabel(f *Fighter, r Route) string {
 	d := Cell{sign(r.To.X - f.X), sign(r.To.Y - f.Y)}
-	return fmt.Sprintf("%s %d ft to %s", directionNames[slices.Index(neighbours, d)], r.Feet, r.To)
+	return fmt.Sprintf("%s %d ft to %s", directionNames[slices.Index(neighbours, d)], r.Feet, r.To.Name())
 }
 
 func sign(n int) int {
@@ -490,7 +490,7 @@ func runRun(tx *engine.Tx, spec runSpec) error {
 	if !st.able(f.ID) {
 		return nil
 	}
-	text := fmt.Sprintf("%s runs %d ft to %s (full round).", st.NameOf(f.ID), spec.Route.Feet, spec.Route.To)
+	text := fmt.Sprintf("%s runs %d ft to %s (full round).", st.NameOf(f.ID), spec.Route.Feet, spec.Route.To.Name())
 	if err := declare(tx, f, ModeRun, spec.Budget, text); err != nil {
 		return err
 	}
@@ -558,7 +558,7 @@ func jumpLabel(st *State, j jumpSpec) string {
 	case t.Label != "":
 		what = t.Label
 	}
-	return fmt.Sprintf("Over %s at %s to %s (Jump DC %d)", what, j.Over, j.Land, j.DC)
+	return fmt.Sprintf("Over %s at %s to %s (Jump DC %d)", what, j.Over.Name(), j.Land.Name(), j.DC)
 }
 
 // jumpBonus is the fighter's Jump skill, or its Strength modifier.

@@ -1,7 +1,6 @@
 package d20under
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -383,4 +382,4 @@ func (s *State) gridSquares(f *Fighter) int {
 	return SquaresPerMove
 }
 
-func cellWords(c Cell) string { return fmt.Sprintf("(%d,%d)", c.X, c.Y) }
+func cellWords(c Cell) string { return board.SquareName(c.X, c.Y) }
