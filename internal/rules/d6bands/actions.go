@@ -43,12 +43,12 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		if to := moveChoices(st, v, f); len(to) > 0 {
 			out = append(out, engine.Action{Kind: CmdMove, Actor: id, Label: "Move", Main: true,
 				Help:   "1 action: one band, or into or out of close contact. Impassable terrain: 2 actions and a check. A second move this turn loses cover.",
-				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: to}}})
+				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: to, Place: true}}})
 		}
 		if to := dashChoices(st, v, f); len(to) > 0 {
 			out = append(out, engine.Action{Kind: CmdDash, Actor: id, Label: "Dash",
 				Help:   "2 actions: two bands, or one band and into close contact. No cover and no Defense Pool until your next turn; difficult terrain asks a check.",
-				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: to}}})
+				Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: to, Place: true}}})
 		}
 	}
 	var shootTargets, aimTargets []engine.Choice
@@ -131,7 +131,7 @@ func moveChoices(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 	var out []engine.Choice
 	cellChoice := func(p point) {
 		diff, _ := impassable(st, f, p)
-		label := fmt.Sprintf("(%d,%d)%s", p.X, p.Y, cellWords(st, p))
+		label := p.Name() + cellWords(st, p)
 		if diff > 0 {
 			if f.Actions < 2 {
 				return
@@ -208,7 +208,7 @@ func dashChoices(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 			if path == nil {
 				continue
 			}
-			out = append(out, engine.Choice{Value: p.String(), Label: fmt.Sprintf("(%d,%d)%s%s", x, y, cellWords(st, p), dashWords(st, path))})
+			out = append(out, engine.Choice{Value: p.String(), Label: p.Name() + cellWords(st, p) + dashWords(st, path)})
 		}
 	}
 	for _, c := range st.Combatants {
@@ -310,7 +310,7 @@ func areaAction(st *State, v engine.Viewer, f *Fighter) (engine.Action, bool) {
 				}
 			}
 			if n > 0 {
-				cells = append(cells, engine.Choice{Value: p.String(), Label: fmt.Sprintf("(%d,%d) — %s, %s", x, y, BandName(st.distance(f.at(), p)), plural(n, "1 combatant", strconv.Itoa(n)+" combatants"))})
+				cells = append(cells, engine.Choice{Value: p.String(), Label: fmt.Sprintf("%s — %s, %s", p.Name(), BandName(st.distance(f.at(), p)), plural(n, "1 combatant", strconv.Itoa(n)+" combatants"))})
 			}
 		}
 	}

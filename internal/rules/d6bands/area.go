@@ -48,7 +48,7 @@ const areaHitMargin = 3
 
 // planArea works out area fire's difficulty at square p.
 func planArea(st *State, f *Fighter, w *Weapon, p point, aimed bool) (Check, int, error) {
-	c := Check{Label: fmt.Sprintf("Area fire at (%d,%d)", p.X, p.Y), Skill: skillName(w.Skill), Value: f.Skill(&st.Base, w.Skill), Dice: 4}
+	c := Check{Label: "Area fire at " + p.Name(), Skill: skillName(w.Skill), Value: f.Skill(&st.Base, w.Skill), Dice: 4}
 	switch {
 	case !w.Area:
 		return c, 0, fray.Errorf(fray.EILLEGAL, "the %s cannot fire at an area", w.Name)
@@ -117,7 +117,7 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	name := st.NameOf(f.ID)
-	text := fmt.Sprintf("%s rakes (%d,%d) with the %s: %s.", name, p.X, p.Y, w.Name, res.Words())
+	text := fmt.Sprintf("%s rakes %s with the %s: %s.", name, p.Name(), w.Name, res.Words())
 	if res.Success {
 		text += " Everyone there is hit as if by 3."
 	}

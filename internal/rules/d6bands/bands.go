@@ -2,6 +2,7 @@ package d6bands
 
 import (
 	"fmt"
+	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
 )
@@ -130,6 +131,9 @@ func (c Cell) Features() []string {
 type point struct{ X, Y int }
 
 func (p point) String() string { return fmt.Sprintf("%d,%d", p.X, p.Y) }
+
+// Name is the square as people read it, the way the board labels it ("C1").
+func (p point) Name() string { return board.SquareName(p.X, p.Y) }
 
 // parsePoint reads "x,y".
 func parsePoint(s string) (point, bool) {

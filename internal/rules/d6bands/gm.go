@@ -2,6 +2,7 @@ package d6bands
 
 import (
 	"fmt"
+	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
 
@@ -117,7 +118,7 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	if f := c.Features(); len(f) > 0 {
 		words = strings.Join(f, "; ")
 	}
-	where := fmt.Sprintf("(%d,%d)", x, y)
+	where := board.SquareName(x, y)
 	if c.Label != "" {
 		where += " " + c.Label
 	}
@@ -147,7 +148,7 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 		if !st.onMap(p.X, p.Y) {
 			return fray.Errorf(fray.EINVALID, "square (%d,%d) is outside the %d×%d map", p.X, p.Y, st.Width, st.Height)
 		}
-		text = fmt.Sprintf("The GM places %s at (%d,%d).", st.NameOf(f.ID), p.X, p.Y)
+		text = fmt.Sprintf("The GM places %s at %s.", st.NameOf(f.ID), board.SquareName(p.X, p.Y))
 	}
 	if p.Off == f.Off && (p.Off || (p.X == f.X && p.Y == f.Y && f.Group == "")) {
 		return fray.Errorf(fray.EILLEGAL, "%s is already there", st.NameOf(f.ID))

@@ -11,7 +11,7 @@ import (
 func TestSetCell(t *testing.T) {
 	st := duelists(t, nil, point{2, 0}, false)
 	events, st := do(t, st, gm, cmd(CmdSetCell, "", "x", 2, "y", 0, "cover", "3", "dash", "4", "label", "Smoke"))
-	eq(t, "text", events[0].Text, "The GM changes square (2,0) Smoke: Hard terrain: dash 4D; Heavy cover +3D.")
+	eq(t, "text", events[0].Text, "The GM changes square C1 Smoke: Hard terrain: dash 4D; Heavy cover +3D.")
 	c := st.cell(2, 0)
 	eq(t, "cover", c.Cover, 3)
 	eq(t, "dash", c.Dash, 4)

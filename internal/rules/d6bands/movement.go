@@ -2,6 +2,7 @@ package d6bands
 
 import (
 	"fmt"
+	"github.com/fray-vtt/fray/internal/board"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -184,7 +185,7 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 	if err := need(st, f, 1, "A move"); err != nil {
 		return err
 	}
-	return tx.Emits(KindMoved, f.ID, fmt.Sprintf("%s moves to (%d,%d)%s.", name, to.X, to.Y, coverNote(st, to)), mv)
+	return tx.Emits(KindMoved, f.ID, fmt.Sprintf("%s moves to %s%s.", name, to.Name(), coverNote(st, to)), mv)
 }
 
 // bandWord words a number of bands.
@@ -259,7 +260,7 @@ func moveImpassable(tx *engine.Tx, f *Fighter, mv Moved, diff int, water bool) e
 	}
 	mv.Actions = 2
 	name := st.NameOf(f.ID)
-	text := fmt.Sprintf("%s crosses impassable terrain into (%d,%d): %s.", name, mv.X, mv.Y, res.Words())
+	text := fmt.Sprintf("%s crosses impassable terrain into %s: %s.", name, board.SquareName(mv.X, mv.Y), res.Words())
 	if !res.Success {
 		mv.X, mv.Y, mv.Progress = f.X, f.Y, false
 		mv.Off = f.Off
@@ -346,7 +347,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 		mv.Group, mv.Partner = groupWith(st, partner), partner.ID
 	}
 	var rolls []dice.Roll
-	text := fmt.Sprintf("%s dashes to (%d,%d).", name, dest.Cell.X, dest.Cell.Y)
+	text := fmt.Sprintf("%s dashes to %s.", name, dest.Cell.Name())
 	if partner != nil {
 		text = fmt.Sprintf("%s dashes into close contact with %s.", name, st.NameOf(partner.ID))
 	}
@@ -363,7 +364,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 		} else {
 			first := path[0]
 			mv.X, mv.Y, mv.Group, mv.Partner = first.X, first.Y, "", ""
-			text = fmt.Sprintf("%s dashes over %s terrain but only makes one band, to (%d,%d): %s.", name, strings.ToLower(dashNames[diff]), first.X, first.Y, res.Words())
+			text = fmt.Sprintf("%s dashes over %s terrain but only makes one band, to %s: %s.", name, strings.ToLower(dashNames[diff]), first.Name(), res.Words())
 		}
 	}
 	text += " No cover and no Defense Pool until the next turn."
