@@ -268,8 +268,14 @@ func (c *committer) dispatch() {
 		c.wg.Add(1)
 		go func(batch []*pending) {
 			defer c.wg.Done()
-			defer func() { <-slots }()
-			c.commit(batch)
+			again := c.commit(batch)
+			// The batch's transaction is over: the commands written again
+			// alone may wait for an encounter's lock (Settle, a carry-over
+			// decision), and must not hold up other encounters' batches.
+			<-slots
+			if len(again) > 0 {
+				c.alone(again)
+			}
 		}(batch)
 	}
 }
@@ -282,8 +288,9 @@ type verdict struct {
 	access        int64
 }
 
-// commit writes a batch in one transaction and answers every command.
-func (c *committer) commit(batch []*pending) {
+// commit writes a batch in one transaction and answers every command but
+// those it returns, which are to be written again, each alone.
+func (c *committer) commit(batch []*pending) []*pending {
 	ctx, cancel := context.WithTimeout(context.Background(), c.cfg.Timeout)
 	defer cancel()
 	c.txs.Add(1)
@@ -296,16 +303,15 @@ func (c *committer) commit(batch []*pending) {
 		// A race with another server instance (or a command the database
 		// refused): nothing was written; each command goes alone, so that
 		// only the one concerned fails.
-		c.alone(batch)
-		return
+		return batch
 	case errors.As(err, &pe):
 		batch[0].done <- outcome{err: c.db.aloneFailed(ctx, batch[0], err)}
-		return
+		return nil
 	default:
 		for _, p := range batch {
 			p.done <- outcome{err: err}
 		}
-		return
+		return nil
 	}
 	var retry []*pending
 	for i, p := range batch {
@@ -316,9 +322,7 @@ func (c *committer) commit(batch []*pending) {
 		}
 		p.done <- c.judge(p, v)
 	}
-	if len(retry) > 0 {
-		c.alone(retry)
-	}
+	return retry
 }
 
 // alone writes each command in a transaction of its own, concurrently.

@@ -122,11 +122,19 @@ func TestGroupCommitLockedEncounterWaitsAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Released however the test ends: a failure must not leave the waiting
+	// command and the pool's Close blocked behind the lock.
+	defer tx.Rollback(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := db.Append(ctx, store.Append{EncounterID: locked.ID, CommandID: "l", Events: events(1, 1)})
 		done <- err
 	}()
+	// Only once the locked encounter's command waits alone for its lock —
+	// the moment it could hold up every other encounter's commit.
+	for db.CommitStats().Alone == 0 {
+		time.Sleep(time.Millisecond)
+	}
 	start := time.Now()
 	if _, err := db.Append(ctx, store.Append{EncounterID: free.ID, CommandID: "f", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
