@@ -263,27 +263,7 @@ func TestCopyFollowsJSON(t *testing.T) {
 // BenchmarkCopy compares a Copy of a played sw-zones state with the JSON
 // round trip it replaces.
 func BenchmarkCopy(b *testing.B) {
-	reg := rules.Registry()
-	exs, err := prep.Examples()
-	if err != nil {
-		b.Fatal(err)
-	}
-	i := slices.IndexFunc(exs, func(e prep.Example) bool { return e.Name == "sw-zones-dusty-gulch" })
-	p, err := prep.Prepare(reg, exs[i].Data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := p.State
-	pick := rand.New(rand.NewPCG(1, 2))
-	for range 40 {
-		cmd, ok := botCommand(p.Ruleset, st, pick)
-		if !ok {
-			break
-		}
-		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
-			st = next
-		}
-	}
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 40)
 	snap, _ := engine.Snapshot(st)
 	b.Logf("state: %d bytes of JSON", len(snap))
 	b.Run("Copy", func(b *testing.B) {
@@ -306,4 +286,34 @@ func BenchmarkCopy(b *testing.B) {
 			}
 		}
 	})
+}
+
+// playedExample prepares example name and lets the bot play steps commands
+// of it, for benchmarks that need a state in the middle of a fight.
+func playedExample(b *testing.B, name string, steps int) (prep.Prepared, engine.State) {
+	b.Helper()
+	exs, err := prep.Examples()
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := slices.IndexFunc(exs, func(e prep.Example) bool { return e.Name == name })
+	if i < 0 {
+		b.Fatalf("no example %s", name)
+	}
+	p, err := prep.Prepare(rules.Registry(), exs[i].Data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := p.State
+	pick := rand.New(rand.NewPCG(1, 2))
+	for range steps {
+		cmd, ok := botCommand(p.Ruleset, st, pick)
+		if !ok {
+			break
+		}
+		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
+			st = next
+		}
+	}
+	return p, st
 }

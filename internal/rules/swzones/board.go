@@ -3,8 +3,8 @@ package swzones
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -108,7 +108,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 		t.Tags = append(t.Tags, "Wild Card")
 	}
 	if mw := f.MaxWounds(); mw > 0 {
-		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: fmt.Sprintf("Wounds %d/%d", f.Wounds, mw)}
+		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(mw)}
 	} else if f.Wounds > 0 {
 		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"}
 	}
@@ -156,6 +156,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	if !v.GM && !v.CanCommand(f.ID) {
 		return t
 	}
+	t.Stats = append(make([]board.Stat, 0, len(t.Stats)+5), t.Stats...)
 	t.Stats = append(t.Stats,
 		board.Stat{Label: "Parry", Value: strconv.Itoa(f.Parry() + f.Defend)},
 		board.Stat{Label: "Toughness", Value: toughnessText(f)},
@@ -168,8 +169,9 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 			t.Stats = append(t.Stats, board.Stat{Label: "Running penalty", Value: strconv.Itoa(p)})
 		}
 	}
-	var attrs, skills []board.Stat
-	for _, name := range []string{"agility", "smarts", "spirit", "strength", "vigor"} {
+	attrs := make([]board.Stat, 0, len(attributes))
+	skills := make([]board.Stat, 0, len(f.Skills))
+	for _, name := range attributes {
 		if d, ok := f.Attributes[name]; ok {
 			attrs = append(attrs, board.Stat{Label: traitLabel(name), Value: d.String()})
 		}
@@ -177,13 +179,14 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	for name, d := range f.Skills {
 		skills = append(skills, board.Stat{Label: traitLabel(name), Value: d.String()})
 	}
-	sort.Slice(skills, func(i, j int) bool { return skills[i].Label < skills[j].Label })
+	slices.SortFunc(skills, func(a, b board.Stat) int { return strings.Compare(a.Label, b.Label) })
+	t.Sheet = make([]board.Section, 0, 4)
 	t.Sheet = append(t.Sheet, board.Section{Title: "Attributes", Stats: attrs})
 	if len(skills) > 0 {
 		t.Sheet = append(t.Sheet, board.Section{Title: "Skills", Stats: skills})
 	}
 	if len(f.Weapons) > 0 {
-		var ws []board.Stat
+		ws := make([]board.Stat, 0, len(f.Weapons))
 		for _, w := range f.Weapons {
 			note := "melee"
 			if len(w.Range) == 3 {

@@ -65,11 +65,14 @@ func ConvertRange(inches []int, rounding string) []int {
 
 // rangeString shows a range in zones: "2/4/8".
 func rangeString(r []int) string {
-	parts := make([]string, len(r))
+	b := make([]byte, 0, 3*len(r))
 	for i, n := range r {
-		parts[i] = strconv.Itoa(n)
+		if i > 0 {
+			b = append(b, '/')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
 	}
-	return strings.Join(parts, "/")
+	return string(b)
 }
 
 // Band is a range band and its attack modifier.

@@ -23,6 +23,14 @@ const (
 	skillThrowing  = "throwing"  // SWD's
 )
 
+// skillNames are skills stat blocks commonly list; their labels are made
+// once (see traitLabels). Any other skill works as well.
+var skillNames = []string{
+	skillFighting, skillShooting, skillAthletics, skillThrowing, "notice", "intimidation", "taunt",
+	"stealth", "persuasion", "healing", "riding", "survival", "spellcasting", "faith", "focus",
+	"psionics", "performance", "repair", "research", "thievery", "boating", "driving", "piloting",
+}
+
 // TraitDie is an attribute or skill: a die from d4 to d12, plus a bonus for
 // traits beyond d12 (d12+1, d12+2, …).
 type TraitDie struct {
@@ -34,14 +42,22 @@ type TraitDie struct {
 var untrained = TraitDie{Sides: 4, Bonus: -2}
 
 func (d TraitDie) String() string {
-	switch {
-	case d.Bonus > 0:
-		return fmt.Sprintf("d%d+%d", d.Sides, d.Bonus)
-	case d.Bonus < 0:
-		return fmt.Sprintf("d%d%d", d.Sides, d.Bonus)
+	if d.Bonus == 0 {
+		if s, ok := dieNames[d.Sides]; ok {
+			return s // every sheet shows every die on every update: no allocation
+		}
 	}
-	return fmt.Sprintf("d%d", d.Sides)
+	s := "d" + strconv.Itoa(d.Sides)
+	if d.Bonus > 0 {
+		s += "+"
+	}
+	if d.Bonus != 0 {
+		s += strconv.Itoa(d.Bonus)
+	}
+	return s
 }
+
+var dieNames = map[int]string{4: "d4", 6: "d6", 8: "d8", 10: "d10", 12: "d12"}
 
 // half is the die's contribution to Parry and Toughness: half its sides,
 // plus half any bonus beyond d12 (d12+1 gives 6, d12+2 gives 7).
@@ -151,29 +167,32 @@ func splitTerms(expr string) []string {
 }
 
 func (d Damage) String() string {
-	var parts []string
+	b := make([]byte, 0, 16)
 	if d.Str {
-		parts = append(parts, "Str")
+		b = append(b, "Str"...)
 	}
 	for i := 0; i < len(d.Dice); {
 		j := i
 		for j < len(d.Dice) && d.Dice[j] == d.Dice[i] {
 			j++
 		}
-		n := ""
-		if j-i > 1 {
-			n = strconv.Itoa(j - i)
+		if len(b) > 0 {
+			b = append(b, '+')
 		}
-		parts = append(parts, fmt.Sprintf("%sd%d", n, d.Dice[i]))
+		if j-i > 1 {
+			b = strconv.AppendInt(b, int64(j-i), 10)
+		}
+		b = append(b, 'd')
+		b = strconv.AppendInt(b, int64(d.Dice[i]), 10)
 		i = j
 	}
-	s := strings.Join(parts, "+")
 	if d.Mod > 0 {
-		s += fmt.Sprintf("+%d", d.Mod)
-	} else if d.Mod < 0 {
-		s += strconv.Itoa(d.Mod)
+		b = append(b, '+')
 	}
-	return s
+	if d.Mod != 0 {
+		b = strconv.AppendInt(b, int64(d.Mod), 10)
+	}
+	return string(b)
 }
 
 // Weapon is one weapon on a fighter's sheet. A weapon with a range is a
@@ -538,8 +557,20 @@ func isAttribute(name string) bool {
 
 // traitLabel is a trait's name as the sheet and log show it: "Fighting".
 func traitLabel(name string) string {
+	if l, ok := traitLabels[name]; ok {
+		return l
+	}
 	if name == "" {
 		return ""
 	}
 	return strings.ToUpper(name[:1]) + name[1:]
 }
+
+// traitLabels holds the labels of the traits every sheet shows, made once.
+var traitLabels = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range append(slices.Clone(attributes), skillNames...) {
+		m[name] = strings.ToUpper(name[:1]) + name[1:]
+	}
+	return m
+}()
