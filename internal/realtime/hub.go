@@ -3,7 +3,6 @@ package realtime
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -251,7 +250,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 		events = engine.FilterEvents(u.State, c.viewer, u.Events)
 		encoded = make([][]byte, len(events))
 		for i, ev := range events {
-			b, err := json.Marshal(ev)
+			b, err := marshal(ev)
 			if err != nil {
 				return nil, now, err
 			}
@@ -262,7 +261,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 	if c.html || c.wantView {
 		view := engine.Project(u.Ruleset, u.State, c.viewer)
 		if c.wantView {
-			b, err := json.Marshal(view)
+			b, err := marshal(view)
 			if err != nil {
 				return nil, now, err
 			}

@@ -88,7 +88,7 @@ type errorMessage struct {
 }
 
 func encode(v any) []byte {
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		panic("realtime: encode: " + err.Error())
 	}

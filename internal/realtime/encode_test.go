@@ -1,0 +1,61 @@
+package realtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
+)
+
+// TestFramesEncodeAsEncodingJSON plays every example encounter with a bot
+// and checks, at every event of the fight, that marshal writes exactly the
+// bytes encoding/json writes for the GM's view, every player's view and
+// the event: the frames' encoder is a faster drop-in, never another format.
+func TestFramesEncodeAsEncodingJSON(t *testing.T) {
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := rules.Registry()
+	checked := 0
+	same := func(t *testing.T, what string, v any) {
+		t.Helper()
+		want, wantErr := json.Marshal(v)
+		got, gotErr := marshal(v)
+		if (wantErr != nil) != (gotErr != nil) || !bytes.Equal(got, want) {
+			t.Fatalf("%s: marshal wrote\n%s (%v)\nencoding/json wrote\n%s (%v)", what, got, gotErr, want, wantErr)
+		}
+		checked++
+	}
+	for _, ex := range exs {
+		t.Run(ex.Name, func(t *testing.T) {
+			p, err := prep.Prepare(reg, ex.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			played := enginetest.Bot{Default: 1}.Play(t, p.Ruleset, p.Setup, 3)
+			st, err := engine.Copy(played.Initial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			viewers := []engine.Viewer{engine.GMViewer()}
+			for _, c := range st.Core().Combatants {
+				viewers = append(viewers, engine.PlayerViewer(c.ID))
+			}
+			for _, ev := range played.Log {
+				if err := engine.Apply(p.Ruleset, st, ev); err != nil {
+					t.Fatal(err)
+				}
+				same(t, "event "+ev.Kind, ev)
+				for _, v := range viewers {
+					same(t, "view for "+v.Key(), engine.Project(p.Ruleset, st, v))
+				}
+			}
+		})
+	}
+	t.Logf("%d values encoded alike", checked)
+}
