@@ -135,8 +135,13 @@ func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, 
 	return DecideOwned(rs, next, viewer, cmdID, cmd, roller, hist)
 }
 
-// DecideOwned is DecideWith on a state the caller gives away: next must be a
-// private copy (from Copy, or decoded from a snapshot), which it changes.
+// DecideOwned is DecideWith on a state the caller gives away: next must be
+// a state no one else reads meanwhile (a Copy, a decoded snapshot, or a live
+// state its owner alone holds), which it changes in place as the command's
+// events are applied. Refused, it leaves next as it was when the refusal
+// came before any event was applied (next's Seq has not moved; the engine
+// changes a state only by applying events, and enginetest.Bot holds every
+// ruleset to that), and part-way otherwise: the caller then discards next.
 func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
 	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
 	before := roller.Faces()

@@ -1,8 +1,10 @@
 // Package play runs live encounters: one owner goroutine per encounter keeps
-// its state in memory and serialises its commands: it decides each on a copy
-// of the state with the engine, appends the events (and, every
+// its state in memory and serialises its commands: it decides each in place
+// on that state with the engine, appends the events (and, every
 // store.SnapshotEvery events, a snapshot) in a group-committed transaction,
-// and publishes the result.
+// and publishes the result. A command that changed the state but was not
+// committed makes the owner reload the state from the database; readers
+// get a frozen copy.
 package play
 
 import (
@@ -54,7 +56,8 @@ type Sender struct {
 var ErrAccessChanged = store.ErrAccessChanged
 
 // Update is what happened to an encounter: the events just persisted and
-// the state after them. State is shared and must be treated as read-only.
+// the state after them. State is the owner's live state: read it during
+// Publish only, never keep it (it changes with the next command).
 type Update struct {
 	EncounterID string
 	Ruleset     engine.Ruleset
@@ -162,7 +165,9 @@ func (s *Service) Submit(ctx context.Context, id string, sender Sender, cmdID st
 	}
 }
 
-// Current returns the encounter's ruleset and latest state (read-only).
+// Current returns the encounter's ruleset and latest state: a copy frozen at
+// its seq, shared by every caller at that seq, so it must be treated as
+// read-only.
 func (s *Service) Current(ctx context.Context, id string) (engine.Ruleset, engine.State, error) {
 	res := make(chan result, 1)
 	if err := s.send(ctx, id, request{ctx: ctx, current: true, reply: res}); err != nil {
@@ -269,8 +274,16 @@ type owner struct {
 	stop     chan struct{}
 	done     chan struct{}
 
-	rs    engine.Ruleset
-	state engine.State // the live state: never changed in place, replaced after each commit
+	rs engine.Ruleset
+	// state is the live state: commands are decided on it in place. nil
+	// means it must be loaded (again) before use; see load.
+	state engine.State
+	// frozen is a copy of state at its seq for readers (Current), made when
+	// first asked for; nil once state moves on.
+	frozen engine.State
+	// shown is the seq clients have been published up to: a reload
+	// publishes what they missed.
+	shown int64
 	dice  *dice.Roller
 	// snapSeq is the seq of the latest snapshot of the encounter known to
 	// be stored: unloading stores one at the state's seq when it is behind.
@@ -331,7 +344,11 @@ func (o *owner) handle(req request) {
 		return
 	case req.current:
 		if r.err = o.ensureLoaded(req.ctx); r.err == nil {
-			r.rs, r.state = o.rs, o.state
+			r.rs, r.state, r.err = o.rs, o.frozen, nil
+			if r.state == nil {
+				r.state, r.err = engine.Copy(o.state)
+				o.frozen = r.state
+			}
 		}
 	default:
 		r.seq, r.err = o.submit(req)
@@ -355,6 +372,9 @@ func (o *owner) ensureLoaded(ctx context.Context) error {
 }
 
 // load reads the latest snapshot and the events after it, and folds them.
+// Loading again (after a command decided in place was not committed)
+// publishes the events clients have not been sent: another server's, or the
+// command's own when its commit happened after all.
 func (o *owner) load(ctx context.Context) error {
 	l, err := o.svc.cfg.Store.LoadEncounter(ctx, o.id)
 	if err != nil {
@@ -374,12 +394,30 @@ func (o *owner) load(ctx context.Context) error {
 	if err := engine.Replay(rs, st, l.Events); err != nil {
 		return fmt.Errorf("encounter %s: %w", o.id, err)
 	}
-	o.rs, o.state, o.access, o.snapSeq = rs, st, l.Access, l.SnapshotSeq
+	shown := o.shown
+	o.rs, o.state, o.frozen, o.access, o.snapSeq, o.stale = rs, st, nil, l.Access, l.SnapshotSeq, false
 	if o.dice == nil {
 		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
 	}
+	if seq := st.Core().Seq; shown == 0 || seq <= shown {
+		o.shown = seq
+		return nil
+	}
+	missed, err := o.svc.cfg.Store.Events(ctx, o.id, shown, int(st.Core().Seq-shown))
+	if err != nil || int64(len(missed)) != st.Core().Seq-shown {
+		// The state is good; its clients resume from their seq when they
+		// notice the gap.
+		o.svc.cfg.Logger.Warn("publish events missed while reloading", "encounter", o.id, "from", shown, "err", err)
+		o.shown = st.Core().Seq
+		return nil
+	}
+	o.publish(missed, nil)
 	return nil
 }
+
+// discard drops a live state a command changed in place without it being
+// committed: the next use loads it again from the database.
+func (o *owner) discard() { o.state, o.frozen, o.stale = nil, nil, false }
 
 // catchUp folds in the events another process appended (or a commit whose
 // outcome was unknown made) and publishes them.
@@ -399,7 +437,7 @@ func (o *owner) catchUp(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("encounter %s: catch up from %d: %w", o.id, from, err)
 	}
-	o.state, o.access = next, t.Access
+	o.state, o.frozen, o.access = next, nil, t.Access
 	o.publish(t.Events, nil)
 	return nil
 }
@@ -486,13 +524,24 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		return 0, err
 	}
 	hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
-	private, err := engine.Copy(o.state)
-	if err != nil {
-		return 0, fmt.Errorf("copy encounter %s state: %w", o.id, err)
+	from, fromStatus := o.state.Core().Seq, o.state.Core().Status
+	// Decide in place: the copy a command would otherwise be decided on
+	// costs more than the rules. Commands that read the encounter's past
+	// (rewind, reveal-event) read the live state as it was, so they get a
+	// copy.
+	private, inPlace := o.state, !readsHistory(req.cmd.Kind)
+	if !inPlace {
+		var err error
+		if private, err = engine.Copy(o.state); err != nil {
+			return 0, fmt.Errorf("copy encounter %s state: %w", o.id, err)
+		}
 	}
 	sender := req.sender
 	events, next, err := engine.DecideOwned(o.rs, private, sender.Viewer, req.cmdID, req.cmd, o.dice, hist)
 	if err != nil {
+		if inPlace && private.Core().Seq != from {
+			o.discard() // refused after some of its events were applied
+		}
 		// A resent command that already happened is not an error: it may be
 		// illegal now precisely because it was applied. And a refusal must
 		// come from the sender's current access, not an old one.
@@ -509,19 +558,28 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		}
 		return 0, err
 	}
-	from, to := o.state.Core().Seq, next.Core().Seq
+	// From here on, until the commit, a failure leaves the state with
+	// events that are not (or not known to be) in the database.
+	uncommitted := func() {
+		if inPlace {
+			o.discard()
+		}
+	}
+	to := next.Core().Seq
 	bodies, err := store.EncodeEvents(events, req.cmdID)
 	if err != nil {
+		uncommitted()
 		return 0, err
 	}
 	var snapshot []byte
 	if store.SnapshotDue(from, to) {
 		if snapshot, err = engine.Snapshot(next); err != nil {
+			uncommitted()
 			return 0, fmt.Errorf("snapshot: %w", err)
 		}
 	}
 	var status string
-	if s := next.Core().Status; s != o.state.Core().Status {
+	if s := next.Core().Status; s != fromStatus {
 		status = string(s)
 	}
 	r, err := o.svc.cfg.Store.AppendCommand(ctx, store.Append{
@@ -530,21 +588,34 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicateCommand):
+		uncommitted() // decided again, but it happened before
 		return r.Seq, nil
 	case errors.Is(err, store.ErrAccessChanged):
+		uncommitted()
 		return 0, err
 	case fray.ErrorCode(err) == fray.ECONFLICT:
-		// Another process moved the encounter on: catch up and decide again.
-		if cerr := o.catchUp(ctx); cerr != nil {
+		// Another process moved the encounter on: catch up (reload, when
+		// decided in place) and decide again.
+		if inPlace {
+			o.discard()
+			if lerr := o.ensureLoaded(ctx); lerr != nil {
+				return 0, lerr
+			}
+		} else if cerr := o.catchUp(ctx); cerr != nil {
 			return 0, cerr
 		}
 		return 0, errRetry
 	case err != nil:
-		// Maybe committed, maybe not: catch up before the next decision.
-		o.stale = true
+		// Maybe committed, maybe not: reload (or catch up) before the next
+		// decision.
+		if inPlace {
+			o.discard()
+		} else {
+			o.stale = true
+		}
 		return 0, err
 	}
-	o.state, o.access = next, r.Access
+	o.state, o.frozen, o.access = next, nil, r.Access
 	if snapshot != nil {
 		o.snapSeq = to
 	}
@@ -553,12 +624,19 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 }
 
 func (o *owner) publish(events []engine.Event, encoded [][]byte) {
+	o.shown = o.state.Core().Seq
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
 	o.svc.cfg.Publisher.Publish(Update{
 		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Access: o.access,
 	})
+}
+
+// readsHistory reports whether commands of kind consult the encounter's
+// past (engine.History), whose latest state is the live one.
+func readsHistory(kind string) bool {
+	return kind == engine.KindRewind || kind == engine.KindRevealEvent
 }
 
 // PublisherFunc adapts a function to Publisher.

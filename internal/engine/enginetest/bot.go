@@ -1,6 +1,7 @@
 package enginetest
 
 import (
+	"bytes"
 	"encoding/json"
 	"io/fs"
 	"math/rand/v2"
@@ -92,8 +93,15 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 		if !ok {
 			t.Fatalf("nothing offered (round %d, acting %v, phase %q)", st.Core().Round, st.Core().Acting, st.Core().Label)
 		}
-		events, next, err := engine.Decide(rs, st, engine.GMViewer(), "c"+strconv.Itoa(i), c, roller)
+		private, err := engine.Copy(st)
 		if err != nil {
+			t.Fatal(err)
+		}
+		events, next, err := engine.DecideOwned(rs, private, engine.GMViewer(), "c"+strconv.Itoa(i), c, roller, nil)
+		if err != nil {
+			if private.Core().Seq == st.Core().Seq {
+				assertUntouched(t, st, private, c)
+			}
 			code := fray.ErrorCode(err)
 			if code == fray.EINTERNAL || b.Refusable != nil && !b.Refusable(c, err) {
 				raw, _ := json.Marshal(c)
@@ -124,6 +132,25 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 	}
 	p.Final = st
 	return p
+}
+
+// assertUntouched fails the test when a command refused before any event
+// of it was applied changed the state it was decided on: owners decide in
+// place on their live state and keep it after such a refusal.
+func assertUntouched(t testing.TB, before, after engine.State, c engine.Command) {
+	t.Helper()
+	b, err := engine.Snapshot(before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := engine.Snapshot(after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		raw, _ := json.Marshal(c)
+		t.Fatalf("refused %s changed the state without an event:\nbefore: %s\nafter:  %s", raw, b, a)
+	}
 }
 
 // next picks the bot's next command in the GM's view v, and names it for
