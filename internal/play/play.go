@@ -48,6 +48,10 @@ type Sender struct {
 	// only while it is still current; otherwise Submit returns an error
 	// wrapping ErrAccessChanged and nothing changes. 0 skips the check.
 	Access int64
+	// Origin, opaque to play, comes back as the Origin of the Update the
+	// command makes, so the publisher can acknowledge the command together
+	// with its events (one write instead of two).
+	Origin any
 }
 
 // ErrAccessChanged is wrapped by Submit's error when the sender's access may
@@ -72,6 +76,11 @@ type Update struct {
 	// loaded) at: a viewer granted at an older version must be authorised
 	// again before it is sent these events.
 	Access int64
+	// Origin and CommandID are the submitting Sender's Origin and the
+	// command's id when the update is one command committed here (nil and
+	// "" for events loaded or caught up with).
+	Origin    any
+	CommandID string
 }
 
 // Publisher receives every update, in seq order per encounter. Publish is
@@ -619,17 +628,23 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	if snapshot != nil {
 		o.snapSeq = to
 	}
-	o.publish(events, bodies)
+	o.publishCommand(events, bodies, sender.Origin, req.cmdID)
 	return r.Seq, nil
 }
 
 func (o *owner) publish(events []engine.Event, encoded [][]byte) {
+	o.publishCommand(events, encoded, nil, "")
+}
+
+// publishCommand publishes the events of command cmdID, which origin sent.
+func (o *owner) publishCommand(events []engine.Event, encoded [][]byte, origin any, cmdID string) {
 	o.shown = o.state.Core().Seq
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
 	o.svc.cfg.Publisher.Publish(Update{
 		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Access: o.access,
+		Origin: origin, CommandID: cmdID,
 	})
 }
 

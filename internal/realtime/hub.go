@@ -149,6 +149,9 @@ type client struct {
 	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
 	expiry         *time.Timer
 	closing        atomic.Bool // the reader handed the close over to the writer
+	// acked says Publish acknowledged the command the reader is submitting
+	// (see play.Sender.Origin), so the reader does not.
+	acked atomic.Bool
 }
 
 // frame is one outgoing message. Event frames carry the seq they bring the
@@ -157,6 +160,7 @@ type client struct {
 type frame struct {
 	seq       int64
 	data      []byte
+	ack       []byte // an ack message written right after data, in the same flush
 	closeCode websocket.StatusCode
 	reason    string
 }
@@ -217,8 +221,14 @@ func (h *Hub) Publish(u play.Update) {
 			frames[key] = data
 			next[key] = now
 		}
-		if data != nil {
-			c.enqueue(frame{seq: u.Seq, data: data})
+		var ack []byte
+		if u.Origin == any(c) {
+			// The client's own command: its ack leaves with its events.
+			ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
+			c.acked.Store(true)
+		}
+		if data != nil || ack != nil {
+			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
 		}
 	}
 	r.shown = next
@@ -660,6 +670,7 @@ func (c *client) readLoop(ctx context.Context) {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
 			continue
 		}
+		c.acked.Store(false)
 		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
 		switch {
 		case errors.Is(err, context.Canceled):
@@ -669,7 +680,7 @@ func (c *client) readLoop(ctx context.Context) {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-		default:
+		case !c.acked.Load():
 			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
 		}
 		if closeCode != 0 {
@@ -698,7 +709,7 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	sender := play.Sender{User: c.user, Viewer: c.viewer, Access: c.access.Load()}
+	sender := play.Sender{User: c.user, Viewer: c.viewer, Access: c.access.Load(), Origin: c}
 	var closeCode websocket.StatusCode
 	var reason string
 	for attempt := 0; ; attempt++ {
@@ -774,18 +785,20 @@ func (c *client) writeFrame(ctx context.Context, f frame) bool {
 		c.close(f.closeCode, f.reason)
 		return true
 	}
-	if f.seq > 0 && f.seq <= c.sent {
-		return false // already covered by the hello message
-	}
-	// Corked, the write only fills a buffer: it needs no deadline of its
-	// own (uncork has one), and a context without one spares the library
-	// a timer per message.
-	if err := c.conn.Write(context.Background(), websocket.MessageText, f.data); err != nil {
-		c.close(websocket.StatusInternalError, "write failed")
-		return true
-	}
-	if f.seq > 0 {
-		c.sent = f.seq
+	for i, data := range [][]byte{f.data, f.ack} {
+		if data == nil || i == 0 && f.seq > 0 && f.seq <= c.sent {
+			continue // none, or already covered by the hello message
+		}
+		// Corked, the write only fills a buffer: it needs no deadline of
+		// its own (uncork has one), and a context without one spares the
+		// library a timer per message.
+		if err := c.conn.Write(context.Background(), websocket.MessageText, data); err != nil {
+			c.close(websocket.StatusInternalError, "write failed")
+			return true
+		}
+		if i == 0 && f.seq > 0 {
+			c.sent = f.seq
+		}
 	}
 	return false
 }

@@ -180,3 +180,27 @@ func TestCorkedFramesLeaveTogether(t *testing.T) {
 		t.Fatalf("writes: %q", under.writes)
 	}
 }
+
+// The client whose command an update is gets the command's ack in the same
+// frame as its events, so both leave in one write (see writeFrame); other
+// clients get the events alone, and the reader does not ack again.
+func TestOwnCommandAckedWithItsEvents(t *testing.T) {
+	hub := NewHub(Config{})
+	sender := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: make(chan frame, 4)}
+	other := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: make(chan frame, 4)}
+	hub.rooms["e"] = &room{clients: map[*client]struct{}{sender: {}, other: {}}}
+	st := &engine.Base{ID: "e", Seq: 7, Status: engine.StatusRunning}
+	ev := engine.Event{Seq: 7, Kind: "tick", Command: "cmd-1"}
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 7, Events: []engine.Event{ev},
+		Origin: sender, CommandID: "cmd-1"})
+	f := <-sender.send
+	if !strings.Contains(string(f.data), `"type":"events"`) || string(f.ack) != `{"type":"ack","id":"cmd-1","seq":7}` {
+		t.Fatalf("the sender's frame: data %s, ack %s", f.data, f.ack)
+	}
+	if !sender.acked.Load() {
+		t.Fatal("the sender's reader would ack the command again")
+	}
+	if f := <-other.send; f.ack != nil || other.acked.Load() {
+		t.Fatalf("another client got an ack: %s", f.ack)
+	}
+}
