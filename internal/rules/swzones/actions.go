@@ -342,9 +342,9 @@ func mpCost(n int) string {
 func weaponChoices(ws []Weapon) []engine.Choice {
 	out := make([]engine.Choice, len(ws))
 	for i, w := range ws {
-		label := fmt.Sprintf("%s (%s)", w.Name, w.Damage)
+		label := w.Name + " (" + w.Damage.String() + ")"
 		if w.Ranged() {
-			label = fmt.Sprintf("%s (%s, range %s)", w.Name, w.Damage, rangeString(w.Range))
+			label = w.Name + " (" + w.Damage.String() + ", range " + rangeString(w.Range) + ")"
 		}
 		out[i] = engine.Choice{Value: w.ID, Label: label}
 	}
