@@ -42,7 +42,8 @@ var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total
 func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 	st := s.(*State)
 	visible := func(id string) bool { return engine.Visible(st, v, id) }
-	zm := &board.ZoneMap{Areas: []board.Area{}, Links: []board.Link{}, Groups: []board.Group{}, Places: []board.Placed{}}
+	zm := &board.ZoneMap{Areas: make([]board.Area, 0, len(st.Zones)), Links: make([]board.Link, 0, len(st.Zones)),
+		Groups: make([]board.Group, 0, len(st.Melees)), Places: make([]board.Placed, 0, len(st.Fighters))}
 	for i, z := range st.Zones {
 		a := board.Area{ID: z.ID, Name: z.Name, Description: z.Description, Shade: coverShade[z.Cover]}
 		if z.Cover != "" {
@@ -72,8 +73,9 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 			zm.Groups = append(zm.Groups, g)
 		}
 	}
-	b := &board.Board{Model: board.Zones, Zones: zm}
-	for _, t := range engine.Tokens(st, v) {
+	tokens := engine.Tokens(st, v)
+	b := &board.Board{Model: board.Zones, Zones: zm, Tokens: make([]board.Token, 0, len(tokens)), Facts: make([]board.Stat, 0, 3)}
+	for _, t := range tokens {
 		f := st.Fighters[t.ID]
 		if f == nil {
 			continue
@@ -112,6 +114,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	} else if f.Wounds > 0 {
 		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"}
 	}
+	t.Conditions = make([]board.Condition, 0, 2)
 	cond := func(id, label, icon, text string) {
 		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icon, Text: text})
 	}

@@ -85,7 +85,7 @@ func fighterView(f *Fighter, full bool) FighterView {
 	}
 	fv.Parry = f.Parry() + f.Defend // what an attacker rolls against now
 	fv.Toughness, fv.Armor = f.Toughness(), f.Armor
-	fv.Traits = map[string]string{}
+	fv.Traits = make(map[string]string, len(f.Attributes)+len(f.Skills))
 	for name, d := range f.Attributes {
 		fv.Traits[traitLabel(name)] = d.String()
 	}
