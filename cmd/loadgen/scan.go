@@ -35,9 +35,9 @@ type jsonScanner struct {
 
 func (s *jsonScanner) message() (serverMessage, error) {
 	var m serverMessage
-	err := s.object(func(key string) error {
+	err := s.object(func(key []byte) error {
 		var err error
-		switch key {
+		switch string(key) {
 		case "type":
 			m.Type, err = s.str()
 		case "id":
@@ -52,8 +52,8 @@ func (s *jsonScanner) message() (serverMessage, error) {
 			m.Events = make([]eventRef, 0, 4)
 			err = s.array(func() error {
 				var cmd string
-				err := s.object(func(key string) error {
-					if key == "command" {
+				err := s.object(func(key []byte) error {
+					if string(key) == "command" {
 						var err error
 						cmd, err = s.str()
 						return err
@@ -67,8 +67,8 @@ func (s *jsonScanner) message() (serverMessage, error) {
 			m.View = &struct {
 				Current string `json:"current"`
 			}{}
-			err = s.object(func(key string) error {
-				if key == "current" {
+			err = s.object(func(key []byte) error {
+				if string(key) == "current" {
 					var err error
 					m.View.Current, err = s.str()
 					return err
@@ -105,9 +105,10 @@ func (s *jsonScanner) consume(c byte) bool {
 	return false
 }
 
-// object calls fn for every key, with the scanner at the key's value,
+// object calls fn for every key (as written, escapes and all: the keys the
+// load generator looks for have none), with the scanner at the key's value,
 // which fn must consume.
-func (s *jsonScanner) object(fn func(key string) error) error {
+func (s *jsonScanner) object(fn func(key []byte) error) error {
 	if !s.consume('{') {
 		return errUnexpected
 	}
@@ -115,7 +116,7 @@ func (s *jsonScanner) object(fn func(key string) error) error {
 		return nil
 	}
 	for {
-		key, err := s.str()
+		key, _, err := s.raw()
 		if err != nil {
 			return err
 		}
@@ -159,27 +160,34 @@ func (s *jsonScanner) array(fn func() error) error {
 
 // str reads a string; one with escapes is decoded by encoding/json.
 func (s *jsonScanner) str() (string, error) {
-	if !s.consume('"') {
-		return "", errUnexpected
+	raw, escaped, err := s.raw()
+	if err != nil || !escaped {
+		return string(raw), err
 	}
-	start, escaped := s.i, false
+	var out string
+	err = json.Unmarshal(s.b[s.i-len(raw)-2:s.i], &out)
+	return out, err
+}
+
+// raw reads a string as it is written, between its quotes, without
+// copying it, and says whether it has escapes.
+func (s *jsonScanner) raw() (raw []byte, escaped bool, err error) {
+	if !s.consume('"') {
+		return nil, false, errUnexpected
+	}
+	start := s.i
 	for ; s.i < len(s.b); s.i++ {
 		switch s.b[s.i] {
 		case '\\':
 			escaped = true
 			s.i++
 		case '"':
-			raw := s.b[start:s.i]
+			raw = s.b[start:s.i]
 			s.i++
-			if !escaped {
-				return string(raw), nil
-			}
-			var out string
-			err := json.Unmarshal(s.b[start-1:s.i], &out)
-			return out, err
+			return raw, escaped, nil
 		}
 	}
-	return "", errUnexpected
+	return nil, false, errUnexpected
 }
 
 func (s *jsonScanner) int() (int64, error) {
@@ -199,10 +207,10 @@ func (s *jsonScanner) skip() error {
 	}
 	switch s.b[s.i] {
 	case '"':
-		_, err := s.str()
+		_, _, err := s.raw()
 		return err
 	case '{':
-		return s.object(func(string) error { return s.skip() })
+		return s.object(func([]byte) error { return s.skip() })
 	case '[':
 		return s.array(s.skip)
 	}
