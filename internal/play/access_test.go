@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -255,16 +254,8 @@ func TestCommitOutcomeUnknown(t *testing.T) {
 	ctx := context.Background()
 	lt := newLiveTable(t)
 	fs := &faultyStore{DB: lt.db}
-	var mu sync.Mutex
-	var seqs []int64
-	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second,
-		Publisher: play.PublisherFunc(func(u play.Update) {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, ev := range u.Events {
-				seqs = append(seqs, ev.Seq)
-			}
-		})})
+	published := &recorder{}
+	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second, Publisher: published})
 	defer svc.Close()
 	gm := play.Sender{User: lt.gm.ID, Viewer: engine.GMViewer()}
 	if _, err := svc.Submit(ctx, lt.id, gm, "start", engine.NewCommand("start", "", nil)); err != nil {
@@ -323,14 +314,5 @@ func TestCommitOutcomeUnknown(t *testing.T) {
 	}
 
 	// Every event was published once, in order, with no gap.
-	mu.Lock()
-	defer mu.Unlock()
-	for i, s := range seqs {
-		if s != int64(i+1) {
-			t.Fatalf("published seqs %v", seqs)
-		}
-	}
-	if int64(len(seqs)) != committed() {
-		t.Fatalf("published %d events, the log has %d", len(seqs), committed())
-	}
+	published.assertOnceEach(t, committed())
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -64,18 +63,9 @@ func (c *conflictCounter) AppendCommand(ctx context.Context, a store.Append) (st
 func TestDecidingInPlaceKeepsTheLiveStateTrue(t *testing.T) {
 	ctx := context.Background()
 	lt := newLiveTable(t)
-	var mu sync.Mutex
-	var seqs []int64
-	reg := engine.NewRegistry(botching{swzones.New()})
+	published := &recorder{}
 	db := &conflictCounter{DB: lt.db}
-	svc := play.New(play.Config{Store: db, Rulesets: reg,
-		Publisher: play.PublisherFunc(func(u play.Update) {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, ev := range u.Events {
-				seqs = append(seqs, ev.Seq)
-			}
-		})})
+	svc := play.New(play.Config{Store: db, Rulesets: engine.NewRegistry(botching{swzones.New()}), Publisher: published})
 	defer svc.Close()
 	gm := play.Sender{User: lt.gm.ID, Viewer: engine.GMViewer()}
 	liveIsStored := func(what string, seq int64) {
@@ -138,12 +128,5 @@ func TestDecidingInPlaceKeepsTheLiveStateTrue(t *testing.T) {
 	if n := db.conflicts.Load(); n > 0 {
 		t.Fatalf("%d appends conflicted: the live state was not the stored one", n)
 	}
-
-	mu.Lock()
-	defer mu.Unlock()
-	for i, s := range seqs {
-		if s != int64(i+1) || i == len(seqs)-1 && s != next {
-			t.Fatalf("published seqs %v, want 1…%d once each", seqs, next)
-		}
-	}
+	published.assertOnceEach(t, next)
 }

@@ -32,6 +32,22 @@ func (r *recorder) Publish(u play.Update) {
 	}
 }
 
+// assertOnceEach fails t unless the events published were 1…last, each
+// once, in order.
+func (r *recorder) assertOnceEach(t *testing.T, last int64) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, s := range r.seqs {
+		if s != int64(i+1) {
+			t.Fatalf("published seqs %v, want 1…%d once each", r.seqs, last)
+		}
+	}
+	if int64(len(r.seqs)) != last {
+		t.Fatalf("published %d events, the log has %d", len(r.seqs), last)
+	}
+}
+
 // TestTwoServersOneEncounter runs two play services — as two server
 // processes would — on one database, both driving the same encounter at
 // once. Optimistic concurrency must keep the log gapless, the live states
