@@ -6,10 +6,12 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -129,4 +131,23 @@ func TestDecidingInPlaceKeepsTheLiveStateTrue(t *testing.T) {
 		t.Fatalf("%d appends conflicted: the live state was not the stored one", n)
 	}
 	published.assertOnceEach(t, next)
+}
+
+// The very first command of an encounter (at seq 0), decided in place and
+// committed although its commit's outcome was lost, is published once when
+// the owner reloads.
+func TestFirstCommandsLostOutcomeIsPublished(t *testing.T) {
+	ctx := context.Background()
+	lt := newLiveTable(t)
+	fs := &faultyStore{DB: lt.db}
+	published := &recorder{}
+	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second, Publisher: published})
+	defer svc.Close()
+	gm := play.Sender{User: lt.gm.ID, Viewer: engine.GMViewer()}
+	fs.commitThenFail.Store(1)
+	seq, err := svc.Submit(ctx, lt.id, gm, "start", engine.NewCommand("start", "", nil))
+	if err != nil || seq == 0 {
+		t.Fatalf("start = %d, %v", seq, err)
+	}
+	published.assertOnceEach(t, seq)
 }

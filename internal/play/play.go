@@ -290,10 +290,11 @@ type owner struct {
 	// frozen is a copy of state at its seq for readers (Current), made when
 	// first asked for; nil once state moves on.
 	frozen engine.State
-	// shown is the seq clients have been published up to: a reload
-	// publishes what they missed.
-	shown int64
-	dice  *dice.Roller
+	// shown is the seq clients have been published up to, once loaded
+	// (shownSet): a reload publishes what they missed.
+	shown    int64
+	shownSet bool
+	dice     *dice.Roller
 	// snapSeq is the seq of the latest snapshot of the encounter known to
 	// be stored: unloading stores one at the state's seq when it is behind.
 	snapSeq int64
@@ -408,8 +409,8 @@ func (o *owner) load(ctx context.Context) error {
 	if o.dice == nil {
 		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
 	}
-	if seq := st.Core().Seq; shown == 0 || seq <= shown {
-		o.shown = seq
+	if seq := st.Core().Seq; !o.shownSet || seq <= shown {
+		o.shown, o.shownSet = seq, true
 		return nil
 	}
 	missed, err := o.svc.cfg.Store.Events(ctx, o.id, shown, int(st.Core().Seq-shown))
@@ -638,7 +639,7 @@ func (o *owner) publish(events []engine.Event, encoded [][]byte) {
 
 // publishCommand publishes the events of command cmdID, which origin sent.
 func (o *owner) publishCommand(events []engine.Event, encoded [][]byte, origin any, cmdID string) {
-	o.shown = o.state.Core().Seq
+	o.shown, o.shownSet = o.state.Core().Seq, true
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
