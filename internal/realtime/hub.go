@@ -149,9 +149,9 @@ type client struct {
 	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
 	expiry         *time.Timer
 	closing        atomic.Bool // the reader handed the close over to the writer
-	// acked says Publish acknowledged the command the reader is submitting
-	// (see play.Sender.Origin), so the reader does not.
-	acked atomic.Bool
+	// acked is the id of the command Publish last acknowledged with its
+	// events (see play.Sender.Origin): the reader does not ack it again.
+	acked atomic.Pointer[string]
 }
 
 // frame is one outgoing message. Event frames carry the seq they bring the
@@ -225,7 +225,7 @@ func (h *Hub) Publish(u play.Update) {
 		if u.Origin == any(c) {
 			// The client's own command: its ack leaves with its events.
 			ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
-			c.acked.Store(true)
+			c.acked.Store(&u.CommandID)
 		}
 		if data != nil || ack != nil {
 			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
@@ -670,7 +670,6 @@ func (c *client) readLoop(ctx context.Context) {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
 			continue
 		}
-		c.acked.Store(false)
 		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
 		switch {
 		case errors.Is(err, context.Canceled):
@@ -680,7 +679,7 @@ func (c *client) readLoop(ctx context.Context) {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-		case !c.acked.Load():
+		case !c.ackedWithEvents(msg.ID):
 			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
 		}
 		if closeCode != 0 {
@@ -736,6 +735,13 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 		}
 		sender.Viewer, sender.Access = g.Viewer, g.Access
 	}
+}
+
+// ackedWithEvents reports whether Publish already acknowledged command id
+// (an earlier command that timed out and committed later does not count).
+func (c *client) ackedWithEvents(id string) bool {
+	p := c.acked.Load()
+	return p != nil && *p == id
 }
 
 // enqueue never blocks: a client whose queue is full is too slow and is
