@@ -670,6 +670,7 @@ func (c *client) readLoop(ctx context.Context) {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
 			continue
 		}
+		c.acked.Store(nil) // a resent id is acked again, at worst twice, never not at all
 		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
 		switch {
 		case errors.Is(err, context.Canceled):
