@@ -193,20 +193,30 @@ func gmActions(b *Base) []Action {
 
 // VisibleEvent reports whether v may see ev, and returns the copy v may see.
 func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
+	seen, ok, _ := SeenEvent(st, v, ev)
+	return seen, ok
+}
+
+// SeenEvent is VisibleEvent that also reports whether v sees ev whole, with
+// nothing taken out: then ev's encoding may be sent to v as it is.
+func SeenEvent(st State, v Viewer, ev Event) (seen Event, ok, whole bool) {
 	if SeesAll(v) {
-		return ev, true
+		return ev, true, true
 	}
 	if !visibleTo(ev.Audience, v) {
-		return Event{}, false // a whisper, for others
+		return Event{}, false, false // a whisper, for others
 	}
 	if slices.Contains(st.Core().Revealed, ev.Seq) {
-		return ev, true // the GM showed it to the players, context and all
+		return ev, true, true // the GM showed it to the players, context and all
 	}
 	if ev.Secret && !v.CanCommand(ev.Actor) {
-		return Event{}, false
+		return Event{}, false, false
 	}
+	whole = ev.Uses == nil
 	if len(ev.Involves) > 0 {
-		ev.Involves = visibleIDs(st, v, ev.Involves)
+		involves := visibleIDs(st, v, ev.Involves)
+		whole = whole && len(involves) == len(ev.Involves)
+		ev.Involves = involves
 	}
 	ev.Uses = nil // the engine's bookkeeping; it may name someone unseen
 	switch ev.Kind {
@@ -215,47 +225,53 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 		var d Rewound
 		if ev.Decode(&d) == nil {
 			d.Snapshot = nil
-			ev = NewEventLike(ev, d)
+			ev, whole = NewEventLike(ev, d), false
 		}
 	case KindRoundStarted:
 		var d RoundStarted
 		if ev.Decode(&d) == nil {
-			d.Order = visibleIDs(st, v, d.Order)
-			ev = NewEventLike(ev, d)
+			if order := visibleIDs(st, v, d.Order); len(order) < len(d.Order) {
+				d.Order = order
+				ev, whole = NewEventLike(ev, d), false
+			}
 		}
 	case KindOrderChanged:
 		var d OrderChanged
 		if ev.Decode(&d) == nil {
 			d.Order = visibleIDs(st, v, d.Order)
 			d.Turn = -1 // an index into the whole order would count the hidden
-			ev = NewEventLike(ev, d)
+			ev, whole = NewEventLike(ev, d), false
 		}
 	case KindTurnStarted:
 		var d TurnStarted
 		if ev.Decode(&d) == nil && len(d.Acting) > 0 {
-			d.Acting = visibleIDs(st, v, d.Acting)
-			ev = NewEventLike(ev, d)
+			if acting := visibleIDs(st, v, d.Acting); len(acting) < len(d.Acting) {
+				d.Acting = acting
+				ev, whole = NewEventLike(ev, d), false
+			}
 		}
 	case KindInterruptStarted:
 		var d InterruptStarted
 		if ev.Decode(&d) == nil && len(d.Then) > 0 {
 			d.Then = nil
-			ev = NewEventLike(ev, d)
+			ev, whole = NewEventLike(ev, d), false
 		}
 	case KindDecisionOpened:
 		var d DecisionOpened
 		if ev.Decode(&d) == nil && (d.Decision.Data != nil || d.Then != nil) {
 			d.Decision.Data, d.Then = nil, nil
-			ev = NewEventLike(ev, d)
+			ev, whole = NewEventLike(ev, d), false
 		}
 	case KindDecisionsRevealed:
 		var d DecisionsRevealed
 		if ev.Decode(&d) == nil {
-			d.Answers = slices.DeleteFunc(d.Answers, func(a RevealedAnswer) bool { return a.For != GM && !Visible(st, v, a.For) })
-			ev = NewEventLike(ev, d)
+			n := len(d.Answers)
+			if d.Answers = slices.DeleteFunc(d.Answers, func(a RevealedAnswer) bool { return a.For != GM && !Visible(st, v, a.For) }); len(d.Answers) < n {
+				ev, whole = NewEventLike(ev, d), false
+			}
 		}
 	}
-	return ev, true
+	return ev, true, whole
 }
 
 // SeesAll reports whether v sees every event exactly as it is (the GM):
