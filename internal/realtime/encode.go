@@ -9,3 +9,21 @@ import gojson "github.com/goccy/go-json"
 // goccy/go-json writes the same bytes (TestFramesEncodeAsEncodingJSON holds it
 // to that for every view of every example fight) in half the time.
 func marshal(v any) ([]byte, error) { return gojson.Marshal(v) }
+
+// appendJSON appends v's encoding (as marshal's) to b.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	w := appender{b}
+	enc := gojson.NewEncoder(&w)
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	return w.b[:len(w.b)-1], nil // Encode ends with a newline
+}
+
+// appender is an io.Writer appending to a slice.
+type appender struct{ b []byte }
+
+func (a *appender) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}

@@ -3,18 +3,21 @@ package realtime
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
+	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 )
 
 // TestFramesEncodeAsEncodingJSON plays every example encounter with a bot
-// and checks, at every event of the fight, that marshal writes exactly the
-// bytes encoding/json writes for the GM's view, every player's view and
-// the event: the frames' encoder is a faster drop-in, never another format.
+// and checks, at every event of the fight, that marshal (and appendJSON,
+// which encodes views into frames) writes exactly the bytes encoding/json
+// writes for the GM's view, every player's view and the event: the frames'
+// encoder is a faster drop-in, never another format.
 func TestFramesEncodeAsEncodingJSON(t *testing.T) {
 	exs, err := prep.Examples()
 	if err != nil {
@@ -28,6 +31,11 @@ func TestFramesEncodeAsEncodingJSON(t *testing.T) {
 		got, gotErr := marshal(v)
 		if (wantErr != nil) != (gotErr != nil) || !bytes.Equal(got, want) {
 			t.Fatalf("%s: marshal wrote\n%s (%v)\nencoding/json wrote\n%s (%v)", what, got, gotErr, want, wantErr)
+		}
+		prefix := []byte(`{"x":`)
+		appended, appendErr := appendJSON(bytes.Clone(prefix), v)
+		if (wantErr != nil) != (appendErr != nil) || wantErr == nil && !bytes.Equal(appended, append(prefix, want...)) {
+			t.Fatalf("%s: appendJSON wrote\n%s (%v)\nencoding/json wrote\n%s (%v)", what, appended, appendErr, want, wantErr)
 		}
 		checked++
 	}
@@ -51,8 +59,24 @@ func TestFramesEncodeAsEncodingJSON(t *testing.T) {
 					t.Fatal(err)
 				}
 				same(t, "event "+ev.Kind, ev)
+				gm, _ := marshal(ev)
+				u := play.Update{State: st, Events: []engine.Event{ev}, Encoded: [][]byte{gm}}
 				for _, v := range viewers {
 					same(t, "view for "+v.Key(), engine.Project(p.Ruleset, st, v))
+					// What a viewer's frame carries of the event, reused
+					// from the GM's encoding or not, is the event it may see.
+					events, encoded, err := visibleEncoded(v, u)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, seen := range events {
+						if want, _ := json.Marshal(seen); !bytes.Equal(encoded[i], want) {
+							t.Fatalf("event %s for %s: the frame carries\n%s\nnot what the viewer may see\n%s", ev.Kind, v.Key(), encoded[i], want)
+						}
+						if i > 0 || !reflect.DeepEqual(seen, engine.FilterEvents(st, v, u.Events)[0]) {
+							t.Fatalf("event %s for %s: frame and log show different events", ev.Kind, v.Key())
+						}
+					}
 				}
 			}
 		})

@@ -252,38 +252,33 @@ func (c *client) frameKey() string {
 // can see changed.
 func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
-	var events []engine.Event
-	var encoded [][]byte
-	if engine.SeesAll(c.viewer) && len(u.Encoded) == len(u.Events) {
-		events, encoded = u.Events, u.Encoded // the GM sees every event as it is
-	} else {
-		events = engine.FilterEvents(u.State, c.viewer, u.Events)
-		encoded = make([][]byte, len(events))
-		for i, ev := range events {
-			b, err := marshal(ev)
-			if err != nil {
-				return nil, now, err
-			}
-			encoded[i] = b
-		}
+	events, encoded, err := visibleEncoded(c.viewer, u)
+	if err != nil {
+		return nil, now, err
 	}
+	var view engine.View
 	var html map[string]string
 	if c.html || c.wantView {
-		view := engine.Project(u.Ruleset, u.State, c.viewer)
-		if c.wantView {
-			b, err := marshal(view)
-			if err != nil {
-				return nil, now, err
-			}
-			now.view = b
-		}
+		view = engine.Project(u.Ruleset, u.State, c.viewer)
 		if c.html && h.cfg.Render != nil {
-			var err error
 			if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
 				return nil, now, err
 			}
 			now.html = html
 		}
+	}
+	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
+	withoutView := len(frame)
+	if c.wantView {
+		// The view is encoded straight into the frame, and kept (as a
+		// slice of it: frames are never changed once built) to compare
+		// the next update's with.
+		frame = append(frame, `,"view":`...)
+		at := len(frame)
+		if frame, err = appendJSON(frame, view); err != nil {
+			return nil, now, err
+		}
+		now.view = frame[at:]
 	}
 	if prev.seq == base && prev.seq > 0 {
 		// The clients show what prev showed: send only what differs.
@@ -301,10 +296,46 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 			return nil, now, nil
 		}
 		if sameView {
-			return eventsFrameJSON(u.Seq, encoded, nil, html), now, nil
+			now.view = bytes.Clone(now.view) // the frame drops it
+			frame = frame[:withoutView]
 		}
 	}
-	return eventsFrameJSON(u.Seq, encoded, now.view, html), now, nil
+	if len(html) > 0 {
+		frame = append(frame, `,"html":`...)
+		frame = append(frame, encode(html)...)
+	}
+	return append(frame, '}'), now, nil
+}
+
+// visibleEncoded returns the events of u that viewer may see, and each
+// encoded. An event the viewer sees as it is reuses its encoding for the
+// log (Update.Encoded); only the events the viewer sees redacted are
+// encoded again.
+func visibleEncoded(viewer engine.Viewer, u play.Update) ([]engine.Event, [][]byte, error) {
+	ready := len(u.Encoded) == len(u.Events)
+	if engine.SeesAll(viewer) && ready {
+		return u.Events, u.Encoded, nil // the GM sees every event as it is
+	}
+	events := make([]engine.Event, 0, len(u.Events))
+	encoded := make([][]byte, 0, len(u.Events))
+	for i, ev := range u.Events {
+		seen, ok, whole := engine.SeenEvent(u.State, viewer, ev)
+		if !ok {
+			continue
+		}
+		b := []byte(nil)
+		if ready && whole {
+			b = u.Encoded[i]
+		} else {
+			var err error
+			if b, err = marshal(seen); err != nil {
+				return nil, nil, err
+			}
+		}
+		events = append(events, seen)
+		encoded = append(encoded, b)
+	}
+	return events, encoded, nil
 }
 
 // sameButSeq reports whether two projections (engine.View as JSON) differ
@@ -345,14 +376,10 @@ func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st 
 	return encode(msg), nil
 }
 
-// eventsFrameJSON writes an events message (see eventsMessage) around
-// events already encoded.
-func eventsFrameJSON(seq int64, events [][]byte, view []byte, html map[string]string) []byte {
-	n := 64 + len(view)
-	for _, e := range events {
-		n += len(e) + 1
-	}
-	b := make([]byte, 0, n)
+// appendEventsFrame appends the start of an events message (see
+// eventsMessage) around events already encoded: everything but the view,
+// the fragments and the closing brace.
+func appendEventsFrame(b []byte, seq int64, events [][]byte) []byte {
 	b = append(b, `{"type":"events","seq":`...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, `,"events":[`...)
@@ -362,16 +389,16 @@ func eventsFrameJSON(seq int64, events [][]byte, view []byte, html map[string]st
 		}
 		b = append(b, e...)
 	}
-	b = append(b, ']')
-	if view != nil {
-		b = append(b, `,"view":`...)
-		b = append(b, view...)
+	return append(b, ']')
+}
+
+// encodedLen is how many bytes events take in a frame.
+func encodedLen(events [][]byte) int {
+	n := 0
+	for _, e := range events {
+		n += len(e) + 1
 	}
-	if len(html) > 0 {
-		b = append(b, `,"html":`...)
-		b = append(b, encode(html)...)
-	}
-	return append(b, '}')
+	return n
 }
 
 // AccessChanged re-authorises, now, the clients that a change of access may
