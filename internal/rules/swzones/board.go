@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -172,51 +171,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 			t.Stats = append(t.Stats, board.Stat{Label: "Running penalty", Value: strconv.Itoa(p)})
 		}
 	}
-	attrs := make([]board.Stat, 0, len(attributes))
-	skills := make([]board.Stat, 0, len(f.Skills))
-	for _, name := range attributes {
-		if d, ok := f.Attributes[name]; ok {
-			attrs = append(attrs, board.Stat{Label: traitLabel(name), Value: d.String()})
-		}
-	}
-	for name, d := range f.Skills {
-		skills = append(skills, board.Stat{Label: traitLabel(name), Value: d.String()})
-	}
-	slices.SortFunc(skills, func(a, b board.Stat) int { return strings.Compare(a.Label, b.Label) })
-	t.Sheet = make([]board.Section, 0, 4)
-	t.Sheet = append(t.Sheet, board.Section{Title: "Attributes", Stats: attrs})
-	if len(skills) > 0 {
-		t.Sheet = append(t.Sheet, board.Section{Title: "Skills", Stats: skills})
-	}
-	if len(f.Weapons) > 0 {
-		ws := make([]board.Stat, 0, len(f.Weapons))
-		for _, w := range f.Weapons {
-			note := "melee"
-			if len(w.Range) == 3 {
-				note = "range " + rangeString(w.Range)
-			}
-			if w.Template != "" {
-				note += ", " + templateName(w.Template)
-			}
-			ws = append(ws, board.Stat{Label: w.Name, Value: w.Damage.String(), Note: note})
-		}
-		t.Sheet = append(t.Sheet, board.Section{Title: "Weapons", Stats: ws})
-	}
-	if len(f.Powers) > 0 {
-		var ps []board.Stat
-		for _, p := range f.Powers {
-			value := p.Effect
-			if p.Damage != nil {
-				value = p.Damage.String()
-			}
-			note := fmt.Sprintf("%s, range %d", traitLabel(p.Skill), p.Reach)
-			if p.Template != "" {
-				note += ", " + templateName(p.Template)
-			}
-			ps = append(ps, board.Stat{Label: p.Name, Value: value, Note: note})
-		}
-		t.Sheet = append(t.Sheet, board.Section{Title: "Powers", Stats: ps})
-	}
+	t.Sheet = f.card().sheet
 	return t
 }
 

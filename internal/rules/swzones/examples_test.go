@@ -54,17 +54,8 @@ func TestExamplesBuild(t *testing.T) {
 // picks among the offered actions, checking that every offered action is
 // accepted and every result replays.
 func TestExamplesPlayThrough(t *testing.T) {
-	bot := enginetest.Bot{
-		Weights: map[string]int{CmdFight: 12, CmdShoot: 10, CmdEngage: 6, CmdMove: 3, CmdUnshake: 3, CmdDisengage: 2, CmdDefend: 1, CmdEndTurn: 2,
-			CmdRun: 2, CmdArea: 3, CmdCast: 3, CmdPush: 2, CmdGrapple: 2, CmdEscape: 3, CmdSpeak: 1, CmdRelease: 1, CmdHold: 1,
-			CmdInterrupt: 1, CmdProne: 1, CmdRise: 3, CmdDrop: 1, CmdSetCover: 1},
-		Fixed: map[string]map[string]any{CmdSetCover: {"armor": 0}},
-		// A target may be in reach of one weapon but not the one picked.
-		Refusable: func(_ engine.Command, err error) bool {
-			return fray.ErrorCode(err) == fray.EILLEGAL && strings.Contains(err.Error(), "out of range")
-		},
-		MaxCommands: 3000,
-	}
+	bot := fightingBot()
+
 	seen := map[string]int{}
 	for name, setup := range loadExamples(t) {
 		for seed := uint64(1); seed <= 5; seed++ {
@@ -76,4 +67,20 @@ func TestExamplesPlayThrough(t *testing.T) {
 		}
 	}
 	t.Logf("played: %v", seen)
+}
+
+// fightingBot plays sw-zones fights to their end, picking among the
+// offered actions with weights that keep a fight moving.
+func fightingBot() enginetest.Bot {
+	return enginetest.Bot{
+		Weights: map[string]int{CmdFight: 12, CmdShoot: 10, CmdEngage: 6, CmdMove: 3, CmdUnshake: 3, CmdDisengage: 2, CmdDefend: 1, CmdEndTurn: 2,
+			CmdRun: 2, CmdArea: 3, CmdCast: 3, CmdPush: 2, CmdGrapple: 2, CmdEscape: 3, CmdSpeak: 1, CmdRelease: 1, CmdHold: 1,
+			CmdInterrupt: 1, CmdProne: 1, CmdRise: 3, CmdDrop: 1, CmdSetCover: 1},
+		Fixed: map[string]map[string]any{CmdSetCover: {"armor": 0}},
+		// A target may be in reach of one weapon but not the one picked.
+		Refusable: func(_ engine.Command, err error) bool {
+			return fray.ErrorCode(err) == fray.EILLEGAL && strings.Contains(err.Error(), "out of range")
+		},
+		MaxCommands: 3000,
+	}
 }

@@ -85,27 +85,7 @@ func fighterView(f *Fighter, full bool) FighterView {
 	}
 	fv.Parry = f.Parry() + f.Defend // what an attacker rolls against now
 	fv.Toughness, fv.Armor = f.Toughness(), f.Armor
-	fv.Traits = make(map[string]string, len(f.Attributes)+len(f.Skills))
-	for name, d := range f.Attributes {
-		fv.Traits[traitLabel(name)] = d.String()
-	}
-	for name, d := range f.Skills {
-		fv.Traits[traitLabel(name)] = d.String()
-	}
-	fv.Weapons = make([]WeaponView, 0, len(f.Weapons))
-	for _, w := range f.Weapons {
-		wv := WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage.String(), Template: w.Template}
-		if len(w.Range) == 3 {
-			wv.Range = rangeString(w.Range)
-		}
-		fv.Weapons = append(fv.Weapons, wv)
-	}
-	for _, p := range f.Powers {
-		pv := PowerView{ID: p.ID, Name: p.Name, Skill: traitLabel(p.Skill), Range: p.Reach, Template: p.Template, Effect: p.Effect}
-		if p.Damage != nil {
-			pv.Damage = p.Damage.String()
-		}
-		fv.Powers = append(fv.Powers, pv)
-	}
+	c := f.card()
+	fv.Traits, fv.Weapons, fv.Powers = c.traits, c.weapons, c.powers
 	return fv
 }

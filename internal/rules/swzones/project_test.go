@@ -161,3 +161,40 @@ func choiceValues(f engine.Field) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestCardsStayTrue plays every example, keeping the fighters' cards (see
+// card) from the first view on through every event, and checks that the
+// GM's view of the fight's end is the view of the same state decoded from
+// its snapshot, which builds every card afresh: nothing a fight does may
+// change what a card shows.
+func TestCardsStayTrue(t *testing.T) {
+	bot := fightingBot()
+	for name, setup := range loadExamples(t) {
+		t.Run(name, func(t *testing.T) {
+			played := bot.Play(t, New(), setup, 3)
+			st, err := engine.Copy(played.Initial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			engine.Project(New(), st, engine.GMViewer()) // builds every card
+			for _, ev := range played.Log {
+				if err := engine.Apply(New(), st, ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			snap, err := engine.Snapshot(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := New().Decode(snap)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kept, _ := json.Marshal(engine.Project(New(), st, engine.GMViewer()))
+			want, _ := json.Marshal(engine.Project(New(), fresh, engine.GMViewer()))
+			if string(kept) != string(want) {
+				t.Fatalf("the view with kept cards\n%s\nis not the view with fresh ones\n%s", kept, want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -270,6 +271,8 @@ type Fighter struct {
 	Refund     int  `json:"refund,omitempty"`
 	Rose       bool `json:"rose,omitempty"`  // rose from prone this turn: −2 on Running
 	Spoke      bool `json:"spoke,omitempty"` // tried to speak through a garrotte this turn
+
+	shown atomic.Pointer[card] // the fighter's card, once shown (see card)
 }
 
 // resetLedger clears the turn ledger, leaving mp Movement points.

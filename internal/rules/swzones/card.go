@@ -1,0 +1,117 @@
+package swzones
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+)
+
+// card is how a fighter's traits, weapons and powers read: in its view
+// (FighterView) and on its token's sheet. They never change once
+// parseFighter has made them, yet every command's GM view shows them for
+// every fighter; so a fighter's card is built the first time it is shown
+// and kept for every later view of it. A copy of the state (engine.Copy
+// leaves unexported fields out) builds its own when first shown.
+//
+// Views share the card's maps and slices: nothing may change a view's
+// Traits, Weapons, Powers or a token's Sheet in place.
+type card struct {
+	traits  map[string]string
+	weapons []WeaponView
+	powers  []PowerView
+	sheet   []board.Section
+}
+
+// card returns f's card, building it the first time. Readers of one state
+// may project it at once: the card is published atomically, and two that
+// build it together build the same.
+func (f *Fighter) card() *card {
+	if c := f.shown.Load(); c != nil {
+		return c
+	}
+	c := newCard(f)
+	f.shown.Store(c)
+	return c
+}
+
+func newCard(f *Fighter) *card {
+	c := &card{traits: make(map[string]string, len(f.Attributes)+len(f.Skills))}
+	for name, d := range f.Attributes {
+		c.traits[traitLabel(name)] = d.String()
+	}
+	for name, d := range f.Skills {
+		c.traits[traitLabel(name)] = d.String()
+	}
+	c.weapons = make([]WeaponView, 0, len(f.Weapons))
+	for _, w := range f.Weapons {
+		wv := WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage.String(), Template: w.Template}
+		if len(w.Range) == 3 {
+			wv.Range = rangeString(w.Range)
+		}
+		c.weapons = append(c.weapons, wv)
+	}
+	for _, p := range f.Powers {
+		pv := PowerView{ID: p.ID, Name: p.Name, Skill: traitLabel(p.Skill), Range: p.Reach, Template: p.Template, Effect: p.Effect}
+		if p.Damage != nil {
+			pv.Damage = p.Damage.String()
+		}
+		c.powers = append(c.powers, pv)
+	}
+	c.sheet = sheet(f)
+	// Full slices: a view appending to one gets its own array.
+	c.weapons, c.powers, c.sheet = slices.Clip(c.weapons), slices.Clip(c.powers), slices.Clip(c.sheet)
+	return c
+}
+
+// sheet is the token's sheet: attributes in their usual order, skills by
+// name, weapons and powers with their reach.
+func sheet(f *Fighter) []board.Section {
+	attrs := make([]board.Stat, 0, len(attributes))
+	skills := make([]board.Stat, 0, len(f.Skills))
+	for _, name := range attributes {
+		if d, ok := f.Attributes[name]; ok {
+			attrs = append(attrs, board.Stat{Label: traitLabel(name), Value: d.String()})
+		}
+	}
+	for name, d := range f.Skills {
+		skills = append(skills, board.Stat{Label: traitLabel(name), Value: d.String()})
+	}
+	slices.SortFunc(skills, func(a, b board.Stat) int { return strings.Compare(a.Label, b.Label) })
+	out := make([]board.Section, 0, 4)
+	out = append(out, board.Section{Title: "Attributes", Stats: attrs})
+	if len(skills) > 0 {
+		out = append(out, board.Section{Title: "Skills", Stats: skills})
+	}
+	if len(f.Weapons) > 0 {
+		ws := make([]board.Stat, 0, len(f.Weapons))
+		for _, w := range f.Weapons {
+			note := "melee"
+			if len(w.Range) == 3 {
+				note = "range " + rangeString(w.Range)
+			}
+			if w.Template != "" {
+				note += ", " + templateName(w.Template)
+			}
+			ws = append(ws, board.Stat{Label: w.Name, Value: w.Damage.String(), Note: note})
+		}
+		out = append(out, board.Section{Title: "Weapons", Stats: ws})
+	}
+	if len(f.Powers) > 0 {
+		var ps []board.Stat
+		for _, p := range f.Powers {
+			value := p.Effect
+			if p.Damage != nil {
+				value = p.Damage.String()
+			}
+			note := fmt.Sprintf("%s, range %d", traitLabel(p.Skill), p.Reach)
+			if p.Template != "" {
+				note += ", " + templateName(p.Template)
+			}
+			ps = append(ps, board.Stat{Label: p.Name, Value: value, Note: note})
+		}
+		out = append(out, board.Section{Title: "Powers", Stats: ps})
+	}
+	return out
+}
