@@ -196,7 +196,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		if op == "cell-remove" {
 			break
 		}
-		props, err := PropsFromForm(e.Area, f.Get, "prop.", "cell "+CellName(x, y))
+		props, err := PropsFromForm(e.Area, f.Get, "prop.", "cell "+board.SquareName(x, y))
 		if err != nil {
 			return true, err
 		}
@@ -288,17 +288,4 @@ func StartFromForm(e board.Editor, b board.Battlefield, f Form, prefix, what str
 	}
 	st.Props = props
 	return st, nil
-}
-
-// CellName is a cell as the page names it: column letters, row from 1
-// ("C4").
-func CellName(x, y int) string {
-	col := ""
-	for n := x; ; n = n/26 - 1 {
-		col = string(rune('A'+n%26)) + col
-		if n < 26 {
-			break
-		}
-	}
-	return col + strconv.Itoa(y+1)
 }

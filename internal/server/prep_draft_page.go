@@ -111,7 +111,7 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		b.Melees = append(b.Melees, row)
 	}
 	for _, c := range bf.Cells {
-		b.Cells = append(b.Cells, web.CellRow{X: c.X, Y: c.Y, Name: prep.CellName(c.X, c.Y), Features: board.Features(e.Area, c.Props)})
+		b.Cells = append(b.Cells, web.CellRow{X: c.X, Y: c.Y, Name: board.SquareName(c.X, c.Y), Features: board.Features(e.Area, c.Props)})
 	}
 	for i, pr := range bf.Pairs {
 		b.Pairs = append(b.Pairs, web.PairRow{Index: i, A: pr.A, B: pr.B, Distance: pr.Distance})
