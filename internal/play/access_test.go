@@ -198,6 +198,18 @@ type faultyStore struct {
 	down           atomic.Bool  // every call fails as if the database were unreachable
 }
 
+// newFaultyTable is a live table whose play service commits through a
+// faultyStore and records what it publishes.
+func newFaultyTable(t *testing.T) (liveTable, *faultyStore, *play.Service, *recorder) {
+	t.Helper()
+	lt := newLiveTable(t)
+	fs := &faultyStore{DB: lt.db}
+	published := &recorder{}
+	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second, Publisher: published})
+	t.Cleanup(svc.Close)
+	return lt, fs, svc, published
+}
+
 var errConnLost = fmt.Errorf("%w: read tcp: connection reset by peer", store.ErrOutcomeUnknown)
 
 func (f *faultyStore) AppendCommand(ctx context.Context, a store.Append) (store.Appended, error) {
@@ -252,11 +264,7 @@ func (f *faultyStore) Encounter(ctx context.Context, id string) (store.Encounter
 // acknowledged once.
 func TestCommitOutcomeUnknown(t *testing.T) {
 	ctx := context.Background()
-	lt := newLiveTable(t)
-	fs := &faultyStore{DB: lt.db}
-	published := &recorder{}
-	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second, Publisher: published})
-	defer svc.Close()
+	lt, fs, svc, published := newFaultyTable(t)
 	gm := play.Sender{User: lt.gm.ID, Viewer: engine.GMViewer()}
 	if _, err := svc.Submit(ctx, lt.id, gm, "start", engine.NewCommand("start", "", nil)); err != nil {
 		t.Fatal(err)

@@ -6,12 +6,10 @@ import (
 	"errors"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
-	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -138,11 +136,7 @@ func TestDecidingInPlaceKeepsTheLiveStateTrue(t *testing.T) {
 // the owner reloads.
 func TestFirstCommandsLostOutcomeIsPublished(t *testing.T) {
 	ctx := context.Background()
-	lt := newLiveTable(t)
-	fs := &faultyStore{DB: lt.db}
-	published := &recorder{}
-	svc := play.New(play.Config{Store: fs, Rulesets: rules.Registry(), ResolveFor: time.Second, Publisher: published})
-	defer svc.Close()
+	lt, fs, svc, published := newFaultyTable(t)
 	gm := play.Sender{User: lt.gm.ID, Viewer: engine.GMViewer()}
 	fs.commitThenFail.Store(1)
 	seq, err := svc.Submit(ctx, lt.id, gm, "start", engine.NewCommand("start", "", nil))
