@@ -51,9 +51,9 @@ const Unseen = "someone unseen"
 
 // veil is what one viewer may not see at one point of an encounter.
 type veil struct {
-	ids   []string // the combatants hidden then that the viewer does not command
+	ids         []string // the combatants hidden then that the viewer does not command
 	hiddenNames []string
-	seen  []string // the names of every other combatant, which may contain theirs
+	seen        []string // the names of every other combatant, which may contain theirs
 }
 
 func newVeil(b *Base, v Viewer, hidden []string) *veil {
