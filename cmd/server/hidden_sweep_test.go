@@ -229,7 +229,6 @@ type hiddenSweep struct {
 	live           map[int64]json.RawMessage // each event as the player's live socket got it
 	jsonWS, htmlWS *fightSocket
 	gmEvents       []engine.Event
-	began          time.Time
 	lastSeq        int64
 }
 
@@ -274,8 +273,6 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	sw.pages("at setup", true)
 
 	rng := rand.New(rand.NewPCG(seed, 23))
-	began := time.Now()
-	defer func() { t.Logf("TIMING total %s", time.Since(began)) }()
 	for step := 0; step < sweepCommands; step++ {
 		v := srv.viewAs(gm, sw.id)
 		if v.Status == engine.StatusFinished || v.Seq >= sweepEvents {
@@ -315,13 +312,10 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 		}
 	}
 	sw.lastSeq = sw.gmEvents[len(sw.gmEvents)-1].Seq
-	played := time.Now()
-	sw.began = played
 	sw.jsonWS.waitSeq(sw.lastSeq)
 	sw.htmlWS.waitSeq(sw.lastSeq)
 	sw.liveFrames()
 	sw.history()
-	t.Logf("TIMING history %s", time.Since(played))
 	t.Logf("%d events, revealed at %d; checked %v", sw.lastSeq, sw.revealed, sw.checked)
 }
 
@@ -486,8 +480,6 @@ func (sw *hiddenSweep) history() {
 	}
 
 	// The replay, at every seq before the reveal: the page and the API.
-	sw.t.Logf("TIMING before replay %s", time.Since(sw.began))
-	defer func() { sw.t.Logf("TIMING after replay %s", time.Since(sw.began)) }()
 	for seq := int64(0); seq <= sw.lastSeq && seq < sw.revealed; seq++ {
 		sw.check(fmt.Sprintf("the replay page at %d", seq), sw.srv.get(sw.player, fmt.Sprintf("/encounters/%s/replay?seq=%d", sw.id, seq)).body)
 		var step struct{ Event json.RawMessage }
