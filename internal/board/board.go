@@ -46,7 +46,7 @@ type Board struct {
 	// Facts are numbers about the fight the page shows beside the turn
 	// order ("Deck: 40 cards left", "Reserve: 3").
 	Facts []Stat `json:"facts,omitempty"`
-	// Legend is every icon the tokens show (their conditions and stances),
+	// Legend is every icon the tokens show (their conditions and poses),
 	// once each, in the order they first appear: what a page explains in a
 	// key. Finish fills it from the tokens.
 	Legend []Icon `json:"legend,omitempty"`
@@ -72,9 +72,9 @@ type Token struct {
 	// Health is the one measure of harm the ruleset leads with (wounds,
 	// hit points, Toughness, wound level).
 	Health *Meter `json:"health,omitempty"`
-	// Stance is how the token stands, when the ruleset tracks it (lying,
+	// Pose is how the token stands, when the ruleset tracks it (lying,
 	// crouching): drawn on the token itself.
-	Stance *Stance `json:"stance,omitempty"`
+	Pose *Pose `json:"pose,omitempty"`
 	// Conditions are states worth an icon.
 	Conditions []Condition `json:"conditions,omitempty"`
 	// Stats are a few numbers a player checks at a glance (Parry 6,
@@ -112,7 +112,7 @@ type Condition struct {
 	Text  string `json:"text,omitempty"`
 }
 
-// Icon is how a ruleset draws a condition or a stance: a glyph (a
+// Icon is how a ruleset draws a condition or a pose: a glyph (a
 // character every font has; a page draws the label's first letter when it
 // is empty), what the glyph stands for on a legend, and its tone. The
 // ruleset declares it; pages and boards know no condition.
@@ -131,9 +131,9 @@ const (
 	Bad = "bad"
 )
 
-// Stance is how a token stands, for a ruleset that tracks it: its icon
+// Pose is how a token stands, for a ruleset that tracks it: its icon
 // and words like a condition's, and the Shape a drawing gives the token.
-type Stance struct {
+type Pose struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	Icon  Icon   `json:"icon"`
@@ -141,7 +141,7 @@ type Stance struct {
 	Shape string `json:"shape,omitempty"`
 }
 
-// Shapes of a token in a stance; none is upright.
+// Shapes of a token in a pose; none is upright.
 const (
 	// Flat: drawn as a flattened disc, the token lying on the ground.
 	Flat = "flat"
@@ -163,8 +163,8 @@ func (b *Board) Finish() {
 	}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
-		if t.Stance != nil {
-			add(t.Stance.Icon)
+		if t.Pose != nil {
+			add(t.Pose.Icon)
 		}
 		for _, c := range t.Conditions {
 			add(c.Icon)
@@ -260,7 +260,7 @@ type PairMap struct {
 }
 
 // Engagement is two combatants engaged at Distance ("Striking"), with what
-// each showed in the last exchange (a revealed stance) and any note.
+// each showed in the last exchange and any note.
 type Engagement struct {
 	A        string            `json:"a"`
 	B        string            `json:"b"`
