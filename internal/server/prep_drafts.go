@@ -91,7 +91,7 @@ func readUpload(r *http.Request) (engine.Setup, error) {
 	if err != nil {
 		return engine.Setup{}, err
 	}
-	return prep.DecodeSetup(data)
+	return engine.DecodeSetup(data)
 }
 
 func (s *Server) importedSetup(r *http.Request) (engine.Setup, error) {
@@ -189,7 +189,7 @@ func (s *Server) handleDuplicateEncounter(w http.ResponseWriter, r *http.Request
 	if !ok {
 		return
 	}
-	setup, err := prep.DecodeSetup(e.Setup)
+	setup, err := engine.DecodeSetup(e.Setup)
 	if err != nil {
 		writeError(w, r, err)
 		return
