@@ -114,7 +114,7 @@ func (p Props) Bool(name string) bool {
 	return b
 }
 
-// Editor describes a ruleset's battlefield editor, as engine.StatSchema
+// Editor describes a ruleset's battlefield editor, as sheet.Schema
 // describes its stat blocks: the model, and the properties an area, a cell
 // and a start take.
 type Editor struct {

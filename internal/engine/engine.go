@@ -13,7 +13,9 @@
 // everything else (positions, statistics, conditions) in its own part of
 // the state, and never writes Base.
 //
-// Nothing here knows about zones or any other positioning model.
+// Nothing here knows about zones or any other positioning model (that is
+// package board's), nor about character sheets and carry-over (package
+// sheet's).
 package engine
 
 import (
