@@ -158,7 +158,7 @@ func (m *model) controls(id string) bool {
 }
 
 // tokenSummary is a token in one sentence for a screen reader:
-// "Goblin 1, Goblins, Wounded, Shaken".
+// "Goblin 1, Goblins, Wounded, Stunned".
 func (m *model) tokenSummary(t *board.Token) string {
 	parts := []string{t.Name, m.sideName(t.Side)}
 	if t.Acting {

@@ -107,7 +107,7 @@ func PrepSections(p PrepProps) templ.Component {
 				}
 			}
 		}
-		templ_7745c5c3_Err = encounterGroup(p, "Ready to start", "ready", p.Ready).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = encounterGroup(p, "Ready to start", "setup", p.Ready).Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -20,11 +20,11 @@ const (
 	// Zones: named areas joined by borders; combatants stand in an area,
 	// alone or in a group (a melee) inside it.
 	Zones = "zones"
-	// Grid: square cells of a fixed scale (30 m range bands, 2 m or 5 ft
-	// squares); combatants stand in cells, possibly in contact groups.
+	// Grid: square cells of a fixed scale (30 m, 2 m or 5 ft); combatants
+	// stand in cells, possibly in contact groups.
 	Grid = "grid"
-	// Pairs: pairwise engagements, each at a distance (Striking,
-	// Grappling); combatants not engaged stand apart.
+	// Pairs: pairwise engagements, each at one of the ruleset's
+	// distances; combatants not engaged stand apart.
 	Pairs = "pairs"
 	// Ladder: a distance category between each pair of sides (Close,
 	// Short, Medium, Long, Extreme).
@@ -64,21 +64,21 @@ type Token struct {
 	// Hidden is set for a combatant the players do not see (only the GM
 	// and its controller get its token).
 	Hidden bool `json:"hidden,omitempty"`
-	// Tags are short words that say what the token is ("Wild Card").
+	// Tags are short words that say what the token is ("Veteran").
 	Tags []string `json:"tags,omitempty"`
-	// Initiative is what the turn order shows beside the name: an action
-	// card ("Q♠"), an initiative count ("17").
+	// Initiative is what the turn order shows beside the name: a card
+	// ("Q♠"), an initiative count ("17").
 	Initiative string `json:"initiative,omitempty"`
 	// Health is the one measure of harm the ruleset leads with (wounds,
-	// hit points, Toughness, wound level).
+	// hit points, wound level).
 	Health *Meter `json:"health,omitempty"`
 	// Pose is how the token stands, when the ruleset tracks it (lying,
-	// crouching): drawn on the token itself.
+	// stooping): drawn on the token itself.
 	Pose *Pose `json:"pose,omitempty"`
 	// Conditions are states worth an icon.
 	Conditions []Condition `json:"conditions,omitempty"`
-	// Stats are a few numbers a player checks at a glance (Parry 6,
-	// Defense 14, Defense Pool 3).
+	// Stats are a few numbers a player checks at a glance (Defense 14,
+	// Speed 6).
 	Stats []Stat `json:"stats,omitempty"`
 	// Sheet is the rest of the stat block, for the viewers who may read
 	// it (the GM, the token's player): traits, weapons, powers.
@@ -224,7 +224,7 @@ type Placed struct {
 	X     int    `json:"x"`
 	Y     int    `json:"y"`
 	Group string `json:"group,omitempty"`
-	// Off is set for tokens off the map (Extreme range).
+	// Off is set for tokens off the map (beyond its farthest distance).
 	Off bool `json:"off,omitempty"`
 }
 
@@ -259,7 +259,7 @@ type PairMap struct {
 	Apart       []string     `json:"apart"` // tokens engaged with no one
 }
 
-// Engagement is two combatants engaged at Distance ("Striking"), with what
+// Engagement is two combatants engaged at Distance ("Close"), with what
 // each showed in the last exchange and any note.
 type Engagement struct {
 	A        string            `json:"a"`

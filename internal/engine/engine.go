@@ -49,8 +49,8 @@ type Side struct {
 // Out and Down are the two ways of no longer fighting. An Out combatant has
 // left the fight (dead, fled, unconscious for the rest of it): it takes no
 // turns, though a ruleset may bring it back (KindCombatantBack). A Down
-// combatant is incapacitated but still in the turn order — dying and making
-// death tests, or bleeding — until it dies (Out) or gets up (KindCombatantUp).
+// combatant is incapacitated but still in the turn order — dying, or
+// bleeding — until it dies (Out) or gets up (KindCombatantUp).
 // Neither counts as fighting for its side.
 type Combatant struct {
 	ID     string `json:"id"`

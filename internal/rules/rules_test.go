@@ -24,6 +24,7 @@ import (
 type started struct {
 	Name    string
 	Ruleset engine.Ruleset
+	Setup   engine.Setup
 	State   engine.State
 }
 
@@ -50,7 +51,7 @@ func everyExample(tb testing.TB) []started {
 		if err != nil {
 			tb.Fatalf("%s: %v", ex.Name, err)
 		}
-		out = append(out, started{ex.Name, rs, st})
+		out = append(out, started{ex.Name, rs, setup, st})
 	}
 	return out
 }
@@ -86,7 +87,7 @@ func TestCopyIsTheDecodedSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	starts = append(starts, started{"toy", toy, toySt})
+	starts = append(starts, started{"toy", toy, enginetest.Setup(), toySt})
 
 	steps := 0
 	for _, s := range starts {

@@ -26,8 +26,8 @@ import (
 // (revisions, which encounter was carried) lives in package carry.
 
 // Carrier is implemented by rulesets whose combatants keep values from one
-// encounter to the next: wounds, spent XP, permanent Corruption, ammunition,
-// Life Points, Armour Points …
+// encounter to the next: wounds, spent XP, ammunition, a lasting taint, the
+// points of a worn armour …
 //
 // CarryFields declares those values (see CarryField).
 //

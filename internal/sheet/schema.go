@@ -49,8 +49,8 @@ type Schemaer interface {
 	Schema() Schema
 }
 
-// Deriver is implemented by rulesets that compute derived values (Parry,
-// Toughness …) from a stat block, keyed by label.
+// Deriver is implemented by rulesets that compute derived values (a
+// defence, a speed …) from a stat block, keyed by label.
 type Deriver interface {
 	Derive(stats json.RawMessage) (map[string]string, error)
 }
