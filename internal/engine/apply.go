@@ -33,7 +33,7 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		// snapshot the event carries; the ruleset does not see the event.
 		// Only the record of who was hidden when goes on: what happened
 		// after the snapshot stays in the log, as it was seen.
-		hiding, hidden := b.Hiding, b.HiddenIDs()
+		hiding, hidden, dice := b.Hiding, b.HiddenIDs(), b.Dice
 		if err := applyRewound(rs, st, ev); err != nil {
 			return err
 		}
@@ -41,7 +41,7 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		if !slices.Equal(b.HiddenIDs(), hidden) {
 			hiding = append(slices.Clip(hiding), HidingChange{Seq: ev.Seq, Hidden: hidden})
 		}
-		b.Seq, b.Hiding = ev.Seq, hiding
+		b.Seq, b.Hiding, b.Dice = ev.Seq, hiding, dice
 		return nil
 	}
 	if err := applyCore(b, ev); err != nil {
@@ -70,6 +70,30 @@ func applyCore(b *Base, ev Event) error {
 	switch ev.Kind {
 	case KindStarted:
 		b.Status = StatusRunning
+		var d Started
+		if len(ev.Data) > 0 {
+			if err := ev.Decode(&d); err != nil {
+				return err
+			}
+		}
+		if d.Dice != nil {
+			b.Dice = &DiceState{Epoch: d.Dice.Epoch, Commitment: d.Dice.Commitment}
+		}
+	case KindDiceCommitted:
+		var d DiceCommitment
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		b.Dice = &DiceState{Epoch: d.Epoch, Commitment: d.Commitment}
+	case KindDicePublished:
+		var d DicePublished
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		if b.Dice == nil || b.Dice.Epoch != d.Epoch {
+			return fmt.Errorf("dice seed of epoch %d published, but it was never committed to", d.Epoch)
+		}
+		b.Dice = &DiceState{Epoch: d.Epoch, Commitment: b.Dice.Commitment, Published: true}
 	case KindRoundStarted:
 		var d RoundStarted
 		if err := ev.Decode(&d); err != nil {

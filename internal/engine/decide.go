@@ -143,22 +143,22 @@ func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, 
 // changes a state only by applying events, and enginetest.Bot holds every
 // ruleset to that), and part-way otherwise: the caller then discards next.
 func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
+	if err := checkEntropy(cmd); err != nil {
+		return nil, nil, err
+	}
 	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
-	before := roller.Faces()
+	tx.beginDice(cmd)
 	if err := decide(tx, cmd); err != nil {
 		return nil, nil, err
 	}
 	if len(tx.events) == 0 {
 		return nil, nil, fray.Errorf(fray.EILLEGAL, "%q changed nothing", cmd.Kind)
 	}
-	recorded := 0
-	for _, ev := range tx.events {
-		for _, r := range ev.Rolls {
-			recorded += r.Faces()
-		}
+	if err := tx.settleDice(); err != nil {
+		return nil, nil, err
 	}
-	if rolled := roller.Faces() - before; rolled != recorded {
-		return nil, nil, fmt.Errorf("ruleset %s rolled %d die faces but recorded %d in events", rs.ID(), rolled, recorded)
+	if err := checkRolls(rs, tx.events, roller.Rolled()); err != nil {
+		return nil, nil, err
 	}
 	return tx.events, next, nil
 }
@@ -300,7 +300,7 @@ func decideGM(tx *Tx, cmd Command) error {
 		if b.Status != StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has already started")
 		}
-		if err := tx.Emits(KindStarted, "", "The encounter begins.", nil); err != nil {
+		if err := tx.Emits(KindStarted, "", "The encounter begins.", tx.startedData()); err != nil {
 			return err
 		}
 		return tx.rs.Start(tx)

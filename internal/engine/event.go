@@ -29,6 +29,10 @@ type Event struct {
 	// the controllers of the combatants it names ("gm" stands for the GM):
 	// a whisper. Empty means whoever may see the event otherwise.
 	Audience []string `json:"audience,omitempty"`
+	// Draw, on an event with dice, is where the command's faces come from
+	// when they are provable (see dice.go): with each die's At, what anyone
+	// recomputes them from once the seed is published.
+	Draw *dice.Position `json:"draw,omitempty"`
 }
 
 // NewEvent builds an event with data marshalled to JSON. Data must be a
