@@ -40,13 +40,13 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	}
 
 	var hub *realtime.Hub
-	var newSource func() dice.Source
+	var diceSecret func() dice.Seed
 	if cfg.DiceSeed != 0 {
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
-		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
+		diceSecret = func() dice.Seed { return dice.TestSeed(cfg.DiceSeed) }
 	}
 	svc := play.New(play.Config{
-		Store: db, Rulesets: rules.Registry(), Logger: log, NewSource: newSource,
+		Store: db, Rulesets: rules.Registry(), Logger: log, DiceSecret: diceSecret,
 		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
 	})
 	hub = realtime.NewHub(realtime.Config{

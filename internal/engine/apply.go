@@ -166,12 +166,29 @@ func applyCore(b *Base, ev Event) error {
 			return fmt.Errorf("no pending decision %s", d.ID)
 		}
 		p.Answered = true
+		if d.Commitment != "" {
+			b.Sealed = append(b.Sealed, SealedAnswer{ID: d.ID, By: d.By, Commitment: d.Commitment})
+		}
 	case KindDecisionSealed:
 		var d SealedAnswer
 		if err := ev.Decode(&d); err != nil {
 			return err
 		}
+		d.Opened = true // a sealed answer logged before commitments is known
+		b.Sealed = slices.DeleteFunc(slices.Clone(b.Sealed), func(s SealedAnswer) bool { return s.ID == d.ID })
 		b.Sealed = append(b.Sealed, d)
+	case KindDecisionForfeited:
+		var d DecisionForfeited
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		s := b.sealedOf(d.ID)
+		if s == nil {
+			return fmt.Errorf("no sealed answer to %s to forfeit", d.ID)
+		}
+		kept := SealedAnswer{ID: s.ID, By: s.By, Commitment: s.Commitment, Choice: d.Choice, Values: d.Values, Opened: true, Forfeited: true}
+		b.Sealed = slices.DeleteFunc(slices.Clone(b.Sealed), func(s SealedAnswer) bool { return s.ID == d.ID })
+		b.Sealed = append(b.Sealed, kept)
 	case KindDecisionsRevealed:
 		var d DecisionsRevealed
 		if err := ev.Decode(&d); err != nil {

@@ -175,7 +175,7 @@ const (
 func isCoreCommand(kind string) bool {
 	switch kind {
 	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer,
-		KindChat, KindFreeRoll:
+		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout:
 		return true
 	}
 	return false
@@ -207,7 +207,7 @@ func decide(tx *Tx, cmd Command) error {
 		return fray.Errorf(fray.EILLEGAL, "the encounter is over")
 	}
 	switch cmd.Kind {
-	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults:
+	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindRevealTimeout:
 		if !tx.viewer.GM {
 			return fray.Errorf(fray.EFORBIDDEN, "only the GM may %s", gmVerb(cmd.Kind))
 		}
@@ -217,10 +217,18 @@ func decide(tx *Tx, cmd Command) error {
 		if err := decideGM(tx, cmd); err != nil {
 			return err
 		}
-		if cmd.Kind == KindAcceptDefaults {
+		if cmd.Kind == KindAcceptDefaults || cmd.Kind == KindRevealTimeout {
 			return settle(tx)
 		}
 		return nil
+	case KindUnseal:
+		if b.Status == StatusSetup {
+			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")
+		}
+		if err := decideUnseal(tx, cmd); err != nil {
+			return err
+		}
+		return settle(tx)
 	case KindAnswer:
 		if b.Status == StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")
@@ -286,6 +294,8 @@ func gmVerb(kind string) string {
 		return "reveal combatants"
 	case KindAcceptDefaults:
 		return "accept defaults"
+	case KindRevealTimeout:
+		return "settle answers not revealed"
 	}
 	return kind + " the encounter"
 }
@@ -357,6 +367,8 @@ func decideGM(tx *Tx, cmd Command) error {
 			return fray.Errorf(fray.EILLEGAL, "the encounter is not running")
 		}
 		return decideAcceptDefaults(tx, cmd)
+	case KindRevealTimeout:
+		return decideRevealTimeout(tx, cmd)
 	}
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }

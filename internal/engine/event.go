@@ -161,6 +161,9 @@ type DecisionResolved struct {
 type DecisionAnswered struct {
 	ID string `json:"id"`
 	By string `json:"by"`
+	// Commitment, when the answer was committed to rather than given: see
+	// Commitment (sealed.go).
+	Commitment string `json:"commitment,omitempty"`
 }
 
 // DecisionsRevealed is the data of KindDecisionsRevealed: a sealed group's
@@ -177,6 +180,12 @@ type RevealedAnswer struct {
 	Choice string `json:"choice"`
 	Label  string `json:"label"`
 	Values Values `json:"values,omitempty"`
+	// Nonce and Committed (the values as committed to) open the answer's
+	// commitment: anyone can recompute it (see Commitment). Forfeited: it
+	// was not revealed in time, and the default applied.
+	Nonce     string          `json:"nonce,omitempty"`
+	Committed json.RawMessage `json:"committed,omitempty"`
+	Forfeited bool            `json:"forfeited,omitempty"`
 }
 
 // CombatantOut is the data of KindCombatantOut, KindCombatantBack,

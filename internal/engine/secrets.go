@@ -353,7 +353,7 @@ var coreKinds = map[string]bool{
 	KindInterruptStarted: true, KindInterruptEnded: true, KindDecisionOpened: true, KindDecisionResolved: true,
 	KindDecisionAnswered: true, KindDecisionsRevealed: true, KindCombatantOut: true, KindCombatantBack: true,
 	KindCombatantDown: true, KindCombatantUp: true, KindRevealed: true, KindPaused: true, KindResumed: true,
-	KindEnded: true, KindRewound: true, KindDiceCommitted: true, KindDicePublished: true,
+	KindEnded: true, KindRewound: true, KindDiceCommitted: true, KindDicePublished: true, KindDecisionForfeited: true,
 }
 
 // keepsText are the engine's events whose text is the ruleset's words
@@ -483,6 +483,12 @@ func (vl *veil) rewrite(b *Base, ev Event) (Event, bool) {
 			return ev, false
 		}
 		data, text = d, b.NameOf(d.Combatant)+" is revealed."
+	case KindDecisionForfeited:
+		var d DecisionForfeited
+		if ev.Decode(&d) != nil || vl.hides(d.For) {
+			return ev, false
+		}
+		data, text = DecisionForfeited{ID: d.ID, For: d.For}, name(d.For)+" did not reveal in time: the default applies."
 	case KindPaused:
 		text = "The GM pauses the encounter."
 	case KindResumed:
