@@ -1,16 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -77,9 +76,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// readJSON decodes a request body strictly: one JSON value, valid UTF-8 (a
-// decoder would turn invalid bytes into U+FFFD, so distinct values would
-// silently become one), no unknown fields.
+// readJSON decodes a request body strictly (strictjson): one JSON value and
+// nothing after it, valid UTF-8, no unknown fields, bounded nesting.
 func readJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -88,16 +86,8 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return fray.Errorf(fray.EINVALID, "the request body could not be read")
 	}
-	if !utf8.Valid(body) {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: %v", err)
-	}
-	if dec.More() {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: trailing data")
+	if err := strictjson.Decode(body, v); err != nil {
+		return fray.Errorf(fray.ErrorCode(err), "%s", strings.Replace(fray.ErrorMessage(err), "malformed JSON", "malformed JSON body", 1))
 	}
 	return nil
 }
