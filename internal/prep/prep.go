@@ -3,7 +3,6 @@
 package prep
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,10 +14,8 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
-
-// MaxSetupBytes bounds an imported encounter document.
-const MaxSetupBytes = 1 << 20
 
 // Store is the persistence prep needs.
 type Store interface {
@@ -26,22 +23,20 @@ type Store interface {
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
 }
 
-// DecodeSetup parses a setup document strictly: unknown fields are errors,
-// so a misspelt key never silently becomes a default.
+// DecodeSetup parses a setup document strictly (strictjson): one JSON
+// object of at most MaxSetupBytes nested at most MaxDepth levels, and
+// unknown fields are errors, so a misspelt key never silently becomes a
+// default. It checks no limit of the content: ReadSetup does both.
 func DecodeSetup(data []byte) (engine.Setup, error) {
 	var s engine.Setup
-	if len(data) > MaxSetupBytes {
-		return s, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", MaxSetupBytes)
+	err := strictjson.DecodeWith(data, &s, strictjson.Limits{MaxBytes: MaxSetupBytes, MaxDepth: MaxDepth})
+	switch fray.ErrorCode(err) {
+	case "":
+		return s, nil
+	case fray.ETOOLARGE:
+		return engine.Setup{}, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", MaxSetupBytes)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file is not a valid setup document: %v", err)
-	}
-	if dec.More() {
-		return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file has data after the setup document")
-	}
-	return s, nil
+	return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file is not a valid setup document: %s", fray.ErrorMessage(err))
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -52,10 +47,10 @@ type Prepared struct {
 	State   engine.State
 }
 
-// Prepare validates a setup document and builds the encounter's initial
+// Prepare validates a setup document (ReadSetup) and builds the encounter's initial
 // state without storing anything.
 func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
-	setup, err := DecodeSetup(data)
+	setup, err := ReadSetup(rules, data)
 	if err != nil {
 		return Prepared{}, err
 	}

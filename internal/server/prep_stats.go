@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -16,6 +14,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -166,6 +165,11 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	if err == nil && p.Name == "" {
 		err = fray.Errorf(fray.EINVALID, "a stat block needs a name")
 	}
+	if err == nil && id == "" {
+		err = prep.CheckStatBlock("new", p.Name, stats)
+	} else if err == nil {
+		err = prep.CheckStatBlock(id, p.Name, stats)
+	}
 	if err == nil {
 		if id == "" {
 			used := map[string]bool{"new": true, "import": true}
@@ -188,7 +192,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		p.Error = errMessage(err)
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
@@ -251,29 +255,16 @@ func (s *Server) handleImportBestiary(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
-	f, _, err := r.FormFile("file")
-	if err != nil {
-		if strings.Contains(err.Error(), "too large") {
-			return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-		}
-		return 0, fray.Errorf(fray.EINVALID, "choose a bestiary file (JSON, at most 1 MiB)")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+	data, err := readJSONFile(r)
 	if err != nil {
 		return 0, err
 	}
-	if len(data) > prep.MaxSetupBytes {
-		return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-	}
 	var entries []BestiaryEntry
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&entries); err != nil {
-		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %v", err)
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: prep.MaxDepth}); err != nil {
+		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %s", fray.ErrorMessage(err))
 	}
-	if dec.More() {
-		return 0, fray.Errorf(fray.EINVALID, "the file has data after the bestiary")
+	if len(entries) > prep.MaxStatBlocks {
+		return 0, fray.Errorf(fray.EINVALID, "a bestiary file holds at most %d entries, not %d", prep.MaxStatBlocks, len(entries))
 	}
 	var bs []store.StatBlock
 	seen := map[string]bool{}
@@ -284,6 +275,9 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 		}
 		if e.ID == "" {
 			e.ID = engine.Slug(e.Name)
+		}
+		if err := prep.CheckStatBlock(e.ID, e.Name, e.Stats); err != nil {
+			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
 		}
 		if seen[e.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)

@@ -42,32 +42,61 @@ func statusOf(code string) int {
 }
 
 type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"requestId,omitempty"` // internal errors: quote it to whoever runs the server
 }
 
 // writeError answers with the error as JSON for API routes, as a page in
 // the site's layout for browsers, and as plain text otherwise. A database
 // that cannot be reached is 503 with a message that says so, wherever it
-// shows.
+// shows. An internal error (500) is logged at ERROR with the request's id,
+// which the answer quotes.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	err = store.Classify(err)
+	if statusOf(fray.ErrorCode(err)) == http.StatusInternalServerError {
+		requestLogger(r).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeErrorLogged(w, r, err)
+}
+
+// failStatus is the status of err when a handler shows it in its own page
+// (a form shown again); an internal error is logged as writeError logs it.
+func failStatus(r *http.Request, err error) int {
+	err = store.Classify(err)
+	status := statusOf(fray.ErrorCode(err))
+	if status == http.StatusInternalServerError {
+		requestLogger(r).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	return status
+}
+
+// writeErrorLogged is writeError for an error already logged.
+func writeErrorLogged(w http.ResponseWriter, r *http.Request, err error) {
 	code := fray.ErrorCode(err)
 	status := statusOf(code)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "5")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		writeJSON(w, status, errorBody{Code: code, Message: fray.ErrorMessage(err)})
+		body := errorBody{Code: code, Message: fray.ErrorMessage(err)}
+		if status == http.StatusInternalServerError {
+			body.RequestID = requestID(w)
+		}
+		writeJSON(w, status, body)
 		return
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/html") {
 		writeErrorPage(w, r, status, fray.ErrorMessage(err))
 		return
 	}
+	msg := fray.ErrorMessage(err)
+	if status == http.StatusInternalServerError {
+		msg += " (request " + requestID(w) + ")"
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write([]byte(fray.ErrorMessage(err) + "\n"))
+	_, _ = w.Write([]byte(msg + "\n"))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -142,7 +171,7 @@ func writeErrorPage(w http.ResponseWriter, r *http.Request, status int, msg stri
 	}
 	title := http.StatusText(status)
 	if status == http.StatusInternalServerError {
-		msg = "Something went wrong on the server. Try again; if it keeps happening, tell whoever runs this server."
+		msg = "Something went wrong on the server. Try again; if it keeps happening, tell whoever runs this server (request " + requestID(w) + ")."
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

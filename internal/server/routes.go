@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/web"
@@ -13,8 +12,9 @@ import (
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer)
+	r.Use(s.requestLog)
 	r.Use(securityHeaders)
+	r.Use(cleanPaths)
 	r.Use(limitBody(maxBodyBytes))
 	// Refuse state-changing requests from other sites' pages (CSRF); bots
 	// without browser headers and same-origin forms pass.
