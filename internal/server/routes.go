@@ -16,9 +16,10 @@ func (s *Server) routes() http.Handler {
 	r.Use(securityHeaders)
 	r.Use(cleanPaths)
 	r.Use(limitBody(maxBodyBytes))
-	// Refuse state-changing requests from other sites' pages (CSRF); bots
-	// without browser headers and same-origin forms pass.
-	r.Use(http.NewCrossOriginProtection().Handler)
+	// Refuse state-changing requests from other origins' pages (CSRF):
+	// scheme, host and port must be this site's or an allowed origin's;
+	// bots without browser headers and same-origin forms pass.
+	r.Use(s.origins.Protect(writeError))
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
