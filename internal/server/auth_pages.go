@@ -85,7 +85,7 @@ func (s *Server) signup(r *http.Request, name, password, confirm string) (string
 	if err := auth.ValidateName(name); err != nil {
 		return "", err
 	}
-	if err := auth.ValidatePassword(password); err != nil {
+	if err := auth.ValidatePassword(password, name); err != nil {
 		return "", err
 	}
 	if password != confirm {

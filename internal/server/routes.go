@@ -36,6 +36,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/logout", s.handleLogout)
 		r.Get("/account", s.handleAccount)
 		r.Post("/account/password", s.handleChangePassword)
+		r.Post("/account/signout-everywhere", s.handleSignOutEverywhere)
 		r.Post("/account/tokens", s.handleCreateToken)
 		r.Post("/account/tokens/{tokenID}/revoke", s.handleRevokeToken)
 
@@ -62,6 +63,8 @@ func (s *Server) routes() http.Handler {
 			r.Get("/rulesets", s.handleRulesets)
 			r.Post("/signup", s.handleAPISignup)
 			r.Get("/me", s.handleAPIMe)
+			r.Post("/password", s.handleAPIChangePassword)
+			r.Post("/signout-everywhere", s.handleAPISignOutEverywhere)
 			r.Get("/tokens", s.handleAPITokens)
 			r.Post("/tokens", s.handleAPICreateToken)
 			r.Delete("/tokens/{tokenID}", s.handleAPIRevokeToken)

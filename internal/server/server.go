@@ -28,6 +28,7 @@ type Store interface {
 	CreateAPIToken(ctx context.Context, userID, name string, tokenHash []byte) (store.APIToken, error)
 	APITokens(ctx context.Context, userID string) ([]store.APIToken, error)
 	RevokeAPIToken(ctx context.Context, userID, tokenID string) error
+	SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error)
 	Authenticate(ctx context.Context, cred store.Credential, now time.Time) (store.User, time.Time, error)
 	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
 	AllowRate(ctx context.Context, key string, every time.Duration, burst int) (bool, error)
