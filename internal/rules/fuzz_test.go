@@ -20,7 +20,7 @@ type fuzzFight struct {
 	rs         engine.Ruleset
 	states     [2]engine.State // set up, started
 	history    [2]engine.History
-	kinds      []string        // the core commands, then the ruleset's
+	kinds      []string // the core commands, then the ruleset's
 	combatants []string
 }
 
