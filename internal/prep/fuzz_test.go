@@ -3,14 +3,13 @@ package prep_test
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/prep/preptest"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/strictjson"
 )
@@ -24,66 +23,9 @@ func clientError(t *testing.T, what string, err error) {
 	}
 }
 
-// hostileSetups are setup documents past every limit, for seeds and tests:
-// huge, negative and absurd grids, too many combatants, deep nesting,
-// oversize names.
-func hostileSetups() map[string][]byte {
-	grid := func(model string, w, h any) []byte {
-		return fmt.Appendf(nil, `{"name":"Big","ruleset":"d20-tactical","sides":[{"id":"a","name":"A"},{"id":"b","name":"B"}],
-			"combatants":[],"battlefield":{%s"width":%v,"height":%v}}`, model, w, h)
-	}
-	many := func(n int) []byte {
-		var b strings.Builder
-		b.WriteString(`{"name":"Horde","ruleset":"sw-zones","sides":[{"id":"a","name":"A"},{"id":"b","name":"B"}],"combatants":[`)
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `{"id":"g%d","name":"Goblin %d","side":"b"}`, i, i)
-		}
-		b.WriteString(`]}`)
-		return []byte(b.String())
-	}
-	return map[string][]byte{
-		"a grid a million wide":       grid("", 1000000, 8),
-		"a grid a billion high":       grid("", 8, 1000000000),
-		"a negative grid":             grid("", -5, -5),
-		"an absurd grid":              grid("", "1e300", 8),
-		"a grid past the ruleset's":   grid("", 61, 10),
-		"a grid past every ruleset's": grid(`"model":"grid",`, 101, 10),
-		"10,000 combatants":           many(10000),
-		"101 combatants":              many(101),
-		"deep nesting": []byte(`{"name":"Deep","ruleset":"sw-zones","sides":[],"combatants":[{"id":"a","name":"A","side":"a","stats":` +
-			strings.Repeat(`{"a":`, 200) + `1` + strings.Repeat(`}`, 200) + `}]}`),
-		"an oversize encounter name": []byte(`{"name":"` + strings.Repeat("N", 10000) + `","ruleset":"sw-zones","sides":[],"combatants":[]}`),
-		"an oversize combatant name": []byte(`{"name":"X","ruleset":"sw-zones","sides":[{"id":"a","name":"A"}],"combatants":[{"id":"a","name":"` +
-			strings.Repeat("N", 81) + `","side":"a"}]}`),
-		"an oversize zone name": []byte(`{"name":"X","ruleset":"sw-zones","sides":[],"combatants":[],"battlefield":{"zones":[{"id":"z","name":"` +
-			strings.Repeat("Z", 5000) + `","adjacent":[]}]}}`),
-		"a NUL in a name":    []byte(`{"name":"X\u0000","ruleset":"sw-zones","sides":[],"combatants":[]}`),
-		"a stray brace":      []byte(`{"name":"X","ruleset":"sw-zones","sides":[],"combatants":[]}}`),
-		"over a mebibyte":    []byte(`{"name":"X","ruleset":"sw-zones","sides":[],"combatants":[],"battlefield":{"zones":[]},"options":{"x":"` + strings.Repeat("x", prep.MaxSetupBytes) + `"}}`),
-		"65 zones":           zones(65),
-		"cells off the grid": []byte(`{"name":"X","ruleset":"d20-tactical","sides":[],"combatants":[],"battlefield":{"width":10,"height":10,"cells":[{"x":10,"y":0}]}}`),
-	}
-}
-
-func zones(n int) []byte {
-	var b strings.Builder
-	b.WriteString(`{"name":"Maze","ruleset":"sw-zones","sides":[],"combatants":[],"battlefield":{"zones":[`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"z%d","name":"Z%d","adjacent":[]}`, i, i)
-	}
-	b.WriteString(`]}}`)
-	return []byte(b.String())
-}
-
 func TestReadSetupRefusesHostileDocuments(t *testing.T) {
 	reg := rules.Registry()
-	for name, data := range hostileSetups() {
+	for name, data := range preptest.HostileSetups() {
 		_, err := prep.ReadSetup(reg, data)
 		code := fray.ErrorCode(err)
 		if code != fray.EINVALID && code != fray.ETOOLARGE {
@@ -118,7 +60,7 @@ func FuzzReadSetup(f *testing.F) {
 	for _, ex := range exs {
 		f.Add(ex.Data)
 	}
-	for name, data := range hostileSetups() {
+	for name, data := range preptest.HostileSetups() {
 		if len(data) < 64<<10 && name != "101 combatants" {
 			f.Add(data)
 		}

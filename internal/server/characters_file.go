@@ -82,7 +82,7 @@ func (s *Server) importCharacters(r *http.Request, m membership) (int, error) {
 	for i, e := range entries {
 		ci, err := s.characterImport(e, m)
 		if err != nil {
-			return 0, fray.Errorf(errCode(err), "character %d (%s): %s", i+1, e.Name, errMessage(err))
+			return 0, fray.Errorf(errCode(err), "character %d (%.40q): %s", i+1, e.Name, errMessage(err))
 		}
 		if seen[ci.Block.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "character %d: id %q is used twice", i+1, ci.Block.ID)

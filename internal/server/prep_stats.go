@@ -285,7 +285,7 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 		seen[e.ID] = true
 		if d, ok := rs.(engine.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
-				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, errMessage(err))
+				return 0, fray.Errorf(fray.EINVALID, "entry %d (%.40q): %s", i+1, e.Name, errMessage(err))
 			}
 		}
 		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaign, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})
