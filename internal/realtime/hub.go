@@ -604,11 +604,9 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		}
 		opts.InsecureSkipVerify = true // checked just above, scheme included
 	}
-	// The server's read and write timeouts bound requests; a socket lives
-	// on, kept alive by pings, so its connection leaves them behind.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Time{})
+	// The server's read and write timeouts bound requests, not sockets:
+	// taking the connection over clears its deadlines (net/http does),
+	// and pings keep a socket alive (TestSocketOutlivesServerTimeouts).
 	cw := &corkingWriter{ResponseWriter: w, timeout: h.cfg.WriteTimeout}
 	conn, err := websocket.Accept(cw, r, opts)
 	if err != nil {
