@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/prep/preptest"
 	"github.com/fray-vtt/fray/internal/store"
@@ -216,7 +217,7 @@ func TestHostileImportsAreRefused(t *testing.T) {
 	if ex, err = prep.ExampleNamed("d20-tactical-alley-brawl"); err != nil {
 		t.Fatal(err)
 	}
-	setup, _ := prep.DecodeSetup(ex.Data)
+	setup, _ := engine.DecodeSetup(ex.Data)
 	stats := string(setup.Combatants[len(setup.Combatants)-1].Stats)
 	entry := func(id, name string) string {
 		return fmt.Sprintf(`{"id":%q,"name":%q,"ruleset":"d20-tactical","stats":%s}`, id, name, stats)

@@ -11,6 +11,7 @@ import (
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/prep/preptest"
 	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
@@ -112,7 +113,7 @@ func FuzzStatBlocks(f *testing.F) {
 	}
 	reg := rules.Registry()
 	for _, ex := range exs {
-		s, err := prep.DecodeSetup(ex.Data)
+		s, err := engine.DecodeSetup(ex.Data)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -146,7 +147,7 @@ func FuzzStatBlocks(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if d, ok := rs.(engine.Deriver); ok {
+			if d, ok := rs.(sheet.Deriver); ok {
 				_, err := d.Derive(e.Stats)
 				clientError(t, "Derive", err)
 			}

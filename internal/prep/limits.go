@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
@@ -20,7 +21,7 @@ import (
 const (
 	// MaxSetupBytes bounds an encounter or draft document, and any file of
 	// stat blocks.
-	MaxSetupBytes = 1 << 20
+	MaxSetupBytes = engine.MaxSetupBytes
 	// MaxDepth bounds how deeply a document nests objects and arrays.
 	MaxDepth      = strictjson.DefaultMaxDepth
 	MaxCombatants = 100
@@ -43,10 +44,10 @@ const (
 
 func invalid(format string, args ...any) error { return fray.Errorf(fray.EINVALID, format, args...) }
 
-// ReadSetup decodes a setup document strictly (DecodeSetup) and checks it
-// against every limit (CheckSetup).
+// ReadSetup decodes a setup document strictly (engine.DecodeSetup) and
+// checks it against every limit (CheckSetup).
 func ReadSetup(rules *engine.Registry, data []byte) (engine.Setup, error) {
-	s, err := DecodeSetup(data)
+	s, err := engine.DecodeSetup(data)
 	if err != nil {
 		return s, err
 	}
@@ -176,7 +177,7 @@ func CheckStats(stats json.RawMessage) error {
 // CheckRevisionText checks the words of a character revision that came in
 // a file: its name, the encounter and the person, and what changed (at
 // most 500 changes of short texts).
-func CheckRevisionText(name, encounter, by string, changes []engine.StatChange) error {
+func CheckRevisionText(name, encounter, by string, changes []sheet.Change) error {
 	if !board.CheckText(name, MaxNameLen) || !board.CheckText(encounter, MaxNameLen) || !board.CheckText(by, MaxNameLen) {
 		return invalid("names are at most %d characters, without control characters", MaxNameLen)
 	}

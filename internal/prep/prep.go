@@ -5,38 +5,17 @@ package prep
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io/fs"
-	"path"
-	"slices"
 
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
-	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // Store is the persistence prep needs.
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
-}
-
-// DecodeSetup parses a setup document strictly (strictjson): one JSON
-// object of at most MaxSetupBytes nested at most MaxDepth levels, and
-// unknown fields are errors, so a misspelt key never silently becomes a
-// default. It checks no limit of the content: ReadSetup does both.
-func DecodeSetup(data []byte) (engine.Setup, error) {
-	var s engine.Setup
-	err := strictjson.DecodeWith(data, &s, strictjson.Limits{MaxBytes: MaxSetupBytes, MaxDepth: MaxDepth})
-	switch fray.ErrorCode(err) {
-	case "":
-		return s, nil
-	case fray.ETOOLARGE:
-		return engine.Setup{}, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", MaxSetupBytes)
-	}
-	return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file is not a valid setup document: %s", fray.ErrorMessage(err))
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -109,35 +88,10 @@ func Import(ctx context.Context, db Store, rules *engine.Registry, campaignID st
 }
 
 // Example is one shipped example encounter.
-type Example struct {
-	Name  string // file name without extension, e.g. "sw-zones-goblin-ford"
-	Title string // the encounter's name
-	Data  []byte
-}
+type Example = examples.Example
 
 // Examples returns the shipped example encounters, sorted by name.
-func Examples() ([]Example, error) {
-	files, err := fs.Glob(examples.Encounters, "encounters/*.json")
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(files)
-	out := make([]Example, 0, len(files))
-	for _, f := range files {
-		data, err := fs.ReadFile(examples.Encounters, f)
-		if err != nil {
-			return nil, err
-		}
-		var head struct {
-			Name string `json:"name"`
-		}
-		if err := json.Unmarshal(data, &head); err != nil {
-			return nil, fmt.Errorf("example %s: %w", f, err)
-		}
-		out = append(out, Example{Name: path.Base(f)[:len(path.Base(f))-len(".json")], Title: head.Name, Data: data})
-	}
-	return out, nil
-}
+func Examples() ([]Example, error) { return examples.All() }
 
 // Imported is an example encounter as stored, with its player characters.
 type Imported struct {

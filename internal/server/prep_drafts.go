@@ -11,6 +11,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -151,7 +152,7 @@ func writeSetupFile(w http.ResponseWriter, name string, setup []byte) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+engine.Slug(name)+`.json"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+sheet.Slug(name)+`.json"`)
 	_, _ = w.Write(append(setup, '\n'))
 }
 
@@ -235,7 +236,7 @@ func (s *Server) prepProps(r *http.Request, m membership, encs []store.Encounter
 	ctx := r.Context()
 	p := &web.PrepProps{CampaignID: m.campaign, IsGM: m.gm()}
 	for _, rs := range s.rules.All() {
-		if _, ok := rs.(engine.Schemaer); ok {
+		if _, ok := rs.(sheet.Schemaer); ok {
 			p.Rulesets = append(p.Rulesets, engine.Choice{Value: rs.ID(), Label: rs.Title()})
 		}
 	}
