@@ -112,7 +112,7 @@ func (tx *Tx) commit(d Decision, commitment, by string) error {
 	if c := b.Combatant(d.For); c != nil {
 		who = c.Name
 	}
-	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered (sealed).",
+	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered.",
 		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, Commitment: commitment})}.With(d.concerns(b)...))
 }
 
