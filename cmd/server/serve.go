@@ -39,19 +39,18 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		}
 	}
 
-	var hub *realtime.Hub
 	var newSource func() dice.Source
 	if cfg.DiceSeed != 0 {
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
 		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
 	}
-	svc := play.New(play.Config{
-		Store: db, Rulesets: rules.Registry(), Logger: log, NewSource: newSource,
-		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
+	rulesets := rules.Registry()
+	// The hub publishes what the live encounters commit; sessions reach the
+	// live encounters through the server (realtime.ServeOptions.Table).
+	hub := realtime.NewHub(realtime.Config{
+		Events: db, Render: server.RenderFragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
 	})
-	hub = realtime.NewHub(realtime.Config{
-		Encounters: svc, Events: db, Render: server.RenderFragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
-	})
+	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, NewSource: newSource, Publisher: hub})
 
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()
@@ -80,7 +79,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		return err
 	}
 	srv := &http.Server{
-		Handler: server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log,
+		Handler: server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rulesets, Logger: log,
 			SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies}),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,

@@ -31,7 +31,7 @@ func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
 		since = n
 	}
 	s.hub.Serve(w, r, realtime.ServeOptions{
-		Encounter: e.id, Viewer: e.viewer, Since: since,
+		Encounter: e.id, Table: s.play, Viewer: e.viewer, Since: since,
 		HTML: q.Get("html") == "1", View: q.Get("view") == "1",
 		Campaign: e.campaign, User: e.user.ID, Access: e.access, Expires: e.expires,
 		Authorize: func(ctx context.Context) (realtime.Grant, error) {

@@ -24,7 +24,7 @@ func TestSnapshotsAlongHistory(t *testing.T) {
 		if store.SnapshotDue(seq, seq+int64(n)) {
 			a.Snapshot = state(seq + int64(n))
 		}
-		got, err := db.Append(ctx, a)
+		got, err := appendSeq(ctx, db, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +59,7 @@ func TestSnapshotsAlongHistory(t *testing.T) {
 		}
 	}
 	// A failed append keeps no snapshot.
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 250, Events: events(251, k), Snapshot: state(350)}); fray.ErrorCode(err) != fray.ECONFLICT {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 250, Events: events(251, k), Snapshot: state(350)}); fray.ErrorCode(err) != fray.ECONFLICT {
 		t.Fatalf("stale append: %v", err)
 	}
 	if again, _ := db.SnapshotSeqs(ctx, e.ID); !reflect.DeepEqual(again, seqs) {
@@ -80,7 +80,7 @@ func TestEventsOfKind(t *testing.T) {
 	evs := events(1, 4)
 	evs[1].Kind = engine.KindCombatantOut
 	evs[3].Kind = engine.KindRewound
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: evs}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: evs}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.EventsOfKind(ctx, e.ID, engine.KindRewound, engine.KindCombatantOut)
