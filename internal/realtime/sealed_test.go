@@ -147,7 +147,6 @@ func duel(t *testing.T, db *store.DB, campaign, heroChoice string) (hero, orc, g
 	}
 }
 
-
 // TestSealedChoiceOverWebsockets: after the hero commits a sealed stance,
 // every frame the orc's socket receives is byte for byte what it would be
 // had the hero chosen the other stance; the GM's and the hero's own
