@@ -10,8 +10,15 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/accounts"
+	"github.com/fray-vtt/fray/internal/campaigns"
+	"github.com/fray-vtt/fray/internal/carry"
+	"github.com/fray-vtt/fray/internal/characters"
 	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/history"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/server"
@@ -79,8 +86,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		return err
 	}
 	srv := &http.Server{
-		Handler: server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rulesets, Logger: log,
-			SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies}),
+		Handler:           newServer(db, svc, hub, rulesets, log, cfg),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 	}
@@ -101,6 +107,22 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	svc.Close()                 // finish queued commands
 	stopListen()
 	return err
+}
+
+// newServer wires the HTTP layer's services to the database, the live
+// encounters and the hub.
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, log *slog.Logger, cfg config) *server.Server {
+	acc := accounts.New(db, accounts.Limits{})
+	camps := campaigns.New(db)
+	prepare := prep.NewService(db, rulesets)
+	return server.New(server.Config{
+		Accounts: acc, Tokens: acc, Access: db,
+		Campaigns: camps, Invites: camps, Members: camps,
+		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
+		History: history.New(db, rulesets), Table: table, Events: db, Hub: hub, Health: db,
+		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
+	})
 }
 
 // sweep deletes expired sessions and full rate-limit buckets hourly so the

@@ -43,19 +43,13 @@ func draft(e board.Editor) *engine.Setup {
 func edit(t *testing.T, s *engine.Setup, e board.Editor, op string, kv ...string) error {
 	t.Helper()
 	f := url.Values{}
-	var members []string
 	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i] == "members" {
-			members = append(members, kv[i+1])
-			continue
-		}
 		f.Add(kv[i], kv[i+1])
 	}
-	done, err := EditBattlefield(s, e, op, f, members)
-	if !done {
+	if !battlefieldOps[op] {
 		t.Fatalf("%s is not a battlefield edit", op)
 	}
-	return err
+	return DraftEditor{Board: e, Boarded: true}.Apply(s, op, f)
 }
 
 func must(t *testing.T, err error) {

@@ -15,23 +15,36 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 )
 
+// Access says who may do what; *store.DB is one.
+type Access interface {
+	// Access reads, in one statement, whether cred still signs in user
+	// userID and their role and characters in campaign campaignID:
+	// EUNAUTHORIZED for an ended credential, ENOTFOUND for a non-member.
+	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
+	// EncounterCampaign is the campaign of an encounter; ENOTFOUND for none.
+	EncounterCampaign(ctx context.Context, id string) (string, error)
+}
+
 // membership is a signed-in user's place in one campaign.
 type membership struct {
-	user     *store.User
-	campaign string
-	role     string
+	user       *store.User
+	principal  *principal
+	campaign   string
+	role       string
+	characters []string // the characters they own there
 }
 
 func (m membership) gm() bool { return m.role == store.RoleGM }
 
 // member resolves the signed-in user's role in campaignID. Non-members are
-// told the campaign does not exist, so its existence is not revealed.
+// told the campaign does not exist, so its existence is not revealed. On
+// error it has answered.
 func (s *Server) member(w http.ResponseWriter, r *http.Request, campaignID string) (membership, bool) {
-	u, ok := s.requireUser(w, r)
-	if !ok {
+	if _, ok := requireUser(w, r); !ok {
 		return membership{}, false
 	}
-	role, err := s.store.Membership(r.Context(), campaignID, u.ID)
+	p := principalFrom(r)
+	a, err := s.Access.Access(r.Context(), p.cred, p.user.ID, campaignID, time.Now())
 	if err != nil {
 		if errCode(err) == fray.ENOTFOUND {
 			err = fray.Errorf(fray.ENOTFOUND, "no such campaign")
@@ -39,7 +52,7 @@ func (s *Server) member(w http.ResponseWriter, r *http.Request, campaignID strin
 		writeError(w, r, err)
 		return membership{}, false
 	}
-	return membership{user: u, campaign: campaignID, role: role}, true
+	return membership{user: p.user, principal: p, campaign: campaignID, role: a.Role, characters: a.Characters}, true
 }
 
 // gmOf is member, refusing anyone but the campaign's GMs.
@@ -52,14 +65,30 @@ func (s *Server) gmOf(w http.ResponseWriter, r *http.Request, campaignID string)
 	return m, ok
 }
 
+// encounterGM resolves the request's encounter {id} for a GM of its
+// campaign; anyone else is refused (non-members with 404). On error it has
+// answered.
+func (s *Server) encounterGM(w http.ResponseWriter, r *http.Request) (membership, string, bool) {
+	if _, ok := requireUser(w, r); !ok {
+		return membership{}, "", false
+	}
+	id := chi.URLParam(r, "id")
+	campaignID, err := s.Access.EncounterCampaign(r.Context(), id)
+	if err != nil {
+		writeError(w, r, err)
+		return membership{}, "", false
+	}
+	m, ok := s.gmOf(w, r, campaignID)
+	return m, id, ok
+}
+
 // viewedEncounter is the encounter of a request's {id} as its user sees it.
 type viewedEncounter struct {
 	membership
-	principal *principal
-	id        string
-	as        string // the ?as= a GM previews the page with, "" otherwise
-	ruleset   engine.Ruleset
-	state     engine.State
+	id      string
+	as      string // the ?as= a GM previews the page with, "" otherwise
+	ruleset engine.Ruleset
+	state   engine.State
 	grant
 }
 
@@ -74,18 +103,22 @@ type grant struct {
 // whether it exists or not.
 func noSuchEncounter() error { return fray.Errorf(fray.ENOTFOUND, "no such encounter") }
 
-// viewed loads the request's encounter and the viewer its user is: the GM
-// (who may preview as a player character with ?as=ID), or a player
-// commanding the characters they own in the campaign. An unknown encounter
-// and one the user may not see (a stranger's) get the same 404. On error it
-// has answered.
-func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter, bool) {
-	if _, ok := s.requireUser(w, r); !ok {
+// loader reads an encounter's current state: the live table's
+// (Table.Current) for play, the stored one (History.Latest) for history.
+type loader func(ctx context.Context, id string) (engine.Ruleset, engine.State, error)
+
+// viewed loads the request's encounter with load and the viewer its user
+// is: the GM (who may preview as a player character with ?as=ID), or a
+// player commanding the characters they own in the campaign. An unknown
+// encounter and one the user may not see (a stranger's) get the same 404.
+// On error it has answered.
+func (s *Server) viewed(w http.ResponseWriter, r *http.Request, load loader) (viewedEncounter, bool) {
+	if _, ok := requireUser(w, r); !ok {
 		return viewedEncounter{}, false
 	}
 	p := principalFrom(r)
 	id := chi.URLParam(r, "id")
-	campaignID, err := s.store.EncounterCampaign(r.Context(), id)
+	campaignID, err := s.Access.EncounterCampaign(r.Context(), id)
 	if errCode(err) == fray.ENOTFOUND {
 		err = noSuchEncounter()
 	}
@@ -99,13 +132,13 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	rs, st, err := s.play.Current(r.Context(), id)
+	rs, st, err := load(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
 	}
-	e := viewedEncounter{principal: p, id: id, ruleset: rs, state: st,
-		membership: membership{user: p.user, campaign: campaignID, role: a.Role}}
+	e := viewedEncounter{id: id, ruleset: rs, state: st,
+		membership: membership{user: p.user, principal: p, campaign: campaignID, role: a.Role, characters: a.Characters}}
 	if e.grant, err = grantFrom(a, st, r.URL.Query().Get("as"), p.user.Name); err != nil {
 		writeError(w, r, err)
 		return viewedEncounter{}, false
@@ -120,7 +153,7 @@ func (s *Server) viewed(w http.ResponseWriter, r *http.Request) (viewedEncounter
 // is not a member is told the encounter does not exist; one whose
 // credential ended is EUNAUTHORIZED.
 func (s *Server) access(ctx context.Context, p *principal, campaignID string) (store.Access, error) {
-	a, err := s.store.Access(ctx, p.cred, p.user.ID, campaignID, time.Now())
+	a, err := s.Access.Access(ctx, p.cred, p.user.ID, campaignID, time.Now())
 	if fray.ErrorCode(err) == fray.ENOTFOUND {
 		err = noSuchEncounter()
 	}
@@ -158,7 +191,7 @@ func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
 	if err != nil {
 		return err
 	}
-	_, st, err := s.play.Current(ctx, e.id)
+	_, st, err := s.Table.Current(ctx, e.id)
 	if err != nil {
 		return err
 	}
@@ -166,7 +199,7 @@ func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
 	if err != nil {
 		return err
 	}
-	e.role, e.grant, e.state = a.Role, g, st
+	e.role, e.characters, e.grant, e.state = a.Role, a.Characters, g, st
 	return nil
 }
 
@@ -176,7 +209,7 @@ func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
 // the user no longer has.
 func (s *Server) submit(ctx context.Context, e *viewedEncounter, cmdID string, cmd engine.Command) (int64, error) {
 	for attempt := 0; ; attempt++ {
-		seq, err := s.play.Submit(ctx, e.id, play.Sender{User: e.user.ID, Viewer: e.viewer, Access: e.access}, cmdID, cmd)
+		seq, err := s.Table.Submit(ctx, e.id, play.Sender{User: e.user.ID, Viewer: e.viewer, Access: e.access}, cmdID, cmd)
 		if !errors.Is(err, play.ErrAccessChanged) || attempt == 3 {
 			return seq, err
 		}

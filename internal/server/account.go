@@ -3,16 +3,14 @@ package server
 import (
 	"net/http"
 
-	"github.com/go-chi/chi/v5"
-
-	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/web"
 )
 
-// handleAccount shows the password form and the user's API tokens.
+// handleAccount shows the password form and the user's API tokens:
+// GET /account.
 func (s *Server) handleAccount(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.requireUser(w, r)
+	u, ok := requireUser(w, r)
 	if !ok {
 		return
 	}
@@ -20,7 +18,7 @@ func (s *Server) handleAccount(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, userID, name, newToken, notice, errMsg string) {
-	tokens, err := s.store.APITokens(r.Context(), userID)
+	tokens, err := s.Tokens.Tokens(r.Context(), userID)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -42,9 +40,10 @@ func accountRedirect(w http.ResponseWriter, r *http.Request, key, msg string) {
 }
 
 // handleChangePassword checks the current password, sets the new one,
-// signs out every other session and keeps this browser signed in.
+// signs out every other session and keeps this browser signed in:
+// POST /account/password (current, password, password2).
 func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.requireUser(w, r)
+	u, ok := requireUser(w, r)
 	if !ok {
 		return
 	}
@@ -52,28 +51,15 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	} else if !ok {
-		accountRedirect(w, r, "error", "Too many attempts. Wait a minute and try again.")
+		accountRedirect(w, r, flashError, "Too many attempts. Wait a minute and try again.")
 		return
 	}
-	if !auth.CheckPassword(u.PasswordHash, r.PostFormValue("current")) {
-		accountRedirect(w, r, "error", "Your current password is wrong.")
+	err := s.Accounts.ChangePassword(r.Context(), *u, r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2"))
+	if errCode(err) == fray.EINVALID {
+		accountRedirect(w, r, flashError, errMessage(err))
 		return
 	}
-	password := r.PostFormValue("password")
-	if err := auth.ValidatePassword(password); err != nil {
-		accountRedirect(w, r, "error", errMessage(err))
-		return
-	}
-	if password != r.PostFormValue("password2") {
-		accountRedirect(w, r, "error", "The two new passwords differ.")
-		return
-	}
-	hash, err := auth.HashPassword(password)
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if err := s.store.SetPassword(r.Context(), u.ID, hash); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -81,45 +67,14 @@ func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	accountRedirect(w, r, "notice", "Password changed. Every other session was signed out.")
+	accountRedirect(w, r, flashNotice, "Password changed. Every other session was signed out.")
 }
 
-// handleCreateToken makes a personal access token and shows it once.
-func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.requireUser(w, r)
+// handleAPIMe returns the caller: GET /api/me.
+func (s *Server) handleAPIMe(w http.ResponseWriter, r *http.Request) {
+	u, ok := requireUser(w, r)
 	if !ok {
 		return
 	}
-	token, _, err := s.createToken(r, u.ID, r.PostFormValue("name"))
-	if err != nil {
-		accountRedirect(w, r, "error", errMessage(err))
-		return
-	}
-	s.renderAccount(w, r, u.ID, u.Name, token, "Token created. Copy it now: it is not shown again.", "")
-}
-
-// createToken makes a personal access token and returns it (shown once)
-// and its id.
-func (s *Server) createToken(r *http.Request, userID, name string) (string, string, error) {
-	if name == "" || len(name) > 100 {
-		return "", "", fray.Errorf(fray.EINVALID, "give the token a name of 1–100 characters")
-	}
-	token, hash := auth.NewToken(tokenPrefix)
-	t, err := s.store.CreateAPIToken(r.Context(), userID, name, hash)
-	if err != nil {
-		return "", "", err
-	}
-	return token, t.ID, nil
-}
-
-func (s *Server) handleRevokeToken(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.requireUser(w, r)
-	if !ok {
-		return
-	}
-	if err := s.store.RevokeAPIToken(r.Context(), u.ID, chi.URLParam(r, "tokenID")); err != nil {
-		accountRedirect(w, r, "error", errMessage(err))
-		return
-	}
-	accountRedirect(w, r, "notice", "Token revoked.")
+	writeJSON(w, http.StatusOK, map[string]string{"id": u.ID, "name": u.Name})
 }

@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -14,6 +16,13 @@ import (
 	"github.com/fray-vtt/fray/web"
 )
 
+// Carry is the GM's carry-over of an encounter's results to the
+// campaign's characters; *carry.Service is one.
+type Carry interface {
+	Summary(ctx context.Context, encounterID string) (carry.Summary, error)
+	Confirm(ctx context.Context, encounterID string, seq int64, by carry.User, ds []carry.Decision) ([]carry.Outcome, error)
+}
+
 // handleCarryPage shows the GM an encounter's carry-over: GET
 // /encounters/{id}/carry-over.
 func (s *Server) handleCarryPage(w http.ResponseWriter, r *http.Request) {
@@ -21,7 +30,7 @@ func (s *Server) handleCarryPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	sum, err := s.carryService().Summary(r.Context(), id)
+	sum, err := s.Carry.Summary(r.Context(), id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -41,8 +50,7 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	svc := s.carryService()
-	sum, err := svc.Summary(ctx, id)
+	sum, err := s.Carry.Summary(ctx, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -86,7 +94,7 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 		carryRedirect(w, r, id, "error", "The encounter changed since you opened this page (a rewind, or more play). Review the carry-over again.")
 		return
 	}
-	outcomes, err := svc.Confirm(ctx, id, seq, carry.User{ID: m.user.ID, Name: m.user.Name}, ds)
+	outcomes, err := s.Carry.Confirm(ctx, id, seq, carry.User{ID: m.user.ID, Name: m.user.Name}, ds)
 	if err != nil {
 		fail(err)
 		return
@@ -177,4 +185,106 @@ func orSomeone(name string) string {
 		return "someone"
 	}
 	return name
+}
+
+type carryJSON struct {
+	Encounter  string              `json:"encounter"`
+	Campaign   string              `json:"campaign"`
+	Name       string              `json:"name"`
+	Ruleset    string              `json:"ruleset"`
+	Status     string              `json:"status"`
+	Seq        int64               `json:"seq"`
+	Finished   bool                `json:"finished"`
+	Fields     []engine.CarryField `json:"fields"`
+	Characters []carryEntryJSON    `json:"characters"`
+}
+
+type carryEntryJSON struct {
+	ID       string              `json:"id"`
+	Name     string              `json:"name"`
+	State    string              `json:"state"`
+	Problem  string              `json:"problem,omitempty"`
+	Revision int                 `json:"revision"`
+	Start    engine.CarryValues  `json:"start,omitempty"`
+	End      engine.CarryValues  `json:"end,omitempty"`
+	Current  engine.CarryValues  `json:"current,omitempty"`
+	Proposal engine.CarryValues  `json:"proposal,omitempty"`
+	Changes  []engine.StatChange `json:"changes"`
+	Invalid  string              `json:"invalid,omitempty"`
+	Decided  *decidedJSON        `json:"decided"`
+}
+
+type decidedJSON struct {
+	Decision string    `json:"decision"`
+	Seq      int64     `json:"seq"`
+	Revision int       `json:"revision,omitempty"`
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
+}
+
+// handleAPICarry returns an encounter's carry-over summary to a GM: GET
+// /api/encounters/{id}/carry-over.
+func (s *Server) handleAPICarry(w http.ResponseWriter, r *http.Request) {
+	_, id, ok := s.encounterGM(w, r)
+	if !ok {
+		return
+	}
+	sum, err := s.Carry.Summary(r.Context(), id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	out := carryJSON{Encounter: sum.EncounterID, Campaign: sum.CampaignID, Name: sum.Name, Ruleset: sum.Ruleset,
+		Status: string(sum.Status), Seq: sum.Seq, Finished: sum.Finished(), Fields: sum.Fields, Characters: []carryEntryJSON{}}
+	if out.Fields == nil {
+		out.Fields = []engine.CarryField{}
+	}
+	for _, c := range sum.Characters {
+		e := carryEntryJSON{ID: c.ID, Name: c.Name, State: c.State, Problem: c.Problem, Revision: c.Revision,
+			Start: c.Start, End: c.End, Current: c.Current, Proposal: c.Proposal, Changes: c.Changes, Invalid: c.Invalid}
+		if e.Changes == nil {
+			e.Changes = []engine.StatChange{}
+		}
+		if d := c.Decided; d != nil {
+			e.Decided = &decidedJSON{Decision: d.Decision, Seq: d.Seq, Revision: d.Revision, By: d.UserName, At: d.DecidedAt.UTC()}
+		}
+		out.Characters = append(out.Characters, e)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// handleAPICarryConfirm records a GM's carry-over decisions: POST
+// /api/encounters/{id}/carry-over
+// {"seq":N,"characters":[{"id":"brak"},{"id":"tess","values":{"wounds":1}},{"id":"lyra","skip":true}]}.
+func (s *Server) handleAPICarryConfirm(w http.ResponseWriter, r *http.Request) {
+	m, id, ok := s.encounterGM(w, r)
+	if !ok {
+		return
+	}
+	var req struct {
+		Seq        *int64 `json:"seq"`
+		Characters []struct {
+			ID     string         `json:"id"`
+			Skip   bool           `json:"skip"`
+			Values map[string]any `json:"values"`
+		} `json:"characters"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req.Seq == nil {
+		writeError(w, r, fray.Errorf(fray.EINVALID, "seq is required: the encounter's seq the carry-over was reviewed at (GET …/carry-over)"))
+		return
+	}
+	ds := make([]carry.Decision, 0, len(req.Characters))
+	for _, c := range req.Characters {
+		ds = append(ds, carry.Decision{Character: c.ID, Skip: c.Skip, Values: c.Values})
+	}
+	outcomes, err := s.Carry.Confirm(r.Context(), id, *req.Seq, carry.User{ID: m.user.ID, Name: m.user.Name}, ds)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"seq": *req.Seq, "results": outcomes})
 }

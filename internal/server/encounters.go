@@ -1,20 +1,70 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"strconv"
+	"net/url"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/store"
 )
+
+// Encounters makes encounters: from setup documents, the shipped examples
+// and other encounters; *prep.Service is one.
+type Encounters interface {
+	// Prepare validates a setup document, storing nothing; Save stores it.
+	Prepare(data []byte) (prep.Prepared, error)
+	Save(ctx context.Context, campaignID string, p prep.Prepared) (store.Encounter, error)
+	Import(ctx context.Context, campaignID string, data []byte) (store.Encounter, error)
+	Examples() ([]prep.Example, error)
+	AddExample(ctx context.Context, campaignID, name string) (store.Encounter, error)
+	Encounter(ctx context.Context, id string) (store.Encounter, error)
+	// Duplicate copies an encounter's setup into a new draft.
+	Duplicate(ctx context.Context, e store.Encounter) (store.Draft, error)
+}
 
 // defaultCampaign holds encounters imported without naming a campaign.
 const defaultCampaign = "Imported encounters"
+
+// handleAddExample adds one of the shipped example encounters:
+// POST /campaigns/{id}/encounters/example (example; GMs).
+func (s *Server) handleAddExample(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	e, err := s.Encounters.AddExample(r.Context(), m.campaign, r.PostFormValue("example"))
+	if err != nil {
+		campaignRedirect(w, r, m.campaign, flashError, errMessage(err))
+		return
+	}
+	campaignRedirect(w, r, m.campaign, flashNotice, "Added "+e.Name+".")
+}
+
+// handleImportFile imports an uploaded encounter file; a bad file stores
+// nothing: POST /campaigns/{id}/encounters/import (multipart file; GMs).
+func (s *Server) handleImportFile(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	data, err := readJSONFile(r)
+	if err == nil {
+		var e store.Encounter
+		if e, err = s.Encounters.Import(r.Context(), m.campaign, data); err == nil {
+			campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+e.Name+".")
+			return
+		}
+	}
+	campaignRedirect(w, r, m.campaign, flashError, "The file was not imported: "+errMessage(err))
+}
 
 // handleImportEncounter creates an encounter from a setup document (the
 // format of examples/encounters) in a campaign the caller runs:
@@ -22,7 +72,7 @@ const defaultCampaign = "Imported encounters"
 // without a campaign, a new one with the caller as GM. An invalid document
 // stores nothing.
 func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.requireUser(w, r)
+	u, ok := requireUser(w, r)
 	if !ok {
 		return
 	}
@@ -44,20 +94,20 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", prep.MaxSetupBytes))
 		return
 	}
-	prepared, err := prep.Prepare(s.rules, data)
+	prepared, err := s.Encounters.Prepare(data)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	if campaignID == "" {
-		c, err := s.store.CreateCampaignFor(r.Context(), defaultCampaign, u.ID)
+		c, err := s.Campaigns.Create(r.Context(), defaultCampaign, u.ID)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
 		campaignID = c.ID
 	}
-	e, err := prep.Save(r.Context(), s.store, campaignID, prepared)
+	e, err := s.Encounters.Save(r.Context(), campaignID, prepared)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -68,74 +118,81 @@ func (s *Server) handleImportEncounter(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// handleEncounterView returns the caller's projection: GET /api/encounters/{id} (GMs may add ?as=PC to preview)
-func (s *Server) handleEncounterView(w http.ResponseWriter, r *http.Request) {
-	e, ok := s.viewed(w, r)
+// encounterForGM loads the request's encounter row for one of its GMs.
+func (s *Server) encounterForGM(w http.ResponseWriter, r *http.Request) (store.Encounter, bool) {
+	if _, ok := requireUser(w, r); !ok {
+		return store.Encounter{}, false
+	}
+	e, err := s.Encounters.Encounter(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return e, false
+	}
+	_, ok := s.gmOf(w, r, e.CampaignID)
+	return e, ok
+}
+
+// handleEncounterSetup downloads an encounter's setup document:
+// GET /encounters/{id}/setup.json (GMs).
+func (s *Server) handleEncounterSetup(w http.ResponseWriter, r *http.Request) {
+	e, ok := s.encounterForGM(w, r)
 	if !ok {
 		return
 	}
-	writeJSON(w, http.StatusOK, engine.Project(e.ruleset, e.state, e.viewer))
+	writeSetupFile(w, e.Name, e.Setup)
 }
 
-// handleEncounterEvents returns the events after ?since= that the viewer may
-// see, at most ?limit= (default and maximum 1000).
-func (s *Server) handleEncounterEvents(w http.ResponseWriter, r *http.Request) {
-	e, ok := s.viewed(w, r)
+// handleDuplicateEncounter copies an encounter's setup into a new draft:
+// POST /encounters/{id}/duplicate (GMs).
+func (s *Server) handleDuplicateEncounter(w http.ResponseWriter, r *http.Request) {
+	e, ok := s.encounterForGM(w, r)
 	if !ok {
 		return
 	}
-	q := r.URL.Query()
-	since, err := intParam(q.Get("since"), 0)
-	if err != nil || since < 0 {
-		writeError(w, r, fray.Errorf(fray.EINVALID, "since must be a non-negative integer"))
-		return
-	}
-	limit, err := intParam(q.Get("limit"), 1000)
-	if err != nil || limit < 1 || limit > 1000 {
-		writeError(w, r, fray.Errorf(fray.EINVALID, "limit must be between 1 and 1000"))
-		return
-	}
-	events, err := s.store.Events(r.Context(), e.id, since, int(limit))
+	d, err := s.Encounters.Duplicate(r.Context(), e)
 	if err != nil {
-		writeError(w, r, err)
+		campaignRedirect(w, r, e.CampaignID, flashError, "No draft was made: "+errMessage(err))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"seq": e.state.Core().Seq, "events": engine.FilterEvents(e.state, e.viewer, events)})
+	draftRedirect(w, r, d.ID, flashNotice, "Duplicated "+e.Name+" as a draft.")
 }
 
-func intParam(v string, def int64) (int64, error) {
-	if v == "" {
-		return def, nil
+// writeSetupFile downloads a setup document, indented.
+func writeSetupFile(w http.ResponseWriter, name string, setup []byte) {
+	var v any
+	if err := json.Unmarshal(setup, &v); err == nil {
+		if b, err := json.MarshalIndent(v, "", "  "); err == nil {
+			setup = b
+		}
 	}
-	return strconv.ParseInt(v, 10, 64)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+engine.Slug(name)+`.json"`)
+	_, _ = w.Write(append(setup, '\n'))
 }
 
-type commandRequest struct {
-	ID      string          `json:"id"`
-	Command json.RawMessage `json:"command"`
+// readJSONFile reads the form's "file", at most prep.MaxSetupBytes.
+func readJSONFile(r *http.Request) ([]byte, error) {
+	f, _, err := r.FormFile("file")
+	if err != nil {
+		if strings.Contains(err.Error(), "too large") {
+			return nil, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
+		}
+		return nil, fray.Errorf(fray.EINVALID, "choose a file (JSON, at most 1 MiB)")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > prep.MaxSetupBytes {
+		return nil, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
+	}
+	return data, nil
 }
 
-// handleEncounterCommand submits one command over HTTP, for bots and tests:
-// POST /api/encounters/{id}/commands {"id":"…","command":{"kind":…}}
-func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) {
-	e, ok := s.viewed(w, r)
-	if !ok {
-		return
-	}
-	var req commandRequest
-	if err := readJSON(r, &req); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	cmd, err := engine.DecodeCommand(req.Command)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	seq, err := s.submit(r.Context(), &e, req.ID, cmd)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": req.ID, "seq": seq})
+// draftRedirect goes to a draft's page, leaving msg as its notice or error
+// (key flashNotice or flashError).
+func draftRedirect(w http.ResponseWriter, r *http.Request, id, key, msg string) {
+	setFlash(w, r, key, msg)
+	http.Redirect(w, r, "/drafts/"+url.PathEscape(id), http.StatusSeeOther)
 }

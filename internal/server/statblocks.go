@@ -1,9 +1,8 @@
 package server
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -18,6 +17,17 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
+
+// StatBlocks are a campaign's bestiary and player characters' sheets as
+// the GM's stat editor keeps them; *prep.Service is one.
+type StatBlocks interface {
+	StatBlock(ctx context.Context, kind, campaignID, id string) (store.StatBlock, error)
+	// SaveStatBlock creates or updates one and returns its id.
+	SaveStatBlock(ctx context.Context, in prep.StatSave) (string, error)
+	DeleteStatBlock(ctx context.Context, kind, campaignID, id string) error
+	Bestiary(ctx context.Context, campaignID string) ([]prep.BestiaryEntry, error)
+	ImportBestiary(ctx context.Context, campaignID string, data []byte) (int, error)
+}
 
 // storeKind maps the URL's kind ("bestiary", "pcs") to the store's.
 func storeKind(kind string) string {
@@ -58,21 +68,15 @@ func derivedLine(rs engine.Ruleset, stats json.RawMessage) string {
 	return strings.Join(parts, " · ")
 }
 
-func schemaOf(rs engine.Ruleset) (engine.StatSchema, error) {
-	sc, ok := rs.(engine.Schemaer)
-	if !ok {
-		return engine.StatSchema{}, fray.Errorf(fray.EINVALID, "ruleset %s has no stat block editor", rs.ID())
-	}
-	return sc.Schema(), nil
-}
-
+// renderStat renders the stat editor for p with stats, or with the values
+// a refused form posted.
 func (s *Server) renderStat(w http.ResponseWriter, r *http.Request, p web.StatBlockProps, stats json.RawMessage, values map[string]string) {
-	rs, err := s.rules.Get(p.Ruleset)
+	rs, err := s.Rulesets.Get(p.Ruleset)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	p.Schema, err = schemaOf(rs)
+	p.Schema, err = prep.SchemaOf(rs)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -97,25 +101,29 @@ func (s *Server) renderStat(w http.ResponseWriter, r *http.Request, p web.StatBl
 	render(w, r, web.StatBlock(p))
 }
 
+// handleStatNew is the editor of a new stat block:
+// GET /campaigns/{id}/{bestiary|pcs}/new?ruleset=ID (GMs).
 func (s *Server) handleStatNew(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
 	rs := r.URL.Query().Get("ruleset")
-	if rs == "" && len(s.rules.All()) > 0 {
-		rs = s.rules.All()[0].ID()
+	if rs == "" && len(s.Rulesets.All()) > 0 {
+		rs = s.Rulesets.All()[0].ID()
 	}
 	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: chi.URLParam(r, "kind"), Ruleset: rs}, nil, nil)
 }
 
+// handleStatPage is a stat block's editor:
+// GET /campaigns/{id}/{bestiary|pcs}/{entry} (GMs).
 func (s *Server) handleStatPage(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
 	kind := chi.URLParam(r, "kind")
-	b, err := s.prep().StatBlock(r.Context(), storeKind(kind), m.campaign, chi.URLParam(r, "entry"))
+	b, err := s.StatBlocks.StatBlock(r.Context(), storeKind(kind), m.campaign, chi.URLParam(r, "entry"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -125,179 +133,92 @@ func (s *Server) handleStatPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleStatSave creates (no {entry}) or updates a stat block from the
-// schema form. Invalid stats are refused with the form shown again.
+// schema form: POST /campaigns/{id}/{bestiary|pcs}[/{entry}] (GMs). Invalid
+// stats are refused with the form shown again.
 func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
 	kind, id := chi.URLParam(r, "kind"), chi.URLParam(r, "entry")
-	ctx := r.Context()
-	p := web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: id, Name: strings.TrimSpace(r.PostFormValue("name")), Ruleset: r.PostFormValue("ruleset")}
-	var oldStats json.RawMessage
+	if err := r.ParseForm(); err != nil {
+		writeError(w, r, fray.Errorf(fray.EINVALID, "the form could not be read"))
+		return
+	}
+	p := web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: id, Name: strings.TrimSpace(r.PostForm.Get("name")), Ruleset: r.PostForm.Get("ruleset")}
 	if id != "" {
-		old, err := s.prep().StatBlock(ctx, storeKind(kind), m.campaign, id)
+		old, err := s.StatBlocks.StatBlock(r.Context(), storeKind(kind), m.campaign, id)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		p.Ruleset, oldStats = old.Ruleset, old.Stats
+		p.Ruleset = old.Ruleset
 	}
-	rs, err := s.rules.Get(p.Ruleset)
+	saved, err := s.StatBlocks.SaveStatBlock(r.Context(), prep.StatSave{Kind: storeKind(kind), CampaignID: m.campaign, ID: id,
+		Name: p.Name, Ruleset: p.Ruleset, Form: r.PostForm, ByID: m.user.ID, ByName: m.user.Name})
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	schema, err := schemaOf(rs)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	values := map[string]string{}
-	for k := range r.PostForm {
-		values[k] = r.PostForm.Get(k)
-	}
-	stats, err := schema.ParseForm(r.PostForm)
-	if err == nil {
-		if d, ok := rs.(engine.Deriver); ok {
-			_, err = d.Derive(stats)
+		values := map[string]string{}
+		for k := range r.PostForm {
+			values[k] = r.PostForm.Get(k)
 		}
-	}
-	if err == nil && p.Name == "" {
-		err = fray.Errorf(fray.EINVALID, "a stat block needs a name")
-	}
-	if err == nil {
-		if id == "" {
-			used := map[string]bool{"new": true, "import": true}
-			existing, lerr := s.prep().StatBlocks(ctx, storeKind(kind), m.campaign)
-			if lerr != nil {
-				writeError(w, r, lerr)
-				return
-			}
-			for _, b := range existing {
-				used[b.ID] = true
-			}
-			id = engine.UniqueSlug(p.Name, used)
-		}
-		block := store.StatBlock{ID: id, CampaignID: m.campaign, Ruleset: rs.ID(), Name: p.Name, Stats: stats}
-		if storeKind(kind) == store.KindCharacter {
-			err = s.saveCharacterSheet(ctx, m, schema, block, p.ID == "", oldStats)
-		} else {
-			err = s.prep().SaveStatBlocks(ctx, storeKind(kind), p.ID == "", []store.StatBlock{block})
-		}
-	}
-	if err != nil {
 		p.Error = errMessage(err)
 		w.WriteHeader(statusOf(errCode(err)))
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
-	http.Redirect(w, r, "/campaigns/"+url.PathEscape(m.campaign)+"/"+kind+"/"+url.PathEscape(id), http.StatusSeeOther)
+	http.Redirect(w, r, "/campaigns/"+url.PathEscape(m.campaign)+"/"+kind+"/"+url.PathEscape(saved), http.StatusSeeOther)
 }
 
+// handleStatDelete: POST /campaigns/{id}/{bestiary|pcs}/{entry}/delete (GMs).
 func (s *Server) handleStatDelete(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
-	if err := s.prep().DeleteStatBlock(r.Context(), storeKind(chi.URLParam(r, "kind")), m.campaign, chi.URLParam(r, "entry")); err != nil {
-		campaignRedirect(w, r, m.campaign, "error", errMessage(err))
+	if err := s.StatBlocks.DeleteStatBlock(r.Context(), storeKind(chi.URLParam(r, "kind")), m.campaign, chi.URLParam(r, "entry")); err != nil {
+		campaignRedirect(w, r, m.campaign, flashError, errMessage(err))
 		return
 	}
-	campaignRedirect(w, r, m.campaign, "notice", "Deleted.")
+	campaignRedirect(w, r, m.campaign, flashNotice, "Deleted.")
 }
 
-// BestiaryEntry is one entry of a bestiary file.
-type BestiaryEntry struct {
-	ID      string          `json:"id"`
-	Name    string          `json:"name"`
-	Ruleset string          `json:"ruleset"`
-	Stats   json.RawMessage `json:"stats"`
-}
-
+// handleExportBestiary downloads the bestiary: GET /campaigns/{id}/bestiary.json (GMs).
 func (s *Server) handleExportBestiary(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
-	bs, err := s.prep().StatBlocks(r.Context(), store.KindBestiary, m.campaign)
+	out, err := s.StatBlocks.Bestiary(r.Context(), m.campaign)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	out := []BestiaryEntry{}
-	for _, b := range bs {
-		out = append(out, BestiaryEntry{ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Stats: b.Stats})
-	}
-	data, _ := json.MarshalIndent(out, "", "  ")
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", `attachment; filename="bestiary.json"`)
-	_, _ = w.Write(append(data, '\n'))
+	writeJSONFile(w, "bestiary.json", out)
 }
 
-// handleImportBestiary adds or replaces entries from a JSON array, all or
-// none: a malformed file or any invalid entry stores nothing.
+// handleImportBestiary adds or replaces entries from a bestiary file, all
+// or none: POST /campaigns/{id}/bestiary/import (multipart file; GMs).
 func (s *Server) handleImportBestiary(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
-	n, err := s.importBestiary(r, m.campaign)
+	data, err := readJSONFile(r)
+	n := 0
+	if err == nil {
+		n, err = s.StatBlocks.ImportBestiary(r.Context(), m.campaign, data)
+	}
 	if err != nil {
-		campaignRedirect(w, r, m.campaign, "error", "The bestiary was not imported: "+errMessage(err))
+		campaignRedirect(w, r, m.campaign, flashError, "The bestiary was not imported: "+errMessage(err))
 		return
 	}
-	campaignRedirect(w, r, m.campaign, "notice", "Imported "+strconv.Itoa(n)+" bestiary entries.")
+	campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+strconv.Itoa(n)+" bestiary entries.")
 }
 
-func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
-	f, _, err := r.FormFile("file")
-	if err != nil {
-		if strings.Contains(err.Error(), "too large") {
-			return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-		}
-		return 0, fray.Errorf(fray.EINVALID, "choose a bestiary file (JSON, at most 1 MiB)")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
-	if err != nil {
-		return 0, err
-	}
-	if len(data) > prep.MaxSetupBytes {
-		return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-	}
-	var entries []BestiaryEntry
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&entries); err != nil {
-		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %v", err)
-	}
-	if dec.More() {
-		return 0, fray.Errorf(fray.EINVALID, "the file has data after the bestiary")
-	}
-	var bs []store.StatBlock
-	seen := map[string]bool{}
-	for i, e := range entries {
-		rs, err := s.rules.Get(e.Ruleset)
-		if err != nil {
-			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, errMessage(err))
-		}
-		if e.ID == "" {
-			e.ID = engine.Slug(e.Name)
-		}
-		if seen[e.ID] {
-			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)
-		}
-		seen[e.ID] = true
-		if d, ok := rs.(engine.Deriver); ok {
-			if _, err := d.Derive(e.Stats); err != nil {
-				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, errMessage(err))
-			}
-		}
-		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaign, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})
-	}
-	if err := s.prep().SaveStatBlocks(r.Context(), store.KindBestiary, false, bs); err != nil {
-		return 0, err
-	}
-	return len(bs), nil
+// writeJSONFile downloads v as an indented JSON file.
+func writeJSONFile(w http.ResponseWriter, filename string, v any) {
+	data, _ := json.MarshalIndent(v, "", "  ")
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
+	_, _ = w.Write(append(data, '\n'))
 }

@@ -4,14 +4,25 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/history"
 	"github.com/fray-vtt/fray/web"
 )
+
+// History reads what happened, from the stored snapshots and events
+// (never the live encounters); *history.Service is one.
+type History interface {
+	// Latest is an encounter's current state as stored.
+	Latest(ctx context.Context, id string) (engine.Ruleset, engine.State, error)
+	Timeline(ctx context.Context, campaignID string, m history.Member) ([]history.TimelineEntry, error)
+	Log(ctx context.Context, rd history.Reading, f history.LogFilter) (history.LogPage, error)
+	Replay(ctx context.Context, rd history.Reading, seq int64) (history.Step, error)
+	Export(ctx context.Context, rd history.Reading) (history.Export, error)
+}
 
 // handleTimeline shows a campaign's encounters to its members, oldest
 // first: date, participants, who fell and who won, as each member may see
@@ -22,120 +33,60 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	c, err := s.store.Campaign(ctx, m.campaign)
+	c, err := s.Campaigns.Campaign(ctx, m.campaign)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	encs, err := s.store.Encounters(ctx, c.ID)
+	entries, err := s.History.Timeline(ctx, m.campaign, history.Member{GM: m.gm(), Characters: m.characters})
 	if err != nil {
 		writeError(w, r, err)
 		return
-	}
-	slices.Reverse(encs) // the store lists newest first
-	var owned []string
-	if !m.gm() {
-		if owned, err = s.store.UserCharacters(ctx, c.ID, m.user.ID); err != nil {
-			writeError(w, r, err)
-			return
-		}
 	}
 	p := web.TimelineProps{CampaignID: c.ID, Name: c.Name}
-	carried, err := s.carriedByEncounter(ctx, m, owned)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	for _, rec := range encs {
-		rs, st, err := s.play.Current(ctx, rec.ID)
-		if err != nil {
-			writeError(w, r, err)
-			return
-		}
-		b := st.Core()
-		viewer := engine.GMViewer()
-		if !m.gm() {
-			mine := slices.DeleteFunc(slices.Clone(owned), func(id string) bool { return b.Combatant(id) == nil })
-			viewer = engine.PlayerViewer(mine...)
-		}
-		view := engine.Project(rs, st, viewer)
-		e := viewedEncounter{membership: m, id: rec.ID, ruleset: rs, state: st, grant: grant{viewer: viewer}}
+	for _, e := range entries {
 		entry := web.TimelineEntry{
-			ID: rec.ID, Name: b.Name, Ruleset: b.Ruleset, Status: string(b.Status), Events: b.Seq,
-			Date: rec.CreatedAt.UTC().Format("2 Jan 2006, 15:04 UTC"), DateISO: rec.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
-			Links: historyLinks(e),
+			ID: e.ID, Name: e.Name, Ruleset: e.Ruleset, Status: string(e.Status), Events: e.Events,
+			Date: e.Created.UTC().Format("2 Jan 2006, 15:04 UTC"), DateISO: e.Created.UTC().Format("2006-01-02T15:04:05Z"),
+			Links: historyLinks(e.ID, "", ""), Outcome: e.Outcome,
 		}
-		entry.Links.Timeline = ""
-		sideName := map[string]string{}
-		for i, side := range view.Sides {
-			sideName[side.ID] = side.Name
-			ts := web.TimelineSide{Name: side.Name, Class: "side-" + strconv.Itoa(i%6)}
-			for _, cb := range view.Combatants {
-				if cb.Side == side.ID {
-					ts.Members = append(ts.Members, cb.Name)
-				}
-			}
-			if len(ts.Members) > 0 {
-				entry.Sides = append(entry.Sides, ts)
-			}
+		for _, side := range e.Sides {
+			entry.Sides = append(entry.Sides, web.TimelineSide{Name: side.Name, Class: "side-" + strconv.Itoa(side.Index%6), Members: side.Members})
 		}
-		if o := b.Outcome; o != nil {
-			entry.Outcome = "No winner"
-			if o.Winner != "" {
-				entry.Outcome = sideName[o.Winner] + " win"
-			}
-			if o.Summary != "" {
-				entry.Outcome += " — " + o.Summary
-			}
+		for _, f := range e.Fell {
+			entry.Fell = append(entry.Fell, web.Fallen{Name: f.Name, Side: f.Side, Reason: f.Reason})
 		}
-		// Who fell: the combatants out now (so an undone fall does not
-		// count), with the reason of their last visible combatant-out event.
-		outs, err := s.store.EventsOfKind(ctx, rec.ID, engine.KindCombatantOut)
-		if err != nil {
-			writeError(w, r, err)
-			return
+		for _, v := range e.Carried {
+			entry.Carried = append(entry.Carried, web.TimelineCarry{Name: v.Name, Revision: v.Revision,
+				URL: web.CharacterURL(m.campaign, v.CharacterID) + "#rev-" + strconv.Itoa(v.Revision)})
 		}
-		reason := map[string]string{}
-		for _, ev := range engine.FilterEvents(st, viewer, outs) {
-			var d engine.CombatantOut
-			if ev.Decode(&d) == nil {
-				reason[d.Combatant] = d.Reason
-			}
-		}
-		for _, cb := range view.Combatants {
-			if cb.Out {
-				entry.Fell = append(entry.Fell, web.Fallen{Name: cb.Name, Side: sideName[cb.Side], Reason: reason[cb.ID]})
-			}
-		}
-		entry.Carried = carried[rec.ID]
-		if m.gm() && b.Status == engine.StatusFinished {
-			entry.CarryURL = "/encounters/" + url.PathEscape(rec.ID) + "/carry-over"
+		if m.gm() && e.Status == engine.StatusFinished {
+			entry.CarryURL = "/encounters/" + url.PathEscape(e.ID) + "/carry-over"
 		}
 		p.Entries = append(p.Entries, entry)
 	}
 	render(w, r, web.Timeline(p))
 }
 
-// carriedByEncounter lists, by encounter id, the character revisions each
-// encounter made that m may see (GMs: all; players: their characters').
-func (s *Server) carriedByEncounter(ctx context.Context, m membership, owned []string) (map[string][]web.TimelineCarry, error) {
-	cs, ok := s.store.(CharacterStore)
-	if !ok {
-		return nil, nil
+// reading is what history.Service needs of a viewed encounter.
+func (e viewedEncounter) reading() history.Reading {
+	return history.Reading{ID: e.id, Campaign: e.campaign, Ruleset: e.ruleset, State: e.state, Viewer: e.viewer}
+}
+
+// historyLinks are the URLs of an encounter's pages for a viewer previewing
+// as as; timeline is its campaign's, when the page links back to it.
+func historyLinks(id, as, campaign string) web.HistoryLinks {
+	l := web.HistoryLinks{
+		Encounter:  encounterURL(id, "", as, nil),
+		Log:        encounterURL(id, "/log", as, nil),
+		Replay:     encounterURL(id, "/replay", as, nil),
+		ExportMD:   encounterURL(id, "/export.md", as, nil),
+		ExportJSON: "/api" + encounterURL(id, "/export.json", as, nil),
 	}
-	revs, err := cs.EncounterRevisions(ctx, m.campaign)
-	if err != nil {
-		return nil, err
+	if campaign != "" {
+		l.Timeline = timelineURL(campaign)
 	}
-	out := map[string][]web.TimelineCarry{}
-	for _, v := range revs {
-		if !m.gm() && !slices.Contains(owned, v.CharacterID) {
-			continue
-		}
-		out[v.EncounterID] = append(out[v.EncounterID], web.TimelineCarry{Name: v.Name, Revision: v.Revision,
-			URL: web.CharacterURL(m.campaign, v.CharacterID) + "#rev-" + strconv.Itoa(v.Revision)})
-	}
-	return out, nil
+	return l
 }
 
 // timelineURL is a campaign's timeline page.

@@ -1,35 +1,16 @@
-package server
+package history
 
 import (
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
 )
 
-// handleExportMarkdown downloads a readable report of the encounter as the
-// viewer may see it: GET /encounters/{id}/export.md.
-func (s *Server) handleExportMarkdown(w http.ResponseWriter, r *http.Request) {
-	e, ok := s.viewed(w, r)
-	if !ok {
-		return
-	}
-	doc, err := s.export(r, e)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "text/markdown; charset=utf-8")
-	w.Header().Set("Content-Disposition", attachment(exportFilename(doc.Encounter.Name, e.id, "md")))
-	w.Header().Set("Cache-Control", "no-store")
-	_, _ = w.Write([]byte(markdownReport(doc)))
-}
-
-// markdownReport renders an export as a Markdown document: a summary, the
+// Markdown renders an export as a Markdown document: a summary, the
 // sides and combatants, then every event by round with its dice.
-func markdownReport(doc encounterExport) string {
+func Markdown(doc Export) string {
 	var b strings.Builder
 	names := map[string]string{}
 	for _, c := range doc.Combatants {
