@@ -209,7 +209,7 @@ func (f fakeCampaigns) Overview(ctx context.Context, id string, gm bool) (campai
 	f.add("Overview")
 	o := campaigns.Overview{Campaign: campaign,
 		Encounters: []store.Encounter{{ID: encounterID, Name: "Toy fight", Ruleset: enginetest.ID, Status: "running", Seq: 2}},
-		Members: []store.Member{{UserID: "gm", Name: "gm", Role: store.RoleGM}, {UserID: "pl", Name: "pl", Role: store.RolePlayer, Characters: []string{"hero"}}},
+		Members:    []store.Member{{UserID: "gm", Name: "gm", Role: store.RoleGM}, {UserID: "pl", Name: "pl", Role: store.RolePlayer, Characters: []string{"hero"}}},
 		Characters: []campaigns.Character{{ID: "hero", Name: "Hero", OwnerID: "pl", OwnerName: "pl"}}}
 	if gm {
 		o.Invites = []store.Invite{{ID: "inv", CampaignID: campaignID, ExpiresAt: time.Now().Add(time.Hour)}}
@@ -440,7 +440,9 @@ func (f fakeCharacters) Revisions(ctx context.Context, campaign, id string) ([]s
 		{CharacterID: id, Revision: 1, Kind: store.RevisionCreated}}, nil
 }
 
-func (f fakeCharacters) Owner(ctx context.Context, campaign, id string) (string, error) { return "pl", nil }
+func (f fakeCharacters) Owner(ctx context.Context, campaign, id string) (string, error) {
+	return "pl", nil
+}
 
 func (f fakeCharacters) Export(ctx context.Context, campaign string) ([]characters.Entry, error) {
 	return []characters.Entry{{ID: "hero", Name: "Hero"}}, nil
