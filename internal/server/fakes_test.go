@@ -436,7 +436,7 @@ func (f fakeCharacters) Visible(ctx context.Context, campaign string, r characte
 }
 
 func (f fakeCharacters) Revisions(ctx context.Context, campaign, id string) ([]store.Revision, error) {
-	return []store.Revision{{CharacterID: id, Revision: 2, Kind: store.RevisionCarried, EncounterID: encounterID},
+	return []store.Revision{{CharacterID: id, Revision: 2, Kind: store.RevisionCarried, EncounterID: encounterID, EncounterName: "Toy fight"},
 		{CharacterID: id, Revision: 1, Kind: store.RevisionCreated}}, nil
 }
 
