@@ -22,7 +22,7 @@ func TestMembers(t *testing.T) {
 	}
 
 	w = newWorld(t, fail{"SetRole": fray.Errorf(fray.ENOTFOUND, "That person is not a member."),
-		"RemoveMember": fray.Errorf(fray.ECONFLICT, "a campaign keeps at least one GM"),
+		"RemoveMember":    fray.Errorf(fray.ECONFLICT, "a campaign keeps at least one GM"),
 		"AssignCharacter": fray.Errorf(fray.EINVALID, "no such member")})
 	for path, want := range map[string]string{
 		"/campaigns/camp/members/x/role":   "That person is not a member.",
