@@ -15,6 +15,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -117,15 +118,15 @@ type Entry struct {
 
 // RevisionEntry is one revision of a character.
 type RevisionEntry struct {
-	Revision      int                 `json:"revision"`
-	Kind          string              `json:"kind"`
-	Name          string              `json:"name,omitempty"`
-	Stats         json.RawMessage     `json:"stats"`
-	Changes       []engine.StatChange `json:"changes"`
-	EncounterID   string              `json:"encounterId,omitempty"`
-	EncounterName string              `json:"encounterName,omitempty"`
-	By            string              `json:"by,omitempty"`
-	At            time.Time           `json:"at"`
+	Revision      int             `json:"revision"`
+	Kind          string          `json:"kind"`
+	Name          string          `json:"name,omitempty"`
+	Stats         json.RawMessage `json:"stats"`
+	Changes       []sheet.Change  `json:"changes"`
+	EncounterID   string          `json:"encounterId,omitempty"`
+	EncounterName string          `json:"encounterName,omitempty"`
+	By            string          `json:"by,omitempty"`
+	At            time.Time       `json:"at"`
 }
 
 // EntryOf is c as an Entry, without revisions.
@@ -137,7 +138,7 @@ func EntryOf(c store.Character) Entry {
 func RevisionOf(v store.Revision) RevisionEntry {
 	changes := v.Changes
 	if changes == nil {
-		changes = []engine.StatChange{}
+		changes = []sheet.Change{}
 	}
 	return RevisionEntry{Revision: v.Revision, Kind: v.Kind, Name: v.Name, Stats: v.Stats, Changes: changes,
 		EncounterID: v.EncounterID, EncounterName: v.EncounterName, By: v.UserName, At: v.CreatedAt.UTC()}
@@ -210,12 +211,12 @@ func (s *Service) check(e Entry, by User) (store.CharacterImport, error) {
 		return store.CharacterImport{}, err
 	}
 	if e.ID == "" {
-		e.ID = engine.Slug(e.Name)
+		e.ID = sheet.Slug(e.Name)
 	}
 	if !characterID.MatchString(e.ID) {
 		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "id %q: use letters, digits, '-' and '_' (it is the character's combatant id)", e.ID)
 	}
-	if d, ok := rs.(engine.Deriver); ok {
+	if d, ok := rs.(sheet.Deriver); ok {
 		if _, err := d.Derive(e.Stats); err != nil {
 			return store.CharacterImport{}, err
 		}
@@ -240,8 +241,8 @@ func (s *Service) check(e Entry, by User) (store.CharacterImport, error) {
 			Changes: v.Changes, EncounterName: v.EncounterName, UserName: v.By, CreatedAt: v.At})
 		last, lastStats = v.Revision, v.Stats
 	}
-	var changes []engine.StatChange
-	if sc, ok := rs.(engine.Schemaer); ok && lastStats != nil {
+	var changes []sheet.Change
+	if sc, ok := rs.(sheet.Schemaer); ok && lastStats != nil {
 		changes, _ = sc.Schema().Diff(lastStats, e.Stats)
 	}
 	ci.Import = store.Revision{Revision: last + 1, Name: e.Name, Stats: e.Stats, Kind: store.RevisionImported,

@@ -16,11 +16,15 @@ const module = "github.com/fray-vtt/fray"
 // package imports one above it or beside it. A new package must be given
 // a layer here.
 var layers = [][]string{
-	// error codes, dice, the position models' vocabulary, embedded files,
-	// a private PostgreSQL
-	{"internal/fray", "internal/dice", "internal/board", "examples", "migrations", "internal/pgcluster"},
+	// error codes
+	{"internal/fray"},
+	// dice, the position models' vocabulary, embedded files, a private
+	// PostgreSQL
+	{"internal/dice", "internal/board", "examples", "migrations", "internal/pgcluster"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
+	// character sheets and carry-over arithmetic
+	{"internal/sheet"},
 	// the rulesets, and the engine's and boards' test kits
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest"},
 	// the registry of every ruleset
@@ -115,8 +119,8 @@ func TestImportsGoDown(t *testing.T) {
 // are told apart.
 func TestLayerOf(t *testing.T) {
 	for pkg, want := range map[string]int{
-		"internal/fray": 0, "internal/rules/swzones": 2, "internal/rules": 3, "internal/engine/enginetest": 2,
-		"internal/server": 8, "cmd/server": 9, "internal/nope": -1,
+		"internal/fray": 0, "internal/rules/swzones": 4, "internal/rules": 5, "internal/engine/enginetest": 4,
+		"internal/server": 10, "cmd/server": 11, "internal/nope": -1,
 	} {
 		if got := layerOf(pkg); got != want {
 			t.Errorf("layerOf(%s) = %d, want %d", pkg, got, want)

@@ -9,6 +9,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -134,7 +135,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			for _, z := range b.Zones {
 				used[z.ID] = true
 			}
-			b.Zones = append(b.Zones, board.ZoneSetup{ID: engine.UniqueSlug(name, used), Name: name, Description: val("description"),
+			b.Zones = append(b.Zones, board.ZoneSetup{ID: sheet.UniqueSlug(name, used), Name: name, Description: val("description"),
 				Adjacent: []string{}, Props: props, X: x, Y: y})
 			break
 		}
@@ -189,7 +190,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 		for k := range zones {
 			z = k
 		}
-		b.Melees = append(b.Melees, board.GroupSetup{ID: engine.UniqueSlug("m", used), Zone: z, Members: slices.Clone(members)})
+		b.Melees = append(b.Melees, board.GroupSetup{ID: sheet.UniqueSlug("m", used), Zone: z, Members: slices.Clone(members)})
 	case "melee-remove":
 		b.Melees = slices.DeleteFunc(b.Melees, func(ml board.GroupSetup) bool { return ml.ID == val("melee") })
 	case "grid-size":
@@ -318,7 +319,7 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 		for _, sd := range s.Sides {
 			ids[sd.ID] = true
 		}
-		s.Sides = append(s.Sides, engine.Side{ID: engine.UniqueSlug(val("name"), ids), Name: val("name")})
+		s.Sides = append(s.Sides, engine.Side{ID: sheet.UniqueSlug(val("name"), ids), Name: val("name")})
 	case "side-rename":
 		for i := range s.Sides {
 			if s.Sides[i].ID == val("side") && val("name") != "" {

@@ -113,7 +113,7 @@ func (s *Service) ReplaceDraft(ctx context.Context, d store.Draft, data []byte) 
 
 // Duplicate copies encounter e's setup into a new draft of its campaign.
 func (s *Service) Duplicate(ctx context.Context, e store.Encounter) (store.Draft, error) {
-	setup, err := DecodeSetup(e.Setup)
+	setup, err := engine.DecodeSetup(e.Setup)
 	if err != nil {
 		return store.Draft{}, err
 	}
@@ -235,7 +235,7 @@ func (s *Service) Shelf(ctx context.Context, campaignID string, gm bool) (Shelf,
 // readDraft reads a setup document for a draft: well formed, of a known
 // ruleset and named; it may still be incomplete.
 func (s *Service) readDraft(data []byte) (engine.Setup, error) {
-	setup, err := DecodeSetup(data)
+	setup, err := engine.DecodeSetup(data)
 	if err != nil {
 		return setup, err
 	}

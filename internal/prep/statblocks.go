@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -37,10 +38,10 @@ type StatSave struct {
 }
 
 // SchemaOf is rs's stat block editor; a ruleset without one is EINVALID.
-func SchemaOf(rs engine.Ruleset) (engine.StatSchema, error) {
-	sc, ok := rs.(engine.Schemaer)
+func SchemaOf(rs engine.Ruleset) (sheet.Schema, error) {
+	sc, ok := rs.(sheet.Schemaer)
 	if !ok {
-		return engine.StatSchema{}, fray.Errorf(fray.EINVALID, "ruleset %s has no stat block editor", rs.ID())
+		return sheet.Schema{}, fray.Errorf(fray.EINVALID, "ruleset %s has no stat block editor", rs.ID())
 	}
 	return sc.Schema(), nil
 }
@@ -69,7 +70,7 @@ func (s *Service) SaveStatBlock(ctx context.Context, in StatSave) (string, error
 	if err != nil {
 		return "", err
 	}
-	if d, ok := rs.(engine.Deriver); ok {
+	if d, ok := rs.(sheet.Deriver); ok {
 		if _, err := d.Derive(stats); err != nil {
 			return "", err
 		}
@@ -88,7 +89,7 @@ func (s *Service) SaveStatBlock(ctx context.Context, in StatSave) (string, error
 		for _, b := range existing {
 			used[b.ID] = true
 		}
-		id = engine.UniqueSlug(name, used)
+		id = sheet.UniqueSlug(name, used)
 	}
 	block := store.StatBlock{ID: id, CampaignID: in.CampaignID, Ruleset: rs.ID(), Name: name, Stats: stats}
 	if in.Kind != store.KindCharacter {
@@ -146,13 +147,13 @@ func (s *Service) ImportBestiary(ctx context.Context, campaignID string, data []
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
 		}
 		if e.ID == "" {
-			e.ID = engine.Slug(e.Name)
+			e.ID = sheet.Slug(e.Name)
 		}
 		if seen[e.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)
 		}
 		seen[e.ID] = true
-		if d, ok := rs.(engine.Deriver); ok {
+		if d, ok := rs.(sheet.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
 				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, fray.ErrorMessage(err))
 			}

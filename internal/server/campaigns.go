@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -100,7 +101,7 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 func (s *Server) prepProps(ctx context.Context, m membership, encs []store.Encounter) (*web.PrepProps, error) {
 	p := &web.PrepProps{CampaignID: m.campaign, IsGM: m.gm()}
 	for _, rs := range s.Rulesets.All() {
-		if _, ok := rs.(engine.Schemaer); ok {
+		if _, ok := rs.(sheet.Schemaer); ok {
 			p.Rulesets = append(p.Rulesets, engine.Choice{Value: rs.ID(), Label: rs.Title()})
 		}
 	}

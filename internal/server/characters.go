@@ -12,6 +12,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/characters"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -102,17 +103,17 @@ func revisionRow(v store.Revision) web.RevisionRow {
 // skills and unticked boxes are left out; list items are one line each.
 func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetValue, groups []web.SheetGroup) {
 	carried := map[string]bool{}
-	if c, ok := rs.(engine.Carrier); ok {
+	if c, ok := rs.(sheet.Carrier); ok {
 		fields := c.CarryFields()
-		values, err := engine.ReadCarried(fields, stats)
+		values, err := sheet.ReadCarried(fields, stats)
 		if err == nil {
 			for _, f := range fields {
 				carried[f.Name] = true
-				condition = append(condition, web.SheetValue{Path: f.Name, Label: f.Label, Value: engine.FormatCarried(f, values[f.Name])})
+				condition = append(condition, web.SheetValue{Path: f.Name, Label: f.Label, Value: sheet.FormatCarried(f, values[f.Name])})
 			}
 		}
 	}
-	sc, ok := rs.(engine.Schemaer)
+	sc, ok := rs.(sheet.Schemaer)
 	if !ok {
 		return condition, nil
 	}
@@ -128,7 +129,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 			if f.Group != g || carried[f.Name] {
 				continue
 			}
-			if f.Type == engine.FieldList {
+			if f.Type == sheet.FieldList {
 				for i := 0; i < rows; i++ {
 					var parts []string
 					title := ""
@@ -138,7 +139,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 						case v == "" || it.Name == "id":
 						case it.Name == "name":
 							title = v
-						case it.Type == engine.FieldBool:
+						case it.Type == sheet.FieldBool:
 							parts = append(parts, strings.ToLower(it.Label))
 						default:
 							parts = append(parts, it.Label+" "+v)
@@ -155,7 +156,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 			switch {
 			case v == "":
 				continue
-			case f.Type == engine.FieldBool:
+			case f.Type == sheet.FieldBool:
 				v = "yes"
 			}
 			group.Values = append(group.Values, web.SheetValue{Path: f.Name, Label: f.Label, Value: v})

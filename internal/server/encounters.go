@@ -10,9 +10,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -166,7 +166,7 @@ func writeSetupFile(w http.ResponseWriter, name string, setup []byte) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+engine.Slug(name)+`.json"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+sheet.Slug(name)+`.json"`)
 	_, _ = w.Write(append(setup, '\n'))
 }
 

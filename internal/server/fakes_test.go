@@ -19,6 +19,7 @@ import (
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/realtime"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -461,7 +462,7 @@ type fakeCarry struct{ *calls }
 
 func (f fakeCarry) Summary(ctx context.Context, id string) (carry.Summary, error) {
 	return carry.Summary{EncounterID: id, CampaignID: campaignID, Name: "Toy fight", Status: engine.StatusFinished, Seq: 7,
-		Fields:     []engine.CarryField{{StatField: engine.StatField{Name: "wounds", Label: "Wounds", Type: engine.FieldInt}, Max: 3}},
+		Fields:     []sheet.CarryField{{Field: sheet.Field{Name: "wounds", Label: "Wounds", Type: sheet.FieldInt}, Max: 3}},
 		Characters: []carry.Entry{{ID: "hero", Name: "Hero", State: carry.StatePending}}}, nil
 }
 
@@ -568,8 +569,8 @@ func (f fakePinger) Ping(ctx context.Context) error { return f.err }
 // sheetToy is the toy ruleset with a stat block editor and derived values.
 type sheetToy struct{ enginetest.Toy }
 
-func (sheetToy) Schema() engine.StatSchema {
-	return engine.StatSchema{Fields: []engine.StatField{{Name: "hp", Label: "Hit points", Type: engine.FieldInt}}}
+func (sheetToy) Schema() sheet.Schema {
+	return sheet.Schema{Fields: []sheet.Field{{Name: "hp", Label: "Hit points", Type: sheet.FieldInt}}}
 }
 
 func (sheetToy) Derive(stats json.RawMessage) (map[string]string, error) {

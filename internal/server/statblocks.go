@@ -14,6 +14,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -40,7 +41,7 @@ func storeKind(kind string) string {
 // derived lists a ruleset's derived values of stats, sorted by label, or
 // the reason the stats are invalid.
 func derived(rs engine.Ruleset, stats json.RawMessage) ([]engine.Choice, string) {
-	d, ok := rs.(engine.Deriver)
+	d, ok := rs.(sheet.Deriver)
 	if !ok {
 		return nil, ""
 	}
