@@ -27,8 +27,9 @@ import (
 
 // serve runs the web server until ctx is done, then shuts down gracefully:
 // HTTP requests and commands in flight finish, websockets get a close frame.
-// before, when set, runs once the database is ready and before listening.
-func serve(ctx context.Context, cfg config, stdout io.Writer, before func(context.Context, *store.DB) error) error {
+// before, when set, runs once the database is ready and before listening,
+// with the rulesets the server runs.
+func serve(ctx context.Context, cfg config, stdout io.Writer, before func(context.Context, *store.DB, *engine.Registry) error) error {
 	log := newLogger(cfg, stdout)
 	url, stopDB, err := database(ctx, cfg, log)
 	if err != nil {
@@ -40,8 +41,9 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		return err
 	}
 	defer db.Close()
+	rulesets := rules.Registry()
 	if before != nil {
-		if err := before(ctx, db); err != nil {
+		if err := before(ctx, db, rulesets); err != nil {
 			return err
 		}
 	}
@@ -51,7 +53,6 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
 		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
 	}
-	rulesets := rules.Registry()
 	// The hub publishes what the live encounters commit; sessions reach the
 	// live encounters through the server (realtime.ServeOptions.Table).
 	hub := realtime.NewHub(realtime.Config{
