@@ -31,9 +31,9 @@ type Step struct {
 
 // Replay rebuilds rd's encounter right after event seq (the nearest
 // snapshot plus a fold) and what its viewer may see of the events around
-// it; seq < 0 or past the last event is the last event. Visibility is
-// judged by the state at seq: the replay never shows what the viewer's
-// live page did not show at that point.
+// it, each as the viewer saw it when it happened (engine.Sight); seq < 0
+// or past the last event is the last event. The replay never shows what
+// the viewer's live page did not show at that point.
 func (s *Service) Replay(ctx context.Context, rd Reading, seq int64) (Step, error) {
 	latest := rd.State.Core().Seq
 	if seq < 0 || seq > latest {
@@ -80,8 +80,9 @@ func (s *Service) Replay(ctx context.Context, rd Reading, seq int64) (Step, erro
 	if st.Prev < 0 && seq > 0 {
 		st.Prev = from // nothing visible in reach: step back over it all
 	}
+	ahead := engine.NewSight(rd.State, rd.Viewer) // knows who was hidden at every seq
 	for _, ev := range events[cut:] {
-		if _, ok := engine.VisibleEvent(state, rd.Viewer, ev); ok {
+		if _, ok, _ := ahead.See(ev); ok {
 			st.Next = ev.Seq
 			break
 		}
