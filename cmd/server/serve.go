@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
@@ -17,6 +16,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/history"
+	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/realtime"
@@ -48,6 +48,10 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		}
 	}
 
+	origins, err := origin.New(cfg.AllowedOrigins, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
+	if err != nil {
+		return err
+	}
 	var newSource func() dice.Source
 	if cfg.DiceSeed != 0 {
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
@@ -56,7 +60,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	// The hub publishes what the live encounters commit; sessions reach the
 	// live encounters through the server (realtime.ServeOptions.Table).
 	hub := realtime.NewHub(realtime.Config{
-		Events: db, Render: server.RenderFragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
+		Events: db, Render: server.RenderFragments, Logger: log, Origins: origins,
 	})
 	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, NewSource: newSource, Publisher: hub})
 
@@ -86,11 +90,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler:           newServer(db, svc, hub, rulesets, log, cfg),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+	srv := server.HTTPServer(newServer(db, svc, hub, rulesets, origins, log, cfg))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
@@ -112,7 +112,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
-func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, log *slog.Logger, cfg config) *server.Server {
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
 	acc := accounts.New(db, accounts.Limits{})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
@@ -122,7 +122,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *e
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
 		History: history.New(db, rulesets), Table: table, Events: db, Hub: hub, Health: db,
-		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies,
+		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})
 }
 

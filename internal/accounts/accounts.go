@@ -30,6 +30,7 @@ type Store interface {
 	CreateAPIToken(ctx context.Context, userID, name string, tokenHash []byte) (store.APIToken, error)
 	APITokens(ctx context.Context, userID string) ([]store.APIToken, error)
 	RevokeAPIToken(ctx context.Context, userID, tokenID string) error
+	SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error)
 	Authenticate(ctx context.Context, cred store.Credential, now time.Time) (store.User, time.Time, error)
 	AllowRate(ctx context.Context, key string, every time.Duration, burst int) (bool, error)
 }
@@ -79,7 +80,7 @@ func (s *Service) Signup(ctx context.Context, name, password, confirm string) (s
 	if err := auth.ValidateName(name); err != nil {
 		return store.User{}, err
 	}
-	if err := auth.ValidatePassword(password); err != nil {
+	if err := auth.ValidatePassword(password, name); err != nil {
 		return store.User{}, err
 	}
 	if password != confirm {
@@ -110,23 +111,28 @@ func (s *Service) Login(ctx context.Context, name, password string) (store.User,
 	return u, nil
 }
 
-// ChangePassword checks u's current password and sets the new one; the
-// database then ends every session of the user.
-func (s *Service) ChangePassword(ctx context.Context, u store.User, current, password, confirm string) error {
+// ChangePassword checks u's current password and the new one's rules
+// (auth.ValidatePassword) and sets it; the database then ends every
+// session of the user and revokes every API token (whoever knew the old
+// password may have made one). A wrong current password is EFORBIDDEN.
+func (s *Service) ChangePassword(ctx context.Context, u store.User, current, password string) error {
 	if !auth.CheckPassword(u.PasswordHash, current) {
-		return fray.Errorf(fray.EINVALID, "Your current password is wrong.")
+		return fray.Errorf(fray.EFORBIDDEN, "your current password is wrong")
 	}
-	if err := auth.ValidatePassword(password); err != nil {
+	if err := auth.ValidatePassword(password, u.Name); err != nil {
 		return err
-	}
-	if password != confirm {
-		return fray.Errorf(fray.EINVALID, "The two new passwords differ.")
 	}
 	hash, err := auth.HashPassword(password)
 	if err != nil {
 		return err
 	}
 	return s.db.SetPassword(ctx, u.ID, hash)
+}
+
+// SignOutEverywhere ends every session of a user and revokes every API
+// token, and says how many of each.
+func (s *Service) SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error) {
+	return s.db.SignOutEverywhere(ctx, userID)
 }
 
 // StartSession signs userID in on one browser: it returns the session's

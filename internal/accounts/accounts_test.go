@@ -79,6 +79,17 @@ func (m *memStore) APITokens(ctx context.Context, userID string) ([]store.APITok
 
 func (m *memStore) RevokeAPIToken(ctx context.Context, userID, tokenID string) error { return m.err() }
 
+func (m *memStore) SignOutEverywhere(ctx context.Context, userID string) (int64, int64, error) {
+	n := int64(0)
+	for h, id := range m.sessions {
+		if id == userID {
+			delete(m.sessions, h)
+			n++
+		}
+	}
+	return n, 0, m.err()
+}
+
 func (m *memStore) Authenticate(ctx context.Context, cred store.Credential, now time.Time) (store.User, time.Time, error) {
 	id, ok := m.sessions[string(cred.Hash)]
 	if !ok {
@@ -144,16 +155,16 @@ func TestChangePassword(t *testing.T) {
 	db := newMem()
 	s := New(db, Limits{})
 	u, _ := s.Signup(ctx, "ada", "correct horse", "correct horse")
-	for _, tc := range [][3]string{{"wrong horse!", "battery staple", "battery staple"}, {"correct horse", "short", "short"},
-		{"correct horse", "battery staple", "battery stapel"}} {
-		if err := s.ChangePassword(ctx, u, tc[0], tc[1], tc[2]); fray.ErrorCode(err) != fray.EINVALID {
-			t.Errorf("%q: %v", tc, err)
-		}
+	if err := s.ChangePassword(ctx, u, "wrong horse!", "battery staple horse"); fray.ErrorCode(err) != fray.EFORBIDDEN {
+		t.Errorf("a wrong current password: %v", err)
 	}
-	if err := s.ChangePassword(ctx, u, "correct horse", "battery staple", "battery staple"); err != nil {
+	if err := s.ChangePassword(ctx, u, "correct horse", "short"); fray.ErrorCode(err) != fray.EINVALID {
+		t.Errorf("a short password: %v", err)
+	}
+	if err := s.ChangePassword(ctx, u, "correct horse", "battery staple horse"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Login(ctx, "ada", "battery staple"); err != nil {
+	if _, err := s.Login(ctx, "ada", "battery staple horse"); err != nil {
 		t.Fatalf("the new password: %v", err)
 	}
 }

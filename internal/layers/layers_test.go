@@ -18,15 +18,17 @@ const module = "github.com/fray-vtt/fray"
 var layers = [][]string{
 	// error codes
 	{"internal/fray"},
-	// dice, the position models' vocabulary, embedded files, a private
+	// dice, strict JSON, browser origins, embedded files, a private
 	// PostgreSQL
-	{"internal/dice", "internal/board", "examples", "migrations", "internal/pgcluster"},
+	{"internal/dice", "internal/strictjson", "internal/origin", "examples", "migrations", "internal/pgcluster"},
+	// the position models' vocabulary
+	{"internal/board"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
 	// character sheets and carry-over arithmetic
 	{"internal/sheet"},
-	// the rulesets, and the engine's and boards' test kits
-	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest"},
+	// the rulesets, and the test kits
+	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
 	{"internal/rules"},
 	// PostgreSQL
@@ -36,7 +38,9 @@ var layers = [][]string{
 	// websocket sessions
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/characters", "internal/carry", "internal/history", "web"},
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "web"},
+	// the campaign's characters (their files enter through prep's limits)
+	{"internal/characters"},
 	// HTTP
 	{"internal/server"},
 	// the commands
@@ -119,8 +123,8 @@ func TestImportsGoDown(t *testing.T) {
 // are told apart.
 func TestLayerOf(t *testing.T) {
 	for pkg, want := range map[string]int{
-		"internal/fray": 0, "internal/rules/swzones": 4, "internal/rules": 5, "internal/engine/enginetest": 4,
-		"internal/server": 10, "cmd/server": 11, "internal/nope": -1,
+		"internal/fray": 0, "internal/rules/swzones": 5, "internal/rules": 6, "internal/engine/enginetest": 5,
+		"internal/server": 12, "cmd/server": 13, "internal/nope": -1,
 	} {
 		if got := layerOf(pkg); got != want {
 			t.Errorf("layerOf(%s) = %d, want %d", pkg, got, want)

@@ -113,7 +113,7 @@ func (s *Service) ReplaceDraft(ctx context.Context, d store.Draft, data []byte) 
 
 // Duplicate copies encounter e's setup into a new draft of its campaign.
 func (s *Service) Duplicate(ctx context.Context, e store.Encounter) (store.Draft, error) {
-	setup, err := engine.DecodeSetup(e.Setup)
+	setup, err := ReadSetup(s.rules, e.Setup)
 	if err != nil {
 		return store.Draft{}, err
 	}
@@ -181,6 +181,14 @@ func (s *Service) View(ctx context.Context, d store.Draft) (DraftView, error) {
 		return DraftView{}, err
 	}
 	v := DraftView{Draft: d, Setup: setup, Ruleset: rs}
+	// A draft stored past the limits (before they existed, or by hand) is
+	// shown without its battlefield and with at most MaxCombatants
+	// combatants, so its page stays small whatever it holds; it can be
+	// replaced from a file or deleted.
+	overLimits := CheckSetup(s.rules, setup)
+	if overLimits != nil && len(v.Setup.Combatants) > MaxCombatants {
+		v.Setup.Combatants = v.Setup.Combatants[:MaxCombatants]
+	}
 	checked := setup
 	checked.Combatants = slices.Clone(setup.Combatants)
 	if _, err := TakeCharacters(ctx, s.db, d.CampaignID, &checked); err != nil {
@@ -193,6 +201,11 @@ func (s *Service) View(ctx context.Context, d store.Draft) (DraftView, error) {
 		v.Problem = fray.ErrorMessage(err)
 	}
 	v.Board, v.Boarded = EditorOf(rs)
+	if overLimits != nil {
+		v.Problem = "This draft is past the limits of an encounter and cannot be edited here: " + fray.ErrorMessage(overLimits) +
+			" Replace it from a file or delete it."
+		v.Boarded = false
+	}
 	for kind, dst := range map[string]*[]store.StatBlock{store.KindBestiary: &v.Bestiary, store.KindCharacter: &v.Characters} {
 		bs, err := s.db.StatBlocks(ctx, kind, d.CampaignID)
 		if err != nil {
@@ -232,14 +245,11 @@ func (s *Service) Shelf(ctx context.Context, campaignID string, gm bool) (Shelf,
 	return sh, nil
 }
 
-// readDraft reads a setup document for a draft: well formed, of a known
-// ruleset and named; it may still be incomplete.
+// readDraft reads a setup document for a draft, checked against every
+// limit (ReadSetup) and named; it may still be incomplete.
 func (s *Service) readDraft(data []byte) (engine.Setup, error) {
-	setup, err := engine.DecodeSetup(data)
+	setup, err := ReadSetup(s.rules, data)
 	if err != nil {
-		return setup, err
-	}
-	if _, err := s.rules.Get(setup.Ruleset); err != nil {
 		return setup, err
 	}
 	if strings.TrimSpace(setup.Name) == "" {
@@ -249,7 +259,7 @@ func (s *Service) readDraft(data []byte) (engine.Setup, error) {
 }
 
 func (s *Service) createDraft(ctx context.Context, campaignID string, setup engine.Setup) (store.Draft, error) {
-	data, err := draftData(setup)
+	data, err := s.draftData(setup)
 	if err != nil {
 		return store.Draft{}, err
 	}
@@ -257,15 +267,21 @@ func (s *Service) createDraft(ctx context.Context, campaignID string, setup engi
 }
 
 func (s *Service) saveDraft(ctx context.Context, id string, setup engine.Setup) error {
-	data, err := draftData(setup)
+	data, err := s.draftData(setup)
 	if err != nil {
 		return err
 	}
 	return s.db.UpdateDraft(ctx, id, setup.Name, data)
 }
 
-// draftData encodes a draft's setup, at most MaxSetupBytes.
-func draftData(setup engine.Setup) ([]byte, error) {
+// draftData checks a draft's setup against the limits every encounter
+// entering Fray keeps (CheckSetup) and encodes it, at most MaxSetupBytes.
+// An edit past them is refused; one that leaves the draft an invalid
+// encounter is kept (its page says why).
+func (s *Service) draftData(setup engine.Setup) ([]byte, error) {
+	if err := CheckSetup(s.rules, setup); err != nil {
+		return nil, err
+	}
 	data, err := json.Marshal(setup)
 	if err != nil {
 		return nil, err

@@ -1,7 +1,6 @@
 package prep
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/url"
@@ -11,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // StatBlock is one of campaignID's stat blocks of kind (store.KindBestiary
@@ -79,6 +79,13 @@ func (s *Service) SaveStatBlock(ctx context.Context, in StatSave) (string, error
 	if name == "" {
 		return "", fray.Errorf(fray.EINVALID, "a stat block needs a name")
 	}
+	checkID := in.ID
+	if checkID == "" {
+		checkID = "new"
+	}
+	if err := CheckStatBlock(checkID, name, stats); err != nil {
+		return "", err
+	}
 	id := in.ID
 	if id == "" {
 		used := map[string]bool{"new": true, "import": true}
@@ -131,13 +138,11 @@ func (s *Service) Bestiary(ctx context.Context, campaignID string) ([]BestiaryEn
 // any invalid entry stores nothing. It says how many it stored.
 func (s *Service) ImportBestiary(ctx context.Context, campaignID string, data []byte) (int, error) {
 	var entries []BestiaryEntry
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&entries); err != nil {
-		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %v", err)
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: MaxDepth}); err != nil {
+		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %s", fray.ErrorMessage(err))
 	}
-	if dec.More() {
-		return 0, fray.Errorf(fray.EINVALID, "the file has data after the bestiary")
+	if len(entries) > MaxStatBlocks {
+		return 0, fray.Errorf(fray.EINVALID, "a bestiary file holds at most %d entries, not %d", MaxStatBlocks, len(entries))
 	}
 	var bs []store.StatBlock
 	seen := map[string]bool{}
@@ -149,13 +154,16 @@ func (s *Service) ImportBestiary(ctx context.Context, campaignID string, data []
 		if e.ID == "" {
 			e.ID = sheet.Slug(e.Name)
 		}
+		if err := CheckStatBlock(e.ID, e.Name, e.Stats); err != nil {
+			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
+		}
 		if seen[e.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)
 		}
 		seen[e.ID] = true
 		if d, ok := rs.(sheet.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
-				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, fray.ErrorMessage(err))
+				return 0, fray.Errorf(fray.EINVALID, "entry %d (%.40q): %s", i+1, e.Name, fray.ErrorMessage(err))
 			}
 		}
 		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaignID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})

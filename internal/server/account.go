@@ -39,35 +39,98 @@ func accountRedirect(w http.ResponseWriter, r *http.Request, key, msg string) {
 	http.Redirect(w, r, "/account", http.StatusSeeOther)
 }
 
+// changePassword counts the attempt against the user's rate limit and
+// changes the password (Accounts.ChangePassword).
+func (s *Server) changePassword(r *http.Request, current, password string) error {
+	u := userFrom(r)
+	if ok, err := s.allow(r, "password:"+u.ID); err != nil {
+		return err
+	} else if !ok {
+		return fray.Errorf(fray.ERATELIMIT, "too many attempts; wait a minute and try again")
+	}
+	return s.Accounts.ChangePassword(r.Context(), *u, current, password)
+}
+
 // handleChangePassword checks the current password, sets the new one,
-// signs out every other session and keeps this browser signed in:
+// signs out every other session, revokes every API token (whoever knew the
+// old password may have made one) and keeps this browser signed in:
 // POST /account/password (current, password, password2).
 func (s *Server) handleChangePassword(w http.ResponseWriter, r *http.Request) {
 	u, ok := requireUser(w, r)
 	if !ok {
 		return
 	}
-	if ok, err := s.allow(r, "password:"+u.ID); err != nil {
-		writeError(w, r, err)
-		return
-	} else if !ok {
-		accountRedirect(w, r, flashError, "Too many attempts. Wait a minute and try again.")
+	password := r.PostFormValue("password")
+	if password != r.PostFormValue("password2") {
+		accountRedirect(w, r, flashError, "The two new passwords differ.")
 		return
 	}
-	err := s.Accounts.ChangePassword(r.Context(), *u, r.PostFormValue("current"), r.PostFormValue("password"), r.PostFormValue("password2"))
-	if errCode(err) == fray.EINVALID {
+	if err := s.changePassword(r, r.PostFormValue("current"), password); err != nil {
+		if errCode(err) == fray.EINTERNAL || errCode(err) == fray.EUNAVAILABLE {
+			writeError(w, r, err)
+			return
+		}
 		accountRedirect(w, r, flashError, errMessage(err))
-		return
-	}
-	if err != nil {
-		writeError(w, r, err)
 		return
 	}
 	if err := s.startSession(w, r, u.ID); err != nil {
 		writeError(w, r, err)
 		return
 	}
-	accountRedirect(w, r, flashNotice, "Password changed. Every other session was signed out.")
+	accountRedirect(w, r, flashNotice, "Password changed. Every other session was signed out and every API token revoked.")
+}
+
+// handleAPIChangePassword: POST /api/password {"current","password"} → 204.
+// Every session and API token of the user ends, the caller's too.
+func (s *Server) handleAPIChangePassword(w http.ResponseWriter, r *http.Request) {
+	if _, ok := requireUser(w, r); !ok {
+		return
+	}
+	var req struct {
+		Current  string `json:"current"`
+		Password string `json:"password"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := s.changePassword(r, req.Current, req.Password); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// handleSignOutEverywhere ends every session of the user, this browser's
+// too, and revokes every API token; the browser goes to log in:
+// POST /account/signout-everywhere.
+func (s *Server) handleSignOutEverywhere(w http.ResponseWriter, r *http.Request) {
+	u, ok := requireUser(w, r)
+	if !ok {
+		return
+	}
+	if _, _, err := s.Accounts.SignOutEverywhere(r.Context(), u.ID); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.endSession(w, r)
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
+
+// handleAPISignOutEverywhere: POST /api/signout-everywhere → 200
+// {"sessions","tokens"}: how many sessions ended and tokens were revoked,
+// the caller's token among them.
+func (s *Server) handleAPISignOutEverywhere(w http.ResponseWriter, r *http.Request) {
+	u, ok := requireUser(w, r)
+	if !ok {
+		return
+	}
+	sessions, tokens, err := s.Accounts.SignOutEverywhere(r.Context(), u.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int64{"sessions": sessions, "tokens": tokens})
 }
 
 // handleAPIMe returns the caller: GET /api/me.

@@ -20,7 +20,10 @@ type Accounts interface {
 	Allow(ctx context.Context, key string) (bool, error)
 	Signup(ctx context.Context, name, password, confirm string) (store.User, error)
 	Login(ctx context.Context, name, password string) (store.User, error)
-	ChangePassword(ctx context.Context, u store.User, current, password, confirm string) error
+	// ChangePassword sets a new password and ends every session and API
+	// token of the user; EFORBIDDEN when current is wrong.
+	ChangePassword(ctx context.Context, u store.User, current, password string) error
+	SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error)
 	StartSession(ctx context.Context, userID string) (token string, expires time.Time, err error)
 	EndSession(ctx context.Context, token string) error
 	// Authenticate finds the user of a credential (store.CredentialSession

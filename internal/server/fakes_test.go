@@ -99,12 +99,20 @@ func (f fakeAccounts) Login(ctx context.Context, name, password string) (store.U
 	return u, nil
 }
 
-func (f fakeAccounts) ChangePassword(ctx context.Context, u store.User, current, password, confirm string) error {
+func (f fakeAccounts) ChangePassword(ctx context.Context, u store.User, current, password string) error {
 	f.add("ChangePassword " + u.ID)
 	if current != u.PasswordHash {
-		return fray.Errorf(fray.EINVALID, "Your current password is wrong.")
+		return fray.Errorf(fray.EFORBIDDEN, "your current password is wrong")
+	}
+	if len(password) < 3 {
+		return fray.Errorf(fray.EINVALID, "a password must have 10 to 200 characters")
 	}
 	return f.fail["ChangePassword"]
+}
+
+func (f fakeAccounts) SignOutEverywhere(ctx context.Context, userID string) (int64, int64, error) {
+	f.add("SignOutEverywhere " + userID)
+	return 2, 1, f.fail["SignOutEverywhere"]
 }
 
 func (f fakeAccounts) StartSession(ctx context.Context, userID string) (string, time.Time, error) {

@@ -80,7 +80,7 @@ func (s *Server) handleJoinPage(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := s.Invites.Invitation(r.Context(), token)
 	if err != nil {
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		p.Error = errMessage(err)
 		if errCode(err) == fray.ENOTFOUND {
 			p.Error = "This invite link is not valid. Ask your GM for a new one."

@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/web"
@@ -15,12 +14,14 @@ import (
 // resource's handlers are in the file named after it).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer)
+	r.Use(s.requestLog)
 	r.Use(securityHeaders)
+	r.Use(cleanPaths)
 	r.Use(limitBody(maxBodyBytes))
-	// Refuse state-changing requests from other sites' pages (CSRF); bots
-	// without browser headers and same-origin forms pass.
-	r.Use(http.NewCrossOriginProtection().Handler)
+	// Refuse state-changing requests from other origins' pages (CSRF):
+	// scheme, host and port must be this site's or an allowed origin's;
+	// bots without browser headers and same-origin forms pass.
+	r.Use(s.Origins.Protect(writeError))
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
@@ -42,7 +43,10 @@ func (s *Server) routes() http.Handler {
 		// account.go
 		r.Get("/account", s.handleAccount)
 		r.Post("/account/password", s.handleChangePassword)
+		r.Post("/account/signout-everywhere", s.handleSignOutEverywhere)
 		r.Get("/api/me", s.handleAPIMe)
+		r.Post("/api/password", s.handleAPIChangePassword)
+		r.Post("/api/signout-everywhere", s.handleAPISignOutEverywhere)
 		// tokens.go
 		r.Post("/account/tokens", s.handleCreateToken)
 		r.Post("/account/tokens/{tokenID}/revoke", s.handleRevokeToken)

@@ -15,6 +15,7 @@ import (
 	"net/http"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/realtime"
 )
 
@@ -44,6 +45,10 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (for rate limits); none means the peer is the client.
 	TrustedProxies TrustedProxies
+	// Origins decides which browser origins may make state-changing
+	// requests (CSRF); nil: this site's own origin only, over HTTPS when
+	// SecureCookies or a trusted proxy's X-Forwarded-Proto says so.
+	Origins *origin.Policy
 }
 
 // Hub serves an encounter's websocket sessions; *realtime.Hub is one.
@@ -66,6 +71,9 @@ type Server struct {
 func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Origins == nil {
+		cfg.Origins, _ = origin.New(nil, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
 	}
 	s := &Server{Config: cfg}
 	s.router = s.routes()

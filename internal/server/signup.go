@@ -29,7 +29,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := s.Accounts.Signup(r.Context(), name, password, r.PostFormValue("password2"))
 	if err != nil {
-		fail(statusOf(errCode(err)), errMessage(err))
+		fail(failStatus(r, err), errMessage(err))
 		return
 	}
 	if err := s.startSession(w, r, u.ID); err != nil {

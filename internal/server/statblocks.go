@@ -163,7 +163,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 			values[k] = r.PostForm.Get(k)
 		}
 		p.Error = errMessage(err)
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
