@@ -54,7 +54,7 @@ func TestEncounterAPI(t *testing.T) {
 	if res := w.do(t, req{method: "GET", path: "/api/encounters/enc/events?since=0&limit=10", as: "pl"}); res.StatusCode != 200 || !strings.Contains(text(t, res), "It begins.") {
 		t.Fatalf("events: %d", res.StatusCode)
 	}
-	for _, body := range []string{`{"id":"c1"}`, `{"id":"c1","command":{"kind":"chat"},"extra":1}`, `{"id":"c1","command":"chat"}`} {
+	for _, body := range []string{`{"id":"c1"}`, `{"id":"c1","command":{"kind":"chat"},"extra":1}`, `{"id":"c1","command":{"kind":"chat"}}}`, `{"id":"c1","command":"chat"}`} {
 		if res := w.do(t, req{method: "POST", path: "/api/encounters/enc/commands", json: body, as: "pl"}); res.StatusCode != 400 {
 			t.Errorf("%s: %d, want 400", body, res.StatusCode)
 		}
