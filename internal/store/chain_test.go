@@ -62,7 +62,7 @@ func TestAppendsAreChained(t *testing.T) {
 		t.Fatalf("link 0 = %s, %v", g, err)
 	}
 	// The store chains an append that comes without its chain…
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, CommandID: "c1", Events: events(1, 3)}); err != nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, CommandID: "c1", Events: events(1, 3)}); err != nil {
 		t.Fatal(err)
 	}
 	head := checkChain(t, db, url, e.ID, 3)[2].Link
@@ -75,7 +75,7 @@ func TestAppendsAreChained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, CommandID: "c2", Events: events(4, 2), Bodies: bodies,
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, CommandID: "c2", Events: events(4, 2), Bodies: bodies,
 		Prev: head, Chain: sealed}); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestAppendsAreChained(t *testing.T) {
 	// owner reloads and decides again.
 	bodies, _ = store.EncodeEvents(events(6, 1), "c3")
 	wrong, _ := proof.Extend(head, 6, bodies)
-	_, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 5, CommandID: "c3", Events: events(6, 1), Bodies: bodies, Prev: head, Chain: wrong})
+	_, err = db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 5, CommandID: "c3", Events: events(6, 1), Bodies: bodies, Prev: head, Chain: wrong})
 	wantCode(t, err, fray.ECONFLICT)
 	checkChain(t, db, url, e.ID, 5)
 	if chain, err := db.Chain(ctx, e.ID, 3); err != nil || len(chain) != 2 || chain[0].Seq != 4 {
@@ -109,7 +109,7 @@ func TestOldLogsAreChained(t *testing.T) {
 	ctx := context.Background()
 	a, b := newEncounter(t, db), newEncounter(t, db)
 	for _, e := range []store.Encounter{a, b} {
-		if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, CommandID: "c1", Events: events(1, 4)}); err != nil {
+		if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, CommandID: "c1", Events: events(1, 4)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -133,7 +133,7 @@ func TestOldLogsAreChained(t *testing.T) {
 	unchain(b.ID, 3)
 
 	// An append to an unchained log chains it first.
-	if _, err := db.Append(ctx, store.Append{EncounterID: a.ID, ExpectSeq: 4, CommandID: "c2", Events: events(5, 1)}); err != nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: a.ID, ExpectSeq: 4, CommandID: "c2", Events: events(5, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	checkChain(t, db, url, a.ID, 5)
