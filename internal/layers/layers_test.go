@@ -21,11 +21,10 @@ var layers = [][]string{
 	// dice, strict JSON, browser origins, embedded files, a private
 	// PostgreSQL
 	{"internal/dice", "internal/strictjson", "internal/origin", "examples", "migrations", "internal/pgcluster"},
-	// what anyone can check of a history: the hash chain, the provable
-	// dice, the sealed answers (it reads like a third party's verifier)
-	{"internal/proof"},
-	// the position models' vocabulary
-	{"internal/board"},
+	// the position models' vocabulary; what anyone can check of a history
+	// (the hash chain, provable dice, sealed answers: a third party's
+	// verifier, over the dice derivation alone)
+	{"internal/board", "internal/proof"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
 	// character sheets and carry-over arithmetic
