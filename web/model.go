@@ -568,3 +568,12 @@ func answerField(f engine.Field) engine.Field {
 	f.Name = "values." + f.Name
 	return f
 }
+
+// short is a hash's first 12 hexadecimal digits: enough for a person to
+// compare two at a glance.
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}

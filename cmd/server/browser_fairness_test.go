@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/proof"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// awaitPromise lets chromedp.Evaluate wait for a promise's value.
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// TestBrowserSealedStances: two players answer the duel's sealed stance
+// on their real pages. Each page sends only a commitment and keeps the
+// answer; until both have answered, nothing the server keeps — the GM's
+// whole log included — holds either stance. Then both pages reveal on
+// their own, the server checks the reveals against the commitments, and
+// the log's revealed answers open the commitments it kept.
+func TestBrowserSealedStances(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "3"})
+	gm, pa, pb := srv.signup("seal-gm"), srv.signup("seal-aldric"), srv.signup("seal-mirela")
+	ex, err := prep.ExampleNamed("d20-duel-dawn-duel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc struct{ ID, Campaign string }
+	if code := srv.call(gm, "POST", "/api/encounters", ex.Data, &enc); code != http.StatusCreated {
+		t.Fatalf("import: %d", code)
+	}
+	srv.join(gm, enc.Campaign, pa, "aldric")
+	srv.join(gm, enc.Campaign, pb, "mirela")
+	if code := srv.call(gm, "POST", "/api/encounters/"+enc.ID+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil); code != http.StatusOK {
+		t.Fatalf("start: %d", code)
+	}
+	gmLog := func() []json.RawMessage {
+		var page struct{ Events []json.RawMessage }
+		if code := srv.call(gm, "GET", "/api/encounters/"+enc.ID+"/events?since=0", nil, &page); code != http.StatusOK {
+			t.Fatalf("events: %d", code)
+		}
+		return page.Events
+	}
+	actx := tab(t, newBrowser(t))
+	bctx := tab(t, newBrowser(t))
+	login(t, actx, srv.URL, pa.Name)
+	login(t, bctx, srv.URL, pb.Name)
+	pages := []struct {
+		name   string
+		ctx    context.Context
+		choice string
+	}{{"aldric", actx, "defensive"}, {"mirela", bctx, "default"}}
+	option := `document.querySelector('#pending form.decision[data-sealed] button[name="choice"][value="%s"]')`
+	for _, p := range pages {
+		var ok bool
+		run20(t, p.ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
+			chromedp.WaitVisible(`#pending form.decision[data-sealed]`, chromedp.ByQuery),
+			chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate(fmt.Sprintf(option+` !== null`, p.choice), &ok))
+		if !ok {
+			t.Fatalf("%s's page offers no sealed %q", p.name, p.choice)
+		}
+	}
+	// Aldric answers: the server holds his commitment, never his stance.
+	var kept, shown string
+	run20(t, actx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "defensive"), nil),
+		chromedp.WaitVisible(`#pending .committed[data-commitment]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('#pending .committed').dataset.commitment`, &kept),
+		chromedp.Text(`#pending .committed`, &shown, chromedp.ByQuery))
+	raw, _ := json.Marshal(gmLog())
+	all := string(raw)
+	if !strings.Contains(all, kept) || strings.Contains(all, `"choice":"defensive"`) || strings.Contains(all, engine.KindDecisionSealed) {
+		t.Fatalf("before the reveal the GM's log must hold the commitment %q and not the stance:\n%s", kept, all)
+	}
+	if !strings.Contains(shown, "Defensive") {
+		t.Errorf("Aldric's page does not tell him what he chose: %q", shown)
+	}
+	// Mirela answers: both pages reveal on their own.
+	run20(t, bctx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "default"), nil))
+	for _, p := range pages {
+		run20(t, p.ctx, chromedp.Poll(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes('Revealed:'))`, nil,
+			chromedp.WithPollingTimeout(10*time.Second)))
+		var left int
+		run20(t, p.ctx, chromedp.Evaluate(`Object.keys(localStorage).filter(k => k.startsWith('fray-sealed:')).length`, &left))
+		if left != 0 {
+			t.Errorf("%s's page still keeps %d sealed answers after revealing", p.name, left)
+		}
+	}
+	rep, fail := proof.CheckSealed(gmLog())
+	if fail != nil || rep.Committed != 2 || rep.Revealed != 2 {
+		t.Fatalf("sealed answers in the log: %+v, %v", rep, fail)
+	}
+
+	// The page's SHA-256 without crypto.subtle (plain http off localhost)
+	// agrees with the browser's.
+	var agree bool
+	run20(t, actx, chromedp.Evaluate(`(async () => {
+  const p = window.frayProof;
+  for (const n of [0, 1, 55, 56, 63, 64, 65, 200]) {
+    const b = crypto.getRandomValues(new Uint8Array(n));
+    if (p.hex(p.plainSHA256(b)) !== p.hex(new Uint8Array(await crypto.subtle.digest('SHA-256', b)))) return false;
+  }
+  return true;
+})()`, &agree, awaitPromise))
+	if !agree {
+		t.Error("the page's plain SHA-256 disagrees with crypto.subtle")
+	}
+}
