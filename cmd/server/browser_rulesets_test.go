@@ -62,7 +62,7 @@ func TestRulesetTables(t *testing.T) {
 			if v.Status == engine.StatusFinished {
 				break
 			}
-			if cmd := contractPick(rng, v); cmd != nil {
+			if cmd := contractPick(rng, v, nil); cmd != nil {
 				api.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": fmt.Sprint("p", step), "command": cmd}, nil)
 			}
 		}

@@ -279,7 +279,7 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 			break
 		}
 		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool { return a.Kind == engine.KindReveal })
-		cmd := contractPick(rng, v)
+		cmd := contractPick(rng, v, nil)
 		if cmd == nil {
 			t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
 		}
