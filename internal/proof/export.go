@@ -21,11 +21,11 @@ type ChainLink struct {
 // Report is what Verify found in an export.
 type Report struct {
 	Encounter string
-	Head      Hash  // the chain's head: the link of its last event
-	Events    int   // events in the chain
-	Whole     int   // events the export holds whole, checked against their digests
-	Rewritten int   // events the export holds as rewritten for its viewer (not checkable)
-	Withheld  int   // events the export gives by digest only
+	Head      Hash   // the chain's head: the link of its last event
+	Events    int    // events in the chain
+	Whole     int    // events the export holds whole, checked against their digests
+	Rewritten int    // events the export holds as rewritten for its viewer (not checkable)
+	Withheld  int    // events the export gives by digest only
 	Links     []Hash // every event's link, by seq-1: the heads the history passed through
 	Dice      DiceReport
 	Sealed    SealedReport
