@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
@@ -113,5 +115,81 @@ func TestBrowserSealedStances(t *testing.T) {
 })()`, &agree, awaitPromise))
 	if !agree {
 		t.Error("the page's plain SHA-256 disagrees with crypto.subtle")
+	}
+}
+
+// TestBrowserHeadWarning: a player's page shows the history's fingerprint
+// (the head's first 12 digits, as `server verify` prints it) and keeps the
+// heads it showed. While the history only grows, reloading warns of
+// nothing; once someone with the database rewrites an event and chains
+// the log again — a consistent history, but another one — the page warns
+// that the history it saw is gone.
+func TestBrowserHeadWarning(t *testing.T) {
+	dbURL := testdb.URL(t)
+	srv := startServerEnv(t, dbURL, map[string]string{"FRAY_DICE_SEED": "5"})
+	gm, pl := srv.signup("head-gm"), srv.signup("head-player")
+	ex, err := prep.ExampleNamed("d20-duel-dawn-duel")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc struct{ ID, Campaign string }
+	if code := srv.call(gm, "POST", "/api/encounters", ex.Data, &enc); code != http.StatusCreated {
+		t.Fatalf("import: %d", code)
+	}
+	srv.join(gm, enc.Campaign, pl, "aldric")
+	step := 0
+	play := func(n int) {
+		rng := rand.New(rand.NewPCG(uint64(step), 1))
+		for range n {
+			v := srv.viewAs(gm, enc.ID)
+			if cmd := contractPick(rng, v, nil); cmd != nil && v.Status != engine.StatusFinished {
+				srv.call(gm, "POST", "/api/encounters/"+enc.ID+"/commands", map[string]any{"id": fmt.Sprint("h", step), "command": cmd}, nil)
+			}
+			step++
+		}
+	}
+	head := func() string {
+		var chain struct{ Heads []struct{ Link string } }
+		if code := srv.call(gm, "GET", "/api/encounters/"+enc.ID+"/chain", nil, &chain); code != http.StatusOK || len(chain.Heads) == 0 {
+			t.Fatalf("chain: %d %+v", code, chain)
+		}
+		return chain.Heads[len(chain.Heads)-1].Link
+	}
+	play(3)
+	ctx := tab(t, newBrowser(t))
+	login(t, ctx, srv.URL, pl.Name)
+	shown := func() (fingerprint, warning string) {
+		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
+			chromedp.WaitVisible(`#fingerprint`, chromedp.ByID),
+			chromedp.Text(`#fingerprint-code`, &fingerprint, chromedp.ByID),
+			chromedp.Evaluate(`document.getElementById('chain-warning').hidden ? '' : document.getElementById('chain-warning').textContent`, &warning))
+		return fingerprint, warning
+	}
+	before := head()
+	if fp, warning := shown(); fp != before[:12] || warning != "" {
+		t.Fatalf("fingerprint %q (want %q), warning %q", fp, before[:12], warning)
+	}
+	play(3) // the history grows: nothing to warn of
+	if fp, warning := shown(); fp != head()[:12] || fp == before[:12] || warning != "" {
+		t.Fatalf("after more play: fingerprint %q, warning %q", fp, warning)
+	}
+	// Someone with the database rewrites event 2 and chains the log again.
+	c, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	if _, err := c.Exec(context.Background(), `
+		UPDATE events SET body = jsonb_set(body, '{text}', '"Nothing to see."'), salt = NULL, digest = NULL, link = NULL
+		WHERE encounter_id = $1::uuid AND seq >= 2`, enc.ID); err != nil {
+		t.Fatal(err)
+	}
+	after := head() // chains the log anew
+	if after == before {
+		t.Fatal("the rewrite kept the head")
+	}
+	fp, warning := shown()
+	if fp != after[:12] || !strings.Contains(warning, "has changed") || !strings.Contains(warning, before[:12]) {
+		t.Fatalf("after the rewrite: fingerprint %q, warning %q", fp, warning)
 	}
 }

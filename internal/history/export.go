@@ -156,3 +156,29 @@ func (doc Export) Filename(ext string) string {
 	}
 	return "fray-" + base + "-" + id + "." + ext
 }
+
+// Head is the link of event Seq: the chain's head when the history had
+// reached Seq. Pages keep the heads they showed, and warn when a later
+// history no longer passes through one (docs/protocol.md, "Fingerprints").
+type Head struct {
+	Seq  int64  `json:"seq"`
+	Link string `json:"link"`
+}
+
+// Heads returns the links of encounter id's events after seq after, in
+// order, at most limit of them (0: all). Links tell nothing of the events:
+// every viewer may have them all.
+func (s *Service) Heads(ctx context.Context, id string, after int64, limit int) ([]Head, error) {
+	chained, err := s.db.Chain(ctx, id, max(after, 0))
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 && len(chained) > limit {
+		chained = chained[:limit]
+	}
+	out := make([]Head, len(chained))
+	for i, c := range chained {
+		out[i] = Head{Seq: c.Seq, Link: c.Link.String()}
+	}
+	return out, nil
+}

@@ -336,6 +336,7 @@
     applyTarget(false);
     applyPlace(false);
     revealSealed();
+    if (!snapshot && window.fetch) soonCheckHeads();
     if (!snapshot && wantsAttention()) dot('act');
   }
 
@@ -863,8 +864,97 @@
     while (cards.children.length > maxCards) cards.firstElementChild.remove();
   }
 
+  // ---- fingerprints ---------------------------------------------------------
+  //
+  // The page shows the short fingerprint of the history's head (the link
+  // of its last event, docs/protocol.md, "Fingerprints") and keeps the
+  // heads it showed in localStorage. Each time it checks (on load, then at
+  // most every few seconds as events arrive) it asks the server for the
+  // chain's links and warns when one it saw is no longer part of the
+  // history: the log was changed, not appended to.
+
+  const headsKey = 'fray-heads:' + encounterID;
+  const keepHeads = 20;
+  let checking = false;
+  let checkAgain = false;
+  let lastCheck = 0;
+
+  function seenHeads() {
+    try {
+      return JSON.parse(localStorage.getItem(headsKey) || '{}') || {};
+    } catch (err) {
+      return {};
+    }
+  }
+
+  function warnLost(seqN, link) {
+    const w = document.getElementById('chain-warning');
+    if (!w) return;
+    w.hidden = false;
+    w.textContent = 'Warning: this encounter\'s history has changed since you saw it. The history you were shown at event ' + seqN +
+      ' (fingerprint ' + link.slice(0, 12) + ') is no longer part of it. Keep your export and raise it with the GM.';
+  }
+
+  async function checkHeads() {
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    lastCheck = Date.now();
+    try {
+      const seen = seenHeads();
+      const seqs = Object.keys(seen).map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+      const after = Math.max(0, (seqs.length ? Math.min(seqs[0], seq) : seq) - 1);
+      const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after,
+        { credentials: 'same-origin', cache: 'no-store' });
+      if (!res.ok) return;
+      const heads = (await res.json()).heads || [];
+      const links = new Map(heads.map((h) => [h.seq, h.link]));
+      const complete = heads.length < 5000;
+      const lost = seqs.filter((n) => (links.has(n) ? links.get(n) !== seen[n] : complete));
+      if (lost.length) warnLost(lost[0], seen[lost[0]]);
+      const head = heads[heads.length - 1];
+      if (!head) return;
+      const code = document.getElementById('fingerprint-code');
+      if (code) {
+        code.textContent = head.link.slice(0, 12);
+        code.title = head.link;
+        document.getElementById('fingerprint').hidden = false;
+        root.dataset.head = head.link;
+      }
+      // Keep the newest heads, and those lost, so the warning stays.
+      const kept = {};
+      for (const n of lost) kept[n] = seen[n];
+      const fresh = seqs.filter((n) => !lost.includes(n)).slice(-(keepHeads - 1));
+      for (const n of fresh) kept[n] = seen[n];
+      if (!lost.includes(head.seq)) kept[head.seq] = head.link;
+      try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+    } catch (err) {
+      // Offline or signed out: the next update checks again.
+    } finally {
+      checking = false;
+      if (checkAgain) {
+        checkAgain = false;
+        soonCheckHeads();
+      }
+    }
+  }
+
+  // soonCheckHeads checks after an update, at most every three seconds.
+  let checkTimer = 0;
+  function soonCheckHeads() {
+    if (checkTimer) return;
+    const wait = Math.max(0, 3000 - (Date.now() - lastCheck));
+    checkTimer = setTimeout(() => {
+      checkTimer = 0;
+      checkHeads();
+    }, wait);
+  }
+
   setConn('retry', 'connecting…');
   connect();
+  if (window.fetch) checkHeads();
 })();
 
 // ---- History (issue 6): replay keyboard steps, undone log entries ---------
