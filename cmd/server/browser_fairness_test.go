@@ -123,7 +123,8 @@ func TestBrowserSealedStances(t *testing.T) {
 // heads it showed. While the history only grows, reloading warns of
 // nothing; once someone with the database rewrites an event and chains
 // the log again — a consistent history, but another one — the page warns
-// that the history it saw is gone.
+// that the history it saw is gone. The replay page's check verifies the
+// player's export in the page before, and refuses it after.
 func TestBrowserHeadWarning(t *testing.T) {
 	dbURL := testdb.URL(t)
 	srv := startServerEnv(t, dbURL, map[string]string{"FRAY_DICE_SEED": "5"})
@@ -173,6 +174,19 @@ func TestBrowserHeadWarning(t *testing.T) {
 	if fp, warning := shown(); fp != head()[:12] || fp == before[:12] || warning != "" {
 		t.Fatalf("after more play: fingerprint %q, warning %q", fp, warning)
 	}
+	// The replay page's check: the player's export verifies in the page.
+	checked := func() (result, text string) {
+		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID+"/replay"),
+			chromedp.WaitVisible(`#check-button`, chromedp.ByID),
+			chromedp.Click(`#check-button`, chromedp.ByID),
+			chromedp.Poll(`['ok', 'bad', 'error'].includes(document.getElementById('check-result').dataset.result)`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate(`document.getElementById('check-result').dataset.result`, &result),
+			chromedp.Text(`#check-result`, &text, chromedp.ByID))
+		return result, text
+	}
+	if result, text := checked(); result != "ok" || !strings.Contains(text, head()[:12]) {
+		t.Fatalf("the replay page's check: %s %q", result, text)
+	}
 	// Someone with the database rewrites event 2 and chains the log again.
 	c, err := pgx.Connect(context.Background(), dbURL)
 	if err != nil {
@@ -191,5 +205,9 @@ func TestBrowserHeadWarning(t *testing.T) {
 	fp, warning := shown()
 	if fp != after[:12] || !strings.Contains(warning, "has changed") || !strings.Contains(warning, before[:12]) {
 		t.Fatalf("after the rewrite: fingerprint %q, warning %q", fp, warning)
+	}
+	// The rewritten export is consistent, but not the history the page saw.
+	if result, text := checked(); result != "bad" || !strings.Contains(text, before[:12]) {
+		t.Fatalf("the replay page's check after the rewrite: %s %q", result, text)
 	}
 }

@@ -1013,3 +1013,101 @@
     }
   }).observe(log, { childList: true });
 })();
+
+// ---- Checking a history in the page (replay page's #check) ---------------
+//
+// Downloads the viewer's JSON export and checks its hash chain as
+// `server verify` does (docs/protocol.md, "Checking a history"): every link
+// from the encounter's genesis, every event given whole against its digest,
+// the export's head, and the heads this browser showed at the table.
+(() => {
+  'use strict';
+
+  const panel = document.getElementById('check');
+  const button = document.getElementById('check-button');
+  const out = document.getElementById('check-result');
+  if (!panel || !button || !out || !window.fetch || !window.frayProof) return;
+  const p = window.frayProof;
+  const enc = new TextEncoder();
+  button.hidden = false;
+
+  const concat = (...parts) => {
+    const all = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
+    let at = 0;
+    for (const x of parts) {
+      all.set(x, at);
+      at += x.length;
+    }
+    return all;
+  };
+
+  function seqBytes(seq) {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(seq));
+    return b;
+  }
+
+  // check returns the first problem of doc as [seq, reason], or a summary.
+  async function check(doc) {
+    if (!doc || !doc.encounter || !Array.isArray(doc.chain) || !Array.isArray(doc.events)) {
+      return { bad: [0, 'not an export with its chain'] };
+    }
+    let prev = await p.sha256(enc.encode('fray-chain/v1' + doc.encounter.id));
+    const links = new Map();
+    for (let i = 0; i < doc.chain.length; i++) {
+      const c = doc.chain[i];
+      if (c.seq !== i + 1) return { bad: [i + 1, 'the chain goes from ' + i + ' to ' + c.seq] };
+      const link = p.hex(await p.sha256(concat(prev, seqBytes(c.seq), p.unhex(c.digest))));
+      if (link !== c.link) return { bad: [c.seq, 'the link does not follow from the one before'] };
+      links.set(c.seq, link);
+      prev = p.unhex(link);
+    }
+    const head = p.hex(prev);
+    if (doc.head && doc.head !== head) return { bad: [doc.chain.length, 'the export\'s head is not its chain\'s'] };
+    let last = 0;
+    let whole = 0;
+    const shown = new Set();
+    for (const ev of doc.events) {
+      if (ev.seq <= last) return { bad: [ev.seq, 'the events are out of order'] };
+      const c = doc.chain[ev.seq - 1];
+      if (!c) return { bad: [ev.seq, 'an event not in the chain'] };
+      last = ev.seq;
+      shown.add(ev.seq);
+      if (!c.salt) continue;
+      const digest = p.hex(await p.sha256(concat(p.unhex(c.salt), enc.encode(p.canonical(ev)))));
+      if (digest !== c.digest) return { bad: [ev.seq, 'the event does not match its digest: it was changed'] };
+      whole++;
+    }
+    for (const c of doc.chain) {
+      if (c.salt && !shown.has(c.seq)) return { bad: [c.seq, 'an event given whole in the chain is missing'] };
+    }
+    let seen = {};
+    try { seen = JSON.parse(localStorage.getItem('fray-heads:' + doc.encounter.id) || '{}') || {}; } catch (err) { /* none */ }
+    const heads = Object.keys(seen).map(Number);
+    for (const n of heads) {
+      if (links.get(n) !== seen[n]) return { bad: [n, 'the history you were shown at the table (fingerprint ' + String(seen[n]).slice(0, 12) + ') is not part of this one'] };
+    }
+    return { ok: { events: doc.chain.length, whole, head, heads: heads.length } };
+  }
+
+  button.addEventListener('click', async () => {
+    out.textContent = 'Checking…';
+    out.dataset.result = '';
+    try {
+      const res = await fetch(panel.dataset.export, { credentials: 'same-origin', cache: 'no-store' });
+      if (!res.ok) throw new Error('the export could not be downloaded (' + res.status + ')');
+      const r = await check(await res.json());
+      if (r.bad) {
+        out.dataset.result = 'bad';
+        out.textContent = 'The history does NOT check out at event ' + r.bad[0] + ': ' + r.bad[1] + '.';
+        return;
+      }
+      out.dataset.result = 'ok';
+      out.textContent = 'The history checks out: ' + r.ok.events + ' events chained, ' + r.ok.whole + ' of them shown to you and checked, ' +
+        'fingerprint ' + r.ok.head.slice(0, 12) + '; it contains all ' + r.ok.heads + ' fingerprints this browser showed you.';
+    } catch (err) {
+      out.dataset.result = 'error';
+      out.textContent = 'Could not check: ' + err.message;
+    }
+  });
+})();
