@@ -14,10 +14,11 @@ import (
 //     most threatening one it has fair odds of hitting (the skill at least
 //     the dice's average less 3), or the one it has the best odds of
 //     hitting: an aimed shot while two actions are left, a snapshot with
-//     one. With poor odds it first moves a band nearer; standing in the
-//     open at the start of its turn, it first steps into a neighbouring
-//     square with cover no farther from its target, so that the aimed shot
-//     keeps the cover.
+//     one. With poor odds it first moves a band nearer, or into close
+//     contact with a target in its square; standing in the open at the
+//     start of its turn, it first steps into a neighbouring square with
+//     cover no farther from its target, so that the aimed shot keeps the
+//     cover.
 //   - A weapon that needs reloading is reloaded (no quick loading).
 //   - Off the map, or with every opponent at Extreme range, a combatant
 //     with a weapon that reaches that far duels the most threatening one.
@@ -73,9 +74,16 @@ func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
 	shooter := false
 	if t, w, odds := st.bestShot(f, foes); t != "" {
 		shooter = true
-		if odds < poorOdds && f.Moves == 0 && len(inContactFoes) == 0 {
-			if c, ok := st.closeIn(f, foes, true, o); ok {
-				return c, true
+		if odds < poorOdds && len(inContactFoes) == 0 {
+			// Into close contact with a target in the same square (a
+			// shot there is 3D), else a band nearer.
+			if tf := st.Fighters[t]; !tf.Off && !f.Off && tf.at() == f.at() && !o.Refused(CmdMove, id) {
+				return engine.NewCommand(CmdMove, id, map[string]any{"to": "contact:" + t}), true
+			}
+			if f.Moves == 0 {
+				if c, ok := st.closeIn(f, foes, true, o); ok {
+					return c, true
+				}
 			}
 		}
 		if f.Actions >= 3 && f.Moves == 0 && len(inContactFoes) == 0 && st.cell(f.X, f.Y).Cover == 0 {
