@@ -116,15 +116,21 @@ type Fight struct {
 // so); an error means the setup cannot be played at all, or the engine
 // failed.
 func Run(ctx context.Context, rs engine.Ruleset, setup engine.Setup, opt Options) (Result, error) {
+	s, err := New(rs, setup, opt.MaxRounds)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.Run(ctx, opt)
+}
+
+// Run plays opt.Runs fights (opt.MaxRounds is the Simulator's) and
+// returns the odds, as the function Run.
+func (s *Simulator) Run(ctx context.Context, opt Options) (Result, error) {
 	if opt.Runs == 0 {
 		opt.Runs = DefaultRuns
 	}
 	if opt.Runs < 1 || opt.Runs > MaxRuns {
 		return Result{}, fray.Errorf(fray.EINVALID, "runs must be between 1 and %d", MaxRuns)
-	}
-	s, err := New(rs, setup, opt.MaxRounds)
-	if err != nil {
-		return Result{}, err
 	}
 	t := newTally(s, opt)
 	for i := range opt.Runs {
@@ -134,7 +140,7 @@ func Run(ctx context.Context, rs engine.Ruleset, setup engine.Setup, opt Options
 		}
 		f, err := s.Fight(RunSeed(opt.Seed, i))
 		if err != nil {
-			return Result{}, fmt.Errorf("fight %d of %s: %w", i+1, setup.Name, err)
+			return Result{}, fmt.Errorf("fight %d of %s: %w", i+1, s.initial.Core().Name, err)
 		}
 		t.add(f)
 		if opt.Progress != nil {
