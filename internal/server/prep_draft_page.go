@@ -77,6 +77,7 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	p.Odds = s.oddsProps(d.ID, d.CampaignID, p.Problem)
 	render(w, r, web.Draft(p))
 }
 

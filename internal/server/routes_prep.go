@@ -20,6 +20,9 @@ func (s *Server) prepRoutes(r chi.Router) {
 	r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 	r.Post("/drafts/{draft}/import", s.handleDraftReplace)
 	r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
+	r.Get("/drafts/{draft}/odds", s.handleOdds)
+	r.Post("/drafts/{draft}/odds", s.handleSimulate)
+	r.Post("/drafts/{draft}/odds/cancel", s.handleCancelOdds)
 	r.Get("/encounters/{id}/setup.json", s.handleEncounterSetup)
 	r.Post("/encounters/{id}/duplicate", s.handleDuplicateEncounter)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
+	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -61,7 +62,10 @@ type Config struct {
 	Play     *play.Service
 	Hub      *realtime.Hub
 	Rulesets *engine.Registry
-	Logger   *slog.Logger
+	// Odds runs drafts' encounter odds (a *simulate.Jobs with its defaults
+	// when nil).
+	Odds   Odds
+	Logger *slog.Logger
 	// SecureCookies marks session cookies Secure even on plain-HTTP
 	// requests (set it behind a TLS-terminating proxy).
 	SecureCookies bool
@@ -83,6 +87,7 @@ type Server struct {
 	play           *play.Service
 	hub            *realtime.Hub
 	rules          *engine.Registry
+	odds           Odds
 	log            *slog.Logger
 	secureCookies  bool
 	rateEvery      time.Duration
@@ -102,7 +107,10 @@ func New(cfg Config) *Server {
 	if cfg.RateBurst == 0 {
 		cfg.RateBurst = 10
 	}
-	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, log: cfg.Logger,
+	if cfg.Odds == nil {
+		cfg.Odds = simulate.NewJobs(simulate.JobsConfig{})
+	}
+	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, odds: cfg.Odds, log: cfg.Logger,
 		secureCookies: cfg.SecureCookies, rateEvery: cfg.RateEvery, rateBurst: cfg.RateBurst,
 		trustedProxies: cfg.TrustedProxies}
 	s.router = s.routes()
