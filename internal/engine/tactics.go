@@ -112,6 +112,18 @@ func (o *Offer) drop(cmd Command) {
 	o.actions = kept
 }
 
+// Tried reports whether this very command (its kind, actor and
+// arguments) was refused in this offer: a Tactician that guessed (a
+// destination, say) may then try another of the same kind.
+func (o *Offer) Tried(cmd Command) bool {
+	for _, c := range o.refused {
+		if c.Kind == cmd.Kind && c.Actor == cmd.Actor && string(c.Args) == string(cmd.Args) {
+			return true
+		}
+	}
+	return false
+}
+
 // Refused reports whether an action of kind by actor was refused in this
 // offer.
 func (o *Offer) Refused(kind, actor string) bool {

@@ -10,18 +10,23 @@ import (
 // Tactic implements engine.Tactician: how a simulation plays a
 // d20-tactical fight (docs/prep.md, "Encounter odds").
 //
-//   - A fighter lying prone stands up, and one that dropped its weapons
+//   - A fighter with a ranged weapon uses cover: it stays down when prone,
+//     and crouches when a low obstacle between it and its nearest opponent
+//     then covers it. One without stands up; one that dropped its weapons
 //     picks them up (a move action each).
-//   - With its standard action left it attacks the most threatening
-//     opponent it can hit from where it stands, with the weapon that deals
-//     the most damage on average (single shots, no aimed shots).
+//   - With its standard action left it attacks, from where it stands, the
+//     opponent and with the weapon that take away the most threat: the
+//     target's threat times the weapon's average damage (single shots, no
+//     aimed shots), a shot weighed down by the target's cover (a target in
+//     full cover is not shot at).
 //   - A jammed gun is cleared, one with an empty magazine reloaded.
 //   - Otherwise it moves: a fighter with a loaded ranged weapon takes one
 //     move action toward the nearest opponent, keeping its standard action
 //     for the shot; one that fights in melee goes as far as it must to
-//     stand next to one, double move if need be. Among equal squares it
-//     picks one that provokes no attack of opportunity, then the shortest
-//     way. A fighter that has attacked stays where it is.
+//     stand next to one, double move if need be — nearer counted the way
+//     round walls. Among equal squares it picks one that provokes no
+//     attack of opportunity, then the shortest way. A fighter that has
+//     attacked stays where it is.
 //   - Then it ends its turn.
 //
 // The most threatening opponent is the one that deals the most damage
@@ -53,8 +58,9 @@ func (st *State) turnTactic(f *Fighter, o *engine.Offer) (engine.Command, bool) 
 	try := func(kind string, args map[string]any) (engine.Command, bool) {
 		return engine.NewCommand(kind, id, args), !o.Refused(kind, id)
 	}
+	shooter := isShooter(f)
 	if b.Move && !b.Single {
-		if f.Posture == Prone {
+		if f.Posture == Prone && !shooter {
 			if c, ok := try(CmdPosture, map[string]any{"to": Standing}); ok {
 				return c, true
 			}
@@ -63,6 +69,11 @@ func (st *State) turnTactic(f *Fighter, o *engine.Offer) (engine.Command, bool) 
 			if c, ok := try(CmdPickUp, nil); ok {
 				return c, true
 			}
+		}
+	}
+	if shooter && f.Posture == Standing && b.Standard && st.crouchCovers(f) {
+		if c, ok := try(CmdPosture, map[string]any{"to": Crouched}); ok {
+			return c, true
 		}
 	}
 	if b.Standard && !o.Refused(CmdAttack, id) {
@@ -84,40 +95,75 @@ func (st *State) turnTactic(f *Fighter, o *engine.Offer) (engine.Command, bool) 
 			}
 		}
 	}
-	if b.Standard && canMove(st, f) == nil && !o.Refused(CmdMove, id) {
+	if b.Standard && canMove(st, f) == nil {
+		// A guess first, without a route search: the rules search the
+		// route anyway, and refuse a square out of reach.
+		if to, ok := st.guess(f); ok {
+			if c := engine.NewCommand(CmdMove, id, map[string]any{"to": to.String()}); !o.Tried(c) {
+				return c, true
+			}
+		}
 		if to, ok := st.approach(f); ok {
-			return engine.NewCommand(CmdMove, id, map[string]any{"to": to.String()}), true
+			if c := engine.NewCommand(CmdMove, id, map[string]any{"to": to.String()}); !o.Tried(c) {
+				return c, true
+			}
 		}
 	}
 	return try(CmdEndTurn, nil)
 }
 
-// bestAttack is the most threatening opponent f can attack now and the
-// weapon that deals it the most damage on average.
+// bestAttack is the opponent and weapon f can attack with now that
+// remove the most threat: the opponent's threat times the weapon's
+// average damage, weighed down for a shot by the target's cover (+1
+// Defense a tenth of a hit's chance; full cover, none). "" when nothing
+// is worth an attack.
 func (st *State) bestAttack(f *Fighter) (target, weapon string) {
 	weapons := append(slices.Clone(f.Weapons), f.Weapon(unarmed.ID))
-	slices.SortStableFunc(weapons, func(a, b *Weapon) int { return cmp.Compare(average(b), average(a)) })
-	bestScore := -1.0
+	best := 0.0
 	for _, c := range st.Combatants {
 		t := st.Fighters[c.ID]
 		if !st.opponents(f.ID, c.ID) || !st.able(c.ID) {
 			continue
 		}
-		score := st.threat(t)
-		if score <= bestScore {
-			continue
-		}
+		threat := st.threat(t)
 		for _, w := range weapons {
 			if w == nil || w.Ruined || w.Jammed || w.Clip > 0 && w.Ammo == 0 {
 				continue
 			}
-			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Target: t.ID, Weapon: w.ID}) == nil {
-				target, weapon, bestScore = t.ID, w.ID, score
-				break
+			score := threat * average(w)
+			if w.Ranged() {
+				cover, _ := coverFor(st, f, t, nil)
+				score *= float64(10-cover.Bonus()) / 10
 			}
+			if score <= best || checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Target: t.ID, Weapon: w.ID}) != nil {
+				continue
+			}
+			target, weapon, best = t.ID, w.ID, score
 		}
 	}
 	return target, weapon
+}
+
+// crouchCovers reports whether crouching would give f more cover against
+// the opponent nearest to it than standing does.
+func (st *State) crouchCovers(f *Fighter) bool {
+	if !slices.ContainsFunc(postureChoices(st, f), func(c engine.Choice) bool { return c.Value == Crouched }) {
+		return false
+	}
+	foes := st.foeCells(f)
+	if len(foes) == 0 {
+		return false
+	}
+	at := cell(f)
+	near := slices.MinFunc(foes, func(a, b Cell) int {
+		return cmp.Or(cmp.Compare(distance(&st.Base, at, a), distance(&st.Base, at, b)), cmp.Compare(a.Y, b.Y), cmp.Compare(a.X, b.X))
+	})
+	if distance(&st.Base, at, near) <= Square {
+		return false
+	}
+	_, standing := st.Grid.obstacleCover(near, at, height(Standing))
+	_, crouched := st.Grid.obstacleCover(near, at, height(Crouched))
+	return crouched > standing
 }
 
 // threat is how much damage t deals for the hit points it has left.
@@ -145,29 +191,14 @@ func average(w *Weapon) float64 {
 
 // approach picks where f moves: next to an opponent for a fighter in
 // melee, a move action nearer the nearest opponent for one with a loaded
-// ranged weapon; false when no square brings it nearer.
+// ranged weapon — nearer by the way round walls (field) — from every
+// route the rules offer; false when none brings it nearer.
 func (st *State) approach(f *Fighter) (Cell, bool) {
-	var foes []Cell
-	for _, c := range st.Combatants {
-		if st.opponents(f.ID, c.ID) && st.able(c.ID) {
-			foes = append(foes, cell(st.Fighters[c.ID]))
-		}
-	}
-	if len(foes) == 0 {
+	field := st.field(f)
+	if field.steps == nil {
 		return Cell{}, false
 	}
-	nearest := func(at Cell) int {
-		d := -1
-		for _, c := range foes {
-			if n := distance(&st.Base, at, c); d < 0 || n < d {
-				d = n
-			}
-		}
-		return d
-	}
-	shooter := slices.ContainsFunc(f.Weapons, func(w *Weapon) bool {
-		return w.Ranged() && !w.Ruined && (w.Clip == 0 || w.Ammo > 0 || w.Jammed)
-	})
+	shooter := isShooter(f)
 	var routes []Route
 	for _, r := range moveRoutes(st, f) {
 		if shooter && f.Speed() > 0 && f.Budget.usesStandard(f.Speed(), r.Feet) {
@@ -179,11 +210,150 @@ func (st *State) approach(f *Fighter) (Cell, bool) {
 		return Cell{}, false
 	}
 	best := slices.MinFunc(routes, func(a, b Route) int {
-		return cmp.Or(cmp.Compare(nearest(a.To), nearest(b.To)), cmp.Compare(a.Risky, b.Risky), cmp.Compare(a.Feet, b.Feet),
+		return cmp.Or(cmp.Compare(field.at(a.To), field.at(b.To)), cmp.Compare(a.Risky, b.Risky), cmp.Compare(a.Feet, b.Feet),
 			cmp.Compare(a.To.Y, b.To.Y), cmp.Compare(a.To.X, b.To.X))
 	})
-	if nearest(best.To) >= nearest(cell(f)) {
+	if field.at(best.To) >= field.at(cell(f)) {
 		return Cell{}, false
 	}
 	return best.To, true
+}
+
+// guess is where approach would most likely take f, found without the
+// rules' route search: down the field, square by square at the rules'
+// cost of each step, as far as f's movement (one move action for a
+// shooter) goes or until it stands next to an opponent; the last free
+// square on the way. The rules refuse it when the way is blocked after
+// all, and approach searches properly.
+func (st *State) guess(f *Fighter) (Cell, bool) {
+	field := st.field(f)
+	if field.steps == nil || f.Speed() == 0 {
+		return Cell{}, false
+	}
+	feet := f.Budget.feetAvailable(f.Speed())
+	if isShooter(f) {
+		feet = min(feet, f.Budget.Feet+f.Speed())
+	}
+	mult := moveMultiplier(st, f)
+	at, spent, diagonals := cell(f), 0, 0
+	best, found := Cell{}, false
+	for field.at(at) > 1 {
+		next, ok := field.down(at)
+		if !ok {
+			break
+		}
+		cost, diag := stepCost(st, at, next, diagonals, mult)
+		if spent+cost > feet {
+			break
+		}
+		if o := st.occupant(next, f.ID); o != nil && st.opponents(o.ID, f.ID) {
+			break
+		}
+		at, spent, diagonals = next, spent+cost, diag
+		if st.occupant(at, f.ID) == nil {
+			best, found = at, true
+		}
+	}
+	return best, found
+}
+
+// stepField is, for every square, the steps to the nearest opponent
+// still standing, the way round walls and corners (people are ignored);
+// unreachable squares count as far.
+type stepField struct {
+	width, height int
+	steps         []int
+	wall          []bool
+}
+
+const far = 1 << 20
+
+func (sf stepField) at(c Cell) int { return sf.steps[c.Y*sf.width+c.X] }
+
+func (sf stepField) inside(c Cell) bool {
+	return c.X >= 0 && c.Y >= 0 && c.X < sf.width && c.Y < sf.height
+}
+
+// cornerCut is Grid.cornerCut on the field's copy of the walls.
+func (sf stepField) cornerCut(a, b Cell) bool {
+	return a.X != b.X && a.Y != b.Y && (sf.wall[a.Y*sf.width+b.X] || sf.wall[b.Y*sf.width+a.X])
+}
+
+// down is the neighbour of c nearest the opponents (the first in the
+// order of neighbours among equals), if it is nearer than c.
+func (sf stepField) down(c Cell) (Cell, bool) {
+	best, bestSteps := Cell{}, sf.at(c)
+	for _, d := range neighbours {
+		n := Cell{c.X + d.X, c.Y + d.Y}
+		if !sf.inside(n) || sf.cornerCut(c, n) {
+			continue
+		}
+		if s := sf.at(n); s < bestSteps {
+			best, bestSteps = n, s
+		}
+	}
+	return best, bestSteps < sf.at(c)
+}
+
+// field measures the way to f's opponents still standing (breadth first
+// from their squares, on a copy of the grid's walls); steps is nil when
+// none stands.
+func (st *State) field(f *Fighter) stepField {
+	g := st.Grid
+	n := g.Width * g.Height
+	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n), wall: make([]bool, n)}
+	blocked := make([]bool, n)
+	for _, t := range g.Cells {
+		if g.inside(t.X, t.Y) {
+			sf.wall[t.Y*g.Width+t.X] = t.Wall
+			blocked[t.Y*g.Width+t.X] = !t.walkable()
+		}
+	}
+	for i := range sf.steps {
+		sf.steps[i] = far
+	}
+	var queue []Cell
+	for _, c := range st.Combatants {
+		if st.opponents(f.ID, c.ID) && st.able(c.ID) {
+			at := cell(st.Fighters[c.ID])
+			if sf.inside(at) && sf.at(at) != 0 {
+				sf.steps[at.Y*g.Width+at.X] = 0
+				queue = append(queue, at)
+			}
+		}
+	}
+	if len(queue) == 0 {
+		return stepField{}
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, d := range neighbours {
+			nc := Cell{c.X + d.X, c.Y + d.Y}
+			if !sf.inside(nc) || blocked[nc.Y*g.Width+nc.X] || sf.cornerCut(c, nc) || sf.at(nc) != far {
+				continue
+			}
+			sf.steps[nc.Y*g.Width+nc.X] = sf.at(c) + 1
+			queue = append(queue, nc)
+		}
+	}
+	return sf
+}
+
+// isShooter reports whether f has a ranged weapon it can fire (or clear).
+func isShooter(f *Fighter) bool {
+	return slices.ContainsFunc(f.Weapons, func(w *Weapon) bool {
+		return w.Ranged() && !w.Ruined && (w.Clip == 0 || w.Ammo > 0 || w.Jammed)
+	})
+}
+
+// foeCells are where f's opponents still standing stand.
+func (st *State) foeCells(f *Fighter) []Cell {
+	var out []Cell
+	for _, c := range st.Combatants {
+		if st.opponents(f.ID, c.ID) && st.able(c.ID) {
+			out = append(out, cell(st.Fighters[c.ID]))
+		}
+	}
+	return out
 }
