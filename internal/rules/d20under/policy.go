@@ -19,9 +19,10 @@ import (
 //     threatening one in sight.
 //   - With movement left and no enemy engaged it engages the most
 //     threatening enemy one movement action reaches; failing that, on the
-//     grid it moves to the square nearest its nearest enemy, and on the
-//     distance categories advances toward that enemy's side. A shooter
-//     with someone to shoot stays where it is.
+//     grid it moves to the square nearest its nearest enemy the way round
+//     walls (avoiding traps its side knows of), and on the distance
+//     categories advances toward that enemy's side. A shooter with someone
+//     to shoot stays where it is.
 //   - Then it ends its turn.
 //
 // The most threatening enemy is the one that deals the most damage for
@@ -157,37 +158,139 @@ func (s *State) approach(f *Fighter, o *engine.Offer) (engine.Command, bool) {
 	if t := s.mostThreatening(near); t != "" && !o.Refused(CmdEngage, id) {
 		return engine.NewCommand(CmdEngage, id, map[string]any{"target": t}), true
 	}
-	if o.Refused(CmdMove, id) {
-		return engine.Command{}, false
-	}
-	one := s.reachable(f, s.gridSquares(f))
-	gap := func(c Cell) int {
-		d := -1
-		for _, x := range enemies {
-			g := s.Fighters[x]
-			if n := chebyshev(c.X, c.Y, g.X, g.Y); d < 0 || n < d {
-				d = n
-			}
+	// Then a guess down the step field, without the rules' route search;
+	// the search only when the rules refused the guess.
+	field := s.field(f)
+	if to, ok := s.guess(f, field); ok {
+		if c := engine.NewCommand(CmdMove, id, map[string]any{"to": to.String(), "actions": 1}); !o.Tried(c) {
+			return c, true
 		}
-		return d
 	}
-	// The nearest square to the nearest enemy, the first by row and
-	// column among equals (the map's order is random).
 	here := Cell{f.X, f.Y}
-	best, bestGap := here, gap(here)
-	for c := range one {
+	best, found := here, false
+	for c := range s.reachable(f, s.gridSquares(f)) {
 		if t := s.trapAt(c); t != nil && t.known(s.side(id)) {
 			continue
 		}
-		d := gap(c)
-		if d < bestGap || d == bestGap && best != here && (c.Y < best.Y || c.Y == best.Y && c.X < best.X) {
-			best, bestGap = c, d
+		// The square nearest the enemies the way round walls, the first by
+		// row and column among equals (the map's order is random).
+		if d, bd := field.at(c), field.at(best); d < bd || d == bd && found && (c.Y < best.Y || c.Y == best.Y && c.X < best.X) {
+			best, found = c, true
 		}
 	}
-	if best == here {
+	if !found || field.at(best) >= field.at(here) {
 		return engine.Command{}, false
 	}
-	return engine.NewCommand(CmdMove, id, map[string]any{"to": best.String(), "actions": 1}), true
+	if c := engine.NewCommand(CmdMove, id, map[string]any{"to": best.String(), "actions": 1}); !o.Tried(c) {
+		return c, true
+	}
+	return engine.Command{}, false
+}
+
+// guess is where f's movement action most likely takes it toward its
+// enemies, found without the rules' route search: down the step field,
+// square by square at the rules' cost (difficult ground two), as far as
+// one movement action goes or until it stands next to an enemy, stopping
+// before a trap its side knows of; the last free square on the way.
+func (s *State) guess(f *Fighter, field stepField) (Cell, bool) {
+	if field.steps == nil {
+		return Cell{}, false
+	}
+	at, left := Cell{f.X, f.Y}, s.gridSquares(f)
+	best, found := Cell{}, false
+	for field.at(at) > 1 {
+		next, ok := field.down(at)
+		if !ok {
+			break
+		}
+		cost := s.Grid.cost(next.X, next.Y)
+		if cost > left {
+			break
+		}
+		if id := s.at(next.X, next.Y); id != "" && s.enemies(f.ID, id) {
+			break
+		}
+		if t := s.trapAt(next); t != nil && t.known(s.side(f.ID)) {
+			break
+		}
+		at, left = next, left-cost
+		if s.at(at.X, at.Y) == "" {
+			best, found = at, true
+		}
+	}
+	return best, found
+}
+
+// stepField is, for every square, the steps to the nearest enemy still
+// standing, the way round walls (people are ignored); unreachable squares
+// count as far.
+type stepField struct {
+	width, height int
+	steps         []int
+}
+
+const far = 1 << 20
+
+func (sf stepField) at(c Cell) int {
+	if c.X < 0 || c.Y < 0 || c.X >= sf.width || c.Y >= sf.height {
+		return far
+	}
+	return sf.steps[c.Y*sf.width+c.X]
+}
+
+// down is the neighbour of c nearest the enemies (the first in the order
+// of neighbours among equals), if it is nearer than c.
+func (sf stepField) down(c Cell) (Cell, bool) {
+	best, bestSteps := Cell{}, sf.at(c)
+	for _, d := range neighbours {
+		n := Cell{c.X + d.X, c.Y + d.Y}
+		if s := sf.at(n); s < bestSteps {
+			best, bestSteps = n, s
+		}
+	}
+	return best, bestSteps < sf.at(c)
+}
+
+// field measures the way to f's enemies still standing (breadth first from
+// their squares, on a copy of the grid's walls); steps is nil when none
+// stands.
+func (s *State) field(f *Fighter) stepField {
+	g := s.Grid
+	n := g.Width * g.Height
+	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n)}
+	wall := make([]bool, n)
+	for _, c := range g.Cells {
+		if g.inside(c.X, c.Y) && c.Terrain == TerrainWall {
+			wall[c.Y*g.Width+c.X] = true
+		}
+	}
+	for i := range sf.steps {
+		sf.steps[i] = far
+	}
+	var queue []Cell
+	for _, x := range s.enemiesOf(f.ID) {
+		e := s.Fighters[x]
+		if g.inside(e.X, e.Y) && sf.at(Cell{e.X, e.Y}) != 0 {
+			sf.steps[e.Y*g.Width+e.X] = 0
+			queue = append(queue, Cell{e.X, e.Y})
+		}
+	}
+	if len(queue) == 0 {
+		return stepField{}
+	}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, d := range neighbours {
+			nc := Cell{c.X + d.X, c.Y + d.Y}
+			if !g.inside(nc.X, nc.Y) || wall[nc.Y*g.Width+nc.X] || sf.at(nc) != far {
+				continue
+			}
+			sf.steps[nc.Y*g.Width+nc.X] = sf.at(c) + 1
+			queue = append(queue, nc)
+		}
+	}
+	return sf
 }
 
 // mostThreatening is the enemy among ids still standing that deals the
