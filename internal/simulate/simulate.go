@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -188,8 +189,15 @@ func New(rs engine.Ruleset, setup engine.Setup, maxRounds int) (*Simulator, erro
 	return &Simulator{rs: rs, initial: initial, policy: PolicyFor(rs), maxRounds: maxRounds}, nil
 }
 
-// Fight plays one fight to its end with dice seeded by seed.
-func (s *Simulator) Fight(seed uint64) (Fight, error) {
+// Fight plays one fight to its end with dice seeded by seed. A panic in
+// the rules or the tactics is an error of the fight: simulations run in
+// a server's background.
+func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			f, err = Fight{}, fmt.Errorf("%s: panic: %v", s.rs.ID(), p)
+		}
+	}()
 	st, err := engine.Copy(s.initial)
 	if err != nil {
 		return Fight{}, err
@@ -201,7 +209,6 @@ func (s *Simulator) Fight(seed uint64) (Fight, error) {
 		return Fight{}, fmt.Errorf("start: %w", err)
 	}
 	maxCommands := commandsPerRound * len(st.Core().Combatants) * (s.maxRounds + 1)
-	var f Fight
 	var taken []engine.Command
 	floor := floorOf(st.Core())
 	for st.Core().Status == engine.StatusRunning && st.Core().Round <= s.maxRounds && f.Commands < maxCommands {
@@ -242,7 +249,7 @@ func (s *Simulator) Fight(seed uint64) (Fight, error) {
 			offer.Refuse(cmd)
 		}
 		f.Commands++
-		if now := floorOf(st.Core()); now != floor {
+		if now := floorOf(st.Core()); !now.same(floor) {
 			floor, taken = now, nil
 		} else {
 			taken = append(taken, accepted)
@@ -269,8 +276,17 @@ func (s *Simulator) replay(log []engine.Event) (engine.State, error) {
 	return st, engine.Replay(s.rs, st, log)
 }
 
-// floorOf says who has the floor: a change means a new turn, phase or
+// floor is who has the floor: a change means a new turn, phase or
 // interruption.
-func floorOf(b *engine.Base) string {
-	return fmt.Sprint(b.Round, b.Turn, b.Acting, len(b.Interrupts))
+type floor struct {
+	round, turn, interrupts int
+	acting                  []string
+}
+
+func floorOf(b *engine.Base) floor {
+	return floor{round: b.Round, turn: b.Turn, interrupts: len(b.Interrupts), acting: slices.Clone(b.Acting)}
+}
+
+func (f floor) same(g floor) bool {
+	return f.round == g.round && f.turn == g.turn && f.interrupts == g.interrupts && slices.Equal(f.acting, g.acting)
 }
