@@ -367,3 +367,17 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+// panicky is the toy ruleset with tactics that panic.
+type panicky struct{ enginetest.Toy }
+
+func (panicky) Tactic(engine.State, *engine.Offer) (engine.Command, bool) { panic("no plan") }
+
+// TestPanicFailsTheFight: a panic in a ruleset's tactics is an error of
+// the simulation, not a crash of the server running it.
+func TestPanicFailsTheFight(t *testing.T) {
+	_, err := simulate.Run(context.Background(), panicky{}, enginetest.Setup(), simulate.Options{Runs: 3})
+	if err == nil || !strings.Contains(err.Error(), "no plan") {
+		t.Fatalf("%v", err)
+	}
+}
