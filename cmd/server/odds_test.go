@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
@@ -200,4 +203,17 @@ func TestBrowserOdds(t *testing.T) {
 		t.Errorf("%d rows, caption %q", rows, caption)
 	}
 	keepScreenshot(ctx, "odds")
+	// The section, result and all, passes axe-core.
+	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var violations []string
+	run20(t, ctx, chromedp.Evaluate(string(axeJS)+`;
+axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
+  v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`,
+		&violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	for _, v := range violations {
+		t.Error(v)
+	}
 }
