@@ -108,7 +108,7 @@ func (st *State) mostThreatening(ids []string) string {
 			}
 			dmg = max(dmg, n)
 		}
-		limit := optInt(&st.Base, OptCollapseAt)
+		limit := st.OptionInt(OptCollapseAt, 6)
 		if limit <= 0 {
 			limit = 6 // never collapses: rank by the would-kill wound's reach
 		}

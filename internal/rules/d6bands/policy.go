@@ -48,7 +48,7 @@ func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
 	}
 	b := &st.Base
 	if f.Prone {
-		if f.Actions >= optInt(b, OptRiseActions) {
+		if f.Actions >= b.OptionInt(OptRiseActions, 1) {
 			if c, ok := try(CmdStand, nil); ok {
 				return c, true
 			}
@@ -66,7 +66,7 @@ func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
 			inContactFoes = append(inContactFoes, c.ID)
 		}
 	}
-	if t := st.mostThreatening(inContactFoes); t != "" && f.Actions >= optInt(b, OptMeleeActions) {
+	if t := st.mostThreatening(inContactFoes); t != "" && f.Actions >= b.OptionInt(OptMeleeActions, 1) {
 		if c, ok := try(CmdStrike, map[string]any{"target": t, "weapon": bestMelee(f).ID, "called": false}); ok {
 			return c, true
 		}
