@@ -90,7 +90,7 @@ func Odds(p OddsProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if p.Status.State == "queued" {
+			if p.Status.State == simulate.Queued {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 8, "Waiting for a free worker… ")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -235,7 +235,7 @@ func Odds(p OddsProps) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if n == 200 {
+				if n == simulate.DefaultRuns {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 24, " selected")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -248,7 +248,7 @@ func Odds(p OddsProps) templ.Component {
 				var templ_7745c5c3_Var12 string
 				templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinStringErrs(strconv.Itoa(n))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/odds.templ`, Line: 46, Col: 80}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/odds.templ`, Line: 46, Col: 97}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 				if templ_7745c5c3_Err != nil {
@@ -274,7 +274,7 @@ func Odds(p OddsProps) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		if p.Status != nil && p.Status.State == "failed" {
+		if p.Status != nil && p.Status.State == simulate.Failed {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 30, "<p class=\"flash error\" id=\"odds-failed\">The simulation failed: ")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
