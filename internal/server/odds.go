@@ -4,12 +4,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
-	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
@@ -39,30 +37,14 @@ const oddsFragment = "X-Fray-Fragment"
 // characters with their sheets' latest revisions), its ruleset, and why it
 // cannot be played yet ("" when it can). On error it has answered.
 func (s *Server) oddsDraft(w http.ResponseWriter, r *http.Request) (store.Draft, engine.Ruleset, engine.Setup, string, bool) {
-	d, _, ok := s.draftOf(w, r)
+	d, ok := s.draftOf(w, r)
 	if !ok {
 		return d, nil, engine.Setup{}, "", false
 	}
-	setup, err := decodeDraft(d)
+	rs, setup, problem, err := s.Drafts.Playable(r.Context(), d)
 	if err != nil {
 		writeError(w, r, err)
 		return d, nil, setup, "", false
-	}
-	rs, err := s.rules.Get(setup.Ruleset)
-	if err != nil {
-		writeError(w, r, err)
-		return d, nil, setup, "", false
-	}
-	setup.Combatants = slices.Clone(setup.Combatants)
-	if cs, ok := s.store.(prep.CharacterStore); ok {
-		if _, err := prep.TakeCharacters(r.Context(), cs, d.CampaignID, &setup); err != nil {
-			writeError(w, r, err)
-			return d, nil, setup, "", false
-		}
-	}
-	problem := ""
-	if err := prep.Check(s.rules, setup); err != nil {
-		problem = errMessage(err)
 	}
 	return d, rs, setup, problem, true
 }
@@ -70,7 +52,7 @@ func (s *Server) oddsDraft(w http.ResponseWriter, r *http.Request) (store.Draft,
 // oddsProps is the odds section of draft d (of campaign) for its page.
 func (s *Server) oddsProps(draft, campaign, problem string) web.OddsProps {
 	p := web.OddsProps{DraftID: draft, Problem: problem}
-	if st, ok := s.odds.Status(campaign); ok {
+	if st, ok := s.Odds.Status(campaign); ok {
 		if st.Key == draft {
 			p.Status = &st
 		} else {
@@ -110,7 +92,7 @@ func (s *Server) handleSimulate(w http.ResponseWriter, r *http.Request) {
 		err = fray.Errorf(fray.EILLEGAL, "the draft cannot be played yet: %s", problem)
 	}
 	if err == nil {
-		_, err = s.odds.Start(d.CampaignID, d.ID, rs, setup, opt)
+		_, err = s.Odds.Start(d.CampaignID, d.ID, rs, setup, opt)
 	}
 	if err != nil {
 		s.oddsRefused(w, r, d, problem, err)
@@ -127,8 +109,8 @@ func (s *Server) handleCancelOdds(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if st, ok := s.odds.Status(d.CampaignID); ok && st.Key == d.ID {
-		s.odds.Cancel(d.CampaignID)
+	if st, ok := s.Odds.Status(d.CampaignID); ok && st.Key == d.ID {
+		s.Odds.Cancel(d.CampaignID)
 	}
 	s.answerOdds(w, r, s.oddsProps(d.ID, d.CampaignID, problem), http.StatusOK)
 }
