@@ -30,10 +30,14 @@ func (p OddsProps) Active() bool { return p.Status != nil && p.Status.Active() }
 // oddsRuns are the numbers of fights the form offers.
 var oddsRuns = []int{100, simulate.DefaultRuns, 500, 1000}
 
-func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + " %" }
+// percent writes a rate as 32.5 %, the sign kept with its number (a
+// no-break space).
+func percent(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "\u00a0%" }
 
+// interval writes an interval as 23.7 – 41.7 %, breaking, on a narrow
+// screen, only after the dash.
 func interval(s simulate.SideOdds) string {
-	return fmt.Sprintf("%s – %s", strconv.FormatFloat(100*s.Low, 'f', 1, 64), percent(s.High))
+	return fmt.Sprintf("%s\u00a0– %s", strconv.FormatFloat(100*s.Low, 'f', 1, 64), percent(s.High))
 }
 
 // medianText writes a median: 7, or 7.5; "–" when there is none.

@@ -202,7 +202,7 @@ func TestBrowserOdds(t *testing.T) {
 	if rows != 3 || !strings.Contains(caption, "100 fights") {
 		t.Errorf("%d rows, caption %q", rows, caption)
 	}
-	keepScreenshot(ctx, "odds")
+	keepSection(ctx, "odds-desktop")
 	// The section, result and all, passes axe-core.
 	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
 	if err != nil {
@@ -215,5 +215,40 @@ axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 		&violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 	for _, v := range violations {
 		t.Error(v)
+	}
+
+	// On a phone the result fits the screen: nothing wider than the page
+	phone := tab(t, newPhone(t))
+	login(t, phone, srv.URL, tb.gm.Name)
+	var overflow []string
+	run20(t, phone, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#odds-sides`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('#odds, #odds *')].filter(e =>
+  e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className)`, &overflow))
+	if len(overflow) > 0 {
+		t.Errorf("wider than the phone's screen: %v", overflow)
+	}
+	// ... and a rate keeps its per cent sign on its line.
+	var broken []string
+	run20(t, phone, chromedp.Evaluate(`[...document.querySelectorAll('#odds td:has(meter)')].filter(td =>
+  [...td.childNodes].some(n => {
+    if (n.nodeType !== Node.TEXT_NODE || !n.textContent.includes('%')) return false
+    const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length > 1
+  })).map(td => td.textContent.trim())`, &broken))
+	if len(broken) > 0 {
+		t.Errorf("rates broken over two lines: %q", broken)
+	}
+	keepSection(phone, "odds-phone")
+}
+
+// keepSection saves a picture of the odds section, as keepScreenshot
+// does the window.
+func keepSection(ctx context.Context, name string) {
+	dir := os.Getenv("FRAY_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.ScrollIntoView(`#odds`, chromedp.ByQuery), chromedp.Screenshot(`#odds`, &png, chromedp.ByQuery)); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644)
 	}
 }
