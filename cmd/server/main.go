@@ -112,4 +112,5 @@ flags (each also an environment variable):
   -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
   -trusted-proxies L  FRAY_TRUSTED_PROXIES comma-separated IPs/CIDRs of reverse proxies whose
                                         X-Forwarded-For names the client (for rate limits)
+  -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
 `
