@@ -235,6 +235,9 @@ type NoticeAudience struct {
 	Ruleset       string
 	Webhooks      []Webhook // id, URL and format
 	Members       []NoticeMember
+	// Owned are the ids of every character a player owns in the
+	// campaign: the others are the GM's to play.
+	Owned []string
 }
 
 // NoticeMember is a member who chose at least one channel for the
@@ -277,9 +280,12 @@ func (db *DB) NoticeAudience(ctx context.Context, encounterID string) (NoticeAud
 			) ORDER BY m.user_id)
 			FROM campaign_members m JOIN users u ON u.id = m.user_id
 			JOIN notice_settings s ON s.campaign_id = m.campaign_id AND s.user_id = m.user_id AND (s.push OR s.email)
-			WHERE m.campaign_id = c.id), '[]')
+			WHERE m.campaign_id = c.id), '[]'),
+			ARRAY(SELECT o.character_id FROM character_owners o JOIN campaign_members m
+				ON m.campaign_id = o.campaign_id AND m.user_id = o.user_id AND m.role = 'player'
+				WHERE o.campaign_id = c.id ORDER BY o.character_id)
 		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
-		WHERE e.id = $1::uuid`, encounterID).Scan(&a.CampaignID, &a.CampaignName, &a.EncounterName, &a.Ruleset, &hooks, &members)
+		WHERE e.id = $1::uuid`, encounterID).Scan(&a.CampaignID, &a.CampaignName, &a.EncounterName, &a.Ruleset, &hooks, &members, &a.Owned)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return NoticeAudience{}, encounterNotFound(encounterID)
 	}

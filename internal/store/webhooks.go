@@ -104,3 +104,39 @@ func (db *DB) DeleteWebhook(ctx context.Context, campaignID, id string) error {
 	}
 	return nil
 }
+
+// WebhookStats counts a webhook's deliveries by status, with the last
+// failure's error, for its GMs.
+type WebhookStats struct {
+	Delivered, Failed, Pending int
+	LastError                  string
+}
+
+// WebhookStats counts the deliveries of a campaign's webhooks, by webhook id.
+func (db *DB) WebhookStats(ctx context.Context, campaignID string) (map[string]WebhookStats, error) {
+	if !validUUID(campaignID) {
+		return nil, campaignNotFound(campaignID)
+	}
+	rows, _ := db.pool.Query(ctx, `
+		SELECT w.id::text,
+			count(*) FILTER (WHERE d.status = 'delivered'), count(*) FILTER (WHERE d.status = 'failed'),
+			count(*) FILTER (WHERE d.status = 'pending'),
+			COALESCE((SELECT x.last_error FROM deliveries x WHERE x.webhook_id = w.id AND x.last_error IS NOT NULL
+				ORDER BY x.created_at DESC LIMIT 1), '')
+		FROM webhooks w LEFT JOIN deliveries d ON d.webhook_id = w.id
+		WHERE w.campaign_id = $1::uuid GROUP BY w.id`, campaignID)
+	out := map[string]WebhookStats{}
+	for rows.Next() {
+		var id string
+		var s WebhookStats
+		if err := rows.Scan(&id, &s.Delivered, &s.Failed, &s.Pending, &s.LastError); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store: webhook stats: %w", err)
+		}
+		out[id] = s
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: webhook stats: %w", err)
+	}
+	return out, nil
+}
