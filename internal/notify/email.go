@@ -107,5 +107,6 @@ func mailText(m Message, publicURL string) string {
 	if publicURL != "" {
 		fmt.Fprintf(&b, "\nChoose what you are sent: %s/account/notifications\n", publicURL)
 	}
+	fmt.Fprintf(&b, "\n-- \nFray · %s · delivery %s · event %d\n", m.Type, m.ID, m.Seq)
 	return b.String()
 }

@@ -34,6 +34,7 @@ func GenerateVAPIDKeys() (public, private string, err error) {
 type PushPayload struct {
 	ID    string `json:"id"`
 	Type  string `json:"type"`
+	Seq   int64  `json:"seq"`
 	Title string `json:"title"`
 	Body  string `json:"body"`
 	URL   string `json:"url"`
@@ -46,7 +47,7 @@ const pushLimit = 1000
 
 func pushPayload(m Message) ([]byte, error) {
 	return json.Marshal(PushPayload{
-		ID: m.ID, Type: string(m.Type), Title: clip(m.Title, 200), Body: clip(m.Text, pushLimit),
+		ID: m.ID, Type: string(m.Type), Seq: m.Seq, Title: clip(m.Title, 200), Body: clip(m.Text, pushLimit),
 		URL: "/encounters/" + m.Encounter.ID, Tag: "fray-" + m.Encounter.ID,
 	})
 }

@@ -348,3 +348,41 @@ func TestPrivateTargetsAreRefusedByDefault(t *testing.T) {
 		}
 	}
 }
+
+// mine returns, per seq, the notices for the player: their character's
+// turns and decisions, and the encounter's start and end.
+func (tb *table) mine(t *testing.T) map[int64]outbox.Type {
+	t.Helper()
+	ctx := context.Background()
+	_, st, err := tb.play.Current(ctx, tb.enc.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, err := tb.db.Events(ctx, tb.enc.ID, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int64]outbox.Type{}
+	for _, n := range outbox.FromEvents(tb.enc.ID, evs) {
+		ev := evs[n.Seq-1]
+		if _, ok := engine.VisibleEvent(st, engine.PlayerViewer(tb.pc), ev); !ok {
+			continue
+		}
+		switch n.Type {
+		case outbox.Turn:
+			var d engine.TurnStarted
+			_ = ev.Decode(&d)
+			if d.Combatant != tb.pc && !slices.Contains(d.Acting, tb.pc) {
+				continue
+			}
+		case outbox.Decision:
+			var d engine.DecisionOpened
+			_ = ev.Decode(&d)
+			if d.Decision.For != tb.pc {
+				continue
+			}
+		}
+		out[n.Seq] = n.Type
+	}
+	return out
+}
