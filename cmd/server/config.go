@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/server"
 )
@@ -29,6 +31,15 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client, for rate limits.
 	TrustedProxies server.TrustedProxies
+	// PublicURL is the server's address as its users reach it, for links
+	// in notices ("" leaves them out of e-mails and webhooks).
+	PublicURL string
+	// SMTPURL and MailFrom configure e-mail notices; unset, e-mail is not
+	// offered.
+	SMTPURL, MailFrom string
+	// NotifyAllowPrivate lets webhooks and push reach loopback and private
+	// addresses (see notify.Guard).
+	NotifyAllowPrivate bool
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -48,12 +59,27 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra browser origins (scheme://host[:port] or host[:port], wildcards allowed)")
 	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
+	publicURL := fs.String("public-url", env("FRAY_PUBLIC_URL", ""), "the server's address as users reach it, for links in notices")
+	smtpURL := fs.String("smtp-url", env("FRAY_SMTP_URL", ""), "SMTP server for e-mail notices (smtp://[user:pass@]host[:port] or smtps://…)")
+	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
+	allowPrivate := fs.Bool("notify-allow-private", env("FRAY_NOTIFY_ALLOW_PRIVATE", "") == "true", "let webhooks and push reach loopback and private addresses")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
-	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
+	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
+		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate}
 	var err error
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, nil, fmt.Errorf("-public-url must be http(s)://host[:port][/path], not %q", cfg.PublicURL)
+		}
+	}
+	if cfg.SMTPURL != "" {
+		if _, err := notify.NewSMTP(cfg.SMTPURL, cfg.MailFrom); err != nil {
+			return config{}, nil, fmt.Errorf("-smtp-url: %w", err)
+		}
+	}
 	if cfg.TrustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
 		return config{}, nil, err
 	}
