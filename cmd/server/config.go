@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
@@ -40,6 +41,9 @@ type config struct {
 	// NotifyAllowPrivate lets webhooks and push reach loopback and private
 	// addresses (see notify.Guard).
 	NotifyAllowPrivate bool
+	// NotifyLease and NotifyBackoff tune the outbox worker (tests only;
+	// zero: its defaults).
+	NotifyLease, NotifyBackoff time.Duration
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -69,6 +73,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	}
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
 		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate}
+	cfg.NotifyLease, cfg.NotifyBackoff = notifyTimings(getenv)
 	var err error
 	if cfg.PublicURL != "" {
 		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

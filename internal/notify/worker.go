@@ -56,7 +56,7 @@ type WorkerConfig struct {
 	// Lease is how long a claimed delivery is a worker's own before another
 	// may try it again (default 60 s); it must exceed Timeout.
 	Lease time.Duration
-	// Timeout bounds one attempt (default 15 s).
+	// Timeout bounds one attempt (default 15 s, at most half the lease).
 	Timeout time.Duration
 	// Poll is how often the worker looks for work it was not woken for —
 	// other instances' notices, retries that came due (default 2 s).
@@ -75,11 +75,11 @@ func (c WorkerConfig) withDefaults() WorkerConfig {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
-	if c.Timeout <= 0 {
-		c.Timeout = 15 * time.Second
-	}
 	if c.Lease <= 0 {
 		c.Lease = 60 * time.Second
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = min(15*time.Second, c.Lease/2)
 	}
 	if c.Lease < c.Timeout+time.Second {
 		c.Lease = c.Timeout + time.Second
