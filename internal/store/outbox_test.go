@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -268,5 +269,41 @@ func TestNoticeAudience(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Fatalf("keys made %d times", calls)
+	}
+}
+
+// BenchmarkAppendNotices appends one command of 3 events, one of them a
+// turn change, per op: without its notice (as before notices existed),
+// with it in a campaign with no one to tell (the notice is not written),
+// and with a webhook (the notice is written).
+func BenchmarkAppendNotices(b *testing.B) {
+	db, _ := open(b)
+	ctx := context.Background()
+	for _, c := range []struct {
+		name              string
+		notices, webhooks bool
+	}{{"without", false, false}, {"unsubscribed", true, false}, {"subscribed", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			e := newEncounter(b, db)
+			if c.webhooks {
+				if _, err := db.CreateWebhook(ctx, store.Webhook{CampaignID: e.CampaignID, URL: "https://example.com/", Format: "json", Secret: strings.Repeat("s", 32)}, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var seq int64
+			for i := 0; b.Loop(); i++ {
+				evs := events(seq+1, 3)
+				evs[2].Kind = engine.KindTurnStarted
+				a := store.Append{EncounterID: e.ID, ExpectSeq: seq, CommandID: fmt.Sprintf("cmd-%d", i), Events: evs}
+				if c.notices {
+					a.Notices = outbox.FromEvents(e.ID, evs)
+				}
+				s, err := db.Append(ctx, a)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seq = s
+			}
+		})
 	}
 }
