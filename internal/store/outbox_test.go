@@ -53,7 +53,7 @@ func TestAppendWritesNoticesWithTheCommand(t *testing.T) {
 	ctx := context.Background()
 	e := newEncounter(t, db)
 	evs := turnEvents(1, 2)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, CommandID: "a", Events: evs, Notices: outbox.FromEvents(e.ID, evs)}); err != nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, CommandID: "a", Events: evs, Notices: outbox.FromEvents(e.ID, evs)}); err != nil {
 		t.Fatal(err)
 	}
 	if n := countNotices(t, db, e.ID); n != 0 {
@@ -63,12 +63,12 @@ func TestAppendWritesNoticesWithTheCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs = turnEvents(3, 2)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "b", Events: evs, Notices: outbox.FromEvents(e.ID, evs)}); err != nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "b", Events: evs, Notices: outbox.FromEvents(e.ID, evs)}); err != nil {
 		t.Fatal(err)
 	}
 	// A stale command writes nothing, notices included.
 	stale := turnEvents(2, 1)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, CommandID: "c", Events: stale, Notices: outbox.FromEvents(e.ID, stale)}); err == nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, CommandID: "c", Events: stale, Notices: outbox.FromEvents(e.ID, stale)}); err == nil {
 		t.Fatal("a stale command was written")
 	}
 	if n := countNotices(t, db, e.ID); n != 2 {
@@ -81,7 +81,7 @@ func TestAppendWritesNoticesWithTheCommand(t *testing.T) {
 	}
 	// A notice naming a seq that is not one of the command's is refused.
 	bad := []outbox.Notice{{EncounterID: e.ID, Seq: 9, Type: outbox.Turn}}
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 4, CommandID: "d", Events: turnEvents(5, 1), Notices: bad}); err == nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 4, CommandID: "d", Events: turnEvents(5, 1), Notices: bad}); err == nil {
 		t.Fatal("a notice of another seq was accepted")
 	}
 }
@@ -98,7 +98,7 @@ func TestOutboxDeliversOncePerTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	evs := turnEvents(1, 3)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, CommandID: "a", Events: evs}); err != nil {
+	if _, err := db.AppendCommand(ctx, store.Append{EncounterID: e.ID, CommandID: "a", Events: evs}); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.Enqueue(ctx, outbox.FromEvents(e.ID, evs)...); err != nil {
@@ -298,11 +298,11 @@ func BenchmarkAppendNotices(b *testing.B) {
 				if c.notices {
 					a.Notices = outbox.FromEvents(e.ID, evs)
 				}
-				s, err := db.Append(ctx, a)
+				s, err := db.AppendCommand(ctx, a)
 				if err != nil {
 					b.Fatal(err)
 				}
-				seq = s
+				seq = s.Seq
 			}
 		})
 	}
