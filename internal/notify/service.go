@@ -18,6 +18,7 @@ import (
 type ServiceStore interface {
 	CreateWebhook(ctx context.Context, w store.Webhook, createdBy string) (store.Webhook, error)
 	Webhooks(ctx context.Context, campaignID string) ([]store.Webhook, error)
+	WebhookStats(ctx context.Context, campaignID string) (map[string]store.WebhookStats, error)
 	DeleteWebhook(ctx context.Context, campaignID, id string) error
 	NoticeSettings(ctx context.Context, userID string) ([]store.NoticeSetting, error)
 	SetNoticeSetting(ctx context.Context, campaignID, userID string, push, email bool) error
@@ -67,9 +68,30 @@ func (s *Service) CreateWebhook(ctx context.Context, campaignID, userID, rawURL,
 	return s.db.CreateWebhook(ctx, store.Webhook{CampaignID: campaignID, URL: rawURL, Format: format, Secret: hex.EncodeToString(b[:])}, userID)
 }
 
-// Webhooks lists a campaign's webhooks.
-func (s *Service) Webhooks(ctx context.Context, campaignID string) ([]store.Webhook, error) {
-	return s.db.Webhooks(ctx, campaignID)
+// WebhookStatus is a webhook as its GMs see it after it was made: without
+// its secret, with what became of its deliveries.
+type WebhookStatus struct {
+	store.Webhook
+	store.WebhookStats
+}
+
+// Webhooks lists a campaign's webhooks, oldest first, without their
+// secrets (shown once, by CreateWebhook).
+func (s *Service) Webhooks(ctx context.Context, campaignID string) ([]WebhookStatus, error) {
+	hooks, err := s.db.Webhooks(ctx, campaignID)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := s.db.WebhookStats(ctx, campaignID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WebhookStatus, 0, len(hooks))
+	for _, h := range hooks {
+		h.Secret = ""
+		out = append(out, WebhookStatus{Webhook: h, WebhookStats: stats[h.ID]})
+	}
+	return out, nil
 }
 
 // DeleteWebhook removes a campaign's webhook.

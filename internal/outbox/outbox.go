@@ -80,12 +80,6 @@ var kinds = map[string]Type{
 	engine.KindEnded:          EncounterEnded,
 }
 
-// Causes reports whether an event of kind causes a notice.
-func Causes(kind string) bool {
-	_, ok := kinds[kind]
-	return ok
-}
-
 // FromEvents returns the notices a command's events cause, one per event
 // that causes one, in seq order; nil when there are none (most commands).
 // The events must carry their seqs.

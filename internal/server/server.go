@@ -5,7 +5,7 @@
 // pages and its API alike), the narrow interface of the service they
 // consume, and its own test file. Handlers only parse the request, call
 // a service and render the answer; the work is the services' (packages
-// accounts, campaigns, prep, characters, carry, history, play), which
+// accounts, campaigns, prep, characters, carry, history, notify, play), which
 // the one caller of New wires to the store.
 package server
 
@@ -33,6 +33,8 @@ type Config struct {
 	Characters Characters
 	Carry      Carry
 	History    History
+	Webhooks   Webhooks
+	Notices    Notices
 	Table      Table
 	Events     EventLog
 	Hub        Hub
