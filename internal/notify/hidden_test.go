@@ -11,7 +11,46 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/notify"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
 )
+
+// hiddenExamples names the shipped examples that hide a combatant, and
+// fails for a ruleset that has none: the test covers every ruleset.
+func hiddenExamples(t *testing.T) []string {
+	t.Helper()
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, rs := range rules.Registry().All() {
+		found := 0
+		for _, ex := range exs {
+			var head struct {
+				Ruleset    string
+				Combatants []struct{ Hidden bool }
+			}
+			if err := json.Unmarshal(ex.Data, &head); err != nil {
+				t.Fatalf("%s: %v", ex.Name, err)
+			}
+			if head.Ruleset != rs.ID() {
+				continue
+			}
+			for _, c := range head.Combatants {
+				if c.Hidden {
+					names = append(names, ex.Name)
+					found++
+					break
+				}
+			}
+		}
+		if found == 0 {
+			t.Errorf("ruleset %s has no example with a hidden combatant", rs.ID())
+		}
+	}
+	return names
+}
 
 // No notice of any kind — a webhook's body (the whole table reads it), a
 // player's push message or e-mail — names a combatant hidden from its
@@ -20,7 +59,7 @@ import (
 // everyone, and everything sent is searched for the hidden combatants'
 // ids and names and for the sealed answers.
 func TestNoNoticeNamesAHiddenCombatantOrASealedChoice(t *testing.T) {
-	for _, example := range []string{"d20-duel-old-bridge", "d20-tactical-rooftop-crossfire", "d20-under-karvosti-road", "d6-bands-kessel-ford", "sw-zones-tomb-corridor"} {
+	for _, example := range hiddenExamples(t) {
 		t.Run(example, func(t *testing.T) {
 			tb := newTable(t, example)
 			ctx := context.Background()
