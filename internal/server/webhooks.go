@@ -78,7 +78,7 @@ func (s *Server) handleCreateWebhook(w http.ResponseWriter, r *http.Request) {
 		webhooksRedirect(w, r, m.campaign, flashError, errMessage(err))
 		return
 	}
-	s.renderWebhooks(w, r, m, &h, "Webhook added.", "")
+	s.renderWebhooks(w, r, m, &h, "", "") // the page says it was added, with its secret
 }
 
 // handleDeleteWebhook: POST /campaigns/{id}/webhooks/{hook}/delete (GMs).
