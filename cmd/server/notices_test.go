@@ -229,3 +229,28 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 	}
 	t.Logf("%d notices, each delivered under one id; %d repeated after the kills", len(want), repeats)
 }
+
+// A server started without -notify-allow-private refuses webhooks on
+// loopback and private addresses, by number or by a name that resolves
+// there, and keeps none of them; a public address is taken.
+func TestWebhookToPrivateAddressRefusedByDefault(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	tb := srv.newTable()
+	for _, target := range []string{"http://127.0.0.1:9/hook", "http://localhost/hook", "https://10.1.2.3/hook", "http://[::1]/hook", "http://169.254.169.254/latest"} {
+		var e struct{ Code, Message string }
+		if code := srv.call(tb.gm, "POST", "/api/campaigns/"+tb.campaign+"/webhooks", map[string]string{"url": target, "format": "json"}, &e); code != http.StatusBadRequest || e.Code != "invalid" {
+			t.Errorf("%s: %d %+v, want 400 invalid", target, code, e)
+		}
+	}
+	var hooks []map[string]any
+	if code := srv.call(tb.gm, "GET", "/api/campaigns/"+tb.campaign+"/webhooks", nil, &hooks); code != http.StatusOK || len(hooks) != 0 {
+		t.Fatalf("after the refusals: %d %v", code, hooks)
+	}
+	var made struct{ ID, Secret string }
+	if code := srv.call(tb.gm, "POST", "/api/campaigns/"+tb.campaign+"/webhooks", map[string]string{"url": "https://93.184.215.14/hook", "format": "discord"}, &made); code != http.StatusCreated || made.Secret == "" {
+		t.Fatalf("a public address: %d %+v", code, made)
+	}
+	if code := srv.call(tb.player, "GET", "/api/campaigns/"+tb.campaign+"/webhooks", nil, nil); code != http.StatusForbidden {
+		t.Fatalf("a player lists webhooks: %d", code)
+	}
+}
