@@ -44,6 +44,9 @@ type config struct {
 	// NotifyLease and NotifyBackoff tune the outbox worker (tests only;
 	// zero: its defaults).
 	NotifyLease, NotifyBackoff time.Duration
+	// LoginRefill is how often one more log-in, sign-up or password-change
+	// attempt is allowed after a burst of ten; zero means the default (6s).
+	LoginRefill time.Duration
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -67,6 +70,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	smtpURL := fs.String("smtp-url", env("FRAY_SMTP_URL", ""), "SMTP server for e-mail notices (smtp://[user:pass@]host[:port] or smtps://…)")
 	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
 	allowPrivate := fs.Bool("notify-allow-private", env("FRAY_NOTIFY_ALLOW_PRIVATE", "") == "true", "let webhooks and push reach loopback and private addresses")
+	refill := fs.String("login-refill", env("FRAY_LOGIN_REFILL", ""), "after a burst of 10 attempts, one more log-in every D (default 6s)")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
@@ -74,6 +78,13 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
 		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate}
 	cfg.NotifyLease, cfg.NotifyBackoff = notifyTimings(getenv)
+	if *refill != "" {
+		d, err := time.ParseDuration(*refill)
+		if err != nil || d <= 0 {
+			return config{}, nil, fmt.Errorf("login refill must be a positive duration such as 6s or 1m, not %q", *refill)
+		}
+		cfg.LoginRefill = d
+	}
 	var err error
 	if cfg.PublicURL != "" {
 		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -111,4 +111,5 @@ flags (each also an environment variable):
   -mail-from ADDR     FRAY_MAIL_FROM    the sender of those e-mails (needed with -smtp-url)
   -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
                                         addresses (a server and its receivers on one network)
+  -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
 `

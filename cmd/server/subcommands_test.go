@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -91,5 +92,25 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"dance"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Error("an unknown command succeeded")
+	}
+}
+
+// A log-in refill that is not a positive duration stops the server at
+// start with a message naming the setting.
+func TestBadLoginRefillIsRefused(t *testing.T) {
+	for _, v := range []string{"soon", "-1s", "0s"} {
+		_, _, err := parseConfig("server", nil, func(k string) string {
+			if k == "FRAY_LOGIN_REFILL" {
+				return v
+			}
+			return ""
+		}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "login refill") {
+			t.Errorf("FRAY_LOGIN_REFILL=%s: %v", v, err)
+		}
+	}
+	cfg, _, err := parseConfig("server", []string{"-login-refill", "90s"}, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.LoginRefill != 90*time.Second {
+		t.Fatalf("-login-refill 90s: %v, %v", cfg.LoginRefill, err)
 	}
 }
