@@ -79,12 +79,12 @@ func TestMigrateAndImportCommands(t *testing.T) {
 // TestHelp: -h (or help) prints the usage with every subcommand and
 // succeeds, whichever subcommand it follows; an unknown command fails.
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}, {"demo", "-h"}, {"migrate", "-h"}, {"encounter", "-h"}} {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}, {"demo", "-h"}, {"migrate", "-h"}, {"encounter", "-h"}, {"simulate", "-h"}} {
 		var out strings.Builder
 		if err := run(context.Background(), args, func(string) string { return "" }, &out); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}
-		for _, want := range []string{"server [serve]", "server demo", "server migrate", "server healthcheck", "server encounter import"} {
+		for _, want := range []string{"server [serve]", "server demo", "server migrate", "server healthcheck", "server encounter import", "server simulate"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%v: usage lacks %q:\n%s", args, want, out.String())
 			}

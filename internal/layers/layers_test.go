@@ -26,8 +26,9 @@ var layers = [][]string{
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
 	// character sheets and carry-over arithmetic; the notices' outbox
-	// (what a command's events cause)
-	{"internal/sheet", "internal/outbox"},
+	// (what a command's events cause); the encounter odds, fights played
+	// on the pure engine
+	{"internal/sheet", "internal/outbox", "internal/simulate"},
 	// the rulesets, and the test kits
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
