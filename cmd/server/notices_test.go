@@ -194,10 +194,15 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 			}
 			byID[r.id] = r
 		}
-		if len(byID) >= len(want) {
+		// The held deliveries come again once their leases run out: wait
+		// for one of them too, not only for every id.
+		if len(byID) >= len(want) && repeats > 0 {
 			break
 		}
 		if time.Now().After(deadline) {
+			if repeats == 0 {
+				t.Fatal("no delivery was made again after the kills: the test did not kill mid-delivery")
+			}
 			t.Fatalf("%d deliveries of %d notices after 60 s", len(byID), len(want))
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -223,9 +228,6 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 	}
 	if len(bySeq) != len(want) {
 		t.Fatalf("%d notices delivered, want %d", len(bySeq), len(want))
-	}
-	if repeats == 0 {
-		t.Fatal("no delivery was made again after the kills: the test did not kill mid-delivery")
 	}
 	t.Logf("%d notices, each delivered under one id; %d repeated after the kills", len(want), repeats)
 }
