@@ -54,7 +54,9 @@ func (c CommitConfig) withDefaults() CommitConfig {
 // before, the encounter's log still ends at the seq it was decided on, the
 // campaign's access version is still the sender's — decide whether its
 // command id, events, status change and snapshot are written; the result
-// says, per command, what was found. Only a race with another server
+// says, per command, what was found. A written command's notices
+// (Append.Notices) are written with it when its campaign has anyone to tell
+// (subscribedSQL). Only a race with another server
 // instance (the same event seq or command id inserted concurrently) fails
 // the statement, and then each command is written alone.
 //
@@ -65,7 +67,7 @@ func (c CommitConfig) withDefaults() CommitConfig {
 // command is written alone, waiting) rather than holding up the others.
 const appendSQLTemplate = `
 WITH c AS (
-	SELECT * FROM unnest($1::int[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::int[], $8::text[], $17::bytea[])
+	SELECT * FROM unnest($1::int[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::int[], $8::text[], $22::bytea[])
 		AS c (i, enc, expect, sender, cmd, access, n, status, prev)
 ), locked AS (
 	SELECT e.id, e.campaign_id FROM encounters e WHERE e.id IN (SELECT enc FROM c)
@@ -79,7 +81,8 @@ WITH c AS (
 		(SELECT m.seq FROM commands m
 			WHERE c.cmd <> '' AND m.encounter_id = c.enc AND m.sender IN (c.sender, '') AND m.command_id = c.cmd
 			ORDER BY m.sender DESC LIMIT 1) AS done,
-		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access
+		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access,
+		l.campaign_id
 	FROM c LEFT JOIN locked l ON l.id = c.enc
 ), ok AS (
 	SELECT * FROM chk
@@ -90,7 +93,7 @@ WITH c AS (
 ), evs AS (
 	INSERT INTO events (encounter_id, seq, kind, actor, round, body, command_id, salt, digest, link)
 	SELECT ok.enc, ok.expect + v.k, v.kind, NULLIF(v.actor, ''), v.round, v.body, NULLIF(ok.cmd, ''), v.salt, v.digest, v.link
-	FROM unnest($9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::jsonb[], $18::bytea[], $19::bytea[], $20::bytea[])
+	FROM unnest($9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::jsonb[], $23::bytea[], $24::bytea[], $25::bytea[])
 		AS v (i, k, kind, actor, round, body, salt, digest, link)
 	JOIN ok ON ok.i = v.i
 ), sts AS (
@@ -101,8 +104,15 @@ WITH c AS (
 	SELECT ok.enc, ok.expect + ok.n, s.state
 	FROM unnest($15::int[], $16::jsonb[]) AS s (i, state) JOIN ok ON ok.i = s.i
 	ON CONFLICT (encounter_id, seq) DO NOTHING
+), ntc AS (
+	INSERT INTO notices (encounter_id, seq, type, user_id, data)
+	SELECT ok.enc, ok.expect + n.k, n.type, NULLIF(n.usr, '')::uuid, n.data
+	FROM unnest($17::int[], $18::int[], $19::text[], $20::text[], $21::jsonb[]) AS n (i, k, type, usr, data)
+	JOIN ok ON ok.i = n.i
+	WHERE ` + subscribedSQL + `
+	RETURNING 1
 )
-SELECT i, found, locked, last, linked, done, cur_access FROM chk`
+SELECT i, found, locked, last, linked, done, cur_access, (SELECT count(*) FROM ntc) FROM chk`
 
 var (
 	appendBatchSQL = fmt.Sprintf(appendSQLTemplate, "SKIP LOCKED")
@@ -292,6 +302,7 @@ type verdict struct {
 	linked        bool // the log's last link is the one the command's chain extends
 	done          *int64
 	access        int64
+	noticed       int64 // notices the batch wrote (the same for each command)
 }
 
 // commit writes a batch in one transaction and answers every command but
@@ -418,6 +429,9 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		evSalt, evDigest, evLink [][]byte
 		snapI                    []int32
 		snaps                    [][]byte
+		ntI, ntK                 []int32
+		ntType, ntUser           []string
+		ntData                   [][]byte
 	)
 	for i, p := range batch {
 		a := p.a
@@ -433,6 +447,10 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		if a.Snapshot != nil {
 			snapI, snaps = append(snapI, int32(i)), append(snaps, a.Snapshot)
 		}
+		for _, n := range a.Notices {
+			ntI, ntK, ntType, ntUser, ntData = append(ntI, int32(i)), append(ntK, int32(n.Seq-a.ExpectSeq)), append(ntType, string(n.Type)),
+				append(ntUser, n.User), append(ntData, []byte(n.Data))
+		}
 	}
 
 	b := &pgx.Batch{}
@@ -441,7 +459,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	// running it, every time: its generic plan suits any batch.
 	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
-		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, prevs, evSalt, evDigest, evLink)
+		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, ntI, ntK, ntType, ntUser, ntData, prevs, evSalt, evDigest, evLink)
 	br := c.db.pool.SendBatch(ctx, b)
 	tx := br.Tx()
 	committing := false
@@ -459,6 +477,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		}
 	}
 	verdicts := make([]verdict, len(batch))
+	noticed := false
 	rows, err := br.Query()
 	if err != nil {
 		return nil, err
@@ -466,11 +485,12 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	for rows.Next() {
 		var i int32
 		var v verdict
-		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.linked, &v.done, &v.access); err != nil {
+		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.linked, &v.done, &v.access, &v.noticed); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		verdicts[i] = v
+		noticed = noticed || v.noticed > 0
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -491,6 +511,9 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		return nil, fmt.Errorf("%w: %w: %w",
 			fray.Errorf(fray.EOUTCOMEUNKNOWN, "the database connection failed while your command was being saved: resend it with the same id"),
 			ErrOutcomeUnknown, err)
+	}
+	if noticed {
+		c.db.noticesWritten()
 	}
 	return verdicts, nil
 }
