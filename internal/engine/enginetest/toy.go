@@ -117,7 +117,7 @@ func newRound(tx *engine.Tx) error {
 }
 
 func nextTurn(tx *engine.Tx) error {
-	i := engine.NextTurn(tx.Base())
+	i := engine.NextTurn(tx.Base(), nil)
 	if i < 0 {
 		return newRound(tx)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The cinematic option (seed, last paragraph): in epic duels the first
@@ -20,7 +21,7 @@ import (
 // MaxDriveBack bounds the count.
 const MaxDriveBack = 5
 
-func decideDriveBack(tx *engine.Tx, cmd engine.Command) error {
+func decideDriveBack(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Fighter string `json:"fighter"`
 		Blows   int    `json:"blows"`
@@ -28,10 +29,10 @@ func decideDriveBack(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	if opt(tx.Base(), OptCinematic) != On {
+	if kit.Opt(tx.Base(), OptCinematic) != On {
 		return fray.Errorf(fray.EILLEGAL, "the cinematic option is off in this encounter")
 	}
-	st := state(tx)
+	st := tx.State
 	c := st.Combatant(args.Fighter)
 	if c == nil {
 		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)

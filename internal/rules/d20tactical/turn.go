@@ -339,7 +339,7 @@ func newRound(tx *engine.Tx) error {
 func nextTurn(tx *engine.Tx) error {
 	st := state(tx)
 	for st.Status == engine.StatusRunning {
-		i := engine.NextTurn(&st.Base)
+		i := engine.NextTurn(&st.Base, nil)
 		if i < 0 {
 			return newRound(tx)
 		}

@@ -42,7 +42,7 @@ func advance(tx *engine.Tx) error {
 	if done, err := finished(tx); done || err != nil {
 		return err
 	}
-	i := engine.NextTurn(tx.Base())
+	i := engine.NextTurn(tx.Base(), nil)
 	if i < 0 {
 		return newRound(tx)
 	}
