@@ -802,7 +802,7 @@ func cardRoll(r dice.Roll, names map[string]string) templ.Component {
 			}
 		}
 		if r.Result != "" {
-			var templ_7745c5c3_Var44 = []any{"card-result", resultClass(r.Result)}
+			var templ_7745c5c3_Var44 = []any{"card-result", outcomeClass(r.Outcome)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var44...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -827,7 +827,7 @@ func cardRoll(r dice.Roll, names map[string]string) templ.Component {
 			var templ_7745c5c3_Var46 string
 			templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinStringErrs(r.Result)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/talk.templ`, Line: 158, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/talk.templ`, Line: 158, Col: 69}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 			if templ_7745c5c3_Err != nil {
