@@ -30,14 +30,33 @@ func (tx *Tx[S, F]) Actor(cmd engine.Command, args any) (F, error) {
 	if err := engine.RequireTurn(tx.State, cmd.Actor); err != nil {
 		return zero, err
 	}
-	f := tx.State.Fighter(cmd.Actor)
-	if f == zero {
-		return zero, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
+	f, err := tx.Reactor(engine.Command{Actor: cmd.Actor}, nil)
+	if err != nil {
+		return zero, err
 	}
 	if can := tx.rules.rules.CanAct; can != nil {
 		if err := can(tx.State, f); err != nil {
 			return zero, err
 		}
+	}
+	return f, nil
+}
+
+// Reactor decodes cmd's arguments into args (nil: none) and returns the
+// fighter issuing a command allowed at any moment, not only on its turn
+// (a reaction, a Benny). The engine has already checked that the viewer
+// sees and commands it and that it is not out.
+func (tx *Tx[S, F]) Reactor(cmd engine.Command, args any) (F, error) {
+	var zero F
+	if args == nil {
+		args = &struct{}{}
+	}
+	if err := cmd.Decode(args); err != nil {
+		return zero, err
+	}
+	f := tx.State.Fighter(cmd.Actor)
+	if f == zero {
+		return zero, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
 	}
 	return f, nil
 }

@@ -201,8 +201,7 @@ func TestUnshakeFromTheGMPool(t *testing.T) {
 	eq(t, "not shaken", st.Fighters["boss"].Shaken, false)
 	st.Fighters["gob"].Shaken = true
 	fail(t, st, gm, cmd(CmdUnshake, "gob"), fray.EILLEGAL) // an Extra, and the pool is empty anyway
-	view := New().Project(st, gm).(View)
-	eq(t, "GM sees the pool", view.GMBennies, 0)
+	eq(t, "GM sees the pool", factOf(view(st, gm), "GM Bennies"), "0")
 
 	st = bossFight(t, map[string]string{OptExtrasBennies: Yes, OptGMBennies: "3"})
 	eq(t, "gm-bennies 3", st.GMBennies, 3)
@@ -273,7 +272,7 @@ func TestHiddenFighterSoakAskedOfTheGM(t *testing.T) {
 	// Brak (the GM plays him here) hits: Fighting 5, Wild 1 vs 5; 6+4 = 10 vs 5: a wound.
 	events, st := do(t, st, gm, cmd(CmdFight, "brak", "target", "lurker", "weapon", "sword"), 5, 1, 6, 4)
 	d := pendingKind(t, st, DecSoak)
-	eq(t, "asked of", d.For, engine.GM)
+	eq(t, "asked of", st.Answerer(d), engine.GM)
 	opened := find(events, engine.KindDecisionOpened)[0]
 	eq(t, "log", opened.Text, "Waiting for the GM: Soak 1 wound with a Benny? (3 left)")
 }
