@@ -251,18 +251,8 @@ func tokenOf(ts []board.Token, id string) board.Token {
 	return board.Token{}
 }
 
-// optionsWith is every option at its default but those of opts: what
-// engine.NewEncounter puts in an encounter's Base.
-func optionsWith(opts map[string]string) map[string]string {
-	out := map[string]string{}
-	for _, o := range New().Options() {
-		out[o.Name] = o.Default
-	}
-	for k, v := range opts {
-		out[k] = v
-	}
-	return out
-}
+// optionsWith is every option at its default but those of opts.
+func optionsWith(opts map[string]string) map[string]string { return enginetest.Options(New(), opts) }
 
 // sheetSection is the section of t's sheet with title.
 func sheetSection(t board.Token, title string) []board.Stat {

@@ -81,11 +81,15 @@ func TestHiddenCombatant(t *testing.T) {
 // The sheet is for the GM and the combatant's own player.
 func TestProjectionSheets(t *testing.T) {
 	st := spied(t, nil)
-	view := New().Project(st, engine.PlayerViewer("ana")).(View)
-	eq(t, "own sheet", view.Fighters["ana"].Full, true)
-	eq(t, "orc's sheet", view.Fighters["orc"].Full, false)
-	eq(t, "orc's weapons hidden", view.Fighters["orc"].Sheet == nil, true)
-	b := New().(engine.Boarder).Board(st, engine.PlayerViewer("ana"))
+	b := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	for _, tok := range b.Tokens {
+		switch tok.ID {
+		case "ana":
+			eq(t, "own sheet", tok.Sheet != nil, true)
+		case "orc":
+			eq(t, "orc's sheet and weapons hidden", tok.Sheet == nil, true)
+		}
+	}
 	eq(t, "model", b.Model, board.Grid)
 	eq(t, "scale", b.Grid.Scale, "30 m")
 	eq(t, "bands", strings.Join(b.Grid.Bands, ", "), "Very Close, Close, Distant, Far, Very Far")
