@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Carry-over: what a character keeps from one fight to the next
@@ -49,14 +49,10 @@ func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
 
 // CarryOut implements engine.Carrier: the hit points lost, the Life Points
 // and Armour Points left, and whether the character died.
-func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engine.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d20-tactical: state is %T", s)
-	}
-	f := st.Fighters[id]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
+func (r Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engine.CarryValues, error) {
+	st, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
 	before, err := engine.ReadCarried(carryFields(), stats)
 	if err != nil {
@@ -64,7 +60,7 @@ func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engin
 	}
 	// Life Points absent from the sheet came from the option: carry the
 	// fight's change onto the sheet's (default) value.
-	start := optInt(&st.Base, OptLifePoints)
+	start := kit.OptInt(&st.Base, OptLifePoints)
 	if f.Sheet.LifePoints != nil {
 		start = *f.Sheet.LifePoints
 	}

@@ -261,13 +261,3 @@ func conditionOf(t board.Token, id string) (board.Condition, bool) {
 	}
 	return board.Condition{}, false
 }
-
-// placeOf is where b puts token id.
-func placeOf(b *board.Board, id string) board.Placed {
-	for _, p := range b.Zones.Places {
-		if p.Token == id {
-			return p
-		}
-	}
-	return board.Placed{}
-}
