@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Carry-over: what a character keeps from one fight to the next
@@ -74,16 +75,12 @@ func carryFields() []engine.CarryField {
 func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
 
 // CarryOut implements engine.Carrier.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d20-under: state is %T", s)
+func (r Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
+	st, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
-	f := st.Fighters[id]
 	c := st.Combatant(id)
-	if f == nil || c == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
-	}
 	out := engine.CarryValues{
 		carryXP:          f.XP,
 		carryPermanent:   f.Permanent,
@@ -91,7 +88,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.Ca
 		carryDamage:      f.MaxToughness - f.Toughness,
 		carryDead:        c.Out && !f.Abomination && (f.Toughness <= 0 || f.DeathFails >= DeathFailures),
 		carryAbomination: f.Abomination,
-		carryCritical:    f.Critical && st.opt(OptCriticalEnds) == EndsHealed,
+		carryCritical:    f.Critical && kit.Opt(&st.Base, OptCriticalEnds) == EndsHealed,
 		carryAmmunition:  ammunitionText(f),
 	}
 	for _, it := range itemNames {

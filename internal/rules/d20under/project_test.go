@@ -28,23 +28,24 @@ func hiddenFight(t *testing.T) *State {
 func TestProjectionPerViewer(t *testing.T) {
 	st := hiddenFight(t)
 	ana := engine.PlayerViewer("ana")
-	v := New().Project(st, ana).(View)
-	if _, ok := v.Fighters["spy"]; ok {
+	view := engine.Project(New(), st, ana)
+	v := view.Board
+	if _, ok := tokenOf(v, "spy"); ok {
 		t.Fatal("a player never learns of a hidden combatant")
 	}
-	if slices.Contains(v.Initiative, "spy") {
+	if slices.Contains(view.Order, "spy") {
 		t.Fatal("nor in the order")
 	}
-	if !v.Fighters["ana"].Full || v.Fighters["bo"].Full || v.Fighters["orc"].Full {
-		t.Fatalf("only one's own sheet is full: %+v", v.Fighters)
+	if tokenSheet(v, "ana") == nil || tokenSheet(v, "bo") != nil || tokenSheet(v, "orc") != nil {
+		t.Fatalf("only one's own sheet is full: %+v", v.Tokens)
 	}
-	if v.Fighters["bo"].Toughness == nil {
+	if bo, _ := tokenOf(v, "bo"); bo.Health == nil {
 		t.Error("a player character's Toughness is public")
 	}
-	if v.Fighters["orc"].Toughness != nil {
+	if orc, _ := tokenOf(v, "orc"); orc.Health != nil {
 		t.Error("an NPC's Toughness is the GM's")
 	}
-	b := New().(Ruleset).Board(st, ana)
+	b := v
 	for _, tk := range b.Tokens {
 		if tk.ID == "spy" {
 			t.Fatal("no token for the hidden")
@@ -58,8 +59,8 @@ func TestProjectionPerViewer(t *testing.T) {
 			t.Fatal("no place for the hidden")
 		}
 	}
-	gv := New().Project(st, gm).(View)
-	if !gv.Fighters["spy"].Full || gv.Fighters["orc"].Toughness == nil {
+	gv := engine.Project(New(), st, gm).Board
+	if orc, _ := tokenOf(gv, "orc"); tokenSheet(gv, "spy") == nil || orc.Health == nil {
 		t.Fatal("the GM sees everything")
 	}
 	// The page can draw the board without knowing the ruleset.
