@@ -36,9 +36,9 @@ type View struct {
 	Waiting []string `json:"waiting,omitempty"`
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// Board is the battlefield as the viewer sees it (rulesets that are
-	// Boarders); Rules the rest of the ruleset's projection.
+	// Boarders): the ruleset's one projection, tokens, stats and sheets
+	// included.
 	Board   *board.Board `json:"board,omitempty"`
-	Rules   any          `json:"rules,omitempty"`
 	Actions []Action     `json:"actions"`
 }
 
@@ -109,7 +109,6 @@ func Project(rs Ruleset, st State, v Viewer) View {
 			}
 		}
 	}
-	view.Rules = rs.Project(st, v)
 	if bd, ok := rs.(Boarder); ok {
 		if view.Board = bd.Board(st, v); view.Board != nil {
 			view.Board.Finish()

@@ -413,17 +413,6 @@ func (Toy) Apply(s engine.State, ev engine.Event) error {
 	return nil
 }
 
-func (Toy) Project(s engine.State, v engine.Viewer) any {
-	st := s.(*State)
-	hp := map[string]int{}
-	for id, n := range st.HP {
-		if engine.Visible(st, v, id) {
-			hp[id] = n
-		}
-	}
-	return map[string]any{"hp": hp, "weather": st.Weather}
-}
-
 func (Toy) Actions(s engine.State, v engine.Viewer) []engine.Action {
 	st := s.(*State)
 	var out []engine.Action

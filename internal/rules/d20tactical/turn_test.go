@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
 // TestInitiative: d20 + Dexterity once; highest first, ties to the higher
@@ -237,4 +238,5 @@ func TestHidden(t *testing.T) {
 	eq(t, "still hidden", st2.Combatant("cy").Hidden, true)
 	eq(t, "secret", find(events, KindAttack)[0].Secret, true)
 	eq(t, "the critical's choice goes to the GM", st2.Answerer(pendingKind(t, st2, DecCritical)), "gm")
+	enginetest.AssertGMAnswers(t, New(), st2, events, pendingKind(t, st2, DecCritical), player)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -64,6 +65,7 @@ func TestHiddenCombatant(t *testing.T) {
 	events, st = do(t, st, gm, cmd(CmdStrike, "guard", "target", "spy", "weapon", "sword"))
 	d := pendingKind(t, st, DecDefense)
 	eq(t, "asked of the spy", d.For, "spy")
+	enginetest.AssertGMAnswers(t, New(), st, events, d, player)
 	fail(t, st, player, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": "none"}), fray.ENOTFOUND)
 	if pv := engine.Project(New(), st, player); mentions(t, pv, "spy") || len(pv.Pending) != 0 || len(pv.Waiting) != 1 || pv.Waiting[0] != "the GM" {
 		t.Fatalf("the player's view while the GM decides: %+v", pv)

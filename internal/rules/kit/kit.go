@@ -298,10 +298,6 @@ func (r *Ruleset[S, F]) Apply(s engine.State, ev engine.Event) error {
 	return nil
 }
 
-// Project implements engine.Ruleset: nothing beyond the board, which is
-// the ruleset's one projection.
-func (r *Ruleset[S, F]) Project(engine.State, engine.Viewer) any { return nil }
-
 // Board implements engine.Boarder.
 func (r *Ruleset[S, F]) Board(s engine.State, v engine.Viewer) *board.Board {
 	st, err := r.state(s)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -262,7 +263,8 @@ func TestSoakDuringFreeAttacks(t *testing.T) {
 	eq(t, "MP", st.Fighters["brak"].MP, 1)
 }
 
-// A decision about a hidden fighter goes to the GM and names no one.
+// A decision about a hidden fighter goes to the GM and names no one (the
+// engine's one policy, engine.Base.Answerer).
 func TestHiddenFighterSoakAskedOfTheGM(t *testing.T) {
 	setup := newSetup(soakOn, chain(2, nil, []string{"z1", "brak", "lurker"}),
 		spec{ID: "brak", Side: "heroes", Zone: "z1", WC: true, PC: true, Attr: map[string]string{"strength": "d8"}},
@@ -275,4 +277,5 @@ func TestHiddenFighterSoakAskedOfTheGM(t *testing.T) {
 	eq(t, "asked of", st.Answerer(d), engine.GM)
 	opened := find(events, engine.KindDecisionOpened)[0]
 	eq(t, "log", opened.Text, "Waiting for the GM: Soak 1 wound with a Benny? (3 left)")
+	enginetest.AssertGMAnswers(t, New(), st, events, d, engine.PlayerViewer("brak"))
 }
