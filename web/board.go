@@ -77,12 +77,12 @@ func initials(name string) string {
 	return string(out)
 }
 
-// marks are what a token shows as icons: its stance, then its conditions.
+// marks are what a token shows as icons: its pose, then its conditions.
 func marks(t *board.Token) []board.Condition {
-	if t.Stance == nil {
+	if t.Pose == nil {
 		return t.Conditions
 	}
-	s := t.Stance
+	s := t.Pose
 	return append([]board.Condition{{ID: s.ID, Label: s.Label, Icon: s.Icon, Text: s.Text}}, t.Conditions...)
 }
 
@@ -158,7 +158,7 @@ func (m *model) controls(id string) bool {
 }
 
 // tokenSummary is a token in one sentence for a screen reader:
-// "Goblin 1, Goblins, Wounded, Shaken".
+// "Goblin 1, Goblins, Wounded, Stunned".
 func (m *model) tokenSummary(t *board.Token) string {
 	parts := []string{t.Name, m.sideName(t.Side)}
 	if t.Acting {
@@ -456,7 +456,7 @@ type gridToken struct {
 	ID       string
 	X, Y, R  string // centre and radius, in cell units
 	Initials string
-	Shape    string // the token's stance's (board.Flat, board.Low) or none
+	Shape    string // the token's pose's (board.Flat, board.Low) or none
 }
 
 type gridGroup struct{ X, Y, W, H string }
@@ -500,7 +500,7 @@ func newGridPic(m *model) gridPic {
 				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
 			}
 			gt := gridToken{ID: pl.Token, X: f2(cx), Y: f2(cy), R: f2(r), Initials: initials(m.name(pl.Token))}
-			if s := m.token(pl.Token).Stance; s != nil {
+			if s := m.token(pl.Token).Pose; s != nil {
 				gt.Shape = s.Shape
 			}
 			p.Tokens = append(p.Tokens, gt)

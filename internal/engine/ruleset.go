@@ -14,9 +14,9 @@ import (
 // through the engine's core events, which a ruleset emits with the Tx's
 // helpers (StartRound, StartTurn, Reorder, Interrupt, Ask, …).
 type Ruleset interface {
-	// ID is the registry id, e.g. "sw-zones".
+	// ID is the registry id, e.g. "toy".
 	ID() string
-	// Title is a human name, e.g. "Savage Worlds — zones".
+	// Title is a human name, e.g. "Swords and sorcery — zones".
 	Title() string
 	// Options lists every switch a GM may set, with defaults.
 	Options() []OptionSpec

@@ -26,7 +26,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 		tokens[i].Health = healthMeter(st, f, collapse)
 		tokens[i].Conditions = conditions(st, f)
 		if v.CanCommand(f.ID) {
-			tokens[i].Stats, tokens[i].Sheet = sheetStats(f), sheet(f)
+			tokens[i].Stats, tokens[i].Sheet = sheetStats(f), sheetSections(f)
 		}
 		if v.GM && kit.Opt(&st.Base, OptCinematic) == On {
 			tokens[i].Stats = append(tokens[i].Stats, board.Stat{Label: "Drive back", Value: fmt.Sprint(f.DriveBack), Note: "blows that only drive back"})
@@ -118,11 +118,11 @@ func sheetStats(f *Fighter) []board.Stat {
 	return out
 }
 
-// sheet is the rest of the stat block: the attributes, the combat values
+// sheetSections is the rest of the stat block: the attributes, the combat values
 // and every weapon with the fighter's modifiers added — Strike and Guard
 // with Close combat (Ranged for a ranged weapon), Grapple and Defense with
 // the Grappling modifier, damage with the Damage Modifier.
-func sheet(f *Fighter) []board.Section {
+func sheetSections(f *Fighter) []board.Section {
 	attrs := make([]board.Stat, 0, len(attributes))
 	for _, a := range attributes {
 		attrs = append(attrs, board.Stat{Label: attrLabel(a), Value: fmt.Sprint(f.Attributes[a])})

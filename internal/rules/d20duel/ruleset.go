@@ -23,6 +23,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/rules/kit"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
@@ -309,7 +310,7 @@ type Recovered struct {
 
 // The engine interfaces the ruleset implements besides the kit's.
 var (
-	_ engine.Schemaer = Ruleset{}
-	_ engine.Deriver  = Ruleset{}
-	_ engine.Carrier  = Ruleset{}
+	_ sheet.Schemaer = Ruleset{}
+	_ sheet.Deriver  = Ruleset{}
+	_ sheet.Carrier  = Ruleset{}
 )

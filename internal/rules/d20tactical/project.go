@@ -57,10 +57,10 @@ func project(st *State, v engine.Viewer) *board.Board {
 			if a := f.Sheet.Armor; a != nil {
 				tok.Stats = append(tok.Stats, board.Stat{Label: "Armour Points", Value: fmt.Sprintf("%d/%d", f.ArmorLeft, a.Points)})
 			}
-			tok.Sheet = sheet(f)
+			tok.Sheet = sheetSections(f)
 		}
 		tok.Stats = append(tok.Stats, board.Stat{Label: "Initiative", Value: fmt.Sprint(f.Init)})
-		tok.Stance, tok.Conditions = stance(f.Posture), conditions(st, f, full)
+		tok.Pose, tok.Conditions = pose(f.Posture), conditions(st, f, full)
 		bd.Tokens = append(bd.Tokens, tok)
 		if !tok.Out {
 			g.Places = append(g.Places, board.Placed{Token: tok.ID, X: f.X, Y: f.Y})
@@ -163,9 +163,9 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 // combatants start in a posture, perhaps surprised.
 var editor = board.Editor{Model: board.Grid, Area: cellProps, Start: startProps, MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "5 ft"}
 
-// sheet is the rest of a fighter's stat block: saves and speed, what its
+// sheetSections is the rest of a fighter's stat block: saves and speed, what its
 // turn has left, and its weapons as they stand.
-func sheet(f *Fighter) []board.Section {
+func sheetSections(f *Fighter) []board.Section {
 	body := []board.Stat{
 		{Label: "Fortitude", Value: fmt.Sprintf("%+d", f.Fort())},
 		{Label: "Reflex", Value: fmt.Sprintf("%+d", f.Ref())},

@@ -15,6 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/rules/kit"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
@@ -269,7 +270,7 @@ func cell(f *Fighter) Cell { return Cell{f.X, f.Y} }
 // The engine's optional interfaces this ruleset implements besides the
 // kit's.
 var (
-	_ engine.Schemaer = Ruleset{}
-	_ engine.Deriver  = Ruleset{}
-	_ engine.Carrier  = Ruleset{}
+	_ sheet.Schemaer = Ruleset{}
+	_ sheet.Deriver  = Ruleset{}
+	_ sheet.Carrier  = Ruleset{}
 )

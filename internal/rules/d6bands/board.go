@@ -82,7 +82,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 			if a := f.Adjust; a != nil {
 				tokens[i].Stats = append(tokens[i].Stats, board.Stat{Label: "GM ruling", Value: adjustWords(*a), Note: a.Reason})
 			}
-			tokens[i].Sheet = sheet(f)
+			tokens[i].Sheet = sheetSections(f)
 		}
 		pl := board.Placed{Token: f.ID, X: f.X, Y: f.Y, Group: f.Group, Off: f.Off}
 		if f.Off {
@@ -186,9 +186,9 @@ func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 	return out
 }
 
-// sheet is a combatant's stat block: skills and attributes, the numbers
+// sheetSections is a combatant's stat block: skills and attributes, the numbers
 // of harm and defence, its mount and weapons with how they are loaded.
-func sheet(f *Fighter) []board.Section {
+func sheetSections(f *Fighter) []board.Section {
 	skills := make([]board.Stat, 0, len(f.Skills))
 	for _, name := range slices.Sorted(maps.Keys(f.Skills)) {
 		skills = append(skills, board.Stat{Label: capital(name), Value: strconv.Itoa(f.Skills[name])})

@@ -28,14 +28,14 @@ func (f *Fighter) card() *card {
 	if c := f.shown.Load(); c != nil {
 		return c
 	}
-	c := &card{sheet: slices.Clip(sheet(f))} // full: a view appending gets its own array
+	c := &card{sheet: slices.Clip(sheetSections(f))} // full: a view appending gets its own array
 	f.shown.Store(c)
 	return c
 }
 
-// sheet is the token's sheet: attributes in their usual order, skills by
+// sheetSections is the token's sheet: attributes in their usual order, skills by
 // name, weapons and powers with their reach.
-func sheet(f *Fighter) []board.Section {
+func sheetSections(f *Fighter) []board.Section {
 	attrs := make([]board.Stat, 0, len(attributes))
 	skills := make([]board.Stat, 0, len(f.Skills))
 	for _, name := range attributes {

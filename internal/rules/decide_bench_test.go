@@ -1,4 +1,4 @@
-package engine_test
+package rules_test
 
 import (
 	"math/rand/v2"
