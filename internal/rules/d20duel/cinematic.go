@@ -32,19 +32,15 @@ func decideDriveBack(tx *Tx, cmd engine.Command) error {
 	if kit.Opt(tx.Base(), OptCinematic) != On {
 		return fray.Errorf(fray.EILLEGAL, "the cinematic option is off in this encounter")
 	}
-	st := tx.State
-	c := st.Combatant(args.Fighter)
-	if c == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)
-	}
-	if c.Out {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
+	f, err := tx.Target(args.Fighter)
+	if err != nil {
+		return err
 	}
 	if args.Blows < 0 || args.Blows > MaxDriveBack {
 		return fray.Errorf(fray.EINVALID, "blows must be between 0 and %d", MaxDriveBack)
 	}
-	ev := engine.NewEvent(KindDriveBack, "", fmt.Sprintf("The GM secretly rules that the next %d successful blows on %s only drive them back.", args.Blows, c.Name),
-		DriveBackSet{Fighter: c.ID, Blows: args.Blows})
+	ev := engine.NewEvent(KindDriveBack, "", fmt.Sprintf("The GM secretly rules that the next %d successful blows on %s only drive them back.", args.Blows, tx.State.NameOf(f.ID)),
+		DriveBackSet{Fighter: f.ID, Blows: args.Blows})
 	ev.Secret = true // no actor: the GM's eyes only
-	return tx.Emit(ev.With(c.ID))
+	return tx.Emit(ev.With(f.ID))
 }

@@ -64,13 +64,8 @@ func decideRollTest(tx *Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := tx.State
-	c := st.Combatant(args.Fighter)
-	if c == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)
-	}
-	if c.Out {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
+	if _, err := tx.Target(args.Fighter); err != nil {
+		return err
 	}
 	if err := args.check(); err != nil {
 		return err

@@ -173,9 +173,7 @@ type Surprise struct {
 }
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
 // rollInitiative rolls initiative once, then opens the
 // surprise round or the first round.
@@ -626,15 +624,11 @@ func canInterrupt(st *State, f *Fighter) error {
 }
 
 func decideInterrupt(tx *Tx, cmd engine.Command) error {
-	if err := cmd.NoArgs(); err != nil {
+	f, err := tx.Reactor(cmd, nil)
+	if err != nil {
 		return err
 	}
-	st := tx.State
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
-	}
-	if err := canInterrupt(st, f); err != nil {
+	if err := canInterrupt(tx.State, f); err != nil {
 		return err
 	}
 	return actReady(tx, f.ID)

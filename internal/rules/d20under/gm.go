@@ -70,9 +70,9 @@ func decideSetCondition(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(args.Combatant).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	i := slices.IndexFunc(gmConditions, func(c flag) bool { return c.k == args.Condition })
 	if i < 0 {
@@ -128,9 +128,9 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(args.Combatant).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	if !slices.ContainsFunc(st.adjustable(), func(c engine.Choice) bool { return c.Value == args.What }) {
 		return fray.Errorf(fray.EINVALID, "%q cannot be adjusted", args.What)

@@ -138,9 +138,9 @@ func decidePlace(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	p := Placed{Fighter: f.ID, X: int(args.X), Y: int(args.Y), Off: bool(args.Off)}
 	text := fmt.Sprintf("The GM places %s off the map, at Extreme range.", st.NameOf(f.ID))
@@ -170,9 +170,9 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	a := Adjust{Dice: int(args.Dice), TN: int(args.TN), Reason: strings.TrimSpace(args.Reason)}
 	switch {

@@ -64,7 +64,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		{Kind: CmdReload, Decide: decideReload},
 		{Kind: CmdFirstAid, Decide: decideFirstAid},
 		{Kind: CmdDuel, Decide: decideDuel},
-		{Kind: CmdEndTurn, Decide: decideEndTurn},
+		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
 		{Kind: CmdSetCell, GM: true, Decide: decideSetCell},
 		{Kind: CmdPlace, GM: true, Decide: decidePlace},
 		{Kind: CmdAdjust, GM: true, Decide: decideAdjust},

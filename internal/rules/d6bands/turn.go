@@ -33,9 +33,7 @@ type Initiative struct {
 }
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
 // newRound bleeds the wounded, rolls initiative and starts the round's
 // first turn.
@@ -142,17 +140,6 @@ func advance(tx *Tx) error {
 		}
 	}
 	return fmt.Errorf("d6-bands: no one can act")
-}
-
-func decideEndTurn(tx *Tx, cmd engine.Command) error {
-	f, err := tx.Actor(cmd, nil)
-	if err != nil {
-		return err
-	}
-	if err := tx.Emits(KindTurnEnded, f.ID, tx.State.NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
-		return err
-	}
-	return advance(tx)
 }
 
 // settle runs after every command and answer (engine.Settler): the

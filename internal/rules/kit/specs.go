@@ -107,3 +107,23 @@ func Found[F comparable](f F, id string) (F, error) {
 	}
 	return f, nil
 }
+
+// TurnEnded is the data of a ruleset's turn-ended event: whose turn ended.
+type TurnEnded struct {
+	Fighter string `json:"fighter"`
+}
+
+// EndTurn is the handler of the command that ends the acting fighter's
+// turn: it emits kind (with TurnEnded) and goes on with then — the next
+// turn, say.
+func EndTurn[S State[F], F comparable](kind string, then func(tx *Tx[S, F]) error) func(tx *Tx[S, F], cmd engine.Command) error {
+	return func(tx *Tx[S, F], cmd engine.Command) error {
+		if _, err := tx.Actor(cmd, nil); err != nil {
+			return err
+		}
+		if err := tx.Emits(kind, cmd.Actor, tx.Base().NameOf(cmd.Actor)+" ends the turn.", TurnEnded{Fighter: cmd.Actor}); err != nil {
+			return err
+		}
+		return then(tx)
+	}
+}

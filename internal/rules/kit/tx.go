@@ -79,6 +79,18 @@ func (tx *Tx[S, F]) Target(id string) (F, error) {
 	return f, nil
 }
 
+// Named returns the fighter a GM command names: any combatant still in
+// the fight (the GM sees the hidden too); an unknown or out one is not
+// found.
+func (tx *Tx[S, F]) Named(id string) (F, error) {
+	var zero F
+	f := tx.State.Fighter(id)
+	if c := tx.Base().Combatant(id); f == zero || c == nil || c.Out || !engine.Visible(tx.State, tx.Viewer(), id) {
+		return zero, fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", id)
+	}
+	return f, nil
+}
+
 // Opponent is Target for an attack by actor: someone else, on another
 // side.
 func (tx *Tx[S, F]) Opponent(actor, id string) (F, error) {

@@ -43,9 +43,9 @@ func decideDrop(tx *Tx, cmd engine.Command) error {
 	if args.Attacker == "" {
 		return fray.Errorf(fray.EINVALID, "choose who has The Drop (attacker)")
 	}
-	a := st.Fighters[args.Attacker]
-	if a == nil || st.Combatant(a.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q in the fight", args.Attacker)
+	a, err := tx.Named(args.Attacker)
+	if err != nil {
+		return err
 	}
 	t, err := tx.Target(args.Target)
 	if err != nil {

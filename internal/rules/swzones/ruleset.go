@@ -48,7 +48,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		{Kind: CmdShoot, Decide: decideShoot},
 		{Kind: CmdDefend, Decide: decideDefend},
 		{Kind: CmdUnshake, Decide: decideUnshake},
-		{Kind: CmdEndTurn, Decide: decideEndTurn},
+		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
 		{Kind: CmdRun, Decide: decideRun},
 		{Kind: CmdProne, Decide: func(tx *Tx, cmd engine.Command) error { return decideProne(tx, cmd, true) }},
 		{Kind: CmdRise, Decide: func(tx *Tx, cmd engine.Command) error { return decideProne(tx, cmd, false) }},

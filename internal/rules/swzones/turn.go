@@ -16,9 +16,7 @@ import (
 // one side has fighters left, the encounter ends.
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
 // newRound deals a round, rolls for the Bleeding Out and starts the first
 // turn. If everyone left is on Hold, they all lose it and are dealt in.
@@ -109,17 +107,6 @@ func applyTurnEnded(st *State, d TurnEnded) error {
 	}
 	f.Drop = "" // The Drop lasts until the end of the fighter's turn
 	return nil
-}
-
-func decideEndTurn(tx *Tx, cmd engine.Command) error {
-	f, err := tx.Actor(cmd, nil)
-	if err != nil {
-		return err
-	}
-	if err := tx.Emits(KindTurnEnded, f.ID, tx.State.NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
-		return err
-	}
-	return advance(tx)
 }
 
 // settle runs after every command and answer (engine.Settler): it ends the encounter when one side (or none) is left, and,
