@@ -68,7 +68,7 @@ func TestStoredLogsReplay(t *testing.T) {
 	}
 }
 
-func readStored(t *testing.T, file string) stored {
+func readStored(t testing.TB, file string) stored {
 	t.Helper()
 	f, err := os.Open(file)
 	if err != nil {
@@ -84,4 +84,39 @@ func readStored(t *testing.T, file string) stored {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// BenchmarkReplayStored folds each stored sw-zones log (testdata/replay)
+// into a copy of its initial state: what Apply costs per event.
+func BenchmarkReplayStored(b *testing.B) {
+	files, _ := filepath.Glob("testdata/replay/sw-zones-*.json.gz")
+	rs, _ := rules.Registry().Get("sw-zones")
+	type fight struct {
+		initial engine.State
+		events  []engine.Event
+	}
+	var fights []fight
+	n := 0
+	for _, file := range files {
+		log := readStored(b, file)
+		initial, err := rs.Decode(log.Initial)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fights = append(fights, fight{initial, log.Events})
+		n += len(log.Events)
+	}
+	b.ReportAllocs()
+	b.ReportMetric(float64(n), "events/op")
+	for b.Loop() {
+		for _, f := range fights {
+			st, err := engine.Copy(f.initial)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := engine.Replay(rs, st, f.events); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
