@@ -10,7 +10,7 @@
 //
 //	var ruleset = kit.New(kit.Rules[*State, *Fighter]{
 //		ID: "my-rules", Title: "My rules", Options: optionSpecs,
-//		New: newState, Start: newRound, Board: project, Actions: actions,
+//		New: newEncounter, Start: newRound, Board: project, Actions: actions,
 //		Commands: []kit.Command[*State, *Fighter]{
 //			{Kind: CmdStrike, Decide: decideStrike},
 //			{Kind: CmdRuling, GM: true, Decide: decideRuling},
@@ -40,6 +40,7 @@ import (
 // to a struct that embeds engine.Base (and so round-trips through JSON),
 // which finds the ruleset's record of a combatant.
 type State[F comparable] interface {
+	comparable
 	engine.State
 	// Fighter returns the ruleset's record of combatant id, or the zero F
 	// when there is none.
@@ -171,11 +172,11 @@ func (r *Ruleset[S, F]) New(setup engine.Setup, base engine.Base) (engine.State,
 // Decode implements engine.Ruleset. Options the snapshot lacks (added to
 // the ruleset after the encounter was made) get their defaults.
 func (r *Ruleset[S, F]) Decode(snapshot []byte) (engine.State, error) {
-	var st S
+	var st, none S
 	if err := json.Unmarshal(snapshot, &st); err != nil {
 		return nil, fmt.Errorf("decode %s state: %w", r.rules.ID, err)
 	}
-	if any(st) == nil || st.Core() == nil {
+	if st == none {
 		return nil, fmt.Errorf("decode %s state: empty", r.rules.ID)
 	}
 	r.fillOptions(st.Core())
