@@ -53,16 +53,28 @@ func TestStoredLogsReplay(t *testing.T) {
 			if err := engine.Replay(rs, initial, log.Events); err != nil {
 				t.Fatal(err)
 			}
-			got, err := engine.Snapshot(initial)
+			raw, err := engine.Snapshot(initial)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want bytes.Buffer
-			if err := json.Compact(&want, log.Final); err != nil {
+			// Every part of the state the earlier build had must come out
+			// byte for byte; a part the engine added since (its record of
+			// who was hidden when) is left out of the comparison.
+			var got, want map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &got); err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want.Bytes()) {
-				t.Fatalf("%d events replay to another state:\ngot  %s\nwant %s", len(log.Events), got, want.Bytes())
+			if err := json.Unmarshal(log.Final, &want); err != nil {
+				t.Fatal(err)
+			}
+			for k, w := range want {
+				var wc bytes.Buffer
+				if err := json.Compact(&wc, w); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got[k], wc.Bytes()) {
+					t.Fatalf("%d events replay to another %s:\ngot  %s\nwant %s", len(log.Events), k, got[k], wc.Bytes())
+				}
 			}
 		})
 	}
