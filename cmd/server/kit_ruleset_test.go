@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -75,6 +76,7 @@ func TestANewRulesetIsOnePackage(t *testing.T) {
 	login(t, ctx, srv.URL, gm.Name)
 	var drawn, tokens int
 	run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
 		chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-zones').length`, &drawn),
 		chromedp.Evaluate(`new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token)).size`, &tokens))
 	if drawn != 1 || tokens != 4 {
