@@ -42,9 +42,19 @@ const (
 	// OptRangedGuard [I]: whether a target's Guard stops shots ("guard":
 	// a die hits if Guard < die ≤ Strike) or not ("none": die ≤ Strike).
 	OptRangedGuard = "ranged-guard"
-	// OptCompleteMiss [I, spec c8]: the seed's "both dice above
-	// Guard/Defense" read as both dice above the attacker's own Strike
-	// ("strike") or as neither die hitting ("no-hit").
+	// OptAutomaticVsDefensive [I, seed "Automatic results" against
+	// "Defensive"]: a black 1 within a Defensive target's Guard misses
+	// ("guard", the Defensive rule's words: "If either one of the
+	// opponent's dice are within your Guard, the attack misses") or hits
+	// all the same ("hits": "the roll is always a success").
+	OptAutomaticVsDefensive = "automatic-vs-defensive"
+	// OptCompleteMiss [I, spec c8]: the seed's "missed completely: both
+	// dice in her attack roll were above Guard/Defense", which lets the
+	// opponent maneuver, read as written: a miss with both dice above the
+	// defender's Guard (Defense when grappling) — not parried ("guard"); or as both dice above the
+	// attacker's own Strike ("strike"); or as neither die hitting
+	// ("no-hit"). The Defensive counter-attack needs what its own sentence
+	// says: "higher than her Strike with both dice", whatever this is.
 	OptCompleteMiss = "complete-miss"
 	// OptManeuverTie [I, spec c8]: when two fighters disagree about the
 	// distance and both pass their Agility tests, the higher degree wins
@@ -86,8 +96,12 @@ const (
 	GuardNone = "none"
 	GuardUse  = "guard"
 
+	MissGuard  = "guard"
 	MissStrike = "strike"
 	MissNoHit  = "no-hit"
+
+	DefensiveBlocks = "guard"
+	AutomaticHits   = "hits"
 
 	TieDegree = "degree"
 	TieStay   = "stay"
@@ -115,8 +129,10 @@ var optionSpecs = []engine.OptionSpec{
 		kit.Choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")...),
 	kit.ChoiceOption(OptRangedGuard, "Guard against shots", "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.", GuardNone,
 		kit.Choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")...),
-	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering and the Defensive counter-attack.", MissStrike,
-		kit.Choices(MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
+	kit.ChoiceOption(OptAutomaticVsDefensive, "Black 1 against a Defensive Guard", "The seed's Defensive rule: if either die is within your Guard, the attack misses — a black 1 too; or the black 1's automatic success wins.", DefensiveBlocks,
+		kit.Choices(DefensiveBlocks, "The Guard blocks it", AutomaticHits, "It hits all the same")...),
+	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering: the seed's “both dice above Guard/Defense” (the defender's), both dice above the attacker's Strike, or neither die hit.", MissGuard,
+		kit.Choices(MissGuard, "Both dice above the defender's Guard/Defense", MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
 	kit.ChoiceOption(OptManeuverTie, "Both pass, disagreeing", "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.", TieDegree,
 		kit.Choices(TieDegree, "Higher degree wins (a tie keeps the distance)", TieStay, "The distance stays")...),
 	kit.ChoiceOption(OptHurtOrDistracted, "Hurt or distracted", "Who was hurt or distracted after an exchange (it lets the opponent maneuver): the GM rules each time, or whoever took a wound.", HurtAsk,

@@ -267,7 +267,7 @@ func (s *State) applyAttack(d Attack) error {
 	}
 	if x := s.Exchange; x != nil && d.Mode != Ranged {
 		x.Attacks = append(x.Attacks, AttackRecord{Attacker: d.Attacker, Target: d.Target, Hit: d.Hit,
-			CompleteMiss: d.CompleteMiss, Wounded: d.Wound != nil})
+			CompleteMiss: d.CompleteMiss, Overshot: !d.Hit && d.Black > d.Strike && d.White > d.Strike, Wounded: d.Wound != nil})
 	}
 	return nil
 }
