@@ -1,6 +1,9 @@
 package d6bands
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNoCoverInCloseContact: seed "Cover": "Cover grants no benefit in
 // close contact." Ana (0,0) shoots the orc two bands away (2,0: the bow's
@@ -37,6 +40,31 @@ func TestNoCoverInCloseContact(t *testing.T) {
 				}
 			}
 			eq(t, "dice", dieCount(r[0]), tc.dice)
+		})
+	}
+}
+
+// TestQuickLoadFailureIsNoFumble: only a failure by 7 or more is a fumble
+// (a Reliability failure: it jams). Ana's crossbow (Crossbows 13): 4D of
+// 16 misses by 3 — half the time wasted, said so, no "fumble", no jam; 20
+// misses by 7 — a fumble, jammed.
+func TestQuickLoadFailureIsNoFumble(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		faces  []int
+		words  string
+		fumble bool
+	}{
+		{"missed by 3", []int{4, 4, 4, 4}, "fails to quick-load the Crossbow (missed by 3)", false},
+		{"missed by 7", []int{5, 5, 5, 5}, "fouls the loading of the Crossbow (fumble, missed by 7)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			events, st := do(t, loader(t, nil), gm, cmd(CmdReload, "ana", "weapon", "crossbow", "quick", true), tc.faces...)
+			text := find(events, KindReload)[0].Text
+			if !strings.Contains(text, tc.words) || strings.Contains(text, "fumble") != tc.fumble {
+				t.Errorf("log %q, want %q and fumble said %v", text, tc.words, tc.fumble)
+			}
+			eq(t, "jammed", st.Fighters["ana"].Loads["crossbow"].Jammed, tc.fumble)
 		})
 	}
 }
