@@ -211,6 +211,9 @@ func TestGMDamageAndLifePoints(t *testing.T) {
 	eq(t, "spent", st2.Fighters["bo"].LifePoints, 2)
 	eq(t, "avoided", st2.Fighters["bo"].HP, 20)
 	_, st2 = do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 5))
+	// The form's default, 3, is bo's own: the GM's ruling that they stay.
+	same, _ := do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 3))
+	eq(t, "kept", same[0].Text, "The GM rules Bo keeps 3 Life Points.")
 	eq(t, "set", st2.Fighters["bo"].LifePoints, 5)
 	events, st2 := do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 0))
 	eq(t, "0 kills", st2.Combatant("bo").Out, true)

@@ -173,10 +173,11 @@ func decideLifePoints(tx *Tx, cmd engine.Command) error {
 	if args.Value < 0 || args.Value > 99 {
 		return fray.Errorf(fray.EINVALID, "Life Points run from 0 to 99")
 	}
-	if int(args.Value) == f.LifePoints {
-		return fray.Errorf(fray.EILLEGAL, "%s already has %d Life Points", st.NameOf(f.ID), f.LifePoints)
-	}
 	text := fmt.Sprintf("The GM sets %s's Life Points to %d.", st.NameOf(f.ID), args.Value)
+	if int(args.Value) == f.LifePoints {
+		// The form's number as it stands: the GM's ruling that they stay.
+		text = fmt.Sprintf("The GM rules %s keeps %d Life Points.", st.NameOf(f.ID), args.Value)
+	}
 	if err := tx.Emit(gmEvent(st, f, KindLifePoints, text, PointsLeft{Fighter: f.ID, Left: int(args.Value)})); err != nil {
 		return err
 	}
