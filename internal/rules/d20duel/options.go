@@ -13,8 +13,12 @@ import (
 const (
 	// OptAutomaticAttacks [I]: whether the black die's automatic results
 	// (1 always succeeds, 20 always fails, seed "Automatic results") apply
-	// to attack rolls too ("on": black 1 hits with the white die, black 20
-	// misses) or only to tests ("off").
+	// to attack rolls too, and against a Defensive Guard. "guard": black 1
+	// hits with the white die and black 20 misses, but a black 1 within a
+	// Defensive target's Guard misses — the Defensive rule's words for that
+	// situation: "If either one of the opponent's dice are within your
+	// Guard, the attack misses"; "on": a black 1 hits through the Guard too
+	// ("the roll is always a success"); "off": only tests have them.
 	OptAutomaticAttacks = "automatic-attacks"
 	// OptWoundLight, OptWoundSerious, OptWoundGrave, OptWoundKill [I]: the
 	// wound table. Damage (weapon damage + Damage Modifier − armour) of at
@@ -42,12 +46,6 @@ const (
 	// OptRangedGuard [I]: whether a target's Guard stops shots ("guard":
 	// a die hits if Guard < die ≤ Strike) or not ("none": die ≤ Strike).
 	OptRangedGuard = "ranged-guard"
-	// OptAutomaticVsDefensive [I, seed "Automatic results" against
-	// "Defensive"]: a black 1 within a Defensive target's Guard misses
-	// ("guard", the Defensive rule's words: "If either one of the
-	// opponent's dice are within your Guard, the attack misses") or hits
-	// all the same ("hits": "the roll is always a success").
-	OptAutomaticVsDefensive = "automatic-vs-defensive"
 	// OptCompleteMiss [I, spec c8]: the seed's "missed completely: both
 	// dice in her attack roll were above Guard/Defense", which lets the
 	// opponent maneuver, read as written: a miss with both dice above the
@@ -100,8 +98,7 @@ const (
 	MissStrike = "strike"
 	MissNoHit  = "no-hit"
 
-	DefensiveBlocks = "guard"
-	AutomaticHits   = "hits"
+	AutomaticGuarded = "guard"
 
 	TieDegree = "degree"
 	TieStay   = "stay"
@@ -113,8 +110,8 @@ const (
 )
 
 var optionSpecs = []engine.OptionSpec{
-	kit.ChoiceOption(OptAutomaticAttacks, "Automatic results in attacks", "Black 1 always hits (the white die is the hitting die), black 20 always misses. Off: only tests have automatic results.", On,
-		kit.Choices(On, "On", Off, "Off")...),
+	kit.ChoiceOption(OptAutomaticAttacks, "Automatic results in attacks", "Black 1 always hits (the white die is the hitting die), black 20 always misses — but a Defensive Guard stops a black 1 within it (the seed's Defensive rule), or not. Off: only tests have automatic results.", AutomaticGuarded,
+		kit.Choices(AutomaticGuarded, "On; a Defensive Guard stops a black 1", On, "On, even through a Defensive Guard", Off, "Off")...),
 	kit.IntOption(OptWoundLight, "Damage for a −1 wound", "Damage below this leaves no wound.", 1, 1, 40),
 	kit.IntOption(OptWoundSerious, "Damage for a −2 wound", "", 4, 1, 40),
 	kit.IntOption(OptWoundGrave, "Damage for a −3 wound", "A −3 wound is what Disarm and Immobilize need.", 7, 1, 40),
@@ -129,8 +126,6 @@ var optionSpecs = []engine.OptionSpec{
 		kit.Choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")...),
 	kit.ChoiceOption(OptRangedGuard, "Guard against shots", "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.", GuardNone,
 		kit.Choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")...),
-	kit.ChoiceOption(OptAutomaticVsDefensive, "Black 1 against a Defensive Guard", "The seed's Defensive rule: if either die is within your Guard, the attack misses — a black 1 too; or the black 1's automatic success wins.", DefensiveBlocks,
-		kit.Choices(DefensiveBlocks, "The Guard blocks it", AutomaticHits, "It hits all the same")...),
 	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering: the seed's “both dice above Guard/Defense” (the defender's), both dice above the attacker's Strike, or neither die hit.", MissGuard,
 		kit.Choices(MissGuard, "Both dice above the defender's Guard/Defense", MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
 	kit.ChoiceOption(OptManeuverTie, "Both pass, disagreeing", "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.", TieDegree,

@@ -9,7 +9,7 @@ import "testing"
 // dice are within your Guard, the attack misses" (Defensive) against "If
 // the black die comes up 1, the roll is always a success". Ana (Strike 13)
 // rolls black 1, white 17 at a Defensive Bront (Guard 5): the 1 is within
-// his Guard, so by default the attack misses; automatic-vs-defensive: hits
+// his Guard, so by default the attack misses; automatic-attacks: on
 // lets the black 1 hit with the 17.
 func TestBlackOneAgainstADefensiveGuard(t *testing.T) {
 	for _, tc := range []struct {
@@ -19,7 +19,7 @@ func TestBlackOneAgainstADefensiveGuard(t *testing.T) {
 		blocked bool
 	}{
 		{"default: the Guard blocks it", nil, false, true},
-		{"automatic-vs-defensive: hits", map[string]string{OptAutomaticVsDefensive: AutomaticHits}, true, false},
+		{"automatic-attacks: on", map[string]string{OptAutomaticAttacks: On}, true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := duel(t, tc.opts, "striking")
