@@ -137,7 +137,7 @@ func decideUnseal(tx *Tx, cmd Command) error {
 	if d == nil || (!tx.viewer.GM && d.For != GM && !Visible(tx.st, tx.viewer, d.For)) {
 		return fray.Errorf(fray.ENOTFOUND, "no pending decision %q", a.Decision)
 	}
-	if !mayAnswer(tx.viewer, *d) {
+	if !b.mayAnswer(tx.viewer, *d) {
 		return fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
 	}
 	s := b.sealedOf(d.ID)
