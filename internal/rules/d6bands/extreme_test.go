@@ -39,8 +39,8 @@ func duel(t *testing.T, st *State, anaSkill, orcSkill string, faces ...int) ([]e
 	}
 	eq(t, "sealed", anaD.Sealed && orcD.Sealed, true)
 	eq(t, "orc's is the GM's to answer", orcD.For, "orc")
-	_, st = kit.Answer(t, st, engine.PlayerViewer("ana"), anaD, anaSkill, nil)
-	return kit.Answer(t, st, gm, orcD, orcSkill, nil, faces...)
+	_, st = scenario.Answer(t, st, engine.PlayerViewer("ana"), anaD, anaSkill, nil)
+	return scenario.Answer(t, st, gm, orcD, orcSkill, nil, faces...)
 }
 
 // Extreme range: a duel of skill, and the winner's shot at 5D (Very Far
