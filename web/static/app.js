@@ -897,7 +897,7 @@
     if (!w) return;
     w.hidden = false;
     w.textContent = 'Warning: this encounter\'s history has changed since you saw it. The history you were shown at event ' + seqN +
-      ' (fingerprint ' + link.slice(0, 12) + ') is no longer part of it. Keep your export and raise it with the GM.';
+      ' (fingerprint ' + link.slice(0, 12) + ') is no longer part of it. Keep your export and take it up with the GM.';
   }
 
   async function checkHeads() {
