@@ -28,7 +28,7 @@ func corridor(t *testing.T, opts map[string]string) *State {
 			Stats: map[string]any{"abilities": map[string]string{"trapper": "novice"}}},
 		spec{ID: "orc", Side: "foes", X: 11, Y: 1, Attr: map[string]int{Quick: 10}},
 	)))
-	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "x", 3, "y", 1, "kind", TrapMechanical, "holds", true, "discreet", 10, "cunning", 10))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "square", "3,1", "trap", TrapMechanical, "holds", true, "discreet", 10, "cunning", 10))
 	return st
 }
 
@@ -167,7 +167,7 @@ func TestTrapsOnTheLadder(t *testing.T) {
 		spec{ID: "orc", Side: "foes", Attr: map[string]int{Quick: 12}},
 		spec{ID: "ana", Side: "heroes", PC: true, Attr: map[string]int{Quick: 11, Vigilant: 10}},
 	)))
-	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "guards", "foes", "kind", TrapMine, "discreet", 10, "cunning", 10))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "guards", "foes", "trap", TrapMine, "discreet", 10, "cunning", 10))
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "orc"))
 	// Ana engages the orc, one move away: the mine before its line.
 	_, st = do(t, st, gm, cmd(CmdEngage, "ana", "target", "orc"), 11, 6)
