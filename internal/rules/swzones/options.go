@@ -60,6 +60,11 @@ const (
 	// OptScatterPlacement [GM, seed 9]: where in the zone a deviated Small or
 	// Large Burst lands: the GM decides ("gm") or a recorded die ("random").
 	OptScatterPlacement = "scatter-placement"
+	// OptScatterThrower [GM, seed 9]: a blast that deviates into its
+	// thrower's own zone catches the thrower like anyone there, who gets the
+	// usual Agility roll to get out ("caught", the seed's words: the burst
+	// applies where it lands), or never catches the thrower ("spared").
+	OptScatterThrower = "scatter-thrower"
 	// OptNPCDive: the dive-out rolls of the GM's fighters are rolled at once
 	// ("auto") or the GM is asked ("ask"). Players are always asked.
 	OptNPCDive = "npc-dive"
@@ -131,6 +136,9 @@ const (
 
 	PlaceGM     = "gm"
 	PlaceRandom = "random"
+
+	ThrowerCaught = "caught"
+	ThrowerSpared = "spared"
 
 	DiveAuto = "auto"
 	DiveAsk  = "ask"
@@ -261,6 +269,14 @@ var optionSpecs = []engine.OptionSpec{
 		Choices: []engine.Choice{
 			{Value: PlaceGM, Label: "The GM decides"},
 			{Value: PlaceRandom, Label: "A die decides"},
+		},
+	},
+	{
+		Name: OptScatterThrower, Label: "A deviated blast in the thrower's zone", Default: ThrowerCaught,
+		Help: "A missed grenade or blast that deviates into the thrower's own zone catches the thrower like anyone it covers (with the usual Agility roll to get out), or always spares the thrower.",
+		Choices: []engine.Choice{
+			{Value: ThrowerCaught, Label: "Catches the thrower too"},
+			{Value: ThrowerSpared, Label: "Spares the thrower"},
 		},
 	},
 	{
