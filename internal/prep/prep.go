@@ -12,10 +12,12 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-// Store is the persistence prep needs.
+// Store is the persistence creating an encounter needs; *store.DB
+// provides it.
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
+	CharacterStore // the player characters' sheets (TakeCharacters)
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -46,21 +48,19 @@ func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
 }
 
 // Save stores a prepared encounter in campaignID, in status setup at seq 0.
-// When db is also a CharacterStore, the player characters take the stats
-// of the campaign's characters first (TakeCharacters).
+// The player characters take the stats of the campaign's characters first
+// (TakeCharacters).
 func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.Encounter, error) {
 	if _, err := db.Campaign(ctx, campaignID); err != nil {
 		return store.Encounter{}, err
 	}
-	if cs, ok := db.(CharacterStore); ok {
-		taken, err := TakeCharacters(ctx, cs, campaignID, &p.Setup)
-		if err != nil {
+	taken, err := TakeCharacters(ctx, db, campaignID, &p.Setup)
+	if err != nil {
+		return store.Encounter{}, err
+	}
+	if len(taken) > 0 {
+		if p.State, err = engine.NewEncounter(p.Ruleset, p.ID, p.Setup); err != nil {
 			return store.Encounter{}, err
-		}
-		if len(taken) > 0 {
-			if p.State, err = engine.NewEncounter(p.Ruleset, p.ID, p.Setup); err != nil {
-				return store.Encounter{}, err
-			}
 		}
 	}
 	snapshot, err := engine.Snapshot(p.State)

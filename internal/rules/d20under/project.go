@@ -10,13 +10,6 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-func ladderSide(st *State, t Trap) string {
-	if st.Model == board.Ladder {
-		return t.Side
-	}
-	return ""
-}
-
 // trapKnown reports whether v knows where t lies: the GM always, a player
 // when a side of theirs set or found it.
 func (s *State) trapKnown(t Trap, v engine.Viewer) bool {

@@ -121,13 +121,6 @@ type Pair struct {
 
 func (p Pair) has(id string) bool { return p.A == id || p.B == id }
 
-func (p Pair) other(id string) string {
-	if p.A == id {
-		return p.B
-	}
-	return p.A
-}
-
 // Fighter implements kit.State.
 func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 

@@ -320,19 +320,6 @@ func (r *Ruleset[S, F]) Actions(s engine.State, v engine.Viewer) []engine.Action
 	return r.rules.Actions(st, v)
 }
 
-// The engine interfaces a kit ruleset implements.
-var (
-	_ engine.Ruleset = (*Ruleset[nothing, *struct{}])(nil)
-	_ engine.Stepper = (*Ruleset[nothing, *struct{}])(nil)
-	_ engine.Settler = (*Ruleset[nothing, *struct{}])(nil)
-	_ engine.Boarder = (*Ruleset[nothing, *struct{}])(nil)
-)
-
-// nothing is the smallest kit state, for the checks above.
-type nothing struct{ *engine.Base }
-
-func (nothing) Fighter(string) *struct{} { return nil }
-
 // Of returns s as the ruleset's state and its record of combatant id, for
 // the optional interfaces that get an engine.State (carry-over): an
 // unknown id is not found.

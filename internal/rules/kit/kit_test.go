@@ -13,6 +13,14 @@ import (
 	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
 )
 
+// The engine interfaces a kit ruleset implements, whatever its state.
+var (
+	_ engine.Ruleset = (*kit.Ruleset[*kittest.State, *kittest.Fighter])(nil)
+	_ engine.Stepper = (*kit.Ruleset[*kittest.State, *kittest.Fighter])(nil)
+	_ engine.Settler = (*kit.Ruleset[*kittest.State, *kittest.Fighter])(nil)
+	_ engine.Boarder = (*kit.Ruleset[*kittest.State, *kittest.Fighter])(nil)
+)
+
 func started(t *testing.T) engine.State {
 	t.Helper()
 	setup, err := engine.DecodeSetup(kittest.Example)
