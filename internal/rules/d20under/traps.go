@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -151,17 +152,17 @@ func runTrap(tx *Tx, c trapCtx) error {
 			}
 			return spring(tx, t, f)
 		}
-		text := fmt.Sprintf("%s spots a %s in the way.", st.NameOf(f.ID), t.name())
+		text := fmt.Sprintf("%s spots %s in the way.", st.NameOf(f.ID), aOrAn(t.name()))
 		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{change.TrapKnown.To(t.ID, side)}}, o.Roll); err != nil {
 			return err
 		}
 	}
-	opts := []engine.Choice{{Value: "jump", Label: "Jump over it [Quick←Cunning]"}}
+	opts := []engine.Choice{{Value: "jump", Label: "Jump over it (Quick against its Cunning)"}}
 	if f.movesLeft() > 0 {
 		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
 	}
 	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
-	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.NameOf(f.ID), t.name()),
+	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: %s lies in the way.", st.NameOf(f.ID), aOrAn(t.name())),
 		Options: opts, Default: "stop"}, Cont{Trap: &c})
 }
 
@@ -285,7 +286,7 @@ func decideSetTrap(tx *Tx, cmd engine.Command) error {
 	if st.Model == board.Grid {
 		where = "at " + cellWords(Cell{x, y})
 	}
-	text := fmt.Sprintf("%s sets a %s %s.", st.NameOf(f.ID), k.Label, where)
+	text := fmt.Sprintf("%s sets %s %s.", st.NameOf(f.ID), aOrAn(k.Label), where)
 	return emit(tx, KindTrapSet, f.ID, text, struct {
 		Note
 		Trap *Trap `json:"trap"`
@@ -463,13 +464,22 @@ func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 	}
 	n := st.TrapCount + 1
 	t.ID = trapID(n)
-	text := fmt.Sprintf("The GM hides a %s %s.", k.Label, where)
+	text := fmt.Sprintf("The GM hides %s %s.", aOrAn(k.Label), where)
 	ev := engine.NewEvent(KindTrapSet, "", text, struct {
 		Note
 		Trap *Trap `json:"trap"`
 	}{Note{What: args.Trap, Set: []Change{change.TrapCount.To(n)}}, &t})
 	ev.Secret = true // players learn of it when someone finds it
 	return tx.Emit(ev)
+}
+
+// aOrAn puts the indefinite article before a noun phrase: "an
+// alchemical mine", "a mechanical trap".
+func aOrAn(phrase string) string {
+	if phrase != "" && strings.ContainsRune("aeiouAEIOU", rune(phrase[0])) {
+		return "an " + phrase
+	}
+	return "a " + phrase
 }
 
 // trapSquare reports whether the GM may hide a trap on c: inside the
