@@ -1,0 +1,156 @@
+package rules_test
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
+)
+
+// unreadable are what a log line or a roll card's words must not hold:
+// coordinates ("reaches 5,5": a square has the board's name, "F6") and a
+// bracketed formula ("[Accurate←Defense]": the roll card itemises its
+// modifiers and target instead).
+var unreadable = []struct {
+	what string
+	re   *regexp.Regexp
+}{
+	{"coordinates", regexp.MustCompile(`\b\d+,\d+\b`)},
+	{"a bracketed formula", regexp.MustCompile(`\[[^\]]*[←=][^\]]*\]`)},
+	{"a formula arrow", regexp.MustCompile(`←`)},
+}
+
+// botSeeds are the dice seeds every example is played with.
+var botSeeds = []uint64{1, 2, 3}
+
+// refusalsCapped are the rulesets held to the contract bot's bound: at
+// most 2 % of the advertised commands a rule-blind bot sends refused.
+var refusalsCapped = []string{"d20-under", "sw-zones"}
+
+// TestBotPlayedTextsAndRefusals plays every example of every ruleset with
+// a rule-blind bot (every advertised action alike, GM rulings included)
+// and checks what a player reads: every event's text and every roll's
+// label and result read as words said at the table — no coordinates, no
+// bracketed formulas, and combatants by name, never by id. It counts the
+// advertised commands the bot sends that are refused, too.
+func TestBotPlayedTextsAndRefusals(t *testing.T) {
+	sent, refused := map[string]int{}, map[string]int{}
+	why := map[string]map[string]int{}
+	for _, s := range everyExample(t) {
+		id := s.Ruleset.ID()
+		if why[id] == nil {
+			why[id] = map[string]int{}
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			found := map[string]string{}
+			for _, seed := range botSeeds {
+				played := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, seed)
+				ids := rawIDs(played.Initial.Core())
+				for _, ev := range played.Log {
+					texts := []string{ev.Text}
+					for _, r := range ev.Rolls {
+						texts = append(texts, r.Label, r.Result)
+					}
+					for _, text := range texts {
+						for _, p := range unreadable {
+							if p.re.MatchString(text) {
+								found[p.what+" in "+ev.Kind] = text
+							}
+						}
+						for _, re := range ids {
+							if re.MatchString(text) {
+								found["a combatant's id in "+ev.Kind] = text
+							}
+						}
+					}
+				}
+				for k, n := range played.Done {
+					switch {
+					case strings.HasPrefix(k, "event:"):
+					case strings.HasPrefix(k, "refused:"):
+						refused[id] += n
+						sent[id] += n
+					default:
+						sent[id] += n
+					}
+				}
+				for k, n := range played.Refusals {
+					why[id][k] += n
+				}
+			}
+			keys := make([]string, 0, len(found))
+			for k := range found {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				t.Errorf("%s: %q", k, found[k])
+			}
+		})
+	}
+	for id, n := range sent {
+		share := float64(refused[id]) / float64(n)
+		t.Logf("%s: %d of %d advertised commands refused (%.1f%%)", id, refused[id], n, 100*share)
+		if slices.Contains(refusalsCapped, id) && share > 0.02 {
+			var reasons []string
+			for k, c := range why[id] {
+				reasons = append(reasons, fmt.Sprintf("%s ×%d", k, c))
+			}
+			sort.Strings(reasons)
+			t.Errorf("%s refuses %.1f%% of the advertised commands, want at most 2%%:\n%s", id, 100*share, strings.Join(reasons, "\n"))
+		}
+	}
+}
+
+// rawIDs are patterns for the ids of b's combatants that are not words of
+// a name (an id "thug" is no leak in "Axe thug").
+func rawIDs(b *engine.Base) []*regexp.Regexp {
+	var names []string
+	for _, c := range b.Combatants {
+		names = append(names, strings.ToLower(c.Name))
+	}
+	for _, s := range b.Sides {
+		names = append(names, strings.ToLower(s.Name))
+	}
+	var out []*regexp.Regexp
+	for _, c := range b.Combatants {
+		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(c.ID)) + `\b`)
+		if slices.ContainsFunc(names, word.MatchString) {
+			continue
+		}
+		out = append(out, regexp.MustCompile(`\b`+regexp.QuoteMeta(c.ID)+`\b`))
+	}
+	return out
+}
+
+// The scan's patterns find what they are for, and pass a sentence.
+func TestUnreadablePatterns(t *testing.T) {
+	b := &engine.Base{Combatants: []engine.Combatant{{ID: "thug", Name: "Axe thug"}, {ID: "g2", Name: "Goblin archer"}}}
+	ids := rawIDs(b)
+	for _, tc := range []struct {
+		text       string
+		unreadable bool
+	}{
+		{"The sniper reaches 43,2.", true},
+		{"Attack [Accurate←Defense]", true},
+		{"g2 hits Ana.", true},
+		{"Axe thug hits Goblin archer; Ana reaches F6.", false},
+		{"Attack: Accurate against Defense", false},
+	} {
+		got := false
+		for _, p := range unreadable {
+			got = got || p.re.MatchString(tc.text)
+		}
+		for _, re := range ids {
+			got = got || re.MatchString(tc.text)
+		}
+		if got != tc.unreadable {
+			t.Errorf("%q: unreadable %v, want %v", tc.text, got, tc.unreadable)
+		}
+	}
+}
