@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
@@ -50,11 +51,14 @@ func TestBotPlayedTextsAndRefusals(t *testing.T) {
 			found := map[string]string{}
 			for _, seed := range botSeeds {
 				played := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, seed)
-				ids := rawIDs(played.Initial.Core())
+				ids := rawIDs(played.Initial.Core(), engine.Project(s.Ruleset, played.Initial, engine.GMViewer()).Board)
 				for _, ev := range played.Log {
 					texts := []string{ev.Text}
 					for _, r := range ev.Rolls {
 						texts = append(texts, r.Label, r.Result)
+						for _, m := range r.Mods {
+							texts = append(texts, m.Label)
+						}
 					}
 					for _, text := range texts {
 						for _, p := range unreadable {
@@ -107,23 +111,31 @@ func TestBotPlayedTextsAndRefusals(t *testing.T) {
 	}
 }
 
-// rawIDs are patterns for the ids of b's combatants that are not words of
-// a name (an id "thug" is no leak in "Axe thug").
-func rawIDs(b *engine.Base) []*regexp.Regexp {
-	var names []string
+// rawIDs are patterns for the ids of b's combatants and of the board's
+// zones that are not words of a name (an id "thug" is no leak in "Axe
+// thug", nor "yard" in "The yard").
+func rawIDs(b *engine.Base, bd *board.Board) []*regexp.Regexp {
+	var names, ids []string
 	for _, c := range b.Combatants {
 		names = append(names, strings.ToLower(c.Name))
+		ids = append(ids, c.ID)
 	}
 	for _, s := range b.Sides {
 		names = append(names, strings.ToLower(s.Name))
 	}
+	if bd != nil && bd.Zones != nil {
+		for _, a := range bd.Zones.Areas {
+			names = append(names, strings.ToLower(a.Name))
+			ids = append(ids, a.ID)
+		}
+	}
 	var out []*regexp.Regexp
-	for _, c := range b.Combatants {
-		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(c.ID)) + `\b`)
+	for _, id := range ids {
+		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(strings.ToLower(id)) + `\b`)
 		if slices.ContainsFunc(names, word.MatchString) {
 			continue
 		}
-		out = append(out, regexp.MustCompile(`\b`+regexp.QuoteMeta(c.ID)+`\b`))
+		out = append(out, regexp.MustCompile(`\b`+regexp.QuoteMeta(id)+`\b`))
 	}
 	return out
 }
@@ -131,7 +143,7 @@ func rawIDs(b *engine.Base) []*regexp.Regexp {
 // The scan's patterns find what they are for, and pass a sentence.
 func TestUnreadablePatterns(t *testing.T) {
 	b := &engine.Base{Combatants: []engine.Combatant{{ID: "thug", Name: "Axe thug"}, {ID: "g2", Name: "Goblin archer"}}}
-	ids := rawIDs(b)
+	ids := rawIDs(b, &board.Board{Zones: &board.ZoneMap{Areas: []board.Area{{ID: "z3", Name: "Courtyard"}, {ID: "yard", Name: "The yard"}}}})
 	for _, tc := range []struct {
 		text       string
 		unreadable bool
@@ -139,6 +151,8 @@ func TestUnreadablePatterns(t *testing.T) {
 		{"The sniper reaches 43,2.", true},
 		{"Attack [Accurate←Defense]", true},
 		{"g2 hits Ana.", true},
+		{"Ana runs to z3.", true},
+		{"Ana runs to The yard.", false},
 		{"Axe thug hits Goblin archer; Ana reaches F6.", false},
 		{"Attack: Accurate against Defense", false},
 	} {
