@@ -35,9 +35,11 @@ var refusalsCapped = []string{"d20-under", "sw-zones"}
 
 // TestBotPlayedTextsAndRefusals plays every example of every ruleset with
 // a rule-blind bot (every advertised action alike, GM rulings included)
-// and checks what a player reads: every event's text and every roll's
-// label and result read as words said at the table — no coordinates, no
-// bracketed formulas, and combatants by name, never by id. It counts the
+// and checks what a player reads: every event's text, every roll's
+// label, modifiers and result, and what the GM's view offers along the way
+// (actions, choices, decisions) read as words said at the table — no
+// coordinates, no bracketed formulas, and in the log combatants and zones
+// by name, never by id. It counts the
 // advertised commands the bot sends that are refused, too.
 func TestBotPlayedTextsAndRefusals(t *testing.T) {
 	sent, refused := map[string]int{}, map[string]int{}
@@ -52,6 +54,13 @@ func TestBotPlayedTextsAndRefusals(t *testing.T) {
 			for _, seed := range botSeeds {
 				played := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, seed)
 				ids := rawIDs(played.Initial.Core(), engine.Project(s.Ruleset, played.Initial, engine.GMViewer()).Board)
+				for _, text := range offeredTexts(t, s, played) {
+					for _, p := range unreadable {
+						if p.re.MatchString(text) {
+							found[p.what+" in what the GM is offered"] = text
+						}
+					}
+				}
 				for _, ev := range played.Log {
 					texts := []string{ev.Text}
 					for _, r := range ev.Rolls {
@@ -109,6 +118,49 @@ func TestBotPlayedTextsAndRefusals(t *testing.T) {
 			t.Errorf("%s refuses %.1f%% of the advertised commands, want at most 2%%:\n%s", id, 100*share, strings.Join(reasons, "\n"))
 		}
 	}
+}
+
+// offeredTexts are the words of what the GM's view offers after each
+// command of a played fight: the actions' labels, their fields' choices,
+// the decisions' prompts and options.
+func offeredTexts(t *testing.T, s started, played enginetest.Played) []string {
+	t.Helper()
+	st, err := engine.Copy(played.Initial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(text string) {
+		if !seen[text] {
+			seen[text] = true
+			out = append(out, text)
+		}
+	}
+	for i, ev := range played.Log {
+		if err := engine.Apply(s.Ruleset, st, ev); err != nil {
+			t.Fatal(err)
+		}
+		if i+1 < len(played.Log) && played.Log[i+1].Command == ev.Command {
+			continue // the middle of a command: no one sees this state
+		}
+		v := engine.Project(s.Ruleset, st, engine.GMViewer())
+		for _, a := range v.Actions {
+			add(a.Label)
+			for _, f := range a.Fields {
+				for _, o := range f.Options {
+					add(o.Label)
+				}
+			}
+		}
+		for _, d := range v.Pending {
+			add(d.Prompt)
+			for _, o := range d.Options {
+				add(o.Label)
+			}
+		}
+	}
+	return out
 }
 
 // rawIDs are patterns for the ids of b's combatants and of the board's
