@@ -603,7 +603,7 @@ func (s *State) freeActions(f *Fighter, v engine.Viewer) []engine.Action {
 			}
 			fields := []engine.Field{{Name: "feat", Label: "Feat", Type: engine.FieldSelect, Options: []engine.Choice{{Value: ft.feat, Label: ft.label}}}, payField(s, id)}
 			if ft.feat == FeatPrepared {
-				fields = append(fields, engine.Field{Name: "what", Label: "What", Type: engine.FieldString, Default: "the right tool for it"})
+				fields = append(fields, engine.Field{Name: "what", Label: "What", Type: engine.FieldString, Default: preparedDefault})
 			}
 			out = append(out, engine.Action{Kind: CmdFeat, Actor: id, Label: "Feat: " + ft.label, Help: ft.help, Fields: fields})
 		}

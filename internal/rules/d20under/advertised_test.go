@@ -167,3 +167,31 @@ func TestGMDistanceAndAmmunitionOfferOnlyLegalValues(t *testing.T) {
 		}
 	}
 }
+
+// Forms sent as they are, or with a field left empty, are accepted: the
+// GM's Toughness for a hale fighter (any value at or above the maximum) is
+// the ruling that it stays, logged; a Prepared feat naming nothing is the
+// field's own default.
+func TestFormsLeftAsTheyAreAreAccepted(t *testing.T) {
+	st := begin(t, newState(t, gridSetup(noCrit, 8, 4, nil,
+		spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Stats: map[string]any{"xp": 1}},
+		spec{ID: "orc", Side: "foes", X: 6, Y: 1},
+	)))
+	tough := st.Fighters["ana"].Toughness
+	for _, tc := range []struct {
+		value int
+		text  string
+		want  int
+	}{
+		{999, "The GM keeps Ana's Toughness at 10.", tough},
+		{tough, "The GM keeps Ana's Toughness at 10.", tough},
+		{4, "The GM sets Ana's Toughness to 4.", 4},
+	} {
+		events, next := do(t, st, gm, onTheWire(t, advertised(t, st, GMAdjust), map[string]any{"combatant": "ana", "what": "toughness", "value": tc.value}))
+		eq(t, "text", events[0].Text, tc.text)
+		eq(t, "toughness", next.Fighters["ana"].Toughness, tc.want)
+	}
+	_, st = do(t, st, gm, cmd(CmdFeat, "ana", "feat", FeatPrepared, "pay", PayXP, "what", "  "))
+	_, st = answer(t, st, gm, DecPrepared, "allow", nil)
+	eq(t, "prepared", st.Fighters["ana"].Prepared, preparedDefault)
+}

@@ -191,7 +191,9 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		case v > f.Toughness:
 			return heal(tx, f, v-f.Toughness, "", "the GM's ruling")
 		case v == f.Toughness:
-			return fray.Errorf(fray.EILLEGAL, "%s has %d Toughness already", name, v)
+			// The GM's ruling that it stays, logged: a form sent as it is
+			// (any value at or above the maximum, for a hale fighter).
+			return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM keeps %s's Toughness at %d.", name, v), Note{Fighter: f.ID, What: key, Value: v}, []string{f.ID})
 		}
 		if err := emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's Toughness to %d.", name, v), Note{Fighter: f.ID, What: key, Value: v,
 			Set: []Change{change.Toughness.To(f.ID, v)}}, []string{f.ID}); err != nil {
