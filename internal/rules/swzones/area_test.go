@@ -470,3 +470,26 @@ func TestBlastDeviatingIntoTheThrowersZone(t *testing.T) {
 		})
 	}
 }
+
+// An encounter begun before scatter-thrower existed keeps the reading it
+// began with (the thrower spared); a new one has the seed's.
+func TestScatterThrowerOfOlderEncounters(t *testing.T) {
+	st := areaFight(t, nil)
+	raw, err := engine.Snapshot(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := New().Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "new", decoded.Core().Options[OptScatterThrower], ThrowerCaught)
+	delete(st.Options, OptScatterThrower)
+	if raw, err = engine.Snapshot(st); err != nil {
+		t.Fatal(err)
+	}
+	if decoded, err = New().Decode(raw); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "older", decoded.Core().Options[OptScatterThrower], ThrowerSpared)
+}

@@ -1,6 +1,7 @@
 package swzones
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -416,3 +417,23 @@ const retreatDefendBonus = 2
 // extremeRange reports whether the edition has Extreme range (up to 4× Long,
 // −8).
 func extremeRange(b *engine.Base) bool { return edition(b) == EditionSWADE }
+
+// Decode reads a snapshot like the kit does, except that an encounter
+// begun before scatter-thrower existed keeps the reading it began with:
+// a deviated blast spares its thrower.
+func (r Ruleset) Decode(snapshot []byte) (engine.State, error) {
+	var head struct {
+		Options map[string]string `json:"options"`
+	}
+	if err := json.Unmarshal(snapshot, &head); err != nil {
+		return nil, err
+	}
+	st, err := r.Ruleset.Decode(snapshot)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := head.Options[OptScatterThrower]; !ok {
+		st.Core().Options[OptScatterThrower] = ThrowerSpared
+	}
+	return st, nil
+}
