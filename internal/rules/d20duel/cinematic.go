@@ -32,7 +32,7 @@ func decideDriveBack(tx *Tx, cmd engine.Command) error {
 	if kit.Opt(tx.Base(), OptCinematic) != On {
 		return fray.Errorf(fray.EILLEGAL, "the cinematic option is off in this encounter")
 	}
-	f, err := tx.Target(args.Fighter)
+	f, err := tx.Named(args.Fighter)
 	if err != nil {
 		return err
 	}

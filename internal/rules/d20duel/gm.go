@@ -64,7 +64,7 @@ func decideRollTest(tx *Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	if _, err := tx.Target(args.Fighter); err != nil {
+	if _, err := tx.Named(args.Fighter); err != nil {
 		return err
 	}
 	if err := args.check(); err != nil {

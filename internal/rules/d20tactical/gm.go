@@ -54,7 +54,7 @@ func decideGMDamage(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f, err := tx.Target(args.Combatant)
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func decideHeal(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f, err := tx.Target(args.Combatant)
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -118,7 +118,7 @@ func decideArmour(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f, err := tx.Target(args.Combatant)
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -153,7 +153,7 @@ func decideLifePoints(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f, err := tx.Target(args.Combatant)
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func decideClearEffects(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	f, err := tx.Target(args.Combatant)
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -70,20 +71,8 @@ func (s *State) sheet(f *Fighter) []board.Section {
 		ws = append(ws, st)
 	}
 	out := []board.Section{{Title: "Attributes", Stats: attrs}, {Title: "Condition", Stats: body}, {Title: "Weapons", Stats: ws}}
-	if len(f.Abilities) > 0 {
-		var stats []board.Stat
-		for _, k := range slices.Sorted(maps.Keys(f.Abilities)) {
-			stats = append(stats, board.Stat{Label: label(k), Value: label(f.Abilities[k])})
-		}
-		out = append(out, board.Section{Title: "Abilities", Stats: stats})
-	}
-	if len(f.Traits) > 0 {
-		var stats []board.Stat
-		for _, k := range slices.Sorted(maps.Keys(f.Traits)) {
-			stats = append(stats, board.Stat{Label: label(k), Value: fmt.Sprint(f.Traits[k])})
-		}
-		out = append(out, board.Section{Title: "Traits", Stats: stats})
-	}
+	out = appendListed(out, "Abilities", f.Abilities, label)
+	out = appendListed(out, "Traits", f.Traits, strconv.Itoa)
 	if len(f.Powers) > 0 {
 		var stats []board.Stat
 		for _, p := range f.Powers {
@@ -91,14 +80,21 @@ func (s *State) sheet(f *Fighter) []board.Section {
 		}
 		out = append(out, board.Section{Title: "Powers", Stats: stats})
 	}
-	if len(f.Items) > 0 {
-		var stats []board.Stat
-		for _, k := range slices.Sorted(maps.Keys(f.Items)) {
-			stats = append(stats, board.Stat{Label: label(k), Value: fmt.Sprint(f.Items[k])})
-		}
-		out = append(out, board.Section{Title: "Items", Stats: stats})
-	}
+	out = appendListed(out, "Items", f.Items, strconv.Itoa)
 	return out
+}
+
+// appendListed appends a section listing m by its sorted keys, each valued
+// by value; nothing when m is empty.
+func appendListed[V any](out []board.Section, title string, m map[string]V, value func(V) string) []board.Section {
+	if len(m) == 0 {
+		return out
+	}
+	stats := make([]board.Stat, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		stats = append(stats, board.Stat{Label: label(k), Value: value(m[k])})
+	}
+	return append(out, board.Section{Title: title, Stats: stats})
 }
 
 func armourWords(a Armour) string {

@@ -237,3 +237,41 @@ func TestSchemaRoundTrips(t *testing.T) {
 	}
 	eq(t, "toughness", got["Toughness"], "8 of 10")
 }
+
+// A sheet lists abilities, traits and items by name, sorted, each with its
+// level or count; a fighter without any gets no empty section.
+func TestSheetListsAbilitiesTraitsAndItems(t *testing.T) {
+	st := begin(t, newState(t, gridSetup(noCrit, 10, 4, nil,
+		spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Stats: map[string]any{
+			"abilities": map[string]string{"rapid-fire": "adept", "acrobatics": "novice"},
+			"traits":    map[string]int{TrRobust: 2, TrArmoured: 1},
+			"items":     map[string]int{ItemHerbalCure: 2}}},
+		spec{ID: "orc", Side: "foes", X: 5, Y: 1},
+	)))
+	b := engine.Project(New(), st, gm).Board
+	listed := func(id string) map[string][]string {
+		out := map[string][]string{}
+		for _, sec := range tokenSheet(b, id) {
+			out[sec.Title] = nil
+			for _, s := range sec.Stats {
+				out[sec.Title] = append(out[sec.Title], s.Label+"="+s.Value)
+			}
+		}
+		return out
+	}
+	ana := listed("ana")
+	for title, want := range map[string]string{
+		"Abilities": "Acrobatics=Novice Rapid fire=Adept",
+		"Traits":    label(TrArmoured) + "=1 " + label(TrRobust) + "=2",
+		"Items":     label(ItemHerbalCure) + "=2",
+	} {
+		if got := strings.Join(ana[title], " "); got != want {
+			t.Errorf("%s: %q, want %q", title, got, want)
+		}
+	}
+	for _, title := range []string{"Abilities", "Traits", "Items", "Powers"} {
+		if _, ok := listed("orc")[title]; ok {
+			t.Errorf("an empty %s section", title)
+		}
+	}
+}

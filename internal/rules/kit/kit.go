@@ -320,6 +320,13 @@ func (r *Ruleset[S, F]) Actions(s engine.State, v engine.Viewer) []engine.Action
 	return r.rules.Actions(st, v)
 }
 
+// StateOf returns s as the ruleset's state, for the optional interfaces
+// that get an engine.State (tactics); ok false when s is another's.
+func (r *Ruleset[S, F]) StateOf(s engine.State) (st S, ok bool) {
+	st, err := r.state(s)
+	return st, err == nil
+}
+
 // Of returns s as the ruleset's state and its record of combatant id, for
 // the optional interfaces that get an engine.State (carry-over): an
 // unknown id is not found.

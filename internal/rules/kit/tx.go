@@ -21,17 +21,11 @@ type Tx[S State[F], F comparable] struct {
 // sees and commands it and that it is not out.
 func (tx *Tx[S, F]) Actor(cmd engine.Command, args any) (F, error) {
 	var zero F
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
+	f, err := tx.Reactor(cmd, args)
+	if err != nil {
 		return zero, err
 	}
 	if err := engine.RequireTurn(tx.State, cmd.Actor); err != nil {
-		return zero, err
-	}
-	f, err := tx.Reactor(engine.Command{Actor: cmd.Actor}, nil)
-	if err != nil {
 		return zero, err
 	}
 	if can := tx.rules.rules.CanAct; can != nil {

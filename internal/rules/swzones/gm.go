@@ -47,7 +47,7 @@ func decideDrop(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	t, err := tx.Target(args.Target)
+	t, err := tx.Named(args.Target)
 	if err != nil {
 		return err
 	}

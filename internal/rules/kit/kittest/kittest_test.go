@@ -1,6 +1,7 @@
 package kittest
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -63,4 +64,41 @@ func TestStrikeAndParry(t *testing.T) {
 	if st.Fighters["bo"].HP != 2 {
 		t.Fatalf("bo parried, yet has %d hit points", st.Fighters["bo"].HP)
 	}
+}
+
+// TestOneSetOfMessages: the kit resolves actors, targets and the
+// combatants a GM command names the same way in every ruleset — the same
+// codes and words for no target, an unseen or unknown one, oneself, an
+// ally, and one out of the fight.
+func TestOneSetOfMessages(t *testing.T) {
+	st := example(t)
+	ana, gm := engine.PlayerViewer("ana"), engine.GMViewer()
+	strike := func(target string) engine.Command {
+		return engine.NewCommand(CmdStrike, "ana", map[string]any{"target": target})
+	}
+	heal := func(id string) engine.Command { return engine.NewCommand(CmdHeal, "", map[string]any{"combatant": id}) }
+	for _, c := range []struct {
+		v          engine.Viewer
+		cmd        engine.Command
+		code, text string
+	}{
+		{ana, strike(""), fray.EINVALID, "choose a target"},
+		{ana, strike("sneak"), fray.ENOTFOUND, `no combatant "sneak"`},
+		{ana, strike("nobody"), fray.ENOTFOUND, `no combatant "nobody"`},
+		{ana, strike("ana"), fray.EILLEGAL, "choose someone else"},
+		{ana, strike("bo"), fray.EILLEGAL, "Bo is on your side"},
+		{engine.PlayerViewer("bo"), engine.NewCommand(CmdStrike, "bo", map[string]any{"target": "gob"}), fray.ENOTYOURTURN, "not Bo's turn"},
+		{gm, heal("nobody"), fray.ENOTFOUND, `no combatant "nobody" in the fight`},
+		{gm, heal(""), fray.ENOTFOUND, `no combatant "" in the fight`},
+	} {
+		if msg := scenario.Fail(t, st, c.v, c.cmd, c.code); !strings.Contains(msg, c.text) {
+			t.Errorf("%s %s: %q, want %q", c.cmd.Kind, c.cmd.Args, msg, c.text)
+		}
+	}
+	// One out of the fight is no target, and no longer named by the GM.
+	st.Combatants[2].Out = true
+	if msg := scenario.Fail(t, st, ana, strike("gob"), fray.EILLEGAL); !strings.Contains(msg, "Gob is out of the fight") {
+		t.Errorf("strike the fallen: %q", msg)
+	}
+	scenario.Fail(t, st, gm, heal("gob"), fray.ENOTFOUND)
 }
