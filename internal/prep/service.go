@@ -158,8 +158,10 @@ type DraftView struct {
 	Ruleset engine.Ruleset
 	// Problem says why creating the encounter would fail now (the player
 	// characters taking their sheets' latest revisions, as creating does);
-	// empty when it would not.
-	Problem string
+	// empty when it would not. It names things as the GM named them;
+	// ProblemFix says how to fix it and ProblemAt is the zone, square
+	// ("x,y") or combatant it is about, when it is about one.
+	Problem, ProblemFix, ProblemAt string
 	// Board and Battlefield are the ruleset's battlefield editor and the
 	// draft's battlefield, when the ruleset draws a board (Boarded).
 	Board       board.Editor
