@@ -70,7 +70,7 @@ func twoFoes(t *testing.T, rs string) []map[string]any {
 func centre(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 	t.Helper()
 	var xy []float64
-	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); const r = e.getBoundingClientRect();
+	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const e = document.querySelector(%q); const r = e.getBoundingClientRect();
 		return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel), &xy))
 	return xy[0], xy[1]
 }
@@ -79,7 +79,7 @@ func centre(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 func square(t *testing.T, ctx context.Context, x, y int) (float64, float64) {
 	t.Helper()
 	var xy []float64
-	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.querySelector('#board-preview .grid-svg');
+	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const s = document.querySelector('#board-preview .grid-svg');
 		const p = s.createSVGPoint(); p.x = %d.5; p.y = %d.5; const q = p.matrixTransform(s.getScreenCTM()); return [q.x, q.y]; })()`, x, y), &xy))
 	return xy[0], xy[1]
 }
@@ -144,6 +144,7 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 			}
 			// From here on the page must not reload.
 			run20(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
+
 			sides := func(side string) chromedp.Action {
 				return chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.getElementById('tray-side'); s.selectedIndex = %s; })()`, side), nil)
 			}
@@ -155,7 +156,7 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				// Two zones drawn as rectangles, named in the side panel.
 				for i, name := range []string{"Mail car", "Locomotive"} {
 					var box []float64
-					run20(t, gm, chromedp.Evaluate(`(() => { const r = document.querySelector('#board-preview').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+					run20(t, gm, chromedp.Evaluate(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = document.querySelector('#board-preview').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 					x0 := box[0] + box[2]*(0.1+0.5*float64(i))
 					run20(t, gm, drag(x0, box[1]+box[3]*0.6, x0+box[2]*0.3, box[1]+box[3]*0.9),
 						waitJS(`document.activeElement && document.activeElement.id === 'zone-name'`),
@@ -224,7 +225,8 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 			var encURL string
 			run20(t, gm, chromedp.Location(&encURL))
 			id := encURL[strings.LastIndex(encURL, "/")+1:]
-			run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+			run20(t, gm, waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
+				chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
 			v := srv.viewAs(playerUser, id)
 			raw, _ := json.Marshal(v.Board)
 			for _, want := range []string{"Ally ", "Foe "} {
