@@ -212,6 +212,9 @@
   }
 
   const lastHTML = {}; // the last HTML received for each section
+  // Scrolled parts of a section that keep their place when it is replaced
+  // (a phone's grid panned to the fight, a long roster read halfway).
+  const keptScroll = ['.board-view', '.gmap', '.board-words'];
 
   // apply swaps in re-rendered sections and updates the log and the chat,
   // keeping the keyboard focus, open <details> and half-filled controls
@@ -233,7 +236,16 @@
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
       carryOver(old, node);
+      const scrolled = keptScroll.map((sel) => {
+        const el = old.matches(sel) ? old : old.querySelector(sel);
+        return el && (el.scrollLeft || el.scrollTop) ? [sel, el.scrollLeft, el.scrollTop] : null;
+      }).filter(Boolean);
       old.replaceWith(node);
+      if (key === 'battlefield') fitGrid();
+      for (const [sel, x, y] of scrolled) {
+        const el = node.matches(sel) ? node : node.querySelector(sel);
+        if (el) el.scrollTo({ left: x, top: y, behavior: 'instant' });
+      }
     }
     for (const [id, p] of pending) {
       const form = document.getElementById(p.formId);
@@ -453,8 +465,22 @@
   const phone = window.matchMedia('(max-width: 759px)');
   const tabs = document.getElementById('tabs');
 
+  const tabScroll = {}; // each tab's page scroll and the board's pan, kept while another shows
+
   function showTab(name, remember) {
+    const was = root.dataset.tab;
+    const gmap = () => document.querySelector('#board-view .gmap');
+    if (root.classList.contains('tabbed') && was && was !== name) {
+      const g = gmap();
+      tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
+    }
     root.dataset.tab = name;
+    const back = tabScroll[name];
+    if (root.classList.contains('tabbed') && was !== name) {
+      window.scrollTo({ top: back ? back.y : 0, behavior: 'instant' });
+      const g = gmap();
+      if (g && back) g.scrollTo({ left: back.gx, top: back.gy, behavior: 'instant' });
+    }
     if (tabs) {
       for (const t of tabs.querySelectorAll('[data-show]')) {
         const on = t.dataset.show === name;
@@ -789,6 +815,7 @@
   // prepareBoard makes the drawing a keyboard target (a fresh one arrives
   // with every update).
   function prepareBoard() {
+    fitGrid();
     const v = boardView();
     if (!v || v.hasAttribute('tabindex')) return;
     v.tabIndex = 0;
@@ -796,6 +823,27 @@
     v.setAttribute('aria-roledescription', 'board');
     v.setAttribute('aria-label', 'Board. Arrow keys move the cursor; Enter targets the token under it or picks the place.');
     if (cursorLine) v.setAttribute('aria-describedby', 'board-cursor');
+  }
+
+  // fitGrid: a wide screen draws the grid to fit its box, unless its
+  // squares would be too small to read or hit; then it pans, at a
+  // readable size, inside the board. (A phone always pans, at the
+  // drawing's own size.)
+  const minSquare = 24;
+  function fitGrid() {
+    const gmap = document.querySelector('#board-view .gmap');
+    const svg = gmap && gmap.querySelector('svg.grid-svg');
+    if (!svg) return;
+    const [w, h] = gridSize(svg);
+    const pan = !root.classList.contains('tabbed') && gmap.clientWidth > 0 &&
+      Math.min(gmap.clientWidth / (w + 0.7), gmap.clientHeight / (h + 0.7)) < minSquare;
+    gmap.classList.toggle('pan', pan);
+    svg.style.width = pan ? Math.ceil((w + 0.7) * minSquare) + 'px' : '';
+    svg.style.height = pan ? Math.ceil((h + 0.7) * minSquare) + 'px' : '';
+  }
+  if ('ResizeObserver' in window) {
+    const pane = document.getElementById('pane-board');
+    if (pane) new ResizeObserver(() => fitGrid()).observe(pane);
   }
 
   function stops() {
@@ -1199,11 +1247,20 @@
     const list = Array.from(cards.children).filter((c) => !c.classList.contains('leaving'));
     list.forEach((c, i) => c.classList.toggle('folded', i < list.length - 1));
     if (!tray.classList.contains('open') && !root.classList.contains('tabbed')) {
-      while (cards.children.length > 1 && tray.scrollHeight > tray.clientHeight + 1) {
+      const over = () => tray.scrollHeight > tray.clientHeight + 1;
+      while (cards.children.length > 1 && over()) {
         const old = cards.firstElementChild;
         clearTimeout(timers.get(old));
         timers.delete(old);
         old.remove();
+      }
+      // A card too long for the tray drops its modifiers and asides, then
+      // if need be shows its totals only (the log has every die).
+      const last = cards.lastElementChild;
+      if (last) {
+        last.classList.remove('compact');
+        if (over()) last.classList.add('compact');
+        if (over()) last.classList.add('folded');
       }
     }
     while (cards.children.length > 6) cards.firstElementChild.remove();
@@ -1221,7 +1278,11 @@
     if (!cards || !html) return;
     for (const card of Array.from(parse(html).children)) {
       if (document.getElementById(card.id)) continue;
-      const mine = sent.has(card.dataset.command || '');
+      // Yours: sent from this page, or the roll of a character you play
+      // (an attack resolved once the GM ruled on it comes with the GM's
+      // answer).
+      const item = card.dataset.actor ? rosterItem(card.dataset.actor) : null;
+      const mine = sent.has(card.dataset.command || '') || (!!item && item.classList.contains('mine'));
       const same = card.dataset.command ? cards.querySelector('.card[data-command="' + CSS.escape(card.dataset.command) + '"]:not(.leaving)') : null;
       let shown = card;
       if (same) {
