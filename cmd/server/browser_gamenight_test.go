@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
@@ -185,7 +186,17 @@ func absDiff(a, b uint32) uint32 {
 // acting token's pulse would otherwise count as a change).
 func tabletop(t *testing.T, w, h int64) context.Context {
 	t.Helper()
-	ctx := tab(t, browserSized(t, int(w), int(h)))
+	// (This chromedp does not know the event a dialog's opening sends; it
+	// says so, harmlessly, on every ? pressed.)
+	ctx, cancel := chromedp.NewContext(browserSized(t, int(w), int(h)), chromedp.WithErrorf(func(format string, a ...any) {
+		if msg := fmt.Sprintf(format, a...); !strings.Contains(msg, "TopLayerElementsUpdated") {
+			t.Log("chromedp: " + msg)
+		}
+	}))
+	t.Cleanup(cancel)
+	if err := chromedp.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if e, ok := ev.(*runtime.EventExceptionThrown); ok {
 			t.Errorf("script error: %s", e.ExceptionDetails.Error())
@@ -423,5 +434,129 @@ func TestTableGameNight(t *testing.T) {
 	}
 	if !decisionSeen {
 		t.Error("the page was never checked with a decision open")
+	}
+}
+
+// TestTableKeyboardTurn plays a whole turn with the keyboard alone, on a
+// zones board and on a grid: B goes to the board, the arrow keys walk its
+// cursor to the target, Enter picks it (the attack opens, its button
+// focused), Enter attacks, D answers a question put to the player, E ends
+// the turn. ? opens the help listing the keys; Esc closes it.
+func TestTableKeyboardTurn(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "9"})
+	night := newGameNight(srv)
+	ctx := tabletop(t, 1440, 900)
+	login(t, ctx, srv.URL, night.player.Name)
+	key := func(keys ...string) {
+		t.Helper()
+		for _, k := range keys {
+			run20(t, ctx, chromedp.KeyEvent(k), chromedp.Sleep(30*time.Millisecond))
+		}
+	}
+	say := func() string {
+		var s string
+		run20(t, ctx, chromedp.Evaluate(`document.getElementById('board-cursor').textContent`, &s))
+		return s
+	}
+	for _, example := range []string{"sw-zones-goblin-ford", "d20-tactical-rooftop-crossfire"} {
+		id, actor, target := night.encounter(example)
+		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
+
+		// The help lists the keys.
+		key("?")
+		run20(t, ctx, waitJS(`document.getElementById('keys').open`))
+		var help string
+		run20(t, ctx, chromedp.Evaluate(`document.getElementById('keys').textContent`, &help))
+		for _, want := range []string{"end the turn", "arrow", "Esc"} {
+			if !strings.Contains(help, want) {
+				t.Errorf("%s: the help lacks %q", example, want)
+			}
+		}
+		key(kb.Escape)
+		run20(t, ctx, waitJS(`!document.getElementById('keys').open`))
+
+		// B: the board, its cursor on the acting character.
+		key("b")
+		run20(t, ctx, waitJS(`document.activeElement.id === 'board-view'`))
+		name := ""
+		run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('.tok-btn[data-token=%q] .tok-name').textContent`, target), &name))
+		var at, to []int
+		run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const g = id => document.querySelector('#board-view .grid-svg [data-token="' + id + '"]');
+  return g(%q) ? [g(%q).dataset.at.split(',').map(Number), g(%q).dataset.at.split(',').map(Number)] : null; })()`, actor, actor, target), &[]any{&at, &to}))
+		if at != nil {
+			// A grid: walk the squares.
+			for ; at[0] < to[0]; at[0]++ {
+				key(kb.ArrowRight)
+			}
+			for ; at[0] > to[0]; at[0]-- {
+				key(kb.ArrowLeft)
+			}
+			for ; at[1] < to[1]; at[1]++ {
+				key(kb.ArrowDown)
+			}
+			for ; at[1] > to[1]; at[1]-- {
+				key(kb.ArrowUp)
+			}
+		} else {
+			// Zones: step from stop to stop until the cursor names the target.
+			for i := 0; i < 30 && !strings.HasPrefix(say(), name); i++ {
+				key(kb.ArrowRight)
+			}
+		}
+		if s := say(); !strings.Contains(s, name) {
+			t.Fatalf("%s: the cursor is on %q, not on %s", example, s, name)
+		}
+		before := srv.viewAs(night.gm, id).Seq
+		key(kb.Enter)
+		if err := chromedp.Run(ctx, waitJS(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)
+  && document.activeElement.matches('#actions details.act[open] button[type="submit"]')`, target))); err != nil {
+			var state string
+			run20(t, ctx, chromedp.Evaluate(`document.activeElement.id + ' | ' + document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &state))
+			t.Fatalf("%s: Enter on %s did not open an attack on it: %s", example, name, state)
+		}
+		key(kb.Enter)
+		// The attack is made; questions to the player are answered with D
+		// and Enter, rulings of the GM's given by the GM.
+		for deadline := time.Now().Add(20 * time.Second); ; {
+			v := srv.viewAs(night.gm, id)
+			if v.Seq > before && len(v.Pending) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: the attack never settled (seq %d, %d questions)", example, v.Seq, len(v.Pending))
+			}
+			pv := srv.viewAs(night.player, id)
+			switch {
+			case len(pv.Pending) > 0:
+				key("d")
+				run20(t, ctx, waitJS(`document.activeElement.matches('#pending form.decision button')`))
+				key(kb.Enter)
+				time.Sleep(300 * time.Millisecond)
+			case len(v.Pending) > 0:
+				d := v.Pending[0]
+				choice := d.Default
+				if choice == "" {
+					choice = d.Options[0].Value
+				}
+				srv.command(night.gm, id, "rule-"+d.ID, map[string]any{"kind": "answer", "decision": d.ID, "choice": choice})
+			default:
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
+		var rolled bool
+		run20(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card, #log .entry .roll').length > 0`, &rolled))
+		if !rolled {
+			t.Errorf("%s: the attack shows no roll", example)
+		}
+		// E ends the turn.
+		run20(t, ctx, chromedp.Evaluate(`document.activeElement.blur()`, nil))
+		key(kb.Escape, "e")
+		deadline := time.Now().Add(10 * time.Second)
+		for srv.viewAs(night.gm, id).Current == actor && srv.viewAs(night.gm, id).Round == srv.viewAs(night.player, id).Round {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: E did not end %s's turn", example, actor)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 }

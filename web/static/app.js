@@ -1074,6 +1074,17 @@
     return false;
   }
 
+  let swallow = ''; // a key whose press the board used up
+  document.addEventListener('keypress', (e) => {
+    if (swallow && e.key === swallow) e.preventDefault();
+  }, true);
+  document.addEventListener('keyup', (e) => {
+    if (swallow && e.key === swallow) {
+      swallow = '';
+      e.preventDefault();
+    }
+  }, true);
+
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
     if (help && help.open) return; // the dialog handles its own keys
@@ -1093,6 +1104,9 @@
       }
       if (e.key === 'Enter' || e.key === ' ') {
         e.preventDefault();
+        // Picking moves the focus to the action's button, which the rest
+        // of this key (its keypress, a space's keyup) must not press.
+        swallow = e.key;
         pickAtCursor();
         return;
       }
@@ -1124,6 +1138,15 @@
       case 'e':
         done = endTurn();
         break;
+      case 'd': {
+        // The question waiting on you: its default answer, or its first.
+        const dec = document.querySelector('#pending form.decision');
+        const btn = dec && (dec.querySelector('.choices .btn.primary') || dec.querySelector('.choices button'));
+        if (root.classList.contains('tabbed') && btn) showTab('act', true);
+        if (btn) btn.focus();
+        else done = false;
+        break;
+      }
       case 'l': {
         if (root.classList.contains('tabbed')) showTab('log', true);
         const log = document.getElementById('log');
