@@ -95,23 +95,35 @@ func initials(name string) string {
 	return string(out)
 }
 
-// iconGlyph draws a condition icon with a character every font has; the
-// text alternative is always next to it.
-var iconGlyph = map[string]string{
-	"shaken": "✶", "stunned": "✺", "prone": "⇊", "crouched": "⇣", "hidden": "◌", "unaware": "?",
-	"bleeding": "♥", "dying": "☠", "unconscious": "☾", "grappled": "⊗", "held": "✋", "aiming": "◎",
-	"defending": "◊", "running": "»", "hold": "‖", "poisoned": "☣", "blinded": "⊘", "disarmed": "✗",
-	"immobile": "⚓", "roused": "⚑", "wounded": "✚", "jammed": "⚙", "cover": "▙", "drop": "↯",
+// marks are what a token shows as icons: its stance, then its conditions.
+func marks(t *board.Token) []board.Condition {
+	if t.Stance == nil {
+		return t.Conditions
+	}
+	s := t.Stance
+	return append([]board.Condition{{ID: s.ID, Label: s.Label, Icon: s.Icon, Text: s.Text}}, t.Conditions...)
 }
 
+// glyph is the character the ruleset draws a condition with (the text
+// alternative is always next to it), or its label's first letter.
 func glyph(c board.Condition) string {
-	if g, ok := iconGlyph[c.Icon]; ok {
-		return g
+	if c.Icon.Glyph != "" {
+		return c.Icon.Glyph
 	}
 	for _, r := range c.Label {
 		return string(unicode.ToUpper(r))
 	}
 	return "•"
+}
+
+// toneClass colours an icon or a roll's result by the tone its ruleset
+// gave it.
+func toneClass(tone string) string {
+	switch tone {
+	case board.Good, board.Bad:
+		return "tone-" + tone
+	}
+	return "tone-none"
 }
 
 func conditionTitle(c board.Condition) string {
@@ -175,7 +187,7 @@ func (m *model) tokenSummary(t *board.Token) string {
 	if t.Health != nil {
 		parts = append(parts, t.Health.Text)
 	}
-	for _, c := range t.Conditions {
+	for _, c := range marks(t) {
 		parts = append(parts, c.Label)
 	}
 	if t.Down {
@@ -206,9 +218,6 @@ func (m *model) place(id string) string {
 				}
 				s += ", in melee with " + strings.Join(others, ", ")
 			}
-			if p.Posture != "" {
-				s += ", " + p.Posture
-			}
 			return s
 		}
 	case b.Grid != nil:
@@ -230,9 +239,6 @@ func (m *model) place(id string) string {
 				if len(others) > 0 {
 					s += ", in contact with " + strings.Join(others, ", ")
 				}
-			}
-			if p.Posture != "" {
-				s += ", " + p.Posture
 			}
 			return s
 		}
@@ -452,22 +458,6 @@ func (m *model) groupsIn(area string) (groups []board.Group, loose []string) {
 	return groups, loose
 }
 
-func (m *model) posture(id string) string {
-	var places []board.Placed
-	switch {
-	case m.board.Zones != nil:
-		places = m.board.Zones.Places
-	case m.board.Grid != nil:
-		places = m.board.Grid.Places
-	}
-	for _, p := range places {
-		if p.Token == id {
-			return p.Posture
-		}
-	}
-	return ""
-}
-
 // ---- grid ---------------------------------------------------------------
 
 // gridPic is a grid board as an SVG in cell units: tokens at their cell
@@ -491,7 +481,7 @@ type gridToken struct {
 	At       string  // the square, "x,y"
 	X, Y, R  string // centre and radius, in cell units
 	Initials string
-	Posture  string
+	Shape    string // the token's stance's (board.Flat, board.Low) or none
 }
 
 type gridGroup struct{ X, Y, W, H string }
@@ -509,10 +499,10 @@ const (
 	minSquarePx = 32
 )
 
-// A prone token is drawn as a flattened disc, a crouching one smaller.
+// A token of a Flat stance is drawn as a flattened disc, a Low one smaller.
 const (
-	proneSquash  = 0.7
-	crouchShrink = 0.85
+	flatSquash = 0.7
+	lowShrink  = 0.85
 )
 
 func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
@@ -549,20 +539,24 @@ func newGridPic(m *model) gridPic {
 				cx = float64(k[0]) + (float64(i%per)+0.5)/float64(per)
 				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
 			}
-			switch pl.Posture {
-			case "prone": // drawn as a flat ellipse
-				minR = min(minR, r*proneSquash)
-			case "crouched", "crouching":
-				minR = min(minR, r*crouchShrink)
+			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
+				Initials: initials(m.name(pl.Token))}
+			if s := m.token(pl.Token).Stance; s != nil {
+				gt.Shape = s.Shape
+			}
+			switch gt.Shape {
+			case board.Flat: // drawn as a flat ellipse
+				minR = min(minR, r*flatSquash)
+			case board.Low:
+				minR = min(minR, r*lowShrink)
 			default:
 				minR = min(minR, r)
 			}
-			p.Tokens = append(p.Tokens, gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
-				Initials: initials(m.name(pl.Token)), Posture: pl.Posture})
+			p.Tokens = append(p.Tokens, gt)
 		}
 	}
-	// A square wide enough that the smallest token (prone and crouching
-	// ones are drawn smaller) is minTokenPx across.
+	// A square wide enough that the smallest token (flat and low ones are
+	// drawn smaller) is minTokenPx across.
 	sq := max(minSquarePx, int(math.Ceil(minTokenPx/(2*minR))))
 	p.PxW, p.PxH = int(math.Ceil((float64(p.W)+0.7)*float64(sq))), int(math.Ceil((float64(p.H)+0.7)*float64(sq)))
 	groups := map[string][4]int{}
@@ -648,17 +642,6 @@ func rungName(l *board.LadderMap, i int) string {
 		return l.Rungs[i].Name
 	}
 	return strconv.Itoa(i)
-}
-
-func hasCondition(t *board.Token, id string) bool {
-	return slices.ContainsFunc(t.Conditions, func(c board.Condition) bool { return c.ID == id || c.Icon == id })
-}
-
-func postureGlyph(p string) string {
-	if g, ok := iconGlyph[p]; ok {
-		return g
-	}
-	return "•"
 }
 
 func groupLabel(g board.Group) string {

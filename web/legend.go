@@ -20,7 +20,8 @@ type legendSide struct{ Name, Class string }
 // (lg-<mark>), Glyph any text the sample shows.
 type legendMark struct{ Mark, Glyph, Text string }
 
-type legendIcon struct{ Icon, Glyph, Label, Text string }
+// legendIcon is an icon the tokens show, in the ruleset's words.
+type legendIcon struct{ Glyph, Text, Tone string }
 
 // legend collects the key of m's board: the sides on it, the marks it
 // uses, what its bars count and every condition icon a token shows.
@@ -30,7 +31,6 @@ func (m *model) legend() legend {
 	sides := map[string]bool{}
 	var acting, out, down, hidden, mine bool
 	bars := map[string]bool{}
-	icons := map[string]bool{}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
 		if !sides[t.Side] {
@@ -45,18 +45,11 @@ func (m *model) legend() legend {
 			bars[mt.Label] = true
 			l.Bars = append(l.Bars, barMeaning(mt))
 		}
-		for _, c := range t.Conditions {
-			key := c.Icon + "\x00" + c.Label
-			if icons[key] {
-				continue
-			}
-			icons[key] = true
-			l.Icons = append(l.Icons, legendIcon{Icon: c.Icon, Glyph: glyph(c), Label: c.Label, Text: c.Text})
-		}
-		if p := m.posture(t.ID); p != "" && !hasCondition(t, p) && !icons[p] {
-			icons[p] = true
-			l.Icons = append(l.Icons, legendIcon{Icon: p, Glyph: postureGlyph(p), Label: "Posture: " + p})
-		}
+	}
+	// The icons are the ruleset's, with its words for them (board.Legend,
+	// filled by the board's Finish).
+	for _, ic := range b.Legend {
+		l.Icons = append(l.Icons, legendIcon{Glyph: ic.Glyph, Text: ic.Legend, Tone: ic.Tone})
 	}
 	for i, s := range m.v.Sides {
 		if sides[s.ID] {
@@ -72,6 +65,8 @@ func (m *model) legend() legend {
 	add(true, "target", "", "orange outline: your target (click a token; Esc clears)")
 	add(mine, "mine", "", "(you): a character you play")
 	add(hidden, "hidden", "", "dashed: hidden from the players")
+	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Stance != nil && t.Stance.Shape == board.Flat }), "flat", "", "flattened: lying on the ground")
+	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Stance != nil && t.Stance.Shape == board.Low }), "low", "", "smaller: stooping low")
 	add(down, "down", "", "down: still in the fight, but incapacitated")
 	add(out, "out", "", "grey, struck through: out of the fight")
 	switch {

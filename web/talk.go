@@ -95,15 +95,13 @@ func cardText(ev engine.Event) string {
 	return ev.Kind
 }
 
-// resultClass colours an outcome by its words; the words stay.
-func resultClass(result string) string {
-	r := strings.ToLower(result)
-	switch {
-	case strings.Contains(r, "fail"), strings.Contains(r, "miss"), strings.Contains(r, "no effect"):
-		return "res-bad"
-	case strings.Contains(r, "raise"), strings.Contains(r, "critical"), strings.Contains(r, "hit"), strings.Contains(r, "success"),
-		strings.Contains(r, "wound"), strings.Contains(r, "shaken"):
+// outcomeClass colours a roll's result by the outcome its ruleset gave it.
+func outcomeClass(o dice.Outcome) string {
+	switch o {
+	case dice.Good:
 		return "res-good"
+	case dice.Bad:
+		return "res-bad"
 	}
 	return "res-plain"
 }

@@ -879,7 +879,7 @@ func cardRoll(r dice.Roll, names map[string]string) templ.Component {
 			}
 		}
 		if r.Result != "" {
-			var templ_7745c5c3_Var47 = []any{"card-result", resultClass(r.Result)}
+			var templ_7745c5c3_Var47 = []any{"card-result", outcomeClass(r.Outcome)}
 			templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var47...)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -904,7 +904,7 @@ func cardRoll(r dice.Roll, names map[string]string) templ.Component {
 			var templ_7745c5c3_Var49 string
 			templ_7745c5c3_Var49, templ_7745c5c3_Err = templ.JoinStringErrs(r.Result)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/talk.templ`, Line: 180, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/talk.templ`, Line: 180, Col: 69}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var49))
 			if templ_7745c5c3_Err != nil {

@@ -31,9 +31,9 @@ func testView() engine.View {
 			Sheet: []board.Section{{Title: "Attributes", Stats: []board.Stat{{Label: "Agility", Value: "d8"}}},
 				{Title: "Weapons", Stats: []board.Stat{{Label: "Long sword", Value: "Str+d8", Note: "melee"}}}}},
 		{ID: "bruno", Name: "Bruno", Side: "heroes", PC: true, Initiative: "4♦", Health: &board.Meter{Label: "Wounds", Max: 3, Text: "Wounds 0/3"}},
-		{ID: "thug", Name: "Thug", Side: "bandits", Initiative: "9♣", Conditions: []board.Condition{{ID: "shaken", Label: "Shaken", Icon: "shaken", Text: "Can only move."}}},
+		{ID: "thug", Name: "Thug", Side: "bandits", Initiative: "9♣", Conditions: []board.Condition{{ID: "shaken", Label: "Shaken", Icon: board.Icon{Glyph: "✶", Legend: "Shaken"}, Text: "Can only move."}}},
 		{ID: "boss", Name: "Red Mara", Side: "bandits", Initiative: "Red Joker", Tags: []string{"Wild Card"}, Health: &board.Meter{Label: "Wounds", Value: 2, Max: 3, Text: "Wounds 2/3"}},
-		{ID: "lookout", Name: "Lookout", Side: "bandits", Out: true, Initiative: "2♥", Conditions: []board.Condition{{ID: "status", Label: "Bleeding out", Icon: "bleeding"}}},
+		{ID: "lookout", Name: "Lookout", Side: "bandits", Out: true, Initiative: "2♥", Conditions: []board.Condition{{ID: "status", Label: "Bleeding out", Icon: board.Icon{Glyph: "♥", Legend: "Bleeding out", Tone: board.Bad}}}},
 	}
 	return engine.View{
 		ID: "enc-1", Name: "Ambush at the Market", Ruleset: "sw-zones",
@@ -361,7 +361,7 @@ func TestEachModelDraws(t *testing.T) {
 		}
 	}
 	squares := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))))
-	for _, want := range []string{"E6, prone", "hidden", "Bleeding out", "HP 0/24", "down"} {
+	for _, want := range []string{"E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down"} {
 		if !strings.Contains(squares, want) {
 			t.Errorf("5-ft grid lacks %q", want)
 		}
@@ -604,7 +604,7 @@ func TestDangerousControlsConfirm(t *testing.T) {
 // the total against its target and the outcome; dealt cards get none.
 func TestRollCards(t *testing.T) {
 	ev := engine.NewEvent("attack", "ana", "Ana Vega attacks the Thug: hit.", nil, dice.Roll{
-		Label: "Fighting", Who: "ana", Kept: 1, Total: 9, Target: 5, Compare: dice.AtLeast, Result: "hit",
+		Label: "Fighting", Who: "ana", Kept: 1, Total: 9, Target: 5, Compare: dice.AtLeast, Result: "hit", Outcome: dice.Good,
 		Dice: []dice.Die{{Sides: 10, Faces: []int{10, 1}, Role: "trait die"}, {Sides: 6, Faces: []int{3}, Role: "Wild Die", Dropped: true}},
 		Mods: []dice.Mod{{Label: "wounds", Value: -1}, {Label: "gang-up", Value: 1}, {Label: "cover", Value: -2}},
 	})
@@ -632,6 +632,29 @@ func TestRollCards(t *testing.T) {
 	}
 	if frags, _ := Fragments(context.Background(), testView(), []engine.Event{ev}, true); frags["cards"] != "" {
 		t.Error("a snapshot shows old rolls as cards")
+	}
+	// The result is coloured by the outcome the ruleset gave it, never by
+	// its words; a roll logged without one is plain.
+	if res := findAll(cards[0], func(n *html.Node) bool { return hasClass(n, "card-result") }); len(res) != 1 || !hasClass(res[0], "res-good") {
+		t.Error("a good roll's result is not coloured good")
+	}
+	for _, c := range []struct {
+		roll dice.Roll
+		want string
+	}{
+		{dice.Roll{Label: "Soak", Total: 2, Target: 4, Result: "success", Outcome: dice.Bad}, "res-bad"},
+		{dice.Roll{Label: "Old log", Total: 9, Target: 4, Result: "success, hit"}, "res-plain"},
+	} {
+		e := engine.NewEvent("roll", "ana", "A roll.", nil, c.roll)
+		e.Seq = 10
+		f, err := Fragments(context.Background(), testView(), []engine.Event{e}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := findAll(parseHTML(t, f["cards"]), func(n *html.Node) bool { return hasClass(n, "card-result") })
+		if len(res) != 1 || !hasClass(res[0], c.want) {
+			t.Errorf("%s: result not %s", c.roll.Label, c.want)
+		}
 	}
 	// The log of a dealt card names the card, not a die.
 	log := text(parseHTML(t, renderString(t, LogEntries([]engine.Event{deal}, nil, false))))

@@ -21,8 +21,7 @@ const (
 	// alone or in a group (a melee) inside it.
 	Zones = "zones"
 	// Grid: square cells of a fixed scale (30 m range bands, 2 m or 5 ft
-	// squares); combatants stand in cells, possibly in contact groups, with
-	// a posture.
+	// squares); combatants stand in cells, possibly in contact groups.
 	Grid = "grid"
 	// Pairs: pairwise engagements, each at a distance (Striking,
 	// Grappling); combatants not engaged stand apart.
@@ -45,8 +44,12 @@ type Board struct {
 	// Perception").
 	Notes []string `json:"notes,omitempty"`
 	// Facts are numbers about the fight the page shows beside the turn
-	// order ("Deck: 40 cards left", "GM Bennies: 3").
+	// order ("Deck: 40 cards left", "Reserve: 3").
 	Facts []Stat `json:"facts,omitempty"`
+	// Legend is every icon the tokens show (their conditions and stances),
+	// once each, in the order they first appear: what a page explains in a
+	// key. Finish fills it from the tokens.
+	Legend []Icon `json:"legend,omitempty"`
 }
 
 // Token is a combatant as the board shows it.
@@ -69,7 +72,10 @@ type Token struct {
 	// Health is the one measure of harm the ruleset leads with (wounds,
 	// hit points, Toughness, wound level).
 	Health *Meter `json:"health,omitempty"`
-	// Conditions are states worth an icon (Shaken, prone, hidden, dying).
+	// Stance is how the token stands, when the ruleset tracks it (lying,
+	// crouching): drawn on the token itself.
+	Stance *Stance `json:"stance,omitempty"`
+	// Conditions are states worth an icon.
 	Conditions []Condition `json:"conditions,omitempty"`
 	// Stats are a few numbers a player checks at a glance (Parry 6,
 	// Defense 14, Defense Pool 3).
@@ -97,19 +103,74 @@ type Meter struct {
 }
 
 // Condition is a state a token shows as an icon with a text alternative.
-// Icon is a key from Icons; Text says what it means ("−2 to all actions").
+// ID is the ruleset's; Label names it on this token ("Held by Ana"); Text
+// says what it means ("−2 to all actions").
 type Condition struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
-	Icon  string `json:"icon,omitempty"`
+	Icon  Icon   `json:"icon"`
 	Text  string `json:"text,omitempty"`
 }
 
-// Icons a condition may use; the page draws each, and falls back to the
-// label's first letter for any other.
-var Icons = []string{"shaken", "stunned", "prone", "crouched", "hidden", "unaware", "bleeding", "dying",
-	"unconscious", "grappled", "held", "aiming", "defending", "running", "hold", "poisoned", "blinded",
-	"disarmed", "immobile", "roused", "wounded", "jammed", "cover", "drop"}
+// Icon is how a ruleset draws a condition or a stance: a glyph (a
+// character every font has; a page draws the label's first letter when it
+// is empty), what the glyph stands for on a legend, and its tone. The
+// ruleset declares it; pages and boards know no condition.
+type Icon struct {
+	Glyph  string `json:"glyph,omitempty"`
+	Legend string `json:"legend,omitempty"`
+	Tone   string `json:"tone,omitempty"`
+}
+
+// Tones of an icon, for its colour: how it bodes for the token. None
+// (the zero value) is a hindrance.
+const (
+	// Good is an advantage the token holds.
+	Good = "good"
+	// Bad puts the token's life or its part in the fight at stake.
+	Bad = "bad"
+)
+
+// Stance is how a token stands, for a ruleset that tracks it: its icon
+// and words like a condition's, and the Shape a drawing gives the token.
+type Stance struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	Icon  Icon   `json:"icon"`
+	Text  string `json:"text,omitempty"`
+	Shape string `json:"shape,omitempty"`
+}
+
+// Shapes of a token in a stance; none is upright.
+const (
+	// Flat: drawn as a flattened disc, the token lying on the ground.
+	Flat = "flat"
+	// Low: drawn smaller, the token stooping.
+	Low = "low"
+)
+
+// Finish completes a board a ruleset built: its Legend, from the icons
+// its tokens show.
+func (b *Board) Finish() {
+	b.Legend = nil
+	seen := map[Icon]bool{}
+	add := func(ic Icon) {
+		if ic.Glyph == "" || seen[ic] {
+			return
+		}
+		seen[ic] = true
+		b.Legend = append(b.Legend, ic)
+	}
+	for i := range b.Tokens {
+		t := &b.Tokens[i]
+		if t.Stance != nil {
+			add(t.Stance.Icon)
+		}
+		for _, c := range t.Conditions {
+			add(c.Icon)
+		}
+	}
+}
 
 // Stat is a label and a value, with an optional note ("range 12/24/48").
 type Stat struct {
@@ -155,15 +216,14 @@ type Group struct {
 	Label   string   `json:"label,omitempty"`
 }
 
-// Placed says where a token stands: an area (zones) or a cell (grid), a
-// group it belongs to, and its posture.
+// Placed says where a token stands: an area (zones) or a cell (grid), and
+// a group it belongs to.
 type Placed struct {
-	Token   string `json:"token"`
-	Area    string `json:"area,omitempty"`
-	X       int    `json:"x"`
-	Y       int    `json:"y"`
-	Group   string `json:"group,omitempty"`
-	Posture string `json:"posture,omitempty"`
+	Token string `json:"token"`
+	Area  string `json:"area,omitempty"`
+	X     int    `json:"x"`
+	Y     int    `json:"y"`
+	Group string `json:"group,omitempty"`
 	// Off is set for tokens off the map (Extreme range).
 	Off bool `json:"off,omitempty"`
 }

@@ -59,14 +59,34 @@ func TestPreview(t *testing.T) {
 	if got := strings.Join(b.Zones.Areas[0].Features, ", "); got != "Cover: Heavy, Wet" || b.Zones.Areas[0].Shade != 2 {
 		t.Errorf("features %q", got)
 	}
-	g := Preview(Editor{Model: Grid, Scale: "2 m"}, Battlefield{Width: 4, Height: 3, Cells: []CellSetup{{X: 1, Y: 1}}}, tokens,
-		map[string]Start{"x": {X: &two, Y: &two, Group: "g", Props: Props{"posture": "prone"}}})
-	if g.Grid.Scale != "2 m" || len(g.Grid.Places) != 1 || g.Grid.Places[0].Posture != "prone" || g.Grid.Cells[0].Shade != 1 {
+	down := &Stance{ID: "down", Label: "Down", Icon: Icon{Glyph: "v", Legend: "Down"}, Shape: Flat}
+	stances := []Field{{Name: "pose", Type: FieldSelect, Default: "up", Options: []Option{{Value: "up"}, {Value: "down", Stance: down}}}}
+	g := Preview(Editor{Model: Grid, Scale: "2 m", Start: stances}, Battlefield{Width: 4, Height: 3, Cells: []CellSetup{{X: 1, Y: 1}}}, tokens,
+		map[string]Start{"x": {X: &two, Y: &two, Group: "g", Props: Props{"pose": "down"}}, "y": {Props: Props{"pose": "up"}}})
+	if g.Grid.Scale != "2 m" || len(g.Grid.Places) != 1 || g.Grid.Cells[0].Shade != 1 {
 		t.Errorf("grid preview %+v", g.Grid)
+	}
+	if g.Tokens[0].Stance == nil || *g.Tokens[0].Stance != *down || g.Tokens[1].Stance != nil || g.Tokens[2].Stance != nil {
+		t.Errorf("stances %+v", g.Tokens)
+	}
+	if len(g.Legend) != 1 || g.Legend[0] != down.Icon {
+		t.Errorf("legend %+v", g.Legend)
 	}
 	p := Preview(Editor{Model: Pairs, Distances: []string{"Striking"}}, Battlefield{Pairs: []PairSetup{{A: "x", B: "y"}}}, tokens, nil)
 	if p.Pairs.Engagements[0].Distance != "Striking" || len(p.Pairs.Apart) != 1 || p.Pairs.Apart[0] != "z" {
 		t.Errorf("pairs preview %+v", p.Pairs)
+	}
+}
+
+func TestLegendListsEachIconOnce(t *testing.T) {
+	star, skull := Icon{Glyph: "*", Legend: "Dazed"}, Icon{Glyph: "x", Legend: "Dying", Tone: Bad}
+	b := &Board{Tokens: []Token{
+		{ID: "a", Conditions: []Condition{{ID: "dazed", Icon: star}, {ID: "odd", Label: "Odd"}}},
+		{ID: "b", Stance: &Stance{ID: "s", Icon: skull}, Conditions: []Condition{{ID: "dazed", Icon: star}, {ID: "dying", Icon: skull}}},
+	}}
+	b.Finish()
+	if len(b.Legend) != 2 || b.Legend[0] != star || b.Legend[1] != skull {
+		t.Errorf("legend %+v", b.Legend)
 	}
 }
 

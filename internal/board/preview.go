@@ -14,6 +14,12 @@ func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) 
 		model = e.Model
 	}
 	b := &Board{Model: model, Tokens: tokens}
+	defer b.Finish()
+	for i := range tokens {
+		if s := startStance(e.Start, starts[tokens[i].ID].Props); s != nil {
+			tokens[i].Stance = s
+		}
+	}
 	switch model {
 	case Zones:
 		zm := &ZoneMap{Areas: []Area{}, Links: []Link{}, Groups: []Group{}, Places: []Placed{}}
@@ -57,7 +63,7 @@ func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) 
 			if st.X == nil || st.Y == nil {
 				continue
 			}
-			g.Places = append(g.Places, Placed{Token: t.ID, X: *st.X, Y: *st.Y, Group: st.Group, Posture: st.Props.String("posture")})
+			g.Places = append(g.Places, Placed{Token: t.ID, X: *st.X, Y: *st.Y, Group: st.Group})
 		}
 		b.Grid = g
 	case Pairs:
@@ -115,6 +121,28 @@ func Features(fields []Field, p Props) []string {
 		}
 	}
 	return out
+}
+
+// startStance is the stance a start's properties put a token in: the
+// Stance of the option chosen for a select that declares them.
+func startStance(fields []Field, p Props) *Stance {
+	for _, f := range fields {
+		if f.Type != FieldSelect {
+			continue
+		}
+		v, ok := p[f.Name]
+		if !ok {
+			v = f.Default
+		}
+		s, _ := v.(string)
+		for _, o := range f.Options {
+			if o.Value == s && o.Stance != nil {
+				st := *o.Stance
+				return &st
+			}
+		}
+	}
+	return nil
 }
 
 // shade grades how many properties an area has, for the preview's fill.

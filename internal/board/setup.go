@@ -69,8 +69,8 @@ type DistanceSetup struct {
 }
 
 // Start is a combatant's starting position, the setup's "start": a zone,
-// or a cell (X, Y) with an optional contact group; Props hold the rest
-// (posture).
+// or a cell (X, Y) with an optional contact group; Props hold the rest,
+// as the ruleset's Editor declares them.
 type Start struct {
 	Zone  string `json:"zone,omitempty"`
 	X     *int   `json:"x,omitempty"`
@@ -125,7 +125,8 @@ type Editor struct {
 	// Area holds the properties of a zone (zones model) or of a cell
 	// (grid model).
 	Area []Field `json:"area,omitempty"`
-	// Start holds the properties of a combatant's start (posture).
+	// Start holds the properties of a combatant's start; an option may
+	// carry the stance the token is drawn in (Option.Stance).
 	Start []Field `json:"start,omitempty"`
 	// Grid bounds and scale (grid model).
 	MaxWidth  int    `json:"maxWidth,omitempty"`
@@ -157,10 +158,12 @@ const (
 	FieldText   = "text"
 )
 
-// Option is a value of a select and its label.
+// Option is a value of a select and its label. Stance, on an option of a
+// start's property, is the stance a token starting with it is drawn in.
 type Option struct {
-	Value string `json:"value"`
-	Label string `json:"label"`
+	Value  string  `json:"value"`
+	Label  string  `json:"label"`
+	Stance *Stance `json:"stance,omitempty"`
 }
 
 // Read decodes a setup's battlefield (empty when absent), rejecting

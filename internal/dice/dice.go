@@ -117,7 +117,29 @@ type Roll struct {
 	// Opposed (against another roll's total).
 	Compare string `json:"compare,omitempty"`
 	Low     int    `json:"low,omitempty"`    // a Window's lower bound, excluded
-	Result  string `json:"result,omitempty"` // "success", "2 raises", "critical failure", …
+	Result  string `json:"result,omitempty"` // the outcome in the ruleset's words: "success", "hit", "failure", …
+	// Outcome says how Result went for whoever rolled, as the ruleset
+	// judged it; rolls logged before it existed are Neutral.
+	Outcome Outcome `json:"outcome,omitempty"`
+}
+
+// Outcome is how a roll went for whoever rolled it: Good, Bad or Neutral
+// (a roll that only measures or picks, or one whose result is mixed).
+type Outcome string
+
+// Outcomes of a roll.
+const (
+	Neutral Outcome = ""
+	Good    Outcome = "good"
+	Bad     Outcome = "bad"
+)
+
+// OutcomeOf is Good when ok, Bad otherwise.
+func OutcomeOf(ok bool) Outcome {
+	if ok {
+		return Good
+	}
+	return Bad
 }
 
 // How a roll compares to its target.

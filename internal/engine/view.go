@@ -119,7 +119,9 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	}
 	view.Rules = rs.Project(st, v)
 	if bd, ok := rs.(Boarder); ok {
-		view.Board = bd.Board(st, v)
+		if view.Board = bd.Board(st, v); view.Board != nil {
+			view.Board.Finish()
+		}
 	}
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)

@@ -46,11 +46,12 @@ func ids(ts []board.Token) []string {
 }
 
 var (
-	shaken  = board.Condition{ID: "shaken", Label: "Shaken", Icon: "shaken", Text: "Can only move until recovered."}
-	prone   = board.Condition{ID: "prone", Label: "Prone", Icon: "prone", Text: "−2 to hit in melee; harder to shoot."}
-	bleed   = board.Condition{ID: "bleeding", Label: "Bleeding out", Icon: "bleeding", Text: "Rolls each round to stay alive."}
-	aiming  = board.Condition{ID: "aiming", Label: "Aiming", Icon: "aiming", Text: "+2 to the next shot."}
-	grabbed = board.Condition{ID: "grappled", Label: "Grappled", Icon: "grappled", Text: "Held by the troll."}
+	shaken  = board.Condition{ID: "shaken", Label: "Shaken", Icon: board.Icon{Glyph: "✶", Legend: "Shaken"}, Text: "Can only move until recovered."}
+	bleed   = board.Condition{ID: "bleeding", Label: "Bleeding out", Icon: board.Icon{Glyph: "♥", Legend: "Bleeding out", Tone: board.Bad}, Text: "Rolls each round to stay alive."}
+	aiming  = board.Condition{ID: "aiming", Label: "Aiming", Icon: board.Icon{Glyph: "◎", Legend: "Aiming", Tone: board.Good}, Text: "+2 to the next shot."}
+	grabbed = board.Condition{ID: "grappled", Label: "Grappled", Icon: board.Icon{Glyph: "⊗", Legend: "Grappled"}, Text: "Held by the troll."}
+	prone   = &board.Stance{ID: "prone", Label: "Prone", Icon: board.Icon{Glyph: "⇊", Legend: "Prone"}, Shape: board.Flat, Text: "−2 to hit in melee; harder to shoot."}
+	crouch  = &board.Stance{ID: "crouched", Label: "Crouched", Icon: board.Icon{Glyph: "⇣", Legend: "Crouched"}, Shape: board.Low, Text: "Half cover; half speed."}
 )
 
 func wounds(n, max int) *board.Meter {
@@ -111,7 +112,7 @@ func Zones() Sample {
 	ts[2].Health, ts[2].Tags, ts[2].Initiative = wounds(2, 3), []string{"Wild Card"}, "Q♣"
 	ts[3].Conditions, ts[3].Initiative = []board.Condition{shaken}, "7♥"
 	ts[4].Initiative = "5♠"
-	ts[5].Conditions, ts[5].Initiative = []board.Condition{prone}, "3♦"
+	ts[5].Stance, ts[5].Initiative = prone, "3♦"
 	b := &board.Board{Model: board.Zones, Tokens: ts, Facts: []board.Stat{{Label: "Deck", Value: "43 cards left"}},
 		Zones: &board.ZoneMap{
 			Areas: []board.Area{
@@ -124,14 +125,14 @@ func Zones() Sample {
 			Groups: []board.Group{{ID: "m1", Area: "ford", Members: []string{"brak", "g1", "g2"}, Label: "Melee 1"}},
 			Places: []board.Placed{
 				{Token: "brak", Area: "ford", Group: "m1"}, {Token: "g1", Area: "ford", Group: "m1"}, {Token: "g2", Area: "ford", Group: "m1"},
-				{Token: "lyra", Area: "road"}, {Token: "chief", Area: "hill"}, {Token: "g3", Area: "woods", Posture: "prone"},
+				{Token: "lyra", Area: "road"}, {Token: "chief", Area: "hill"}, {Token: "g3", Area: "woods"},
 			},
 		}}
 	v := engine.View{ID: "zones", Name: "Goblin ambush at the ford", Ruleset: "sample-zones", Status: engine.StatusRunning,
 		Round: 2, Seq: 9, Viewer: engine.PlayerViewer("brak"),
 		Sides:      []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "goblins", Name: "Goblins"}},
 		Combatants: combatants(ts), Order: []string{"brak", "chief", "lyra", "g1", "g2", "g3"}, Current: "brak", Acting: []string{"brak"},
-		Board: b,
+		Board: finished(b),
 		Actions: []engine.Action{
 			attack("brak", "fight", "Fight", engine.Choice{Value: "g1", Label: "Goblin 1"}, engine.Choice{Value: "g2", Label: "Goblin 2"}),
 			{Kind: "disengage", Actor: "brak", Label: "Disengage", Main: true, Help: "Leave the melee; each foe gets a free attack."},
@@ -166,7 +167,7 @@ func GridBands() Sample {
 	ts[1].Health = hp(4, 10)
 	ts[1].Conditions = []board.Condition{aiming}
 	ts[2].Health = hp(10, 10)
-	ts[3].Health, ts[3].Conditions = hp(2, 8), []board.Condition{{ID: "pinned", Label: "Pinned", Icon: "immobile", Text: "Cannot move this round."}}
+	ts[3].Health, ts[3].Conditions = hp(2, 8), []board.Condition{{ID: "pinned", Label: "Pinned", Icon: board.Icon{Glyph: "⚓", Legend: "Pinned"}, Text: "Cannot move this round."}}
 	ts[4].Health = hp(8, 8)
 	ts[5].Health = hp(14, 14)
 	ts[6].Health = hp(6, 6)
@@ -188,7 +189,7 @@ func GridBands() Sample {
 	v := engine.View{ID: "grid-bands", Name: "Raid on the water station", Ruleset: "sample-bands", Status: engine.StatusRunning,
 		Round: 3, Seq: 30, Viewer: engine.PlayerViewer("kit"),
 		Sides:      []engine.Side{{ID: "crew", Name: "Crew"}, {ID: "raiders", Name: "Raiders"}},
-		Combatants: combatants(ts), Order: ids(ts), Current: "kit", Acting: []string{"kit"}, Board: b,
+		Combatants: combatants(ts), Order: ids(ts), Current: "kit", Acting: []string{"kit"}, Board: finished(b),
 		Actions: []engine.Action{
 			attack("kit", "shoot", "Shoot", engine.Choice{Value: "r1", Label: "Raider 1 (Close)"}, engine.Choice{Value: "r2", Label: "Raider 2 (Long)"},
 				engine.Choice{Value: "boss", Label: "Raider boss (Long)"}),
@@ -204,7 +205,7 @@ func GridBands() Sample {
 	return Sample{Name: "grid-bands", View: v, Log: []engine.Event{shot}}
 }
 
-// GridSquares is a 5-ft grid with postures: the GM's view, with a hidden
+// GridSquares is a 5-ft grid with stances: the GM's view, with a hidden
 // foe and a question waiting.
 func GridSquares() Sample {
 	ts := []board.Token{
@@ -213,10 +214,10 @@ func GridSquares() Sample {
 		tok("k3", "Kobold shaman", "monsters", false),
 	}
 	ts[0].Health, ts[0].Conditions = hp(22, 31), []board.Condition{grabbed}
-	ts[1].Health, ts[1].Down, ts[1].Conditions = hp(0, 24), true, []board.Condition{bleed, prone}
+	ts[1].Health, ts[1].Down, ts[1].Stance, ts[1].Conditions = hp(0, 24), true, prone, []board.Condition{bleed}
 	ts[2].Health = hp(18, 18)
 	ts[3].Health, ts[3].Acting = hp(61, 84), true
-	ts[4].Health, ts[4].Conditions = hp(5, 5), []board.Condition{{ID: "crouched", Label: "Crouched", Icon: "crouched", Text: "Half cover; half speed."}}
+	ts[4].Health, ts[4].Stance = hp(5, 5), crouch
 	ts[5].Health, ts[5].Out = hp(0, 5), true
 	ts[6].Health, ts[6].Hidden = hp(12, 12), true
 	ts[3].Stats = []board.Stat{{Label: "AC", Value: "15"}, {Label: "Speed", Value: "30 ft"}}
@@ -229,14 +230,14 @@ func GridSquares() Sample {
 				{X: 2, Y: 7, Label: "Pool", Features: []string{"Deep water"}, Shade: 2},
 			},
 			Places: []board.Placed{
-				{Token: "sera", X: 4, Y: 4, Group: "t"}, {Token: "troll", X: 5, Y: 4, Group: "t"}, {Token: "tam", X: 4, Y: 5, Posture: "prone"},
-				{Token: "orla", X: 1, Y: 2}, {Token: "k1", X: 8, Y: 2, Posture: "crouched"}, {Token: "k2", X: 9, Y: 3},
+				{Token: "sera", X: 4, Y: 4, Group: "t"}, {Token: "troll", X: 5, Y: 4, Group: "t"}, {Token: "tam", X: 4, Y: 5},
+				{Token: "orla", X: 1, Y: 2}, {Token: "k1", X: 8, Y: 2}, {Token: "k2", X: 9, Y: 3},
 				{Token: "k3", X: 10, Y: 7},
 			}}}
 	v := engine.View{ID: "grid-squares", Name: "The troll's cave", Ruleset: "sample-squares", Status: engine.StatusRunning,
 		Round: 4, Seq: 60, Viewer: engine.GMViewer(),
 		Sides:      []engine.Side{{ID: "party", Name: "Party"}, {ID: "monsters", Name: "Monsters"}},
-		Combatants: combatants(ts), Order: ids(ts), Current: "troll", Acting: []string{"troll"}, Board: b,
+		Combatants: combatants(ts), Order: ids(ts), Current: "troll", Acting: []string{"troll"}, Board: finished(b),
 		Pending: []engine.Decision{{ID: "d58", For: engine.GM, Kind: "ruling", Prompt: "Does the troll's reach cover Orla?",
 			Options: []engine.Choice{{Value: "yes", Label: "Yes"}, {Value: "no", Label: "No"}}, Default: "no"}},
 		Actions: []engine.Action{
@@ -278,7 +279,7 @@ func Pairs() Sample {
 	v := engine.View{ID: "pairs", Name: "Duel in the courtyard", Ruleset: "sample-pairs", Status: engine.StatusRunning,
 		Round: 2, Seq: 20, Viewer: engine.PlayerViewer("ines"),
 		Sides:      []engine.Side{{ID: "school", Name: "The school"}, {ID: "rivals", Name: "Rivals"}},
-		Combatants: combatants(ts), Order: ids(ts), Current: "ines", Acting: []string{"ines", "vex"}, Phase: "Exchange", Board: b,
+		Combatants: combatants(ts), Order: ids(ts), Current: "ines", Acting: []string{"ines", "vex"}, Phase: "Exchange", Board: finished(b),
 		Committed: []engine.Committed{{Decision: "d19", For: "ines", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}},
 		Waiting:   []string{"Vex"},
 		Actions: []engine.Action{
@@ -304,7 +305,7 @@ func Ladder() Sample {
 	ts[3].Health = hp(9, 9)
 	ts[4].Health = hp(15, 15)
 	ts[5].Health = hp(8, 8)
-	ts[5].Conditions = []board.Condition{{ID: "hidden", Label: "Hidden", Icon: "hidden", Text: "Cannot be targeted until seen."}}
+	ts[5].Conditions = []board.Condition{{ID: "hidden", Label: "Hidden", Icon: board.Icon{Glyph: "◌", Legend: "Hidden", Tone: board.Good}, Text: "Cannot be targeted until seen."}}
 	b := &board.Board{Model: board.Ladder, Tokens: ts, Ladder: &board.LadderMap{
 		Rungs: []board.Rung{{Name: "Close", Help: "Melee; +2 to hit"}, {Name: "Short", Help: "Thrown weapons"}, {Name: "Medium", Help: "Bows and pistols"},
 			{Name: "Long", Help: "Rifles, −2"}, {Name: "Extreme", Help: "Only scoped rifles"}},
@@ -313,7 +314,7 @@ func Ladder() Sample {
 	v := engine.View{ID: "ladder", Name: "Wolves at the treeline", Ruleset: "sample-ladder", Status: engine.StatusRunning,
 		Round: 1, Seq: 5, Viewer: engine.PlayerViewer("juno"),
 		Sides:      []engine.Side{{ID: "hunters", Name: "Hunters"}, {ID: "wolves", Name: "Wolves"}, {ID: "witch", Name: "The witch"}},
-		Combatants: combatants(ts), Order: ids(ts), Current: "juno", Acting: []string{"juno"}, Board: b,
+		Combatants: combatants(ts), Order: ids(ts), Current: "juno", Acting: []string{"juno"}, Board: finished(b),
 		Actions: []engine.Action{
 			attack("juno", "shoot", "Shoot", engine.Choice{Value: "w1", Label: "Wolf 1"}, engine.Choice{Value: "w2", Label: "Wolf 2"}, engine.Choice{Value: "alpha", Label: "Alpha wolf"}),
 			{Kind: "advance", Actor: "juno", Label: "Advance", Main: true, Fields: []engine.Field{{Name: "towards", Label: "Towards", Type: engine.FieldSelect,
@@ -322,4 +323,10 @@ func Ladder() Sample {
 		},
 	}
 	return Sample{Name: "ladder", View: v}
+}
+
+// finished is b with its legend, as engine.Project hands boards out.
+func finished(b *board.Board) *board.Board {
+	b.Finish()
+	return b
 }

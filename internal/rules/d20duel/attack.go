@@ -282,7 +282,7 @@ func attackRoll(st *State, p attackPlan, a Attack, black, white dice.Die) dice.R
 	}
 	label := fmt.Sprintf("%s → %s (%s)", st.NameOf(a.Attacker), st.NameOf(a.Target), p.weapon.Name)
 	return dice.Roll{Label: label, Who: a.Attacker, Dice: []dice.Die{black, white}, Mod: sumMods(p.mods), Mods: p.mods,
-		Total: total, Target: a.Strike, Low: a.Guard, Compare: dice.Window, Result: result}
+		Total: total, Target: a.Strike, Low: a.Guard, Compare: dice.Window, Result: result, Outcome: dice.OutcomeOf(a.Hit)}
 }
 
 // attackText is an attack's log line.

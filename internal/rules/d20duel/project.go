@@ -200,11 +200,11 @@ func healthMeter(st *State, f *Fighter, collapse int) *board.Meter {
 func conditions(st *State, f *Fighter) []board.Condition {
 	var out []board.Condition
 	if f.Fallen() {
-		out = append(out, board.Condition{ID: "fallen", Label: "On the ground", Icon: "prone",
+		out = append(out, board.Condition{ID: "fallen", Label: "On the ground", Icon: icons["fallen"],
 			Text: fmt.Sprintf("Cannot stand until the leg heals: −%d to Strike, Grapple, Guard and Defense; cannot close in or maneuver.", optInt(&st.Base, OptFallenPenalty))})
 	}
 	if n := f.armsDisabled(); n > 0 {
-		out = append(out, board.Condition{ID: "arm", Label: map[bool]string{true: "An arm useless", false: "Both arms useless"}[n == 1], Icon: "disarmed",
+		out = append(out, board.Condition{ID: "arm", Label: map[bool]string{true: "An arm useless", false: "Both arms useless"}[n == 1], Icon: icons["disarmed"],
 			Text: "Until the wound heals: no two-handed weapons."})
 	}
 	if len(f.Dropped) > 0 {
@@ -212,16 +212,16 @@ func conditions(st *State, f *Fighter) []board.Condition {
 		for _, id := range f.Dropped {
 			names = append(names, f.weapon(id).Name)
 		}
-		out = append(out, board.Condition{ID: "dropped", Label: "Dropped " + strings.Join(names, ", "), Icon: "disarmed",
+		out = append(out, board.Condition{ID: "dropped", Label: "Dropped " + strings.Join(names, ", "), Icon: icons["disarmed"],
 			Text: "Pick it up in the approach, when not engaged."})
 	}
 	for _, t := range f.Traits {
 		if strings.HasPrefix(t, "Crippled") {
-			out = append(out, board.Condition{ID: "crippled", Label: t, Icon: "wounded", Text: "A lasting Trait."})
+			out = append(out, board.Condition{ID: "crippled", Label: t, Icon: icons["wounded"], Text: "A lasting Trait."})
 		}
 	}
 	if f.mortal() {
-		out = append(out, board.Condition{ID: "mortal", Label: "Would-kill wound", Icon: "dying", Text: "The duel is over for them."})
+		out = append(out, board.Condition{ID: "mortal", Label: "Would-kill wound", Icon: icons["dying"], Text: "The duel is over for them."})
 	}
 	return out
 }

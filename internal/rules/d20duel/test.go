@@ -77,7 +77,7 @@ func rollTest(tx *engine.Tx, who, label string, base int, mods []dice.Mod) (Test
 	target := base + sumMods(mods)
 	t := judgeTest(black.Total(), white.Total(), target)
 	return t, dice.Roll{Label: label, Who: who, Dice: []dice.Die{black, white}, Mod: sumMods(mods), Mods: mods,
-		Total: black.Total(), Target: target, Compare: dice.AtMost, Result: t.result()}
+		Total: black.Total(), Target: target, Compare: dice.AtMost, Result: t.result(), Outcome: dice.OutcomeOf(t.Passed)}
 }
 
 // woundMods is a fighter's wound penalty as a modifier, if any. skip

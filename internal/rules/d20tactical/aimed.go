@@ -43,7 +43,7 @@ func negate(tx *engine.Tx, t *Fighter, loc string) (bool, error) {
 	}
 	d := tx.Dice.Die(20)
 	ok := d.Total() > dc
-	roll := dice.Roll{Label: "Armour at the " + locationName(loc), Who: t.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: dc + 1, Compare: dice.AtLeast, Result: "hit"}
+	roll := dice.Roll{Label: "Armour at the " + locationName(loc), Who: t.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: dc + 1, Compare: dice.AtLeast, Result: "hit", Outcome: dice.OutcomeOf(ok)}
 	text := fmt.Sprintf("%s's armour does not stop the hit to the %s (%d, DC %d).", st.NameOf(t.ID), locationName(loc), d.Total(), dc)
 	if ok {
 		roll.Result = "negated"

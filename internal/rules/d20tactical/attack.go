@@ -329,14 +329,14 @@ func runAttack(tx *engine.Tx, s attackSpec) error {
 	out.Hit = !out.Fumble && (nat == 20 || total >= defense)
 	out.Threat = out.Hit && nat >= critFrom && !s.aimed()
 	rolls := []dice.Roll{{Label: "Attack (" + w.Name + ")", Who: a.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods(mods),
-		Total: total, Target: defense, Compare: dice.AtLeast, Result: hitText(out)}}
+		Total: total, Target: defense, Compare: dice.AtLeast, Result: hitText(out), Outcome: dice.OutcomeOf(out.Hit)}}
 	out.Critical = out.Threat
 	if out.Threat && opt(&st.Base, OptCritConfirm) == Roll {
 		c := tx.Dice.Die(20)
 		ct := c.Total() + bonus
 		out.Critical = c.Total() == 20 || (c.Total() > fumbleTo && ct >= defense)
 		rolls = append(rolls, dice.Roll{Label: "Critical confirmation", Who: a.ID, Dice: []dice.Die{c}, Mod: bonus, Mods: diceMods(mods),
-			Total: ct, Target: defense, Compare: dice.AtLeast, Result: passFail(out.Critical)})
+			Total: ct, Target: defense, Compare: dice.AtLeast, Result: passFail(out.Critical), Outcome: dice.OutcomeOf(out.Critical)})
 	}
 	if w.Clip > 0 {
 		out.Ammo = w.Ammo - s.shots()

@@ -381,7 +381,7 @@ func save(tx *engine.Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
 	total := d.Total() + bonus
 	ok := d.Total() != 1 && (d.Total() == 20 || total >= dc)
 	roll := dice.Roll{Label: what, Who: f.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods([]Mod{{Source: "save", Value: bonus}}),
-		Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(ok)}
+		Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	verb := "fails"
 	if ok {
 		verb = "makes"
@@ -437,7 +437,7 @@ func dyingTurn(tx *engine.Tx, f *Fighter) error {
 	chance := optInt(&st.Base, OptStabilize)
 	d := tx.Dice.Die(100)
 	ok := d.Total() <= chance
-	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok)}
+	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	data := Stabilized{Fighter: f.ID, Stable: ok, HP: f.HP}
 	text := fmt.Sprintf("%s stabilises (%d ≤ %d%%).", st.NameOf(f.ID), d.Total(), chance)
 	if !ok {
@@ -508,7 +508,7 @@ func decideTreat(tx *engine.Tx, cmd engine.Command) error {
 	total := d.Total() + bonus
 	ok := total >= TreatDC
 	roll := dice.Roll{Label: "Treat Injury", Who: f.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods([]Mod{{Source: "Treat Injury", Value: bonus}}),
-		Total: total, Target: TreatDC, Compare: dice.AtLeast, Result: passFail(ok)}
+		Total: total, Target: TreatDC, Compare: dice.AtLeast, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	text := fmt.Sprintf("%s stabilises %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)
 	if !ok {
 		text = fmt.Sprintf("%s fails to stabilise %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)

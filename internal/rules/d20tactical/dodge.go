@@ -44,7 +44,7 @@ func dodge(tx *engine.Tx, t *Fighter, ranged bool) (bool, error) {
 		ok = n > v
 		roll.Target, roll.Compare = v+1, dice.AtLeast
 	}
-	roll.Result = "hit"
+	roll.Result, roll.Outcome = "hit", dice.OutcomeOf(ok)
 	text := fmt.Sprintf("%s fails to dodge (%d, Dodge %d).", st.NameOf(t.ID), n, v)
 	if ok {
 		roll.Result = "dodged"

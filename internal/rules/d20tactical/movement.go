@@ -450,7 +450,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	total := d.Total() + f.ConMod()
 	pass := total >= dc
 	roll := dice.Roll{Label: "Endurance (Constitution)", Who: f.ID, Dice: []dice.Die{d}, Mod: f.ConMod(),
-		Mods: diceMods([]Mod{{Source: "Constitution", Value: f.ConMod()}}), Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(pass)}
+		Mods: diceMods([]Mod{{Source: "Constitution", Value: f.ConMod()}}), Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(pass), Outcome: dice.OutcomeOf(pass)}
 	e := Endurance{Fighter: f.ID, DC: dc, Total: total, Pass: pass}
 	text := fmt.Sprintf("%s keeps running: Endurance %d against DC %d.", st.NameOf(f.ID), total, dc)
 	if !pass {
@@ -607,7 +607,7 @@ func runJump(tx *engine.Tx, j jumpSpec) error {
 	total := d.Total() + bonus
 	ok := total >= j.DC
 	roll := dice.Roll{Label: "Jump", Who: f.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods([]Mod{{Source: "Jump", Value: bonus}}),
-		Total: total, Target: j.DC, Compare: dice.AtLeast, Result: passFail(ok)}
+		Total: total, Target: j.DC, Compare: dice.AtLeast, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	data := Jumped{Fighter: f.ID, Over: j.Over, To: j.Land, DC: j.DC, Total: total, Success: ok}
 	if !ok {
 		return tx.Emits(KindJump, f.ID, fmt.Sprintf("%s fails the jump (%d against DC %d) and falls prone.", st.NameOf(f.ID), total, j.DC), data, roll)

@@ -144,10 +144,10 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 			}
 		}
 		tok.Stats = append(tok.Stats, board.Stat{Label: "Initiative", Value: fmt.Sprint(f.Init)})
-		tok.Conditions = conditions(st, f, full)
+		tok.Stance, tok.Conditions = stance(f.Posture), conditions(st, f, full)
 		bd.Tokens = append(bd.Tokens, tok)
 		if !tok.Out {
-			g.Places = append(g.Places, board.Placed{Token: tok.ID, X: f.X, Y: f.Y, Posture: f.Posture})
+			g.Places = append(g.Places, board.Placed{Token: tok.ID, X: f.X, Y: f.Y})
 		}
 	}
 	if st.Surprise > 0 {
@@ -194,7 +194,7 @@ func boardCell(t Terrain) board.Cell {
 func conditions(st *State, f *Fighter, full bool) []board.Condition {
 	var out []board.Condition
 	add := func(id, label, icon, text string) {
-		out = append(out, board.Condition{ID: id, Label: label, Icon: icon, Text: text})
+		out = append(out, board.Condition{ID: id, Label: label, Icon: icons[icon], Text: text})
 	}
 	switch status(f) {
 	case "dying":
@@ -203,12 +203,6 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 		add("stable", "Stable", "unconscious", "Unconscious below 0 hit points, no longer bleeding.")
 	case "disabled":
 		add("disabled", "Disabled", "wounded", "0 hit points: one move or standard action a turn; a standard action costs a hit point.")
-	}
-	switch f.Posture {
-	case Crouched:
-		add("crouched", "Crouched", "crouched", "Half height: more cover; +1 to shoot; melee −2 (and +2 to be hit).")
-	case Prone:
-		add("prone", "Prone", "prone", "A quarter of the height: crawls; +1 to shoot and one range step better; melee −4 (+4 to be hit).")
 	}
 	if f.FlatFooted {
 		add("flat-footed", "Flat-footed", "unaware", "No Dexterity bonus to Defense, no attacks of opportunity until its first turn.")
@@ -233,7 +227,7 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 		add("cover", fmt.Sprintf("Cover %d%%", f.Cover.Percent), "cover", fmt.Sprintf("%+d Defense against shots (the GM's ruling).", f.Cover.Bonus()))
 	}
 	if winded(st, f) {
-		add("winded", "Winded", "", fmt.Sprintf("Cannot run until round %d.", f.WindedTill+1))
+		add("winded", "Winded", "winded", fmt.Sprintf("Cannot run until round %d.", f.WindedTill+1))
 	}
 	if full {
 		if f.Ready != nil {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -51,6 +52,18 @@ func TestProjection(t *testing.T) {
 	}
 	if !slices.Contains(ids, "flat-footed") || !slices.Contains(ids, "cover") {
 		t.Fatalf("bo's conditions: %v", ids)
+	}
+	// A posture is the token's stance, drawn by its shape, and on the legend.
+	if s := bd.Tokens[i].Stance; s != nil {
+		t.Errorf("bo stands, yet shows %+v", s)
+	}
+	st.Fighters["bo"].Posture = Prone
+	bd = engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	if s := bd.Tokens[i].Stance; s == nil || s.ID != Prone || s.Shape != board.Flat || s.Icon.Glyph == "" {
+		t.Errorf("a prone fighter's stance: %+v", s)
+	}
+	if !slices.Contains(bd.Legend, bd.Tokens[i].Stance.Icon) || !slices.Contains(bd.Legend, bd.Tokens[i].Conditions[0].Icon) {
+		t.Errorf("legend %+v", bd.Legend)
 	}
 	if _, err := json.Marshal(engine.Project(New(), st, gm)); err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func answerReclaim(tx *engine.Tx, choice string) error {
 					d := tx.Dice.Die(20)
 					ok := d.Total() <= over
 					rolls = append(rolls, dice.Roll{Label: "Reclaim " + w.Projectiles + " projectile", Who: c.ID, Dice: []dice.Die{d},
-						Total: d.Total(), Target: over, Compare: dice.AtMost, Result: map[bool]string{true: "found", false: "damaged"}[ok]})
+						Total: d.Total(), Target: over, Compare: dice.AtMost, Result: map[bool]string{true: "found", false: "damaged"}[ok], Outcome: dice.OutcomeOf(ok)})
 					back += boolInt(ok)
 				}
 			}
@@ -154,7 +154,7 @@ func answerReclaim(tx *engine.Tx, choice string) error {
 					d := tx.Dice.Die(20)
 					ok := d.Total() <= over
 					rolls = append(rolls, dice.Roll{Label: "Reclaim special projectile", Who: c.ID, Dice: []dice.Die{d},
-						Total: d.Total(), Target: over, Compare: dice.AtMost, Result: map[bool]string{true: "found", false: "damaged"}[ok]})
+						Total: d.Total(), Target: over, Compare: dice.AtMost, Result: map[bool]string{true: "found", false: "damaged"}[ok], Outcome: dice.OutcomeOf(ok)})
 					found += boolInt(ok)
 				}
 				set = append(set, setV(c.ID, keyOf("special", w.ID), f.Special[w.ID]+found))

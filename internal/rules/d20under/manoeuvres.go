@@ -219,6 +219,7 @@ func knockOut(tx *engine.Tx, h hitCtx, b blow) error {
 	r := dice.Roll{Label: "Knock out", Who: who, Dice: []dice.Die{d}, Total: d.Total(), Target: value - 1, Compare: dice.AtMost}
 	out := d.Total() < value
 	r.Result = map[bool]string{true: "knocked out", false: "stays up"}[out]
+	r.Outcome = dice.OutcomeOf(out != (who == h.At)) // whoever rolled: the blow's or its victim's side
 	text := fmt.Sprintf("%s's blow would deal %d: the d12 shows %d.", st.NameOf(h.By), value, d.Total())
 	if err := emit(tx, KindKnockOut, h.By, text, Note{Fighter: h.By, Target: h.At, Value: boolInt(out)}, []string{h.At}, dr, ar, r); err != nil {
 		return err

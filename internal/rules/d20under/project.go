@@ -195,7 +195,7 @@ func armourWords(a Armour) string {
 func (s *State) conditions(f *Fighter) []board.Condition {
 	var out []board.Condition
 	add := func(id, lbl, icon, text string) {
-		out = append(out, board.Condition{ID: id, Label: lbl, Icon: icon, Text: text})
+		out = append(out, board.Condition{ID: id, Label: lbl, Icon: icons[icon], Text: text})
 	}
 	if f.Dying {
 		add("dying", fmt.Sprintf("Dying (%d/3 failed)", f.DeathFails), "dying", "A death test each turn: ≤ 10 passes, the third failure kills.")
@@ -222,7 +222,7 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 		add("full-defence", "Full Defence", "defending", "A second chance on defence; no attacks.")
 	}
 	if f.FullOffense {
-		add("full-offense", "Full Offense", "", "A second chance on melee attacks, a second chance to fail defences.")
+		add("full-offense", "Full Offense", "offense", "A second chance on melee attacks, a second chance to fail defences.")
 	}
 	if f.HeldBy != "" {
 		add("held", "Held by "+s.PublicNameOf(f.HeldBy), "held", "Cannot move.")
@@ -234,10 +234,10 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 		add("caught", "Caught in a trap", "immobile", "Cannot move until it breaks free (Strong).")
 	}
 	if f.Lame {
-		add("lame", "Wounded leg", "", "Half movement for the scene.")
+		add("lame", "Wounded leg", "limb", "Half movement for the scene.")
 	}
 	if f.ArmRight || f.ArmLeft {
-		add("arm", "Wounded arm", "", "A second chance to fail the arm's rolls.")
+		add("arm", "Wounded arm", "limb", "A second chance to fail the arm's rolls.")
 	}
 	if f.Winded > 0 {
 		add("winded", "Winded", "stunned", "Loses its next turn.")
@@ -246,19 +246,19 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 		add("poisoned", fmt.Sprintf("Poisoned (%d)", f.PoisonTurns), "poisoned", fmt.Sprintf("1d%d damage at the start of its turns.", f.PoisonDie))
 	}
 	if f.CursedBy != "" {
-		add("cursed", "Cursed", "", "A second chance to fail every test.")
+		add("cursed", "Cursed", "cursed", "A second chance to fail every test.")
 	}
 	if f.Terrified {
 		add("terrified", "Terrified", "shaken", "No combat action next turn.")
 	}
 	if f.Fearless {
-		add("fearless", "Fearless", "", "Horror has no hold on it this scene.")
+		add("fearless", "Fearless", "fearless", "Horror has no hold on it this scene.")
 	}
 	if !f.Drawn && !f.weapon().kind().Natural && f.Wielded != unarmedWeapon.ID {
 		add("undrawn", "Weapon not drawn", "disarmed", "Drawing takes a movement action (Short weapons: free).")
 	}
 	if f.QuickStrike {
-		add("quick-strike", "Quick Strike", "", "Acts first this round.")
+		add("quick-strike", "Quick Strike", "quick", "Acts first this round.")
 	}
 	if len(f.Cowed) > 0 {
 		var heroes []string
@@ -266,7 +266,7 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 			heroes = append(heroes, s.PublicNameOf(h))
 		}
 		slices.Sort(heroes)
-		add("cowed", "Will not attack "+strings.Join(heroes, ", "), "", "Steely Gaze.")
+		add("cowed", "Will not attack "+strings.Join(heroes, ", "), "cowed", "Steely Gaze.")
 	}
 	return out
 }
@@ -320,11 +320,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		}
 		for _, t := range b.Tokens {
 			f := st.Fighters[t.ID]
-			p := board.Placed{Token: t.ID, X: f.X, Y: f.Y}
-			if f.Prone {
-				p.Posture = "prone"
-			}
-			g.Places = append(g.Places, p)
+			g.Places = append(g.Places, board.Placed{Token: t.ID, X: f.X, Y: f.Y})
 		}
 		b.Grid = g
 		return b

@@ -126,7 +126,7 @@ func rollTest(tx *engine.Tx, t test) outcome {
 		result += " (a 20)"
 	}
 	roll := dice.Roll{Label: t.Label, Who: t.Roller.ID, Dice: dies, Mod: sum, Mods: append(mods, chances...),
-		Total: face, Target: target, Compare: dice.AtMost, Result: result}
+		Total: face, Target: target, Compare: dice.AtMost, Result: result, Outcome: dice.OutcomeOf(pass)}
 	return outcome{Roll: roll, Pass: pass, Face: face, Target: target}
 }
 

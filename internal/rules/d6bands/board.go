@@ -79,12 +79,6 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 			}
 		}
 		pl := board.Placed{Token: f.ID, X: f.X, Y: f.Y, Group: f.Group, Off: f.Off}
-		switch {
-		case f.Prone:
-			pl.Posture = "prone"
-		case f.Mounted:
-			pl.Posture = "mounted"
-		}
 		if f.Off {
 			pl.X, pl.Y, pl.Group = 0, 0, ""
 			off = true
@@ -123,7 +117,7 @@ func health(st *State, f *Fighter) *board.Meter {
 func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 	var out []board.Condition
 	add := func(id, label, icon, text string) {
-		out = append(out, board.Condition{ID: id, Label: label, Icon: icon, Text: text})
+		out = append(out, board.Condition{ID: id, Label: label, Icon: icons[icon], Text: text})
 	}
 	if f.Status == "unconscious" {
 		add("unconscious", "Unconscious", "unconscious", "Lost too much blood; still bleeding.")
@@ -132,7 +126,7 @@ func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 		add("prone", "Prone", "prone", "Stands up with an action; easier to strike, harder to shoot.")
 	}
 	if f.Mounted && f.Mount != nil {
-		add("mounted", "Mounted", "", fmt.Sprintf("On a %s: a shot missing by 3 or less hits it.", strings.ToLower(f.Mount.Name)))
+		add("mounted", "Mounted", "mounted", fmt.Sprintf("On a %s: a shot missing by 3 or less hits it.", strings.ToLower(f.Mount.Name)))
 	}
 	if n := len(f.Wounds); n > 0 {
 		var parts []string

@@ -139,7 +139,7 @@ func rollPlain(r *dice.Roller, b *engine.Base, c Check) Result {
 		label = fmt.Sprintf("%s %dD", c.Skill, n)
 	}
 	res.Roll = dice.Roll{Label: label, Who: c.Who, Dice: ds, Mods: c.Mods, Total: sum, Target: tn,
-		Compare: dice.AtMost, Result: res.Words()}
+		Compare: dice.AtMost, Result: res.Words(), Outcome: dice.OutcomeOf(res.Success)}
 	return res
 }
 

@@ -207,7 +207,7 @@ func hurt(tx *engine.Tx, victim *Fighter, blow Blow) error {
 	dmg := sum + flat
 	level, bleed := levelFor(b, dmg, toughness)
 	result := woundWords(level)
-	roll := dice.Roll{Label: "Damage " + blow.Label, Who: blow.By, Dice: ds, Mod: flat, Mods: mods, Total: dmg, Result: result}
+	roll := dice.Roll{Label: "Damage " + blow.Label, Who: blow.By, Dice: ds, Mod: flat, Mods: mods, Total: dmg, Result: result, Outcome: dice.OutcomeOf(level != "")}
 	text := fmt.Sprintf("%s takes %d damage from %s: %s.", who, max(dmg, 0), blowSource(st, blow), result)
 	if level == "" {
 		text = fmt.Sprintf("%s takes no harm from %s (%d damage).", who, blowSource(st, blow), max(dmg, 0))

@@ -79,11 +79,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		if f == nil {
 			continue
 		}
-		p := board.Placed{Token: t.ID, Area: f.Zone, Group: f.Melee}
-		if f.Prone {
-			p.Posture = "prone"
-		}
-		zm.Places = append(zm.Places, p)
+		zm.Places = append(zm.Places, board.Placed{Token: t.ID, Area: f.Zone, Group: f.Melee})
 		b.Tokens = append(b.Tokens, token(st, v, t, f))
 	}
 	b.Facts = append(b.Facts, board.Stat{Label: "Deck", Value: strconv.Itoa(len(st.Deck.Remaining)) + " cards left"})
@@ -115,7 +111,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	}
 	t.Conditions = make([]board.Condition, 0, 2)
 	cond := func(id, label, icon, text string) {
-		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icon, Text: text})
+		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icons[icon], Text: text})
 	}
 	if f.Shaken {
 		cond("shaken", "Shaken", "shaken", "Can only move until recovered (Spirit at the start of the turn, or a Benny).")

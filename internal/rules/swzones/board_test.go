@@ -14,7 +14,7 @@ func tokenText(t board.Token) string {
 		parts = append(parts, t.Health.Text)
 	}
 	for _, c := range t.Conditions {
-		parts = append(parts, c.Label+" ("+c.Icon+"): "+c.Text)
+		parts = append(parts, c.Label+" ("+c.Icon.Glyph+"): "+c.Text)
 	}
 	parts = append(parts, t.Tags...)
 	return strings.Join(parts, "; ")
@@ -53,16 +53,16 @@ func TestBoard(t *testing.T) {
 		t.Error("a hidden fighter reaches a player's board")
 	}
 	for id, want := range map[string]string{
-		"brak": "Wounds 1/3; The Drop (drop): Has the Drop on Gob2: +4 to attack and damage.; Wild Card",
-		"gob1": "Shaken (shaken): Can only move until recovered (Spirit at the start of the turn, or a Benny).; Bound (grappled): Bound by Brak (garrotte).",
-		"gob2": "Prone (prone): −2 Fighting and Parry; Medium cover against shots from other zones.",
-		"lyra": "Wounds 0/3; On Hold (hold): May interrupt anyone's turn.; Wild Card",
+		"brak": "Wounds 1/3; The Drop (↯): Has the Drop on Gob2: +4 to attack and damage.; Wild Card",
+		"gob1": "Shaken (✶): Can only move until recovered (Spirit at the start of the turn, or a Benny).; Bound (⊗): Bound by Brak (garrotte).",
+		"gob2": "Prone (⇊): −2 Fighting and Parry; Medium cover against shots from other zones.",
+		"lyra": "Wounds 0/3; On Hold (‖): May interrupt anyone's turn.; Wild Card",
 	} {
 		if got := tokenText(*player.Token(id)); got != want {
 			t.Errorf("%s: %q\n want %q", id, got, want)
 		}
 	}
-	if p := player.Zones.Places[3]; p.Token != "gob2" || p.Posture != "prone" || p.Group != "m1" {
+	if p := player.Zones.Places[3]; p.Token != "gob2" || p.Group != "m1" {
 		t.Errorf("gob2 placed %+v", p)
 	}
 	if b := player.Token("brak"); len(b.Stats) != 0 || len(b.Sheet) != 0 || b.Initiative != "A♠" || !b.Acting {

@@ -76,7 +76,7 @@ func rollDamage(r *dice.Roller, a, t *Fighter, w Weapon, raise bool, obstacle, b
 	h := harm(t, total, t.Toughness()+obstacle)
 	h.Toughness, h.Obstacle = t.Toughness(), obstacle
 	roll.Mod, roll.Total, roll.Target = mod, total, t.Toughness()+obstacle
-	roll.Result = harmResult(h)
+	roll.Result, roll.Outcome = harmResult(h), dice.OutcomeOf(h.Deferred || h.Incapacitated || h.Wounds > 0 || h.Shaken)
 	return roll, h
 }
 

@@ -116,6 +116,7 @@ func (o opposedAction) roll(tx *engine.Tx) error {
 	default:
 		rolls[0].Result = fmt.Sprintf("%d raises", raises)
 	}
+	rolls[0].Outcome = dice.OutcomeOf(ok)
 	base := Opposed{Actor: o.Actor, Target: o.Target, Mods: nonNil(ao.Mods), Total: ao.Total, DefTotal: o.DefTotal, TN: tn,
 		Success: ok, Raises: raises, Action: o.Action && !o.Reroll, Declared: o.Declared, Reroll: o.Reroll}
 	if o.Reroll {

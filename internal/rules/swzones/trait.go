@@ -104,7 +104,7 @@ func rollTrait(r *dice.Roller, c Check) Outcome {
 	if !critical {
 		o.Success, o.Raises = grade(o.Total, c.Target)
 	}
-	roll.Result = resultWord(o, c.Attack)
+	roll.Result, roll.Outcome = resultWord(o, c.Attack), dice.OutcomeOf(o.Success)
 	o.Roll = roll
 	return o
 }
