@@ -468,17 +468,17 @@ type gridPic struct {
 	// it to fit (a phone's board scrolls instead): large enough that the
 	// smallest token is at least minTokenPx across.
 	PxW, PxH int
-	Cells  []board.Cell
-	Tokens []gridToken
-	Groups []gridGroup
-	Off    []string // tokens off the map
-	Cols   []gridLabel
-	Rows   []gridLabel
+	Cells    []board.Cell
+	Tokens   []gridToken
+	Groups   []gridGroup
+	Off      []string // tokens off the map
+	Cols     []gridLabel
+	Rows     []gridLabel
 }
 
 type gridToken struct {
 	ID       string
-	At       string  // the square, "x,y"
+	At       string // the square, "x,y"
 	X, Y, R  string // centre and radius, in cell units
 	Initials string
 	Shape    string // the token's stance's (board.Flat, board.Low) or none
