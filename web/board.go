@@ -676,3 +676,18 @@ func nextText(next []string) string {
 	}
 	return " · next to " + strings.Join(next, ", ")
 }
+
+// modelWords names a position model for someone choosing an encounter.
+func modelWords(model string) string {
+	switch model {
+	case board.Zones:
+		return "zones and melees"
+	case board.Grid:
+		return "a grid of squares"
+	case board.Pairs:
+		return "pairwise engagements"
+	case board.Ladder:
+		return "distance categories between sides"
+	}
+	return ""
+}

@@ -61,8 +61,9 @@ type EncounterProps struct {
 	// ActURL is where the forms post when the script is not running.
 	ActURL string
 	// Notice is an optional message shown in #notice, e.g. the error of a
-	// form post that was redirected back to the page.
-	Notice string
+	// form post that was redirected back to the page; Info the outcome of
+	// one that went well ("Created …").
+	Notice, Info string
 	// CanSwitch shows the "Switch viewer" link: only GMs may preview the
 	// page as one of the players.
 	CanSwitch bool

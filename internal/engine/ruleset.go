@@ -52,6 +52,12 @@ type Ruleset interface {
 	Actions(st State, v Viewer) []Action
 }
 
+// Describer is implemented by rulesets that say in one line what a fight
+// under them is like, for a GM choosing an encounter.
+type Describer interface {
+	Description() string
+}
+
 // Stepper is implemented by rulesets whose resolutions pause: a step is a
 // piece of work that may wait behind a decision or an interruption (see
 // Tx.Run). Step performs one.

@@ -78,9 +78,10 @@ func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.E
 	if _, err := db.Campaign(ctx, campaignID); err != nil {
 		return store.Encounter{}, err
 	}
+	var taken []string
 	if cs, ok := db.(CharacterStore); ok {
-		taken, err := TakeCharacters(ctx, cs, campaignID, &p.Setup)
-		if err != nil {
+		var err error
+		if taken, err = TakeCharacters(ctx, cs, campaignID, &p.Setup); err != nil {
 			return store.Encounter{}, err
 		}
 		if len(taken) > 0 {
@@ -97,10 +98,17 @@ func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.E
 	if err != nil {
 		return store.Encounter{}, err
 	}
-	return db.CreateEncounter(ctx, store.Encounter{
+	e, err := db.CreateEncounter(ctx, store.Encounter{
 		ID: p.ID, CampaignID: campaignID, Name: p.Setup.Name, Ruleset: p.Ruleset.ID(),
 		Status: string(p.State.Core().Status), Setup: setupJSON, Initial: snapshot,
 	})
+	if err != nil {
+		return e, err
+	}
+	if cc, ok := db.(CharacterCreator); ok {
+		err = AdoptCharacters(ctx, cc, e, p.Setup, taken)
+	}
+	return e, err
 }
 
 // Import validates a setup document and stores it as a new encounter of

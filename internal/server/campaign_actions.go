@@ -26,7 +26,7 @@ func (s *Server) handleCreateCampaign(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	campaignRedirect(w, r, c.ID, "", "")
+	campaignRedirect(w, r, c.ID, flashNotice, "Created "+c.Name+". Add an encounter below, then invite your players.")
 }
 
 // handleCreateInvite makes an invite link and shows it once.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/web"
 )
@@ -51,6 +53,7 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 	}
 	// The campaign's player characters are those of its encounters.
 	charNames := map[string]string{}
+	charAt := map[string]int{} // character id → its row in p.Characters
 	for _, e := range encs {
 		p.Encounters = append(p.Encounters, web.EncounterSummary{ID: e.ID, Name: e.Name, Ruleset: e.Ruleset, Status: e.Status})
 		_, st, err := s.play.Current(ctx, e.ID)
@@ -62,8 +65,11 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 			if cb.PC {
 				if _, seen := charNames[cb.ID]; !seen {
 					charNames[cb.ID] = cb.Name
+					charAt[cb.ID] = len(p.Characters)
 					p.Characters = append(p.Characters, web.CharacterRow{ID: cb.ID, Name: cb.Name, OwnerID: owners[cb.ID], OwnerName: names[owners[cb.ID]]})
 				}
+				row := &p.Characters[charAt[cb.ID]]
+				row.Encounters = append(row.Encounters, e.Name)
 			}
 		}
 	}
@@ -88,6 +94,16 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 		writeError(w, r, err)
 		return
 	}
+	if p.Prep != nil {
+		// A character with a sheet has a page.
+		pages := map[string]string{}
+		for _, sum := range p.Prep.Characters {
+			pages[sum.ID] = sum.Page
+		}
+		for i := range p.Characters {
+			p.Characters[i].Page = pages[p.Characters[i].ID]
+		}
+	}
 	if m.gm() {
 		invites, err := s.store.Invites(ctx, c.ID)
 		if err != nil {
@@ -105,10 +121,34 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 			return
 		}
 		for _, ex := range exs {
-			p.Examples = append(p.Examples, web.ExampleOption{Name: ex.Name, Label: ex.Title})
+			p.Examples = append(p.Examples, s.exampleOption(ex))
 		}
 	}
 	render(w, r, web.Campaign(p))
+}
+
+// exampleOption describes a shipped example for the picker: its ruleset,
+// what the ruleset is like and the position model its battlefield uses.
+func (s *Server) exampleOption(ex prep.Example) web.ExampleOption {
+	o := web.ExampleOption{Name: ex.Name, Label: ex.Title}
+	var head struct {
+		Ruleset     string `json:"ruleset"`
+		Battlefield struct {
+			Model string `json:"model"`
+		} `json:"battlefield"`
+	}
+	_ = json.Unmarshal(ex.Data, &head)
+	o.Ruleset, o.Model = head.Ruleset, head.Battlefield.Model
+	if rs, err := s.rules.Get(head.Ruleset); err == nil {
+		o.RulesetTitle = rs.Title()
+		if d, ok := rs.(engine.Describer); ok {
+			o.Description = d.Description()
+		}
+		if b, ok := rs.(engine.Boarder); ok && o.Model == "" {
+			o.Model = b.Editor().Model
+		}
+	}
+	return o
 }
 
 // campaignRedirect goes back to the campaign page, leaving msg as its

@@ -6,9 +6,11 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/web"
 )
@@ -102,9 +104,16 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 				reason[d.Combatant] = d.Reason
 			}
 		}
+		// Each in the board's words as it stands now (a fighter who was
+		// bleeding out when taken out may have died since); the reason it
+		// was taken out when the board says nothing.
 		for _, cb := range view.Combatants {
 			if cb.Out {
-				entry.Fell = append(entry.Fell, web.Fallen{Name: cb.Name, Side: sideName[cb.Side], Reason: reason[cb.ID]})
+				why := reason[cb.ID]
+				if words := boardState(view.Board, cb.ID); words != "" {
+					why = words
+				}
+				entry.Fell = append(entry.Fell, web.Fallen{Name: cb.Name, Side: sideName[cb.Side], Reason: why})
 			}
 		}
 		entry.Carried = carried[rec.ID]
@@ -114,6 +123,25 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 		p.Entries = append(p.Entries, entry)
 	}
 	render(w, r, web.Timeline(p))
+}
+
+// boardState is what a board's token of combatant id shows of its state,
+// in the ruleset's words ("Dead"), or "".
+func boardState(b *board.Board, id string) string {
+	if b == nil {
+		return ""
+	}
+	for _, t := range b.Tokens {
+		if t.ID != id {
+			continue
+		}
+		var words []string
+		for _, c := range t.Conditions {
+			words = append(words, c.Label)
+		}
+		return strings.Join(words, ", ")
+	}
+	return ""
 }
 
 // carriedByEncounter lists, by encounter id, the character revisions each

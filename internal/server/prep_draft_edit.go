@@ -41,7 +41,7 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 		draftRedirect(w, r, d.ID, flashError, errMessage(err))
 		return
 	}
-	draftRedirect(w, r, d.ID, "", "")
+	draftRedirect(w, r, d.ID, flashNotice, "Saved.")
 }
 
 func bad(format string, args ...any) error { return fray.Errorf(fray.EINVALID, format, args...) }

@@ -60,7 +60,7 @@ func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "New encounter"
 	}
-	s.storeNewDraft(w, r, m.campaign, prep.NewDraftSetup(rs, name), "")
+	s.storeNewDraft(w, r, m.campaign, prep.NewDraftSetup(rs, name), "Started the draft "+name+": add sides, combatants and the battlefield, then create the encounter.")
 }
 
 func (s *Server) storeNewDraft(w http.ResponseWriter, r *http.Request, campaign string, setup engine.Setup, notice string) {
@@ -225,6 +225,7 @@ func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
 		draftRedirect(w, r, d.ID, "error", "Not created: "+errMessage(err))
 		return
 	}
+	setFlash(w, r, flashNotice, "Created "+e.Name+". Start it when your players are here.")
 	http.Redirect(w, r, "/encounters/"+url.PathEscape(e.ID), http.StatusSeeOther)
 }
 

@@ -40,6 +40,11 @@ func (Ruleset) ID() string { return ID }
 // Title implements engine.Ruleset.
 func (Ruleset) Title() string { return "Two-d20 duels" }
 
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Duels with a black and a white d20: stances chosen in secret, Find Weakness, Disarm and Immobilize, striking and grappling distances."
+}
+
 // Options implements engine.Ruleset.
 func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
 

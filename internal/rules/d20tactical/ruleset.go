@@ -34,6 +34,11 @@ func (Ruleset) ID() string { return ID }
 // Title implements engine.Ruleset.
 func (Ruleset) Title() string { return "d20 Modern — tactical grid" }
 
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "d20 Modern on 5-ft squares: initiative, move and attack, posture and cover, hit points and dying, attacks of opportunity."
+}
+
 // Options implements engine.Ruleset.
 func (Ruleset) Options() []engine.OptionSpec {
 	out := make([]engine.OptionSpec, len(optionSpecs))

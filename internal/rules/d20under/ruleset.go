@@ -43,6 +43,11 @@ func (Ruleset) ID() string { return ID }
 // Title implements engine.Ruleset.
 func (Ruleset) Title() string { return "Symbaroum — d20 under (grid or distance categories)" }
 
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Symbaroum: players roll a d20 under an attribute, with second chances, Toughness against armour, pain and death tests — on a 2 m grid or distance categories."
+}
+
 // Options implements engine.Ruleset.
 func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
 

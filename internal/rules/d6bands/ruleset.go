@@ -44,6 +44,11 @@ func (Ruleset) ID() string { return ID }
 // Title implements engine.Ruleset.
 func (Ruleset) Title() string { return "Open-ended d6 — range bands" }
 
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Open-ended d6 rolled under a skill, on 30 m range bands: stealth, cover, shooting and stray shots, melee reach, wounds that bleed."
+}
+
 // Options implements engine.Ruleset.
 func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
 

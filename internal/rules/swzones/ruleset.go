@@ -35,6 +35,11 @@ func (Ruleset) ID() string { return ID }
 // Title implements engine.Ruleset.
 func (Ruleset) Title() string { return "Savage Worlds — zones" }
 
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Savage Worlds on a map of zones: action cards, trait rolls with a Wild Die, raises, Shaken and wounds, melees inside a zone."
+}
+
 // Options implements engine.Ruleset.
 func (Ruleset) Options() []engine.OptionSpec {
 	out := make([]engine.OptionSpec, len(optionSpecs))
