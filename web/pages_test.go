@@ -432,7 +432,7 @@ func gmCampaign() CampaignProps {
 			{Name: "d20-under-crypt", Label: "Crypt", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "grid"},
 			{Name: "d20-under-road", Label: "Road", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "ladder"},
 		},
-		Notice:   "Invite created.",
+		Notice: "Invite created.",
 	}
 }
 
