@@ -95,12 +95,12 @@ func initials(name string) string {
 	return string(out)
 }
 
-// marks are what a token shows as icons: its stance, then its conditions.
+// marks are what a token shows as icons: its pose, then its conditions.
 func marks(t *board.Token) []board.Condition {
-	if t.Stance == nil {
+	if t.Pose == nil {
 		return t.Conditions
 	}
-	s := t.Stance
+	s := t.Pose
 	return append([]board.Condition{{ID: s.ID, Label: s.Label, Icon: s.Icon, Text: s.Text}}, t.Conditions...)
 }
 
@@ -135,8 +135,8 @@ func conditionTitle(c board.Condition) string {
 
 // fill is a meter's fill in tenths, for its width class. Every bar means
 // one thing, whatever the ruleset counts: what is left. Hit points fill as
-// they remain; wounds, blood lost or a penalty (harm that grows) empty the
-// bar as they grow. A full bar is an unhurt fighter.
+// they remain; harm that grows (wounds, a penalty) empties the bar as it
+// grows. A full bar is an unhurt fighter.
 func fill(mt *board.Meter) int {
 	if mt == nil || mt.Max <= 0 {
 		return 0
@@ -178,7 +178,7 @@ func (m *model) controls(id string) bool {
 }
 
 // tokenSummary is a token in one sentence for a screen reader:
-// "Goblin 1, Goblins, Wounded, Shaken".
+// "Goblin 1, Goblins, Wounded, Stunned".
 func (m *model) tokenSummary(t *board.Token) string {
 	parts := []string{t.Name, m.sideName(t.Side)}
 	if t.Acting {
@@ -481,7 +481,7 @@ type gridToken struct {
 	At       string // the square, "x,y"
 	X, Y, R  string // centre and radius, in cell units
 	Initials string
-	Shape    string // the token's stance's (board.Flat, board.Low) or none
+	Shape    string // the token's pose's (board.Flat, board.Low) or none
 }
 
 type gridGroup struct{ X, Y, W, H string }
@@ -499,7 +499,7 @@ const (
 	minSquarePx = 32
 )
 
-// A token of a Flat stance is drawn as a flattened disc, a Low one smaller.
+// A token of a Flat pose is drawn as a flattened disc, a Low one smaller.
 const (
 	flatSquash = 0.7
 	lowShrink  = 0.85
@@ -541,7 +541,7 @@ func newGridPic(m *model) gridPic {
 			}
 			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
 				Initials: initials(m.name(pl.Token))}
-			if s := m.token(pl.Token).Stance; s != nil {
+			if s := m.token(pl.Token).Pose; s != nil {
 				gt.Shape = s.Shape
 			}
 			switch gt.Shape {

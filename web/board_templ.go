@@ -1612,7 +1612,7 @@ func zonesWords(l zoneLayout) templ.Component {
 }
 
 // gridBoard draws the grid model: cells (shaded by how hard they are),
-// tokens at their cells in their stance, contact groups outlined, tokens off
+// tokens at their cells in their pose, contact groups outlined, tokens off
 // the map in a tray beside it.
 func gridBoard(m *model, p gridPic) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {

@@ -7,6 +7,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // CharacterProps is a campaign character's page: the sheet as it stands
@@ -51,7 +52,7 @@ type RevisionRow struct {
 	// EncounterName is the encounter that made a carried revision;
 	// EncounterURL its log, "" when the encounter is gone.
 	EncounterName, EncounterURL string
-	Changes                     []engine.StatChange
+	Changes                     []sheet.Change
 }
 
 // kindText says what made a revision.
@@ -123,7 +124,7 @@ type CarryRow struct {
 
 // CarryValueRow is one carried value of a character.
 type CarryValueRow struct {
-	Field engine.CarryField
+	Field sheet.CarryField
 	// Start and End are the value at the start and end of the fight; Now
 	// on the sheet; Input the proposal as the form holds it.
 	Start, End, Now, Input string
@@ -153,7 +154,7 @@ func carryInputName(id, path string) string { return "value." + id + "." + path 
 
 func carryInputID(id, path string) string { return "carry-" + slug(id) + "-" + slug(path) }
 
-func carryBounds(f engine.CarryField) templ.Attributes {
+func carryBounds(f sheet.CarryField) templ.Attributes {
 	attrs := templ.Attributes{}
 	if f.Bounded() {
 		attrs["min"] = strconv.Itoa(f.Min)

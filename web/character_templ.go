@@ -8,7 +8,7 @@ package web
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "github.com/fray-vtt/fray/internal/engine"
+import "github.com/fray-vtt/fray/internal/sheet"
 
 // Character is a campaign character's page: the sheet as it stands, its
 // condition (what fights left on it) and its history, newest first.
@@ -1401,7 +1401,7 @@ func carryInput(c CarryRow, v CarryValueRow, disabled bool) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		switch v.Field.Type {
-		case engine.FieldBool:
+		case sheet.FieldBool:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 132, "<input type=\"checkbox\" id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
@@ -1448,7 +1448,7 @@ func carryInput(c CarryRow, v CarryValueRow, disabled bool) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-		case engine.FieldInt:
+		case sheet.FieldInt:
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 138, "<input type=\"number\" inputmode=\"numeric\" id=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -65,8 +65,8 @@ func (m *model) legend() legend {
 	add(true, "target", "", "orange outline: your target (click a token; Esc clears)")
 	add(mine, "mine", "", "(you): a character you play")
 	add(hidden, "hidden", "", "dashed: hidden from the players")
-	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Stance != nil && t.Stance.Shape == board.Flat }), "flat", "", "flattened: lying on the ground")
-	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Stance != nil && t.Stance.Shape == board.Low }), "low", "", "smaller: stooping low")
+	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Pose != nil && t.Pose.Shape == board.Flat }), "flat", "", "flattened: lying on the ground")
+	add(slices.ContainsFunc(b.Tokens, func(t board.Token) bool { return t.Pose != nil && t.Pose.Shape == board.Low }), "low", "", "smaller: stooping low")
 	add(down, "down", "", "down: still in the fight, but incapacitated")
 	add(out, "out", "", "grey, struck through: out of the fight")
 	switch {

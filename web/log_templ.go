@@ -312,8 +312,8 @@ func logEntry(ev engine.Event, names map[string]string, undone bool, extra templ
 }
 
 // rollItem shows one roll: "Fighting (Ana): d8: 8★ + 5, d6: 2 (not kept)
-// wounds −1, gang-up +1 = 14 ≥ 4 — success, 2 raises". A pick (a dealt
-// card) shows only its label.
+// wounds −1, flanking +1 = 14 ≥ 4 — success". A pick (a dealt card) shows
+// only its label.
 func rollItem(r dice.Roll, names map[string]string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
@@ -590,7 +590,7 @@ func rollItem(r dice.Roll, names map[string]string) templ.Component {
 }
 
 // dieItem shows one die and its faces; aced faces carry a ★ (with hidden
-// text for screen readers) and a Wild Die pair marks which die counted.
+// text for screen readers) and a pair of which one counts marks it.
 func dieItem(d dice.Die, state string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

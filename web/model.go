@@ -539,8 +539,7 @@ func selected(f engine.Field, i int, value string) bool {
 func acedFace(d dice.Die, i int) bool { return i < len(d.Faces)-1 }
 
 // dieState is "kept", "dropped" or "": a die marked Dropped, or in a roll
-// where only one die counts (a trait die and its Wild Die) the one that
-// did not.
+// where only one die counts (the better of a pair) the one that did not.
 func dieState(r dice.Roll, i int) string {
 	if r.Dice[i].Dropped {
 		return "dropped"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // PrepProps is the preparation part of a campaign page: drafts, encounters
@@ -113,7 +114,7 @@ type CombatantRow struct {
 // StatBlockProps is the page editing a bestiary entry or character.
 type StatBlockProps struct {
 	CampaignID, Kind, ID, Name, Ruleset string
-	Schema                              engine.StatSchema
+	Schema                              sheet.Schema
 	Values                              map[string]string
 	ListRows                            int
 	Derived                             []engine.Choice // label, value
@@ -151,7 +152,7 @@ func fieldID(name string) string { return "f-" + slug(name) }
 
 // rows is the indexes of a list's rows: its items and blank rows.
 func rows(n int) []int {
-	out := make([]int, n+engine.ListRows)
+	out := make([]int, n+sheet.ListRows)
 	for i := range out {
 		out[i] = i
 	}
@@ -162,8 +163,8 @@ func listName(list string, i int, item string) string {
 	return list + "." + strconv.Itoa(i) + "." + item
 }
 
-func groupFields(s engine.StatSchema, group string) []engine.StatField {
-	var out []engine.StatField
+func groupFields(s sheet.Schema, group string) []sheet.Field {
+	var out []sheet.Field
 	for _, f := range s.Fields {
 		if f.Group == group {
 			out = append(out, f)

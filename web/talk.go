@@ -170,7 +170,7 @@ func (m *model) firstTab() string {
 	return "board"
 }
 
-// dieName is how the log names a die: "d10:", "d6 (Wild Die):".
+// dieName is how the log names a die: "d10:", "d6 (bonus die):".
 func dieName(d dice.Die) string {
 	if d.Role != "" && d.Role != dice.RolePick {
 		return "d" + strconv.Itoa(d.Sides) + " (" + d.Role + "):"

@@ -9,9 +9,9 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -24,25 +24,30 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "5"})
 	gm := srv.signup("place-gm")
 	api := srv.withUser(gm)
-	exs, err := prep.Examples()
+	exs, err := examples.All()
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The first example of each model with places to click, the model
+	// read from the view.
 	type pick struct{ example, model, id, actor, value string }
-	boards := []*pick{{example: "sw-zones-dusty-gulch", model: "zones"}, {example: "d20-tactical-alley-brawl", model: "grid"}}
-	for _, b := range boards {
-		var data []byte
+	var boards []*pick
+	for _, model := range []string{board.Zones, board.Grid} {
 		for _, ex := range exs {
-			if ex.Name == b.example {
-				data = ex.Data
+			var created struct{ ID string }
+			if code := api.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
+				t.Fatalf("import %s: %d", ex.Name, code)
 			}
+			if v := srv.viewAs(gm, created.ID); v.Board == nil || v.Board.Model != model {
+				continue
+			}
+			api.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil)
+			boards = append(boards, &pick{example: ex.Name, model: model, id: created.ID})
+			break
 		}
-		var created struct{ ID string }
-		if code := api.do("POST", "/api/encounters", data, &created); code != http.StatusCreated {
-			t.Fatalf("import %s: %d", b.example, code)
-		}
-		b.id = created.ID
-		api.do("POST", "/api/encounters/"+b.id+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil)
+	}
+	if len(boards) != 2 {
+		t.Fatalf("no example on a zones board and on a grid: %d found", len(boards))
 	}
 
 	// choose finds a move to a place for whoever acts, playing on until
@@ -59,8 +64,17 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 				}
 			}
 			if b.value == "" {
-				api.do("POST", "/api/encounters/"+b.id+"/commands",
-					map[string]any{"id": fmt.Sprint("pass-", v.Seq), "command": map[string]any{"kind": "end-turn", "actor": v.Current}}, nil)
+				// Pass with the last action offered that asks for nothing.
+				var pass map[string]any
+				for _, a := range v.Actions {
+					if a.Actor == v.Current && len(a.Fields) == 0 {
+						pass = map[string]any{"kind": a.Kind, "actor": a.Actor}
+					}
+				}
+				if pass == nil {
+					t.Fatalf("%s: %s can neither move to a place nor pass", b.example, v.Current)
+				}
+				api.do("POST", "/api/encounters/"+b.id+"/commands", map[string]any{"id": fmt.Sprint("pass-", v.Seq), "command": pass}, nil)
 			}
 		}
 		if b.value == "" {
@@ -81,11 +95,11 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 				run20(t, ctx, chromedp.Click(`#tabs [data-show="board"]`, chromedp.ByQuery))
 			}
 			switch b.model {
-			case "zones":
+			case board.Zones:
 				run20(t, ctx, chromedp.Click(fmt.Sprintf(`#battlefield [data-area=%q] .zname`, b.value), chromedp.ByQuery),
 					waitJS(picked(b.value)),
 					waitJS(fmt.Sprintf(`document.querySelector('#battlefield [data-area=%q]').classList.contains('placed')`, b.value)))
-			case "grid":
+			case board.Grid:
 				// The square's centre on the screen, once it is in view.
 				var at []float64
 				run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {

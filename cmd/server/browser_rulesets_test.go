@@ -7,20 +7,20 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
-// TestRulesetTables opens one example encounter of every ruleset in the
-// real page, a few advertised actions into the fight, as the GM at desktop
+// TestRulesetTables opens an example encounter of every registered
+// ruleset, one for each position model its examples use, in the real page, a few advertised actions into the fight, as the GM at desktop
 // and phone sizes: the board is drawn for the ruleset's position model
 // (not the plain list), every visible combatant is on it, and axe-core
 // finds no violations. FRAY_SCREENSHOTS=DIR keeps each page's picture.
@@ -32,36 +32,32 @@ func TestRulesetTables(t *testing.T) {
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "3"})
 	gm := srv.signup("table-gm")
 	api := srv.withUser(gm)
-	exs, err := prep.Examples()
+	exs, err := examples.All()
 	if err != nil {
 		t.Fatal(err)
 	}
-	models := map[string]string{"sw-zones": "zones", "d6-bands": "grid", "d20-under": "grid", "d20-duel": "pairs", "d20-tactical": "grid"}
+	// One page for each ruleset and each position model its examples use
+	// (d20-under's grid and distance ladder), the model read from the view.
 	seen := map[string]bool{}
 	type page struct{ name, id, model string }
 	var pages []page
 	for i, ex := range exs {
-		rs := ex.Name[:strings.LastIndex(ex.Name[:len(ex.Name)-1], "-")]
-		for id := range models {
-			if strings.HasPrefix(ex.Name, id+"-") {
-				rs = id
-			}
-		}
-		model := models[rs]
-		if strings.Contains(string(ex.Data), `"model": "ladder"`) || strings.Contains(string(ex.Data), `"model":"ladder"`) {
-			model = "ladder"
-		}
-		if seen[rs+model] {
-			continue
-		}
-		seen[rs+model] = true
 		var created struct{ ID string }
 		if code := api.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
 			t.Fatalf("import %s: %d", ex.Name, code)
 		}
+		var v engine.View
+		api.do("GET", "/api/encounters/"+created.ID, nil, &v)
+		if v.Board == nil || v.Board.Model == "" {
+			t.Fatalf("%s: the view has no board model", ex.Name)
+		}
+		model := v.Board.Model
+		if seen[ex.Ruleset+" "+model] {
+			continue
+		}
+		seen[ex.Ruleset+" "+model], seen[ex.Ruleset] = true, true
 		rng := rand.New(rand.NewPCG(uint64(i), 5))
 		for step := 0; step < 12; step++ {
-			var v engine.View
 			api.do("GET", "/api/encounters/"+created.ID, nil, &v)
 			if v.Status == engine.StatusFinished {
 				break
@@ -72,8 +68,10 @@ func TestRulesetTables(t *testing.T) {
 		}
 		pages = append(pages, page{ex.Name, created.ID, model})
 	}
-	if len(seen) < 6 {
-		t.Fatalf("expected every ruleset and d20-under's two models, got %v", seen)
+	for _, rs := range rules.Registry().All() {
+		if !seen[rs.ID()] {
+			t.Errorf("no example of %s to open", rs.ID())
+		}
 	}
 	for _, size := range browserSizes {
 		ctx := tab(t, size.b(t))
@@ -86,7 +84,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
   v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
 			c, cancel := context.WithTimeout(ctx, 60*time.Second)
 			err := chromedp.Run(c, chromedp.Navigate(srv.URL+"/encounters/"+pg.id), chromedp.WaitReady("#battlefield", chromedp.ByID),
-				chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-`+pg.model+`').length`, &drawn),
+				chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-`+pg.model+`').length - document.querySelectorAll('#battlefield .board-none').length`, &drawn),
 				chromedp.Evaluate(`new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token)).size`, &tokens),
 				chromedp.Evaluate(`document.querySelectorAll('#battlefield .roster li').length`, &listed),
 				chromedp.Evaluate(run, &violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))

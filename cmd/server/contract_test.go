@@ -11,6 +11,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -27,7 +28,9 @@ func TestAdvertisedActionsContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	played := map[string]bool{}
 	for i, ex := range exs {
+		played[ex.Ruleset] = true
 		t.Run(ex.Name, func(t *testing.T) {
 			var created struct{ ID string }
 			if code := srv.call(gm, "POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
@@ -61,6 +64,11 @@ func TestAdvertisedActionsContract(t *testing.T) {
 				}
 			}
 		})
+	}
+	for _, rs := range rules.Registry().All() {
+		if !played[rs.ID()] {
+			t.Errorf("no example of %s was played", rs.ID())
+		}
 	}
 }
 

@@ -237,7 +237,7 @@ func (f *fight) checkReplay(rs engine.Ruleset, log []engine.Event) {
 	if latest, _ := engine.Snapshot(stored); !sameJSON(f.t, replayed, latest) {
 		f.t.Fatalf("the replayed state differs from the stored one:\n%s\n%s", replayed, latest)
 	}
-	setup, err := prep.DecodeSetup(f.example.Data)
+	setup, err := engine.DecodeSetup(f.example.Data)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -20,11 +20,11 @@ const (
 	// Zones: named areas joined by borders; combatants stand in an area,
 	// alone or in a group (a melee) inside it.
 	Zones = "zones"
-	// Grid: square cells of a fixed scale (30 m range bands, 2 m or 5 ft
-	// squares); combatants stand in cells, possibly in contact groups.
+	// Grid: square cells of a fixed scale (30 m, 2 m or 5 ft); combatants
+	// stand in cells, possibly in contact groups.
 	Grid = "grid"
-	// Pairs: pairwise engagements, each at a distance (Striking,
-	// Grappling); combatants not engaged stand apart.
+	// Pairs: pairwise engagements, each at one of the ruleset's
+	// distances; combatants not engaged stand apart.
 	Pairs = "pairs"
 	// Ladder: a distance category between each pair of sides (Close,
 	// Short, Medium, Long, Extreme).
@@ -46,7 +46,7 @@ type Board struct {
 	// Facts are numbers about the fight the page shows beside the turn
 	// order ("Deck: 40 cards left", "Reserve: 3").
 	Facts []Stat `json:"facts,omitempty"`
-	// Legend is every icon the tokens show (their conditions and stances),
+	// Legend is every icon the tokens show (their conditions and poses),
 	// once each, in the order they first appear: what a page explains in a
 	// key. Finish fills it from the tokens.
 	Legend []Icon `json:"legend,omitempty"`
@@ -64,21 +64,21 @@ type Token struct {
 	// Hidden is set for a combatant the players do not see (only the GM
 	// and its controller get its token).
 	Hidden bool `json:"hidden,omitempty"`
-	// Tags are short words that say what the token is ("Wild Card").
+	// Tags are short words that say what the token is ("Veteran").
 	Tags []string `json:"tags,omitempty"`
-	// Initiative is what the turn order shows beside the name: an action
-	// card ("Q♠"), an initiative count ("17").
+	// Initiative is what the turn order shows beside the name: a card
+	// ("Q♠"), an initiative count ("17").
 	Initiative string `json:"initiative,omitempty"`
 	// Health is the one measure of harm the ruleset leads with (wounds,
-	// hit points, Toughness, wound level).
+	// hit points, wound level).
 	Health *Meter `json:"health,omitempty"`
-	// Stance is how the token stands, when the ruleset tracks it (lying,
-	// crouching): drawn on the token itself.
-	Stance *Stance `json:"stance,omitempty"`
+	// Pose is how the token stands, when the ruleset tracks it (lying,
+	// stooping): drawn on the token itself.
+	Pose *Pose `json:"pose,omitempty"`
 	// Conditions are states worth an icon.
 	Conditions []Condition `json:"conditions,omitempty"`
-	// Stats are a few numbers a player checks at a glance (Parry 6,
-	// Defense 14, Defense Pool 3).
+	// Stats are a few numbers a player checks at a glance (Defense 14,
+	// Speed 6).
 	Stats []Stat `json:"stats,omitempty"`
 	// Sheet is the rest of the stat block, for the viewers who may read
 	// it (the GM, the token's player): traits, weapons, powers.
@@ -112,7 +112,7 @@ type Condition struct {
 	Text  string `json:"text,omitempty"`
 }
 
-// Icon is how a ruleset draws a condition or a stance: a glyph (a
+// Icon is how a ruleset draws a condition or a pose: a glyph (a
 // character every font has; a page draws the label's first letter when it
 // is empty), what the glyph stands for on a legend, and its tone. The
 // ruleset declares it; pages and boards know no condition.
@@ -131,9 +131,9 @@ const (
 	Bad = "bad"
 )
 
-// Stance is how a token stands, for a ruleset that tracks it: its icon
+// Pose is how a token stands, for a ruleset that tracks it: its icon
 // and words like a condition's, and the Shape a drawing gives the token.
-type Stance struct {
+type Pose struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	Icon  Icon   `json:"icon"`
@@ -141,7 +141,7 @@ type Stance struct {
 	Shape string `json:"shape,omitempty"`
 }
 
-// Shapes of a token in a stance; none is upright.
+// Shapes of a token in a pose; none is upright.
 const (
 	// Flat: drawn as a flattened disc, the token lying on the ground.
 	Flat = "flat"
@@ -163,8 +163,8 @@ func (b *Board) Finish() {
 	}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
-		if t.Stance != nil {
-			add(t.Stance.Icon)
+		if t.Pose != nil {
+			add(t.Pose.Icon)
 		}
 		for _, c := range t.Conditions {
 			add(c.Icon)
@@ -224,7 +224,7 @@ type Placed struct {
 	X     int    `json:"x"`
 	Y     int    `json:"y"`
 	Group string `json:"group,omitempty"`
-	// Off is set for tokens off the map (Extreme range).
+	// Off is set for tokens off the map (beyond its farthest distance).
 	Off bool `json:"off,omitempty"`
 }
 
@@ -259,8 +259,8 @@ type PairMap struct {
 	Apart       []string     `json:"apart"` // tokens engaged with no one
 }
 
-// Engagement is two combatants engaged at Distance ("Striking"), with what
-// each showed in the last exchange (a revealed stance) and any note.
+// Engagement is two combatants engaged at Distance ("Close"), with what
+// each showed in the last exchange and any note.
 type Engagement struct {
 	A        string            `json:"a"`
 	B        string            `json:"b"`

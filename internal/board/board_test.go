@@ -59,15 +59,15 @@ func TestPreview(t *testing.T) {
 	if got := strings.Join(b.Zones.Areas[0].Features, ", "); got != "Cover: Heavy, Wet" || b.Zones.Areas[0].Shade != 2 {
 		t.Errorf("features %q", got)
 	}
-	down := &Stance{ID: "down", Label: "Down", Icon: Icon{Glyph: "v", Legend: "Down"}, Shape: Flat}
-	stances := []Field{{Name: "pose", Type: FieldSelect, Default: "up", Options: []Option{{Value: "up"}, {Value: "down", Stance: down}}}}
-	g := Preview(Editor{Model: Grid, Scale: "2 m", Start: stances}, Battlefield{Width: 4, Height: 3, Cells: []CellSetup{{X: 1, Y: 1}}}, tokens,
+	down := &Pose{ID: "down", Label: "Down", Icon: Icon{Glyph: "v", Legend: "Down"}, Shape: Flat}
+	poses := []Field{{Name: "pose", Type: FieldSelect, Default: "up", Options: []Option{{Value: "up"}, {Value: "down", Pose: down}}}}
+	g := Preview(Editor{Model: Grid, Scale: "2 m", Start: poses}, Battlefield{Width: 4, Height: 3, Cells: []CellSetup{{X: 1, Y: 1}}}, tokens,
 		map[string]Start{"x": {X: &two, Y: &two, Group: "g", Props: Props{"pose": "down"}}, "y": {Props: Props{"pose": "up"}}})
 	if g.Grid.Scale != "2 m" || len(g.Grid.Places) != 1 || g.Grid.Cells[0].Shade != 1 {
 		t.Errorf("grid preview %+v", g.Grid)
 	}
-	if g.Tokens[0].Stance == nil || *g.Tokens[0].Stance != *down || g.Tokens[1].Stance != nil || g.Tokens[2].Stance != nil {
-		t.Errorf("stances %+v", g.Tokens)
+	if g.Tokens[0].Pose == nil || *g.Tokens[0].Pose != *down || g.Tokens[1].Pose != nil || g.Tokens[2].Pose != nil {
+		t.Errorf("poses %+v", g.Tokens)
 	}
 	if len(g.Legend) != 1 || g.Legend[0] != down.Icon {
 		t.Errorf("legend %+v", g.Legend)
@@ -82,7 +82,7 @@ func TestLegendListsEachIconOnce(t *testing.T) {
 	star, skull := Icon{Glyph: "*", Legend: "Dazed"}, Icon{Glyph: "x", Legend: "Dying", Tone: Bad}
 	b := &Board{Tokens: []Token{
 		{ID: "a", Conditions: []Condition{{ID: "dazed", Icon: star}, {ID: "odd", Label: "Odd"}}},
-		{ID: "b", Stance: &Stance{ID: "s", Icon: skull}, Conditions: []Condition{{ID: "dazed", Icon: star}, {ID: "dying", Icon: skull}}},
+		{ID: "b", Pose: &Pose{ID: "s", Icon: skull}, Conditions: []Condition{{ID: "dazed", Icon: star}, {ID: "dying", Icon: skull}}},
 	}}
 	b.Finish()
 	if len(b.Legend) != 2 || b.Legend[0] != star || b.Legend[1] != skull {

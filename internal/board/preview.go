@@ -16,8 +16,8 @@ func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) 
 	b := &Board{Model: model, Tokens: tokens}
 	defer b.Finish()
 	for i := range tokens {
-		if s := startStance(e.Start, starts[tokens[i].ID].Props); s != nil {
-			tokens[i].Stance = s
+		if s := startPose(e.Start, starts[tokens[i].ID].Props); s != nil {
+			tokens[i].Pose = s
 		}
 	}
 	switch model {
@@ -123,9 +123,9 @@ func Features(fields []Field, p Props) []string {
 	return out
 }
 
-// startStance is the stance a start's properties put a token in: the
-// Stance of the option chosen for a select that declares them.
-func startStance(fields []Field, p Props) *Stance {
+// startPose is the pose a start's properties put a token in: the
+// Pose of the option chosen for a select that declares them.
+func startPose(fields []Field, p Props) *Pose {
 	for _, f := range fields {
 		if f.Type != FieldSelect {
 			continue
@@ -136,8 +136,8 @@ func startStance(fields []Field, p Props) *Stance {
 		}
 		s, _ := v.(string)
 		for _, o := range f.Options {
-			if o.Value == s && o.Stance != nil {
-				st := *o.Stance
+			if o.Value == s && o.Pose != nil {
+				st := *o.Pose
 				return &st
 			}
 		}

@@ -114,7 +114,7 @@ func (p Props) Bool(name string) bool {
 	return b
 }
 
-// Editor describes a ruleset's battlefield editor, as engine.StatSchema
+// Editor describes a ruleset's battlefield editor, as sheet.Schema
 // describes its stat blocks: the model, and the properties an area, a cell
 // and a start take.
 type Editor struct {
@@ -126,7 +126,7 @@ type Editor struct {
 	// (grid model).
 	Area []Field `json:"area,omitempty"`
 	// Start holds the properties of a combatant's start; an option may
-	// carry the stance the token is drawn in (Option.Stance).
+	// carry the pose the token is drawn in (Option.Pose).
 	Start []Field `json:"start,omitempty"`
 	// Grid bounds and scale (grid model).
 	MaxWidth  int    `json:"maxWidth,omitempty"`
@@ -158,12 +158,12 @@ const (
 	FieldText   = "text"
 )
 
-// Option is a value of a select and its label. Stance, on an option of a
-// start's property, is the stance a token starting with it is drawn in.
+// Option is a value of a select and its label. Pose, on an option of a
+// start's property, is the pose a token starting with it is drawn in.
 type Option struct {
-	Value  string  `json:"value"`
-	Label  string  `json:"label"`
-	Stance *Stance `json:"stance,omitempty"`
+	Value string `json:"value"`
+	Label string `json:"label"`
+	Pose  *Pose  `json:"pose,omitempty"`
 }
 
 // Read decodes a setup's battlefield (empty when absent), rejecting

@@ -1,11 +1,11 @@
 // Package carry returns a fight's lasting results to the campaign. When an
 // encounter ends, its Summary shows the GM, per player character, what the
-// fight did to the values its ruleset carries (engine.Carrier) and what
+// fight did to the values its ruleset carries (sheet.Carrier) and what
 // the character sheet would become; Confirm writes the GM's decisions into
 // the campaign's characters as revisions linked to the encounter.
 //
 // A decision replaces the encounter's previous decision for that character
-// as a whole (engine.ProposeCarry undoes what the previous one applied), so
+// as a whole (sheet.ProposeCarry undoes what the previous one applied), so
 // confirming again changes nothing, and confirming after a rewind and a new
 // end carries the new result only.
 package carry
@@ -20,6 +20,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -67,7 +68,7 @@ type Summary struct {
 	Seq int64
 	// Fields are the values the ruleset carries; none when it carries
 	// nothing.
-	Fields     []engine.CarryField
+	Fields     []sheet.CarryField
 	Characters []Entry
 }
 
@@ -84,14 +85,14 @@ type Entry struct {
 	Revision int
 	// Start and End are the carried values in the fight: those the
 	// encounter was prepared with and those it ended with.
-	Start, End engine.CarryValues
+	Start, End sheet.CarryValues
 	// Current is the character sheet now; Base is Current with the
 	// encounter's earlier decision undone (what skipping writes, within
 	// bounds); Proposal is what confirming writes (Base plus the fight's
 	// change).
-	Current, Base, Proposal engine.CarryValues
+	Current, Base, Proposal sheet.CarryValues
 	// Changes lists Current → Proposal.
-	Changes []engine.StatChange
+	Changes []sheet.Change
 	// Invalid is the ruleset's objection to the proposal, when it has one
 	// (the GM must edit the values before confirming).
 	Invalid string
@@ -129,10 +130,10 @@ func (s *Service) summary(ctx context.Context, encounterID string) (Summary, eng
 	}
 	b := st.Core()
 	sum := Summary{EncounterID: e.ID, CampaignID: e.CampaignID, Name: b.Name, Ruleset: rs.ID(), Status: b.Status, Seq: b.Seq}
-	carrier, carries := rs.(engine.Carrier)
+	carrier, carries := rs.(sheet.Carrier)
 	if carries {
 		sum.Fields = carrier.CarryFields()
-		if err := engine.CheckCarryFields(sum.Fields); err != nil {
+		if err := sheet.CheckCarryFields(sum.Fields); err != nil {
 			return Summary{}, nil, fmt.Errorf("carry: ruleset %s: %w", rs.ID(), err)
 		}
 	}
@@ -193,31 +194,31 @@ func (s *Service) summary(ctx context.Context, encounterID string) (Summary, eng
 // work fills in an entry's values. Once confirmed for this end, the
 // proposal is the sheet as it is (the confirmed values, possibly edited by
 // the GM), so confirming again changes nothing.
-func (s *Service) work(rs engine.Ruleset, carrier engine.Carrier, st engine.State, setupStats json.RawMessage, confirmed bool, en *Entry) error {
+func (s *Service) work(rs engine.Ruleset, carrier sheet.Carrier, st engine.State, setupStats json.RawMessage, confirmed bool, en *Entry) error {
 	fields := carrier.CarryFields()
 	var err error
-	if en.Start, err = engine.ReadCarried(fields, setupStats); err != nil {
+	if en.Start, err = sheet.ReadCarried(fields, setupStats); err != nil {
 		return fmt.Errorf("carry: %s's setup stats: %w", en.ID, err)
 	}
-	if en.End, err = engine.CarryOutOf(carrier, st, en.ID, setupStats); err != nil {
+	if en.End, err = sheet.CarryOutOf(carrier, st, en.ID, setupStats); err != nil {
 		return fmt.Errorf("carry: %w", err)
 	}
 	en.Current, en.stats = en.Start, setupStats
 	if ch := en.character; ch != nil {
 		en.Revision, en.stats = ch.Revision, ch.Stats
-		if en.Current, err = engine.ReadCarried(fields, ch.Stats); err != nil {
+		if en.Current, err = sheet.ReadCarried(fields, ch.Stats); err != nil {
 			return fray.Errorf(fray.ErrorCode(err), "the campaign's %s: %s", ch.Name, fray.ErrorMessage(err))
 		}
 	}
-	var prev engine.CarryApplied
+	var prev sheet.CarryApplied
 	if en.Decided != nil {
 		prev = en.Decided.Applied
 	}
-	en.Base, en.Proposal = engine.ProposeCarry(fields, en.Current, en.Start, en.End, prev)
+	en.Base, en.Proposal = sheet.ProposeCarry(fields, en.Current, en.Start, en.End, prev)
 	if confirmed {
 		en.Proposal = maps.Clone(en.Current)
 	}
-	en.Changes = engine.CarryChanges(fields, en.Current, en.Proposal)
+	en.Changes = sheet.CarryChanges(fields, en.Current, en.Proposal)
 	if _, err := sheetWith(rs, fields, en, en.Proposal); err != nil {
 		en.Invalid = fray.ErrorMessage(err)
 	}
@@ -226,12 +227,12 @@ func (s *Service) work(rs engine.Ruleset, carrier engine.Carrier, st engine.Stat
 
 // sheetWith returns the character's stats with values written, checked by
 // the ruleset's Derive when it has one.
-func sheetWith(rs engine.Ruleset, fields []engine.CarryField, en *Entry, values engine.CarryValues) (json.RawMessage, error) {
-	stats, err := engine.WriteCarried(fields, en.stats, values)
+func sheetWith(rs engine.Ruleset, fields []sheet.CarryField, en *Entry, values sheet.CarryValues) (json.RawMessage, error) {
+	stats, err := sheet.WriteCarried(fields, en.stats, values)
 	if err != nil {
 		return nil, fray.Errorf(fray.EINVALID, "%s: %s", en.Name, fray.ErrorMessage(err))
 	}
-	if d, ok := rs.(engine.Deriver); ok {
+	if d, ok := rs.(sheet.Deriver); ok {
 		if _, err := d.Derive(stats); err != nil {
 			return nil, fray.Errorf(fray.EINVALID, "%s: %s", en.Name, fray.ErrorMessage(err))
 		}
@@ -261,8 +262,8 @@ type Outcome struct {
 	// new character left out).
 	Revision int `json:"revision"`
 	// Changed reports whether the character's stats changed.
-	Changed bool                `json:"changed"`
-	Changes []engine.StatChange `json:"changes"`
+	Changed bool           `json:"changed"`
+	Changes []sheet.Change `json:"changes"`
 }
 
 // Confirm records the GM's decisions on encounterID's carry-over, all or
@@ -337,7 +338,7 @@ func (s *Service) Confirm(ctx context.Context, encounterID string, seq int64, by
 // nothing needs recording).
 func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, by User) (Outcome, *store.CarryDecision, error) {
 	fields := sum.Fields
-	o := Outcome{Character: en.ID, Decision: store.CarryConfirmed, Revision: en.Revision, Changes: []engine.StatChange{}}
+	o := Outcome{Character: en.ID, Decision: store.CarryConfirmed, Revision: en.Revision, Changes: []sheet.Change{}}
 	prev := en.Decided
 	sameEnd := prev != nil && prev.Seq == sum.Seq
 	rec := store.CarryDecision{
@@ -345,7 +346,7 @@ func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, 
 		// A new character is created by the decision: no revision to expect.
 		ExpectRevision: en.Revision,
 	}
-	save := func(stats json.RawMessage, kind string, changes []engine.StatChange) *store.CharacterSave {
+	save := func(stats json.RawMessage, kind string, changes []sheet.Change) *store.CharacterSave {
 		b := store.StatBlock{ID: en.ID, CampaignID: sum.CampaignID, Ruleset: sum.Ruleset, Name: en.Name, Stats: stats}
 		if ch := en.character; ch != nil {
 			b = ch.StatBlock
@@ -362,9 +363,9 @@ func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, 
 		if en.character == nil || (sameEnd && prev.Decision == store.CarrySkipped) {
 			return o, nil, nil // nothing to record, or recorded already
 		}
-		rec.Decision, rec.Applied = store.CarrySkipped, engine.CarryApplied{}
-		to := engine.ClampCarried(fields, en.Base)
-		if o.Changes = engine.CarryChanges(fields, en.Current, to); len(o.Changes) > 0 {
+		rec.Decision, rec.Applied = store.CarrySkipped, sheet.CarryApplied{}
+		to := sheet.ClampCarried(fields, en.Base)
+		if o.Changes = sheet.CarryChanges(fields, en.Current, to); len(o.Changes) > 0 {
 			stats, err := sheetWith(rs, fields, en, to)
 			if err != nil {
 				return o, nil, err
@@ -373,7 +374,7 @@ func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, 
 		}
 		return o, &rec, nil
 	}
-	edits, err := engine.ParseCarried(fields, d.Values)
+	edits, err := sheet.ParseCarried(fields, d.Values)
 	if err != nil {
 		return o, nil, fray.Errorf(fray.EINVALID, "%s: %s", en.Name, fray.ErrorMessage(err))
 	}
@@ -383,10 +384,10 @@ func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, 
 	if err != nil {
 		return o, nil, err
 	}
-	rec.Decision, rec.Applied = store.CarryConfirmed, engine.StepsBetween(fields, en.Base, to)
-	o.Changes = engine.CarryChanges(fields, en.Current, to)
+	rec.Decision, rec.Applied = store.CarryConfirmed, sheet.StepsBetween(fields, en.Base, to)
+	o.Changes = sheet.CarryChanges(fields, en.Current, to)
 	if en.character == nil {
-		o.Changes = engine.CarryChanges(fields, en.Start, to)
+		o.Changes = sheet.CarryChanges(fields, en.Start, to)
 		rec.Write, o.Changed = save(stats, store.RevisionCreated, o.Changes), true
 		return o, &rec, nil
 	}
@@ -401,17 +402,17 @@ func (s *Service) decide(rs engine.Ruleset, sum Summary, en *Entry, d Decision, 
 
 // sameSteps compares steps read back from the store (numbers as float64)
 // with fresh ones.
-func sameSteps(fields []engine.CarryField, a, b engine.CarryApplied) bool {
-	norm := func(in engine.CarryApplied) engine.CarryApplied {
-		out := engine.CarryApplied{}
+func sameSteps(fields []sheet.CarryField, a, b sheet.CarryApplied) bool {
+	norm := func(in sheet.CarryApplied) sheet.CarryApplied {
+		out := sheet.CarryApplied{}
 		for _, f := range fields {
 			st, ok := in[f.Name]
 			if !ok {
 				continue
 			}
-			from, _ := engine.CarryValue(f, st.From)
-			to, _ := engine.CarryValue(f, st.To)
-			out[f.Name] = engine.CarryStep{From: from, To: to}
+			from, _ := sheet.CarryValue(f, st.From)
+			to, _ := sheet.CarryValue(f, st.To)
+			out[f.Name] = sheet.CarryStep{From: from, To: to}
 		}
 		return out
 	}

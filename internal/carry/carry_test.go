@@ -15,13 +15,14 @@ import (
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/swzones"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
 func TestMain(m *testing.M) { testdb.Main(m) }
 
-const sheet = `{"wildCard":true,"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d8","vigor":"d8"},"skills":{"fighting":"d8"},"weapons":[{"id":"axe","name":"Axe","damage":"Str+d6"}]}`
+const statBlock = `{"wildCard":true,"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d8","vigor":"d8"},"skills":{"fighting":"d8"},"weapons":[{"id":"axe","name":"Axe","damage":"Str+d6"}]}`
 
 // fight is a campaign with the character brak and an encounter prepared
 // with him, brak and tess (a PC who is no campaign character) against a
@@ -50,7 +51,7 @@ func newFight(t *testing.T) *fight {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SaveCharacter(ctx, store.CharacterSave{Block: store.StatBlock{ID: "brak", CampaignID: c.ID, Ruleset: swzones.ID, Name: "Brak", Stats: []byte(sheet)}, Create: true}); err != nil {
+	if _, err := db.SaveCharacter(ctx, store.CharacterSave{Block: store.StatBlock{ID: "brak", CampaignID: c.ID, Ruleset: swzones.ID, Name: "Brak", Stats: []byte(statBlock)}, Create: true}); err != nil {
 		t.Fatal(err)
 	}
 	f := &fight{t: t, db: db, svc: carry.New(db, rules.Registry()), campaign: c.ID}
@@ -62,13 +63,13 @@ func newFight(t *testing.T) *fight {
 // brak's stats from the draft left stale on purpose.
 func (f *fight) prepare(name string) store.Encounter {
 	f.t.Helper()
-	extra := strings.Replace(sheet, `"wildCard":true`, `"wildCard":false`, 1)
+	extra := strings.Replace(statBlock, `"wildCard":true`, `"wildCard":false`, 1)
 	setup := fmt.Sprintf(`{"name":%q,"ruleset":"sw-zones","sides":[{"id":"heroes","name":"Heroes"},{"id":"foes","name":"Foes"}],
 		"battlefield":{"zones":[{"id":"ford","name":"Ford","adjacent":[]}]},
 		"combatants":[
 		{"id":"brak","name":"Brak","side":"heroes","pc":true,"stats":%s,"start":{"zone":"ford"}},
 		{"id":"tess","name":"Tess","side":"heroes","pc":true,"stats":%s,"start":{"zone":"ford"}},
-		{"id":"gob","name":"Goblin","side":"foes","stats":%s,"start":{"zone":"ford"}}]}`, name, sheet, sheet, extra)
+		{"id":"gob","name":"Goblin","side":"foes","stats":%s,"start":{"zone":"ford"}}]}`, name, statBlock, statBlock, extra)
 	p, err := prep.Prepare(rules.Registry(), []byte(setup))
 	if err != nil {
 		f.t.Fatal(err)
@@ -234,7 +235,7 @@ func TestCarryOverLifecycle(t *testing.T) {
 	}
 	vs, _ := f.db.Revisions(ctx, f.campaign, "brak")
 	if v := vs[0]; v.Kind != store.RevisionCarried || v.EncounterID != f.enc || v.EncounterName != "Ford" || v.UserName != "gm" ||
-		!reflect.DeepEqual(v.Changes, []engine.StatChange{{Path: "wounds", Label: "Wounds", Before: "0", After: "2"}}) {
+		!reflect.DeepEqual(v.Changes, []sheet.Change{{Path: "wounds", Label: "Wounds", Before: "0", After: "2"}}) {
 		t.Fatalf("carried revision %+v", v)
 	}
 	tess, err := f.db.Character(ctx, f.campaign, "tess")

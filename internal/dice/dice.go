@@ -1,5 +1,6 @@
 // Package dice rolls server-side dice from an injected source and records
-// every die, so that each event carries the exact faces that produced it.
+// every die, so that each event carries the exact faces that produced it;
+// it also reads the dice expressions players write ("2d6+1", "4d6kh3").
 package dice
 
 import (

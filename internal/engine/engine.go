@@ -13,7 +13,9 @@
 // everything else (positions, statistics, conditions) in its own part of
 // the state, and never writes Base.
 //
-// Nothing here knows about zones or any other positioning model.
+// Nothing here knows about zones or any other positioning model (that is
+// package board's), nor about character sheets and carry-over (package
+// sheet's).
 package engine
 
 import (
@@ -47,8 +49,8 @@ type Side struct {
 // Out and Down are the two ways of no longer fighting. An Out combatant has
 // left the fight (dead, fled, unconscious for the rest of it): it takes no
 // turns, though a ruleset may bring it back (KindCombatantBack). A Down
-// combatant is incapacitated but still in the turn order — dying and making
-// death tests, or bleeding — until it dies (Out) or gets up (KindCombatantUp).
+// combatant is incapacitated but still in the turn order — dying, or
+// bleeding — until it dies (Out) or gets up (KindCombatantUp).
 // Neither counts as fighting for its side.
 type Combatant struct {
 	ID     string `json:"id"`

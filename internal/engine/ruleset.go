@@ -14,9 +14,9 @@ import (
 // through the engine's core events, which a ruleset emits with the Tx's
 // helpers (StartRound, StartTurn, Reorder, Interrupt, Ask, …).
 type Ruleset interface {
-	// ID is the registry id, e.g. "sw-zones".
+	// ID is the registry id, e.g. "toy".
 	ID() string
-	// Title is a human name, e.g. "Savage Worlds — zones".
+	// Title is a human name, e.g. "Swords and sorcery — zones".
 	Title() string
 	// Options lists every switch a GM may set, with defaults.
 	Options() []OptionSpec
@@ -110,9 +110,12 @@ type Action struct {
 	Help   string  `json:"help,omitempty"`
 	Fields []Field `json:"fields,omitempty"`
 	// Main marks the few actions a page shows as buttons first; the rest
-	// may sit behind "More…". Danger marks actions to confirm.
-	Main   bool `json:"main,omitempty"`
-	Danger bool `json:"danger,omitempty"`
+	// may sit behind "More…". Danger marks actions to confirm. EndsTurn
+	// marks the action that ends the actor's turn (a page binds a key to
+	// it).
+	Main     bool `json:"main,omitempty"`
+	Danger   bool `json:"danger,omitempty"`
+	EndsTurn bool `json:"endsTurn,omitempty"`
 }
 
 // Field is one input of an Action or a Decision: a select, a number, a

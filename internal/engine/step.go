@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// Step is a piece of a resolution that may have to wait: a free attack
-// still to roll, the damage of a blast's next victim, the rest of a move.
+// Step is a piece of a resolution that may have to wait: a reaction's
+// attack still to roll, the damage of a blast's next victim, the rest of a move.
 // Kind names the ruleset's handler (Stepper.Step), Data its arguments.
 //
 // A ruleset that pauses ("pause this resolution, ask someone, resume with

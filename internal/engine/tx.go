@@ -162,7 +162,7 @@ func (tx *Tx) Acted(id, text string) error {
 }
 
 // Reorder moves id to index to of the order for the rest of the round
-// (Delay, Ready, a chosen later slot, Quick Strike). The slot being
+// (a delay, a readied action, a chosen later slot, a strike out of turn). The slot being
 // played stays the same combatant's; when id itself is moved out of it,
 // the turn pointer steps back so the next turn is whoever came after.
 func (tx *Tx) Reorder(id string, to int, reason, text string) error {

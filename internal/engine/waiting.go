@@ -8,7 +8,7 @@ import "slices"
 // changes under the work parked behind it. Some GM commands change nothing
 // that work depends on — a secret count, an aside roll, a ruling the
 // ruleset reads later — and a fight that is a chain of decisions (sealed
-// stances, then maneuvers, then the next stances) would otherwise never
+// choices, then moves, then the next sealed choices) would otherwise never
 // give the GM a moment for them. A ruleset declares such a command with
 // CommandSpec{GM: true, WhileWaiting: true}; the engine then accepts it
 // while decisions wait and keeps offering it among the GM's actions. The

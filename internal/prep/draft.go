@@ -10,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // A draft's battlefield is a board.Battlefield under the position model
@@ -133,7 +134,7 @@ func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side 
 		if n > 1 {
 			cname = fmt.Sprintf("%s %d", name, first+i)
 		}
-		cid := engine.UniqueSlug(cname, used)
+		cid := sheet.UniqueSlug(cname, used)
 		used[cid] = true
 		c := engine.CombatantSetup{Combatant: engine.Combatant{ID: cid, Name: cname, Side: side, Hidden: hidden}, Stats: stats}
 		SetStart(&c, start)

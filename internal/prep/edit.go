@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Form is what a battlefield edit reads: a posted form's values.
@@ -102,7 +103,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 			for _, z := range b.Zones {
 				used[z.ID] = true
 			}
-			b.Zones = append(b.Zones, board.ZoneSetup{ID: engine.UniqueSlug(name, used), Name: name, Description: val("description"),
+			b.Zones = append(b.Zones, board.ZoneSetup{ID: sheet.UniqueSlug(name, used), Name: name, Description: val("description"),
 				Adjacent: []string{}, Props: props, X: x, Y: y})
 			break
 		}
@@ -157,7 +158,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		for k := range zones {
 			z = k
 		}
-		b.Melees = append(b.Melees, board.GroupSetup{ID: engine.UniqueSlug("m", used), Zone: z, Members: slices.Clone(members)})
+		b.Melees = append(b.Melees, board.GroupSetup{ID: sheet.UniqueSlug("m", used), Zone: z, Members: slices.Clone(members)})
 	case "melee-remove":
 		b.Melees = slices.DeleteFunc(b.Melees, func(ml board.GroupSetup) bool { return ml.ID == val("melee") })
 	case "grid-size":

@@ -3,13 +3,8 @@
 package prep
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io/fs"
-	"path"
-	"slices"
 
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -18,30 +13,12 @@ import (
 )
 
 // MaxSetupBytes bounds an imported encounter document.
-const MaxSetupBytes = 1 << 20
+const MaxSetupBytes = engine.MaxSetupBytes
 
 // Store is the persistence prep needs.
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
-}
-
-// DecodeSetup parses a setup document strictly: unknown fields are errors,
-// so a misspelt key never silently becomes a default.
-func DecodeSetup(data []byte) (engine.Setup, error) {
-	var s engine.Setup
-	if len(data) > MaxSetupBytes {
-		return s, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", MaxSetupBytes)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file is not a valid setup document: %v", err)
-	}
-	if dec.More() {
-		return engine.Setup{}, fray.Errorf(fray.EINVALID, "encounter file has data after the setup document")
-	}
-	return s, nil
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -55,7 +32,7 @@ type Prepared struct {
 // Prepare validates a setup document and builds the encounter's initial
 // state without storing anything.
 func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
-	setup, err := DecodeSetup(data)
+	setup, err := engine.DecodeSetup(data)
 	if err != nil {
 		return Prepared{}, err
 	}
@@ -122,35 +99,10 @@ func Import(ctx context.Context, db Store, rules *engine.Registry, campaignID st
 }
 
 // Example is one shipped example encounter.
-type Example struct {
-	Name  string // file name without extension, e.g. "sw-zones-goblin-ford"
-	Title string // the encounter's name
-	Data  []byte
-}
+type Example = examples.Example
 
 // Examples returns the shipped example encounters, sorted by name.
-func Examples() ([]Example, error) {
-	files, err := fs.Glob(examples.Encounters, "encounters/*.json")
-	if err != nil {
-		return nil, err
-	}
-	slices.Sort(files)
-	out := make([]Example, 0, len(files))
-	for _, f := range files {
-		data, err := fs.ReadFile(examples.Encounters, f)
-		if err != nil {
-			return nil, err
-		}
-		var head struct {
-			Name string `json:"name"`
-		}
-		if err := json.Unmarshal(data, &head); err != nil {
-			return nil, fmt.Errorf("example %s: %w", f, err)
-		}
-		out = append(out, Example{Name: path.Base(f)[:len(path.Base(f))-len(".json")], Title: head.Name, Data: data})
-	}
-	return out, nil
-}
+func Examples() ([]Example, error) { return examples.All() }
 
 // Imported is an example encounter as stored, with its player characters.
 type Imported struct {

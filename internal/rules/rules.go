@@ -10,6 +10,15 @@ import (
 	"github.com/fray-vtt/fray/internal/rules/swzones"
 )
 
+// Worded is implemented by a ruleset that names the words it owns beyond
+// its command kinds and option names: its conditions, resources and game
+// terms ("Shaken", "Bennies", "Wild Card"). No package but the ruleset's
+// may use a ruleset's words — not the engine, the boards, the pages, the
+// server or play; TestNoRulesetWordOutsideItsPackage holds them to it.
+type Worded interface {
+	Words() []string
+}
+
 // Registry returns a registry of every ruleset Fray ships, for the server
 // and the tools that import encounters.
 func Registry() *engine.Registry {

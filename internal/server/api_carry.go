@@ -5,35 +5,35 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/carry"
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 type carryJSON struct {
-	Encounter  string              `json:"encounter"`
-	Campaign   string              `json:"campaign"`
-	Name       string              `json:"name"`
-	Ruleset    string              `json:"ruleset"`
-	Status     string              `json:"status"`
-	Seq        int64               `json:"seq"`
-	Finished   bool                `json:"finished"`
-	Fields     []engine.CarryField `json:"fields"`
-	Characters []carryEntryJSON    `json:"characters"`
+	Encounter  string             `json:"encounter"`
+	Campaign   string             `json:"campaign"`
+	Name       string             `json:"name"`
+	Ruleset    string             `json:"ruleset"`
+	Status     string             `json:"status"`
+	Seq        int64              `json:"seq"`
+	Finished   bool               `json:"finished"`
+	Fields     []sheet.CarryField `json:"fields"`
+	Characters []carryEntryJSON   `json:"characters"`
 }
 
 type carryEntryJSON struct {
-	ID       string              `json:"id"`
-	Name     string              `json:"name"`
-	State    string              `json:"state"`
-	Problem  string              `json:"problem,omitempty"`
-	Revision int                 `json:"revision"`
-	Start    engine.CarryValues  `json:"start,omitempty"`
-	End      engine.CarryValues  `json:"end,omitempty"`
-	Current  engine.CarryValues  `json:"current,omitempty"`
-	Proposal engine.CarryValues  `json:"proposal,omitempty"`
-	Changes  []engine.StatChange `json:"changes"`
-	Invalid  string              `json:"invalid,omitempty"`
-	Decided  *decidedJSON        `json:"decided"`
+	ID       string            `json:"id"`
+	Name     string            `json:"name"`
+	State    string            `json:"state"`
+	Problem  string            `json:"problem,omitempty"`
+	Revision int               `json:"revision"`
+	Start    sheet.CarryValues `json:"start,omitempty"`
+	End      sheet.CarryValues `json:"end,omitempty"`
+	Current  sheet.CarryValues `json:"current,omitempty"`
+	Proposal sheet.CarryValues `json:"proposal,omitempty"`
+	Changes  []sheet.Change    `json:"changes"`
+	Invalid  string            `json:"invalid,omitempty"`
+	Decided  *decidedJSON      `json:"decided"`
 }
 
 type decidedJSON struct {
@@ -59,13 +59,13 @@ func (s *Server) handleAPICarry(w http.ResponseWriter, r *http.Request) {
 	out := carryJSON{Encounter: sum.EncounterID, Campaign: sum.CampaignID, Name: sum.Name, Ruleset: sum.Ruleset,
 		Status: string(sum.Status), Seq: sum.Seq, Finished: sum.Finished(), Fields: sum.Fields, Characters: []carryEntryJSON{}}
 	if out.Fields == nil {
-		out.Fields = []engine.CarryField{}
+		out.Fields = []sheet.CarryField{}
 	}
 	for _, c := range sum.Characters {
 		e := carryEntryJSON{ID: c.ID, Name: c.Name, State: c.State, Problem: c.Problem, Revision: c.Revision,
 			Start: c.Start, End: c.End, Current: c.Current, Proposal: c.Proposal, Changes: c.Changes, Invalid: c.Invalid}
 		if e.Changes == nil {
-			e.Changes = []engine.StatChange{}
+			e.Changes = []sheet.Change{}
 		}
 		if d := c.Decided; d != nil {
 			e.Decided = &decidedJSON{Decision: d.Decision, Seq: d.Seq, Revision: d.Revision, By: d.UserName, At: d.DecidedAt.UTC()}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -23,21 +23,21 @@ type characterJSON struct {
 
 // revisionJSON is one revision of a character.
 type revisionJSON struct {
-	Revision      int                 `json:"revision"`
-	Kind          string              `json:"kind"`
-	Name          string              `json:"name,omitempty"`
-	Stats         json.RawMessage     `json:"stats"`
-	Changes       []engine.StatChange `json:"changes"`
-	EncounterID   string              `json:"encounterId,omitempty"`
-	EncounterName string              `json:"encounterName,omitempty"`
-	By            string              `json:"by,omitempty"`
-	At            time.Time           `json:"at"`
+	Revision      int             `json:"revision"`
+	Kind          string          `json:"kind"`
+	Name          string          `json:"name,omitempty"`
+	Stats         json.RawMessage `json:"stats"`
+	Changes       []sheet.Change  `json:"changes"`
+	EncounterID   string          `json:"encounterId,omitempty"`
+	EncounterName string          `json:"encounterName,omitempty"`
+	By            string          `json:"by,omitempty"`
+	At            time.Time       `json:"at"`
 }
 
 func revisionOut(v store.Revision) revisionJSON {
 	changes := v.Changes
 	if changes == nil {
-		changes = []engine.StatChange{}
+		changes = []sheet.Change{}
 	}
 	return revisionJSON{Revision: v.Revision, Kind: v.Kind, Name: v.Name, Stats: v.Stats, Changes: changes,
 		EncounterID: v.EncounterID, EncounterName: v.EncounterName, By: v.UserName, At: v.CreatedAt.UTC()}

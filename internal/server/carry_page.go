@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/carry"
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -69,7 +69,7 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 		case "skip":
 			ds = append(ds, carry.Decision{Character: c.ID, Skip: true})
 		case "confirm":
-			values, err := engine.CarriedFromForm(sum.Fields, r.PostForm, "value."+c.ID+".")
+			values, err := sheet.CarriedFromForm(sum.Fields, r.PostForm, "value."+c.ID+".")
 			if err != nil {
 				fail(fray.Errorf(fray.EINVALID, "%s: %s", c.Name, errMessage(err)))
 				return
@@ -155,8 +155,8 @@ func carryProps(sum carry.Summary, posted url.Values) web.CarryProps {
 		if c.Problem == "" {
 			for _, f := range sum.Fields {
 				v := web.CarryValueRow{Field: f,
-					Start: engine.FormatCarried(f, c.Start[f.Name]), End: engine.FormatCarried(f, c.End[f.Name]),
-					Now: engine.FormatCarried(f, c.Current[f.Name]), Input: engine.FormValue(c.Proposal[f.Name]),
+					Start: sheet.FormatCarried(f, c.Start[f.Name]), End: sheet.FormatCarried(f, c.End[f.Name]),
+					Now: sheet.FormatCarried(f, c.Current[f.Name]), Input: sheet.FormValue(c.Proposal[f.Name]),
 					Changed: c.Proposal[f.Name] != c.Current[f.Name]}
 				if posted != nil {
 					v.Input = posted.Get("value." + c.ID + "." + f.Name)

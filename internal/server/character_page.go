@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -80,17 +81,17 @@ func revisionRow(v store.Revision) web.RevisionRow {
 // skills and unticked boxes are left out; list items are one line each.
 func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetValue, groups []web.SheetGroup) {
 	carried := map[string]bool{}
-	if c, ok := rs.(engine.Carrier); ok {
+	if c, ok := rs.(sheet.Carrier); ok {
 		fields := c.CarryFields()
-		values, err := engine.ReadCarried(fields, stats)
+		values, err := sheet.ReadCarried(fields, stats)
 		if err == nil {
 			for _, f := range fields {
 				carried[f.Name] = true
-				condition = append(condition, web.SheetValue{Path: f.Name, Label: f.Label, Value: engine.FormatCarried(f, values[f.Name])})
+				condition = append(condition, web.SheetValue{Path: f.Name, Label: f.Label, Value: sheet.FormatCarried(f, values[f.Name])})
 			}
 		}
 	}
-	sc, ok := rs.(engine.Schemaer)
+	sc, ok := rs.(sheet.Schemaer)
 	if !ok {
 		return condition, nil
 	}
@@ -106,7 +107,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 			if f.Group != g || carried[f.Name] {
 				continue
 			}
-			if f.Type == engine.FieldList {
+			if f.Type == sheet.FieldList {
 				for i := 0; i < rows; i++ {
 					var parts []string
 					title := ""
@@ -116,7 +117,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 						case v == "" || it.Name == "id":
 						case it.Name == "name":
 							title = v
-						case it.Type == engine.FieldBool:
+						case it.Type == sheet.FieldBool:
 							parts = append(parts, strings.ToLower(it.Label))
 						default:
 							parts = append(parts, it.Label+" "+v)
@@ -133,7 +134,7 @@ func sheetOf(rs engine.Ruleset, stats json.RawMessage) (condition []web.SheetVal
 			switch {
 			case v == "":
 				continue
-			case f.Type == engine.FieldBool:
+			case f.Type == sheet.FieldBool:
 				v = "yes"
 			}
 			group.Values = append(group.Values, web.SheetValue{Path: f.Name, Label: f.Label, Value: v})
@@ -154,7 +155,7 @@ func orDash(s string) string {
 
 // saveCharacterSheet saves a character from the GM's stat editor as a
 // revision by the GM, saying what changed from oldStats.
-func (s *Server) saveCharacterSheet(ctx context.Context, m membership, schema engine.StatSchema, b store.StatBlock, create bool, oldStats json.RawMessage) error {
+func (s *Server) saveCharacterSheet(ctx context.Context, m membership, schema sheet.Schema, b store.StatBlock, create bool, oldStats json.RawMessage) error {
 	save := store.CharacterSave{Block: b, Create: create, Kind: store.RevisionEdited, UserID: m.user.ID, UserName: m.user.Name}
 	if create {
 		save.Kind = store.RevisionCreated

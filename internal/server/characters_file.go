@@ -11,9 +11,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -108,12 +108,12 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 		return store.CharacterImport{}, err
 	}
 	if e.ID == "" {
-		e.ID = engine.Slug(e.Name)
+		e.ID = sheet.Slug(e.Name)
 	}
 	if !characterID.MatchString(e.ID) {
 		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "id %q: use letters, digits, '-' and '_' (it is the character's combatant id)", e.ID)
 	}
-	if d, ok := rs.(engine.Deriver); ok {
+	if d, ok := rs.(sheet.Deriver); ok {
 		if _, err := d.Derive(e.Stats); err != nil {
 			return store.CharacterImport{}, err
 		}
@@ -138,8 +138,8 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 			Changes: v.Changes, EncounterName: v.EncounterName, UserName: v.By, CreatedAt: v.At})
 		last, lastStats = v.Revision, v.Stats
 	}
-	var changes []engine.StatChange
-	if sc, ok := rs.(engine.Schemaer); ok && lastStats != nil {
+	var changes []sheet.Change
+	if sc, ok := rs.(sheet.Schemaer); ok && lastStats != nil {
 		changes, _ = sc.Schema().Diff(lastStats, e.Stats)
 	}
 	ci.Import = store.Revision{Revision: last + 1, Name: e.Name, Stats: e.Stats, Kind: store.RevisionImported,

@@ -105,7 +105,7 @@ func (s *Server) handleTimeline(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		// Each in the board's words as it stands now (a fighter who was
-		// bleeding out when taken out may have died since); the reason it
+		// dying when taken out may have died since); the reason it
 		// was taken out when the board says nothing.
 		for _, cb := range view.Combatants {
 			if cb.Out {

@@ -10,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -83,7 +84,7 @@ func (s *Server) applyEdit(r *http.Request, m membership, setup *engine.Setup) e
 		if val("name") == "" {
 			return bad("a side needs a name")
 		}
-		setup.Sides = append(setup.Sides, engine.Side{ID: engine.UniqueSlug(val("name"), sideIDs), Name: val("name")})
+		setup.Sides = append(setup.Sides, engine.Side{ID: sheet.UniqueSlug(val("name"), sideIDs), Name: val("name")})
 	case "side-rename":
 		for i := range setup.Sides {
 			if setup.Sides[i].ID == val("side") && val("name") != "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -91,7 +92,7 @@ func readUpload(r *http.Request) (engine.Setup, error) {
 	if err != nil {
 		return engine.Setup{}, err
 	}
-	return prep.DecodeSetup(data)
+	return engine.DecodeSetup(data)
 }
 
 func (s *Server) importedSetup(r *http.Request) (engine.Setup, error) {
@@ -149,7 +150,7 @@ func writeSetupFile(w http.ResponseWriter, name string, setup []byte) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+engine.Slug(name)+`.json"`)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+sheet.Slug(name)+`.json"`)
 	_, _ = w.Write(append(setup, '\n'))
 }
 
@@ -189,7 +190,7 @@ func (s *Server) handleDuplicateEncounter(w http.ResponseWriter, r *http.Request
 	if !ok {
 		return
 	}
-	setup, err := prep.DecodeSetup(e.Setup)
+	setup, err := engine.DecodeSetup(e.Setup)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -234,7 +235,7 @@ func (s *Server) prepProps(r *http.Request, m membership, encs []store.Encounter
 	ctx := r.Context()
 	p := &web.PrepProps{CampaignID: m.campaign, IsGM: m.gm()}
 	for _, rs := range s.rules.All() {
-		if _, ok := rs.(engine.Schemaer); ok {
+		if _, ok := rs.(sheet.Schemaer); ok {
 			p.Rulesets = append(p.Rulesets, engine.Choice{Value: rs.ID(), Label: rs.Title()})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -30,7 +31,7 @@ func storeKind(kind string) string {
 // derived lists a ruleset's derived values of stats, sorted by label, or
 // the reason the stats are invalid.
 func derived(rs engine.Ruleset, stats json.RawMessage) ([]engine.Choice, string) {
-	d, ok := rs.(engine.Deriver)
+	d, ok := rs.(sheet.Deriver)
 	if !ok {
 		return nil, ""
 	}
@@ -58,10 +59,10 @@ func derivedLine(rs engine.Ruleset, stats json.RawMessage) string {
 	return strings.Join(parts, " · ")
 }
 
-func schemaOf(rs engine.Ruleset) (engine.StatSchema, error) {
-	sc, ok := rs.(engine.Schemaer)
+func schemaOf(rs engine.Ruleset) (sheet.Schema, error) {
+	sc, ok := rs.(sheet.Schemaer)
 	if !ok {
-		return engine.StatSchema{}, fray.Errorf(fray.EINVALID, "ruleset %s has no stat block editor", rs.ID())
+		return sheet.Schema{}, fray.Errorf(fray.EINVALID, "ruleset %s has no stat block editor", rs.ID())
 	}
 	return sc.Schema(), nil
 }
@@ -159,7 +160,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	}
 	stats, err := schema.ParseForm(r.PostForm)
 	if err == nil {
-		if d, ok := rs.(engine.Deriver); ok {
+		if d, ok := rs.(sheet.Deriver); ok {
 			_, err = d.Derive(stats)
 		}
 	}
@@ -177,7 +178,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 			for _, b := range existing {
 				used[b.ID] = true
 			}
-			id = engine.UniqueSlug(p.Name, used)
+			id = sheet.UniqueSlug(p.Name, used)
 		}
 		block := store.StatBlock{ID: id, CampaignID: m.campaign, Ruleset: rs.ID(), Name: p.Name, Stats: stats}
 		if storeKind(kind) == store.KindCharacter {
@@ -284,13 +285,13 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, errMessage(err))
 		}
 		if e.ID == "" {
-			e.ID = engine.Slug(e.Name)
+			e.ID = sheet.Slug(e.Name)
 		}
 		if seen[e.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)
 		}
 		seen[e.ID] = true
-		if d, ok := rs.(engine.Deriver); ok {
+		if d, ok := rs.(sheet.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
 				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, errMessage(err))
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // A campaign character (a stat block of the characters table) is
@@ -40,7 +40,7 @@ type Revision struct {
 	Stats                   []byte
 	Kind                    string
 	// Changes says what changed from the previous revision, in words.
-	Changes []engine.StatChange
+	Changes []sheet.Change
 	// EncounterID links a carried revision to its encounter ("" when
 	// none, or the encounter is gone); EncounterName stays.
 	EncounterID, EncounterName string
@@ -60,7 +60,7 @@ type CharacterSave struct {
 	// the character has moved on meanwhile.
 	ExpectRevision int
 	Kind           string
-	Changes        []engine.StatChange
+	Changes        []sheet.Change
 	EncounterID    string
 	EncounterName  string
 	UserID         string
@@ -74,7 +74,7 @@ type CarryOver struct {
 	Seq      int64
 	Decision string // CarryConfirmed or CarrySkipped
 	// Applied is what the decision did to the character's carried values.
-	Applied engine.CarryApplied
+	Applied sheet.CarryApplied
 	// Revision is the character revision it wrote, 0 when none.
 	Revision         int
 	UserID, UserName string
@@ -259,7 +259,7 @@ func saveCharacter(ctx context.Context, tx pgx.Tx, s CharacterSave) (int, error)
 func insertRevision(ctx context.Context, tx pgx.Tx, s CharacterSave, n int) error {
 	changes := s.Changes
 	if changes == nil {
-		changes = []engine.StatChange{}
+		changes = []sheet.Change{}
 	}
 	raw, err := json.Marshal(changes)
 	if err != nil {
@@ -378,7 +378,7 @@ func (db *DB) DecideCarryOver(ctx context.Context, encounterID string, seq int64
 			}
 			applied := c.Applied
 			if applied == nil {
-				applied = engine.CarryApplied{}
+				applied = sheet.CarryApplied{}
 			}
 			raw, err := json.Marshal(applied)
 			if err != nil {
@@ -485,9 +485,9 @@ func (db *DB) ImportCharacters(ctx context.Context, campaignID string, cs []Char
 	})
 }
 
-func nonNilChanges(cs []engine.StatChange) []engine.StatChange {
+func nonNilChanges(cs []sheet.Change) []sheet.Change {
 	if cs == nil {
-		return []engine.StatChange{}
+		return []sheet.Change{}
 	}
 	return cs
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/migrations"
 )
@@ -39,7 +39,7 @@ func TestCharacterRevisions(t *testing.T) {
 	if rev, err := db.SaveCharacter(ctx, store.CharacterSave{Block: character(c.ID, `{ "wounds" : 0 }`)}); err != nil || rev != 1 {
 		t.Fatalf("unchanged save: %d %v", rev, err)
 	}
-	changes := []engine.StatChange{{Path: "wounds", Label: "Wounds", Before: "0", After: "2"}}
+	changes := []sheet.Change{{Path: "wounds", Label: "Wounds", Before: "0", After: "2"}}
 	rev, err = db.SaveCharacter(ctx, store.CharacterSave{Block: character(c.ID, `{"wounds":2}`), ExpectRevision: 1,
 		Kind: store.RevisionEdited, Changes: changes, UserID: gm.ID, UserName: gm.Name})
 	if err != nil || rev != 2 {
@@ -96,7 +96,7 @@ func TestDecideCarryOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	applied := engine.CarryApplied{"wounds": {From: 0, To: 2}}
+	applied := sheet.CarryApplied{"wounds": {From: 0, To: 2}}
 	decision := func(expect int) store.CarryDecision {
 		return store.CarryDecision{
 			CarryOver: store.CarryOver{CampaignID: e.CampaignID, CharacterID: "brak", Decision: store.CarryConfirmed,
@@ -163,7 +163,7 @@ func TestImportCharacters(t *testing.T) {
 			Revisions: []store.Revision{
 				{Revision: 1, Name: "Brak", Stats: []byte(`{}`), Kind: store.RevisionCreated, UserID: store.NewID(), UserName: "elsewhere"},
 				{Revision: 2, Name: "Brak", Stats: []byte(`{"wounds":1}`), Kind: store.RevisionCarried, EncounterName: "Ford",
-					Changes: []engine.StatChange{{Path: "wounds", Label: "Wounds", Before: "0", After: "1"}}},
+					Changes: []sheet.Change{{Path: "wounds", Label: "Wounds", Before: "0", After: "1"}}},
 			},
 			Import: store.Revision{Revision: 3, Name: "Brak", Stats: b.Stats, Kind: store.RevisionImported, UserName: "gm"},
 		}

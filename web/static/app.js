@@ -1036,7 +1036,7 @@
 
   function endTurn() {
     const g = actingGroup();
-    const form = g && g.querySelector('form.action[data-kind="end-turn"]');
+    const form = g && g.querySelector('form.action[data-ends-turn]');
     if (!form) return false;
     const d = form.closest('details.act');
     return d ? run(d) : run(form);

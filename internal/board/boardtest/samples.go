@@ -50,8 +50,8 @@ var (
 	bleed   = board.Condition{ID: "bleeding", Label: "Bleeding out", Icon: board.Icon{Glyph: "♥", Legend: "Bleeding out", Tone: board.Bad}, Text: "Rolls each round to stay alive."}
 	aiming  = board.Condition{ID: "aiming", Label: "Aiming", Icon: board.Icon{Glyph: "◎", Legend: "Aiming", Tone: board.Good}, Text: "+2 to the next shot."}
 	grabbed = board.Condition{ID: "grappled", Label: "Grappled", Icon: board.Icon{Glyph: "⊗", Legend: "Grappled"}, Text: "Held by the troll."}
-	prone   = &board.Stance{ID: "prone", Label: "Prone", Icon: board.Icon{Glyph: "⇊", Legend: "Prone"}, Shape: board.Flat, Text: "−2 to hit in melee; harder to shoot."}
-	crouch  = &board.Stance{ID: "crouched", Label: "Crouched", Icon: board.Icon{Glyph: "⇣", Legend: "Crouched"}, Shape: board.Low, Text: "Half cover; half speed."}
+	prone   = &board.Pose{ID: "prone", Label: "Prone", Icon: board.Icon{Glyph: "⇊", Legend: "Prone"}, Shape: board.Flat, Text: "−2 to hit in melee; harder to shoot."}
+	crouch  = &board.Pose{ID: "crouched", Label: "Crouched", Icon: board.Icon{Glyph: "⇣", Legend: "Crouched"}, Shape: board.Low, Text: "Half cover; half speed."}
 )
 
 func wounds(n, max int) *board.Meter {
@@ -112,7 +112,7 @@ func Zones() Sample {
 	ts[2].Health, ts[2].Tags, ts[2].Initiative = wounds(2, 3), []string{"Wild Card"}, "Q♣"
 	ts[3].Conditions, ts[3].Initiative = []board.Condition{shaken}, "7♥"
 	ts[4].Initiative = "5♠"
-	ts[5].Stance, ts[5].Initiative = prone, "3♦"
+	ts[5].Pose, ts[5].Initiative = prone, "3♦"
 	b := &board.Board{Model: board.Zones, Tokens: ts, Facts: []board.Stat{{Label: "Deck", Value: "43 cards left"}},
 		Zones: &board.ZoneMap{
 			Areas: []board.Area{
@@ -205,7 +205,7 @@ func GridBands() Sample {
 	return Sample{Name: "grid-bands", View: v, Log: []engine.Event{shot}}
 }
 
-// GridSquares is a 5-ft grid with stances: the GM's view, with a hidden
+// GridSquares is a 5-ft grid with poses: the GM's view, with a hidden
 // foe and a question waiting.
 func GridSquares() Sample {
 	ts := []board.Token{
@@ -214,10 +214,10 @@ func GridSquares() Sample {
 		tok("k3", "Kobold shaman", "monsters", false),
 	}
 	ts[0].Health, ts[0].Conditions = hp(22, 31), []board.Condition{grabbed}
-	ts[1].Health, ts[1].Down, ts[1].Stance, ts[1].Conditions = hp(0, 24), true, prone, []board.Condition{bleed}
+	ts[1].Health, ts[1].Down, ts[1].Pose, ts[1].Conditions = hp(0, 24), true, prone, []board.Condition{bleed}
 	ts[2].Health = hp(18, 18)
 	ts[3].Health, ts[3].Acting = hp(61, 84), true
-	ts[4].Health, ts[4].Stance = hp(5, 5), crouch
+	ts[4].Health, ts[4].Pose = hp(5, 5), crouch
 	ts[5].Health, ts[5].Out = hp(0, 5), true
 	ts[6].Health, ts[6].Hidden = hp(12, 12), true
 	ts[3].Stats = []board.Stat{{Label: "AC", Value: "15"}, {Label: "Speed", Value: "30 ft"}}
@@ -258,7 +258,7 @@ func GridSquares() Sample {
 }
 
 // Pairs is pairwise engagements: a duel at Striking distance, a grapple,
-// and one fighter apart; stances shown after the exchange.
+// and one fighter apart; poses shown after the exchange.
 func Pairs() Sample {
 	ts := []board.Token{
 		tok("ines", "Inês", "school", true), tok("bo", "Bo", "school", true), tok("vex", "Vex", "rivals", false),
@@ -280,7 +280,7 @@ func Pairs() Sample {
 		Round: 2, Seq: 20, Viewer: engine.PlayerViewer("ines"),
 		Sides:      []engine.Side{{ID: "school", Name: "The school"}, {ID: "rivals", Name: "Rivals"}},
 		Combatants: combatants(ts), Order: ids(ts), Current: "ines", Acting: []string{"ines", "vex"}, Phase: "Exchange", Board: finished(b),
-		Committed: []engine.Committed{{Decision: "d19", For: "ines", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}},
+		Committed: []engine.Committed{{Decision: "d19", For: "ines", Prompt: "Your pose?", Choice: "feint", Label: "Feint"}},
 		Waiting:   []string{"Vex"},
 		Actions: []engine.Action{
 			attack("ines", "strike", "Strike", engine.Choice{Value: "vex", Label: "Vex"}),

@@ -7,10 +7,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: what a character keeps from one fight to the next
-// (engine.Carrier).
+// (sheet.Carrier).
 //
 // Wounds outlive the fight, each with its penalty and where it is: a −3
 // arm or leg wound keeps the arm useless or the fighter on the ground
@@ -45,8 +46,8 @@ func woundPath(loc, level string) string { return "wounds." + loc + "." + level 
 
 // carryFields are the carried values, also offered by the stat editor in
 // the "Condition" group.
-func carryFields() []engine.CarryField {
-	var out []engine.CarryField
+func carryFields() []sheet.CarryField {
+	var out []sheet.CarryField
 	for _, loc := range woundLocations {
 		for _, l := range woundLevels {
 			help := ""
@@ -56,25 +57,25 @@ func carryFields() []engine.CarryField {
 			if l.penalty == 3 && loc == LocLeg {
 				help = "Keeps the fighter on the ground until it heals."
 			}
-			out = append(out, engine.CarryField{StatField: engine.StatField{
+			out = append(out, sheet.CarryField{Field: sheet.Field{
 				Name: woundPath(loc, l.key), Label: fmt.Sprintf("−%d %s wounds", l.penalty, locationWords[loc]),
-				Type: engine.FieldInt, Default: "0", Group: "Condition", Help: help}, Min: 0, Max: maxWoundCount})
+				Type: sheet.FieldInt, Default: "0", Group: "Condition", Help: help}, Min: 0, Max: maxWoundCount})
 		}
 	}
 	return append(out,
-		engine.CarryField{StatField: engine.StatField{Name: carryMortal, Label: "Mortally wounded", Type: engine.FieldBool, Group: "Condition",
+		sheet.CarryField{Field: sheet.Field{Name: carryMortal, Label: "Mortally wounded", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Took a wound that would kill. Such a character cannot join an encounter until you clear this."}},
-		engine.CarryField{StatField: engine.StatField{Name: carryTraits, Label: "Traits", Type: engine.FieldText, Group: "Condition",
+		sheet.CarryField{Field: sheet.Field{Name: carryTraits, Label: "Traits", Type: sheet.FieldText, Group: "Condition",
 			Help: "Lasting traits, separated by semicolons: “Crippled arm; Scarred”."}},
 	)
 }
 
-// CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+// CarryFields implements sheet.Carrier.
+func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
-// CarryOut implements engine.Carrier: the fighter's wounds by location and
+// CarryOut implements sheet.Carrier: the fighter's wounds by location and
 // level, whether one would kill, and the Traits.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
+func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
 	st, ok := s.(*State)
 	if !ok {
 		return nil, fmt.Errorf("d20-duel: state is %T", s)
@@ -83,7 +84,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.Ca
 	if f == nil {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
 	}
-	out := engine.CarryValues{carryMortal: f.mortal(), carryTraits: strings.Join(f.Traits, "; ")}
+	out := sheet.CarryValues{carryMortal: f.mortal(), carryTraits: strings.Join(f.Traits, "; ")}
 	for _, loc := range woundLocations {
 		for _, l := range woundLevels {
 			out[woundPath(loc, l.key)] = 0

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestCarryDeclaration(t *testing.T) {
 	fs := Ruleset{}.CarryFields()
-	if err := engine.CheckCarryFields(fs); err != nil {
+	if err := sheet.CheckCarryFields(fs); err != nil {
 		t.Fatal(err)
 	}
 	if len(fs) != 11 {
@@ -54,14 +55,14 @@ func TestCarryOutOfAFight(t *testing.T) {
 			_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
 			_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
 				"ana": {Stance: StanceDefault, Aim: tc.aim}, "bront": {Stance: StanceDefault}}, 10, 2, missB, missW)
-			got, err := engine.CarryOutOf(Ruleset{}, st, "bront", stats)
+			got, err := sheet.CarryOutOf(Ruleset{}, st, "bront", stats)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range (Ruleset{}).CarryFields() {
 				want, ok := tc.want[f.Name]
 				if !ok {
-					want = map[string]any{engine.FieldInt: 0, engine.FieldBool: false, engine.FieldText: ""}[f.Type]
+					want = map[string]any{sheet.FieldInt: 0, sheet.FieldBool: false, sheet.FieldText: ""}[f.Type]
 				}
 				if got[f.Name] != want {
 					t.Errorf("%s = %v, want %v", f.Name, got[f.Name], want)
@@ -70,13 +71,13 @@ func TestCarryOutOfAFight(t *testing.T) {
 			if tc.want[carryMortal] == true {
 				return // a sheet that says so cannot join a fight
 			}
-			next, err := engine.WriteCarried(Ruleset{}.CarryFields(), stats, got)
+			next, err := sheet.WriteCarried(Ruleset{}.CarryFields(), stats, got)
 			if err != nil {
 				t.Fatal(err)
 			}
 			st2 := newState(t, newSetup(nil, nil, spec{ID: "bront", Side: "foes", Stats: mustMap(t, next)},
 				spec{ID: "ana", Side: "heroes", Stats: anaStats}))
-			again, _ := engine.CarryOutOf(Ruleset{}, st2, "bront", next)
+			again, _ := sheet.CarryOutOf(Ruleset{}, st2, "bront", next)
 			for k, v := range got {
 				if again[k] != v {
 					t.Errorf("after the round trip %s = %v, want %v", k, again[k], v)

@@ -23,6 +23,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
@@ -351,10 +352,10 @@ type Recovered struct {
 
 // The engine interfaces the ruleset implements besides engine.Ruleset.
 var (
-	_ engine.Stepper  = Ruleset{}
-	_ engine.Settler  = Ruleset{}
-	_ engine.Boarder  = Ruleset{}
-	_ engine.Schemaer = Ruleset{}
-	_ engine.Deriver  = Ruleset{}
-	_ engine.Carrier  = Ruleset{}
+	_ engine.Stepper = Ruleset{}
+	_ engine.Settler = Ruleset{}
+	_ engine.Boarder = Ruleset{}
+	_ sheet.Schemaer = Ruleset{}
+	_ sheet.Deriver  = Ruleset{}
+	_ sheet.Carrier  = Ruleset{}
 )

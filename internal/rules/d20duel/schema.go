@@ -6,48 +6,49 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
-// Schema implements engine.Schemaer: the stat block for generated editors.
-func (Ruleset) Schema() engine.StatSchema {
-	var fs []engine.StatField
+// Schema implements sheet.Schemaer: the stat block for generated editors.
+func (Ruleset) Schema() sheet.Schema {
+	var fs []sheet.Field
 	for _, a := range attributes {
-		fs = append(fs, engine.StatField{Name: "attributes." + a, Label: attrLabel(a), Type: engine.FieldInt, Default: "10", Group: "Attributes",
+		fs = append(fs, sheet.Field{Name: "attributes." + a, Label: attrLabel(a), Type: sheet.FieldInt, Default: "10", Group: "Attributes",
 			Help: "1–20."})
 	}
 	fs = append(fs,
-		engine.StatField{Name: "closeCombat", Label: "Close combat", Type: engine.FieldInt, Default: "0", Group: "Skills",
+		sheet.Field{Name: "closeCombat", Label: "Close combat", Type: sheet.FieldInt, Default: "0", Group: "Skills",
 			Help: "Added to Strike and Guard, and to the Grappling modifier; may be negative."},
-		engine.StatField{Name: "ranged", Label: "Ranged", Type: engine.FieldInt, Default: "0", Group: "Skills", Help: "Added to ranged weapons' Strike."},
-		engine.StatField{Name: "damageMod", Label: "Damage Modifier", Type: engine.FieldInt, Default: "0", Group: "Skills",
+		sheet.Field{Name: "ranged", Label: "Ranged", Type: sheet.FieldInt, Default: "0", Group: "Skills", Help: "Added to ranged weapons' Strike."},
+		sheet.Field{Name: "damageMod", Label: "Damage Modifier", Type: sheet.FieldInt, Default: "0", Group: "Skills",
 			Help: "Added to melee damage; half of it, rounded up, goes into the Grappling modifier."},
-		engine.StatField{Name: "armor.name", Label: "Armour", Type: engine.FieldText, Group: "Armour"},
-		engine.StatField{Name: "armor.coverage", Label: "Coverage", Type: engine.FieldInt, Group: "Armour",
+		sheet.Field{Name: "armor.name", Label: "Armour", Type: sheet.FieldText, Group: "Armour"},
+		sheet.Field{Name: "armor.coverage", Label: "Coverage", Type: sheet.FieldInt, Group: "Armour",
 			Help: "1–20: a hitting die at or below it meets the armour."},
-		engine.StatField{Name: "armor.protection", Label: "Protection", Type: engine.FieldInt, Group: "Armour", Help: "Damage the armour stops."},
-		engine.StatField{Name: "weapons", Label: "Weapon", Type: engine.FieldList, Group: "Weapons", IDFrom: "name",
+		sheet.Field{Name: "armor.protection", Label: "Protection", Type: sheet.FieldInt, Group: "Armour", Help: "Damage the armour stops."},
+		sheet.Field{Name: "weapons", Label: "Weapon", Type: sheet.FieldList, Group: "Weapons", IDFrom: "name",
 			Help: "Strike and Guard get Close combat added, Grapple and Defense the Grappling modifier. Without an unarmed weapon the fighter gets Fists from the options.",
-			Items: []engine.StatField{
-				{Name: "name", Label: "Name", Type: engine.FieldText},
-				{Name: "strike", Label: "Strike", Type: engine.FieldInt},
-				{Name: "guard", Label: "Guard", Type: engine.FieldInt},
-				{Name: "grapple", Label: "Grapple", Type: engine.FieldInt},
-				{Name: "defense", Label: "Defense", Type: engine.FieldInt},
-				{Name: "damage", Label: "Damage", Type: engine.FieldInt},
-				{Name: "hands", Label: "Hands", Type: engine.FieldInt, Help: "1 or 2."},
-				{Name: "unarmed", Label: "Unarmed", Type: engine.FieldBool},
-				{Name: "ranged", Label: "Ranged", Type: engine.FieldBool},
-				{Name: "auto", Label: "Auto", Type: engine.FieldInt, Help: "Attacks at once (Auto)."},
-				{Name: "id", Label: "Id", Type: engine.FieldText, Help: "Empty: made from the name."},
+			Items: []sheet.Field{
+				{Name: "name", Label: "Name", Type: sheet.FieldText},
+				{Name: "strike", Label: "Strike", Type: sheet.FieldInt},
+				{Name: "guard", Label: "Guard", Type: sheet.FieldInt},
+				{Name: "grapple", Label: "Grapple", Type: sheet.FieldInt},
+				{Name: "defense", Label: "Defense", Type: sheet.FieldInt},
+				{Name: "damage", Label: "Damage", Type: sheet.FieldInt},
+				{Name: "hands", Label: "Hands", Type: sheet.FieldInt, Help: "1 or 2."},
+				{Name: "unarmed", Label: "Unarmed", Type: sheet.FieldBool},
+				{Name: "ranged", Label: "Ranged", Type: sheet.FieldBool},
+				{Name: "auto", Label: "Auto", Type: sheet.FieldInt, Help: "Attacks at once (Auto)."},
+				{Name: "id", Label: "Id", Type: sheet.FieldText, Help: "Empty: made from the name."},
 			}},
 	)
 	for _, f := range carryFields() {
-		fs = append(fs, f.StatField)
+		fs = append(fs, f.Field)
 	}
-	return engine.StatSchema{Fields: fs}
+	return sheet.Schema{Fields: fs}
 }
 
-// Derive implements engine.Deriver: the Grappling modifier and each
+// Derive implements sheet.Deriver: the Grappling modifier and each
 // weapon's numbers with the fighter's modifiers, validating the block as
 // setup would.
 func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {

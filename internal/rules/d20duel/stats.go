@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // The sheet (spec b, "Stats"): Attributes 1–20, Agility among them; skill
@@ -188,7 +189,7 @@ func readFighter(b *engine.Base, id string, raw json.RawMessage) (*Fighter, erro
 			return nil, fmt.Errorf("weapon %d needs a name of at most 60 characters", i+1)
 		}
 		if w.ID == "" {
-			w.ID = engine.UniqueSlug(w.Name, used)
+			w.ID = sheet.UniqueSlug(w.Name, used)
 		}
 		if used[w.ID] {
 			return nil, fmt.Errorf("weapon id %q is used twice", w.ID)
@@ -222,7 +223,7 @@ func readFighter(b *engine.Base, id string, raw json.RawMessage) (*Fighter, erro
 	}
 	if !unarmed {
 		w := fists(b)
-		w.ID = engine.UniqueSlug("fists", used)
+		w.ID = sheet.UniqueSlug("fists", used)
 		f.Weapons = append(f.Weapons, w)
 	}
 	if err := doc.carriedSetup.apply(f); err != nil {

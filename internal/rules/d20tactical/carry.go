@@ -6,10 +6,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: what a character keeps from one fight to the next
-// (engine.Carrier).
+// (sheet.Carrier).
 //
 // Life Points outlive the fight (the seed: they come back only at a new
 // level), and so do Armour Points (the seed: repaired by the players or a
@@ -31,25 +32,25 @@ const (
 // without Life Points is taken to have.
 const defaultLifePoints = 3
 
-func carryFields() []engine.CarryField {
-	return []engine.CarryField{
-		{StatField: engine.StatField{Name: carryWounds, Label: "Wounds", Type: engine.FieldInt, Default: "0", Group: "Condition",
+func carryFields() []sheet.CarryField {
+	return []sheet.CarryField{
+		{Field: sheet.Field{Name: carryWounds, Label: "Wounds", Type: sheet.FieldInt, Default: "0", Group: "Condition",
 			Help: "Hit points lost, carried from fight to fight; lower it as the character heals."}, Min: 0, Max: 999},
-		{StatField: engine.StatField{Name: carryLifePoints, Label: "Life Points", Type: engine.FieldInt, Default: fmt.Sprint(defaultLifePoints), Group: "Condition",
+		{Field: sheet.Field{Name: carryLifePoints, Label: "Life Points", Type: sheet.FieldInt, Default: fmt.Sprint(defaultLifePoints), Group: "Condition",
 			Help: "Back only at a new level. Empty: the encounter's life-points option."}, Min: 0, Max: 99},
-		{StatField: engine.StatField{Name: carryArmour, Label: "Armour Points left", Type: engine.FieldInt, Group: "Condition",
+		{Field: sheet.Field{Name: carryArmour, Label: "Armour Points left", Type: sheet.FieldInt, Group: "Condition",
 			Help: "Lost to criticals, fire and acid; raise it when the armour is repaired. Empty: as new."}, Min: 0, Max: 999},
-		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryDead, Label: "Dead", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Died in a fight. A dead character cannot join an encounter."}},
 	}
 }
 
-// CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+// CarryFields implements sheet.Carrier.
+func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
-// CarryOut implements engine.Carrier: the hit points lost, the Life Points
+// CarryOut implements sheet.Carrier: the hit points lost, the Life Points
 // and Armour Points left, and whether the character died.
-func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engine.CarryValues, error) {
+func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (sheet.CarryValues, error) {
 	st, ok := s.(*State)
 	if !ok {
 		return nil, fmt.Errorf("d20-tactical: state is %T", s)
@@ -58,7 +59,7 @@ func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engin
 	if f == nil {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
 	}
-	before, err := engine.ReadCarried(carryFields(), stats)
+	before, err := sheet.ReadCarried(carryFields(), stats)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,7 @@ func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (engin
 	if f.Sheet.Armor == nil {
 		armour, _ = before[carryArmour].(int)
 	}
-	return engine.CarryValues{
+	return sheet.CarryValues{
 		carryWounds:     max(f.Sheet.HP-f.HP, 0),
 		carryLifePoints: max(lp+f.LifePoints-start, 0),
 		carryArmour:     armour,

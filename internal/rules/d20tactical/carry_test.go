@@ -10,11 +10,12 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestCarryDeclaration(t *testing.T) {
-	fs := New().(engine.Carrier).CarryFields()
-	if err := engine.CheckCarryFields(fs); err != nil {
+	fs := New().(sheet.Carrier).CarryFields()
+	if err := sheet.CheckCarryFields(fs); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -24,9 +25,9 @@ func TestCarryDeclaration(t *testing.T) {
 	if want := []string{"wounds", "lifePoints", "armor.current", "dead"}; !reflect.DeepEqual(names, want) {
 		t.Fatalf("carried %v, want %v", names, want)
 	}
-	schema := New().(engine.Schemaer).Schema()
+	schema := New().(sheet.Schemaer).Schema()
 	for _, f := range fs {
-		if !slices.ContainsFunc(schema.Fields, func(sf engine.StatField) bool { return sf.Name == f.Name && sf.Type == f.Type }) {
+		if !slices.ContainsFunc(schema.Fields, func(sf sheet.Field) bool { return sf.Name == f.Name && sf.Type == f.Type }) {
 			t.Errorf("the schema lacks carried %q", f.Name)
 		}
 	}
@@ -42,20 +43,20 @@ func TestCarryOutOfAFight(t *testing.T) {
 		faces  []int          // cy's attack …
 		answer string         // … the critical's choice, if any, and its faces
 		after  []int
-		want   engine.CarryValues
+		want   sheet.CarryValues
 	}{
 		{"a hit: 9 hit points lost", map[string]any{"armor": armoured}, []int{15, 5, 4}, "", nil,
-			engine.CarryValues{"wounds": 9, "lifePoints": 3, "armor.current": 10, "dead": false}},
+			sheet.CarryValues{"wounds": 9, "lifePoints": 3, "armor.current": 10, "dead": false}},
 		{"a miss carries what she had", map[string]any{"wounds": 4, "lifePoints": 2, "armor": map[string]any{"name": "Vest", "defense": 2, "points": 10, "current": 7}},
-			[]int{2}, "", nil, engine.CarryValues{"wounds": 4, "lifePoints": 2, "armor.current": 7, "dead": false}},
+			[]int{2}, "", nil, sheet.CarryValues{"wounds": 4, "lifePoints": 2, "armor.current": 7, "dead": false}},
 		{"a critical: an Armour Point and a Life Point", map[string]any{"armor": armoured}, []int{20}, critLife, []int{1, 1, 3},
-			engine.CarryValues{"wounds": 2, "lifePoints": 2, "armor.current": 9, "dead": false}},
+			sheet.CarryValues{"wounds": 2, "lifePoints": 2, "armor.current": 9, "dead": false}},
 		{"Life Points from the option", map[string]any{"lifePoints": nil}, []int{20}, critLife, []int{1, 1, 3},
-			engine.CarryValues{"wounds": 2, "lifePoints": 2, "armor.current": 0, "dead": false}},
+			sheet.CarryValues{"wounds": 2, "lifePoints": 2, "armor.current": 0, "dead": false}},
 		{"dying", map[string]any{"wounds": 18}, []int{15, 2, 3}, "", nil,
-			engine.CarryValues{"wounds": 23, "lifePoints": 3, "armor.current": 0, "dead": false}},
+			sheet.CarryValues{"wounds": 23, "lifePoints": 3, "armor.current": 0, "dead": false}},
 		{"dead", map[string]any{"lifePoints": 1}, []int{20}, critLife, []int{1, 1, 3},
-			engine.CarryValues{"wounds": 0, "lifePoints": 0, "armor.current": 0, "dead": true}},
+			sheet.CarryValues{"wounds": 0, "lifePoints": 0, "armor.current": 0, "dead": true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -73,7 +74,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 				_, st = do(t, st, gm, engine.NewCommand(engine.KindEnd, "", map[string]any{"winner": ""}))
 			}
 			stats := setup.Combatants[0].Stats
-			got, err := engine.CarryOutOf(New().(engine.Carrier), st, "ana", stats)
+			got, err := sheet.CarryOutOf(New().(sheet.Carrier), st, "ana", stats)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +83,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 			}
 			// Written back into her stats, the next fight starts with it
 			// (or refuses her when she is dead).
-			next, err := engine.WriteCarried(carryFields(), stats, got)
+			next, err := sheet.WriteCarried(carryFields(), stats, got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +106,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 			}
 			_, st2b := start(t, st2.(*State), 20, 10, 5)
 			_, st2b = do(t, st2b, gm, engine.NewCommand(engine.KindEnd, "", map[string]any{"winner": ""}))
-			again, _ := engine.CarryOutOf(New().(engine.Carrier), st2b, "ana", next)
+			again, _ := sheet.CarryOutOf(New().(sheet.Carrier), st2b, "ana", next)
 			if !reflect.DeepEqual(again, got) {
 				t.Fatalf("a fight that changed nothing carries %v, want %v", again, got)
 			}
@@ -141,11 +142,11 @@ func TestCarriedStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := engine.ReadCarried(carryFields(), saved)
+	got, err := sheet.ReadCarried(carryFields(), saved)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := engine.CarryValues{"wounds": 4, "lifePoints": 2, "armor.current": 6, "dead": true}
+	want := sheet.CarryValues{"wounds": 4, "lifePoints": 2, "armor.current": 6, "dead": true}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("the form keeps %v, want %v", got, want)
 	}

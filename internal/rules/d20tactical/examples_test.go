@@ -6,12 +6,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
-	"github.com/fray-vtt/fray/internal/prep"
 )
 
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	return enginetest.Examples(t, "d20-tactical-", prep.DecodeSetup)
+	return enginetest.Examples(t, "d20-tactical-", engine.DecodeSetup)
 }
 
 // TestExamplesBuild: every example builds, and together they use every

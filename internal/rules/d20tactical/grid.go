@@ -107,8 +107,8 @@ var cellProps = []board.Field{
 // startProps are the properties of a combatant's start.
 var startProps = []board.Field{
 	{Name: "posture", Label: "Posture", Type: board.FieldSelect, Default: Standing,
-		Options: []board.Option{{Value: Standing, Label: "Standing"}, {Value: Crouched, Label: "Crouched", Stance: stance(Crouched)},
-			{Value: Prone, Label: "Prone", Stance: stance(Prone)}}},
+		Options: []board.Option{{Value: Standing, Label: "Standing"}, {Value: Crouched, Label: "Crouched", Pose: pose(Crouched)},
+			{Value: Prone, Label: "Prone", Pose: pose(Prone)}}},
 	{Name: "surprised", Label: "Surprised", Type: board.FieldBool, Help: "Does not act in the surprise round and is flat-footed until its first turn."},
 }
 

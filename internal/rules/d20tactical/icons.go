@@ -20,17 +20,17 @@ var icons = map[string]board.Icon{
 	"lying":       {Glyph: "⇊", Legend: "Prone"},
 }
 
-// stances are the postures the board draws on a token (standing is none).
-var stances = map[string]board.Stance{
+// poses are the postures the board draws on a token (standing is none).
+var poses = map[string]board.Pose{
 	Crouched: {ID: Crouched, Label: "Crouched", Icon: board.Icon{Glyph: "⇣", Legend: "Crouched"}, Shape: board.Low,
 		Text: "Half height: more cover; +1 to shoot; melee −2 (and +2 to be hit)."},
 	Prone: {ID: Prone, Label: "Prone", Icon: board.Icon{Glyph: "⇊", Legend: "Prone"}, Shape: board.Flat,
 		Text: "A quarter of the height: crawls; +1 to shoot and one range step better; melee −4 (+4 to be hit)."},
 }
 
-// stance is how the board draws a posture: nil when standing.
-func stance(posture string) *board.Stance {
-	s, ok := stances[posture]
+// pose is how the board draws a posture: nil when standing.
+func pose(posture string) *board.Pose {
+	s, ok := poses[posture]
 	if !ok {
 		return nil
 	}

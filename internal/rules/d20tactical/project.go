@@ -144,7 +144,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 			}
 		}
 		tok.Stats = append(tok.Stats, board.Stat{Label: "Initiative", Value: fmt.Sprint(f.Init)})
-		tok.Stance, tok.Conditions = stance(f.Posture), conditions(st, f, full)
+		tok.Pose, tok.Conditions = pose(f.Posture), conditions(st, f, full)
 		bd.Tokens = append(bd.Tokens, tok)
 		if !tok.Out {
 			g.Places = append(g.Places, board.Placed{Token: tok.ID, X: f.X, Y: f.Y})

@@ -53,16 +53,16 @@ func TestProjection(t *testing.T) {
 	if !slices.Contains(ids, "flat-footed") || !slices.Contains(ids, "cover") {
 		t.Fatalf("bo's conditions: %v", ids)
 	}
-	// A posture is the token's stance, drawn by its shape, and on the legend.
-	if s := bd.Tokens[i].Stance; s != nil {
+	// A posture is the token's pose, drawn by its shape, and on the legend.
+	if s := bd.Tokens[i].Pose; s != nil {
 		t.Errorf("bo stands, yet shows %+v", s)
 	}
 	st.Fighters["bo"].Posture = Prone
 	bd = engine.Project(New(), st, engine.PlayerViewer("ana")).Board
-	if s := bd.Tokens[i].Stance; s == nil || s.ID != Prone || s.Shape != board.Flat || s.Icon.Glyph == "" {
-		t.Errorf("a prone fighter's stance: %+v", s)
+	if s := bd.Tokens[i].Pose; s == nil || s.ID != Prone || s.Shape != board.Flat || s.Icon.Glyph == "" {
+		t.Errorf("a prone fighter's pose: %+v", s)
 	}
-	if !slices.Contains(bd.Legend, bd.Tokens[i].Stance.Icon) || !slices.Contains(bd.Legend, bd.Tokens[i].Conditions[0].Icon) {
+	if !slices.Contains(bd.Legend, bd.Tokens[i].Pose.Icon) || !slices.Contains(bd.Legend, bd.Tokens[i].Conditions[0].Icon) {
 		t.Errorf("legend %+v", bd.Legend)
 	}
 	if _, err := json.Marshal(engine.Project(New(), st, gm)); err != nil {

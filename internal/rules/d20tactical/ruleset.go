@@ -17,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
@@ -342,10 +343,10 @@ func decodeApply[T any](ev engine.Event, fn func(T) error) error {
 
 // The engine's optional interfaces this ruleset implements.
 var (
-	_ engine.Stepper  = Ruleset{}
-	_ engine.Settler  = Ruleset{}
-	_ engine.Boarder  = Ruleset{}
-	_ engine.Schemaer = Ruleset{}
-	_ engine.Deriver  = Ruleset{}
-	_ engine.Carrier  = Ruleset{}
+	_ engine.Stepper = Ruleset{}
+	_ engine.Settler = Ruleset{}
+	_ engine.Boarder = Ruleset{}
+	_ sheet.Schemaer = Ruleset{}
+	_ sheet.Deriver  = Ruleset{}
+	_ sheet.Carrier  = Ruleset{}
 )

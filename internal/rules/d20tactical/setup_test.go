@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // TestSetupErrors: bad setups are refused with clear messages.
@@ -79,7 +80,7 @@ func TestSchemaAndDerive(t *testing.T) {
 	raw := json.RawMessage(`{"abilities":{"str":14,"dex":16,"con":12},"bab":3,"hp":24,"speed":30,"classDefense":2,
 		"saves":{"fort":2,"ref":1},"lifePoints":4,"armor":{"name":"Vest","defense":4,"points":10,"current":4,"dc":{"torso":14}},
 		"weapons":[{"name":"Rifle","damage":"2d8","range":80,"burst":true,"clip":30}]}`)
-	got, err := New().(engine.Deriver).Derive(raw)
+	got, err := New().(sheet.Deriver).Derive(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,14 +89,14 @@ func TestSchemaAndDerive(t *testing.T) {
 	for k, v := range want {
 		eq(t, k, got[k], v)
 	}
-	schema := New().(engine.Schemaer).Schema()
+	schema := New().(sheet.Schemaer).Schema()
 	form, _, err := schema.FormValues(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "form", form["armor.dc.torso"], "14")
 	eq(t, "weapon", form["weapons.0.name"], "Rifle")
-	if _, err := New().(engine.Deriver).Derive(json.RawMessage(`{"hp":-3}`)); fray.ErrorCode(err) != fray.EINVALID {
+	if _, err := New().(sheet.Deriver).Derive(json.RawMessage(`{"hp":-3}`)); fray.ErrorCode(err) != fray.EINVALID {
 		t.Fatalf("bad stats: %v", err)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // The stat block [B, d20 Modern]: six abilities and their modifiers, base
@@ -494,7 +494,7 @@ func parseSheet(raw json.RawMessage) (Sheet, error) {
 			return s, fray.Errorf(fray.EINVALID, "weapon %d needs a name", i+1)
 		}
 		if w.ID == "" {
-			w.ID = engine.UniqueSlug(w.Name, seen)
+			w.ID = sheet.UniqueSlug(w.Name, seen)
 		}
 		if !idRe.MatchString(w.ID) {
 			return s, fray.Errorf(fray.EINVALID, "weapon id %q must be lower-case letters, digits and dashes", w.ID)

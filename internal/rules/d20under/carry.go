@@ -9,10 +9,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: what a character keeps from one fight to the next
-// (engine.Carrier).
+// (sheet.Carrier).
 //
 //   - Experience left and permanent Corruption: feats spent in the fight
 //     are gone for good (the issue: "XP and permanent Corruption spent in
@@ -44,37 +45,37 @@ const (
 	carryAmmunition  = "ammunition"
 )
 
-func carryFields() []engine.CarryField {
-	out := []engine.CarryField{
-		{StatField: engine.StatField{Name: carryXP, Label: "Experience", Type: engine.FieldInt, Default: "0", Group: "Resources",
+func carryFields() []sheet.CarryField {
+	out := []sheet.CarryField{
+		{Field: sheet.Field{Name: carryXP, Label: "Experience", Type: sheet.FieldInt, Default: "0", Group: "Resources",
 			Help: "Unspent, for feats (1 each)."}, Min: 0, Max: 9999},
-		{StatField: engine.StatField{Name: carryPermanent, Label: "Permanent Corruption", Type: engine.FieldInt, Default: "0", Group: "Resources",
+		{Field: sheet.Field{Name: carryPermanent, Label: "Permanent Corruption", Type: sheet.FieldInt, Default: "0", Group: "Resources",
 			Help: "Feats paid in Corruption add to it."}, Min: 0, Max: 99},
-		{StatField: engine.StatField{Name: carryTemporary, Label: "Temporary Corruption", Type: engine.FieldInt, Default: "0", Group: "Resources",
+		{Field: sheet.Field{Name: carryTemporary, Label: "Temporary Corruption", Type: sheet.FieldInt, Default: "0", Group: "Resources",
 			Help: "Fades at the end of the scene: 0 after a fight."}, Min: 0, Max: 99},
-		{StatField: engine.StatField{Name: carryDamage, Label: "Damage taken", Type: engine.FieldInt, Default: "0", Group: "Resources",
+		{Field: sheet.Field{Name: carryDamage, Label: "Damage taken", Type: sheet.FieldInt, Default: "0", Group: "Resources",
 			Help: "Toughness lost and not yet healed; lower it as the character heals (1 a day)."}, Min: 0, Max: 99},
-		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryDead, Label: "Dead", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Died in a fight. A dead character cannot join an encounter."}},
-		{StatField: engine.StatField{Name: carryAbomination, Label: "Lost to Corruption", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryAbomination, Label: "Lost to Corruption", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Became an abomination. Such a character cannot join an encounter."}},
-		{StatField: engine.StatField{Name: carryCritical, Label: "Critical Damage", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryCritical, Label: "Critical Damage", Type: sheet.FieldBool, Group: "Condition",
 			Help: "A second chance to fail every test until healed (kept between fights when critical-damage-ends is \"healed\")."}},
-		{StatField: engine.StatField{Name: carryAmmunition, Label: "Ammunition", Type: engine.FieldText, Group: "Resources",
+		{Field: sheet.Field{Name: carryAmmunition, Label: "Ammunition", Type: sheet.FieldText, Group: "Resources",
 			Help: "Counters and counts left, e.g. \"bow=2, bow.special=1, grenade=0\"; empty: as the weapons say."}},
 	}
 	for _, it := range itemNames {
-		out = append(out, engine.CarryField{StatField: engine.StatField{Name: "items." + it, Label: label(it), Type: engine.FieldInt,
+		out = append(out, sheet.CarryField{Field: sheet.Field{Name: "items." + it, Label: label(it), Type: sheet.FieldInt,
 			Default: "0", Group: "Items"}, Min: 0, Max: 99})
 	}
 	return out
 }
 
-// CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+// CarryFields implements sheet.Carrier.
+func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
-// CarryOut implements engine.Carrier.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
+// CarryOut implements sheet.Carrier.
+func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
 	st, ok := s.(*State)
 	if !ok {
 		return nil, fmt.Errorf("d20-under: state is %T", s)
@@ -84,7 +85,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.Ca
 	if f == nil || c == nil {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
 	}
-	out := engine.CarryValues{
+	out := sheet.CarryValues{
 		carryXP:          f.XP,
 		carryPermanent:   f.Permanent,
 		carryTemporary:   0,

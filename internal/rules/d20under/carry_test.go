@@ -6,13 +6,14 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: XP and permanent Corruption spent on feats, damage, death,
 // ammunition and items outlive the fight.
 
 func TestCarryFieldsAreValid(t *testing.T) {
-	if err := engine.CheckCarryFields(New().(engine.Carrier).CarryFields()); err != nil {
+	if err := sheet.CheckCarryFields(New().(sheet.Carrier).CarryFields()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -35,7 +36,7 @@ func TestCarryOutAndBackIn(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "orc"))
 	_, st = do(t, st, gm, cmd(CmdFeat, "ana", "feat", FeatResilience, "pay", PayCorruption))
 	_, st = do(t, st, gm, cmd(CmdShoot, "ana", "target", "orc", "special", true, "clean", PayXP), 2, 3)
-	values, err := New().(engine.Carrier).CarryOut(st, "ana", setup.Combatants[0].Stats)
+	values, err := New().(sheet.Carrier).CarryOut(st, "ana", setup.Combatants[0].Stats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,8 +49,8 @@ func TestCarryOutAndBackIn(t *testing.T) {
 		}
 	}
 	// Written back into the sheet, the next fight starts from them.
-	fields := New().(engine.Carrier).CarryFields()
-	stats, err := engine.WriteCarried(fields, setup.Combatants[0].Stats, values)
+	fields := New().(sheet.Carrier).CarryFields()
+	stats, err := sheet.WriteCarried(fields, setup.Combatants[0].Stats, values)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestCarryOutAndBackIn(t *testing.T) {
 	eq(t, "counter", f.Ammo["bow"], 2)
 	eq(t, "special", f.Special["bow"], 1)
 	eq(t, "knives", f.Units["knives"], 3)
-	got, err := engine.ReadCarried(fields, stats)
+	got, err := sheet.ReadCarried(fields, stats)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestTheDeadStayOut(t *testing.T) {
 		st = endTurns(t, st, "ana")
 		_, st = do(t, st, gm, cmd(CmdDeathTest, "ana"), 15)
 	}
-	values, _ := New().(engine.Carrier).CarryOut(st, "ana", nil)
+	values, _ := New().(sheet.Carrier).CarryOut(st, "ana", nil)
 	eq(t, "dead", values[carryDead], any(true))
 	raw, _ := json.Marshal(values)
 	if len(raw) == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // What each viewer sees and may do; hidden combatants; bad input.
@@ -190,11 +191,11 @@ func TestEditorAndRegistry(t *testing.T) {
 }
 
 func TestSchemaRoundTrips(t *testing.T) {
-	sc := New().(engine.Schemaer).Schema()
+	sc := New().(sheet.Schemaer).Schema()
 	form := url.Values{}
 	for _, f := range sc.Fields {
 		switch f.Type {
-		case engine.FieldInt:
+		case sheet.FieldInt:
 			v := "10"
 			switch {
 			case strings.HasPrefix(f.Name, "traits."):
@@ -205,18 +206,18 @@ func TestSchemaRoundTrips(t *testing.T) {
 				v = ""
 			}
 			form.Set(f.Name, v)
-		case engine.FieldDie:
+		case sheet.FieldDie:
 			form.Set(f.Name, f.Choices[len(f.Choices)-1].Value)
-		case engine.FieldBool:
+		case sheet.FieldBool:
 			form.Set(f.Name, "on")
-		case engine.FieldText:
+		case sheet.FieldText:
 			switch f.Name {
 			case "powers":
 				form.Set(f.Name, "curse")
 			case "armour.segments":
 				form.Set(f.Name, "cuirass")
 			}
-		case engine.FieldList:
+		case sheet.FieldList:
 			form.Set(f.Name+".0.name", "Bow")
 			form.Set(f.Name+".0.type", "bow")
 			form.Set(f.Name+".0.ammo", "3")
@@ -229,7 +230,7 @@ func TestSchemaRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := New().(engine.Deriver).Derive(raw)
+	got, err := New().(sheet.Deriver).Derive(raw)
 	if err != nil {
 		t.Fatalf("%s: %v", raw, err)
 	}

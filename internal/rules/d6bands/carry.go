@@ -6,10 +6,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: what a character keeps from one fight to the next
-// (engine.Carrier).
+// (sheet.Carrier).
 //
 // Wounds outlive the fight — how many of each level, and how many of the
 // Serious and Lethal ones still bleed (not bandaged) — and so do the blood
@@ -36,29 +37,29 @@ const maxCarriedWounds = 20
 
 // carryFields are the carried values, also offered by the stat editor in
 // the "Condition" group.
-func carryFields() []engine.CarryField {
-	count := func(name, label, help string) engine.CarryField {
-		return engine.CarryField{StatField: engine.StatField{Name: name, Label: label, Type: engine.FieldInt, Default: "0", Group: "Condition",
+func carryFields() []sheet.CarryField {
+	count := func(name, label, help string) sheet.CarryField {
+		return sheet.CarryField{Field: sheet.Field{Name: name, Label: label, Type: sheet.FieldInt, Default: "0", Group: "Condition",
 			Help: help}, Min: 0, Max: maxCarriedWounds}
 	}
-	return []engine.CarryField{
+	return []sheet.CarryField{
 		count(carryLight, "Light wounds", "Each lowers every skill (light-wound-penalty)."),
 		count(carrySerious, "Serious wounds", "Each lowers every skill (serious-wound-penalty) and bleeds unless bandaged."),
 		count(carryLethal, "Lethal wounds", "Each lowers every skill (lethal-wound-penalty) and bleeds unless bandaged; a second kills."),
 		count(carryBleeding, "Wounds still bleeding", "How many of the Serious and Lethal wounds are not bandaged (the worst bleed first). Set 0 once they are tended."),
-		{StatField: engine.StatField{Name: carryBloodLoss, Label: "Blood lost", Type: engine.FieldInt, Default: "0", Group: "Condition",
+		{Field: sheet.Field{Name: carryBloodLoss, Label: "Blood lost", Type: sheet.FieldInt, Default: "0", Group: "Condition",
 			Help: "Blood lost in earlier fights; at Blood the character is unconscious and cannot join an encounter. Lower it as they recover."}, Min: 0, Max: 120},
-		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryDead, Label: "Dead", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Died in a fight. A dead character cannot join an encounter."}},
 	}
 }
 
-// CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+// CarryFields implements sheet.Carrier.
+func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
-// CarryOut implements engine.Carrier: the fighter's wounds, the blood it
+// CarryOut implements sheet.Carrier: the fighter's wounds, the blood it
 // lost and whether it died.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
+func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
 	st, ok := s.(*State)
 	if !ok {
 		return nil, fmt.Errorf("d6-bands: state is %T", s)
@@ -73,7 +74,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.Ca
 			bleedingWounds++
 		}
 	}
-	return engine.CarryValues{
+	return sheet.CarryValues{
 		carryLight:     min(f.count(WoundLight), maxCarriedWounds),
 		carrySerious:   min(f.count(WoundSerious), maxCarriedWounds),
 		carryLethal:    min(f.count(WoundLethal), maxCarriedWounds),

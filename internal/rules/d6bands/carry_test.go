@@ -9,14 +9,15 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestCarryDeclaration(t *testing.T) {
-	fs := New().(engine.Carrier).CarryFields()
-	if err := engine.CheckCarryFields(fs); err != nil {
+	fs := New().(sheet.Carrier).CarryFields()
+	if err := sheet.CheckCarryFields(fs); err != nil {
 		t.Fatal(err)
 	}
-	schema := New().(engine.Schemaer).Schema()
+	schema := New().(sheet.Schemaer).Schema()
 	for _, f := range fs {
 		found := false
 		for _, sf := range schema.Fields {
@@ -47,15 +48,15 @@ func TestCarryOutOfAFight(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdFirstAid, "bram", "target", "ana"), 4, 4, 3)
 	_, st = do(t, st, gm, engine.NewCommand(engine.KindEnd, "", map[string]any{"winner": "heroes"}))
 	stats := setup().Combatants[1].Stats
-	got, err := engine.CarryOutOf(New().(engine.Carrier), st, "ana", stats)
+	got, err := sheet.CarryOutOf(New().(sheet.Carrier), st, "ana", stats)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := engine.CarryValues{"wounds.light": 0, "wounds.serious": 2, "wounds.lethal": 0, "wounds.bleeding": 1, "bloodLoss": 0, "dead": false}
+	want := sheet.CarryValues{"wounds.light": 0, "wounds.serious": 2, "wounds.lethal": 0, "wounds.bleeding": 1, "bloodLoss": 0, "dead": false}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("carried %v, want %v", got, want)
 	}
-	next, err := engine.WriteCarried(carryFields(), stats, got)
+	next, err := sheet.WriteCarried(carryFields(), stats, got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 	eq(t, "wounds next fight", len(ana.Wounds), 2)
 	eq(t, "penalty next fight", woundPenalty(&st2.Base, ana), 4)
 	eq(t, "bleeding next fight", bleeding(ana), 1)
-	again, _ := engine.CarryOutOf(New().(engine.Carrier), st2, "ana", next)
+	again, _ := sheet.CarryOutOf(New().(sheet.Carrier), st2, "ana", next)
 	if !reflect.DeepEqual(again, got) {
 		t.Fatalf("a fight that changed nothing carries %v, want %v", again, got)
 	}
@@ -111,8 +112,8 @@ func TestCarriedStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := engine.ReadCarried(carryFields(), saved)
-	want := engine.CarryValues{"wounds.light": 0, "wounds.serious": 2, "wounds.lethal": 0, "wounds.bleeding": 1, "bloodLoss": 3, "dead": false}
+	got, _ := sheet.ReadCarried(carryFields(), saved)
+	want := sheet.CarryValues{"wounds.light": 0, "wounds.serious": 2, "wounds.lethal": 0, "wounds.bleeding": 1, "bloodLoss": 3, "dead": false}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("after a save through the form: %v (%s)", got, saved)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/prep"
 )
 
 // The GM's guide follows the code: every option is in its table with its
@@ -38,7 +37,7 @@ func TestGuide(t *testing.T) {
 	if start < 0 || end < 0 {
 		t.Fatal("no example in the guide")
 	}
-	setup, err := prep.DecodeSetup([]byte(doc[start+8 : start+8+end]))
+	setup, err := engine.DecodeSetup([]byte(doc[start+8 : start+8+end]))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,11 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
-	"github.com/fray-vtt/fray/internal/prep"
 )
 
 func loadExamples(t *testing.T) map[string]engine.Setup {
 	t.Helper()
-	return enginetest.Examples(t, "d6-bands-", prep.DecodeSetup) // the import format, strictly
+	return enginetest.Examples(t, "d6-bands-", engine.DecodeSetup) // the import format, strictly
 }
 
 // The examples together use every feature of the battlefield and the

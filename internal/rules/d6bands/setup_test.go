@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestInterfaces(t *testing.T) {
@@ -22,8 +23,8 @@ func TestInterfaces(t *testing.T) {
 func isBoarder(rs engine.Ruleset) bool  { _, ok := rs.(engine.Boarder); return ok }
 func isStepper(rs engine.Ruleset) bool  { _, ok := rs.(engine.Stepper); return ok }
 func isSettler(rs engine.Ruleset) bool  { _, ok := rs.(engine.Settler); return ok }
-func isSchemaer(rs engine.Ruleset) bool { _, ok := rs.(engine.Schemaer); return ok }
-func isDeriver(rs engine.Ruleset) bool  { _, ok := rs.(engine.Deriver); return ok }
+func isSchemaer(rs engine.Ruleset) bool { _, ok := rs.(sheet.Schemaer); return ok }
+func isDeriver(rs engine.Ruleset) bool  { _, ok := rs.(sheet.Deriver); return ok }
 
 // Every option is valid as declared, with its default among its choices
 // or bounds.
@@ -120,7 +121,7 @@ func TestSetupErrors(t *testing.T) {
 }
 
 func TestSchemaAndDerive(t *testing.T) {
-	schema := New().(engine.Schemaer).Schema()
+	schema := New().(sheet.Schemaer).Schema()
 	names := map[string]bool{}
 	for _, f := range schema.Fields {
 		names[f.Name] = true
@@ -144,12 +145,12 @@ func TestSchemaAndDerive(t *testing.T) {
 	eq(t, "toughness", s.Toughness, 12)
 	eq(t, "weapon id", s.Weapons[0].ID, "arquebus")
 	eq(t, "reload", s.Weapons[0].Reload, 6)
-	d, err := New().(engine.Deriver).Derive(stats)
+	d, err := New().(sheet.Deriver).Derive(stats)
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "wounds", d["Wounds"], "Serious from 12 damage, Lethal from 24 (default thresholds)")
-	if _, err := New().(engine.Deriver).Derive(json.RawMessage(`{"toughness":0}`)); fray.ErrorCode(err) != fray.EINVALID {
+	if _, err := New().(sheet.Deriver).Derive(json.RawMessage(`{"toughness":0}`)); fray.ErrorCode(err) != fray.EINVALID {
 		t.Errorf("derive of a bad block: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // The stat block (a combatant's "stats" in the setup). Skills are target
@@ -265,7 +266,7 @@ func ParseSheet(raw json.RawMessage) (Sheet, error) {
 			return Sheet{}, fmt.Errorf("weapon %d needs a name", i+1)
 		}
 		if w.ID == "" {
-			w.ID = engine.UniqueSlug(w.Name, used)
+			w.ID = sheet.UniqueSlug(w.Name, used)
 		}
 		if used[w.ID] {
 			return Sheet{}, fmt.Errorf("weapon id %q is used twice", w.ID)
@@ -358,7 +359,7 @@ func (s *Sheet) MeleeWeapons() []Weapon {
 	return append(out, Unarmed)
 }
 
-// Derive implements engine.Deriver: the numbers a GM checks while
+// Derive implements sheet.Deriver: the numbers a GM checks while
 // writing a stat block.
 func (Ruleset) Derive(stats json.RawMessage) (map[string]string, error) {
 	s, err := ParseSheet(stats)

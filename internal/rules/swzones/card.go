@@ -59,15 +59,15 @@ func newCard(f *Fighter) *card {
 		}
 		c.powers = append(c.powers, pv)
 	}
-	c.sheet = sheet(f)
+	c.sheet = sheetSections(f)
 	// Full slices: a view appending to one gets its own array.
 	c.weapons, c.powers, c.sheet = slices.Clip(c.weapons), slices.Clip(c.powers), slices.Clip(c.sheet)
 	return c
 }
 
-// sheet is the token's sheet: attributes in their usual order, skills by
-// name, weapons and powers with their reach.
-func sheet(f *Fighter) []board.Section {
+// sheetSections is the token's sheet: attributes in their usual order,
+// skills by name, weapons and powers with their reach.
+func sheetSections(f *Fighter) []board.Section {
 	attrs := make([]board.Stat, 0, len(attributes))
 	skills := make([]board.Stat, 0, len(f.Skills))
 	for _, name := range attributes {

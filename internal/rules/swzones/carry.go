@@ -6,10 +6,11 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // Carry-over: what a character keeps from one fight to the next
-// (engine.Carrier).
+// (sheet.Carrier).
 //
 // Wounds outlive the fight: Savage Worlds heals them with the Healing skill
 // or natural healing between fights, which the GM records on the character
@@ -30,32 +31,32 @@ const (
 
 // carryFields are the carried values, also offered by the stat editor in
 // the "Condition" group.
-func carryFields() []engine.CarryField {
-	return []engine.CarryField{
-		{StatField: engine.StatField{Name: carryWounds, Label: "Wounds", Type: engine.FieldInt, Default: "0", Group: "Condition",
+func carryFields() []sheet.CarryField {
+	return []sheet.CarryField{
+		{Field: sheet.Field{Name: carryWounds, Label: "Wounds", Type: sheet.FieldInt, Default: "0", Group: "Condition",
 			Help: "0–3. Carried from fight to fight; lower it when the character heals."}, Min: 0, Max: 3},
-		{StatField: engine.StatField{Name: carryIncapacitated, Label: "Incapacitated", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryIncapacitated, Label: "Incapacitated", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Ended a fight Incapacitated. Such a character cannot join an encounter until you clear this."}},
-		{StatField: engine.StatField{Name: carryDead, Label: "Dead", Type: engine.FieldBool, Group: "Condition",
+		{Field: sheet.Field{Name: carryDead, Label: "Dead", Type: sheet.FieldBool, Group: "Condition",
 			Help: "Died in a fight. A dead character cannot join an encounter."}},
 	}
 }
 
 // conditionFields are the carried values as stat schema fields.
-func conditionFields() []engine.StatField {
-	var out []engine.StatField
+func conditionFields() []sheet.Field {
+	var out []sheet.Field
 	for _, f := range carryFields() {
-		out = append(out, f.StatField)
+		out = append(out, f.Field)
 	}
 	return out
 }
 
-// CarryFields implements engine.Carrier.
-func (Ruleset) CarryFields() []engine.CarryField { return carryFields() }
+// CarryFields implements sheet.Carrier.
+func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
-// CarryOut implements engine.Carrier: the fighter's wounds, whether they
+// CarryOut implements sheet.Carrier: the fighter's wounds, whether they
 // ended Incapacitated, and whether they died.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.CarryValues, error) {
+func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
 	st, ok := s.(*State)
 	if !ok {
 		return nil, fmt.Errorf("sw-zones: state is %T", s)
@@ -64,7 +65,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (engine.Ca
 	if f == nil {
 		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
 	}
-	return engine.CarryValues{
+	return sheet.CarryValues{
 		carryWounds:        f.Wounds,
 		carryIncapacitated: f.Incapacitated,
 		carryDead:          f.Status == "dead",

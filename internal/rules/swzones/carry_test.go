@@ -9,11 +9,12 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestCarryDeclaration(t *testing.T) {
-	fs := New().(engine.Carrier).CarryFields()
-	if err := engine.CheckCarryFields(fs); err != nil {
+	fs := New().(sheet.Carrier).CarryFields()
+	if err := sheet.CheckCarryFields(fs); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -25,7 +26,7 @@ func TestCarryDeclaration(t *testing.T) {
 		t.Fatalf("carried %v, want %v", names, want)
 	}
 	// The stat editor offers every carried value, so saving a sheet keeps them.
-	schema := New().(engine.Schemaer).Schema()
+	schema := New().(sheet.Schemaer).Schema()
 	for _, f := range fs {
 		found := false
 		for _, sf := range schema.Fields {
@@ -66,17 +67,17 @@ func TestCarryOutOfAFight(t *testing.T) {
 			_, st = do(t, st, gm, engine.NewCommand(engine.KindEnd, "", map[string]any{"winner": ""}))
 			eq(t, "status", st.Status, engine.StatusFinished)
 			stats := skirmishSetup(nil).Combatants[0].Stats
-			got, err := engine.CarryOutOf(New().(engine.Carrier), st, "brak", stats)
+			got, err := sheet.CarryOutOf(New().(sheet.Carrier), st, "brak", stats)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := engine.CarryValues{"wounds": tc.wounds2, "incapacitated": tc.incapacitated, "dead": tc.dead}
+			want := sheet.CarryValues{"wounds": tc.wounds2, "incapacitated": tc.incapacitated, "dead": tc.dead}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("carried %v, want %v", got, want)
 			}
 			// Written back into brak's stats, the next fight starts with it
 			// (or refuses him while he is down).
-			next, err := engine.WriteCarried(carryFields(), stats, got)
+			next, err := sheet.WriteCarried(carryFields(), stats, got)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 			b := st2.(*State).Fighters["brak"]
 			eq(t, "wounds next fight", b.Wounds, tc.wounds2)
 			eq(t, "wound penalty next fight", b.WoundPenalty(), -tc.wounds2)
-			again, _ := engine.CarryOutOf(New().(engine.Carrier), st2, "brak", next)
+			again, _ := sheet.CarryOutOf(New().(sheet.Carrier), st2, "brak", next)
 			if !reflect.DeepEqual(again, got) {
 				t.Fatalf("a fight that changed nothing carries %v, want %v", again, got)
 			}
@@ -138,8 +139,8 @@ func TestCarriedStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _ := engine.ReadCarried(carryFields(), saved)
-	if !reflect.DeepEqual(got, engine.CarryValues{"wounds": 2, "incapacitated": true, "dead": false}) {
+	got, _ := sheet.ReadCarried(carryFields(), saved)
+	if !reflect.DeepEqual(got, sheet.CarryValues{"wounds": 2, "incapacitated": true, "dead": false}) {
 		t.Fatalf("after a save through the form: %v (%s)", got, saved)
 	}
 }

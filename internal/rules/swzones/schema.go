@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // commonSkills are the skills the stat block editor offers.
@@ -27,30 +28,30 @@ func dieChoices(optional bool) []engine.Choice {
 
 // Schema describes a sw-zones stat block for generated editors. Powers,
 // area templates and garrottes are kept only in imported setup files.
-func (Ruleset) Schema() engine.StatSchema {
-	var fs []engine.StatField
+func (Ruleset) Schema() sheet.Schema {
+	var fs []sheet.Field
 	fs = append(fs,
-		engine.StatField{Name: "wildCard", Label: "Wild Card", Type: engine.FieldBool, Group: "Character", Help: "Wild Cards take three wounds and roll a Wild Die."},
-		engine.StatField{Name: "bennies", Label: "Bennies", Type: engine.FieldInt, Group: "Character", Help: "Empty: 3 for player characters, 2 for other Wild Cards, 0 for Extras."},
-		engine.StatField{Name: "armor", Label: "Armor", Type: engine.FieldInt, Group: "Character", Default: "0"},
+		sheet.Field{Name: "wildCard", Label: "Wild Card", Type: sheet.FieldBool, Group: "Character", Help: "Wild Cards take three wounds and roll a Wild Die."},
+		sheet.Field{Name: "bennies", Label: "Bennies", Type: sheet.FieldInt, Group: "Character", Help: "Empty: 3 for player characters, 2 for other Wild Cards, 0 for Extras."},
+		sheet.Field{Name: "armor", Label: "Armor", Type: sheet.FieldInt, Group: "Character", Default: "0"},
 	)
 	fs = append(fs, conditionFields()...)
 	for _, a := range attributes {
-		fs = append(fs, engine.StatField{Name: "attributes." + a, Label: traitLabel(a), Type: engine.FieldDie, Choices: dieChoices(false), Default: "d6", Group: "Attributes"})
+		fs = append(fs, sheet.Field{Name: "attributes." + a, Label: traitLabel(a), Type: sheet.FieldDie, Choices: dieChoices(false), Default: "d6", Group: "Attributes"})
 	}
 	for _, s := range commonSkills {
-		fs = append(fs, engine.StatField{Name: "skills." + s, Label: traitLabel(s), Type: engine.FieldDie, Choices: dieChoices(true), Group: "Skills"})
+		fs = append(fs, sheet.Field{Name: "skills." + s, Label: traitLabel(s), Type: sheet.FieldDie, Choices: dieChoices(true), Group: "Skills"})
 	}
-	fs = append(fs, engine.StatField{Name: "weapons", Label: "Weapon", Type: engine.FieldList, Group: "Weapons", IDFrom: "name",
+	fs = append(fs, sheet.Field{Name: "weapons", Label: "Weapon", Type: sheet.FieldList, Group: "Weapons", IDFrom: "name",
 		Help: "Damage like Str+d6 or 2d6+1; range (Short/Medium/Long in inches) like 12/24/48 for ranged and thrown weapons.",
-		Items: []engine.StatField{
-			{Name: "name", Label: "Name", Type: engine.FieldText},
-			{Name: "damage", Label: "Damage", Type: engine.FieldText},
-			{Name: "range", Label: "Range", Type: engine.FieldText},
-			{Name: "thrown", Label: "Thrown", Type: engine.FieldBool},
-			{Name: "id", Label: "Id", Type: engine.FieldText, Help: "Empty: made from the name."},
+		Items: []sheet.Field{
+			{Name: "name", Label: "Name", Type: sheet.FieldText},
+			{Name: "damage", Label: "Damage", Type: sheet.FieldText},
+			{Name: "range", Label: "Range", Type: sheet.FieldText},
+			{Name: "thrown", Label: "Thrown", Type: sheet.FieldBool},
+			{Name: "id", Label: "Id", Type: sheet.FieldText, Help: "Empty: made from the name."},
 		}})
-	return engine.StatSchema{Fields: fs}
+	return sheet.Schema{Fields: fs}
 }
 
 // Derive computes Parry and Toughness of a stat block, validating it as

@@ -1,4 +1,4 @@
-package engine
+package sheet
 
 import (
 	"encoding/json"
@@ -7,10 +7,10 @@ import (
 	"strings"
 )
 
-// StatChange is one difference between two versions of a stat block, in
+// Change is one difference between two versions of a stat block, in
 // words for people: the field's label and its value before and after ("—"
 // when absent).
-type StatChange struct {
+type Change struct {
 	Path   string `json:"path"`
 	Label  string `json:"label"`
 	Before string `json:"before"`
@@ -21,7 +21,7 @@ type StatChange struct {
 // schema's words: each scalar field whose value differs, each list as a
 // whole (its items' names), and any other part of the stats by its path.
 // Values are shown as in the stats ("yes"/"no" for bools, "—" when absent).
-func (s StatSchema) Diff(before, after json.RawMessage) ([]StatChange, error) {
+func (s Schema) Diff(before, after json.RawMessage) ([]Change, error) {
 	a, err := statsDoc(before)
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (s StatSchema) Diff(before, after json.RawMessage) ([]StatChange, error) {
 		}
 		return strings.Compare(x, y)
 	})
-	var out []StatChange
+	var out []Change
 	for _, p := range paths {
 		va, vb := fa[p], fb[p]
 		if jsonText(va) == jsonText(vb) {
@@ -70,14 +70,14 @@ func (s StatSchema) Diff(before, after json.RawMessage) ([]StatChange, error) {
 		if label == "" {
 			label = p
 		}
-		out = append(out, StatChange{Path: p, Label: label, Before: showStat(va), After: showStat(vb)})
+		out = append(out, Change{Path: p, Label: label, Before: showStat(va), After: showStat(vb)})
 	}
 	return out, nil
 }
 
 // flatten maps doc's leaves to dot paths; lists (and the schema's list
 // fields) stay whole.
-func flatten(doc map[string]any, prefix string, s StatSchema, out map[string]any) {
+func flatten(doc map[string]any, prefix string, s Schema, out map[string]any) {
 	for k, v := range doc {
 		path := prefix + k
 		if m, ok := v.(map[string]any); ok && !isListField(s, path) {
@@ -88,7 +88,7 @@ func flatten(doc map[string]any, prefix string, s StatSchema, out map[string]any
 	}
 }
 
-func isListField(s StatSchema, path string) bool {
+func isListField(s Schema, path string) bool {
 	for _, f := range s.Fields {
 		if f.Name == path {
 			return f.Type == FieldList

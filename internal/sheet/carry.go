@@ -1,4 +1,4 @@
-package engine
+package sheet
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -22,11 +23,11 @@ import (
 // are written back into the character's stats (WriteCarried), so the stats
 // stay the character's one truth between fights and the next encounter
 // starts from them. Everything here is pure; the campaign's bookkeeping
-// (revisions, which encounter was carried) lives outside the engine.
+// (revisions, which encounter was carried) lives in package carry.
 
 // Carrier is implemented by rulesets whose combatants keep values from one
-// encounter to the next: wounds, spent XP, permanent Corruption, ammunition,
-// Life Points, Armour Points …
+// encounter to the next: wounds, spent XP, ammunition, a lasting taint, the
+// points of a worn armour …
 //
 // CarryFields declares those values (see CarryField).
 //
@@ -42,15 +43,15 @@ import (
 //
 // The ruleset's New (and Derive, when it has one) must read every declared
 // path from the stats, so that an encounter prepared from stats holding a
-// carried value starts with it; its StatSchema should list them too, so the
+// carried value starts with it; its Schema should list them too, so the
 // stat editor keeps them. CarryOut is pure like the rest of a Ruleset.
 type Carrier interface {
 	CarryFields() []CarryField
-	CarryOut(st State, id string, stats json.RawMessage) (CarryValues, error)
+	CarryOut(st engine.State, id string, stats json.RawMessage) (CarryValues, error)
 }
 
-// CarryField declares one carried value. Its StatField's Name is the
-// value's path in the stats JSON, dot-separated like a StatSchema's
+// CarryField declares one carried value. Its Field's Name is the
+// value's path in the stats JSON, dot-separated like a Schema's
 // ("wounds", "resources.xp"); Type is FieldInt, FieldBool or FieldText;
 // Label and Help are shown to the GM; Default is the value when the stats
 // leave the path out ("" means 0, false or "").
@@ -61,7 +62,7 @@ type Carrier interface {
 // depend on the character (maximum hit points) are the ruleset's to check
 // in Derive and New.
 type CarryField struct {
-	StatField
+	Field
 	Min int `json:"min,omitempty"`
 	Max int `json:"max,omitempty"`
 }
@@ -69,11 +70,11 @@ type CarryField struct {
 // MarshalJSON writes the stat field with "min" and "max" when the field
 // is bounded (a bound of 0 included).
 func (f CarryField) MarshalJSON() ([]byte, error) {
-	raw, err := json.Marshal(f.StatField)
+	raw, err := json.Marshal(f.Field)
 	if err != nil || !f.Bounded() {
 		return raw, err
 	}
-	// StatField always writes name, label and type: raw is "{…}".
+	// Field always writes name, label and type: raw is "{…}".
 	return fmt.Appendf(raw[:len(raw)-1], `,"min":%d,"max":%d}`, f.Min, f.Max), nil
 }
 
@@ -498,11 +499,11 @@ func StepsBetween(fields []CarryField, from, to CarryValues) CarryApplied {
 }
 
 // CarryChanges lists the declared values that differ between from and to.
-func CarryChanges(fields []CarryField, from, to CarryValues) []StatChange {
-	var out []StatChange
+func CarryChanges(fields []CarryField, from, to CarryValues) []Change {
+	var out []Change
 	for _, f := range fields {
 		if from[f.Name] != to[f.Name] {
-			out = append(out, StatChange{Path: f.Name, Label: labelOf(f), Before: FormatCarried(f, from[f.Name]), After: FormatCarried(f, to[f.Name])})
+			out = append(out, Change{Path: f.Name, Label: labelOf(f), Before: FormatCarried(f, from[f.Name]), After: FormatCarried(f, to[f.Name])})
 		}
 	}
 	return out
@@ -531,7 +532,7 @@ func FormatCarried(f CarryField, v any) string {
 }
 
 // FormValue is a carried value as a form input holds it ("on" for a
-// ticked box), like StatSchema.FormValues.
+// ticked box), like Schema.FormValues.
 func FormValue(v any) string {
 	switch x := v.(type) {
 	case bool:
@@ -550,7 +551,7 @@ func FormValue(v any) string {
 // CarryOutOf calls c.CarryOut and checks its answer against the
 // declaration: every declared path present, typed as declared (numbers
 // that arrive as int64 or float64 are converted), nothing undeclared.
-func CarryOutOf(c Carrier, st State, id string, stats json.RawMessage) (CarryValues, error) {
+func CarryOutOf(c Carrier, st engine.State, id string, stats json.RawMessage) (CarryValues, error) {
 	fields := c.CarryFields()
 	got, err := c.CarryOut(st, id, stats)
 	if err != nil {

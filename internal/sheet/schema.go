@@ -1,4 +1,4 @@
-package engine
+package sheet
 
 import (
 	"encoding/json"
@@ -7,10 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
-// Stat field types a StatSchema may use.
+// Stat field types a Schema may use.
 const (
 	FieldDie  = "die"  // a trait die, chosen from Choices
 	FieldInt  = "int"  // a whole number
@@ -19,25 +20,25 @@ const (
 	FieldList = "list" // a list of objects described by Items
 )
 
-// StatSchema describes a ruleset's stat block (a combatant's "stats" in the
+// Schema describes a ruleset's stat block (a combatant's "stats" in the
 // setup document) so that pages can render and read it without
 // ruleset-specific code.
-type StatSchema struct {
-	Fields []StatField `json:"fields"`
+type Schema struct {
+	Fields []Field `json:"fields"`
 }
 
-// StatField is one input of a stat block. Name is its path in the stats
+// Field is one input of a stat block. Name is its path in the stats
 // JSON, dot-separated for nested objects ("attributes.agility"). Empty
 // values are left out of the stats, so the ruleset's defaults apply.
-type StatField struct {
-	Name    string      `json:"name"`
-	Label   string      `json:"label"`
-	Type    string      `json:"type"`
-	Choices []Choice    `json:"choices,omitempty"`
-	Default string      `json:"default,omitempty"`
-	Group   string      `json:"group,omitempty"`
-	Help    string      `json:"help,omitempty"`
-	Items   []StatField `json:"items,omitempty"` // a list's item fields
+type Field struct {
+	Name    string          `json:"name"`
+	Label   string          `json:"label"`
+	Type    string          `json:"type"`
+	Choices []engine.Choice `json:"choices,omitempty"`
+	Default string          `json:"default,omitempty"`
+	Group   string          `json:"group,omitempty"`
+	Help    string          `json:"help,omitempty"`
+	Items   []Field         `json:"items,omitempty"` // a list's item fields
 	// IDFrom names, for a list, the item field an empty "id" item field is
 	// derived from (lower-case, dashes, unique within the list).
 	IDFrom string `json:"idFrom,omitempty"`
@@ -45,11 +46,11 @@ type StatField struct {
 
 // Schemaer is implemented by rulesets that describe their stat blocks.
 type Schemaer interface {
-	Schema() StatSchema
+	Schema() Schema
 }
 
-// Deriver is implemented by rulesets that compute derived values (Parry,
-// Toughness …) from a stat block, keyed by label.
+// Deriver is implemented by rulesets that compute derived values (a
+// defence, a speed …) from a stat block, keyed by label.
 type Deriver interface {
 	Derive(stats json.RawMessage) (map[string]string, error)
 }
@@ -58,7 +59,7 @@ type Deriver interface {
 const ListRows = 2
 
 // Groups returns the schema's groups in order of first appearance.
-func (s StatSchema) Groups() []string {
+func (s Schema) Groups() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, f := range s.Fields {
@@ -72,7 +73,7 @@ func (s StatSchema) Groups() []string {
 
 // FormValues flattens stats into form values keyed by input name: a field's
 // Name, or "list.N.item" for list items. Values absent from stats are "".
-func (s StatSchema) FormValues(stats json.RawMessage) (map[string]string, int, error) {
+func (s Schema) FormValues(stats json.RawMessage) (map[string]string, int, error) {
 	out := map[string]string{}
 	var doc map[string]any
 	if len(stats) > 0 {
@@ -139,7 +140,7 @@ func scalar(v any) string {
 // ParseForm reads posted form values back into stats JSON: the inverse of
 // FormValues. Empty values are left out; list rows whose inputs are all
 // empty are dropped.
-func (s StatSchema) ParseForm(form url.Values) (json.RawMessage, error) {
+func (s Schema) ParseForm(form url.Values) (json.RawMessage, error) {
 	doc := map[string]any{}
 	for _, f := range s.Fields {
 		if f.Type == FieldList {
@@ -163,7 +164,7 @@ func (s StatSchema) ParseForm(form url.Values) (json.RawMessage, error) {
 	return json.Marshal(doc)
 }
 
-func parseValue(f StatField, raw string) (any, bool, error) {
+func parseValue(f Field, raw string) (any, bool, error) {
 	raw = strings.TrimSpace(raw)
 	switch f.Type {
 	case FieldBool:
@@ -196,7 +197,7 @@ func parseValue(f StatField, raw string) (any, bool, error) {
 	}
 }
 
-func hasChoice(cs []Choice, v string) bool {
+func hasChoice(cs []engine.Choice, v string) bool {
 	for _, c := range cs {
 		if c.Value == v {
 			return true
@@ -206,7 +207,7 @@ func hasChoice(cs []Choice, v string) bool {
 }
 
 // parseList reads the rows "name.N.item" in order of N.
-func parseList(f StatField, form url.Values) ([]any, error) {
+func parseList(f Field, form url.Values) ([]any, error) {
 	idx := map[int]bool{}
 	prefix := f.Name + "."
 	for k := range form {

@@ -1,0 +1,97 @@
+package rules_test
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// BenchmarkCopy compares a Copy of a played sw-zones state with the JSON
+// round trip it replaces.
+func BenchmarkCopy(b *testing.B) {
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 40)
+	snap, _ := engine.Snapshot(st)
+	b.Logf("state: %d bytes of JSON", len(snap))
+	b.Run("Copy", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := engine.Copy(st); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("JSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			raw, err := engine.Snapshot(st)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := p.Ruleset.Decode(raw); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// playedExample prepares example name and lets the bot play steps commands
+// of it, for benchmarks that need a state in the middle of a fight.
+func playedExample(b *testing.B, name string, steps int) (started, engine.State) {
+	b.Helper()
+	exs := everyExample(b)
+	i := slices.IndexFunc(exs, func(e started) bool { return e.Name == name })
+	if i < 0 {
+		b.Fatalf("no example %s", name)
+	}
+	p := exs[i]
+	st := p.State
+	pick := rand.New(rand.NewPCG(1, 2))
+	for range steps {
+		cmd, ok := botCommand(p.Ruleset, st, pick)
+		if !ok {
+			break
+		}
+		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
+			st = next
+		}
+	}
+	return p, st
+}
+
+// BenchmarkProjectView is what publishing one update costs per kind of
+// client: a viewer's projection of a sw-zones fight in progress, and that
+// projection encoded as JSON for its frame (what the hub does for the GM's
+// view=1 client and for each player character's).
+func BenchmarkProjectView(b *testing.B) {
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 40)
+	viewers := map[string]engine.Viewer{"GM": engine.GMViewer()}
+	for _, c := range st.Core().Combatants {
+		if c.PC {
+			viewers["PC"] = engine.PlayerViewer(c.ID)
+			break
+		}
+	}
+	for name, v := range viewers {
+		raw, _ := json.Marshal(engine.Project(p.Ruleset, st, v))
+		b.Run(name+"/Project", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				engine.Project(p.Ruleset, st, v)
+			}
+		})
+		b.Run(name+"/Marshal", func(b *testing.B) {
+			view := engine.Project(p.Ruleset, st, v)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(raw)))
+			for b.Loop() {
+				if _, err := json.Marshal(view); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
