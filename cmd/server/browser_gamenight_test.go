@@ -328,6 +328,45 @@ func TestTableGameNight(t *testing.T) {
 				if !strings.Contains(line, "Target:") || strings.Contains(line, "Not a legal target") {
 					t.Errorf("%s, %s: the target line says %q", name, p.name, line)
 				}
+				// A second click keeps the target: picking is on purpose only.
+				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+				token = rectOf(t, p.ctx, tok)
+				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), chromedp.Sleep(150*time.Millisecond))
+				var still bool
+				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').classList.contains('selected') && !document.getElementById('target-line').hidden`, &still))
+				if !still {
+					t.Errorf("%s, %s: a second click on the target dropped it", name, p.name)
+				}
+				if size.phone {
+					run20(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID))
+				}
+				// A token the open action cannot take is not made its target
+				// in silence: the line says so and why; the form keeps its own.
+				if !size.phone {
+					var other string
+					run20(t, p.ctx, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
+  const offered = new Set([...d.querySelector('select[data-target]').options].map(o => o.value));
+  const t = [...document.querySelectorAll('#board-view [data-token]')].map(e => e.dataset.token).find(id => !offered.has(id));
+  return t || ''; })()`, &other))
+					if other != "" {
+						otherTok := fmt.Sprintf(`#board-view [data-token=%q]`, other)
+						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+otherTok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+						o := rectOf(t, p.ctx, otherTok)
+						run20(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), chromedp.Sleep(150*time.Millisecond))
+						var why string
+						var kept bool
+						run20(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &why),
+							chromedp.Evaluate(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target), &kept))
+						if !strings.Contains(why, "Not a legal target") || !strings.Contains(why, "can target") || !kept {
+							t.Errorf("%s, %s: picking %s, which the attack cannot take, says %q (form kept its target: %v)", name, p.name, other, why, kept)
+						}
+						t.Logf("%s, %s: picking %s says %q", name, p.name, other, why)
+						// Back to the real target for the attack.
+						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+						token = rectOf(t, p.ctx, tok)
+						run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), chromedp.Sleep(150*time.Millisecond))
+					}
+				}
 			}
 
 			// The player attacks; both see the card.
@@ -406,6 +445,16 @@ func TestTableGameNight(t *testing.T) {
 						fits(p.name, p.ctx, "with a roll card")
 					}
 				}
+			}
+			// A phone's log opens at its newest entry.
+			if size.phone {
+				var gap float64
+				run20(t, player, chromedp.Click("#tab-log", chromedp.ByID), chromedp.Sleep(200*time.Millisecond),
+					chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
+				if gap > 30 {
+					t.Errorf("%s: the phone's log opens %.0f px above its newest entry", name, gap)
+				}
+				run20(t, player, chromedp.Click("#tab-act", chromedp.ByID))
 			}
 			// Your own card settles into the log by itself.
 			run20(t, player, chromedp.Poll(fmt.Sprintf(`!document.getElementById(%q)`, cardID), nil, chromedp.WithPollingTimeout(15*time.Second)))
