@@ -31,10 +31,17 @@ func Apply(rs Ruleset, st State, ev Event) error {
 	if ev.Kind == KindRewound {
 		// The whole state, the ruleset's part included, becomes the
 		// snapshot the event carries; the ruleset does not see the event.
+		// Only the record of who was hidden when goes on: what happened
+		// after the snapshot stays in the log, as it was seen.
+		hiding, hidden := b.Hiding, b.HiddenIDs()
 		if err := applyRewound(rs, st, ev); err != nil {
 			return err
 		}
-		st.Core().Seq = ev.Seq
+		b = st.Core()
+		if !slices.Equal(b.HiddenIDs(), hidden) {
+			hiding = append(slices.Clip(hiding), HidingChange{Seq: ev.Seq, Hidden: hidden})
+		}
+		b.Seq, b.Hiding = ev.Seq, hiding
 		return nil
 	}
 	if err := applyCore(b, ev); err != nil {
@@ -174,7 +181,8 @@ func applyCore(b *Base, ev Event) error {
 		if err := ev.Decode(&d); err != nil {
 			return err
 		}
-		if c := b.Combatant(d.Combatant); c != nil {
+		if c := b.Combatant(d.Combatant); c != nil && c.Hidden {
+			b.Hiding = append(b.Hiding, HidingChange{Seq: ev.Seq, Hidden: b.HiddenIDs()})
 			c.Hidden = false
 		}
 	case KindEventRevealed:

@@ -327,7 +327,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string) error 
 		steps := tx.stepsAfter([]string{d.ID})
 		text := fmt.Sprintf("%s: %s", d.Prompt, d.Label(choice))
 		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text,
-			Data: mustJSON(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by})}); err != nil {
+			Data: mustJSON(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by})}.With(d.concerns(b)...)); err != nil {
 			return err
 		}
 		return tx.resume([]Answered{{Decision: d, Choice: choice, Values: values, By: by}}, steps)
@@ -337,7 +337,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string) error 
 		who = c.Name
 	}
 	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered.",
-		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by})}); err != nil {
+		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by})}.With(d.concerns(b)...)); err != nil {
 		return err
 	}
 	// The answer itself: seen by the GM and whoever answered, no one else.
@@ -383,18 +383,42 @@ func (tx *Tx) reveal(group []Decision) error {
 	}
 	steps := tx.stepsAfter(ids)
 	text := "Revealed: " + strings.Join(texts, "; ") + "."
-	if err := tx.Emit(Event{Kind: KindDecisionsRevealed, Text: text, Involves: involvedIn(group),
+	if err := tx.Emit(Event{Kind: KindDecisionsRevealed, Text: text, Involves: involvedIn(b, group),
 		Data: mustJSON(DecisionsRevealed{Group: group[0].Group, Answers: shown})}); err != nil {
 		return err
 	}
 	return tx.resume(answers, steps)
 }
 
-func involvedIn(ds []Decision) []string {
+func involvedIn(b *Base, ds []Decision) []string {
 	var ids []string
 	for _, d := range ds {
-		if d.For != GM {
-			ids = append(ids, d.For)
+		for _, id := range d.concerns(b) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// concerns returns the combatants decision d is about: whom it is for, and
+// every combatant its prompt, options or data name by id. The events that
+// answer it involve them, so that the filter for secrets (secrets.go) knows
+// an answer to a question about a hidden combatant for what it is, though
+// the answer's own data names no one.
+func (d Decision) concerns(b *Base) []string {
+	var ids []string
+	if d.For != GM && d.For != "" {
+		ids = append(ids, d.For)
+	}
+	for _, c := range b.Combatants {
+		if slices.Contains(ids, c.ID) {
+			continue
+		}
+		if idToken(d.Prompt, c.ID) || idToken(string(d.Data), c.ID) ||
+			slices.ContainsFunc(d.Options, func(o Choice) bool { return idToken(o.Value, c.ID) }) {
+			ids = append(ids, c.ID)
 		}
 	}
 	return ids

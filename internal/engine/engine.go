@@ -107,6 +107,39 @@ type Base struct {
 	Seq       int64     `json:"seq"` // the last event folded into this state
 	Outcome   *Outcome  `json:"outcome,omitempty"`
 	Revealed  []int64   `json:"revealed,omitempty"` // seqs of secret events the GM revealed to players
+	// Hiding remembers who was hidden before each event that changed it (a
+	// reveal, a rewind to before one), so that any event up to Seq can be
+	// shown as it was seen when it happened (HiddenAt). A rewind keeps it.
+	Hiding []HidingChange `json:"hiding,omitempty"`
+}
+
+// HidingChange is one entry of Base.Hiding: Hidden are the combatants who
+// were hidden right before event Seq changed who is.
+type HidingChange struct {
+	Seq    int64    `json:"seq"`
+	Hidden []string `json:"hidden"`
+}
+
+// HiddenIDs returns the combatants hidden now.
+func (b *Base) HiddenIDs() []string {
+	var ids []string
+	for _, c := range b.Combatants {
+		if c.Hidden {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// HiddenAt returns the combatants who were hidden right after event seq
+// (0: at the start), for any seq up to b.Seq; past it, those hidden now.
+func (b *Base) HiddenAt(seq int64) []string {
+	for _, h := range b.Hiding {
+		if h.Seq > seq {
+			return h.Hidden
+		}
+	}
+	return b.HiddenIDs()
 }
 
 // State is an encounter's complete state under one ruleset. It must marshal

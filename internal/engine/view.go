@@ -129,6 +129,7 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	if b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
 	}
+	newVeil(b, v, b.HiddenIDs()).veilView(&view)
 	return view
 }
 
@@ -191,112 +192,6 @@ func gmActions(b *Base) []Action {
 		{Name: "winner", Label: "Winner", Type: FieldSelect, Options: sides},
 	}})
 	return out
-}
-
-// VisibleEvent reports whether v may see ev, and returns the copy v may see.
-func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
-	seen, ok, _ := SeenEvent(st, v, ev)
-	return seen, ok
-}
-
-// SeenEvent is VisibleEvent that also reports whether v sees ev whole, with
-// nothing taken out: then ev's encoding may be sent to v as it is.
-func SeenEvent(st State, v Viewer, ev Event) (seen Event, ok, whole bool) {
-	if SeesAll(v) {
-		return ev, true, true
-	}
-	if !visibleTo(ev.Audience, v) {
-		return Event{}, false, false // a whisper, for others
-	}
-	if slices.Contains(st.Core().Revealed, ev.Seq) {
-		return ev, true, true // the GM showed it to the players, context and all
-	}
-	if ev.Secret && !v.CanCommand(ev.Actor) {
-		return Event{}, false, false
-	}
-	whole = ev.Uses == nil
-	if len(ev.Involves) > 0 {
-		involves := visibleIDs(st, v, ev.Involves)
-		whole = whole && len(involves) == len(ev.Involves)
-		ev.Involves = involves
-	}
-	ev.Uses = nil // the engine's bookkeeping; it may name someone unseen
-	switch ev.Kind {
-	case KindRewound:
-		// The snapshot is the whole state, hidden combatants included.
-		var d Rewound
-		if ev.Decode(&d) == nil {
-			d.Snapshot = nil
-			ev, whole = NewEventLike(ev, d), false
-		}
-	case KindRoundStarted:
-		var d RoundStarted
-		if ev.Decode(&d) == nil {
-			if order := visibleIDs(st, v, d.Order); len(order) < len(d.Order) {
-				d.Order = order
-				ev, whole = NewEventLike(ev, d), false
-			}
-		}
-	case KindOrderChanged:
-		var d OrderChanged
-		if ev.Decode(&d) == nil {
-			d.Order = visibleIDs(st, v, d.Order)
-			d.Turn = -1 // an index into the whole order would count the hidden
-			ev, whole = NewEventLike(ev, d), false
-		}
-	case KindTurnStarted:
-		var d TurnStarted
-		if ev.Decode(&d) == nil && len(d.Acting) > 0 {
-			if acting := visibleIDs(st, v, d.Acting); len(acting) < len(d.Acting) {
-				d.Acting = acting
-				ev, whole = NewEventLike(ev, d), false
-			}
-		}
-	case KindInterruptStarted:
-		var d InterruptStarted
-		if ev.Decode(&d) == nil && len(d.Then) > 0 {
-			d.Then = nil
-			ev, whole = NewEventLike(ev, d), false
-		}
-	case KindDecisionOpened:
-		var d DecisionOpened
-		if ev.Decode(&d) == nil && (d.Decision.Data != nil || d.Then != nil) {
-			d.Decision.Data, d.Then = nil, nil
-			ev, whole = NewEventLike(ev, d), false
-		}
-	case KindDecisionsRevealed:
-		var d DecisionsRevealed
-		if ev.Decode(&d) == nil {
-			n := len(d.Answers)
-			if d.Answers = slices.DeleteFunc(d.Answers, func(a RevealedAnswer) bool { return a.For != GM && !Visible(st, v, a.For) }); len(d.Answers) < n {
-				ev, whole = NewEventLike(ev, d), false
-			}
-		}
-	}
-	return ev, true, whole
-}
-
-// SeesAll reports whether v sees every event exactly as it is (the GM):
-// VisibleEvent leaves such a viewer's events untouched, so their stored
-// encoding may be sent as it is.
-func SeesAll(v Viewer) bool { return v.GM }
-
-// NewEventLike returns ev with its data replaced by data.
-func NewEventLike(ev Event, data any) Event {
-	n := NewEvent(ev.Kind, ev.Actor, ev.Text, data, ev.Rolls...)
-	n.Seq, n.Round, n.Secret, n.Command, n.Involves, n.Uses, n.Audience = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Involves, ev.Uses, ev.Audience
-	return n
-}
-
-// FilterEvents returns the events v may see.
-func FilterEvents(st State, v Viewer, events []Event) []Event {
-	out := make([]Event, 0, len(events))
-	for _, ev := range events {
-		if e, ok := VisibleEvent(st, v, ev); ok {
-			out = append(out, e)
-		}
-	}
-	return slices.Clip(out)
 }
 
 // NextTurn returns the index in b.Order after b.Turn of the next combatant

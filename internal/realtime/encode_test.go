@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/play"
@@ -115,5 +117,55 @@ func BenchmarkMarshalView(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFramesCarryEventsAsFiltered: an event that names a combatant the
+// viewer may not see is never sent as the log stored it — the round order
+// that holds the toy's hidden spy reaches the hero's player without it,
+// and a ruleset's event about the spy not at all — while the GM's frame
+// reuses the stored bytes.
+func TestFramesCarryEventsAsFiltered(t *testing.T) {
+	rs := enginetest.Toy{}
+	st, err := engine.NewEncounter(rs, "e1", enginetest.Setup())
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, st, err := engine.Decide(rs, st, engine.GMViewer(), "c1", engine.NewCommand(engine.KindStart, "", nil), dice.NewRoller(dice.NewFixed()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	about := engine.NewEvent("note", "", "The spy waits.", map[string]string{"who": "spy"})
+	about.Seq, about.Round = st.Core().Seq+1, st.Core().Round
+	if err := engine.Apply(rs, st, about); err != nil {
+		t.Fatal(err)
+	}
+	events = append(events, about)
+	var encoded [][]byte
+	for _, ev := range events {
+		raw, _ := marshal(ev)
+		encoded = append(encoded, raw)
+	}
+	u := play.Update{State: st, Events: events, Encoded: encoded}
+	seen, frames, err := visibleEncoded(engine.PlayerViewer("hero"), u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(events)-1 || slices.ContainsFunc(seen, func(ev engine.Event) bool { return ev.Seq == about.Seq }) {
+		t.Fatalf("the player's frame holds %d of %d events", len(seen), len(events))
+	}
+	for i, raw := range frames {
+		if bytes.Contains(raw, []byte("spy")) {
+			t.Fatalf("the player's frame names the spy: %s", raw)
+		}
+		if seen[i].Kind == engine.KindRoundStarted && bytes.Equal(raw, encoded[slices.IndexFunc(events, func(ev engine.Event) bool { return ev.Seq == seen[i].Seq })]) {
+			t.Fatal("the round order was sent as stored")
+		}
+	}
+	_, gm, _ := visibleEncoded(engine.GMViewer(), u)
+	for i := range gm {
+		if &gm[i][0] != &encoded[i][0] {
+			t.Fatalf("the GM's frame encodes event %d again", events[i].Seq)
+		}
 	}
 }

@@ -309,8 +309,9 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 
 // visibleEncoded returns the events of u that viewer may see, and each
 // encoded. An event the viewer sees as it is reuses its encoding for the
-// log (Update.Encoded); only the events the viewer sees redacted are
-// encoded again.
+// log (Update.Encoded); only the events the viewer sees redacted (an event
+// the engine's filter rewrote, one that named someone the viewer may not
+// see) are encoded again.
 func visibleEncoded(viewer engine.Viewer, u play.Update) ([]engine.Event, [][]byte, error) {
 	ready := len(u.Encoded) == len(u.Events)
 	if engine.SeesAll(viewer) && ready {
@@ -318,8 +319,9 @@ func visibleEncoded(viewer engine.Viewer, u play.Update) ([]engine.Event, [][]by
 	}
 	events := make([]engine.Event, 0, len(u.Events))
 	encoded := make([][]byte, 0, len(u.Events))
+	sight := engine.NewSight(u.State, viewer)
 	for i, ev := range u.Events {
-		seen, ok, whole := engine.SeenEvent(u.State, viewer, ev)
+		seen, ok, whole := sight.See(ev)
 		if !ok {
 			continue
 		}

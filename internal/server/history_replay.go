@@ -43,9 +43,9 @@ func replaySeq(r *http.Request, latest int64) (int64, error) {
 }
 
 // replayAt rebuilds the state after event seq (the nearest snapshot plus a
-// fold) and what the viewer may see of the events around it. Visibility is
-// judged by the state at seq: the replay never shows what the viewer's live
-// page did not show at that point.
+// fold) and what the viewer may see of the events around it, each as the
+// viewer saw it when it happened (engine.Sight): the replay never shows
+// what the viewer's live page did not show at that point.
 func (s *Server) replayAt(ctx context.Context, e viewedEncounter, seq int64) (replayStep, error) {
 	latest := e.state.Core().Seq
 	st := replayStep{seq: seq, latest: latest, state: e.state, prev: -1, next: -1}
@@ -86,8 +86,9 @@ func (s *Server) replayAt(ctx context.Context, e viewedEncounter, seq int64) (re
 	if st.prev < 0 && seq > 0 {
 		st.prev = from // nothing visible in reach: step back over it all
 	}
+	ahead := engine.NewSight(e.state, e.viewer) // knows who was hidden at every seq
 	for _, ev := range events[cut:] {
-		if _, ok := engine.VisibleEvent(st.state, e.viewer, ev); ok {
+		if _, ok, _ := ahead.See(ev); ok {
 			st.next = ev.Seq
 			break
 		}

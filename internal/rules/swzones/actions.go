@@ -2,6 +2,7 @@ package swzones
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fray-vtt/fray/internal/engine"
 )
@@ -41,8 +42,12 @@ func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
 			out = append(out, engine.Action{Kind: CmdUnshake, Actor: c.ID, Label: "Spend a Benny to recover from Shaken", Help: help})
 		}
 		if c.ID != cur && canInterrupt(st, f) == nil {
+			whose := "the current"
+			if engine.Visible(st, v, cur) {
+				whose = st.NameOf(cur) + "'s"
+			}
 			out = append(out, engine.Action{Kind: CmdInterrupt, Actor: c.ID, Label: "Interrupt: act now",
-				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s's turn goes on.", c.Name, st.NameOf(cur))})
+				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s turn goes on.", c.Name, whose)})
 		}
 	}
 	return out
@@ -52,6 +57,12 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	var out []engine.Action
 	id := f.ID
 	visible := func(x string) bool { return engine.Visible(st, v, x) && !st.Combatant(x).Out }
+	nameFor := func(x string) string { // a grappler v may not see is felt, not named
+		if engine.Visible(st, v, x) {
+			return st.NameOf(x)
+		}
+		return engine.Unseen
+	}
 	if canRun(st, f) == nil {
 		trait, _ := runTrait(f, "")
 		out = append(out, engine.Action{Kind: CmdRun, Actor: id, Label: "Run",
@@ -119,7 +130,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	if f.Grip != nil {
 		if _, _, err := actionMods(st, f, actionReq{Escape: true}); err == nil {
 			out = append(out, engine.Action{Kind: CmdEscape, Actor: id, Label: "Break free",
-				Help: fmt.Sprintf("Opposed roll against %s: success loosens the grip one step, a raise frees you.", st.NameOf(f.Grip.By)),
+				Help: fmt.Sprintf("Opposed roll against %s: success loosens the grip one step, a raise frees you.", nameFor(f.Grip.By)),
 				Fields: append([]engine.Field{{Name: "trait", Label: "With", Type: "select", Options: []engine.Choice{
 					{Value: "strength", Label: "Strength " + f.Trait("strength").String()},
 					{Value: "agility", Label: "Agility " + f.Trait("agility").String()},
@@ -131,7 +142,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 	}
 	if victim := st.victimOf(id); victim != "" {
-		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + st.NameOf(victim), Help: "Free: end the grapple."})
+		out = append(out, engine.Action{Kind: CmdRelease, Actor: id, Label: "Let go of " + nameFor(victim), Help: "Free: end the grapple."})
 	}
 	if _, _, err := actionMods(st, f, actionReq{}); err == nil {
 		fields := turnFields(st, f)
@@ -262,8 +273,9 @@ func pushAction(st *State, f *Fighter, visible func(string) bool, fields []engin
 		into = append(into, engine.Choice{Value: "out", Label: "Out of the melee"})
 	}
 	for _, m := range st.Melees {
-		if m.Zone == f.Zone && m.ID != f.Melee {
-			into = append(into, engine.Choice{Value: m.ID, Label: "Into the melee of " + listNames(st, m.Members)})
+		seen := slices.DeleteFunc(slices.Clone(m.Members), func(id string) bool { return !visible(id) })
+		if m.Zone == f.Zone && m.ID != f.Melee && len(seen) > 0 {
+			into = append(into, engine.Choice{Value: m.ID, Label: "Into the melee of " + listNames(st, seen)})
 		}
 	}
 	if len(targets) == 0 || len(into) == 0 {

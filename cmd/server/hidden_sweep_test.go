@@ -1,0 +1,528 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// The hidden-information sweep: every registered ruleset, every example
+// encounter, every channel a player can read.
+
+// The marks a swept hidden combatant carries: its id, its name and a word
+// added to every name in its stats (its weapons, its armour, its powers).
+// None may reach a player before the combatant is revealed.
+const (
+	unseenID   = "xq-lurker"
+	unseenName = "Vantablack Ossery"
+	unseenStat = "Umbrafel"
+)
+
+// sweepCommands and sweepEvents bound the bot's play per example (the
+// replay is read at every seq), so the sweep of every example stays within
+// CI's budget.
+const sweepCommands, sweepEvents = 40, 100
+
+// TestHiddenInformationSweep plays every example encounter of every
+// registered ruleset (a ruleset without an example fails) with the
+// contract bot as the GM, the hidden combatant renamed — or, where the
+// example has none, an NPC of the GM's side cloned as one — to marks no
+// other text contains. A player who owns a PC watches over two live
+// websockets (JSON with the view, and the page's HTML fragments), and
+// after every command reads the API view and the encounter page (and
+// every few commands the log page and the campaign timeline). At the end
+// the GM reveals the combatant and the player reads the events API, a
+// websocket resumed from 0 (JSON and HTML), both exports, the log and the
+// replay at every seq. Nothing a player reads may carry the combatant's
+// id, name or stats before the seq that revealed it; and every channel
+// shows each event exactly as the live socket showed it then.
+func TestHiddenInformationSweep(t *testing.T) {
+	start := time.Now()
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "23"})
+	gm, player := srv.signup("sweep-gm"), srv.signup("sweep-player")
+	exs, err := prep.Examples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rs := range rules.Registry().All() {
+		var swept int
+		for j, ex := range exs {
+			var head struct{ Ruleset string }
+			if err := json.Unmarshal(ex.Data, &head); err != nil {
+				t.Fatalf("%s: %v", ex.Name, err)
+			}
+			if head.Ruleset != rs.ID() {
+				continue
+			}
+			swept++
+			t.Run(ex.Name, func(t *testing.T) {
+				s := *srv
+				s.t = t
+				sweepExample(t, &s, gm, player, ex, uint64(i*100+j))
+			})
+		}
+		if swept == 0 {
+			t.Errorf("ruleset %s has no example encounter to sweep", rs.ID())
+		}
+	}
+	t.Logf("swept %d examples in %s", len(exs), time.Since(start).Round(time.Millisecond))
+}
+
+// unseenSetup returns the example's setup with its hidden combatant
+// carrying the sweep's marks: the example's own, renamed (its id wherever
+// the setup names it), or a hidden clone of an NPC (of a combatant of
+// another side than the player's, where there is no NPC). Each start the
+// clone may take is tried in turn: where the source stands, then beside
+// it, then wherever the ruleset puts a combatant with no start.
+func unseenSetup(t *testing.T, data []byte) (setups [][]byte, pc string) {
+	t.Helper()
+	doc := decodeNumbers(t, data)
+	combatants, _ := doc["combatants"].([]any)
+	var hidden, source map[string]any
+	for _, c := range combatants {
+		m := c.(map[string]any)
+		switch {
+		case m["hidden"] == true && hidden == nil:
+			hidden = m
+		case m["pc"] == true && pc == "":
+			pc = m["id"].(string)
+		}
+	}
+	if pc == "" {
+		t.Fatal("the example has no player character")
+	}
+	if hidden != nil {
+		renameValues(doc, hidden["id"].(string), unseenID)
+		hidden["name"] = unseenName
+		markNames(hidden["stats"])
+		setup, _ := json.Marshal(doc)
+		return [][]byte{setup}, pc
+	}
+	var pcSide any
+	for _, c := range combatants {
+		if m := c.(map[string]any); m["id"] == pc {
+			pcSide = m["side"]
+		}
+	}
+	for _, npc := range []bool{true, false} {
+		for _, c := range combatants {
+			if m := c.(map[string]any); source == nil && m["side"] != pcSide && (m["pc"] != true || !npc) {
+				source = m
+			}
+		}
+	}
+	if source == nil {
+		t.Fatal("the example has no combatant to clone as a hidden one")
+	}
+	raw, _ := json.Marshal(source)
+	var starts []any
+	start, _ := source["start"].(map[string]any)
+	starts = append(starts, start)
+	for _, axis := range []string{"x", "y"} {
+		if n, ok := start[axis].(json.Number); ok {
+			for _, d := range []int64{1, -1, 2, -2} {
+				i, _ := n.Int64()
+				moved := maps.Clone(start)
+				moved[axis] = i + d
+				starts = append(starts, moved)
+			}
+		}
+	}
+	starts = append(starts, map[string]any{})
+	for _, st := range starts {
+		clone := decodeNumbers(t, raw)
+		clone["id"], clone["name"], clone["hidden"], clone["pc"], clone["start"] = unseenID, unseenName, true, false, st
+		markNames(clone["stats"])
+		doc["combatants"] = append(slices.Clone(combatants), clone)
+		setup, _ := json.Marshal(doc)
+		setups = append(setups, setup)
+	}
+	return setups, pc
+}
+
+func decodeNumbers(t *testing.T, data []byte) map[string]any {
+	t.Helper()
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// renameValues replaces every string value old in v with new.
+func renameValues(v any, old, new string) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && s == old {
+				x[k] = new
+			} else {
+				renameValues(e, old, new)
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if s, ok := e.(string); ok && s == old {
+				x[i] = new
+			} else {
+				renameValues(e, old, new)
+			}
+		}
+	}
+}
+
+// markNames adds the stat mark to every "name" in a stat block.
+func markNames(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "name" {
+				x[k] = s + " " + unseenStat
+			} else {
+				markNames(e)
+			}
+		}
+	case []any:
+		for _, e := range x {
+			markNames(e)
+		}
+	}
+}
+
+// channelKey cuts a channel's name to what the sweep counts by.
+var channelKey = regexp.MustCompile(` (\(|at |after |resumed |with ).*`)
+
+var unseenMarks = regexp.MustCompile(`(?i)` + regexp.QuoteMeta(unseenID) + `|` + regexp.QuoteMeta(unseenName) + `|` + unseenStat)
+
+// leak returns where b names the hidden combatant, with some context, or "".
+func leak(b []byte) string {
+	loc := unseenMarks.FindIndex(b)
+	if loc == nil {
+		return ""
+	}
+	return fmt.Sprintf("%q in …%s…", b[loc[0]:loc[1]], b[max(0, loc[0]-240):min(len(b), loc[1]+120)])
+}
+
+// hiddenSweep is one example under way.
+type hiddenSweep struct {
+	t              *testing.T
+	srv            *testServer
+	gm, player     *apiUser
+	id, campaign   string
+	revealed       int64 // the seq that revealed the combatant; MaxInt64 until then
+	checked        map[string]int
+	live           map[int64]json.RawMessage // each event as the player's live socket got it
+	jsonWS, htmlWS *fightSocket
+	gmEvents       []engine.Event
+	lastSeq        int64
+}
+
+// check fails the test when what the player read on channel names the
+// hidden combatant.
+func (sw *hiddenSweep) check(channel string, b []byte) {
+	sw.t.Helper()
+	sw.checked[channelKey.ReplaceAllString(channel, "")]++
+	if l := leak(b); l != "" {
+		sw.t.Errorf("%s shows the player the hidden combatant: %s", channel, l)
+	}
+}
+
+// checkEvent checks one event the player read on channel, unless it came
+// at or after the reveal.
+func (sw *hiddenSweep) checkEvent(channel string, ev json.RawMessage) {
+	sw.t.Helper()
+	if seq := seqOf(sw.t, ev); seq < sw.revealed {
+		sw.check(fmt.Sprintf("%s (event %d)", channel, seq), ev)
+	}
+}
+
+func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Example, seed uint64) {
+	setups, pc := unseenSetup(t, ex.Data)
+	var created struct{ ID, Campaign, Message string }
+	var refused []string
+	for _, setup := range setups {
+		if code := srv.call(gm, "POST", "/api/encounters", setup, &created); code == http.StatusCreated {
+			break
+		} else {
+			refused = append(refused, fmt.Sprintf("%d %s", code, created.Message))
+		}
+	}
+	if created.ID == "" {
+		t.Fatalf("every setup with the hidden combatant was refused: %v", refused)
+	}
+	srv.join(gm, created.Campaign, player, pc)
+	sw := &hiddenSweep{t: t, srv: srv, gm: gm, player: player, id: created.ID, campaign: created.Campaign,
+		revealed: 1<<63 - 1, checked: map[string]int{}, live: map[int64]json.RawMessage{}}
+	sw.jsonWS = srv.connect(player, sw.id, "view=1")
+	sw.htmlWS = srv.connect(player, sw.id, "view=1&html=1")
+	sw.pages("at setup", true)
+
+	rng := rand.New(rand.NewPCG(seed, 23))
+	for step := 0; step < sweepCommands; step++ {
+		v := srv.viewAs(gm, sw.id)
+		if v.Status == engine.StatusFinished || v.Seq >= sweepEvents {
+			break
+		}
+		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool { return a.Kind == engine.KindReveal })
+		cmd := contractPick(rng, v)
+		if cmd == nil {
+			t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
+		}
+		var reply errorReply
+		code := srv.call(gm, "POST", "/api/encounters/"+sw.id+"/commands", map[string]any{"id": fmt.Sprint("s", step), "command": cmd}, &reply)
+		if code != http.StatusOK && (code >= 500 || reply.Message == "") {
+			t.Fatalf("%v answered %d %+v", cmd, code, reply)
+		}
+		if !sw.stillHidden() {
+			break // a rule revealed it (an ambusher who attacks)
+		}
+		if code == http.StatusOK && sw.stillHidden() {
+			sw.pages(fmt.Sprint("after command ", step), step%10 == 9)
+		}
+	}
+
+	// The GM reveals the combatant, unless the fight is over or a rule did.
+	v := srv.viewAs(gm, sw.id)
+	if i := slices.IndexFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenID }); i >= 0 && v.Combatants[i].Hidden && v.Status != engine.StatusFinished {
+		if code, e := srv.command(gm, sw.id, "reveal", map[string]any{"kind": engine.KindReveal, "combatant": unseenID}); code != 200 {
+			t.Fatalf("reveal: %d %+v", code, e)
+		}
+	}
+	sw.gmEvents = sw.gmLog()
+	for _, ev := range sw.gmEvents {
+		var d engine.Revealed
+		if ev.Kind == engine.KindRevealed && ev.Decode(&d) == nil && d.Combatant == unseenID {
+			sw.revealed = ev.Seq
+			break
+		}
+	}
+	sw.lastSeq = sw.gmEvents[len(sw.gmEvents)-1].Seq
+	sw.jsonWS.waitSeq(sw.lastSeq)
+	sw.htmlWS.waitSeq(sw.lastSeq)
+	sw.liveFrames()
+	sw.history()
+	t.Logf("%d events, revealed at %d; checked %v", sw.lastSeq, sw.revealed, sw.checked)
+}
+
+// stillHidden reports whether the GM's view still has the combatant hidden.
+func (sw *hiddenSweep) stillHidden() bool {
+	sw.t.Helper()
+	v := sw.srv.viewAs(sw.gm, sw.id)
+	return slices.ContainsFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenID && c.Hidden })
+}
+
+// pages reads what the player's pages and views show now (with history,
+// the log page and the timeline too); before the reveal, none may name the
+// hidden combatant.
+func (sw *hiddenSweep) pages(when string, history bool) {
+	sw.t.Helper()
+	p := sw.srv.get(sw.player, "/api/encounters/"+sw.id)
+	sw.check("the API view "+when, p.body)
+	p = sw.srv.get(sw.player, "/encounters/"+sw.id)
+	sw.check("the encounter page "+when, p.body)
+	if history {
+		sw.check("the log page "+when, sw.srv.get(sw.player, "/encounters/"+sw.id+"/log").body)
+		sw.check("the timeline "+when, sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body)
+	}
+}
+
+// gmLog is the whole log as the GM reads it.
+func (sw *hiddenSweep) gmLog() []engine.Event {
+	sw.t.Helper()
+	var log []engine.Event
+	for since := int64(0); ; {
+		var page struct{ Events []engine.Event }
+		sw.srv.call(sw.gm, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d", sw.id, since), nil, &page)
+		if len(page.Events) == 0 {
+			return log
+		}
+		log = append(log, page.Events...)
+		since = page.Events[len(page.Events)-1].Seq
+	}
+}
+
+// frame is a websocket message as the sweep reads it.
+type sweepFrame struct {
+	Type   string            `json:"type"`
+	Seq    int64             `json:"seq"`
+	Events []json.RawMessage `json:"events"`
+	View   json.RawMessage   `json:"view"`
+	HTML   map[string]string `json:"html"`
+}
+
+// liveFrames checks every frame the player's sockets received.
+func (sw *hiddenSweep) liveFrames() {
+	sw.t.Helper()
+	for _, ws := range []*fightSocket{sw.jsonWS, sw.htmlWS} {
+		name := "the live JSON socket"
+		if ws == sw.htmlWS {
+			name = "the live HTML socket"
+		}
+		for _, raw := range ws.all() {
+			var f sweepFrame
+			if err := json.Unmarshal(raw, &f); err != nil {
+				sw.t.Fatal(err)
+			}
+			// A frame up to the reveal shows nothing of the combatant; one
+			// that brings the reveal may show it in the view and fragments,
+			// but not in the events before the reveal.
+			if f.Seq < sw.revealed {
+				sw.check(fmt.Sprintf("%s (frame at %d)", name, f.Seq), raw)
+			}
+			for _, ev := range f.Events {
+				sw.checkEvent(name, ev)
+				if ws == sw.jsonWS {
+					sw.live[seqOf(sw.t, ev)] = ev
+				}
+			}
+		}
+	}
+}
+
+// history checks every history channel, and that each shows every event
+// as the live socket did.
+func (sw *hiddenSweep) history() {
+	sw.t.Helper()
+	agree := func(channel string, events []json.RawMessage) {
+		sw.t.Helper()
+		seen := map[int64]bool{}
+		for _, ev := range events {
+			seq := seqOf(sw.t, ev)
+			seen[seq] = true
+			sw.checkEvent(channel, ev)
+			if live, ok := sw.live[seq]; !ok {
+				sw.t.Errorf("%s shows event %d, which the live socket never showed: %s", channel, seq, ev)
+			} else if !sameJSON(sw.t, live, ev) {
+				sw.t.Errorf("%s shows event %d\n\t%s\nbut the live socket showed\n\t%s", channel, seq, ev, live)
+			}
+		}
+		for seq := range sw.live {
+			if !seen[seq] {
+				sw.t.Errorf("%s leaves out event %d, which the live socket showed", channel, seq)
+			}
+		}
+	}
+	// The events API, from 0.
+	var api []json.RawMessage
+	for since := int64(0); ; {
+		var page struct{ Events []json.RawMessage }
+		sw.srv.call(sw.player, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d", sw.id, since), nil, &page)
+		if len(page.Events) == 0 {
+			break
+		}
+		api = append(api, page.Events...)
+		since = seqOf(sw.t, page.Events[len(page.Events)-1])
+	}
+	agree("the events API", api)
+
+	// A websocket resumed from 0, as JSON and with the page's fragments.
+	for _, q := range []string{"since=0", "since=0&html=1"} {
+		ws := sw.srv.connect(sw.player, sw.id, q)
+		var f sweepFrame
+		if err := json.Unmarshal(ws.all()[0], &f); err != nil {
+			sw.t.Fatal(err)
+		}
+		if f.Type != "events" {
+			sw.t.Fatalf("resuming from 0 gave a %s", f.Type)
+		}
+		agree("the socket resumed with "+q, f.Events)
+		if f.HTML != nil {
+			for part, html := range f.HTML {
+				sw.checkHTML("the fragment "+part+" resumed from 0", []byte(html))
+			}
+		}
+		ws.conn.CloseNow()
+	}
+
+	// The exports.
+	var doc struct {
+		Events     []json.RawMessage `json:"events"`
+		Combatants json.RawMessage   `json:"combatants"`
+	}
+	p := sw.srv.get(sw.player, "/api/encounters/"+sw.id+"/export.json")
+	if err := json.Unmarshal(p.body, &doc); err != nil {
+		sw.t.Fatalf("export.json: %d %s", p.code, p.body)
+	}
+	agree("the JSON export", doc.Events)
+	if sw.revealed == 1<<63-1 {
+		sw.check("the JSON export", p.body)
+	}
+	md := sw.srv.get(sw.player, "/encounters/"+sw.id+"/export.md").body
+	sw.checkBlocks("the Markdown export", md, regexp.MustCompile("(?m)^- (?:~~)?`#([0-9]+)`"))
+
+	// The log page, every page of it.
+	for after := int64(0); ; {
+		body := sw.srv.get(sw.player, fmt.Sprintf("/encounters/%s/log?after=%d", sw.id, after)).body
+		sw.checkHTML(fmt.Sprintf("the log page after %d", after), body)
+		m := regexp.MustCompile(`log\?after=([0-9]+)`).FindSubmatch(body)
+		if m == nil {
+			break
+		}
+		after, _ = strconv.ParseInt(string(m[1]), 10, 64)
+	}
+	if sw.revealed == 1<<63-1 {
+		sw.check("the timeline", sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body)
+	}
+
+	// The replay, at every seq before the reveal: the page and the API.
+	for seq := int64(0); seq <= sw.lastSeq && seq < sw.revealed; seq++ {
+		sw.check(fmt.Sprintf("the replay page at %d", seq), sw.srv.get(sw.player, fmt.Sprintf("/encounters/%s/replay?seq=%d", sw.id, seq)).body)
+		var step struct{ Event json.RawMessage }
+		p := sw.srv.get(sw.player, fmt.Sprintf("/api/encounters/%s/replay?seq=%d", sw.id, seq))
+		sw.check(fmt.Sprintf("the API replay at %d", seq), p.body)
+		if err := json.Unmarshal(p.body, &step); err != nil {
+			sw.t.Fatalf("API replay at %d: %d %s", seq, p.code, p.body)
+		}
+		if live, ok := sw.live[seq]; ok && !sameJSON(sw.t, live, step.Event) {
+			sw.t.Errorf("the API replay at %d shows\n\t%s\nbut the live socket showed\n\t%s", seq, step.Event, live)
+		}
+	}
+}
+
+// checkHTML checks a page or fragment: whole before the reveal; after it,
+// each log entry (id="ev-SEQ") of an event before the reveal.
+func (sw *hiddenSweep) checkHTML(channel string, body []byte) {
+	sw.t.Helper()
+	if sw.revealed == 1<<63-1 {
+		sw.check(channel, body)
+		return
+	}
+	sw.checkBlocks(channel, body, regexp.MustCompile(`id="ev-([0-9]+)"`))
+}
+
+// checkBlocks checks the parts of a document that start where at matches
+// (its group the event's seq) and run to the next match, for events before
+// the reveal; all of it when nothing was revealed.
+func (sw *hiddenSweep) checkBlocks(channel string, body []byte, at *regexp.Regexp) {
+	sw.t.Helper()
+	if sw.revealed == 1<<63-1 {
+		sw.check(channel, body)
+		return
+	}
+	ms := at.FindAllSubmatchIndex(body, -1)
+	for i, m := range ms {
+		end := len(body)
+		if i+1 < len(ms) {
+			end = ms[i+1][0]
+		}
+		seq, _ := strconv.ParseInt(string(body[m[2]:m[3]]), 10, 64)
+		if seq < sw.revealed {
+			sw.check(fmt.Sprintf("%s (event %d)", channel, seq), body[m[0]:min(end, m[0]+4000)])
+		}
+	}
+}
