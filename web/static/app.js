@@ -10,12 +10,14 @@
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
 // "battlefield") to that element's new outer HTML, "log" and "chat" to <li>
-// entries, and "cards" (events only) to roll cards shown over the table.
+// entries, and "cards" (events only) to roll cards, one an action.
 //
 // The table: on a phone the panes become tabs (Board · Act · Log · Chat);
 // clicking a token (or its roster button) picks it as the target of every
-// target select in the action bar and opens the first main action that can
-// take it; roll cards stay on screen a while (your own until dismissed).
+// target select that offers it and opens the likeliest action that can
+// take it, or says why the action at hand cannot; the board has a keyboard
+// cursor and the page keys listed by "?"; roll cards wait in their tray (a
+// toast on a phone) a few seconds, then settle into the log.
 //
 // Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
 // token or invite link) and reports in #<data-copy-status>. It is revealed
