@@ -509,7 +509,9 @@ func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
 func newGridPic(m *model) gridPic {
 	g := m.board.Grid
-	p := gridPic{W: max(g.Width, 1), H: max(g.Height, 1), Cells: g.Cells}
+	// Bounded by construction: never more than board.MaxGridSide squares a
+	// side, whatever the board says.
+	p := gridPic{W: min(max(g.Width, 1), board.MaxGridSide), H: min(max(g.Height, 1), board.MaxGridSide), Cells: g.Cells}
 	byCell := map[[2]int][]board.Placed{}
 	var cells [][2]int
 	for _, pl := range g.Places {

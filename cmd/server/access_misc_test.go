@@ -240,6 +240,10 @@ func TestCommandIDsAndStrictCommands(t *testing.T) {
 		{"an unknown field of pause", `{"type":"command","id":"u2","command":{"kind":"pause","why":"tea"}}`, "invalid", "why"},
 		{"an unknown kind", `{"type":"command","id":"u3","command":{"kind":"teleport","actor":"sister-ewa"}}`, "invalid", "unknown command"},
 		{"an unknown kind without actor", `{"type":"command","id":"u4","command":{"kind":"teleport"}}`, "invalid", "unknown command"},
+		{"a stray brace after the message", `{"type":"command","id":"s1","command":{"kind":"resume"}}}`, "invalid", "only one JSON value"},
+		{"a stray bracket after the message", `{"type":"command","id":"s2","command":{"kind":"resume"}}]`, "invalid", "only one JSON value"},
+		{"a second message", `{"type":"command","id":"s3","command":{"kind":"resume"}} {"type":"command","id":"s4","command":{"kind":"resume"}}`, "invalid", "only one JSON value"},
+		{"a NUL in a chat", `{"type":"command","id":"s5","command":{"kind":"chat","text":"a\u0000"}}`, "invalid", "NUL"},
 	} {
 		gm.sendRaw(tc.frame)
 		m, _ := gm.expect("error")
@@ -253,6 +257,8 @@ func TestCommandIDsAndStrictCommands(t *testing.T) {
 		`{"id":"h\udc00","command":{"kind":"resume"}}`,
 		`{"id":"h2","command":{"kind":"resume","force":true}}`,
 		`{"id":"h3","command":{"kind":"teleport"}}`,
+		`{"id":"h4","command":{"kind":"resume"}}}`, // a stray brace
+		`{"id":"h5","command":{"kind":"resume"}} x`,
 	} {
 		var e struct{ Code, Message string }
 		if code := at.a.withUser(at.gm).do("POST", "/api/encounters/"+at.id+"/commands", []byte(body), &e); code != 400 || e.Code != "invalid" {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/server"
 )
 
@@ -45,7 +46,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	dataDir := fs.String("data-dir", env("FRAY_DATA_DIR", "fray-data"), "data directory")
 	level := fs.String("log-level", env("FRAY_LOG_LEVEL", "info"), "log level")
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
-	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra websocket origins")
+	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra browser origins (scheme://host[:port] or host[:port], wildcards allowed)")
 	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
@@ -70,6 +71,9 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 		if o = strings.TrimSpace(o); o != "" {
 			cfg.AllowedOrigins = append(cfg.AllowedOrigins, o)
 		}
+	}
+	if _, err := origin.New(cfg.AllowedOrigins, cfg.SecureCookies, nil); err != nil {
+		return config{}, nil, err
 	}
 	return cfg, fs, nil
 }

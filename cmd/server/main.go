@@ -102,7 +102,7 @@ flags (each also an environment variable):
   -database-url URL   DATABASE_URL      PostgreSQL URL; unset: a private cluster in the data directory
   -data-dir DIR       FRAY_DATA_DIR     where the private cluster keeps its data (default ./fray-data)
   -log-level LEVEL    FRAY_LOG_LEVEL    debug, info, warn or error (default info)
-  -allowed-origins L  FRAY_ALLOWED_ORIGINS comma-separated extra websocket origins (host patterns)
+  -allowed-origins L  FRAY_ALLOWED_ORIGINS comma-separated other origins for forms and websockets (scheme://host[:port] or host[:port])
   -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
   -trusted-proxies L  FRAY_TRUSTED_PROXIES comma-separated IPs/CIDRs of reverse proxies whose
                                         X-Forwarded-For names the client (for rate limits)

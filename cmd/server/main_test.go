@@ -37,6 +37,26 @@ type testServer struct {
 	cancel context.CancelFunc
 	done   chan error
 	once   *sync.Once // shared by copies from withUser
+	logs   *serverLog // what the server logged
+}
+
+// serverLog keeps the lines a test server logs.
+type serverLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// errors returns the lines logged at ERROR.
+func (l *serverLog) errors() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range l.lines {
+		if strings.Contains(line, "level=ERROR") {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 func startServer(t *testing.T, dbURL string) *testServer {
@@ -53,7 +73,7 @@ func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testSe
 	for k, v := range extra {
 		env[k] = v
 	}
-	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1), once: &sync.Once{}}
+	s := &testServer{t: t, cancel: cancel, done: make(chan error, 1), once: &sync.Once{}, logs: &serverLog{}}
 	go func() {
 		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)
 		pw.Close()
@@ -66,6 +86,9 @@ func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testSe
 			if addr, ok := strings.CutPrefix(sc.Text(), "Fray listening on "); ok {
 				ready <- addr
 			}
+			s.logs.mu.Lock()
+			s.logs.lines = append(s.logs.lines, sc.Text())
+			s.logs.mu.Unlock()
 		}
 	}()
 	select {

@@ -7,10 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/rules"
@@ -39,6 +39,10 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		}
 	}
 
+	origins, err := origin.New(cfg.AllowedOrigins, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
+	if err != nil {
+		return err
+	}
 	var hub *realtime.Hub
 	var newSource func() dice.Source
 	if cfg.DiceSeed != 0 {
@@ -50,7 +54,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
 	})
 	hub = realtime.NewHub(realtime.Config{
-		Encounters: svc, Events: db, Render: server.RenderFragments, Logger: log, OriginPatterns: cfg.AllowedOrigins,
+		Encounters: svc, Events: db, Render: server.RenderFragments, Logger: log, Origins: origins,
 	})
 
 	listenCtx, stopListen := context.WithCancel(context.Background())
@@ -79,12 +83,8 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{
-		Handler: server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log,
-			SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies}),
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-	}
+	srv := server.HTTPServer(server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log,
+		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins}))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())

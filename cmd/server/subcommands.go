@@ -125,7 +125,7 @@ func encounter(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(file)
+	data, err := readSetupFile(file)
 	if err != nil {
 		return err
 	}
@@ -150,6 +150,24 @@ func encounter(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	fmt.Fprintf(stdout, "imported %q as encounter %s in campaign %s\nopen it at http://%s/encounters/%s\n", e.Name, e.ID, campaign, cfg.Addr, e.ID)
 	return nil
+}
+
+// readSetupFile reads an encounter file of at most prep.MaxSetupBytes
+// without reading more of a larger one.
+func readSetupFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > prep.MaxSetupBytes {
+		return nil, fmt.Errorf("%s: encounter file is larger than %d bytes", name, prep.MaxSetupBytes)
+	}
+	return data, nil
 }
 
 // healthcheck asks the server at cfg.Addr for /healthz; containers without a

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -158,30 +159,78 @@ func TestSpendPasswordCheck(t *testing.T) {
 
 func TestValidatePassword(t *testing.T) {
 	for _, tc := range []struct {
-		password string
-		ok       bool
+		password, name string
+		ok             bool
 	}{
-		{"", false},
-		{"123456789", false},
-		{"1234567890", true},
-		{"ééééééééé", false}, // 9 characters, 18 bytes
-		{"éééééééééé", true},
-		{strings.Repeat("x", 200), true},
-		{strings.Repeat("x", 201), false},
-		{strings.Repeat("é", 200), true},
-		{"abcdefghij\xff", false},
-		{"spaces are fine here", true},
+		{"", "ann", false},
+		{"123456789", "ann", false},
+		{"correct horse battery", "ann", true},
+		{"ééééééééé", "ann", false}, // 9 characters, 18 bytes
+		{"éàéàçéàéàü", "ann", true},
+		{strings.Repeat("xy-z", 50), "ann", false}, // a few characters repeated
+		{"lamp tiger " + strings.Repeat("é", 189), "ann", true},
+		{"lamp tiger " + strings.Repeat("é", 190), "ann", false}, // 201 characters
+		{"abcdefghij\xff", "ann", false},
+		{"spaces are fine here", "ann", true},
+		// Control characters.
+		{strings.Repeat("\x00", 10), "ann", false},
+		{"tab\there and more", "ann", false},
+		{"line\nbreak and more", "ann", false},
+		{"delete\x7f and more", "ann", false},
+		// One character or a few, repeated; runs.
+		{"aaaaaaaaaaaa", "ann", false},
+		{"éééééééééé", "ann", false},
+		{strings.Repeat("x", 200), "ann", false},
+		{"abababababab", "ann", false},
+		{"abcabcabcabc", "ann", false},
+		{"abcdefghijkl", "ann", false},
+		{"9876543210", "ann", false},
+		// The user's name.
+		{"gamemastergamemaster", "gamemaster", false},
+		{"xxGameMaster-the-great", "gamemaster", false},
+		{"Zephyr.Lantern-42", "ann", true},
+		// Common and breached passwords, whatever the case, with digits and
+		// punctuation after.
+		{"1234567890", "ann", false},
+		{"qwertyuiop", "ann", false},
+		{"Password2024!", "ann", false},
+		{"Baseball12345", "ann", false},
+		{"trustno1trustno1", "ann", true}, // a list entry repeated is not on the list
+		{"fray12345678", "ann", false},
 	} {
-		err := auth.ValidatePassword(tc.password)
+		err := auth.ValidatePassword(tc.password, tc.name)
 		if (err == nil) != tc.ok {
-			t.Errorf("ValidatePassword(%q) = %v, want ok %v", tc.password, err, tc.ok)
+			t.Errorf("ValidatePassword(%q, %q) = %v, want ok %v", tc.password, tc.name, err, tc.ok)
 		}
 		if err != nil {
 			wantInvalid(t, err)
 		}
 	}
-	if msg := auth.ValidatePassword("short").Error(); !strings.Contains(msg, "10") || !strings.Contains(msg, "200") {
+	if msg := auth.ValidatePassword("short", "ann").Error(); !strings.Contains(msg, "10") || !strings.Contains(msg, "200") {
 		t.Errorf("message %q does not give the lengths", msg)
+	}
+	for _, tc := range []struct{ password, name, says string }{
+		{"aaaaaaaaaaaa", "ann", "repeated"},
+		{"annann-annann", "ann", "your name"},
+		{"Password2024!", "ann", "commonly used"},
+		{"ten\x00nulls-here", "ann", "control characters"},
+	} {
+		if msg := fmt.Sprint(auth.ValidatePassword(tc.password, tc.name)); !strings.Contains(msg, tc.says) {
+			t.Errorf("ValidatePassword(%q): message %q does not say %q", tc.password, msg, tc.says)
+		}
+	}
+}
+
+func TestCommonPasswordList(t *testing.T) {
+	for _, p := range []string{"password", "PASSWORD", "dragon", "letmein", "iloveyou", "football", "monkey", "1q2w3e4r5t", "qwerty123456"} {
+		if !auth.IsCommonPassword(p) {
+			t.Errorf("%q is not on the list", p)
+		}
+	}
+	for _, p := range []string{"Zephyr.Lantern-42", "correct horse battery", "violet-otter-mosaic"} {
+		if auth.IsCommonPassword(p) {
+			t.Errorf("%q is on the list", p)
+		}
 	}
 }
 

@@ -7,8 +7,11 @@ import (
 
 // Preview draws a setup's battlefield as a board, for the prep editor: the
 // areas or cells with their properties in words, the starting melees,
-// engagements and distances, and the tokens at their starts.
+// engagements and distances, and the tokens at their starts. Whatever bf
+// holds, the board keeps within the limits (clampBattlefield), so drawing
+// it is bounded.
 func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) *Board {
+	bf = clampBattlefield(bf)
 	model := bf.Model
 	if model == "" {
 		model = e.Model
@@ -147,3 +150,27 @@ func startPose(fields []Field, p Props) *Pose {
 
 // shade grades how many properties an area has, for the preview's fill.
 func shade(p Props) int { return min(len(p), 3) }
+
+// clampBattlefield cuts bf down to the limits (MaxGridSide, MaxZones, …):
+// a grid no larger than MaxGridSide squares a side with only the cells
+// inside it, and at most so many zones, borders, melees, engagements and
+// distances.
+func clampBattlefield(bf Battlefield) Battlefield {
+	bf.Width, bf.Height = min(max(bf.Width, 0), MaxGridSide), min(max(bf.Height, 0), MaxGridSide)
+	bf.Cells = slices.DeleteFunc(slices.Clone(bf.Cells), func(c CellSetup) bool {
+		return c.X < 0 || c.Y < 0 || c.X >= bf.Width || c.Y >= bf.Height
+	})
+	if len(bf.Zones) > MaxZones {
+		bf.Zones = bf.Zones[:MaxZones]
+	}
+	for i := range bf.Zones {
+		if len(bf.Zones[i].Adjacent) > MaxZones {
+			bf.Zones = slices.Clone(bf.Zones)
+			bf.Zones[i].Adjacent = bf.Zones[i].Adjacent[:MaxZones]
+		}
+	}
+	bf.Melees = bf.Melees[:min(len(bf.Melees), MaxGroups)]
+	bf.Pairs = bf.Pairs[:min(len(bf.Pairs), MaxPairs)]
+	bf.Distances = bf.Distances[:min(len(bf.Distances), MaxDistances)]
+	return bf
+}

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // Viewer is who is looking at or acting in an encounter: the GM, or a player
@@ -132,8 +132,8 @@ func DecodeCommand(data []byte) (Command, error) {
 	if len(data) > MaxCommandBytes {
 		return c, fray.Errorf(fray.ETOOLARGE, "command is larger than %d bytes", MaxCommandBytes)
 	}
-	if !utf8.Valid(data) {
-		return c, fray.Errorf(fray.EINVALID, "command is not valid UTF-8")
+	if err := strictjson.Check(data, 0); err != nil {
+		return c, fray.Errorf(fray.EINVALID, "command: %s", strings.TrimPrefix(fray.ErrorMessage(err), "malformed JSON: "))
 	}
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

@@ -252,7 +252,8 @@ func TestDecodeCommand(t *testing.T) {
 // FuzzDecodeCommand checks that no input panics and that every accepted
 // command round-trips through JSON with its kind and actor intact.
 func FuzzDecodeCommand(f *testing.F) {
-	for _, s := range []string{`{"kind":"move","actor":"a","to":"z"}`, `{}`, `{"kind":1}`, `null`, `{"kind":"a","actor":null}`} {
+	for _, s := range []string{`{"kind":"move","actor":"a","to":"z"}`, `{}`, `{"kind":1}`, `null`, `{"kind":"a","actor":null}`,
+		`{"kind":"move"}}`, `{"kind":"chat","text":"\u0000"}`, `{"kind":"a","b":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -12,9 +12,6 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-// MaxSetupBytes bounds an imported encounter document.
-const MaxSetupBytes = engine.MaxSetupBytes
-
 // Store is the persistence prep needs.
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
@@ -29,10 +26,10 @@ type Prepared struct {
 	State   engine.State
 }
 
-// Prepare validates a setup document and builds the encounter's initial
+// Prepare validates a setup document (ReadSetup) and builds the encounter's initial
 // state without storing anything.
 func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
-	setup, err := engine.DecodeSetup(data)
+	setup, err := ReadSetup(rules, data)
 	if err != nil {
 		return Prepared{}, err
 	}

@@ -135,20 +135,3 @@ func TestDecodeClientMessage(t *testing.T) {
 		}
 	}
 }
-
-func FuzzDecodeClientMessage(f *testing.F) {
-	f.Add([]byte(`{"type":"command","id":"a","command":{"kind":"fight","actor":"x","target":"y"}}`))
-	f.Add([]byte(`{"type":"command"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, cmd, err := DecodeClientMessage(data)
-		if err != nil {
-			if fray.ErrorCode(err) == fray.EINTERNAL {
-				t.Fatalf("internal error for client input: %v", err)
-			}
-			return
-		}
-		if m.ID == "" || cmd.Kind == "" {
-			t.Fatalf("accepted a message without id or kind: %q", data)
-		}
-	})
-}

@@ -5,13 +5,13 @@
 package realtime
 
 import (
-	"bytes"
 	"encoding/json"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // ProtocolVersion is the version of the websocket protocol.
@@ -27,21 +27,13 @@ type ClientMessage struct {
 	Command json.RawMessage `json:"command"`
 }
 
-// DecodeClientMessage parses a client message and the command it carries.
+// DecodeClientMessage parses a client message and the command it carries:
+// one JSON object and nothing after it (strictjson), so a message that a
+// lenient reader would take for a command is refused as a whole.
 func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 	var m ClientMessage
-	if !utf8.Valid(data) {
-		// A decoder would turn each invalid byte into U+FFFD, so distinct
-		// ids and texts would silently become one.
-		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: %v", err)
-	}
-	if dec.More() {
-		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.EINVALID, "malformed message: trailing data")
+	if err := strictjson.Decode(data, &m); err != nil {
+		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.ErrorCode(err), "malformed message: %s", strings.TrimPrefix(fray.ErrorMessage(err), "malformed JSON: "))
 	}
 	if m.Type != "command" {
 		return m, engine.Command{}, fray.Errorf(fray.EINVALID, "unknown message type %q", m.Type)

@@ -70,7 +70,7 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := s.signup(r, name, password, r.PostFormValue("password2"))
 	if err != nil {
-		fail(statusOf(errCode(err)), errMessage(err))
+		fail(failStatus(r, err), errMessage(err))
 		return
 	}
 	if err := s.startSession(w, r, u); err != nil {
@@ -85,7 +85,7 @@ func (s *Server) signup(r *http.Request, name, password, confirm string) (string
 	if err := auth.ValidateName(name); err != nil {
 		return "", err
 	}
-	if err := auth.ValidatePassword(password); err != nil {
+	if err := auth.ValidatePassword(password, name); err != nil {
 		return "", err
 	}
 	if password != confirm {

@@ -50,7 +50,7 @@ func (s *Server) handleCarryForm(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) {
 		p := carryProps(sum, r.PostForm)
 		p.Error = errMessage(err)
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		render(w, r, web.CarryOver(p))
 	}
 	if err := r.ParseForm(); err != nil {

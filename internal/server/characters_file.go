@@ -1,11 +1,9 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -15,6 +13,7 @@ import (
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // handleExportCharacters downloads a campaign's characters with their
@@ -72,20 +71,18 @@ func (s *Server) importCharacters(r *http.Request, m membership) (int, error) {
 		return 0, err
 	}
 	var entries []characterJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&entries); err != nil {
-		return 0, fray.Errorf(fray.EINVALID, "not a characters file (a JSON array of {id, name, ruleset, stats, revisions}): %v", err)
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: prep.MaxDepth}); err != nil {
+		return 0, fray.Errorf(fray.EINVALID, "not a characters file (a JSON array of {id, name, ruleset, stats, revisions}): %s", fray.ErrorMessage(err))
 	}
-	if dec.More() {
-		return 0, fray.Errorf(fray.EINVALID, "the file has data after the characters")
+	if len(entries) > prep.MaxStatBlocks {
+		return 0, fray.Errorf(fray.EINVALID, "a characters file holds at most %d characters, not %d", prep.MaxStatBlocks, len(entries))
 	}
 	var imports []store.CharacterImport
 	seen := map[string]bool{}
 	for i, e := range entries {
 		ci, err := s.characterImport(e, m)
 		if err != nil {
-			return 0, fray.Errorf(errCode(err), "character %d (%s): %s", i+1, e.Name, errMessage(err))
+			return 0, fray.Errorf(errCode(err), "character %d (%.40q): %s", i+1, e.Name, errMessage(err))
 		}
 		if seen[ci.Block.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "character %d: id %q is used twice", i+1, ci.Block.ID)
@@ -110,8 +107,11 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 	if e.ID == "" {
 		e.ID = sheet.Slug(e.Name)
 	}
-	if !characterID.MatchString(e.ID) {
-		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "id %q: use letters, digits, '-' and '_' (it is the character's combatant id)", e.ID)
+	if err := prep.CheckStatBlock(e.ID, e.Name, e.Stats); err != nil {
+		return store.CharacterImport{}, err
+	}
+	if len(e.Revisions) > prep.MaxRevisions {
+		return store.CharacterImport{}, fray.Errorf(fray.EINVALID, "at most %d revisions, not %d", prep.MaxRevisions, len(e.Revisions))
 	}
 	if d, ok := rs.(sheet.Deriver); ok {
 		if _, err := d.Derive(e.Stats); err != nil {
@@ -130,9 +130,11 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 		default:
 			return ci, fray.Errorf(fray.EINVALID, "revision %d: unknown kind %q", v.Revision, v.Kind)
 		}
-		var obj map[string]any
-		if json.Unmarshal(v.Stats, &obj) != nil || obj == nil {
-			return ci, fray.Errorf(fray.EINVALID, "revision %d: stats are not a JSON object", v.Revision)
+		if err := prep.CheckStats(v.Stats); err != nil {
+			return ci, fray.Errorf(fray.EINVALID, "revision %d: %s", v.Revision, fray.ErrorMessage(err))
+		}
+		if err := prep.CheckRevisionText(v.Name, v.EncounterName, v.By, v.Changes); err != nil {
+			return ci, fray.Errorf(fray.EINVALID, "revision %d: %s", v.Revision, fray.ErrorMessage(err))
 		}
 		ci.Revisions = append(ci.Revisions, store.Revision{Revision: v.Revision, Name: v.Name, Stats: v.Stats, Kind: v.Kind,
 			Changes: v.Changes, EncounterName: v.EncounterName, UserName: v.By, CreatedAt: v.At})
@@ -146,10 +148,6 @@ func (s *Server) characterImport(e characterJSON, m membership) (store.Character
 		Changes: changes, UserID: m.user.ID, UserName: m.user.Name}
 	return ci, nil
 }
-
-// characterID is what a combatant id may be (engine.NewEncounter checks
-// the same), so an imported character can join encounters.
-var characterID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
 
 // readJSONFile reads the form's "file", at most prep.MaxSetupBytes.
 func readJSONFile(r *http.Request) ([]byte, error) {

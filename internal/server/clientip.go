@@ -47,6 +47,17 @@ func (t TrustedProxies) trusts(a netip.Addr) bool {
 	return false
 }
 
+// Forwarded reports whether r's peer is one of the trusted proxies, whose
+// X-Forwarded-* headers may then be believed.
+func (t TrustedProxies) Forwarded(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	return err == nil && t.trusts(peer)
+}
+
 // clientIP is the address a request comes from: the peer's, or, when the
 // peer is a trusted proxy, the nearest address in X-Forwarded-For that is
 // not one of the trusted proxies (proxies append to the header, so entries

@@ -20,7 +20,7 @@ func (s *Server) handleJoinPage(w http.ResponseWriter, r *http.Request) {
 	}
 	_, c, err := s.store.InviteByToken(r.Context(), auth.HashToken(token), time.Now())
 	if err != nil {
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		p.Error = errMessage(err)
 		if errCode(err) == fray.ENOTFOUND {
 			p.Error = "This invite link is not valid. Ask your GM for a new one."

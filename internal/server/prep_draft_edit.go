@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strconv"
@@ -15,7 +14,9 @@ import (
 )
 
 // handleDraftEdit applies one editor form to the draft and redirects back.
-// Edits that leave the draft invalid are stored: the page shows why.
+// Edits that leave the draft an invalid encounter are stored (the page shows
+// why); edits past the limits every encounter keeps (prep.CheckSetup) are
+// refused.
 func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	d, m, ok := s.draftOf(w, r)
 	if !ok {
@@ -30,12 +31,8 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		var data []byte
-		if data, err = json.Marshal(setup); err == nil {
-			if len(data) > prep.MaxSetupBytes {
-				err = fray.Errorf(fray.ETOOLARGE, "the encounter would be larger than 1 MiB")
-			} else {
-				err = s.prep().UpdateDraft(r.Context(), d.ID, setup.Name, data)
-			}
+		if data, err = s.draftData(setup); err == nil {
+			err = s.prep().UpdateDraft(r.Context(), d.ID, setup.Name, data)
 		}
 	}
 	if err != nil {

@@ -29,6 +29,14 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	// A draft stored past the limits (before they existed, or by hand) is
+	// shown without its battlefield and with at most MaxCombatants rows, so
+	// the page stays small whatever the draft holds; it can be replaced
+	// from a file or deleted.
+	overLimits := prep.CheckSetup(s.rules, setup)
+	if overLimits != nil && len(setup.Combatants) > prep.MaxCombatants {
+		setup.Combatants = setup.Combatants[:prep.MaxCombatants]
+	}
 	notice, problem := takeFlash(w, r, flashNotice), takeFlash(w, r, flashError)
 	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
 		Sides: setup.Sides, Notice: notice, Error: problem}
@@ -57,7 +65,10 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		p.Problem = errMessage(err)
 	}
 	editor, boarded := prep.EditorOf(rs)
-	if boarded {
+	if overLimits != nil {
+		p.Problem = "This draft is past the limits of an encounter and cannot be edited here: " + errMessage(overLimits) +
+			" Replace it from a file or delete it."
+	} else if boarded {
 		p.Board = draftBoard(editor, bf, setup)
 	}
 	for _, c := range setup.Combatants {

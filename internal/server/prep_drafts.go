@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -47,6 +46,22 @@ func decodeDraft(d store.Draft) (engine.Setup, error) {
 	return s, nil
 }
 
+// draftData checks a draft's setup against the limits every
+// encounter entering Fray keeps (prep.CheckSetup) and encodes it.
+func (s *Server) draftData(setup engine.Setup) ([]byte, error) {
+	if err := prep.CheckSetup(s.rules, setup); err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(setup)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > prep.MaxSetupBytes {
+		return nil, fray.Errorf(fray.ETOOLARGE, "the encounter would be larger than 1 MiB")
+	}
+	return data, nil
+}
+
 func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
 	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
 	if !ok {
@@ -65,9 +80,9 @@ func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) storeNewDraft(w http.ResponseWriter, r *http.Request, campaign string, setup engine.Setup, notice string) {
-	data, err := json.Marshal(setup)
+	data, err := s.draftData(setup)
 	if err != nil {
-		writeError(w, r, err)
+		campaignRedirect(w, r, campaign, "error", "No draft was made: "+errMessage(err))
 		return
 	}
 	d, err := s.prep().CreateDraft(r.Context(), store.Draft{CampaignID: campaign, Name: setup.Name, Ruleset: setup.Ruleset, Setup: data})
@@ -78,29 +93,15 @@ func (s *Server) storeNewDraft(w http.ResponseWriter, r *http.Request, campaign 
 	draftRedirect(w, r, d.ID, "notice", notice)
 }
 
-// readUpload reads a posted JSON file strictly as a setup document.
-func readUpload(r *http.Request) (engine.Setup, error) {
-	f, _, err := r.FormFile("file")
-	if err != nil {
-		if strings.Contains(err.Error(), "too large") {
-			return engine.Setup{}, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-		}
-		return engine.Setup{}, fray.Errorf(fray.EINVALID, "choose an encounter file (JSON, at most 1 MiB)")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+// importedSetup reads the posted "file" as a setup document, checked
+// against every limit (prep.ReadSetup); the draft may still be incomplete.
+func (s *Server) importedSetup(r *http.Request) (engine.Setup, error) {
+	data, err := readJSONFile(r)
 	if err != nil {
 		return engine.Setup{}, err
 	}
-	return engine.DecodeSetup(data)
-}
-
-func (s *Server) importedSetup(r *http.Request) (engine.Setup, error) {
-	setup, err := readUpload(r)
+	setup, err := prep.ReadSetup(s.rules, data)
 	if err != nil {
-		return setup, err
-	}
-	if _, err := s.rules.Get(setup.Ruleset); err != nil {
 		return setup, err
 	}
 	if strings.TrimSpace(setup.Name) == "" {
@@ -132,8 +133,9 @@ func (s *Server) handleDraftReplace(w http.ResponseWriter, r *http.Request) {
 	setup, err := s.importedSetup(r)
 	if err == nil {
 		var data []byte
-		data, _ = json.Marshal(setup)
-		err = s.prep().UpdateDraft(r.Context(), d.ID, setup.Name, data)
+		if data, err = s.draftData(setup); err == nil {
+			err = s.prep().UpdateDraft(r.Context(), d.ID, setup.Name, data)
+		}
 	}
 	if err != nil {
 		draftRedirect(w, r, d.ID, "error", "The file was not imported: "+errMessage(err))
@@ -190,7 +192,7 @@ func (s *Server) handleDuplicateEncounter(w http.ResponseWriter, r *http.Request
 	if !ok {
 		return
 	}
-	setup, err := engine.DecodeSetup(e.Setup)
+	setup, err := prep.ReadSetup(s.rules, e.Setup)
 	if err != nil {
 		writeError(w, r, err)
 		return

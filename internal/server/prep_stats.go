@@ -1,9 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -17,6 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -167,6 +166,11 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	if err == nil && p.Name == "" {
 		err = fray.Errorf(fray.EINVALID, "a stat block needs a name")
 	}
+	if err == nil && id == "" {
+		err = prep.CheckStatBlock("new", p.Name, stats)
+	} else if err == nil {
+		err = prep.CheckStatBlock(id, p.Name, stats)
+	}
 	if err == nil {
 		if id == "" {
 			used := map[string]bool{"new": true, "import": true}
@@ -189,7 +193,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		p.Error = errMessage(err)
-		w.WriteHeader(statusOf(errCode(err)))
+		w.WriteHeader(failStatus(r, err))
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
@@ -253,29 +257,16 @@ func (s *Server) handleImportBestiary(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
-	f, _, err := r.FormFile("file")
-	if err != nil {
-		if strings.Contains(err.Error(), "too large") {
-			return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-		}
-		return 0, fray.Errorf(fray.EINVALID, "choose a bestiary file (JSON, at most 1 MiB)")
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, prep.MaxSetupBytes+1))
+	data, err := readJSONFile(r)
 	if err != nil {
 		return 0, err
 	}
-	if len(data) > prep.MaxSetupBytes {
-		return 0, fray.Errorf(fray.ETOOLARGE, "the file is larger than 1 MiB")
-	}
 	var entries []BestiaryEntry
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&entries); err != nil {
-		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %v", err)
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: prep.MaxDepth}); err != nil {
+		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %s", fray.ErrorMessage(err))
 	}
-	if dec.More() {
-		return 0, fray.Errorf(fray.EINVALID, "the file has data after the bestiary")
+	if len(entries) > prep.MaxStatBlocks {
+		return 0, fray.Errorf(fray.EINVALID, "a bestiary file holds at most %d entries, not %d", prep.MaxStatBlocks, len(entries))
 	}
 	var bs []store.StatBlock
 	seen := map[string]bool{}
@@ -287,13 +278,16 @@ func (s *Server) importBestiary(r *http.Request, campaign string) (int, error) {
 		if e.ID == "" {
 			e.ID = sheet.Slug(e.Name)
 		}
+		if err := prep.CheckStatBlock(e.ID, e.Name, e.Stats); err != nil {
+			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
+		}
 		if seen[e.ID] {
 			return 0, fray.Errorf(fray.EINVALID, "entry %d: id %q is used twice", i+1, e.ID)
 		}
 		seen[e.ID] = true
 		if d, ok := rs.(sheet.Deriver); ok {
 			if _, err := d.Derive(e.Stats); err != nil {
-				return 0, fray.Errorf(fray.EINVALID, "entry %d (%s): %s", i+1, e.Name, errMessage(err))
+				return 0, fray.Errorf(fray.EINVALID, "entry %d (%.40q): %s", i+1, e.Name, errMessage(err))
 			}
 		}
 		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaign, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})

@@ -8,9 +8,13 @@ import (
 	"github.com/fray-vtt/fray/web"
 )
 
-// render writes a page; the layout shows who is signed in.
+// render writes a page; the layout shows who is signed in. A client that
+// has gone gets nothing: the work stops with its request.
 func render(w http.ResponseWriter, r *http.Request, c templ.Component) {
 	ctx := r.Context()
+	if ctx.Err() != nil {
+		return
+	}
 	if u := userFrom(r); u != nil {
 		ctx = web.WithUser(ctx, u.Name)
 	}

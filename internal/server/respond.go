@@ -1,16 +1,15 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/strictjson"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -43,32 +42,61 @@ func statusOf(code string) int {
 }
 
 type errorBody struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code      string `json:"code"`
+	Message   string `json:"message"`
+	RequestID string `json:"requestId,omitempty"` // internal errors: quote it to whoever runs the server
 }
 
 // writeError answers with the error as JSON for API routes, as a page in
 // the site's layout for browsers, and as plain text otherwise. A database
 // that cannot be reached is 503 with a message that says so, wherever it
-// shows.
+// shows. An internal error (500) is logged at ERROR with the request's id,
+// which the answer quotes.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	err = store.Classify(err)
+	if statusOf(fray.ErrorCode(err)) == http.StatusInternalServerError {
+		requestLogger(r).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	writeErrorLogged(w, r, err)
+}
+
+// failStatus is the status of err when a handler shows it in its own page
+// (a form shown again); an internal error is logged as writeError logs it.
+func failStatus(r *http.Request, err error) int {
+	err = store.Classify(err)
+	status := statusOf(fray.ErrorCode(err))
+	if status == http.StatusInternalServerError {
+		requestLogger(r).Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	return status
+}
+
+// writeErrorLogged is writeError for an error already logged.
+func writeErrorLogged(w http.ResponseWriter, r *http.Request, err error) {
 	code := fray.ErrorCode(err)
 	status := statusOf(code)
 	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "5")
 	}
 	if strings.HasPrefix(r.URL.Path, "/api/") {
-		writeJSON(w, status, errorBody{Code: code, Message: fray.ErrorMessage(err)})
+		body := errorBody{Code: code, Message: fray.ErrorMessage(err)}
+		if status == http.StatusInternalServerError {
+			body.RequestID = requestID(w)
+		}
+		writeJSON(w, status, body)
 		return
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/html") {
 		writeErrorPage(w, r, status, fray.ErrorMessage(err))
 		return
 	}
+	msg := fray.ErrorMessage(err)
+	if status == http.StatusInternalServerError {
+		msg += " (request " + requestID(w) + ")"
+	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write([]byte(fray.ErrorMessage(err) + "\n"))
+	_, _ = w.Write([]byte(msg + "\n"))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -77,9 +105,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// readJSON decodes a request body strictly: one JSON value, valid UTF-8 (a
-// decoder would turn invalid bytes into U+FFFD, so distinct values would
-// silently become one), no unknown fields.
+// readJSON decodes a request body strictly (strictjson): one JSON value and
+// nothing after it, valid UTF-8, no unknown fields, bounded nesting.
 func readJSON(r *http.Request, v any) error {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -88,16 +115,8 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return fray.Errorf(fray.EINVALID, "the request body could not be read")
 	}
-	if !utf8.Valid(body) {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: not valid UTF-8")
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: %v", err)
-	}
-	if dec.More() {
-		return fray.Errorf(fray.EINVALID, "malformed JSON: trailing data")
+	if err := strictjson.Decode(body, v); err != nil {
+		return fray.Errorf(fray.ErrorCode(err), "%s", strings.Replace(fray.ErrorMessage(err), "malformed JSON", "malformed JSON body", 1))
 	}
 	return nil
 }
@@ -152,7 +171,7 @@ func writeErrorPage(w http.ResponseWriter, r *http.Request, status int, msg stri
 	}
 	title := http.StatusText(status)
 	if status == http.StatusInternalServerError {
-		msg = "Something went wrong on the server. Try again; if it keeps happening, tell whoever runs this server."
+		msg = "Something went wrong on the server. Try again; if it keeps happening, tell whoever runs this server (request " + requestID(w) + ")."
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

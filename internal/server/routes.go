@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/web"
@@ -13,12 +12,14 @@ import (
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer)
+	r.Use(s.requestLog)
 	r.Use(securityHeaders)
+	r.Use(cleanPaths)
 	r.Use(limitBody(maxBodyBytes))
-	// Refuse state-changing requests from other sites' pages (CSRF); bots
-	// without browser headers and same-origin forms pass.
-	r.Use(http.NewCrossOriginProtection().Handler)
+	// Refuse state-changing requests from other origins' pages (CSRF):
+	// scheme, host and port must be this site's or an allowed origin's;
+	// bots without browser headers and same-origin forms pass.
+	r.Use(s.origins.Protect(writeError))
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
@@ -35,6 +36,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/logout", s.handleLogout)
 		r.Get("/account", s.handleAccount)
 		r.Post("/account/password", s.handleChangePassword)
+		r.Post("/account/signout-everywhere", s.handleSignOutEverywhere)
 		r.Post("/account/tokens", s.handleCreateToken)
 		r.Post("/account/tokens/{tokenID}/revoke", s.handleRevokeToken)
 
@@ -61,6 +63,8 @@ func (s *Server) routes() http.Handler {
 			r.Get("/rulesets", s.handleRulesets)
 			r.Post("/signup", s.handleAPISignup)
 			r.Get("/me", s.handleAPIMe)
+			r.Post("/password", s.handleAPIChangePassword)
+			r.Post("/signout-everywhere", s.handleAPISignOutEverywhere)
 			r.Get("/tokens", s.handleAPITokens)
 			r.Post("/tokens", s.handleAPICreateToken)
 			r.Delete("/tokens/{tokenID}", s.handleAPIRevokeToken)

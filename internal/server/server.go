@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/store"
@@ -27,6 +28,7 @@ type Store interface {
 	CreateAPIToken(ctx context.Context, userID, name string, tokenHash []byte) (store.APIToken, error)
 	APITokens(ctx context.Context, userID string) ([]store.APIToken, error)
 	RevokeAPIToken(ctx context.Context, userID, tokenID string) error
+	SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error)
 	Authenticate(ctx context.Context, cred store.Credential, now time.Time) (store.User, time.Time, error)
 	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
 	AllowRate(ctx context.Context, key string, every time.Duration, burst int) (bool, error)
@@ -75,6 +77,10 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (for rate limits); none means the peer is the client.
 	TrustedProxies TrustedProxies
+	// Origins decides which browser origins may make state-changing
+	// requests (CSRF); nil: this site's own origin only, over HTTPS when
+	// SecureCookies or a trusted proxy's X-Forwarded-Proto says so.
+	Origins *origin.Policy
 }
 
 // Server serves Fray over HTTP.
@@ -88,6 +94,7 @@ type Server struct {
 	rateEvery      time.Duration
 	rateBurst      int
 	trustedProxies TrustedProxies
+	origins        *origin.Policy
 	router         http.Handler
 }
 
@@ -102,9 +109,12 @@ func New(cfg Config) *Server {
 	if cfg.RateBurst == 0 {
 		cfg.RateBurst = 10
 	}
+	if cfg.Origins == nil {
+		cfg.Origins, _ = origin.New(nil, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
+	}
 	s := &Server{store: cfg.Store, play: cfg.Play, hub: cfg.Hub, rules: cfg.Rulesets, log: cfg.Logger,
 		secureCookies: cfg.SecureCookies, rateEvery: cfg.RateEvery, rateBurst: cfg.RateBurst,
-		trustedProxies: cfg.TrustedProxies}
+		trustedProxies: cfg.TrustedProxies, origins: cfg.Origins}
 	s.router = s.routes()
 	return s
 }

@@ -62,6 +62,28 @@ func (db *DB) DeleteUserSessions(ctx context.Context, userID string) error {
 	return nil
 }
 
+// SignOutEverywhere ends every session of a user and revokes every API
+// token of theirs, in one statement; the access triggers close their
+// sockets. It returns how many sessions and tokens it ended. A malformed
+// user id is ENOTFOUND.
+func (db *DB) SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error) {
+	if !validUUID(userID) {
+		return 0, 0, userNotFound(userID)
+	}
+	err = db.pool.QueryRow(ctx, `
+		WITH s AS (
+			DELETE FROM sessions WHERE user_id = $1::uuid RETURNING 1
+		), t AS (
+			UPDATE api_tokens SET revoked_at = now()
+			WHERE user_id = $1::uuid AND revoked_at IS NULL RETURNING 1
+		)
+		SELECT (SELECT count(*) FROM s), (SELECT count(*) FROM t)`, userID).Scan(&sessions, &tokens)
+	if err != nil {
+		return 0, 0, fmt.Errorf("store: sign out everywhere: %w", err)
+	}
+	return sessions, tokens, nil
+}
+
 // DeleteExpiredSessions deletes the sessions expired at now and returns how
 // many; run it now and then to keep the table small.
 func (db *DB) DeleteExpiredSessions(ctx context.Context, now time.Time) (int64, error) {

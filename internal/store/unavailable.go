@@ -44,11 +44,23 @@ func Unavailable(err error) bool {
 }
 
 // Classify gives err the code EUNAVAILABLE when the database is unavailable
-// (see Unavailable) and err carries no code of its own; otherwise it returns
-// err as is. The result still wraps err, for the logs.
+// (see Unavailable) and err carries no code of its own, and EINVALID when
+// the database refused a value a client sent — text with a NUL or a byte it
+// cannot store, a malformed number or id: the callers check their inputs,
+// and this keeps a check they missed a client's mistake, not a 500.
+// Otherwise it returns err as is. The result still wraps err, for the logs.
 func Classify(err error) error {
 	var fe *fray.Error
-	if err == nil || errors.As(err, &fe) || !Unavailable(err) {
+	if err == nil || errors.As(err, &fe) {
+		return err
+	}
+	switch pgCode(err) {
+	case "22021", "22P05": // character not in repertoire, untranslatable character (NUL in text or jsonb)
+		return fmt.Errorf("%w: %w", fray.Errorf(fray.EINVALID, "the text holds a character that cannot be stored (such as NUL)"), err)
+	case "22001", "22003", "22P02": // string too long, number out of range, invalid text representation
+		return fmt.Errorf("%w: %w", fray.Errorf(fray.EINVALID, "a value is too long, out of range or malformed"), err)
+	}
+	if !Unavailable(err) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", fray.Errorf(fray.EUNAVAILABLE, "the database is unavailable; try again in a moment"), err)

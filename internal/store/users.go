@@ -107,9 +107,10 @@ func (db *DB) User(ctx context.Context, id string) (User, error) {
 	return u, nil
 }
 
-// SetPassword replaces a user's password hash, sets PasswordChangedAt and
-// ends every session of the user, in one statement (so one transaction).
-// An unknown user is ENOTFOUND.
+// SetPassword replaces a user's password hash, sets PasswordChangedAt,
+// ends every session of the user and revokes every API token of theirs, in
+// one statement (so one transaction): whoever held the old password may
+// have made a token with it. An unknown user is ENOTFOUND.
 func (db *DB) SetPassword(ctx context.Context, userID, passwordHash string) error {
 	if !validUUID(userID) {
 		return userNotFound(userID)
@@ -125,6 +126,9 @@ func (db *DB) SetPassword(ctx context.Context, userID, passwordHash string) erro
 			RETURNING id
 		), s AS (
 			DELETE FROM sessions WHERE user_id IN (SELECT id FROM u)
+		), t AS (
+			UPDATE api_tokens SET revoked_at = now()
+			WHERE user_id IN (SELECT id FROM u) AND revoked_at IS NULL
 		)
 		SELECT count(*) FROM u`, userID, passwordHash).Scan(&n)
 	if err != nil {

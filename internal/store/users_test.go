@@ -390,3 +390,65 @@ func TestAPITokens(t *testing.T) {
 		t.Fatalf("last use not updated after a minute: %v (aged %v)", got, aged)
 	}
 }
+
+// A password change and "sign out everywhere" end every session and revoke
+// every API token of the user, and nobody else's.
+func TestPasswordChangeAndSignOutEverywhereRevokeTokens(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	now := time.Now()
+	alice, bob := newUser(t, db, "alice"), newUser(t, db, "bob")
+	works := func(hash []byte, session bool) bool {
+		t.Helper()
+		var err error
+		if session {
+			_, err = db.SessionUser(ctx, hash, now)
+		} else {
+			_, err = db.TokenUser(ctx, hash)
+		}
+		return err == nil
+	}
+	credentials := func(u store.User) (session, token []byte) {
+		session, token = newHash(), newHash()
+		if err := db.CreateSession(ctx, u.ID, session, now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.CreateAPIToken(ctx, u.ID, "bot", token); err != nil {
+			t.Fatal(err)
+		}
+		return session, token
+	}
+	as, at := credentials(alice)
+	bs, bt := credentials(bob)
+	if err := db.SetPassword(ctx, alice.ID, "new-hash"); err != nil {
+		t.Fatal(err)
+	}
+	if works(as, true) || works(at, false) {
+		t.Fatal("a session or token of Alice's outlived her password change")
+	}
+	if !works(bs, true) || !works(bt, false) {
+		t.Fatal("Alice's password change ended Bob's session or token")
+	}
+	tokens, _ := db.APITokens(ctx, alice.ID)
+	if len(tokens) != 1 || tokens[0].RevokedAt == nil {
+		t.Fatalf("Alice's tokens after the change: %+v", tokens)
+	}
+
+	as2, at2 := credentials(alice)
+	bs2, _ := credentials(bob)
+	sessions, revoked, err := db.SignOutEverywhere(ctx, bob.ID)
+	if err != nil || sessions != 2 || revoked != 2 {
+		t.Fatalf("SignOutEverywhere = %d sessions, %d tokens, %v; want 2, 2", sessions, revoked, err)
+	}
+	if works(bs, true) || works(bs2, true) || works(bt, false) {
+		t.Fatal("a session or token of Bob's outlived signing out everywhere")
+	}
+	if !works(as2, true) || !works(at2, false) {
+		t.Fatal("Bob signing out everywhere ended Alice's session or token")
+	}
+	if s, n, err := db.SignOutEverywhere(ctx, bob.ID); err != nil || s != 0 || n != 0 {
+		t.Fatalf("again: %d, %d, %v", s, n, err)
+	}
+	_, _, err = db.SignOutEverywhere(ctx, "bad")
+	wantCode(t, err, fray.ENOTFOUND)
+}

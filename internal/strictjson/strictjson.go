@@ -1,0 +1,118 @@
+// Package strictjson is the one way JSON from outside the server is read:
+// websocket messages, API bodies, encounter, draft, bestiary and character
+// files. A document is exactly one JSON value with nothing after it but
+// white space, valid UTF-8, no field the target does not know, and within a
+// size and a nesting depth — so "{…}}" is refused rather than read as "{…}",
+// and a hostile file cannot make the decoder recurse or allocate without
+// bound.
+package strictjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"unicode/utf8"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+// DefaultMaxDepth bounds nesting when Limits.MaxDepth is zero. The deepest
+// document Fray reads (a setup with its stats) nests six levels.
+const DefaultMaxDepth = 32
+
+// Limits bound a document.
+type Limits struct {
+	// MaxBytes is the largest document accepted (ETOOLARGE beyond it);
+	// zero means the caller has bounded it already.
+	MaxBytes int
+	// MaxDepth is the deepest nesting of objects and arrays; zero means
+	// DefaultMaxDepth.
+	MaxDepth int
+	// AllowUnknown accepts fields the target does not declare.
+	AllowUnknown bool
+}
+
+// Decode reads data into v with the default limits.
+func Decode(data []byte, v any) error { return DecodeWith(data, v, Limits{}) }
+
+// DecodeWith reads data into v: exactly one JSON value, then only white
+// space. Errors are fray errors — ETOOLARGE over MaxBytes, EINVALID
+// otherwise — whose messages say what is wrong, for people.
+func DecodeWith(data []byte, v any, lim Limits) error {
+	if lim.MaxBytes > 0 && len(data) > lim.MaxBytes {
+		return fray.Errorf(fray.ETOOLARGE, "larger than %d bytes", lim.MaxBytes)
+	}
+	if err := Check(data, lim.MaxDepth); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if !lim.AllowUnknown {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		var fe *fray.Error
+		switch {
+		case errors.As(err, &fe):
+			return err
+		case errors.Is(err, io.EOF):
+			return fray.Errorf(fray.EINVALID, "malformed JSON: no value")
+		}
+		return fray.Errorf(fray.EINVALID, "malformed JSON: %v", err)
+	}
+	if !blank(data[dec.InputOffset():]) {
+		return fray.Errorf(fray.EINVALID, "malformed JSON: something follows the value (only one JSON value is allowed)")
+	}
+	return nil
+}
+
+// Check refuses data that is not valid UTF-8 (a decoder would turn each
+// invalid byte into U+FFFD, so distinct ids and texts could silently become
+// one), that holds a NUL character in a string (PostgreSQL can store it
+// neither in text nor in jsonb), or that nests objects and arrays deeper
+// than maxDepth (zero: DefaultMaxDepth). It does not check the syntax
+// otherwise.
+func Check(data []byte, maxDepth int) error {
+	if maxDepth <= 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	if !utf8.Valid(data) {
+		return fray.Errorf(fray.EINVALID, "malformed JSON: not valid UTF-8")
+	}
+	depth, inString, escaped := 0, false, false
+	for i, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+				if c == 'u' && bytes.HasPrefix(data[i+1:], []byte("0000")) {
+					return fray.Errorf(fray.EINVALID, "malformed JSON: text may not contain the NUL character (\\u0000)")
+				}
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > maxDepth {
+				return fray.Errorf(fray.EINVALID, "malformed JSON: nested deeper than %d levels", maxDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return nil
+}
+
+// blank reports whether b is only JSON white space.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,84 @@
+package strictjson
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+type doc struct {
+	Kind string          `json:"kind"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+func TestDecodeOneValueOnly(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		code string
+	}{
+		{`{"kind":"a"}`, ""},
+		{" \n\t{\"kind\":\"a\"}\r\n ", ""},
+		{`{"kind":"a"}}`, fray.EINVALID}, // the stray brace
+		{`{"kind":"a"}]`, fray.EINVALID},
+		{`{"kind":"a"}{}`, fray.EINVALID},
+		{`{"kind":"a"} x`, fray.EINVALID},
+		{`{"kind":"a"}` + "\v", fray.EINVALID}, // not JSON white space
+		{`{"kind":"a","extra":1}`, fray.EINVALID},
+		{``, fray.EINVALID},
+		{`   `, fray.EINVALID},
+		{"{\"kind\":\"\xff\"}", fray.EINVALID},
+		{`{"kind":"a","args":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, fray.EINVALID},
+		{`{"kind":"` + strings.Repeat("[", 40) + `"}`, ""}, // brackets in a string do not nest
+		{`{"kind":"\"[[[["}`, ""},
+		{`{"kind":"a\u0000"}`, fray.EINVALID},
+		{`{"kind":"a\\u0000"}`, ""}, // an escaped backslash, then text
+		{`{"kind":"a\u0001"}`, ""},
+	} {
+		var d doc
+		err := Decode([]byte(tc.in), &d)
+		if got := fray.ErrorCode(err); got != tc.code {
+			t.Errorf("Decode(%q) = %v, want code %q", tc.in, err, tc.code)
+		}
+	}
+}
+
+func TestDecodeLimits(t *testing.T) {
+	var d doc
+	if err := DecodeWith([]byte(`{"kind":"abc"}`), &d, Limits{MaxBytes: 5}); fray.ErrorCode(err) != fray.ETOOLARGE {
+		t.Errorf("over MaxBytes: %v", err)
+	}
+	deep := `{"kind":"a","args":` + strings.Repeat("[", 4) + strings.Repeat("]", 4) + `}`
+	if err := DecodeWith([]byte(deep), &d, Limits{MaxDepth: 4}); fray.ErrorCode(err) != fray.EINVALID {
+		t.Errorf("5 levels, max 4: %v", err)
+	}
+	if err := DecodeWith([]byte(deep), &d, Limits{MaxDepth: 5}); err != nil {
+		t.Errorf("5 levels, max 5: %v", err)
+	}
+	if err := DecodeWith([]byte(`{"kind":"a","x":1}`), &d, Limits{AllowUnknown: true}); err != nil {
+		t.Errorf("AllowUnknown: %v", err)
+	}
+}
+
+// FuzzDecode: whatever the bytes, Decode answers a fray error or nil, never
+// panics, and what it accepts is one value that encoding/json reads the same.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{"kind":"a"}`, `{"kind":"a"}}`, `{"kind":"a","args":[1,{"b":[]}]}`, `[`, `"\u0000"`, "{\"kind\":\"\\\"\"}", strings.Repeat("[", 33)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d doc
+		err := Decode(data, &d)
+		if err == nil {
+			var again doc
+			if json.Unmarshal(data, &again) != nil {
+				t.Fatalf("accepted %q, which encoding/json refuses", data)
+			}
+			return
+		}
+		if code := fray.ErrorCode(err); code != fray.EINVALID && code != fray.ETOOLARGE {
+			t.Fatalf("Decode(%q): code %q", data, code)
+		}
+	})
+}
