@@ -178,25 +178,21 @@ func Names(v engine.View) map[string]string {
 	return names
 }
 
-// StatusSection, PendingSection, ActionsSection, OrderSection and
-// BattlefieldSection render one section of the encounter page alone, as
-// Fragments does. actURL is the forms' target ("" for DefaultActURL).
-func StatusSection(v engine.View) templ.Component { return statusSection(newModel(v, "")) }
-
-// PendingSection renders #pending; see StatusSection.
+// PendingSection, ActionsSection and BattlefieldSection render one section
+// of the encounter page alone, as Fragments does. actURL is the forms'
+// target ("" for DefaultActURL).
+//
+// PendingSection renders #pending.
 func PendingSection(v engine.View, actURL string) templ.Component {
 	return pendingSection(newModel(v, actURL))
 }
 
-// ActionsSection renders #actions; see StatusSection.
+// ActionsSection renders #actions; see PendingSection.
 func ActionsSection(v engine.View, actURL string) templ.Component {
 	return actionsSection(newModel(v, actURL))
 }
 
-// OrderSection renders #order; see StatusSection.
-func OrderSection(v engine.View) templ.Component { return orderSection(newModel(v, "")) }
-
-// BattlefieldSection renders #battlefield; see StatusSection.
+// BattlefieldSection renders #battlefield; see PendingSection.
 func BattlefieldSection(v engine.View) templ.Component {
 	return battlefieldSection(newModel(v, ""))
 }
@@ -387,13 +383,6 @@ func (m *model) whoAmI(as string) string {
 		names[i] = m.name(id)
 	}
 	return strings.Join(names, ", ")
-}
-
-func (m *model) current() string {
-	if m.v.Current == "" {
-		return ""
-	}
-	return m.name(m.v.Current)
 }
 
 func (m *model) mine() bool {

@@ -180,15 +180,6 @@ func valueOr(values map[string]string, name, def string) string {
 	return def
 }
 
-func sideName(sides []engine.Side, id string) string {
-	for _, s := range sides {
-		if s.ID == id {
-			return s.Name
-		}
-	}
-	return id
-}
-
 // propValue is a property's form value.
 func propValue(p board.Props, f board.Field) string {
 	if f.Type == board.FieldBool {

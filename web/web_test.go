@@ -1025,11 +1025,11 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 // not beside "waiting on the GM".
 func TestYourTurnWaits(t *testing.T) {
 	v := testView()
-	if got := text(parseHTML(t, renderString(t, StatusSection(v)))); !strings.Contains(got, "your turn") {
+	if got := text(parseHTML(t, renderString(t, statusSection(newModel(v, ""))))); !strings.Contains(got, "your turn") {
 		t.Fatalf("no badge on the player's turn: %q", got)
 	}
 	v.Waiting = []string{"the GM"}
-	got := text(parseHTML(t, renderString(t, StatusSection(v))))
+	got := text(parseHTML(t, renderString(t, statusSection(newModel(v, "")))))
 	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
 		t.Errorf("status while the GM rules: %q", got)
 	}

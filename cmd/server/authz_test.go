@@ -192,23 +192,24 @@ func TestPlayerNeverSeesHiddenOrSecret(t *testing.T) {
 	gmWS := g.dial(created.ID, "html=1")
 	plWS := srv.withUser(player).dial(created.ID, "html=1")
 	var gmFrames, plFrames [][]byte
-	// Read until done closes the reading context (a read that times out
-	// would close the connection, losing every frame after it).
-	collect := func(c *wsClient, into *[][]byte, done <-chan struct{}) {
-		ctx, cancel := context.WithCancel(context.Background())
-		go func() { <-done; cancel() }()
+	// Read until the ack of the socket's own last command, "sync": a
+	// client's frames leave in order, so every update before it has come.
+	collect := func(c *wsClient, into *[][]byte) {
 		for {
-			_, data, err := c.conn.Read(ctx)
+			_, data, err := c.conn.Read(context.Background())
 			if err != nil {
 				return
 			}
 			*into = append(*into, data)
+			var m message
+			if json.Unmarshal(data, &m) == nil && m.Type == "ack" && m.ID == "sync" {
+				return
+			}
 		}
 	}
-	done := make(chan struct{})
 	finished := make(chan struct{}, 2)
-	go func() { collect(gmWS, &gmFrames, done); finished <- struct{}{} }()
-	go func() { collect(plWS, &plFrames, done); finished <- struct{}{} }()
+	go func() { collect(gmWS, &gmFrames); finished <- struct{}{} }()
+	go func() { collect(plWS, &plFrames); finished <- struct{}{} }()
 
 	// The GM plays two full rounds through the HTTP API, acting for whoever's turn it is.
 	g.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil)
@@ -219,10 +220,16 @@ func TestPlayerNeverSeesHiddenOrSecret(t *testing.T) {
 		}
 		g.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": fmt.Sprint("t", i), "command": map[string]any{"kind": "end-turn", "actor": v.Current}}, nil)
 	}
-	time.Sleep(500 * time.Millisecond)
-	close(done)
-	<-finished
-	<-finished
+	for _, ws := range []*wsClient{gmWS, plWS} {
+		ws.send("sync", map[string]any{"kind": "chat", "text": "."})
+	}
+	for range 2 {
+		select {
+		case <-finished:
+		case <-time.After(20 * time.Second):
+			t.Fatal("a socket never got the ack of its last command")
+		}
+	}
 
 	hidden := [][]byte{[]byte("barrow-wight"), []byte("Barrow wight")}
 	sawHidden, sawSecret := false, false

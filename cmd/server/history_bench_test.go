@@ -134,7 +134,7 @@ func fillEncounter(b *testing.B, dbURL, id string, n int64) int64 {
 		if store.SnapshotDue(st.Core().Seq, next.Core().Seq) {
 			a.Snapshot, _ = engine.Snapshot(next)
 		}
-		if _, err := db.Append(ctx, a); err != nil {
+		if _, err := db.AppendCommand(ctx, a); err != nil {
 			b.Fatal(err)
 		}
 		st = next

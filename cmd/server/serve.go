@@ -9,9 +9,16 @@ import (
 	"net"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/accounts"
+	"github.com/fray-vtt/fray/internal/campaigns"
+	"github.com/fray-vtt/fray/internal/carry"
+	"github.com/fray-vtt/fray/internal/characters"
 	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/history"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/server"
@@ -20,8 +27,9 @@ import (
 
 // serve runs the web server until ctx is done, then shuts down gracefully:
 // HTTP requests and commands in flight finish, websockets get a close frame.
-// before, when set, runs once the database is ready and before listening.
-func serve(ctx context.Context, cfg config, stdout io.Writer, before func(context.Context, *store.DB) error) error {
+// before, when set, runs once the database is ready and before listening,
+// with the rulesets the server runs.
+func serve(ctx context.Context, cfg config, stdout io.Writer, before func(context.Context, *store.DB, *engine.Registry) error) error {
 	log := newLogger(cfg, stdout)
 	url, stopDB, err := database(ctx, cfg, log)
 	if err != nil {
@@ -33,8 +41,9 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		return err
 	}
 	defer db.Close()
+	rulesets := rules.Registry()
 	if before != nil {
-		if err := before(ctx, db); err != nil {
+		if err := before(ctx, db, rulesets); err != nil {
 			return err
 		}
 	}
@@ -43,19 +52,17 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	var hub *realtime.Hub
 	var newSource func() dice.Source
 	if cfg.DiceSeed != 0 {
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
 		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
 	}
-	svc := play.New(play.Config{
-		Store: db, Rulesets: rules.Registry(), Logger: log, NewSource: newSource,
-		Publisher: play.PublisherFunc(func(u play.Update) { hub.Publish(u) }),
+	// The hub publishes what the live encounters commit; sessions reach the
+	// live encounters through the server (realtime.ServeOptions.Table).
+	hub := realtime.NewHub(realtime.Config{
+		Events: db, Render: server.RenderFragments, Logger: log, Origins: origins,
 	})
-	hub = realtime.NewHub(realtime.Config{
-		Encounters: svc, Events: db, Render: server.RenderFragments, Logger: log, Origins: origins,
-	})
+	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, NewSource: newSource, Publisher: hub})
 
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()
@@ -83,8 +90,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(server.New(server.Config{Store: db, Play: svc, Hub: hub, Rulesets: rules.Registry(), Logger: log,
-		SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins}))
+	srv := server.HTTPServer(newServer(db, svc, hub, rulesets, origins, log, cfg))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
@@ -102,6 +108,22 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	svc.Close()                 // finish queued commands
 	stopListen()
 	return err
+}
+
+// newServer wires the HTTP layer's services to the database, the live
+// encounters and the hub.
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
+	acc := accounts.New(db, accounts.Limits{})
+	camps := campaigns.New(db)
+	prepare := prep.NewService(db, rulesets)
+	return server.New(server.Config{
+		Accounts: acc, Tokens: acc, Access: db,
+		Campaigns: camps, Invites: camps, Members: camps,
+		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
+		History: history.New(db, rulesets), Table: table, Events: db, Hub: hub, Health: db,
+		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
+	})
 }
 
 // sweep deletes expired sessions and full rate-limit buckets hourly so the

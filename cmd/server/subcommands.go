@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/auth"
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
@@ -21,7 +22,7 @@ import (
 // account with a new player who owns every player character; prints how to
 // log in, and serves.
 func demo(ctx context.Context, cfg config, stdout io.Writer) error {
-	return serve(ctx, cfg, stdout, func(ctx context.Context, db *store.DB) error {
+	return serve(ctx, cfg, stdout, func(ctx context.Context, db *store.DB, rulesets *engine.Registry) error {
 		suffix := hex.EncodeToString(auth.HashToken(store.NewID())[:2])
 		var users [2]store.User
 		var passwords [2]string
@@ -43,7 +44,7 @@ func demo(ctx context.Context, cfg config, stdout io.Writer) error {
 		if err := db.SetMember(ctx, c.ID, users[1].ID, store.RolePlayer); err != nil {
 			return err
 		}
-		encs, err := prep.ImportExamples(ctx, db, rules.Registry(), c.ID)
+		encs, err := prep.ImportExamples(ctx, db, rulesets, c.ID)
 		if err != nil {
 			return err
 		}

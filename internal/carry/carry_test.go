@@ -104,9 +104,11 @@ func (f *fight) play(cmd engine.Command, wounds map[string]int) {
 		st.Fighters[id].Wounds = w
 	}
 	raw, _ := engine.Snapshot(st)
-	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: events, Snapshot: raw, Status: string(st.Status)}); err != nil {
+	var r store.Appended
+	if r, err = f.db.AppendCommand(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: events, Snapshot: raw, Status: string(st.Status)}); err != nil {
 		f.t.Fatal(err)
 	}
+	f.seq = r.Seq
 	f.st = st
 }
 
@@ -120,9 +122,11 @@ func (f *fight) reopen() {
 	ev.Seq = f.seq + 1
 	raw, _ := engine.Snapshot(f.st)
 	var err error
-	if f.seq, err = f.db.Append(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: []engine.Event{ev}, Snapshot: raw, Status: "running"}); err != nil {
+	var r store.Appended
+	if r, err = f.db.AppendCommand(context.Background(), store.Append{EncounterID: f.enc, ExpectSeq: f.seq, Events: []engine.Event{ev}, Snapshot: raw, Status: "running"}); err != nil {
 		f.t.Fatal(err)
 	}
+	f.seq = r.Seq
 }
 
 func (f *fight) end(wounds map[string]int) {

@@ -514,13 +514,6 @@ func VisibleEvent(st State, v Viewer, ev Event) (Event, bool) {
 	return seen, ok
 }
 
-// SeenEvent is VisibleEvent that also reports whether v sees ev whole, with
-// nothing taken out: then ev's encoding may be sent to v as it is. To
-// judge several events, make one Sight.
-func SeenEvent(st State, v Viewer, ev Event) (seen Event, ok, whole bool) {
-	return NewSight(st, v).See(ev)
-}
-
 // SeesAll reports whether v sees every event exactly as it is (the GM):
 // VisibleEvent leaves such a viewer's events untouched, so their stored
 // encoding may be sent as it is.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/store"
 )
 
 // HistoryStore is what rebuilding an encounter's past needs.
@@ -72,6 +73,26 @@ func Latest(ctx context.Context, hs HistoryStore, rs engine.Ruleset, id string) 
 		return nil, fmt.Errorf("encounter %s: %w", id, err)
 	}
 	return st, nil
+}
+
+// Fold is the state l holds: its snapshot with its events folded in, under
+// its ruleset from rules.
+func Fold(rules *engine.Registry, l store.Live) (engine.Ruleset, engine.State, error) {
+	rs, err := rules.Get(l.Ruleset)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := rs.Decode(l.Snapshot)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decode encounter %s snapshot at %d: %w", l.ID, l.SnapshotSeq, err)
+	}
+	if st.Core().Seq != l.SnapshotSeq {
+		return nil, nil, fmt.Errorf("encounter %s snapshot kept at %d is at seq %d", l.ID, l.SnapshotSeq, st.Core().Seq)
+	}
+	if err := engine.Replay(rs, st, l.Events); err != nil {
+		return nil, nil, fmt.Errorf("encounter %s: %w", l.ID, err)
+	}
+	return rs, st, nil
 }
 
 // StateAt is StateAt over the service's store.

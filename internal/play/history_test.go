@@ -89,7 +89,7 @@ func generate(tb testing.TB, n int64, record bool) *longEncounter {
 		if store.SnapshotDue(st.Core().Seq, next.Core().Seq) {
 			a.Snapshot = snap
 		}
-		if _, err := db.Append(ctx, a); err != nil {
+		if _, err := db.AppendCommand(ctx, a); err != nil {
 			tb.Fatal(err)
 		}
 		st = next

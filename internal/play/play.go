@@ -220,6 +220,13 @@ func (s *Service) SyncAll() {
 	}
 }
 
+// Loaded is how many encounters have an owner, live in memory, now.
+func (s *Service) Loaded() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.owners)
+}
+
 // Close stops accepting commands and waits for those in flight to finish.
 func (s *Service) Close() {
 	s.mu.Lock()
@@ -390,19 +397,9 @@ func (o *owner) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rs, err := o.svc.cfg.Rulesets.Get(l.Ruleset)
+	rs, st, err := Fold(o.svc.cfg.Rulesets, l)
 	if err != nil {
 		return err
-	}
-	st, err := rs.Decode(l.Snapshot)
-	if err != nil {
-		return fmt.Errorf("decode encounter %s snapshot at %d: %w", o.id, l.SnapshotSeq, err)
-	}
-	if st.Core().Seq != l.SnapshotSeq {
-		return fmt.Errorf("encounter %s snapshot kept at %d is at seq %d", o.id, l.SnapshotSeq, st.Core().Seq)
-	}
-	if err := engine.Replay(rs, st, l.Events); err != nil {
-		return fmt.Errorf("encounter %s: %w", o.id, err)
 	}
 	shown := o.shown
 	o.rs, o.state, o.frozen, o.access, o.snapSeq, o.stale = rs, st, nil, l.Access, l.SnapshotSeq, false

@@ -1,6 +1,7 @@
 package prep
 
 import (
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -9,24 +10,45 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/store"
 )
-
-// Form is what a battlefield edit reads: a posted form's values.
-type Form interface {
-	Get(key string) string
-}
 
 func bad(format string, args ...any) error { return fray.Errorf(fray.EINVALID, format, args...) }
 
-// EditBattlefield applies one battlefield edit of the encounter editor to
-// s, as the ruleset's editor e describes the battlefield. It reports
-// whether op was a battlefield edit at all. Edits keep the battlefield
-// well formed (no duplicate ids, cells inside the grid, known sides and
-// combatants); whether it makes a good fight is for the ruleset to say
-// when the encounter is created.
+// DraftEditor edits a draft's setup as the encounter editor's forms ask:
+// settings, sides and combatants, and the battlefield as the ruleset's
+// board editor describes it.
+type DraftEditor struct {
+	// Board describes the ruleset's battlefield; Boarded is false for a
+	// ruleset that draws no board (its drafts have no battlefield).
+	Board   board.Editor
+	Boarded bool
+	// Options are the ruleset's options (settings).
+	Options []engine.OptionSpec
+	// Block finds one of the campaign's stat blocks (add-bestiary,
+	// add-character); kind is store.KindBestiary or store.KindCharacter.
+	Block func(kind, id string) (store.StatBlock, error)
+}
+
+// EditorFor is the draft editor of ruleset rs, finding stat blocks with block.
+func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, error)) DraftEditor {
+	e, ok := EditorOf(rs)
+	return DraftEditor{Board: e, Boarded: ok, Options: rs.Options(), Block: block}
+}
+
+// Apply applies one edit (op, with the posted form f) to s. Edits keep
+// the setup well formed (no duplicate ids, cells inside the grid, known
+// sides and combatants); whether it makes a good fight is for the ruleset
+// to say when the encounter is created.
 //
 // Ops and their fields:
-//   - model: model (a choice of e.Models)
+//   - settings: name, option.* ; side-add: name ; side-rename: side, name ;
+//     side-remove: side
+//   - add-bestiary: entry ; add-character: character ; both with count,
+//     side, hidden, start.* (see StartFromForm)
+//   - combatant-update: combatant, side, hidden, start.* ;
+//     combatant-remove: combatant
+//   - model: model (a choice of the editor's Models)
 //   - zone-add: name, description, x, y (its place on the map, optional),
 //     prop.* ; zone-update: zone and the same ; zone-remove: zone ;
 //     connect, disconnect: a, b
@@ -35,12 +57,22 @@ func bad(format string, args ...any) error { return fray.Errorf(fray.EINVALID, f
 //     open ground) ; cell-remove: x, y
 //   - pair-add: a, b, distance ; pair-remove: index
 //   - distance-set: a, b, rung (sides)
-func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members []string) (bool, error) {
+func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
+	val := func(k string) string { return strings.TrimSpace(f.Get(k)) }
+	if setupOps[op] {
+		return ed.editSetup(s, op, f, val)
+	}
+	if !ed.Boarded {
+		if battlefieldOps[op] {
+			return bad("this ruleset has no battlefield to edit")
+		}
+		return bad("unknown edit %q", op)
+	}
 	b, err := ReadBattlefield(*s)
 	if err != nil {
-		return true, err
+		return err
 	}
-	val := func(k string) string { return strings.TrimSpace(f.Get(k)) }
+	e, members := ed.Board, f["members"]
 	model := ModelOf(e, b)
 	zone := func(id string) (*board.ZoneSetup, error) {
 		for i := range b.Zones {
@@ -61,7 +93,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 	case "model":
 		m := val("model")
 		if !slices.ContainsFunc(e.Models, func(o board.Option) bool { return o.Value == m }) {
-			return true, bad("this ruleset has no %q battlefield", m)
+			return bad("this ruleset has no %q battlefield", m)
 		}
 		b = board.Battlefield{Model: m}
 		if m == board.Grid {
@@ -72,29 +104,29 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 	case "zone-add", "zone-update":
 		if model != board.Zones {
-			return true, bad("this battlefield has no zones")
+			return bad("this battlefield has no zones")
 		}
 		name := val("name")
 		if name == "" {
-			return true, bad("a zone needs a name")
+			return bad("a zone needs a name")
 		}
 		if len(name) > 80 || len(val("description")) > 1000 {
-			return true, bad("a zone's name is at most 80 characters, its description 1000")
+			return bad("a zone's name is at most 80 characters, its description 1000")
 		}
 		props, err := PropsFromForm(e.Area, f.Get, "prop.", "zone "+name)
 		if err != nil {
-			return true, err
+			return err
 		}
 		// Where the zone sits on the page's map: both or neither.
 		var x, y *int
 		if val("x") != "" || val("y") != "" {
 			cx, err := num("x", "The map column", 0, 11)
 			if err != nil {
-				return true, err
+				return err
 			}
 			cy, err := num("y", "The map row", 0, 11)
 			if err != nil {
-				return true, err
+				return err
 			}
 			x, y = &cx, &cy
 		}
@@ -109,25 +141,25 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 		z, err := zone(val("zone"))
 		if err != nil {
-			return true, err
+			return err
 		}
 		z.Name, z.Description, z.Props, z.X, z.Y = name, val("description"), props, x, y
 	case "zone-remove":
 		if _, err := zone(val("zone")); err != nil {
-			return true, err
+			return err
 		}
 		RemoveZone(s, &b, val("zone"))
 	case "connect", "disconnect":
 		za, err := zone(val("a"))
 		if err != nil {
-			return true, err
+			return err
 		}
 		zb, err := zone(val("b"))
 		if err != nil {
-			return true, err
+			return err
 		}
 		if za.ID == zb.ID {
-			return true, bad("a zone cannot border itself")
+			return bad("a zone cannot border itself")
 		}
 		za.Adjacent = slices.DeleteFunc(za.Adjacent, func(a string) bool { return a == zb.ID })
 		zb.Adjacent = slices.DeleteFunc(zb.Adjacent, func(a string) bool { return a == za.ID })
@@ -136,7 +168,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 	case "melee-add":
 		if len(members) < 2 {
-			return true, bad("a melee needs at least two members")
+			return bad("a melee needs at least two members")
 		}
 		zones := map[string]bool{}
 		for _, c := range s.Combatants {
@@ -145,7 +177,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 			}
 		}
 		if len(zones) != 1 || zones[""] {
-			return true, bad("the members of a melee must all start in the same zone")
+			return bad("the members of a melee must all start in the same zone")
 		}
 		used := map[string]bool{}
 		for _, id := range members {
@@ -163,15 +195,15 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		b.Melees = slices.DeleteFunc(b.Melees, func(ml board.GroupSetup) bool { return ml.ID == val("melee") })
 	case "grid-size":
 		if model != board.Grid {
-			return true, bad("this battlefield is not a grid")
+			return bad("this battlefield is not a grid")
 		}
 		w, err := num("width", "The width", 1, max(e.MaxWidth, 1))
 		if err != nil {
-			return true, err
+			return err
 		}
 		h, err := num("height", "The height", 1, max(e.MaxHeight, 1))
 		if err != nil {
-			return true, err
+			return err
 		}
 		b.Width, b.Height = w, h
 		b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X >= w || c.Y >= h })
@@ -183,15 +215,15 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 	case "cell-set", "cell-remove":
 		if model != board.Grid {
-			return true, bad("this battlefield is not a grid")
+			return bad("this battlefield is not a grid")
 		}
 		x, err := num("x", "The column", 0, b.Width-1)
 		if err != nil {
-			return true, err
+			return err
 		}
 		y, err := num("y", "The row", 0, b.Height-1)
 		if err != nil {
-			return true, err
+			return err
 		}
 		b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X == x && c.Y == y })
 		if op == "cell-remove" {
@@ -199,7 +231,7 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 		props, err := PropsFromForm(e.Area, f.Get, "prop.", "cell "+board.SquareName(x, y))
 		if err != nil {
-			return true, err
+			return err
 		}
 		if len(props) > 0 {
 			b.Cells = append(b.Cells, board.CellSetup{X: x, Y: y, Props: props})
@@ -207,32 +239,32 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 		}
 	case "pair-add":
 		if model != board.Pairs {
-			return true, bad("this battlefield has no engagements")
+			return bad("this battlefield has no engagements")
 		}
 		a, c := val("a"), val("b")
 		used := Used(*s)
 		if !used[a] || !used[c] || a == c {
-			return true, bad("an engagement is between two different combatants")
+			return bad("an engagement is between two different combatants")
 		}
 		d := val("distance")
 		if d != "" && !slices.Contains(e.Distances, d) {
-			return true, bad("no distance %q (one of %s)", d, strings.Join(e.Distances, ", "))
+			return bad("no distance %q (one of %s)", d, strings.Join(e.Distances, ", "))
 		}
 		for _, p := range b.Pairs {
 			if p.A == a && p.B == c || p.A == c && p.B == a {
-				return true, bad("they are already engaged")
+				return bad("they are already engaged")
 			}
 		}
 		b.Pairs = append(b.Pairs, board.PairSetup{A: a, B: c, Distance: d})
 	case "pair-remove":
 		i, err := num("index", "The engagement", 0, len(b.Pairs)-1)
 		if err != nil {
-			return true, err
+			return err
 		}
 		b.Pairs = slices.Delete(b.Pairs, i, i+1)
 	case "distance-set":
 		if model != board.Ladder {
-			return true, bad("this battlefield has no distances")
+			return bad("this battlefield has no distances")
 		}
 		a, c, r := val("a"), val("b"), val("rung")
 		sides := map[string]bool{}
@@ -240,25 +272,121 @@ func EditBattlefield(s *engine.Setup, e board.Editor, op string, f Form, members
 			sides[sd.ID] = true
 		}
 		if !sides[a] || !sides[c] || a == c {
-			return true, bad("a distance is between two different sides")
+			return bad("a distance is between two different sides")
 		}
 		if !slices.Contains(e.Distances, r) {
-			return true, bad("no distance %q (one of %s)", r, strings.Join(e.Distances, ", "))
+			return bad("no distance %q (one of %s)", r, strings.Join(e.Distances, ", "))
 		}
 		b.Distances = slices.DeleteFunc(b.Distances, func(d board.DistanceSetup) bool { return d.A == a && d.B == c || d.A == c && d.B == a })
 		b.Distances = append(b.Distances, board.DistanceSetup{A: a, B: c, Rung: r})
 	default:
-		return false, nil
+		return bad("unknown edit %q", op)
 	}
 	WriteBattlefield(s, b)
-	return true, nil
+	return nil
+}
+
+// setupOps are the edits of the settings, sides and combatants;
+// battlefieldOps those of the battlefield.
+var (
+	setupOps = map[string]bool{"settings": true, "side-add": true, "side-rename": true, "side-remove": true,
+		"add-bestiary": true, "add-character": true, "combatant-update": true, "combatant-remove": true}
+	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
+		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
+		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
+)
+
+// editSetup applies an edit of the settings, sides or combatants.
+func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val func(string) string) error {
+	switch op {
+	case "settings":
+		if val("name") == "" {
+			return bad("the encounter needs a name")
+		}
+		s.Name = val("name")
+		opts := map[string]string{}
+		for _, o := range ed.Options {
+			if v := f.Get("option." + o.Name); v != "" && v != o.Default {
+				opts[o.Name] = v
+			}
+		}
+		s.Options = opts
+	case "side-add":
+		if val("name") == "" {
+			return bad("a side needs a name")
+		}
+		ids := map[string]bool{}
+		for _, sd := range s.Sides {
+			ids[sd.ID] = true
+		}
+		s.Sides = append(s.Sides, engine.Side{ID: sheet.UniqueSlug(val("name"), ids), Name: val("name")})
+	case "side-rename":
+		for i := range s.Sides {
+			if s.Sides[i].ID == val("side") && val("name") != "" {
+				s.Sides[i].Name = val("name")
+			}
+		}
+	case "side-remove":
+		s.Sides = slices.DeleteFunc(s.Sides, func(sd engine.Side) bool { return sd.ID == val("side") })
+	case "add-bestiary", "add-character":
+		kind, key := store.KindBestiary, "entry"
+		if op == "add-character" {
+			kind, key = store.KindCharacter, "character"
+		}
+		blk, err := ed.Block(kind, val(key))
+		if err != nil {
+			return err
+		}
+		n := 1
+		if c := val("count"); c != "" {
+			if n, err = strconv.Atoi(c); err != nil {
+				return bad("how many must be a number")
+			}
+		}
+		bf, err := ReadBattlefield(*s)
+		if err != nil {
+			return err
+		}
+		start, err := StartFromForm(ed.Board, bf, f, "start.", blk.Name)
+		if err != nil {
+			return err
+		}
+		return AddCopies(s, blk.Name, blk.Stats, n, val("side"), start, f.Get("hidden") != "", kind == store.KindCharacter, blk.ID)
+	case "combatant-update":
+		bf, err := ReadBattlefield(*s)
+		if err != nil {
+			return err
+		}
+		for i := range s.Combatants {
+			c := &s.Combatants[i]
+			if c.ID != val("combatant") {
+				continue
+			}
+			c.Side, c.Hidden = val("side"), f.Get("hidden") != ""
+			if !ed.Boarded {
+				continue
+			}
+			start, err := StartFromForm(ed.Board, bf, f, "start.", c.Name)
+			if err != nil {
+				return err
+			}
+			if start.Zone != StartOf(*c).Zone {
+				LeaveGroups(&bf, c.ID) // a melee is in one zone
+				WriteBattlefield(s, bf)
+			}
+			SetStart(c, start)
+		}
+	case "combatant-remove":
+		RemoveCombatant(s, val("combatant"))
+	}
+	return nil
 }
 
 // StartFromForm reads a combatant's start from the editor's form: a zone
 // (zones), a cell and contact group with the editor's start properties
 // (grid), nothing for pairs and ladders (positions are engagements or
 // distances).
-func StartFromForm(e board.Editor, b board.Battlefield, f Form, prefix, what string) (board.Start, error) {
+func StartFromForm(e board.Editor, b board.Battlefield, f url.Values, prefix, what string) (board.Start, error) {
 	val := func(k string) string { return strings.TrimSpace(f.Get(prefix + k)) }
 	var st board.Start
 	switch ModelOf(e, b) {

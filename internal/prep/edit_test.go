@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/store"
 )
 
 // Editors of the four position models, as rulesets describe them.
@@ -43,19 +44,13 @@ func draft(e board.Editor) *engine.Setup {
 func edit(t *testing.T, s *engine.Setup, e board.Editor, op string, kv ...string) error {
 	t.Helper()
 	f := url.Values{}
-	var members []string
 	for i := 0; i+1 < len(kv); i += 2 {
-		if kv[i] == "members" {
-			members = append(members, kv[i+1])
-			continue
-		}
 		f.Add(kv[i], kv[i+1])
 	}
-	done, err := EditBattlefield(s, e, op, f, members)
-	if !done {
+	if !battlefieldOps[op] {
 		t.Fatalf("%s is not a battlefield edit", op)
 	}
-	return err
+	return DraftEditor{Board: e, Boarded: true}.Apply(s, op, f)
 }
 
 func must(t *testing.T, err error) {
@@ -169,4 +164,53 @@ func TestEditPairsAndLadder(t *testing.T) {
 	if p.Model != board.Ladder || len(p.Ladder.Rungs) != 5 || p.Ladder.Gaps[0].Rung != 1 {
 		t.Errorf("preview %+v", p.Ladder)
 	}
+}
+
+// The editor's other ops — settings, sides, combatants — go through the
+// same Apply, stat blocks found through the editor's Block.
+func TestEditSetup(t *testing.T) {
+	s := draft(zonesEditor)
+	ed := DraftEditor{Board: zonesEditor, Boarded: true,
+		Options: []engine.OptionSpec{{Name: "ripostes", Default: "off", Choices: []engine.Choice{{Value: "off"}, {Value: "on"}}}},
+		Block: func(kind, id string) (store.StatBlock, error) {
+			if id != "goblin" {
+				return store.StatBlock{}, fray.Errorf(fray.ENOTFOUND, "no %s %q", kind, id)
+			}
+			return store.StatBlock{ID: id, Name: "Goblin", Stats: []byte(`{"hp":3}`)}, nil
+		}}
+	apply := func(op string, kv ...string) error {
+		f := url.Values{"op": {op}}
+		for i := 0; i+1 < len(kv); i += 2 {
+			f.Add(kv[i], kv[i+1])
+		}
+		return ed.Apply(s, op, f)
+	}
+	must(t, apply("settings", "name", "Night raid", "option.ripostes", "on"))
+	refused(t, apply("settings", "name", " "), "needs a name")
+	must(t, apply("side-add", "name", "Wolves"))
+	must(t, apply("side-rename", "side", "a", "name", "Allies"))
+	must(t, apply("add-bestiary", "entry", "goblin", "count", "2", "side", "wolves", "hidden", "on"))
+	if err := apply("add-bestiary", "entry", "troll"); fray.ErrorCode(err) != fray.ENOTFOUND {
+		t.Fatalf("an unknown entry: %v", err)
+	}
+	refused(t, apply("add-bestiary", "entry", "goblin", "count", "many"), "must be a number")
+	must(t, apply("combatant-update", "combatant", "orc", "side", "wolves"))
+	must(t, apply("combatant-remove", "combatant", "gob"))
+	must(t, apply("side-remove", "side", "b"))
+	refused(t, apply("fly"), `unknown edit "fly"`)
+	if s.Name != "Night raid" || s.Options["ripostes"] != "on" || len(s.Sides) != 2 || s.Sides[0].Name != "Allies" || s.Sides[1].ID != "wolves" {
+		t.Fatalf("setup %+v", s)
+	}
+	var names []string
+	for _, c := range s.Combatants {
+		names = append(names, c.Name+"/"+c.Side)
+		if strings.HasPrefix(c.Name, "Goblin") && (!c.Hidden || string(c.Stats) != `{"hp":3}`) {
+			t.Errorf("%s is not a hidden copy of the entry: %+v", c.Name, c)
+		}
+	}
+	if got := strings.Join(names, " "); got != "Ana/a Orc/wolves Goblin 1/wolves Goblin 2/wolves" {
+		t.Fatalf("combatants %s", got)
+	}
+	// A ruleset without a board has no battlefield to edit.
+	refused(t, DraftEditor{}.Apply(s, "zone-add", url.Values{"name": {"Ford"}}), "no battlefield")
 }

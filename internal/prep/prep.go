@@ -12,10 +12,13 @@ import (
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-// Store is the persistence prep needs.
+// Store is the persistence creating an encounter needs; *store.DB
+// provides it.
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
+	CharacterStore   // the player characters' sheets (TakeCharacters)
+	CharacterCreator // new sheets for the others (AdoptCharacters)
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -46,22 +49,20 @@ func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
 }
 
 // Save stores a prepared encounter in campaignID, in status setup at seq 0.
-// When db is also a CharacterStore, the player characters take the stats
-// of the campaign's characters first (TakeCharacters).
+// The player characters take the stats of the campaign's characters first
+// (TakeCharacters); those the campaign has no sheet for yet get one
+// (AdoptCharacters).
 func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.Encounter, error) {
 	if _, err := db.Campaign(ctx, campaignID); err != nil {
 		return store.Encounter{}, err
 	}
-	var taken []string
-	if cs, ok := db.(CharacterStore); ok {
-		var err error
-		if taken, err = TakeCharacters(ctx, cs, campaignID, &p.Setup); err != nil {
+	taken, err := TakeCharacters(ctx, db, campaignID, &p.Setup)
+	if err != nil {
+		return store.Encounter{}, err
+	}
+	if len(taken) > 0 {
+		if p.State, err = engine.NewEncounter(p.Ruleset, p.ID, p.Setup); err != nil {
 			return store.Encounter{}, err
-		}
-		if len(taken) > 0 {
-			if p.State, err = engine.NewEncounter(p.Ruleset, p.ID, p.Setup); err != nil {
-				return store.Encounter{}, err
-			}
 		}
 	}
 	snapshot, err := engine.Snapshot(p.State)
@@ -79,10 +80,7 @@ func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.E
 	if err != nil {
 		return e, err
 	}
-	if cc, ok := db.(CharacterCreator); ok {
-		err = AdoptCharacters(ctx, cc, e, p.Setup, taken)
-	}
-	return e, err
+	return e, AdoptCharacters(ctx, db, e, p.Setup, taken)
 }
 
 // Import validates a setup document and stores it as a new encounter of

@@ -47,7 +47,7 @@ func accessHub(t *testing.T, users ...string) (*Hub, *grantBook, string) {
 	t.Helper()
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := fixedEncounter{st: st}
-	hub := NewHub(Config{Encounters: enc, Events: enc})
+	hub := NewHub(Config{Events: enc})
 	book := &grantBook{grants: map[string]Grant{}, errs: map[string]error{}, reads: map[string]*atomic.Int32{}}
 	for _, u := range users {
 		book.grants[u] = Grant{Viewer: engine.PlayerViewer(u + "-pc"), Access: 1}
@@ -56,7 +56,7 @@ func accessHub(t *testing.T, users ...string) (*Hub, *grantBook, string) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		u := r.URL.Query().Get("user")
 		g := book.grants[u]
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: g.Viewer, Since: -1,
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: g.Viewer, Since: -1,
 			Campaign: "c", User: u, Access: g.Access, Expires: g.Expires, Authorize: book.authorizer(u)})
 	}))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
@@ -74,8 +74,9 @@ func dialAs(t *testing.T, hub *Hub, url, user string) *websocket.Conn {
 	if _, _, err := c.Read(context.Background()); err != nil { // the snapshot
 		t.Fatal(err)
 	}
-	for hub.Count("e") <= before {
-		time.Sleep(time.Millisecond)
+	// The hub counts a client before it sends its snapshot.
+	if hub.Count("e") <= before {
+		t.Fatalf("%s's session is not counted after its snapshot", user)
 	}
 	return c
 }
@@ -188,10 +189,10 @@ func TestPublishChecksStaleSockets(t *testing.T) {
 func TestSessionClosesAtExpiry(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := fixedEncounter{st: st}
-	hub := NewHub(Config{Encounters: enc, Events: enc})
+	hub := NewHub(Config{Events: enc})
 	expires := time.Now().Add(300 * time.Millisecond)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: engine.PlayerViewer("x"), Since: -1, Campaign: "c", User: "u",
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.PlayerViewer("x"), Since: -1, Campaign: "c", User: "u",
 			Access: 1, Expires: expires, Authorize: func(context.Context) (Grant, error) {
 				return Grant{Viewer: engine.PlayerViewer("x"), Access: 1, Expires: expires}, nil
 			}})

@@ -21,6 +21,11 @@ import (
 // writes for the GM's view, every player's view and the event: the frames'
 // encoder is a faster drop-in, never another format.
 func TestFramesEncodeAsEncodingJSON(t *testing.T) {
+	if raceDetector {
+		// One goroutine encoding every frame of every example: nothing for
+		// the race detector to find, and ten times slower under it.
+		t.Skip("pure encoding; runs without -race")
+	}
 	exs, err := prep.Examples()
 	if err != nil {
 		t.Fatal(err)

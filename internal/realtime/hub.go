@@ -22,7 +22,8 @@ import (
 // keyed by element id (see web.Fragments). full means "events is the whole log".
 type Renderer func(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
 
-// Encounters is what a websocket session needs from the play service.
+// Encounters is what a websocket session needs from the play service: its
+// first state, and where its commands go.
 type Encounters interface {
 	Submit(ctx context.Context, id string, sender play.Sender, cmdID string, cmd engine.Command) (int64, error)
 	Current(ctx context.Context, id string) (engine.Ruleset, engine.State, error)
@@ -69,10 +70,9 @@ type OriginChecker interface {
 
 // Config configures a Hub.
 type Config struct {
-	Encounters Encounters
-	Events     EventLog
-	Render     Renderer
-	Logger     *slog.Logger
+	Events EventLog
+	Render Renderer
+	Logger *slog.Logger
 	// Origins decides which browser origins may open a socket (scheme,
 	// host and port: internal/origin). Nil allows the same host only,
 	// whatever the scheme (the websocket library's check).
@@ -141,6 +141,7 @@ type client struct {
 	conn      *websocket.Conn
 	cork      *corkConn // under conn
 	encounter string
+	table     Encounters
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
@@ -578,10 +579,14 @@ func (h *Hub) remove(c *client) {
 // ServeOptions says who a websocket session is for and what it wants.
 type ServeOptions struct {
 	Encounter string
-	Viewer    engine.Viewer
-	Since     int64 // resume after this seq; negative for a snapshot
-	HTML      bool  // include rendered fragments
-	View      bool  // include the projection in every events message
+	// Table is the live encounter the session plays: its state on connect,
+	// and its commands. (The server passes its play service; the hub needs
+	// none of its own, so the hub can be the play service's publisher.)
+	Table  Encounters
+	Viewer engine.Viewer
+	Since  int64 // resume after this seq; negative for a snapshot
+	HTML   bool  // include rendered fragments
+	View   bool  // include the projection in every events message
 
 	// Campaign and User identify the session for AccessChanged; User is also
 	// the sender of its commands (command ids are scoped per user).
@@ -620,7 +625,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	c := &client{
-		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
+		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
@@ -668,7 +673,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 // hello builds the first message: the missed events when the client can
 // resume, otherwise a snapshot.
 func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64, error) {
-	rs, st, err := h.cfg.Encounters.Current(ctx, c.encounter)
+	rs, st, err := c.table.Current(ctx, c.encounter)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -760,7 +765,7 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 	var closeCode websocket.StatusCode
 	var reason string
 	for attempt := 0; ; attempt++ {
-		seq, err := c.hub.cfg.Encounters.Submit(ctx, c.encounter, sender, id, cmd)
+		seq, err := c.table.Submit(ctx, c.encounter, sender, id, cmd)
 		if !errors.Is(err, play.ErrAccessChanged) || c.authorize == nil || attempt == 3 {
 			return seq, closeCode, reason, err
 		}

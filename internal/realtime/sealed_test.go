@@ -93,20 +93,20 @@ func duel(t *testing.T, db *store.DB, campaign, heroChoice string) (hero, orc, g
 	if err != nil {
 		t.Fatal(err)
 	}
-	var hub *realtime.Hub
-	svc := play.New(play.Config{Store: db, Rulesets: reg, Publisher: publisher(func(u play.Update) { hub.Publish(u) }),
+	hub := realtime.NewHub(realtime.Config{Events: db})
+	svc := play.New(play.Config{Store: db, Rulesets: reg, Publisher: hub,
 		NewSource: func() dice.Source { return dice.NewSeeded(1) }})
 	t.Cleanup(svc.Close)
-	hub = realtime.NewHub(realtime.Config{Encounters: svc, Events: db})
 	viewers := map[string]engine.Viewer{"hero": engine.PlayerViewer("hero"), "orc": engine.PlayerViewer("orc"), "gm": engine.GMViewer()}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, realtime.ServeOptions{Encounter: enc.ID, Viewer: viewers[r.URL.Query().Get("as")], Since: -1, View: true})
+		hub.Serve(w, r, realtime.ServeOptions{Encounter: enc.ID, Table: svc, Viewer: viewers[r.URL.Query().Get("as")], Since: -1, View: true})
 	}))
 	t.Cleanup(srv.Close)
 	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/?as="
 	h, o, g := dial(t, url+"hero"), dial(t, url+"orc"), dial(t, url+"gm")
-	for hub.Count(enc.ID) < 3 {
-		time.Sleep(time.Millisecond)
+	// The hub counts a client before it sends its snapshot.
+	if n := hub.Count(enc.ID); n != 3 {
+		t.Fatalf("%d clients connected, want 3", n)
 	}
 	submit := func(s *sock, id string, cmd map[string]any) {
 		t.Helper()
@@ -146,10 +146,6 @@ func duel(t *testing.T, db *store.DB, campaign, heroChoice string) (hero, orc, g
 		return blank(o)
 	}
 }
-
-type publisher func(play.Update)
-
-func (p publisher) Publish(u play.Update) { p(u) }
 
 // TestSealedChoiceOverWebsockets: after the hero commits a sealed stance,
 // every frame the orc's socket receives is byte for byte what it would be

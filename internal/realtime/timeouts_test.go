@@ -21,9 +21,9 @@ import (
 func TestSocketOutlivesServerTimeouts(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := fixedEncounter{st: st}
-	hub := NewHub(Config{Encounters: enc, Events: enc})
+	hub := NewHub(Config{Events: enc})
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Viewer: engine.GMViewer(), Since: -1})
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
 	}))
 	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
 	srv.Start()

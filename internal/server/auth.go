@@ -7,17 +7,29 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
-const (
-	sessionCookie = "fray_session"
-	sessionTTL    = 30 * 24 * time.Hour
-	// tokenPrefix marks personal access tokens so they are recognisable in logs and secret scanners.
-	tokenPrefix = "fray_pat_"
-)
+const sessionCookie = "fray_session"
+
+// Accounts signs people up and in; *accounts.Service is one.
+type Accounts interface {
+	// Allow counts an attempt of a rate-limited action (key: the action
+	// and the client address or user) and reports whether it may go ahead.
+	Allow(ctx context.Context, key string) (bool, error)
+	Signup(ctx context.Context, name, password, confirm string) (store.User, error)
+	Login(ctx context.Context, name, password string) (store.User, error)
+	// ChangePassword sets a new password and ends every session and API
+	// token of the user; EFORBIDDEN when current is wrong.
+	ChangePassword(ctx context.Context, u store.User, current, password string) error
+	SignOutEverywhere(ctx context.Context, userID string) (sessions, tokens int64, err error)
+	StartSession(ctx context.Context, userID string) (token string, expires time.Time, err error)
+	EndSession(ctx context.Context, token string) error
+	// Authenticate finds the user of a credential (store.CredentialSession
+	// or store.CredentialToken); EUNAUTHORIZED when it is unknown or ended.
+	Authenticate(ctx context.Context, kind, token string) (store.User, store.Credential, time.Time, error)
+}
 
 type principalKey struct{}
 
@@ -56,8 +68,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				writeError(w, r, fray.Errorf(fray.EUNAUTHORIZED, "the Authorization header must be \"Bearer TOKEN\""))
 				return
 			}
-			cred := store.Credential{Kind: store.CredentialToken, Hash: auth.HashToken(strings.TrimSpace(token))}
-			u, _, err := s.store.Authenticate(ctx, cred, time.Now())
+			u, cred, _, err := s.Accounts.Authenticate(ctx, store.CredentialToken, strings.TrimSpace(token))
 			if err != nil {
 				writeError(w, r, err)
 				return
@@ -66,8 +77,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			return
 		}
 		if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-			cred := store.Credential{Kind: store.CredentialSession, Hash: auth.HashToken(c.Value)}
-			u, expires, err := s.store.Authenticate(ctx, cred, time.Now())
+			u, cred, expires, err := s.Accounts.Authenticate(ctx, store.CredentialSession, c.Value)
 			switch errCode(err) {
 			case "":
 				r = r.WithContext(context.WithValue(ctx, principalKey{}, &principal{user: &u, cred: cred, expires: expires}))
@@ -83,7 +93,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 
 // requireUser returns the signed-in user; otherwise it answers 401 (API) or
 // sends a page visitor to log in and come back.
-func (s *Server) requireUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
+func requireUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 	if u := userFrom(r); u != nil {
 		return u, true
 	}
@@ -101,26 +111,31 @@ func isWebsocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }
 
+// allow counts an attempt of a rate-limited action; key names the action
+// and who tries it.
+func (s *Server) allow(r *http.Request, key string) (bool, error) {
+	return s.Accounts.Allow(r.Context(), key)
+}
+
 // startSession signs the user in on this browser.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, userID string) error {
-	token, hash := auth.NewToken("")
-	expires := time.Now().Add(sessionTTL)
-	if err := s.store.CreateSession(r.Context(), userID, hash, expires); err != nil {
+	token, expires, err := s.Accounts.StartSession(r.Context(), userID)
+	if err != nil {
 		return err
 	}
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: token, Path: "/", Expires: expires,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies || r.TLS != nil,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil,
 	})
 	return nil
 }
 
 func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 	if c, err := r.Cookie(sessionCookie); err == nil && c.Value != "" {
-		_ = s.store.DeleteSession(r.Context(), auth.HashToken(c.Value))
+		_ = s.Accounts.EndSession(r.Context(), c.Value)
 	}
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.secureCookies || r.TLS != nil})
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.SecureCookies || r.TLS != nil})
 }
 
 // localPath keeps a post-login redirect on this site: it returns next when

@@ -41,7 +41,7 @@ func TestClientIP(t *testing.T) {
 	if _, err := ParseTrustedProxies("10.0.0.0/8,not-an-ip"); err == nil {
 		t.Fatal("a bad proxy list was accepted")
 	}
-	behind := &Server{trustedProxies: proxies}
+	behind := &Server{Config: Config{TrustedProxies: proxies}}
 	direct := &Server{}
 	for _, tc := range []struct {
 		remote string
@@ -67,7 +67,7 @@ func TestClientIP(t *testing.T) {
 			r.Header.Add("X-Forwarded-For", h)
 		}
 		if got := tc.srv.clientIP(r); got != tc.want {
-			t.Errorf("%s with X-Forwarded-For %q (trusted %v) = %s, want %s", tc.remote, tc.xff, tc.srv.trustedProxies, got, tc.want)
+			t.Errorf("%s with X-Forwarded-For %q (trusted %v) = %s, want %s", tc.remote, tc.xff, tc.srv.TrustedProxies, got, tc.want)
 		}
 	}
 }

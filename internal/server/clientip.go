@@ -68,7 +68,7 @@ func (s *Server) clientIP(r *http.Request) string {
 		host = r.RemoteAddr
 	}
 	peer, err := netip.ParseAddr(host)
-	if err != nil || len(s.trustedProxies) == 0 || !s.trustedProxies.trusts(peer) {
+	if err != nil || len(s.TrustedProxies) == 0 || !s.TrustedProxies.trusts(peer) {
 		return host
 	}
 	client := peer
@@ -81,7 +81,7 @@ func (s *Server) clientIP(r *http.Request) string {
 				return client.Unmap().String() // garbage: stop at the last address we could trust
 			}
 			client = a
-			if !s.trustedProxies.trusts(a) {
+			if !s.TrustedProxies.trusts(a) {
 				return a.Unmap().String()
 			}
 		}

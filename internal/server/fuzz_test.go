@@ -1,36 +1,17 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/fray-vtt/fray/internal/fray"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/store"
 )
 
-// pathStore answers what anonymous requests ask of the store: nothing is
-// found and the rate limit holds. Anything else would panic (a nil
-// interface), which the fuzz target reports as a 500.
-type pathStore struct{ Store }
-
-func (pathStore) Ping(context.Context) error { return nil }
-func (pathStore) AllowRate(context.Context, string, time.Duration, int) (bool, error) {
-	return false, nil
-}
-func (pathStore) InviteByToken(context.Context, []byte, time.Time) (store.Invite, store.Campaign, error) {
-	return store.Invite{}, store.Campaign{}, fray.Errorf(fray.ENOTFOUND, "no such invite")
-}
-
-// FuzzPaths: whatever the path and method, the router answers without a
-// 500 — ids with NUL or bytes that are not UTF-8 ("/static/%ff",
+// FuzzPaths: whatever the path and method, the router (over the fake
+// services, signed out) answers without a 500 — ids with NUL or bytes that are not UTF-8 ("/static/%ff",
 // "/campaigns/x/pcs/%00") are 404 before any handler sees them — and
 // localPath keeps any "next" on this site.
 func FuzzPaths(f *testing.F) {
@@ -40,7 +21,7 @@ func FuzzPaths(f *testing.F) {
 		f.Add(uint8(0), p)
 		f.Add(uint8(1), p)
 	}
-	s := New(Config{Store: pathStore{}, Rulesets: rules.Registry()})
+	s := newWorld(f, nil)
 	methods := []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodHead}
 	f.Fuzz(func(t *testing.T, method uint8, path string) {
 		u, err := url.ParseRequestURI(path)

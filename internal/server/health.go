@@ -6,11 +6,11 @@ import (
 	"time"
 )
 
-// handleHealth answers 200 only while the database is reachable.
+// handleHealth answers 200 only while the database is reachable: GET /healthz.
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
-	if err := s.store.Ping(ctx); err != nil {
+	if err := s.Health.Ping(ctx); err != nil {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
 		return
 	}

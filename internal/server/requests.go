@@ -23,7 +23,7 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := newRequestID()
 		w.Header().Set("X-Request-Id", id)
-		log := s.log.With("request_id", id)
+		log := s.Logger.With("request_id", id)
 		r = r.WithContext(context.WithValue(r.Context(), requestLogKey{}, log))
 		defer func() {
 			v := recover()

@@ -10,6 +10,8 @@ import (
 	"github.com/fray-vtt/fray/web"
 )
 
+// routes maps every path to its handler, resource by resource (each
+// resource's handlers are in the file named after it).
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(s.requestLog)
@@ -19,7 +21,7 @@ func (s *Server) routes() http.Handler {
 	// Refuse state-changing requests from other origins' pages (CSRF):
 	// scheme, host and port must be this site's or an allowed origin's;
 	// bots without browser headers and same-origin forms pass.
-	r.Use(s.origins.Protect(writeError))
+	r.Use(s.Origins.Protect(writeError))
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
@@ -28,59 +30,105 @@ func (s *Server) routes() http.Handler {
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate)
 
+		// index.go
 		r.Get("/", s.handleIndex)
+		// session.go
 		r.Get("/login", s.handleLoginPage)
 		r.Post("/login", s.handleLogin)
+		r.Post("/logout", s.handleLogout)
+		// signup.go
 		r.Get("/signup", s.handleSignupPage)
 		r.Post("/signup", s.handleSignup)
-		r.Post("/logout", s.handleLogout)
+		r.Post("/api/signup", s.handleAPISignup)
+		// account.go
 		r.Get("/account", s.handleAccount)
 		r.Post("/account/password", s.handleChangePassword)
 		r.Post("/account/signout-everywhere", s.handleSignOutEverywhere)
+		r.Get("/api/me", s.handleAPIMe)
+		r.Post("/api/password", s.handleAPIChangePassword)
+		r.Post("/api/signout-everywhere", s.handleAPISignOutEverywhere)
+		// tokens.go
 		r.Post("/account/tokens", s.handleCreateToken)
 		r.Post("/account/tokens/{tokenID}/revoke", s.handleRevokeToken)
+		r.Get("/api/tokens", s.handleAPITokens)
+		r.Post("/api/tokens", s.handleAPICreateToken)
+		r.Delete("/api/tokens/{tokenID}", s.handleAPIRevokeToken)
 
+		// campaigns.go
 		r.Post("/campaigns", s.handleCreateCampaign)
 		r.Get("/campaigns/{id}", s.handleCampaignPage)
+		r.Get("/api/campaigns", s.handleAPICampaigns)
+		r.Post("/api/campaigns", s.handleAPICreateCampaign)
+		r.Get("/api/campaigns/{id}", s.handleAPICampaign)
+		// invites.go
 		r.Post("/campaigns/{id}/invites", s.handleCreateInvite)
 		r.Post("/campaigns/{id}/invites/{inviteID}/revoke", s.handleRevokeInvite)
+		r.Post("/api/campaigns/{id}/invites", s.handleAPICreateInvite)
+		r.Get("/join/{token}", s.handleJoinPage)
+		r.Post("/join/{token}", s.handleJoin)
+		r.Post("/api/join/{token}", s.handleAPIJoin)
+		// members.go
 		r.Post("/campaigns/{id}/members/{userID}/role", s.handleMemberRole)
 		r.Post("/campaigns/{id}/members/{userID}/remove", s.handleRemoveMember)
 		r.Post("/campaigns/{id}/characters", s.handleAssignCharacter)
+		r.Put("/api/campaigns/{id}/characters/{characterID}", s.handleAPIAssignCharacter)
+
+		// encounters.go: making encounters
 		r.Post("/campaigns/{id}/encounters/example", s.handleAddExample)
 		r.Post("/campaigns/{id}/encounters/import", s.handleImportFile)
-		r.Get("/join/{token}", s.handleJoinPage)
-		r.Post("/join/{token}", s.handleJoin)
-
-		s.prepRoutes(r)
+		r.Post("/api/campaigns/{id}/encounters", s.handleImportEncounter)
+		r.Post("/api/encounters", s.handleImportEncounter)
+		r.Get("/encounters/{id}/setup.json", s.handleEncounterSetup)
+		r.Post("/encounters/{id}/duplicate", s.handleDuplicateEncounter)
+		// encounter.go: the table
 		r.Get("/encounters/{id}", s.handleEncounterPage)
 		r.Post("/encounters/{id}/act", s.handleEncounterAct)
 		r.Get("/encounters/{id}/ws", s.handleEncounterSocket)
-		s.historyRoutes(r)
-		s.carryRoutes(r)
+		r.Get("/api/encounters/{id}", s.handleEncounterView)
+		r.Get("/api/encounters/{id}/events", s.handleEncounterEvents)
+		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
+		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
 
-		r.Route("/api", func(r chi.Router) {
-			r.Get("/rulesets", s.handleRulesets)
-			r.Post("/signup", s.handleAPISignup)
-			r.Get("/me", s.handleAPIMe)
-			r.Post("/password", s.handleAPIChangePassword)
-			r.Post("/signout-everywhere", s.handleAPISignOutEverywhere)
-			r.Get("/tokens", s.handleAPITokens)
-			r.Post("/tokens", s.handleAPICreateToken)
-			r.Delete("/tokens/{tokenID}", s.handleAPIRevokeToken)
-			r.Get("/campaigns", s.handleAPICampaigns)
-			r.Post("/campaigns", s.handleAPICreateCampaign)
-			r.Get("/campaigns/{id}", s.handleAPICampaign)
-			r.Post("/campaigns/{id}/invites", s.handleAPICreateInvite)
-			r.Put("/campaigns/{id}/characters/{characterID}", s.handleAPIAssignCharacter)
-			r.Post("/campaigns/{id}/encounters", s.handleImportEncounter)
-			r.Post("/join/{token}", s.handleAPIJoin)
-			r.Post("/encounters", s.handleImportEncounter)
-			r.Get("/encounters/{id}", s.handleEncounterView)
-			r.Get("/encounters/{id}/events", s.handleEncounterEvents)
-			r.Post("/encounters/{id}/commands", s.handleEncounterCommand)
-			r.Get("/encounters/{id}/ws", s.handleEncounterSocket)
-		})
+		// timeline.go, log.go, replay.go, export.go: history
+		r.Get("/campaigns/{id}/timeline", s.handleTimeline)
+		r.Get("/encounters/{id}/log", s.handleEncounterLog)
+		r.Post("/encounters/{id}/log/reveal", s.handleRevealEvent)
+		r.Get("/encounters/{id}/replay", s.handleReplay)
+		r.Get("/api/encounters/{id}/replay", s.handleAPIReplay)
+		r.Get("/encounters/{id}/export.md", s.handleExportMarkdown)
+		r.Get("/api/encounters/{id}/export.json", s.handleExportJSON)
+
+		// drafts.go
+		r.Post("/campaigns/{id}/drafts", s.handleNewDraft)
+		r.Post("/campaigns/{id}/drafts/import", s.handleImportDraft)
+		r.Get("/drafts/{draft}", s.handleDraftPage)
+		r.Post("/drafts/{draft}/edit", s.handleDraftEdit)
+		r.Post("/drafts/{draft}/create", s.handleDraftCreate)
+		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
+		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
+		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
+		// statblocks.go
+		r.Get("/campaigns/{id}/bestiary.json", s.handleExportBestiary)
+		r.Post("/campaigns/{id}/bestiary/import", s.handleImportBestiary)
+		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/new", s.handleStatNew)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}", s.handleStatSave)
+		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/delete", s.handleStatDelete)
+		// characters.go
+		r.Get("/campaigns/{id}/characters/{character}", s.handleCharacterPage)
+		r.Get("/campaigns/{id}/characters.json", s.handleExportCharacters)
+		r.Post("/campaigns/{id}/characters/import", s.handleImportCharacters)
+		r.Get("/api/campaigns/{id}/characters", s.handleAPICharacters)
+		r.Get("/api/campaigns/{id}/characters/{character}/revisions", s.handleAPIRevisions)
+		// carry.go
+		r.Get("/encounters/{id}/carry-over", s.handleCarryPage)
+		r.Post("/encounters/{id}/carry-over", s.handleCarryForm)
+		r.Get("/api/encounters/{id}/carry-over", s.handleAPICarry)
+		r.Post("/api/encounters/{id}/carry-over", s.handleAPICarryConfirm)
+
+		// rulesets.go
+		r.Get("/api/rulesets", s.handleRulesets)
 	})
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, fray.Errorf(fray.ENOTFOUND, "no such page"))

@@ -303,13 +303,13 @@ func TestCommandIDsPerSender(t *testing.T) {
 	ctx := context.Background()
 	e := newEncounter(t, db)
 	ann, bob := store.NewID(), store.NewID()
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Sender: ann, CommandID: "c-1", Events: events(1, 1)}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, Sender: ann, CommandID: "c-1", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
-	if seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: bob, CommandID: "c-1", Events: events(2, 2)}); err != nil || seq != 3 {
+	if seq, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 1, Sender: bob, CommandID: "c-1", Events: events(2, 2)}); err != nil || seq != 3 {
 		t.Fatalf("another sender's c-1 = %d, %v", seq, err)
 	}
-	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: "c-1", Events: events(4, 1)})
+	seq, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: "c-1", Events: events(4, 1)})
 	if !errors.Is(err, store.ErrDuplicateCommand) || seq != 1 {
 		t.Fatalf("ann's resend = %d, %v", seq, err)
 	}
@@ -330,7 +330,7 @@ func TestCommandIDsPerSender(t *testing.T) {
 	if _, err := conn.Exec(ctx, `INSERT INTO commands (encounter_id, sender, command_id, seq) VALUES ($1, '', 'old', 3)`, e.ID); err != nil {
 		t.Fatal(err)
 	}
-	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: bob, CommandID: "old", Events: events(4, 1)})
+	seq, err = appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: bob, CommandID: "old", Events: events(4, 1)})
 	if !errors.Is(err, store.ErrDuplicateCommand) || seq != 3 {
 		t.Fatalf("resend of a pre-scoping id = %d, %v", seq, err)
 	}
@@ -339,7 +339,7 @@ func TestCommandIDsPerSender(t *testing.T) {
 	}
 	// Ids are text: invalid UTF-8 and NUL are refused, not stored mangled.
 	for _, id := range []string{"a\xffb", "a\x00b"} {
-		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: id, Events: events(4, 1)})
+		_, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 3, Sender: ann, CommandID: id, Events: events(4, 1)})
 		wantCode(t, err, fray.EINVALID)
 	}
 }

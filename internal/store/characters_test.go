@@ -92,7 +92,7 @@ func TestDecideCarryOver(t *testing.T) {
 	if _, err := db.SaveCharacter(ctx, store.CharacterSave{Block: character(e.CampaignID, `{}`), Create: true}); err != nil {
 		t.Fatal(err)
 	}
-	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, Events: events(1, 3), Status: "finished"})
+	seq, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, Events: events(1, 3), Status: "finished"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestGroupCommitFailsOnlyTheFaultyCommand(t *testing.T) {
 	for i := range encs {
 		encs[i] = newEncounter(t, db)
 		// Every encounter is at seq 1, with command "first" recorded.
-		if _, err := db.Append(ctx, store.Append{EncounterID: encs[i].ID, CommandID: "first", Events: events(1, 1)}); err != nil {
+		if _, err := appendSeq(ctx, db, store.Append{EncounterID: encs[i].ID, CommandID: "first", Events: events(1, 1)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,16 +127,18 @@ func TestGroupCommitLockedEncounterWaitsAlone(t *testing.T) {
 	defer tx.Rollback(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := db.Append(ctx, store.Append{EncounterID: locked.ID, CommandID: "l", Events: events(1, 1)})
+		_, err := appendSeq(ctx, db, store.Append{EncounterID: locked.ID, CommandID: "l", Events: events(1, 1)})
 		done <- err
 	}()
 	// Only once the locked encounter's command waits alone for its lock —
 	// the moment it could hold up every other encounter's commit.
-	for db.CommitStats().Alone == 0 {
-		time.Sleep(time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); db.CommitStats().Alone == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the locked encounter's command never came to wait alone for its lock")
+		}
 	}
 	start := time.Now()
-	if _, err := db.Append(ctx, store.Append{EncounterID: free.ID, CommandID: "f", Events: events(1, 1)}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: free.ID, CommandID: "f", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if took := time.Since(start); took > 2*time.Second {

@@ -14,18 +14,18 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
-// ErrDuplicateCommand is wrapped by the error [DB.Append] returns when the
+// ErrDuplicateCommand is wrapped by the error [DB.AppendCommand] returns when the
 // command id was already applied to the encounter; that error's fray code is
-// ECONFLICT and Append also returns the seq the command reached then.
+// ECONFLICT and AppendCommand also returns the seq the command reached then.
 var ErrDuplicateCommand = errors.New("duplicate command")
 
-// ErrAccessChanged is wrapped by the error [DB.Append] returns when the
+// ErrAccessChanged is wrapped by the error [DB.AppendCommand] returns when the
 // append named an access version (Append.Access) and the campaign's is no
 // longer it: nothing changed. The sender's access may have shrunk: authorise
 // them again, then decide the command again. Its fray code is ECONFLICT.
 var ErrAccessChanged = errors.New("access changed")
 
-// ErrOutcomeUnknown is wrapped by the error [DB.Append] returns when the
+// ErrOutcomeUnknown is wrapped by the error [DB.AppendCommand] returns when the
 // database connection failed while the transaction was committing (or the
 // caller stopped waiting for it), so it may or may not have committed. Appending the same command again (same Sender
 // and CommandID) is safe: it is then reported as a duplicate if it had
@@ -87,13 +87,6 @@ func EncodeEvents(events []engine.Event, commandID string) ([][]byte, error) {
 		bodies[i] = body
 	}
 	return bodies, nil
-}
-
-// Append writes a command's events and returns the encounter's new seq
-// (ExpectSeq + len(Events)), see AppendCommand.
-func (db *DB) Append(ctx context.Context, a Append) (int64, error) {
-	r, err := db.AppendCommand(ctx, a)
-	return r.Seq, err
 }
 
 // AppendCommand records a command: it inserts its events and records

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -45,6 +46,8 @@ func (db *DB) SaveSnapshot(ctx context.Context, id string, seq int64, state []by
 // (or initial state) and every event after it, read together.
 type Live struct {
 	ID, CampaignID, Ruleset string
+	Name                    string
+	CreatedAt               time.Time
 	Access                  int64 // the campaign's access version, see Appended.Access
 	SnapshotSeq             int64 // the seq Snapshot is at (0: the initial state)
 	Snapshot                []byte
@@ -61,26 +64,65 @@ func (db *DB) LoadEncounter(ctx context.Context, id string) (Live, error) {
 		l      Live
 		bodies []string
 	)
-	err := db.pool.QueryRow(ctx, `
-		SELECT e.id::text, e.campaign_id::text, e.ruleset, c.access_version,
-			COALESCE(s.seq, 0), COALESCE(s.state, e.initial_state),
-			ARRAY(SELECT v.body::text FROM events v WHERE v.encounter_id = e.id AND v.seq > COALESCE(s.seq, 0) ORDER BY v.seq)
-		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
-		LEFT JOIN LATERAL (SELECT seq, state FROM snapshots WHERE encounter_id = e.id ORDER BY seq DESC LIMIT 1) s ON true
-		WHERE e.id = $1::uuid`, id).Scan(&l.ID, &l.CampaignID, &l.Ruleset, &l.Access, &l.SnapshotSeq, &l.Snapshot, &bodies)
+	err := db.pool.QueryRow(ctx, loadSQL+`WHERE e.id = $1::uuid`, id).Scan(&l.ID, &l.CampaignID, &l.Ruleset, &l.Name, &l.CreatedAt,
+		&l.Access, &l.SnapshotSeq, &l.Snapshot, &bodies)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Live{}, encounterNotFound(id)
 	}
 	if err != nil {
 		return Live{}, fmt.Errorf("store: load encounter: %w", err)
 	}
-	l.Events = make([]engine.Event, len(bodies))
-	for i, b := range bodies {
-		if err := json.Unmarshal([]byte(b), &l.Events[i]); err != nil {
-			return Live{}, fmt.Errorf("store: load encounter %s: event %d: %w", id, l.SnapshotSeq+1+int64(i), err)
-		}
+	if l.Events, err = decodeBodies(bodies, l.SnapshotSeq); err != nil {
+		return Live{}, fmt.Errorf("store: load encounter %s: %w", id, err)
 	}
 	return l, nil
+}
+
+// loadSQL reads an encounter's latest snapshot (or initial state) and
+// every event after it; the caller adds the WHERE clause on e.
+const loadSQL = `
+		SELECT e.id::text, e.campaign_id::text, e.ruleset, e.name, e.created_at, c.access_version,
+			COALESCE(s.seq, 0), COALESCE(s.state, e.initial_state),
+			ARRAY(SELECT v.body::text FROM events v WHERE v.encounter_id = e.id AND v.seq > COALESCE(s.seq, 0) ORDER BY v.seq)
+		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
+		LEFT JOIN LATERAL (SELECT seq, state FROM snapshots WHERE encounter_id = e.id ORDER BY seq DESC LIMIT 1) s ON true
+		`
+
+// decodeBodies decodes the events after seq after, in order.
+func decodeBodies(bodies []string, after int64) ([]engine.Event, error) {
+	events := make([]engine.Event, len(bodies))
+	for i, b := range bodies {
+		if err := json.Unmarshal([]byte(b), &events[i]); err != nil {
+			return nil, fmt.Errorf("event %d: %w", after+1+int64(i), err)
+		}
+	}
+	return events, nil
+}
+
+// LoadEncounters is LoadEncounter for every encounter of a campaign, oldest
+// first, in one statement: what reading the whole campaign's history needs
+// (its timeline) without loading each encounter on its own. An unknown or
+// malformed campaign id simply has none.
+func (db *DB) LoadEncounters(ctx context.Context, campaignID string) ([]Live, error) {
+	if !validUUID(campaignID) {
+		return nil, nil
+	}
+	rows, _ := db.pool.Query(ctx, loadSQL+`WHERE e.campaign_id = $1::uuid ORDER BY e.created_at, e.id`, campaignID)
+	ls, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Live, error) {
+		var (
+			l      Live
+			bodies []string
+		)
+		err := r.Scan(&l.ID, &l.CampaignID, &l.Ruleset, &l.Name, &l.CreatedAt, &l.Access, &l.SnapshotSeq, &l.Snapshot, &bodies)
+		if err == nil {
+			l.Events, err = decodeBodies(bodies, l.SnapshotSeq)
+		}
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: load encounters: %w", err)
+	}
+	return ls, nil
 }
 
 // Tail is an encounter's events after a seq, with its campaign's access
@@ -111,11 +153,8 @@ func (db *DB) EventsAfter(ctx context.Context, id string, after int64) (Tail, er
 	if err != nil {
 		return Tail{}, fmt.Errorf("store: events after: %w", err)
 	}
-	t.Events = make([]engine.Event, len(bodies))
-	for i, b := range bodies {
-		if err := json.Unmarshal([]byte(b), &t.Events[i]); err != nil {
-			return Tail{}, fmt.Errorf("store: events after: event %d: %w", after+1+int64(i), err)
-		}
+	if t.Events, err = decodeBodies(bodies, after); err != nil {
+		return Tail{}, fmt.Errorf("store: events after: %w", err)
 	}
 	return t, nil
 }
@@ -167,26 +206,58 @@ func (db *DB) EventsOfKind(ctx context.Context, encounterID string, kinds ...str
 		return nil, encounterNotFound(encounterID)
 	}
 	rows, _ := db.pool.Query(ctx, `
-		SELECT seq, body FROM events
+		SELECT encounter_id::text, seq, body FROM events
 		WHERE encounter_id = $1::uuid AND kind = ANY($2::text[])
 		ORDER BY seq`, encounterID, kinds)
-	evs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (engine.Event, error) {
-		var (
-			seq  int64
-			body []byte
-			ev   engine.Event
-		)
-		if err := r.Scan(&seq, &body); err != nil {
-			return ev, err
-		}
-		if err := json.Unmarshal(body, &ev); err != nil {
-			return ev, fmt.Errorf("event %d: %w", seq, err)
-		}
-		ev.Seq = seq
-		return ev, nil
-	})
+	evs, err := pgx.CollectRows(rows, scanKindEvent)
 	if err != nil {
 		return nil, fmt.Errorf("store: events of kind: %w", err)
 	}
-	return evs, nil
+	out := make([]engine.Event, len(evs))
+	for i, ev := range evs {
+		out[i] = ev.Event
+	}
+	return out, nil
+}
+
+// CampaignEventsOfKind is EventsOfKind for every encounter of a campaign in
+// one statement, by encounter id. An unknown campaign simply has none.
+func (db *DB) CampaignEventsOfKind(ctx context.Context, campaignID string, kinds ...string) (map[string][]engine.Event, error) {
+	if !validUUID(campaignID) {
+		return nil, nil
+	}
+	rows, _ := db.pool.Query(ctx, `
+		SELECT v.encounter_id::text, v.seq, v.body FROM events v JOIN encounters e ON e.id = v.encounter_id
+		WHERE e.campaign_id = $1::uuid AND v.kind = ANY($2::text[])
+		ORDER BY v.encounter_id, v.seq`, campaignID, kinds)
+	evs, err := pgx.CollectRows(rows, scanKindEvent)
+	if err != nil {
+		return nil, fmt.Errorf("store: campaign events of kind: %w", err)
+	}
+	out := map[string][]engine.Event{}
+	for _, ev := range evs {
+		out[ev.encounter] = append(out[ev.encounter], ev.Event)
+	}
+	return out, nil
+}
+
+type encounterEvent struct {
+	encounter string
+	engine.Event
+}
+
+func scanKindEvent(r pgx.CollectableRow) (encounterEvent, error) {
+	var (
+		ev   encounterEvent
+		body []byte
+	)
+	if err := r.Scan(&ev.encounter, &ev.Seq, &body); err != nil {
+		return ev, err
+	}
+	seq := ev.Seq
+	if err := json.Unmarshal(body, &ev.Event); err != nil {
+		return ev, fmt.Errorf("event %d: %w", seq, err)
+	}
+	ev.Seq = seq
+	return ev, nil
 }

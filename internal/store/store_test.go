@@ -264,11 +264,11 @@ func TestAppend(t *testing.T) {
 	evs := events(1, 3)
 	evs[1].Secret = true
 	evs[2].Actor = ""
-	seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c1", Events: evs, Status: "running"})
+	seq, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "c1", Events: evs, Status: "running"})
 	if err != nil || seq != 3 {
 		t.Fatalf("Append = %d, %v", seq, err)
 	}
-	seq, err = db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 3, Events: events(4, 2), Snapshot: state(5)})
+	seq, err = appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 3, Events: events(4, 2), Snapshot: state(5)})
 	if err != nil || seq != 5 {
 		t.Fatalf("second Append (no command id, status kept, a snapshot) = %d, %v", seq, err)
 	}
@@ -349,7 +349,7 @@ func TestAppendRejectsMalformed(t *testing.T) {
 		a := ok
 		a.Events = events(1, 2)
 		c.mod(&a)
-		_, err := db.Append(ctx, a)
+		_, err := appendSeq(ctx, db, a)
 		if got := fray.ErrorCode(err); got != c.code {
 			t.Errorf("%s: %v has code %q, want %q", name, err, got, c.code)
 		}
@@ -357,7 +357,7 @@ func TestAppendRejectsMalformed(t *testing.T) {
 	if got, _ := db.Encounter(ctx, e.ID); got.Seq != 0 {
 		t.Fatalf("a rejected append changed seq to %d", got.Seq)
 	}
-	if seq, err := db.Append(ctx, ok); err != nil || seq != 2 {
+	if seq, err := appendSeq(ctx, db, ok); err != nil || seq != 2 {
 		t.Fatalf("valid append after rejected ones = %d, %v", seq, err)
 	}
 }
@@ -366,11 +366,11 @@ func TestAppendStaleSeq(t *testing.T) {
 	db, _ := open(t)
 	ctx := context.Background()
 	e := newEncounter(t, db)
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "a", Events: events(1, 1)}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "a", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	for _, expect := range []int64{0, 2} { // behind and ahead
-		_, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "b", Events: events(expect+1, 1)})
+		_, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "b", Events: events(expect+1, 1)})
 		wantCode(t, err, fray.ECONFLICT)
 		if errors.Is(err, store.ErrDuplicateCommand) {
 			t.Fatal("a stale seq reported as a duplicate command")
@@ -403,7 +403,7 @@ func TestAppendConcurrent(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				seq, err := db.Append(ctx, store.Append{
+				seq, err := appendSeq(ctx, db, store.Append{
 					EncounterID: e.ID, ExpectSeq: expect, CommandID: fmt.Sprintf("r%d-%d", r, i),
 					Events: events(expect+1, 3),
 				})
@@ -440,15 +440,15 @@ func TestAppendDuplicateCommand(t *testing.T) {
 	ctx := context.Background()
 	e := newEncounter(t, db)
 	first := store.Append{EncounterID: e.ID, ExpectSeq: 0, CommandID: "cmd-1", Events: events(1, 2), Status: "running"}
-	if seq, err := db.Append(ctx, first); err != nil || seq != 2 {
+	if seq, err := appendSeq(ctx, db, first); err != nil || seq != 2 {
 		t.Fatalf("first = %d, %v", seq, err)
 	}
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "cmd-2", Events: events(3, 1)}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: 2, CommandID: "cmd-2", Events: events(3, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	// A resend, whether decided on the current seq or on the old one.
 	for _, expect := range []int64{3, 0} {
-		seq, err := db.Append(ctx, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "cmd-1",
+		seq, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, ExpectSeq: expect, CommandID: "cmd-1",
 			Events: events(expect+1, 1), Status: "finished"})
 		if !errors.Is(err, store.ErrDuplicateCommand) || fray.ErrorCode(err) != fray.ECONFLICT || seq != 2 {
 			t.Fatalf("resend (expect %d) = %d, %v; want 2, duplicate", expect, seq, err)
@@ -463,7 +463,7 @@ func TestAppendDuplicateCommand(t *testing.T) {
 	}
 	// The same command id may be used in another encounter.
 	other := newEncounter(t, db)
-	if _, err := db.Append(ctx, store.Append{EncounterID: other.ID, CommandID: "cmd-1", Events: events(1, 1)}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: other.ID, CommandID: "cmd-1", Events: events(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -486,7 +486,7 @@ func TestListen(t *testing.T) {
 	expect := int64(0)
 	deadline := time.After(10 * time.Second)
 	for got := false; !got; {
-		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 2)})
+		seq, err := appendSeq(context.Background(), db, store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 2)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -503,9 +503,9 @@ func TestListen(t *testing.T) {
 		}
 	}
 	// A rejected append notifies nobody.
-	_, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: events(1, 1)})
+	_, err := appendSeq(context.Background(), db, store.Append{EncounterID: e.ID, ExpectSeq: 0, Events: events(1, 1)})
 	wantCode(t, err, fray.ECONFLICT)
-	seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
+	seq, err := appendSeq(context.Background(), db, store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -553,7 +553,7 @@ func TestListenReconnects(t *testing.T) {
 	expect := int64(0)
 	appendOne := func() {
 		t.Helper()
-		seq, err := db.Append(context.Background(), store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
+		seq, err := appendSeq(context.Background(), db, store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -593,7 +593,7 @@ func TestEventJSONRoundTrip(t *testing.T) {
 	e := newEncounter(t, db)
 	ev := engine.NewEvent("moved", "", "x moves", engine.TurnStarted{Combatant: "x", Turn: 2})
 	ev.Seq = 1
-	if _, err := db.Append(ctx, store.Append{EncounterID: e.ID, Events: []engine.Event{ev}}); err != nil {
+	if _, err := appendSeq(ctx, db, store.Append{EncounterID: e.ID, Events: []engine.Event{ev}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := db.Events(ctx, e.ID, 0, 0)
@@ -621,7 +621,7 @@ func BenchmarkAppend(b *testing.B) {
 		if store.SnapshotDue(seq, seq+3) {
 			a.Snapshot = st
 		}
-		s, err := db.Append(ctx, a)
+		s, err := appendSeq(ctx, db, a)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -658,7 +658,7 @@ func BenchmarkAppendParallel(b *testing.B) {
 			if store.SnapshotDue(seq, seq+3) {
 				a.Snapshot = st
 			}
-			s, err := db.Append(ctx, a)
+			s, err := appendSeq(ctx, db, a)
 			if err != nil {
 				b.Error(err)
 				return
@@ -677,4 +677,10 @@ func benchState(size int) []byte {
 	}
 	st, _ := json.Marshal(m)
 	return st
+}
+
+// appendSeq appends a command and returns the encounter's new seq.
+func appendSeq(ctx context.Context, db *store.DB, a store.Append) (int64, error) {
+	r, err := db.AppendCommand(ctx, a)
+	return r.Seq, err
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -26,6 +27,8 @@ type Proxy struct {
 	ln     net.Listener
 	target func() (net.Conn, error)
 	url    string
+
+	statements atomic.Int64 // statements sent to the server (Statements)
 
 	mu    sync.Mutex
 	down  bool
@@ -200,6 +203,9 @@ func (c *proxyConn) clientToServer() {
 		if err != nil {
 			return
 		}
+		if isStatement(msg) {
+			c.p.statements.Add(1)
+		}
 		if msg[0] == 'Q' && bytes.EqualFold(bytes.TrimRight(bytes.TrimSpace(bytes.TrimRight(msg[5:], "\x00")), ";"), []byte("commit")) {
 			c.p.mu.Lock()
 			mode := c.p.cut
@@ -234,6 +240,25 @@ func (c *proxyConn) clientToServer() {
 			return
 		}
 	}
+}
+
+// Statements is how many statements the code under test has sent through
+// the proxy so far: simple queries and executions of prepared statements,
+// not counting the pings a pool makes before reusing an idle connection.
+// The difference before and after a call is the number of statements the
+// call ran.
+func (p *Proxy) Statements() int64 { return p.statements.Load() }
+
+// isStatement reports whether a client message runs a statement: a simple
+// Query other than a ping, or an Execute.
+func isStatement(msg []byte) bool {
+	switch msg[0] {
+	case 'E':
+		return true
+	case 'Q':
+		return !bytes.HasPrefix(msg[5:], []byte("-- ping"))
+	}
+	return false
 }
 
 // serverToClient forwards the server's messages, or swallows them after an

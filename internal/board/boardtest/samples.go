@@ -23,8 +23,6 @@ func All() []Sample {
 	return []Sample{Zones(), GridBands(), GridSquares(), Pairs(), Ladder()}
 }
 
-func ip(n int) *int { return &n }
-
 func tok(id, name, side string, pc bool) board.Token {
 	return board.Token{ID: id, Name: name, Side: side, PC: pc}
 }

@@ -340,7 +340,6 @@ func (q pq) Less(i, j int) bool  { return q[i].prio < q[j].prio }
 func (q pq) Swap(i, j int)       { q[i], q[j] = q[j], q[i]; q[i].index = i; q[j].index = j }
 func (q *pq) Push(x any)         { it := x.(*item); it.index = len(*q); *q = append(*q, it) }
 func (q *pq) Pop() any           { old := *q; it := old[len(old)-1]; *q = old[:len(old)-1]; return it }
-func (q pq) peek() *item         { return q[0] }
 func (q *pq) push(n node, p int) { heap.Push(q, &item{n: n, prio: p}) }
 
 // routes finds the cheapest way to every square f can reach on foot within

@@ -416,20 +416,6 @@ func ParseDice(s string) (Dice, error) {
 	return d, nil
 }
 
-func (d Dice) String() string {
-	if d.N == 0 {
-		return strconv.Itoa(d.Bonus)
-	}
-	s := fmt.Sprintf("%dd%d", d.N, d.Sides)
-	switch {
-	case d.Bonus > 0:
-		s += "+" + strconv.Itoa(d.Bonus)
-	case d.Bonus < 0:
-		s += strconv.Itoa(d.Bonus)
-	}
-	return s
-}
-
 // decodeStrict decodes raw into v, refusing unknown fields.
 func decodeStrict(raw []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -326,7 +325,6 @@ func fieldS(key, v string) Change         { return Change{K: key, S: v} }
 func fieldV(key string, v int) Change     { return Change{K: key, V: v} }
 func keyOf(key, sub string) string        { return key + ":" + sub }
 func pairKey(a, b string) string          { return a + "|" + b }
-func itoa(n int) string                   { return strconv.Itoa(n) }
 func engageChange(a, b string, on bool) Change {
 	return Change{K: "engage", S: pairKey(a, b), V: boolInt(on)}
 }

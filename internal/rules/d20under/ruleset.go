@@ -89,13 +89,6 @@ type Pair struct {
 
 func (p Pair) has(id string) bool { return p.A == id || p.B == id }
 
-func (p Pair) other(id string) string {
-	if p.A == id {
-		return p.B
-	}
-	return p.A
-}
-
 func state(tx *engine.Tx) *State { return tx.State().(*State) }
 
 // Command kinds.

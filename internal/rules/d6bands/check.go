@@ -75,11 +75,6 @@ func (c Check) target() int {
 	return tn
 }
 
-// Describe words the check before it is rolled: "Firearms 14 − 2 vs 5D".
-func (c Check) Describe() string {
-	return fmt.Sprintf("%s %d vs %dD", c.Skill, c.target(), c.dieCount())
-}
-
 // openEnded rolls n open-ended d6: every 6 is dropped and replaced by two
 // new dice. It returns the dice in the order rolled and the sum of those
 // that count.

@@ -1,0 +1,133 @@
+package layers
+
+import (
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/fray-vtt/fray"
+
+// layers are the module's packages from the foundations up. A package may
+// import only packages of a lower layer (tests may import anything): no
+// package imports one above it or beside it. A new package must be given
+// a layer here.
+var layers = [][]string{
+	// error codes
+	{"internal/fray"},
+	// dice, strict JSON, browser origins, embedded files, a private
+	// PostgreSQL
+	{"internal/dice", "internal/strictjson", "internal/origin", "examples", "migrations", "internal/pgcluster"},
+	// the position models' vocabulary
+	{"internal/board"},
+	// the pure engine; password hashing and tokens
+	{"internal/engine", "internal/auth"},
+	// character sheets and carry-over arithmetic
+	{"internal/sheet"},
+	// the rulesets, and the test kits
+	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
+	// the registry of every ruleset
+	{"internal/rules"},
+	// PostgreSQL
+	{"internal/store"},
+	// the live encounters; a database per test
+	{"internal/play", "internal/testdb"},
+	// websocket sessions
+	{"internal/realtime"},
+	// the services between handlers and the store, and the templ components
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "web"},
+	// the campaign's characters (their files enter through prep's limits)
+	{"internal/characters"},
+	// HTTP
+	{"internal/server"},
+	// the commands
+	{"cmd/*"},
+}
+
+// layerOf is the layer of a package (a path relative to the module), -1
+// for none.
+func layerOf(pkg string) int {
+	for i, l := range layers {
+		for _, p := range l {
+			if p == pkg || strings.HasSuffix(p, "/*") && strings.HasPrefix(pkg, strings.TrimSuffix(p, "*")) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// TestImportsGoDown reads every package of the module and checks that its
+// imports of the module's packages go to lower layers only.
+func TestImportsGoDown(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		p, err := build.Default.ImportDir(path, 0)
+		if err != nil {
+			if _, none := err.(*build.NoGoError); none {
+				return nil
+			}
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		pkg := filepath.ToSlash(rel)
+		if len(p.GoFiles) == 0 || pkg == "internal/layers" {
+			return nil
+		}
+		mine := layerOf(pkg)
+		if mine < 0 {
+			t.Errorf("%s has no layer: add it to layers", pkg)
+			return nil
+		}
+		checked++
+		for _, im := range p.Imports {
+			dep, ok := strings.CutPrefix(im, module+"/")
+			if !ok {
+				continue
+			}
+			if theirs := layerOf(dep); theirs >= mine {
+				t.Errorf("%s (layer %d) imports %s (layer %d): imports go down only", pkg, mine, dep, theirs)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 25 {
+		t.Fatalf("checked only %d packages", checked)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatal("the walk did not start at the module's root")
+	}
+}
+
+// A layer list that says what the test means: a package placed in a layer
+// that is above everything it imports, and one placed below an import,
+// are told apart.
+func TestLayerOf(t *testing.T) {
+	for pkg, want := range map[string]int{
+		"internal/fray": 0, "internal/rules/swzones": 5, "internal/rules": 6, "internal/engine/enginetest": 5,
+		"internal/server": 12, "cmd/server": 13, "internal/nope": -1,
+	} {
+		if got := layerOf(pkg); got != want {
+			t.Errorf("layerOf(%s) = %d, want %d", pkg, got, want)
+		}
+	}
+}

@@ -1,0 +1,269 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/web"
+)
+
+// Drafts are the GMs' encounter drafts and their editor; *prep.Service is
+// one.
+type Drafts interface {
+	Draft(ctx context.Context, id string) (store.Draft, error)
+	NewDraft(ctx context.Context, campaignID, rulesetID, name string) (store.Draft, error)
+	// ImportDraft and ReplaceDraft read a setup document.
+	ImportDraft(ctx context.Context, campaignID string, data []byte) (store.Draft, error)
+	ReplaceDraft(ctx context.Context, d store.Draft, data []byte) error
+	// Edit applies one form of the editor (its op says which).
+	Edit(ctx context.Context, d store.Draft, form url.Values) error
+	View(ctx context.Context, d store.Draft) (prep.DraftView, error)
+	// Create turns a valid draft into an encounter.
+	Create(ctx context.Context, d store.Draft) (store.Encounter, error)
+	DeleteDraft(ctx context.Context, id string) error
+	// Shelf is what a campaign's GMs prepared (a player sees the sheets only).
+	Shelf(ctx context.Context, campaignID string, gm bool) (prep.Shelf, error)
+}
+
+// draftOf loads the request's draft for one of its campaign's GMs; others
+// are told it does not exist or is forbidden, as for campaigns. On error
+// it has answered.
+func (s *Server) draftOf(w http.ResponseWriter, r *http.Request) (store.Draft, bool) {
+	if _, ok := requireUser(w, r); !ok {
+		return store.Draft{}, false
+	}
+	d, err := s.Drafts.Draft(r.Context(), chi.URLParam(r, "draft"))
+	if err != nil {
+		writeError(w, r, err)
+		return store.Draft{}, false
+	}
+	_, ok := s.gmOf(w, r, d.CampaignID)
+	return d, ok
+}
+
+// handleNewDraft starts a draft: POST /campaigns/{id}/drafts (ruleset,
+// name; GMs).
+func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	d, err := s.Drafts.NewDraft(r.Context(), m.campaign, r.PostFormValue("ruleset"), r.PostFormValue("name"))
+	if err != nil {
+		campaignRedirect(w, r, m.campaign, flashError, errMessage(err))
+		return
+	}
+	draftRedirect(w, r, d.ID, flashNotice, "Started the draft "+d.Name+": add sides, combatants and the battlefield, then create the encounter.")
+}
+
+// handleImportDraft stores an uploaded setup as a new draft; a malformed or
+// oversized file stores nothing. The draft may still be incomplete:
+// POST /campaigns/{id}/drafts/import (multipart file; GMs).
+func (s *Server) handleImportDraft(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	data, err := readJSONFile(r)
+	var d store.Draft
+	if err == nil {
+		d, err = s.Drafts.ImportDraft(r.Context(), m.campaign, data)
+	}
+	if err != nil {
+		campaignRedirect(w, r, m.campaign, flashError, "The file was not imported: "+errMessage(err))
+		return
+	}
+	draftRedirect(w, r, d.ID, flashNotice, "Imported "+d.Name+" as a draft.")
+}
+
+// handleDraftPage renders the encounter editor: settings, sides, the
+// battlefield as the ruleset's editor describes it, and the combatants:
+// GET /drafts/{draft} (GMs).
+func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	v, err := s.Drafts.View(r.Context(), d)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	rs, setup := v.Ruleset, v.Setup
+	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
+		Sides: setup.Sides, Problem: v.Problem, Notice: takeFlash(w, r, flashNotice), Error: takeFlash(w, r, flashError)}
+	for _, o := range rs.Options() {
+		val := o.Default
+		if x, ok := setup.Options[o.Name]; ok {
+			val = x
+		}
+		p.Options = append(p.Options, web.OptionView{OptionSpec: o, Value: val})
+	}
+	if v.Boarded {
+		p.Board = draftBoard(v.Board, v.Battlefield, setup)
+	}
+	for _, c := range setup.Combatants {
+		p.Combatants = append(p.Combatants, web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
+			Start: prep.StartOf(c)})
+	}
+	for _, b := range v.Bestiary {
+		p.Bestiary = append(p.Bestiary, engine.Choice{Value: b.ID, Label: b.Name})
+	}
+	for _, b := range v.Characters {
+		p.Characters = append(p.Characters, engine.Choice{Value: b.ID, Label: b.Name})
+	}
+	render(w, r, web.Draft(p))
+}
+
+// handleDraftEdit applies one editor form to the draft and redirects back:
+// POST /drafts/{draft}/edit (op and its fields, see prep.DraftEditor; GMs).
+// Edits that leave the draft invalid are stored: the page shows why.
+func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	err := r.ParseForm()
+	if err == nil {
+		err = s.Drafts.Edit(r.Context(), d, r.PostForm)
+	}
+	if err != nil {
+		draftRedirect(w, r, d.ID, flashError, errMessage(err))
+		return
+	}
+	draftRedirect(w, r, d.ID, flashNotice, "Saved.")
+}
+
+// handleDraftReplace replaces the draft with an uploaded setup:
+// POST /drafts/{draft}/import (multipart file; GMs).
+func (s *Server) handleDraftReplace(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	data, err := readJSONFile(r)
+	if err == nil {
+		err = s.Drafts.ReplaceDraft(r.Context(), d, data)
+	}
+	if err != nil {
+		draftRedirect(w, r, d.ID, flashError, "The file was not imported: "+errMessage(err))
+		return
+	}
+	draftRedirect(w, r, d.ID, flashNotice, "Draft replaced from the file.")
+}
+
+// handleDraftExport downloads the draft's setup: GET /drafts/{draft}/setup.json (GMs).
+func (s *Server) handleDraftExport(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	writeSetupFile(w, d.Name, d.Setup)
+}
+
+// handleDraftDelete: POST /drafts/{draft}/delete (GMs).
+func (s *Server) handleDraftDelete(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	if err := s.Drafts.DeleteDraft(r.Context(), d.ID); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	campaignRedirect(w, r, d.CampaignID, flashNotice, "Draft deleted.")
+}
+
+// handleDraftCreate turns a valid draft into an encounter in status setup:
+// POST /drafts/{draft}/create (GMs).
+func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	e, err := s.Drafts.Create(r.Context(), d)
+	if err != nil {
+		draftRedirect(w, r, d.ID, flashError, "Not created: "+errMessage(err))
+		return
+	}
+	setFlash(w, r, flashNotice, "Created "+e.Name+". Start it when your players are here.")
+	http.Redirect(w, r, "/encounters/"+url.PathEscape(e.ID), http.StatusSeeOther)
+}
+
+// draftBoard is the editor's view of a draft's battlefield.
+func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.DraftBoard {
+	b := &web.DraftBoard{Editor: e, Model: prep.ModelOf(e, bf), Width: bf.Width, Height: bf.Height}
+	names := map[string]string{}
+	for _, z := range bf.Zones {
+		names[z.ID] = z.Name
+	}
+	for _, z := range bf.Zones {
+		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, Props: z.Props,
+			Features: board.Features(e.Area, z.Props)}
+		for _, a := range prep.Adjacent(bf, z.ID) {
+			row.Adjacent = append(row.Adjacent, engine.Choice{Value: a, Label: cmp(names[a], a)})
+		}
+		b.Zones = append(b.Zones, row)
+	}
+	combatants := map[string]string{}
+	var tokens []board.Token
+	starts := map[string]board.Start{}
+	for _, c := range setup.Combatants {
+		combatants[c.ID] = c.Name
+		tokens = append(tokens, board.Token{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden})
+		starts[c.ID] = prep.StartOf(c)
+	}
+	for _, ml := range bf.Melees {
+		row := web.MeleeRow{ID: ml.ID, Zone: cmp(names[ml.Zone], ml.Zone)}
+		for _, id := range ml.Members {
+			row.Members = append(row.Members, cmp(combatants[id], id))
+		}
+		b.Melees = append(b.Melees, row)
+	}
+	for _, c := range bf.Cells {
+		b.Cells = append(b.Cells, web.CellRow{X: c.X, Y: c.Y, Name: board.SquareName(c.X, c.Y), Features: board.Features(e.Area, c.Props)})
+	}
+	for i, pr := range bf.Pairs {
+		b.Pairs = append(b.Pairs, web.PairRow{Index: i, A: pr.A, B: pr.B, Distance: pr.Distance})
+	}
+	if b.Model == board.Ladder && len(e.Distances) > 0 {
+		for i, sa := range setup.Sides {
+			for _, sb := range setup.Sides[i+1:] {
+				row := web.DistanceRow{A: sa.ID, B: sb.ID, AName: sa.Name, BName: sb.Name, Rung: e.Distances[0]}
+				for _, d := range bf.Distances {
+					if d.A == sa.ID && d.B == sb.ID || d.A == sb.ID && d.B == sa.ID {
+						row.Rung = d.Rung
+					}
+				}
+				b.Distances = append(b.Distances, row)
+			}
+		}
+		for _, row := range b.Distances {
+			if !hasDistance(bf, row.A, row.B) {
+				bf.Distances = append(bf.Distances, board.DistanceSetup{A: row.A, B: row.B, Rung: row.Rung})
+			}
+		}
+	}
+	b.Preview = engine.View{ID: "preview", Name: setup.Name, Status: engine.StatusSetup, Viewer: engine.GMViewer(), Sides: setup.Sides,
+		Board: board.Preview(e, bf, tokens, starts)}
+	for _, c := range setup.Combatants {
+		b.Preview.Combatants = append(b.Preview.Combatants, c.Combatant)
+	}
+	return b
+}
+
+func hasDistance(bf board.Battlefield, a, b string) bool {
+	for _, d := range bf.Distances {
+		if d.A == a && d.B == b || d.A == b && d.B == a {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/web"
+)
+
+// handleSignupPage: GET /signup?next=PATH
+func (s *Server) handleSignupPage(w http.ResponseWriter, r *http.Request) {
+	render(w, r, web.AuthForm(web.AuthFormProps{Mode: "signup", Next: localPath(r.URL.Query().Get("next"))}))
+}
+
+// handleSignup creates an account and signs it in: POST /signup (name,
+// password, password2, next).
+func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
+	name, password, next := r.PostFormValue("name"), r.PostFormValue("password"), localPath(r.PostFormValue("next"))
+	fail := func(status int, msg string) {
+		w.WriteHeader(status)
+		render(w, r, web.AuthForm(web.AuthFormProps{Mode: "signup", Next: next, Name: name, Error: msg}))
+	}
+	if ok, err := s.allow(r, "signup:"+s.clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
+		fail(http.StatusTooManyRequests, "Too many sign-ups from here. Wait a minute and try again.")
+		return
+	}
+	u, err := s.Accounts.Signup(r.Context(), name, password, r.PostFormValue("password2"))
+	if err != nil {
+		fail(failStatus(r, err), errMessage(err))
+		return
+	}
+	if err := s.startSession(w, r, u.ID); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// handleAPISignup creates an account and returns an API token for it, for
+// bots and load generators: POST /api/signup {"name","password","tokenName"}.
+func (s *Server) handleAPISignup(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name      string `json:"name"`
+		Password  string `json:"password"`
+		TokenName string `json:"tokenName"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if ok, err := s.allow(r, "signup:"+s.clientIP(r)); err != nil {
+		writeError(w, r, err)
+		return
+	} else if !ok {
+		writeError(w, r, fray.Errorf(fray.ERATELIMIT, "too many sign-ups from here; wait a minute"))
+		return
+	}
+	u, err := s.Accounts.Signup(r.Context(), req.Name, req.Password, req.Password)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if req.TokenName == "" {
+		req.TokenName = "signup"
+	}
+	token, tokenID, err := s.Tokens.CreateToken(r.Context(), u.ID, req.TokenName)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"id": u.ID, "name": req.Name, "token": token, "tokenId": tokenID})
+}
