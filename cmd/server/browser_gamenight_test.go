@@ -113,6 +113,19 @@ func (g gameNight) untilAsked(id string) bool {
 	return false
 }
 
+// settled waits until the page has nothing animating (a tab sliding in,
+// a card fading, a smooth scroll) and has painted twice since: what an
+// input changed is then on the screen, without guessing how long it takes.
+// An animation that never ends gives up after about two seconds.
+func settled() chromedp.Action {
+	return chromedp.Evaluate(`new Promise(done => {
+  let frames = 0;
+  const still = () => !document.getAnimations().some(a => a.playState === 'running');
+  const tick = () => (still() || ++frames > 120) ? requestAnimationFrame(() => requestAnimationFrame(() => done(true))) : requestAnimationFrame(tick);
+  tick();
+})`, nil, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })
+}
+
 // rect is a box on the screen, in CSS pixels.
 type rect struct{ X, Y, W, H float64 }
 
@@ -299,7 +312,7 @@ func TestTableGameNight(t *testing.T) {
 				// Pick the target on the board, where it is drawn.
 				tok := fmt.Sprintf(`#board-view [data-token=%q]`, target)
 				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil),
-					chromedp.Sleep(200*time.Millisecond))
+					settled())
 				board, token := rectOf(t, p.ctx, "#board-view"), rectOf(t, p.ctx, tok)
 				before := shot(t, p.ctx)
 				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
@@ -307,7 +320,7 @@ func TestTableGameNight(t *testing.T) {
 				fits(p.name, p.ctx, "with the attack's form open")
 				if size.phone {
 					run20(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`),
-						chromedp.Sleep(200*time.Millisecond))
+						settled())
 				}
 				after := shot(t, p.ctx)
 				view := rect{0, 0, float64(size.w), float64(size.h)}
@@ -331,7 +344,7 @@ func TestTableGameNight(t *testing.T) {
 				// A second click keeps the target: picking is on purpose only.
 				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 				token = rectOf(t, p.ctx, tok)
-				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), chromedp.Sleep(150*time.Millisecond))
+				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), settled())
 				var still bool
 				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').classList.contains('selected') && !document.getElementById('target-line').hidden`, &still))
 				if !still {
@@ -352,7 +365,7 @@ func TestTableGameNight(t *testing.T) {
 						otherTok := fmt.Sprintf(`#board-view [data-token=%q]`, other)
 						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+otherTok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 						o := rectOf(t, p.ctx, otherTok)
-						run20(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), chromedp.Sleep(150*time.Millisecond))
+						run20(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), settled())
 						var why string
 						var kept bool
 						run20(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &why),
@@ -364,7 +377,8 @@ func TestTableGameNight(t *testing.T) {
 						// Back to the real target for the attack.
 						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 						token = rectOf(t, p.ctx, tok)
-						run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), chromedp.Sleep(150*time.Millisecond))
+						run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
+							waitJS(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target)))
 					}
 				}
 			}
@@ -412,7 +426,8 @@ func TestTableGameNight(t *testing.T) {
 				}
 				for _, tb := range tabsToCheck {
 					if tb != "" {
-						run20(t, p.ctx, chromedp.Click("#tab-"+tb, chromedp.ByID), chromedp.Sleep(100*time.Millisecond))
+						run20(t, p.ctx, chromedp.Click("#tab-"+tb, chromedp.ByID),
+							waitJS(fmt.Sprintf(`document.getElementById('encounter').dataset.tab === %q`, tb)), settled())
 					}
 					var cs cardsState
 					run20(t, p.ctx, chromedp.Evaluate(cardsJS, &cs))
@@ -449,7 +464,7 @@ func TestTableGameNight(t *testing.T) {
 			// A phone's log opens at its newest entry.
 			if size.phone {
 				var gap float64
-				run20(t, player, chromedp.Click("#tab-log", chromedp.ByID), chromedp.Sleep(200*time.Millisecond),
+				run20(t, player, chromedp.Click("#tab-log", chromedp.ByID), settled(),
 					chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
 				if gap > 30 {
 					t.Errorf("%s: the phone's log opens %.0f px above its newest entry", name, gap)
@@ -476,7 +491,7 @@ func TestTableGameNight(t *testing.T) {
   for (const d of document.querySelectorAll('#actions details.more')) d.open = true;
   const act = document.querySelector('#actions details.act'); if (act) act.open = true;
   for (const d of document.querySelectorAll('#battlefield details.sheet')) d.open = true;
-})()`, nil), chromedp.Sleep(100*time.Millisecond))
+})()`, nil), settled())
 				fits(p.name, p.ctx, "with the menus, a form, the key, the sheets and any decision open")
 			}
 		}
@@ -499,7 +514,7 @@ func TestTableKeyboardTurn(t *testing.T) {
 	key := func(keys ...string) {
 		t.Helper()
 		for _, k := range keys {
-			run20(t, ctx, chromedp.KeyEvent(k), chromedp.Sleep(30*time.Millisecond))
+			run20(t, ctx, chromedp.KeyEvent(k), settled())
 		}
 	}
 	say := func() string {
@@ -577,10 +592,19 @@ func TestTableKeyboardTurn(t *testing.T) {
 			pv := srv.viewAs(night.player, id)
 			switch {
 			case len(pv.Pending) > 0:
+				asked := pv.Pending[0].ID
 				key("d")
 				run20(t, ctx, waitJS(`document.activeElement.matches('#pending form.decision button')`))
 				key(kb.Enter)
-				time.Sleep(300 * time.Millisecond)
+				// The answer is in when the question is no longer put.
+				for answered := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+					if p := srv.viewAs(night.player, id).Pending; len(p) == 0 || p[0].ID != asked {
+						break
+					}
+					if time.Now().After(answered) {
+						t.Fatalf("%s: Enter did not answer the question %s", example, asked)
+					}
+				}
 			case len(v.Pending) > 0:
 				d := v.Pending[0]
 				choice := d.Default
