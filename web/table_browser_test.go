@@ -165,9 +165,14 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 }
 
 // screenshotDir is where screenshots go: FRAY_SCREENSHOTS when set (the
-// README's command), a temporary directory otherwise.
+// README's command; a relative path is from the repository's root, not
+// from this package's directory, where tests run), a temporary directory
+// otherwise.
 func screenshotDir(t *testing.T) string {
 	if d := os.Getenv("FRAY_SCREENSHOTS"); d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join("..", d)
+		}
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}

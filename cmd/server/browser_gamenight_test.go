@@ -325,7 +325,7 @@ func TestTableGameNight(t *testing.T) {
 				after := shot(t, p.ctx)
 				view := rect{0, 0, float64(size.w), float64(size.h)}
 				share := changed(before, after, board.intersect(view), token.grow(8))
-				if dir := os.Getenv("FRAY_SCREENSHOTS"); dir != "" {
+				if dir := screenshotDir(); dir != "" {
 					for name, img := range map[string]image.Image{"before": before, "after": after} {
 						var buf bytes.Buffer
 						_ = png.Encode(&buf, img)

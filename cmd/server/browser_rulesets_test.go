@@ -20,10 +20,12 @@ import (
 )
 
 // TestRulesetTables opens an example encounter of every registered
-// ruleset, one for each position model its examples use, in the real page, a few advertised actions into the fight, as the GM at desktop
-// and phone sizes: the board is drawn for the ruleset's position model
+// ruleset, one for each position model its examples use, in the real
+// page, a few advertised actions into the fight, as the GM at desktop and
+// phone sizes: the board is drawn for the ruleset's position model
 // (not the plain list), every visible combatant is on it, and axe-core
-// finds no violations. FRAY_SCREENSHOTS=DIR keeps each page's picture.
+// finds no violations. FRAY_SCREENSHOTS=DIR keeps each page's picture
+// (ruleset-<example>.png, and -phone.png), as docs/screenshots has them.
 func TestRulesetTables(t *testing.T) {
 	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
 	if err != nil {
@@ -98,7 +100,11 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			for _, v := range violations {
 				t.Errorf("%s %s: %s", size.name, pg.name, v)
 			}
-			keepScreenshot(ctx, pg.name+"-"+size.name)
+			if size.name == "phone" {
+				keepScreenshot(ctx, "ruleset-"+pg.name+"-phone")
+			} else {
+				keepScreenshot(ctx, "ruleset-"+pg.name)
+			}
 		}
 	}
 }
