@@ -1292,7 +1292,14 @@
     const empty = cards.children.length === 0;
     tray.hidden = empty;
     if (empty) setTrayOpen(false);
-    else tray.scrollTop = tray.scrollHeight;
+    else {
+      // The newest card from its headline: one still taller than the tray
+      // scrolls on below it, never above.
+      const last = cards.lastElementChild;
+      tray.scrollTop = tray.scrollHeight;
+      const above = tray.getBoundingClientRect().top - last.getBoundingClientRect().top;
+      if (above > 0) tray.scrollTop -= above;
+    }
     if (refocus) {
       const log = document.getElementById('log');
       if (log) log.focus({ preventScroll: true });
