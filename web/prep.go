@@ -41,6 +41,8 @@ type DraftProps struct {
 	// Problem is why the draft cannot become an encounter yet ("" when ready).
 	Problem       string
 	Notice, Error string
+	// Odds is the encounter odds section.
+	Odds OddsProps
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes

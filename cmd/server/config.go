@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/server"
@@ -29,6 +30,9 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client, for rate limits.
 	TrustedProxies server.TrustedProxies
+	// LoginRefill is how often one more log-in, sign-up or password-change
+	// attempt is allowed after a burst of ten; zero means the default (6s).
+	LoginRefill time.Duration
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -48,11 +52,19 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra browser origins (scheme://host[:port] or host[:port], wildcards allowed)")
 	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
+	refill := fs.String("login-refill", env("FRAY_LOGIN_REFILL", ""), "after a burst of 10 attempts, one more log-in every D (default 6s)")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
+	if *refill != "" {
+		d, err := time.ParseDuration(*refill)
+		if err != nil || d <= 0 {
+			return config{}, nil, fmt.Errorf("login refill must be a positive duration such as 6s or 1m, not %q", *refill)
+		}
+		cfg.LoginRefill = d
+	}
 	var err error
 	if cfg.TrustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
 		return config{}, nil, err

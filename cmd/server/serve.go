@@ -113,7 +113,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
 func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
-	acc := accounts.New(db, accounts.Limits{})
+	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
 	return server.New(server.Config{

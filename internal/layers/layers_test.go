@@ -25,8 +25,9 @@ var layers = [][]string{
 	{"internal/board"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
-	// character sheets and carry-over arithmetic
-	{"internal/sheet"},
+	// character sheets and carry-over arithmetic; the encounter odds,
+	// fights played on the pure engine
+	{"internal/sheet", "internal/simulate"},
 	// the rulesets, and the test kits
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset

@@ -375,6 +375,10 @@ func (f fakePrep) View(ctx context.Context, d store.Draft) (prep.DraftView, erro
 		Bestiary: []store.StatBlock{{ID: "goblin", Name: "Goblin"}}}, f.fail["View"]
 }
 
+func (f fakePrep) Playable(ctx context.Context, d store.Draft) (engine.Ruleset, engine.Setup, string, error) {
+	return enginetest.Toy{}, enginetest.Setup(), "", f.fail["Playable"]
+}
+
 func (f fakePrep) Create(ctx context.Context, d store.Draft) (store.Encounter, error) {
 	f.add("Create")
 	return store.Encounter{ID: "new-encounter"}, f.fail["Create"]

@@ -107,6 +107,13 @@ func (s *Server) routes() http.Handler {
 		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
 		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
+		// odds.go: a draft's encounter odds
+		r.Get("/drafts/{draft}/odds", s.handleOdds)
+		r.Post("/drafts/{draft}/odds", s.handleSimulate)
+		r.Post("/drafts/{draft}/odds/cancel", s.handleCancelOdds)
+		r.Get("/api/drafts/{draft}/odds", s.handleOdds)
+		r.Post("/api/drafts/{draft}/odds", s.handleSimulate)
+		r.Post("/api/drafts/{draft}/odds/cancel", s.handleCancelOdds)
 		// statblocks.go
 		r.Get("/campaigns/{id}/bestiary.json", s.handleExportBestiary)
 		r.Post("/campaigns/{id}/bestiary/import", s.handleImportBestiary)
