@@ -38,7 +38,7 @@ var layers = [][]string{
 	// websocket sessions
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "web"},
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "web"},
 	// the campaign's characters (their files enter through prep's limits)
 	{"internal/characters"},
 	// HTTP

@@ -73,6 +73,11 @@ func (s *Server) routes() http.Handler {
 		r.Post("/campaigns/{id}/characters", s.handleAssignCharacter)
 		r.Put("/api/campaigns/{id}/characters/{characterID}", s.handleAPIAssignCharacter)
 
+		// assets.go: pictures
+		r.Post("/api/campaigns/{id}/assets", s.handleUploadAsset)
+		r.Get("/api/campaigns/{id}/assets", s.handleAPIAssets)
+		r.Get("/assets/{asset}", s.handleAsset)
+
 		// encounters.go: making encounters
 		r.Post("/campaigns/{id}/encounters/example", s.handleAddExample)
 		r.Post("/campaigns/{id}/encounters/import", s.handleImportFile)

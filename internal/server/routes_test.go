@@ -148,6 +148,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/replay", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/export.md", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/export.json", member, 200, nil, "", ""},
+	{"GET", "/assets/" + assetID, member, 200, nil, "", ""},
 
 	{"POST", "/campaigns/camp/invites", gmOnly, 200, url.Values{}, "", ""},
 	{"POST", "/campaigns/camp/invites/inv/revoke", gmOnly, 303, url.Values{}, "", ""},
@@ -183,6 +184,8 @@ var routes = []route{
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/encounters/enc/carry-over", gmOnly, 303, url.Values{"seq": {"7"}, "decision.hero": {"confirm"}, "value.hero.wounds": {"1"}}, "", ""},
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
+	{"POST", "/api/campaigns/camp/assets", gmOnly, 201, nil, "", "picture bytes"},
+	{"GET", "/api/campaigns/camp/assets", gmOnly, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
 }
 

@@ -36,6 +36,8 @@ type Config struct {
 	Table      Table
 	Events     EventLog
 	Hub        Hub
+	Pictures   Pictures
+	Sight      PictureSight
 	Health     Pinger
 	Rulesets   *engine.Registry
 	Logger     *slog.Logger
