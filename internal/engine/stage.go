@@ -528,6 +528,14 @@ func stageActions(b *Base) []Action {
 			}})
 		}
 	}
+	subjects := []Choice{{Value: "encounter", Label: "The encounter"}}
+	for _, c := range b.Combatants {
+		subjects = append(subjects, Choice{Value: "combatant:" + c.ID, Label: c.Name})
+	}
+	out = append(out, Action{Kind: KindSetNote, Label: "Note (GM only)", Help: "A private note no player ever sees.", Fields: []Field{
+		{Name: "subject", Label: "On", Type: FieldSelect, Options: subjects},
+		{Name: "text", Label: "Note", Type: FieldString},
+	}})
 	var handouts []Choice
 	for _, h := range b.Stage.Handouts {
 		if !h.Revealed || len(h.To) > 0 {

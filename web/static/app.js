@@ -234,6 +234,11 @@
       }
       carryOver(old, node);
       old.replaceWith(node);
+      if (key === 'handouts' && !snapshot && !node.hidden) {
+        // A handout just shown: point at it.
+        node.classList.add('fresh');
+        dot('act');
+      }
     }
     for (const [id, p] of pending) {
       const form = document.getElementById(p.formId);
