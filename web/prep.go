@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -41,6 +42,17 @@ type DraftProps struct {
 	// Problem is why the draft cannot become an encounter yet ("" when ready).
 	Problem       string
 	Notice, Error string
+	// The stage: the campaign's pictures to choose from, the scene, the
+	// handouts and the GM's note on the encounter.
+	Pictures []Picture
+	Scene    string
+	Handouts []engine.Handout
+	Note     string
+}
+
+// Picture is one of a campaign's uploaded pictures.
+type Picture struct {
+	URL, Thumb, Name string
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes
@@ -109,6 +121,8 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
+	// Portrait is its picture's URL; Notes the GM's private note on it.
+	Portrait, Notes string
 }
 
 // StatBlockProps is the page editing a bestiary entry or character.
@@ -210,4 +224,12 @@ func combatantName(rows []CombatantRow, id string) string {
 		}
 	}
 	return id
+}
+
+func pictureLabel(p Picture) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	id := strings.TrimPrefix(p.URL, engine.AssetPrefix)
+	return "Picture " + id[:min(8, len(id))]
 }

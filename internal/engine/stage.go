@@ -196,14 +196,40 @@ func checkNoteSubject(b *Base, subject string) error {
 	return fray.Errorf(fray.EINVALID, "a note is on %q, %q or %q, not %q", "encounter", "combatant:<id>", "zone:<id>", subject)
 }
 
+// CheckStage checks the stage of a setup against the limits, without the
+// encounter (prep checks drafts with it): pictures are asset URLs, texts
+// and counts are bounded.
+func CheckStage(setup Setup) error {
+	if err := CheckAsset("the scene", setup.Scene); err != nil {
+		return err
+	}
+	if len(setup.Scenes) > MaxScenes || len(setup.Handouts) > MaxHandouts || len(setup.Notes) > MaxNotes {
+		return fray.Errorf(fray.EINVALID, "an encounter has at most %d scenes, %d handouts and %d notes", MaxScenes, MaxHandouts, MaxNotes)
+	}
+	for _, c := range setup.Combatants {
+		if err := CheckAsset("combatant "+c.ID+"'s portrait", c.Portrait); err != nil {
+			return err
+		}
+		if err := checkText("a note", c.Notes, MaxNoteRunes); err != nil {
+			return err
+		}
+	}
+	for _, n := range setup.Notes {
+		if err := checkText("a note", n.Text, MaxNoteRunes); err != nil {
+			return err
+		}
+		if err := checkText("a note's subject", n.Subject, 80); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // newStage builds and checks the stage of a setup.
 func newStage(b *Base, setup Setup) error {
 	st := Stage{Scene: setup.Scene, Scenes: slices.Clone(setup.Scenes), Handouts: slices.Clone(setup.Handouts)}
-	if err := CheckAsset("the scene", st.Scene); err != nil {
+	if err := CheckStage(setup); err != nil {
 		return err
-	}
-	if len(st.Scenes) > MaxScenes || len(st.Handouts) > MaxHandouts || len(setup.Notes) > MaxNotes {
-		return fray.Errorf(fray.EINVALID, "an encounter has at most %d scenes, %d handouts and %d notes", MaxScenes, MaxHandouts, MaxNotes)
 	}
 	for _, s := range st.Scenes {
 		if err := checkText("a scene's name", s.Name, MaxHandoutTitle); err != nil {

@@ -40,7 +40,8 @@ const maxUploadBytes = images.MaxBytes + 64<<10
 // isUpload reports whether r uploads a picture, whose body may be larger
 // than other requests'.
 func isUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/api/campaigns/") && strings.HasSuffix(r.URL.Path, "/assets")
+	return r.Method == http.MethodPost && (strings.HasPrefix(r.URL.Path, "/api/campaigns/") && strings.HasSuffix(r.URL.Path, "/assets") ||
+		strings.HasPrefix(r.URL.Path, "/drafts/") && strings.HasSuffix(r.URL.Path, "/pictures"))
 }
 
 // handleUploadAsset stores a picture for a campaign's GMs: POST

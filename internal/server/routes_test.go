@@ -170,6 +170,7 @@ var routes = []route{
 	{"POST", "/drafts/draft/create", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/drafts/draft/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/drafts/draft/import", gmOnly, 303, nil, "", `{"name":"Fight"}`},
+	{"POST", "/drafts/draft/pictures", gmOnly, 303, url.Values{"use": {"scene"}}, "", "picture bytes"},
 	{"GET", "/drafts/draft/setup.json", gmOnly, 200, nil, "", ""},
 	{"GET", "/campaigns/camp/bestiary.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/bestiary/import", gmOnly, 303, nil, "", `[]`},
