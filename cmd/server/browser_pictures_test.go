@@ -90,7 +90,8 @@ func TestBrowserPictures(t *testing.T) {
 	player := tab(t, browserSized(t, 1440, 900))
 	login(t, player, srv.URL, tb.player.Name)
 	loaded := func(sel string) chromedp.Action {
-		return waitJS(fmt.Sprintf(`(() => { const i = document.querySelector(%q); return !!i && i.complete && i.naturalWidth > 0 })()`, sel))
+		return chromedp.Poll(fmt.Sprintf(`(() => { const i = document.querySelector(%q); return !!i && i.complete && i.naturalWidth > 0 })()`, sel), nil,
+			chromedp.WithPollingTimeout(15*time.Second))
 	}
 	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
 		waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
@@ -108,13 +109,15 @@ func TestBrowserPictures(t *testing.T) {
 		setValue("act-reveal-handout-handout", "sealed-orders"), setValue("act-reveal-handout-to", pc),
 		chromedp.Click(`#act-reveal-handout-go`, chromedp.ByID),
 		logHas("The GM shows a handout"))
-	run20(t, player, waitJS(`!document.getElementById('handouts').hidden && document.getElementById('handouts').textContent.includes('Sealed orders')`),
+	run20(t, player, chromedp.Poll(`!document.getElementById('handouts').hidden && document.getElementById('handouts').textContent.includes('Sealed orders')`, nil,
+		chromedp.WithPollingTimeout(15*time.Second)),
 		loaded(`#handouts img.handout-img`))
 	keepScreenshot(player, "table-pictures-desktop")
 
 	phone := tab(t, newPhone(t))
 	login(t, phone, srv.URL, tb.player.Name)
-	run20(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID), loaded(`#scene-img`))
+	run20(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID),
+		chromedp.Click("#tab-board", chromedp.ByID), chromedp.WaitVisible("#scene-img", chromedp.ByID), loaded(`#scene-img`))
 	keepScreenshot(phone, "table-pictures-phone")
 
 	// The other player: nothing of it on their socket, 404 for its picture.
