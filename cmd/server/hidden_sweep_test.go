@@ -325,6 +325,9 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 			t.Fatalf("%v: %d %+v", cmd, code, e)
 		}
 	}
+	if code := srv.call(gm, "PUT", "/api/campaigns/"+sw.campaign+"/notes", map[string]string{"notes": gmSecret + " the campaign's notes"}, nil); code != 200 {
+		t.Fatalf("campaign notes: %d", code)
+	}
 	if gv := srv.get(gm, "/api/encounters/"+sw.id).body; !secretMarks.Match(gv) || !bytes.Contains(gv, []byte(unseenPortrait)) {
 		t.Fatal("the GM's view holds no notes, handout or portrait: the sweep would look for nothing")
 	}

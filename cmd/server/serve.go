@@ -123,7 +123,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *e
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
-		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Table: table, Events: db, Hub: hub, Health: db,
+		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})
 }

@@ -74,3 +74,24 @@ func TestUploadRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignNotesForGMsOnly: the campaign page shows the GMs' notes to
+// its GMs and nothing of them to a player.
+func TestCampaignNotesForGMsOnly(t *testing.T) {
+	w := newWorld(t, nil)
+	if body := text(t, w.do(t, req{method: "GET", path: "/campaigns/camp", as: "gm"})); !strings.Contains(body, "GMSECRET") {
+		t.Error("the GM's campaign page has no notes")
+	}
+	w = newWorld(t, nil)
+	if body := text(t, w.do(t, req{method: "GET", path: "/campaigns/camp", as: "pl"})); strings.Contains(body, "GMSECRET") || strings.Contains(body, "gm-notes") {
+		t.Error("the player's campaign page shows the GM's notes")
+	}
+	for _, c := range w.calls.log {
+		if c == "CampaignNotes" {
+			t.Error("the notes were read for a player")
+		}
+	}
+	if res := w.do(t, req{method: "PUT", path: "/api/campaigns/camp/notes", json: `{"notes":"` + strings.Repeat("x", 20001) + `"}`, as: "gm"}); res.StatusCode != 400 {
+		t.Errorf("notes too long: %d", res.StatusCode)
+	}
+}

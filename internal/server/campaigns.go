@@ -89,6 +89,12 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 			p.Examples = append(p.Examples, web.ExampleOption{Name: ex.Name, Label: ex.Title})
 		}
 	}
+	if m.gm() {
+		if p.Notes, err = s.Notes.CampaignNotes(ctx, m.campaign); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
 	if p.Prep, err = s.prepProps(ctx, m, o.Encounters); err != nil {
 		writeError(w, r, err)
 		return

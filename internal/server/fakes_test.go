@@ -206,6 +206,19 @@ func (f fakePictures) Data(ctx context.Context, campaign, id string, thumb bool)
 	return "image/png", []byte("\x89PNG"), nil
 }
 
+// fakeNotes is the store's campaign notes.
+type fakeNotes struct{ *calls }
+
+func (f fakeNotes) CampaignNotes(ctx context.Context, campaign string) (string, error) {
+	f.add("CampaignNotes")
+	return "GMSECRET the duke is the traitor", nil
+}
+
+func (f fakeNotes) SetCampaignNotes(ctx context.Context, campaign, notes string) error {
+	f.add("SetCampaignNotes")
+	return nil
+}
+
 // fakeSight shows the player the fake's picture.
 type fakeSight struct{ *calls }
 
@@ -646,7 +659,7 @@ func newWorld(t testing.TB, failing fail) *world {
 		Encounters: pr, Drafts: pr, StatBlocks: pr,
 		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, History: fakeHistory{c, st},
 		Table: fakeTable{calls: c, state: st, fail: failing}, Events: fakeEvents{}, Hub: fakeHub{c}, Health: fakePinger{failing["Ping"]},
-		Rulesets: engine.NewRegistry(sheetToy{}), Pictures: fakePictures{c}, Sight: fakeSight{c},
+		Rulesets: engine.NewRegistry(sheetToy{}), Pictures: fakePictures{c}, Sight: fakeSight{c}, Notes: fakeNotes{c},
 	})
 	return &world{Server: srv, calls: c}
 }

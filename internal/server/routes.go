@@ -77,6 +77,10 @@ func (s *Server) routes() http.Handler {
 		r.Post("/api/campaigns/{id}/assets", s.handleUploadAsset)
 		r.Get("/api/campaigns/{id}/assets", s.handleAPIAssets)
 		r.Get("/assets/{asset}", s.handleAsset)
+		// notes.go: the campaign's GM notes
+		r.Get("/api/campaigns/{id}/notes", s.handleAPICampaignNotes)
+		r.Put("/api/campaigns/{id}/notes", s.handleAPISetCampaignNotes)
+		r.Post("/campaigns/{id}/notes", s.handleSetCampaignNotes)
 
 		// encounters.go: making encounters
 		r.Post("/campaigns/{id}/encounters/example", s.handleAddExample)

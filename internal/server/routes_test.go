@@ -187,6 +187,9 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/api/campaigns/camp/assets", gmOnly, 201, nil, "", "picture bytes"},
 	{"GET", "/api/campaigns/camp/assets", gmOnly, 200, nil, "", ""},
+	{"GET", "/api/campaigns/camp/notes", gmOnly, 200, nil, "", ""},
+	{"PUT", "/api/campaigns/camp/notes", gmOnly, 200, nil, `{"notes":"x"}`, ""},
+	{"POST", "/campaigns/camp/notes", gmOnly, 303, url.Values{"notes": {"x"}}, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
 }
 

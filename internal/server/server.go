@@ -38,6 +38,7 @@ type Config struct {
 	Hub        Hub
 	Pictures   Pictures
 	Sight      PictureSight
+	Notes      CampaignNotes
 	Health     Pinger
 	Rulesets   *engine.Registry
 	Logger     *slog.Logger
