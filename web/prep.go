@@ -42,6 +42,8 @@ type DraftProps struct {
 	// Problem is why the draft cannot become an encounter yet ("" when ready).
 	Problem       string
 	Notice, Error string
+	// Odds is the encounter odds section.
+	Odds OddsProps
 	// The stage: the campaign's pictures to choose from, the scene, the
 	// handouts and the GM's note on the encounter.
 	Pictures []Picture

@@ -147,9 +147,11 @@ func TestAPITokensJSON(t *testing.T) {
 // instance on the database.
 func TestRateLimitBehindTrustedProxy(t *testing.T) {
 	dbURL := testdb.URL(t)
-	behind := map[string]string{"FRAY_TRUSTED_PROXIES": "127.0.0.1"}
+	// A refill slower than the test, so a slow log-in under load never
+	// earns back an attempt.
+	behind := map[string]string{"FRAY_TRUSTED_PROXIES": "127.0.0.1", "FRAY_LOGIN_REFILL": "1h"}
 	a, b := startServerEnv(t, dbURL, behind), startServerEnv(t, dbURL, behind)
-	direct := startServer(t, testdb.URL(t))
+	direct := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_LOGIN_REFILL": "1h"})
 	login := func(s *testServer, forwardedFor string) int {
 		t.Helper()
 		req, _ := http.NewRequest("POST", s.URL+"/login", strings.NewReader("name=nobody&password=wrong-password"))

@@ -76,6 +76,12 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	const form, js = "application/x-www-form-urlencoded", "application/json"
 	c, e := "/campaigns/"+tb.campaign, "/encounters/"+tb.id
+	// A draft (empty: it cannot be simulated yet).
+	blank := srv.prepForm(tb.gm, c+"/drafts", url.Values{"ruleset": {"sw-zones"}, "name": {"Empty"}})
+	if blank.code != 303 {
+		t.Fatalf("draft: %d", blank.code)
+	}
+	d := blank.location
 	// turn is what a command for the player's own PC may answer: applied,
 	// or not their turn — but never forbidden.
 	turn := []int{200, 409}
@@ -118,6 +124,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/api" + c + "/characters", "", "", one(401), one(404), one(200), one(200), one(200)},
 		{"GET", c + "/characters.json", "", "", one(303), one(404), one(403), one(403), one(200)},
 		{"POST", c + "/characters/import", form, "", one(401), one(404), one(403), one(403), one(303)},
+		{"GET", d + "/odds", "", "", one(303), one(404), one(403), one(403), one(200)},
+		{"POST", d + "/odds", form, "runs=5", one(401), one(404), one(403), one(403), one(303)},
+		{"GET", "/api" + d + "/odds", "", "", one(401), one(404), one(403), one(403), one(200)},
+		{"POST", "/api" + d + "/odds", js, `{"runs":5}`, one(401), one(404), one(403), one(403), one(422)},
+		{"POST", "/api" + d + "/odds/cancel", js, "", one(401), one(404), one(403), one(403), one(200)},
 	}
 	actors := []*apiUser{nil, stranger, tb.player, other, tb.gm}
 	names := []string{"anonymous", "stranger", "player", "other player", "GM"}

@@ -5,6 +5,7 @@
 //	server demo                          seed a demo campaign, print its URL, serve
 //	server migrate up|down|force N       manage the database schema
 //	server encounter import FILE         import an encounter setup document
+//	server simulate FILE                 the odds of a setup document's fight
 //
 // Configuration comes from flags or environment variables, see config.go.
 package main
@@ -77,6 +78,8 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 			return migrate(ctx, args, getenv, stdout)
 		}
 		return encounter(ctx, args, getenv, stdout)
+	case "simulate":
+		return simulateCmd(ctx, args, stdout)
 	case "healthcheck":
 		cfg, _, err := parseConfig("healthcheck", args, getenv, stdout)
 		if err != nil {
@@ -97,6 +100,9 @@ const usage = `usage:
   server healthcheck                     exit 0 when the server at -addr answers /healthz (for containers)
   server encounter import FILE [-campaign ID] [flags]
                                          import an encounter setup document (see examples/encounters)
+  server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
+                                         the odds of a setup document's fight: N fights (default 200)
+                                         played by the ruleset's tactics, no database needed
 flags (each also an environment variable):
   -addr ADDR          FRAY_ADDR         listen address (default 127.0.0.1:8080)
   -database-url URL   DATABASE_URL      PostgreSQL URL; unset: a private cluster in the data directory
@@ -106,4 +112,10 @@ flags (each also an environment variable):
   -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
   -trusted-proxies L  FRAY_TRUSTED_PROXIES comma-separated IPs/CIDRs of reverse proxies whose
                                         X-Forwarded-For names the client (for rate limits)
+  -public-url URL     FRAY_PUBLIC_URL   the server's address as users reach it, for links in notices
+  -smtp-url URL       FRAY_SMTP_URL     smtp://[user:pass@]host[:port] or smtps://…: offer notices by e-mail
+  -mail-from ADDR     FRAY_MAIL_FROM    the sender of those e-mails (needed with -smtp-url)
+  -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
+                                        addresses (a server and its receivers on one network)
+  -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
 `

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -78,12 +79,12 @@ func TestMigrateAndImportCommands(t *testing.T) {
 // TestHelp: -h (or help) prints the usage with every subcommand and
 // succeeds, whichever subcommand it follows; an unknown command fails.
 func TestHelp(t *testing.T) {
-	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}, {"demo", "-h"}, {"migrate", "-h"}, {"encounter", "-h"}} {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"serve", "-h"}, {"demo", "-h"}, {"migrate", "-h"}, {"encounter", "-h"}, {"simulate", "-h"}} {
 		var out strings.Builder
 		if err := run(context.Background(), args, func(string) string { return "" }, &out); err != nil {
 			t.Errorf("%v: %v", args, err)
 		}
-		for _, want := range []string{"server [serve]", "server demo", "server migrate", "server healthcheck", "server encounter import"} {
+		for _, want := range []string{"server [serve]", "server demo", "server migrate", "server healthcheck", "server encounter import", "server simulate"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("%v: usage lacks %q:\n%s", args, want, out.String())
 			}
@@ -91,5 +92,25 @@ func TestHelp(t *testing.T) {
 	}
 	if err := run(context.Background(), []string{"dance"}, func(string) string { return "" }, io.Discard); err == nil {
 		t.Error("an unknown command succeeded")
+	}
+}
+
+// A log-in refill that is not a positive duration stops the server at
+// start with a message naming the setting.
+func TestBadLoginRefillIsRefused(t *testing.T) {
+	for _, v := range []string{"soon", "-1s", "0s"} {
+		_, _, err := parseConfig("server", nil, func(k string) string {
+			if k == "FRAY_LOGIN_REFILL" {
+				return v
+			}
+			return ""
+		}, io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "login refill") {
+			t.Errorf("FRAY_LOGIN_REFILL=%s: %v", v, err)
+		}
+	}
+	cfg, _, err := parseConfig("server", []string{"-login-refill", "90s"}, func(string) string { return "" }, io.Discard)
+	if err != nil || cfg.LoginRefill != 90*time.Second {
+		t.Fatalf("-login-refill 90s: %v, %v", cfg.LoginRefill, err)
 	}
 }

@@ -189,13 +189,8 @@ func (s *Service) View(ctx context.Context, d store.Draft) (DraftView, error) {
 	if overLimits != nil && len(v.Setup.Combatants) > MaxCombatants {
 		v.Setup.Combatants = v.Setup.Combatants[:MaxCombatants]
 	}
-	checked := setup
-	checked.Combatants = slices.Clone(setup.Combatants)
-	if _, err := TakeCharacters(ctx, s.db, d.CampaignID, &checked); err != nil {
+	if _, v.Problem, err = s.playable(ctx, d.CampaignID, setup); err != nil {
 		return DraftView{}, err
-	}
-	if err := Check(s.rules, checked); err != nil {
-		v.Problem = fray.ErrorMessage(err)
 	}
 	if v.Battlefield, err = ReadBattlefield(setup); err != nil {
 		v.Problem = fray.ErrorMessage(err)
@@ -218,6 +213,36 @@ func (s *Service) View(ctx context.Context, d store.Draft) (DraftView, error) {
 		}
 	}
 	return v, nil
+}
+
+// Playable is draft d as creating its encounter would make it — the
+// player characters with their sheets' latest revisions — for the
+// encounter odds, with its ruleset and why it cannot be created now (""
+// when it can).
+func (s *Service) Playable(ctx context.Context, d store.Draft) (engine.Ruleset, engine.Setup, string, error) {
+	setup, err := decodeDraft(d)
+	if err != nil {
+		return nil, setup, "", err
+	}
+	rs, err := s.rules.Get(setup.Ruleset)
+	if err != nil {
+		return nil, setup, "", err
+	}
+	setup, problem, err := s.playable(ctx, d.CampaignID, setup)
+	return rs, setup, problem, err
+}
+
+// playable is setup with the player characters' latest sheets, and why
+// it cannot be created ("" when it can).
+func (s *Service) playable(ctx context.Context, campaignID string, setup engine.Setup) (engine.Setup, string, error) {
+	setup.Combatants = slices.Clone(setup.Combatants)
+	if _, err := TakeCharacters(ctx, s.db, campaignID, &setup); err != nil {
+		return setup, "", err
+	}
+	if err := Check(s.rules, setup); err != nil {
+		return setup, fray.ErrorMessage(err), nil
+	}
+	return setup, "", nil
 }
 
 // Shelf is what a campaign's GMs have prepared: drafts, the bestiary and

@@ -22,13 +22,13 @@ import (
 )
 
 // knowNoRuleset are the folders whose code knows no ruleset: the engine,
-// the boards, character sheets, preparation, play, the realtime hub, the
+// the boards, character sheets, preparation, play, simulations, the realtime hub, the
 // store, the services, the server and the pages. Their tests, and the packages that
 // stand in for a ruleset in tests (boardtest's sample boards, enginetest's
 // toy ruleset), may.
 var knowNoRuleset = []string{"internal/engine", "internal/board", "internal/sheet", "internal/prep", "internal/play",
 	"internal/carry", "internal/realtime", "internal/store", "internal/server", "cmd/server", "web",
-	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts"}
+	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate"}
 
 var standIns = []string{"internal/engine/enginetest", "internal/board/boardtest"}
 

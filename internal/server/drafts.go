@@ -30,6 +30,9 @@ type Drafts interface {
 	// Edit applies one form of the editor (its op says which).
 	Edit(ctx context.Context, d store.Draft, form url.Values) error
 	View(ctx context.Context, d store.Draft) (prep.DraftView, error)
+	// Playable is the draft as its encounter would be created, for the
+	// odds: its ruleset, its setup, and why it cannot be created yet.
+	Playable(ctx context.Context, d store.Draft) (engine.Ruleset, engine.Setup, string, error)
 	// Create turns a valid draft into an encounter.
 	Create(ctx context.Context, d store.Draft) (store.Encounter, error)
 	DeleteDraft(ctx context.Context, id string) error
@@ -138,6 +141,7 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	for _, b := range v.Characters {
 		p.Characters = append(p.Characters, engine.Choice{Value: b.ID, Label: b.Name})
 	}
+	p.Odds = s.oddsProps(d.ID, d.CampaignID, v.Problem)
 	render(w, r, web.Draft(p))
 }
 

@@ -5,8 +5,8 @@
 // pages and its API alike), the narrow interface of the service they
 // consume, and its own test file. Handlers only parse the request, call
 // a service and render the answer; the work is the services' (packages
-// accounts, campaigns, prep, characters, carry, history, play), which
-// the one caller of New wires to the store.
+// accounts, campaigns, prep, characters, carry, history, notify, play,
+// simulate), which the one caller of New wires to the store.
 package server
 
 import (
@@ -17,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/realtime"
+	"github.com/fray-vtt/fray/internal/simulate"
 )
 
 // Config wires a Server: a service for each resource.
@@ -33,6 +34,8 @@ type Config struct {
 	Characters Characters
 	Carry      Carry
 	History    History
+	Webhooks   Webhooks
+	Notices    Notices
 	Table      Table
 	Events     EventLog
 	Hub        Hub
@@ -41,7 +44,10 @@ type Config struct {
 	Notes      CampaignNotes
 	Health     Pinger
 	Rulesets   *engine.Registry
-	Logger     *slog.Logger
+	// Odds runs drafts' encounter odds (a *simulate.Jobs with its
+	// defaults when nil).
+	Odds   Odds
+	Logger *slog.Logger
 	// SecureCookies marks session cookies Secure even on plain-HTTP
 	// requests (set it behind a TLS-terminating proxy).
 	SecureCookies bool
@@ -74,6 +80,9 @@ type Server struct {
 func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Odds == nil {
+		cfg.Odds = simulate.NewJobs(simulate.JobsConfig{})
 	}
 	if cfg.Origins == nil {
 		cfg.Origins, _ = origin.New(nil, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)

@@ -21,6 +21,11 @@
 // token or invite link) and reports in #<data-copy-status>. It is revealed
 // only where the clipboard API exists (secure contexts); elsewhere the text
 // stays selectable by hand.
+// A draft's page: the encounter odds section (#odds) refreshes itself while
+// a simulation runs, and its forms post without leaving the page (the
+// server answers them with the section, asked by the X-Fray-Fragment
+// header). Without the script they post, the page reloads and shows the
+// progress as it stood.
 // Error pages: "Go back" returns through the browser's history when there
 // is one, so the form the visitor filled in keeps its input.
 (() => {
@@ -748,4 +753,54 @@
       }
     }
   }).observe(log, { childList: true });
+})();
+
+(() => {
+  'use strict';
+
+  if (!document.getElementById('odds') || typeof fetch !== 'function') return;
+  const headers = { 'X-Fray-Fragment': 'odds' };
+  let timer = 0;
+
+  // swap puts the section the server sent in place of the old one; focus
+  // goes to focusID, or stays on the element it was on.
+  function swap(html, focusID) {
+    const old = document.getElementById('odds');
+    const t = document.createElement('template');
+    t.innerHTML = html.trim();
+    const node = t.content.firstElementChild;
+    if (!old || !node || node.id !== 'odds') return;
+    const was = document.activeElement && old.contains(document.activeElement) ? document.activeElement.id : '';
+    old.replaceWith(node);
+    const focus = document.getElementById(focusID || was) || (focusID && node.querySelector('button'));
+    if (focus) focus.focus();
+    schedule();
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    const sec = document.getElementById('odds');
+    if (sec && sec.hasAttribute('data-active')) timer = setTimeout(poll, 1000);
+  }
+
+  function poll() {
+    const sec = document.getElementById('odds');
+    if (!sec) return;
+    fetch(sec.dataset.oddsUrl, { headers, credentials: 'same-origin' })
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+      .then((html) => swap(html, ''), () => { timer = setTimeout(poll, 5000); });
+  }
+
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-odds-form')) return;
+    e.preventDefault();
+    const button = form.querySelector('button[type="submit"]');
+    if (button) button.disabled = true;
+    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), headers, credentials: 'same-origin' })
+      .then((r) => r.text())
+      .then((html) => swap(html, document.getElementById('simulate') ? 'odds-cancel' : 'simulate'), () => form.submit());
+  });
+
+  schedule();
 })();

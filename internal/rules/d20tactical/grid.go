@@ -33,7 +33,7 @@ type Grid struct {
 	Height int       `json:"height"`
 	Cells  []Terrain `json:"cells,omitempty"`
 
-	index map[[2]int]int
+	index []int32 // 1 + the position in Cells of each square listed (see at)
 }
 
 // Terrain is one square that is not open ground.
@@ -69,16 +69,22 @@ func obstacleHeight(o string) int {
 	return 0
 }
 
-// at returns the square at x, y (open ground when not listed).
+// at returns the square at x, y (open ground when not listed). Route
+// searches ask it for every square they look at, so the squares listed are
+// indexed by position once, in a slice rather than a map.
 func (g *Grid) at(x, y int) Terrain {
 	if g.index == nil {
-		g.index = map[[2]int]int{}
+		g.index = make([]int32, g.Width*g.Height)
 		for i, c := range g.Cells {
-			g.index[[2]int{c.X, c.Y}] = i
+			if g.inside(c.X, c.Y) {
+				g.index[c.Y*g.Width+c.X] = int32(i) + 1
+			}
 		}
 	}
-	if i, ok := g.index[[2]int{x, y}]; ok {
-		return g.Cells[i]
+	if g.inside(x, y) {
+		if i := g.index[y*g.Width+x]; i > 0 {
+			return g.Cells[i-1]
+		}
 	}
 	return Terrain{X: x, Y: y}
 }
