@@ -97,9 +97,6 @@ func (p Picture) ID() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Size is the bytes the picture takes when stored.
-func (p Picture) Size() int64 { return int64(len(p.Display.Data) + len(p.Thumb.Data)) }
-
 // Process checks an uploaded file and re-encodes it (see the package
 // comment). Every refusal is EINVALID or ETOOLARGE with a message for the
 // person who uploaded it.
