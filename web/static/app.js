@@ -237,9 +237,10 @@
       if (active && active !== document.body && old.contains(active)) {
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
+      const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       carryOver(old, node);
       old.replaceWith(node);
-      if (key === 'handouts' && !snapshot && !node.hidden) {
+      if (more && !snapshot) {
         // A handout just shown: point at it.
         node.classList.add('fresh');
         dot('act');
