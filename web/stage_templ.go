@@ -373,7 +373,7 @@ func draftStage(p DraftProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" enctype=\"multipart/form-data\"><input type=\"hidden\" name=\"use\" value=\"scene\"><div class=\"field\"><label for=\"scene-file\">Upload a scene image</label> <input type=\"file\" id=\"scene-file\" name=\"file\" accept=\"image/png,image/jpeg,image/webp,image/gif\" required></div><button type=\"submit\" class=\"btn\" id=\"upload-scene\">Upload as the scene</button></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 32, "\" enctype=\"multipart/form-data\" hx-boost=\"false\"><input type=\"hidden\" name=\"use\" value=\"scene\"><div class=\"field\"><label for=\"scene-file\">Upload a scene image</label> <input type=\"file\" id=\"scene-file\" name=\"file\" accept=\"image/png,image/jpeg,image/webp,image/gif\" required></div><button type=\"submit\" class=\"btn\" id=\"upload-scene\">Upload as the scene</button></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -456,7 +456,7 @@ func draftStage(p DraftProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" enctype=\"multipart/form-data\"><input type=\"hidden\" name=\"use\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 41, "\" enctype=\"multipart/form-data\" hx-boost=\"false\"><input type=\"hidden\" name=\"use\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -674,7 +674,7 @@ func draftStage(p DraftProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "\" enctype=\"multipart/form-data\" id=\"handout-form\"><input type=\"hidden\" name=\"use\" value=\"handout\"><div class=\"field\"><label for=\"handout-title\">Title</label> <input type=\"text\" id=\"handout-title\" name=\"title\" maxlength=\"120\" required></div><div class=\"field\"><label for=\"handout-text\">Text</label> <textarea id=\"handout-text\" name=\"text\" rows=\"3\" maxlength=\"4000\"></textarea></div><div class=\"field\"><label for=\"handout-file\">Picture (optional)</label> <input type=\"file\" id=\"handout-file\" name=\"file\" accept=\"image/png,image/jpeg,image/webp,image/gif\"></div><button type=\"submit\" class=\"btn\" id=\"add-handout\">Add handout</button></form><h3>GM note <span class=\"badge\">only you</span></h3><form class=\"stack\" method=\"post\" action=\"")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 63, "\" enctype=\"multipart/form-data\" hx-boost=\"false\" id=\"handout-form\"><input type=\"hidden\" name=\"use\" value=\"handout\"><div class=\"field\"><label for=\"handout-title\">Title</label> <input type=\"text\" id=\"handout-title\" name=\"title\" maxlength=\"120\" required></div><div class=\"field\"><label for=\"handout-text\">Text</label> <textarea id=\"handout-text\" name=\"text\" rows=\"3\" maxlength=\"4000\"></textarea></div><div class=\"field\"><label for=\"handout-file\">Picture (optional)</label> <input type=\"file\" id=\"handout-file\" name=\"file\" accept=\"image/png,image/jpeg,image/webp,image/gif\"></div><button type=\"submit\" class=\"btn\" id=\"add-handout\">Add handout</button></form><h3>GM note <span class=\"badge\">only you</span></h3><form class=\"stack\" method=\"post\" action=\"")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
