@@ -389,9 +389,8 @@ func decideStage(tx *Tx, cmd Command) error {
 		if err := checkText("a note", n.Text, MaxNoteRunes); err != nil {
 			return err
 		}
-		if b.Stage.Note(n.Subject) == n.Text {
-			return fray.Errorf(fray.EILLEGAL, "the note says that already")
-		}
+		// Saving a note unchanged is no mistake (a form saved twice): it is
+		// written again.
 		if len(b.Stage.Notes) >= MaxNotes && b.Stage.Note(n.Subject) == "" {
 			return fray.Errorf(fray.EILLEGAL, "an encounter has at most %d notes", MaxNotes)
 		}
