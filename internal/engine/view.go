@@ -32,9 +32,16 @@ type View struct {
 	// Committed are this viewer's sealed answers not yet revealed.
 	Committed []Committed `json:"committed,omitempty"`
 	// Waiting names every party the encounter waits on other than this
-	// viewer (a combatant's name, or "the GM").
+	// viewer (a combatant's name, or "the GM"; for the GM, a player's
+	// decision as "Sam (Soak?)").
 	Waiting []string `json:"waiting,omitempty"`
-	Outcome *Outcome `json:"outcome,omitempty"`
+	// Awaiting, for the GM only, are the decisions waiting on players,
+	// which the GM may take over only deliberately (owner.go).
+	Awaiting []Awaiting `json:"awaiting,omitempty"`
+	// Attention is what waits on this viewer now: their turn, their
+	// decisions; nil when nothing does.
+	Attention *Attention `json:"attention,omitempty"`
+	Outcome   *Outcome   `json:"outcome,omitempty"`
 	// Board is the battlefield as the viewer sees it (rulesets that are
 	// Boarders); Rules the rest of the ruleset's projection.
 	Board   *board.Board `json:"board,omitempty"`
@@ -95,7 +102,12 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	for _, d := range b.Pending {
-		switch {
+		switch player := v.playerOf(d); {
+		case player != "" && !d.Answered:
+			view.Awaiting = append(view.Awaiting, Awaiting{Player: player, Decision: d})
+			if who := player + " (" + d.Prompt + ")"; !slices.Contains(view.Waiting, who) {
+				view.Waiting = append(view.Waiting, who)
+			}
 		case mayAnswer(v, d) && !d.Answered:
 			if !v.GM {
 				d.Data = nil
@@ -124,11 +136,12 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	if v.GM {
-		view.Actions = append(view.Actions, gmActions(b)...)
+		view.Actions = append(view.Actions, gmActions(b, v)...)
 	}
 	if b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
 	}
+	view.Attention = attention(st, v, &view)
 	newVeil(b, v, b.HiddenIDs()).veilView(&view)
 	return view
 }
@@ -151,7 +164,7 @@ func waitingText(st State, v Viewer) string {
 	return strings.Join(who, ", ")
 }
 
-func gmActions(b *Base) []Action {
+func gmActions(b *Base, v Viewer) []Action {
 	var out []Action
 	switch b.Status {
 	case StatusSetup:
@@ -161,9 +174,9 @@ func gmActions(b *Base) []Action {
 	case StatusPaused:
 		out = append(out, Action{Kind: KindResume, Label: "Resume", Main: true})
 	}
-	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" }) {
+	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" && v.playerOf(d) == "" }) {
 		out = append(out, Action{Kind: KindAcceptDefaults, Label: "Accept defaults",
-			Help: "Answers every pending question that has a default with it."})
+			Help: "Answers every pending question that has a default with it, but the players' own."})
 	}
 	if b.Status == StatusRunning || b.Status == StatusPaused {
 		out = append(out, Action{Kind: KindRewind, Label: "Undo last action", Danger: true,
