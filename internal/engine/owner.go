@@ -12,8 +12,9 @@ import (
 // GM commands every combatant, but the server tells the engine which of
 // them players own (Viewer.Players, on the GM's viewer only), and the
 // engine then keeps those decisions out of the GM's one-click answers: the
-// GM's view lists them apart (View.Awaiting, "waiting on Sam (Soak?)"), a
-// plain answer from the GM is refused, and only an answer that says so —
+// GM's view lists them apart (View.Awaiting, "waiting on Sam (Soak?)"; they
+// stay in the GM's Pending, answerable with override only), a plain answer
+// from the GM is refused, and only an answer that says so —
 // {"kind":"answer",…,"override":true}, "Decide for Sam" on the page — or a
 // turn deadline's fallback answers one. The log then says who answered:
 // "The GM decided for Sam: …". The GM's accept-defaults leaves players'
@@ -77,7 +78,9 @@ func attention(st State, v Viewer, view *View) *Attention {
 		}
 	}
 	for _, d := range view.Pending {
-		a.Decisions = append(a.Decisions, d.ID)
+		if v.playerOf(d) == "" {
+			a.Decisions = append(a.Decisions, d.ID)
+		}
 	}
 	if len(a.Turn) == 0 && len(a.Decisions) == 0 {
 		return nil

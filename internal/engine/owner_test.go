@@ -33,7 +33,7 @@ func TestPlayersDecisionsAreTheirs(t *testing.T) {
 	id := counter[0].ID
 
 	gv := engine.Project(enginetest.Toy{}, g.st, gmOfSam)
-	if len(gv.Pending) != 0 || len(gv.Awaiting) != 1 || gv.Awaiting[0].Player != "Sam" || gv.Awaiting[0].Decision.ID != id {
+	if len(gv.Pending) != 1 || len(gv.Awaiting) != 1 || gv.Awaiting[0].Player != "Sam" || gv.Awaiting[0].Decision.ID != id {
 		t.Fatalf("GM view: pending %+v awaiting %+v", gv.Pending, gv.Awaiting)
 	}
 	if want := "Sam (Strike back at orc?)"; !slices.Contains(gv.Waiting, want) {

@@ -27,7 +27,8 @@ type View struct {
 	Phase   string   `json:"phase,omitempty"`
 	// Interrupted is who had the floor before an interruption.
 	Interrupted []string `json:"interrupted,omitempty"`
-	// Pending are the decisions this viewer may answer now.
+	// Pending are the decisions this viewer may answer now (for the GM,
+	// those in Awaiting too, with override only).
 	Pending []Decision `json:"pending,omitempty"`
 	// Committed are this viewer's sealed answers not yet revealed.
 	Committed []Committed `json:"committed,omitempty"`
@@ -102,12 +103,15 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	for _, d := range b.Pending {
-		switch player := v.playerOf(d); {
-		case player != "" && !d.Answered:
+		if player := v.playerOf(d); player != "" && !d.Answered {
+			// Still among the GM's pending (an answer with override takes
+			// it), but listed apart as the player's.
 			view.Awaiting = append(view.Awaiting, Awaiting{Player: player, Decision: d})
 			if who := player + " (" + d.Prompt + ")"; !slices.Contains(view.Waiting, who) {
 				view.Waiting = append(view.Waiting, who)
 			}
+		}
+		switch {
 		case mayAnswer(v, d) && !d.Answered:
 			if !v.GM {
 				d.Data = nil
