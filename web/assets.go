@@ -1,10 +1,13 @@
 // Package web holds Fray's browser UI: the templ components the server
 // renders, the fragments it pushes over the websocket for live updates, and
-// the embedded static assets (one stylesheet, one script).
+// the embedded static assets (one stylesheet, the page script, the
+// notifications page's push switch and the service worker that shows push
+// notices).
 //
 // Every component takes plain props; nothing here does IO. The pages obey a
 // strict Content-Security-Policy: no inline scripts, event handlers or style
-// attributes, only /static/app.css and /static/app.js.
+// attributes, only /static/app.css and /static/app.js (and
+// /static/push.js on the notifications page, /sw.js as the service worker).
 package web
 
 import "embed"

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/server"
 )
@@ -30,6 +32,18 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client, for rate limits.
 	TrustedProxies server.TrustedProxies
+	// PublicURL is the server's address as its users reach it, for links
+	// in notices ("" leaves them out of e-mails and webhooks).
+	PublicURL string
+	// SMTPURL and MailFrom configure e-mail notices; unset, e-mail is not
+	// offered.
+	SMTPURL, MailFrom string
+	// NotifyAllowPrivate lets webhooks and push reach loopback and private
+	// addresses (see notify.Guard).
+	NotifyAllowPrivate bool
+	// NotifyLease and NotifyBackoff tune the outbox worker (tests only;
+	// zero: its defaults).
+	NotifyLease, NotifyBackoff time.Duration
 	// LoginRefill is how often one more log-in, sign-up or password-change
 	// attempt is allowed after a burst of ten; zero means the default (6s).
 	LoginRefill time.Duration
@@ -52,12 +66,18 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra browser origins (scheme://host[:port] or host[:port], wildcards allowed)")
 	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
+	publicURL := fs.String("public-url", env("FRAY_PUBLIC_URL", ""), "the server's address as users reach it, for links in notices")
+	smtpURL := fs.String("smtp-url", env("FRAY_SMTP_URL", ""), "SMTP server for e-mail notices (smtp://[user:pass@]host[:port] or smtps://…)")
+	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
+	allowPrivate := fs.Bool("notify-allow-private", env("FRAY_NOTIFY_ALLOW_PRIVATE", "") == "true", "let webhooks and push reach loopback and private addresses")
 	refill := fs.String("login-refill", env("FRAY_LOGIN_REFILL", ""), "after a burst of 10 attempts, one more log-in every D (default 6s)")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}
-	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure}
+	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
+		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate}
+	cfg.NotifyLease, cfg.NotifyBackoff = notifyTimings(getenv)
 	if *refill != "" {
 		d, err := time.ParseDuration(*refill)
 		if err != nil || d <= 0 {
@@ -66,6 +86,16 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 		cfg.LoginRefill = d
 	}
 	var err error
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return config{}, nil, fmt.Errorf("-public-url must be http(s)://host[:port][/path], not %q", cfg.PublicURL)
+		}
+	}
+	if cfg.SMTPURL != "" {
+		if _, err := notify.NewSMTP(cfg.SMTPURL, cfg.MailFrom); err != nil {
+			return config{}, nil, fmt.Errorf("-smtp-url: %w", err)
+		}
+	}
 	if cfg.TrustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
 		return config{}, nil, err
 	}

@@ -112,5 +112,10 @@ flags (each also an environment variable):
   -secure-cookies     FRAY_SECURE_COOKIES=true  Secure session cookies (behind a TLS proxy)
   -trusted-proxies L  FRAY_TRUSTED_PROXIES comma-separated IPs/CIDRs of reverse proxies whose
                                         X-Forwarded-For names the client (for rate limits)
+  -public-url URL     FRAY_PUBLIC_URL   the server's address as users reach it, for links in notices
+  -smtp-url URL       FRAY_SMTP_URL     smtp://[user:pass@]host[:port] or smtps://…: offer notices by e-mail
+  -mail-from ADDR     FRAY_MAIL_FROM    the sender of those e-mails (needed with -smtp-url)
+  -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
+                                        addresses (a server and its receivers on one network)
   -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
 `

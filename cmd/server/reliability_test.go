@@ -46,6 +46,7 @@ type serverProcess struct {
 	t     *testing.T
 	addr  string
 	dbURL string
+	env   []string // more environment variables
 	cmd   *exec.Cmd
 	exit  chan error
 }
@@ -56,6 +57,7 @@ func (p *serverProcess) start() time.Duration {
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childServerEnv+"=1", "DATABASE_URL="+p.dbURL, "FRAY_ADDR="+p.addr,
 		"FRAY_LOG_LEVEL=error", "FRAY_DICE_SEED=")
+	cmd.Env = append(cmd.Env, p.env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		p.t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/history"
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
@@ -86,11 +87,19 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 	go sweep(listenCtx, db, log)
 
+	// The outbox worker stops with listenCtx, after the live encounters
+	// have written their last commands (and notices).
+	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer func() { stopListen(); noticesDone() }()
+
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, rulesets, origins, log, cfg))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
@@ -112,7 +121,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
-func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
@@ -121,7 +130,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, rulesets *e
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
-		History: history.New(db, rulesets), Table: table, Events: db, Hub: hub, Health: db,
+		History: history.New(db, rulesets), Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})
 }

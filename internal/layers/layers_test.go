@@ -25,9 +25,10 @@ var layers = [][]string{
 	{"internal/board"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
-	// character sheets and carry-over arithmetic; the encounter odds,
-	// fights played on the pure engine
-	{"internal/sheet", "internal/simulate"},
+	// character sheets and carry-over arithmetic; the notices' outbox
+	// (what a command's events cause); the encounter odds, fights played
+	// on the pure engine
+	{"internal/sheet", "internal/outbox", "internal/simulate"},
 	// the rulesets, and the test kits
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
@@ -39,7 +40,8 @@ var layers = [][]string{
 	// websocket sessions
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "web"},
+	// (notify: the notices' settings and the worker that delivers them)
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/notify", "web"},
 	// the campaign's characters (their files enter through prep's limits)
 	{"internal/characters"},
 	// HTTP

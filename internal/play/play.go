@@ -22,6 +22,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/outbox"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -592,6 +593,7 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	r, err := o.svc.cfg.Store.AppendCommand(ctx, store.Append{
 		EncounterID: o.id, ExpectSeq: from, Sender: sender.User, CommandID: req.cmdID,
 		Events: events, Bodies: bodies, Snapshot: snapshot, Status: status, Access: sender.Access,
+		Notices: outbox.FromEvents(o.id, events),
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicateCommand):

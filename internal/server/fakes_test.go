@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/history"
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/realtime"
@@ -487,6 +490,63 @@ func (f fakeCarry) Confirm(ctx context.Context, id string, seq int64, by carry.U
 	return out, nil
 }
 
+// fakeNotify is notify.Service: the campaign has one webhook ("hook").
+type fakeNotify struct {
+	*calls
+	fail fail
+}
+
+func (f fakeNotify) CreateWebhook(ctx context.Context, campaignID, userID, rawURL, format string) (store.Webhook, error) {
+	f.add("CreateWebhook " + rawURL + " " + format)
+	if format != "discord" && format != "json" {
+		return store.Webhook{}, fray.Errorf(fray.EINVALID, `a webhook's format is "discord" or "json"`)
+	}
+	return store.Webhook{ID: "hook2", CampaignID: campaignID, URL: rawURL, Format: format, Secret: "s3cret-shown-once", Created: time.Now()}, f.fail["CreateWebhook"]
+}
+
+func (f fakeNotify) Webhooks(ctx context.Context, campaignID string) ([]notify.WebhookStatus, error) {
+	f.add("Webhooks " + campaignID)
+	return []notify.WebhookStatus{{Webhook: store.Webhook{ID: "hook", CampaignID: campaignID, URL: "https://example.com/hook", Format: "json", Created: time.Now()},
+		WebhookStats: store.WebhookStats{Delivered: 3, Pending: 1}}}, f.fail["Webhooks"]
+}
+
+func (f fakeNotify) DeleteWebhook(ctx context.Context, campaignID, id string) error {
+	f.add("DeleteWebhook " + id)
+	if id != "hook" {
+		return fray.Errorf(fray.ENOTFOUND, "webhook %q not found", id)
+	}
+	return f.fail["DeleteWebhook"]
+}
+
+func (f fakeNotify) Settings(ctx context.Context, userID string) (notify.Settings, error) {
+	f.add("Settings " + userID)
+	return notify.Settings{EmailOffered: true, PushKey: "BPubKey", Campaigns: []store.NoticeSetting{{CampaignID: campaignID, CampaignName: "Camp", Role: store.RolePlayer, Push: true}}},
+		f.fail["Settings"]
+}
+
+func (f fakeNotify) SetChannels(ctx context.Context, userID, campaignID string, push, email bool) error {
+	f.add(fmt.Sprintf("SetChannels %s %s push=%t email=%t", userID, campaignID, push, email))
+	return f.fail["SetChannels"]
+}
+
+func (f fakeNotify) SetEmail(ctx context.Context, userID, email string) error {
+	f.add("SetEmail " + userID + " " + email)
+	if email != "" && !strings.Contains(email, "@") {
+		return fray.Errorf(fray.EINVALID, "%q is not an e-mail address", email)
+	}
+	return f.fail["SetEmail"]
+}
+
+func (f fakeNotify) Subscribe(ctx context.Context, userID, endpoint, p256dh, auth string) error {
+	f.add("Subscribe " + userID + " " + endpoint)
+	return f.fail["Subscribe"]
+}
+
+func (f fakeNotify) Unsubscribe(ctx context.Context, userID, endpoint string) error {
+	f.add("Unsubscribe " + userID + " " + endpoint)
+	return f.fail["Unsubscribe"]
+}
+
 // toyState is the fake encounter's state: the toy fight, started.
 func toyState(t testing.TB) engine.State {
 	t.Helper()
@@ -608,6 +668,7 @@ func newWorld(t testing.TB, failing fail) *world {
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: pr, Drafts: pr, StatBlocks: pr,
 		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, History: fakeHistory{c, st},
+		Webhooks: fakeNotify{c, failing}, Notices: fakeNotify{c, failing},
 		Table: fakeTable{calls: c, state: st, fail: failing}, Events: fakeEvents{}, Hub: fakeHub{c}, Health: fakePinger{failing["Ping"]},
 		Rulesets: engine.NewRegistry(sheetToy{}),
 	})

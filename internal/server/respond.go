@@ -154,6 +154,14 @@ func cacheStatic(next http.Handler) http.Handler {
 // reached.
 func errCode(err error) string { return fray.ErrorCode(store.Classify(err)) }
 
+// serverFault reports whether err is the server's (or its database's)
+// fault rather than the client's: a form shows the client's mistakes on
+// its page, and answers the server's with the error page.
+func serverFault(err error) bool {
+	c := errCode(err)
+	return c == fray.EINTERNAL || c == fray.EUNAVAILABLE
+}
+
 // errMessage is err's message for people, saying so when the database could
 // not be reached.
 func errMessage(err error) string { return fray.ErrorMessage(store.Classify(err)) }

@@ -25,6 +25,7 @@ func (s *Server) routes() http.Handler {
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
+	r.Get("/sw.js", s.handleServiceWorker) // push.go
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 
 	r.Group(func(r chi.Router) {
@@ -53,6 +54,15 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/tokens", s.handleAPITokens)
 		r.Post("/api/tokens", s.handleAPICreateToken)
 		r.Delete("/api/tokens/{tokenID}", s.handleAPIRevokeToken)
+		// notifications.go, push.go
+		r.Get("/account/notifications", s.handleNotificationsPage)
+		r.Post("/account/notifications/email", s.handleSetEmail)
+		r.Post("/account/notifications/{id}", s.handleSetChannels)
+		r.Get("/api/notifications", s.handleAPINotifications)
+		r.Put("/api/notifications/email", s.handleAPISetEmail)
+		r.Put("/api/campaigns/{id}/notifications", s.handleAPISetChannels)
+		r.Post("/api/push/subscriptions", s.handleAPISubscribe)
+		r.Delete("/api/push/subscriptions", s.handleAPIUnsubscribe)
 
 		// campaigns.go
 		r.Post("/campaigns", s.handleCreateCampaign)
@@ -67,6 +77,13 @@ func (s *Server) routes() http.Handler {
 		r.Get("/join/{token}", s.handleJoinPage)
 		r.Post("/join/{token}", s.handleJoin)
 		r.Post("/api/join/{token}", s.handleAPIJoin)
+		// webhooks.go
+		r.Get("/campaigns/{id}/webhooks", s.handleWebhooksPage)
+		r.Post("/campaigns/{id}/webhooks", s.handleCreateWebhook)
+		r.Post("/campaigns/{id}/webhooks/{hook}/delete", s.handleDeleteWebhook)
+		r.Get("/api/campaigns/{id}/webhooks", s.handleAPIWebhooks)
+		r.Post("/api/campaigns/{id}/webhooks", s.handleAPICreateWebhook)
+		r.Delete("/api/campaigns/{id}/webhooks/{hook}", s.handleAPIDeleteWebhook)
 		// members.go
 		r.Post("/campaigns/{id}/members/{userID}/role", s.handleMemberRole)
 		r.Post("/campaigns/{id}/members/{userID}/remove", s.handleRemoveMember)

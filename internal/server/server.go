@@ -5,8 +5,8 @@
 // pages and its API alike), the narrow interface of the service they
 // consume, and its own test file. Handlers only parse the request, call
 // a service and render the answer; the work is the services' (packages
-// accounts, campaigns, prep, characters, carry, history, play, simulate),
-// which the one caller of New wires to the store.
+// accounts, campaigns, prep, characters, carry, history, notify, play,
+// simulate), which the one caller of New wires to the store.
 package server
 
 import (
@@ -34,6 +34,8 @@ type Config struct {
 	Characters Characters
 	Carry      Carry
 	History    History
+	Webhooks   Webhooks
+	Notices    Notices
 	Table      Table
 	Events     EventLog
 	Hub        Hub

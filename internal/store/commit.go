@@ -53,7 +53,9 @@ func (c CommitConfig) withDefaults() CommitConfig {
 // before, the encounter's log still ends at the seq it was decided on, the
 // campaign's access version is still the sender's — decide whether its
 // command id, events, status change and snapshot are written; the result
-// says, per command, what was found. Only a race with another server
+// says, per command, what was found. A written command's notices
+// (Append.Notices) are written with it when its campaign has anyone to tell
+// (subscribedSQL). Only a race with another server
 // instance (the same event seq or command id inserted concurrently) fails
 // the statement, and then each command is written alone.
 //
@@ -77,7 +79,8 @@ WITH c AS (
 		(SELECT m.seq FROM commands m
 			WHERE c.cmd <> '' AND m.encounter_id = c.enc AND m.sender IN (c.sender, '') AND m.command_id = c.cmd
 			ORDER BY m.sender DESC LIMIT 1) AS done,
-		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access
+		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access,
+		l.campaign_id
 	FROM c LEFT JOIN locked l ON l.id = c.enc
 ), ok AS (
 	SELECT * FROM chk
@@ -98,8 +101,15 @@ WITH c AS (
 	SELECT ok.enc, ok.expect + ok.n, s.state
 	FROM unnest($15::int[], $16::jsonb[]) AS s (i, state) JOIN ok ON ok.i = s.i
 	ON CONFLICT (encounter_id, seq) DO NOTHING
+), ntc AS (
+	INSERT INTO notices (encounter_id, seq, type, user_id, data)
+	SELECT ok.enc, ok.expect + n.k, n.type, NULLIF(n.usr, '')::uuid, n.data
+	FROM unnest($17::int[], $18::int[], $19::text[], $20::text[], $21::jsonb[]) AS n (i, k, type, usr, data)
+	JOIN ok ON ok.i = n.i
+	WHERE ` + subscribedSQL + `
+	RETURNING 1
 )
-SELECT i, found, locked, last, done, cur_access FROM chk`
+SELECT i, found, locked, last, done, cur_access, (SELECT count(*) FROM ntc) FROM chk`
 
 var (
 	appendBatchSQL = fmt.Sprintf(appendSQLTemplate, "SKIP LOCKED")
@@ -286,6 +296,7 @@ type verdict struct {
 	last          int64
 	done          *int64
 	access        int64
+	noticed       int64 // notices the batch wrote (the same for each command)
 }
 
 // commit writes a batch in one transaction and answers every command but
@@ -407,6 +418,9 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		evBody                   [][]byte
 		snapI                    []int32
 		snaps                    [][]byte
+		ntI, ntK                 []int32
+		ntType, ntUser           []string
+		ntData                   [][]byte
 	)
 	for i, p := range batch {
 		a := p.a
@@ -420,6 +434,10 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		if a.Snapshot != nil {
 			snapI, snaps = append(snapI, int32(i)), append(snaps, a.Snapshot)
 		}
+		for _, n := range a.Notices {
+			ntI, ntK, ntType, ntUser, ntData = append(ntI, int32(i)), append(ntK, int32(n.Seq-a.ExpectSeq)), append(ntType, string(n.Type)),
+				append(ntUser, n.User), append(ntData, []byte(n.Data))
+		}
 	}
 
 	b := &pgx.Batch{}
@@ -428,7 +446,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	// running it, every time: its generic plan suits any batch.
 	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
-		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps)
+		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, ntI, ntK, ntType, ntUser, ntData)
 	br := c.db.pool.SendBatch(ctx, b)
 	tx := br.Tx()
 	committing := false
@@ -446,6 +464,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		}
 	}
 	verdicts := make([]verdict, len(batch))
+	noticed := false
 	rows, err := br.Query()
 	if err != nil {
 		return nil, err
@@ -453,11 +472,12 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	for rows.Next() {
 		var i int32
 		var v verdict
-		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.done, &v.access); err != nil {
+		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.done, &v.access, &v.noticed); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		verdicts[i] = v
+		noticed = noticed || v.noticed > 0
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -478,6 +498,9 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		return nil, fmt.Errorf("%w: %w: %w",
 			fray.Errorf(fray.EOUTCOMEUNKNOWN, "the database connection failed while your command was being saved: resend it with the same id"),
 			ErrOutcomeUnknown, err)
+	}
+	if noticed {
+		c.db.noticesWritten()
 	}
 	return verdicts, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/outbox"
 )
 
 // ErrDuplicateCommand is wrapped by the error [DB.AppendCommand] returns when the
@@ -61,6 +62,12 @@ type Append struct {
 	// (see Access.Version) the sender was authorised at: the append commits
 	// only while it is still the campaign's, else ErrAccessChanged.
 	Access int64
+	// Notices are what the events cause (outbox.FromEvents), written in
+	// the same transaction when the command is — and only when the
+	// encounter's campaign has anyone to tell (a webhook, a member who
+	// chose a channel). Each one's Seq must be one of Events'; its
+	// EncounterID is taken to be EncounterID.
+	Notices []outbox.Notice
 }
 
 // Appended is what [DB.AppendCommand] did.
@@ -132,6 +139,14 @@ func (db *DB) AppendCommand(ctx context.Context, a Append) (Appended, error) {
 		}
 		if ev.Kind == "" {
 			return Appended{}, fray.Errorf(fray.EINTERNAL, "append: event %d has no kind", i)
+		}
+	}
+	for _, n := range a.Notices {
+		if n.Seq <= a.ExpectSeq || n.Seq > a.ExpectSeq+int64(len(a.Events)) {
+			return Appended{}, fray.Errorf(fray.EINTERNAL, "append: a notice names seq %d, not one of the command's events", n.Seq)
+		}
+		if err := checkNotice(n); err != nil {
+			return Appended{}, err
 		}
 	}
 	bodies := a.Bodies

@@ -33,6 +33,7 @@ type DB struct {
 	conn    *pgx.ConnConfig // for Listen's dedicated connection
 	notes   *notifier
 	commits *committer
+	wake    chan struct{} // notices committed here (NoticesWritten)
 }
 
 // Open connects to the database at url (a postgres:// URL or a keyword/value
@@ -62,7 +63,7 @@ func OpenWith(ctx context.Context, url string, commits CommitConfig) (*DB, error
 		pool.Close()
 		return nil, fmt.Errorf("store: ping: %w", err)
 	}
-	db := &DB{pool: pool, conn: cfg.ConnConfig.Copy(), notes: newNotifier(pool)}
+	db := &DB{pool: pool, conn: cfg.ConnConfig.Copy(), notes: newNotifier(pool), wake: make(chan struct{}, 1)}
 	db.commits = newCommitter(db, commits)
 	return db, nil
 }

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fray-vtt/fray/internal/testdb"
+)
+
+// TestBrowserNoticePages: a GM adds a webhook from the campaign's
+// webhooks page and is shown its secret once; a player's notifications
+// page runs its push script (under the pages' Content-Security-Policy)
+// and saves a campaign's channels; at desktop and phone sizes.
+func TestBrowserNoticePages(t *testing.T) {
+	base := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_NOTIFY_ALLOW_PRIVATE": "true"})
+	tb := base.newTable()
+	for _, size := range browserSizes {
+		t.Run(size.name, func(t *testing.T) {
+			gm, player := tab(t, size.b(t)), tab(t, size.b(t))
+			login(t, gm, base.URL, tb.gm.Name)
+			login(t, player, base.URL, tb.player.Name)
+
+			var secret, listed string
+			run20(t, gm, chromedp.Navigate(base.URL+"/campaigns/"+tb.campaign),
+				chromedp.Click("#webhooks-link", chromedp.ByID), chromedp.WaitVisible("#webhook-form", chromedp.ByID),
+				chromedp.SendKeys("#webhook-url", base.URL+"/hook-"+size.name, chromedp.ByID),
+				chromedp.SetValue("#webhook-format", "json", chromedp.ByID),
+				chromedp.Click("#add-webhook", chromedp.ByID), chromedp.WaitVisible("#new-hook-secret", chromedp.ByID),
+				chromedp.Text("#new-hook-secret", &secret, chromedp.ByID), chromedp.Text("#webhooks", &listed, chromedp.ByID))
+			if len(strings.TrimSpace(secret)) < 32 || !strings.Contains(listed, "/hook-"+size.name) {
+				t.Fatalf("after adding a webhook: secret %q, list %q", secret, listed)
+			}
+			keepScreenshot(gm, "webhooks-"+size.name)
+			var again string
+			run20(t, gm, chromedp.Reload(), chromedp.WaitVisible("#webhooks", chromedp.ByID),
+				chromedp.Evaluate(`document.body.innerText`, &again))
+			if strings.Contains(again, strings.TrimSpace(secret)) {
+				t.Fatal("the secret is shown again after a reload")
+			}
+
+			var state string
+			run20(t, player, chromedp.Navigate(base.URL+"/account"), chromedp.Click("#notifications-link", chromedp.ByID),
+				chromedp.WaitVisible("#notice-campaigns", chromedp.ByID),
+				chromedp.Poll(`!document.getElementById('push-state').textContent.includes("page's script")`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+				chromedp.Text("#push-state", &state, chromedp.ByID))
+			t.Logf("the push switch says: %q", state)
+			var notice string
+			box := "#push-" + tb.campaign
+			run20(t, player, chromedp.Click(box, chromedp.ByID), chromedp.Click("#save-notices-"+tb.campaign, chromedp.ByID),
+				chromedp.WaitVisible(".flash", chromedp.ByQuery), chromedp.Text(".flash", &notice, chromedp.ByQuery))
+			var checked bool
+			run20(t, player, chromedp.Evaluate(`document.getElementById('push-`+tb.campaign+`').checked`, &checked))
+			if !strings.Contains(notice, "Notices saved") || !checked {
+				t.Fatalf("saving push for the campaign: %q, checked %v", notice, checked)
+			}
+			keepScreenshot(player, "notifications-"+size.name)
+			// Back to none, for the next size.
+			run20(t, player, chromedp.Click(box, chromedp.ByID), chromedp.Click("#save-notices-"+tb.campaign, chromedp.ByID),
+				chromedp.WaitVisible(".flash", chromedp.ByQuery))
+		})
+	}
+}

@@ -1,0 +1,93 @@
+// The notifications page's push switch: subscribes this browser to Fray's
+// Web Push notices when the user clicks (permission is never asked on
+// load), registers the service worker (/sw.js), and tells the server the
+// subscription (POST /api/push/subscriptions); the other button undoes it.
+'use strict';
+
+(() => {
+  const state = document.getElementById('push-state');
+  const on = document.getElementById('push-on');
+  const off = document.getElementById('push-off');
+  if (!state || !on || !off) {
+    return;
+  }
+  const say = (text) => { state.textContent = text; };
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
+    say('This browser cannot receive push notifications.');
+    return;
+  }
+
+  // The server's VAPID key, base64url, as the bytes subscribe wants.
+  const key = () => {
+    const s = state.dataset.pushKey.replace(/-/g, '+').replace(/_/g, '/');
+    const raw = atob(s + '='.repeat((4 - (s.length % 4)) % 4));
+    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
+  };
+
+  const current = async () => {
+    const reg = await navigator.serviceWorker.getRegistration('/');
+    return reg ? reg.pushManager.getSubscription() : null;
+  };
+
+  const show = async () => {
+    const sub = await current();
+    on.hidden = Boolean(sub);
+    off.hidden = !sub;
+    if (Notification.permission === 'denied') {
+      say('Notifications are blocked for this site in your browser\'s settings.');
+      on.hidden = true;
+    } else {
+      say(sub ? 'This browser receives your notifications.' : 'This browser does not receive your notifications.');
+    }
+  };
+
+  const send = (method, body) => fetch('/api/push/subscriptions', {
+    method,
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => {
+    if (!r.ok) {
+      const e = await r.json().catch(() => ({}));
+      throw new Error(e.message || r.statusText);
+    }
+  });
+
+  on.addEventListener('click', async () => {
+    on.disabled = true;
+    try {
+      if (await Notification.requestPermission() !== 'granted') {
+        say('Notifications were not allowed.');
+        return;
+      }
+      const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+      await navigator.serviceWorker.ready;
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key() });
+      const j = sub.toJSON();
+      await send('POST', { endpoint: j.endpoint, keys: { p256dh: j.keys.p256dh, auth: j.keys.auth } });
+      await show();
+    } catch (e) {
+      say('Could not turn notifications on: ' + e.message);
+    } finally {
+      on.disabled = false;
+    }
+  });
+
+  off.addEventListener('click', async () => {
+    off.disabled = true;
+    try {
+      const sub = await current();
+      if (sub) {
+        await send('DELETE', { endpoint: sub.endpoint });
+        await sub.unsubscribe();
+      }
+      await show();
+    } catch (e) {
+      say('Could not turn notifications off: ' + e.message);
+    } finally {
+      off.disabled = false;
+    }
+  });
+
+  show();
+})();
