@@ -13,6 +13,7 @@ import (
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
+	"github.com/fray-vtt/fray/internal/deadlines"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/history"
@@ -86,6 +87,10 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	}()
 
 	go sweep(listenCtx, db, log)
+
+	// Turn deadlines: every instance runs a worker; each wait is claimed by
+	// one (see internal/deadlines).
+	go (&deadlines.Worker{Store: db, Table: svc, Logger: log}).Run(listenCtx)
 
 	// The outbox worker stops with listenCtx, after the live encounters
 	// have written their last commands (and notices).

@@ -296,8 +296,15 @@ func decideAnswer(tx *Tx, cmd Command) error {
 // decideAcceptDefaults answers, as the GM, every decision waiting that has
 // a default, but for the decisions players own: those are left to their
 // players (or to "Decide for", one at a time).
+//
+// With {"override": true} it answers the players' decisions too, each
+// logged as the GM deciding for its player: what a turn deadline's
+// fallback sends when the wait runs out.
 func decideAcceptDefaults(tx *Tx, cmd Command) error {
-	if err := cmd.NoArgs(); err != nil {
+	var args struct {
+		Override bool `json:"override"`
+	}
+	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
 	var ids []string
@@ -305,7 +312,7 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 	for _, d := range tx.Base().Pending {
 		switch {
 		case d.Answered || d.Default == "":
-		case tx.viewer.playerOf(d) != "":
+		case tx.viewer.playerOf(d) != "" && !args.Override:
 			players++
 		default:
 			ids = append(ids, d.ID)
@@ -326,7 +333,7 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.answer(*d, d.Default, values, GM, ""); err != nil {
+		if err := tx.answer(*d, d.Default, values, GM, tx.viewer.playerOf(*d)); err != nil {
 			return err
 		}
 	}

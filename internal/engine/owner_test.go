@@ -133,3 +133,18 @@ func TestGMWithoutPlayersAnswersAsBefore(t *testing.T) {
 		t.Fatal("GM viewers that differ in their players share a key")
 	}
 }
+
+// TestAcceptDefaultsOverride: accept-defaults with override (a deadline's
+// fallback) answers the players' decisions too, each logged as decided for
+// its player.
+func TestAcceptDefaultsOverride(t *testing.T) {
+	g := newGame(t, withOptions(map[string]string{"ripostes": "on", "hp": "5"}))
+	g.do(gm, "start", "", nil)
+	g.do(heroPl, "hit", "hero", map[string]any{"target": "orc"}, 6)
+	g.do(gmOfSam, "answer", "", map[string]any{"decision": g.st.Core().Pending[0].ID, "choice": "yes"}, 5)
+	evs := g.do(gmOfSam, engine.KindAcceptDefaults, "", map[string]any{"override": true})
+	if evs[0].Text != "The GM decided for Sam: Strike back at orc?: Let it go" || g.st.Core().Waiting() {
+		t.Fatalf("accept-defaults with override: %v %q", kinds(evs), evs[0].Text)
+	}
+	g.replayMatches()
+}
