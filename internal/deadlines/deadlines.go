@@ -31,7 +31,7 @@ import (
 
 // Store is what the worker needs of the store; *store.DB is one.
 type Store interface {
-	ScheduleDeadlines(ctx context.Context) error
+	ScheduleDeadlines(ctx context.Context, now time.Time) error
 	RemindDeadlines(ctx context.Context, now time.Time) (int64, error)
 	ClaimDeadlines(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]store.DueDeadline, error)
 	FinishDeadline(ctx context.Context, id int64, outcome string) error
@@ -94,10 +94,10 @@ func (w *Worker) Run(ctx context.Context) {
 // the waits that ran out. It returns the first error; a wait it could not
 // finish is taken again once its lease runs out.
 func (w *Worker) Tick(ctx context.Context) error {
-	if err := w.Store.ScheduleDeadlines(ctx); err != nil {
+	now := w.now()
+	if err := w.Store.ScheduleDeadlines(ctx, now); err != nil {
 		return err
 	}
-	now := w.now()
 	if _, err := w.Store.RemindDeadlines(ctx, now); err != nil {
 		return err
 	}

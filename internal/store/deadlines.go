@@ -104,27 +104,30 @@ func (db *DB) Deadline(ctx context.Context, encounterID string) (*DeadlineSettin
 	return &s, nil
 }
 
-// ScheduleDeadlines writes one wait for every running encounter with a
-// deadline at the seq its log ends at (due its deadline after the later of
-// that event and the setting), and closes the waits of encounters that
-// moved on. Any instance may run it at any time: a wait is unique per
+// ScheduleDeadlines writes, at now, one wait for every running encounter
+// with a deadline at the seq its log ends at — due its deadline after now:
+// a wait starts when a worker first sees it (within its tick), on the
+// workers' clock, which tests move — and closes the waits of encounters that
+// moved on — but those a worker claimed, which it finishes itself (a
+// fallback it applied moved the encounter on). Any instance may run it at any time: a wait is unique per
 // encounter and seq.
-func (db *DB) ScheduleDeadlines(ctx context.Context) error {
+func (db *DB) ScheduleDeadlines(ctx context.Context, now time.Time) error {
 	_, err := db.pool.Exec(ctx, `
 		WITH last AS (
-			SELECT s.encounter_id, l.seq, GREATEST(l.created_at, s.set_at) AS since, s.after_secs, s.remind_secs
+			SELECT s.encounter_id, l.seq, $1::timestamptz AS since, s.after_secs, s.remind_secs
 			FROM encounter_deadlines s
 			JOIN encounters e ON e.id = s.encounter_id AND e.status = 'running'
-			CROSS JOIN LATERAL (SELECT v.seq, v.created_at FROM events v WHERE v.encounter_id = s.encounter_id
+			CROSS JOIN LATERAL (SELECT v.seq FROM events v WHERE v.encounter_id = s.encounter_id
 				ORDER BY v.seq DESC LIMIT 1) l
 		), moved AS (
 			UPDATE deadlines d SET done_at = now(), outcome = 'moved-on'
-			WHERE d.done_at IS NULL AND d.seq < (SELECT max(v.seq) FROM events v WHERE v.encounter_id = d.encounter_id)
+			WHERE d.done_at IS NULL AND d.lease_until IS NULL
+				AND d.seq < (SELECT max(v.seq) FROM events v WHERE v.encounter_id = d.encounter_id)
 		)
 		INSERT INTO deadlines (encounter_id, seq, due_at, remind_at)
 		SELECT encounter_id, seq, since + make_interval(secs => after_secs), since + make_interval(secs => after_secs - remind_secs)
 		FROM last
-		ON CONFLICT (encounter_id, seq) DO NOTHING`)
+		ON CONFLICT (encounter_id, seq) DO NOTHING`, now)
 	if err != nil {
 		return fmt.Errorf("store: schedule deadlines: %w", err)
 	}
