@@ -134,7 +134,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Accounts: acc, Tokens: acc, Access: db,
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: db,
 		History: history.New(db, rulesets), Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})

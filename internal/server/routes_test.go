@@ -205,6 +205,9 @@ var routes = []route{
 	{"POST", "/encounters/enc/carry-over", gmOnly, 303, url.Values{"seq": {"7"}, "decision.hero": {"confirm"}, "value.hero.wounds": {"1"}}, "", ""},
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
+	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
+	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"end-turn"}`, ""},
+	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a
