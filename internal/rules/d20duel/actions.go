@@ -5,14 +5,14 @@ import (
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// Actions implements engine.Ruleset: in the approach, what each fighter
+// actions are what v may do now: in the approach, what each fighter
 // apart that v commands may do, every select listing only legal choices;
 // for the GM, the rulings — which the engine keeps offering while
 // decisions wait.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning {
 		return nil
 	}
@@ -124,13 +124,13 @@ func gmActions(st *State) []engine.Action {
 			Help: "Engage two fighters, change their distance, or separate them.",
 			Fields: []engine.Field{
 				{Name: "pair", Label: "Fighters", Type: engine.FieldSelect, Options: pairs},
-				{Name: "distance", Label: "Distance", Type: engine.FieldSelect, Options: choices(Striking, "Striking", Grappling, "Grappling", Apart, "Apart")},
+				{Name: "distance", Label: "Distance", Type: engine.FieldSelect, Options: kit.Choices(Striking, "Striking", Grappling, "Grappling", Apart, "Apart")},
 			}})
 	}
 	if len(fighters) == 0 {
 		return out
 	}
-	if opt(&st.Base, OptCinematic) == On {
+	if kit.Opt(&st.Base, OptCinematic) == On {
 		out = append(out, engine.Action{Kind: CmdDriveBack, Label: "Drive back (secret)",
 			Help: "How many successful blows on this fighter only drive them back. Players never see the count.",
 			Fields: []engine.Field{

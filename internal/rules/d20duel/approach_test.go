@@ -46,7 +46,7 @@ func TestApproachOnTheGround(t *testing.T) {
 	st := approachDuel(t, nil)
 	st.Fighters["ana"].Wounds = []Wound{{Penalty: 3, Location: LocLeg, Effect: EffectFallen}}
 	st.Fighters["ana"].Dropped = []string{"sword"}
-	if slices.ContainsFunc(Ruleset{}.Actions(st, anaPl), func(a engine.Action) bool { return a.Kind == CmdEngage }) {
+	if slices.ContainsFunc(ruleset.Actions(st, anaPl), func(a engine.Action) bool { return a.Kind == CmdEngage }) {
 		t.Fatal("engage offered to a fighter on the ground")
 	}
 	fail(t, st, anaPl, cmd(CmdEngage, "ana", "target", "bront"), fray.EILLEGAL)

@@ -89,11 +89,12 @@ type ExchangeStarted struct {
 	Pairs []Engagement `json:"pairs"`
 }
 
-func (s *State) applyExchangeStarted(d ExchangeStarted) {
+func (s *State) applyExchangeStarted(d ExchangeStarted) error {
 	s.Exchange = &Exchange{Round: d.Round, Declared: map[string]Declaration{}}
 	for i := range s.Engagements {
 		s.Engagements[i].Shown = nil
 	}
+	return nil
 }
 
 // StancesRevealed is the data of KindStances: a set's declarations, after
@@ -128,8 +129,8 @@ type stanceCtx struct {
 
 // startExchange opens the round's exchange: every set of engaged fighters
 // chooses its stances, sealed, one group per set.
-func startExchange(tx *engine.Tx) error {
-	st := state(tx)
+func startExchange(tx *Tx) error {
+	st := tx.State
 	groups := st.components()
 	if len(groups) == 0 {
 		return nil
@@ -203,8 +204,8 @@ func stanceDecision(st *State, id string) engine.Decision {
 // answerStances resolves a set's revealed stances: the declarations are
 // shown, then the blows (non-Defensive attacks, then Defensive
 // counter-attacks), who falls, and each pair's maneuvering.
-func answerStances(tx *engine.Tx, answers []engine.Answered) error {
-	st := state(tx)
+func answerStances(tx *Tx, answers []engine.Answered) error {
+	st := tx.State
 	if st.Exchange == nil {
 		return fmt.Errorf("d20-duel: stances answered outside an exchange")
 	}
@@ -295,8 +296,8 @@ type HeldBack struct {
 
 // runCounter lets a Defensive fighter attack when its target rolled a
 // complete miss (every roll of an Auto burst) against it.
-func runCounter(tx *engine.Tx, c counterStep) error {
-	st := state(tx)
+func runCounter(tx *Tx, c counterStep) error {
+	st := tx.State
 	x := st.Exchange
 	d, ok := x.Declared[c.Fighter]
 	if !ok || st.engagement(c.Fighter, d.Target) == nil || !st.fighting(d.Target) {

@@ -18,7 +18,7 @@ func pairValue(a, b string) string { return a + "+" + b }
 
 // decideSetDistance engages two fighters at a distance, changes a pair's
 // distance, or separates them.
-func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
+func decideSetDistance(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Pair     string `json:"pair"`
 		Distance string `json:"distance"`
@@ -30,7 +30,7 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 	if !ok {
 		return fray.Errorf(fray.EINVALID, "pair must name two combatants as a+b, not %q", args.Pair)
 	}
-	st := state(tx)
+	st := tx.State
 	to := Apart
 	if args.Distance != Apart {
 		d, ok := parseDistance(args.Distance)
@@ -59,18 +59,13 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 
 // decideRollTest rolls a test for any fighter, at once: the GM's own
 // fighters', or one a player asked for at the table.
-func decideRollTest(tx *engine.Tx, cmd engine.Command) error {
+func decideRollTest(tx *Tx, cmd engine.Command) error {
 	var args testArgs
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	c := st.Combatant(args.Fighter)
-	if c == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)
-	}
-	if c.Out {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
+	if _, err := tx.Named(args.Fighter); err != nil {
+		return err
 	}
 	if err := args.check(); err != nil {
 		return err

@@ -20,7 +20,7 @@ func TestWoundTable(t *testing.T) {
 		{map[string]string{OptWoundLight: "3", OptWoundSerious: "5", OptWoundGrave: "8", OptWoundKill: "12"}, 11, 3},
 		{map[string]string{OptWoundLight: "3", OptWoundSerious: "5", OptWoundGrave: "8", OptWoundKill: "12"}, 12, Mortal},
 	} {
-		b := &engine.Base{Options: tc.opts}
+		b := &engine.Base{Options: optionsWith(tc.opts)}
 		w, _ := woundFor(b, tc.damage, AimNormal)
 		got := 0
 		if w != nil {

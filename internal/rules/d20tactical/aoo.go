@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Attacks of opportunity (d20 base) and the melee fumble's free attacks
@@ -119,8 +120,8 @@ type react struct {
 	At       Cell   `json:"at"`
 }
 
-func runReact(tx *engine.Tx, r react) error {
-	st := state(tx)
+func runReact(tx *Tx, r react) error {
+	st := tx.State
 	rf, pf := st.Fighters[r.Reactor], st.Fighters[r.Provoker]
 	if !st.able(r.Provoker) || cell(pf) != r.At || !threatens(st, rf, r.At) {
 		return nil
@@ -142,7 +143,7 @@ func runReact(tx *engine.Tx, r react) error {
 	if r.Kind == reactFumble {
 		prompt = fmt.Sprintf("%s fumbles: a free attack by %s with %s?", st.PublicNameOf(r.Provoker), st.PublicNameOf(r.Reactor), w.Name)
 	}
-	_, err := tx.Offer(t, engine.Decision{For: askee(st, r.Reactor), Kind: DecReaction, Prompt: prompt,
+	_, err := tx.Offer(t, engine.Decision{For: r.Reactor, Kind: DecReaction, Prompt: prompt,
 		Options: yesNo("attack", "Attack", "pass", "Let it go"), Default: "attack",
 		Data: mustJSON(Cont{Reaction: &spec})})
 	return err
@@ -150,7 +151,7 @@ func runReact(tx *engine.Tx, r react) error {
 
 // promptReaction reports whether r's controller is asked before r reacts.
 func promptReaction(st *State, r string) bool {
-	switch opt(&st.Base, OptReactionPrompts) {
+	switch kit.Opt(&st.Base, OptReactionPrompts) {
 	case PromptAll:
 		return true
 	case PromptAuto:

@@ -44,7 +44,7 @@ func gmEvent(st *State, f *Fighter, kind, text string, data any) engine.Event {
 	return ev.With(f.ID)
 }
 
-func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
+func decideGMDamage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Amount    flexInt `json:"amount"`
@@ -53,8 +53,8 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	if args.Massive || massive(st, f, n) {
 		h.Massive = massiveSave
 		if f.LifePoints > 1 {
-			return ask(tx, engine.Decision{For: askee(st, f.ID), Kind: DecMassive,
+			return tx.AskWith(engine.Decision{For: f.ID, Kind: DecMassive,
 				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid it?", n, st.PublicNameOf(f.ID), f.LifePoints),
 				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d)", MassiveDC)), Default: "take"},
 				Cont{Massive: &h})
@@ -82,7 +82,7 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Run(engine.NewStep(stepHarm, h))
 }
 
-func decideHeal(tx *engine.Tx, cmd engine.Command) error {
+func decideHeal(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		HP        flexInt `json:"hp"`
@@ -90,8 +90,8 @@ func decideHeal(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func decideHeal(tx *engine.Tx, cmd engine.Command) error {
 	return settleHealth(tx, f.ID)
 }
 
-func decideArmour(tx *engine.Tx, cmd engine.Command) error {
+func decideArmour(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Lost      flexInt `json:"lost"`
@@ -117,8 +117,8 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Emit(gmEvent(st, f, KindArmourPoints, text, PointsLeft{Fighter: f.ID, Left: left}))
 }
 
-func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
+func decideLifePoints(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Value     flexInt `json:"value"`
@@ -152,8 +152,8 @@ func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -170,15 +170,15 @@ func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
 	return settleHealth(tx, f.ID)
 }
 
-func decideClearEffects(tx *engine.Tx, cmd engine.Command) error {
+func decideClearEffects(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}

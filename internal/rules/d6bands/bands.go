@@ -2,9 +2,11 @@ package d6bands
 
 import (
 	"fmt"
-	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Range bands (seed: "Range bands"; spec c1). The battlefield is a map of
@@ -178,7 +180,7 @@ func abs(n int) int {
 // distance is the band between two squares.
 func (s *State) distance(a, b point) int {
 	dx, dy := abs(a.X-b.X), abs(a.Y-b.Y)
-	if opt(&s.Base, OptBandMetric) == MetricManhattan {
+	if kit.Opt(&s.Base, OptBandMetric) == MetricManhattan {
 		return dx + dy
 	}
 	return max(dx, dy)
@@ -264,7 +266,7 @@ func (s *State) sight(a, b point) bool {
 			heavy++
 		}
 	}
-	limit := optInt(&s.Base, OptHeavyLOS)
+	limit := kit.OptInt(&s.Base, OptHeavyLOS)
 	return limit == 0 || heavy < limit
 }
 

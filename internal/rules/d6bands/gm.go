@@ -2,9 +2,11 @@ package d6bands
 
 import (
 	"fmt"
-	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -86,7 +88,7 @@ func (v *flexBool) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
+func decideSetCell(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		X          flexInt  `json:"x"`
 		Y          flexInt  `json:"y"`
@@ -101,7 +103,7 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	x, y := int(args.X), int(args.Y)
 	if !st.onMap(x, y) {
 		return fray.Errorf(fray.EINVALID, "square (%d,%d) is outside the %d×%d map", x, y, st.Width, st.Height)
@@ -125,7 +127,7 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Emits(KindCellChanged, "", fmt.Sprintf("The GM changes square %s: %s.", where, words), CellChanged{Cell: c})
 }
 
-func decidePlace(tx *engine.Tx, cmd engine.Command) error {
+func decidePlace(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string   `json:"combatant"`
 		X         flexInt  `json:"x"`
@@ -135,10 +137,10 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	p := Placed{Fighter: f.ID, X: int(args.X), Y: int(args.Y), Off: bool(args.Off)}
 	text := fmt.Sprintf("The GM places %s off the map, at Extreme range.", st.NameOf(f.ID))
@@ -157,7 +159,7 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Emits(KindPlaced, f.ID, text, p)
 }
 
-func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
+func decideAdjust(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Dice      flexInt `json:"dice"`
@@ -167,10 +169,10 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	a := Adjust{Dice: int(args.Dice), TN: int(args.TN), Reason: strings.TrimSpace(args.Reason)}
 	switch {
@@ -186,27 +188,21 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if a.Reason == "" {
 		a.Reason = "ruling"
 	}
-	var parts []string
-	if a.Dice != 0 {
-		parts = append(parts, fmt.Sprintf("%+dD", a.Dice))
-	}
-	if a.TN != 0 {
-		parts = append(parts, fmt.Sprintf("%+d to the skill", a.TN))
-	}
-	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", strings.Join(parts, " and "), st.NameOf(f.ID), a.Reason)
+	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", adjustWords(a), st.NameOf(f.ID), a.Reason)
 	return tx.Emits(KindAdjusted, f.ID, text, Adjusted{Fighter: f.ID, Adjust: a})
 }
 
-func applyCellChanged(st *State, d CellChanged) {
+func applyCellChanged(st *State, d CellChanged) error {
 	st.Cells = slices.DeleteFunc(st.Cells, func(c Cell) bool { return c.X == d.Cell.X && c.Y == d.Cell.Y })
 	if !d.Cell.Open() {
 		st.Cells = append(st.Cells, d.Cell)
 	}
 	st.sortCells()
+	return nil
 }
 
 func applyPlaced(st *State, d Placed) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -214,4 +210,16 @@ func applyPlaced(st *State, d Placed) error {
 	f.Aim = nil
 	st.tidyGroups()
 	return nil
+}
+
+// adjustWords says what a ruling changes: "+1D and −2 to the skill".
+func adjustWords(a Adjust) string {
+	var parts []string
+	if a.Dice != 0 {
+		parts = append(parts, fmt.Sprintf("%+dD", a.Dice))
+	}
+	if a.TN != 0 {
+		parts = append(parts, fmt.Sprintf("%+d to the skill", a.TN))
+	}
+	return strings.Join(parts, " and ")
 }
