@@ -6,7 +6,7 @@ CREATE TABLE encounter_deadlines (
     encounter_id  uuid     PRIMARY KEY REFERENCES encounters (id) ON DELETE CASCADE,
     after_secs    integer  NOT NULL CHECK (after_secs BETWEEN 60 AND 2592000),
     remind_secs   integer  NOT NULL CHECK (remind_secs >= 0 AND remind_secs < after_secs),
-    fallback      text     NOT NULL CHECK (fallback IN ('default', 'end-turn', 'hold')),
+    fallback      text     NOT NULL CHECK (fallback IN ('default', 'next-turn', 'pause')),
     set_by        uuid     REFERENCES users (id) ON DELETE SET NULL,
     set_at        timestamptz NOT NULL DEFAULT now()
 );

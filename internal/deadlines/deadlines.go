@@ -128,7 +128,7 @@ func (w *Worker) Tick(ctx context.Context) error {
 // apply applies d's fallback and says how it ended. A fallback is at most
 // two commands, each with an id of its own derived from the wait: the
 // players' decisions answered with their defaults ("deadline-<id>-answers"),
-// then — for end-turn, or when no decision waited — the turn's end or the
+// then — for next-turn, or when no decision waited — the turn's end or the
 // pause ("deadline-<id>-end"). Each applies only while the encounter stands
 // where the wait (or the step before) left it; a step found applied by its
 // id is never sent again.
@@ -192,13 +192,14 @@ func outcome(applied bool, otherwise string) string {
 // state st, whose characters players owns (id → name): false when the
 // table no longer waits on a player.
 //
-//   - Decisions waiting on players: hold pauses the encounter; default and
-//     end-turn answer them with their defaults (accept-defaults with
+//   - Decisions waiting on players: pause pauses the encounter; default and
+//     next-turn answer them with their defaults (accept-defaults with
 //     override, logged as the GM deciding for each player), or pause when
-//     none has a default. After that, end-turn goes on to end the turn;
+//     none has a default. After that, next-turn goes on to end the turn;
 //     default stops (the turn waits again, with a new deadline).
-//   - A player's turn (nothing waiting): end-turn and default end it (the
-//     ruleset's "end-turn"; a ruleset without one pauses); hold pauses.
+//   - A player's turn (nothing waiting): next-turn and default end it (the
+//     ruleset's end-turn command; a ruleset without one pauses); pause
+//     pauses.
 func Fallback(rs engine.Ruleset, st engine.State, players map[string]string, fallback string) (engine.Command, bool) {
 	b := st.Core()
 	if b.Status != engine.StatusRunning {
@@ -212,7 +213,7 @@ func Fallback(rs engine.Ruleset, st engine.State, players map[string]string, fal
 		}
 	}
 	if len(theirs) > 0 {
-		if fallback == store.FallbackHold || !slices.ContainsFunc(theirs, func(d engine.Decision) bool { return d.Default != "" }) {
+		if fallback == store.FallbackPause || !slices.ContainsFunc(theirs, func(d engine.Decision) bool { return d.Default != "" }) {
 			return pause, true
 		}
 		return engine.NewCommand(engine.KindAcceptDefaults, "", map[string]any{"override": true}), true
@@ -224,7 +225,7 @@ func Fallback(rs engine.Ruleset, st engine.State, players map[string]string, fal
 		if players[id] == "" {
 			continue
 		}
-		if _, ok := engine.Spec(rs, endTurn); !ok || fallback == store.FallbackHold {
+		if _, ok := engine.Spec(rs, endTurn); !ok || fallback == store.FallbackPause {
 			return pause, true
 		}
 		return engine.NewCommand(endTurn, id, nil), true

@@ -128,7 +128,7 @@ func TestFallbackAppliesOnceAcrossInstancesAndRestart(t *testing.T) {
 	}
 	waitingOn, startSeq := st.Core().Current(), st.Core().Seq
 
-	if err := dbA.SetDeadline(ctx, enc.ID, "", store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackEndTurn}); err != nil {
+	if err := dbA.SetDeadline(ctx, enc.ID, "", store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackNextTurn}); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

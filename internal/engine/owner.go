@@ -12,7 +12,7 @@ import (
 // GM commands every combatant, but the server tells the engine which of
 // them players own (Viewer.Players, on the GM's viewer only), and the
 // engine then keeps those decisions out of the GM's one-click answers: the
-// GM's view lists them apart (View.Awaiting, "waiting on Sam (Soak?)"; they
+// GM's view lists them apart (View.Awaiting, "waiting on Sam (prompt)"; they
 // stay in the GM's Pending, answerable with override only), a plain answer
 // from the GM is refused, and only an answer that says so —
 // {"kind":"answer",…,"override":true}, "Decide for Sam" on the page — or a

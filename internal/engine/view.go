@@ -34,7 +34,7 @@ type View struct {
 	Committed []Committed `json:"committed,omitempty"`
 	// Waiting names every party the encounter waits on other than this
 	// viewer (a combatant's name, or "the GM"; for the GM, a player's
-	// decision as "Sam (Soak?)").
+	// decision as "Sam (its prompt)").
 	Waiting []string `json:"waiting,omitempty"`
 	// Awaiting, for the GM only, are the decisions waiting on players,
 	// which the GM may take over only deliberately (owner.go).

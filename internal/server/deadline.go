@@ -45,7 +45,7 @@ func (s *Server) handleGetDeadline(w http.ResponseWriter, r *http.Request) {
 }
 
 // handlePutDeadline is PUT /api/encounters/{id}/deadline
-// {"after":"24h","remindBefore":"2h","fallback":"default"|"end-turn"|"hold"}.
+// {"after":"24h","remindBefore":"2h","fallback":"default"|"next-turn"|"pause"}.
 func (s *Server) handlePutDeadline(w http.ResponseWriter, r *http.Request) {
 	m, id, ok := s.encounterGM(w, r)
 	if !ok {

@@ -9,20 +9,20 @@ func TestPutDeadline(t *testing.T) {
 		name, body string
 		code       int
 	}{
-		{"good", `{"after":"24h","remindBefore":"2h","fallback":"end-turn"}`, 200},
-		{"no reminder", `{"after":"90m","fallback":"hold"}`, 200},
-		{"not a duration", `{"after":"a day","fallback":"hold"}`, 400},
-		{"too short", `{"after":"30s","fallback":"hold"}`, 400},
-		{"reminder after", `{"after":"1h","remindBefore":"2h","fallback":"hold"}`, 400},
+		{"good", `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, 200},
+		{"no reminder", `{"after":"90m","fallback":"pause"}`, 200},
+		{"not a duration", `{"after":"a day","fallback":"pause"}`, 400},
+		{"too short", `{"after":"30s","fallback":"pause"}`, 400},
+		{"reminder after", `{"after":"1h","remindBefore":"2h","fallback":"pause"}`, 400},
 		{"unknown fallback", `{"after":"1h","fallback":"coin-flip"}`, 400},
-		{"unknown field", `{"after":"1h","fallback":"hold","when":"now"}`, 400},
+		{"unknown field", `{"after":"1h","fallback":"pause","when":"now"}`, 400},
 	} {
 		w := newWorld(t, nil)
 		res := w.do(t, req{method: "PUT", path: "/api/encounters/enc/deadline", json: tc.body, as: "gm"})
 		if res.StatusCode != tc.code {
 			t.Errorf("%s: %d, want %d", tc.name, res.StatusCode, tc.code)
 		}
-		if set := w.calls.has("SetDeadline enc 24h0m0s end-turn") || w.calls.has("SetDeadline enc 1h30m0s hold"); set != (tc.code == 200) {
+		if set := w.calls.has("SetDeadline enc 24h0m0s next-turn") || w.calls.has("SetDeadline enc 1h30m0s pause"); set != (tc.code == 200) {
 			t.Errorf("%s: set %v", tc.name, set)
 		}
 	}

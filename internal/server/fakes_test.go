@@ -678,7 +678,7 @@ func newWorld(t testing.TB, failing fail) *world {
 type fakeDeadlines struct{ *calls }
 
 func (f fakeDeadlines) Deadline(ctx context.Context, id string) (*store.DeadlineSetting, error) {
-	return &store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackHold}, nil
+	return &store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackPause}, nil
 }
 
 func (f fakeDeadlines) SetDeadline(ctx context.Context, id, userID string, s store.DeadlineSetting) error {

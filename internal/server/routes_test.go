@@ -206,7 +206,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
 	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
-	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"end-turn"}`, ""},
+	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
 	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
 }
 

@@ -16,16 +16,16 @@ import (
 
 // Deadline fallbacks: what applies when a player's wait runs out.
 const (
-	FallbackDefault = "default"  // the decisions' defaults; a turn passes
-	FallbackEndTurn = "end-turn" // the decisions' defaults, then the turn ends
-	FallbackHold    = "hold"     // the encounter pauses for the GM
+	FallbackDefault  = "default"   // the decisions' defaults; a turn passes
+	FallbackNextTurn = "next-turn" // the decisions' defaults, then the turn ends
+	FallbackPause    = "pause"     // the encounter pauses for the GM
 )
 
 // DeadlineSetting is an encounter's turn deadline, set by its GM.
 type DeadlineSetting struct {
 	After        time.Duration `json:"after"`        // how long the table waits on a player
 	RemindBefore time.Duration `json:"remindBefore"` // when, before it runs out, the player is reminded
-	Fallback     string        `json:"fallback"`     // FallbackDefault, FallbackEndTurn or FallbackHold
+	Fallback     string        `json:"fallback"`     // FallbackDefault, FallbackNextTurn or FallbackPause
 }
 
 // Check validates a setting: between a minute and 30 days, a reminder
@@ -36,8 +36,8 @@ func (s DeadlineSetting) Check() error {
 		return fray.Errorf(fray.EINVALID, "a deadline is between 1 minute and 30 days")
 	case s.RemindBefore < 0 || s.RemindBefore >= s.After:
 		return fray.Errorf(fray.EINVALID, "the reminder comes before the deadline, not after it")
-	case s.Fallback != FallbackDefault && s.Fallback != FallbackEndTurn && s.Fallback != FallbackHold:
-		return fray.Errorf(fray.EINVALID, "the fallback is %q, %q or %q", FallbackDefault, FallbackEndTurn, FallbackHold)
+	case s.Fallback != FallbackDefault && s.Fallback != FallbackNextTurn && s.Fallback != FallbackPause:
+		return fray.Errorf(fray.EINVALID, "the fallback is %q, %q or %q", FallbackDefault, FallbackNextTurn, FallbackPause)
 	}
 	return nil
 }
