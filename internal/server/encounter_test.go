@@ -110,7 +110,7 @@ func TestCommandFromForm(t *testing.T) {
 		t.Fatalf("an answer: %+v %s %v", cmd, cmd.Args, err)
 	}
 	// "Decide for …" with its box ticked: the answer says so.
-	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "decision": {"d1"}, "choice": {"set"}, "override": {"on"}})
+	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"10"}, "override": {"on"}})
 	if err != nil || !strings.Contains(string(cmd.Args), `"override":true`) {
 		t.Fatalf("an answer for a player: %s %v", cmd.Args, err)
 	}
