@@ -205,14 +205,18 @@ func nonZero(mods []dice.Mod) []dice.Mod {
 func judgeAttack(b *engine.Base, p attackPlan, black, white int) Attack {
 	a := Attack{Attacker: p.attacker.ID, Target: p.target.ID, Weapon: p.weapon.ID, Mode: p.mode, Aim: p.aim,
 		Roll: max(p.roll, 1), Counter: p.counter, Strike: p.strike, Guard: p.guard, Black: black, White: white}
-	auto := kit.Opt(b, OptAutomaticAttacks) == On
+	auto := kit.Opt(b, OptAutomaticAttacks) != Off
 	inWindow := func(d int) bool { return p.guard < d && d <= p.strike }
+	// Defensive (seed): "If either one of the opponent's dice are within
+	// your Guard, the attack misses" — a black 1 too, unless the GM lets
+	// the automatic success win (automatic-attacks: on).
+	blocked := p.defensive && (black <= p.guard || white <= p.guard)
 	switch {
-	case auto && black == 1:
+	case auto && black == 1 && !(blocked && kit.Opt(b, OptAutomaticAttacks) == AutomaticGuarded):
 		a.Hit, a.HitDie, a.Automatic = true, white, "black 1"
 	case auto && black == 20:
 		a.Automatic = "black 20"
-	case p.defensive && (black <= p.guard || white <= p.guard):
+	case blocked:
 		a.Blocked = true
 	default:
 		for _, d := range []int{black, white} {
@@ -221,10 +225,14 @@ func judgeAttack(b *engine.Base, p attackPlan, black, white int) Attack {
 			}
 		}
 	}
-	if kit.Opt(b, OptCompleteMiss) == MissNoHit {
+	// "Missed completely" lets the opponent maneuver (complete-miss).
+	switch kit.Opt(b, OptCompleteMiss) {
+	case MissNoHit:
 		a.CompleteMiss = !a.Hit
-	} else {
+	case MissStrike:
 		a.CompleteMiss = !a.Hit && black > p.strike && white > p.strike
+	default: // the seed's words: a miss, "both dice … above Guard/Defense"
+		a.CompleteMiss = !a.Hit && black > p.guard && white > p.guard
 	}
 	if !a.Hit {
 		return a

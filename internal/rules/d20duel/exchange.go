@@ -69,7 +69,21 @@ type AttackRecord struct {
 	Target       string `json:"target"`
 	Hit          bool   `json:"hit,omitempty"`
 	CompleteMiss bool   `json:"completeMiss,omitempty"`
-	Wounded      bool   `json:"wounded,omitempty"`
+	// Overshot, when it differs from CompleteMiss: both dice above the
+	// attacker's Strike, a miss — what opens a Defensive fighter's
+	// counter-attack. Under most readings of complete-miss the two agree,
+	// so it is kept only where they do not (overshot reads them).
+	Overshot *bool `json:"overshot,omitempty"`
+	Wounded  bool  `json:"wounded,omitempty"`
+}
+
+// overshot reports whether the roll had both dice above the attacker's
+// Strike and missed.
+func (r AttackRecord) overshot() bool {
+	if r.Overshot != nil {
+		return *r.Overshot
+	}
+	return r.CompleteMiss
 }
 
 // rollsAt are the exchange's attack rolls by attacker at target.
@@ -314,7 +328,7 @@ func runCounter(tx *Tx, c counterStep) error {
 		reason, text = "both-defensive", fmt.Sprintf("%s and %s both fight Defensive: no blows are struck.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	case len(rolls) == 0:
 		reason, text = "no-attack", fmt.Sprintf("%s fights Defensive; %s did not attack them, so they find no opening.", st.NameOf(c.Fighter), st.NameOf(d.Target))
-	case !slices.ContainsFunc(rolls, func(r AttackRecord) bool { return !r.CompleteMiss }):
+	case !slices.ContainsFunc(rolls, func(r AttackRecord) bool { return !r.overshot() }):
 		w := st.Fighters[c.Fighter].weapon(d.Weapon)
 		var steps []engine.Step
 		for n := 1; n <= w.attacks(); n++ {
@@ -322,7 +336,7 @@ func runCounter(tx *Tx, c counterStep) error {
 		}
 		return tx.Run(steps...)
 	default:
-		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not miss completely.", st.NameOf(c.Fighter), st.NameOf(d.Target))
+		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not roll both dice over their Strike.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	}
 	ev := engine.NewEvent(KindHeldBack, c.Fighter, text, HeldBack{Fighter: c.Fighter, Target: d.Target, Reason: reason})
 	return tx.Emit(ev.With(d.Target))

@@ -52,7 +52,11 @@ func decideSetDistance(tx *Tx, cmd engine.Command) error {
 		return tx.Emit(ev.With(a, b))
 	}
 	if e.Distance == to {
-		return fray.Errorf(fray.EILLEGAL, "%s and %s are already at %s distance", st.NameOf(a), st.NameOf(b), distanceLabels[to])
+		// The GM's ruling that the pair stays where it is: the form offers
+		// every distance for every engaged pair.
+		ev := engine.NewEvent(KindDistanceStays, "", fmt.Sprintf("The GM rules %s and %s stay at %s distance.", st.NameOf(a), st.NameOf(b), distanceLabels[to]),
+			DistanceStays{A: e.A, B: e.B, Reason: "gm"})
+		return tx.Emit(ev.With(a, b))
 	}
 	return changeDistance(tx, a, b, to, "gm", "the GM rules so")
 }

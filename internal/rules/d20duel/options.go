@@ -13,8 +13,12 @@ import (
 const (
 	// OptAutomaticAttacks [I]: whether the black die's automatic results
 	// (1 always succeeds, 20 always fails, seed "Automatic results") apply
-	// to attack rolls too ("on": black 1 hits with the white die, black 20
-	// misses) or only to tests ("off").
+	// to attack rolls too, and against a Defensive Guard. "guard": black 1
+	// hits with the white die and black 20 misses, but a black 1 within a
+	// Defensive target's Guard misses — the Defensive rule's words for that
+	// situation: "If either one of the opponent's dice are within your
+	// Guard, the attack misses"; "on": a black 1 hits through the Guard too
+	// ("the roll is always a success"); "off": only tests have them.
 	OptAutomaticAttacks = "automatic-attacks"
 	// OptWoundLight, OptWoundSerious, OptWoundGrave, OptWoundKill [I]: the
 	// wound table. Damage (weapon damage + Damage Modifier − armour) of at
@@ -42,9 +46,13 @@ const (
 	// OptRangedGuard [I]: whether a target's Guard stops shots ("guard":
 	// a die hits if Guard < die ≤ Strike) or not ("none": die ≤ Strike).
 	OptRangedGuard = "ranged-guard"
-	// OptCompleteMiss [I, spec c8]: the seed's "both dice above
-	// Guard/Defense" read as both dice above the attacker's own Strike
-	// ("strike") or as neither die hitting ("no-hit").
+	// OptCompleteMiss [I, spec c8]: the seed's "missed completely: both
+	// dice in her attack roll were above Guard/Defense", which lets the
+	// opponent maneuver, read as written: a miss with both dice above the
+	// defender's Guard (Defense when grappling) — not parried ("guard"); or as both dice above the
+	// attacker's own Strike ("strike"); or as neither die hitting
+	// ("no-hit"). The Defensive counter-attack needs what its own sentence
+	// says: "higher than her Strike with both dice", whatever this is.
 	OptCompleteMiss = "complete-miss"
 	// OptManeuverTie [I, spec c8]: when two fighters disagree about the
 	// distance and both pass their Agility tests, the higher degree wins
@@ -86,8 +94,11 @@ const (
 	GuardNone = "none"
 	GuardUse  = "guard"
 
+	MissGuard  = "guard"
 	MissStrike = "strike"
 	MissNoHit  = "no-hit"
+
+	AutomaticGuarded = "guard"
 
 	TieDegree = "degree"
 	TieStay   = "stay"
@@ -99,8 +110,8 @@ const (
 )
 
 var optionSpecs = []engine.OptionSpec{
-	kit.ChoiceOption(OptAutomaticAttacks, "Automatic results in attacks", "Black 1 always hits (the white die is the hitting die), black 20 always misses. Off: only tests have automatic results.", On,
-		kit.Choices(On, "On", Off, "Off")...),
+	kit.ChoiceOption(OptAutomaticAttacks, "Automatic results in attacks", "Black 1 always hits (the white die is the hitting die), black 20 always misses — but a Defensive Guard stops a black 1 within it (the seed's Defensive rule), or not. Off: only tests have automatic results.", AutomaticGuarded,
+		kit.Choices(AutomaticGuarded, "On; a Defensive Guard stops a black 1", On, "On, even through a Defensive Guard", Off, "Off")...),
 	kit.IntOption(OptWoundLight, "Damage for a −1 wound", "Damage below this leaves no wound.", 1, 1, 40),
 	kit.IntOption(OptWoundSerious, "Damage for a −2 wound", "", 4, 1, 40),
 	kit.IntOption(OptWoundGrave, "Damage for a −3 wound", "A −3 wound is what Disarm and Immobilize need.", 7, 1, 40),
@@ -115,8 +126,8 @@ var optionSpecs = []engine.OptionSpec{
 		kit.Choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")...),
 	kit.ChoiceOption(OptRangedGuard, "Guard against shots", "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.", GuardNone,
 		kit.Choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")...),
-	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering and the Defensive counter-attack.", MissStrike,
-		kit.Choices(MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
+	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering: the seed's “both dice above Guard/Defense” (the defender's), both dice above the attacker's Strike, or neither die hit.", MissGuard,
+		kit.Choices(MissGuard, "Both dice above the defender's Guard/Defense", MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
 	kit.ChoiceOption(OptManeuverTie, "Both pass, disagreeing", "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.", TieDegree,
 		kit.Choices(TieDegree, "Higher degree wins (a tie keeps the distance)", TieStay, "The distance stays")...),
 	kit.ChoiceOption(OptHurtOrDistracted, "Hurt or distracted", "Who was hurt or distracted after an exchange (it lets the opponent maneuver): the GM rules each time, or whoever took a wound.", HurtAsk,

@@ -68,25 +68,6 @@ func TestOptions(t *testing.T) {
 			eq(t, tc.v, p.guard, tc.guard)
 		}
 	})
-	t.Run(OptCompleteMiss, func(t *testing.T) {
-		// A Defensive Bront blocks Ana's 9 and 4 (the 4 is within his
-		// Guard 5): no hit, but not both dice above her Strike.
-		for _, tc := range []struct {
-			v       string
-			counter bool
-		}{{MissStrike, false}, {MissNoHit, true}} {
-			st := duel(t, map[string]string{OptCompleteMiss: tc.v}, "striking")
-			faces := []int{9, 4}
-			if tc.counter {
-				faces = append(faces, missB, missW)
-			}
-			events, _ := choose(t, st, []string{"ana", "bront"}, map[string]stance{
-				"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, faces...)
-			if got := len(attacks(t, events)) == 2; got != tc.counter {
-				t.Errorf("%s: counter-attack %v, want %v", tc.v, got, tc.counter)
-			}
-		}
-	})
 	t.Run(OptCollapseAt, func(t *testing.T) {
 		// Bront starts at −3. With collapse-at 4, Ana's 10 (a −2 wound)
 		// takes him to −5: out. With 0, never.

@@ -266,8 +266,11 @@ func (s *State) applyAttack(d Attack) error {
 		t.Traits = append(t.Traits, d.Crippled)
 	}
 	if x := s.Exchange; x != nil && d.Mode != Ranged {
-		x.Attacks = append(x.Attacks, AttackRecord{Attacker: d.Attacker, Target: d.Target, Hit: d.Hit,
-			CompleteMiss: d.CompleteMiss, Wounded: d.Wound != nil})
+		r := AttackRecord{Attacker: d.Attacker, Target: d.Target, Hit: d.Hit, CompleteMiss: d.CompleteMiss, Wounded: d.Wound != nil}
+		if over := !d.Hit && d.Black > d.Strike && d.White > d.Strike; over != d.CompleteMiss {
+			r.Overshot = &over
+		}
+		x.Attacks = append(x.Attacks, r)
 	}
 	return nil
 }

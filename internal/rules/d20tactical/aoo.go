@@ -15,7 +15,8 @@ import (
 // something up there provokes one attack of opportunity from each such
 // opponent — at most one per opponent per round (the engine's reaction
 // ledger, Trigger Per "round"). A melee fumble gives every opponent in
-// reach one immediate attack at its best bonus. Players are asked whether
+// reach one immediate attack at its best bonus, flat-footed or not (the
+// seed gives it to "all opponents within range"). Players are asked whether
 // to take them; the GM's fighters take them at once (reaction-prompts).
 
 // Reaction kinds.
@@ -49,11 +50,28 @@ func bestMelee(r *Fighter) *Weapon {
 
 // threatens reports whether r threatens square c.
 func threatens(st *State, r *Fighter, c Cell) bool {
-	if !st.able(r.ID) || r.FlatFooted {
+	return !r.FlatFooted && inReach(st, r, c)
+}
+
+// inReach reports whether square c is within the reach of r's best melee
+// weapon, r up. A melee fumble's free attack needs only this (seed
+// "Fumbles": "all opponents within range of the fumbling attacker"): a
+// flat-footed opponent, who could take no attack of opportunity, still
+// gets it.
+func inReach(st *State, r *Fighter, c Cell) bool {
+	if !st.able(r.ID) {
 		return false
 	}
 	w := bestMelee(r)
 	return w != nil && distance(&st.Base, cell(r), c) <= w.ReachFeet()
+}
+
+// canReactAt reports whether r could react to something of kind at c.
+func canReactAt(st *State, r *Fighter, c Cell, kind string) bool {
+	if kind == reactFumble {
+		return inReach(st, r, c)
+	}
+	return threatens(st, r, c)
 }
 
 // threatMap are the squares f's opponents threaten.
@@ -85,7 +103,7 @@ func reactors(st *State, p *Fighter, at Cell, kind string) []string {
 	var out []string
 	for _, c := range st.Combatants {
 		r := st.Fighters[c.ID]
-		if !st.opponents(c.ID, p.ID) || !threatens(st, r, at) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
+		if !st.opponents(c.ID, p.ID) || !canReactAt(st, r, at, kind) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
 			continue
 		}
 		if st.Combatant(p.ID).Hidden && !c.Hidden {
@@ -123,7 +141,7 @@ type react struct {
 func runReact(tx *Tx, r react) error {
 	st := tx.State
 	rf, pf := st.Fighters[r.Reactor], st.Fighters[r.Provoker]
-	if !st.able(r.Provoker) || cell(pf) != r.At || !threatens(st, rf, r.At) {
+	if !st.able(r.Provoker) || cell(pf) != r.At || !canReactAt(st, rf, r.At, r.Kind) {
 		return nil
 	}
 	t := trigger(r.Kind, r.Reactor, r.Provoker)

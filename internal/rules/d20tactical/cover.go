@@ -102,7 +102,9 @@ func decideSetCover(tx *Tx, cmd engine.Command) error {
 		data.Cover = &c
 		text = fmt.Sprintf("The GM: %s is %d%% covered (%+d material): %+d Defense against shots, until it moves.", st.NameOf(f.ID), c.Percent, c.Material, c.Bonus())
 	} else if f.Cover == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s has no cover ruling to clear", st.NameOf(f.ID))
+		// Nothing to clear: the form's "back to the board" is still a
+		// legal ruling, and says so.
+		text = fmt.Sprintf("The GM: %s's cover comes from the board, as it did.", st.NameOf(f.ID))
 	}
 	ev := engine.NewEvent(KindCover, "", text, data)
 	if st.Combatant(f.ID).Hidden {

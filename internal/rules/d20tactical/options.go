@@ -16,8 +16,9 @@ const (
 	OptMeleeFromProne    = "melee-from-prone"
 	OptChargeAttack      = "charge-attack"
 	OptChargeDefense     = "charge-defense"
-	// OptChargeTolerance [I, seed "Charge"]: how far from exactly your speed
-	// a charge may be, in feet.
+	// OptChargeTolerance [I, seed "Charge": "using the exact speed value"]:
+	// how far from exactly your speed a charge may be, in feet (0, the
+	// seed's words, by default).
 	OptChargeTolerance = "charge-tolerance"
 	// OptChargeLine [I]: a charge runs in a straight line ("straight") or
 	// along any clear path ("path").
@@ -56,8 +57,9 @@ const (
 	OptDodgeAttacks = "dodge-attacks"
 
 	// OptRangedFumbles [I, seed "Fumbles" says "at long range"]: the d6
-	// table applies to every ranged fumble ("all") or only at Long and
-	// Extreme range ("long"; nearer, a fumble simply misses).
+	// table applies only at Long and Extreme range ("long", the seed's
+	// words; nearer, a fumble simply misses) or to every ranged fumble
+	// ("all").
 	OptRangedFumbles = "ranged-fumbles"
 	// OptStrayShots [I]: a shot that goes astray hits whoever stands where
 	// it lands ("hit") or hits no one ("miss").
@@ -184,7 +186,7 @@ var optionSpecs = []engine.OptionSpec{
 	kit.IntOption(OptMeleeFromProne, "Melee: attacking from prone", "Added to a melee attack made while prone.", -4, -10, 10),
 	kit.IntOption(OptChargeAttack, "Charge: to hit", "Added to the attack at the end of a charge.", 2, -10, 10),
 	kit.IntOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until their next turn.", -2, -10, 0),
-	kit.IntOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "A charge covers exactly the charger's speed, give or take this many feet.", 5, 0, 30),
+	kit.IntOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "The seed: a charge covers exactly the charger's speed. A looser table lets it be off by this many feet.", 0, 0, 30),
 	kit.ChoiceOption(OptChargeLine, "Charge: path", "Whether a charge must run in a straight line.", Straight,
 		engine.Choice{Value: Straight, Label: "A straight line"}, engine.Choice{Value: AnyPath, Label: "Any clear path"}),
 	kit.ChoiceOption(OptEndurance, "Running: Endurance", "A second and later round of running needs an Endurance check: a Constitution check, or the GM's ruling.", Roll,
@@ -202,8 +204,8 @@ var optionSpecs = []engine.OptionSpec{
 		engine.Choice{Value: Over, Label: "d20 over Dodge dodges"}, engine.Choice{Value: Under, Label: "d20 under Dodge dodges"}),
 	kit.ChoiceOption(OptDodgeAttacks, "Dodge: against", "The seed's Dodge is against incoming shots.", RangedOnly,
 		engine.Choice{Value: RangedOnly, Label: "Ranged attacks"}, engine.Choice{Value: AllAttacks, Label: "Every attack"}),
-	kit.ChoiceOption(OptRangedFumbles, "Ranged fumbles", "The seed's d6 table mentions long range; it applies to every ranged fumble, or only at Long and Extreme range.", AllRanges,
-		engine.Choice{Value: AllRanges, Label: "Every ranged fumble"}, engine.Choice{Value: LongRanges, Label: "Long and Extreme range only"}),
+	kit.ChoiceOption(OptRangedFumbles, "Ranged fumbles", "The seed rolls its d6 table for a fumble at long range (Long and Extreme; nearer, the shot simply misses); a harsher table rolls it for every ranged fumble.", LongRanges,
+		engine.Choice{Value: LongRanges, Label: "Long and Extreme range only"}, engine.Choice{Value: AllRanges, Label: "Every ranged fumble"}),
 	kit.ChoiceOption(OptStrayShots, "Stray shots", "A fumbled shot that goes 10 or 20 ft astray hits whoever stands where it lands, or no one.", StrayHit,
 		engine.Choice{Value: StrayHit, Label: "Hits whoever is there"}, engine.Choice{Value: StrayMiss, Label: "Hits no one"}),
 	kit.ChoiceOption(OptCritConfirm, "Criticals: confirmation", "A roll in the weapon's critical range is a critical when it hits, or needs a second roll that hits.", NoConfirm,

@@ -42,6 +42,9 @@ var events = []kit.EventSpec[*State]{
 		if err == nil {
 			a := d.Adjust
 			f.Adjust = &a
+			if a.Dice == 0 && a.TN == 0 {
+				f.Adjust = nil // a ruling of no adjustment clears one
+			}
 		}
 		return err
 	}),

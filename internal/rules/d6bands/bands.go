@@ -285,7 +285,9 @@ func (s *State) cover(t, shooter *Fighter) (int, string) {
 	switch {
 	case t.Off:
 		return 0, "off the map"
-	case shooter != nil && inContact(t, shooter):
+	case shooter != nil && inContact(t, shooter), s.inCloseContact(t):
+		// Seed "Cover": "Cover grants no benefit in close contact" — for a
+		// target touching anyone, whoever shoots from wherever.
 		return 0, "no cover in close contact"
 	case t.Dashed:
 		return 0, "no cover after a dash"
@@ -297,6 +299,12 @@ func (s *State) cover(t, shooter *Fighter) (int, string) {
 		return 0, ""
 	}
 	return c, strings.ToLower(coverNames[c])
+}
+
+// inCloseContact reports whether f is in close contact with anyone: a
+// contact group of two or more on the map.
+func (s *State) inCloseContact(f *Fighter) bool {
+	return !f.Off && len(s.members(f.Group)) > 1
 }
 
 // members are the combatants of contact group g, in setup order.

@@ -113,9 +113,6 @@ func decideSetCell(tx *Tx, cmd engine.Command) error {
 	if err := c.check(); err != nil {
 		return fray.Errorf(fray.EINVALID, "%v", err)
 	}
-	if c == st.cell(x, y) {
-		return fray.Errorf(fray.EILLEGAL, "square (%d,%d) is already like that", x, y)
-	}
 	words := "open ground"
 	if f := c.Features(); len(f) > 0 {
 		words = strings.Join(f, "; ")
@@ -124,7 +121,13 @@ func decideSetCell(tx *Tx, cmd engine.Command) error {
 	if c.Label != "" {
 		where += " " + c.Label
 	}
-	return tx.Emits(KindCellChanged, "", fmt.Sprintf("The GM changes square %s: %s.", where, words), CellChanged{Cell: c})
+	text := fmt.Sprintf("The GM changes square %s: %s.", where, words)
+	if c == st.cell(x, y) {
+		// The form as it stands is a legal command: the GM's ruling that
+		// the square stays as it is.
+		text = fmt.Sprintf("The GM rules square %s stays as it is: %s.", where, words)
+	}
+	return tx.Emits(KindCellChanged, "", text, CellChanged{Cell: c})
 }
 
 func decidePlace(tx *Tx, cmd engine.Command) error {
@@ -153,7 +156,8 @@ func decidePlace(tx *Tx, cmd engine.Command) error {
 		text = fmt.Sprintf("The GM places %s at %s.", st.NameOf(f.ID), board.SquareName(p.X, p.Y))
 	}
 	if p.Off == f.Off && (p.Off || (p.X == f.X && p.Y == f.Y && f.Group == "")) {
-		return fray.Errorf(fray.EILLEGAL, "%s is already there", st.NameOf(f.ID))
+		// Already there: the GM's ruling that the combatant stays.
+		text = fmt.Sprintf("The GM leaves %s where they are.", st.NameOf(f.ID))
 	}
 	// The combatant is the actor: a hidden one is moved in secret.
 	return tx.Emits(KindPlaced, f.ID, text, p)
@@ -180,8 +184,6 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "dice must be −3 to +3")
 	case a.TN < -6 || a.TN > 6:
 		return fray.Errorf(fray.EINVALID, "tn must be −6 to +6")
-	case a.Dice == 0 && a.TN == 0:
-		return fray.Errorf(fray.EINVALID, "an adjustment changes the dice or the skill")
 	case len(a.Reason) > 80:
 		return fray.Errorf(fray.EINVALID, "the reason is longer than 80 characters")
 	}
@@ -189,6 +191,10 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		a.Reason = "ruling"
 	}
 	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", adjustWords(a), st.NameOf(f.ID), a.Reason)
+	if a.Dice == 0 && a.TN == 0 {
+		// Nothing to adjust: the ruling clears any adjustment waiting.
+		text = fmt.Sprintf("The GM rules no adjustment on %s's next check (%s).", st.NameOf(f.ID), a.Reason)
+	}
 	return tx.Emits(KindAdjusted, f.ID, text, Adjusted{Fighter: f.ID, Adjust: a})
 }
 
@@ -205,6 +211,9 @@ func applyPlaced(st *State, d Placed) error {
 	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
+	}
+	if f.X == d.X && f.Y == d.Y && f.Off == d.Off && f.Group == "" {
+		return nil // left where it was: it keeps its aim
 	}
 	f.X, f.Y, f.Off, f.Group = d.X, d.Y, d.Off, ""
 	f.Aim = nil

@@ -127,7 +127,7 @@ func decideReload(tx *Tx, cmd engine.Command) error {
 				return tx.Emits(KindReload, f.ID, text, r, roll...)
 			default:
 				r.Need = w.Reload + half
-				lead = fmt.Sprintf("%s fumbles with the %s (%s): half the reload time is wasted, %s in all. ", name, w.Name, res.Words(), actionCount(r.Need))
+				lead = fmt.Sprintf("%s fails to quick-load the %s (%s): half the reload time is wasted, %s in all. ", name, w.Name, res.Words(), actionCount(r.Need))
 			}
 		}
 	}
