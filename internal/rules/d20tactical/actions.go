@@ -140,7 +140,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				}})
 		}
 	}
-	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true})
+	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true, EndsTurn: true})
 	return out
 }
 

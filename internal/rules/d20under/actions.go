@@ -96,7 +96,7 @@ func (s *State) turnActions(f *Fighter, v engine.Viewer) []engine.Action {
 		out = append(out, a)
 	}
 	out = append(out, s.freeActions(f, v)...)
-	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true,
+	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true, EndsTurn: true,
 		Fields: []engine.Field{{Name: "next", Label: "Next round", Type: engine.FieldSelect, Options: s.nextChoices(id), Default: "normal"}}})
 	return out
 }

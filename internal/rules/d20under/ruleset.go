@@ -368,3 +368,8 @@ func canAct(st *State, f *Fighter) error {
 	}
 	return nil
 }
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Symbaroum: players roll a d20 under an attribute, with second chances, Toughness against armour, pain and death tests — on a 2 m grid or distance categories."
+}

@@ -27,7 +27,7 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 		out = append(out, gmActions(st)...)
 	}
 	if cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
-		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true})
+		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true, EndsTurn: true})
 	}
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
