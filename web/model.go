@@ -394,6 +394,35 @@ func (m *model) mine() bool {
 	return m.v.Current != "" && !m.v.Viewer.GM && slices.Contains(m.v.Viewer.Controls, m.v.Current)
 }
 
+// oneClick are the pending decisions this viewer answers with one click:
+// for the GM, all but the players' own (those are offered as "Decide for").
+func (m *model) oneClick() []engine.Decision {
+	if len(m.v.Awaiting) == 0 {
+		return m.v.Pending
+	}
+	var out []engine.Decision
+	for _, d := range m.v.Pending {
+		if !slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// attention is what the page calls the viewer's attention to (the tab's
+// title, a sound, a notification): "decision", "turn" or "".
+func (m *model) attention() string {
+	switch a := m.v.Attention; {
+	case a == nil:
+		return ""
+	case len(a.Decisions) > 0:
+		return "decision"
+	case len(a.Turn) > 0:
+		return "turn"
+	}
+	return ""
+}
+
 // yourMove reports whether the table waits on this player now: it is
 // their turn and no one else's answer holds the fight up (a turn that
 // waits on the GM's ruling is not "your turn" yet).

@@ -171,6 +171,16 @@ func grantFrom(a store.Access, st engine.State, as, name string) (grant, error) 
 	g := grant{access: a.Version, expires: a.Expires}
 	if a.Role == store.RoleGM {
 		g.viewer = engine.GMViewer()
+		// The decisions of characters players own are theirs: the GM
+		// takes one over only deliberately.
+		for cid, player := range a.Players {
+			if st.Core().Combatant(cid) != nil {
+				if g.viewer.Players == nil {
+					g.viewer.Players = map[string]string{}
+				}
+				g.viewer.Players[cid] = player
+			}
+		}
 		if as != "" && as != engine.GM {
 			c := st.Core().Combatant(as)
 			if c == nil || !c.PC {

@@ -720,10 +720,26 @@ func newWorld(t testing.TB, failing fail) *world {
 		Accounts: acc, Tokens: acc, Access: fakeAccess{fail: failing},
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: pr, Drafts: pr, StatBlocks: pr,
-		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, History: fakeHistory{c, st},
+		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, Deadlines: fakeDeadlines{c}, History: fakeHistory{c, st},
 		Webhooks: fakeNotify{c, failing}, Notices: fakeNotify{c, failing},
 		Table: fakeTable{calls: c, state: st, fail: failing}, Events: fakeEvents{}, Hub: fakeHub{c}, Health: fakePinger{failing["Ping"]},
 		Rulesets: engine.NewRegistry(sheetToy{}), Pictures: fakePictures{c}, Sight: fakeSight{c}, Notes: fakeNotes{c},
 	})
 	return &world{Server: srv, calls: c}
+}
+
+type fakeDeadlines struct{ *calls }
+
+func (f fakeDeadlines) Deadline(ctx context.Context, id string) (*store.DeadlineSetting, error) {
+	return &store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackPause}, nil
+}
+
+func (f fakeDeadlines) SetDeadline(ctx context.Context, id, userID string, s store.DeadlineSetting) error {
+	f.add("SetDeadline " + id + " " + s.After.String() + " " + s.Fallback)
+	return nil
+}
+
+func (f fakeDeadlines) ClearDeadline(ctx context.Context, id string) error {
+	f.add("ClearDeadline " + id)
+	return nil
 }

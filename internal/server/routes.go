@@ -160,7 +160,10 @@ func (s *Server) routes() http.Handler {
 		r.Post("/encounters/{id}/carry-over", s.handleCarryForm)
 		r.Get("/api/encounters/{id}/carry-over", s.handleAPICarry)
 		r.Post("/api/encounters/{id}/carry-over", s.handleAPICarryConfirm)
-
+		// deadline.go
+		r.Get("/api/encounters/{id}/deadline", s.handleGetDeadline)
+		r.Put("/api/encounters/{id}/deadline", s.handlePutDeadline)
+		r.Delete("/api/encounters/{id}/deadline", s.handleDeleteDeadline)
 		// rulesets.go
 		r.Get("/api/rulesets", s.handleRulesets)
 	})

@@ -212,6 +212,9 @@ var routes = []route{
 	{"PUT", "/api/campaigns/camp/notes", gmOnly, 200, nil, `{"notes":"x"}`, ""},
 	{"POST", "/campaigns/camp/notes", gmOnly, 303, url.Values{"notes": {"x"}}, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
+	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
+	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
+	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a

@@ -33,6 +33,7 @@ type Config struct {
 	StatBlocks StatBlocks
 	Characters Characters
 	Carry      Carry
+	Deadlines  Deadlines
 	History    History
 	Webhooks   Webhooks
 	Notices    Notices
