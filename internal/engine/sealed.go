@@ -98,8 +98,9 @@ func (b *Base) awaitsReveal(d Decision) bool {
 	return s != nil && !s.Opened
 }
 
-// commit records a commitment to decision d's answer.
-func (tx *Tx) commit(d Decision, commitment, by string) error {
+// commit records a commitment to decision d's answer; player, when not
+// empty, is the player the GM committed for (override).
+func (tx *Tx) commit(d Decision, commitment, by, player string) error {
 	if !hashPattern.MatchString(commitment) {
 		return fray.Errorf(fray.EINVALID, "a commitment is a SHA-256 hash: 64 lowercase hexadecimal digits")
 	}
@@ -108,12 +109,16 @@ func (tx *Tx) commit(d Decision, commitment, by string) error {
 	if d.For != GM {
 		actor = d.For
 	}
-	who := "The GM"
-	if c := b.Combatant(d.For); c != nil {
-		who = c.Name
+	who := b.answererName(d)
+	if who == "the GM" {
+		who = "The GM"
 	}
-	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered.",
-		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, Commitment: commitment})}.With(d.concerns(b)...))
+	text := who + " has answered."
+	if player != "" {
+		text = decidedForText(player, text)
+	}
+	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: text,
+		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player, Commitment: commitment})}.With(d.concerns(b)...))
 }
 
 // unsealArgs are an unseal command's arguments.
@@ -177,26 +182,29 @@ func decideUnseal(tx *Tx, cmd Command) error {
 		committed = nil
 	}
 	return tx.open(*d, SealedAnswer{ID: d.ID, Choice: a.Choice, Values: values, By: s.By, Commitment: s.Commitment,
-		Nonce: a.Nonce, Committed: committed})
+		Nonce: a.Nonce, Committed: committed}, "")
 }
 
 // open records a sealed answer whose choice is now known — revealed, given
 // outright by the GM — secret until its group is revealed, and reveals the
-// group once every answer of it is known.
-func (tx *Tx) open(d Decision, s SealedAnswer) error {
+// group once every answer of it is known. text is the secret event's
+// text; empty for the usual one.
+func (tx *Tx) open(d Decision, s SealedAnswer, text string) error {
 	b := tx.Base()
 	actor := ""
 	if d.For != GM {
 		actor = d.For
 	}
-	who := "The GM"
-	if c := b.Combatant(d.For); c != nil {
-		who = c.Name
+	if text == "" {
+		who := b.answererName(d)
+		if who == "the GM" {
+			who = "The GM"
+		}
+		text = fmt.Sprintf("%s answers %q: %s (sealed until everyone has answered).", who, d.Prompt, d.Label(s.Choice))
 	}
 	s.Opened = true
 	// The answer itself: seen by the GM and whoever answered, no one else.
-	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true,
-		Text: fmt.Sprintf("%s answers %q: %s (sealed until everyone has answered).", who, d.Prompt, d.Label(s.Choice)),
+	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true, Text: text,
 		Data: mustJSON(s)}); err != nil {
 		return err
 	}
