@@ -101,6 +101,11 @@ func contractPick(rng *rand.Rand, v engine.View, sealed map[string]map[string]an
 		if len(d.Fields) > 0 {
 			cmd["values"] = enginetest.Values(rng, d.Fields)
 		}
+		// A GM answers a player's decision only deliberately.
+		override := v.Viewer.PlayerOwned(d.For)
+		if override {
+			cmd["override"] = true
+		}
 		if !d.Sealed || sealed == nil || rng.IntN(2) == 0 {
 			return cmd
 		}
@@ -111,8 +116,13 @@ func contractPick(rng *rand.Rand, v engine.View, sealed map[string]map[string]an
 			panic(err)
 		}
 		cmd["kind"], cmd["nonce"] = engine.KindUnseal, nonce
+		delete(cmd, "override")
 		sealed[d.ID] = cmd
-		return map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "commitment": commitment}
+		commit := map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "commitment": commitment}
+		if override {
+			commit["override"] = true
+		}
+		return commit
 	}
 	var pool []engine.Action
 	var weights []float64
