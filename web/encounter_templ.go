@@ -164,7 +164,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</strong></span> <span id=\"conn\" class=\"conn\" data-state=\"off\" role=\"status\" hidden></span> <span id=\"fingerprint\" class=\"fingerprint\" title=\"The fingerprint of the history so far: compare it with other players', or check an export against it (server verify)\" hidden>History <code id=\"fingerprint-code\"></code></span> <span id=\"attention-controls\" class=\"attention-controls\" hidden><label for=\"sound-toggle\"><input type=\"checkbox\" id=\"sound-toggle\"> Sound</label> <button type=\"button\" class=\"btn small\" id=\"notify-me\" hidden>Notify me</button> <span id=\"notify-status\" class=\"muted\" role=\"status\"></span></span> <details class=\"enc-menu\" id=\"enc-menu\"><summary class=\"btn small\" id=\"enc-menu-open\">Menu<span class=\"sr-only\">: campaign, log, replay</span></summary><ul class=\"enc-links\"><li><a href=\"/\" id=\"home-link\">Fray home</a></li>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 7, "</strong></span> <span id=\"conn\" class=\"conn\" data-state=\"off\" role=\"status\" hidden></span> <span id=\"attention-controls\" class=\"attention-controls\" hidden><label for=\"sound-toggle\"><input type=\"checkbox\" id=\"sound-toggle\"> Sound</label> <button type=\"button\" class=\"btn small\" id=\"notify-me\" hidden>Notify me</button> <span id=\"notify-status\" class=\"muted\" role=\"status\"></span></span> <details class=\"enc-menu\" id=\"enc-menu\"><summary class=\"btn small\" id=\"enc-menu-open\">Menu<span class=\"sr-only\">: campaign, log, replay</span></summary><ul class=\"enc-links\"><li><a href=\"/\" id=\"home-link\">Fray home</a></li>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -176,7 +176,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 			var templ_7745c5c3_Var10 templ.SafeURL
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templ.JoinURLErrs(campaignURL(p.CampaignID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 43, Col: 45}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 42, Col: 45}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var10))
 			if templ_7745c5c3_Err != nil {
@@ -189,7 +189,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templ.JoinStringErrs(campaignName(p.CampaignName))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 43, Col: 105}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 42, Col: 105}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var11))
 			if templ_7745c5c3_Err != nil {
@@ -208,7 +208,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 			var templ_7745c5c3_Var12 templ.SafeURL
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templ.JoinURLErrs(switchURL(p.View.ID))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 46, Col: 40}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 45, Col: 40}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var12))
 			if templ_7745c5c3_Err != nil {
@@ -226,7 +226,7 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 		var templ_7745c5c3_Var13 templ.SafeURL
 		templ_7745c5c3_Var13, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(p.logURL()))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 48, Col: 44}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 47, Col: 44}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var13))
 		if templ_7745c5c3_Err != nil {
@@ -239,13 +239,13 @@ func encounterBody(m *model, p EncounterProps) templ.Component {
 		var templ_7745c5c3_Var14 templ.SafeURL
 		templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinURLErrs(templ.SafeURL(p.replayURL()))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 49, Col: 47}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/encounter.templ`, Line: 48, Col: 47}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" id=\"replay-link\">Replay</a></li></ul></details> <button type=\"button\" class=\"btn small keys-open\" id=\"keys-open\" aria-haspopup=\"dialog\" hidden>Keys <kbd>?</kbd></button><p id=\"chain-warning\" class=\"notice chain-warning\" role=\"alert\" hidden></p></header>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 15, "\" id=\"replay-link\">Replay</a></li><li id=\"fingerprint\" class=\"fingerprint\" title=\"The fingerprint of the history so far: compare it with other players', or check an export against it (server verify)\" hidden>History <code id=\"fingerprint-code\"></code></li></ul></details> <button type=\"button\" class=\"btn small keys-open\" id=\"keys-open\" aria-haspopup=\"dialog\" hidden>Keys <kbd>?</kbd></button><p id=\"chain-warning\" class=\"notice chain-warning\" role=\"alert\" hidden></p></header>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -161,8 +161,9 @@ func TestBrowserHeadWarning(t *testing.T) {
 	login(t, ctx, srv.URL, pl.Name)
 	shown := func() (fingerprint, warning string) {
 		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
-			chromedp.WaitVisible(`#fingerprint`, chromedp.ByID),
-			chromedp.Text(`#fingerprint-code`, &fingerprint, chromedp.ByID),
+			chromedp.WaitReady(`#fingerprint`, chromedp.ByID),
+			chromedp.Poll(`!document.getElementById('fingerprint').hidden`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Evaluate(`document.getElementById('fingerprint-code').textContent`, &fingerprint),
 			chromedp.Evaluate(`document.getElementById('chain-warning').hidden ? '' : document.getElementById('chain-warning').textContent`, &warning))
 		return fingerprint, warning
 	}
