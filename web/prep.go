@@ -47,6 +47,8 @@ type DraftProps struct {
 	// then shows inside the editor).
 	InPlace       bool
 	Notice, Error string
+	// Undos and Redos are how many edits can be undone and redone.
+	Undos, Redos int
 	// Odds is the encounter odds section.
 	Odds OddsProps
 }

@@ -112,7 +112,8 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps,
 	}
 	rs, setup := v.Ruleset, v.Setup
 	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
-		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt}
+		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt,
+		Undos: d.Undos, Redos: d.Redos}
 	for _, o := range rs.Options() {
 		val := o.Default
 		if x, ok := setup.Options[o.Name]; ok {

@@ -255,6 +255,14 @@
   });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && picked) pick(null);
+    // Ctrl+Z undoes the last edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it —
+    // except in a text field, where they undo typing.
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !e.target.closest('input,textarea,select')) {
+      const redo = e.key.toLowerCase() === 'y' || e.shiftKey;
+      const btn = document.getElementById(redo ? 'redo' : 'undo');
+      if (btn && !btn.disabled) btn.click();
+      e.preventDefault();
+    }
   });
 
   // The check's problem is marked on the board.
