@@ -119,6 +119,17 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
+	// Stats is this encounter's copy of its stat block, opened for
+	// editing (nil when closed, or for a player character).
+	Stats *DraftStats
+}
+
+// DraftStats is a combatant's stat block in the draft, in the ruleset's
+// stat schema form.
+type DraftStats struct {
+	Schema   sheet.Schema
+	Values   map[string]string
+	ListRows int
 }
 
 // StatBlockProps is the page editing a bestiary entry or character.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,6 +101,36 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 		run(t, chromedp.Evaluate(chip+`.focus()`, nil), key(kb.Enter), focused("board-preview"),
 			key(kb.Escape), waitJS(`document.activeElement === `+chip))
 		kept(t)
+
+		// The combatant's stat block changed for this encounter only: its
+		// name and a value of the ruleset's stat form; the bestiary entry
+		// stays as it was.
+		bestiary := func() string { return string(srv.get(gmUser, c+"/bestiary.json").body) }
+		before := bestiary()
+		var draftURL string
+		run(t, chromedp.Location(&draftURL))
+		run(t, chromedp.Evaluate(`document.querySelector('#combatant-list a[id$="-stats"]').click()`, nil),
+			chromedp.WaitVisible(`.draft-stats`, chromedp.ByQuery),
+			chromedp.SetValue(`.draft-stats input[name="name"]`, "Ally Veteran", chromedp.ByQuery),
+			chromedp.Evaluate(`(() => { const n = document.querySelector('.draft-stats input[type=number]'); n.value = String((+n.value || 0) + 1); })()`, nil),
+			chromedp.Click(`.draft-stats button[type=submit]`, chromedp.ByQuery),
+			waitJS(chip+`.textContent.includes('Ally Veteran') && !document.querySelector('.draft-stats')`))
+		kept(t)
+		if after := bestiary(); after != before {
+			t.Fatalf("the bestiary changed with the draft's copy:\n%s\n%s", before, after)
+		}
+		setup := string(srv.get(gmUser, draftURL[len(srv.URL):]+"/setup.json").body)
+		if !strings.Contains(setup, "Ally Veteran") || strings.Contains(before, "Ally Veteran") {
+			t.Fatalf("the draft's copy was not changed: %s", setup)
+		}
+		var entry []struct{ Stats json.RawMessage }
+		var copied struct {
+			Combatants []struct{ Stats json.RawMessage }
+		}
+		if json.Unmarshal([]byte(before), &entry) != nil || json.Unmarshal([]byte(setup), &copied) != nil ||
+			len(entry) != 1 || len(copied.Combatants) != 1 || sameJSON(t, entry[0].Stats, copied.Combatants[0].Stats) {
+			t.Fatalf("the draft's stats are the bestiary's: %s / %s", before, setup)
+		}
 	})
 
 	t.Run(board.Zones, func(t *testing.T) {

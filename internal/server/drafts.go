@@ -95,7 +95,7 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, err := s.draftProps(r.Context(), d)
+	p, err := s.draftProps(r.Context(), d, r.URL.Query().Get("stats"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -104,8 +104,10 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Draft(p))
 }
 
-// draftProps is the encounter editor's data for draft d.
-func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps, error) {
+// draftProps is the encounter editor's data for draft d, with the stat
+// block of combatant statsFor opened (when it is not a player character
+// and the ruleset has a stat editor).
+func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string) (web.DraftProps, error) {
 	v, err := s.Drafts.View(ctx, d)
 	if err != nil {
 		return web.DraftProps{}, err
@@ -126,8 +128,17 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps,
 	}
 	for _, c := range setup.Combatants {
 		st := prep.StartOf(c)
-		p.Combatants = append(p.Combatants, web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
-			Start: st, Where: whereStarts(v.Battlefield, st)})
+		row := web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
+			Start: st, Where: whereStarts(v.Battlefield, st)}
+		if c.ID == statsFor && !c.PC {
+			if schema, err := prep.SchemaOf(rs); err == nil {
+				row.Stats = &web.DraftStats{Schema: schema}
+				if row.Stats.Values, row.Stats.ListRows, err = schema.FormValues(c.Stats); err != nil {
+					row.Stats = nil
+				}
+			}
+		}
+		p.Combatants = append(p.Combatants, row)
 	}
 	for _, b := range v.Bestiary {
 		p.Bestiary = append(p.Bestiary, engine.Choice{Value: b.ID, Label: b.Name})
@@ -181,7 +192,12 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		d, err = s.Drafts.Draft(r.Context(), d.ID)
 	}
-	p, perr := s.draftProps(r.Context(), d)
+	// A refused stat block stays open.
+	statsFor := ""
+	if err != nil && r.PostForm.Get("op") == "combatant-stats" {
+		statsFor = r.PostForm.Get("combatant")
+	}
+	p, perr := s.draftProps(r.Context(), d, statsFor)
 	if perr != nil {
 		writeError(w, r, perr)
 		return
