@@ -150,5 +150,25 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 			waitJS(`document.querySelector('#board-preview').dataset.cursor === 'locomotive'`),
 			key(kb.Enter), waitJS(`document.querySelector('#tray-combatants .chip') && document.querySelector('#tray-combatants .chip').textContent.includes('Locomotive')`))
 		kept(t)
+
+		// At desktop size the board is on screen as the page opens; the
+		// editor is looked at on a desktop and a phone
+		// (FRAY_SCREENSHOTS=dir keeps the pictures).
+		var draftURL string
+		run(t, chromedp.Location(&draftURL))
+		for _, size := range []struct {
+			name string
+			w, h int64
+		}{{"desktop", 1440, 900}, {"phone", 390, 844}} {
+			var top, height float64
+			run(t, chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(draftURL), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
+				chromedp.Evaluate(`window.scrollTo(0, 0)`, nil),
+				chromedp.Evaluate(`document.querySelector('#board-preview').getBoundingClientRect().top`, &top),
+				chromedp.Evaluate(`window.innerHeight`, &height))
+			keepScreenshot(gm, "prep-editor-"+size.name)
+			if size.name == "desktop" && top > height/2 {
+				t.Fatalf("at %dx%d the board starts %.0f px down a %.0f px window", size.w, size.h, top, height)
+			}
+		}
 	})
 }
