@@ -60,7 +60,10 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 					viewers = append(viewers, engine.PlayerViewer(c.ID))
 				}
 			}
-			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12})
+			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
+				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
+					return web.EntryFragments(ctx, v, events)
+				}})
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
