@@ -149,7 +149,7 @@ type client struct {
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
-	send      chan frame
+	send      *queue
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 	sent      int64 // the last event seq written; only the writer touches it
@@ -653,7 +653,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	defer cancel()
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
-		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
+		send: newQueue(h.cfg.SendQueue), cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
 	c.access.Store(opt.Access)
@@ -827,9 +827,7 @@ func (c *client) ackedWithEvents(id string) bool {
 // enqueue never blocks: a client whose queue is full is too slow and is
 // disconnected, so it can never hold up the encounter or other clients.
 func (c *client) enqueue(f frame) {
-	select {
-	case c.send <- f:
-	default:
+	if !c.send.push(f) {
 		c.close(websocket.StatusPolicyViolation, "client too slow")
 	}
 }
@@ -837,24 +835,23 @@ func (c *client) enqueue(f frame) {
 // writeLoop writes the client's frames as they are queued. Frames queued
 // together go out in one write (see corkConn).
 func (c *client) writeLoop(ctx context.Context) {
+	var batch []frame
 	for {
-		var f frame
 		select {
 		case <-ctx.Done():
 			return
-		case f = <-c.send:
+		case <-c.send.ready:
 		}
 		c.cork.cork()
-		stop := c.writeFrame(ctx, f)
-	drain:
-		for !stop {
-			select {
-			case f = <-c.send:
-				stop = c.writeFrame(ctx, f)
-			default:
-				break drain
+		stop := false
+		for batch = c.send.take(batch); len(batch) > 0 && !stop; batch = c.send.take(batch) {
+			for _, f := range batch {
+				if stop = c.writeFrame(ctx, f); stop {
+					break
+				}
 			}
 		}
+		clear(batch) // let the frames' bytes go
 		if err := c.cork.uncork(); err != nil && !stop {
 			c.close(websocket.StatusInternalError, "write failed")
 			return

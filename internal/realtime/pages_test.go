@@ -67,7 +67,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
-					p := &testPage{viewer: v, c: &client{hub: hub, encounter: "e", viewer: v, html: true, send: make(chan frame, 1<<12)}}
+					p := &testPage{viewer: v, c: &client{hub: hub, encounter: "e", viewer: v, html: true, send: newQueue(1 << 12)}}
 					full, err := web.Fragments(context.Background(), engine.Project(rs, st, v), nil, true)
 					if err != nil {
 						t.Fatal(err)
@@ -98,7 +98,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 
 // fight plays st with the ruleset's tactics, at most maxCommands commands,
 // calling publish with each command's events and the state after them.
-func fight(t *testing.T, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
+func fight(t testing.TB, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
 	t.Helper()
 	roller := dice.NewRoller(dice.NewSeeded(7))
 	gm := engine.GMViewer()
@@ -164,19 +164,18 @@ type testPage struct {
 func (p *testPage) drain(t *testing.T) {
 	t.Helper()
 	for {
-		select {
-		case f := <-p.c.send:
-			if f.data == nil {
-				continue
-			}
-			msg, err := decodeFrame(f.data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.apply(t, msg, false)
-		default:
+		f, ok := p.c.send.pop()
+		if !ok {
 			return
 		}
+		if f.data == nil {
+			continue
+		}
+		msg, err := decodeFrame(f.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.apply(t, msg, false)
 	}
 }
 
