@@ -7,7 +7,8 @@
 // Every component takes plain props; nothing here does IO. The pages obey a
 // strict Content-Security-Policy: no inline scripts, event handlers or style
 // attributes, only /static/app.css and /static/app.js (and
-// /static/push.js on the notifications page, /sw.js as the service worker).
+// /static/push.js on the notifications page, /static/htmx.min.js and
+// /static/prep.js on the draft editor, /sw.js as the service worker).
 package web
 
 import "embed"

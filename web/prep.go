@@ -38,8 +38,14 @@ type DraftProps struct {
 	Board                *DraftBoard
 	Combatants           []CombatantRow
 	Characters, Bestiary []engine.Choice
-	// Problem is why the draft cannot become an encounter yet ("" when ready).
-	Problem       string
+	// Problem is why the draft cannot become an encounter yet ("" when
+	// ready), in the GM's names; ProblemFix says how to fix it; ProblemAt
+	// is the board element it is about (a zone, square or combatant id,
+	// see prep.Problem), highlighted on the board.
+	Problem, ProblemFix, ProblemAt string
+	// InPlace is set when the page answers an edit made in place (Error
+	// then shows inside the editor).
+	InPlace       bool
 	Notice, Error string
 	// Odds is the encounter odds section.
 	Odds OddsProps
@@ -212,4 +218,25 @@ func combatantName(rows []CombatantRow, id string) string {
 		}
 	}
 	return id
+}
+
+// htmxConfig keeps htmx within the pages' Content-Security-Policy (no
+// inline styles, no eval) and lets an edit refused with 4xx swap in the
+// editor that says why.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,` +
+	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"4..","swap":true,"error":false},{"code":"...","swap":false,"error":true}]}`
+
+// boardHint says how to edit the board of a position model in place.
+func boardHint(model string) string {
+	switch model {
+	case board.Zones:
+		return "Draw a rectangle on the board to add a zone there. Click one zone, then another, to connect them. Drag a combatant or a bestiary entry onto a zone to start it there — or click it, then click the zone."
+	case board.Grid:
+		return "Drag a combatant or a bestiary entry onto a square to start it there — or click it, then click the square. To paint terrain, set it under “Paint squares” and drag over the board."
+	case board.Pairs:
+		return "Drag one combatant onto another to engage them at the distance picked under “Engage two combatants” — or click one, then the other. Bestiary entries can be dropped anywhere on the board."
+	case board.Ladder:
+		return "Click a rung between two sides to set how far apart they start. Bestiary entries can be dropped anywhere on the board."
+	}
+	return ""
 }

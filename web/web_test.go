@@ -886,7 +886,7 @@ func TestFragments(t *testing.T) {
 
 func TestGenericRuleset(t *testing.T) {
 	v := testView()
-	v.Ruleset, v.Rules, v.Board = "no-board", map[string]any{"whatever": 1}, nil
+	v.Ruleset, v.Board = "no-board", nil
 	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
 	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "roster-item") })
 	if len(items) != len(v.Combatants) {

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -29,10 +31,11 @@ var brakSheet = url.Values{"ruleset": {"sw-zones"}, "name": {"Brak"}, "wildCard"
 	"attributes.agility": {"d6"}, "attributes.smarts": {"d6"}, "attributes.spirit": {"d6"}, "attributes.strength": {"d6"}, "attributes.vigor": {"d6"},
 	"skills.fighting": {"d4"}, "weapons.0.name": {"Sword"}, "weapons.0.damage": {"Str+d6"}, "wounds": {"0"}}
 
-// fighterState is the part of a view's sw-zones fighter the tests read.
+// fighterState is what the tests read of an sw-zones fighter on the board:
+// its wounds (the health meter) and whether it is incapacitated.
 type fighterState struct {
-	Wounds        int  `json:"wounds"`
-	Incapacitated bool `json:"incapacitated"`
+	Wounds        int
+	Incapacitated bool
 }
 
 type swView struct {
@@ -43,9 +46,23 @@ type swView struct {
 		ID      string `json:"id"`
 		Options []struct{ Value string }
 	} `json:"pending"`
-	Rules struct {
-		Fighters map[string]fighterState `json:"fighters"`
-	} `json:"rules"`
+	Board board.Board `json:"board"`
+}
+
+// fighter reads fighter id's token.
+func (v swView) fighter(id string) fighterState {
+	for _, t := range v.Board.Tokens {
+		if t.ID != id {
+			continue
+		}
+		var f fighterState
+		if t.Health != nil {
+			f.Wounds = t.Health.Value
+		}
+		f.Incapacitated = slices.ContainsFunc(t.Conditions, func(c board.Condition) bool { return c.ID == "incapacitated" || c.ID == "status" })
+		return f
+	}
+	return fighterState{}
 }
 
 func (s *testServer) swView(u *apiUser, id string) swView {
@@ -64,7 +81,7 @@ func (s *testServer) woundBrak(gm *apiUser, id string, above int) int {
 	s.t.Helper()
 	for i := 0; i < 300; i++ {
 		v := s.swView(gm, id)
-		brak := v.Rules.Fighters["brak"]
+		brak := v.fighter("brak")
 		cid := fmt.Sprintf("w%d-%d-%d", above, v.Seq, i)
 		switch {
 		case brak.Incapacitated:
@@ -274,7 +291,7 @@ func TestCarryOverAcrossEncounters(t *testing.T) {
 		t.Fatalf("create the mill: %d", code)
 	}
 	next := enc.ID
-	if got := srv.swView(tb.gm, next).Rules.Fighters["brak"].Wounds; got != w1 {
+	if got := srv.swView(tb.gm, next).fighter("brak").Wounds; got != w1 {
 		t.Fatalf("Brak starts the next encounter with %d wounds, want %d", got, w1)
 	}
 
@@ -285,7 +302,7 @@ func TestCarryOverAcrossEncounters(t *testing.T) {
 	if created.code != http.StatusSeeOther || !strings.HasPrefix(created.location, "/encounters/") {
 		t.Fatalf("create from the draft: %d %s", created.code, created.location)
 	}
-	if got := srv.swView(tb.gm, strings.TrimPrefix(created.location, "/encounters/")).Rules.Fighters["brak"].Wounds; got != w1 {
+	if got := srv.swView(tb.gm, strings.TrimPrefix(created.location, "/encounters/")).fighter("brak").Wounds; got != w1 {
 		t.Fatalf("Brak starts the encounter made from a draft with %d wounds, want %d", got, w1)
 	}
 
@@ -337,7 +354,7 @@ func TestCarryOverAcrossEncounters(t *testing.T) {
 		t.Fatalf("Brak after the new end has %d wounds (want %d): %+v", stats.Wounds, w2, revs)
 	}
 	// The encounter prepared before keeps what it started with.
-	if got := srv.swView(tb.gm, next).Rules.Fighters["brak"].Wounds; got != w1 {
+	if got := srv.swView(tb.gm, next).fighter("brak").Wounds; got != w1 {
 		t.Fatalf("the mill's Brak changed to %d wounds", got)
 	}
 

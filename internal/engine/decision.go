@@ -243,6 +243,37 @@ func checkDecision(d Decision) error {
 	return nil
 }
 
+// Who answers a question. A question to a combatant (Decision.For) is
+// answered by its controller: the player who commands it, or the GM when
+// no player does. A question to a combatant the GM keeps hidden is the
+// GM's alone, even when a player commands it: its events are secret (the
+// hidden combatant is their actor, see Tx.Emit) and every text names "the
+// GM" as the one who answers. Rulesets ask the combatant a question
+// concerns and never redirect it themselves: this is the one place the
+// policy lives.
+
+// Answerer returns GM when the GM alone answers d, else d.For: the
+// combatant whose controller answers.
+func (b *Base) Answerer(d Decision) string {
+	if c := b.Combatant(d.For); c != nil && !c.Hidden {
+		return d.For
+	}
+	return GM
+}
+
+// mayAnswer reports whether v answers d.
+func (b *Base) mayAnswer(v Viewer, d Decision) bool {
+	return v.GM || (b.Answerer(d) != GM && v.CanCommand(d.For))
+}
+
+// answererName names who answers d, as any viewer may read it.
+func (b *Base) answererName(d Decision) string {
+	if a := b.Answerer(d); a != GM {
+		return b.NameOf(a)
+	}
+	return "the GM"
+}
+
 // answerArgs are an answer command's arguments.
 type answerArgs struct {
 	Decision string                     `json:"decision"`
@@ -263,7 +294,7 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if d == nil || (!tx.viewer.GM && d.For != GM && !Visible(tx.st, tx.viewer, d.For)) {
 		return fray.Errorf(fray.ENOTFOUND, "no pending decision %q", a.Decision)
 	}
-	if !tx.viewer.GM && (d.For == GM || !tx.viewer.CanCommand(d.For)) {
+	if !b.mayAnswer(tx.viewer, *d) {
 		return fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
 	}
 	if d.Answered {
@@ -332,9 +363,9 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string) error 
 		}
 		return tx.resume([]Answered{{Decision: d, Choice: choice, Values: values, By: by}}, steps)
 	}
-	who := "The GM"
-	if c := b.Combatant(d.For); c != nil {
-		who = c.Name
+	who := b.answererName(d)
+	if who == "the GM" {
+		who = "The GM"
 	}
 	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered.",
 		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by})}.With(d.concerns(b)...)); err != nil {
@@ -375,10 +406,7 @@ func (tx *Tx) reveal(group []Decision) error {
 		s := b.Sealed[j]
 		answers[i] = Answered{Decision: d, Choice: s.Choice, Values: s.Values, By: s.By}
 		shown[i] = RevealedAnswer{ID: d.ID, For: d.For, Choice: s.Choice, Label: d.Label(s.Choice), Values: s.Values}
-		who := "the GM"
-		if c := b.Combatant(d.For); c != nil {
-			who = c.Name
-		}
+		who := b.answererName(d)
 		texts = append(texts, fmt.Sprintf("%s — %s", who, d.Label(s.Choice)))
 	}
 	steps := tx.stepsAfter(ids)

@@ -45,8 +45,6 @@ type Ruleset interface {
 	// engine updated Base, so the ruleset can react (e.g. reset movement).
 	// It must not change Base.
 	Apply(st State, ev Event) error
-	// Project returns the ruleset part of what v may see (JSON-encodable).
-	Project(st State, v Viewer) any
 	// Actions lists the commands v may issue now, for the page and bots:
 	// a combatant's actions, and for the GM the ruleset's GM commands.
 	Actions(st State, v Viewer) []Action

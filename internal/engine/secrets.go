@@ -579,14 +579,6 @@ func (vl *veil) veilView(view *View) {
 			}
 		}
 	}
-	if view.Rules != nil {
-		if raw, err := json.Marshal(view.Rules); err == nil && vl.namesJSON(raw) {
-			view.Rules = nil
-			if clean := vl.scrubJSON(raw); clean != nil {
-				view.Rules = json.RawMessage(clean)
-			}
-		}
-	}
 }
 
 func (vl *veil) choices(cs []Choice) []Choice {

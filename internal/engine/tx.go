@@ -90,15 +90,16 @@ func (tx *Tx) AskAll(ds ...Decision) error {
 		}
 		d.ID = fmt.Sprintf("d%d", tx.Base().Seq+1)
 		d.Group, d.Answered = group, false
-		who, actor := "the GM", ""
+		actor := ""
 		if c := tx.Base().Combatant(d.For); c != nil {
 			// The combatant is the event's actor, so a hidden one's
 			// question is secret (see Emit) and its name never reaches
 			// players.
-			who, actor = c.Name, c.ID
+			actor = c.ID
 		} else if d.For != GM {
 			return fmt.Errorf("decision %q is for unknown %q", d.Prompt, d.For)
 		}
+		who := tx.Base().answererName(d)
 		data := DecisionOpened{Decision: d}
 		if i == 0 {
 			data.Then = then

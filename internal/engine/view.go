@@ -36,9 +36,9 @@ type View struct {
 	Waiting []string `json:"waiting,omitempty"`
 	Outcome *Outcome `json:"outcome,omitempty"`
 	// Board is the battlefield as the viewer sees it (rulesets that are
-	// Boarders); Rules the rest of the ruleset's projection.
+	// Boarders): the ruleset's one projection, tokens, stats and sheets
+	// included.
 	Board   *board.Board `json:"board,omitempty"`
-	Rules   any          `json:"rules,omitempty"`
 	Actions []Action     `json:"actions"`
 }
 
@@ -67,11 +67,6 @@ func visibleIDs(st State, v Viewer, ids []string) []string {
 	return out
 }
 
-// mayAnswer reports whether v answers decision d.
-func mayAnswer(v Viewer, d Decision) bool {
-	return v.GM || (d.For != GM && v.CanCommand(d.For))
-}
-
 // Project builds v's view of st.
 func Project(rs Ruleset, st State, v Viewer) View {
 	b := st.Core()
@@ -96,28 +91,24 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	}
 	for _, d := range b.Pending {
 		switch {
-		case mayAnswer(v, d) && !d.Answered:
+		case b.mayAnswer(v, d) && !d.Answered:
 			if !v.GM {
 				d.Data = nil
 			}
 			view.Pending = append(view.Pending, d)
-		case mayAnswer(v, d):
+		case b.mayAnswer(v, d):
 			for _, s := range b.Sealed {
 				if s.ID == d.ID {
 					view.Committed = append(view.Committed, Committed{Decision: d.ID, For: d.For, Prompt: d.Prompt, Choice: s.Choice, Label: d.Label(s.Choice)})
 				}
 			}
 		case !d.Answered:
-			who := "the GM"
-			if c := b.Combatant(d.For); c != nil && Visible(st, v, c.ID) {
-				who = c.Name
-			}
+			who := b.answererName(d)
 			if !slices.Contains(view.Waiting, who) {
 				view.Waiting = append(view.Waiting, who)
 			}
 		}
 	}
-	view.Rules = rs.Project(st, v)
 	if bd, ok := rs.(Boarder); ok {
 		if view.Board = bd.Board(st, v); view.Board != nil {
 			view.Board.Finish()
@@ -140,10 +131,7 @@ func waitingText(st State, v Viewer) string {
 		if d.Answered {
 			continue
 		}
-		name := "the GM"
-		if c := st.Core().Combatant(d.For); c != nil && Visible(st, v, c.ID) {
-			name = c.Name
-		}
+		name := st.Core().answererName(d)
 		if !slices.Contains(who, name) {
 			who = append(who, name)
 		}
@@ -195,11 +183,12 @@ func gmActions(b *Base) []Action {
 }
 
 // NextTurn returns the index in b.Order after b.Turn of the next combatant
-// still in the fight (down ones included: they still take turns), or -1
-// when the round is over.
-func NextTurn(b *Base) int {
+// still in the fight (down ones included: they still take turns) whom skip
+// (nil: none) does not pass over — one on Hold, one down where the down
+// take no turns — or -1 when the round is over.
+func NextTurn(b *Base, skip func(id string) bool) int {
 	for i := b.Turn + 1; i < len(b.Order); i++ {
-		if c := b.Combatant(b.Order[i]); c != nil && !c.Out {
+		if c := b.Combatant(b.Order[i]); c != nil && !c.Out && (skip == nil || !skip(c.ID)) {
 			return i
 		}
 	}

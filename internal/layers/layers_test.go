@@ -27,8 +27,8 @@ var layers = [][]string{
 	{"internal/engine", "internal/auth"},
 	// character sheets and carry-over arithmetic; the notices' outbox
 	// (what a command's events cause); the encounter odds, fights played
-	// on the pure engine
-	{"internal/sheet", "internal/outbox", "internal/simulate"},
+	// on the pure engine; the kit every ruleset is built with
+	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit"},
 	// the rulesets, and the test kits
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
@@ -126,8 +126,8 @@ func TestImportsGoDown(t *testing.T) {
 // are told apart.
 func TestLayerOf(t *testing.T) {
 	for pkg, want := range map[string]int{
-		"internal/fray": 0, "internal/rules/swzones": 5, "internal/rules": 6, "internal/engine/enginetest": 5,
-		"internal/server": 12, "cmd/server": 13, "internal/nope": -1,
+		"internal/fray": 0, "internal/rules/kit": 4, "internal/rules/swzones": 5, "internal/rules/kit/kittest": 5,
+		"internal/rules": 6, "internal/engine/enginetest": 5, "internal/server": 12, "cmd/server": 13, "internal/nope": -1,
 	} {
 		if got := layerOf(pkg); got != want {
 			t.Errorf("layerOf(%s) = %d, want %d", pkg, got, want)

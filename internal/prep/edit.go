@@ -47,14 +47,15 @@ func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, 
 //   - add-bestiary: entry ; add-character: character ; both with count,
 //     side, hidden, start.* (see StartFromForm)
 //   - combatant-update: combatant, side, hidden, start.* ;
-//     combatant-remove: combatant
+//     place: combatant, start.* (where it starts, as dropped on the
+//     board; its other start properties stay) ; combatant-remove: combatant
 //   - model: model (a choice of the editor's Models)
 //   - zone-add: name, description, x, y (its place on the map, optional),
 //     prop.* ; zone-update: zone and the same ; zone-remove: zone ;
 //     connect, disconnect: a, b
 //   - melee-add: members (several) ; melee-remove: melee
-//   - grid-size: width, height ; cell-set: x, y, prop.* (no properties:
-//     open ground) ; cell-remove: x, y
+//   - grid-size: width, height ; cell-set: x, y or cells ("x,y", several:
+//     painted), prop.* (no properties: open ground) ; cell-remove: the same
 //   - pair-add: a, b, distance ; pair-remove: index
 //   - distance-set: a, b, rung (sides)
 func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
@@ -217,26 +218,47 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 		if model != board.Grid {
 			return bad("this battlefield is not a grid")
 		}
-		x, err := num("x", "The column", 0, b.Width-1)
-		if err != nil {
-			return err
+		// One square (x, y), or several painted at once (cells: "x,y" each).
+		var squares [][2]int
+		if cells := f["cells"]; len(cells) > 0 {
+			if len(cells) > b.Width*b.Height {
+				return bad("more squares than the grid has")
+			}
+			for _, c := range cells {
+				xs, ys, _ := strings.Cut(c, ",")
+				x, errX := strconv.Atoi(xs)
+				y, errY := strconv.Atoi(ys)
+				if errX != nil || errY != nil || x < 0 || y < 0 || x >= b.Width || y >= b.Height {
+					return bad("a painted square must be inside the %d×%d grid", b.Width, b.Height)
+				}
+				squares = append(squares, [2]int{x, y})
+			}
+		} else {
+			x, err := num("x", "The column", 0, b.Width-1)
+			if err != nil {
+				return err
+			}
+			y, err := num("y", "The row", 0, b.Height-1)
+			if err != nil {
+				return err
+			}
+			squares = append(squares, [2]int{x, y})
 		}
-		y, err := num("y", "The row", 0, b.Height-1)
-		if err != nil {
-			return err
+		for _, sq := range squares {
+			x, y := sq[0], sq[1]
+			b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X == x && c.Y == y })
+			if op == "cell-remove" {
+				continue
+			}
+			props, err := PropsFromForm(e.Area, f.Get, "prop.", "square "+board.SquareName(x, y))
+			if err != nil {
+				return err
+			}
+			if len(props) > 0 {
+				b.Cells = append(b.Cells, board.CellSetup{X: x, Y: y, Props: props})
+			}
 		}
-		b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X == x && c.Y == y })
-		if op == "cell-remove" {
-			break
-		}
-		props, err := PropsFromForm(e.Area, f.Get, "prop.", "cell "+board.SquareName(x, y))
-		if err != nil {
-			return err
-		}
-		if len(props) > 0 {
-			b.Cells = append(b.Cells, board.CellSetup{X: x, Y: y, Props: props})
-			slices.SortFunc(b.Cells, func(a, c board.CellSetup) int { return (a.Y-c.Y)*1000 + a.X - c.X })
-		}
+		slices.SortFunc(b.Cells, func(a, c board.CellSetup) int { return (a.Y-c.Y)*1000 + a.X - c.X })
 	case "pair-add":
 		if model != board.Pairs {
 			return bad("this battlefield has no engagements")
@@ -290,7 +312,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 // battlefieldOps those of the battlefield.
 var (
 	setupOps = map[string]bool{"settings": true, "side-add": true, "side-rename": true, "side-remove": true,
-		"add-bestiary": true, "add-character": true, "combatant-update": true, "combatant-remove": true}
+		"add-bestiary": true, "add-character": true, "combatant-update": true, "place": true, "combatant-remove": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
@@ -376,6 +398,32 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 			}
 			SetStart(c, start)
 		}
+	case "place":
+		if !ed.Boarded {
+			return bad("this ruleset has no battlefield to place anyone on")
+		}
+		bf, err := ReadBattlefield(*s)
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(s.Combatants, func(c engine.CombatantSetup) bool { return c.ID == val("combatant") })
+		if i < 0 {
+			return bad("no combatant %q", val("combatant"))
+		}
+		c := &s.Combatants[i]
+		old := StartOf(*c)
+		start, err := StartFromForm(ed.Board, bf, f, "start.", c.Name)
+		if err != nil {
+			return err
+		}
+		start.Props, start.Group = old.Props, old.Group
+		same := start.Zone == old.Zone && (start.X == nil) == (old.X == nil) && (start.X == nil || *start.X == *old.X && *start.Y == *old.Y)
+		if !same { // a melee or contact group is in one place
+			LeaveGroups(&bf, c.ID)
+			start.Group = ""
+			WriteBattlefield(s, bf)
+		}
+		SetStart(c, start)
 	case "combatant-remove":
 		RemoveCombatant(s, val("combatant"))
 	}

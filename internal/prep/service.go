@@ -158,8 +158,10 @@ type DraftView struct {
 	Ruleset engine.Ruleset
 	// Problem says why creating the encounter would fail now (the player
 	// characters taking their sheets' latest revisions, as creating does);
-	// empty when it would not.
-	Problem string
+	// empty when it would not. It names things as the GM named them;
+	// ProblemFix says how to fix it and ProblemAt is the zone, square
+	// ("x,y") or combatant it is about, when it is about one.
+	Problem, ProblemFix, ProblemAt string
 	// Board and Battlefield are the ruleset's battlefield editor and the
 	// draft's battlefield, when the ruleset draws a board (Boarded).
 	Board       board.Editor
@@ -189,8 +191,13 @@ func (s *Service) View(ctx context.Context, d store.Draft) (DraftView, error) {
 	if overLimits != nil && len(v.Setup.Combatants) > MaxCombatants {
 		v.Setup.Combatants = v.Setup.Combatants[:MaxCombatants]
 	}
-	if _, v.Problem, err = s.playable(ctx, d.CampaignID, setup); err != nil {
+	taken := setup
+	taken.Combatants = slices.Clone(setup.Combatants)
+	if _, err := TakeCharacters(ctx, s.db, d.CampaignID, &taken); err != nil {
 		return DraftView{}, err
+	}
+	if p, bad := s.explain(taken); bad {
+		v.Problem, v.ProblemFix, v.ProblemAt = p.Text, p.Fix, p.At
 	}
 	if v.Battlefield, err = ReadBattlefield(setup); err != nil {
 		v.Problem = fray.ErrorMessage(err)
@@ -239,10 +246,18 @@ func (s *Service) playable(ctx context.Context, campaignID string, setup engine.
 	if _, err := TakeCharacters(ctx, s.db, campaignID, &setup); err != nil {
 		return setup, "", err
 	}
-	if err := Check(s.rules, setup); err != nil {
-		return setup, fray.ErrorMessage(err), nil
+	p, _ := s.explain(setup)
+	return setup, p.Text, nil
+}
+
+// explain is what is wrong with setup, in the GM's words.
+func (s *Service) explain(setup engine.Setup) (Problem, bool) {
+	rs, err := s.rules.Get(setup.Ruleset)
+	if err != nil {
+		return Problem{Text: fray.ErrorMessage(err)}, true
 	}
-	return setup, "", nil
+	e, boarded := EditorOf(rs)
+	return Explain(s.rules, e, boarded, setup)
 }
 
 // Shelf is what a campaign's GMs have prepared: drafts, the bestiary and

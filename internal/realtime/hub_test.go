@@ -32,7 +32,6 @@ func (f fixedEncounter) Events(context.Context, string, int64, int) ([]engine.Ev
 
 type nullRules struct{ engine.Ruleset }
 
-func (nullRules) Project(engine.State, engine.Viewer) any             { return nil }
 func (nullRules) Actions(engine.State, engine.Viewer) []engine.Action { return nil }
 
 // TestSlowClientIsDroppedOthersKeepUp publishes far more than a client that

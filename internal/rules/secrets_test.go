@@ -29,8 +29,9 @@ var lurkerMarks = regexp.MustCompile(`(?i)` + lurkerID + `|` + lurkerName + `|` 
 
 // TestProjectionsKeepHiddenCombatants plays every example of every
 // registered ruleset, with a hidden combatant in it, and checks at every
-// step that what the ruleset itself projects for a player — its Project,
-// its Board and its Actions, before the engine's filter veils the view —
+// step that what the ruleset itself projects for a player — its Board (its
+// one projection) and its Actions, before the engine's filter veils the
+// view —
 // names no combatant the player may not see. The engine's filter would
 // take such a mention out of the view; this test keeps the rulesets from
 // relying on it.
@@ -171,7 +172,7 @@ func playHidden(t *testing.T, rs engine.Ruleset, setup engine.Setup, seed uint64
 			return
 		}
 		for _, v := range viewers {
-			parts := map[string]any{"Project": rs.Project(st, v), "Actions": rs.Actions(st, v)}
+			parts := map[string]any{"Actions": rs.Actions(st, v)}
 			if bd, ok := rs.(engine.Boarder); ok {
 				parts["Board"] = bd.Board(st, v)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
@@ -94,14 +95,24 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, err := s.Drafts.View(r.Context(), d)
+	p, err := s.draftProps(r.Context(), d)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	p.Notice, p.Error = takeFlash(w, r, flashNotice), takeFlash(w, r, flashError)
+	render(w, r, web.Draft(p))
+}
+
+// draftProps is the encounter editor's data for draft d.
+func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps, error) {
+	v, err := s.Drafts.View(ctx, d)
+	if err != nil {
+		return web.DraftProps{}, err
+	}
 	rs, setup := v.Ruleset, v.Setup
 	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
-		Sides: setup.Sides, Problem: v.Problem, Notice: takeFlash(w, r, flashNotice), Error: takeFlash(w, r, flashError)}
+		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt}
 	for _, o := range rs.Options() {
 		val := o.Default
 		if x, ok := setup.Options[o.Name]; ok {
@@ -113,8 +124,9 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		p.Board = draftBoard(v.Board, v.Battlefield, setup)
 	}
 	for _, c := range setup.Combatants {
+		st := prep.StartOf(c)
 		p.Combatants = append(p.Combatants, web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
-			Start: prep.StartOf(c)})
+			Start: st, Where: whereStarts(v.Battlefield, st)})
 	}
 	for _, b := range v.Bestiary {
 		p.Bestiary = append(p.Bestiary, engine.Choice{Value: b.ID, Label: b.Name})
@@ -123,12 +135,31 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 		p.Characters = append(p.Characters, engine.Choice{Value: b.ID, Label: b.Name})
 	}
 	p.Odds = s.oddsProps(d.ID, d.CampaignID, v.Problem)
-	render(w, r, web.Draft(p))
+	return p, nil
 }
 
-// handleDraftEdit applies one editor form to the draft and redirects back:
-// POST /drafts/{draft}/edit (op and its fields, see prep.DraftEditor; GMs).
-// Edits that leave the draft invalid are stored: the page shows why.
+// whereStarts says in words where a combatant starts: its zone's name or
+// its square.
+func whereStarts(bf board.Battlefield, st board.Start) string {
+	if st.Zone != "" {
+		for _, z := range bf.Zones {
+			if z.ID == st.Zone {
+				return z.Name
+			}
+		}
+	}
+	if st.X != nil && st.Y != nil {
+		return board.SquareName(*st.X, *st.Y)
+	}
+	return ""
+}
+
+// handleDraftEdit applies one editor form to the draft: POST
+// /drafts/{draft}/edit (op and its fields, see prep.DraftEditor; GMs).
+// Edits that leave the draft invalid are stored: the page shows why. An
+// edit made in place (htmx: HX-Request) is answered with the editor
+// fragment, a refused one with its status and the reason inside; a plain
+// form post redirects back to the page.
 func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	d, ok := s.draftOf(w, r)
 	if !ok {
@@ -138,11 +169,29 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.Drafts.Edit(r.Context(), d, r.PostForm)
 	}
-	if err != nil {
-		draftRedirect(w, r, d.ID, flashError, errMessage(err))
+	if r.Header.Get("HX-Request") != "true" {
+		if err != nil {
+			draftRedirect(w, r, d.ID, flashError, errMessage(err))
+			return
+		}
+		draftRedirect(w, r, d.ID, "", "")
 		return
 	}
-	draftRedirect(w, r, d.ID, "", "")
+	if err == nil {
+		d, err = s.Drafts.Draft(r.Context(), d.ID)
+	}
+	p, perr := s.draftProps(r.Context(), d)
+	if perr != nil {
+		writeError(w, r, perr)
+		return
+	}
+	p.InPlace = true
+	if err != nil {
+		p.Error = errMessage(err)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(statusOf(fray.ErrorCode(store.Classify(err))))
+	}
+	render(w, r, web.DraftFragment(p))
 }
 
 // handleDraftReplace replaces the draft with an uploaded setup:

@@ -219,3 +219,17 @@ func MustJSON(v any) json.RawMessage {
 	}
 	return raw
 }
+
+// Options is every option of rs at its default but those of opts: what
+// engine.NewEncounter puts in an encounter's Base, for a test that builds
+// a Base by hand.
+func Options(rs engine.Ruleset, opts map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, o := range rs.Options() {
+		out[o.Name] = o.Default
+	}
+	for k, v := range opts {
+		out[k] = v
+	}
+	return out
+}

@@ -117,7 +117,7 @@ func newRound(tx *engine.Tx) error {
 }
 
 func nextTurn(tx *engine.Tx) error {
-	i := engine.NextTurn(tx.Base())
+	i := engine.NextTurn(tx.Base(), nil)
 	if i < 0 {
 		return newRound(tx)
 	}
@@ -411,17 +411,6 @@ func (Toy) Apply(s engine.State, ev engine.Event) error {
 		st.Turn = 99 // a ruleset bug the strict check catches
 	}
 	return nil
-}
-
-func (Toy) Project(s engine.State, v engine.Viewer) any {
-	st := s.(*State)
-	hp := map[string]int{}
-	for id, n := range st.HP {
-		if engine.Visible(st, v, id) {
-			hp[id] = n
-		}
-	}
-	return map[string]any{"hp": hp, "weather": st.Weather}
 }
 
 func (Toy) Actions(s engine.State, v engine.Viewer) []engine.Action {

@@ -5,14 +5,14 @@ import (
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// Actions implements engine.Ruleset: in the approach, what each fighter
+// actions are what v may do now: in the approach, what each fighter
 // apart that v commands may do, every select listing only legal choices;
 // for the GM, the rulings — which the engine keeps offering while
 // decisions wait.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning {
 		return nil
 	}
@@ -99,7 +99,10 @@ func testFields(who []engine.Choice) []engine.Field {
 
 func gmActions(st *State) []engine.Action {
 	var out []engine.Action
-	var pairs, fighters []engine.Choice
+	// Engaged pairs may change distance or separate; pairs not engaged,
+	// and free to, may be engaged: two forms of set-distance, each
+	// offering only pairs its distances suit.
+	var engaged, free, fighters []engine.Choice
 	for i, a := range st.Combatants {
 		if a.Out {
 			continue
@@ -114,23 +117,32 @@ func gmActions(st *State) []engine.Action {
 			}
 			label := a.Name + " and " + b.Name
 			if e := st.engagement(a.ID, b.ID); e != nil {
-				label += " (" + distanceLabels[e.Distance] + ")"
+				engaged = append(engaged, engine.Choice{Value: pairValue(a.ID, b.ID), Label: label + " (" + distanceLabels[e.Distance] + ")"})
+			} else if st.canPair(a.ID, b.ID) == nil {
+				free = append(free, engine.Choice{Value: pairValue(a.ID, b.ID), Label: label})
 			}
-			pairs = append(pairs, engine.Choice{Value: pairValue(a.ID, b.ID), Label: label})
 		}
 	}
-	if len(pairs) > 0 {
+	if len(engaged) > 0 {
 		out = append(out, engine.Action{Kind: CmdSetDistance, Label: "Set a distance",
-			Help: "Engage two fighters, change their distance, or separate them.",
+			Help: "Change an engaged pair's distance, or separate them.",
 			Fields: []engine.Field{
-				{Name: "pair", Label: "Fighters", Type: engine.FieldSelect, Options: pairs},
-				{Name: "distance", Label: "Distance", Type: engine.FieldSelect, Options: choices(Striking, "Striking", Grappling, "Grappling", Apart, "Apart")},
+				{Name: "pair", Label: "Fighters", Type: engine.FieldSelect, Options: engaged},
+				{Name: "distance", Label: "Distance", Type: engine.FieldSelect, Options: kit.Choices(Striking, "Striking", Grappling, "Grappling", Apart, "Apart")},
+			}})
+	}
+	if len(free) > 0 {
+		out = append(out, engine.Action{Kind: CmdSetDistance, Label: "Engage two fighters",
+			Help: "Engage two fighters who are not engaged, at a distance.",
+			Fields: []engine.Field{
+				{Name: "pair", Label: "Fighters", Type: engine.FieldSelect, Options: free},
+				{Name: "distance", Label: "Distance", Type: engine.FieldSelect, Options: kit.Choices(Striking, "Striking", Grappling, "Grappling")},
 			}})
 	}
 	if len(fighters) == 0 {
 		return out
 	}
-	if opt(&st.Base, OptCinematic) == On {
+	if kit.Opt(&st.Base, OptCinematic) == On {
 		out = append(out, engine.Action{Kind: CmdDriveBack, Label: "Drive back (secret)",
 			Help: "How many successful blows on this fighter only drive them back. Players never see the count.",
 			Fields: []engine.Field{

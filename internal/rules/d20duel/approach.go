@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The round and the approach. A round is an approach, then an exchange
@@ -24,11 +25,11 @@ import (
 // from the next approach on it acts like anyone apart.
 
 // newRound opens the next round, unless the fight is over.
-func newRound(tx *engine.Tx) error {
+func newRound(tx *Tx) error {
 	if ended, err := tx.LastStanding(); ended || err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	var order, apart, all []string
 	for _, c := range st.Combatants {
 		if c.Out {
@@ -54,73 +55,29 @@ func newRound(tx *engine.Tx) error {
 	return tx.Run(engine.NewStep(stepExchange, nil), engine.NewStep(stepRoundEnd, nil))
 }
 
-// approacher decodes cmd's arguments into args and returns the acting
-// fighter, who must be in the approach.
-func approacher(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
-		return nil, err
-	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
-		return nil, err
-	}
-	if tx.Base().Label != PhaseApproach {
-		return nil, fray.Errorf(fray.EILLEGAL, "that is for the approach, before the exchange")
-	}
-	f := state(tx).Fighters[cmd.Actor]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
-	}
-	return f, nil
-}
-
-// target finds an opponent the viewer can see, in the fight.
-func target(tx *engine.Tx, actor, id string) (*Fighter, error) {
-	st := state(tx)
-	if id == "" {
-		return nil, fray.Errorf(fray.EINVALID, "choose a target")
-	}
-	f := st.Fighters[id]
-	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
-	}
-	c := st.Combatant(id)
-	switch {
-	case c.Out:
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
-	case id == actor:
-		return nil, fray.Errorf(fray.EILLEGAL, "choose someone else")
-	case c.Side == st.Combatant(actor).Side:
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is on your side", c.Name)
-	}
-	return f, nil
-}
-
 // actedStep takes a fighter out of the approach's acting set once its
 // action is done (after any decision it asked).
 type actedStep struct {
 	Fighter string `json:"fighter"`
 }
 
-func runActed(tx *engine.Tx, s actedStep) error {
+func runActed(tx *Tx, s actedStep) error {
 	if !tx.Base().IsActing(s.Fighter) {
 		return nil
 	}
-	return tx.Acted(s.Fighter, state(tx).NameOf(s.Fighter)+" has acted.")
+	return tx.Acted(s.Fighter, tx.State.NameOf(s.Fighter)+" has acted.")
 }
 
-func decideEngage(tx *engine.Tx, cmd engine.Command) error {
+func decideEngage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 	}
-	f, err := approacher(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	if _, err := target(tx, f.ID, args.Target); err != nil {
+	st := tx.State
+	if _, err := tx.Opponent(f.ID, args.Target); err != nil {
 		return err
 	}
 	if f.Fallen() {
@@ -143,22 +100,22 @@ func decideEngage(tx *engine.Tx, cmd engine.Command) error {
 	return nil
 }
 
-func decideShoot(tx *engine.Tx, cmd engine.Command) error {
+func decideShoot(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Weapon string `json:"weapon"`
 		Aim    string `json:"aim"`
 	}
-	f, err := approacher(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	if _, err := target(tx, f.ID, args.Target); err != nil {
+	if _, err := tx.Opponent(f.ID, args.Target); err != nil {
 		return err
 	}
 	i := slices.IndexFunc(f.rangedWeapons(), func(w Weapon) bool { return w.ID == args.Weapon })
 	if i < 0 {
-		return fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon %q at hand", state(tx).NameOf(f.ID), args.Weapon)
+		return fray.Errorf(fray.EILLEGAL, "%s has no ranged weapon %q at hand", tx.State.NameOf(f.ID), args.Weapon)
 	}
 	w := f.rangedWeapons()[i]
 	if args.Aim == "" {
@@ -175,34 +132,34 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Run(steps...)
 }
 
-func decideRecover(tx *engine.Tx, cmd engine.Command) error {
+func decideRecover(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 	}
-	f, err := approacher(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if !slices.Contains(f.Dropped, args.Weapon) {
-		return fray.Errorf(fray.EILLEGAL, "%s has not dropped a weapon %q", state(tx).NameOf(f.ID), args.Weapon)
+		return fray.Errorf(fray.EILLEGAL, "%s has not dropped a weapon %q", tx.State.NameOf(f.ID), args.Weapon)
 	}
 	w := f.weapon(args.Weapon)
-	ev := engine.NewEvent(KindRecovered, f.ID, fmt.Sprintf("%s picks up the %s.", state(tx).NameOf(f.ID), w.Name), Recovered{Fighter: f.ID, Weapon: w.ID})
+	ev := engine.NewEvent(KindRecovered, f.ID, fmt.Sprintf("%s picks up the %s.", tx.State.NameOf(f.ID), w.Name), Recovered{Fighter: f.ID, Weapon: w.ID})
 	if err := tx.Emit(ev); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, state(tx).NameOf(f.ID)+" has acted.")
+	return tx.Acted(f.ID, tx.State.NameOf(f.ID)+" has acted.")
 }
 
-func decideWait(tx *engine.Tx, cmd engine.Command) error {
-	f, err := approacher(tx, cmd, nil)
+func decideWait(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	if err := tx.Emits(KindWaited, f.ID, state(tx).NameOf(f.ID)+" waits.", map[string]string{"fighter": f.ID}); err != nil {
+	if err := tx.Emits(KindWaited, f.ID, tx.State.NameOf(f.ID)+" waits.", map[string]string{"fighter": f.ID}); err != nil {
 		return err
 	}
-	return tx.Acted(f.ID, state(tx).NameOf(f.ID)+" has acted.")
+	return tx.Acted(f.ID, tx.State.NameOf(f.ID)+" has acted.")
 }
 
 // testArgs are a test's: which Attribute, a modifier for the
@@ -246,9 +203,9 @@ type Vetoed struct {
 
 // decideTest is a fighter's test, its action in the approach. A player's
 // waits for the GM to allow or veto it (option veto).
-func decideTest(tx *engine.Tx, cmd engine.Command) error {
+func decideTest(tx *Tx, cmd engine.Command) error {
 	var args testArgs
-	f, err := approacher(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
@@ -257,20 +214,20 @@ func decideTest(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	first := engine.NewStep(stepTest, args)
-	if !tx.Viewer().GM && opt(tx.Base(), OptVeto) == VetoAsk {
+	if !tx.Viewer().GM && kit.Opt(tx.Base(), OptVeto) == VetoAsk {
 		first = engine.NewStep(stepVeto, args)
 	}
 	return tx.Run(first, engine.NewStep(stepActed, actedStep{Fighter: f.ID}))
 }
 
 // askVeto puts a player's attempt to the GM.
-func askVeto(tx *engine.Tx, a testArgs) error {
-	st := state(tx)
+func askVeto(tx *Tx, a testArgs) error {
+	st := tx.State
 	what := a.What
 	if what == "" {
 		what = "a test"
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecVeto, Default: VetoRoll,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecVeto, Default: VetoRoll,
 		Prompt:  fmt.Sprintf("%s attempts %q: %s %s. Allow the roll?", st.NameOf(a.Fighter), what, attrLabel(a.Attribute), signed(a.Modifier)),
 		Options: []engine.Choice{{Value: VetoRoll, Label: "Allow the roll"}, {Value: VetoFail, Label: "Veto: it fails without a roll"}}}, a)
 }
@@ -281,19 +238,19 @@ const (
 	VetoFail = "veto"
 )
 
-func answerVeto(tx *engine.Tx, a testArgs, choice string) error {
-	if choice == VetoRoll {
+func answerVeto(tx *Tx, a testArgs, ans engine.Answered) error {
+	if ans.Choice == VetoRoll {
 		return rollAttempt(tx, a)
 	}
-	st := state(tx)
+	st := tx.State
 	ev := engine.NewEvent(KindVetoed, a.Fighter, fmt.Sprintf("The GM vetoes %s's attempt: it fails without a roll.", st.NameOf(a.Fighter)),
 		Vetoed{Fighter: a.Fighter, What: a.What})
 	return tx.Emit(ev)
 }
 
 // rollAttempt rolls a test: the Attribute, the modifier, the wounds.
-func rollAttempt(tx *engine.Tx, a testArgs) error {
-	st := state(tx)
+func rollAttempt(tx *Tx, a testArgs) error {
+	st := tx.State
 	f := st.Fighters[a.Fighter]
 	if f == nil || st.Combatant(a.Fighter).Out {
 		return nil

@@ -2,6 +2,7 @@ package d20duel
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -46,7 +47,7 @@ func TestApproachOnTheGround(t *testing.T) {
 	st := approachDuel(t, nil)
 	st.Fighters["ana"].Wounds = []Wound{{Penalty: 3, Location: LocLeg, Effect: EffectFallen}}
 	st.Fighters["ana"].Dropped = []string{"sword"}
-	if slices.ContainsFunc(Ruleset{}.Actions(st, anaPl), func(a engine.Action) bool { return a.Kind == CmdEngage }) {
+	if slices.ContainsFunc(ruleset.Actions(st, anaPl), func(a engine.Action) bool { return a.Kind == CmdEngage }) {
 		t.Fatal("engage offered to a fighter on the ground")
 	}
 	fail(t, st, anaPl, cmd(CmdEngage, "ana", "target", "bront"), fray.EILLEGAL)
@@ -54,6 +55,37 @@ func TestApproachOnTheGround(t *testing.T) {
 	if len(st.Fighters["ana"].Dropped) != 0 {
 		t.Fatal("the sword was not picked up")
 	}
+}
+
+// TestSetDistanceOffersOnlyLegalPairs: "Set a distance" offers the
+// engaged pairs, "Engage two fighters" (the same command) the pairs not
+// engaged, at Striking or Grappling only: a pair not engaged is never
+// offered Apart.
+func TestSetDistanceOffersOnlyLegalPairs(t *testing.T) {
+	offers := func(st *State) map[string][]string {
+		out := map[string][]string{}
+		for _, a := range ruleset.Actions(st, gm) {
+			if a.Kind != CmdSetDistance {
+				continue
+			}
+			for _, f := range a.Fields {
+				for _, o := range f.Options {
+					out[a.Label+" "+f.Name] = append(out[a.Label+" "+f.Name], o.Value)
+				}
+			}
+		}
+		return out
+	}
+	st := approachDuel(t, nil)
+	got := offers(st)
+	eq(t, "not engaged: no set", len(got["Set a distance pair"]), 0)
+	eq(t, "engage", strings.Join(got["Engage two fighters pair"], " "), "ana+bront")
+	eq(t, "engage at", strings.Join(got["Engage two fighters distance"], " "), Striking+" "+Grappling)
+	_, st = do(t, st, gm, cmd(CmdSetDistance, "", "pair", "ana+bront", "distance", Striking))
+	got = offers(st)
+	eq(t, "engaged: set", strings.Join(got["Set a distance pair"], " "), "ana+bront")
+	eq(t, "set to", strings.Join(got["Set a distance distance"], " "), Striking+" "+Grappling+" "+Apart)
+	eq(t, "engaged: no engage", len(got["Engage two fighters pair"]), 0)
 }
 
 // TestSetDistance: the GM engages, moves and separates fighters, also
@@ -70,12 +102,15 @@ func TestSetDistance(t *testing.T) {
 	if st.Label != PhaseExchange || len(st.Pending) != 2 {
 		t.Fatalf("phase %q pending %d", st.Label, len(st.Pending))
 	}
-	fail(t, st, gm, cmd(CmdSetDistance, "", "pair", "ana+bront", "distance", Grappling), fray.EILLEGAL)
+	// The same distance again is the GM's ruling that they stay.
+	events, same := do(t, st, gm, cmd(CmdSetDistance, "", "pair", "ana+bront", "distance", Grappling))
+	eq(t, "stays", kinds(events)[0], KindDistanceStays)
+	eq(t, "still grappling", distanceOf(same, "ana", "bront"), Grappling)
 	_, moved := do(t, st, gm, cmd(CmdSetDistance, "", "pair", "bront+ana", "distance", Striking))
 	eq(t, "moved", distanceOf(moved, "ana", "bront"), Striking)
 	// Separated while the stances wait: the reveal strikes no blows.
 	_, apart := do(t, st, gm, cmd(CmdSetDistance, "", "pair", "ana+bront", "distance", Apart))
-	events, apart := choose(t, apart, []string{"ana", "bront"}, map[string]stance{
+	events, apart = choose(t, apart, []string{"ana", "bront"}, map[string]stance{
 		"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefault}})
 	if len(attacks(t, events)) != 0 || apart.Round != 2 || apart.Label != PhaseApproach {
 		t.Fatalf("separated pair: %v, round %d phase %q", kinds(events), apart.Round, apart.Label)

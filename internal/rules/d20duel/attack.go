@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Attacks (spec b, "Attack"; seed "Combat options", "Two distances").
@@ -37,7 +38,7 @@ const (
 var aimLabels = map[string]string{AimNormal: "Head or torso", AimWeakness: "Find Weakness", AimDisarm: "Disarm (arm)", AimImmobilize: "Immobilize (leg)"}
 
 func aimChoices() []engine.Choice {
-	return choices(AimNormal, aimLabels[AimNormal], AimWeakness, aimLabels[AimWeakness]+" (−2)",
+	return kit.Choices(AimNormal, aimLabels[AimNormal], AimWeakness, aimLabels[AimWeakness]+" (−2)",
 		AimDisarm, aimLabels[AimDisarm], AimImmobilize, aimLabels[AimImmobilize])
 }
 
@@ -151,7 +152,7 @@ func planAttack(st *State, attacker, target, weaponID, mode, aim string, roll in
 	}
 	p.mods = append(p.mods, woundMods(b, a, skip)...)
 	if a.Fallen() {
-		if n := optInt(b, OptFallenPenalty); n > 0 {
+		if n := kit.OptInt(b, OptFallenPenalty); n > 0 {
 			p.mods = append(p.mods, dice.Mod{Label: "on the ground", Value: -n})
 		}
 	}
@@ -169,17 +170,17 @@ func planAttack(st *State, attacker, target, weaponID, mode, aim string, roll in
 	case mode == Grappling:
 		p.guard = dw.Defense
 		p.guardMods = append(p.guardMods, dice.Mod{Label: "Grappling modifier", Value: t.GrapplingMod()})
-	case mode == Striking || opt(b, OptRangedGuard) == GuardUse:
+	case mode == Striking || kit.Opt(b, OptRangedGuard) == GuardUse:
 		p.guard = dw.Guard
 		p.guardMods = append(p.guardMods, dice.Mod{Label: "Close combat", Value: t.CloseCombat})
 	default:
 		return p, nil // shots ignore Guard
 	}
-	if opt(b, OptWoundsLowerGuard) == Yes {
+	if kit.Opt(b, OptWoundsLowerGuard) == Yes {
 		p.guardMods = append(p.guardMods, woundMods(b, t, skip)...)
 	}
 	if t.Fallen() {
-		if n := optInt(b, OptFallenPenalty); n > 0 {
+		if n := kit.OptInt(b, OptFallenPenalty); n > 0 {
 			p.guardMods = append(p.guardMods, dice.Mod{Label: "on the ground", Value: -n})
 		}
 	}
@@ -204,14 +205,18 @@ func nonZero(mods []dice.Mod) []dice.Mod {
 func judgeAttack(b *engine.Base, p attackPlan, black, white int) Attack {
 	a := Attack{Attacker: p.attacker.ID, Target: p.target.ID, Weapon: p.weapon.ID, Mode: p.mode, Aim: p.aim,
 		Roll: max(p.roll, 1), Counter: p.counter, Strike: p.strike, Guard: p.guard, Black: black, White: white}
-	auto := opt(b, OptAutomaticAttacks) == On
+	auto := kit.Opt(b, OptAutomaticAttacks) != Off
 	inWindow := func(d int) bool { return p.guard < d && d <= p.strike }
+	// Defensive (seed): "If either one of the opponent's dice are within
+	// your Guard, the attack misses" — a black 1 too, unless the GM lets
+	// the automatic success win (automatic-attacks: on).
+	blocked := p.defensive && (black <= p.guard || white <= p.guard)
 	switch {
-	case auto && black == 1:
+	case auto && black == 1 && !(blocked && kit.Opt(b, OptAutomaticAttacks) == AutomaticGuarded):
 		a.Hit, a.HitDie, a.Automatic = true, white, "black 1"
 	case auto && black == 20:
 		a.Automatic = "black 20"
-	case p.defensive && (black <= p.guard || white <= p.guard):
+	case blocked:
 		a.Blocked = true
 	default:
 		for _, d := range []int{black, white} {
@@ -220,10 +225,14 @@ func judgeAttack(b *engine.Base, p attackPlan, black, white int) Attack {
 			}
 		}
 	}
-	if opt(b, OptCompleteMiss) == MissNoHit {
+	// "Missed completely" lets the opponent maneuver (complete-miss).
+	switch kit.Opt(b, OptCompleteMiss) {
+	case MissNoHit:
 		a.CompleteMiss = !a.Hit
-	} else {
+	case MissStrike:
 		a.CompleteMiss = !a.Hit && black > p.strike && white > p.strike
+	default: // the seed's words: a miss, "both dice … above Guard/Defense"
+		a.CompleteMiss = !a.Hit && black > p.guard && white > p.guard
 	}
 	if !a.Hit {
 		return a

@@ -104,7 +104,8 @@ func TestVeto(t *testing.T) {
 func TestAutomaticAttacks(t *testing.T) {
 	// Ana: Guard 5 < die ≤ 13. Black 1, white 17: an automatic hit with
 	// the 17, above the window. Bront: black 20, white 9: a miss.
-	st := duel(t, nil, "striking")
+	// (Against a Defensive Guard only with automatic-attacks: on.)
+	st := duel(t, map[string]string{OptAutomaticAttacks: On}, "striking")
 	events, _ := choose(t, st, []string{"ana", "bront"}, map[string]stance{
 		"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, 1, 17)
 	a := attackBy(t, events, "ana")

@@ -25,8 +25,8 @@ type attackStep struct {
 }
 
 // runAttack rolls one attack and carries out what it did.
-func runAttack(tx *engine.Tx, s attackStep) error {
-	st := state(tx)
+func runAttack(tx *Tx, s attackStep) error {
+	st := tx.State
 	if c := st.Combatant(s.Attacker); c == nil || c.Out || !st.fighting(s.Target) {
 		return nil
 	}
@@ -66,8 +66,8 @@ type dropCtx struct {
 
 // disarm makes target drop one of the weapons it held, the attacker's
 // choice when there are several.
-func disarm(tx *engine.Tx, attacker, target string, held []Weapon) error {
-	st := state(tx)
+func disarm(tx *Tx, attacker, target string, held []Weapon) error {
+	st := tx.State
 	switch len(held) {
 	case 0:
 		return nil
@@ -84,12 +84,12 @@ func disarm(tx *engine.Tx, attacker, target string, held []Weapon) error {
 			def = d.Weapon
 		}
 	}
-	return ask(tx, engine.Decision{For: askee(tx, attacker), Kind: DecDrop, Options: opts, Default: def,
+	return tx.AskWith(engine.Decision{For: attacker, Kind: DecDrop, Options: opts, Default: def,
 		Prompt: fmt.Sprintf("Disarm: %s drops what one hand holds — which?", st.PublicNameOf(target))}, dropCtx{Attacker: attacker, Target: target})
 }
 
-func emitDisarmed(tx *engine.Tx, target, weapon, by string) error {
-	st := state(tx)
+func emitDisarmed(tx *Tx, target, weapon, by string) error {
+	st := tx.State
 	f := st.Fighters[target]
 	w := f.weapon(weapon)
 	if w == nil || slices.Contains(f.Dropped, weapon) {
@@ -99,8 +99,8 @@ func emitDisarmed(tx *engine.Tx, target, weapon, by string) error {
 	return tx.Emit(ev.With(target))
 }
 
-func answerDrop(tx *engine.Tx, c dropCtx, choice string) error {
-	return emitDisarmed(tx, c.Target, choice, c.Attacker)
+func answerDrop(tx *Tx, c dropCtx, ans engine.Answered) error {
+	return emitDisarmed(tx, c.Target, ans.Choice, c.Attacker)
 }
 
 // Retreat choices when a blow only drove a fighter back.
@@ -116,18 +116,18 @@ type retreatCtx struct {
 }
 
 // askRetreat asks a fighter a blow drove back whether to retreat.
-func askRetreat(tx *engine.Tx, victim, attacker string) error {
-	st := state(tx)
-	return ask(tx, engine.Decision{For: askee(tx, victim), Kind: DecRetreat, Default: KeepFighting,
+func askRetreat(tx *Tx, victim, attacker string) error {
+	st := tx.State
+	return tx.AskWith(engine.Decision{For: victim, Kind: DecRetreat, Default: KeepFighting,
 		Prompt: fmt.Sprintf("%s's blow drives you back: retreat, or keep trying?", st.PublicNameOf(attacker)),
 		Options: []engine.Choice{{Value: KeepFighting, Label: "Keep fighting"},
 			{Value: Retreat, Label: fmt.Sprintf("Retreat: no longer engaged with %s", st.PublicNameOf(attacker))}}},
 		retreatCtx{Fighter: victim, Attacker: attacker})
 }
 
-func answerRetreat(tx *engine.Tx, c retreatCtx, choice string) error {
-	st := state(tx)
-	if choice != Retreat || st.engagement(c.Fighter, c.Attacker) == nil {
+func answerRetreat(tx *Tx, c retreatCtx, ans engine.Answered) error {
+	st := tx.State
+	if ans.Choice != Retreat || st.engagement(c.Fighter, c.Attacker) == nil {
 		return nil
 	}
 	return changeDistance(tx, c.Fighter, c.Attacker, Apart, "retreat", st.NameOf(c.Fighter)+" retreats")

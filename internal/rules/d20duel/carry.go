@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -75,14 +76,10 @@ func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
 // CarryOut implements sheet.Carrier: the fighter's wounds by location and
 // level, whether one would kill, and the Traits.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d20-duel: state is %T", s)
-	}
-	f := st.Fighters[id]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
+func (r Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
+	_, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
 	out := sheet.CarryValues{carryMortal: f.mortal(), carryTraits: strings.Join(f.Traits, "; ")}
 	for _, loc := range woundLocations {
@@ -161,7 +158,7 @@ func fitToFight(b *engine.Base, c engine.CombatantSetup, f *Fighter) error {
 	if f.mortal() {
 		return fray.Errorf(fray.EINVALID, "combatant %q (%s) took a wound that would kill: leave them out, or clear Mortally wounded on their sheet", c.ID, c.Name)
 	}
-	if n := optInt(b, OptCollapseAt); n > 0 && f.totalPenalty() >= n {
+	if n := kit.OptInt(b, OptCollapseAt); n > 0 && f.totalPenalty() >= n {
 		return fray.Errorf(fray.EINVALID, "combatant %q (%s) has wounds of −%d, enough to collapse (−%d): heal some first, or leave them out", c.ID, c.Name, f.totalPenalty(), n)
 	}
 	return nil

@@ -9,7 +9,7 @@ import (
 )
 
 func TestCarryDeclaration(t *testing.T) {
-	fs := Ruleset{}.CarryFields()
+	fs := ruleset.CarryFields()
 	if err := sheet.CheckCarryFields(fs); err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func TestCarryDeclaration(t *testing.T) {
 	// The stat editor offers every carried value, so saving a sheet keeps
 	// them.
 	schema := map[string]string{}
-	for _, f := range (Ruleset{}).Schema().Fields {
+	for _, f := range ruleset.Schema().Fields {
 		schema[f.Name] = f.Type
 	}
 	for _, f := range fs {
@@ -55,11 +55,11 @@ func TestCarryOutOfAFight(t *testing.T) {
 			_, st = do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
 			_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
 				"ana": {Stance: StanceDefault, Aim: tc.aim}, "bront": {Stance: StanceDefault}}, 10, 2, missB, missW)
-			got, err := sheet.CarryOutOf(Ruleset{}, st, "bront", stats)
+			got, err := sheet.CarryOutOf(ruleset, st, "bront", stats)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range (Ruleset{}).CarryFields() {
+			for _, f := range ruleset.CarryFields() {
 				want, ok := tc.want[f.Name]
 				if !ok {
 					want = map[string]any{sheet.FieldInt: 0, sheet.FieldBool: false, sheet.FieldText: ""}[f.Type]
@@ -71,13 +71,13 @@ func TestCarryOutOfAFight(t *testing.T) {
 			if tc.want[carryMortal] == true {
 				return // a sheet that says so cannot join a fight
 			}
-			next, err := sheet.WriteCarried(Ruleset{}.CarryFields(), stats, got)
+			next, err := sheet.WriteCarried(ruleset.CarryFields(), stats, got)
 			if err != nil {
 				t.Fatal(err)
 			}
 			st2 := newState(t, newSetup(nil, nil, spec{ID: "bront", Side: "foes", Stats: mustMap(t, next)},
 				spec{ID: "ana", Side: "heroes", Stats: anaStats}))
-			again, _ := sheet.CarryOutOf(Ruleset{}, st2, "bront", next)
+			again, _ := sheet.CarryOutOf(ruleset, st2, "bront", next)
 			for k, v := range got {
 				if again[k] != v {
 					t.Errorf("after the round trip %s = %v, want %v", k, again[k], v)

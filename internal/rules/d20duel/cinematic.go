@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The cinematic option (seed, last paragraph): in epic duels the first
@@ -20,7 +21,7 @@ import (
 // MaxDriveBack bounds the count.
 const MaxDriveBack = 5
 
-func decideDriveBack(tx *engine.Tx, cmd engine.Command) error {
+func decideDriveBack(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Fighter string `json:"fighter"`
 		Blows   int    `json:"blows"`
@@ -28,22 +29,18 @@ func decideDriveBack(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	if opt(tx.Base(), OptCinematic) != On {
+	if kit.Opt(tx.Base(), OptCinematic) != On {
 		return fray.Errorf(fray.EILLEGAL, "the cinematic option is off in this encounter")
 	}
-	st := state(tx)
-	c := st.Combatant(args.Fighter)
-	if c == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)
-	}
-	if c.Out {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
+	f, err := tx.Named(args.Fighter)
+	if err != nil {
+		return err
 	}
 	if args.Blows < 0 || args.Blows > MaxDriveBack {
 		return fray.Errorf(fray.EINVALID, "blows must be between 0 and %d", MaxDriveBack)
 	}
-	ev := engine.NewEvent(KindDriveBack, "", fmt.Sprintf("The GM secretly rules that the next %d successful blows on %s only drive them back.", args.Blows, c.Name),
-		DriveBackSet{Fighter: c.ID, Blows: args.Blows})
+	ev := engine.NewEvent(KindDriveBack, "", fmt.Sprintf("The GM secretly rules that the next %d successful blows on %s only drive them back.", args.Blows, tx.State.NameOf(f.ID)),
+		DriveBackSet{Fighter: f.ID, Blows: args.Blows})
 	ev.Secret = true // no actor: the GM's eyes only
-	return tx.Emit(ev.With(c.ID))
+	return tx.Emit(ev.With(f.ID))
 }

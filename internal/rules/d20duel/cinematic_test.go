@@ -25,11 +25,11 @@ func TestCinematic(t *testing.T) {
 	if !log[0].Secret || len(engine.FilterEvents(st, anaPl, log)) != 0 {
 		t.Fatalf("the count reached a player: %+v", log)
 	}
-	if v := engine.Project(New(), st, anaPl).Rules.(View).Fighters["ana"]; v.DriveBack != 0 {
+	if v := statOf(tokenOf(engine.Project(New(), st, anaPl).Board.Tokens, "ana"), "Drive back"); v != "" {
 		t.Fatal("Ana's own view shows her count")
 	}
-	if v := engine.Project(New(), st, gm).Rules.(View).Fighters["ana"]; v.DriveBack != 2 {
-		t.Fatalf("the GM's view shows %d", v.DriveBack)
+	if v := statOf(tokenOf(engine.Project(New(), st, gm).Board.Tokens, "ana"), "Drive back"); v != "2" {
+		t.Fatalf("the GM's view shows %s", v)
 	}
 	// Bront's 10 hits Ana (Guard 7 < 10 ≤ 13), but only drives her back.
 	events, st := choose(t, st, []string{"ana", "bront"}, map[string]stance{

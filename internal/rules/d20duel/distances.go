@@ -146,8 +146,8 @@ func (s *State) applyDistance(d DistanceChanged) error {
 }
 
 // changeDistance moves the pair a–b to distance to (or Apart), saying why.
-func changeDistance(tx *engine.Tx, a, b, to, reason, why string) error {
-	st := state(tx)
+func changeDistance(tx *Tx, a, b, to, reason, why string) error {
+	st := tx.State
 	e := st.engagement(a, b)
 	if e == nil {
 		return fmt.Errorf("d20-duel: %s and %s are not engaged", a, b)

@@ -69,7 +69,21 @@ type AttackRecord struct {
 	Target       string `json:"target"`
 	Hit          bool   `json:"hit,omitempty"`
 	CompleteMiss bool   `json:"completeMiss,omitempty"`
-	Wounded      bool   `json:"wounded,omitempty"`
+	// Overshot, when it differs from CompleteMiss: both dice above the
+	// attacker's Strike, a miss — what opens a Defensive fighter's
+	// counter-attack. Under most readings of complete-miss the two agree,
+	// so it is kept only where they do not (overshot reads them).
+	Overshot *bool `json:"overshot,omitempty"`
+	Wounded  bool  `json:"wounded,omitempty"`
+}
+
+// overshot reports whether the roll had both dice above the attacker's
+// Strike and missed.
+func (r AttackRecord) overshot() bool {
+	if r.Overshot != nil {
+		return *r.Overshot
+	}
+	return r.CompleteMiss
 }
 
 // rollsAt are the exchange's attack rolls by attacker at target.
@@ -89,11 +103,12 @@ type ExchangeStarted struct {
 	Pairs []Engagement `json:"pairs"`
 }
 
-func (s *State) applyExchangeStarted(d ExchangeStarted) {
+func (s *State) applyExchangeStarted(d ExchangeStarted) error {
 	s.Exchange = &Exchange{Round: d.Round, Declared: map[string]Declaration{}}
 	for i := range s.Engagements {
 		s.Engagements[i].Shown = nil
 	}
+	return nil
 }
 
 // StancesRevealed is the data of KindStances: a set's declarations, after
@@ -128,8 +143,8 @@ type stanceCtx struct {
 
 // startExchange opens the round's exchange: every set of engaged fighters
 // chooses its stances, sealed, one group per set.
-func startExchange(tx *engine.Tx) error {
-	st := state(tx)
+func startExchange(tx *Tx) error {
+	st := tx.State
 	groups := st.components()
 	if len(groups) == 0 {
 		return nil
@@ -203,8 +218,8 @@ func stanceDecision(st *State, id string) engine.Decision {
 // answerStances resolves a set's revealed stances: the declarations are
 // shown, then the blows (non-Defensive attacks, then Defensive
 // counter-attacks), who falls, and each pair's maneuvering.
-func answerStances(tx *engine.Tx, answers []engine.Answered) error {
-	st := state(tx)
+func answerStances(tx *Tx, answers []engine.Answered) error {
+	st := tx.State
 	if st.Exchange == nil {
 		return fmt.Errorf("d20-duel: stances answered outside an exchange")
 	}
@@ -295,8 +310,8 @@ type HeldBack struct {
 
 // runCounter lets a Defensive fighter attack when its target rolled a
 // complete miss (every roll of an Auto burst) against it.
-func runCounter(tx *engine.Tx, c counterStep) error {
-	st := state(tx)
+func runCounter(tx *Tx, c counterStep) error {
+	st := tx.State
 	x := st.Exchange
 	d, ok := x.Declared[c.Fighter]
 	if !ok || st.engagement(c.Fighter, d.Target) == nil || !st.fighting(d.Target) {
@@ -313,7 +328,7 @@ func runCounter(tx *engine.Tx, c counterStep) error {
 		reason, text = "both-defensive", fmt.Sprintf("%s and %s both fight Defensive: no blows are struck.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	case len(rolls) == 0:
 		reason, text = "no-attack", fmt.Sprintf("%s fights Defensive; %s did not attack them, so they find no opening.", st.NameOf(c.Fighter), st.NameOf(d.Target))
-	case !slices.ContainsFunc(rolls, func(r AttackRecord) bool { return !r.CompleteMiss }):
+	case !slices.ContainsFunc(rolls, func(r AttackRecord) bool { return !r.overshot() }):
 		w := st.Fighters[c.Fighter].weapon(d.Weapon)
 		var steps []engine.Step
 		for n := 1; n <= w.attacks(); n++ {
@@ -321,7 +336,7 @@ func runCounter(tx *engine.Tx, c counterStep) error {
 		}
 		return tx.Run(steps...)
 	default:
-		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not miss completely.", st.NameOf(c.Fighter), st.NameOf(d.Target))
+		reason, text = "no-opening", fmt.Sprintf("%s fights Defensive and finds no opening: %s did not roll both dice over their Strike.", st.NameOf(c.Fighter), st.NameOf(d.Target))
 	}
 	ev := engine.NewEvent(KindHeldBack, c.Fighter, text, HeldBack{Fighter: c.Fighter, Target: d.Target, Reason: reason})
 	return tx.Emit(ev.With(d.Target))

@@ -1,12 +1,5 @@
 package d20duel
 
-import (
-	"fmt"
-
-	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
-)
-
 // A round is a chain of decisions: the sealed stances of every engaged
 // set, a weapon to knock away, a retreat, the GM's "hurt or distracted",
 // the maneuvers. Each is an engine.Decision whose Data is its context;
@@ -42,87 +35,4 @@ const (
 // falloutStep names the fighters the last blows may have finished.
 type falloutStep struct {
 	Fighters []string `json:"fighters"`
-}
-
-// Step implements engine.Stepper.
-func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
-	switch s.Kind {
-	case stepExchange:
-		return startExchange(tx)
-	case stepRoundEnd:
-		return newRound(tx)
-	case stepAttack:
-		return engine.RunStep(tx, s, runAttack)
-	case stepCounter:
-		return engine.RunStep(tx, s, runCounter)
-	case stepFallout:
-		return engine.RunStep(tx, s, func(tx *engine.Tx, f falloutStep) error { return fallout(tx, f.Fighters) })
-	case stepManeuver:
-		return engine.RunStep(tx, s, runManeuver)
-	case stepOffer:
-		return engine.RunStep(tx, s, offerManeuver)
-	case stepTest:
-		return engine.RunStep(tx, s, rollAttempt)
-	case stepVeto:
-		return engine.RunStep(tx, s, askVeto)
-	case stepActed:
-		return engine.RunStep(tx, s, runActed)
-	}
-	return fmt.Errorf("d20-duel: no step %q", s.Kind)
-}
-
-// ask opens a decision whose data is c.
-func ask(tx *engine.Tx, d engine.Decision, c any) error {
-	return tx.AskWith(d, c)
-}
-
-// askee is who answers a question about fighter id: the GM for a hidden
-// one, so that no prompt names someone players cannot see.
-func askee(tx *engine.Tx, id string) string {
-	if c := tx.Base().Combatant(id); c != nil && c.Hidden {
-		return engine.GM
-	}
-	return id
-}
-
-// Answer implements engine.Ruleset: a sealed set of stances or a pair's
-// maneuvers come together; every other decision alone.
-func (Ruleset) Answer(tx *engine.Tx, answers []engine.Answered) error {
-	if len(answers) == 0 {
-		return nil
-	}
-	switch answers[0].Decision.Kind {
-	case DecStance:
-		return answerStances(tx, answers)
-	case DecManeuver:
-		return answerManeuver(tx, answers)
-	}
-	for _, a := range answers {
-		var err error
-		switch a.Decision.Kind {
-		case DecDrop:
-			err = answerWith(a, func(c dropCtx) error { return answerDrop(tx, c, a.Choice) })
-		case DecRetreat:
-			err = answerWith(a, func(c retreatCtx) error { return answerRetreat(tx, c, a.Choice) })
-		case DecHurt:
-			err = answerWith(a, func(c hurtCtx) error { return answerHurt(tx, c, a.Choice) })
-		case DecVeto:
-			err = answerWith(a, func(c testArgs) error { return answerVeto(tx, c, a.Choice) })
-		default:
-			return fray.Errorf(fray.EILLEGAL, "d20-duel has no decision of kind %q", a.Decision.Kind)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// answerWith decodes an answered decision's context into a T.
-func answerWith[T any](a engine.Answered, fn func(T) error) error {
-	var c T
-	if err := a.Decision.Decode(&c); err != nil {
-		return fmt.Errorf("d20-duel: decision %s: %w", a.Decision.ID, err)
-	}
-	return fn(c)
 }

@@ -18,7 +18,7 @@ func pairValue(a, b string) string { return a + "+" + b }
 
 // decideSetDistance engages two fighters at a distance, changes a pair's
 // distance, or separates them.
-func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
+func decideSetDistance(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Pair     string `json:"pair"`
 		Distance string `json:"distance"`
@@ -30,7 +30,7 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 	if !ok {
 		return fray.Errorf(fray.EINVALID, "pair must name two combatants as a+b, not %q", args.Pair)
 	}
-	st := state(tx)
+	st := tx.State
 	to := Apart
 	if args.Distance != Apart {
 		d, ok := parseDistance(args.Distance)
@@ -52,25 +52,24 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 		return tx.Emit(ev.With(a, b))
 	}
 	if e.Distance == to {
-		return fray.Errorf(fray.EILLEGAL, "%s and %s are already at %s distance", st.NameOf(a), st.NameOf(b), distanceLabels[to])
+		// The GM's ruling that the pair stays where it is: the form offers
+		// every distance for every engaged pair.
+		ev := engine.NewEvent(KindDistanceStays, "", fmt.Sprintf("The GM rules %s and %s stay at %s distance.", st.NameOf(a), st.NameOf(b), distanceLabels[to]),
+			DistanceStays{A: e.A, B: e.B, Reason: "gm"})
+		return tx.Emit(ev.With(a, b))
 	}
 	return changeDistance(tx, a, b, to, "gm", "the GM rules so")
 }
 
 // decideRollTest rolls a test for any fighter, at once: the GM's own
 // fighters', or one a player asked for at the table.
-func decideRollTest(tx *engine.Tx, cmd engine.Command) error {
+func decideRollTest(tx *Tx, cmd engine.Command) error {
 	var args testArgs
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	c := st.Combatant(args.Fighter)
-	if c == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", args.Fighter)
-	}
-	if c.Out {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
+	if _, err := tx.Named(args.Fighter); err != nil {
+		return err
 	}
 	if err := args.check(); err != nil {
 		return err

@@ -20,7 +20,7 @@ func TestGrapplingModifier(t *testing.T) {
 			t.Errorf("DM %d, CC %d: %d, want %d", tc.dm, tc.cc, got, tc.want)
 		}
 	}
-	derived, err := Ruleset{}.Derive(mustJSON(map[string]any{"damageMod": 3, "closeCombat": -1,
+	derived, err := ruleset.Derive(mustJSON(map[string]any{"damageMod": 3, "closeCombat": -1,
 		"weapons": []map[string]any{{"name": "Dagger", "strike": 10, "guard": 3, "grapple": 10, "defense": 5, "damage": 2}}}))
 	if err != nil {
 		t.Fatal(err)

@@ -15,15 +15,15 @@ import (
 // writes the engine's Base.
 func TestMain(m *testing.M) { enginetest.Main(m) }
 
-// kit drives the ruleset through the scenarios; the short names below are
+// scenario drives the ruleset through the scenarios; the short names below are
 // its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
+var scenario = enginetest.Kit[*State]{Rules: New()}
 
 var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	assertReplay = kit.AssertReplay
+	newState     = scenario.New
+	do           = scenario.Do
+	fail         = scenario.Fail
+	assertReplay = scenario.AssertReplay
 	pendingFor   = enginetest.PendingFor
 	cmd          = enginetest.Cmd
 	kinds        = enginetest.Kinds
@@ -137,7 +137,7 @@ func duel(t *testing.T, opts map[string]string, distance string) *State {
 // scripted faces.
 func answer(t *testing.T, st *State, v engine.Viewer, kind, who, choice string, values map[string]any, faces ...int) ([]engine.Event, *State) {
 	t.Helper()
-	return kit.Answer(t, st, v, pendingFor(t, st, kind, who), choice, values, faces...)
+	return scenario.Answer(t, st, v, pendingFor(t, st, kind, who), choice, values, faces...)
 }
 
 // stance is what one fighter declares: stance, and optionally weapon, aim
@@ -249,6 +249,29 @@ func tokenOf(ts []board.Token, id string) board.Token {
 		}
 	}
 	return board.Token{}
+}
+
+// optionsWith is every option at its default but those of opts.
+func optionsWith(opts map[string]string) map[string]string { return enginetest.Options(New(), opts) }
+
+// sheetSection is the section of t's sheet with title.
+func sheetSection(t board.Token, title string) []board.Stat {
+	for _, s := range t.Sheet {
+		if s.Title == title {
+			return s.Stats
+		}
+	}
+	return nil
+}
+
+// statOf is the value of t's stat label, "" when it shows none.
+func statOf(t board.Token, label string) string {
+	for _, s := range t.Stats {
+		if s.Label == label {
+			return s.Value
+		}
+	}
+	return ""
 }
 
 // nextExchange reports whether the round is over and the next exchange's

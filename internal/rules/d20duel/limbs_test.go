@@ -48,7 +48,7 @@ func TestDisarm(t *testing.T) {
 	if len(weapons) != 1 || weapons[0].Value != "fists" {
 		t.Fatalf("bront's weapons after the Disarm: %+v", weapons)
 	}
-	if bd := (Ruleset{}).Board(st, gm); !slices.ContainsFunc(tokenOf(bd.Tokens, "bront").Conditions, func(c boardCondition) bool { return c.ID == "arm" }) {
+	if bd := ruleset.Board(st, gm); !slices.ContainsFunc(tokenOf(bd.Tokens, "bront").Conditions, func(c boardCondition) bool { return c.ID == "arm" }) {
 		t.Error("the board does not show the useless arm")
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Maneuvering (seed "Two distances"; spec c8): after each exchange a
@@ -67,8 +68,8 @@ type offerStep struct {
 
 // runManeuver settles a pair's distance after its exchange: the forced
 // outcomes first, then the GM's ruling, then the offers.
-func runManeuver(tx *engine.Tx, p pairStep) error {
-	st := state(tx)
+func runManeuver(tx *Tx, p pairStep) error {
+	st := tx.State
 	x := st.Exchange
 	e := st.engagement(p.A, p.B)
 	if x == nil || e == nil || !st.fighting(p.A) || !st.fighting(p.B) {
@@ -100,7 +101,7 @@ func runManeuver(tx *engine.Tx, p pairStep) error {
 			wounded = append(wounded, id)
 		}
 	}
-	if opt(tx.Base(), OptHurtOrDistracted) != HurtAsk {
+	if kit.Opt(tx.Base(), OptHurtOrDistracted) != HurtAsk {
 		return offerManeuver(tx, offerStep{A: p.A, B: p.B, Hurt: wounded})
 	}
 	def := HurtNone
@@ -110,20 +111,20 @@ func runManeuver(tx *engine.Tx, p pairStep) error {
 	case 2:
 		def = HurtBoth
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecHurt, Default: def,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecHurt, Default: def,
 		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted?", st.NameOf(p.A), st.NameOf(p.B)),
 		Options: []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
 			{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}}, hurtCtx(p))
 }
 
-func answerHurt(tx *engine.Tx, c hurtCtx, choice string) error {
+func answerHurt(tx *Tx, c hurtCtx, ans engine.Answered) error {
 	var hurt []string
-	switch choice {
+	switch ans.Choice {
 	case HurtNone:
 	case HurtBoth:
 		hurt = []string{c.A, c.B}
 	default:
-		hurt = []string{choice}
+		hurt = []string{ans.Choice}
 	}
 	return tx.Run(engine.NewStep(stepOffer, offerStep{A: c.A, B: c.B, Hurt: hurt}))
 }
@@ -137,8 +138,8 @@ type DistanceStays struct {
 }
 
 // offerManeuver asks the fighters who may maneuver whether they try.
-func offerManeuver(tx *engine.Tx, o offerStep) error {
-	st := state(tx)
+func offerManeuver(tx *Tx, o offerStep) error {
+	st := tx.State
 	x := st.Exchange
 	e := st.engagement(o.A, o.B)
 	if x == nil || e == nil || !st.fighting(o.A) || !st.fighting(o.B) {
@@ -167,7 +168,7 @@ func offerManeuver(tx *engine.Tx, o offerStep) error {
 			continue
 		}
 		raw, _ := json.Marshal(maneuverCtx{A: e.A, B: e.B, Fighter: id})
-		ds = append(ds, engine.Decision{For: askee(tx, id), Kind: DecManeuver, Default: ManeuverStay, Data: raw,
+		ds = append(ds, engine.Decision{For: id, Kind: DecManeuver, Default: ManeuverStay, Data: raw,
 			Prompt: fmt.Sprintf("You may maneuver against %s (an Agility test): change the distance?", st.NameOf(e.other(id))),
 			Options: []engine.Choice{{Value: ManeuverChange, Label: "Move to " + distanceLabels[to]},
 				{Value: ManeuverStay, Label: "Keep " + distanceLabels[e.Distance]}}})
@@ -190,8 +191,8 @@ type Maneuver struct {
 
 // answerManeuver rolls the Agility tests of a pair's maneuvering and
 // changes the distance when the rules say so.
-func answerManeuver(tx *engine.Tx, answers []engine.Answered) error {
-	st := state(tx)
+func answerManeuver(tx *Tx, answers []engine.Answered) error {
+	st := tx.State
 	var p maneuverCtx
 	if err := answers[0].Decision.Decode(&p); err != nil {
 		return err
@@ -241,7 +242,7 @@ func answerManeuver(tx *engine.Tx, answers []engine.Answered) error {
 	case best[true] < 0:
 	case best[false] < 0:
 		m.Changed = true
-	case opt(tx.Base(), OptManeuverTie) == TieDegree:
+	case kit.Opt(tx.Base(), OptManeuverTie) == TieDegree:
 		m.Changed = best[true] > best[false]
 	}
 	outcome := "the distance stays " + distanceLabels[e.Distance]

@@ -1,10 +1,9 @@
 package d20duel
 
 import (
-	"fmt"
-
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Option names. The seed is the advanced chapter of a game whose basic rules
@@ -14,8 +13,12 @@ import (
 const (
 	// OptAutomaticAttacks [I]: whether the black die's automatic results
 	// (1 always succeeds, 20 always fails, seed "Automatic results") apply
-	// to attack rolls too ("on": black 1 hits with the white die, black 20
-	// misses) or only to tests ("off").
+	// to attack rolls too, and against a Defensive Guard. "guard": black 1
+	// hits with the white die and black 20 misses, but a black 1 within a
+	// Defensive target's Guard misses — the Defensive rule's words for that
+	// situation: "If either one of the opponent's dice are within your
+	// Guard, the attack misses"; "on": a black 1 hits through the Guard too
+	// ("the roll is always a success"); "off": only tests have them.
 	OptAutomaticAttacks = "automatic-attacks"
 	// OptWoundLight, OptWoundSerious, OptWoundGrave, OptWoundKill [I]: the
 	// wound table. Damage (weapon damage + Damage Modifier − armour) of at
@@ -43,9 +46,13 @@ const (
 	// OptRangedGuard [I]: whether a target's Guard stops shots ("guard":
 	// a die hits if Guard < die ≤ Strike) or not ("none": die ≤ Strike).
 	OptRangedGuard = "ranged-guard"
-	// OptCompleteMiss [I, spec c8]: the seed's "both dice above
-	// Guard/Defense" read as both dice above the attacker's own Strike
-	// ("strike") or as neither die hitting ("no-hit").
+	// OptCompleteMiss [I, spec c8]: the seed's "missed completely: both
+	// dice in her attack roll were above Guard/Defense", which lets the
+	// opponent maneuver, read as written: a miss with both dice above the
+	// defender's Guard (Defense when grappling) — not parried ("guard"); or as both dice above the
+	// attacker's own Strike ("strike"); or as neither die hitting
+	// ("no-hit"). The Defensive counter-attack needs what its own sentence
+	// says: "higher than her Strike with both dice", whatever this is.
 	OptCompleteMiss = "complete-miss"
 	// OptManeuverTie [I, spec c8]: when two fighters disagree about the
 	// distance and both pass their Agility tests, the higher degree wins
@@ -87,8 +94,11 @@ const (
 	GuardNone = "none"
 	GuardUse  = "guard"
 
+	MissGuard  = "guard"
 	MissStrike = "strike"
 	MissNoHit  = "no-hit"
+
+	AutomaticGuarded = "guard"
 
 	TieDegree = "degree"
 	TieStay   = "stay"
@@ -99,88 +109,44 @@ const (
 	VetoAsk = "ask"
 )
 
-func choices(pairs ...string) []engine.Choice {
-	var out []engine.Choice
-	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, engine.Choice{Value: pairs[i], Label: pairs[i+1]})
-	}
-	return out
-}
-
-func intOption(name, label, help string, def, lo, hi int) engine.OptionSpec {
-	return engine.OptionSpec{Name: name, Label: label, Help: help, Type: engine.OptionInt, Default: fmt.Sprint(def), Min: lo, Max: hi}
-}
-
 var optionSpecs = []engine.OptionSpec{
-	{Name: OptAutomaticAttacks, Label: "Automatic results in attacks", Default: On,
-		Help:    "Black 1 always hits (the white die is the hitting die), black 20 always misses. Off: only tests have automatic results.",
-		Choices: choices(On, "On", Off, "Off")},
-	intOption(OptWoundLight, "Damage for a −1 wound", "Damage below this leaves no wound.", 1, 1, 40),
-	intOption(OptWoundSerious, "Damage for a −2 wound", "", 4, 1, 40),
-	intOption(OptWoundGrave, "Damage for a −3 wound", "A −3 wound is what Disarm and Immobilize need.", 7, 1, 40),
-	intOption(OptWoundKill, "Damage for a would-kill wound", "A would-kill wound ends the fighter's duel.", 10, 1, 40),
-	{Name: OptWoundStacking, Label: "Several wounds", Default: StackSum,
-		Help:    "Whether the penalties of several wounds add up or only the worst counts.",
-		Choices: choices(StackSum, "Penalties add up", StackWorst, "Only the worst counts")},
-	intOption(OptCollapseAt, "Collapse at wound penalties", "A fighter whose wound penalties add up to this many is out of the fight (0: never).", 6, 0, 40),
-	{Name: OptWoundsLowerGuard, Label: "Wounds lower Guard", Default: Yes,
-		Help:    "Whether wound penalties lower Guard and Defense as well as Strike, Grapple and tests.",
-		Choices: choices(Yes, "Yes", No, "No")},
-	intOption(OptFallenPenalty, "Penalty on the ground", "What a fighter brought down by Immobilize loses from Strike, Grapple, Guard and Defense.", 2, 0, 10),
-	{Name: OptLimbWouldKill, Label: "Would-kill Disarm or Immobilize", Default: LimbCrippled,
-		Help:    "A Disarm or Immobilize wound that would kill cripples the limb (a Trait) instead; the fighter may fight on, or is out.",
-		Choices: choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")},
-	{Name: OptRangedGuard, Label: "Guard against shots", Default: GuardNone,
-		Help:    "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.",
-		Choices: choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")},
-	{Name: OptCompleteMiss, Label: "Complete miss", Default: MissStrike,
-		Help:    "What “missed completely” means for maneuvering and the Defensive counter-attack.",
-		Choices: choices(MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")},
-	{Name: OptManeuverTie, Label: "Both pass, disagreeing", Default: TieDegree,
-		Help:    "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.",
-		Choices: choices(TieDegree, "Higher degree wins (a tie keeps the distance)", TieStay, "The distance stays")},
-	{Name: OptHurtOrDistracted, Label: "Hurt or distracted", Default: HurtAsk,
-		Help:    "Who was hurt or distracted after an exchange (it lets the opponent maneuver): the GM rules each time, or whoever took a wound.",
-		Choices: choices(HurtAsk, "The GM rules", HurtWounds, "Whoever took a wound")},
-	{Name: OptVeto, Label: "GM veto of tests", Default: VetoAsk,
-		Help:    "A player's test waits for the GM to allow it or veto it without a roll.",
-		Choices: choices(VetoAsk, "Ask the GM", Off, "Roll at once")},
-	{Name: OptCinematic, Label: "Cinematic duels", Default: Off,
-		Help:    "The GM may secretly set how many successful blows only drive a fighter back.",
-		Choices: choices(Off, "Off", On, "On")},
-	intOption(OptFistsStrike, "Fists: Strike", "The unarmed attack of a fighter whose sheet lists none.", 8, 0, 30),
-	intOption(OptFistsGuard, "Fists: Guard", "", 2, 0, 30),
-	intOption(OptFistsGrapple, "Fists: Grapple", "", 10, 0, 30),
-	intOption(OptFistsDefense, "Fists: Defense", "", 6, 0, 30),
-	intOption(OptFistsDamage, "Fists: Damage", "", 1, 0, 30),
-}
-
-// opt returns a choice option's value.
-func opt(b *engine.Base, name string) string {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			return b.Option(name, o.Default)
-		}
-	}
-	panic("d20-duel: no option " + name)
-}
-
-// optInt returns a number option's value.
-func optInt(b *engine.Base, name string) int {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			var def int
-			fmt.Sscan(o.Default, &def)
-			return b.OptionInt(name, def)
-		}
-	}
-	panic("d20-duel: no option " + name)
+	kit.ChoiceOption(OptAutomaticAttacks, "Automatic results in attacks", "Black 1 always hits (the white die is the hitting die), black 20 always misses — but a Defensive Guard stops a black 1 within it (the seed's Defensive rule), or not. Off: only tests have automatic results.", AutomaticGuarded,
+		kit.Choices(AutomaticGuarded, "On; a Defensive Guard stops a black 1", On, "On, even through a Defensive Guard", Off, "Off")...),
+	kit.IntOption(OptWoundLight, "Damage for a −1 wound", "Damage below this leaves no wound.", 1, 1, 40),
+	kit.IntOption(OptWoundSerious, "Damage for a −2 wound", "", 4, 1, 40),
+	kit.IntOption(OptWoundGrave, "Damage for a −3 wound", "A −3 wound is what Disarm and Immobilize need.", 7, 1, 40),
+	kit.IntOption(OptWoundKill, "Damage for a would-kill wound", "A would-kill wound ends the fighter's duel.", 10, 1, 40),
+	kit.ChoiceOption(OptWoundStacking, "Several wounds", "Whether the penalties of several wounds add up or only the worst counts.", StackSum,
+		kit.Choices(StackSum, "Penalties add up", StackWorst, "Only the worst counts")...),
+	kit.IntOption(OptCollapseAt, "Collapse at wound penalties", "A fighter whose wound penalties add up to this many is out of the fight (0: never).", 6, 0, 40),
+	kit.ChoiceOption(OptWoundsLowerGuard, "Wounds lower Guard", "Whether wound penalties lower Guard and Defense as well as Strike, Grapple and tests.", Yes,
+		kit.Choices(Yes, "Yes", No, "No")...),
+	kit.IntOption(OptFallenPenalty, "Penalty on the ground", "What a fighter brought down by Immobilize loses from Strike, Grapple, Guard and Defense.", 2, 0, 10),
+	kit.ChoiceOption(OptLimbWouldKill, "Would-kill Disarm or Immobilize", "A Disarm or Immobilize wound that would kill cripples the limb (a Trait) instead; the fighter may fight on, or is out.", LimbCrippled,
+		kit.Choices(LimbCrippled, "Crippled, fights on", LimbCrippledOut, "Crippled and out of the fight")...),
+	kit.ChoiceOption(OptRangedGuard, "Guard against shots", "Whether the target's Guard stops shots: a die hits if Guard < die ≤ Strike, or simply if die ≤ Strike.", GuardNone,
+		kit.Choices(GuardNone, "No: die ≤ Strike hits", GuardUse, "Yes: Guard < die ≤ Strike")...),
+	kit.ChoiceOption(OptCompleteMiss, "Complete miss", "What “missed completely” means for maneuvering: the seed's “both dice above Guard/Defense” (the defender's), both dice above the attacker's Strike, or neither die hit.", MissGuard,
+		kit.Choices(MissGuard, "Both dice above the defender's Guard/Defense", MissStrike, "Both dice above the attacker's Strike", MissNoHit, "Neither die hit")...),
+	kit.ChoiceOption(OptManeuverTie, "Both pass, disagreeing", "When one fighter tries to change the distance and the other resists, and both pass their Agility tests.", TieDegree,
+		kit.Choices(TieDegree, "Higher degree wins (a tie keeps the distance)", TieStay, "The distance stays")...),
+	kit.ChoiceOption(OptHurtOrDistracted, "Hurt or distracted", "Who was hurt or distracted after an exchange (it lets the opponent maneuver): the GM rules each time, or whoever took a wound.", HurtAsk,
+		kit.Choices(HurtAsk, "The GM rules", HurtWounds, "Whoever took a wound")...),
+	kit.ChoiceOption(OptVeto, "GM veto of tests", "A player's test waits for the GM to allow it or veto it without a roll.", VetoAsk,
+		kit.Choices(VetoAsk, "Ask the GM", Off, "Roll at once")...),
+	kit.ChoiceOption(OptCinematic, "Cinematic duels", "The GM may secretly set how many successful blows only drive a fighter back.", Off,
+		kit.Choices(Off, "Off", On, "On")...),
+	kit.IntOption(OptFistsStrike, "Fists: Strike", "The unarmed attack of a fighter whose sheet lists none.", 8, 0, 30),
+	kit.IntOption(OptFistsGuard, "Fists: Guard", "", 2, 0, 30),
+	kit.IntOption(OptFistsGrapple, "Fists: Grapple", "", 10, 0, 30),
+	kit.IntOption(OptFistsDefense, "Fists: Defense", "", 6, 0, 30),
+	kit.IntOption(OptFistsDamage, "Fists: Damage", "", 1, 0, 30),
 }
 
 // checkOptions checks what the engine cannot: the wound table's steps must
 // rise.
 func checkOptions(b *engine.Base) error {
-	l, s, g, k := optInt(b, OptWoundLight), optInt(b, OptWoundSerious), optInt(b, OptWoundGrave), optInt(b, OptWoundKill)
+	l, s, g, k := kit.OptInt(b, OptWoundLight), kit.OptInt(b, OptWoundSerious), kit.OptInt(b, OptWoundGrave), kit.OptInt(b, OptWoundKill)
 	if !(l <= s && s <= g && g <= k) {
 		return fray.Errorf(fray.EINVALID, "the wound table must rise: %s %d ≤ %s %d ≤ %s %d ≤ %s %d",
 			OptWoundLight, l, OptWoundSerious, s, OptWoundGrave, g, OptWoundKill, k)

@@ -20,7 +20,7 @@ func TestWoundTable(t *testing.T) {
 		{map[string]string{OptWoundLight: "3", OptWoundSerious: "5", OptWoundGrave: "8", OptWoundKill: "12"}, 11, 3},
 		{map[string]string{OptWoundLight: "3", OptWoundSerious: "5", OptWoundGrave: "8", OptWoundKill: "12"}, 12, Mortal},
 	} {
-		b := &engine.Base{Options: tc.opts}
+		b := &engine.Base{Options: optionsWith(tc.opts)}
 		w, _ := woundFor(b, tc.damage, AimNormal)
 		got := 0
 		if w != nil {
@@ -66,25 +66,6 @@ func TestOptions(t *testing.T) {
 			st := wounded(map[string]string{OptRangedGuard: tc.v})
 			p, _ := planAttack(st, "ana", "bront", "bow", Ranged, AimNormal, 1, false)
 			eq(t, tc.v, p.guard, tc.guard)
-		}
-	})
-	t.Run(OptCompleteMiss, func(t *testing.T) {
-		// A Defensive Bront blocks Ana's 9 and 4 (the 4 is within his
-		// Guard 5): no hit, but not both dice above her Strike.
-		for _, tc := range []struct {
-			v       string
-			counter bool
-		}{{MissStrike, false}, {MissNoHit, true}} {
-			st := duel(t, map[string]string{OptCompleteMiss: tc.v}, "striking")
-			faces := []int{9, 4}
-			if tc.counter {
-				faces = append(faces, missB, missW)
-			}
-			events, _ := choose(t, st, []string{"ana", "bront"}, map[string]stance{
-				"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefensive}}, faces...)
-			if got := len(attacks(t, events)) == 2; got != tc.counter {
-				t.Errorf("%s: counter-attack %v, want %v", tc.v, got, tc.counter)
-			}
 		}
 	})
 	t.Run(OptCollapseAt, func(t *testing.T) {

@@ -21,8 +21,11 @@ import (
 // the wound penalties it can still take before it collapses (its best
 // weapon's damage, with its Damage Modifier for melee, over what is left
 // of collapse-at).
-func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
-	st := s.(*State)
+func (r Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
+	st, ok := r.StateOf(s)
+	if !ok {
+		return engine.Command{}, false
+	}
 	for _, d := range o.Pending {
 		if d.Kind == DecStance {
 			return st.stance(d), true

@@ -2,144 +2,22 @@ package d20duel
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// View is the d20-duel part of an engine.View: the engagements and what
-// the viewer may know of each fighter.
-type View struct {
-	// Phase is the round's part: "Approach" or "Exchange".
-	Phase       string                 `json:"phase,omitempty"`
-	Engagements []EngagementView       `json:"engagements"`
-	Fighters    map[string]FighterView `json:"fighters"`
-}
-
-// EngagementView is a pair as seen: its distance, and after the reveal of
-// its last exchange both stances.
-type EngagementView struct {
-	A        string            `json:"a"`
-	B        string            `json:"b"`
-	Distance string            `json:"distance"`
-	Shown    map[string]string `json:"shown,omitempty"`
-}
-
-// FighterView is what a viewer sees of one fighter. Every viewer sees the
+// project is d20-duel's one projection, what viewer v sees: the pairs
+// model — each engaged pair with its distance and, once revealed, both
+// stances; everyone else apart — and every fighter v may see with its
 // wounds and what they did (on the ground, an arm useless, weapons
-// dropped, crippled); Full is set for the GM and the fighter's own player,
-// and only then is the sheet filled in. DriveBack is the GM's secret.
-type FighterView struct {
-	ID          string   `json:"id"`
-	Wounds      []Wound  `json:"wounds"`
-	Penalty     int      `json:"penalty"`
-	Fallen      bool     `json:"fallen,omitempty"`
-	ArmsUseless int      `json:"armsUseless,omitempty"`
-	Dropped     []string `json:"dropped,omitempty"` // weapon names
-	Traits      []string `json:"traits,omitempty"`
-	Engaged     []string `json:"engaged"`
-
-	Full         bool           `json:"full"`
-	Attributes   map[string]int `json:"attributes,omitempty"`
-	CloseCombat  int            `json:"closeCombat,omitempty"`
-	Ranged       int            `json:"ranged,omitempty"`
-	DamageMod    int            `json:"damageMod,omitempty"`
-	GrapplingMod int            `json:"grapplingMod,omitempty"`
-	Armor        *Armor         `json:"armor,omitempty"`
-	Weapons      []WeaponView   `json:"weapons,omitempty"`
-	DriveBack    int            `json:"driveBack,omitempty"`
-}
-
-// WeaponView is a weapon with the fighter's modifiers added: Strike and
-// Guard with Close combat (Ranged for a ranged weapon), Grapple and
-// Defense with the Grappling modifier, damage with the Damage Modifier.
-type WeaponView struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Strike  int    `json:"strike"`
-	Guard   int    `json:"guard,omitempty"`
-	Grapple int    `json:"grapple,omitempty"`
-	Defense int    `json:"defense,omitempty"`
-	Damage  int    `json:"damage"`
-	Hands   int    `json:"hands"`
-	Unarmed bool   `json:"unarmed,omitempty"`
-	Ranged  bool   `json:"ranged,omitempty"`
-	Auto    int    `json:"auto,omitempty"`
-	Usable  bool   `json:"usable"`
-}
-
-// Project implements engine.Ruleset. A hidden fighter appears nowhere for
-// a viewer who may not see it.
-func (Ruleset) Project(s engine.State, v engine.Viewer) any {
-	st := s.(*State)
-	view := View{Engagements: []EngagementView{}, Fighters: map[string]FighterView{}}
-	if st.Status == engine.StatusRunning {
-		view.Phase = st.Label
-	}
-	visible := func(id string) bool { return engine.Visible(st, v, id) }
-	for _, e := range st.Engagements {
-		if visible(e.A) && visible(e.B) {
-			view.Engagements = append(view.Engagements, EngagementView{A: e.A, B: e.B, Distance: e.Distance, Shown: e.Shown})
-		}
-	}
-	for _, c := range st.Combatants {
-		f := st.Fighters[c.ID]
-		if f == nil || !visible(c.ID) {
-			continue
-		}
-		fv := FighterView{ID: c.ID, Wounds: slices.Clone(f.Wounds), Penalty: f.penalty(&st.Base, 0), Fallen: f.Fallen(),
-			ArmsUseless: f.armsDisabled(), Traits: f.Traits, Engaged: []string{}}
-		if fv.Wounds == nil {
-			fv.Wounds = []Wound{}
-		}
-		for _, id := range f.Dropped {
-			fv.Dropped = append(fv.Dropped, f.weapon(id).Name)
-		}
-		for _, o := range st.opponents(c.ID) {
-			if visible(o) {
-				fv.Engaged = append(fv.Engaged, o)
-			}
-		}
-		if v.GM || v.CanCommand(c.ID) {
-			fillSheet(&fv, f)
-		}
-		if v.GM {
-			fv.DriveBack = f.DriveBack
-		}
-		view.Fighters[c.ID] = fv
-	}
-	return view
-}
-
-func fillSheet(fv *FighterView, f *Fighter) {
-	fv.Full = true
-	fv.Attributes = f.Attributes
-	fv.CloseCombat, fv.Ranged, fv.DamageMod, fv.GrapplingMod = f.CloseCombat, f.Ranged, f.DamageMod, f.GrapplingMod()
-	if f.Armor.Coverage > 0 || f.Armor.Protection > 0 {
-		a := f.Armor
-		fv.Armor = &a
-	}
-	for _, w := range f.Weapons {
-		wv := WeaponView{ID: w.ID, Name: w.Name, Hands: w.Hands, Unarmed: w.Unarmed, Ranged: w.Ranged, Auto: w.Auto, Usable: f.usable(w)}
-		if w.Ranged {
-			wv.Strike, wv.Damage = w.Strike+f.Ranged, w.Damage
-		} else {
-			wv.Strike, wv.Guard = w.Strike+f.CloseCombat, w.Guard+f.CloseCombat
-			wv.Grapple, wv.Defense = w.Grapple+f.GrapplingMod(), w.Defense+f.GrapplingMod()
-			wv.Damage = w.Damage + f.DamageMod
-		}
-		fv.Weapons = append(fv.Weapons, wv)
-	}
-}
-
-// Board implements engine.Boarder: the pairs model — each engaged pair with
-// its distance and, once revealed, both stances; everyone else apart.
-func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
-	st := s.(*State)
+// dropped, crippled). The sheet is for the GM and the fighter's own
+// player; the count of blows that only drive a fighter back is the GM's.
+func project(st *State, v engine.Viewer) *board.Board {
 	tokens := engine.Tokens(st, v)
-	collapse := optInt(&st.Base, OptCollapseAt)
+	collapse := kit.OptInt(&st.Base, OptCollapseAt)
 	for i := range tokens {
 		f := st.Fighters[tokens[i].ID]
 		if f == nil {
@@ -147,8 +25,11 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		}
 		tokens[i].Health = healthMeter(st, f, collapse)
 		tokens[i].Conditions = conditions(st, f)
-		if v.GM || v.CanCommand(f.ID) {
-			tokens[i].Stats = sheetStats(f)
+		if v.CanCommand(f.ID) {
+			tokens[i].Stats, tokens[i].Sheet = sheetStats(f), sheetSections(f)
+		}
+		if v.GM && kit.Opt(&st.Base, OptCinematic) == On {
+			tokens[i].Stats = append(tokens[i].Stats, board.Stat{Label: "Drive back", Value: fmt.Sprint(f.DriveBack), Note: "blows that only drive back"})
 		}
 	}
 	pm := &board.PairMap{Engagements: []board.Engagement{}, Apart: []string{}}
@@ -168,17 +49,15 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		}
 	}
 	bd := &board.Board{Model: board.Pairs, Tokens: tokens, Pairs: pm}
-	if opt(&st.Base, OptCinematic) == On {
+	if kit.Opt(&st.Base, OptCinematic) == On {
 		bd.Notes = append(bd.Notes, "Cinematic duel: some blows may only drive a fighter back.")
 	}
 	return bd
 }
 
-// Editor implements engine.Boarder: prep sets up pairs at Striking or
+// editor is the battlefield editor: prep sets up pairs at Striking or
 // Grappling distance.
-func (Ruleset) Editor() board.Editor {
-	return board.Editor{Model: board.Pairs, Distances: []string{distanceLabels[Striking], distanceLabels[Grappling]}}
-}
+var editor = board.Editor{Model: board.Pairs, Distances: []string{distanceLabels[Striking], distanceLabels[Grappling]}}
 
 func healthMeter(st *State, f *Fighter, collapse int) *board.Meter {
 	p := f.penalty(&st.Base, 0)
@@ -201,7 +80,7 @@ func conditions(st *State, f *Fighter) []board.Condition {
 	var out []board.Condition
 	if f.Fallen() {
 		out = append(out, board.Condition{ID: "fallen", Label: "On the ground", Icon: icons["fallen"],
-			Text: fmt.Sprintf("Cannot stand until the leg heals: −%d to Strike, Grapple, Guard and Defense; cannot close in or maneuver.", optInt(&st.Base, OptFallenPenalty))})
+			Text: fmt.Sprintf("Cannot stand until the leg heals: −%d to Strike, Grapple, Guard and Defense; cannot close in or maneuver.", kit.OptInt(&st.Base, OptFallenPenalty))})
 	}
 	if n := f.armsDisabled(); n > 0 {
 		out = append(out, board.Condition{ID: "arm", Label: map[bool]string{true: "An arm useless", false: "Both arms useless"}[n == 1], Icon: icons["disarmed"],
@@ -235,6 +114,54 @@ func sheetStats(f *Fighter) []board.Stat {
 	}
 	if f.Armor.Protection > 0 {
 		out = append(out, board.Stat{Label: "Armour", Value: fmt.Sprintf("Coverage %d · Protection %d", f.Armor.Coverage, f.Armor.Protection)})
+	}
+	return out
+}
+
+// sheetSections is the rest of the stat block: the attributes, the combat values
+// and every weapon with the fighter's modifiers added — Strike and Guard
+// with Close combat (Ranged for a ranged weapon), Grapple and Defense with
+// the Grappling modifier, damage with the Damage Modifier.
+func sheetSections(f *Fighter) []board.Section {
+	attrs := make([]board.Stat, 0, len(attributes))
+	for _, a := range attributes {
+		attrs = append(attrs, board.Stat{Label: attrLabel(a), Value: fmt.Sprint(f.Attributes[a])})
+	}
+	combat := []board.Stat{
+		{Label: "Close combat", Value: fmt.Sprint(f.CloseCombat)},
+		{Label: "Ranged", Value: fmt.Sprint(f.Ranged)},
+		{Label: "Damage Modifier", Value: fmt.Sprint(f.DamageMod)},
+		{Label: "Grappling modifier", Value: fmt.Sprint(f.GrapplingMod())},
+	}
+	ws := make([]board.Stat, 0, len(f.Weapons))
+	for _, w := range f.Weapons {
+		var value string
+		var notes []string
+		if w.Ranged {
+			value = fmt.Sprintf("Strike %d · Damage %d", w.Strike+f.Ranged, w.Damage)
+			notes = append(notes, "ranged")
+			if w.Auto > 0 {
+				notes = append(notes, fmt.Sprintf("Auto %d", w.Auto))
+			}
+		} else {
+			value = fmt.Sprintf("Strike %d · Guard %d · Grapple %d · Defense %d · Damage %d", w.Strike+f.CloseCombat, w.Guard+f.CloseCombat,
+				w.Grapple+f.GrapplingMod(), w.Defense+f.GrapplingMod(), w.Damage+f.DamageMod)
+		}
+		switch {
+		case w.Unarmed:
+			notes = append(notes, "unarmed")
+		case w.Hands > 0:
+			notes = append(notes, fmt.Sprintf("%d-handed", w.Hands))
+		}
+		if !f.usable(w) {
+			notes = append(notes, "cannot be used now")
+		}
+		ws = append(ws, board.Stat{Label: w.Name, Value: value, Note: strings.Join(notes, ", ")})
+	}
+	out := []board.Section{{Title: "Attributes", Stats: attrs}, {Title: "Combat", Stats: combat}, {Title: "Weapons", Stats: ws}}
+	if f.Armor.Coverage > 0 || f.Armor.Protection > 0 {
+		out = append(out, board.Section{Title: "Armour", Stats: []board.Stat{
+			{Label: "Coverage", Value: fmt.Sprint(f.Armor.Coverage)}, {Label: "Protection", Value: fmt.Sprint(f.Armor.Protection)}}})
 	}
 	return out
 }

@@ -23,15 +23,15 @@ func TestProjection(t *testing.T) {
 	log, st := do(t, st, gm, engine.NewCommand(engine.KindStart, "", nil))
 
 	pv := engine.Project(New(), st, anaPl)
-	rules := pv.Rules.(View)
-	if _, ok := rules.Fighters["spy"]; ok || slices.ContainsFunc(pv.Board.Tokens, func(tk board.Token) bool { return tk.ID == "spy" }) ||
+	if slices.ContainsFunc(pv.Board.Tokens, func(tk board.Token) bool { return tk.ID == "spy" }) ||
 		slices.Contains(pv.Board.Pairs.Apart, "spy") || slices.Contains(pv.Acting, "spy") {
 		t.Fatal("the hidden spy shows in a player's view")
 	}
-	if !rules.Fighters["ana"].Full || len(rules.Fighters["ana"].Weapons) != 4 || rules.Fighters["bront"].Full || rules.Fighters["bront"].Weapons != nil {
+	ana, bront := tokenOf(pv.Board.Tokens, "ana"), tokenOf(pv.Board.Tokens, "bront")
+	if ana.Sheet == nil || len(sheetSection(ana, "Weapons")) != 4 || bront.Sheet != nil {
 		t.Fatal("sheets: Ana's own full, Bront's not")
 	}
-	if w := rules.Fighters["ana"].Weapons[0]; w.Strike != 13 || w.Guard != 7 || w.Grapple != 8 || w.Defense != 6 || w.Damage != 6 {
+	if w := sheetSection(ana, "Weapons")[0]; w.Value != "Strike 13 · Guard 7 · Grapple 8 · Defense 6 · Damage 6" {
 		t.Fatalf("ana's sword as shown: %+v", w)
 	}
 	if tokenOf(pv.Board.Tokens, "bront").Stats != nil || tokenOf(pv.Board.Tokens, "ana").Stats == nil {
@@ -64,7 +64,7 @@ func TestProjection(t *testing.T) {
 	}
 	st.Combatants[2].Hidden = true // hidden again, for the GM's view below
 	gv := engine.Project(New(), st, gm)
-	if _, ok := gv.Rules.(View).Fighters["spy"]; !ok || !gv.Rules.(View).Fighters["spy"].Full {
+	if spy := tokenOf(gv.Board.Tokens, "spy"); spy.ID == "" || spy.Sheet == nil {
 		t.Fatal("the GM does not see the spy's sheet")
 	}
 	// The GM cannot engage a hidden fighter; revealed, it is offered.
@@ -75,7 +75,7 @@ func TestProjection(t *testing.T) {
 }
 
 func gmPairs(st *State) []string {
-	for _, a := range (Ruleset{}).Actions(st, gm) {
+	for _, a := range ruleset.Actions(st, gm) {
 		if a.Kind == CmdSetDistance {
 			var out []string
 			for _, o := range a.Fields[0].Options {
@@ -94,7 +94,7 @@ func TestWoundsOnTheBoard(t *testing.T) {
 	// Bront's 10 meets the mail: 8 − 3 = 5, a −2 wound. Ana's 10: 6, −2.
 	_, st = choose(t, st, []string{"ana", "bront"}, map[string]stance{
 		"ana": {Stance: StanceDefault}, "bront": {Stance: StanceDefault}}, 10, 2, 10, 2)
-	m := tokenOf((Ruleset{}).Board(st, anaPl).Tokens, "ana").Health
+	m := tokenOf(ruleset.Board(st, anaPl).Tokens, "ana").Health
 	if m == nil || m.Value != 2 || m.Max != 3 || m.Text != "−2 (−2 body)" {
 		t.Fatalf("meter %+v", m)
 	}

@@ -16,33 +16,84 @@
 package d20duel
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
 const ID = "d20-duel"
 
-// Ruleset is the d20-duel engine.Ruleset.
-type Ruleset struct{}
+// Ruleset is the d20-duel ruleset: the kit's, with the stat schema and
+// carry-over.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
+// Tx is a command being decided under d20-duel.
+type Tx = kit.Tx[*State, *Fighter]
 
 // New returns the d20-duel ruleset.
-func New() engine.Ruleset { return Ruleset{} }
+func New() engine.Ruleset { return ruleset }
 
-// ID implements engine.Ruleset.
-func (Ruleset) ID() string { return ID }
-
-// Title implements engine.Ruleset.
-func (Ruleset) Title() string { return "Two-d20 duels" }
-
-// Options implements engine.Ruleset.
-func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Two-d20 duels", Options: optionSpecs,
+	New: newEncounter, Start: newRound, Settle: settle, CanAct: inApproach,
+	Board: project, Editor: editor, Actions: actions,
+	// The GM's commands name no actor and may be issued while decisions
+	// wait: a duel is a chain of decisions, and these leave them alone
+	// (the steps that resume re-check what they change).
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdEngage, Decide: decideEngage},
+		{Kind: CmdShoot, Decide: decideShoot},
+		{Kind: CmdTest, Decide: decideTest},
+		{Kind: CmdRecover, Decide: decideRecover},
+		{Kind: CmdWait, Decide: decideWait},
+		{Kind: CmdSetDistance, GM: true, WhileWaiting: true, Decide: decideSetDistance},
+		{Kind: CmdDriveBack, GM: true, WhileWaiting: true, Decide: decideDriveBack},
+		{Kind: CmdRollTest, GM: true, WhileWaiting: true, Decide: decideRollTest},
+	},
+	Steps: []kit.StepSpec[*State, *Fighter]{
+		kit.OnStep(stepExchange, func(tx *Tx, _ kit.None) error { return startExchange(tx) }),
+		kit.OnStep(stepRoundEnd, func(tx *Tx, _ kit.None) error { return newRound(tx) }),
+		kit.OnStep(stepAttack, runAttack),
+		kit.OnStep(stepCounter, runCounter),
+		kit.OnStep(stepFallout, func(tx *Tx, f falloutStep) error { return fallout(tx, f.Fighters) }),
+		kit.OnStep(stepManeuver, runManeuver),
+		kit.OnStep(stepOffer, offerManeuver),
+		kit.OnStep(stepTest, rollAttempt),
+		kit.OnStep(stepVeto, askVeto),
+		kit.OnStep(stepActed, runActed),
+	},
+	// A sealed set of stances or a pair's maneuvers come together; every
+	// other decision alone.
+	Decisions: []kit.DecisionSpec[*State, *Fighter]{
+		kit.OnAnswers(DecStance, answerStances),
+		kit.OnAnswers(DecManeuver, answerManeuver),
+		kit.OnAnswer(DecDrop, answerDrop),
+		kit.OnAnswer(DecRetreat, answerRetreat),
+		kit.OnAnswer(DecHurt, answerHurt),
+		kit.OnAnswer(DecVeto, answerVeto),
+	},
+	// Applying rolls nothing: everything it needs is in the event.
+	Events: []kit.EventSpec[*State]{
+		kit.OnEvent(engine.KindRoundStarted, func(st *State, _ kit.None) error { st.Exchange = nil; return nil }),
+		kit.OnEvent(engine.KindCombatantOut, (*State).applyOut),
+		kit.OnEvent(KindEngaged, (*State).applyEngaged),
+		kit.OnEvent(KindDistance, (*State).applyDistance),
+		kit.OnEvent(KindExchange, (*State).applyExchangeStarted),
+		kit.OnEvent(KindStances, (*State).applyStances),
+		kit.OnEvent(KindAttack, (*State).applyAttack),
+		kit.OnEvent(KindDisarmed, (*State).applyDisarmed),
+		kit.OnEvent(KindDriveBack, (*State).applyDriveBack),
+		kit.OnEvent(KindRecovered, (*State).applyRecovered),
+	},
+})}
 
 // State is a d20-duel encounter.
 type State struct {
@@ -54,7 +105,8 @@ type State struct {
 	Exchange *Exchange `json:"exchange,omitempty"`
 }
 
-func state(tx *engine.Tx) *State { return tx.State().(*State) }
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Event kinds of this ruleset (besides the engine's core kinds).
 const (
@@ -86,23 +138,8 @@ const (
 	CmdRollTest    = "roll-test"
 )
 
-// Commands implements engine.Ruleset. The GM's commands name no actor and
-// may be issued while decisions wait: a duel is a chain of decisions, and
-// these leave them alone (the steps that resume re-check what they change).
-func (Ruleset) Commands() []engine.CommandSpec {
-	out := []engine.CommandSpec{
-		{Kind: CmdSetDistance, GM: true, WhileWaiting: true},
-		{Kind: CmdDriveBack, GM: true, WhileWaiting: true},
-		{Kind: CmdRollTest, GM: true, WhileWaiting: true},
-	}
-	for _, k := range []string{CmdEngage, CmdShoot, CmdTest, CmdRecover, CmdWait} {
-		out = append(out, engine.CommandSpec{Kind: k})
-	}
-	return out
-}
-
-// New implements engine.Ruleset: the sheets, the starting engagements.
-func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+// newEncounter builds an encounter: the sheets, the starting engagements.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	if err := checkOptions(&base); err != nil {
 		return nil, err
 	}
@@ -150,50 +187,9 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	return st, nil
 }
 
-// Decode implements engine.Ruleset.
-func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
-	var st State
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("decode d20-duel state: %w", err)
-	}
-	if st.Fighters == nil {
-		st.Fighters = map[string]*Fighter{}
-	}
-	if st.Engagements == nil {
-		st.Engagements = []Engagement{}
-	}
-	return &st, nil
-}
-
-// Start implements engine.Ruleset: the first round.
-func (Ruleset) Start(tx *engine.Tx) error { return newRound(tx) }
-
-// Decide implements engine.Ruleset.
-func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
-	switch cmd.Kind {
-	case CmdEngage:
-		return decideEngage(tx, cmd)
-	case CmdShoot:
-		return decideShoot(tx, cmd)
-	case CmdTest:
-		return decideTest(tx, cmd)
-	case CmdRecover:
-		return decideRecover(tx, cmd)
-	case CmdWait:
-		return decideWait(tx, cmd)
-	case CmdSetDistance:
-		return decideSetDistance(tx, cmd)
-	case CmdDriveBack:
-		return decideDriveBack(tx, cmd)
-	case CmdRollTest:
-		return decideRollTest(tx, cmd)
-	}
-	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
-}
-
-// Settle implements engine.Settler: end the fight when one side is left;
-// end the approach once everyone in it has acted, and start the exchange.
-func (Ruleset) Settle(tx *engine.Tx) error {
+// settle ends the fight when one side is left, and the approach once
+// everyone in it has acted, and starts the exchange.
+func settle(tx *Tx) error {
 	if ended, err := tx.LastStanding(); ended || err != nil {
 		return err
 	}
@@ -202,8 +198,8 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 		return nil
 	}
 	for _, id := range slices.Clone(b.Acting) {
-		if c := b.Combatant(id); c == nil || !c.Fighting() || c.Hidden || state(tx).engaged(id) {
-			if err := tx.Acted(id, state(tx).NameOf(id)+" leaves the approach."); err != nil {
+		if c := b.Combatant(id); c == nil || !c.Fighting() || c.Hidden || tx.State.engaged(id) {
+			if err := tx.Acted(id, tx.State.NameOf(id)+" leaves the approach."); err != nil {
 				return err
 			}
 		}
@@ -214,68 +210,35 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 	return tx.Run(engine.NewStep(stepExchange, nil), engine.NewStep(stepRoundEnd, nil))
 }
 
-// Apply implements engine.Ruleset. It rolls nothing: everything it needs
-// is in the event.
-func (Ruleset) Apply(s engine.State, ev engine.Event) error {
-	st, ok := s.(*State)
-	if !ok {
-		return fmt.Errorf("d20-duel: state is %T", s)
-	}
-	switch ev.Kind {
-	case engine.KindRoundStarted:
-		st.Exchange = nil
-	case engine.KindCombatantOut:
-		return decodeApply(ev, func(d engine.CombatantOut) error {
-			st.Engagements = slices.DeleteFunc(st.Engagements, func(e Engagement) bool { return e.has(d.Combatant) })
-			return nil
-		})
-	case KindEngaged:
-		return decodeApply(ev, func(d Engaged) error { return st.applyEngaged(d) })
-	case KindDistance:
-		return decodeApply(ev, func(d DistanceChanged) error { return st.applyDistance(d) })
-	case KindExchange:
-		return decodeApply(ev, func(d ExchangeStarted) error { st.applyExchangeStarted(d); return nil })
-	case KindStances:
-		return decodeApply(ev, func(d StancesRevealed) error { return st.applyStances(d) })
-	case KindAttack:
-		return decodeApply(ev, func(d Attack) error { return st.applyAttack(d) })
-	case KindDisarmed:
-		return decodeApply(ev, func(d Disarmed) error { return st.applyDisarmed(d) })
-	case KindDriveBack:
-		return decodeApply(ev, func(d DriveBackSet) error {
-			f, err := st.fighter(d.Fighter)
-			if err == nil {
-				f.DriveBack = d.Blows
-			}
-			return err
-		})
-	case KindRecovered:
-		return decodeApply(ev, func(d Recovered) error {
-			f, err := st.fighter(d.Fighter)
-			if err == nil {
-				f.Dropped = slices.DeleteFunc(f.Dropped, func(id string) bool { return id == d.Weapon })
-			}
-			return err
-		})
+// inApproach is the check of every fighter's command: it is for the
+// approach.
+func inApproach(st *State, _ *Fighter) error {
+	if st.Label != PhaseApproach {
+		return fray.Errorf(fray.EILLEGAL, "that is for the approach, before the exchange")
 	}
 	return nil
 }
 
-// decodeApply decodes an event's data into a T and applies it with fn.
-func decodeApply[T any](ev engine.Event, fn func(T) error) error {
-	var d T
-	if err := ev.Decode(&d); err != nil {
-		return fmt.Errorf("d20-duel: %s: %w", ev.Kind, err)
-	}
-	return fn(d)
+// applyOut ends the engagements of a fighter out of the fight.
+func (s *State) applyOut(d engine.CombatantOut) error {
+	s.Engagements = slices.DeleteFunc(s.Engagements, func(e Engagement) bool { return e.has(d.Combatant) })
+	return nil
 }
 
-// fighter returns the fighter with id, or an error for the applier.
-func (s *State) fighter(id string) (*Fighter, error) {
-	if f := s.Fighters[id]; f != nil {
-		return f, nil
+func (s *State) applyDriveBack(d DriveBackSet) error {
+	f, err := kit.Found(s.Fighter(d.Fighter), d.Fighter)
+	if err == nil {
+		f.DriveBack = d.Blows
 	}
-	return nil, fmt.Errorf("d20-duel: no fighter %q", id)
+	return err
+}
+
+func (s *State) applyRecovered(d Recovered) error {
+	f, err := kit.Found(s.Fighter(d.Fighter), d.Fighter)
+	if err == nil {
+		f.Dropped = slices.DeleteFunc(f.Dropped, func(id string) bool { return id == d.Weapon })
+	}
+	return err
 }
 
 // fighting reports whether id is in the fight and standing.
@@ -287,7 +250,7 @@ func (s *State) fighting(id string) bool {
 // applyAttack records an attack: the wound, a blow that only drove the
 // target back, what the exchange needs to know later.
 func (s *State) applyAttack(d Attack) error {
-	t, err := s.fighter(d.Target)
+	t, err := kit.Found(s.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}
@@ -303,8 +266,11 @@ func (s *State) applyAttack(d Attack) error {
 		t.Traits = append(t.Traits, d.Crippled)
 	}
 	if x := s.Exchange; x != nil && d.Mode != Ranged {
-		x.Attacks = append(x.Attacks, AttackRecord{Attacker: d.Attacker, Target: d.Target, Hit: d.Hit,
-			CompleteMiss: d.CompleteMiss, Wounded: d.Wound != nil})
+		r := AttackRecord{Attacker: d.Attacker, Target: d.Target, Hit: d.Hit, CompleteMiss: d.CompleteMiss, Wounded: d.Wound != nil}
+		if over := !d.Hit && d.Black > d.Strike && d.White > d.Strike; over != d.CompleteMiss {
+			r.Overshot = &over
+		}
+		x.Attacks = append(x.Attacks, r)
 	}
 	return nil
 }
@@ -318,12 +284,12 @@ type Disarmed struct {
 }
 
 func (s *State) applyDisarmed(d Disarmed) error {
-	f, err := s.fighter(d.Fighter)
+	f, err := kit.Found(s.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
 	if f.weapon(d.Weapon) == nil {
-		return fmt.Errorf("d20-duel: %s has no weapon %q", d.Fighter, d.Weapon)
+		return fmt.Errorf("%s has no weapon %q", d.Fighter, d.Weapon)
 	}
 	if !slices.Contains(f.Dropped, d.Weapon) {
 		f.Dropped = append(f.Dropped, d.Weapon)
@@ -345,11 +311,8 @@ type Recovered struct {
 	Weapon  string `json:"weapon"`
 }
 
-// The engine interfaces the ruleset implements besides engine.Ruleset.
+// The engine interfaces the ruleset implements besides the kit's.
 var (
-	_ engine.Stepper = Ruleset{}
-	_ engine.Settler = Ruleset{}
-	_ engine.Boarder = Ruleset{}
 	_ sheet.Schemaer = Ruleset{}
 	_ sheet.Deriver  = Ruleset{}
 	_ sheet.Carrier  = Ruleset{}

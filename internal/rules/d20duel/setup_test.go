@@ -97,11 +97,11 @@ func TestCarriedWoundsAndTraits(t *testing.T) {
 	if !f.Fallen() || f.penalty(&st.Base, 0) != 4 || len(f.Traits) != 2 || f.Wounds[0].Location != LocBody {
 		t.Fatalf("ana %+v", f)
 	}
-	derived, err := Ruleset{}.Derive(mustJSON(with(anaStats, "wounds", map[string]any{"arm": map[string]int{"serious": 1}})))
+	derived, err := ruleset.Derive(mustJSON(with(anaStats, "wounds", map[string]any{"arm": map[string]int{"serious": 1}})))
 	if err != nil || derived["Wound penalty"] != "−2" {
 		t.Fatalf("derived %v %v", derived, err)
 	}
-	if _, err := (Ruleset{}).Derive(json.RawMessage(`{"closeCombat":"x"}`)); fray.ErrorCode(err) != fray.EINVALID {
+	if _, err := ruleset.Derive(json.RawMessage(`{"closeCombat":"x"}`)); fray.ErrorCode(err) != fray.EINVALID {
 		t.Fatalf("bad stats derive: %v", err)
 	}
 }
@@ -110,7 +110,7 @@ func TestCarriedWoundsAndTraits(t *testing.T) {
 // so the prep editor keeps it.
 func TestSchemaCoversTheSheet(t *testing.T) {
 	names := map[string]bool{}
-	for _, f := range (Ruleset{}).Schema().Fields {
+	for _, f := range ruleset.Schema().Fields {
 		names[f.Name] = true
 	}
 	for _, want := range []string{"attributes.agility", "closeCombat", "ranged", "damageMod", "armor.coverage", "armor.protection", "weapons",
@@ -119,12 +119,12 @@ func TestSchemaCoversTheSheet(t *testing.T) {
 			t.Errorf("schema lacks %s", want)
 		}
 	}
-	ed := (Ruleset{}).Editor()
+	ed := ruleset.Editor()
 	if ed.Model != "pairs" || len(ed.Distances) != 2 || ed.Distances[0] != "Striking" {
 		t.Fatalf("editor %+v", ed)
 	}
 	// The options the engine validates are all documented with a label.
-	for _, o := range (Ruleset{}).Options() {
+	for _, o := range ruleset.Options() {
 		if o.Label == "" || o.Default == "" {
 			t.Errorf("option %s lacks a label or default", o.Name)
 		}

@@ -64,7 +64,7 @@ func TestRecklessExchange(t *testing.T) {
 // distance; the stances appear only once both are revealed.
 func TestStancesShownAfterReveal(t *testing.T) {
 	st := duel(t, nil, "striking")
-	bd := (Ruleset{}).Board(st, anaPl)
+	bd := ruleset.Board(st, anaPl)
 	if bd.Model != "pairs" || len(bd.Pairs.Engagements) != 1 || bd.Pairs.Engagements[0].Distance != "Striking" {
 		t.Fatalf("board %+v", bd.Pairs)
 	}
@@ -72,16 +72,16 @@ func TestStancesShownAfterReveal(t *testing.T) {
 		t.Fatalf("stances shown before the reveal: %v", bd.Pairs.Engagements[0].Shown)
 	}
 	_, st = answer(t, st, gm, DecStance, "bront", StanceDefensive, nil)
-	if s := (Ruleset{}).Board(st, anaPl).Pairs.Engagements[0].Shown; s != nil {
+	if s := ruleset.Board(st, anaPl).Pairs.Engagements[0].Shown; s != nil {
 		t.Fatalf("one stance committed, board shows %v", s)
 	}
 	// Ana attacks (no complete miss), Bront Defensive does not counter.
 	_, st = answer(t, st, anaPl, DecStance, "ana", StanceReckless, nil, 9, 12)
-	shown := (Ruleset{}).Board(st, anaPl).Pairs.Engagements[0].Shown
+	shown := ruleset.Board(st, anaPl).Pairs.Engagements[0].Shown
 	if shown["ana"] != "Reckless" || shown["bront"] != "Defensive" {
 		t.Fatalf("shown after the reveal: %v", shown)
 	}
-	if !strings.Contains((Ruleset{}).Board(st, gm).Pairs.Engagements[0].Distance, "Striking") {
+	if !strings.Contains(ruleset.Board(st, gm).Pairs.Engagements[0].Distance, "Striking") {
 		t.Fatal("distance missing")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -112,8 +113,8 @@ type statsDoc struct {
 // fists is the unarmed attack of a sheet that lists none.
 func fists(b *engine.Base) Weapon {
 	return Weapon{ID: "fists", Name: "Fists", Unarmed: true, Hands: 1,
-		Strike: optInt(b, OptFistsStrike), Guard: optInt(b, OptFistsGuard), Grapple: optInt(b, OptFistsGrapple),
-		Defense: optInt(b, OptFistsDefense), Damage: optInt(b, OptFistsDamage)}
+		Strike: kit.OptInt(b, OptFistsStrike), Guard: kit.OptInt(b, OptFistsGuard), Grapple: kit.OptInt(b, OptFistsGrapple),
+		Defense: kit.OptInt(b, OptFistsDefense), Damage: kit.OptInt(b, OptFistsDamage)}
 }
 
 func decodeStrict(raw json.RawMessage, v any) error {
@@ -351,7 +352,7 @@ func (f *Fighter) penalty(b *engine.Base, skip int) int {
 		sum += p
 		worst = max(worst, p)
 	}
-	if opt(b, OptWoundStacking) == StackWorst {
+	if kit.Opt(b, OptWoundStacking) == StackWorst {
 		return worst
 	}
 	return sum

@@ -56,7 +56,7 @@ func (t Test) result() string {
 }
 
 // pairOfD20 rolls the black and the white die.
-func pairOfD20(tx *engine.Tx) (black, white dice.Die) {
+func pairOfD20(tx *Tx) (black, white dice.Die) {
 	black, white = tx.Dice.Die(20), tx.Dice.Die(20)
 	black.Role, white.Role = "black", "white"
 	return black, white
@@ -72,7 +72,7 @@ func sumMods(mods []dice.Mod) int {
 }
 
 // rollTest rolls a test of fighter who against base + mods.
-func rollTest(tx *engine.Tx, who, label string, base int, mods []dice.Mod) (Test, dice.Roll) {
+func rollTest(tx *Tx, who, label string, base int, mods []dice.Mod) (Test, dice.Roll) {
 	black, white := pairOfD20(tx)
 	target := base + sumMods(mods)
 	t := judgeTest(black.Total(), white.Total(), target)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Wounds (spec b, "Damage"; seed "Disarm", "Immobilize").
@@ -26,13 +27,13 @@ import (
 func woundFor(b *engine.Base, damage int, aim string) (*Wound, string) {
 	penalty := 0
 	switch {
-	case damage >= optInt(b, OptWoundKill):
+	case damage >= kit.OptInt(b, OptWoundKill):
 		penalty = Mortal
-	case damage >= optInt(b, OptWoundGrave):
+	case damage >= kit.OptInt(b, OptWoundGrave):
 		penalty = 3
-	case damage >= optInt(b, OptWoundSerious):
+	case damage >= kit.OptInt(b, OptWoundSerious):
 		penalty = 2
-	case damage >= optInt(b, OptWoundLight):
+	case damage >= kit.OptInt(b, OptWoundLight):
 		penalty = 1
 	default:
 		return nil, ""
@@ -61,10 +62,10 @@ func woundFor(b *engine.Base, damage int, aim string) (*Wound, string) {
 // would-kill wound, a crippling one under limb-would-kill "crippled-out",
 // or wound penalties adding up to collapse-at. It runs after every
 // exchange and every shot, so blows landing together all count.
-func fallout(tx *engine.Tx, ids []string) error {
-	st := state(tx)
+func fallout(tx *Tx, ids []string) error {
+	st := tx.State
 	b := tx.Base()
-	collapse := optInt(b, OptCollapseAt)
+	collapse := kit.OptInt(b, OptCollapseAt)
 	for _, id := range ids {
 		c, f := st.Combatant(id), st.Fighters[id]
 		if c == nil || f == nil || c.Out {
@@ -74,7 +75,7 @@ func fallout(tx *engine.Tx, ids []string) error {
 		switch {
 		case f.mortal():
 			reason, text = "would-kill", fmt.Sprintf("%s takes a wound that would kill: the duel is over for %s.", c.Name, c.Name)
-		case opt(b, OptLimbWouldKill) == LimbCrippledOut && crippledNow(st, f):
+		case kit.Opt(b, OptLimbWouldKill) == LimbCrippledOut && crippledNow(st, f):
 			reason, text = "crippled", fmt.Sprintf("%s is crippled and out of the fight.", c.Name)
 		case collapse > 0 && f.totalPenalty() >= collapse:
 			reason, text = "collapsed", fmt.Sprintf("%s collapses under wounds of −%d and is out of the fight.", c.Name, f.totalPenalty())

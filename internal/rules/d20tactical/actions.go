@@ -6,15 +6,15 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// Actions implements engine.Ruleset: what v may do now. Whoever has the
+// actions are what v may do now: what v may do now. Whoever has the
 // floor gets the actions legal for them, each select listing only legal
 // choices (squares as "x,y"); a fighter with an action readied "at any
 // moment" may interrupt someone else's turn; the GM gets the rulings.
 // Nothing is offered while a decision waits.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning || st.Waiting() {
 		return nil
 	}
@@ -73,7 +73,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	if rs := runRoutes(st, f); len(rs) > 0 {
 		help := fmt.Sprintf("The full round: up to %d ft in a straight line.", RunMultiplier*f.Speed())
 		if f.RunStreak > 0 {
-			help += fmt.Sprintf(" Running again: Endurance DC %d.", optInt(&st.Base, OptEnduranceDC)+optInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1))
+			help += fmt.Sprintf(" Running again: Endurance DC %d.", kit.OptInt(&st.Base, OptEnduranceDC)+kit.OptInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1))
 		}
 		out = append(out, engine.Action{Kind: CmdRun, Actor: id, Label: "Run", Help: help,
 			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return runLabel(f, r) }), Place: true}}})
@@ -292,7 +292,7 @@ func chargeAction(st *State, v engine.Viewer, f *Fighter) (engine.Action, bool) 
 	}
 	return engine.Action{Kind: CmdCharge, Actor: f.ID, Label: "Charge",
 		Help: fmt.Sprintf("The full round: %d ft (±%d) in a straight line, then a melee attack at %+d; %+d Defense until your next turn.",
-			f.Speed(), optInt(&st.Base, OptChargeTolerance), optInt(&st.Base, OptChargeAttack), optInt(&st.Base, OptChargeDefense)),
+			f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance), kit.OptInt(&st.Base, OptChargeAttack), kit.OptInt(&st.Base, OptChargeDefense)),
 		Fields: []engine.Field{
 			{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
 			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},

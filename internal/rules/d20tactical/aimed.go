@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Aimed shots (seed "Aimed Shots"), melee or ranged: −4 to hit, −6 at the
@@ -32,8 +33,8 @@ type Negated struct {
 }
 
 // negate rolls t's armour against an aimed hit at loc.
-func negate(tx *engine.Tx, t *Fighter, loc string) (bool, error) {
-	st := state(tx)
+func negate(tx *Tx, t *Fighter, loc string) (bool, error) {
+	st := tx.State
 	if !t.ArmorUseful() {
 		return false, nil
 	}
@@ -72,8 +73,8 @@ func limb(loc string) bool {
 	return loc == LocLeftArm || loc == LocRightArm || loc == LocLeftLeg || loc == LocRightLeg
 }
 
-func runEffect(tx *engine.Tx, e effectSpec) error {
-	st := state(tx)
+func runEffect(tx *Tx, e effectSpec) error {
+	st := tx.State
 	t := st.Fighters[e.Target]
 	if t == nil || st.Combatant(t.ID).Out {
 		return nil
@@ -81,8 +82,8 @@ func runEffect(tx *engine.Tx, e effectSpec) error {
 	if limb(e.Location) && slices.ContainsFunc(t.Hurt, func(h Hurt) bool { return h.Location == e.Location }) {
 		return nil // the same limb twice counts once
 	}
-	if limb(e.Location) && !e.Ruled && opt(&st.Base, OptEffectDuration) == AskRounds {
-		return ask(tx, engine.Decision{For: engine.GM, Kind: DecDuration,
+	if limb(e.Location) && !e.Ruled && kit.Opt(&st.Base, OptEffectDuration) == AskRounds {
+		return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecDuration,
 			Prompt:  fmt.Sprintf("How long does the hit to %s's %s hamper it?", st.PublicNameOf(t.ID), locationName(e.Location)),
 			Options: []engine.Choice{{Value: "set", Label: "Set"}}, Default: "set",
 			Fields: []engine.Field{{Name: "rounds", Label: "Rounds (0: until healed)", Type: engine.FieldNumber, Min: 0, Max: 100, Default: "0"}}},

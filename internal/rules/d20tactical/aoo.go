@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Attacks of opportunity (d20 base) and the melee fumble's free attacks
@@ -14,7 +15,8 @@ import (
 // something up there provokes one attack of opportunity from each such
 // opponent — at most one per opponent per round (the engine's reaction
 // ledger, Trigger Per "round"). A melee fumble gives every opponent in
-// reach one immediate attack at its best bonus. Players are asked whether
+// reach one immediate attack at its best bonus, flat-footed or not (the
+// seed gives it to "all opponents within range"). Players are asked whether
 // to take them; the GM's fighters take them at once (reaction-prompts).
 
 // Reaction kinds.
@@ -48,11 +50,28 @@ func bestMelee(r *Fighter) *Weapon {
 
 // threatens reports whether r threatens square c.
 func threatens(st *State, r *Fighter, c Cell) bool {
-	if !st.able(r.ID) || r.FlatFooted {
+	return !r.FlatFooted && inReach(st, r, c)
+}
+
+// inReach reports whether square c is within the reach of r's best melee
+// weapon, r up. A melee fumble's free attack needs only this (seed
+// "Fumbles": "all opponents within range of the fumbling attacker"): a
+// flat-footed opponent, who could take no attack of opportunity, still
+// gets it.
+func inReach(st *State, r *Fighter, c Cell) bool {
+	if !st.able(r.ID) {
 		return false
 	}
 	w := bestMelee(r)
 	return w != nil && distance(&st.Base, cell(r), c) <= w.ReachFeet()
+}
+
+// canReactAt reports whether r could react to something of kind at c.
+func canReactAt(st *State, r *Fighter, c Cell, kind string) bool {
+	if kind == reactFumble {
+		return inReach(st, r, c)
+	}
+	return threatens(st, r, c)
 }
 
 // threatMap are the squares f's opponents threaten.
@@ -84,7 +103,7 @@ func reactors(st *State, p *Fighter, at Cell, kind string) []string {
 	var out []string
 	for _, c := range st.Combatants {
 		r := st.Fighters[c.ID]
-		if !st.opponents(c.ID, p.ID) || !threatens(st, r, at) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
+		if !st.opponents(c.ID, p.ID) || !canReactAt(st, r, at, kind) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
 			continue
 		}
 		if st.Combatant(p.ID).Hidden && !c.Hidden {
@@ -119,10 +138,10 @@ type react struct {
 	At       Cell   `json:"at"`
 }
 
-func runReact(tx *engine.Tx, r react) error {
-	st := state(tx)
+func runReact(tx *Tx, r react) error {
+	st := tx.State
 	rf, pf := st.Fighters[r.Reactor], st.Fighters[r.Provoker]
-	if !st.able(r.Provoker) || cell(pf) != r.At || !threatens(st, rf, r.At) {
+	if !st.able(r.Provoker) || cell(pf) != r.At || !canReactAt(st, rf, r.At, r.Kind) {
 		return nil
 	}
 	t := trigger(r.Kind, r.Reactor, r.Provoker)
@@ -142,7 +161,7 @@ func runReact(tx *engine.Tx, r react) error {
 	if r.Kind == reactFumble {
 		prompt = fmt.Sprintf("%s fumbles: a free attack by %s with %s?", st.PublicNameOf(r.Provoker), st.PublicNameOf(r.Reactor), w.Name)
 	}
-	_, err := tx.Offer(t, engine.Decision{For: askee(st, r.Reactor), Kind: DecReaction, Prompt: prompt,
+	_, err := tx.Offer(t, engine.Decision{For: r.Reactor, Kind: DecReaction, Prompt: prompt,
 		Options: yesNo("attack", "Attack", "pass", "Let it go"), Default: "attack",
 		Data: mustJSON(Cont{Reaction: &spec})})
 	return err
@@ -150,7 +169,7 @@ func runReact(tx *engine.Tx, r react) error {
 
 // promptReaction reports whether r's controller is asked before r reacts.
 func promptReaction(st *State, r string) bool {
-	switch opt(&st.Base, OptReactionPrompts) {
+	switch kit.Opt(&st.Base, OptReactionPrompts) {
 	case PromptAll:
 		return true
 	case PromptAuto:

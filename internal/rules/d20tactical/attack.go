@@ -10,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Combat (seed "Combat"):
@@ -102,9 +103,9 @@ func rangeBand(b *engine.Base, w *Weapon, feet int) (int, bool) {
 	switch r := w.Range; {
 	case feet <= r:
 		return BandShort, true
-	case feet <= r*optInt(b, OptBandMedium):
+	case feet <= r*kit.OptInt(b, OptBandMedium):
 		return BandMedium, true
-	case feet <= r*optInt(b, OptBandLong):
+	case feet <= r*kit.OptInt(b, OptBandLong):
 		return BandLong, true
 	}
 	return BandExtreme, true
@@ -191,19 +192,19 @@ func attackMods(st *State, a, t *Fighter, w *Weapon, s attackSpec) ([]Mod, int) 
 		if t != nil {
 			switch t.Posture {
 			case Crouched:
-				mods = append(mods, Mod{Source: "target crouched", Value: optInt(b, OptMeleeVsCrouched)})
+				mods = append(mods, Mod{Source: "target crouched", Value: kit.OptInt(b, OptMeleeVsCrouched)})
 			case Prone:
-				mods = append(mods, Mod{Source: "target prone", Value: optInt(b, OptMeleeVsProne)})
+				mods = append(mods, Mod{Source: "target prone", Value: kit.OptInt(b, OptMeleeVsProne)})
 			}
 		}
 		switch a.Posture {
 		case Crouched:
-			mods = append(mods, Mod{Source: "attacking from a crouch", Value: optInt(b, OptMeleeFromCrouched)})
+			mods = append(mods, Mod{Source: "attacking from a crouch", Value: kit.OptInt(b, OptMeleeFromCrouched)})
 		case Prone:
-			mods = append(mods, Mod{Source: "attacking from prone", Value: optInt(b, OptMeleeFromProne)})
+			mods = append(mods, Mod{Source: "attacking from prone", Value: kit.OptInt(b, OptMeleeFromProne)})
 		}
 		if s.Charge {
-			mods = append(mods, Mod{Source: "charge", Value: optInt(b, OptChargeAttack)})
+			mods = append(mods, Mod{Source: "charge", Value: kit.OptInt(b, OptChargeAttack)})
 		}
 	} else {
 		switch {
@@ -233,7 +234,7 @@ func attackMods(st *State, a, t *Fighter, w *Weapon, s attackSpec) ([]Mod, int) 
 			mods = append(mods, Mod{Source: fmt.Sprintf("%s, %d shots", what, n), Value: -(n - 1)})
 		}
 		if t != nil && inMelee(st, a, t) {
-			mods = append(mods, Mod{Source: "shooting into melee", Value: optInt(b, OptShootIntoMelee)})
+			mods = append(mods, Mod{Source: "shooting into melee", Value: kit.OptInt(b, OptShootIntoMelee)})
 		}
 	}
 	if s.aimed() {
@@ -272,14 +273,14 @@ func defenseMods(st *State, a, t *Fighter, w *Weapon, s attackSpec) []Mod {
 		}
 	}
 	if t.Charging {
-		parts = append(parts, Mod{Source: "charging", Value: optInt(&st.Base, OptChargeDefense)})
+		parts = append(parts, Mod{Source: "charging", Value: kit.OptInt(&st.Base, OptChargeDefense)})
 	}
 	return parts
 }
 
 // runAttack rolls one attack and carries out what follows from it.
-func runAttack(tx *engine.Tx, s attackSpec) error {
-	st := state(tx)
+func runAttack(tx *Tx, s attackSpec) error {
+	st := tx.State
 	a := st.Fighters[s.Attacker]
 	if !st.able(s.Attacker) {
 		return nil
@@ -295,12 +296,12 @@ func runAttack(tx *engine.Tx, s attackSpec) error {
 	if err := checkAttack(st, a, t, w, s); err != nil {
 		return lost(tx, s, fray.ErrorMessage(err))
 	}
-	if st.Combatant(a.ID).Hidden && opt(&st.Base, OptHiddenAttacks) == Reveal {
+	if st.Combatant(a.ID).Hidden && kit.Opt(&st.Base, OptHiddenAttacks) == Reveal {
 		if err := tx.Reveal(a.ID, st.NameOf(a.ID)+" attacks and gives away their position."); err != nil {
 			return err
 		}
 	}
-	if t != nil && w.Ranged() && s.Cover == nil && t.Cover == nil && opt(&st.Base, OptCoverRuling) == CoverAsk {
+	if t != nil && w.Ranged() && s.Cover == nil && t.Cover == nil && kit.Opt(&st.Base, OptCoverRuling) == CoverAsk {
 		if c, _ := coverFor(st, a, t, nil); c.Percent > 0 {
 			return askCover(tx, s, a, t, c)
 		}
@@ -331,7 +332,7 @@ func runAttack(tx *engine.Tx, s attackSpec) error {
 	rolls := []dice.Roll{{Label: "Attack (" + w.Name + ")", Who: a.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods(mods),
 		Total: total, Target: defense, Compare: dice.AtLeast, Result: hitText(out), Outcome: dice.OutcomeOf(out.Hit)}}
 	out.Critical = out.Threat
-	if out.Threat && opt(&st.Base, OptCritConfirm) == Roll {
+	if out.Threat && kit.Opt(&st.Base, OptCritConfirm) == Roll {
 		c := tx.Dice.Die(20)
 		ct := c.Total() + bonus
 		out.Critical = c.Total() == 20 || (c.Total() > fumbleTo && ct >= defense)
@@ -419,8 +420,8 @@ func attackText(st *State, a, t *Fighter, w *Weapon, s attackSpec, out AttackRol
 	return b.String()
 }
 
-func lost(tx *engine.Tx, s attackSpec, reason string) error {
-	st := state(tx)
+func lost(tx *Tx, s attackSpec, reason string) error {
+	st := tx.State
 	if s.Free != "" {
 		return nil // a free attack that no longer applies is simply not made
 	}
@@ -475,17 +476,17 @@ func iterations(f *Fighter) int {
 	return 1 + (f.Sheet.BAB-1)/5
 }
 
-func decideAttack(tx *engine.Tx, cmd engine.Command, full bool) error {
+func decideAttack(tx *Tx, cmd engine.Command, full bool) error {
 	var args attackArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if args.Weapon == "" {
 		return fray.Errorf(fray.EINVALID, "choose a weapon")
 	}
-	t, err := target(tx, args.Target)
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -549,7 +550,7 @@ func chargeLanes(st *State, f, t *Fighter, w *Weapon, all map[Cell]Route) []Rout
 	if w == nil || w.Ranged() || f.Speed() == 0 {
 		return nil
 	}
-	speed, tol := f.Speed(), optInt(&st.Base, OptChargeTolerance)
+	speed, tol := f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance)
 	reach := w.ReachFeet() / Square
 	var out []Route
 	for x := t.X - reach; x <= t.X+reach; x++ {
@@ -614,10 +615,10 @@ func chargeLine(st *State, f *Fighter, s Cell) (Route, bool) {
 // chargeRoutes are the routes a charge may follow under the option: nil
 // for straight lines only.
 func chargeRoutes(st *State, f *Fighter) map[Cell]Route {
-	if opt(&st.Base, OptChargeLine) != AnyPath {
+	if kit.Opt(&st.Base, OptChargeLine) != AnyPath {
 		return nil
 	}
-	all := routes(st, f, f.Speed()+optInt(&st.Base, OptChargeTolerance))
+	all := routes(st, f, f.Speed()+kit.OptInt(&st.Base, OptChargeTolerance))
 	for c, r := range all {
 		for _, p := range r.Path {
 			if st.Grid.at(p.X, p.Y).rough() {
@@ -641,20 +642,20 @@ func canCharge(st *State, f *Fighter) error {
 	return nil
 }
 
-func decideCharge(tx *engine.Tx, cmd engine.Command) error {
+func decideCharge(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Weapon string `json:"weapon"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canCharge(st, f); err != nil {
 		return err
 	}
-	t, err := target(tx, args.Target)
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -675,11 +676,11 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 	lanes := chargeLanes(st, f, t, w, chargeRoutes(st, f))
 	if len(lanes) == 0 {
 		how := "in a straight line"
-		if opt(&st.Base, OptChargeLine) == AnyPath {
+		if kit.Opt(&st.Base, OptChargeLine) == AnyPath {
 			how = "along a clear path"
 		}
 		return fray.Errorf(fray.EILLEGAL, "no charge at %s: it must cover %d ft (±%d) %s, without difficult terrain, to a free square in reach",
-			st.NameOf(t.ID), f.Speed(), optInt(&st.Base, OptChargeTolerance), how)
+			st.NameOf(t.ID), f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance), how)
 	}
 	r := lanes[0]
 	b, err := f.Budget.useFull("a charge", false)
@@ -687,7 +688,7 @@ func decideCharge(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	b.Moved = true
-	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.NameOf(f.ID), st.NameOf(t.ID), r.Feet, r.To.Name(), optInt(&st.Base, OptChargeDefense))
+	text := fmt.Sprintf("%s charges %s: %d ft to %s (full round; %+d Defense until their next turn).", st.NameOf(f.ID), st.NameOf(t.ID), r.Feet, r.To.Name(), kit.OptInt(&st.Base, OptChargeDefense))
 	if err := declare(tx, f, ModeCharge, b, text); err != nil {
 		return err
 	}

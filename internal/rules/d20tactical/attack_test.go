@@ -36,9 +36,15 @@ func TestMelee(t *testing.T) {
 			if c.wantHit && c.face != 20 {
 				faces = append(faces, 3)
 			}
+			if c.face == 1 {
+				faces = append(faces, 2) // the fumble: bo's free attack misses
+			}
 			hp := st.Fighters["bo"].HP
 			events, st := do(t, st, gm, cmd(CmdAttack, "ana", "target", "bo", "weapon", "knife"), faces...)
-			a := attackOf(t, events)
+			var a AttackRolled
+			if err := find(events, KindAttack)[0].Decode(&a); err != nil {
+				t.Fatal(err)
+			}
 			eq(t, "total", a.Total, c.wantTotal)
 			eq(t, "hit", a.Hit, c.wantHit)
 			if c.wantMod != "" {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -50,14 +50,10 @@ func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
 // CarryOut implements sheet.Carrier: the hit points lost, the Life Points
 // and Armour Points left, and whether the character died.
-func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (sheet.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d20-tactical: state is %T", s)
-	}
-	f := st.Fighters[id]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
+func (r Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (sheet.CarryValues, error) {
+	st, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
 	before, err := sheet.ReadCarried(carryFields(), stats)
 	if err != nil {
@@ -65,7 +61,7 @@ func (Ruleset) CarryOut(s engine.State, id string, stats json.RawMessage) (sheet
 	}
 	// Life Points absent from the sheet came from the option: carry the
 	// fight's change onto the sheet's (default) value.
-	start := optInt(&st.Base, OptLifePoints)
+	start := kit.OptInt(&st.Base, OptLifePoints)
 	if f.Sheet.LifePoints != nil {
 		start = *f.Sheet.LifePoints
 	}

@@ -117,7 +117,7 @@ func TestCarryOutOfAFight(t *testing.T) {
 // TestCarriedStats: the carried values are part of the stat block; the
 // editor's form keeps them through a save.
 func TestCarriedStats(t *testing.T) {
-	r := New().(Ruleset)
+	r := ruleset
 	base := `{"hp":20,"armor":{"defense":2,"points":10}`
 	for _, extra := range []string{``, `,"wounds":5`, `,"wounds":25`, `,"lifePoints":0,"dead":true`, `,"armor":{"defense":2,"points":10,"current":3}`} {
 		if _, err := r.Derive(json.RawMessage(base + extra + `}`)); err != nil {

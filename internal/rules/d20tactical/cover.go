@@ -2,7 +2,9 @@ package d20tactical
 
 import (
 	"fmt"
+
 	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -57,9 +59,9 @@ func coverFor(st *State, a, t *Fighter, ruled *Cover) (Cover, string) {
 }
 
 // askCover puts the cover of shot s to the GM, offering the board's.
-func askCover(tx *engine.Tx, s attackSpec, a, t *Fighter, c Cover) error {
-	st := state(tx)
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecCover,
+func askCover(tx *Tx, s attackSpec, a, t *Fighter, c Cover) error {
+	st := tx.State
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecCover,
 		Prompt:  fmt.Sprintf("%s shoots at %s: how much cover does %s have?", st.PublicNameOf(a.ID), st.PublicNameOf(t.ID), st.PublicNameOf(t.ID)),
 		Options: []engine.Choice{{Value: "set", Label: "Use this cover"}}, Default: "set",
 		Fields: []engine.Field{
@@ -75,7 +77,7 @@ type CoverSet struct {
 	Cover   *Cover `json:"cover,omitempty"`
 }
 
-func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
+func decideSetCover(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Percent   flexInt `json:"percent"`
@@ -85,8 +87,8 @@ func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Target(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,9 @@ func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
 		data.Cover = &c
 		text = fmt.Sprintf("The GM: %s is %d%% covered (%+d material): %+d Defense against shots, until it moves.", st.NameOf(f.ID), c.Percent, c.Material, c.Bonus())
 	} else if f.Cover == nil {
-		return fray.Errorf(fray.EILLEGAL, "%s has no cover ruling to clear", st.NameOf(f.ID))
+		// Nothing to clear: the form's "back to the board" is still a
+		// legal ruling, and says so.
+		text = fmt.Sprintf("The GM: %s's cover comes from the board, as it did.", st.NameOf(f.ID))
 	}
 	ev := engine.NewEvent(KindCover, "", text, data)
 	if st.Combatant(f.ID).Hidden {
@@ -123,16 +127,16 @@ func (o *objectCtx) label() string {
 	return "the object"
 }
 
-func decideObject(tx *engine.Tx, cmd engine.Command) error {
+func decideObject(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string  `json:"weapon"`
 		Shots  flexInt `json:"shots"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	w := f.Weapon(args.Weapon)
 	spec := attackSpec{Attacker: f.ID, Weapon: args.Weapon, Shots: int(args.Shots)}
 	if args.Shots < 0 || args.Shots > MaxAuto {
@@ -157,27 +161,27 @@ func decideObject(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // askObject asks the GM for the object's Defense and distance.
-func askObject(tx *engine.Tx, s attackSpec) error {
-	st := state(tx)
+func askObject(tx *Tx, s attackSpec) error {
+	st := tx.State
 	if !st.able(s.Attacker) {
 		return nil
 	}
 	w := st.Fighters[s.Attacker].Weapon(s.Weapon)
 	fields := []engine.Field{
 		{Name: "what", Label: "What is attacked", Type: engine.FieldString, Default: "the object"},
-		{Name: "defense", Label: "The object's Defense", Type: engine.FieldNumber, Min: 0, Max: 40, Default: fmt.Sprint(optInt(&st.Base, OptObjectDefense))},
+		{Name: "defense", Label: "The object's Defense", Type: engine.FieldNumber, Min: 0, Max: 40, Default: fmt.Sprint(kit.OptInt(&st.Base, OptObjectDefense))},
 	}
 	if w.Ranged() {
 		var bands []engine.Choice
 		for i, n := range bandNames {
-			if i == BandExtreme && w.MaxRange() <= w.Range*optInt(&st.Base, OptBandLong) {
+			if i == BandExtreme && w.MaxRange() <= w.Range*kit.OptInt(&st.Base, OptBandLong) {
 				break
 			}
 			bands = append(bands, engine.Choice{Value: n, Label: n})
 		}
 		fields = append(fields, engine.Field{Name: "range", Label: "Range", Type: engine.FieldSelect, Options: bands, Default: bandNames[0]})
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecObject,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecObject,
 		Prompt:  fmt.Sprintf("%s attacks an object with the %s: its Defense?", st.PublicNameOf(s.Attacker), w.Name),
 		Options: yesNo("attack", "Attack it", "cancel", "It cannot be attacked"), Default: "attack", Fields: fields},
 		Cont{Object: &s})

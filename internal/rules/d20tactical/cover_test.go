@@ -52,7 +52,9 @@ func TestCoverRulings(t *testing.T) {
 	st = endTurns(t, st, "cy")
 	_, st = do(t, st, gm, cmd(CmdMove, "cy", "to", "11,2"))
 	eq(t, "ruling gone", st.Fighters["cy"].Cover == nil, true)
-	fail(t, st, gm, cmd(CmdSetCover, "", "combatant", "cy", "clear", true), "illegal")
+	// Clearing no ruling is still a legal ruling (the form's checkbox).
+	cleared, _ := do(t, st, gm, cmd(CmdSetCover, "", "combatant", "cy", "clear", true))
+	eq(t, "as it did", cleared[0].Text, "The GM: Cy's cover comes from the board, as it did.")
 	fail(t, st, gm, cmd(CmdSetCover, "", "combatant", "cy", "percent", 140), "invalid")
 	fail(t, st, engineViewer("ana"), cmd(CmdSetCover, "", "combatant", "cy", "percent", 40), "forbidden")
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Critical hits (seed "Critical Hits"): a roll in the weapon's critical
@@ -22,22 +23,22 @@ const (
 )
 
 // askCritical puts the attacker's choice.
-func askCritical(tx *engine.Tx, d damageSpec) error {
-	st := state(tx)
+func askCritical(tx *Tx, d damageSpec) error {
+	st := tx.State
 	t := st.Fighters[d.Target]
 	life := fmt.Sprintf("%s loses a Life Point (%d left)", st.PublicNameOf(d.Target), t.LifePoints)
 	if st.Combatant(d.Target).PC {
-		life += fmt.Sprintf("; Fortitude DC %d keeps it", optInt(&st.Base, OptCritFortDC))
+		life += fmt.Sprintf("; Fortitude DC %d keeps it", kit.OptInt(&st.Base, OptCritFortDC))
 	}
-	return ask(tx, engine.Decision{For: askee(st, d.Attacker), Kind: DecCritical,
+	return tx.AskWith(engine.Decision{For: d.Attacker, Kind: DecCritical,
 		Prompt:  fmt.Sprintf("Critical hit by %s on %s: double damage or a Life Point?", st.PublicNameOf(d.Attacker), st.PublicNameOf(d.Target)),
 		Options: []engine.Choice{{Value: critDouble, Label: "Double damage (the extra cannot kill)"}, {Value: critLife, Label: life}},
 		Default: critDouble}, Cont{Critical: &d})
 }
 
 // loseArmourPoint takes a critical's Armour Point off t's armour.
-func loseArmourPoint(tx *engine.Tx, t *Fighter) error {
-	st := state(tx)
+func loseArmourPoint(tx *Tx, t *Fighter) error {
+	st := tx.State
 	if t.Sheet.Armor == nil || t.ArmorLeft == 0 {
 		return nil
 	}
@@ -64,10 +65,10 @@ func armourText(st *State, t *Fighter, left int, why string) string {
 
 // critLifePoint takes a Life Point off t, unless a player character makes
 // its Fortitude save.
-func critLifePoint(tx *engine.Tx, t *Fighter) error {
-	st := state(tx)
+func critLifePoint(tx *Tx, t *Fighter) error {
+	st := tx.State
 	if st.Combatant(t.ID).PC {
-		ok, err := save(tx, t, "Fortitude to keep a Life Point", t.Fort(), optInt(&st.Base, OptCritFortDC))
+		ok, err := save(tx, t, "Fortitude to keep a Life Point", t.Fort(), kit.OptInt(&st.Base, OptCritFortDC))
 		if err != nil || ok {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Harm (d20 base, seed "Life Points", "Armor Points"): a hit rolls its
@@ -132,15 +133,15 @@ func aimedHalf(st *State, loc string) bool {
 	case "", LocFrontTorso:
 		return false
 	case LocHead, LocBackTorso:
-		return opt(&st.Base, OptAimedDamage) == AimedHalf
+		return kit.Opt(&st.Base, OptAimedDamage) == AimedHalf
 	}
 	return true
 }
 
 // runHit carries a hit through the target's armour (aimed shots) and
 // Dodge to its damage, asking the attacker first on a critical.
-func runHit(tx *engine.Tx, h hitSpec) error {
-	st := state(tx)
+func runHit(tx *Tx, h hitSpec) error {
+	st := tx.State
 	t := st.Fighters[h.Target]
 	if t == nil || st.Combatant(t.ID).Out {
 		return nil
@@ -164,8 +165,8 @@ func runHit(tx *engine.Tx, h hitSpec) error {
 // runDamage rolls a hit's damage — each hit of a burst its own — and the
 // extra of a critical, then applies it, asking about a Life Point first
 // when it is massive.
-func runDamage(tx *engine.Tx, d damageSpec) error {
-	st := state(tx)
+func runDamage(tx *Tx, d damageSpec) error {
+	st := tx.State
 	a := st.Fighters[d.Attacker]
 	w := a.Weapon(d.Weapon)
 	var t *Fighter
@@ -276,10 +277,10 @@ func runDamage(tx *engine.Tx, d damageSpec) error {
 		h.Massive = massiveSave
 		if t.LifePoints > 1 {
 			what := "the damage"
-			if opt(&st.Base, OptLifePointSpend) == SpendSave {
+			if kit.Opt(&st.Base, OptLifePointSpend) == SpendSave {
 				what = "the massive-damage save"
 			}
-			return ask(tx, engine.Decision{For: askee(st, t.ID), Kind: DecMassive,
+			return tx.AskWith(engine.Decision{For: t.ID, Kind: DecMassive,
 				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid %s?", total, st.PublicNameOf(t.ID), t.LifePoints, what),
 				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d or %s)", MassiveDC, massiveFailText(st))),
 				Default: "take"}, Cont{Massive: &h})
@@ -289,7 +290,7 @@ func runDamage(tx *engine.Tx, d damageSpec) error {
 }
 
 func massiveFailText(st *State) string {
-	if opt(&st.Base, OptMassiveFailure) == FailDead {
+	if kit.Opt(&st.Base, OptMassiveFailure) == FailDead {
 		return "die"
 	}
 	return "drop to −1"
@@ -298,7 +299,7 @@ func massiveFailText(st *State) string {
 // massive reports whether total is massive damage for t.
 func massive(st *State, t *Fighter, total int) bool {
 	threshold := 50
-	if opt(&st.Base, OptMassiveThreshold) == ThresholdCon {
+	if kit.Opt(&st.Base, OptMassiveThreshold) == ThresholdCon {
 		threshold = t.Sheet.Abilities.Con
 	}
 	return total >= threshold
@@ -306,8 +307,8 @@ func massive(st *State, t *Fighter, total int) bool {
 
 // runHarm applies damage: a Life Point spent first, the hit points, the
 // massive-damage save, the state that follows, an aimed shot's effect.
-func runHarm(tx *engine.Tx, h harmSpec) error {
-	st := state(tx)
+func runHarm(tx *Tx, h harmSpec) error {
+	st := tx.State
 	t := st.Fighters[h.Target]
 	if t == nil || st.Combatant(t.ID).Out {
 		return nil
@@ -315,7 +316,7 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 	amount, extra := h.Amount, h.Extra
 	if h.Massive == massiveSpent {
 		text := fmt.Sprintf("%s spends a Life Point to avoid the massive damage.", st.NameOf(t.ID))
-		if opt(&st.Base, OptLifePointSpend) == SpendDamage {
+		if kit.Opt(&st.Base, OptLifePointSpend) == SpendDamage {
 			amount, extra = 0, 0
 		}
 		if err := tx.Emits(KindLifePoints, t.ID, text, PointsLeft{Fighter: t.ID, Left: t.LifePoints - 1}); err != nil {
@@ -337,7 +338,7 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 			return err
 		}
 		if !ok {
-			if opt(&st.Base, OptMassiveFailure) == FailDead {
+			if kit.Opt(&st.Base, OptMassiveFailure) == FailDead {
 				if err := tx.Emits(KindStatus, t.ID, st.NameOf(t.ID)+" dies of massive damage.", Status{Fighter: t.ID, Status: "dead"}); err != nil {
 					return err
 				}
@@ -359,11 +360,11 @@ func runHarm(tx *engine.Tx, h harmSpec) error {
 
 // emitHarm takes amount and a critical's extra off f's hit points; the
 // extra cannot bring f below the crit-floor option.
-func emitHarm(tx *engine.Tx, f *Fighter, amount, extra int, why string) error {
-	st := state(tx)
+func emitHarm(tx *Tx, f *Fighter, amount, extra int, why string) error {
+	st := tx.State
 	hp := f.HP - amount
 	if extra > 0 {
-		floor := min(hp, optInt(&st.Base, OptCritFloor))
+		floor := min(hp, kit.OptInt(&st.Base, OptCritFloor))
 		if hp > -10 {
 			hp = max(hp-extra, floor)
 		} else {
@@ -375,8 +376,8 @@ func emitHarm(tx *engine.Tx, f *Fighter, amount, extra int, why string) error {
 }
 
 // save rolls a saving throw: d20 + bonus ≥ dc.
-func save(tx *engine.Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
-	st := state(tx)
+func save(tx *Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
+	st := tx.State
 	d := tx.Dice.Die(20)
 	total := d.Total() + bonus
 	ok := d.Total() != 1 && (d.Total() == 20 || total >= dc)
@@ -392,8 +393,8 @@ func save(tx *engine.Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
 
 // settleHealth turns f's hit points and Life Points into its state:
 // disabled, dying (down), dead (out), or up again.
-func settleHealth(tx *engine.Tx, id string) error {
-	st := state(tx)
+func settleHealth(tx *Tx, id string) error {
+	st := tx.State
 	f, c := st.Fighters[id], st.Combatant(id)
 	if c.Out {
 		return nil
@@ -429,12 +430,12 @@ func settleHealth(tx *engine.Tx, id string) error {
 
 // dyingTurn is a dying combatant's turn: d% to stabilise, else a hit
 // point lost.
-func dyingTurn(tx *engine.Tx, f *Fighter) error {
-	st := state(tx)
+func dyingTurn(tx *Tx, f *Fighter) error {
+	st := tx.State
 	if f.Stable || f.Dead {
 		return nil
 	}
-	chance := optInt(&st.Base, OptStabilize)
+	chance := kit.OptInt(&st.Base, OptStabilize)
 	d := tx.Dice.Die(100)
 	ok := d.Total() <= chance
 	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
@@ -477,16 +478,16 @@ func treatTargets(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 	return out
 }
 
-func decideTreat(tx *engine.Tx, cmd engine.Command) error {
+func decideTreat(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package d20tactical
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -185,7 +186,16 @@ func TestArmourPoints(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdArmour, "", "combatant", "bo", "lost", -2))
 	eq(t, "repaired", st.Fighters["bo"].ArmorLeft, 6)
 	fail(t, st, gm, cmd(CmdArmour, "", "combatant", "ana", "lost", 1), "illegal")
-	fail(t, st, gm, cmd(CmdArmour, "", "combatant", "bo", "lost", 0), "invalid")
+	// Every number the form offers is a legal ruling: 0, or more than is
+	// left (to 0), or a repair past full (to full); nothing to lose or to
+	// repair leaves the armour as it is.
+	for _, c := range []struct {
+		lost, left int
+	}{{0, 6}, {20, 0}, {1, 0}, {-20, 10}, {-1, 10}} {
+		_, st = do(t, st, gm, cmd(CmdArmour, "", "combatant", "bo", "lost", c.lost))
+		eq(t, fmt.Sprintf("lost %d", c.lost), st.Fighters["bo"].ArmorLeft, c.left)
+	}
+	fail(t, st, gm, cmd(CmdArmour, "", "combatant", "bo", "lost", 1000), "invalid")
 }
 
 // TestGMDamageAndLifePoints: the GM's harm (a fall, a car) with the
@@ -201,6 +211,9 @@ func TestGMDamageAndLifePoints(t *testing.T) {
 	eq(t, "spent", st2.Fighters["bo"].LifePoints, 2)
 	eq(t, "avoided", st2.Fighters["bo"].HP, 20)
 	_, st2 = do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 5))
+	// The form's default, 3, is bo's own: the GM's ruling that they stay.
+	same, _ := do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 3))
+	eq(t, "kept", same[0].Text, "The GM rules Bo keeps 3 Life Points.")
 	eq(t, "set", st2.Fighters["bo"].LifePoints, 5)
 	events, st2 := do(t, st, gm, cmd(CmdLifePoints, "", "combatant", "bo", "value", 0))
 	eq(t, "0 kills", st2.Combatant("bo").Out, true)

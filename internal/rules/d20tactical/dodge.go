@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/dice"
-	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Dodge (seed "Dodge"): after a hit, the target rolls a d20 like a saving
@@ -24,12 +24,12 @@ type Dodged struct {
 
 // canDodge reports whether t may dodge an attack, ranged or not.
 func canDodge(st *State, t *Fighter, ranged bool) bool {
-	return t.Sheet.Dodge > 0 && st.able(t.ID) && (ranged || opt(&st.Base, OptDodgeAttacks) == AllAttacks)
+	return t.Sheet.Dodge > 0 && st.able(t.ID) && (ranged || kit.Opt(&st.Base, OptDodgeAttacks) == AllAttacks)
 }
 
 // dodge rolls t's Dodge against a hit and reports whether it avoided it.
-func dodge(tx *engine.Tx, t *Fighter, ranged bool) (bool, error) {
-	st := state(tx)
+func dodge(tx *Tx, t *Fighter, ranged bool) (bool, error) {
+	st := tx.State
 	if !canDodge(st, t, ranged) {
 		return false, nil
 	}
@@ -37,7 +37,7 @@ func dodge(tx *engine.Tx, t *Fighter, ranged bool) (bool, error) {
 	n, v := d.Total(), t.Sheet.Dodge
 	roll := dice.Roll{Label: "Dodge", Who: t.ID, Dice: []dice.Die{d}, Total: n}
 	var ok bool
-	if opt(&st.Base, OptDodgeDirection) == Under {
+	if kit.Opt(&st.Base, OptDodgeDirection) == Under {
 		ok = n < v
 		roll.Target, roll.Compare = v-1, dice.AtMost
 	} else {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Fumbles (seed "Fumbles"): an attack roll in the weapon's fumble range
@@ -50,8 +51,8 @@ type backfireCtx struct {
 	Weapon  string `json:"weapon"`
 }
 
-func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
-	st := state(tx)
+func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
+	st := tx.State
 	ammo := w.Ammo // the attack already spent its rounds
 	if w.Clip == 0 {
 		ammo = -1
@@ -67,7 +68,7 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 		}
 		return tx.Run(steps...)
 	}
-	if opt(&st.Base, OptRangedFumbles) == LongRanges && band < BandLong {
+	if kit.Opt(&st.Base, OptRangedFumbles) == LongRanges && band < BandLong {
 		f.Result = FumbleMiss
 		return tx.Emits(KindFumble, a.ID, name+" fumbles the shot; at this range it simply misses.", f)
 	}
@@ -87,7 +88,7 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 			n := f.Feet / Square
 			land := Cell{t.X + dir.X*n, t.Y + dir.Y*n}
 			f.Landing = &land
-			if o := st.occupant(land, a.ID); o != nil && opt(&st.Base, OptStrayShots) == StrayHit {
+			if o := st.occupant(land, a.ID); o != nil && kit.Opt(&st.Base, OptStrayShots) == StrayHit {
 				f.Victim = o.ID
 				if st.Combatant(o.ID).Hidden {
 					// Hit, a hidden combatant gives itself away.
@@ -128,7 +129,7 @@ func fumble(tx *engine.Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) err
 	case f.Victim != "":
 		return tx.Run(engine.NewStep(stepHit, hitSpec{Attacker: a.ID, Target: f.Victim, Weapon: w.ID, Ranged: true, Stray: true}))
 	case f.Result == FumbleBack:
-		return ask(tx, engine.Decision{For: engine.GM, Kind: DecBackfire,
+		return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecBackfire,
 			Prompt:  fmt.Sprintf("%s's %s backfires. What happens?", st.PublicNameOf(a.ID), w.Name),
 			Options: []engine.Choice{{Value: "ruined", Label: "The weapon is ruined"}, {Value: "jammed", Label: "It only jams"}}, Default: "ruined",
 			Fields: []engine.Field{{Name: "damage", Label: "Damage to the shooter", Type: engine.FieldNumber, Min: 0, Max: 100, Default: "0"}}},
@@ -146,11 +147,12 @@ type WeaponState struct {
 	Ruined  bool   `json:"ruined,omitempty"`
 }
 
-func answerBackfire(tx *engine.Tx, c *backfireCtx, a engine.Answered) error {
+func answerBackfire(tx *Tx, cont Cont, a engine.Answered) error {
+	c := cont.Backfire
 	if c == nil {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	f := st.Fighters[c.Fighter]
 	w := f.Weapon(c.Weapon)
 	ws := WeaponState{Fighter: f.ID, Weapon: w.ID, Ammo: w.Ammo, Jammed: true}
@@ -178,21 +180,21 @@ type handleSpec struct {
 	Weapon  string `json:"weapon,omitempty"`
 }
 
-func decideHandle(tx *engine.Tx, cmd engine.Command) error {
+func decideHandle(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 	}
 	var err error
 	var f *Fighter
 	if cmd.Kind == CmdPickUp {
-		f, err = actor(tx, cmd, nil)
+		f, err = tx.Actor(cmd, nil)
 	} else {
-		f, err = actor(tx, cmd, &args)
+		f, err = tx.Actor(cmd, &args)
 	}
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canHandle(st, f, cmd.Kind, args.Weapon); err != nil {
 		return err
 	}
@@ -246,8 +248,8 @@ func canHandle(st *State, f *Fighter, what, weapon string) error {
 	return nil
 }
 
-func runHandle(tx *engine.Tx, h handleSpec) error {
-	st := state(tx)
+func runHandle(tx *Tx, h handleSpec) error {
+	st := tx.State
 	if !st.able(h.Fighter) {
 		return nil
 	}

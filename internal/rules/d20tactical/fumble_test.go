@@ -26,8 +26,12 @@ func TestMeleeFumble(t *testing.T) {
 	eq(t, "ana hurt", st.Fighters["ana"].HP, 18)
 	// A fumble range of 2.
 	st = skirmish(t, nil, stat(0, "weapons", []map[string]any{{"id": "saw", "name": "Saw", "damage": "1d6", "fumble": 2}}))
-	events, _ = do(t, st, gm, cmd(CmdAttack, "ana", "target", "bo", "weapon", "saw"), 2)
-	eq(t, "2 fumbles", attackOf(t, events).Fumble, true)
+	// (bo, flat-footed in round 1, still gets its free attack: 2 misses.)
+	events, _ = do(t, st, gm, cmd(CmdAttack, "ana", "target", "bo", "weapon", "saw"), 2, 2)
+	var a AttackRolled
+	_ = find(events, KindAttack)[0].Decode(&a)
+	eq(t, "2 fumbles", a.Fumble, true)
+	eq(t, "bo's free attack", len(find(events, KindAttack)), 2)
 }
 
 // TestRangedFumble: the seed's d6 table.
@@ -41,8 +45,13 @@ func TestRangedFumble(t *testing.T) {
 			{ID: "cy", Side: "foes", X: 10, Y: 2},
 		}
 	}
+	// The table at every range (cy is 40 ft away: Short for the rifle).
 	begin := func(t *testing.T, opts map[string]string) *State {
-		_, st := start(t, newState(t, newSetup(opts, field(20, 10), specs()...)), 20, 1, 10, 5)
+		all := map[string]string{OptRangedFumbles: AllRanges}
+		for k, v := range opts {
+			all[k] = v
+		}
+		_, st := start(t, newState(t, newSetup(all, field(20, 10), specs()...)), 20, 1, 10, 5)
 		return st
 	}
 	t.Run("1: 10 ft astray, hitting di", func(t *testing.T) {

@@ -44,7 +44,7 @@ func gmEvent(st *State, f *Fighter, kind, text string, data any) engine.Event {
 	return ev.With(f.ID)
 }
 
-func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
+func decideGMDamage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Amount    flexInt `json:"amount"`
@@ -53,8 +53,8 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	if args.Massive || massive(st, f, n) {
 		h.Massive = massiveSave
 		if f.LifePoints > 1 {
-			return ask(tx, engine.Decision{For: askee(st, f.ID), Kind: DecMassive,
+			return tx.AskWith(engine.Decision{For: f.ID, Kind: DecMassive,
 				Prompt:  fmt.Sprintf("Massive damage: %d to %s. Spend one of %d Life Points to avoid it?", n, st.PublicNameOf(f.ID), f.LifePoints),
 				Options: yesNo("spend", "Spend a Life Point", "take", fmt.Sprintf("Take it (Fortitude DC %d)", MassiveDC)), Default: "take"},
 				Cont{Massive: &h})
@@ -82,7 +82,7 @@ func decideGMDamage(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Run(engine.NewStep(stepHarm, h))
 }
 
-func decideHeal(tx *engine.Tx, cmd engine.Command) error {
+func decideHeal(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		HP        flexInt `json:"hp"`
@@ -90,8 +90,8 @@ func decideHeal(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func decideHeal(tx *engine.Tx, cmd engine.Command) error {
 	return settleHealth(tx, f.ID)
 }
 
-func decideArmour(tx *engine.Tx, cmd engine.Command) error {
+func decideArmour(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Lost      flexInt `json:"lost"`
@@ -117,8 +117,8 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -126,25 +126,38 @@ func decideArmour(tx *engine.Tx, cmd engine.Command) error {
 	if a == nil {
 		return fray.Errorf(fray.EILLEGAL, "%s wears no armour", st.NameOf(f.ID))
 	}
-	if args.Lost == 0 || args.Lost < -999 || args.Lost > 999 {
+	if args.Lost < -999 || args.Lost > 999 {
 		return fray.Errorf(fray.EINVALID, "Armour Points lost: a whole number, negative to repair")
 	}
+	// The armour keeps between 0 and its full Armour Points. A loss of 0,
+	// or one the armour cannot take (nothing left to lose, nothing to
+	// repair), is the GM's ruling that it stays as it is: the form's
+	// every number is a legal command.
 	left := min(max(f.ArmorLeft-int(args.Lost), 0), a.Points)
-	if left == f.ArmorLeft {
-		return fray.Errorf(fray.EILLEGAL, "%s's armour already has %d of %d Armour Points", st.NameOf(f.ID), left, a.Points)
+	name := a.Name
+	if name == "" {
+		name = "armour"
 	}
-	why := "Fire or acid costs"
-	if args.Lost < 0 {
-		why = "The GM repairs"
-	}
-	text := armourText(st, f, left, why)
-	if args.Lost < 0 {
-		text = fmt.Sprintf("The GM repairs %s's armour: %d of %d Armour Points.", st.NameOf(f.ID), left, a.Points)
+	var text string
+	switch {
+	case left == f.ArmorLeft:
+		text = fmt.Sprintf("The GM rules %s's %s unchanged: %d of %d Armour Points.", st.NameOf(f.ID), name, left, a.Points)
+	case left > f.ArmorLeft:
+		text = fmt.Sprintf("The GM repairs %s's %s: %d of %d Armour Points.", st.NameOf(f.ID), name, left, a.Points)
+	default:
+		text = fmt.Sprintf("Fire or acid costs %s's %s %s: %d of %d left", st.NameOf(f.ID), name, points(f.ArmorLeft-left), left, a.Points)
+		switch {
+		case left == 0:
+			text += "; it is useless until repaired"
+		case left < a.Points/2:
+			text += "; below half, Defense −1"
+		}
+		text += "."
 	}
 	return tx.Emit(gmEvent(st, f, KindArmourPoints, text, PointsLeft{Fighter: f.ID, Left: left}))
 }
 
-func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
+func decideLifePoints(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Value     flexInt `json:"value"`
@@ -152,33 +165,34 @@ func decideLifePoints(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
 	if args.Value < 0 || args.Value > 99 {
 		return fray.Errorf(fray.EINVALID, "Life Points run from 0 to 99")
 	}
-	if int(args.Value) == f.LifePoints {
-		return fray.Errorf(fray.EILLEGAL, "%s already has %d Life Points", st.NameOf(f.ID), f.LifePoints)
-	}
 	text := fmt.Sprintf("The GM sets %s's Life Points to %d.", st.NameOf(f.ID), args.Value)
+	if int(args.Value) == f.LifePoints {
+		// The form's number as it stands: the GM's ruling that they stay.
+		text = fmt.Sprintf("The GM rules %s keeps %d Life Points.", st.NameOf(f.ID), args.Value)
+	}
 	if err := tx.Emit(gmEvent(st, f, KindLifePoints, text, PointsLeft{Fighter: f.ID, Left: int(args.Value)})); err != nil {
 		return err
 	}
 	return settleHealth(tx, f.ID)
 }
 
-func decideClearEffects(tx *engine.Tx, cmd engine.Command) error {
+func decideClearEffects(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f, err := target(tx, args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
 	if err != nil {
 		return err
 	}
@@ -186,4 +200,12 @@ func decideClearEffects(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "%s has no aimed-shot effects to clear", st.NameOf(f.ID))
 	}
 	return tx.Emit(gmEvent(st, f, KindEffectsCleared, fmt.Sprintf("The GM: %s's hurt limbs are healed.", st.NameOf(f.ID)), PointsLeft{Fighter: f.ID}))
+}
+
+// points says n Armour Points in words.
+func points(n int) string {
+	if n == 1 {
+		return "1 Armour Point"
+	}
+	return fmt.Sprintf("%d Armour Points", n)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The battlefield (spec d): a grid of 5-ft squares. A square may be a
@@ -226,7 +227,7 @@ func abs(n int) int {
 func distance(b *engine.Base, a, c Cell) int {
 	dx, dy := abs(a.X-c.X), abs(a.Y-c.Y)
 	diag, straight := min(dx, dy), max(dx, dy)-min(dx, dy)
-	if opt(b, OptDiagonals) == Five {
+	if kit.Opt(b, OptDiagonals) == Five {
 		return Square * (diag + straight)
 	}
 	return Square * (straight + diag + diag/2)
@@ -301,7 +302,7 @@ func stepCost(st *State, a, b Cell, diagonals int, mult int) (int, int) {
 	cost := Square
 	if a.X != b.X && a.Y != b.Y {
 		diagonals++
-		if opt(&st.Base, OptDiagonals) == Alternate && diagonals%2 == 0 {
+		if kit.Opt(&st.Base, OptDiagonals) == Alternate && diagonals%2 == 0 {
 			cost = 2 * Square
 		}
 	}
@@ -423,7 +424,7 @@ func moveMultiplier(st *State, f *Fighter) int {
 	switch {
 	case f.Posture == Prone:
 		return max(f.Speed(), Square) / Square
-	case f.Posture == Crouched && opt(&st.Base, OptCrouchedSpeed) == HalfSpeed:
+	case f.Posture == Crouched && kit.Opt(&st.Base, OptCrouchedSpeed) == HalfSpeed:
 		return 2
 	}
 	return 1

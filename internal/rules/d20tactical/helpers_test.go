@@ -14,16 +14,16 @@ import (
 // writes the engine's Base.
 func TestMain(m *testing.M) { enginetest.Main(m) }
 
-// kit drives the ruleset through the scenarios; the short names below are
+// scenario drives the ruleset through the scenarios; the short names below are
 // its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
+var scenario = enginetest.Kit[*State]{Rules: New()}
 
 var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	answer       = kit.AnswerKind
-	assertReplay = kit.AssertReplay
+	newState     = scenario.New
+	do           = scenario.Do
+	fail         = scenario.Fail
+	answer       = scenario.AnswerKind
+	assertReplay = scenario.AssertReplay
 	pendingKind  = enginetest.PendingKind
 	cmd          = enginetest.Cmd
 	kinds        = enginetest.Kinds
@@ -173,3 +173,33 @@ func nextTurnOf(t *testing.T, st *State, id string) *State {
 func engineViewer(ids ...string) engine.Viewer { return engine.PlayerViewer(ids...) }
 
 type boardToken = board.Token
+
+// tokenOf is b's token for id (empty when b shows none).
+func tokenOf(b *board.Board, id string) board.Token {
+	for _, t := range b.Tokens {
+		if t.ID == id {
+			return t
+		}
+	}
+	return board.Token{}
+}
+
+// placeOf is where b puts token id.
+func placeOf(b *board.Board, id string) board.Placed {
+	for _, p := range b.Grid.Places {
+		if p.Token == id {
+			return p
+		}
+	}
+	return board.Placed{}
+}
+
+// statOf is the value of t's stat label, "" when it shows none.
+func statOf(t board.Token, label string) string {
+	for _, s := range t.Stats {
+		if s.Label == label {
+			return s.Value
+		}
+	}
+	return ""
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Movement (seed "Movement"):
@@ -89,7 +90,7 @@ type Jumped struct {
 }
 
 // declare emits the action event that commits a fighter to an action.
-func declare(tx *engine.Tx, f *Fighter, what string, b Budget, text string) error {
+func declare(tx *Tx, f *Fighter, what string, b Budget, text string) error {
 	return tx.Emits(KindAction, f.ID, text, ActionTaken{Fighter: f.ID, What: what, Budget: b})
 }
 
@@ -166,15 +167,15 @@ func pickRoute(rs map[Cell]Route, to string, what string) (Route, error) {
 	return r, nil
 }
 
-func decideMove(tx *engine.Tx, cmd engine.Command) error {
+func decideMove(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canMove(st, f); err != nil {
 		return err
 	}
@@ -213,15 +214,15 @@ func stepRoutes(st *State, f *Fighter) map[Cell]Route {
 	return adjacent(st, f, true)
 }
 
-func decideStep(tx *engine.Tx, cmd engine.Command) error {
+func decideStep(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	rs := stepRoutes(st, f)
 	if rs == nil {
 		return fray.Errorf(fray.EILLEGAL, "a 5-ft step is only for a fighter on its feet who moves no other way this turn")
@@ -252,8 +253,8 @@ type moveLeg struct {
 	Provoked bool `json:"provoked,omitempty"`
 }
 
-func runMoveLeg(tx *engine.Tx, m moveLeg) error {
-	st := state(tx)
+func runMoveLeg(tx *Tx, m moveLeg) error {
+	st := tx.State
 	f := st.Fighters[m.Fighter]
 	if !st.able(m.Fighter) || len(m.Path) == 0 {
 		return nil
@@ -276,8 +277,8 @@ func runMoveLeg(tx *engine.Tx, m moveLeg) error {
 	return emitMoved(tx, f, m.From, m.Path, m.Mode)
 }
 
-func emitMoved(tx *engine.Tx, f *Fighter, from Cell, path []Cell, mode string) error {
-	st := state(tx)
+func emitMoved(tx *Tx, f *Fighter, from Cell, path []Cell, mode string) error {
+	st := tx.State
 	to := path[len(path)-1]
 	text := fmt.Sprintf("%s reaches %s.", st.NameOf(f.ID), to)
 	if len(path) < 1 || from == to {
@@ -329,15 +330,15 @@ func postureVerb(from, to string) string {
 	return "Drop prone"
 }
 
-func decidePosture(tx *engine.Tx, cmd engine.Command) error {
+func decidePosture(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if args.To != Standing && args.To != Crouched && args.To != Prone {
 		return fray.Errorf(fray.EINVALID, "a posture is standing, crouched or prone")
 	}
@@ -362,8 +363,8 @@ func decidePosture(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Run(steps...)
 }
 
-func runPosture(tx *engine.Tx, p PostureChanged) error {
-	st := state(tx)
+func runPosture(tx *Tx, p PostureChanged) error {
+	st := tx.State
 	if !st.able(p.Fighter) {
 		return nil
 	}
@@ -411,15 +412,15 @@ func sign(n int) int {
 	return 0
 }
 
-func decideRun(tx *engine.Tx, cmd engine.Command) error {
+func decideRun(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if winded(st, f) {
 		return fray.Errorf(fray.EILLEGAL, "%s is winded and cannot run until round %d", st.NameOf(f.ID), f.WindedTill+1)
 	}
@@ -439,9 +440,9 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	if f.RunStreak == 0 {
 		return runRun(tx, spec)
 	}
-	dc := optInt(&st.Base, OptEnduranceDC) + optInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1)
-	if opt(&st.Base, OptEndurance) == AskGM {
-		return ask(tx, engine.Decision{For: engine.GM, Kind: DecEndurance,
+	dc := kit.OptInt(&st.Base, OptEnduranceDC) + kit.OptInt(&st.Base, OptEnduranceStep)*(f.RunStreak-1)
+	if kit.Opt(&st.Base, OptEndurance) == AskGM {
+		return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecEndurance,
 			Prompt:  fmt.Sprintf("%s runs a round more (%d in a row): Endurance, DC %d?", st.PublicNameOf(f.ID), f.RunStreak+1, dc),
 			Options: yesNo("pass", "Keeps running", "fail", "Winded: cannot run"), Default: "pass"},
 			Cont{Endurance: &spec})
@@ -454,7 +455,7 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	e := Endurance{Fighter: f.ID, DC: dc, Total: total, Pass: pass}
 	text := fmt.Sprintf("%s keeps running: Endurance %d against DC %d.", st.NameOf(f.ID), total, dc)
 	if !pass {
-		e.WindedTill = st.Round + optInt(&st.Base, OptWindedRounds)
+		e.WindedTill = st.Round + kit.OptInt(&st.Base, OptWindedRounds)
 		text = fmt.Sprintf("%s is winded (Endurance %d against DC %d) and cannot run until round %d.", st.NameOf(f.ID), total, dc, e.WindedTill+1)
 	}
 	if err := tx.Emits(KindEndurance, f.ID, text, e, roll); err != nil {
@@ -466,13 +467,13 @@ func decideRun(tx *engine.Tx, cmd engine.Command) error {
 	return runRun(tx, spec)
 }
 
-func answerEndurance(tx *engine.Tx, spec runSpec, pass bool) error {
-	st := state(tx)
+func answerEndurance(tx *Tx, spec runSpec, pass bool) error {
+	st := tx.State
 	f := st.Fighters[spec.Fighter]
 	e := Endurance{Fighter: f.ID, Pass: pass}
 	text := fmt.Sprintf("%s keeps running.", st.NameOf(f.ID))
 	if !pass {
-		e.WindedTill = st.Round + optInt(&st.Base, OptWindedRounds)
+		e.WindedTill = st.Round + kit.OptInt(&st.Base, OptWindedRounds)
 		text = fmt.Sprintf("%s is winded and cannot run until round %d.", st.NameOf(f.ID), e.WindedTill+1)
 	}
 	if err := tx.Emits(KindEndurance, f.ID, text, e); err != nil {
@@ -484,8 +485,8 @@ func answerEndurance(tx *engine.Tx, spec runSpec, pass bool) error {
 	return tx.Run(engine.NewStep(stepRun, spec))
 }
 
-func runRun(tx *engine.Tx, spec runSpec) error {
-	st := state(tx)
+func runRun(tx *Tx, spec runSpec) error {
+	st := tx.State
 	f := st.Fighters[spec.Fighter]
 	if !st.able(f.ID) {
 		return nil
@@ -526,7 +527,7 @@ func jumpChoices(st *State, f *Fighter) map[Cell]jumpSpec {
 		t := st.Grid.at(over.X, over.Y)
 		dc := t.JumpDC
 		if dc == 0 {
-			dc = optInt(&st.Base, OptJumpDC)
+			dc = kit.OptInt(&st.Base, OptJumpDC)
 		}
 		switch {
 		case t.Wall || t.Obstacle == ObstacleHigh:
@@ -537,7 +538,7 @@ func jumpChoices(st *State, f *Fighter) map[Cell]jumpSpec {
 			if o == nil || o.Posture == Prone || o.Down() {
 				continue
 			}
-			dc = optInt(&st.Base, OptJumpFoeDC)
+			dc = kit.OptInt(&st.Base, OptJumpFoeDC)
 		}
 		out[over] = jumpSpec{Fighter: f.ID, Over: over, Land: land, DC: dc}
 	}
@@ -569,15 +570,15 @@ func jumpBonus(f *Fighter) int {
 	return f.StrMod()
 }
 
-func decideJump(tx *engine.Tx, cmd engine.Command) error {
+func decideJump(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Over string `json:"over"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	c, ok := parseCell(args.Over)
 	if !ok {
 		return fray.Errorf(fray.EINVALID, "jump: give the square to jump over as \"x,y\"")
@@ -596,8 +597,8 @@ func decideJump(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Run(engine.NewStep(stepJump, j), engine.NewStep(stepAfter, afterAction{Fighter: f.ID}))
 }
 
-func runJump(tx *engine.Tx, j jumpSpec) error {
-	st := state(tx)
+func runJump(tx *Tx, j jumpSpec) error {
+	st := tx.State
 	f := st.Fighters[j.Fighter]
 	if !st.able(f.ID) {
 		return nil

@@ -1,9 +1,8 @@
 package d20tactical
 
 import (
-	"strconv"
-
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Option names. Every interpretation ([I] in the spec) is one of these, the
@@ -17,8 +16,9 @@ const (
 	OptMeleeFromProne    = "melee-from-prone"
 	OptChargeAttack      = "charge-attack"
 	OptChargeDefense     = "charge-defense"
-	// OptChargeTolerance [I, seed "Charge"]: how far from exactly your speed
-	// a charge may be, in feet.
+	// OptChargeTolerance [I, seed "Charge": "using the exact speed value"]:
+	// how far from exactly your speed a charge may be, in feet (0, the
+	// seed's words, by default).
 	OptChargeTolerance = "charge-tolerance"
 	// OptChargeLine [I]: a charge runs in a straight line ("straight") or
 	// along any clear path ("path").
@@ -57,8 +57,9 @@ const (
 	OptDodgeAttacks = "dodge-attacks"
 
 	// OptRangedFumbles [I, seed "Fumbles" says "at long range"]: the d6
-	// table applies to every ranged fumble ("all") or only at Long and
-	// Extreme range ("long"; nearer, a fumble simply misses).
+	// table applies only at Long and Extreme range ("long", the seed's
+	// words; nearer, a fumble simply misses) or to every ranged fumble
+	// ("all").
 	OptRangedFumbles = "ranged-fumbles"
 	// OptStrayShots [I]: a shot that goes astray hits whoever stands where
 	// it lands ("hit") or hits no one ("miss").
@@ -178,91 +179,60 @@ const (
 	Stay   = "stay"
 )
 
-func intOption(name, label, help string, def, lo, hi int) engine.OptionSpec {
-	return engine.OptionSpec{Name: name, Label: label, Help: help, Type: engine.OptionInt, Default: strconv.Itoa(def), Min: lo, Max: hi}
-}
-
-func choiceOption(name, label, help, def string, choices ...engine.Choice) engine.OptionSpec {
-	return engine.OptionSpec{Name: name, Label: label, Help: help, Default: def, Choices: choices}
-}
-
-func ch(value, label string) engine.Choice { return engine.Choice{Value: value, Label: label} }
-
 var optionSpecs = []engine.OptionSpec{
-	intOption(OptMeleeVsCrouched, "Melee: hitting a crouched target", "Added to a melee attack on a crouched target (the seed lost its number; d20's +2).", 2, -10, 10),
-	intOption(OptMeleeFromCrouched, "Melee: attacking from a crouch", "Added to a melee attack made while crouched.", -2, -10, 10),
-	intOption(OptMeleeVsProne, "Melee: hitting a prone target", "Added to a melee attack on a prone target.", 4, -10, 10),
-	intOption(OptMeleeFromProne, "Melee: attacking from prone", "Added to a melee attack made while prone.", -4, -10, 10),
-	intOption(OptChargeAttack, "Charge: to hit", "Added to the attack at the end of a charge.", 2, -10, 10),
-	intOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until their next turn.", -2, -10, 0),
-	intOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "A charge covers exactly the charger's speed, give or take this many feet.", 5, 0, 30),
-	choiceOption(OptChargeLine, "Charge: path", "Whether a charge must run in a straight line.", Straight,
-		ch(Straight, "A straight line"), ch(AnyPath, "Any clear path")),
-	choiceOption(OptEndurance, "Running: Endurance", "A second and later round of running needs an Endurance check: a Constitution check, or the GM's ruling.", Roll,
-		ch(Roll, "Constitution check"), ch(AskGM, "The GM decides")),
-	intOption(OptEnduranceDC, "Running: Endurance DC", "The Constitution check's DC for the second round of running.", 10, 1, 40),
-	intOption(OptEnduranceStep, "Running: Endurance DC per extra round", "Added to the DC for each further round of running.", 1, 0, 10),
-	intOption(OptWindedRounds, "Running: winded rounds", "Rounds a runner who failed Endurance may not run.", 10, 0, 100),
-	intOption(OptBandMedium, "Range: Medium ends at (increments)", "Short range is one range increment; Medium ends at this many.", 2, 2, 10),
-	intOption(OptBandLong, "Range: Long ends at (increments)", "Long ends at this many increments; Extreme goes on to the weapon's maximum.", 4, 3, 20),
-	choiceOption(OptAimedDamage, "Aimed shots: damage", "The seed lists head and back torso hits as standard damage; other aimed shots do half.", AimedSeed,
-		ch(AimedSeed, "Head and back torso standard, others half"), ch(AimedHalf, "Half for every location")),
-	choiceOption(OptEffectDuration, "Aimed shots: arm and leg effects", "How long a hit arm or leg hampers its owner: until the GM clears it, or the GM sets rounds each time.", UntilHealed,
-		ch(UntilHealed, "Until healed (the GM clears it)"), ch(AskRounds, "The GM sets rounds each time")),
-	choiceOption(OptDodgeDirection, "Dodge: direction", "The seed: a d20 over the Dodge value dodges (a low Dodge is good); its Defense text suggests the reverse.", Over,
-		ch(Over, "d20 over Dodge dodges"), ch(Under, "d20 under Dodge dodges")),
-	choiceOption(OptDodgeAttacks, "Dodge: against", "The seed's Dodge is against incoming shots.", RangedOnly,
-		ch(RangedOnly, "Ranged attacks"), ch(AllAttacks, "Every attack")),
-	choiceOption(OptRangedFumbles, "Ranged fumbles", "The seed's d6 table mentions long range; it applies to every ranged fumble, or only at Long and Extreme range.", AllRanges,
-		ch(AllRanges, "Every ranged fumble"), ch(LongRanges, "Long and Extreme range only")),
-	choiceOption(OptStrayShots, "Stray shots", "A fumbled shot that goes 10 or 20 ft astray hits whoever stands where it lands, or no one.", StrayHit,
-		ch(StrayHit, "Hits whoever is there"), ch(StrayMiss, "Hits no one")),
-	choiceOption(OptCritConfirm, "Criticals: confirmation", "A roll in the weapon's critical range is a critical when it hits, or needs a second roll that hits.", NoConfirm,
-		ch(NoConfirm, "No confirmation roll"), ch(Roll, "Confirmation roll")),
-	intOption(OptCritFortDC, "Criticals: Fortitude DC to keep a Life Point", "Player characters save against losing a Life Point to a critical.", 15, 1, 40),
-	intOption(OptCritFloor, "Criticals: lowest hit points from extra damage", "A critical's extra damage cannot kill: it brings a target no lower than this.", -9, -9, 0),
-	intOption(OptLifePoints, "Life Points when the stats give none", "The seed gives no starting value; set each character's in its stats or here.", 3, 1, 20),
-	choiceOption(OptLifePointSpend, "Life Points against massive damage", "Spending a Life Point avoids a massive-damage event: the hit's damage, or only the save.", SpendDamage,
-		ch(SpendDamage, "Avoids the damage"), ch(SpendSave, "Avoids the save only")),
-	choiceOption(OptMassiveThreshold, "Massive damage threshold", "A single hit of at least this forces a DC 15 Fortitude save.", ThresholdCon,
-		ch(ThresholdCon, "The target's Constitution score (d20 Modern)"), ch(Threshold50, "50 (d20 System)")),
-	choiceOption(OptMassiveFailure, "Massive damage: failed save", "What a failed massive-damage save does.", FailDying,
-		ch(FailDying, "Drop to −1 hit points (d20 Modern)"), ch(FailDead, "Death (d20 System)")),
-	intOption(OptStabilize, "Dying: chance to stabilise (%)", "Each round a dying combatant rolls d%: this or less stabilises, else it loses 1 hit point.", 10, 0, 100),
-	choiceOption(OptDiagonals, "Diagonal squares", "d20 counts diagonals 5 ft and 10 ft alternately.", Alternate,
-		ch(Alternate, "5 ft, 10 ft alternately"), ch(Five, "Always 5 ft")),
-	choiceOption(OptCrouchedSpeed, "Moving while crouched", "A crouched combatant moves at half speed, or full speed.", HalfSpeed,
-		ch(HalfSpeed, "Half speed"), ch(FullSpeed, "Full speed")),
-	choiceOption(OptReactionPrompts, "Attacks of opportunity: prompts", "Who is asked before an attack of opportunity or a fumble's free attack; the others attack at once.", PromptPCs,
-		ch(PromptPCs, "Players (the GM's fighters attack at once)"), ch(PromptAll, "Players and the GM"), ch(PromptAuto, "No one: always attack")),
-	choiceOption(OptCoverRuling, "Cover rulings", "Cover comes from the board's obstacles and the GM's set-cover rulings, or the GM confirms the cover of every ranged attack at a covered target.", CoverBoard,
-		ch(CoverBoard, "From the board and set-cover"), ch(CoverAsk, "The GM confirms each shot")),
-	intOption(OptShootIntoMelee, "Shooting into melee", "Added to a ranged attack at a target adjacent to one of the shooter's allies.", -4, -10, 0),
-	choiceOption(OptHiddenAttacks, "Hidden attackers", "A hidden combatant who attacks is revealed, or stays hidden until the GM reveals it.", Reveal,
-		ch(Reveal, "Revealed by attacking"), ch(Stay, "Stay hidden")),
-	intOption(OptSurpriseRounds, "Surprise rounds", "When someone starts surprised, the others get this many surprise rounds (one action each) first.", 1, 1, 3),
-	intOption(OptObjectDefense, "Object Defense (first offer)", "The Defense the GM is offered when a combatant attacks an object.", 5, 0, 40),
-	intOption(OptJumpDC, "Jump DC over a pit or obstacle", "Unless the square sets its own.", 10, 1, 40),
-	intOption(OptJumpFoeDC, "Jump DC over a foe", "Leaping over a standing combatant.", 15, 1, 40),
-}
-
-// opt returns an option's value, or its default.
-func opt(b *engine.Base, name string) string {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			return b.Option(name, o.Default)
-		}
-	}
-	return b.Option(name, "")
-}
-
-// optInt returns an int option, or its default.
-func optInt(b *engine.Base, name string) int {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			def, _ := strconv.Atoi(o.Default)
-			return b.OptionInt(name, def)
-		}
-	}
-	return b.OptionInt(name, 0)
+	kit.IntOption(OptMeleeVsCrouched, "Melee: hitting a crouched target", "Added to a melee attack on a crouched target (the seed lost its number; d20's +2).", 2, -10, 10),
+	kit.IntOption(OptMeleeFromCrouched, "Melee: attacking from a crouch", "Added to a melee attack made while crouched.", -2, -10, 10),
+	kit.IntOption(OptMeleeVsProne, "Melee: hitting a prone target", "Added to a melee attack on a prone target.", 4, -10, 10),
+	kit.IntOption(OptMeleeFromProne, "Melee: attacking from prone", "Added to a melee attack made while prone.", -4, -10, 10),
+	kit.IntOption(OptChargeAttack, "Charge: to hit", "Added to the attack at the end of a charge.", 2, -10, 10),
+	kit.IntOption(OptChargeDefense, "Charge: Defense", "Added to the charger's Defense until their next turn.", -2, -10, 0),
+	kit.IntOption(OptChargeTolerance, "Charge: distance tolerance (ft)", "The seed: a charge covers exactly the charger's speed. A looser table lets it be off by this many feet.", 0, 0, 30),
+	kit.ChoiceOption(OptChargeLine, "Charge: path", "Whether a charge must run in a straight line.", Straight,
+		engine.Choice{Value: Straight, Label: "A straight line"}, engine.Choice{Value: AnyPath, Label: "Any clear path"}),
+	kit.ChoiceOption(OptEndurance, "Running: Endurance", "A second and later round of running needs an Endurance check: a Constitution check, or the GM's ruling.", Roll,
+		engine.Choice{Value: Roll, Label: "Constitution check"}, engine.Choice{Value: AskGM, Label: "The GM decides"}),
+	kit.IntOption(OptEnduranceDC, "Running: Endurance DC", "The Constitution check's DC for the second round of running.", 10, 1, 40),
+	kit.IntOption(OptEnduranceStep, "Running: Endurance DC per extra round", "Added to the DC for each further round of running.", 1, 0, 10),
+	kit.IntOption(OptWindedRounds, "Running: winded rounds", "Rounds a runner who failed Endurance may not run.", 10, 0, 100),
+	kit.IntOption(OptBandMedium, "Range: Medium ends at (increments)", "Short range is one range increment; Medium ends at this many.", 2, 2, 10),
+	kit.IntOption(OptBandLong, "Range: Long ends at (increments)", "Long ends at this many increments; Extreme goes on to the weapon's maximum.", 4, 3, 20),
+	kit.ChoiceOption(OptAimedDamage, "Aimed shots: damage", "The seed lists head and back torso hits as standard damage; other aimed shots do half.", AimedSeed,
+		engine.Choice{Value: AimedSeed, Label: "Head and back torso standard, others half"}, engine.Choice{Value: AimedHalf, Label: "Half for every location"}),
+	kit.ChoiceOption(OptEffectDuration, "Aimed shots: arm and leg effects", "How long a hit arm or leg hampers its owner: until the GM clears it, or the GM sets rounds each time.", UntilHealed,
+		engine.Choice{Value: UntilHealed, Label: "Until healed (the GM clears it)"}, engine.Choice{Value: AskRounds, Label: "The GM sets rounds each time"}),
+	kit.ChoiceOption(OptDodgeDirection, "Dodge: direction", "The seed: a d20 over the Dodge value dodges (a low Dodge is good); its Defense text suggests the reverse.", Over,
+		engine.Choice{Value: Over, Label: "d20 over Dodge dodges"}, engine.Choice{Value: Under, Label: "d20 under Dodge dodges"}),
+	kit.ChoiceOption(OptDodgeAttacks, "Dodge: against", "The seed's Dodge is against incoming shots.", RangedOnly,
+		engine.Choice{Value: RangedOnly, Label: "Ranged attacks"}, engine.Choice{Value: AllAttacks, Label: "Every attack"}),
+	kit.ChoiceOption(OptRangedFumbles, "Ranged fumbles", "The seed rolls its d6 table for a fumble at long range (Long and Extreme; nearer, the shot simply misses); a harsher table rolls it for every ranged fumble.", LongRanges,
+		engine.Choice{Value: LongRanges, Label: "Long and Extreme range only"}, engine.Choice{Value: AllRanges, Label: "Every ranged fumble"}),
+	kit.ChoiceOption(OptStrayShots, "Stray shots", "A fumbled shot that goes 10 or 20 ft astray hits whoever stands where it lands, or no one.", StrayHit,
+		engine.Choice{Value: StrayHit, Label: "Hits whoever is there"}, engine.Choice{Value: StrayMiss, Label: "Hits no one"}),
+	kit.ChoiceOption(OptCritConfirm, "Criticals: confirmation", "A roll in the weapon's critical range is a critical when it hits, or needs a second roll that hits.", NoConfirm,
+		engine.Choice{Value: NoConfirm, Label: "No confirmation roll"}, engine.Choice{Value: Roll, Label: "Confirmation roll"}),
+	kit.IntOption(OptCritFortDC, "Criticals: Fortitude DC to keep a Life Point", "Player characters save against losing a Life Point to a critical.", 15, 1, 40),
+	kit.IntOption(OptCritFloor, "Criticals: lowest hit points from extra damage", "A critical's extra damage cannot kill: it brings a target no lower than this.", -9, -9, 0),
+	kit.IntOption(OptLifePoints, "Life Points when the stats give none", "The seed gives no starting value; set each character's in its stats or here.", 3, 1, 20),
+	kit.ChoiceOption(OptLifePointSpend, "Life Points against massive damage", "Spending a Life Point avoids a massive-damage event: the hit's damage, or only the save.", SpendDamage,
+		engine.Choice{Value: SpendDamage, Label: "Avoids the damage"}, engine.Choice{Value: SpendSave, Label: "Avoids the save only"}),
+	kit.ChoiceOption(OptMassiveThreshold, "Massive damage threshold", "A single hit of at least this forces a DC 15 Fortitude save.", ThresholdCon,
+		engine.Choice{Value: ThresholdCon, Label: "The target's Constitution score (d20 Modern)"}, engine.Choice{Value: Threshold50, Label: "50 (d20 System)"}),
+	kit.ChoiceOption(OptMassiveFailure, "Massive damage: failed save", "What a failed massive-damage save does.", FailDying,
+		engine.Choice{Value: FailDying, Label: "Drop to −1 hit points (d20 Modern)"}, engine.Choice{Value: FailDead, Label: "Death (d20 System)"}),
+	kit.IntOption(OptStabilize, "Dying: chance to stabilise (%)", "Each round a dying combatant rolls d%: this or less stabilises, else it loses 1 hit point.", 10, 0, 100),
+	kit.ChoiceOption(OptDiagonals, "Diagonal squares", "d20 counts diagonals 5 ft and 10 ft alternately.", Alternate,
+		engine.Choice{Value: Alternate, Label: "5 ft, 10 ft alternately"}, engine.Choice{Value: Five, Label: "Always 5 ft"}),
+	kit.ChoiceOption(OptCrouchedSpeed, "Moving while crouched", "A crouched combatant moves at half speed, or full speed.", HalfSpeed,
+		engine.Choice{Value: HalfSpeed, Label: "Half speed"}, engine.Choice{Value: FullSpeed, Label: "Full speed"}),
+	kit.ChoiceOption(OptReactionPrompts, "Attacks of opportunity: prompts", "Who is asked before an attack of opportunity or a fumble's free attack; the others attack at once.", PromptPCs,
+		engine.Choice{Value: PromptPCs, Label: "Players (the GM's fighters attack at once)"}, engine.Choice{Value: PromptAll, Label: "Players and the GM"}, engine.Choice{Value: PromptAuto, Label: "No one: always attack"}),
+	kit.ChoiceOption(OptCoverRuling, "Cover rulings", "Cover comes from the board's obstacles and the GM's set-cover rulings, or the GM confirms the cover of every ranged attack at a covered target.", CoverBoard,
+		engine.Choice{Value: CoverBoard, Label: "From the board and set-cover"}, engine.Choice{Value: CoverAsk, Label: "The GM confirms each shot"}),
+	kit.IntOption(OptShootIntoMelee, "Shooting into melee", "Added to a ranged attack at a target adjacent to one of the shooter's allies.", -4, -10, 0),
+	kit.ChoiceOption(OptHiddenAttacks, "Hidden attackers", "A hidden combatant who attacks is revealed, or stays hidden until the GM reveals it.", Reveal,
+		engine.Choice{Value: Reveal, Label: "Revealed by attacking"}, engine.Choice{Value: Stay, Label: "Stay hidden"}),
+	kit.IntOption(OptSurpriseRounds, "Surprise rounds", "When someone starts surprised, the others get this many surprise rounds (one action each) first.", 1, 1, 3),
+	kit.IntOption(OptObjectDefense, "Object Defense (first offer)", "The Defense the GM is offered when a combatant attacks an object.", 5, 0, 40),
+	kit.IntOption(OptJumpDC, "Jump DC over a pit or obstacle", "Unless the square sets its own.", 10, 1, 40),
+	kit.IntOption(OptJumpFoeDC, "Jump DC over a foe", "Leaping over a standing combatant.", 15, 1, 40),
 }

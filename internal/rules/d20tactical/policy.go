@@ -34,8 +34,11 @@ import (
 // points). Decisions take their defaults — take every attack of
 // opportunity, double a critical's damage — but a Life Point is spent
 // against massive damage.
-func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
-	st := s.(*State)
+func (r Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
+	st, ok := r.StateOf(s)
+	if !ok {
+		return engine.Command{}, false
+	}
 	if len(o.Pending) > 0 {
 		for _, d := range o.Pending {
 			if d.Kind == DecMassive && d.HasOption("spend") {

@@ -6,62 +6,10 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// View is the d20-tactical part of an engine.View: what the viewer may
-// know of each fighter. The battlefield itself is the Board.
-type View struct {
-	Fighters map[string]FighterView `json:"fighters"` // visible combatants by id
-	// Surprise: surprise rounds left.
-	Surprise int `json:"surprise,omitempty"`
-}
-
-// FighterView is what a viewer sees of one fighter. Everyone sees its
-// square, posture and state; Full is set for the GM and the fighter's own
-// player, and only then are the numbers of its sheet filled in.
-type FighterView struct {
-	ID         string   `json:"id"`
-	X          int      `json:"x"`
-	Y          int      `json:"y"`
-	Posture    string   `json:"posture"`
-	Status     string   `json:"status"` // "", disabled, dying, stable, dead
-	Init       int      `json:"init"`
-	FlatFooted bool     `json:"flatFooted,omitempty"`
-	Charging   bool     `json:"charging,omitempty"`
-	Dropped    bool     `json:"dropped,omitempty"`
-	Hurt       []string `json:"hurt,omitempty"` // arms and legs hit
-	Groin      bool     `json:"groin,omitempty"`
-	Cover      *Cover   `json:"cover,omitempty"` // the GM's ruling
-
-	Full       bool         `json:"full"`
-	HP         int          `json:"hp,omitempty"`
-	MaxHP      int          `json:"maxHP,omitempty"`
-	LifePoints int          `json:"lifePoints,omitempty"`
-	ArmorLeft  int          `json:"armorLeft,omitempty"`
-	ArmorMax   int          `json:"armorMax,omitempty"`
-	Defense    int          `json:"defense,omitempty"`
-	Dodge      int          `json:"dodge,omitempty"`
-	Speed      int          `json:"speed,omitempty"`
-	Saves      *Saves       `json:"saves,omitempty"` // with ability modifiers
-	Budget     *Budget      `json:"budget,omitempty"`
-	Ready      *Ready       `json:"ready,omitempty"`
-	Winded     int          `json:"windedTill,omitempty"`
-	Weapons    []WeaponView `json:"weapons,omitempty"`
-}
-
-// WeaponView is one weapon on a sheet.
-type WeaponView struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Damage string `json:"damage"`
-	Range  int    `json:"range,omitempty"`
-	Modes  string `json:"modes,omitempty"`
-	Ammo   int    `json:"ammo,omitempty"`
-	Clip   int    `json:"clip,omitempty"`
-	Jammed bool   `json:"jammed,omitempty"`
-	Ruined bool   `json:"ruined,omitempty"`
-}
-
+// status words a fighter's state: "", disabled, dying, stable, dead.
 func status(f *Fighter) string {
 	switch {
 	case f.Dead:
@@ -76,40 +24,6 @@ func status(f *Fighter) string {
 	return ""
 }
 
-// Project implements engine.Ruleset.
-func (Ruleset) Project(s engine.State, v engine.Viewer) any {
-	st := s.(*State)
-	view := View{Fighters: map[string]FighterView{}, Surprise: st.Surprise}
-	for _, c := range st.Combatants {
-		f := st.Fighters[c.ID]
-		if f == nil || !engine.Visible(st, v, c.ID) {
-			continue
-		}
-		fv := FighterView{ID: f.ID, X: f.X, Y: f.Y, Posture: f.Posture, Status: status(f), Init: f.Init, FlatFooted: f.FlatFooted,
-			Charging: f.Charging, Dropped: f.Dropped, Groin: f.Groin, Cover: f.Cover}
-		for _, h := range f.Hurt {
-			fv.Hurt = append(fv.Hurt, h.Location)
-		}
-		if v.GM || v.CanCommand(c.ID) {
-			fv.Full = true
-			fv.HP, fv.MaxHP, fv.LifePoints, fv.ArmorLeft = f.HP, f.Sheet.HP, f.LifePoints, f.ArmorLeft
-			if f.Sheet.Armor != nil {
-				fv.ArmorMax = f.Sheet.Armor.Points
-			}
-			fv.Defense, fv.Dodge, fv.Speed = f.Defense(), f.Sheet.Dodge, f.Speed()
-			fv.Saves = &Saves{Fort: f.Fort(), Ref: f.Ref(), Will: f.Will()}
-			b := f.Budget
-			fv.Budget, fv.Ready, fv.Winded = &b, f.Ready, f.WindedTill
-			for _, w := range f.Weapons {
-				fv.Weapons = append(fv.Weapons, WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage, Range: w.Range, Modes: modes(w),
-					Ammo: w.Ammo, Clip: w.Clip, Jammed: w.Jammed, Ruined: w.Ruined})
-			}
-		}
-		view.Fighters[c.ID] = fv
-	}
-	return view
-}
-
 func modes(w *Weapon) string {
 	switch {
 	case w.Auto:
@@ -120,10 +34,11 @@ func modes(w *Weapon) string {
 	return ""
 }
 
-// Board implements engine.Boarder: the grid, its obstacles and every
-// combatant v may see in its square and posture.
-func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
-	st := s.(*State)
+// project is d20-tactical's one projection, what v sees: the grid, its
+// obstacles and every combatant v may see in its square and posture, with
+// its state; the GM and a fighter's own player also see its hit points and
+// sheet.
+func project(st *State, v engine.Viewer) *board.Board {
 	g := &board.GridMap{Width: st.Grid.Width, Height: st.Grid.Height, Scale: "5 ft", Places: []board.Placed{}}
 	for _, t := range st.Grid.Cells {
 		g.Cells = append(g.Cells, boardCell(t))
@@ -131,7 +46,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 	bd := &board.Board{Model: board.Grid, Grid: g}
 	for _, tok := range engine.Tokens(st, v) {
 		f := st.Fighters[tok.ID]
-		full := v.GM || v.CanCommand(tok.ID)
+		full := v.CanCommand(tok.ID)
 		if full {
 			tok.Health = &board.Meter{Label: "HP", Value: f.HP, Max: f.Sheet.HP, Low: true, Text: fmt.Sprintf("%d of %d hit points", f.HP, f.Sheet.HP)}
 			tok.Stats = []board.Stat{
@@ -142,6 +57,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 			if a := f.Sheet.Armor; a != nil {
 				tok.Stats = append(tok.Stats, board.Stat{Label: "Armour Points", Value: fmt.Sprintf("%d/%d", f.ArmorLeft, a.Points)})
 			}
+			tok.Sheet = sheetSections(f)
 		}
 		tok.Stats = append(tok.Stats, board.Stat{Label: "Initiative", Value: fmt.Sprint(f.Init)})
 		tok.Pose, tok.Conditions = pose(f.Posture), conditions(st, f, full)
@@ -208,7 +124,7 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 		add("flat-footed", "Flat-footed", "unaware", "No Dexterity bonus to Defense, no attacks of opportunity until its first turn.")
 	}
 	if f.Charging {
-		add("charging", "Charging", "running", fmt.Sprintf("%+d Defense until their next turn.", optInt(&st.Base, OptChargeDefense)))
+		add("charging", "Charging", "running", fmt.Sprintf("%+d Defense until their next turn.", kit.OptInt(&st.Base, OptChargeDefense)))
 	}
 	if f.Dropped {
 		add("dropped", "Disarmed", "disarmed", "Dropped what they held: a move action picks it up.")
@@ -242,9 +158,55 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 	return out
 }
 
-// Editor implements engine.Boarder: a grid of 5-ft squares whose squares
+// editor is the battlefield editor: a grid of 5-ft squares whose squares
 // take walls, pits, obstacles, materials and difficult terrain, and whose
 // combatants start in a posture, perhaps surprised.
-func (Ruleset) Editor() board.Editor {
-	return board.Editor{Model: board.Grid, Area: cellProps, Start: startProps, MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "5 ft"}
+var editor = board.Editor{Model: board.Grid, Area: cellProps, Start: startProps, MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "5 ft"}
+
+// sheetSections is the rest of a fighter's stat block: saves and speed, what its
+// turn has left, and its weapons as they stand.
+func sheetSections(f *Fighter) []board.Section {
+	body := []board.Stat{
+		{Label: "Fortitude", Value: fmt.Sprintf("%+d", f.Fort())},
+		{Label: "Reflex", Value: fmt.Sprintf("%+d", f.Ref())},
+		{Label: "Will", Value: fmt.Sprintf("%+d", f.Will())},
+		{Label: "Speed", Value: fmt.Sprintf("%d ft", f.Speed())},
+	}
+	var turn []string
+	if f.Budget.Move {
+		turn = append(turn, "a move action")
+	}
+	if f.Budget.Standard {
+		turn = append(turn, "a standard action")
+	}
+	if f.Budget.Feet > 0 {
+		turn = append(turn, fmt.Sprintf("%d ft of this move", f.Budget.Feet))
+	}
+	if len(turn) > 0 {
+		body = append(body, board.Stat{Label: "Left this turn", Value: strings.Join(turn, ", ")})
+	}
+	if f.Ready != nil {
+		body = append(body, board.Stat{Label: "Ready", Value: f.Ready.Action, Note: triggerText(f.Ready.Trigger)})
+	}
+	ws := make([]board.Stat, 0, len(f.Weapons))
+	for _, w := range f.Weapons {
+		var notes []string
+		if w.Range > 0 {
+			notes = append(notes, fmt.Sprintf("range %d ft", w.Range))
+		}
+		if m := modes(w); m != "" {
+			notes = append(notes, m)
+		}
+		if w.Clip > 0 {
+			notes = append(notes, fmt.Sprintf("%d/%d rounds", w.Ammo, w.Clip))
+		}
+		if w.Jammed {
+			notes = append(notes, "jammed")
+		}
+		if w.Ruined {
+			notes = append(notes, "ruined")
+		}
+		ws = append(ws, board.Stat{Label: w.Name, Value: w.Damage, Note: strings.Join(notes, ", ")})
+	}
+	return []board.Section{{Title: "Saves and speed", Stats: body}, {Title: "Weapons", Stats: ws}}
 }

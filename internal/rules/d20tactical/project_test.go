@@ -14,14 +14,15 @@ import (
 func TestProjection(t *testing.T) {
 	st := skirmishOn(t, nil, field(20, 10, sq(5, 5, "obstacle", "half", "label", "car", "material", 1), sq(6, 6, "wall", true)),
 		stat(1, "armor", vest))
-	own := engine.Project(New(), st, engine.PlayerViewer("ana")).Rules.(View)
-	eq(t, "own sheet", own.Fighters["ana"].Full, true)
-	eq(t, "own hp", own.Fighters["ana"].HP, 20)
-	eq(t, "foe's sheet hidden", own.Fighters["bo"].Full, false)
-	eq(t, "foe's hp hidden", own.Fighters["bo"].HP, 0)
-	eq(t, "foe's square", own.Fighters["bo"].X, 3)
-	gmView := engine.Project(New(), st, gm).Rules.(View)
-	eq(t, "GM sees all", gmView.Fighters["bo"].Defense, 12)
+	own := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	ana, bo := tokenOf(own, "ana"), tokenOf(own, "bo")
+	eq(t, "own sheet", ana.Sheet != nil, true)
+	eq(t, "own hp", ana.Health.Value, 20)
+	eq(t, "foe's sheet hidden", bo.Sheet == nil, true)
+	eq(t, "foe's hp hidden", bo.Health == nil, true)
+	eq(t, "foe's square", placeOf(own, "bo").X, 3)
+	gmView := engine.Project(New(), st, gm).Board
+	eq(t, "GM sees all", statOf(tokenOf(gmView, "bo"), "Defense"), "12")
 
 	bd := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
 	eq(t, "model", bd.Model, "grid")

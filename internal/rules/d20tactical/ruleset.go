@@ -11,36 +11,88 @@
 package d20tactical
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 // ID is the ruleset's registry id.
 const ID = "d20-tactical"
 
-// Ruleset is the d20-tactical engine.Ruleset.
-type Ruleset struct{}
+// Ruleset is the d20-tactical ruleset: the kit's, with the stat schema
+// and carry-over.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
+// Tx is a command being decided under d20-tactical.
+type Tx = kit.Tx[*State, *Fighter]
 
 // New returns the ruleset.
-func New() engine.Ruleset { return Ruleset{} }
+func New() engine.Ruleset { return ruleset }
 
-// ID implements engine.Ruleset.
-func (Ruleset) ID() string { return ID }
-
-// Title implements engine.Ruleset.
-func (Ruleset) Title() string { return "d20 Modern — tactical grid" }
-
-// Options implements engine.Ruleset.
-func (Ruleset) Options() []engine.OptionSpec {
-	out := make([]engine.OptionSpec, len(optionSpecs))
-	copy(out, optionSpecs)
-	return out
-}
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "d20 Modern — tactical grid", Options: optionSpecs,
+	New: newEncounter, Start: rollInitiative, Settle: settle, CanAct: canAct,
+	Board: project, Editor: editor, Actions: actions,
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdMove, Decide: decideMove},
+		{Kind: CmdStep, Decide: decideStep},
+		{Kind: CmdRun, Decide: decideRun},
+		{Kind: CmdPosture, Decide: decidePosture},
+		{Kind: CmdJump, Decide: decideJump},
+		{Kind: CmdCharge, Decide: decideCharge},
+		{Kind: CmdAttack, Decide: func(tx *Tx, cmd engine.Command) error { return decideAttack(tx, cmd, false) }},
+		{Kind: CmdFullAttack, Decide: func(tx *Tx, cmd engine.Command) error { return decideAttack(tx, cmd, true) }},
+		{Kind: CmdObject, Decide: decideObject},
+		{Kind: CmdReload, Decide: decideHandle},
+		{Kind: CmdClearJam, Decide: decideHandle},
+		{Kind: CmdPickUp, Decide: decideHandle},
+		{Kind: CmdTreat, Decide: decideTreat},
+		{Kind: CmdDelay, Decide: decideDelay},
+		{Kind: CmdReady, Decide: decideReady},
+		{Kind: CmdInterrupt, Decide: decideInterrupt},
+		{Kind: CmdEndTurn, Decide: decideEndTurn},
+		{Kind: CmdSetCover, GM: true, Decide: decideSetCover},
+		{Kind: CmdDamage, GM: true, Decide: decideGMDamage},
+		{Kind: CmdHeal, GM: true, Decide: decideHeal},
+		{Kind: CmdArmour, GM: true, Decide: decideArmour},
+		{Kind: CmdLifePoints, GM: true, Decide: decideLifePoints},
+		{Kind: CmdClearEffects, GM: true, Decide: decideClearEffects},
+	},
+	Steps: []kit.StepSpec[*State, *Fighter]{
+		kit.OnStep(stepAsk, func(tx *Tx, a askStep) error { return tx.AskWith(a.Decision, a.Cont) }),
+		kit.OnStep(stepReadyCheck, runReadyCheck),
+		kit.OnStep(stepAfter, runAfterAction),
+		kit.OnStep(stepMoveLeg, runMoveLeg),
+		kit.OnStep(stepPosture, runPosture),
+		kit.OnStep(stepJump, runJump),
+		kit.OnStep(stepRun, runRun),
+		kit.OnStep(stepReact, runReact),
+		kit.OnStep(stepAttack, runAttack),
+		kit.OnStep(stepHit, runHit),
+		kit.OnStep(stepDamage, runDamage),
+		kit.OnStep(stepHarm, runHarm),
+		kit.OnStep(stepEffect, runEffect),
+		kit.OnStep(stepHandle, runHandle),
+		kit.OnStep(stepObject, askObject),
+	},
+	// Each decision's data is a Cont, its own context.
+	Decisions: []kit.DecisionSpec[*State, *Fighter]{
+		kit.OnAnswer(DecReaction, answerReaction),
+		kit.OnAnswer(DecReady, answerReady),
+		kit.OnAnswer(DecCritical, answerCritical),
+		kit.OnAnswer(DecMassive, answerMassive),
+		kit.OnAnswer(DecBackfire, answerBackfire),
+		kit.OnAnswer(DecCover, answerCover),
+		kit.OnAnswer(DecObject, answerObject),
+		kit.OnAnswer(DecEndurance, answerEnduranceRuling),
+		kit.OnAnswer(DecDuration, answerDuration),
+	},
+	Events: events,
+})}
 
 // State is a d20-tactical encounter.
 type State struct {
@@ -55,7 +107,8 @@ type State struct {
 	Surprise int `json:"surprise,omitempty"`
 }
 
-func state(tx *engine.Tx) *State { return tx.State().(*State) }
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Command kinds.
 const (
@@ -85,19 +138,6 @@ const (
 	CmdLifePoints   = "life-points"
 	CmdClearEffects = "clear-effects"
 )
-
-// Commands implements engine.Ruleset.
-func (Ruleset) Commands() []engine.CommandSpec {
-	var out []engine.CommandSpec
-	for _, k := range []string{CmdMove, CmdStep, CmdRun, CmdPosture, CmdJump, CmdCharge, CmdAttack, CmdFullAttack, CmdObject,
-		CmdReload, CmdClearJam, CmdPickUp, CmdTreat, CmdDelay, CmdReady, CmdInterrupt, CmdEndTurn} {
-		out = append(out, engine.CommandSpec{Kind: k})
-	}
-	for _, k := range []string{CmdSetCover, CmdDamage, CmdHeal, CmdArmour, CmdLifePoints, CmdClearEffects} {
-		out = append(out, engine.CommandSpec{Kind: k, GM: true})
-	}
-	return out
-}
 
 // Event kinds of this ruleset.
 const (
@@ -133,15 +173,15 @@ const (
 	KindHeal           = "heal"
 )
 
-// New implements engine.Ruleset: it reads the grid, each combatant's stats
-// and starting square and posture.
-func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+// newEncounter reads the grid, each combatant's stats and starting square
+// and posture.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	g, err := parseGrid(setup.Battlefield)
 	if err != nil {
 		return nil, err
 	}
 	st := &State{Base: base, Grid: g, Fighters: map[string]*Fighter{}}
-	lp := optInt(&base, OptLifePoints)
+	lp := kit.OptInt(&base, OptLifePoints)
 	for _, c := range setup.Combatants {
 		sheet, err := parseSheet(c.Stats)
 		if err != nil {
@@ -187,75 +227,6 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	return st, nil
 }
 
-// Decode implements engine.Ruleset.
-func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
-	var st State
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("decode d20-tactical state: %w", err)
-	}
-	if st.Fighters == nil {
-		st.Fighters = map[string]*Fighter{}
-	}
-	return &st, nil
-}
-
-// Decide implements engine.Ruleset.
-func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
-	switch cmd.Kind {
-	case CmdMove:
-		return decideMove(tx, cmd)
-	case CmdStep:
-		return decideStep(tx, cmd)
-	case CmdRun:
-		return decideRun(tx, cmd)
-	case CmdPosture:
-		return decidePosture(tx, cmd)
-	case CmdJump:
-		return decideJump(tx, cmd)
-	case CmdCharge:
-		return decideCharge(tx, cmd)
-	case CmdAttack:
-		return decideAttack(tx, cmd, false)
-	case CmdFullAttack:
-		return decideAttack(tx, cmd, true)
-	case CmdObject:
-		return decideObject(tx, cmd)
-	case CmdReload, CmdClearJam, CmdPickUp:
-		return decideHandle(tx, cmd)
-	case CmdTreat:
-		return decideTreat(tx, cmd)
-	case CmdDelay:
-		return decideDelay(tx, cmd)
-	case CmdReady:
-		return decideReady(tx, cmd)
-	case CmdInterrupt:
-		return decideInterrupt(tx, cmd)
-	case CmdEndTurn:
-		return decideEndTurn(tx, cmd)
-	case CmdSetCover:
-		return decideSetCover(tx, cmd)
-	case CmdDamage:
-		return decideGMDamage(tx, cmd)
-	case CmdHeal:
-		return decideHeal(tx, cmd)
-	case CmdArmour:
-		return decideArmour(tx, cmd)
-	case CmdLifePoints:
-		return decideLifePoints(tx, cmd)
-	case CmdClearEffects:
-		return decideClearEffects(tx, cmd)
-	}
-	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
-}
-
-// fighter returns the fighter with id or an error for the applier.
-func (s *State) fighter(id string) (*Fighter, error) {
-	if f := s.Fighters[id]; f != nil {
-		return f, nil
-	}
-	return nil, fmt.Errorf("d20-tactical: no fighter %q", id)
-}
-
 // opponents reports whether a and b are on different sides.
 func (s *State) opponents(a, b string) bool {
 	ca, cb := s.Combatant(a), s.Combatant(b)
@@ -285,62 +256,20 @@ func (s *State) able(id string) bool {
 	return c != nil && f != nil && !c.Out && !f.Down()
 }
 
-// actor decodes cmd's arguments into args (nil: none) and returns the
-// fighter acting, who must have the floor.
-func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
-		return nil, err
-	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
-		return nil, err
-	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
-	}
+// canAct is the check of every command a combatant gives on its turn:
+// one who is down cannot act.
+func canAct(st *State, f *Fighter) error {
 	if f.Down() {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down and cannot act", st.NameOf(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is down and cannot act", st.NameOf(f.ID))
 	}
-	return f, nil
-}
-
-// target finds a combatant the viewer can see and who is still in the
-// fight; one they cannot see does not exist for them.
-func target(tx *engine.Tx, id string) (*Fighter, error) {
-	if id == "" {
-		return nil, fray.Errorf(fray.EINVALID, "choose a target")
-	}
-	st := state(tx)
-	f := st.Fighters[id]
-	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
-	}
-	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.NameOf(id))
-	}
-	return f, nil
+	return nil
 }
 
 func cell(f *Fighter) Cell { return Cell{f.X, f.Y} }
 
-// decodeApply decodes an event's data into a T and applies it with fn.
-func decodeApply[T any](ev engine.Event, fn func(T) error) error {
-	var d T
-	if err := ev.Decode(&d); err != nil {
-		return err
-	}
-	return fn(d)
-}
-
-// The engine's optional interfaces this ruleset implements.
+// The engine's optional interfaces this ruleset implements besides the
+// kit's.
 var (
-	_ engine.Stepper = Ruleset{}
-	_ engine.Settler = Ruleset{}
-	_ engine.Boarder = Ruleset{}
 	_ sheet.Schemaer = Ruleset{}
 	_ sheet.Deriver  = Ruleset{}
 	_ sheet.Carrier  = Ruleset{}

@@ -9,6 +9,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The turn (seed "Movement and Combat" 1–5, d20 base): initiative is
@@ -172,14 +173,12 @@ type Surprise struct {
 }
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
-// Start implements engine.Ruleset: roll initiative once, then open the
+// rollInitiative rolls initiative once, then opens the
 // surprise round or the first round.
-func (Ruleset) Start(tx *engine.Tx) error {
-	st := state(tx)
+func rollInitiative(tx *Tx) error {
+	st := tx.State
 	type entry struct {
 		id           string
 		total, bonus int
@@ -264,7 +263,7 @@ func (Ruleset) Start(tx *engine.Tx) error {
 		}
 	}
 	if surprised > 0 && aware > 0 {
-		n := optInt(&st.Base, OptSurpriseRounds)
+		n := kit.OptInt(&st.Base, OptSurpriseRounds)
 		if err := tx.Emits(KindSurprise, "", fmt.Sprintf("Surprise! %d surprise round(s) before the fight proper.", n), Surprise{Rounds: n}); err != nil {
 			return err
 		}
@@ -274,8 +273,8 @@ func (Ruleset) Start(tx *engine.Tx) error {
 }
 
 // surpriseRound lets everyone not surprised act together, one action each.
-func surpriseRound(tx *engine.Tx) error {
-	st := state(tx)
+func surpriseRound(tx *Tx) error {
+	st := tx.State
 	if err := tx.StartRound(st.Round+1, st.roundOrder(), "Surprise round."); err != nil {
 		return err
 	}
@@ -292,7 +291,7 @@ func surpriseRound(tx *engine.Tx) error {
 }
 
 // endSurprise closes a surprise round: another, or the first full round.
-func endSurprise(tx *engine.Tx, left int) error {
+func endSurprise(tx *Tx, left int) error {
 	text := "The surprise round ends."
 	if left == 0 {
 		text = "The surprise is over."
@@ -319,8 +318,8 @@ func (s *State) roundOrder() []string {
 
 // newRound opens the next round in the same order and plays its first
 // turn.
-func newRound(tx *engine.Tx) error {
-	st := state(tx)
+func newRound(tx *Tx) error {
+	st := tx.State
 	if len(st.Fighting()) < 2 {
 		return nil // Settle ends the encounter
 	}
@@ -336,10 +335,10 @@ func newRound(tx *engine.Tx) error {
 
 // nextTurn plays the next slot of the order: a dying combatant's turn is
 // its roll to stabilise, then the next; after the last, a new round.
-func nextTurn(tx *engine.Tx) error {
-	st := state(tx)
+func nextTurn(tx *Tx) error {
+	st := tx.State
 	for st.Status == engine.StatusRunning {
-		i := engine.NextTurn(&st.Base)
+		i := engine.NextTurn(&st.Base, nil)
 		if i < 0 {
 			return newRound(tx)
 		}
@@ -364,8 +363,8 @@ func nextTurn(tx *engine.Tx) error {
 
 // advance ends an interruption, or takes the fallen out of a phase, or
 // plays the next turn.
-func advance(tx *engine.Tx) error {
-	st := state(tx)
+func advance(tx *Tx) error {
+	st := tx.State
 	if st.Interrupted() {
 		return tx.EndInterrupt(st.NameOf(st.Current()) + " is done.")
 	}
@@ -386,8 +385,8 @@ func advance(tx *engine.Tx) error {
 }
 
 // endTurn ends id's turn (or its part of a phase, or its interruption).
-func endTurn(tx *engine.Tx, id string) error {
-	st := state(tx)
+func endTurn(tx *Tx, id string) error {
+	st := tx.State
 	if err := tx.Emits(KindTurnEnded, id, st.NameOf(id)+" ends the turn.", TurnEnded{Fighter: id}); err != nil {
 		return err
 	}
@@ -414,8 +413,8 @@ func topActing(st *State) string {
 	return ""
 }
 
-func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideEndTurn(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
@@ -430,8 +429,8 @@ type afterAction struct {
 	Strenuous bool   `json:"strenuous,omitempty"`
 }
 
-func runAfterAction(tx *engine.Tx, a afterAction) error {
-	st := state(tx)
+func runAfterAction(tx *Tx, a afterAction) error {
+	st := tx.State
 	f := st.Fighters[a.Fighter]
 	if !st.able(a.Fighter) {
 		return nil
@@ -454,13 +453,13 @@ func runAfterAction(tx *engine.Tx, a afterAction) error {
 	return nil
 }
 
-// Settle implements engine.Settler: end the encounter when one side is
+// settle (engine.Settler) ends the encounter when one side is
 // left; when nothing waits and whoever has the floor has fallen, move on.
-func (Ruleset) Settle(tx *engine.Tx) error {
+func settle(tx *Tx) error {
 	if ended, err := tx.LastStanding(); ended || err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Waiting() || st.Status != engine.StatusRunning {
 		return nil
 	}
@@ -540,15 +539,15 @@ func canDelayOrReady(st *State, f *Fighter) error {
 	return nil
 }
 
-func decideDelay(tx *engine.Tx, cmd engine.Command) error {
+func decideDelay(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		After string `json:"after"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canDelayOrReady(st, f); err != nil {
 		return err
 	}
@@ -580,13 +579,13 @@ func decideDelay(tx *engine.Tx, cmd engine.Command) error {
 	return nextTurn(tx)
 }
 
-func decideReady(tx *engine.Tx, cmd engine.Command) error {
+func decideReady(tx *Tx, cmd engine.Command) error {
 	var args Ready
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canDelayOrReady(st, f); err != nil {
 		return err
 	}
@@ -624,16 +623,12 @@ func canInterrupt(st *State, f *Fighter) error {
 	return nil
 }
 
-func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
-	if err := cmd.NoArgs(); err != nil {
+func decideInterrupt(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Reactor(cmd, nil)
+	if err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
-	}
-	if err := canInterrupt(st, f); err != nil {
+	if err := canInterrupt(tx.State, f); err != nil {
 		return err
 	}
 	return actReady(tx, f.ID)
@@ -641,8 +636,8 @@ func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
 
 // actReady lets a readier act now: it moves just before whoever's slot
 // is being played, and interrupts.
-func actReady(tx *engine.Tx, id string, then ...engine.Step) error {
-	st := state(tx)
+func actReady(tx *Tx, id string, then ...engine.Step) error {
+	st := tx.State
 	if st.Turn >= 0 && st.Turn < len(st.Order) {
 		cur := st.Order[st.Turn]
 		from, at := slices.Index(st.Order, id), st.Turn
@@ -670,8 +665,8 @@ type readyCheck struct {
 	Asked   []string `json:"asked,omitempty"`
 }
 
-func runReadyCheck(tx *engine.Tx, rc readyCheck) error {
-	st := state(tx)
+func runReadyCheck(tx *Tx, rc readyCheck) error {
+	st := tx.State
 	by := st.Fighters[rc.By]
 	if by == nil || st.Combatant(rc.By).Out {
 		return nil
@@ -692,7 +687,7 @@ func runReadyCheck(tx *engine.Tx, rc readyCheck) error {
 		if rc.Trigger == TriggerAttack {
 			what = "is about to attack"
 		}
-		d := engine.Decision{For: askee(st, c.ID), Kind: DecReady,
+		d := engine.Decision{For: c.ID, Kind: DecReady,
 			Prompt:  fmt.Sprintf("%s %s: take %s's readied %s action now?", st.PublicNameOf(rc.By), what, st.PublicNameOf(c.ID), r.Ready.Action),
 			Options: []engine.Choice{{Value: "act", Label: "Act now"}, {Value: "wait", Label: "Keep waiting"}}, Default: "wait"}
 		next := rc

@@ -9,15 +9,14 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// Actions implements engine.Ruleset: what v may do now, each select
+// actions are what v may do now: what v may do now, each select
 // listing only legal choices. Before the first round: the declarations
 // (and for the GM, surprise and the start); in the surprise phase: the
 // ambushers' free attacks; on a turn: the combatant's combat actions,
 // movement actions and free actions — a dying character's only action is
 // its death test. The GM also gets the rulings. Nothing is offered while
 // a decision waits.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning || st.Waiting() {
 		return nil
 	}
@@ -683,7 +682,7 @@ func (s *State) gmActions() []engine.Action {
 	}
 	var conds []engine.Choice
 	for _, c := range gmConditions {
-		conds = append(conds, engine.Choice{Value: c, Label: label(c)})
+		conds = append(conds, engine.Choice{Value: c.k, Label: label(c.k)})
 	}
 	out = append(out,
 		engine.Action{Kind: GMCondition, Label: "GM: set a condition", Help: "Blindness and darkness, a fall, Critical Damage …",

@@ -70,18 +70,18 @@ type mishapCtx struct {
 }
 
 // askMishap asks the GM what a risky alchemical weapon does on a miss.
-func askMishap(tx *engine.Tx, user string, w Weapon) error {
-	st := state(tx)
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecMishap,
+func askMishap(tx *Tx, user string, w Weapon) error {
+	st := tx.State
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecMishap,
 		Prompt:  fmt.Sprintf("%s used %s without the training and missed. What happens?", st.NameOf(user), w.Name),
 		Options: []engine.Choice{{Value: "fizzle", Label: "It fizzles"}, {Value: "backfire", Label: "It backfires on the user"}}, Default: "fizzle"},
 		Cont{Mishap: &mishapCtx{User: user, Weapon: w.ID}})
 }
 
-func answerMishap(tx *engine.Tx, c mishapCtx, choice string) error {
-	st := state(tx)
+func answerMishap(tx *Tx, c mishapCtx, ans engine.Answered) error {
+	st := tx.State
 	f := st.Fighters[c.User]
-	if choice != "backfire" || f == nil || st.Combatant(c.User).Out {
+	if ans.Choice != "backfire" || f == nil || st.Combatant(c.User).Out {
 		return note(tx, KindMishap, c.User, "The alchemical weapon fizzles harmlessly.", Note{Fighter: c.User, What: "fizzle"})
 	}
 	w, _ := f.Sheet.Weapon(c.Weapon)

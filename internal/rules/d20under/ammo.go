@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Ammunition (seed: Ranged Weapons; spec c7). Bows and crossbows count
@@ -50,11 +51,11 @@ func (s *State) ammoUsed(f *Fighter, w Weapon, special, hit, twenty bool) []Chan
 	id := f.ID
 	switch {
 	case k.Units:
-		return []Change{setV(id, keyOf("units", w.ID), f.Units[w.ID]-1)}
+		return []Change{change.Units.To(id, w.ID, f.Units[w.ID]-1)}
 	case !k.Ammo:
 		return nil
 	case special:
-		return []Change{setV(id, keyOf("special", w.ID), f.Special[w.ID]-1), setV(id, keyOf("spent-special", w.ID), f.SpentSpecial[w.ID]+1)}
+		return []Change{change.Special.To(id, w.ID, f.Special[w.ID]-1), change.SpentSpecial.To(id, w.ID, f.SpentSpecial[w.ID]+1)}
 	case hit:
 		return nil
 	}
@@ -64,7 +65,7 @@ func (s *State) ammoUsed(f *Fighter, w Weapon, special, hit, twenty bool) []Chan
 	}
 	have := f.Ammo[w.ID]
 	lose = min(lose, have)
-	return []Change{setV(id, keyOf("ammo", w.ID), have-lose), setV(id, keyOf("spent", w.ID), f.Spent[w.ID]+lose)}
+	return []Change{change.Ammo.To(id, w.ID, have-lose), change.Spent.To(id, w.ID, f.Spent[w.ID]+lose)}
 }
 
 // projectilesLost reports whether a player character lost projectiles
@@ -91,11 +92,11 @@ func (s *State) projectilesLost() bool {
 
 // askReclaim asks the GM, once the fight is won, whether there is time to
 // search for arrows and bolts.
-func askReclaim(tx *engine.Tx) error {
-	if err := note(tx, KindAmmo, "", "The fight is won; the GM decides whether there is time to search for arrows and bolts.", Note{What: "asked", Set: []Change{fieldV("reclaim-asked", 1)}}); err != nil {
+func askReclaim(tx *Tx) error {
+	if err := note(tx, KindAmmo, "", "The fight is won; the GM decides whether there is time to search for arrows and bolts.", Note{What: "asked", Set: []Change{change.ReclaimAsked.To(true)}}); err != nil {
 		return err
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecReclaim,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecReclaim,
 		Prompt:  "The fight is over. Is there time to search for arrows and bolts?",
 		Options: []engine.Choice{{Value: "search", Label: "Yes: search"}, {Value: "no", Label: "No time"}}, Default: "no"}, Cont{})
 }
@@ -111,8 +112,9 @@ func reclaimOver(quality string) int {
 	return 10
 }
 
-func answerReclaim(tx *engine.Tx, choice string) error {
-	st := state(tx)
+func answerReclaim(tx *Tx, _ Cont, ans engine.Answered) error {
+	choice := ans.Choice
+	st := tx.State
 	if choice != "search" {
 		return note(tx, KindAmmo, "", "There is no time to search: the quivers stay as they are.", Note{What: "no time"})
 	}
@@ -128,9 +130,9 @@ func answerReclaim(tx *engine.Tx, choice string) error {
 			}
 			var rolls []dice.Roll
 			var words []string
-			set := []Change{setV(c.ID, keyOf("spent", w.ID), 0), setV(c.ID, keyOf("spent-special", w.ID), 0)}
+			set := []Change{change.Spent.To(c.ID, w.ID, 0), change.SpentSpecial.To(c.ID, w.ID, 0)}
 			back := 0
-			if st.opt(OptReclaim) == ReclaimReset {
+			if kit.Opt(&st.Base, OptReclaim) == ReclaimReset {
 				back = AmmoCounter - f.Ammo[w.ID]
 			} else {
 				over := reclaimOver(w.Projectiles)
@@ -143,7 +145,7 @@ func answerReclaim(tx *engine.Tx, choice string) error {
 				}
 			}
 			counter := min(AmmoCounter, f.Ammo[w.ID]+back)
-			set = append(set, setV(c.ID, keyOf("ammo", w.ID), counter))
+			set = append(set, change.Ammo.To(c.ID, w.ID, counter))
 			words = append(words, fmt.Sprintf("%s's counter back to %d", w.Name, counter))
 			if lostSpecial > 0 {
 				over, found := reclaimOver(ProjQuality), 0
@@ -157,7 +159,7 @@ func answerReclaim(tx *engine.Tx, choice string) error {
 						Total: d.Total(), Target: over, Compare: dice.AtMost, Result: map[bool]string{true: "found", false: "damaged"}[ok], Outcome: dice.OutcomeOf(ok)})
 					found += boolInt(ok)
 				}
-				set = append(set, setV(c.ID, keyOf("special", w.ID), f.Special[w.ID]+found))
+				set = append(set, change.Special.To(c.ID, w.ID, f.Special[w.ID]+found))
 				words = append(words, fmt.Sprintf("%d of %d special projectiles found", found, lostSpecial))
 			}
 			text := fmt.Sprintf("%s searches: %s.", c.Name, strings.Join(words, "; "))

@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Attacks (seed: Combat Action, Defence). An attack is [Accurate←Defense]
@@ -199,17 +200,17 @@ type attackArgs struct {
 }
 
 // decideAttack is a melee attack with the combat action.
-func decideAttack(tx *engine.Tx, cmd engine.Command) error {
+func decideAttack(tx *Tx, cmd engine.Command) error {
 	var args attackArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if err := checkAim(args.Aim); err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -240,7 +241,7 @@ func decideAttack(tx *engine.Tx, cmd engine.Command) error {
 
 // decideShoot is a ranged attack: one shot, Careful Aim (the movement
 // action, a second chance), or a Rapid Fire volley.
-func decideShoot(tx *engine.Tx, cmd engine.Command) error {
+func decideShoot(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		attackArgs
 		// Volley is "" (one shot), "careful" (Careful Aim) or a Rapid
@@ -248,15 +249,15 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 		Volley  string `json:"volley"`
 		Special bool   `json:"special"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if err := checkAim(args.Aim); err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -326,8 +327,8 @@ const VolleyCareful = "careful"
 
 // runStrike makes one attack: the test, ammunition, and what a hit or a
 // miss leads to.
-func runStrike(tx *engine.Tx, k strikeCtx) error {
-	st := state(tx)
+func runStrike(tx *Tx, k strikeCtx) error {
+	st := tx.State
 	a, t := st.Fighters[k.By], st.Fighters[k.At]
 	if a == nil || t == nil || !st.fighting(k.By) || st.Combatant(k.At).Out {
 		return nil // the attacker fell, or the target is gone
@@ -382,7 +383,7 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	o := rollTest(tx, tt)
 	hit := o.Pass == attackerRolls
 	d := Attack{Attacker: k.By, Target: k.At, Weapon: w.ID, Ranged: ranged, Mode: k.Mode, RolledBy: tt.Roller.ID, Hit: hit}
-	if st.opt(OptCriticals) == On {
+	if kit.Opt(&st.Base, OptCriticals) == On {
 		if attackerRolls {
 			d.PerfectHit, d.Fumble = o.one(), o.twenty()
 		} else {
@@ -394,7 +395,7 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 	}
 	poison := a.WeaponPoison[w.ID]
 	if hit && poison > 0 {
-		d.Set = append(d.Set, setV(a.ID, keyOf("weapon-poison", w.ID), 0))
+		d.Set = append(d.Set, change.WeaponPoison.To(a.ID, w.ID, 0))
 	}
 	ev := engine.NewEvent(KindAttack, k.By, attackText(st, d, w, k), d, o.Roll).With(k.At)
 	if k.Trigger != "" {
@@ -414,8 +415,8 @@ func runStrike(tx *engine.Tx, k strikeCtx) error {
 }
 
 // helplessHit is an attack on a combatant who is down: it lands.
-func helplessHit(tx *engine.Tx, k strikeCtx, w Weapon, ranged bool) error {
-	st := state(tx)
+func helplessHit(tx *Tx, k strikeCtx, w Weapon, ranged bool) error {
+	st := tx.State
 	a := st.Fighters[k.By]
 	d := Attack{Attacker: k.By, Target: k.At, Weapon: w.ID, Ranged: ranged, Mode: k.Mode, RolledBy: "", Hit: true}
 	if ranged {
@@ -423,7 +424,7 @@ func helplessHit(tx *engine.Tx, k strikeCtx, w Weapon, ranged bool) error {
 	}
 	poison := a.WeaponPoison[w.ID]
 	if poison > 0 {
-		d.Set = append(d.Set, setV(a.ID, keyOf("weapon-poison", w.ID), 0))
+		d.Set = append(d.Set, change.WeaponPoison.To(a.ID, w.ID, 0))
 	}
 	text := fmt.Sprintf("%s strikes the helpless %s.", st.NameOf(k.By), st.PublicNameOf(k.At))
 	ev := engine.NewEvent(KindAttack, k.By, text, d).With(k.At)
@@ -484,14 +485,14 @@ func attackText(st *State, d Attack, w Weapon, k strikeCtx) string {
 // missed is what a miss leads to: free attacks for the target after a
 // fumble, a perfect defence or a failed manoeuvre, a lost Advantage, an
 // alchemical mishap, Quake's half damage.
-func missed(tx *engine.Tx, k strikeCtx, d Attack, w Weapon) error {
-	st := state(tx)
+func missed(tx *Tx, k strikeCtx, d Attack, w Weapon) error {
+	st := tx.State
 	var steps []engine.Step
 	switch k.Mode {
 	case ModeKnockOut:
 		if st.Fighters[k.By].Edge[k.At] > 0 {
 			if err := note(tx, KindAdvantage, k.By, st.NameOf(k.By)+" loses the Advantage over "+st.PublicNameOf(k.At)+".",
-				Note{Fighter: k.By, Target: k.At, What: "lost", Set: []Change{setV(k.By, keyOf("edge", k.At), 0)}}); err != nil {
+				Note{Fighter: k.By, Target: k.At, What: "lost", Set: []Change{change.Edge.To(k.By, k.At, 0)}}); err != nil {
 				return err
 			}
 		}
@@ -517,8 +518,8 @@ func missed(tx *engine.Tx, k strikeCtx, d Attack, w Weapon) error {
 
 // runDamage deals a hit's damage (or, for a knock-out blow, tries to
 // knock the target out), then what follows it.
-func runDamage(tx *engine.Tx, h hitCtx) error {
-	st := state(tx)
+func runDamage(tx *Tx, h hitCtx) error {
+	st := tx.State
 	a, t := st.Fighters[h.By], st.Fighters[h.At]
 	if a == nil || t == nil || st.Combatant(h.At).Out {
 		return nil
@@ -596,7 +597,7 @@ func (s *State) spend(f *Fighter, combat bool, moves int) ([]Change, error) {
 			return nil, fray.Errorf(fray.EILLEGAL, "%s has no movement action left this turn", s.NameOf(f.ID))
 		}
 	}
-	return []Change{setB(f.ID, "combat", c), setV(f.ID, "moves", m), setB(f.ID, "acted", true)}, nil
+	return []Change{change.Combat.To(f.ID, c), change.Moves.To(f.ID, m), change.Acted.To(f.ID, true)}, nil
 }
 
 // movesLeft is how many movement actions f can still take, the combat

@@ -60,7 +60,7 @@ func TestDerivedValues(t *testing.T) {
 			map[string]string{"Defense": "9", "Armour": "Heavy 1d8, Impeding 4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := New().(Ruleset).Derive(mustJSON(tc.stats))
+			got, err := ruleset.Derive(mustJSON(tc.stats))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestBadStatsAreRefused(t *testing.T) {
 		`{"attributes":{"accurate":10,"cunning":10,"discreet":10,"persuasive":10,"quick":10,"resolute":10,"strong":10,"vigilant":10},"abilities":{"medicus":"grandmaster"}}`,
 		`{"attributes":{"accurate":10,"cunning":10,"discreet":10,"persuasive":10,"quick":10,"resolute":10,"strong":10,"vigilant":10},"lasers":1}`,
 	} {
-		_, err := New().(Ruleset).Derive(json.RawMessage(stats))
+		_, err := ruleset.Derive(json.RawMessage(stats))
 		if fray.ErrorCode(err) != fray.EINVALID {
 			t.Errorf("%s: want invalid, got %v", stats, err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -75,16 +76,12 @@ func carryFields() []sheet.CarryField {
 func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
 // CarryOut implements sheet.Carrier.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d20-under: state is %T", s)
+func (r Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
+	st, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
-	f := st.Fighters[id]
 	c := st.Combatant(id)
-	if f == nil || c == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
-	}
 	out := sheet.CarryValues{
 		carryXP:          f.XP,
 		carryPermanent:   f.Permanent,
@@ -92,7 +89,7 @@ func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.Car
 		carryDamage:      f.MaxToughness - f.Toughness,
 		carryDead:        c.Out && !f.Abomination && (f.Toughness <= 0 || f.DeathFails >= DeathFailures),
 		carryAbomination: f.Abomination,
-		carryCritical:    f.Critical && st.opt(OptCriticalEnds) == EndsHealed,
+		carryCritical:    f.Critical && kit.Opt(&st.Base, OptCriticalEnds) == EndsHealed,
 		carryAmmunition:  ammunitionText(f),
 	}
 	for _, it := range itemNames {

@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Clarifications (seed: Clarifications; spec c19) and the healing of
@@ -23,22 +24,22 @@ import (
 
 // decideFirstAid is Medicus: a combat action on oneself or an ally within
 // reach, a Cunning test, 1d4 Toughness.
-func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
+func decideFirstAid(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Cure   bool   `json:"cure"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Level(AbMedicus) == 0 {
 		return fray.Errorf(fray.EILLEGAL, "%s does not know Medicus (a herbal cure heals 1 without it)", st.NameOf(f.ID))
 	}
 	to := f
 	if args.Target != "" && args.Target != f.ID {
-		if to, err = target(tx, args.Target); err != nil {
+		if to, err = tx.Target(args.Target); err != nil {
 			return err
 		}
 	}
@@ -69,14 +70,14 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 	n := d.Total()
 	what := "Medicus"
 	if args.Cure {
-		n += st.optInt(OptMedicusCure)
+		n += kit.OptInt(&st.Base, OptMedicusCure)
 		what = "Medicus and a herbal cure"
-		if err := note(tx, KindItem, f.ID, st.NameOf(f.ID)+" adds a herbal cure.", Note{Fighter: f.ID, What: ItemHerbalCure, Set: []Change{setV(f.ID, keyOf("item", ItemHerbalCure), f.Items[ItemHerbalCure]-1)}}); err != nil {
+		if err := note(tx, KindItem, f.ID, st.NameOf(f.ID)+" adds a herbal cure.", Note{Fighter: f.ID, What: ItemHerbalCure, Set: []Change{change.Item.To(f.ID, ItemHerbalCure, f.Items[ItemHerbalCure]-1)}}); err != nil {
 			return err
 		}
 	}
 	if to.PoisonTurns > 0 {
-		if err := note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+"'s poison is drawn out.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}}); err != nil {
+		if err := note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+"'s poison is drawn out.", Note{Fighter: to.ID, What: "cured", Set: []Change{change.PoisonDie.To(to.ID, 0), change.PoisonTurns.To(to.ID, 0)}}); err != nil {
 			return err
 		}
 	}
@@ -84,12 +85,12 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // regenerate heals a creature with Regeneration at the start of its turn.
-func regenerate(tx *engine.Tx, f *Fighter) error {
+func regenerate(tx *Tx, f *Fighter) error {
 	n := f.Trait(TrRegeneration)
 	if n == 0 || f.Toughness >= f.MaxToughness || f.Dying || f.Unconscious > 0 {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	var rolls []dice.Roll
 	if sides := st.traitSides(n); sides > 0 {
 		who := ""
@@ -105,12 +106,12 @@ func regenerate(tx *engine.Tx, f *Fighter) error {
 
 // spellTarget checks a mystical power's target: an enemy in sight (the
 // distance categories do not affect mystical powers).
-func spellTarget(tx *engine.Tx, f *Fighter, id, power string) (*Fighter, error) {
-	st := state(tx)
+func spellTarget(tx *Tx, f *Fighter, id, power string) (*Fighter, error) {
+	st := tx.State
 	if !slices.Contains(f.Powers, power) {
 		return nil, fray.Errorf(fray.EILLEGAL, "%s does not know %s", st.NameOf(f.ID), label(power))
 	}
-	t, err := enemyTarget(tx, f, id)
+	t, err := tx.Opponent(f.ID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -125,8 +126,8 @@ func spellTarget(tx *engine.Tx, f *Fighter, id, power string) (*Fighter, error) 
 
 // corrupt is the temporary Corruption a mystical power costs: 1d4, or 1
 // for a mystic of a tradition.
-func corrupt(tx *engine.Tx, f *Fighter, power string) error {
-	st := state(tx)
+func corrupt(tx *Tx, f *Fighter, power string) error {
+	st := tx.State
 	n := 1
 	var rolls []dice.Roll
 	if !f.Tradition {
@@ -139,19 +140,19 @@ func corrupt(tx *engine.Tx, f *Fighter, power string) error {
 		rolls = append(rolls, dieRoll("Corruption", who, d))
 	}
 	text := fmt.Sprintf("%s gains %d temporary Corruption from %s.", st.NameOf(f.ID), n, label(power))
-	return note(tx, KindCorruption, f.ID, text, Note{Fighter: f.ID, What: power, Value: n, Set: []Change{setV(f.ID, "temporary", f.Temporary+n)}}, rolls...)
+	return note(tx, KindCorruption, f.ID, text, Note{Fighter: f.ID, What: power, Value: n, Set: []Change{change.Temporary.To(f.ID, f.Temporary+n)}}, rolls...)
 }
 
 // decideCurse casts Curse [Resolute←Resolute]: the victim has a second
 // chance to fail every test while the mystic keeps it up with its combat
 // action each turn.
-func decideCurse(tx *engine.Tx, cmd engine.Command) error {
+func decideCurse(tx *Tx, cmd engine.Command) error {
 	var args targetArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	t, err := spellTarget(tx, f, args.Target, PowerCurse)
 	if err != nil {
 		return err
@@ -164,13 +165,13 @@ func decideCurse(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	if f.Cursing != "" {
-		set = append(set, setS(f.Cursing, "cursed-by", ""), setS(f.ID, "cursing", ""))
+		set = append(set, change.CursedBy.To(f.Cursing, ""), change.Cursing.To(f.ID, ""))
 	}
 	tt, aRolls := st.opposedTest("Curse", f.ID, Resolute, testOther, nil, nil, t.ID, Resolute, testOther, nil)
 	o := rollTest(tx, tt)
 	text := fmt.Sprintf("%s's curse fails to take hold of %s.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	if o.Pass == aRolls {
-		set = append(set, setS(t.ID, "cursed-by", f.ID), setS(f.ID, "cursing", t.ID))
+		set = append(set, change.CursedBy.To(t.ID, f.ID), change.Cursing.To(f.ID, t.ID))
 		text = fmt.Sprintf("%s curses %s: a second chance to fail every test while the curse lasts.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	}
 	if err := emit(tx, KindCurse, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "cast", Value: boolInt(o.Pass == aRolls), Set: set}, []string{t.ID}, o.Roll); err != nil {
@@ -180,29 +181,29 @@ func decideCurse(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // decideEndCurse lets a curse go (free).
-func decideEndCurse(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideEndCurse(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Cursing == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s keeps no curse", st.NameOf(f.ID))
 	}
 	t := f.Cursing
 	return note(tx, KindCurse, f.ID, st.NameOf(f.ID)+" lifts the curse from "+st.PublicNameOf(t)+".", Note{Fighter: f.ID, Target: t, What: "lifted",
-		Set: []Change{setS(t, "cursed-by", ""), setS(f.ID, "cursing", "")}})
+		Set: []Change{change.CursedBy.To(t, ""), change.Cursing.To(f.ID, "")}})
 }
 
 // decideQuake casts Quake on a creature: [Resolute←Defense], standard
 // weapon damage, half on a passed defence.
-func decideQuake(tx *engine.Tx, cmd engine.Command) error {
+func decideQuake(tx *Tx, cmd engine.Command) error {
 	var args targetArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	t, err := spellTarget(tx, f, args.Target, PowerQuake)
 	if err != nil {
 		return err
@@ -227,17 +228,17 @@ type terrifyCtx struct {
 
 // decideTerrify is the Terrify trait [Resolute←Resolute]: a terrified
 // victim loses its next combat action. The Fearless feat ignores it.
-func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
+func decideTerrify(tx *Tx, cmd engine.Command) error {
 	var args targetArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Trait(TrTerrify) == 0 {
 		return fray.Errorf(fray.EILLEGAL, "%s cannot terrify", st.NameOf(f.ID))
 	}
-	t, err := enemyTarget(tx, f, args.Target)
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -257,23 +258,23 @@ func decideTerrify(tx *engine.Tx, cmd engine.Command) error {
 		for _, p := range st.budget(t.ID) {
 			opts = append(opts, engine.Choice{Value: FeatFearless + ":" + p, Label: "Fearless: ignore horror this scene (" + payLabel(p) + ")"})
 		}
-		return ask(tx, engine.Decision{For: t.ID, Kind: DecFearless, Prompt: fmt.Sprintf("%s tries to terrify %s.", st.PublicNameOf(f.ID), st.PublicNameOf(t.ID)),
+		return tx.AskWith(engine.Decision{For: t.ID, Kind: DecFearless, Prompt: fmt.Sprintf("%s tries to terrify %s.", st.PublicNameOf(f.ID), st.PublicNameOf(t.ID)),
 			Options: opts, Default: "face"}, Cont{Terrify: &c})
 	}
 	return terrify(tx, c)
 }
 
-func answerFearless(tx *engine.Tx, c terrifyCtx, choice string) error {
-	st := state(tx)
-	if feat, pay, ok := cut(choice); ok && feat == FeatFearless && st.canPay(c.Target, pay) == nil {
+func answerFearless(tx *Tx, c terrifyCtx, ans engine.Answered) error {
+	st := tx.State
+	if feat, pay, ok := cut(ans.Choice); ok && feat == FeatFearless && st.canPay(c.Target, pay) == nil {
 		return spendFeat(tx, c.Target, FeatFearless, pay, st.PublicNameOf(c.Target)+" is fearless: horror has no hold for the rest of the scene",
-			setB(c.Target, "fearless", true))
+			change.Fearless.To(c.Target, true))
 	}
 	return terrify(tx, c)
 }
 
-func terrify(tx *engine.Tx, c terrifyCtx) error {
-	st := state(tx)
+func terrify(tx *Tx, c terrifyCtx) error {
+	st := tx.State
 	if !st.fighting(c.By) || st.Combatant(c.Target).Out {
 		return nil
 	}
@@ -281,7 +282,7 @@ func terrify(tx *engine.Tx, c terrifyCtx) error {
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
 		return emit(tx, KindTerrify, c.By, st.PublicNameOf(c.Target)+" is terrified: no combat action next turn.",
-			Note{Fighter: c.By, Target: c.Target, What: "terrified", Value: 1, Set: []Change{setB(c.Target, "terrified", true)}}, []string{c.Target}, o.Roll)
+			Note{Fighter: c.By, Target: c.Target, What: "terrified", Value: 1, Set: []Change{change.Terrified.To(c.Target, true)}}, []string{c.Target}, o.Roll)
 	}
 	return emit(tx, KindTerrify, c.By, st.PublicNameOf(c.Target)+" stands firm.", Note{Fighter: c.By, Target: c.Target, What: "resisted"}, []string{c.Target}, o.Roll)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Damage (spec b): the weapon's damage less the armour's roll comes off
@@ -60,7 +61,7 @@ type blow struct {
 }
 
 // die rolls one die of damage or armour, or takes its flat value.
-func die(tx *engine.Tx, sides int, rolled, max bool, lbl string) (dice.Die, dice.Mod, bool) {
+func die(tx *Tx, sides int, rolled, max bool, lbl string) (dice.Die, dice.Mod, bool) {
 	switch {
 	case max:
 		return dice.Die{}, dice.Mod{Label: fmt.Sprintf("%s (1d%d, maximum)", lbl, sides), Value: sides}, false
@@ -74,15 +75,15 @@ func die(tx *engine.Tx, sides int, rolled, max bool, lbl string) (dice.Die, dice
 // traitSides is a monstrous trait's die: a flat N rolled as 1d(2N)
 // (seed 19, option trait-values), 0 to keep it flat.
 func (s *State) traitSides(n int) int {
-	if n <= 0 || s.opt(OptTraitValues) == TraitsFlat {
+	if n <= 0 || kit.Opt(&s.Base, OptTraitValues) == TraitsFlat {
 		return 0
 	}
 	return 2 * n
 }
 
 // rollDamage rolls (or takes flat) a blow's damage.
-func rollDamage(tx *engine.Tx, b blow) (int, dice.Roll) {
-	st := state(tx)
+func rollDamage(tx *Tx, b blow) (int, dice.Roll) {
+	st := tx.State
 	r := dice.Roll{Label: "Damage: " + b.Source}
 	if b.Rolled {
 		r.Who = b.From
@@ -128,8 +129,8 @@ func rollDamage(tx *engine.Tx, b blow) (int, dice.Roll) {
 // rollArmour rolls (or takes flat) the target's armour against a blow:
 // the suit (if it covers the location), the Armoured trait and
 // Resilience.
-func rollArmour(tx *engine.Tx, b blow) (int, dice.Roll) {
-	st := state(tx)
+func rollArmour(tx *Tx, b blow) (int, dice.Roll) {
+	st := tx.State
 	f := st.Fighters[b.To]
 	rolled := st.rolls(f.ID)
 	r := dice.Roll{Label: "Armour"}
@@ -178,7 +179,7 @@ func rollArmour(tx *engine.Tx, b blow) (int, dice.Roll) {
 
 // strikeHome rolls a blow's damage against the target's armour and
 // applies it.
-func strikeHome(tx *engine.Tx, b blow) error {
+func strikeHome(tx *Tx, b blow) error {
 	dmg, dr := rollDamage(tx, b)
 	arm, ar := rollArmour(tx, b)
 	through := max(0, dmg-arm)
@@ -194,17 +195,17 @@ func strikeHome(tx *engine.Tx, b blow) error {
 
 // harm applies damage that got through: Toughness, pain, Critical Damage,
 // Koj, a familiar's share, a body part's effects, dying.
-func harm(tx *engine.Tx, b blow, rolled, armour, through int, rolls []dice.Roll) error {
-	st := state(tx)
+func harm(tx *Tx, b blow, rolled, armour, through int, rolls []dice.Roll) error {
+	st := tx.State
 	f := st.Fighters[b.To]
 	id := f.ID
 	pt := f.PainThreshold
 	d := Damage{Attacker: b.From, Target: id, Source: b.Source, Rolled: rolled, Armour: armour, Damage: through, Location: b.Location}
 	d.Pain = pt > 0 && through >= pt
-	d.Critical = pt > 0 && through > pt && st.opt(OptCriticalDamage) == On && !f.Critical
+	d.Critical = pt > 0 && through > pt && kit.Opt(&st.Base, OptCriticalDamage) == On && !f.Critical
 	taken, share := through, 0
 	fam := st.Fighters[f.Familiar]
-	if through > 1 && fam != nil && !st.Combatant(fam.ID).Out && st.opt(OptFamiliarSplit) == SplitHalf {
+	if through > 1 && fam != nil && !st.Combatant(fam.ID).Out && kit.Opt(&st.Base, OptFamiliarSplit) == SplitHalf {
 		share = through / 2 // the pain above was judged on the whole (seed 19)
 		taken -= share
 	}
@@ -225,23 +226,23 @@ func harm(tx *engine.Tx, b blow, rolled, armour, through int, rolls []dice.Roll)
 	d.Taken = taken
 	dying := st.Combatant(id).Down && f.Dying
 	left := max(0, f.Toughness-taken)
-	d.Set = append(d.Set, setV(id, "toughness", left))
+	d.Set = append(d.Set, change.Toughness.To(id, left))
 	if d.Critical {
-		d.Set = append(d.Set, setB(id, "critical", true))
+		d.Set = append(d.Set, change.Critical.To(id, true))
 	}
-	hit := through > 0 || st.opt(OptKojTrigger) == KojHit
+	hit := through > 0 || kit.Opt(&st.Base, OptKojTrigger) == KojHit
 	if f.Koj && !f.Roused && hit {
-		d.Set = append(d.Set, setB(id, "roused", true))
+		d.Set = append(d.Set, change.Roused.To(id, true))
 	}
 	if d.Pain {
 		for _, a := range st.alliesOf(id) {
 			if g := st.Fighters[a]; g.Koj && !g.Roused {
-				d.Set = append(d.Set, setB(a, "roused", true))
+				d.Set = append(d.Set, change.Roused.To(a, true))
 			}
 		}
 	}
 	if share > 0 {
-		d.Set = append(d.Set, setV(fam.ID, "toughness", max(0, fam.Toughness-share)))
+		d.Set = append(d.Set, change.Toughness.To(fam.ID, max(0, fam.Toughness-share)))
 	}
 	text := damageText(st, d, share, fam)
 	rolls = append(rolls, extra...)
@@ -262,8 +263,8 @@ func harm(tx *engine.Tx, b blow, rolled, armour, through int, rolls []dice.Roll)
 		if taken <= 0 {
 			return nil
 		}
-		if st.opt(OptDyingDamage) == DyingDies {
-			if err := note(tx, KindDeathTest, id, st.NameOf(id)+" is struck while dying, and dies.", Note{Fighter: id, What: "died", Set: []Change{setB(id, "dying", false)}}); err != nil {
+		if kit.Opt(&st.Base, OptDyingDamage) == DyingDies {
+			if err := note(tx, KindDeathTest, id, st.NameOf(id)+" is struck while dying, and dies.", Note{Fighter: id, What: "died", Set: []Change{change.Dying.To(id, false)}}); err != nil {
 				return err
 			}
 			return tx.TakeOut(id, "dead", "")
@@ -306,15 +307,15 @@ func damageText(st *State, d Damage, share int, fam *Fighter) string {
 
 // fallen handles a fighter at 0 Toughness: a player character starts
 // dying (it stays in the order for its death tests), anyone else dies.
-func fallen(tx *engine.Tx, f *Fighter, ownTurnCheck bool) error {
-	st := state(tx)
+func fallen(tx *Tx, f *Fighter, ownTurnCheck bool) error {
+	st := tx.State
 	id := f.ID
 	if st.Combatant(id).Out || (st.Combatant(id).Down && f.Dying) {
 		return nil
 	}
 	if st.pc(id) && f.PainThreshold > 0 {
 		text := st.NameOf(id) + " falls, dying: a death test each turn."
-		if err := note(tx, KindCondition, id, text, Note{Fighter: id, What: "dying", Set: []Change{setB(id, "dying", true), setV(id, "death-fails", 0), setV(id, "unconscious", 0)}}); err != nil {
+		if err := note(tx, KindCondition, id, text, Note{Fighter: id, What: "dying", Set: []Change{change.Dying.To(id, true), change.DeathFails.To(id, 0), change.Unconscious.To(id, 0)}}); err != nil {
 			return err
 		}
 		if st.Combatant(id).Down {
@@ -334,15 +335,15 @@ func fallen(tx *engine.Tx, f *Fighter, ownTurnCheck bool) error {
 
 // painEffect is what damage at the Pain Threshold does (option
 // pain-effect).
-func painEffect(tx *engine.Tx, b blow) error {
-	st := state(tx)
+func painEffect(tx *Tx, b blow) error {
+	st := tx.State
 	id := b.To
-	switch st.opt(OptPainEffect) {
+	switch kit.Opt(&st.Base, OptPainEffect) {
 	case PainNone:
 		return nil
 	case PainChoose:
 		if b.From != "" && st.fighting(b.From) && st.inMelee(b.From, id) {
-			return ask(tx, engine.Decision{For: b.From, Kind: DecPain,
+			return tx.AskWith(engine.Decision{For: b.From, Kind: DecPain,
 				Prompt:  fmt.Sprintf("%s is in pain: knock them down, or take a free attack?", st.PublicNameOf(id)),
 				Options: []engine.Choice{{Value: "prone", Label: "Knock them prone"}, {Value: "free", Label: "A free attack"}}, Default: "prone"},
 				Cont{Pain: &painCtx{Attacker: b.From, Target: id}})
@@ -351,7 +352,7 @@ func painEffect(tx *engine.Tx, b blow) error {
 	if st.Fighters[id].Prone {
 		return nil
 	}
-	return note(tx, KindCondition, id, st.PublicNameOf(id)+" falls prone in pain.", Note{Fighter: id, What: "prone", Value: 1, Set: []Change{setB(id, "prone", true)}})
+	return note(tx, KindCondition, id, st.PublicNameOf(id)+" falls prone in pain.", Note{Fighter: id, What: "prone", Value: 1, Set: []Change{change.Prone.To(id, true)}})
 }
 
 type painCtx struct {
@@ -359,39 +360,39 @@ type painCtx struct {
 	Target   string `json:"target"`
 }
 
-func answerPain(tx *engine.Tx, c painCtx, choice string) error {
-	st := state(tx)
+func answerPain(tx *Tx, c painCtx, ans engine.Answered) error {
+	st := tx.State
 	if !st.fighting(c.Target) && !st.Combatant(c.Target).Down {
 		return nil
 	}
-	if choice == "free" {
+	if ans.Choice == "free" {
 		return tx.Run(freeAttackStep(c.Attacker, c.Target, TrigPain))
 	}
 	if st.Fighters[c.Target].Prone {
 		return nil
 	}
-	return note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" falls prone in pain.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}})
+	return note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" falls prone in pain.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{change.Prone.To(c.Target, true)}})
 }
 
 // healedChanges are the changes of healing f to Toughness t: at least one
 // point of Toughness healed ends Critical Damage (seed 9).
 func (s *State) healedChanges(f *Fighter, t int) []Change {
-	out := []Change{setV(f.ID, "toughness", t)}
+	out := []Change{change.Toughness.To(f.ID, t)}
 	if f.Critical && t > f.Toughness {
-		out = append(out, setB(f.ID, "critical", false))
+		out = append(out, change.Critical.To(f.ID, false))
 	}
 	return out
 }
 
 // heal restores Toughness (up to the maximum); a dying character healed
 // above 0 gets up.
-func heal(tx *engine.Tx, f *Fighter, n int, by, what string, rolls ...dice.Roll) error {
-	st := state(tx)
+func heal(tx *Tx, f *Fighter, n int, by, what string, rolls ...dice.Roll) error {
+	st := tx.State
 	t := min(f.MaxToughness, f.Toughness+n)
 	set := st.healedChanges(f, t)
 	dying := f.Dying && t > 0
 	if dying {
-		set = append(set, setB(f.ID, "dying", false), setV(f.ID, "death-fails", 0))
+		set = append(set, change.Dying.To(f.ID, false), change.DeathFails.To(f.ID, 0))
 	}
 	text := fmt.Sprintf("%s heals %d Toughness (%s), now %d.", st.PublicNameOf(f.ID), t-f.Toughness, what, t)
 	if err := emit(tx, KindHealed, by, text, Note{Fighter: f.ID, What: what, Value: t - f.Toughness, Set: set}, []string{f.ID}, rolls...); err != nil {

@@ -1,13 +1,12 @@
 package d20under
 
 import (
-	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Every event of this ruleset carries, besides what the log and the page
@@ -79,218 +78,55 @@ type Note struct {
 	Set     []Change `json:"set,omitempty"`
 }
 
-// applied is what Apply reads from any event of this ruleset.
+// eventKinds are the ruleset's event kinds: Apply folds each one's changes,
+// and emit refuses any other, so a kind left out of this list fails the
+// first test that emits it rather than being skipped at replay.
+var eventKinds = []string{KindInitiative, KindDeclared, KindTookInit, KindFeat, KindWaited, KindDelayed, KindTurnEnded, KindTurnLost, KindMoved, KindStopped, KindEngaged, KindDisengaged, KindAttack, KindDamage, KindLocation, KindCondition, KindDeathTest, KindHealed, KindReadied, KindStood, KindStance, KindHold, KindPushed, KindDisarmed, KindKnockOut, KindPoison, KindCorruption, KindItem, KindTrapSet, KindTrap, KindMishap, KindSurprise, KindCurse, KindGaze, KindTerrify, KindAmmo, KindDistance, KindAdjusted, KindAdvantage, KindRegeneration, KindRapidFire, KindAction}
+
+// applied is what Apply reads from any event of this ruleset: its
+// changes, and the trap a trap-set event places.
 type applied struct {
 	Set  []Change `json:"set"`
 	Trap *Trap    `json:"trap"`
 }
 
-// applyEvent folds one of the ruleset's events.
-func applyEvent(st *State, ev engine.Event) error {
-	var a applied
-	if len(ev.Data) > 0 {
-		if err := json.Unmarshal(ev.Data, &a); err != nil {
-			return fmt.Errorf("%s: %w", ev.Kind, err)
+// events fold the core events the ruleset follows (the round's and the
+// turn's ledgers, who is out) and every event of its own, which sets
+// exactly what it carries.
+var events = func() []kit.EventSpec[*State] {
+	out := []kit.EventSpec[*State]{
+		kit.OnEvent(engine.KindRoundStarted, func(st *State, _ kit.None) error { applyRoundStarted(st); return nil }),
+		kit.OnEvent(engine.KindTurnStarted, func(st *State, d engine.TurnStarted) error { applyTurnStarted(st, d.Combatant); return nil }),
+		kit.OnEvent(engine.KindCombatantOut, applyOut),
+	}
+	for _, k := range eventKinds {
+		if k != KindTrapSet {
+			out = append(out, kit.OnEvent(k, applyChanges))
 		}
 	}
-	if a.Trap != nil && ev.Kind == KindTrapSet {
-		st.Traps = append(st.Traps, *a.Trap)
+	return append(out, kit.OnEvent(KindTrapSet, func(st *State, a applied) error {
+		if a.Trap != nil {
+			st.Traps = append(st.Traps, *a.Trap)
+		}
+		return applyChanges(st, a)
+	}))
+}()
+
+// declared are the ruleset's event kinds, for emit.
+var declared = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range eventKinds {
+		m[k] = true
 	}
+	return m
+}()
+
+// applyChanges folds one of the ruleset's events.
+func applyChanges(st *State, a applied) error {
 	for _, c := range a.Set {
 		if err := st.set(c); err != nil {
-			return fmt.Errorf("%s: %w", ev.Kind, err)
+			return err
 		}
-	}
-	return nil
-}
-
-// set applies one change.
-func (s *State) set(c Change) error {
-	if c.F == "" {
-		return s.setField(c)
-	}
-	f := s.Fighters[c.F]
-	if f == nil {
-		return fmt.Errorf("no fighter %q", c.F)
-	}
-	key, sub, _ := strings.Cut(c.K, ":")
-	b := c.V != 0
-	switch key {
-	case "toughness":
-		f.Toughness = c.V
-	case "xp":
-		f.XP = c.V
-	case "xp-spent":
-		f.XPSpent = c.V
-	case "permanent":
-		f.Permanent = c.V
-	case "gained":
-		f.CorruptionGained = c.V
-	case "temporary":
-		f.Temporary = c.V
-	case "combat":
-		f.Combat = b
-	case "moves":
-		f.Moves = c.V
-	case "acted":
-		f.Acted = b
-	case "x":
-		f.X = c.V
-	case "y":
-		f.Y = c.V
-	case "ahead":
-		f.Ahead = setInt(f.Ahead, sub, c.V, true)
-	case "wielded":
-		f.Wielded = c.S
-	case "drawn":
-		f.Drawn = b
-	case "shield-up":
-		f.ShieldUp = b
-	case "prone":
-		f.Prone = b
-	case "blinded":
-		f.Blinded = b
-	case "critical":
-		f.Critical = b
-	case "roused":
-		f.Roused = b
-	case "lame":
-		f.Lame = b
-	case "winded":
-		f.Winded = c.V
-	case "unconscious":
-		f.Unconscious = c.V
-	case "dying":
-		f.Dying = b
-	case "death-fails":
-		f.DeathFails = c.V
-	case "arm-right":
-		f.ArmRight = b
-	case "arm-left":
-		f.ArmLeft = b
-	case "terrified":
-		f.Terrified = b
-	case "fearless":
-		f.Fearless = b
-	case "prepared":
-		f.Prepared = c.S
-	case "cursed-by":
-		f.CursedBy = c.S
-	case "cursing":
-		f.Cursing = c.S
-	case "poison-die":
-		f.PoisonDie = c.V
-	case "poison-turns":
-		f.PoisonTurns = c.V
-	case "weapon-poison":
-		f.WeaponPoison = setInt(f.WeaponPoison, sub, c.V, false)
-	case "held-by":
-		f.HeldBy = c.S
-	case "holding":
-		f.Holding = c.S
-	case "caught":
-		f.Caught = c.S
-	case "cowed":
-		f.Cowed = setInt(f.Cowed, sub, c.V, false)
-	case "edge":
-		f.Edge = setInt(f.Edge, sub, c.V, false)
-	case "abomination":
-		f.Abomination = b
-	case "hasty":
-		f.Hasty = b
-	case "init-bonus":
-		f.InitBonus = c.V
-	case "quick-strike":
-		f.QuickStrike = b
-	case "plan":
-		f.Plan = c.S
-	case "ignore-corruption":
-		f.IgnoreCorruption = b
-	case "resilience":
-		f.Resilience = c.V
-	case "perfect-defence":
-		f.PerfectDefence = b
-	case "ready":
-		f.Ready = b
-	case "full-defence":
-		f.FullDefence = b
-	case "full-offense":
-		f.FullOffense = b
-	case "koj-test":
-		f.KojTest = c.V
-	case "moving":
-		f.Moving = c.V
-	case "ammo":
-		f.Ammo = setInt(f.Ammo, sub, c.V, true)
-	case "special":
-		f.Special = setInt(f.Special, sub, c.V, true)
-	case "units":
-		f.Units = setInt(f.Units, sub, c.V, true)
-	case "spent":
-		f.Spent = setInt(f.Spent, sub, c.V, false)
-	case "spent-special":
-		f.SpentSpecial = setInt(f.SpentSpecial, sub, c.V, false)
-	case "item":
-		f.Items = setInt(f.Items, sub, c.V, false)
-	default:
-		return fmt.Errorf("unknown value %q", c.K)
-	}
-	return nil
-}
-
-// setField applies a change to the battlefield.
-func (s *State) setField(c Change) error {
-	key, sub, _ := strings.Cut(c.K, ":")
-	switch key {
-	case "engage": // S "a|b"
-		a, b, _ := strings.Cut(c.S, "|")
-		s.Melee = slices.DeleteFunc(s.Melee, func(p Pair) bool { return p.has(a) && p.has(b) })
-		if c.V != 0 {
-			s.Melee = append(s.Melee, Pair{A: a, B: b})
-		}
-	case "gap": // S "sideA|sideB"
-		a, b, _ := strings.Cut(c.S, "|")
-		if s.Ladder == nil {
-			return fmt.Errorf("no ladder")
-		}
-		s.Ladder.setGap(a, b, c.V)
-	case "order":
-		s.Initiative = splitIDs(c.S)
-	case "tiebreak":
-		if s.Tiebreak == nil {
-			s.Tiebreak = map[string]int{}
-		}
-		s.Tiebreak[sub] = c.V
-	case "trap-known": // sub trap id, S side
-		t := s.trap(sub)
-		if t == nil {
-			return fmt.Errorf("no trap %q", sub)
-		}
-		if !slices.Contains(t.KnownBy, c.S) {
-			t.KnownBy = append(t.KnownBy, c.S)
-		}
-	case "trap-victim":
-		t := s.trap(sub)
-		if t == nil {
-			return fmt.Errorf("no trap %q", sub)
-		}
-		t.Victim = c.S
-	case "trap-gone":
-		s.Traps = slices.DeleteFunc(s.Traps, func(t Trap) bool { return t.ID == sub })
-	case "trap-count":
-		s.TrapCount = c.V
-	case "reclaim-asked":
-		s.ReclaimAsked = c.V != 0
-	case "surprised":
-		s.Surprised = splitIDs(c.S)
-	case "surprise-tried":
-		s.SurpriseTried = c.V != 0
-	case "ambush":
-		s.Ambush = c.S
-	case "phase":
-		s.Phase = c.S
-	default:
-		return fmt.Errorf("unknown battlefield value %q", c.K)
 	}
 	return nil
 }
@@ -317,22 +153,15 @@ func splitIDs(s string) []string {
 	return strings.Split(s, ",")
 }
 
-// Change builders.
-func setV(id, key string, v int) Change   { return Change{F: id, K: key, V: v} }
-func setS(id, key, v string) Change       { return Change{F: id, K: key, S: v} }
-func setB(id, key string, on bool) Change { return Change{F: id, K: key, V: boolInt(on)} }
-func fieldS(key, v string) Change         { return Change{K: key, S: v} }
-func fieldV(key string, v int) Change     { return Change{K: key, V: v} }
-func keyOf(key, sub string) string        { return key + ":" + sub }
-func pairKey(a, b string) string          { return a + "|" + b }
-func engageChange(a, b string, on bool) Change {
-	return Change{K: "engage", S: pairKey(a, b), V: boolInt(on)}
-}
+func pairKey(a, b string) string { return a + "|" + b }
 
 // emit emits an event of the ruleset naming whom it involves. An event
 // with no actor that involves a hidden combatant is secret, like one
 // whose actor is hidden, so no player reads its name.
-func emit(tx *engine.Tx, kind, actor, text string, data any, with []string, rolls ...dice.Roll) error {
+func emit(tx *Tx, kind, actor, text string, data any, with []string, rolls ...dice.Roll) error {
+	if !declared[kind] {
+		return fmt.Errorf("d20-under: event kind %q is not declared in kinds", kind)
+	}
 	ev := engine.NewEvent(kind, actor, text, data, rolls...).With(with...)
 	if actor == "" {
 		for _, id := range with {
@@ -345,7 +174,7 @@ func emit(tx *engine.Tx, kind, actor, text string, data any, with []string, roll
 }
 
 // note emits a Note event.
-func note(tx *engine.Tx, kind, actor, text string, n Note, rolls ...dice.Roll) error {
+func note(tx *Tx, kind, actor, text string, n Note, rolls ...dice.Roll) error {
 	var with []string
 	if n.Target != "" {
 		with = append(with, n.Target)

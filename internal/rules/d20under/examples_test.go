@@ -33,7 +33,7 @@ func TestExamplesBuild(t *testing.T) {
 			if pcs == 0 || npcs == 0 {
 				t.Errorf("want PCs and NPCs: %d %d", pcs, npcs)
 			}
-			if _, err := json.Marshal(New().(Ruleset).Board(st, gm)); err != nil {
+			if _, err := json.Marshal(ruleset.Board(st, gm)); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Feats (seed: Feats; spec c13). A feat costs 1 Experience or 1 permanent
@@ -56,14 +57,14 @@ func (s *State) canPay(id, pay string) error {
 }
 
 // spendFeat pays for a feat and makes its changes.
-func spendFeat(tx *engine.Tx, id, feat, pay, text string, more ...Change) error {
-	st := state(tx)
+func spendFeat(tx *Tx, id, feat, pay, text string, more ...Change) error {
+	st := tx.State
 	f := st.Fighters[id]
 	var set []Change
 	if pay == PayXP {
-		set = []Change{setV(id, "xp", f.XP-1), setV(id, "xp-spent", f.XPSpent+1)}
+		set = []Change{change.XP.To(id, f.XP-1), change.XPSpent.To(id, f.XPSpent+1)}
 	} else {
-		set = []Change{setV(id, "permanent", f.Permanent+1), setV(id, "gained", f.CorruptionGained+1)}
+		set = []Change{change.Permanent.To(id, f.Permanent+1), change.CorruptionGained.To(id, f.CorruptionGained+1)}
 	}
 	set = append(set, more...)
 	return note(tx, KindFeat, id, fmt.Sprintf("%s (%s: %s).", strings.TrimSuffix(text, "."), label(feat), payLabel(pay)),
@@ -71,8 +72,8 @@ func spendFeat(tx *engine.Tx, id, feat, pay, text string, more ...Change) error 
 }
 
 // payClean pays for Clean Hit.
-func payClean(tx *engine.Tx, f *Fighter, pay string) error {
-	st := state(tx)
+func payClean(tx *Tx, f *Fighter, pay string) error {
+	st := tx.State
 	if err := st.canPay(f.ID, pay); err != nil {
 		return err
 	}
@@ -81,7 +82,7 @@ func payClean(tx *engine.Tx, f *Fighter, pay string) error {
 
 // featOffered says whether id is offered reactive feats.
 func (s *State) featOffered(id string) bool {
-	switch s.opt(OptFeatOffers) {
+	switch kit.Opt(&s.Base, OptFeatOffers) {
 	case OffersOff:
 		return false
 	case OffersAll:
@@ -92,8 +93,8 @@ func (s *State) featOffered(id string) bool {
 
 // offerHitFeats asks someone hit whether to parry with Perfect Defence or
 // brace with Resilience, then the damage follows.
-func offerHitFeats(tx *engine.Tx, h hitCtx) error {
-	st := state(tx)
+func offerHitFeats(tx *Tx, h hitCtx) error {
+	st := tx.State
 	t := st.Fighters[h.At]
 	dmg := engine.NewStep(stepDamage, h)
 	if !st.featOffered(h.At) || !st.fighting(h.At) {
@@ -113,26 +114,26 @@ func offerHitFeats(tx *engine.Tx, h hitCtx) error {
 	if len(opts) == 1 {
 		return tx.Run(dmg)
 	}
-	return ask(tx, engine.Decision{For: h.At, Kind: DecHit,
+	return tx.AskWith(engine.Decision{For: h.At, Kind: DecHit,
 		Prompt:  fmt.Sprintf("%s hits %s. Use a feat?", st.PublicNameOf(h.By), st.PublicNameOf(h.At)),
 		Options: opts, Default: "take"}, Cont{Hit: &h})
 }
 
-func answerHit(tx *engine.Tx, h hitCtx, choice string) error {
-	st := state(tx)
+func answerHit(tx *Tx, h hitCtx, ans engine.Answered) error {
+	st := tx.State
 	dmg := engine.NewStep(stepDamage, h)
-	feat, pay, _ := strings.Cut(choice, ":")
+	feat, pay, _ := strings.Cut(ans.Choice, ":")
 	if feat == "take" || st.canPay(h.At, pay) != nil {
 		return tx.Run(dmg)
 	}
 	switch feat {
 	case FeatPerfectDefence:
 		return spendFeat(tx, h.At, FeatPerfectDefence, pay, st.PublicNameOf(h.At)+" parries the blow that would have landed",
-			setB(h.At, "perfect-defence", true))
+			change.PerfectDefence.To(h.At, true))
 	case FeatResilience:
 		t := st.Fighters[h.At]
 		if err := spendFeat(tx, h.At, FeatResilience, pay, st.PublicNameOf(h.At)+" braces: +1d4 Armour this round",
-			setV(h.At, "resilience", t.Resilience+1)); err != nil {
+			change.Resilience.To(h.At, t.Resilience+1)); err != nil {
 			return err
 		}
 	}
@@ -143,17 +144,17 @@ func answerHit(tx *engine.Tx, h hitCtx, choice string) error {
 var turnFeats = []string{FeatIgnoreCorruption, FeatResilience, FeatFearless, FeatPrepared}
 
 // decideFeat uses a feat on one's turn, without an action.
-func decideFeat(tx *engine.Tx, cmd engine.Command) error {
+func decideFeat(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Feat string `json:"feat"`
 		Pay  string `json:"pay"`
 		What string `json:"what"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if !slices.Contains(turnFeats, args.Feat) {
 		return fray.Errorf(fray.EINVALID, "feat %q must be one of %s (Clean Hit, Whirlwind, Steely Gaze and Quick Strike have their own actions)", args.Feat, strings.Join(turnFeats, ", "))
 	}
@@ -166,18 +167,18 @@ func decideFeat(tx *engine.Tx, cmd engine.Command) error {
 		if f.IgnoreCorruption {
 			return fray.Errorf(fray.EILLEGAL, "%s ignores Corruption this round already", name)
 		}
-		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" ignores the Corruption for the rest of the round", setB(f.ID, "ignore-corruption", true))
+		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" ignores the Corruption for the rest of the round", change.IgnoreCorruption.To(f.ID, true))
 	case FeatResilience:
 		if f.Resilience > 0 {
 			return fray.Errorf(fray.EILLEGAL, "%s is braced this round already", name)
 		}
-		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" braces: +1d4 Armour this round", setV(f.ID, "resilience", 1))
+		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" braces: +1d4 Armour this round", change.Resilience.To(f.ID, 1))
 	case FeatFearless:
 		if f.Fearless {
 			return fray.Errorf(fray.EILLEGAL, "%s is fearless already", name)
 		}
 		return spendFeat(tx, f.ID, args.Feat, args.Pay, name+" is fearless: horror has no hold for the rest of the scene",
-			setB(f.ID, "fearless", true), setB(f.ID, "terrified", false))
+			change.Fearless.To(f.ID, true), change.Terrified.To(f.ID, false))
 	}
 	what := strings.TrimSpace(args.What)
 	if what == "" || utf8.RuneCountInString(what) > 80 {
@@ -186,7 +187,7 @@ func decideFeat(tx *engine.Tx, cmd engine.Command) error {
 	if f.Prepared != "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is prepared already (%s)", name, f.Prepared)
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecPrepared,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecPrepared,
 		Prompt:  fmt.Sprintf("%s is Prepared: %q (+1 on relevant non-combat tests for the scene). Allow it?", name, what),
 		Options: []engine.Choice{{Value: "allow", Label: "Allow"}, {Value: "refuse", Label: "Refuse (no cost)"}}, Default: "allow"},
 		Cont{Prepared: &preparedCtx{Fighter: f.ID, Pay: args.Pay, What: what}})
@@ -198,27 +199,27 @@ type preparedCtx struct {
 	What    string `json:"what"`
 }
 
-func answerPrepared(tx *engine.Tx, c preparedCtx, choice string) error {
-	st := state(tx)
-	if choice != "allow" || st.canPay(c.Fighter, c.Pay) != nil {
+func answerPrepared(tx *Tx, c preparedCtx, ans engine.Answered) error {
+	st := tx.State
+	if ans.Choice != "allow" || st.canPay(c.Fighter, c.Pay) != nil {
 		return note(tx, KindFeat, "", "The GM refuses the preparation.", Note{Fighter: c.Fighter, What: "refused"})
 	}
-	return spendFeat(tx, c.Fighter, FeatPrepared, c.Pay, st.NameOf(c.Fighter)+" is prepared: "+c.What, setS(c.Fighter, "prepared", c.What))
+	return spendFeat(tx, c.Fighter, FeatPrepared, c.Pay, st.NameOf(c.Fighter)+" is prepared: "+c.What, change.Prepared.To(c.Fighter, c.What))
 }
 
 // decideSteelyGaze stares an enemy down: the GM rules whether and how
 // long it refrains from attacking the hero.
-func decideSteelyGaze(tx *engine.Tx, cmd engine.Command) error {
+func decideSteelyGaze(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Pay    string `json:"pay"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func decideSteelyGaze(tx *engine.Tx, cmd engine.Command) error {
 	if err := spendFeat(tx, f.ID, FeatSteelyGaze, args.Pay, st.NameOf(f.ID)+" fixes "+st.PublicNameOf(t.ID)+" with a steely gaze"); err != nil {
 		return err
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecGaze,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecGaze,
 		Prompt:  fmt.Sprintf("Steely Gaze: does %s step back and refrain from attacking %s?", st.NameOf(t.ID), st.NameOf(f.ID)),
 		Options: []engine.Choice{{Value: "refrains", Label: "It refrains"}, {Value: "unmoved", Label: "It is unmoved"}}, Default: "refrains",
 		Fields: []engine.Field{{Name: "rounds", Label: "For how many rounds (this one included)", Type: engine.FieldNumber, Default: "1", Min: 1, Max: 10}}},
@@ -243,27 +244,27 @@ type gazeCtx struct {
 	Enemy string `json:"enemy"`
 }
 
-func answerGaze(tx *engine.Tx, c gazeCtx, choice string, v engine.Values) error {
-	st := state(tx)
-	if choice != "refrains" || st.Combatant(c.Enemy).Out {
+func answerGaze(tx *Tx, c gazeCtx, ans engine.Answered) error {
+	st := tx.State
+	if ans.Choice != "refrains" || st.Combatant(c.Enemy).Out {
 		return note(tx, KindGaze, c.Enemy, st.PublicNameOf(c.Enemy)+" is unmoved.", Note{Fighter: c.Enemy, Target: c.Hero, What: "unmoved"})
 	}
-	n := max(1, v.Int("rounds"))
+	n := max(1, ans.Values.Int("rounds"))
 	text := fmt.Sprintf("%s steps back and will not attack %s (%d round(s)).", st.PublicNameOf(c.Enemy), st.NameOf(c.Hero), n)
 	return note(tx, KindGaze, c.Enemy, text, Note{Fighter: c.Enemy, Target: c.Hero, What: "refrains", Value: n,
-		Set: []Change{setV(c.Enemy, keyOf("cowed", c.Hero), n)}})
+		Set: []Change{change.Cowed.To(c.Enemy, c.Hero, n)}})
 }
 
 // decideWhirlwind attacks every enemy engaged, with the combat action.
-func decideWhirlwind(tx *engine.Tx, cmd engine.Command) error {
+func decideWhirlwind(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Pay string `json:"pay"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	targets := st.whirlwindTargets(f, tx.Viewer())
 	if len(targets) < 1 {
 		return fray.Errorf(fray.EILLEGAL, "%s has no enemy engaged to whirl at", st.NameOf(f.ID))

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Fighter is one combatant: its sheet, what it carries, where it stands,
@@ -223,7 +225,7 @@ func (s *State) budget(id string) []string {
 			out = append(out, PayXP)
 		}
 		out = append(out, PayCorruption)
-	} else if s.opt(OptNPCFeats) == FeatsCorruption {
+	} else if kit.Opt(&s.Base, OptNPCFeats) == FeatsCorruption {
 		out = append(out, PayCorruption)
 	}
 	return out

@@ -1,11 +1,9 @@
 package d20under
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Reactions and rulings pause a command: a free attack offered to its
@@ -56,86 +54,29 @@ const (
 	stepLadder = "ladder-move" // a move on the distance categories (movement.go)
 )
 
-// Step implements engine.Stepper.
-func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
-	switch s.Kind {
-	case stepStrike:
-		return engine.RunStep(tx, s, runStrike)
-	case stepDamage:
-		return engine.RunStep(tx, s, runDamage)
-	case stepFree:
-		return engine.RunStep(tx, s, runFreeAttack)
-	case stepMoveTo:
-		return engine.RunStep(tx, s, runMoveTo)
-	case stepTrap:
-		return engine.RunStep(tx, s, runTrap)
-	case stepAfter:
-		return engine.RunStep(tx, s, runAfterMove)
-	case stepLadder:
-		return engine.RunStep(tx, s, runLadderMove)
-	case stepSurpriseDone:
-		return surpriseDone(tx)
-	}
-	return fmt.Errorf("d20-under: no step %q", s.Kind)
+// decisions are the questions of this ruleset, each with its context in
+// the decision's Cont.
+var decisions = []kit.DecisionSpec[*State, *Fighter]{
+	on(DecFreeAttack, func(c Cont) *freeCtx { return c.Free }, answerFreeAttack),
+	on(DecHit, func(c Cont) *hitCtx { return c.Hit }, answerHit),
+	on(DecPain, func(c Cont) *painCtx { return c.Pain }, answerPain),
+	on(DecKnockOut, func(c Cont) *koCtx { return c.KnockOut }, answerKnockOut),
+	on(DecPushHazard, func(c Cont) *pushCtx { return c.Push }, answerPushHazard),
+	on(DecMishap, func(c Cont) *mishapCtx { return c.Mishap }, answerMishap),
+	on(DecTrap, func(c Cont) *trapCtx { return c.Trap }, answerTrap),
+	on(DecGaze, func(c Cont) *gazeCtx { return c.Gaze }, answerGaze),
+	on(DecPrepared, func(c Cont) *preparedCtx { return c.Prepared }, answerPrepared),
+	on(DecFearless, func(c Cont) *terrifyCtx { return c.Terrify }, answerFearless),
+	kit.OnAnswer(DecReclaim, answerReclaim),
 }
 
-// ask opens a decision whose data is c. A decision for a hidden fighter
-// goes to the GM, so that no player learns of it.
-func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
-	d.For = askee(tx, d.For)
-	return tx.AskWith(d, c)
-}
-
-// askee is who answers for fighter id: the GM for a hidden one or an NPC.
-func askee(tx *engine.Tx, id string) string {
-	if id == engine.GM {
-		return id
-	}
-	if c := tx.Base().Combatant(id); c == nil || c.Hidden || !c.PC {
-		return engine.GM
-	}
-	return id
-}
-
-// Answer implements engine.Ruleset.
-func (Ruleset) Answer(tx *engine.Tx, answers []engine.Answered) error {
-	for _, a := range answers {
-		var c Cont
-		if len(a.Decision.Data) > 0 {
-			if err := json.Unmarshal(a.Decision.Data, &c); err != nil {
-				return fmt.Errorf("d20-under: decision %s: %w", a.Decision.ID, err)
-			}
+// on declares a decision whose Cont carries a T, which fn answers.
+func on[T any](kind string, ctx func(Cont) *T, fn func(tx *Tx, c T, a engine.Answered) error) kit.DecisionSpec[*State, *Fighter] {
+	return kit.OnAnswer(kind, func(tx *Tx, c Cont, a engine.Answered) error {
+		x := ctx(c)
+		if x == nil {
+			return fray.Errorf(fray.EILLEGAL, "d20-under: decision %s has no %s context", a.Decision.ID, kind)
 		}
-		var err error
-		switch {
-		case a.Decision.Kind == DecFreeAttack && c.Free != nil:
-			err = answerFreeAttack(tx, *c.Free, a.Choice)
-		case a.Decision.Kind == DecHit && c.Hit != nil:
-			err = answerHit(tx, *c.Hit, a.Choice)
-		case a.Decision.Kind == DecPain && c.Pain != nil:
-			err = answerPain(tx, *c.Pain, a.Choice)
-		case a.Decision.Kind == DecKnockOut && c.KnockOut != nil:
-			err = answerKnockOut(tx, *c.KnockOut, a.Choice, a.Values)
-		case a.Decision.Kind == DecPushHazard && c.Push != nil:
-			err = answerPushHazard(tx, *c.Push, a.Choice, a.Values)
-		case a.Decision.Kind == DecMishap && c.Mishap != nil:
-			err = answerMishap(tx, *c.Mishap, a.Choice)
-		case a.Decision.Kind == DecTrap && c.Trap != nil:
-			err = answerTrap(tx, *c.Trap, a.Choice)
-		case a.Decision.Kind == DecGaze && c.Gaze != nil:
-			err = answerGaze(tx, *c.Gaze, a.Choice, a.Values)
-		case a.Decision.Kind == DecPrepared && c.Prepared != nil:
-			err = answerPrepared(tx, *c.Prepared, a.Choice)
-		case a.Decision.Kind == DecFearless && c.Terrify != nil:
-			err = answerFearless(tx, *c.Terrify, a.Choice)
-		case a.Decision.Kind == DecReclaim:
-			err = answerReclaim(tx, a.Choice)
-		default:
-			return fray.Errorf(fray.EILLEGAL, "d20-under has no decision of kind %q", a.Decision.Kind)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(tx, *x, a)
+	})
 }

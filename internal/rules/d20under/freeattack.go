@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Free attacks (seed: Free Attack; spec c3). A combatant gets one free
@@ -41,7 +42,7 @@ var triggerWords = map[string]string{
 // trigger is a reaction in the engine's ledger.
 func (s *State) trigger(reactor, kind string) engine.Trigger {
 	per := engine.PerRound
-	if s.opt(OptFreeAttackLimit) == LimitTurn {
+	if kit.Opt(&s.Base, OptFreeAttackLimit) == LimitTurn {
 		per = engine.PerTurn
 	}
 	return engine.Trigger{Reactor: reactor, Kind: kind, Per: per}
@@ -74,8 +75,8 @@ func (s *State) mayFreeAttack(c freeCtx) bool {
 }
 
 // runFreeAttack offers the free attack to its reactor, or makes it.
-func runFreeAttack(tx *engine.Tx, c freeCtx) error {
-	st := state(tx)
+func runFreeAttack(tx *Tx, c freeCtx) error {
+	st := tx.State
 	if !st.mayFreeAttack(c) {
 		return nil
 	}
@@ -94,18 +95,18 @@ func runFreeAttack(tx *engine.Tx, c freeCtx) error {
 		}
 	}
 	if st.askFreeAttack(c.Reactor) {
-		d := engine.Decision{For: askee(tx, c.Reactor), Kind: DecFreeAttack,
+		d := engine.Decision{For: c.Reactor, Kind: DecFreeAttack,
 			Prompt:  fmt.Sprintf("%s: a free attack on %s (%s)?", st.PublicNameOf(c.Reactor), st.PublicNameOf(c.Target), triggerWords[c.Trigger]),
 			Options: []engine.Choice{{Value: "attack", Label: "Attack"}, {Value: "no", Label: "Let it go"}}, Default: "attack"}
 		raw := Cont{Free: &c}
-		return ask(tx, d, raw)
+		return tx.AskWith(d, raw)
 	}
 	return tx.Run(strikeStep(st.freeStrike(c)))
 }
 
 // askFreeAttack says whether the reactor's controller is asked first.
 func (s *State) askFreeAttack(reactor string) bool {
-	switch s.opt(OptFreeAttackOffers) {
+	switch kit.Opt(&s.Base, OptFreeAttackOffers) {
 	case OffersAuto:
 		return false
 	case OffersAll:
@@ -121,9 +122,9 @@ func (s *State) freeStrike(c freeCtx) strikeCtx {
 	return strikeCtx{By: c.Reactor, At: c.Target, Weapon: w.ID, Mode: ModeFree, Trigger: c.Trigger}
 }
 
-func answerFreeAttack(tx *engine.Tx, c freeCtx, choice string) error {
-	st := state(tx)
-	if choice != "attack" {
+func answerFreeAttack(tx *Tx, c freeCtx, ans engine.Answered) error {
+	st := tx.State
+	if ans.Choice != "attack" {
 		return note(tx, KindAction, c.Reactor, st.PublicNameOf(c.Reactor)+" lets the free attack go.", Note{Fighter: c.Reactor, Target: c.Target, What: "declined"})
 	}
 	if !st.mayFreeAttack(c) {

@@ -18,7 +18,7 @@ import (
 // traps (traps.go), surprise and the start of the first round
 // (surprise.go, initiative.go).
 
-func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
+func decideSetDistance(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		A    string `json:"a"`
 		B    string `json:"b"`
@@ -27,7 +27,7 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Model != board.Ladder {
 		return fray.Errorf(fray.EILLEGAL, "distance categories are not in use: this fight is on a grid")
 	}
@@ -39,7 +39,7 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "%q must be Close, Short, Medium, Long or Extreme", args.Rung)
 	}
 	var set []Change
-	set = append(set, Change{K: "gap", S: pairKey(args.A, args.B), V: rungs[r].Moves})
+	set = append(set, change.Gap.To(args.A, args.B, rungs[r].Moves))
 	// Everyone starts again from the lines.
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
@@ -50,7 +50,7 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 			continue
 		}
 		if f.Ahead[other] != 0 {
-			set = append(set, setV(c.ID, keyOf("ahead", other), 0))
+			set = append(set, change.Ahead.To(c.ID, other, 0))
 		}
 	}
 	text := fmt.Sprintf("The GM sets %s and %s at %s distance (%s to engage).", st.sideName(args.A), st.sideName(args.B), rungs[r].Name, movesWords(rungs[r].Moves))
@@ -58,9 +58,9 @@ func decideSetDistance(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // GM-set conditions.
-var gmConditions = []string{"prone", "blinded", "critical", "roused", "lame", "terrified"}
+var gmConditions = []flag{change.Prone, change.Blinded, change.Critical, change.Roused, change.Lame, change.Terrified}
 
-func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
+func decideSetCondition(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
 		Condition string `json:"condition"`
@@ -69,13 +69,18 @@ func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(args.Combatant).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
-	if !slices.Contains(gmConditions, args.Condition) {
-		return fray.Errorf(fray.EINVALID, "condition %q must be one of %s", args.Condition, strings.Join(gmConditions, ", "))
+	i := slices.IndexFunc(gmConditions, func(c flag) bool { return c.k == args.Condition })
+	if i < 0 {
+		var names []string
+		for _, c := range gmConditions {
+			names = append(names, c.k)
+		}
+		return fray.Errorf(fray.EINVALID, "condition %q must be one of %s", args.Condition, strings.Join(names, ", "))
 	}
 	word := "no longer " + args.Condition
 	if args.On {
@@ -83,7 +88,7 @@ func decideSetCondition(tx *engine.Tx, cmd engine.Command) error {
 	}
 	text := fmt.Sprintf("The GM rules %s %s.", st.NameOf(f.ID), word)
 	return emit(tx, KindCondition, "", text, Note{Fighter: f.ID, What: args.Condition, Value: boolInt(args.On),
-		Set: []Change{setB(f.ID, args.Condition, args.On)}}, []string{f.ID})
+		Set: []Change{gmConditions[i].To(f.ID, args.On)}}, []string{f.ID})
 }
 
 // adjustable are the values the GM may override.
@@ -113,7 +118,7 @@ func (s *State) adjustable() []engine.Choice {
 	return out
 }
 
-func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
+func decideAdjust(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
 		What      string `json:"what"`
@@ -122,10 +127,10 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(args.Combatant).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	if !slices.ContainsFunc(st.adjustable(), func(c engine.Choice) bool { return c.Value == args.What }) {
 		return fray.Errorf(fray.EINVALID, "%q cannot be adjusted", args.What)
@@ -145,7 +150,7 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 			return fray.Errorf(fray.EILLEGAL, "%s has %d Toughness already", name, v)
 		}
 		if err := emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's Toughness to %d.", name, v), Note{Fighter: f.ID, What: key, Value: v,
-			Set: []Change{setV(f.ID, "toughness", v)}}, []string{f.ID}); err != nil {
+			Set: []Change{change.Toughness.To(f.ID, v)}}, []string{f.ID}); err != nil {
 			return err
 		}
 		if v == 0 {
@@ -161,23 +166,31 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 		if key == "ammo" {
 			v = min(v, AmmoCounter)
 		}
+		counter := change.Ammo
+		if key == "units" {
+			counter = change.Units
+		}
 		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s ammunition to %d.", name, w.Name, v), Note{Fighter: f.ID, What: args.What, Value: v,
-			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
+			Set: []Change{counter.To(f.ID, sub, v)}}, []string{f.ID})
 	}
 	if key == "item" {
 		v := min(args.Value, 99)
 		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM gives %s %d %s.", name, v, label(sub)), Note{Fighter: f.ID, What: args.What, Value: v,
-			Set: []Change{setV(f.ID, args.What, v)}}, []string{f.ID})
+			Set: []Change{change.Item.To(f.ID, sub, v)}}, []string{f.ID})
 	}
-	labels := map[string]string{"xp": "Experience", "permanent": "permanent Corruption", "temporary": "temporary Corruption"}
-	return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s to %d.", name, labels[key], args.Value), Note{Fighter: f.ID, What: key, Value: args.Value,
-		Set: []Change{setV(f.ID, key, args.Value)}}, []string{f.ID})
+	adjusted := map[string]struct {
+		label string
+		value number
+	}{"xp": {"Experience", change.XP}, "permanent": {"permanent Corruption", change.Permanent}, "temporary": {"temporary Corruption", change.Temporary}}
+	v := adjusted[key]
+	return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s to %d.", name, v.label, args.Value), Note{Fighter: f.ID, What: key, Value: args.Value,
+		Set: []Change{v.value.To(f.ID, args.Value)}}, []string{f.ID})
 }
 
 // decideGrantAdvantage is the GM's ruling that one combatant has an
 // Advantage over another until the round ends (high ground, an opening,
 // attacking from hiding), as a Knock Out needs.
-func decideGrantAdvantage(tx *engine.Tx, cmd engine.Command) error {
+func decideGrantAdvantage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Attacker string `json:"attacker"`
 		Target   string `json:"target"`
@@ -185,7 +198,7 @@ func decideGrantAdvantage(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	a, t := st.Fighters[args.Attacker], st.Fighters[args.Target]
 	if a == nil || t == nil || !st.fighting(args.Attacker) || st.Combatant(args.Target).Out {
 		return fray.Errorf(fray.ENOTFOUND, "choose two combatants in the fight")
@@ -198,5 +211,5 @@ func decideGrantAdvantage(tx *engine.Tx, cmd engine.Command) error {
 	}
 	text := fmt.Sprintf("The GM gives %s an Advantage over %s this round.", st.NameOf(a.ID), st.NameOf(t.ID))
 	return emit(tx, KindAdvantage, "", text, Note{Fighter: a.ID, Target: t.ID, What: "granted", Value: 1,
-		Set: []Change{setV(a.ID, keyOf("edge", t.ID), 1)}}, []string{a.ID, t.ID})
+		Set: []Change{change.Edge.To(a.ID, t.ID, 1)}}, []string{a.ID, t.ID})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Movement by scale (seed 11): 2 m squares; a movement action is 5
@@ -362,7 +363,7 @@ func (s *State) flankingOnGrid(a, t string) bool {
 		if !s.adjacent(b, t) {
 			continue
 		}
-		if s.opt(OptGridFlanking) == FlankAny {
+		if kit.Opt(&s.Base, OptGridFlanking) == FlankAny {
 			return true
 		}
 		fb := s.Fighters[b]
@@ -377,7 +378,7 @@ func (s *State) flankingOnGrid(a, t string) bool {
 // gridSquares is how many squares one movement action covers for f.
 func (s *State) gridSquares(f *Fighter) int {
 	if f.Lame {
-		return s.optInt(OptLameSquares)
+		return kit.OptInt(&s.Base, OptLameSquares)
 	}
 	return SquaresPerMove
 }

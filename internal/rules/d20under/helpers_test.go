@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
@@ -11,16 +12,16 @@ import (
 
 func TestMain(m *testing.M) { enginetest.Main(m) }
 
-// kit drives the ruleset through the scenarios; the short names below are
+// scenario drives the ruleset through the scenarios; the short names below are
 // its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
+var scenario = enginetest.Kit[*State]{Rules: New()}
 
 var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	answer       = kit.AnswerKind
-	assertReplay = kit.AssertReplay
+	newState     = scenario.New
+	do           = scenario.Do
+	fail         = scenario.Fail
+	answer       = scenario.AnswerKind
+	assertReplay = scenario.AssertReplay
 	pendingKind  = enginetest.PendingKind
 	rollOf       = enginetest.RollLabelled
 	cmd          = enginetest.Cmd
@@ -160,4 +161,40 @@ func hasMod(r dice.Roll, lbl string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// tokenOf is b's token for id; ok is false when b shows none.
+func tokenOf(b *board.Board, id string) (board.Token, bool) {
+	for _, t := range b.Tokens {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return board.Token{}, false
+}
+
+// tokenSheet is the sheet b shows of id.
+func tokenSheet(b *board.Board, id string) []board.Section {
+	t, _ := tokenOf(b, id)
+	return t.Sheet
+}
+
+// knownTraps counts the traps b shows.
+func knownTraps(b *board.Board) int {
+	n := 0
+	if b.Grid != nil {
+		for _, c := range b.Grid.Cells {
+			for _, f := range c.Features {
+				if strings.HasPrefix(f, "Trap: ") {
+					n++
+				}
+			}
+		}
+	}
+	for _, note := range b.Notes {
+		if strings.Contains(note, " lies before ") {
+			n++
+		}
+	}
+	return n
 }

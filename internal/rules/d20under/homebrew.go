@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Homebrew (seed: Rapid Fire // Bloodthirst // Code of Honor (Koj);
@@ -37,7 +37,7 @@ func (s *State) rapidShots(f *Fighter, w Weapon, level string) (int, error) {
 	if f.Koj && n > 1 && !f.Roused {
 		return 0, fray.Errorf(fray.EILLEGAL, "Koj: %s may use only Novice Rapid Fire until roused", s.NameOf(f.ID))
 	}
-	return s.optInt([]string{OptRapidNovice, OptRapidAdept, OptRapidMaster}[n-1]), nil
+	return kit.OptInt(&s.Base, []string{OptRapidNovice, OptRapidAdept, OptRapidMaster}[n-1]), nil
 }
 
 // rapidLevels are the Rapid Fire levels f may use with w now.
@@ -53,13 +53,13 @@ func (s *State) rapidLevels(f *Fighter, w Weapon) []string {
 
 // kojCheck is the Quick test a Roused Koj character passes to fire an
 // Adept or Master volley; failing it, the volley is a Novice one.
-func kojCheck(tx *engine.Tx, f *Fighter, level string, shots int) (int, error) {
-	st := state(tx)
+func kojCheck(tx *Tx, f *Fighter, level string, shots int) (int, error) {
+	st := tx.State
 	if !f.Koj || level == Novice {
 		return shots, nil
 	}
-	novice := st.optInt(OptRapidNovice)
-	perTurn := st.opt(OptKojTest) == PerTurn
+	novice := kit.OptInt(&st.Base, OptRapidNovice)
+	perTurn := kit.Opt(&st.Base, OptKojTest) == PerTurn
 	if perTurn && f.KojTest != 0 {
 		if f.KojTest > 0 {
 			return shots, nil
@@ -75,7 +75,7 @@ func kojCheck(tx *engine.Tx, f *Fighter, level string, shots int) (int, error) {
 	}
 	var set []Change
 	if perTurn {
-		set = append(set, setV(f.ID, "koj-test", result))
+		set = append(set, change.KojTest.To(f.ID, result))
 	}
 	return shots, note(tx, KindRapidFire, f.ID, text, Note{Fighter: f.ID, What: level, Value: result, Set: set}, o.Roll)
 }

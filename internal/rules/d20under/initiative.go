@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Initiative (seed: Turn Order; spec c1). The order is Quick, then
@@ -54,8 +55,8 @@ func before(a, b [3]int) bool {
 
 // startFight rolls the tie-breaks, fixes the order, opens the first round
 // and the declarations before it.
-func startFight(tx *engine.Tx) error {
-	st := state(tx)
+func startFight(tx *Tx) error {
+	st := tx.State
 	ids := st.ids(func(id string) bool { return !st.Combatant(id).Out })
 	var set []Change
 	var rolls []dice.Roll
@@ -70,7 +71,7 @@ func startFight(tx *engine.Tx) error {
 		}
 		d := tx.Dice.Die(20)
 		rolls = append(rolls, dice.Roll{Label: "Initiative tie-break", Who: id, Dice: []dice.Die{d}, Total: d.Total()})
-		set = append(set, fieldV(keyOf("tiebreak", id), d.Total()))
+		set = append(set, change.Tiebreak.To(id, d.Total()))
 	}
 	keys := map[string][3]int{}
 	for _, id := range ids {
@@ -93,7 +94,7 @@ func startFight(tx *engine.Tx) error {
 		}
 		return 0
 	})
-	set = append(set, fieldS("order", strings.Join(order, ",")), fieldS("phase", PhaseDeclare))
+	set = append(set, change.Order.To(order), change.Phase.To(PhaseDeclare))
 	words := make([]string, len(order))
 	for i, id := range order {
 		words[i] = st.PublicNameOf(id)
@@ -133,11 +134,11 @@ func (s *State) phaseWords() string {
 
 // declarer checks a declaration before the first round or at the end of
 // a turn.
-func declarer(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
+func declarer(tx *Tx, cmd engine.Command, args any) (*Fighter, error) {
 	if err := cmd.Decode(args); err != nil {
 		return nil, err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Phase != PhaseDeclare {
 		return nil, fray.Errorf(fray.EILLEGAL, "declarations are made before the first round; later, with your end of turn")
 	}
@@ -147,17 +148,17 @@ func declarer(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 	return st.Fighters[cmd.Actor], nil
 }
 
-func decideTakeInit(tx *engine.Tx, cmd engine.Command) error {
+func decideTakeInit(tx *Tx, cmd engine.Command) error {
 	f, err := declarer(tx, cmd, &struct{}{})
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	return note(tx, KindDeclared, f.ID, st.NameOf(f.ID)+" will take the initiative.",
-		Note{Fighter: f.ID, What: PlanTakeInit, Set: []Change{setS(f.ID, "plan", PlanTakeInit)}})
+		Note{Fighter: f.ID, What: PlanTakeInit, Set: []Change{change.Plan.To(f.ID, PlanTakeInit)}})
 }
 
-func decideQuickStrike(tx *engine.Tx, cmd engine.Command) error {
+func decideQuickStrike(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Pay string `json:"pay"`
 	}
@@ -165,15 +166,15 @@ func decideQuickStrike(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := st.canPay(f.ID, args.Pay); err != nil {
 		return err
 	}
 	return note(tx, KindDeclared, f.ID, st.NameOf(f.ID)+" will strike quickly.",
-		Note{Fighter: f.ID, What: PlanQuickStrike, Set: []Change{setS(f.ID, "plan", PlanQuickStrike+":"+args.Pay)}})
+		Note{Fighter: f.ID, What: PlanQuickStrike, Set: []Change{change.Plan.To(f.ID, PlanQuickStrike+":"+args.Pay)}})
 }
 
-func decideDeclared(tx *engine.Tx, cmd engine.Command) error {
+func decideDeclared(tx *Tx, cmd engine.Command) error {
 	f, err := declarer(tx, cmd, &struct{}{})
 	if err != nil {
 		return err
@@ -183,19 +184,19 @@ func decideDeclared(tx *engine.Tx, cmd engine.Command) error {
 
 // endDeclaring makes id ready for the first round — with a plan, when
 // given as end-turn's "next" — and begins it once everyone is.
-func endDeclaring(tx *engine.Tx, id, next string) error {
-	st := state(tx)
+func endDeclaring(tx *Tx, id, next string) error {
+	st := tx.State
 	f := st.Fighters[id]
-	set := []Change{setB(id, "ready", true)}
+	set := []Change{change.Ready.To(id, true)}
 	switch {
 	case next == "" || next == "normal":
 	case next == PlanTakeInit:
-		set = append(set, setS(id, "plan", PlanTakeInit))
+		set = append(set, change.Plan.To(id, PlanTakeInit))
 	case strings.HasPrefix(next, PlanQuickStrike+":"):
 		if err := st.canPay(id, strings.TrimPrefix(next, PlanQuickStrike+":")); err != nil {
 			return err
 		}
-		set = append(set, setS(id, "plan", next))
+		set = append(set, change.Plan.To(id, next))
 	default:
 		return fray.Errorf(fray.EINVALID, "next round: %q is not a plan (normal, %s, %s:xp, %s:corruption)", next, PlanTakeInit, PlanQuickStrike, PlanQuickStrike)
 	}
@@ -213,11 +214,11 @@ func endDeclaring(tx *engine.Tx, id, next string) error {
 
 // decideBegin is the GM ending the declarations: everyone not yet ready
 // declares nothing.
-func decideBegin(tx *engine.Tx, cmd engine.Command) error {
+func decideBegin(tx *Tx, cmd engine.Command) error {
 	if err := cmd.NoArgs(); err != nil {
 		return err
 	}
-	if state(tx).Phase != PhaseDeclare {
+	if tx.State.Phase != PhaseDeclare {
 		return fray.Errorf(fray.EILLEGAL, "the fight has begun already")
 	}
 	return beginFirstRound(tx)
@@ -225,9 +226,9 @@ func decideBegin(tx *engine.Tx, cmd engine.Command) error {
 
 // beginFirstRound closes the declarations: plans are carried out, then
 // the ambushers strike or the first turn starts.
-func beginFirstRound(tx *engine.Tx) error {
-	st := state(tx)
-	if err := note(tx, KindDeclared, "", "The first round begins.", Note{What: "begin", Set: []Change{fieldS("phase", "")}}); err != nil {
+func beginFirstRound(tx *Tx) error {
+	st := tx.State
+	if err := note(tx, KindDeclared, "", "The first round begins.", Note{What: "begin", Set: []Change{change.Phase.To("")}}); err != nil {
 		return err
 	}
 	if err := carryOutPlans(tx); err != nil {
@@ -235,7 +236,7 @@ func beginFirstRound(tx *engine.Tx) error {
 	}
 	if st.Ambush != "" {
 		if ambushers := st.ids(func(id string) bool { return st.side(id) == st.Ambush && st.fighting(id) }); len(ambushers) > 0 {
-			if err := note(tx, KindSurprise, "", "The ambushers strike first.", Note{What: "phase", Set: []Change{fieldS("phase", PhaseSurprise)}}); err != nil {
+			if err := note(tx, KindSurprise, "", "The ambushers strike first.", Note{What: "phase", Set: []Change{change.Phase.To(PhaseSurprise)}}); err != nil {
 				return err
 			}
 			return tx.StartPhase(-1, ambushers, "Surprise!", "Surprise! "+st.sideName(st.Ambush)+" strike first: one free attack each.")
@@ -246,8 +247,8 @@ func beginFirstRound(tx *engine.Tx) error {
 
 // newRound opens the next round: plans declared last round are carried
 // out, then the first turn starts.
-func newRound(tx *engine.Tx) error {
-	st := state(tx)
+func newRound(tx *Tx) error {
+	st := tx.State
 	var order []string
 	for _, id := range st.Initiative {
 		if c := st.Combatant(id); c != nil && !c.Out {
@@ -268,13 +269,13 @@ func newRound(tx *engine.Tx) error {
 
 // carryOutPlans rolls Take the Initiative, pays for Quick Strikes and
 // orders the round.
-func carryOutPlans(tx *engine.Tx) error {
-	st := state(tx)
+func carryOutPlans(tx *Tx) error {
+	st := tx.State
 	for _, id := range st.ids(func(id string) bool { return st.Fighters[id].Plan != "" }) {
 		f := st.Fighters[id]
 		plan, pay, _ := strings.Cut(f.Plan, ":")
 		if !st.fighting(id) {
-			if err := note(tx, KindDeclared, id, st.NameOf(id)+"'s plan for the round lapses.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
+			if err := note(tx, KindDeclared, id, st.NameOf(id)+"'s plan for the round lapses.", Note{Fighter: id, What: "dropped", Set: []Change{change.Plan.To(id, "")}}); err != nil {
 				return err
 			}
 			continue
@@ -283,10 +284,10 @@ func carryOutPlans(tx *engine.Tx) error {
 		case PlanTakeInit:
 			t := st.plainTest(id, Resolute, "Take the Initiative", testOther)
 			o := rollTest(tx, t)
-			set := []Change{setS(id, "plan", ""), setB(id, "hasty", true)}
+			set := []Change{change.Plan.To(id, ""), change.Hasty.To(id, true)}
 			text := fmt.Sprintf("%s tries to take the initiative and fails; a second chance to fail every test this round.", st.NameOf(id))
 			if o.Pass {
-				set = append(set, setV(id, "init-bonus", TakeInitBonus))
+				set = append(set, change.InitBonus.To(id, TakeInitBonus))
 				text = fmt.Sprintf("%s takes the initiative (+%d); a second chance to fail every test this round.", st.NameOf(id), TakeInitBonus)
 			}
 			if err := note(tx, KindTookInit, id, text, Note{Fighter: id, Value: boolInt(o.Pass), Set: set}, o.Roll); err != nil {
@@ -294,13 +295,13 @@ func carryOutPlans(tx *engine.Tx) error {
 			}
 		case PlanQuickStrike:
 			if err := st.canPay(id, pay); err != nil {
-				if err := note(tx, KindDeclared, id, st.NameOf(id)+" cannot pay for Quick Strike.", Note{Fighter: id, What: "dropped", Set: []Change{setS(id, "plan", "")}}); err != nil {
+				if err := note(tx, KindDeclared, id, st.NameOf(id)+" cannot pay for Quick Strike.", Note{Fighter: id, What: "dropped", Set: []Change{change.Plan.To(id, "")}}); err != nil {
 					return err
 				}
 				continue
 			}
 			if err := spendFeat(tx, id, FeatQuickStrike, pay, st.NameOf(id)+" strikes quickly: first in the round.",
-				setS(id, "plan", ""), setB(id, "quick-strike", true)); err != nil {
+				change.Plan.To(id, ""), change.QuickStrike.To(id, true)); err != nil {
 				return err
 			}
 		}
@@ -376,7 +377,7 @@ func (s *State) laterChoices(f *Fighter, v engine.Viewer) []engine.Choice {
 }
 
 // checkLater validates the combatant to act after.
-func (s *State) checkLater(tx *engine.Tx, f *Fighter, after string) (int, error) {
+func (s *State) checkLater(tx *Tx, f *Fighter, after string) (int, error) {
 	if f.Acted {
 		return 0, fray.Errorf(fray.EILLEGAL, "%s has acted this turn already", s.NameOf(f.ID))
 	}
@@ -393,13 +394,13 @@ func (s *State) checkLater(tx *engine.Tx, f *Fighter, after string) (int, error)
 	return i, nil
 }
 
-func decideDelay(tx *engine.Tx, cmd engine.Command) error {
+func decideDelay(tx *Tx, cmd engine.Command) error {
 	var args afterArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	to, err := st.checkLater(tx, f, args.After)
 	if err != nil {
 		return err
@@ -417,13 +418,13 @@ func decideDelay(tx *engine.Tx, cmd engine.Command) error {
 // decideWait takes a later slot for the whole fight: only in the first
 // round, before acting (seed: once the order is established it cannot be
 // changed).
-func decideWait(tx *engine.Tx, cmd engine.Command) error {
+func decideWait(tx *Tx, cmd engine.Command) error {
 	var args afterArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Round != 1 {
 		return fray.Errorf(fray.EILLEGAL, "the order is fixed after the first round: delay instead")
 	}
@@ -435,7 +436,7 @@ func decideWait(tx *engine.Tx, cmd engine.Command) error {
 	j := slices.Index(fixed, args.After) + 1
 	fixed = slices.Insert(fixed, j, f.ID)
 	text := fmt.Sprintf("%s waits: from now on after %s.", st.NameOf(f.ID), st.NameOf(args.After))
-	if err := note(tx, KindWaited, f.ID, text, Note{Fighter: f.ID, Target: args.After, Set: []Change{fieldS("order", strings.Join(fixed, ","))}}); err != nil {
+	if err := note(tx, KindWaited, f.ID, text, Note{Fighter: f.ID, Target: args.After, Set: []Change{change.Order.To(fixed)}}); err != nil {
 		return err
 	}
 	if err := tx.Reorder(f.ID, to, "wait", ""); err != nil {
@@ -446,7 +447,7 @@ func decideWait(tx *engine.Tx, cmd engine.Command) error {
 
 // applyRoundStarted clears what lasts a round.
 func applyRoundStarted(st *State) {
-	round := st.opt(OptStanceDuration) == StanceRound
+	round := kit.Opt(&st.Base, OptStanceDuration) == StanceRound
 	for _, f := range st.Fighters {
 		f.Hasty, f.InitBonus, f.QuickStrike, f.IgnoreCorruption, f.Resilience, f.PerfectDefence = false, 0, false, false, 0, false
 		f.Edge = nil

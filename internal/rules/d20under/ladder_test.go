@@ -86,7 +86,7 @@ func TestMovesToEngage(t *testing.T) {
 	eq(t, "combat action traded", st.Fighters["ana"].Combat, false)
 	eq(t, "close", st.moves("ana", "orc"), 0)
 	// The board shows the gap between the sides and who is ahead.
-	b := New().(Ruleset).Board(st, gm)
+	b := ruleset.Board(st, gm)
 	if b.Model != board.Ladder || len(b.Ladder.Rungs) != 5 || b.Ladder.Gaps[0].Rung != 2 {
 		t.Fatalf("board %+v", b.Ladder)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Hit locations (seed: Hit Locations; spec c17). Aiming high or low (−2)
@@ -54,8 +55,8 @@ func partWords(part string) string {
 
 // locate finds where a hit landed: the part aimed at, a d10 for an aim
 // high or low, or (option hit-locations) a d10 on the body-part column.
-func locate(tx *engine.Tx, h *hitCtx) error {
-	st := state(tx)
+func locate(tx *Tx, h *hitCtx) error {
+	st := tx.State
 	var table *[11]string
 	what := ""
 	switch {
@@ -66,7 +67,7 @@ func locate(tx *engine.Tx, h *hitCtx) error {
 	case h.Aim != "":
 		h.Location, h.Effects = h.Aim, true
 		return nil
-	case st.opt(OptHitLocations) == LocationsEvery && h.Mode != ModeQuake:
+	case kit.Opt(&st.Base, OptHitLocations) == LocationsEvery && h.Mode != ModeQuake:
 		table, what = &partTable, "Hit location"
 	default:
 		return nil
@@ -77,10 +78,10 @@ func locate(tx *engine.Tx, h *hitCtx) error {
 	}
 	d := tx.Dice.Die(10)
 	h.Location = table[d.Total()]
-	if d.Total() == 1 && st.opt(OptRowOne) == RowOneLeft {
+	if d.Total() == 1 && kit.Opt(&st.Base, OptRowOne) == RowOneLeft {
 		h.Location = PartLeftLeg
 	}
-	h.Effects = st.opt(OptAimEffects) == AimLocated
+	h.Effects = kit.Opt(&st.Base, OptAimEffects) == AimLocated
 	text := fmt.Sprintf("The blow lands on %s's %s.", st.PublicNameOf(h.At), partWords(h.Location))
 	r := dice.Roll{Label: what + " (d10)", Who: who, Dice: []dice.Die{d}, Total: d.Total(), Result: partWords(h.Location)}
 	return emit(tx, KindLocation, h.By, text, Note{Fighter: h.By, Target: h.At, What: h.Location}, []string{h.At}, r)
@@ -96,36 +97,36 @@ func (s *State) armourCovers(f *Fighter, part string) bool {
 	if part != "" {
 		return f.Armour.Covers(part)
 	}
-	if len(f.Armour.Segments) == 0 || s.opt(OptUnlocatedArmour) == UnlocatedAny {
+	if len(f.Armour.Segments) == 0 || kit.Opt(&s.Base, OptUnlocatedArmour) == UnlocatedAny {
 		return true
 	}
 	return f.Armour.Covers(PartTorso)
 }
 
 // bodyPartEffect is a located hit's effect at the Pain Threshold.
-func bodyPartEffect(tx *engine.Tx, b blow) error {
-	st := state(tx)
+func bodyPartEffect(tx *Tx, b blow) error {
+	st := tx.State
 	id := b.To
 	f := st.Fighters[id]
 	name := st.PublicNameOf(id)
 	switch b.Location {
 	case PartRightLeg, PartLeftLeg:
-		set := []Change{setB(id, "prone", true), setB(id, "lame", true)}
+		set := []Change{change.Prone.To(id, true), change.Lame.To(id, true)}
 		return note(tx, KindCondition, id, name+" is struck in the leg: prone, and half movement for the rest of the scene.", Note{Fighter: id, What: "leg", Set: set})
 	case PartTorso:
-		return note(tx, KindCondition, id, name+" loses their breath: winded, the next turn lost.", Note{Fighter: id, What: "torso", Set: []Change{setV(id, "winded", 1)}})
+		return note(tx, KindCondition, id, name+" loses their breath: winded, the next turn lost.", Note{Fighter: id, What: "torso", Set: []Change{change.Winded.To(id, 1)}})
 	case PartRightArm, PartLeftArm:
-		key := "arm-right"
+		arm := change.ArmRight
 		if b.Location == PartLeftArm {
-			key = "arm-left"
+			arm = change.ArmLeft
 		}
-		set := []Change{setB(id, key, true)}
+		set := []Change{arm.To(id, true)}
 		o := rollTest(tx, st.plainTest(id, Quick, "Keep hold", testOther))
 		text := fmt.Sprintf("%s's %s is hurt: a second chance to fail its rolls for the scene; they keep hold of what they carry.", name, partWords(b.Location))
 		if !o.Pass {
 			w := f.weapon()
 			if f.Drawn && !w.kind().Natural && w.ID != unarmedWeapon.ID {
-				set = append(set, setB(id, "drawn", false))
+				set = append(set, change.Drawn.To(id, false))
 				text = fmt.Sprintf("%s's %s is hurt: %s drops, and a second chance to fail its rolls for the scene.", name, partWords(b.Location), w.Name)
 			}
 		}

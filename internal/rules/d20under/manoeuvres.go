@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Manoeuvres (seed: Manoeuvres; spec c14). Careful Aim is part of a shot
@@ -25,14 +26,14 @@ func robustBonus(level int, hold bool) int {
 
 // meleeManoeuvre checks a manoeuvre's target: an engaged enemy f may
 // attack, with the combat action unused.
-func meleeManoeuvre(tx *engine.Tx, cmd engine.Command) (*Fighter, *Fighter, error) {
+func meleeManoeuvre(tx *Tx, cmd engine.Command) (*Fighter, *Fighter, error) {
 	var args targetArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return nil, nil, err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,12 +48,12 @@ func meleeManoeuvre(tx *engine.Tx, cmd engine.Command) (*Fighter, *Fighter, erro
 
 // decideDisarm attacks the enemy's weapon or shield [Accurate←Strong]: no
 // damage; a success makes it drop it, a failure gives it a free attack.
-func decideDisarm(tx *engine.Tx, cmd engine.Command) error {
+func decideDisarm(tx *Tx, cmd engine.Command) error {
 	f, t, err := meleeManoeuvre(tx, cmd)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if !disarmable(t) {
 		return fray.Errorf(fray.EILLEGAL, "%s holds nothing to disarm", st.NameOf(t.ID))
 	}
@@ -62,9 +63,9 @@ func decideDisarm(tx *engine.Tx, cmd engine.Command) error {
 	won := o.Pass == aRolls
 	if won {
 		if t.Drawn && !t.weapon().kind().Natural {
-			set = append(set, setB(t.ID, "drawn", false))
+			set = append(set, change.Drawn.To(t.ID, false))
 		} else {
-			set = append(set, setB(t.ID, "shield-up", false))
+			set = append(set, change.ShieldUp.To(t.ID, false))
 		}
 		text := fmt.Sprintf("%s disarms %s: it must take a movement action to ready a weapon again.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 		return emit(tx, KindDisarmed, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "disarmed", Value: 1, Set: set}, []string{t.ID}, o.Roll)
@@ -84,12 +85,12 @@ func disarmable(t *Fighter) bool {
 
 // decideTackle tries to knock the enemy down [Strong←Strong] (Robust +2 a
 // level); the tackler falls too unless a Quick test passes.
-func decideTackle(tx *engine.Tx, cmd engine.Command) error {
+func decideTackle(tx *Tx, cmd engine.Command) error {
 	f, t, err := meleeManoeuvre(tx, cmd)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	set, _ := st.spend(f, true, 0)
 	var mods []dice.Mod
 	if r := f.Trait(TrRobust); r > 0 {
@@ -100,7 +101,7 @@ func decideTackle(tx *engine.Tx, cmd engine.Command) error {
 	won := o.Pass == aRolls
 	text := fmt.Sprintf("%s tackles %s, who stays up.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	if won {
-		set = append(set, setB(t.ID, "prone", true))
+		set = append(set, change.Prone.To(t.ID, true))
 		text = fmt.Sprintf("%s tackles %s to the ground.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 	}
 	if err := emit(tx, KindCondition, f.ID, text, Note{Fighter: t.ID, Target: t.ID, What: "tackle", Value: boolInt(won), Set: set}, []string{t.ID}, o.Roll); err != nil {
@@ -110,7 +111,7 @@ func decideTackle(tx *engine.Tx, cmd engine.Command) error {
 	if q.Pass {
 		return note(tx, KindCondition, f.ID, st.NameOf(f.ID)+" keeps their feet.", Note{Fighter: f.ID, What: "steady"}, q.Roll)
 	}
-	return note(tx, KindCondition, f.ID, st.NameOf(f.ID)+" goes down too.", Note{Fighter: f.ID, What: "prone", Value: 1, Set: []Change{setB(f.ID, "prone", true)}}, q.Roll)
+	return note(tx, KindCondition, f.ID, st.NameOf(f.ID)+" goes down too.", Note{Fighter: f.ID, What: "prone", Value: 1, Set: []Change{change.Prone.To(f.ID, true)}}, q.Roll)
 }
 
 // holdTest is the wrestling test [Strong←Strong], Robust +2/+4/+8 on
@@ -127,12 +128,12 @@ func (s *State) holdTest(holder, target string) (test, bool) {
 }
 
 // decideHold wrestles an enemy to stop it moving.
-func decideHold(tx *engine.Tx, cmd engine.Command) error {
+func decideHold(tx *Tx, cmd engine.Command) error {
 	f, t, err := meleeManoeuvre(tx, cmd)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if t.HeldBy != "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is held already", st.NameOf(t.ID))
 	}
@@ -140,7 +141,7 @@ func decideHold(tx *engine.Tx, cmd engine.Command) error {
 	tt, aRolls := st.holdTest(f.ID, t.ID)
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
-		set = append(set, setS(f.ID, "holding", t.ID), setS(t.ID, "held-by", f.ID))
+		set = append(set, change.Holding.To(f.ID, t.ID), change.HeldBy.To(t.ID, f.ID))
 		text := fmt.Sprintf("%s gets a hold on %s: it cannot move.", st.NameOf(f.ID), st.PublicNameOf(t.ID))
 		return emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t.ID, What: "held", Value: 1, Set: set}, []string{t.ID}, o.Roll)
 	}
@@ -150,46 +151,46 @@ func decideHold(tx *engine.Tx, cmd engine.Command) error {
 
 // keepHold is the test at the start of the holder's turn; a failure
 // frees the target, which gets a free attack.
-func keepHold(tx *engine.Tx, f *Fighter) error {
-	st := state(tx)
+func keepHold(tx *Tx, f *Fighter) error {
+	st := tx.State
 	t := f.Holding
 	tt, aRolls := st.holdTest(f.ID, t)
 	o := rollTest(tx, tt)
 	if o.Pass == aRolls {
 		text := fmt.Sprintf("%s keeps the hold on %s (the whole turn).", st.NameOf(f.ID), st.PublicNameOf(t))
 		return emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t, What: "kept", Value: 1,
-			Set: []Change{setB(f.ID, "combat", false), setV(f.ID, "moves", 0)}}, []string{t}, o.Roll)
+			Set: []Change{change.Combat.To(f.ID, false), change.Moves.To(f.ID, 0)}}, []string{t}, o.Roll)
 	}
 	text := fmt.Sprintf("%s breaks free of %s's hold.", st.PublicNameOf(t), st.NameOf(f.ID))
 	if err := emit(tx, KindHold, f.ID, text, Note{Fighter: f.ID, Target: t, What: "broken",
-		Set: []Change{setS(f.ID, "holding", ""), setS(t, "held-by", "")}}, []string{t}, o.Roll); err != nil {
+		Set: []Change{change.Holding.To(f.ID, ""), change.HeldBy.To(t, "")}}, []string{t}, o.Roll); err != nil {
 		return err
 	}
 	return tx.Run(freeAttackStep(t, f.ID, TrigHold))
 }
 
 // decideRelease lets go of a hold (free).
-func decideRelease(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideRelease(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Holding == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s holds no one", st.NameOf(f.ID))
 	}
 	t := f.Holding
 	return note(tx, KindHold, f.ID, st.NameOf(f.ID)+" lets go of "+st.PublicNameOf(t)+".", Note{Fighter: f.ID, Target: t, What: "released",
-		Set: []Change{setS(f.ID, "holding", ""), setS(t, "held-by", "")}})
+		Set: []Change{change.Holding.To(f.ID, ""), change.HeldBy.To(t, "")}})
 }
 
 // decideKnockOut attacks from an Advantage to knock the target out.
-func decideKnockOut(tx *engine.Tx, cmd engine.Command) error {
+func decideKnockOut(tx *Tx, cmd engine.Command) error {
 	f, t, err := meleeManoeuvre(tx, cmd)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.advantage(f.ID, t.ID) == "" {
 		return fray.Errorf(fray.EILLEGAL, "a knock-out needs an Advantage over %s", st.NameOf(t.ID))
 	}
@@ -203,8 +204,8 @@ func decideKnockOut(tx *engine.Tx, cmd engine.Command) error {
 
 // knockOut rolls 1d12 against the damage the hit would deal: lower knocks
 // the target out, for as long as the GM says.
-func knockOut(tx *engine.Tx, h hitCtx, b blow) error {
-	st := state(tx)
+func knockOut(tx *Tx, h hitCtx, b blow) error {
+	st := tx.State
 	dmg, dr := rollDamage(tx, b)
 	arm, ar := rollArmour(tx, b)
 	value := max(0, dmg-arm)
@@ -227,7 +228,7 @@ func knockOut(tx *engine.Tx, h hitCtx, b blow) error {
 	if !out {
 		return nil
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecKnockOut,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecKnockOut,
 		Prompt:  fmt.Sprintf("%s is knocked out. For how many rounds?", st.NameOf(h.At)),
 		Options: []engine.Choice{{Value: "out", Label: "Unconscious"}}, Default: "out",
 		Fields: []engine.Field{{Name: "rounds", Label: "Rounds unconscious", Type: engine.FieldNumber, Default: "3", Min: 1, Max: 50}}},
@@ -239,22 +240,22 @@ type koCtx struct {
 	Target   string `json:"target"`
 }
 
-func answerKnockOut(tx *engine.Tx, c koCtx, _ string, v engine.Values) error {
-	st := state(tx)
+func answerKnockOut(tx *Tx, c koCtx, ans engine.Answered) error {
+	st := tx.State
 	if st.Combatant(c.Target).Out {
 		return nil
 	}
-	return knockedOut(tx, c.Target, max(1, v.Int("rounds")), "knocked out")
+	return knockedOut(tx, c.Target, max(1, ans.Values.Int("rounds")), "knocked out")
 }
 
 // knockedOut makes a fighter unconscious for n of its turns.
-func knockedOut(tx *engine.Tx, id string, n int, why string) error {
-	st := state(tx)
+func knockedOut(tx *Tx, id string, n int, why string) error {
+	st := tx.State
 	f := st.Fighters[id]
 	text := fmt.Sprintf("%s is unconscious (%s) for %d turn(s).", st.NameOf(id), why, n)
-	set := []Change{setV(id, "unconscious", max(n, f.Unconscious)), setB(id, "prone", true)}
+	set := []Change{change.Unconscious.To(id, max(n, f.Unconscious)), change.Prone.To(id, true)}
 	if f.Holding != "" {
-		set = append(set, setS(id, "holding", ""), setS(f.Holding, "held-by", ""))
+		set = append(set, change.Holding.To(id, ""), change.HeldBy.To(f.Holding, ""))
 	}
 	if err := note(tx, KindCondition, id, text, Note{Fighter: id, What: "unconscious", Value: n, Set: set}); err != nil {
 		return err
@@ -270,12 +271,12 @@ func knockedOut(tx *engine.Tx, id string, n int, why string) error {
 // (option push-back-squares on the grid, out of the melee on the
 // ladder); a miss gives it a free attack. The GM rules on what the push
 // drives it into.
-func decidePushBack(tx *engine.Tx, cmd engine.Command) error {
+func decidePushBack(tx *Tx, cmd engine.Command) error {
 	f, t, err := meleeManoeuvre(tx, cmd)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Acted || f.Moves < 1 {
 		return fray.Errorf(fray.EILLEGAL, "Push Back must start the turn and takes both actions")
 	}
@@ -288,8 +289,8 @@ func decidePushBack(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // push moves a pushed target, then asks the GM about hazards.
-func push(tx *engine.Tx, by, id string) error {
-	st := state(tx)
+func push(tx *Tx, by, id string) error {
+	st := tx.State
 	t := st.Fighters[id]
 	if t == nil || st.Combatant(id).Out {
 		return nil
@@ -300,25 +301,25 @@ func push(tx *engine.Tx, by, id string) error {
 		a := st.Fighters[by]
 		dx, dy := sign(t.X-a.X), sign(t.Y-a.Y)
 		x, y := t.X, t.Y
-		for i := 0; i < st.optInt(OptPushBackSquares); i++ {
+		for i := 0; i < kit.OptInt(&st.Base, OptPushBackSquares); i++ {
 			nx, ny := x+dx, y+dy
 			if !st.Grid.inside(nx, ny) || st.Grid.wall(nx, ny) || st.at(nx, ny) != "" {
 				break
 			}
 			x, y = nx, ny
 		}
-		set = append(set, setV(id, "x", x), setV(id, "y", y))
+		set = append(set, change.X.To(id, x), change.Y.To(id, y))
 		where = " to " + cellWords(Cell{x, y})
 	} else {
 		side := st.side(by)
-		set = append(set, engageChange(by, id, false), setV(id, keyOf("ahead", side), max(-MaxRetreat, t.Ahead[side]-1)))
+		set = append(set, change.Engage.To(by, id, boolInt(false)), change.Ahead.To(id, side, max(-MaxRetreat, t.Ahead[side]-1)))
 		where = " out of the melee"
 	}
 	text := fmt.Sprintf("%s is pushed back%s.", st.PublicNameOf(id), where)
 	if err := emit(tx, KindPushed, by, text, Note{Fighter: id, Target: id, Set: set}, []string{id}); err != nil {
 		return err
 	}
-	return ask(tx, engine.Decision{For: engine.GM, Kind: DecPushHazard,
+	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecPushHazard,
 		Prompt:  fmt.Sprintf("%s is pushed back%s. Does the push drive it into anything?", st.NameOf(id), where),
 		Options: []engine.Choice{{Value: "none", Label: "Nothing"}, {Value: "hazard", Label: "A hazard"}}, Default: "none",
 		Fields: []engine.Field{{Name: "damage", Label: "Hazard damage (armour does not help)", Type: engine.FieldNumber, Default: "0", Min: 0, Max: 30},
@@ -331,18 +332,18 @@ type pushCtx struct {
 	Target string `json:"target"`
 }
 
-func answerPushHazard(tx *engine.Tx, c pushCtx, choice string, v engine.Values) error {
-	st := state(tx)
+func answerPushHazard(tx *Tx, c pushCtx, ans engine.Answered) error {
+	st := tx.State
 	t := st.Fighters[c.Target]
-	if choice != "hazard" || st.Combatant(c.Target).Out {
+	if ans.Choice != "hazard" || st.Combatant(c.Target).Out {
 		return nil
 	}
-	if v.Bool("prone") && !t.Prone {
-		if err := note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" goes down.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{setB(c.Target, "prone", true)}}); err != nil {
+	if ans.Values.Bool("prone") && !t.Prone {
+		if err := note(tx, KindCondition, c.Target, st.PublicNameOf(c.Target)+" goes down.", Note{Fighter: c.Target, What: "prone", Value: 1, Set: []Change{change.Prone.To(c.Target, true)}}); err != nil {
 			return err
 		}
 	}
-	if n := v.Int("damage"); n > 0 {
+	if n := ans.Values.Int("damage"); n > 0 {
 		return harm(tx, blow{From: "", To: c.Target, Source: "Hazard", NoArmour: true}, n, 0, n, nil)
 	}
 	return nil
@@ -360,12 +361,12 @@ func sign(n int) int {
 
 // decideFullDefence stakes the turn on defence: a second chance on every
 // defence test, no attacks (option stance-duration).
-func decideFullDefence(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideFullDefence(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.FullDefence {
 		return fray.Errorf(fray.EILLEGAL, "%s is in Full Defence already", st.NameOf(f.ID))
 	}
@@ -373,26 +374,26 @@ func decideFullDefence(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	set = append(set, setB(f.ID, "full-defence", true), setB(f.ID, "full-offense", false))
+	set = append(set, change.FullDefence.To(f.ID, true), change.FullOffense.To(f.ID, false))
 	return note(tx, KindStance, f.ID, st.NameOf(f.ID)+" goes into Full Defence: a second chance on every defence, no attacks.", Note{Fighter: f.ID, What: "full-defence", Value: 1, Set: set})
 }
 
 // decideFullOffense stakes the turn on melee attacks (free, before the
 // combat action): a second chance on them, a second chance to fail every
 // defence.
-func decideFullOffense(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideFullOffense(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.FullOffense || f.FullDefence {
 		return fray.Errorf(fray.EILLEGAL, "%s has taken a stance already", st.NameOf(f.ID))
 	}
 	if !f.Combat {
 		return fray.Errorf(fray.EILLEGAL, "Full Offense is declared before the combat action")
 	}
-	set := []Change{setB(f.ID, "full-offense", true), setB(f.ID, "acted", true)}
+	set := []Change{change.FullOffense.To(f.ID, true), change.Acted.To(f.ID, true)}
 	return note(tx, KindStance, f.ID, st.NameOf(f.ID)+" goes all out: a second chance on melee attacks, a second chance to fail defences.", Note{Fighter: f.ID, What: "full-offense", Value: 1, Set: set})
 }
 
@@ -401,16 +402,16 @@ var poisons = map[string]int{ItemWeakPoison: 4, ItemModeratePoison: 6, ItemStron
 
 // decidePoison applies a dose of poison to a weapon: a combat action and
 // a Cunning test; a 20 poisons the user.
-func decidePoison(tx *engine.Tx, cmd engine.Command) error {
+func decidePoison(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 		Poison string `json:"poison"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	w, ok := f.Sheet.Weapon(args.Weapon)
 	if !ok || w.kind().Natural {
 		return fray.Errorf(fray.EINVALID, "%s has no weapon %q to poison", st.NameOf(f.ID), args.Weapon)
@@ -426,7 +427,7 @@ func decidePoison(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	set = append(set, setV(f.ID, keyOf("item", args.Poison), f.Items[args.Poison]-1))
+	set = append(set, change.Item.To(f.ID, args.Poison, f.Items[args.Poison]-1))
 	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Poison the weapon", testCraft))
 	switch {
 	case o.twenty():
@@ -435,15 +436,15 @@ func decidePoison(tx *engine.Tx, cmd engine.Command) error {
 		}
 		return poisonVictim(tx, "", f.ID, die)
 	case o.Pass:
-		set = append(set, setV(f.ID, keyOf("weapon-poison", w.ID), die))
+		set = append(set, change.WeaponPoison.To(f.ID, w.ID, die))
 		return note(tx, KindPoison, f.ID, fmt.Sprintf("%s coats %s with poison: enough for one hit.", st.NameOf(f.ID), w.Name), Note{Fighter: f.ID, What: w.ID, Value: die, Set: set}, o.Roll)
 	}
 	return note(tx, KindPoison, f.ID, st.NameOf(f.ID)+" spills the poison.", Note{Fighter: f.ID, What: "spilt", Set: set}, o.Roll)
 }
 
 // poisonVictim poisons a fighter: 1dN damage a turn for 1dN turns.
-func poisonVictim(tx *engine.Tx, by, id string, die int) error {
-	st := state(tx)
+func poisonVictim(tx *Tx, by, id string, die int) error {
+	st := tx.State
 	who := id
 	if !st.rolls(id) {
 		who = ""
@@ -452,24 +453,24 @@ func poisonVictim(tx *engine.Tx, by, id string, die int) error {
 	turns := d.Total()
 	text := fmt.Sprintf("%s is poisoned: 1d%d damage at the start of each of its next %d turn(s).", st.PublicNameOf(id), die, turns)
 	return emit(tx, KindPoison, by, text, Note{Fighter: id, Target: id, What: "poisoned", Value: turns,
-		Set: []Change{setV(id, "poison-die", die), setV(id, "poison-turns", turns)}}, []string{id}, dieRoll("Poison duration", who, d))
+		Set: []Change{change.PoisonDie.To(id, die), change.PoisonTurns.To(id, turns)}}, []string{id}, dieRoll("Poison duration", who, d))
 }
 
 // poisonTick is the poison's damage at the start of the victim's turn.
-func poisonTick(tx *engine.Tx, f *Fighter) error {
+func poisonTick(tx *Tx, f *Fighter) error {
 	if f.PoisonTurns <= 0 || f.PoisonDie == 0 {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	who := f.ID
 	if !st.rolls(f.ID) {
 		who = ""
 	}
 	d := tx.Dice.Die(f.PoisonDie)
 	left := f.PoisonTurns - 1
-	set := []Change{setV(f.ID, "poison-turns", left)}
+	set := []Change{change.PoisonTurns.To(f.ID, left)}
 	if left == 0 {
-		set = append(set, setV(f.ID, "poison-die", 0))
+		set = append(set, change.PoisonDie.To(f.ID, 0))
 	}
 	if err := note(tx, KindPoison, f.ID, fmt.Sprintf("The poison works in %s.", st.NameOf(f.ID)), Note{Fighter: f.ID, What: "tick", Value: left, Set: set}); err != nil {
 		return err

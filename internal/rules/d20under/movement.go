@@ -9,6 +9,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Movement actions (seed: Movement Action; spec c2): reach an enemy and
@@ -72,13 +73,13 @@ type moveArgs struct {
 
 // decideMove moves on the grid with one movement action, or two (the
 // combat action traded).
-func decideMove(tx *engine.Tx, cmd engine.Command) error {
+func decideMove(tx *Tx, cmd engine.Command) error {
 	var args moveArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Model != board.Grid {
 		return fray.Errorf(fray.EILLEGAL, "on the distance categories, advance, retreat, engage or withdraw")
 	}
@@ -105,14 +106,14 @@ func decideMove(tx *engine.Tx, cmd engine.Command) error {
 
 // gridMove starts a move along a route: free attacks for withdrawing and
 // moving past, traps in the way, then what follows on arrival.
-func gridMove(tx *engine.Tx, f *Fighter, r route, moves int, after afterCtx, verb string) error {
-	st := state(tx)
+func gridMove(tx *Tx, f *Fighter, r route, moves int, after afterCtx, verb string) error {
+	st := tx.State
 	set, err := st.spend(f, after.Charge, moves)
 	if err != nil {
 		return err
 	}
 	token := int(tx.Base().Seq) + 1
-	set = append(set, setV(f.ID, "moving", token))
+	set = append(set, change.Moving.To(f.ID, token))
 	dest := r.Path[len(r.Path)-1]
 	text := fmt.Sprintf("%s %s toward %s.", st.NameOf(f.ID), verb, cellWords(dest))
 	if err := note(tx, KindAction, f.ID, text, Note{Fighter: f.ID, What: verb, Value: moves, Set: set}); err != nil {
@@ -173,23 +174,23 @@ func (s *State) gridSteps(f *Fighter, r route, token int, after afterCtx) []engi
 
 // runMoveTo moves to the next square of a move, unless the move was cut
 // short (the mover fell, was caught, or stopped before a trap).
-func runMoveTo(tx *engine.Tx, m moveToCtx) error {
-	st := state(tx)
+func runMoveTo(tx *Tx, m moveToCtx) error {
+	st := tx.State
 	f := st.Fighters[m.Fighter]
 	if f == nil || f.Moving != m.Token {
 		return nil
 	}
 	if !st.fighting(f.ID) || f.Prone || f.Caught != "" || f.HeldBy != "" {
 		text := fmt.Sprintf("%s's move ends at %s.", st.NameOf(f.ID), cellWords(Cell{f.X, f.Y}))
-		return note(tx, KindStopped, f.ID, text, Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
+		return note(tx, KindStopped, f.ID, text, Note{Fighter: f.ID, Set: []Change{change.Moving.To(f.ID, 0)}})
 	}
 	if id := st.at(m.X, m.Y); id != "" && id != f.ID {
 		// Someone stepped in meanwhile: stop short.
-		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" finds the way blocked and stops.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
+		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" finds the way blocked and stops.", Note{Fighter: f.ID, Set: []Change{change.Moving.To(f.ID, 0)}})
 	}
-	set := []Change{setV(f.ID, "x", m.X), setV(f.ID, "y", m.Y)}
+	set := []Change{change.X.To(f.ID, m.X), change.Y.To(f.ID, m.Y)}
 	if m.Final {
-		set = append(set, setV(f.ID, "moving", 0))
+		set = append(set, change.Moving.To(f.ID, 0))
 	}
 	text := fmt.Sprintf("%s moves to %s.", st.NameOf(f.ID), cellWords(Cell{m.X, m.Y}))
 	if m.Past != "" {
@@ -201,8 +202,8 @@ func runMoveTo(tx *engine.Tx, m moveToCtx) error {
 // runAfterMove carries out what follows a move: long weapons get their
 // free attacks on the first turn of melee (seed: Combat With Weapons
 // Ready; Polearm Mastery), a charge strikes, a push moves its target.
-func runAfterMove(tx *engine.Tx, a afterCtx) error {
-	st := state(tx)
+func runAfterMove(tx *Tx, a afterCtx) error {
+	st := tx.State
 	if a.Push != "" {
 		return push(tx, a.Mover, a.Push)
 	}
@@ -243,23 +244,23 @@ type targetArgs struct {
 // decideEngage moves to engage an enemy: on the grid, to the nearest free
 // square next to it (one movement action); on the ladder, an enemy one
 // move away or closer.
-func decideEngage(tx *engine.Tx, cmd engine.Command) error { return engageOrFlank(tx, cmd, false) }
+func decideEngage(tx *Tx, cmd engine.Command) error { return engageOrFlank(tx, cmd, false) }
 
 // decideFlank takes up a flanking position next to an enemy already
 // fighting an ally.
-func decideFlank(tx *engine.Tx, cmd engine.Command) error { return engageOrFlank(tx, cmd, true) }
+func decideFlank(tx *Tx, cmd engine.Command) error { return engageOrFlank(tx, cmd, true) }
 
-func engageOrFlank(tx *engine.Tx, cmd engine.Command, flank bool) error {
+func engageOrFlank(tx *Tx, cmd engine.Command, flank bool) error {
 	var args struct {
 		Target string `json:"target"`
 		Past   string `json:"past"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -347,7 +348,7 @@ func closer(r route, c Cell, b route, bc Cell, f *Fighter) bool {
 func (s *State) flanksFrom(f, t string, c Cell) bool {
 	ft := s.Fighters[t]
 	for _, b := range s.allyFighting(f, t) {
-		if s.opt(OptGridFlanking) == FlankAny {
+		if kit.Opt(&s.Base, OptGridFlanking) == FlankAny {
 			return true
 		}
 		fb := s.Fighters[b]
@@ -384,17 +385,17 @@ type sideArgs struct {
 	Side string `json:"side"`
 }
 
-func decideAdvance(tx *engine.Tx, cmd engine.Command) error { return ladderStep(tx, cmd, 1) }
-func decideRetreat(tx *engine.Tx, cmd engine.Command) error { return ladderStep(tx, cmd, -1) }
+func decideAdvance(tx *Tx, cmd engine.Command) error { return ladderStep(tx, cmd, 1) }
+func decideRetreat(tx *Tx, cmd engine.Command) error { return ladderStep(tx, cmd, -1) }
 
 // ladderStep moves one step toward (+1) or away from (−1) a side.
-func ladderStep(tx *engine.Tx, cmd engine.Command, dir int) error {
+func ladderStep(tx *Tx, cmd engine.Command, dir int) error {
 	var args sideArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Model != board.Ladder {
 		return fray.Errorf(fray.EILLEGAL, "on the grid, move to a square")
 	}
@@ -415,7 +416,7 @@ func ladderStep(tx *engine.Tx, cmd engine.Command, dir int) error {
 		return err
 	}
 	token := int(tx.Base().Seq) + 1
-	set = append(set, setV(f.ID, "moving", token))
+	set = append(set, change.Moving.To(f.ID, token))
 	n := f.Ahead[args.Side] + dir
 	verb := "advances toward"
 	if dir < 0 {
@@ -462,8 +463,8 @@ const MaxRetreat = 10
 // ladderEngage engages t on the ladder: from one move away or closer
 // (two with a charge), after the free attacks of leaving other melees and
 // of an enemy moved past.
-func ladderEngage(tx *engine.Tx, f, t *Fighter, past string, charge bool) error {
-	st := state(tx)
+func ladderEngage(tx *Tx, f, t *Fighter, past string, charge bool) error {
+	st := tx.State
 	m := st.moves(f.ID, t.ID)
 	reach, cost := 1, 1
 	if charge {
@@ -494,7 +495,7 @@ func ladderEngage(tx *engine.Tx, f, t *Fighter, past string, charge bool) error 
 		return err
 	}
 	token := int(tx.Base().Seq) + 1
-	set = append(set, setV(f.ID, "moving", token))
+	set = append(set, change.Moving.To(f.ID, token))
 	verb := "moves to engage"
 	if charge {
 		verb = "charges"
@@ -531,33 +532,33 @@ func (s *State) pastChoices(f *Fighter) []string {
 }
 
 // runLadderMove completes a move on the ladder, unless it was cut short.
-func runLadderMove(tx *engine.Tx, m ladderCtx) error {
-	st := state(tx)
+func runLadderMove(tx *Tx, m ladderCtx) error {
+	st := tx.State
 	f := st.Fighters[m.Fighter]
 	if f == nil || f.Moving != m.Token {
 		return nil
 	}
 	if !st.fighting(f.ID) || f.Prone || f.Caught != "" || f.HeldBy != "" {
-		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+"'s move is cut short.", Note{Fighter: f.ID, Set: []Change{setV(f.ID, "moving", 0)}})
+		return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+"'s move is cut short.", Note{Fighter: f.ID, Set: []Change{change.Moving.To(f.ID, 0)}})
 	}
-	set := []Change{setV(f.ID, "moving", 0)}
+	set := []Change{change.Moving.To(f.ID, 0)}
 	sides := make([]string, 0, len(m.Ahead))
 	for side := range m.Ahead {
 		sides = append(sides, side)
 	}
 	slices.Sort(sides)
 	for _, side := range sides {
-		set = append(set, setV(f.ID, keyOf("ahead", side), m.Ahead[side]))
+		set = append(set, change.Ahead.To(f.ID, side, m.Ahead[side]))
 	}
 	for _, e := range m.Disengage {
-		set = append(set, engageChange(f.ID, e, false))
+		set = append(set, change.Engage.To(f.ID, e, boolInt(false)))
 	}
 	kind := KindMoved
 	if m.Engage != "" {
 		if st.Combatant(m.Engage).Out || len(st.attackersAround(m.Engage)) >= 4 {
 			m.Text = st.NameOf(f.ID) + " cannot reach the enemy."
 		} else {
-			set = append(set, engageChange(f.ID, m.Engage, true))
+			set = append(set, change.Engage.To(f.ID, m.Engage, boolInt(true)))
 			kind = KindEngaged
 		}
 	}
@@ -566,15 +567,15 @@ func runLadderMove(tx *engine.Tx, m ladderCtx) error {
 
 // decideWithdraw leaves every melee on the ladder: each engaged enemy
 // gets a free attack; with back, the combatant also falls back a move.
-func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
+func decideWithdraw(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Back bool `json:"back"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Model != board.Ladder {
 		return fray.Errorf(fray.EILLEGAL, "on the grid, move away: the free attacks follow")
 	}
@@ -590,7 +591,7 @@ func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
 		return err
 	}
 	token := int(tx.Base().Seq) + 1
-	set = append(set, setV(f.ID, "moving", token))
+	set = append(set, change.Moving.To(f.ID, token))
 	if err := note(tx, KindAction, f.ID, st.NameOf(f.ID)+" withdraws from the melee.", Note{Fighter: f.ID, What: CmdWithdraw, Set: set}); err != nil {
 		return err
 	}
@@ -616,14 +617,14 @@ func decideWithdraw(tx *engine.Tx, cmd engine.Command) error {
 // decideCharge is the Charge manoeuvre (seed 14): a double move in a
 // straight line and a melee attack, the whole turn; a miss gives the
 // target a free attack.
-func decideCharge(tx *engine.Tx, cmd engine.Command) error {
+func decideCharge(tx *Tx, cmd engine.Command) error {
 	var args targetArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -704,15 +705,15 @@ func (s *State) chargeRouteIn(routes map[Cell]route, f, t *Fighter) (route, bool
 // Quick test, or the whole turn without a test. A failed test still gets
 // the character up, at the cost of its combat action too; without it
 // left, it stays down.
-func decideStand(tx *engine.Tx, cmd engine.Command) error {
+func decideStand(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Whole bool `json:"whole"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if !f.Prone {
 		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.NameOf(f.ID))
 	}
@@ -724,7 +725,7 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 			return fray.Errorf(fray.EILLEGAL, "standing up without a test takes the whole turn: both actions")
 		}
 		set, _ := st.spend(f, true, 1)
-		set = append(set, setB(f.ID, "prone", false))
+		set = append(set, change.Prone.To(f.ID, false))
 		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" takes the whole turn to stand up.", Note{Fighter: f.ID, What: "whole turn", Set: set})
 	}
 	set, err := st.spend(f, false, 1)
@@ -734,10 +735,10 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 	o := rollTest(tx, st.plainTest(f.ID, Quick, "Stand up", testOther))
 	switch {
 	case o.Pass:
-		set = append(set, setB(f.ID, "prone", false))
+		set = append(set, change.Prone.To(f.ID, false))
 		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" springs to their feet.", Note{Fighter: f.ID, What: "quick", Value: 1, Set: set}, o.Roll)
 	case f.Combat && f.Moves >= 1:
-		set = append(set, setB(f.ID, "combat", false), setB(f.ID, "prone", false))
+		set = append(set, change.Combat.To(f.ID, false), change.Prone.To(f.ID, false))
 		return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" struggles up, and the whole turn goes by.", Note{Fighter: f.ID, What: "slow", Set: set}, o.Roll)
 	}
 	return note(tx, KindStood, f.ID, st.NameOf(f.ID)+" fails to get up.", Note{Fighter: f.ID, What: "failed", Set: set}, o.Roll)
@@ -746,15 +747,15 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 // decideSwitch draws or switches weapons: a movement action, free for a
 // Short weapon or with Quick Draw. A shield is slung to free the hands
 // for a ranged or heavy weapon and taken up again for one-handed ones.
-func decideSwitch(tx *engine.Tx, cmd engine.Command) error {
+func decideSwitch(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	w, ok := f.Sheet.Weapon(args.Weapon)
 	if !ok {
 		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
@@ -772,11 +773,11 @@ func decideSwitch(tx *engine.Tx, cmd engine.Command) error {
 			return err
 		}
 	} else {
-		set = append(set, setB(f.ID, "acted", true))
+		set = append(set, change.Acted.To(f.ID, true))
 	}
 	k := w.kind()
 	shield := f.Shield != "" && !(f.Shield == "shield" && (k.Ranged || k.Heavy))
-	set = append(set, setS(f.ID, "wielded", w.ID), setB(f.ID, "drawn", true), setB(f.ID, "shield-up", shield))
+	set = append(set, change.Wielded.To(f.ID, w.ID), change.Drawn.To(f.ID, true), change.ShieldUp.To(f.ID, shield))
 	text := fmt.Sprintf("%s takes %s in hand", st.NameOf(f.ID), w.Name)
 	if free {
 		text += " (a free action)"
@@ -787,16 +788,16 @@ func decideSwitch(tx *engine.Tx, cmd engine.Command) error {
 // decideUseItem drinks or applies an elixir: on oneself a movement
 // action, on someone else (next to one) a combat action (seed: Use/Apply
 // Elixir). A herbal cure heals 1 Toughness; an antidote ends a poison.
-func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
+func decideUseItem(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Item   string `json:"item"`
 		Target string `json:"target"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if args.Item != ItemHerbalCure && args.Item != ItemAntidote {
 		return fray.Errorf(fray.EINVALID, "item %q must be %s or %s", args.Item, ItemHerbalCure, ItemAntidote)
 	}
@@ -805,7 +806,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 	}
 	to := f
 	if args.Target != "" && args.Target != f.ID {
-		if to, err = target(tx, args.Target); err != nil {
+		if to, err = tx.Target(args.Target); err != nil {
 			return err
 		}
 		if st.enemies(f.ID, to.ID) || !st.nextTo(f.ID, to.ID) {
@@ -820,7 +821,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1))
+	set = append(set, change.Item.To(f.ID, args.Item, f.Items[args.Item]-1))
 	if err := note(tx, KindItem, f.ID, fmt.Sprintf("%s uses a %s on %s.", st.NameOf(f.ID), strings.ReplaceAll(args.Item, "-", " "), st.PublicNameOf(to.ID)),
 		Note{Fighter: f.ID, Target: to.ID, What: args.Item, Set: set}); err != nil {
 		return err
@@ -829,7 +830,7 @@ func decideUseItem(tx *engine.Tx, cmd engine.Command) error {
 		if to.PoisonTurns == 0 {
 			return nil
 		}
-		return note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+" is no longer poisoned.", Note{Fighter: to.ID, What: "cured", Set: []Change{setV(to.ID, "poison-die", 0), setV(to.ID, "poison-turns", 0)}})
+		return note(tx, KindPoison, to.ID, st.PublicNameOf(to.ID)+" is no longer poisoned.", Note{Fighter: to.ID, What: "cured", Set: []Change{change.PoisonDie.To(to.ID, 0), change.PoisonTurns.To(to.ID, 0)}})
 	}
 	return heal(tx, to, HerbalCure, f.ID, "herbal cure")
 }

@@ -1,6 +1,9 @@
 package d20under
 
-import "github.com/fray-vtt/fray/internal/engine"
+import (
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
+)
 
 // Option names. Every interpretation ([I] in the spec) is one of these,
 // with the spec's reading as its default, so a GM can switch it; so are the
@@ -181,99 +184,65 @@ const (
 	RowOneLeft  = "left-leg"
 )
 
-func choices(pairs ...string) []engine.Choice {
-	out := make([]engine.Choice, 0, len(pairs)/2)
-	for i := 0; i+1 < len(pairs); i += 2 {
-		out = append(out, engine.Choice{Value: pairs[i], Label: pairs[i+1]})
-	}
-	return out
-}
-
-var onOff = choices(On, "On", Off, "Off")
+var onOff = kit.Choices(On, "On", Off, "Off")
 
 var optionSpecs = []engine.OptionSpec{
 	{Name: OptNPCvsNPC, Label: "NPC against NPC", Default: RollerAttacker,
 		Help:    "Who rolls when an NPC attacks another NPC (damage and armour stay flat).",
-		Choices: choices(RollerAttacker, "The attacker rolls its attack", RollerDefender, "The defender rolls its defence")},
+		Choices: kit.Choices(RollerAttacker, "The attacker rolls its attack", RollerDefender, "The defender rolls its defence")},
 	{Name: OptPainEffect, Label: "Damage at the Pain Threshold", Default: PainProne,
 		Help:    "What damage equal to or above the victim's Pain Threshold does.",
-		Choices: choices(PainProne, "The victim falls prone", PainChoose, "The attacker chooses: prone or a free attack", PainNone, "Nothing")},
+		Choices: kit.Choices(PainProne, "The victim falls prone", PainChoose, "The attacker chooses: prone or a free attack", PainNone, "Nothing")},
 	{Name: OptCriticals, Label: "Perfect hits and fumbles", Default: On,
 		Help: "Attack 1: +1d6 damage; attack 20: the enemy gets a free attack; defence 1: a free attack on the attacker; defence 20: +3 damage.", Choices: onOff},
 	{Name: OptCriticalDamage, Label: "Critical Damage", Default: On,
 		Help: "Damage above the Pain Threshold gives a second chance to fail every test until healed.", Choices: onOff},
 	{Name: OptCriticalEnds, Label: "Critical Damage ends", Default: EndsHealedOrScene,
-		Choices: choices(EndsHealedOrScene, "When healed, or at the end of the scene", EndsHealed, "Only when healed (carried to the next encounter)")},
+		Choices: kit.Choices(EndsHealedOrScene, "When healed, or at the end of the scene", EndsHealed, "Only when healed (carried to the next encounter)")},
 	{Name: OptKojTrigger, Label: "Koj: roused when", Default: KojDamage,
-		Choices: choices(KojDamage, "The character took at least 1 damage", KojHit, "The character was hit, even without damage")},
+		Choices: kit.Choices(KojDamage, "The character took at least 1 damage", KojHit, "The character was hit, even without damage")},
 	{Name: OptKojTest, Label: "Koj: Quick test for Rapid Fire", Default: PerTurn,
-		Choices: choices(PerTurn, "Once per turn", PerShot, "For every Adept or Master volley")},
+		Choices: kit.Choices(PerTurn, "Once per turn", PerShot, "For every Adept or Master volley")},
 	{Name: OptFreeAttackLimit, Label: "One free attack per trigger and", Default: LimitRound,
 		Help:    "Symbaroum's \"turn\" is Fray's round.",
-		Choices: choices(LimitRound, "Round", LimitTurn, "Combatant's turn")},
+		Choices: kit.Choices(LimitRound, "Round", LimitTurn, "Combatant's turn")},
 	{Name: OptFreeAttackOffers, Label: "Ask before free attacks", Default: OffersPCs,
-		Choices: choices(OffersPCs, "Players; NPCs attack at once", OffersAll, "Players and the GM", OffersAuto, "Nobody: every free attack is made")},
+		Choices: kit.Choices(OffersPCs, "Players; NPCs attack at once", OffersAll, "Players and the GM", OffersAuto, "Nobody: every free attack is made")},
 	{Name: OptFeatOffers, Label: "Offer reactive feats", Default: OffersPCs,
 		Help:    "Perfect Defence, Resilience and Fearless, offered when they could be used.",
-		Choices: choices(OffersPCs, "To players", OffersAll, "To players and the GM (NPCs)", OffersOff, "To nobody")},
+		Choices: kit.Choices(OffersPCs, "To players", OffersAll, "To players and the GM (NPCs)", OffersOff, "To nobody")},
 	{Name: OptNPCFeats, Label: "NPC feats", Default: FeatsCorruption,
-		Choices: choices(FeatsCorruption, "Paid in permanent Corruption", FeatsNever, "Never")},
+		Choices: kit.Choices(FeatsCorruption, "Paid in permanent Corruption", FeatsNever, "Never")},
 	{Name: OptPushBackSquares, Label: "Push Back distance (squares)", Type: engine.OptionInt, Default: "3", Min: 1, Max: 5},
 	{Name: OptTraitValues, Label: "Monstrous-trait values", Default: TraitsRolled,
-		Choices: choices(TraitsRolled, "Rolled: a flat N becomes 1d(2N)", TraitsFlat, "Flat")},
+		Choices: kit.Choices(TraitsRolled, "Rolled: a flat N becomes 1d(2N)", TraitsFlat, "Flat")},
 	{Name: OptReclaim, Label: "Searching for arrows and bolts", Default: ReclaimRoll,
-		Choices: choices(ReclaimRoll, "Roll for each spent projectile", ReclaimReset, "Counters reset to 3")},
+		Choices: kit.Choices(ReclaimRoll, "Roll for each spent projectile", ReclaimReset, "Counters reset to 3")},
 	{Name: OptCorruptionTests, Label: "Corruption and tests", Default: CorruptionOverThreshold,
 		Help:    "What Ignore Corruption ignores.",
-		Choices: choices(CorruptionOverThreshold, "−1 per point of Corruption above the threshold", CorruptionNone, "No effect")},
+		Choices: kit.Choices(CorruptionOverThreshold, "−1 per point of Corruption above the threshold", CorruptionNone, "No effect")},
 	{Name: OptHitLocations, Label: "Hit locations", Default: LocationsAimed,
-		Choices: choices(LocationsAimed, "Only aimed attacks", LocationsEvery, "Every hit rolls a body part")},
+		Choices: kit.Choices(LocationsAimed, "Only aimed attacks", LocationsEvery, "Every hit rolls a body part")},
 	{Name: OptAimEffects, Label: "Body-part effects", Default: AimBodyPart,
-		Choices: choices(AimBodyPart, "Only when aiming at a body part", AimLocated, "Every located hit")},
+		Choices: kit.Choices(AimBodyPart, "Only when aiming at a body part", AimLocated, "Every located hit")},
 	{Name: OptUnlocatedArmour, Label: "Armour segments against unlocated hits", Default: UnlocatedCuirass,
-		Choices: choices(UnlocatedCuirass, "Protect when the cuirass is worn", UnlocatedAny, "Protect when any segment is worn")},
+		Choices: kit.Choices(UnlocatedCuirass, "Protect when the cuirass is worn", UnlocatedAny, "Protect when any segment is worn")},
 	{Name: OptStanceDuration, Label: "Full Defence and Full Offense last", Default: StanceNextTurn,
-		Choices: choices(StanceNextTurn, "Until the combatant's next turn", StanceRound, "Until the end of the round")},
+		Choices: kit.Choices(StanceNextTurn, "Until the combatant's next turn", StanceRound, "Until the end of the round")},
 	{Name: OptDyingDamage, Label: "Damage to the dying", Default: DyingFailedTest,
-		Choices: choices(DyingFailedTest, "Counts as a failed death test", DyingDies, "Kills")},
+		Choices: kit.Choices(DyingFailedTest, "Counts as a failed death test", DyingDies, "Kills")},
 	{Name: OptMedicusCure, Label: "Herbal cure bonus to Medicus", Type: engine.OptionInt, Default: "1", Min: 0, Max: 4},
 	{Name: OptRapidNovice, Label: "Rapid Fire shots (Novice)", Type: engine.OptionInt, Default: "2", Min: 1, Max: 6},
 	{Name: OptRapidAdept, Label: "Rapid Fire shots (Adept)", Type: engine.OptionInt, Default: "3", Min: 1, Max: 6},
 	{Name: OptRapidMaster, Label: "Rapid Fire shots (Master)", Type: engine.OptionInt, Default: "4", Min: 1, Max: 6},
 	{Name: OptGridFlanking, Label: "Flanking on the grid", Default: FlankOpposite,
-		Choices: choices(FlankOpposite, "Attackers on opposite sides", FlankAny, "Any two attackers engaged")},
+		Choices: kit.Choices(FlankOpposite, "Attackers on opposite sides", FlankAny, "Any two attackers engaged")},
 	{Name: OptLameSquares, Label: "Squares per movement with a leg wound", Type: engine.OptionInt, Default: "2", Min: 1, Max: 5},
 	{Name: OptFamiliarSplit, Label: "Familiars and companions share damage", Default: SplitHalf,
-		Choices: choices(SplitHalf, "Half each, after the Pain Threshold", SplitOff, "No")},
+		Choices: kit.Choices(SplitHalf, "Half each, after the Pain Threshold", SplitOff, "No")},
 	{Name: OptRowOne, Label: "Hit locations: a 1 on the d10", Default: RowOneRight,
 		Help:    "The seed's first row reads \"1 Right Left\".",
-		Choices: choices(RowOneRight, "The right leg", RowOneLeft, "The left leg")},
+		Choices: kit.Choices(RowOneRight, "The right leg", RowOneLeft, "The left leg")},
 	{Name: OptUntrainedTraps, Label: "Untrained trap setting takes", Default: TrapsTurn,
-		Choices: choices(TrapsTurn, "The whole turn", TrapsAction, "A combat action")},
+		Choices: kit.Choices(TrapsTurn, "The whole turn", TrapsAction, "A combat action")},
 }
-
-// opt reads an option, falling back to its default.
-func opt(b *engine.Base, name string) string {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			return b.Option(name, o.Default)
-		}
-	}
-	return b.Option(name, "")
-}
-
-// optInt reads an integer option, falling back to its default.
-func optInt(b *engine.Base, name string) int {
-	def := 0
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			for _, c := range o.Default {
-				def = def*10 + int(c-'0')
-			}
-		}
-	}
-	return b.OptionInt(name, def)
-}
-
-func (s *State) opt(name string) string { return opt(&s.Base, name) }
-func (s *State) optInt(name string) int { return optInt(&s.Base, name) }

@@ -29,8 +29,11 @@ import (
 // the Toughness it has left (its weapon's average over its Toughness).
 // Decisions take their defaults: make every free attack, take a hit
 // rather than pay for a feat, stop before a trap.
-func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
-	st := s.(*State)
+func (r Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
+	st, ok := r.StateOf(s)
+	if !ok {
+		return engine.Command{}, false
+	}
 	if len(o.Pending) > 0 {
 		return engine.Command{}, false
 	}

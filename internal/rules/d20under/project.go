@@ -2,116 +2,14 @@ package d20under
 
 import (
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 )
-
-// View is the d20-under part of an engine.View.
-type View struct {
-	Model string `json:"model"`
-	// Phase is "declare" before the first round, "surprise" during the
-	// ambush.
-	Phase string `json:"phase,omitempty"`
-	// Initiative is the fixed order, as the viewer may see it.
-	Initiative []string               `json:"initiative"`
-	Fighters   map[string]FighterView `json:"fighters"`
-	// Melee lists the engagements on the distance categories.
-	Melee []Pair `json:"melee,omitempty"`
-	// Traps are the traps the viewer knows of.
-	Traps []TrapView `json:"traps,omitempty"`
-}
-
-// TrapView is a trap as a viewer who knows of it sees it.
-type TrapView struct {
-	ID     string `json:"id"`
-	Kind   string `json:"kind"`
-	X      int    `json:"x,omitempty"`
-	Y      int    `json:"y,omitempty"`
-	Guards string `json:"guards,omitempty"` // ladder: the side whose line it lies before
-	Victim string `json:"victim,omitempty"`
-}
-
-// FighterView is what a viewer sees of one fighter. Everyone sees what is
-// visible at the table (conditions, the weapon in hand, a player
-// character's Toughness); Full — the GM and the character's own player —
-// adds the sheet, the resources and the turn's actions left.
-type FighterView struct {
-	ID         string   `json:"id"`
-	Conditions []string `json:"conditions,omitempty"`
-	Weapon     string   `json:"weapon"`
-	Drawn      bool     `json:"drawn"`
-	Shield     string   `json:"shield,omitempty"`
-	Toughness  *int     `json:"toughness,omitempty"`
-	MaxTough   int      `json:"maxToughness,omitempty"`
-	DeathFails int      `json:"deathFails,omitempty"`
-	X          int      `json:"x"`
-	Y          int      `json:"y"`
-	Ahead      int      `json:"ahead,omitempty"` // ladder: moves ahead of its side's line (the most toward any side)
-
-	Full          bool              `json:"full"`
-	Attributes    map[string]int    `json:"attributes,omitempty"`
-	Defense       int               `json:"defense,omitempty"`
-	PainThreshold int               `json:"painThreshold,omitempty"`
-	Corruption    string            `json:"corruption,omitempty"` // "permanent+temporary / threshold"
-	XP            int               `json:"xp,omitempty"`
-	XPSpent       int               `json:"xpSpent,omitempty"`
-	Armour        string            `json:"armour,omitempty"`
-	Weapons       []WeaponView      `json:"weapons,omitempty"`
-	Abilities     map[string]string `json:"abilities,omitempty"`
-	Traits        map[string]int    `json:"traits,omitempty"`
-	Powers        []string          `json:"powers,omitempty"`
-	Items         map[string]int    `json:"items,omitempty"`
-	CombatAction  bool              `json:"combatAction,omitempty"`
-	MoveActions   int               `json:"moveActions,omitempty"`
-	Plan          string            `json:"plan,omitempty"`
-}
-
-// WeaponView is one weapon on a sheet.
-type WeaponView struct {
-	ID     string `json:"id"`
-	Name   string `json:"name"`
-	Type   string `json:"type"`
-	Damage string `json:"damage"`
-	Ammo   string `json:"ammo,omitempty"`
-}
-
-// Project implements engine.Ruleset.
-func (Ruleset) Project(s engine.State, v engine.Viewer) any {
-	st := s.(*State)
-	view := View{Model: st.Model, Phase: st.Phase, Fighters: map[string]FighterView{}, Initiative: []string{}}
-	visible := func(id string) bool { return engine.Visible(st, v, id) }
-	for _, id := range st.Initiative {
-		if visible(id) {
-			view.Initiative = append(view.Initiative, id)
-		}
-	}
-	for _, p := range st.Melee {
-		if visible(p.A) && visible(p.B) {
-			view.Melee = append(view.Melee, p)
-		}
-	}
-	for _, t := range st.Traps {
-		if st.trapKnown(t, v) {
-			view.Traps = append(view.Traps, TrapView{ID: t.ID, Kind: t.Kind, X: t.X, Y: t.Y, Guards: ladderSide(st, t), Victim: t.Victim})
-		}
-	}
-	for _, c := range st.Combatants {
-		if visible(c.ID) {
-			view.Fighters[c.ID] = st.fighterView(st.Fighters[c.ID], v.GM || v.CanCommand(c.ID))
-		}
-	}
-	return view
-}
-
-func ladderSide(st *State, t Trap) string {
-	if st.Model == board.Ladder {
-		return t.Side
-	}
-	return ""
-}
 
 // trapKnown reports whether v knows where t lies: the GM always, a player
 // when a side of theirs set or found it.
@@ -131,49 +29,72 @@ func (s *State) trapKnown(t Trap, v engine.Viewer) bool {
 // and everyone for a player character.
 func (s *State) healthShown(id string, full bool) bool { return full || s.pc(id) }
 
-func (s *State) fighterView(f *Fighter, full bool) FighterView {
-	w := f.weapon()
-	fv := FighterView{ID: f.ID, Weapon: w.Name, Drawn: f.Drawn || w.kind().Natural, DeathFails: f.DeathFails, X: f.X, Y: f.Y}
+// sheet is what the GM and a fighter's own player read of it besides the
+// token: attributes, corruption and experience, armour, weapons with their
+// ammunition, abilities, traits, powers and items, what its turn has left
+// and the plan it declared.
+func (s *State) sheet(f *Fighter) []board.Section {
+	attrs := make([]board.Stat, 0, len(f.Attributes))
+	for _, a := range slices.Sorted(maps.Keys(f.Attributes)) {
+		attrs = append(attrs, board.Stat{Label: label(a), Value: fmt.Sprint(f.Attributes[a])})
+	}
+	body := []board.Stat{
+		{Label: "Corruption", Value: fmt.Sprintf("%d+%d / %d", f.Permanent, f.Temporary, f.CorruptionThreshold())},
+		{Label: "Experience", Value: fmt.Sprint(f.XP), Note: fmt.Sprintf("%d spent this fight", f.XPSpent)},
+		{Label: "Armour", Value: armourWords(f.Armour)},
+	}
 	if f.ShieldUp {
-		fv.Shield = f.Shield
+		body = append(body, board.Stat{Label: "Shield", Value: f.Shield})
 	}
-	for _, n := range f.Ahead {
-		fv.Ahead = max(fv.Ahead, n)
+	if s.Current() == f.ID {
+		turn := fmt.Sprintf("%d movement", f.Moves)
+		if f.Combat {
+			turn = "a combat action, " + turn
+		}
+		body = append(body, board.Stat{Label: "Left this turn", Value: turn})
 	}
-	for _, c := range s.conditions(f) {
-		fv.Conditions = append(fv.Conditions, c.Label)
+	if f.Plan != "" {
+		body = append(body, board.Stat{Label: "Plan", Value: f.Plan})
 	}
-	if s.healthShown(f.ID, full) {
-		t := f.Toughness
-		fv.Toughness, fv.MaxTough = &t, f.MaxToughness
-	}
-	if !full {
-		return fv
-	}
-	fv.Full = true
-	fv.Attributes, fv.Defense, fv.PainThreshold = f.Attributes, f.defense(), f.PainThreshold
-	fv.Corruption = fmt.Sprintf("%d+%d / %d", f.Permanent, f.Temporary, f.CorruptionThreshold())
-	fv.XP, fv.XPSpent = f.XP, f.XPSpent
-	fv.Armour = armourWords(f.Armour)
+	ws := make([]board.Stat, 0, len(f.Weapons))
 	for _, wp := range f.Weapons {
-		wv := WeaponView{ID: wp.ID, Name: wp.Name, Type: wp.Type, Damage: wp.DamageText()}
+		st := board.Stat{Label: wp.Name, Value: wp.DamageText(), Note: label(wp.Type)}
 		switch k := wp.kind(); {
 		case k.Ammo:
-			wv.Ammo = fmt.Sprintf("%d/3", f.Ammo[wp.ID])
+			st.Note += fmt.Sprintf(", ammunition %d/3", f.Ammo[wp.ID])
 			if n := f.Special[wp.ID]; n > 0 {
-				wv.Ammo += fmt.Sprintf(", %d special", n)
+				st.Note += fmt.Sprintf(", %d special", n)
 			}
 		case k.Units:
-			wv.Ammo = fmt.Sprintf("%d left", f.Units[wp.ID])
+			st.Note += fmt.Sprintf(", %d left", f.Units[wp.ID])
 		}
-		fv.Weapons = append(fv.Weapons, wv)
+		ws = append(ws, st)
 	}
-	fv.Abilities, fv.Traits, fv.Powers, fv.Items = f.Abilities, f.Traits, f.Powers, f.Items
-	if s.Current() == f.ID {
-		fv.CombatAction, fv.MoveActions = f.Combat, f.Moves
+	out := []board.Section{{Title: "Attributes", Stats: attrs}, {Title: "Condition", Stats: body}, {Title: "Weapons", Stats: ws}}
+	out = appendListed(out, "Abilities", f.Abilities, label)
+	out = appendListed(out, "Traits", f.Traits, strconv.Itoa)
+	if len(f.Powers) > 0 {
+		var stats []board.Stat
+		for _, p := range f.Powers {
+			stats = append(stats, board.Stat{Label: label(p), Value: "known"})
+		}
+		out = append(out, board.Section{Title: "Powers", Stats: stats})
 	}
-	fv.Plan = f.Plan
-	return fv
+	out = appendListed(out, "Items", f.Items, strconv.Itoa)
+	return out
+}
+
+// appendListed appends a section listing m by its sorted keys, each valued
+// by value; nothing when m is empty.
+func appendListed[V any](out []board.Section, title string, m map[string]V, value func(V) string) []board.Section {
+	if len(m) == 0 {
+		return out
+	}
+	stats := make([]board.Stat, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		stats = append(stats, board.Stat{Label: label(k), Value: value(m[k])})
+	}
+	return append(out, board.Section{Title: title, Stats: stats})
 }
 
 func armourWords(a Armour) string {
@@ -271,16 +192,18 @@ func (s *State) conditions(f *Fighter) []board.Condition {
 	return out
 }
 
-// Board implements engine.Boarder: the grid with its walls, rough ground,
-// known traps and everyone's square, or the distance categories between
-// the sides with the melees.
-func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
-	st := s.(*State)
+// project is d20-under's one projection, what v sees: the grid with its
+// walls, rough ground, the traps v knows of and everyone's square, or the
+// distance categories between the sides with the melees. Everyone sees
+// what shows at the table (conditions, the weapon in hand, a player
+// character's Toughness); the GM and a fighter's own player also its
+// sheet.
+func project(st *State, v engine.Viewer) *board.Board {
 	b := &board.Board{Model: st.Model, Tokens: engine.Tokens(st, v)}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
 		f := st.Fighters[t.ID]
-		full := v.GM || v.CanCommand(t.ID)
+		full := v.CanCommand(t.ID)
 		if st.healthShown(t.ID, full) {
 			t.Health = &board.Meter{Label: "Toughness", Value: f.Toughness, Max: f.MaxToughness, Low: true,
 				Text: fmt.Sprintf("Toughness %d of %d", f.Toughness, f.MaxToughness)}
@@ -290,6 +213,7 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		if full {
 			t.Stats = append(t.Stats, board.Stat{Label: "Defense", Value: fmt.Sprint(f.defense())},
 				board.Stat{Label: "Pain Threshold", Value: painWords(f.PainThreshold)})
+			t.Sheet = st.sheet(f)
 		}
 	}
 	if st.Model == board.Grid {
@@ -375,9 +299,9 @@ func painWords(pt int) string {
 	return fmt.Sprint(pt)
 }
 
-// Editor implements engine.Boarder: a 2 m grid (the default) or distance
+// editor is the battlefield editor: a 2 m grid (the default) or distance
 // categories, chosen per encounter.
-func (Ruleset) Editor() board.Editor {
+var editor = func() board.Editor {
 	var distances []string
 	for _, r := range rungs {
 		distances = append(distances, r.Name)
@@ -399,4 +323,4 @@ func (Ruleset) Editor() board.Editor {
 		MaxWidth: MaxGrid, MaxHeight: MaxGrid, Scale: "2 m",
 		Distances: distances,
 	}
-}
+}()

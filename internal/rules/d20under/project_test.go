@@ -29,23 +29,24 @@ func hiddenFight(t *testing.T) *State {
 func TestProjectionPerViewer(t *testing.T) {
 	st := hiddenFight(t)
 	ana := engine.PlayerViewer("ana")
-	v := New().Project(st, ana).(View)
-	if _, ok := v.Fighters["spy"]; ok {
+	view := engine.Project(New(), st, ana)
+	v := view.Board
+	if _, ok := tokenOf(v, "spy"); ok {
 		t.Fatal("a player never learns of a hidden combatant")
 	}
-	if slices.Contains(v.Initiative, "spy") {
+	if slices.Contains(view.Order, "spy") {
 		t.Fatal("nor in the order")
 	}
-	if !v.Fighters["ana"].Full || v.Fighters["bo"].Full || v.Fighters["orc"].Full {
-		t.Fatalf("only one's own sheet is full: %+v", v.Fighters)
+	if tokenSheet(v, "ana") == nil || tokenSheet(v, "bo") != nil || tokenSheet(v, "orc") != nil {
+		t.Fatalf("only one's own sheet is full: %+v", v.Tokens)
 	}
-	if v.Fighters["bo"].Toughness == nil {
+	if bo, _ := tokenOf(v, "bo"); bo.Health == nil {
 		t.Error("a player character's Toughness is public")
 	}
-	if v.Fighters["orc"].Toughness != nil {
+	if orc, _ := tokenOf(v, "orc"); orc.Health != nil {
 		t.Error("an NPC's Toughness is the GM's")
 	}
-	b := New().(Ruleset).Board(st, ana)
+	b := v
 	for _, tk := range b.Tokens {
 		if tk.ID == "spy" {
 			t.Fatal("no token for the hidden")
@@ -59,8 +60,8 @@ func TestProjectionPerViewer(t *testing.T) {
 			t.Fatal("no place for the hidden")
 		}
 	}
-	gv := New().Project(st, gm).(View)
-	if !gv.Fighters["spy"].Full || gv.Fighters["orc"].Toughness == nil {
+	gv := engine.Project(New(), st, gm).Board
+	if orc, _ := tokenOf(gv, "orc"); tokenSheet(gv, "spy") == nil || orc.Health == nil {
 		t.Fatal("the GM sees everything")
 	}
 	// The page can draw the board without knowing the ruleset.
@@ -235,4 +236,42 @@ func TestSchemaRoundTrips(t *testing.T) {
 		t.Fatalf("%s: %v", raw, err)
 	}
 	eq(t, "toughness", got["Toughness"], "8 of 10")
+}
+
+// A sheet lists abilities, traits and items by name, sorted, each with its
+// level or count; a fighter without any gets no empty section.
+func TestSheetListsAbilitiesTraitsAndItems(t *testing.T) {
+	st := begin(t, newState(t, gridSetup(noCrit, 10, 4, nil,
+		spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Stats: map[string]any{
+			"abilities": map[string]string{"rapid-fire": "adept", "acrobatics": "novice"},
+			"traits":    map[string]int{TrRobust: 2, TrArmoured: 1},
+			"items":     map[string]int{ItemHerbalCure: 2}}},
+		spec{ID: "orc", Side: "foes", X: 5, Y: 1},
+	)))
+	b := engine.Project(New(), st, gm).Board
+	listed := func(id string) map[string][]string {
+		out := map[string][]string{}
+		for _, sec := range tokenSheet(b, id) {
+			out[sec.Title] = nil
+			for _, s := range sec.Stats {
+				out[sec.Title] = append(out[sec.Title], s.Label+"="+s.Value)
+			}
+		}
+		return out
+	}
+	ana := listed("ana")
+	for title, want := range map[string]string{
+		"Abilities": "Acrobatics=Novice Rapid fire=Adept",
+		"Traits":    label(TrArmoured) + "=1 " + label(TrRobust) + "=2",
+		"Items":     label(ItemHerbalCure) + "=2",
+	} {
+		if got := strings.Join(ana[title], " "); got != want {
+			t.Errorf("%s: %q, want %q", title, got, want)
+		}
+	}
+	for _, title := range []string{"Abilities", "Traits", "Items", "Powers"} {
+		if _, ok := listed("orc")[title]; ok {
+			t.Errorf("an empty %s section", title)
+		}
+	}
 }

@@ -19,32 +19,68 @@
 package d20under
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // ID is the ruleset's registry id.
 const ID = "d20-under"
 
-// Ruleset is the d20-under engine.Ruleset.
-type Ruleset struct{}
+// Ruleset is the d20-under ruleset: the kit's, with the stat schema and
+// carry-over.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
+// Tx is a command being decided under d20-under.
+type Tx = kit.Tx[*State, *Fighter]
 
 // New returns the d20-under ruleset.
-func New() engine.Ruleset { return Ruleset{} }
+func New() engine.Ruleset { return ruleset }
 
-// ID implements engine.Ruleset.
-func (Ruleset) ID() string { return ID }
-
-// Title implements engine.Ruleset.
-func (Ruleset) Title() string { return "Symbaroum — d20 under (grid or distance categories)" }
-
-// Options implements engine.Ruleset.
-func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Symbaroum — d20 under (grid or distance categories)", Options: optionSpecs,
+	New: newEncounter, Start: startFight, Settle: settle, CanAct: canAct,
+	Board: project, Editor: editor, Actions: actions,
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdMove, Decide: decideMove}, {Kind: CmdEngage, Decide: decideEngage}, {Kind: CmdFlank, Decide: decideFlank},
+		{Kind: CmdAdvance, Decide: decideAdvance}, {Kind: CmdRetreat, Decide: decideRetreat}, {Kind: CmdWithdraw, Decide: decideWithdraw},
+		{Kind: CmdCharge, Decide: decideCharge}, {Kind: CmdAttack, Decide: decideAttack}, {Kind: CmdShoot, Decide: decideShoot},
+		{Kind: CmdWhirlwind, Decide: decideWhirlwind}, {Kind: CmdDisarm, Decide: decideDisarm}, {Kind: CmdTackle, Decide: decideTackle},
+		{Kind: CmdHold, Decide: decideHold}, {Kind: CmdRelease, Decide: decideRelease}, {Kind: CmdKnockOut, Decide: decideKnockOut},
+		{Kind: CmdPushBack, Decide: decidePushBack}, {Kind: CmdFullDefence, Decide: decideFullDefence},
+		{Kind: CmdFullOffense, Decide: decideFullOffense}, {Kind: CmdFirstAid, Decide: decideFirstAid},
+		{Kind: CmdUseItem, Decide: decideUseItem}, {Kind: CmdPoison, Decide: decidePoison}, {Kind: CmdSetTrap, Decide: decideSetTrap},
+		{Kind: CmdDisarmTrap, Decide: decideDisarmTrap}, {Kind: CmdBreakFree, Decide: decideBreakFree}, {Kind: CmdCurse, Decide: decideCurse},
+		{Kind: CmdEndCurse, Decide: decideEndCurse}, {Kind: CmdQuake, Decide: decideQuake}, {Kind: CmdTerrify, Decide: decideTerrify},
+		{Kind: CmdStand, Decide: decideStand}, {Kind: CmdSwitch, Decide: decideSwitch}, {Kind: CmdEndTurn, Decide: decideEndTurn},
+		{Kind: CmdDelay, Decide: decideDelay}, {Kind: CmdWait, Decide: decideWait}, {Kind: CmdFeat, Decide: decideFeat},
+		{Kind: CmdSteelyGaze, Decide: decideSteelyGaze}, {Kind: CmdDeathTest, Decide: decideDeathTest},
+		{Kind: CmdTakeInit, Decide: decideTakeInit}, {Kind: CmdQuickStrike, Decide: decideQuickStrike},
+		{Kind: CmdDeclared, Decide: decideDeclared}, {Kind: CmdSurpriseHit, Decide: decideSurpriseAttack},
+		{Kind: CmdSurprisePass, Decide: decideSurprisePass},
+		{Kind: GMBegin, GM: true, Decide: decideBegin}, {Kind: GMSurprise, GM: true, Decide: decideSurprise},
+		{Kind: GMDistance, GM: true, Decide: decideSetDistance}, {Kind: GMCondition, GM: true, Decide: decideSetCondition},
+		{Kind: GMAdjust, GM: true, Decide: decideAdjust}, {Kind: GMAdvantage, GM: true, Decide: decideGrantAdvantage},
+		{Kind: GMPlaceTrap, GM: true, Decide: decidePlaceTrap}, {Kind: GMEndSurpise, GM: true, Decide: decideEndSurprise},
+	},
+	Steps: []kit.StepSpec[*State, *Fighter]{
+		kit.OnStep(stepStrike, runStrike),
+		kit.OnStep(stepDamage, runDamage),
+		kit.OnStep(stepFree, runFreeAttack),
+		kit.OnStep(stepMoveTo, runMoveTo),
+		kit.OnStep(stepTrap, runTrap),
+		kit.OnStep(stepAfter, runAfterMove),
+		kit.OnStep(stepLadder, runLadderMove),
+		kit.OnStep(stepSurpriseDone, func(tx *Tx, _ kit.None) error { return surpriseDone(tx) }),
+	},
+	Decisions: decisions,
+	Events:    events,
+})}
 
 // State is a d20-under encounter.
 type State struct {
@@ -84,7 +120,8 @@ type Pair struct {
 
 func (p Pair) has(id string) bool { return p.A == id || p.B == id }
 
-func state(tx *engine.Tx) *State { return tx.State().(*State) }
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Command kinds.
 const (
@@ -140,29 +177,9 @@ const (
 	GMEndSurpise = "end-surprise"
 )
 
-var fighterCommands = []string{CmdMove, CmdEngage, CmdFlank, CmdAdvance, CmdRetreat, CmdWithdraw, CmdCharge, CmdAttack,
-	CmdShoot, CmdWhirlwind, CmdDisarm, CmdTackle, CmdHold, CmdRelease, CmdKnockOut, CmdPushBack, CmdFullDefence,
-	CmdFullOffense, CmdFirstAid, CmdUseItem, CmdPoison, CmdSetTrap, CmdDisarmTrap, CmdBreakFree, CmdCurse, CmdEndCurse,
-	CmdQuake, CmdTerrify, CmdStand, CmdSwitch, CmdEndTurn, CmdDelay, CmdWait, CmdFeat, CmdSteelyGaze, CmdDeathTest,
-	CmdTakeInit, CmdQuickStrike, CmdDeclared, CmdSurpriseHit, CmdSurprisePass}
-
-var gmCommands = []string{GMBegin, GMSurprise, GMDistance, GMCondition, GMAdjust, GMAdvantage, GMPlaceTrap, GMEndSurpise}
-
-// Commands implements engine.Ruleset.
-func (Ruleset) Commands() []engine.CommandSpec {
-	var out []engine.CommandSpec
-	for _, k := range fighterCommands {
-		out = append(out, engine.CommandSpec{Kind: k})
-	}
-	for _, k := range gmCommands {
-		out = append(out, engine.CommandSpec{Kind: k, GM: true})
-	}
-	return out
-}
-
-// New implements engine.Ruleset: it reads the battlefield (a grid of 2 m
-// squares or distance categories), each combatant's stats and start.
-func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+// newEncounter reads the battlefield (a grid of 2 m squares or distance
+// categories), each combatant's stats and start.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	bf, err := board.Read(setup.Battlefield)
 	if err != nil {
 		return nil, fray.Errorf(fray.EINVALID, "%v", err)
@@ -314,99 +331,9 @@ func (s *State) place(f *Fighter, c engine.Combatant, start board.Start) error {
 	return nil
 }
 
-// Decode implements engine.Ruleset.
-func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
-	var st State
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("decode d20-under state: %w", err)
-	}
-	if st.Fighters == nil {
-		st.Fighters = map[string]*Fighter{}
-	}
-	return &st, nil
-}
-
-// Start implements engine.Ruleset: roll the tie-breaks, fix the order and
-// open the declarations before the first round.
-func (Ruleset) Start(tx *engine.Tx) error { return startFight(tx) }
-
-// Decide implements engine.Ruleset.
-func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
-	if h, ok := handlers[cmd.Kind]; ok {
-		return h(tx, cmd)
-	}
-	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
-}
-
-// handlers maps each command to its decider; filled by init so the
-// deciders may refer to the table.
-var handlers map[string]func(*engine.Tx, engine.Command) error
-
-func init() {
-	handlers = map[string]func(*engine.Tx, engine.Command) error{
-		CmdMove: decideMove, CmdEngage: decideEngage, CmdFlank: decideFlank, CmdAdvance: decideAdvance,
-		CmdRetreat: decideRetreat, CmdWithdraw: decideWithdraw, CmdCharge: decideCharge, CmdAttack: decideAttack,
-		CmdShoot: decideShoot, CmdWhirlwind: decideWhirlwind, CmdDisarm: decideDisarm, CmdTackle: decideTackle,
-		CmdHold: decideHold, CmdRelease: decideRelease, CmdKnockOut: decideKnockOut, CmdPushBack: decidePushBack,
-		CmdFullDefence: decideFullDefence, CmdFullOffense: decideFullOffense, CmdFirstAid: decideFirstAid,
-		CmdUseItem: decideUseItem, CmdPoison: decidePoison, CmdSetTrap: decideSetTrap, CmdDisarmTrap: decideDisarmTrap,
-		CmdBreakFree: decideBreakFree, CmdCurse: decideCurse, CmdEndCurse: decideEndCurse, CmdQuake: decideQuake,
-		CmdTerrify: decideTerrify, CmdStand: decideStand, CmdSwitch: decideSwitch, CmdEndTurn: decideEndTurn,
-		CmdDelay: decideDelay, CmdWait: decideWait, CmdFeat: decideFeat, CmdSteelyGaze: decideSteelyGaze,
-		CmdDeathTest: decideDeathTest, CmdTakeInit: decideTakeInit, CmdQuickStrike: decideQuickStrike,
-		CmdDeclared: decideDeclared, CmdSurpriseHit: decideSurpriseAttack, CmdSurprisePass: decideSurprisePass,
-		GMBegin: decideBegin, GMSurprise: decideSurprise, GMDistance: decideSetDistance, GMCondition: decideSetCondition,
-		GMAdjust: decideAdjust, GMAdvantage: decideGrantAdvantage, GMPlaceTrap: decidePlaceTrap, GMEndSurpise: decideEndSurprise,
-	}
-}
-
-// Apply implements engine.Ruleset. It rolls nothing and decides nothing:
-// core turn-order events reset the round's and the turn's ledgers, and the
-// ruleset's events set exactly what they carry.
-func (Ruleset) Apply(s engine.State, ev engine.Event) error {
-	st, ok := s.(*State)
-	if !ok {
-		return fmt.Errorf("d20-under: state is %T", s)
-	}
-	switch ev.Kind {
-	case engine.KindRoundStarted:
-		applyRoundStarted(st)
-		return nil
-	case engine.KindTurnStarted:
-		var d engine.TurnStarted
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		applyTurnStarted(st, d.Combatant)
-		return nil
-	case engine.KindCombatantOut:
-		var d engine.CombatantOut
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		applyOut(st, d.Combatant)
-		return nil
-	}
-	if isCoreKind(ev.Kind) {
-		return nil
-	}
-	return applyEvent(st, ev)
-}
-
-func isCoreKind(kind string) bool {
-	switch kind {
-	case engine.KindStarted, engine.KindRoundStarted, engine.KindTurnStarted, engine.KindOrderChanged, engine.KindActed,
-		engine.KindInterruptStarted, engine.KindInterruptEnded, engine.KindDecisionOpened, engine.KindDecisionResolved,
-		engine.KindDecisionAnswered, engine.KindDecisionSealed, engine.KindDecisionsRevealed, engine.KindCombatantOut,
-		engine.KindCombatantBack, engine.KindCombatantDown, engine.KindCombatantUp, engine.KindRevealed,
-		engine.KindPaused, engine.KindResumed, engine.KindEnded, engine.KindRewound, engine.KindEventRevealed:
-		return true
-	}
-	return false
-}
-
 // applyOut clears what an out combatant held: melees, holds, curses.
-func applyOut(st *State, id string) {
+func applyOut(st *State, d engine.CombatantOut) error {
+	id := d.Combatant
 	st.Melee = slices.DeleteFunc(st.Melee, func(p Pair) bool { return p.has(id) })
 	for _, f := range st.Fighters {
 		if f.HeldBy == id {
@@ -425,59 +352,17 @@ func applyOut(st *State, id string) {
 	if f := st.Fighters[id]; f != nil {
 		f.Holding, f.HeldBy, f.Cursing, f.Moving = "", "", "", 0
 	}
+	return nil
 }
 
-// actor decodes cmd's arguments into args (nil: none) and returns the
-// acting fighter, whose turn it must be.
-func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
-		return nil, err
-	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
-		return nil, err
-	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
-	}
+// canAct is the check of every command a fighter gives on its turn: the
+// first round has begun, and it is not down.
+func canAct(st *State, f *Fighter) error {
 	if st.Phase != "" {
-		return nil, fray.Errorf(fray.EILLEGAL, "the first round has not begun: %s", st.phaseWords())
+		return fray.Errorf(fray.EILLEGAL, "the first round has not begun: %s", st.phaseWords())
 	}
 	if st.Combatant(f.ID).Down {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down: only a death test is possible", st.NameOf(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is down: only a death test is possible", st.NameOf(f.ID))
 	}
-	return f, nil
-}
-
-// target finds a combatant the viewer can see and who is still in the
-// fight; one they cannot see does not exist for them.
-func target(tx *engine.Tx, id string) (*Fighter, error) {
-	if id == "" {
-		return nil, fray.Errorf(fray.EINVALID, "choose a target")
-	}
-	st := state(tx)
-	f := st.Fighters[id]
-	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
-	}
-	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.NameOf(id))
-	}
-	return f, nil
-}
-
-// enemyTarget is target, an enemy of f.
-func enemyTarget(tx *engine.Tx, f *Fighter, id string) (*Fighter, error) {
-	t, err := target(tx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !state(tx).enemies(f.ID, t.ID) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is on your side", state(tx).NameOf(t.ID))
-	}
-	return t, nil
+	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/dice"
-	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Success tests (spec b): d20 ≤ attribute + modifier. An opposed test
@@ -91,7 +91,7 @@ func (t test) target() (int, []dice.Mod) {
 }
 
 // rollTest rolls a test: one d20, or two with a second chance.
-func rollTest(tx *engine.Tx, t test) outcome {
+func rollTest(tx *Tx, t test) outcome {
 	target, mods := t.target()
 	chances, net := t.chances()
 	first := tx.Dice.Die(20)
@@ -209,7 +209,7 @@ func (s *State) party(id, attr string, base int, kind testKind, foe string) part
 // off its tests (option corruption-tests), unless it ignores it this
 // round (the feat).
 func (s *State) corruptionPenalty(f *Fighter) int {
-	if s.opt(OptCorruptionTests) != CorruptionOverThreshold || f.IgnoreCorruption {
+	if kit.Opt(&s.Base, OptCorruptionTests) != CorruptionOverThreshold || f.IgnoreCorruption {
 		return 0
 	}
 	return max(0, f.totalCorruption()-f.CorruptionThreshold())
@@ -264,7 +264,7 @@ func (s *State) rollerOf(a, b string) string {
 		return a
 	case s.pc(b):
 		return b
-	case s.opt(OptNPCvsNPC) == RollerDefender:
+	case kit.Opt(&s.Base, OptNPCvsNPC) == RollerDefender:
 		return b
 	}
 	return a

@@ -20,7 +20,7 @@ import (
 
 const stepSurpriseDone = "surprise-done"
 
-func decideSurprise(tx *engine.Tx, cmd engine.Command) error {
+func decideSurprise(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Side   string `json:"side"`
 		Target string `json:"target"`
@@ -36,7 +36,7 @@ func decideSurprise(tx *engine.Tx, cmd engine.Command) error {
 			return fray.Errorf(fray.EINVALID, "ambush %q must be \"side>target\"", args.Ambush)
 		}
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Phase != PhaseDeclare {
 		return fray.Errorf(fray.EILLEGAL, "surprise is declared before the first round")
 	}
@@ -62,16 +62,16 @@ func decideSurprise(tx *engine.Tx, cmd engine.Command) error {
 	})
 	tt, aRolls := st.opposedTest("Surprise", sneak, Discreet, testOther, nil, nil, watch, Vigilant, testOther, nil)
 	o := rollTest(tx, tt)
-	set := []Change{fieldV("surprise-tried", 1)}
+	set := []Change{change.SurpriseTried.To(true)}
 	if o.Pass != aRolls {
 		text := fmt.Sprintf("%s spot %s coming: no surprise.", st.sideName(args.Target), st.sideName(args.Side))
 		return emit(tx, KindSurprise, "", text, Note{What: "spotted", Set: set}, []string{sneak, watch}, o.Roll)
 	}
-	set = append(set, fieldS("ambush", args.Side), fieldS("surprised", strings.Join(defenders, ",")))
+	set = append(set, change.Ambush.To(args.Side), change.Surprised.To(defenders))
 	for _, id := range defenders {
 		f := st.Fighters[id]
 		if w := f.weapon(); f.Drawn && !w.kind().Short && !w.kind().Natural {
-			set = append(set, setB(id, "drawn", false))
+			set = append(set, change.Drawn.To(id, false))
 		}
 	}
 	text := fmt.Sprintf("%s surprise %s! Each gets a free attack; the surprised must draw their weapons.", st.sideName(args.Side), st.sideName(args.Target))
@@ -79,11 +79,11 @@ func decideSurprise(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // ambusher checks a command of the surprise phase.
-func ambusher(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
+func ambusher(tx *Tx, cmd engine.Command, args any) (*Fighter, error) {
 	if err := cmd.Decode(args); err != nil {
 		return nil, err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Phase != PhaseSurprise {
 		return nil, fray.Errorf(fray.EILLEGAL, "there is no surprise to strike from")
 	}
@@ -95,14 +95,14 @@ func ambusher(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
 
 // decideSurpriseAttack is an ambusher's free attack on a surprised enemy:
 // in melee with the weapon in hand, or a shot.
-func decideSurpriseAttack(tx *engine.Tx, cmd engine.Command) error {
+func decideSurpriseAttack(tx *Tx, cmd engine.Command) error {
 	var args targetArgs
 	f, err := ambusher(tx, cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := enemyTarget(tx, f, args.Target)
+	st := tx.State
+	t, err := tx.Opponent(f.ID, args.Target)
 	if err != nil {
 		return err
 	}
@@ -150,39 +150,39 @@ func (s *State) surpriseTargets(f *Fighter, v engine.Viewer) []engine.Choice {
 	return out
 }
 
-func decideSurprisePass(tx *engine.Tx, cmd engine.Command) error {
+func decideSurprisePass(tx *Tx, cmd engine.Command) error {
 	f, err := ambusher(tx, cmd, &struct{}{})
 	if err != nil {
 		return err
 	}
-	if err := tx.Acted(f.ID, state(tx).NameOf(f.ID)+" holds back."); err != nil {
+	if err := tx.Acted(f.ID, tx.State.NameOf(f.ID)+" holds back."); err != nil {
 		return err
 	}
 	return surpriseDone(tx)
 }
 
 // decideEndSurprise is the GM ending the surprise phase.
-func decideEndSurprise(tx *engine.Tx, cmd engine.Command) error {
+func decideEndSurprise(tx *Tx, cmd engine.Command) error {
 	if err := cmd.NoArgs(); err != nil {
 		return err
 	}
-	if state(tx).Phase != PhaseSurprise {
+	if tx.State.Phase != PhaseSurprise {
 		return fray.Errorf(fray.EILLEGAL, "there is no surprise phase to end")
 	}
 	return endSurprise(tx)
 }
 
 // surpriseDone ends the phase once every ambusher struck.
-func surpriseDone(tx *engine.Tx) error {
-	st := state(tx)
+func surpriseDone(tx *Tx) error {
+	st := tx.State
 	if st.Phase != PhaseSurprise || len(st.Acting) > 0 {
 		return nil
 	}
 	return endSurprise(tx)
 }
 
-func endSurprise(tx *engine.Tx) error {
-	if err := note(tx, KindSurprise, "", "The surprise is over; the first round goes on in order.", Note{What: "over", Set: []Change{fieldS("phase", "")}}); err != nil {
+func endSurprise(tx *Tx) error {
+	if err := note(tx, KindSurprise, "", "The surprise is over; the first round goes on in order.", Note{What: "over", Set: []Change{change.Phase.To("")}}); err != nil {
 		return err
 	}
 	return advance(tx)

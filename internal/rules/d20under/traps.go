@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Traps (seed: Traps; spec c15). Setting a ready-made trap takes a
@@ -113,8 +114,8 @@ type trapCtx struct {
 // rolled by the mover when a player character or the setter is not;
 // otherwise turned around and rolled by the setter. It reports whether
 // the mover succeeded.
-func trapTest(tx *engine.Tx, what string, mover string, moverAttr string, t *Trap, trapAttr string, value int) (outcome, bool) {
-	st := state(tx)
+func trapTest(tx *Tx, what string, mover string, moverAttr string, t *Trap, trapAttr string, value int) (outcome, bool) {
+	st := tx.State
 	pm := st.party(mover, moverAttr, st.value(mover, moverAttr), testCraft, "")
 	pt := party{ID: t.Setter, Attr: trapAttr, Base: value}
 	if t.Setter != "" && st.Fighters[t.Setter] != nil {
@@ -134,8 +135,8 @@ func trapTest(tx *engine.Tx, what string, mover string, moverAttr string, t *Tra
 
 // runTrap is a mover reaching a trap: it spots it (or knows it) and
 // chooses, or springs it.
-func runTrap(tx *engine.Tx, c trapCtx) error {
-	st := state(tx)
+func runTrap(tx *Tx, c trapCtx) error {
+	st := tx.State
 	f := st.Fighters[c.Mover]
 	t := st.trap(c.Trap)
 	if f == nil || t == nil || !t.armed() || f.Moving != c.Token || !st.fighting(f.ID) {
@@ -151,7 +152,7 @@ func runTrap(tx *engine.Tx, c trapCtx) error {
 			return spring(tx, t, f)
 		}
 		text := fmt.Sprintf("%s spots a %s in the way.", st.NameOf(f.ID), t.name())
-		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{fieldS(keyOf("trap-known", t.ID), side)}}, o.Roll); err != nil {
+		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{change.TrapKnown.To(t.ID, side)}}, o.Roll); err != nil {
 			return err
 		}
 	}
@@ -160,18 +161,18 @@ func runTrap(tx *engine.Tx, c trapCtx) error {
 		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
 	}
 	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
-	return ask(tx, engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.NameOf(f.ID), t.name()),
+	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.NameOf(f.ID), t.name()),
 		Options: opts, Default: "stop"}, Cont{Trap: &c})
 }
 
-func answerTrap(tx *engine.Tx, c trapCtx, choice string) error {
-	st := state(tx)
+func answerTrap(tx *Tx, c trapCtx, ans engine.Answered) error {
+	st := tx.State
 	f := st.Fighters[c.Mover]
 	t := st.trap(c.Trap)
 	if f == nil || t == nil || !t.armed() || f.Moving != c.Token {
 		return nil
 	}
-	switch choice {
+	switch ans.Choice {
 	case "jump":
 		o, ok := trapTest(tx, "Jump the trap", f.ID, Quick, t, Cunning, t.Cunning)
 		if ok {
@@ -187,18 +188,18 @@ func answerTrap(tx *engine.Tx, c trapCtx, choice string) error {
 			return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" goes around the trap (a movement action).", Note{Fighter: f.ID, What: "around", Set: set})
 		}
 	}
-	return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{setV(f.ID, "moving", 0)}})
+	return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{change.Moving.To(f.ID, 0)}})
 }
 
 // spring springs a trap on its victim: its damage against armour, and it
 // holds those it catches; the move stops.
-func spring(tx *engine.Tx, t *Trap, f *Fighter) error {
-	st := state(tx)
-	set := []Change{setV(f.ID, "moving", 0)}
+func spring(tx *Tx, t *Trap, f *Fighter) error {
+	st := tx.State
+	set := []Change{change.Moving.To(f.ID, 0)}
 	if t.Holds {
-		set = append(set, setS(f.ID, "caught", t.ID), fieldS(keyOf("trap-known", t.ID), st.side(f.ID)), fieldS(keyOf("trap-victim", t.ID), f.ID))
+		set = append(set, change.Caught.To(f.ID, t.ID), change.TrapKnown.To(t.ID, st.side(f.ID)), change.TrapVictim.To(t.ID, f.ID))
 	} else {
-		set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
+		set = append(set, change.TrapGone.To(t.ID, ""))
 	}
 	text := fmt.Sprintf("The %s springs on %s!", t.name(), st.PublicNameOf(f.ID))
 	if t.Holds {
@@ -212,12 +213,12 @@ func spring(tx *engine.Tx, t *Trap, f *Fighter) error {
 }
 
 // decideBreakFree is a Strong test to get out of a trap (a combat action).
-func decideBreakFree(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideBreakFree(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Caught == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is not caught", st.NameOf(f.ID))
 	}
@@ -229,21 +230,21 @@ func decideBreakFree(tx *engine.Tx, cmd engine.Command) error {
 	if !o.Pass {
 		return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" struggles in the trap.", Note{Fighter: f.ID, What: "stuck", Set: set}, o.Roll)
 	}
-	set = append(set, setS(f.ID, "caught", ""), fieldS(keyOf("trap-gone", f.Caught), ""))
+	set = append(set, change.Caught.To(f.ID, ""), change.TrapGone.To(f.Caught, ""))
 	return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" breaks free of the trap.", Note{Fighter: f.ID, What: "free", Set: set}, o.Roll)
 }
 
 // decideSetTrap sets a ready-made trap from the character's kit.
-func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
+func decideSetTrap(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Item string `json:"item"`
 		At   string `json:"at"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	kind, err := st.canSetTrap(f, args.Item)
 	if err != nil {
 		return err
@@ -258,7 +259,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	} else if args.At != "" && args.At != "front" {
 		return fray.Errorf(fray.EINVALID, "on the distance categories, a trap is set before your side's line (at: \"front\")")
 	}
-	whole := f.Level(AbTrapper) == 0 && st.opt(OptUntrainedTraps) == TrapsTurn
+	whole := f.Level(AbTrapper) == 0 && kit.Opt(&st.Base, OptUntrainedTraps) == TrapsTurn
 	set, err := st.spend(f, true, boolInt(whole))
 	if err != nil {
 		return err
@@ -266,7 +267,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	o := rollTest(tx, st.plainTest(f.ID, Cunning, "Set a trap", testCraft))
 	if !o.Pass {
 		if o.twenty() && f.Level(AbTrapper) == 0 {
-			set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1))
+			set = append(set, change.Item.To(f.ID, args.Item, f.Items[args.Item]-1))
 			if err := note(tx, KindTrap, f.ID, "The trap springs in "+st.NameOf(f.ID)+"'s face!", Note{Fighter: f.ID, What: "backfired", Set: set}, o.Roll); err != nil {
 				return err
 			}
@@ -279,7 +280,7 @@ func decideSetTrap(tx *engine.Tx, cmd engine.Command) error {
 	n := st.TrapCount + 1
 	t := Trap{ID: trapID(n), Kind: kind, Setter: f.ID, Side: st.side(f.ID), X: x, Y: y, Die: k.Die, Holds: k.Holds,
 		Discreet: f.Attributes[Discreet], Cunning: f.Attributes[Cunning]}
-	set = append(set, setV(f.ID, keyOf("item", args.Item), f.Items[args.Item]-1), fieldV("trap-count", n))
+	set = append(set, change.Item.To(f.ID, args.Item, f.Items[args.Item]-1), change.TrapCount.To(n))
 	where := "before " + st.sideName(t.Side) + "'s line"
 	if st.Model == board.Grid {
 		where = "at " + cellWords(Cell{x, y})
@@ -312,7 +313,7 @@ func (s *State) canSetTrap(f *Fighter, item string) (string, error) {
 	if !f.Combat {
 		return "", fray.Errorf(fray.EILLEGAL, "%s has used the combat action this turn", s.NameOf(f.ID))
 	}
-	if f.Level(AbTrapper) == 0 && s.opt(OptUntrainedTraps) == TrapsTurn && f.Moves < 1 {
+	if f.Level(AbTrapper) == 0 && kit.Opt(&s.Base, OptUntrainedTraps) == TrapsTurn && f.Moves < 1 {
 		return "", fray.Errorf(fray.EILLEGAL, "setting a trap untrained takes the whole turn")
 	}
 	if s.engaged(f.ID) || f.Holding != "" || f.HeldBy != "" {
@@ -374,15 +375,15 @@ func (s *State) disarmableTraps(f *Fighter) []*Trap {
 }
 
 // decideDisarmTrap disarms a known trap (a combat action).
-func decideDisarmTrap(tx *engine.Tx, cmd engine.Command) error {
+func decideDisarmTrap(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Trap string `json:"trap"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	var t *Trap
 	for _, x := range st.disarmableTraps(f) {
 		if x.ID == args.Trap {
@@ -404,12 +405,12 @@ func decideDisarmTrap(tx *engine.Tx, cmd engine.Command) error {
 	if !ok {
 		return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" fails to disarm the trap.", Note{Fighter: f.ID, What: "not disarmed", Set: set}, o.Roll)
 	}
-	set = append(set, fieldS(keyOf("trap-gone", t.ID), ""))
+	set = append(set, change.TrapGone.To(t.ID, ""))
 	return note(tx, KindTrap, f.ID, fmt.Sprintf("%s disarms the %s.", st.NameOf(f.ID), t.name()), Note{Fighter: f.ID, What: "disarmed", Set: set}, o.Roll)
 }
 
 // decidePlaceTrap is the GM hiding a trap (a GM decision of seed e).
-func decidePlaceTrap(tx *engine.Tx, cmd engine.Command) error {
+func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		X        int    `json:"x"`
 		Y        int    `json:"y"`
@@ -423,7 +424,7 @@ func decidePlaceTrap(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	k, ok := trapKinds[args.Kind]
 	if !ok {
 		return fray.Errorf(fray.EINVALID, "kind %q must be mechanical, mine or improvised", args.Kind)
@@ -459,7 +460,7 @@ func decidePlaceTrap(tx *engine.Tx, cmd engine.Command) error {
 	ev := engine.NewEvent(KindTrapSet, "", text, struct {
 		Note
 		Trap *Trap `json:"trap"`
-	}{Note{What: args.Kind, Set: []Change{fieldV("trap-count", n)}}, &t})
+	}{Note{What: args.Kind, Set: []Change{change.TrapCount.To(n)}}, &t})
 	ev.Secret = true // players learn of it when someone finds it
 	return tx.Emit(ev)
 }

@@ -37,19 +37,16 @@ func TestTrapIsSecretUntilFound(t *testing.T) {
 	if len(st.Traps) != 1 {
 		t.Fatal("placed")
 	}
-	var v View
-	v = New().Project(st, engine.PlayerViewer("ana")).(View)
-	if len(v.Traps) != 0 {
+	b := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	if knownTraps(b) != 0 {
 		t.Fatal("players do not see a hidden trap")
 	}
-	b := New().(Ruleset).Board(st, engine.PlayerViewer("ana"))
 	for _, c := range b.Grid.Cells {
 		if c.X == 3 && c.Y == 1 && c.Label == "Trap" {
 			t.Fatal("nor on the board")
 		}
 	}
-	v = New().Project(st, gm).(View)
-	eq(t, "the GM does", len(v.Traps), 1)
+	eq(t, "the GM does", knownTraps(engine.Project(New(), st, gm).Board), 1)
 }
 
 func TestDiscoverAndBypassATrap(t *testing.T) {
@@ -94,8 +91,7 @@ func TestUnseenTrapSpringsAndHolds(t *testing.T) {
 	eq(t, "damage", st.Fighters["ana"].Toughness, 7)
 	fail(t, st, gm, cmd(CmdMove, "ana", "to", "1,1"), fray.EILLEGAL)
 	// Now everyone on her side knows it.
-	v := New().Project(st, engine.PlayerViewer("bo")).(View)
-	eq(t, "known", len(v.Traps), 1)
+	eq(t, "known", knownTraps(engine.Project(New(), st, engine.PlayerViewer("bo")).Board), 1)
 	// Break free: Strong 10.
 	_, st = do(t, st, gm, cmd(CmdBreakFree, "ana"), 10)
 	eq(t, "free", st.Fighters["ana"].Caught, "")

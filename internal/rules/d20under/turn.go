@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The turn cycle (spec b: Turn). A combatant's turn gives one combat
@@ -30,7 +31,7 @@ func applyTurnStarted(st *State, id string) {
 		if c := st.Combatant(id); c != nil {
 			f.DownAtTurn = c.Down
 		}
-		if st.opt(OptStanceDuration) == StanceNextTurn {
+		if kit.Opt(&st.Base, OptStanceDuration) == StanceNextTurn {
 			f.FullDefence, f.FullOffense = false, false
 		}
 	}
@@ -38,11 +39,11 @@ func applyTurnStarted(st *State, id string) {
 
 // advance starts the next turn, or the next round after the last; it
 // stops when the fight is over.
-func advance(tx *engine.Tx) error {
+func advance(tx *Tx) error {
 	if done, err := finished(tx); done || err != nil {
 		return err
 	}
-	i := engine.NextTurn(tx.Base())
+	i := engine.NextTurn(tx.Base(), nil)
 	if i < 0 {
 		return newRound(tx)
 	}
@@ -52,7 +53,7 @@ func advance(tx *engine.Tx) error {
 // finished ends the fight when at most one side is still fighting —
 // after asking the GM whether there is time to search for arrows and
 // bolts, when some were lost. It reports whether play should stop.
-func finished(tx *engine.Tx) (bool, error) {
+func finished(tx *Tx) (bool, error) {
 	b := tx.Base()
 	if b.Status != engine.StatusRunning {
 		return true, nil
@@ -63,7 +64,7 @@ func finished(tx *engine.Tx) (bool, error) {
 	if b.Waiting() {
 		return true, nil
 	}
-	st := state(tx)
+	st := tx.State
 	if !st.ReclaimAsked && st.projectilesLost() {
 		return true, askReclaim(tx)
 	}
@@ -72,8 +73,8 @@ func finished(tx *engine.Tx) (bool, error) {
 }
 
 // startTurn plays slot i of the order.
-func startTurn(tx *engine.Tx, i int) error {
-	st := state(tx)
+func startTurn(tx *Tx, i int) error {
+	st := tx.State
 	id := st.Order[i]
 	text := st.NameOf(id) + "'s turn."
 	if st.Combatant(id).Down && st.Fighters[id].Dying {
@@ -86,8 +87,8 @@ func startTurn(tx *engine.Tx, i int) error {
 }
 
 // turnBegins carries out what happens at the start of id's turn.
-func turnBegins(tx *engine.Tx, id string) error {
-	st := state(tx)
+func turnBegins(tx *Tx, id string) error {
+	st := tx.State
 	f := st.Fighters[id]
 	c := st.Combatant(id)
 	if c.Down {
@@ -96,7 +97,7 @@ func turnBegins(tx *engine.Tx, id string) error {
 		}
 		n := max(0, f.Unconscious-1)
 		text := fmt.Sprintf("%s is unconscious and loses the turn.", st.NameOf(id))
-		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "unconscious", Value: n, Set: []Change{setV(id, "unconscious", n)}}); err != nil {
+		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "unconscious", Value: n, Set: []Change{change.Unconscious.To(id, n)}}); err != nil {
 			return err
 		}
 		if n == 0 && f.Toughness > 0 {
@@ -108,7 +109,7 @@ func turnBegins(tx *engine.Tx, id string) error {
 	}
 	if f.totalCorruption() >= f.Attributes[Resolute] && !f.IgnoreCorruption {
 		text := fmt.Sprintf("%s's Corruption (%d) reaches its Resolute (%d): it is lost, an abomination.", st.NameOf(id), f.totalCorruption(), f.Attributes[Resolute])
-		if err := note(tx, KindCorruption, id, text, Note{Fighter: id, What: "abomination", Set: []Change{setB(id, "abomination", true)}}); err != nil {
+		if err := note(tx, KindCorruption, id, text, Note{Fighter: id, What: "abomination", Set: []Change{change.Abomination.To(id, true)}}); err != nil {
 			return err
 		}
 		if err := tx.TakeOut(id, "abomination", ""); err != nil {
@@ -118,7 +119,7 @@ func turnBegins(tx *engine.Tx, id string) error {
 	}
 	if f.Winded > 0 {
 		text := fmt.Sprintf("%s is winded and loses the turn.", st.NameOf(id))
-		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "winded", Set: []Change{setV(id, "winded", f.Winded-1)}}); err != nil {
+		if err := note(tx, KindTurnLost, id, text, Note{Fighter: id, What: "winded", Set: []Change{change.Winded.To(id, f.Winded-1)}}); err != nil {
 			return err
 		}
 		return advance(tx)
@@ -134,13 +135,13 @@ func turnBegins(tx *engine.Tx, id string) error {
 	}
 	if f.Terrified {
 		text := fmt.Sprintf("%s is terrified: no combat action this turn.", st.NameOf(id))
-		if err := note(tx, KindTerrify, id, text, Note{Fighter: id, What: "shaken off", Set: []Change{setB(id, "terrified", false), setB(id, "combat", false)}}); err != nil {
+		if err := note(tx, KindTerrify, id, text, Note{Fighter: id, What: "shaken off", Set: []Change{change.Terrified.To(id, false), change.Combat.To(id, false)}}); err != nil {
 			return err
 		}
 	}
 	if f.Cursing != "" && f.Combat {
 		text := fmt.Sprintf("%s keeps the curse on %s (the combat action).", st.NameOf(id), st.PublicNameOf(f.Cursing))
-		if err := note(tx, KindCurse, id, text, Note{Fighter: id, Target: f.Cursing, What: "kept", Set: []Change{setB(id, "combat", false)}}); err != nil {
+		if err := note(tx, KindCurse, id, text, Note{Fighter: id, Target: f.Cursing, What: "kept", Set: []Change{change.Combat.To(id, false)}}); err != nil {
 			return err
 		}
 	}
@@ -150,14 +151,14 @@ func turnBegins(tx *engine.Tx, id string) error {
 	return nil
 }
 
-// Settle implements engine.Settler: end the fight when one side is left;
+// settle (engine.Settler) ends the fight when one side is left;
 // otherwise, unless a decision waits, move on when the combatant whose
 // turn it is was taken out, or went down during its own turn.
-func (Ruleset) Settle(tx *engine.Tx) error {
+func settle(tx *Tx) error {
 	if done, err := finished(tx); done || err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Waiting() || st.Phase != "" {
 		return nil
 	}
@@ -171,11 +172,11 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 	return nil
 }
 
-func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
+func decideEndTurn(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Next string `json:"next"`
 	}
-	switch state(tx).Phase {
+	switch tx.State.Phase {
 	case PhaseDeclare:
 		// Before the first round, ending one's turn is being ready, with
 		// the plan it names.
@@ -189,11 +190,11 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 		}
 		return decideSurprisePass(tx, engine.Command{Kind: CmdSurprisePass, Actor: cmd.Actor})
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	plan, text := "", st.NameOf(f.ID)+" ends the turn."
 	switch {
 	case args.Next == "" || args.Next == "normal":
@@ -208,7 +209,7 @@ func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
 	default:
 		return fray.Errorf(fray.EINVALID, "next round: %q is not a plan (normal, %s, %s:xp, %s:corruption)", args.Next, PlanTakeInit, PlanQuickStrike, PlanQuickStrike)
 	}
-	if err := note(tx, KindTurnEnded, f.ID, text, Note{Fighter: f.ID, What: plan, Set: []Change{setS(f.ID, "plan", plan)}}); err != nil {
+	if err := note(tx, KindTurnEnded, f.ID, text, Note{Fighter: f.ID, What: plan, Set: []Change{change.Plan.To(f.ID, plan)}}); err != nil {
 		return err
 	}
 	return advance(tx)
@@ -233,14 +234,14 @@ const DeathFailures = 3
 // decideDeathTest rolls a dying character's death test: ≤ 10 passes, a 1
 // wakes it with 1d4 Toughness, the third failure kills; then its turn
 // ends.
-func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
+func decideDeathTest(tx *Tx, cmd engine.Command) error {
 	if err := cmd.NoArgs(); err != nil {
 		return err
 	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
+	if err := engine.RequireTurn(tx.State, cmd.Actor); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	f := st.Fighters[cmd.Actor]
 	if !st.Combatant(f.ID).Down || !f.Dying {
 		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.NameOf(f.ID))
@@ -255,7 +256,7 @@ func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
 	case o.Face == 1:
 		d := tx.Dice.Die(4)
 		heal := d.Total()
-		set := []Change{setB(id, "dying", false), setV(id, "death-fails", 0), setV(id, "toughness", heal)}
+		set := []Change{change.Dying.To(id, false), change.DeathFails.To(id, 0), change.Toughness.To(id, heal)}
 		set = append(set, st.healedChanges(f, heal)...)
 		text := fmt.Sprintf("%s rolls a 1 on the death test and wakes with %d Toughness.", st.NameOf(id), heal)
 		heals := dice.Roll{Label: "Healing", Who: id, Dice: []dice.Die{d}, Total: heal}
@@ -282,17 +283,17 @@ func decideDeathTest(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // failDeathTest counts a failure; the third kills.
-func failDeathTest(tx *engine.Tx, f *Fighter, rolls ...dice.Roll) error {
-	st := state(tx)
+func failDeathTest(tx *Tx, f *Fighter, rolls ...dice.Roll) error {
+	st := tx.State
 	n := f.DeathFails + 1
 	id := f.ID
 	if n >= DeathFailures {
 		text := fmt.Sprintf("%s fails a third death test and dies.", st.NameOf(id))
-		if err := note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "died", Value: n, Set: []Change{setV(id, "death-fails", n), setB(id, "dying", false)}}, rolls...); err != nil {
+		if err := note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "died", Value: n, Set: []Change{change.DeathFails.To(id, n), change.Dying.To(id, false)}}, rolls...); err != nil {
 			return err
 		}
 		return tx.TakeOut(id, "dead", "")
 	}
 	text := fmt.Sprintf("%s fails a death test (%d of %d).", st.NameOf(id), n, DeathFailures)
-	return note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "failed", Value: n, Set: []Change{setV(id, "death-fails", n)}}, rolls...)
+	return note(tx, KindDeathTest, id, text, Note{Fighter: id, What: "failed", Value: n, Set: []Change{change.DeathFails.To(id, n)}}, rolls...)
 }

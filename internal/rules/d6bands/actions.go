@@ -5,14 +5,14 @@ import (
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// Actions implements engine.Ruleset: the commands v may issue now. The
+// actions are what v may do now: the commands v may issue now. The
 // combatant whose turn it is gets the actions legal for it, each select
 // listing only legal choices (every combination of them is accepted); the
 // GM also gets the GM commands. Nothing is offered while a decision waits.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning || st.Waiting() {
 		return nil
 	}
@@ -36,7 +36,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		return engine.Field{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: options, Target: true}
 	}
 	if f.Prone {
-		if cost := optInt(b, OptRiseActions); f.Actions >= cost {
+		if cost := kit.OptInt(b, OptRiseActions); f.Actions >= cost {
 			out = append(out, engine.Action{Kind: CmdStand, Actor: id, Label: "Stand up", Help: actionCount(cost) + "."})
 		}
 	} else {
@@ -99,12 +99,12 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	if canHide(st, f) == nil {
 		out = append(out, engine.Action{Kind: CmdStealth, Actor: id, Label: "Hide (Stealth)",
 			Help: fmt.Sprintf("%s: Stealth against every opponent's Perception (+ your cover). Hidden: only area fire hits you; twice in a row: they are unaware of you.",
-				actionCount(optInt(b, OptStealthCost)))})
+				actionCount(kit.OptInt(b, OptStealthCost)))})
 	}
 	if unawareOfAll(st, f) {
 		out = append(out, engine.Action{Kind: CmdSlipAway, Actor: id, Label: "Slip away", Help: "1 action: every opponent is unaware of you; leave the fight.", Danger: true})
 	}
-	if cost := optInt(b, OptAidActions); f.Actions >= cost {
+	if cost := kit.OptInt(b, OptAidActions); f.Actions >= cost {
 		var aid []engine.Choice
 		for _, c := range st.Combatants {
 			t := st.Fighters[c.ID]
@@ -114,7 +114,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 		if len(aid) > 0 {
 			out = append(out, engine.Action{Kind: CmdFirstAid, Actor: id, Label: "First aid",
-				Help:   fmt.Sprintf("%s, close contact: Medicine %dD stops the worst bleeding wound (a critical success every one).", actionCount(cost), optInt(b, OptAidDice)),
+				Help:   fmt.Sprintf("%s, close contact: Medicine %dD stops the worst bleeding wound (a critical success every one).", actionCount(cost), kit.OptInt(b, OptAidDice)),
 				Fields: []engine.Field{targetField(aid)}})
 		}
 	}
@@ -227,7 +227,7 @@ func dashChoices(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 func dashWords(st *State, path []point) string {
 	diff := 0
 	for i, p := range path {
-		if opt(&st.Base, OptDashTerrain) == TerrainWorst || i == len(path)-1 {
+		if kit.Opt(&st.Base, OptDashTerrain) == TerrainWorst || i == len(path)-1 {
 			diff = max(diff, st.cell(p.X, p.Y).Dash)
 		}
 	}
@@ -253,7 +253,7 @@ func rangedChoices(f *Fighter, area bool) []engine.Choice {
 // strikeAction is a melee strike: at someone in close contact (contact),
 // or with a long weapon at someone else in the same square.
 func strikeAction(st *State, v engine.Viewer, f *Fighter, contact bool) (engine.Action, bool) {
-	cost := optInt(&st.Base, OptMeleeActions)
+	cost := kit.OptInt(&st.Base, OptMeleeActions)
 	if f.Actions < cost {
 		return engine.Action{}, false
 	}
@@ -277,7 +277,7 @@ func strikeAction(st *State, v engine.Viewer, f *Fighter, contact bool) (engine.
 		return engine.Action{}, false
 	}
 	a := engine.Action{Kind: CmdStrike, Actor: f.ID, Label: "Strike", Main: true,
-		Help: fmt.Sprintf("%s: melee at %dD; the target may spend Defense Pool dice (+1D each).", actionCount(cost), optInt(&st.Base, OptMeleeDice)),
+		Help: fmt.Sprintf("%s: melee at %dD; the target may spend Defense Pool dice (+1D each).", actionCount(cost), kit.OptInt(&st.Base, OptMeleeDice)),
 		Fields: []engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
 			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
 			{Name: "called", Label: "Called strike at a hit location (+2D)", Type: engine.FieldCheckbox}}}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Area fire (seed: "Area fire is an attack used to rake an entire range
@@ -82,17 +83,17 @@ func planArea(st *State, f *Fighter, w *Weapon, p point, aimed bool) (Check, int
 	return c, cost, nil
 }
 
-func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
+func decideAreaFire(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 		Cell   string `json:"cell"`
 		Mode   string `json:"mode"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	aimed, err := mode(args.Mode)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 				return err
 			}
 		}
-		if w.Terror > 0 && (res.Success || optOn(&st.Base, OptTerrorOnMiss)) && st.standing(v.ID) {
+		if w.Terror > 0 && (res.Success || kit.Opt(&st.Base, OptTerrorOnMiss) == On) && st.standing(v.ID) {
 			if err := terror(tx, v, w); err != nil {
 				return err
 			}
@@ -150,8 +151,8 @@ func decideAreaFire(tx *engine.Tx, cmd engine.Command) error {
 }
 
 // terror is a Terror check against weapon w's area fire.
-func terror(tx *engine.Tx, v *Fighter, w *Weapon) error {
-	st := state(tx)
+func terror(tx *Tx, v *Fighter, w *Weapon) error {
+	st := tx.State
 	b := &st.Base
 	res, err := rollCheck(tx, v, Check{Label: "Terror (" + w.Name + ")", Skill: "Willpower", Value: v.Skill(b, "willpower"), Dice: w.Terror})
 	if err != nil {
@@ -161,17 +162,17 @@ func terror(tx *engine.Tx, v *Fighter, w *Weapon) error {
 	text := fmt.Sprintf("%s keeps their nerve: %s.", st.PublicNameOf(v.ID), res.Words())
 	switch {
 	case res.Fumble:
-		lost = optInt(b, OptActions)
+		lost = kit.OptInt(b, OptActions)
 		text = fmt.Sprintf("%s panics: %s; they lose their next turn.", st.PublicNameOf(v.ID), res.Words())
 	case !res.Success:
-		lost = optInt(b, OptTerrorLoss)
+		lost = kit.OptInt(b, OptTerrorLoss)
 		text = fmt.Sprintf("%s is terrified: %s; %s fewer next turn.", st.PublicNameOf(v.ID), res.Words(), actionCount(lost))
 	}
 	return tx.Emits(KindTerror, v.ID, text, Terrified{Fighter: v.ID, Lost: lost}, res.Roll)
 }
 
 func applyAreaFire(st *State, d AreaFired) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -185,7 +186,7 @@ func applyAreaFire(st *State, d AreaFired) error {
 }
 
 func applyTerror(st *State, d Terrified) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

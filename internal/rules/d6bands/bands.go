@@ -2,9 +2,11 @@ package d6bands
 
 import (
 	"fmt"
-	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Range bands (seed: "Range bands"; spec c1). The battlefield is a map of
@@ -178,7 +180,7 @@ func abs(n int) int {
 // distance is the band between two squares.
 func (s *State) distance(a, b point) int {
 	dx, dy := abs(a.X-b.X), abs(a.Y-b.Y)
-	if opt(&s.Base, OptBandMetric) == MetricManhattan {
+	if kit.Opt(&s.Base, OptBandMetric) == MetricManhattan {
 		return dx + dy
 	}
 	return max(dx, dy)
@@ -264,7 +266,7 @@ func (s *State) sight(a, b point) bool {
 			heavy++
 		}
 	}
-	limit := optInt(&s.Base, OptHeavyLOS)
+	limit := kit.OptInt(&s.Base, OptHeavyLOS)
 	return limit == 0 || heavy < limit
 }
 
@@ -283,7 +285,9 @@ func (s *State) cover(t, shooter *Fighter) (int, string) {
 	switch {
 	case t.Off:
 		return 0, "off the map"
-	case shooter != nil && inContact(t, shooter):
+	case shooter != nil && inContact(t, shooter), s.inCloseContact(t):
+		// Seed "Cover": "Cover grants no benefit in close contact" — for a
+		// target touching anyone, whoever shoots from wherever.
 		return 0, "no cover in close contact"
 	case t.Dashed:
 		return 0, "no cover after a dash"
@@ -295,6 +299,12 @@ func (s *State) cover(t, shooter *Fighter) (int, string) {
 		return 0, ""
 	}
 	return c, strings.ToLower(coverNames[c])
+}
+
+// inCloseContact reports whether f is in close contact with anyone: a
+// contact group of two or more on the map.
+func (s *State) inCloseContact(f *Fighter) bool {
+	return !f.Off && len(s.members(f.Group)) > 1
 }
 
 // members are the combatants of contact group g, in setup order.

@@ -2,12 +2,14 @@ package d6bands
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The battlefield as the page and prep see it (engine.Boarder): a grid of
@@ -38,15 +40,15 @@ var startFields = []board.Field{
 	{Name: "prone", Label: "Prone", Type: board.FieldBool},
 }
 
-// Editor implements engine.Boarder.
-func (Ruleset) Editor() board.Editor {
-	return board.Editor{Model: board.Grid, Area: slices.Clone(cellFields), Start: slices.Clone(startFields),
-		MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "30 m"}
-}
+// editor is the battlefield editor.
+var editor = board.Editor{Model: board.Grid, Area: cellFields, Start: startFields,
+	MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "30 m"}
 
-// Board implements engine.Boarder: what v sees of the battlefield.
-func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
-	st := s.(*State)
+// project is d6-bands' one projection, what v sees: the map, every
+// combatant v may see with how hurt it is and what it knows; a combatant
+// the GM keeps hidden appears nowhere for a player. The sheet and the
+// turn's ledger are for the GM and the combatant's own player.
+func project(st *State, v engine.Viewer) *board.Board {
 	tokens := engine.Tokens(st, v)
 	grid := &board.GridMap{Width: st.Width, Height: st.Height, Scale: "30 m", Bands: slices.Clone(bandNames[:BandExtreme]),
 		Places: []board.Placed{}}
@@ -66,17 +68,21 @@ func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
 		if f == nil {
 			continue
 		}
-		full := v.GM || v.CanCommand(f.ID)
+		full := v.CanCommand(f.ID)
 		tokens[i].Health = health(st, f)
 		tokens[i].Conditions = conditions(st, v, f)
 		if full {
 			tokens[i].Stats = []board.Stat{
-				{Label: "Actions", Value: fmt.Sprintf("%d of %d", f.Actions, optInt(&st.Base, OptActions))},
+				{Label: "Actions", Value: fmt.Sprintf("%d of %d", f.Actions, kit.OptInt(&st.Base, OptActions))},
 				{Label: "Defense Pool", Value: fmt.Sprintf("%d of %d", f.Pool, f.Defense)},
 			}
 			if p := woundPenalty(&st.Base, f); p > 0 {
 				tokens[i].Stats = append(tokens[i].Stats, board.Stat{Label: "Wound penalty", Value: "−" + strconv.Itoa(p)})
 			}
+			if a := f.Adjust; a != nil {
+				tokens[i].Stats = append(tokens[i].Stats, board.Stat{Label: "GM ruling", Value: adjustWords(*a), Note: a.Reason})
+			}
+			tokens[i].Sheet = sheetSections(f)
 		}
 		pl := board.Placed{Token: f.ID, X: f.X, Y: f.Y, Group: f.Group, Off: f.Off}
 		if f.Off {
@@ -176,6 +182,70 @@ func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 			}
 			add("jammed-"+w.ID, label, "jammed", text)
 		}
+	}
+	return out
+}
+
+// sheetSections is a combatant's stat block: skills and attributes, the numbers
+// of harm and defence, its mount and weapons with how they are loaded.
+func sheetSections(f *Fighter) []board.Section {
+	skills := make([]board.Stat, 0, len(f.Skills))
+	for _, name := range slices.Sorted(maps.Keys(f.Skills)) {
+		skills = append(skills, board.Stat{Label: capital(name), Value: strconv.Itoa(f.Skills[name])})
+	}
+	out := []board.Section{{Title: "Skills", Stats: skills}}
+	if len(f.Attributes) > 0 {
+		attrs := make([]board.Stat, 0, len(f.Attributes))
+		for _, name := range slices.Sorted(maps.Keys(f.Attributes)) {
+			attrs = append(attrs, board.Stat{Label: capital(name), Value: strconv.Itoa(f.Attributes[name])})
+		}
+		out = append(out, board.Section{Title: "Attributes", Stats: attrs})
+	}
+	body := []board.Stat{
+		{Label: "Toughness", Value: strconv.Itoa(f.Toughness)},
+		{Label: "Armour", Value: strconv.Itoa(f.Armor)},
+		{Label: "Blood", Value: strconv.Itoa(f.Blood)},
+		{Label: "Defense Pool", Value: fmt.Sprintf("%dD", f.Defense)},
+		{Label: "Initiative", Value: strconv.Itoa(f.Initiative)},
+	}
+	if f.Bulk > 0 {
+		body = append(body, board.Stat{Label: "Bulk", Value: strconv.Itoa(f.Bulk)})
+	}
+	if m := f.Mount; m != nil {
+		body = append(body, board.Stat{Label: "Mount", Value: m.Name, Note: fmt.Sprintf("Toughness %d, armour %d", m.Toughness, m.Armor)})
+	}
+	out = append(out, board.Section{Title: "Body", Stats: body})
+	if len(f.Weapons) > 0 {
+		ws := make([]board.Stat, 0, len(f.Weapons))
+		for _, w := range f.Weapons {
+			var notes []string
+			if w.Ranged() {
+				var bands []string
+				for _, b := range w.Optimal {
+					bands = append(bands, bandNames[b])
+				}
+				notes = append(notes, "optimal "+strings.Join(bands, ", "))
+			} else if w.Long {
+				notes = append(notes, "long")
+			}
+			if w.Area {
+				notes = append(notes, "area fire")
+			}
+			if l := f.Loads[w.ID]; l != nil {
+				switch {
+				case l.Broken:
+					notes = append(notes, "broken")
+				case l.Jammed:
+					notes = append(notes, "jammed")
+				case l.Loaded:
+					notes = append(notes, "loaded")
+				default:
+					notes = append(notes, "not loaded")
+				}
+			}
+			ws = append(ws, board.Stat{Label: w.Name, Value: fmt.Sprintf("%s %d, damage %s", capital(w.Skill), f.Skills[w.Skill], w.Damage), Note: strings.Join(notes, ", ")})
+		}
+		out = append(out, board.Section{Title: "Weapons", Stats: ws})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -59,14 +60,10 @@ func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
 // CarryOut implements sheet.Carrier: the fighter's wounds, the blood it
 // lost and whether it died.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("d6-bands: state is %T", s)
-	}
-	f := st.Fighters[id]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
+func (r Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
+	_, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
 	bleedingWounds := 0
 	for _, w := range f.Wounds {
@@ -127,8 +124,8 @@ func carriedWounds(b *engine.Base, c Condition) []Wound {
 			out = append(out, w)
 		}
 	}
-	add(c.Wounds.Lethal, WoundLethal, optInt(b, OptBleedLethal))
-	add(c.Wounds.Serious, WoundSerious, optInt(b, OptBleedSerious))
+	add(c.Wounds.Lethal, WoundLethal, kit.OptInt(b, OptBleedLethal))
+	add(c.Wounds.Serious, WoundSerious, kit.OptInt(b, OptBleedSerious))
 	add(c.Wounds.Light, WoundLight, 0)
 	return out
 }
@@ -138,7 +135,7 @@ func carriedWounds(b *engine.Base, c Condition) []Wound {
 // encounter cannot start with them.
 func fitToFight(b *engine.Base, c engine.CombatantSetup, f *Fighter) error {
 	switch {
-	case f.Condition.Dead || f.count(WoundLethal) >= optInt(b, OptLethalOut):
+	case f.Condition.Dead || f.count(WoundLethal) >= kit.OptInt(b, OptLethalOut):
 		return fray.Errorf(fray.EINVALID, "combatant %q (%s) is dead: leave them out, or clear Dead and their Lethal wounds on their sheet", c.ID, c.Name)
 	case f.BloodLoss >= f.Blood:
 		return fray.Errorf(fray.EINVALID, "combatant %q (%s) is unconscious from blood loss since an earlier fight: lower Blood lost on their sheet once they recover, or leave them out", c.ID, c.Name)

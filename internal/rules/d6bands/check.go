@@ -8,6 +8,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The check (spec b, base game reconstructed): a difficulty of N D rolls N
@@ -98,8 +99,8 @@ func openEnded(r *dice.Roller, n int) ([]dice.Die, int) {
 
 // rollCheck rolls c for fighter f: its wound penalty and any one-off GM
 // adjustment join the modifiers (the adjustment is used up by an event).
-func rollCheck(tx *engine.Tx, f *Fighter, c Check) (Result, error) {
-	st := state(tx)
+func rollCheck(tx *Tx, f *Fighter, c Check) (Result, error) {
+	st := tx.State
 	if f != nil {
 		c.Who = f.ID
 		if p := woundPenalty(&st.Base, f); p != 0 {
@@ -127,8 +128,8 @@ func rollPlain(r *dice.Roller, b *engine.Base, c Check) Result {
 	ds, sum := openEnded(r, n)
 	res := Result{Dice: n, TN: tn, Sum: sum, Margin: tn - sum}
 	res.Success = sum <= tn
-	res.Crit = res.Success && res.Margin >= optInt(b, OptCritMargin)
-	res.Fumble = !res.Success && -res.Margin >= optInt(b, OptFumbleMargin)
+	res.Crit = res.Success && res.Margin >= kit.OptInt(b, OptCritMargin)
+	res.Fumble = !res.Success && -res.Margin >= kit.OptInt(b, OptFumbleMargin)
 	label := fmt.Sprintf("%s: %s %dD", c.Label, c.Skill, n)
 	if c.Label == "" {
 		label = fmt.Sprintf("%s %dD", c.Skill, n)

@@ -10,7 +10,7 @@ import (
 // The check: N d6 summed, a 6 replaced by two new dice, success when the
 // sum is at most the skill; ±D and ±TN; criticals by margin.
 func TestCheck(t *testing.T) {
-	base := &engine.Base{Options: map[string]string{}}
+	base := &engine.Base{Options: optionsWith(nil)}
 	tests := []struct {
 		name          string
 		check         Check
@@ -57,7 +57,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckCriticalOptions(t *testing.T) {
-	base := &engine.Base{Options: map[string]string{OptCritMargin: "3", OptFumbleMargin: "2"}}
+	base := &engine.Base{Options: optionsWith(map[string]string{OptCritMargin: "3", OptFumbleMargin: "2"})}
 	res := rollPlain(dice.NewRoller(dice.NewFixed(3, 3, 3)), base, Check{Skill: "Melee", Value: 12, Dice: 3})
 	if !res.Crit {
 		t.Errorf("margin 3 with crit-margin 3: %s", res.Words())

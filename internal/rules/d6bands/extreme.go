@@ -6,6 +6,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Extreme range (seed: "Extreme range engagements"; spec c1, c7, c12).
@@ -83,17 +84,17 @@ func canDuel(st *State, f, t *Fighter, w *Weapon) error {
 	return need(st, f, 2, "An Extreme range duel")
 }
 
-func decideDuel(tx *engine.Tx, cmd engine.Command) error {
+func decideDuel(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Weapon string `json:"weapon"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -130,8 +131,8 @@ func decideDuel(tx *engine.Tx, cmd engine.Command) error {
 
 // answerDuel rolls the duel once both sides chose, and gives the winner
 // the shot.
-func answerDuel(tx *engine.Tx, answers []engine.Answered) error {
-	st := state(tx)
+func answerDuel(tx *Tx, answers []engine.Answered) error {
+	st := tx.State
 	var ctx *duelCtx
 	skills := map[string]string{}
 	for _, a := range answers {
@@ -149,7 +150,7 @@ func answerDuel(tx *engine.Tx, answers []engine.Answered) error {
 	if !st.standing(a.ID) || !st.standing(b.ID) {
 		return nil
 	}
-	dd := optInt(&st.Base, OptDuelDice)
+	dd := kit.OptInt(&st.Base, OptDuelDice)
 	ra, err := rollCheck(tx, a, Check{Label: "Extreme range duel", Skill: skillName(skills[a.ID]), Value: a.Skill(&st.Base, skills[a.ID]), Dice: dd})
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func answerDuel(tx *engine.Tx, answers []engine.Answered) error {
 }
 
 func applyDuelBegun(st *State, d DuelBegun) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

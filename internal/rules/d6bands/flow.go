@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
 )
 
 // Three things pause a command and ask someone (engine decisions):
@@ -42,17 +41,6 @@ const (
 	stepAttack  = "attack"  // roll the attack under way
 )
 
-// Step implements engine.Stepper.
-func (Ruleset) Step(tx *engine.Tx, s engine.Step) error {
-	switch s.Kind {
-	case stepDefense:
-		return askDefense(tx)
-	case stepAttack:
-		return rollAttack(tx)
-	}
-	return fmt.Errorf("d6-bands: no step %q", s.Kind)
-}
-
 // contJSON encodes a decision's context.
 func contJSON(c Cont) json.RawMessage {
 	raw, err := json.Marshal(c)
@@ -62,36 +50,10 @@ func contJSON(c Cont) json.RawMessage {
 	return raw
 }
 
-// ask opens decision d with context c.
-func ask(tx *engine.Tx, d engine.Decision, c Cont) error {
-	return tx.AskWith(d, c)
-}
-
-// Answer implements engine.Ruleset.
-func (Ruleset) Answer(tx *engine.Tx, answers []engine.Answered) error {
-	if len(answers) > 0 && answers[0].Decision.Kind == DecDuel {
-		return answerDuel(tx, answers)
+// answerStray carries out the GM's ruling on a stray shot.
+func answerStray(tx *Tx, c Cont, a engine.Answered) error {
+	if c.Stray == nil {
+		return fmt.Errorf("stray decision %s has no context", a.Decision.ID)
 	}
-	for _, a := range answers {
-		var c Cont
-		if err := a.Decision.Decode(&c); err != nil {
-			return fmt.Errorf("d6-bands: decision %s: %w", a.Decision.ID, err)
-		}
-		switch a.Decision.Kind {
-		case DecDefense:
-			if err := answerDefense(tx, c, a); err != nil {
-				return err
-			}
-		case DecStray:
-			if c.Stray == nil {
-				return fmt.Errorf("d6-bands: stray decision %s has no context", a.Decision.ID)
-			}
-			if err := strayLands(tx, *c.Stray, a.Choice); err != nil {
-				return err
-			}
-		default:
-			return fray.Errorf(fray.EILLEGAL, "d6-bands has no decision of kind %q", a.Decision.Kind)
-		}
-	}
-	return nil
+	return strayLands(tx, *c.Stray, a.Choice)
 }

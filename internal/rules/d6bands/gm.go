@@ -2,9 +2,11 @@ package d6bands
 
 import (
 	"fmt"
-	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -86,7 +88,7 @@ func (v *flexBool) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
+func decideSetCell(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		X          flexInt  `json:"x"`
 		Y          flexInt  `json:"y"`
@@ -101,7 +103,7 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	x, y := int(args.X), int(args.Y)
 	if !st.onMap(x, y) {
 		return fray.Errorf(fray.EINVALID, "square (%d,%d) is outside the %d×%d map", x, y, st.Width, st.Height)
@@ -111,9 +113,6 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	if err := c.check(); err != nil {
 		return fray.Errorf(fray.EINVALID, "%v", err)
 	}
-	if c == st.cell(x, y) {
-		return fray.Errorf(fray.EILLEGAL, "square (%d,%d) is already like that", x, y)
-	}
 	words := "open ground"
 	if f := c.Features(); len(f) > 0 {
 		words = strings.Join(f, "; ")
@@ -122,10 +121,16 @@ func decideSetCell(tx *engine.Tx, cmd engine.Command) error {
 	if c.Label != "" {
 		where += " " + c.Label
 	}
-	return tx.Emits(KindCellChanged, "", fmt.Sprintf("The GM changes square %s: %s.", where, words), CellChanged{Cell: c})
+	text := fmt.Sprintf("The GM changes square %s: %s.", where, words)
+	if c == st.cell(x, y) {
+		// The form as it stands is a legal command: the GM's ruling that
+		// the square stays as it is.
+		text = fmt.Sprintf("The GM rules square %s stays as it is: %s.", where, words)
+	}
+	return tx.Emits(KindCellChanged, "", text, CellChanged{Cell: c})
 }
 
-func decidePlace(tx *engine.Tx, cmd engine.Command) error {
+func decidePlace(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string   `json:"combatant"`
 		X         flexInt  `json:"x"`
@@ -135,10 +140,10 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	p := Placed{Fighter: f.ID, X: int(args.X), Y: int(args.Y), Off: bool(args.Off)}
 	text := fmt.Sprintf("The GM places %s off the map, at Extreme range.", st.NameOf(f.ID))
@@ -151,13 +156,14 @@ func decidePlace(tx *engine.Tx, cmd engine.Command) error {
 		text = fmt.Sprintf("The GM places %s at %s.", st.NameOf(f.ID), board.SquareName(p.X, p.Y))
 	}
 	if p.Off == f.Off && (p.Off || (p.X == f.X && p.Y == f.Y && f.Group == "")) {
-		return fray.Errorf(fray.EILLEGAL, "%s is already there", st.NameOf(f.ID))
+		// Already there: the GM's ruling that the combatant stays.
+		text = fmt.Sprintf("The GM leaves %s where they are.", st.NameOf(f.ID))
 	}
 	// The combatant is the actor: a hidden one is moved in secret.
 	return tx.Emits(KindPlaced, f.ID, text, p)
 }
 
-func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
+func decideAdjust(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string  `json:"combatant"`
 		Dice      flexInt `json:"dice"`
@@ -167,10 +173,10 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[args.Combatant]
-	if f == nil || st.Combatant(f.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", args.Combatant)
+	st := tx.State
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
 	}
 	a := Adjust{Dice: int(args.Dice), TN: int(args.TN), Reason: strings.TrimSpace(args.Reason)}
 	switch {
@@ -178,14 +184,45 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EINVALID, "dice must be −3 to +3")
 	case a.TN < -6 || a.TN > 6:
 		return fray.Errorf(fray.EINVALID, "tn must be −6 to +6")
-	case a.Dice == 0 && a.TN == 0:
-		return fray.Errorf(fray.EINVALID, "an adjustment changes the dice or the skill")
 	case len(a.Reason) > 80:
 		return fray.Errorf(fray.EINVALID, "the reason is longer than 80 characters")
 	}
 	if a.Reason == "" {
 		a.Reason = "ruling"
 	}
+	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", adjustWords(a), st.NameOf(f.ID), a.Reason)
+	if a.Dice == 0 && a.TN == 0 {
+		// Nothing to adjust: the ruling clears any adjustment waiting.
+		text = fmt.Sprintf("The GM rules no adjustment on %s's next check (%s).", st.NameOf(f.ID), a.Reason)
+	}
+	return tx.Emits(KindAdjusted, f.ID, text, Adjusted{Fighter: f.ID, Adjust: a})
+}
+
+func applyCellChanged(st *State, d CellChanged) error {
+	st.Cells = slices.DeleteFunc(st.Cells, func(c Cell) bool { return c.X == d.Cell.X && c.Y == d.Cell.Y })
+	if !d.Cell.Open() {
+		st.Cells = append(st.Cells, d.Cell)
+	}
+	st.sortCells()
+	return nil
+}
+
+func applyPlaced(st *State, d Placed) error {
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
+	if err != nil {
+		return err
+	}
+	if f.X == d.X && f.Y == d.Y && f.Off == d.Off && f.Group == "" {
+		return nil // left where it was: it keeps its aim
+	}
+	f.X, f.Y, f.Off, f.Group = d.X, d.Y, d.Off, ""
+	f.Aim = nil
+	st.tidyGroups()
+	return nil
+}
+
+// adjustWords says what a ruling changes: "+1D and −2 to the skill".
+func adjustWords(a Adjust) string {
 	var parts []string
 	if a.Dice != 0 {
 		parts = append(parts, fmt.Sprintf("%+dD", a.Dice))
@@ -193,25 +230,5 @@ func decideAdjust(tx *engine.Tx, cmd engine.Command) error {
 	if a.TN != 0 {
 		parts = append(parts, fmt.Sprintf("%+d to the skill", a.TN))
 	}
-	text := fmt.Sprintf("The GM rules %s on %s's next check (%s).", strings.Join(parts, " and "), st.NameOf(f.ID), a.Reason)
-	return tx.Emits(KindAdjusted, f.ID, text, Adjusted{Fighter: f.ID, Adjust: a})
-}
-
-func applyCellChanged(st *State, d CellChanged) {
-	st.Cells = slices.DeleteFunc(st.Cells, func(c Cell) bool { return c.X == d.Cell.X && c.Y == d.Cell.Y })
-	if !d.Cell.Open() {
-		st.Cells = append(st.Cells, d.Cell)
-	}
-	st.sortCells()
-}
-
-func applyPlaced(st *State, d Placed) error {
-	f, err := st.fighter(d.Fighter)
-	if err != nil {
-		return err
-	}
-	f.X, f.Y, f.Off, f.Group = d.X, d.Y, d.Off, ""
-	f.Aim = nil
-	st.tidyGroups()
-	return nil
+	return strings.Join(parts, " and ")
 }

@@ -31,13 +31,16 @@ func TestSetCell(t *testing.T) {
 		{[]any{"x", 1, "y", 0, "dash", 2}, fray.EINVALID, "dash difficulty must be 0, 3, 4 or 5, not 2"},
 		{[]any{"x", 1, "y", 0, "impassable", 3}, fray.EINVALID, "impassable difficulty must be 0, 4, 5 or 6, not 3"},
 		{[]any{"x", 1, "y", 0, "cover", 4}, fray.EINVALID, "cover must be 0–3, not 4"},
-		{[]any{"x", 1, "y", 0}, fray.EILLEGAL, "square (1,0) is already like that"},
 		{[]any{"x", "one", "y", 0}, fray.EINVALID, "bad \"set-cell\" command: \"one\" is not a whole number"},
 		{[]any{"x", 1, "y", 0, "water", "maybe"}, fray.EINVALID, "bad \"set-cell\" command: \"maybe\" is not true or false"},
 		{[]any{"x", 1, "y", 0, "fog", true}, fray.EINVALID, "bad \"set-cell\" command: json: unknown field \"fog\""},
 	} {
 		eq(t, "message", fail(t, st, gm, cmd(CmdSetCell, "", tc.args...), tc.code), tc.msg)
 	}
+	// The form as it stands (an open square left open) is the GM's ruling
+	// that it stays so.
+	events, _ = do(t, st, gm, cmd(CmdSetCell, "", "x", 1, "y", 0))
+	eq(t, "unchanged", events[0].Text, "The GM rules square B1 stays as it is: open ground.")
 	fail(t, st, engine.PlayerViewer("ana"), cmd(CmdSetCell, "", "x", 1, "y", 1, "cover", 1), fray.EFORBIDDEN)
 	fail(t, st, gm, cmd(CmdSetCell, "ana", "x", 1, "y", 1, "cover", 1), fray.EINVALID)
 }
@@ -49,7 +52,9 @@ func TestPlace(t *testing.T) {
 	eq(t, "out of contact", st.Fighters["orc"].Group == "" && st.Fighters["ana"].Group == "", true)
 	_, st = do(t, st, gm, cmd(CmdPlace, "", "combatant", "orc", "off", true))
 	eq(t, "off", st.Fighters["orc"].Off, true)
-	eq(t, "again", fail(t, st, gm, cmd(CmdPlace, "", "combatant", "orc", "off", true), fray.EILLEGAL), "Orc is already there")
+	events, st := do(t, st, gm, cmd(CmdPlace, "", "combatant", "orc", "off", true))
+	eq(t, "again: left there", events[0].Text, "The GM leaves Orc where they are.")
+	eq(t, "still off", st.Fighters["orc"].Off, true)
 	eq(t, "off the grid", fail(t, st, gm, cmd(CmdPlace, "", "combatant", "orc", "x", 4, "y", 0), fray.EINVALID), "square (4,0) is outside the 4×4 map")
 	eq(t, "no one", fail(t, st, gm, cmd(CmdPlace, "", "combatant", "zed", "x", 0, "y", 0), fray.ENOTFOUND), "no combatant \"zed\" in the fight")
 }
@@ -67,6 +72,9 @@ func TestAdjust(t *testing.T) {
 		t.Errorf("no GM modifier: %+v", r.Mods)
 	}
 	eq(t, "used up", st.Fighters["ana"].Adjust == nil, true)
-	eq(t, "nothing", fail(t, st, gm, cmd(CmdAdjust, "", "combatant", "ana"), fray.EINVALID), "an adjustment changes the dice or the skill")
+	// Dice 0 and skill 0: a ruling of no adjustment, which clears one.
+	_, st = do(t, st, gm, cmd(CmdAdjust, "", "combatant", "ana", "dice", -1))
+	_, st = do(t, st, gm, cmd(CmdAdjust, "", "combatant", "ana", "dice", 0, "tn", 0))
+	eq(t, "cleared", st.Fighters["ana"].Adjust == nil, true)
 	eq(t, "too much", fail(t, st, gm, cmd(CmdAdjust, "", "combatant", "ana", "dice", 4), fray.EINVALID), "dice must be −3 to +3")
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Damage, wounds and bleeding (spec b, reconstructed; every number an
@@ -78,11 +79,11 @@ func woundPenalty(b *engine.Base, f *Fighter) int {
 	for _, w := range f.Wounds {
 		switch w.Level {
 		case WoundLight:
-			p += optInt(b, OptWoundLight)
+			p += kit.OptInt(b, OptWoundLight)
 		case WoundSerious:
-			p += optInt(b, OptWoundSerious)
+			p += kit.OptInt(b, OptWoundSerious)
 		case WoundLethal:
-			p += optInt(b, OptWoundLethal)
+			p += kit.OptInt(b, OptWoundLethal)
 		}
 	}
 	return p
@@ -126,10 +127,10 @@ func (f *Fighter) WoundLevel() string {
 // levelFor is the wound damage dmg deals against toughness t.
 func levelFor(b *engine.Base, dmg, t int) (string, int) {
 	switch {
-	case dmg >= optInt(b, OptLethalFactor)*t:
-		return WoundLethal, optInt(b, OptBleedLethal)
+	case dmg >= kit.OptInt(b, OptLethalFactor)*t:
+		return WoundLethal, kit.OptInt(b, OptBleedLethal)
 	case dmg >= t:
-		return WoundSerious, optInt(b, OptBleedSerious)
+		return WoundSerious, kit.OptInt(b, OptBleedSerious)
 	case dmg > 0:
 		return WoundLight, 0
 	}
@@ -161,8 +162,8 @@ type Blow struct {
 }
 
 // rollDamage rolls a blow's dice: open-ended or plain (damage-dice).
-func rollDamage(tx *engine.Tx, n int) ([]dice.Die, int) {
-	if opt(tx.Base(), OptDamageDice) == DamageOpen {
+func rollDamage(tx *Tx, n int) ([]dice.Die, int) {
+	if kit.Opt(tx.Base(), OptDamageDice) == DamageOpen {
 		return openEnded(tx.Dice, n)
 	}
 	var ds []dice.Die
@@ -177,8 +178,8 @@ func rollDamage(tx *engine.Tx, n int) ([]dice.Die, int) {
 
 // hurt deals blow to victim: the damage roll, the wound, and whatever
 // the wound does to the victim (down, dead, a fallen mount).
-func hurt(tx *engine.Tx, victim *Fighter, blow Blow) error {
-	st := state(tx)
+func hurt(tx *Tx, victim *Fighter, blow Blow) error {
+	st := tx.State
 	b := &st.Base
 	ds, sum := rollDamage(tx, blow.Dice.N+blow.Extra)
 	var mods []dice.Mod
@@ -188,7 +189,7 @@ func hurt(tx *engine.Tx, victim *Fighter, blow Blow) error {
 	if blow.Extra > 0 {
 		mods = append(mods, dice.Mod{Label: "called shot", Value: blow.Extra, Unit: unitDice})
 	}
-	if blow.Margin > 0 && optOn(b, OptMarginDamage) {
+	if blow.Margin > 0 && kit.Opt(b, OptMarginDamage) == On {
 		mods = append(mods, dice.Mod{Label: "margin", Value: blow.Margin})
 	}
 	toughness, armor, who := victim.Toughness, victim.Armor, st.PublicNameOf(victim.ID)
@@ -238,17 +239,17 @@ func blowSource(st *State, blow Blow) string {
 // settleHarm takes a combatant down or out when its wounds say so: a
 // second Lethal wound or twice its Blood lost kills; its Blood lost knocks
 // it out.
-func settleHarm(tx *engine.Tx, id string) error {
-	st := state(tx)
+func settleHarm(tx *Tx, id string) error {
+	st := tx.State
 	c, f := st.Combatant(id), st.Fighters[id]
 	if c == nil || f == nil || c.Out {
 		return nil
 	}
 	b := &st.Base
 	switch {
-	case f.count(WoundLethal) >= optInt(b, OptLethalOut):
+	case f.count(WoundLethal) >= kit.OptInt(b, OptLethalOut):
 		return tx.TakeOut(id, "dead", fmt.Sprintf("%s dies of %d Lethal wounds.", st.PublicNameOf(id), f.count(WoundLethal)))
-	case f.BloodLoss >= optInt(b, OptDeathFactor)*f.Blood:
+	case f.BloodLoss >= kit.OptInt(b, OptDeathFactor)*f.Blood:
 		return tx.TakeOut(id, "dead", fmt.Sprintf("%s bleeds to death.", st.PublicNameOf(id)))
 	case f.BloodLoss >= f.Blood && !c.Down:
 		return tx.PutDown(id, "unconscious", fmt.Sprintf("%s has lost too much blood and falls unconscious.", st.PublicNameOf(id)))
@@ -257,11 +258,11 @@ func settleHarm(tx *engine.Tx, id string) error {
 }
 
 // bleed makes f lose blood (a round's bleeding, a wounded dash).
-func bleed(tx *engine.Tx, f *Fighter, loss int, why string) error {
+func bleed(tx *Tx, f *Fighter, loss int, why string) error {
 	if loss <= 0 {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	text := fmt.Sprintf("%s %s: %d blood lost (%d of %d).", st.PublicNameOf(f.ID), why, loss, f.BloodLoss+loss, f.Blood)
 	if err := tx.Emits(KindBled, f.ID, text, Bled{Fighter: f.ID, Loss: loss}); err != nil {
 		return err
@@ -270,8 +271,8 @@ func bleed(tx *engine.Tx, f *Fighter, loss int, why string) error {
 }
 
 // bleedAll is the start of a round: every bleeding combatant loses blood.
-func bleedAll(tx *engine.Tx) error {
-	st := state(tx)
+func bleedAll(tx *Tx) error {
+	st := tx.State
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
 		if c.Out || f == nil {
@@ -290,13 +291,13 @@ func dashBleed(b *engine.Base, f *Fighter) int {
 	rate := func(level string) int {
 		switch level {
 		case WoundSerious:
-			return optInt(b, OptBleedSerious)
+			return kit.OptInt(b, OptBleedSerious)
 		case WoundLethal:
-			return optInt(b, OptBleedLethal)
+			return kit.OptInt(b, OptBleedLethal)
 		}
 		return 0
 	}
-	if opt(b, OptDashBleed) == BleedAllWounds {
+	if kit.Opt(b, OptDashBleed) == BleedAllWounds {
 		n := 0
 		for _, w := range f.Wounds {
 			n += rate(w.Level)
@@ -309,16 +310,16 @@ func dashBleed(b *engine.Base, f *Fighter) int {
 // decideFirstAid bandages a wound of someone in close contact (or the
 // aider's own): a Medicine check; success stops the worst bleeding wound,
 // a critical success every one.
-func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
+func decideFirstAid(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -328,12 +329,12 @@ func decideFirstAid(tx *engine.Tx, cmd engine.Command) error {
 	if bleeding(t) == 0 {
 		return fray.Errorf(fray.EILLEGAL, "%s has no bleeding wound", st.NameOf(t.ID))
 	}
-	cost := optInt(&st.Base, OptAidActions)
+	cost := kit.OptInt(&st.Base, OptAidActions)
 	if err := need(st, f, cost, "First aid"); err != nil {
 		return err
 	}
 	res, err := rollCheck(tx, f, Check{Label: "First aid on " + st.NameOf(t.ID), Skill: "Medicine", Value: f.Skill(&st.Base, "medicine"),
-		Dice: optInt(&st.Base, OptAidDice)})
+		Dice: kit.OptInt(&st.Base, OptAidDice)})
 	if err != nil {
 		return err
 	}
@@ -368,7 +369,7 @@ func bleedingWounds(t *Fighter) []int {
 }
 
 func applyHarm(st *State, d Harmed) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -385,11 +386,11 @@ func applyHarm(st *State, d Harmed) error {
 }
 
 func applyFirstAid(st *State, d FirstAid) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}

@@ -12,16 +12,16 @@ import (
 
 func TestMain(m *testing.M) { enginetest.Main(m) }
 
-// kit drives the ruleset through the scenarios; the short names below are
+// scenario drives the ruleset through the scenarios; the short names below are
 // its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
+var scenario = enginetest.Kit[*State]{Rules: New()}
 
 var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	answer       = kit.AnswerKind
-	assertReplay = kit.AssertReplay
+	newState     = scenario.New
+	do           = scenario.Do
+	fail         = scenario.Fail
+	answer       = scenario.AnswerKind
+	assertReplay = scenario.AssertReplay
 	pendingKind  = enginetest.PendingKind
 	rollOf       = enginetest.RollLabelled
 	cmd          = enginetest.Cmd
@@ -191,3 +191,6 @@ func hasMod(r dice.Roll, label string, value int, unit string) bool {
 	}
 	return false
 }
+
+// optionsWith is every option at its default but those of opts.
+func optionsWith(opts map[string]string) map[string]string { return enginetest.Options(New(), opts) }

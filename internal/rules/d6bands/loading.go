@@ -6,6 +6,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Reloading and quick loading (seed: "Quick loading requires a 4D check…";
@@ -39,7 +40,7 @@ type Reloaded struct {
 
 // quickValue is the value quick loading with w checks.
 func quickValue(st *State, f *Fighter, w *Weapon) (string, int) {
-	if opt(&st.Base, OptQuickBase) == QuickAttribute {
+	if kit.Opt(&st.Base, OptQuickBase) == QuickAttribute {
 		if w.Class == ClassCrossbow {
 			return "Vigor", f.Attributes["vigor"]
 		}
@@ -69,16 +70,16 @@ func canQuickLoad(f *Fighter, w *Weapon) bool {
 	return l != nil && !l.Broken && !l.Jammed && !l.Loaded && l.Need == 0
 }
 
-func decideReload(tx *engine.Tx, cmd engine.Command) error {
+func decideReload(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Weapon string `json:"weapon"`
 		Quick  bool   `json:"quick"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	w := f.Weapon(args.Weapon)
 	if w == nil {
 		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
@@ -117,7 +118,7 @@ func decideReload(tx *engine.Tx, cmd engine.Command) error {
 			case res.Fumble:
 				r.Actions, r.Need = 1, 0
 				text := fmt.Sprintf("%s fouls the loading of the %s (%s): a Reliability failure, the weapon jams.", name, w.Name, res.Words())
-				if opt(&st.Base, OptReliability) == ReliabilityBroken {
+				if kit.Opt(&st.Base, OptReliability) == ReliabilityBroken {
 					r.Broken = true
 					text = fmt.Sprintf("%s fouls the loading of the %s (%s): a Reliability failure, the weapon is ruined for the fight.", name, w.Name, res.Words())
 				} else {
@@ -126,7 +127,7 @@ func decideReload(tx *engine.Tx, cmd engine.Command) error {
 				return tx.Emits(KindReload, f.ID, text, r, roll...)
 			default:
 				r.Need = w.Reload + half
-				lead = fmt.Sprintf("%s fumbles with the %s (%s): half the reload time is wasted, %s in all. ", name, w.Name, res.Words(), actionCount(r.Need))
+				lead = fmt.Sprintf("%s fails to quick-load the %s (%s): half the reload time is wasted, %s in all. ", name, w.Name, res.Words(), actionCount(r.Need))
 			}
 		}
 	}
@@ -147,7 +148,7 @@ func decideReload(tx *engine.Tx, cmd engine.Command) error {
 }
 
 func applyReload(st *State, d Reloaded) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

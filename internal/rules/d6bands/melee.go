@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Melee (seed: "Melee attacks"; spec c11) and the Defense Pool (spec b).
@@ -46,18 +47,18 @@ func reach(st *State, f, t *Fighter, w *Weapon) error {
 	return fray.Errorf(fray.EILLEGAL, "the %s reaches only someone in close contact (long weapons: in the same square)", w.Name)
 }
 
-func decideStrike(tx *engine.Tx, cmd engine.Command) error {
+func decideStrike(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 		Weapon string `json:"weapon"`
 		Called bool   `json:"called"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -73,7 +74,7 @@ func decideStrike(tx *engine.Tx, cmd engine.Command) error {
 	}
 	b := &st.Base
 	a := Attack{Kind: AttackMelee, Attacker: f.ID, Target: t.ID, Weapon: w.ID, Called: args.Called, Skill: skillName(w.Skill),
-		Value: f.Skill(b, w.Skill), Dice: optInt(b, OptMeleeDice), Actions: optInt(b, OptMeleeActions), Band: st.Band(f, t), Contact: true}
+		Value: f.Skill(b, w.Skill), Dice: kit.OptInt(b, OptMeleeDice), Actions: kit.OptInt(b, OptMeleeActions), Band: st.Band(f, t), Contact: true}
 	if args.Called {
 		a.Mods = append(a.Mods, diceMod("called shot", 2))
 	}
@@ -95,15 +96,15 @@ func mayDefend(st *State, a *Attack) bool {
 
 // askDefense asks the defender how many Defense Pool dice to spend, or
 // spends them at once for the GM's combatants when npc-defense says so.
-func askDefense(tx *engine.Tx) error {
-	st := state(tx)
+func askDefense(tx *Tx) error {
+	st := tx.State
 	a := st.Attack
 	if a == nil || !mayDefend(st, a) {
 		return nil
 	}
 	t := st.Fighters[a.Target]
 	if c := st.Combatant(t.ID); !c.PC {
-		switch opt(&st.Base, OptNPCDefense) {
+		switch kit.Opt(&st.Base, OptNPCDefense) {
 		case DefenseAll:
 			return defend(tx, t, t.Pool)
 		case DefenseNone:
@@ -113,7 +114,7 @@ func askDefense(tx *engine.Tx) error {
 	w := st.Fighters[a.Attacker].Weapon(a.Weapon)
 	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d vs %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
 		st.PublicNameOf(a.Attacker), st.PublicNameOf(t.ID), w.Name, a.Skill, a.Value, difficultyWords(*a), t.Pool)
-	return ask(tx, engine.Decision{For: t.ID, Kind: DecDefense, Prompt: prompt, Default: "spend",
+	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecDefense, Prompt: prompt, Default: "spend",
 		Options: []engine.Choice{{Value: "spend", Label: "Spend the dice"}, {Value: "none", Label: "No defense"}},
 		Fields:  []engine.Field{{Name: "dice", Label: "Defense Pool dice", Type: engine.FieldNumber, Min: 0, Max: t.Pool, Default: "1"}}},
 		Cont{Defense: &defenseCtx{Fighter: t.ID}})
@@ -125,8 +126,8 @@ type defenseCtx struct {
 }
 
 // answerDefense spends the dice the defender chose.
-func answerDefense(tx *engine.Tx, c Cont, a engine.Answered) error {
-	st := state(tx)
+func answerDefense(tx *Tx, c Cont, a engine.Answered) error {
+	st := tx.State
 	if c.Defense == nil || st.Attack == nil {
 		return nil
 	}
@@ -142,11 +143,11 @@ func answerDefense(tx *engine.Tx, c Cont, a engine.Answered) error {
 }
 
 // defend spends n dice of t's Defense Pool against the attack under way.
-func defend(tx *engine.Tx, t *Fighter, n int) error {
+func defend(tx *Tx, t *Fighter, n int) error {
 	if n <= 0 {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	text := fmt.Sprintf("%s spends %d Defense Pool %s: +%dD to the attack.", st.PublicNameOf(t.ID), n, plural(n, "die", "dice"), n)
 	ev := engine.NewEvent(KindDefense, t.ID, text, Defended{Fighter: t.ID, Dice: n})
 	if st.Attack != nil {
@@ -164,7 +165,7 @@ func plural(n int, one, many string) string {
 }
 
 func applyDefense(st *State, d Defended) error {
-	t, err := st.fighter(d.Fighter)
+	t, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,10 @@ package d6bands
 
 import (
 	"fmt"
-	"github.com/fray-vtt/fray/internal/board"
 	"strings"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -93,9 +95,9 @@ func parseDestination(st *State, f *Fighter, to string) (destination, error) {
 // contactTarget checks that f may come into close contact with id, who
 // must be visible to the viewer, not hidden from f and standing in square
 // at.
-func contactTarget(tx *engine.Tx, f *Fighter, id string, at point) (*Fighter, error) {
-	st := state(tx)
-	t, err := target(tx, id)
+func contactTarget(tx *Tx, f *Fighter, id string, at point) (*Fighter, error) {
+	st := tx.State
+	t, err := tx.Target(id)
 	if err != nil {
 		return nil, err
 	}
@@ -120,15 +122,15 @@ func groupWith(st *State, t *Fighter) string {
 	return fmt.Sprintf("g%d", st.Seq+1)
 }
 
-func decideMove(tx *engine.Tx, cmd engine.Command) error {
+func decideMove(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Prone {
 		return fray.Errorf(fray.EILLEGAL, "%s is prone: stand up first", st.NameOf(f.ID))
 	}
@@ -210,7 +212,7 @@ func coverNote(st *State, p point) string {
 func impassable(st *State, f *Fighter, to point) (int, bool) {
 	in := st.cell(to.X, to.Y)
 	diff, water := in.Impassable, in.Water && in.Impassable > 0
-	if !f.Off && optOn(&st.Base, OptImpassableOut) {
+	if !f.Off && kit.Opt(&st.Base, OptImpassableOut) == On {
 		if out := st.cell(f.X, f.Y); out.Impassable > diff {
 			diff, water = out.Impassable, out.Water
 		}
@@ -221,7 +223,7 @@ func impassable(st *State, f *Fighter, to point) (int, bool) {
 // terrainSkill is the skill of f's terrain checks (terrain-skill).
 func terrainSkill(st *State, f *Fighter) (string, int) {
 	b := &st.Base
-	switch opt(b, OptTerrainSkill) {
+	switch kit.Opt(b, OptTerrainSkill) {
 	case SkillAthletics:
 		return "athletics", f.Skill(b, "athletics")
 	case SkillAcrobatics:
@@ -235,7 +237,7 @@ func terrainSkill(st *State, f *Fighter) (string, int) {
 
 // bulkMod is f's bulk penalty when the terrain calls for it.
 func bulkMod(st *State, f *Fighter, applies bool) []dice.Mod {
-	if !applies || f.Bulk == 0 || !optOn(&st.Base, OptBulk) {
+	if !applies || f.Bulk == 0 || kit.Opt(&st.Base, OptBulk) != On {
 		return nil
 	}
 	return []dice.Mod{tnMod("bulk", -f.Bulk)}
@@ -244,8 +246,8 @@ func bulkMod(st *State, f *Fighter, applies bool) []dice.Mod {
 // moveImpassable is a move through impassable terrain: two actions and a
 // check; failure wastes them, a fumble knocks the mover prone with the
 // difficulty in damage.
-func moveImpassable(tx *engine.Tx, f *Fighter, mv Moved, diff int, water bool) error {
-	st := state(tx)
+func moveImpassable(tx *Tx, f *Fighter, mv Moved, diff int, water bool) error {
+	st := tx.State
 	if err := need(st, f, 2, "Crossing impassable terrain"); err != nil {
 		return err
 	}
@@ -276,8 +278,8 @@ func moveImpassable(tx *engine.Tx, f *Fighter, mv Moved, diff int, water bool) e
 }
 
 // fall knocks f prone with n dice of damage (armour does not help).
-func fall(tx *engine.Tx, f *Fighter, n int) error {
-	st := state(tx)
+func fall(tx *Tx, f *Fighter, n int) error {
+	st := tx.State
 	if !f.Prone {
 		if err := tx.Emits(KindProne, f.ID, st.NameOf(f.ID)+" falls prone.", Prone{Fighter: f.ID, Prone: true}); err != nil {
 			return err
@@ -286,15 +288,15 @@ func fall(tx *engine.Tx, f *Fighter, n int) error {
 	return hurt(tx, f, Blow{Label: "Fall", Dice: Dice{N: n}})
 }
 
-func decideDash(tx *engine.Tx, cmd engine.Command) error {
+func decideDash(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	name := st.NameOf(f.ID)
 	switch {
 	case f.Prone:
@@ -337,7 +339,7 @@ func decideDash(tx *engine.Tx, cmd engine.Command) error {
 	diff, bulky := 0, false
 	for i, p := range path {
 		c := st.cell(p.X, p.Y)
-		if opt(&st.Base, OptDashTerrain) == TerrainWorst || i == len(path)-1 {
+		if kit.Opt(&st.Base, OptDashTerrain) == TerrainWorst || i == len(path)-1 {
 			diff = max(diff, c.Dash)
 		}
 		bulky = bulky || c.Cover >= 2
@@ -410,16 +412,16 @@ func dashPath(st *State, a, b point) []point {
 	return best
 }
 
-func decideStand(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideStand(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if !f.Prone {
 		return fray.Errorf(fray.EILLEGAL, "%s is not prone", st.NameOf(f.ID))
 	}
-	cost := optInt(&st.Base, OptRiseActions)
+	cost := kit.OptInt(&st.Base, OptRiseActions)
 	if err := need(st, f, cost, "Standing up"); err != nil {
 		return err
 	}
@@ -427,7 +429,7 @@ func decideStand(tx *engine.Tx, cmd engine.Command) error {
 }
 
 func applyMoved(st *State, d Moved) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -440,7 +442,7 @@ func applyMoved(st *State, d Moved) error {
 	if d.Progress {
 		f.X, f.Y, f.Off, f.Group = d.X, d.Y, d.Off, d.Group
 		if d.Partner != "" {
-			p, err := st.fighter(d.Partner)
+			p, err := kit.Found(st.Fighter(d.Partner), d.Partner)
 			if err != nil {
 				return err
 			}
@@ -479,7 +481,7 @@ func (s *State) tidyGroups() {
 }
 
 func applyProne(st *State, d Prone) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

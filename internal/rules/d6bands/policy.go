@@ -33,8 +33,11 @@ import (
 // blood loss). Decisions take their defaults: a die of the Defense Pool
 // against each attack, the best skill in a duel, the stray shot as the die
 // fell.
-func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
-	st := s.(*State)
+func (r Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
+	st, ok := r.StateOf(s)
+	if !ok {
+		return engine.Command{}, false
+	}
 	if len(o.Pending) > 0 {
 		return engine.Command{}, false
 	}

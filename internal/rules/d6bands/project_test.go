@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -64,6 +65,7 @@ func TestHiddenCombatant(t *testing.T) {
 	events, st = do(t, st, gm, cmd(CmdStrike, "guard", "target", "spy", "weapon", "sword"))
 	d := pendingKind(t, st, DecDefense)
 	eq(t, "asked of the spy", d.For, "spy")
+	enginetest.AssertGMAnswers(t, New(), st, events, d, player)
 	fail(t, st, player, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": "none"}), fray.ENOTFOUND)
 	if pv := engine.Project(New(), st, player); mentions(t, pv, "spy") || len(pv.Pending) != 0 || len(pv.Waiting) != 1 || pv.Waiting[0] != "the GM" {
 		t.Fatalf("the player's view while the GM decides: %+v", pv)
@@ -81,11 +83,15 @@ func TestHiddenCombatant(t *testing.T) {
 // The sheet is for the GM and the combatant's own player.
 func TestProjectionSheets(t *testing.T) {
 	st := spied(t, nil)
-	view := New().Project(st, engine.PlayerViewer("ana")).(View)
-	eq(t, "own sheet", view.Fighters["ana"].Full, true)
-	eq(t, "orc's sheet", view.Fighters["orc"].Full, false)
-	eq(t, "orc's weapons hidden", view.Fighters["orc"].Sheet == nil, true)
-	b := New().(engine.Boarder).Board(st, engine.PlayerViewer("ana"))
+	b := engine.Project(New(), st, engine.PlayerViewer("ana")).Board
+	for _, tok := range b.Tokens {
+		switch tok.ID {
+		case "ana":
+			eq(t, "own sheet", tok.Sheet != nil, true)
+		case "orc":
+			eq(t, "orc's sheet and weapons hidden", tok.Sheet == nil, true)
+		}
+	}
 	eq(t, "model", b.Model, board.Grid)
 	eq(t, "scale", b.Grid.Scale, "30 m")
 	eq(t, "bands", strings.Join(b.Grid.Bands, ", "), "Very Close, Close, Distant, Far, Very Far")

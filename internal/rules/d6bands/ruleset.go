@@ -27,25 +27,61 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // ID is the ruleset's registry id.
 const ID = "d6-bands"
 
-// Ruleset is the d6-bands engine.Ruleset.
-type Ruleset struct{}
+// Ruleset is the d6-bands ruleset: the kit's, with the stat schema and
+// carry-over.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
+// Tx is a command being decided under d6-bands.
+type Tx = kit.Tx[*State, *Fighter]
 
 // New returns the d6-bands ruleset.
-func New() engine.Ruleset { return Ruleset{} }
+func New() engine.Ruleset { return ruleset }
 
-// ID implements engine.Ruleset.
-func (Ruleset) ID() string { return ID }
-
-// Title implements engine.Ruleset.
-func (Ruleset) Title() string { return "Open-ended d6 — range bands" }
-
-// Options implements engine.Ruleset.
-func (Ruleset) Options() []engine.OptionSpec { return slices.Clone(optionSpecs) }
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Open-ended d6 — range bands", Options: optionSpecs,
+	New: newEncounter, Start: newRound, Settle: settle, CanAct: canAct,
+	Board: project, Editor: editor, Actions: actions,
+	// The combatants' commands, and the GM's (terrain, placement,
+	// rulings), which name no actor.
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdMove, Decide: decideMove},
+		{Kind: CmdDash, Decide: decideDash},
+		{Kind: CmdStand, Decide: decideStand},
+		{Kind: CmdStealth, Decide: decideStealth},
+		{Kind: CmdSlipAway, Decide: decideSlipAway},
+		{Kind: CmdAim, Decide: decideAim},
+		{Kind: CmdShoot, Decide: decideShoot},
+		{Kind: CmdAreaFire, Decide: decideAreaFire},
+		{Kind: CmdStrike, Decide: decideStrike},
+		{Kind: CmdReload, Decide: decideReload},
+		{Kind: CmdFirstAid, Decide: decideFirstAid},
+		{Kind: CmdDuel, Decide: decideDuel},
+		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
+		{Kind: CmdSetCell, GM: true, Decide: decideSetCell},
+		{Kind: CmdPlace, GM: true, Decide: decidePlace},
+		{Kind: CmdAdjust, GM: true, Decide: decideAdjust},
+	},
+	Steps: []kit.StepSpec[*State, *Fighter]{
+		kit.OnStep(stepDefense, func(tx *Tx, _ kit.None) error { return askDefense(tx) }),
+		kit.OnStep(stepAttack, func(tx *Tx, _ kit.None) error { return rollAttack(tx) }),
+	},
+	// An Extreme range duel's two skills come together; the rest alone,
+	// each with its Cont.
+	Decisions: []kit.DecisionSpec[*State, *Fighter]{
+		kit.OnAnswers(DecDuel, answerDuel),
+		kit.OnAnswer(DecDefense, answerDefense),
+		kit.OnAnswer(DecStray, answerStray),
+	},
+	Events: events,
+})}
 
 // Map bounds.
 const (
@@ -126,7 +162,8 @@ type Adjust struct {
 	Reason string `json:"reason"`
 }
 
-func state(tx *engine.Tx) *State { return tx.State().(*State) }
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Commands of this ruleset.
 const (
@@ -148,23 +185,9 @@ const (
 	CmdAdjust   = "adjust"
 )
 
-// Commands implements engine.Ruleset: the combatants' commands, and the
-// GM's (terrain, placement, rulings), which name no actor.
-func (Ruleset) Commands() []engine.CommandSpec {
-	var out []engine.CommandSpec
-	for _, k := range []string{CmdMove, CmdDash, CmdStand, CmdStealth, CmdSlipAway, CmdAim, CmdShoot, CmdAreaFire,
-		CmdStrike, CmdReload, CmdFirstAid, CmdDuel, CmdEndTurn} {
-		out = append(out, engine.CommandSpec{Kind: k})
-	}
-	for _, k := range []string{CmdSetCell, CmdPlace, CmdAdjust} {
-		out = append(out, engine.CommandSpec{Kind: k, GM: true})
-	}
-	return out
-}
-
-// New implements engine.Ruleset: it reads the map, each combatant's sheet
-// and starting square, contact groups and who starts off the map.
-func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+// newEncounter reads the map, each combatant's sheet and starting square,
+// contact groups and who starts off the map.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	st := &State{Base: base, Fighters: map[string]*Fighter{}}
 	if err := st.readBattlefield(setup.Battlefield); err != nil {
 		return nil, err
@@ -318,61 +341,6 @@ func (s *State) sortCells() {
 	})
 }
 
-// Decode implements engine.Ruleset.
-func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
-	var st State
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("decode d6-bands state: %w", err)
-	}
-	if st.Fighters == nil {
-		st.Fighters = map[string]*Fighter{}
-	}
-	return &st, nil
-}
-
-// Start implements engine.Ruleset: roll initiative and start the first
-// turn.
-func (Ruleset) Start(tx *engine.Tx) error { return newRound(tx) }
-
-// Decide implements engine.Ruleset.
-func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
-	switch cmd.Kind {
-	case CmdMove:
-		return decideMove(tx, cmd)
-	case CmdDash:
-		return decideDash(tx, cmd)
-	case CmdStand:
-		return decideStand(tx, cmd)
-	case CmdStealth:
-		return decideStealth(tx, cmd)
-	case CmdSlipAway:
-		return decideSlipAway(tx, cmd)
-	case CmdAim:
-		return decideAim(tx, cmd)
-	case CmdShoot:
-		return decideShoot(tx, cmd)
-	case CmdAreaFire:
-		return decideAreaFire(tx, cmd)
-	case CmdStrike:
-		return decideStrike(tx, cmd)
-	case CmdReload:
-		return decideReload(tx, cmd)
-	case CmdFirstAid:
-		return decideFirstAid(tx, cmd)
-	case CmdDuel:
-		return decideDuel(tx, cmd)
-	case CmdEndTurn:
-		return decideEndTurn(tx, cmd)
-	case CmdSetCell:
-		return decideSetCell(tx, cmd)
-	case CmdPlace:
-		return decidePlace(tx, cmd)
-	case CmdAdjust:
-		return decideAdjust(tx, cmd)
-	}
-	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
-}
-
 // hidden reports whether the GM keeps combatant id hidden from players.
 func (s *State) hidden(id string) bool {
 	c := s.Combatant(id)
@@ -385,41 +353,19 @@ func (s *State) opponents(a, b string) bool {
 	return ca != nil && cb != nil && ca.Side != cb.Side
 }
 
-// fighter returns the fighter with id or an error for an applier.
-func (s *State) fighter(id string) (*Fighter, error) {
-	if f := s.Fighters[id]; f != nil {
-		return f, nil
-	}
-	return nil, fmt.Errorf("d6-bands: no fighter %q", id)
-}
-
 // standing reports whether id is in the fight and not down.
 func (s *State) standing(id string) bool {
 	c := s.Combatant(id)
 	return c != nil && c.Fighting()
 }
 
-// actor decodes cmd's arguments into args (nil: none) and returns the
-// acting fighter, whose turn it must be, standing.
-func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
-		return nil, err
-	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
-		return nil, err
-	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", cmd.Actor)
-	}
+// canAct is the check of every command a combatant gives on its turn: it
+// must not be down.
+func canAct(st *State, f *Fighter) error {
 	if !st.standing(f.ID) {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is down", st.NameOf(f.ID))
+		return fray.Errorf(fray.EILLEGAL, "%s is down", st.NameOf(f.ID))
 	}
-	return f, nil
+	return nil
 }
 
 // need fails unless f has n actions left.
@@ -436,23 +382,6 @@ func actionCount(n int) string {
 		return "1 action"
 	}
 	return fmt.Sprintf("%d actions", n)
-}
-
-// target finds a combatant the viewer can see, still in the fight; one
-// the viewer cannot see does not exist for them.
-func target(tx *engine.Tx, id string) (*Fighter, error) {
-	if id == "" {
-		return nil, fray.Errorf(fray.EINVALID, "choose a target")
-	}
-	st := state(tx)
-	f := st.Fighters[id]
-	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
-	}
-	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", st.NameOf(id))
-	}
-	return f, nil
 }
 
 // secretFor marks ev secret when it names a combatant the GM keeps hidden

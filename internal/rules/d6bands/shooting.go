@@ -6,6 +6,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Ranged attacks (seed: "Ranged attacks", "Shooting difficulties"; spec
@@ -141,7 +142,7 @@ func planShot(st *State, f, t *Fighter, w *Weapon, aimed, called bool) (Attack, 
 			a.Mods = append(a.Mods, diceMod(why, c))
 		}
 		if t.Prone {
-			if n := optInt(b, OptProneRanged); n > 0 {
+			if n := kit.OptInt(b, OptProneRanged); n > 0 {
 				a.Mods = append(a.Mods, diceMod("prone target", n))
 			}
 		}
@@ -172,7 +173,7 @@ func aimMods(st *State, f, t *Fighter, w *Weapon, aimed, called bool) []dice.Mod
 // ambush is the bonus of attacking an opponent unaware of the attacker.
 func ambush(st *State, f, t *Fighter) []dice.Mod {
 	if f.Unseen[t.ID] >= 2 {
-		if n := optInt(&st.Base, OptAmbushDice); n > 0 {
+		if n := kit.OptInt(&st.Base, OptAmbushDice); n > 0 {
 			return []dice.Mod{diceMod("ambush: "+st.NameOf(t.ID)+" is unaware", -n)}
 		}
 	}
@@ -213,18 +214,18 @@ func mode(m string) (bool, error) {
 	return false, fray.Errorf(fray.EINVALID, "mode must be aimed or snapshot, not %q", m)
 }
 
-func decideShoot(tx *engine.Tx, cmd engine.Command) error {
+func decideShoot(tx *Tx, cmd engine.Command) error {
 	var args shotArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	aimed, err := mode(args.Mode)
 	if err != nil {
 		return err
 	}
-	t, err := target(tx, args.Target)
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -258,8 +259,8 @@ func difficultyWords(a Attack) string {
 
 // beginAttack spends the attack's actions and runs it: the Defense Pool,
 // if the target may spend it, then the roll.
-func beginAttack(tx *engine.Tx, a Attack, text string) error {
-	st := state(tx)
+func beginAttack(tx *Tx, a Attack, text string) error {
+	st := tx.State
 	ev := engine.NewEvent(KindAttackBegun, a.Attacker, text, a)
 	if err := tx.Emit(st.secretFor(ev, a.Target)); err != nil {
 		return err
@@ -268,8 +269,8 @@ func beginAttack(tx *engine.Tx, a Attack, text string) error {
 }
 
 // rollAttack rolls the attack under way and deals its consequences.
-func rollAttack(tx *engine.Tx) error {
-	st := state(tx)
+func rollAttack(tx *Tx) error {
+	st := tx.State
 	if st.Attack == nil {
 		return nil
 	}
@@ -280,7 +281,7 @@ func rollAttack(tx *engine.Tx) error {
 		mods = append(mods, diceMod("Defense Pool", a.Defense))
 	}
 	if a.Kind == AttackMelee && t.Prone {
-		if n := optInt(&st.Base, OptProneMelee); n > 0 {
+		if n := kit.OptInt(&st.Base, OptProneMelee); n > 0 {
 			mods = append(mods, tnMod("prone target", n))
 		}
 	}
@@ -298,7 +299,7 @@ func rollAttack(tx *engine.Tx) error {
 	if res.Success {
 		blow := Blow{By: f.ID, Label: w.Name, Dice: w.Damage, Margin: res.Margin, Armor: true}
 		if a.Called {
-			if opt(&st.Base, OptCalledShot) == CalledIgnoreArmor {
+			if kit.Opt(&st.Base, OptCalledShot) == CalledIgnoreArmor {
 				blow.Armor = false
 			} else {
 				blow.Extra = 1
@@ -326,16 +327,16 @@ func attackLabel(st *State, a Attack) string {
 	return "Snapshot at " + st.PublicNameOf(a.Target)
 }
 
-func decideAim(tx *engine.Tx, cmd engine.Command) error {
+func decideAim(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -378,7 +379,7 @@ func canAim(st *State, f, t *Fighter) error {
 }
 
 func applyAim(st *State, d AimTaken) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -388,7 +389,7 @@ func applyAim(st *State, d AimTaken) error {
 }
 
 func applyAttackBegun(st *State, a Attack) error {
-	f, err := st.fighter(a.Attacker)
+	f, err := kit.Found(st.Fighter(a.Attacker), a.Attacker)
 	if err != nil {
 		return err
 	}
@@ -401,7 +402,7 @@ func applyAttackBegun(st *State, a Attack) error {
 }
 
 func applyAttack(st *State, d AttackRolled) error {
-	f, err := st.fighter(d.Attacker)
+	f, err := kit.Found(st.Fighter(d.Attacker), d.Attacker)
 	if err != nil {
 		return err
 	}

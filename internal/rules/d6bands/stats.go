@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
 )
 
@@ -331,7 +332,7 @@ func (s *Sheet) Skill(b *engine.Base, key string) int {
 	if v, ok := s.Skills[key]; ok {
 		return v
 	}
-	return optInt(b, OptUntrained)
+	return kit.OptInt(b, OptUntrained)
 }
 
 // Weapon returns the weapon with id (Unarmed included), or nil.

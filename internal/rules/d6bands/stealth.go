@@ -8,6 +8,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Stealth (seed: "While taking one move or staying put…"; spec c5). A
@@ -62,7 +63,7 @@ func canHide(st *State, f *Fighter) error {
 			return fray.Errorf(fray.EILLEGAL, "%s is in close contact with %s: no hiding", name, st.NameOf(id))
 		}
 	}
-	return need(st, f, optInt(&st.Base, OptStealthCost), "A Stealth check")
+	return need(st, f, kit.OptInt(&st.Base, OptStealthCost), "A Stealth check")
 }
 
 // observers are the opponents f hides from: every one standing.
@@ -76,24 +77,24 @@ func observers(st *State, f *Fighter) []*Fighter {
 	return out
 }
 
-func decideStealth(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideStealth(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canHide(st, f); err != nil {
 		return err
 	}
 	b := &st.Base
 	cover, _ := st.cover(f, nil)
-	hide, err := rollCheck(tx, f, Check{Label: "Hiding", Skill: "Stealth", Value: f.Skill(b, "stealth"), Dice: optInt(b, OptStealthDice),
+	hide, err := rollCheck(tx, f, Check{Label: "Hiding", Skill: "Stealth", Value: f.Skill(b, "stealth"), Dice: kit.OptInt(b, OptStealthDice),
 		Mods: bulkMod(st, f, st.cell(f.X, f.Y).Cover >= 2)})
 	if err != nil {
 		return err
 	}
 	name := st.NameOf(f.ID)
-	public := StealthCheck{Fighter: f.ID, Actions: optInt(b, OptStealthCost), Results: map[string]int{}}
+	public := StealthCheck{Fighter: f.ID, Actions: kit.OptInt(b, OptStealthCost), Results: map[string]int{}}
 	rolls := []dice.Roll{hide.Roll}
 	var words []string
 	type secret struct {
@@ -112,7 +113,7 @@ func decideStealth(tx *engine.Tx, cmd engine.Command) error {
 				mods = append(mods, diceMod("cover", cover))
 			}
 			spot, err := rollCheck(tx, o, Check{Label: "Spotting " + st.PublicNameOf(f.ID), Skill: "Perception", Value: o.Skill(b, "perception"),
-				Dice: optInt(b, OptPerceiveDice), Mods: mods})
+				Dice: kit.OptInt(b, OptPerceiveDice), Mods: mods})
 			if err != nil {
 				return err
 			}
@@ -172,12 +173,12 @@ func unawareOfAll(st *State, f *Fighter) bool {
 	return len(obs) > 0
 }
 
-func decideSlipAway(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideSlipAway(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if !unawareOfAll(st, f) {
 		return fray.Errorf(fray.EILLEGAL, "%s can slip away only once every opponent is unaware of them", st.NameOf(f.ID))
 	}
@@ -192,7 +193,7 @@ func decideSlipAway(tx *engine.Tx, cmd engine.Command) error {
 }
 
 func applyStealth(st *State, d StealthCheck) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -212,7 +213,7 @@ func applyStealth(st *State, d StealthCheck) error {
 }
 
 func applySlipped(st *State, d Slipped) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Stray shots (seed: "A shot aimed at a horseman…"; spec c8). A shot that
@@ -47,8 +48,8 @@ type strayCtx struct {
 }
 
 // strayShot works out where a missed shot goes.
-func strayShot(tx *engine.Tx, a Attack, missBy int) error {
-	st := state(tx)
+func strayShot(tx *Tx, a Attack, missBy int) error {
+	st := tx.State
 	t := st.Fighters[a.Target]
 	if t == nil || missBy <= 0 {
 		return nil
@@ -66,7 +67,7 @@ func strayShot(tx *engine.Tx, a Attack, missBy int) error {
 			if len(others) > 0 {
 				window, bodies = 3, others
 			}
-			if len(group) >= optInt(&st.Base, OptWrestling) {
+			if len(group) >= kit.OptInt(&st.Base, OptWrestling) {
 				window = 6
 			}
 			if st.cell(t.X, t.Y).Crowd {
@@ -103,15 +104,15 @@ func strayShot(tx *engine.Tx, a Attack, missBy int) error {
 			}
 		}
 	}
-	if opt(&st.Base, OptStrayRuling) == StrayAsk {
+	if kit.Opt(&st.Base, OptStrayRuling) == StrayAsk {
 		return askStray(tx, ctx)
 	}
 	return strayLands(tx, ctx, "hit")
 }
 
 // askStray asks the GM what the stray shot does.
-func askStray(tx *engine.Tx, ctx strayCtx) error {
-	st := state(tx)
+func askStray(tx *Tx, ctx strayCtx) error {
+	st := tx.State
 	var options []engine.Choice
 	prompt := fmt.Sprintf("%s's shot misses by %d and strays.", st.PublicNameOf(ctx.Shooter), ctx.MissBy)
 	switch {
@@ -133,14 +134,14 @@ func askStray(tx *engine.Tx, ctx strayCtx) error {
 	if st.hidden(ctx.Victim) {
 		who = ctx.Victim
 	}
-	return ask(tx, engine.Decision{For: who, Kind: DecStray, Prompt: prompt, Options: options, Default: options[0].Value},
+	return tx.AskWith(engine.Decision{For: who, Kind: DecStray, Prompt: prompt, Options: options, Default: options[0].Value},
 		Cont{Stray: &ctx})
 }
 
 // strayLands carries out a stray shot: "hit" the body picked (or, with
 // none, a bystander), "bystander" or "none".
-func strayLands(tx *engine.Tx, ctx strayCtx, choice string) error {
-	st := state(tx)
+func strayLands(tx *Tx, ctx strayCtx, choice string) error {
+	st := tx.State
 	shooter := st.Fighters[ctx.Shooter]
 	if choice == "hit" && ctx.Victim == "" {
 		choice = "bystander"

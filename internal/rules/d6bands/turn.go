@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Rounds and turns (spec b, reconstructed). A round is about ten seconds.
@@ -32,14 +33,12 @@ type Initiative struct {
 }
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
 // newRound bleeds the wounded, rolls initiative and starts the round's
 // first turn.
-func newRound(tx *engine.Tx) error {
-	st := state(tx)
+func newRound(tx *Tx) error {
+	st := tx.State
 	if st.Round > 0 {
 		if err := bleedAll(tx); err != nil {
 			return err
@@ -54,7 +53,7 @@ func newRound(tx *engine.Tx) error {
 			ids = append(ids, c.ID)
 		}
 	}
-	if st.Round == 0 || opt(&st.Base, OptInitiative) == InitEachRound {
+	if st.Round == 0 || kit.Opt(&st.Base, OptInitiative) == InitEachRound {
 		if err := rollInitiative(tx, ids); err != nil {
 			return err
 		}
@@ -75,8 +74,8 @@ func newRound(tx *engine.Tx) error {
 
 // rollInitiative rolls 1d6 + Initiative for each of ids. A combatant the
 // GM keeps hidden rolls in an event of its own, which players never see.
-func rollInitiative(tx *engine.Tx, ids []string) error {
-	st := state(tx)
+func rollInitiative(tx *Tx, ids []string) error {
+	st := tx.State
 	public := Initiative{Totals: map[string]int{}}
 	var rolls []dice.Roll
 	type secret struct {
@@ -111,32 +110,24 @@ func rollInitiative(tx *engine.Tx, ids []string) error {
 	return nil
 }
 
-// nextTurn is the index in the order after the current turn of the next
-// combatant standing, -1 at the end of the round.
-func nextTurn(st *State) int {
-	for i := st.Turn + 1; i < len(st.Order); i++ {
-		if st.standing(st.Order[i]) {
-			return i
-		}
-	}
-	return -1
-}
+// down reports whether id is down: the down take no turns.
+func (s *State) down(id string) bool { return !s.standing(id) }
 
 // advance starts the next turn, skipping anyone left with no actions
 // (a panic from Terror), or a new round after the last.
-func advance(tx *engine.Tx) error {
-	st := state(tx)
+func advance(tx *Tx) error {
+	st := tx.State
 	for range 64 {
 		if st.Status != engine.StatusRunning {
 			return nil
 		}
-		i := nextTurn(st)
+		i := engine.NextTurn(&st.Base, st.down)
 		if i < 0 {
 			return newRound(tx)
 		}
 		id := st.Order[i]
 		f := st.Fighters[id]
-		actions := max(0, optInt(&st.Base, OptActions)-f.LostActions)
+		actions := max(0, kit.OptInt(&st.Base, OptActions)-f.LostActions)
 		text := fmt.Sprintf("%s's turn: %s.", st.NameOf(id), actionCount(actions))
 		if err := tx.StartTurn(i, text); err != nil {
 			return err
@@ -151,25 +142,14 @@ func advance(tx *engine.Tx) error {
 	return fmt.Errorf("d6-bands: no one can act")
 }
 
-func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
-	if err != nil {
-		return err
-	}
-	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
-		return err
-	}
-	return advance(tx)
-}
-
-// Settle implements engine.Settler. After every command and answer: the
+// settle runs after every command and answer (engine.Settler): the
 // encounter ends when one side alone is standing; unless a decision
 // waits, a turn whose combatant fell, or has no action left, passes on.
-func (Ruleset) Settle(tx *engine.Tx) error {
+func settle(tx *Tx) error {
 	if ended, err := tx.LastStanding(); ended || err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if st.Waiting() {
 		return nil
 	}
@@ -189,35 +169,38 @@ func (Ruleset) Settle(tx *engine.Tx) error {
 	return nil
 }
 
-func applyRoundStarted(st *State) {
+func applyRoundStarted(st *State, _ kit.None) error {
 	for _, f := range st.Fighters {
 		f.Pool = f.Defense
 		f.Actions = 0
-		if opt(&st.Base, OptDashDefense) == DashThisRound {
+		if kit.Opt(&st.Base, OptDashDefense) == DashThisRound {
 			f.Dashed = false
 		}
 	}
+	return nil
 }
 
-func applyTurnStarted(st *State, id string) {
-	f := st.Fighters[id]
+func applyTurnStarted(st *State, d engine.TurnStarted) error {
+	f := st.Fighters[d.Combatant]
 	if f == nil {
-		return
+		return nil
 	}
-	f.Actions = max(0, optInt(&st.Base, OptActions)-f.LostActions)
+	f.Actions = max(0, kit.OptInt(&st.Base, OptActions)-f.LostActions)
 	f.LostActions, f.Moves, f.Stealthed = 0, 0, false
-	if opt(&st.Base, OptDashDefense) != DashThisRound {
+	if kit.Opt(&st.Base, OptDashDefense) != DashThisRound {
 		f.Dashed = false
 	}
 	if f.Aim != nil && f.Aim.Round < st.Round-1 {
 		f.Aim = nil // no aim action last round: the aim is lost
 	}
+	return nil
 }
 
-func applyInitiative(st *State, d Initiative) {
+func applyInitiative(st *State, d Initiative) error {
 	for id, n := range d.Totals {
 		if f := st.Fighters[id]; f != nil {
 			f.Init = n
 		}
 	}
+	return nil
 }

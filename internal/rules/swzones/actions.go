@@ -5,16 +5,16 @@ import (
 	"slices"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
-// Actions implements engine.Ruleset: the commands v may issue now. The
+// actions are the commands v may issue now. The
 // fighter whose turn it is gets the actions legal for them, each select
 // listing only legal choices; any Shaken fighter v commands with a Benny
 // left may spend it to recover, and any fighter on Hold may interrupt, turn
 // or not. The GM also gets the rulings (The Drop, a zone's cover). Nothing
 // is offered while a decision is pending.
-func (Ruleset) Actions(s engine.State, v engine.Viewer) []engine.Action {
-	st := s.(*State)
+func actions(st *State, v engine.Viewer) []engine.Action {
 	if st.Status != engine.StatusRunning || st.Waiting() {
 		return nil
 	}
@@ -184,7 +184,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		if a, ok := pushAction(st, f, visible, fields); ok {
 			out = append(out, a)
 		}
-		if ranged := f.RangedWeapons(); len(ranged) > 0 && (f.Melee == "" || st.Option(OptShootInMelee, ShootNo) == ShootAdjacent) {
+		if ranged := f.RangedWeapons(); len(ranged) > 0 && (f.Melee == "" || kit.Opt(&st.Base, OptShootInMelee) == ShootAdjacent) {
 			reach := 0
 			for _, w := range ranged {
 				reach = max(reach, maxReach(&st.Base, w))
@@ -248,7 +248,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 // penalty.
 func turnFields(st *State, f *Fighter) []engine.Field {
 	var out []engine.Field
-	if st.Option(OptMultiAction, MultiDeclare) == MultiDeclare && f.Actions == 0 {
+	if kit.Opt(&st.Base, OptMultiAction) == MultiDeclare && f.Actions == 0 {
 		out = append(out, engine.Field{Name: "actions", Label: "Actions this turn", Type: "number", Default: "1", Min: 1, Max: MaxActions})
 	}
 	if refundOpen(st, f) && f.MP > 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Templates by zone (seed 8):
@@ -127,7 +128,7 @@ type aimCtx struct {
 }
 
 // decideArea handles "area" (power false) and "cast" (power true).
-func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
+func decideArea(tx *Tx, cmd engine.Command, power bool) error {
 	var args struct {
 		Weapon  string  `json:"weapon"`
 		Power   string  `json:"power"`
@@ -135,11 +136,11 @@ func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 		Actions flexInt `json:"actions"`
 		Spare   flexInt `json:"spare"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	id := args.Weapon
 	switch {
 	case power && args.Weapon != "":
@@ -167,7 +168,7 @@ func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 			prompt = fmt.Sprintf("Where does %s aim %s (%s)?", st.PublicNameOf(f.ID), tool.Name, templateName(tool.Template))
 		}
 		options := append(slices.Clone(choices), engine.Choice{Value: "cancel", Label: "Cancel"})
-		return ask(tx, engine.Decision{For: f.ID, Kind: DecAim, Prompt: prompt, Options: options},
+		return tx.AskWith(engine.Decision{For: f.ID, Kind: DecAim, Prompt: prompt, Options: options},
 			Cont{Aim: &aimCtx{Attacker: f.ID, Tool: tool.ID, Power: power, Declared: req.Declared, Spare: req.Spare}})
 	}
 	if !slices.ContainsFunc(choices, func(c engine.Choice) bool { return c.Value == args.At }) {
@@ -176,18 +177,18 @@ func decideArea(tx *engine.Tx, cmd engine.Command, power bool) error {
 	return fire(tx, f, tool, args.At, req)
 }
 
-func answerAim(tx *engine.Tx, c Cont, choice string) error {
-	if choice == "cancel" {
+func answerAim(tx *Tx, c Cont, ans engine.Answered) error {
+	if ans.Choice == "cancel" {
 		return nil
 	}
 	a := *c.Aim
-	st := state(tx)
+	st := tx.State
 	f := st.Fighters[a.Attacker]
 	tool, err := st.tool(f, a.Tool, a.Power)
 	if err != nil {
 		return err
 	}
-	return fire(tx, f, tool, choice, actionReq{Declared: a.Declared, Spare: a.Spare})
+	return fire(tx, f, tool, ans.Choice, actionReq{Declared: a.Declared, Spare: a.Spare})
 }
 
 func templateName(t string) string {
@@ -199,8 +200,8 @@ func templateName(t string) string {
 }
 
 // fire rolls an aimed area attack, or a bolt.
-func fire(tx *engine.Tx, f *Fighter, tool areaTool, at string, req actionReq) error {
-	st := state(tx)
+func fire(tx *Tx, f *Fighter, tool areaTool, at string, req actionReq) error {
+	st := tx.State
 	mods, declare, err := actionMods(st, f, req)
 	if err != nil {
 		return err
@@ -326,7 +327,7 @@ func (s *State) aims(f *Fighter, t areaTool) []engine.Choice {
 		targets, bursts = singles(near, true), smalls(here)
 	}
 	out := append(slices.Clone(targets), bursts...)
-	if opt(&s.Base, OptConeJet) == ConeEither {
+	if kit.Opt(&s.Base, OptConeJet) == ConeEither {
 		return out
 	}
 	for _, tc := range targets {
@@ -455,8 +456,8 @@ type areaShot struct {
 	Band     string   `json:"band,omitempty"`
 }
 
-func (a areaShot) roll(tx *engine.Tx) error {
-	st := state(tx)
+func (a areaShot) roll(tx *Tx) error {
+	st := tx.State
 	o := rollTrait(tx.Dice, a.Check)
 	d := AreaAttack{Attacker: a.Attacker, Source: a.Tool.ID, Power: a.Tool.Power, Template: a.Tool.Template, At: a.At,
 		Mods: nonNil(o.Mods), TN: a.Check.Target, Total: o.Total, Result: o.Roll.Result, Raises: o.Raises, Band: a.Band,
@@ -493,7 +494,7 @@ func (a areaShot) roll(tx *engine.Tx) error {
 
 // miss follows a failed area roll: a Burst deviates, anything else hits no
 // one.
-func (a areaShot) miss(tx *engine.Tx) error {
+func (a areaShot) miss(tx *Tx) error {
 	if !a.Tool.deviates() {
 		return nil
 	}
@@ -518,8 +519,8 @@ type scatterCtx struct {
 
 // scatter moves a missed burst to a random neighbouring zone (a recorded
 // die) and places it there.
-func scatter(tx *engine.Tx, a areaShot) error {
-	st := state(tx)
+func scatter(tx *Tx, a areaShot) error {
+	st := tx.State
 	from := aimZone(st, a.At)
 	to := from
 	var rolls []dice.Roll
@@ -540,7 +541,7 @@ func scatter(tx *engine.Tx, a areaShot) error {
 	case len(options) == 0:
 	case len(options) == 1 && a.Tool.Template == "large":
 		at = options[0].Value
-	case opt(&st.Base, OptScatterPlacement) == PlaceRandom:
+	case kit.Opt(&st.Base, OptScatterPlacement) == PlaceRandom:
 		die, face := tx.Dice.Pick(len(options))
 		at = options[face-1].Value
 		rolls = append(rolls, dice.Roll{Label: "Where it lands", Who: a.Attacker, Dice: []dice.Die{die}, Total: face, Result: options[face-1].Label})
@@ -560,7 +561,7 @@ func scatter(tx *engine.Tx, a areaShot) error {
 			options = append(options, engine.Choice{Value: "open", Label: "Open ground (no one)"})
 		}
 		prompt := fmt.Sprintf("Where in %s does %s's %s land?", st.zone(to).Name, st.PublicNameOf(a.Attacker), a.Tool.Name)
-		return ask(tx, engine.Decision{For: engine.GM, Kind: DecScatter, Prompt: prompt, Default: options[0].Value, Options: options},
+		return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecScatter, Prompt: prompt, Default: options[0].Value, Options: options},
 			Cont{Scatter: &scatterCtx{Shot: a, To: to}})
 	}
 	return land(tx, landing{Shot: a, At: at, Deviated: true})
@@ -597,9 +598,9 @@ func names(st *State, ids []string) []string {
 	return out
 }
 
-func answerScatter(tx *engine.Tx, c Cont, choice string) error {
-	at := choice
-	if choice == "open" {
+func answerScatter(tx *Tx, c Cont, ans engine.Answered) error {
+	at := ans.Choice
+	if ans.Choice == "open" {
 		at = ""
 	}
 	return land(tx, landing{Shot: c.Scatter.Shot, At: at, Deviated: true})
@@ -640,8 +641,8 @@ type Relief struct {
 	Recovered []string `json:"recovered"` // no longer Shaken
 }
 
-func land(tx *engine.Tx, l landing) error {
-	st := state(tx)
+func land(tx *Tx, l landing) error {
+	st := tx.State
 	a := l.Shot
 	tool := a.Tool
 	covered := st.covered(l.At)
@@ -684,7 +685,7 @@ func land(tx *engine.Tx, l landing) error {
 		}
 	}
 	if l.Deviated {
-		d.Penalty, _ = strconv.Atoi(opt(&st.Base, OptScatterDodge))
+		d.Penalty, _ = strconv.Atoi(kit.Opt(&st.Base, OptScatterDodge))
 	}
 	text := fmt.Sprintf("%s lands on %s", tool.Name, aimText(st, l.At))
 	if len(d.Victims) == 0 {
@@ -714,12 +715,12 @@ type divesStep struct {
 	Source  string   `json:"source"`
 }
 
-func runDives(tx *engine.Tx, s divesStep) error {
-	st := state(tx)
+func runDives(tx *Tx, s divesStep) error {
+	st := tx.State
 	var asks []engine.Decision
 	for _, id := range s.Divers {
 		c := diveCtx{Fighter: id, Penalty: s.Penalty, Source: s.Source}
-		if !st.isPC(id) && opt(&st.Base, OptNPCDive) != DiveAsk {
+		if !st.isPC(id) && kit.Opt(&st.Base, OptNPCDive) != DiveAsk {
 			if err := dive(tx, c); err != nil {
 				return err
 			}
@@ -734,7 +735,7 @@ func runDives(tx *engine.Tx, s divesStep) error {
 		if err != nil {
 			return err
 		}
-		asks = append(asks, engine.Decision{For: askee(tx, id), Kind: DecDive, Prompt: prompt, Default: "dive", Data: raw,
+		asks = append(asks, engine.Decision{For: id, Kind: DecDive, Prompt: prompt, Default: "dive", Data: raw,
 			Options: yesNo("dive", "Dive out (roll Agility)", "stay", "Stay put")})
 	}
 	return tx.AskAll(asks...)
@@ -755,8 +756,8 @@ type Dive struct {
 	Spared  bool   `json:"spared"`
 }
 
-func dive(tx *engine.Tx, c diveCtx) error {
-	st := state(tx)
+func dive(tx *Tx, c diveCtx) error {
+	st := tx.State
 	f := st.Fighters[c.Fighter]
 	var extra []Mod
 	if c.Penalty != 0 {
@@ -771,8 +772,8 @@ func dive(tx *engine.Tx, c diveCtx) error {
 	return tx.Emits(KindDive, f.ID, text, Dive{Fighter: f.ID, Mods: nonNil(o.Mods), Total: o.Total, Spared: o.Success}, o.Roll)
 }
 
-func answerDive(tx *engine.Tx, c Cont, choice string) error {
-	if choice == "dive" {
+func answerDive(tx *Tx, c Cont, ans engine.Answered) error {
+	if ans.Choice == "dive" {
 		return dive(tx, *c.Dive)
 	}
 	return nil
@@ -794,8 +795,8 @@ type areaDamageStep struct {
 	Victim   string   `json:"victim"`
 }
 
-func runAreaDamage(tx *engine.Tx, s areaDamageStep) error {
-	st := state(tx)
+func runAreaDamage(tx *Tx, s areaDamageStep) error {
+	st := tx.State
 	a, t, id := st.Fighters[s.Attacker], st.Fighters[s.Victim], s.Victim
 	if st.Combatant(id).Out || (st.Area != nil && slices.Contains(st.Area.Spared, id)) {
 		return nil
@@ -818,7 +819,7 @@ func runAreaDamage(tx *engine.Tx, s areaDamageStep) error {
 }
 
 func applyAreaAttack(st *State, d AreaAttack) error {
-	a, err := st.fighter(d.Attacker)
+	a, err := kit.Found(st.Fighter(d.Attacker), d.Attacker)
 	if err != nil {
 		return err
 	}
@@ -827,25 +828,27 @@ func applyAreaAttack(st *State, d AreaAttack) error {
 		if d.Declared > 0 {
 			a.Declared = d.Declared
 		}
-		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+		if kit.Opt(&st.Base, OptRecoveryPenalty) == PenaltyFirst {
 			a.RecoveryPenalty = 0
 		}
 	}
 	return nil
 }
 
-func applyAreaLanded(st *State, d AreaLanded) {
+func applyAreaLanded(st *State, d AreaLanded) error {
 	st.Area = &AreaState{Victims: d.Victims, Spared: slices.Clone(d.Spared)}
+	return nil
 }
 
-func applyDive(st *State, d Dive) {
+func applyDive(st *State, d Dive) error {
 	if d.Spared && st.Area != nil {
 		st.Area.Spared = append(st.Area.Spared, d.Fighter)
 	}
+	return nil
 }
 
 func applyAreaDamage(st *State, d AreaDamage) error {
-	t, err := st.fighter(d.Victim)
+	t, err := kit.Found(st.Fighter(d.Victim), d.Victim)
 	if err != nil {
 		return err
 	}
@@ -853,10 +856,11 @@ func applyAreaDamage(st *State, d AreaDamage) error {
 	return nil
 }
 
-func applyRelief(st *State, d Relief) {
+func applyRelief(st *State, d Relief) error {
 	for _, id := range d.Recovered {
 		if f := st.Fighters[id]; f != nil {
 			f.Shaken = false
 		}
 	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Attacks:
@@ -147,7 +148,7 @@ func actionMods(st *State, f *Fighter, req actionReq) ([]Mod, int, error) {
 	var mods []Mod
 	declare := 0
 	extra := 0
-	if st.Option(OptMultiAction, MultiDeclare) == MultiProgressive {
+	if kit.Opt(&st.Base, OptMultiAction) == MultiProgressive {
 		if declared != 0 {
 			return nil, 0, fray.Errorf(fray.EINVALID, "actions is only declared when the multi-action option is %q", MultiDeclare)
 		}
@@ -218,7 +219,7 @@ func refundOpen(st *State, f *Fighter) bool {
 	if !f.Ran || f.Refund >= 2 {
 		return false
 	}
-	return opt(&st.Base, OptRunRefund) == RefundAnyRoll || f.Actions == 0
+	return kit.Opt(&st.Base, OptRunRefund) == RefundAnyRoll || f.Actions == 0
 }
 
 // Refund is the data of a run-refund event.
@@ -228,11 +229,11 @@ type Refund struct {
 }
 
 // commitRefund gives up spare Movement against the Running penalty.
-func commitRefund(tx *engine.Tx, f *Fighter, spare int) error {
+func commitRefund(tx *Tx, f *Fighter, spare int) error {
 	if spare <= 0 {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	text := fmt.Sprintf("%s gives up %d unspent Movement: the Running penalty is now %d (%s).", st.NameOf(f.ID), spare,
 		min(f.RunPenalty+f.Refund+spare, 0), mpLeft(f.MP-spare))
 	return tx.Emits(KindRefund, f.ID, text, Refund{Fighter: f.ID, MP: spare})
@@ -248,17 +249,17 @@ type attackArgs struct {
 
 func (a attackArgs) req() actionReq { return actionReq{Declared: int(a.Actions), Spare: int(a.Spare)} }
 
-func decideFight(tx *engine.Tx, cmd engine.Command) error {
+func decideFight(tx *Tx, cmd engine.Command) error {
 	var args attackArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if args.Cover != "" {
 		return fray.Errorf(fray.EINVALID, "cover applies to shooting only")
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -330,14 +331,14 @@ func dropMods(a, t *Fighter, at *Attack, mods []Mod) ([]Mod, int) {
 	return mods, bonus
 }
 
-func decideShoot(tx *engine.Tx, cmd engine.Command) error {
+func decideShoot(tx *Tx, cmd engine.Command) error {
 	var args attackArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -350,7 +351,7 @@ func decideShoot(tx *engine.Tx, cmd engine.Command) error {
 	}
 	inMelee := f.Melee != ""
 	if inMelee {
-		if st.Option(OptShootInMelee, ShootNo) != ShootAdjacent {
+		if kit.Opt(&st.Base, OptShootInMelee) != ShootAdjacent {
 			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
 		}
 		if t.Melee != f.Melee {
@@ -396,7 +397,7 @@ func rangedStrike(st *State, f, t *Fighter, w Weapon, at Attack, mods []Mod, cov
 	} else {
 		at.Against = []Mod{{Source: "target number", Value: TargetNumber}}
 		coverMod := coverPenalty(&st.Base, cover)
-		if t.Prone && (at.Distance > 0 || opt(&st.Base, OptProneShots) == ProneAlways) {
+		if t.Prone && (at.Distance > 0 || kit.Opt(&st.Base, OptProneShots) == ProneAlways) {
 			if p := coverPenalty(&st.Base, "medium"); p < coverMod {
 				mods = append(mods, Mod{Source: "prone target (as Medium cover)", Value: p})
 				coverMod = 0
@@ -492,7 +493,7 @@ type strike struct {
 	Offer    bool   `json:"offer,omitempty"`    // a failed roll may be rerolled with a Benny
 }
 
-func (s strike) roll(tx *engine.Tx) error {
+func (s strike) roll(tx *Tx) error {
 	return resolveAttack(tx, s, rollTrait(tx.Dice, s.Check))
 }
 
@@ -501,8 +502,8 @@ func (s strike) roll(tx *engine.Tx) error {
 // a reroll; a wounding hit may be offered a Soak, in which case the harm
 // waits for the answer. Otherwise the harm applies with the event and an
 // incapacitation follows.
-func resolveAttack(tx *engine.Tx, s strike, o Outcome) error {
-	st := state(tx)
+func resolveAttack(tx *Tx, s strike, o Outcome) error {
+	st := tx.State
 	a, t := st.Fighters[s.Attacker], st.Fighters[s.Target]
 	w := s.Weapon
 	at := s.At
@@ -515,7 +516,7 @@ func resolveAttack(tx *engine.Tx, s strike, o Outcome) error {
 		if ok, _ := grade(o.Total-s.CoverMod, at.TN); ok {
 			at.CoverHit, at.Result = true, "cover"
 			armor := st.zone(t.Zone).CoverArmor
-			if st.Option(OptCoverObstacle, CoverArmor) == CoverArmor && armor > 0 {
+			if kit.Opt(&st.Base, OptCoverObstacle) == CoverArmor && armor > 0 {
 				hit, obstacle = true, armor
 			}
 		}
@@ -599,12 +600,12 @@ type Defended struct {
 
 // decideDefend: the Defend action takes the whole turn's actions and adds
 // +4 Parry (SWD +2) until the fighter's next turn.
-func decideDefend(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideDefend(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canAct(st, f, false); err != nil {
 		return err
 	}
@@ -617,7 +618,7 @@ func decideDefend(tx *engine.Tx, cmd engine.Command) error {
 }
 
 func applyDefended(st *State, d Defended) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -626,11 +627,11 @@ func applyDefended(st *State, d Defended) error {
 }
 
 func applyAttack(st *State, d Attack) error {
-	a, err := st.fighter(d.Attacker)
+	a, err := kit.Found(st.Fighter(d.Attacker), d.Attacker)
 	if err != nil {
 		return err
 	}
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}
@@ -639,7 +640,7 @@ func applyAttack(st *State, d Attack) error {
 		if d.Declared > 0 {
 			a.Declared = d.Declared
 		}
-		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+		if kit.Opt(&st.Base, OptRecoveryPenalty) == PenaltyFirst {
 			a.RecoveryPenalty = 0
 		}
 	}
@@ -650,7 +651,7 @@ func applyAttack(st *State, d Attack) error {
 }
 
 func applyRefund(st *State, d Refund) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

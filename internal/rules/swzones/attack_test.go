@@ -3,6 +3,7 @@ package swzones
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -183,8 +184,8 @@ func TestDefend(t *testing.T) {
 			_, st = do(t, st, gm, cmd(CmdDefend, "brak"))
 			eq(t, "defend", st.Fighters["brak"].Defend, tc.bonus)
 			fail(t, st, gm, cmd(CmdFight, "brak", "target", "gob1", "weapon", "sword"), "illegal")
-			view := New().Project(st, gm).(View)
-			eq(t, "projected Parry", view.Fighters["brak"].Parry, 6+tc.bonus)
+			brak, _ := tokenOf(view(st, gm), "brak")
+			eq(t, "projected Parry", statOf(brak, "Parry"), strconv.Itoa(6+tc.bonus))
 			st = endTurns(t, st, "gob1")
 			events, _ := do(t, st, gm, cmd(CmdFight, "gob1", "target", "brak", "weapon", "sword"), tc.faces...)
 			a := one(t, events)

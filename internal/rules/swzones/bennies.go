@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Bennies. Every Wild Card has its own (PCs 3, NPCs 2 unless the sheet
@@ -66,7 +67,7 @@ func (s *State) gmPoolFor(id string) bool {
 		return false
 	}
 	f := s.Fighters[id]
-	return f != nil && (f.WildCard || opt(&s.Base, OptExtrasBennies) == Yes)
+	return f != nil && (f.WildCard || kit.Opt(&s.Base, OptExtrasBennies) == Yes)
 }
 
 // bennies is how many Bennies may be spent for fighter id.
@@ -98,7 +99,7 @@ func spend(s *State, id, pool string) error {
 		s.GMBennies--
 		return nil
 	}
-	f, err := s.fighter(id)
+	f, err := kit.Found(s.Fighter(id), id)
 	if err != nil {
 		return err
 	}
@@ -111,7 +112,7 @@ func spend(s *State, id, pool string) error {
 
 // offers reports whether the option named lets fighter id be asked.
 func (s *State) offers(name, id string) bool {
-	switch opt(&s.Base, name) {
+	switch kit.Opt(&s.Base, name) {
 	case OffersOff:
 		return false
 	case OffersPCs:
@@ -123,7 +124,7 @@ func (s *State) offers(name, id string) bool {
 // critLimit is the number of raises that make a player's attack a Critical
 // Success the GM may not spend Bennies against.
 func (s *State) critLimit() int {
-	if opt(&s.Base, OptGMBennyLimit) == LimitTwoRaises {
+	if kit.Opt(&s.Base, OptGMBennyLimit) == LimitTwoRaises {
 		return 2
 	}
 	return 1
@@ -155,8 +156,8 @@ type soakCtx struct {
 }
 
 // offerSoak asks the victim's controller whether to Soak h.
-func offerSoak(tx *engine.Tx, c soakCtx) error {
-	st := state(tx)
+func offerSoak(tx *Tx, c soakCtx) error {
+	st := tx.State
 	left := c.Harm.Wounds - c.Best
 	what := woundWord(left)
 	if c.Harm.Incapacitated {
@@ -168,7 +169,7 @@ func offerSoak(tx *engine.Tx, c soakCtx) error {
 		prompt = fmt.Sprintf("Still %s: reroll the Soak with another Benny? (%s)", what, leftText(st.bennies(c.Victim)))
 		yes = "Reroll the Soak"
 	}
-	return ask(tx, engine.Decision{For: c.Victim, Kind: DecSoak, Prompt: prompt, Default: "soak",
+	return tx.AskWith(engine.Decision{For: c.Victim, Kind: DecSoak, Prompt: prompt, Default: "soak",
 		Options: yesNo("soak", yes, "take", "Take the wounds")}, Cont{Soak: &c})
 }
 
@@ -179,11 +180,11 @@ func woundWord(n int) string {
 	return fmt.Sprintf("%d wounds", n)
 }
 
-func answerSoak(tx *engine.Tx, c Cont, choice string) error {
+func answerSoak(tx *Tx, c Cont, ans engine.Answered) error {
 	ctx := *c.Soak
-	st := state(tx)
+	st := tx.State
 	t := st.Fighters[ctx.Victim]
-	if choice == "soak" && st.bennies(t.ID) > 0 {
+	if ans.Choice == "soak" && st.bennies(t.ID) > 0 {
 		pool := st.pool(t.ID)
 		o := rollTrait(tx.Dice, check(t, "vigor", TargetNumber))
 		soaked := 0
@@ -209,8 +210,8 @@ func answerSoak(tx *engine.Tx, c Cont, choice string) error {
 
 // finishHarm applies a deferred hit less the wounds soaked, then follows
 // up an incapacitation.
-func finishHarm(tx *engine.Tx, ctx soakCtx) error {
-	st := state(tx)
+func finishHarm(tx *Tx, ctx soakCtx) error {
+	st := tx.State
 	t := st.Fighters[ctx.Victim]
 	h := soakHarm(t, ctx.Harm, ctx.Best)
 	text := fmt.Sprintf("%s takes the hit: %s.", st.NameOf(t.ID), harmResult(h))
@@ -252,19 +253,19 @@ func (r rerollCtx) fighter() string {
 
 // offerReroll asks whether to reroll a failed roll, described by what
 // ("missed: Fighting 3 vs Parry 5").
-func offerReroll(tx *engine.Tx, what string, r rerollCtx) error {
-	st := state(tx)
+func offerReroll(tx *Tx, what string, r rerollCtx) error {
+	st := tx.State
 	id := r.fighter()
 	prompt := fmt.Sprintf("%s %s. Reroll with a Benny? (%s)", st.PublicNameOf(id), what, leftText(st.bennies(id)))
-	return ask(tx, engine.Decision{For: id, Kind: DecReroll, Prompt: prompt, Default: "reroll",
+	return tx.AskWith(engine.Decision{For: id, Kind: DecReroll, Prompt: prompt, Default: "reroll",
 		Options: yesNo("reroll", "Reroll (spend a Benny)", "keep", "Keep the roll")}, Cont{Reroll: &r})
 }
 
-func answerReroll(tx *engine.Tx, c Cont, choice string) error {
+func answerReroll(tx *Tx, c Cont, ans engine.Answered) error {
 	r := *c.Reroll
-	st := state(tx)
+	st := tx.State
 	id := r.fighter()
-	if choice == "reroll" && st.bennies(id) > 0 {
+	if ans.Choice == "reroll" && st.bennies(id) > 0 {
 		pool := st.pool(id)
 		text := fmt.Sprintf("%s spends a Benny to reroll (%s).", st.NameOf(id), leftText(st.bennies(id)-1))
 		if pool == PoolGM {
@@ -310,15 +311,12 @@ type Unshaken struct {
 
 // decideUnshake spends a Benny to remove Shaken. It is allowed at any
 // moment, not only on the fighter's turn.
-func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
-	if err := cmd.NoArgs(); err != nil {
+func decideUnshake(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Reactor(cmd, nil)
+	if err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
-	}
+	st := tx.State
 	if !f.Shaken {
 		return fray.Errorf(fray.EILLEGAL, "%s is not Shaken", st.NameOf(f.ID))
 	}
@@ -334,7 +332,7 @@ func decideUnshake(tx *engine.Tx, cmd engine.Command) error {
 }
 
 func applyUnshaken(st *State, d Unshaken) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

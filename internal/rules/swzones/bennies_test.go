@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -201,8 +202,7 @@ func TestUnshakeFromTheGMPool(t *testing.T) {
 	eq(t, "not shaken", st.Fighters["boss"].Shaken, false)
 	st.Fighters["gob"].Shaken = true
 	fail(t, st, gm, cmd(CmdUnshake, "gob"), fray.EILLEGAL) // an Extra, and the pool is empty anyway
-	view := New().Project(st, gm).(View)
-	eq(t, "GM sees the pool", view.GMBennies, 0)
+	eq(t, "GM sees the pool", factOf(view(st, gm), "GM Bennies"), "0")
 
 	st = bossFight(t, map[string]string{OptExtrasBennies: Yes, OptGMBennies: "3"})
 	eq(t, "gm-bennies 3", st.GMBennies, 3)
@@ -263,7 +263,8 @@ func TestSoakDuringFreeAttacks(t *testing.T) {
 	eq(t, "MP", st.Fighters["brak"].MP, 1)
 }
 
-// A decision about a hidden fighter goes to the GM and names no one.
+// A decision about a hidden fighter goes to the GM and names no one (the
+// engine's one policy, engine.Base.Answerer).
 func TestHiddenFighterSoakAskedOfTheGM(t *testing.T) {
 	setup := newSetup(soakOn, chain(2, nil, []string{"z1", "brak", "lurker"}),
 		spec{ID: "brak", Side: "heroes", Zone: "z1", WC: true, PC: true, Attr: map[string]string{"strength": "d8"}},
@@ -273,7 +274,8 @@ func TestHiddenFighterSoakAskedOfTheGM(t *testing.T) {
 	// Brak (the GM plays him here) hits: Fighting 5, Wild 1 vs 5; 6+4 = 10 vs 5: a wound.
 	events, st := do(t, st, gm, cmd(CmdFight, "brak", "target", "lurker", "weapon", "sword"), 5, 1, 6, 4)
 	d := pendingKind(t, st, DecSoak)
-	eq(t, "asked of", d.For, engine.GM)
+	eq(t, "asked of", st.Answerer(d), engine.GM)
 	opened := find(events, engine.KindDecisionOpened)[0]
 	eq(t, "log", opened.Text, "Waiting for the GM: Soak 1 wound with a Benny? (3 left)")
+	enginetest.AssertGMAnswers(t, New(), st, events, d, engine.PlayerViewer("brak"))
 }

@@ -12,8 +12,8 @@ import (
 // The board: sw-zones draws its battlefield under the zones model of
 // package board — zones with their cover, borders, melees as groups — and
 // each fighter as a token with its wounds, conditions and, for those who
-// may read it, its sheet. The page, the prep editor and bots read only
-// this (engine.Boarder), never the ruleset's own view.
+// may read it, its sheet. It is the ruleset's only projection: the page,
+// the prep editor and bots read nothing else.
 
 // Properties of a zone in the setup document ("props").
 const (
@@ -21,25 +21,26 @@ const (
 	PropCoverArmor = "coverArmor"
 )
 
-// Editor implements engine.Boarder: zones with a cover level and the
+// editor is the battlefield editor: zones with a cover level and the
 // cover's Armour.
-func (Ruleset) Editor() board.Editor {
-	return board.Editor{Model: board.Zones, Area: []board.Field{
-		{Name: PropCover, Label: "Cover", Type: board.FieldSelect, Default: "", Options: []board.Option{
-			{Value: "", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
-			{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
-		}, Help: "Penalises shots at fighters in the zone (SWADE −2/−4/−6/−8)."},
-		{Name: PropCoverArmor, Label: "Cover Armour", Type: board.FieldInt, Min: 0, Max: 30,
-			Help: "A shot that misses only because of the cover hits it, and goes through when its damage beats this Armour. 0: it stops every shot."},
-	}}
-}
+var editor = board.Editor{Model: board.Zones, Area: []board.Field{
+	{Name: PropCover, Label: "Cover", Type: board.FieldSelect, Default: "", Options: []board.Option{
+		{Value: "", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
+		{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
+	}, Help: "Penalises shots at fighters in the zone (SWADE −2/−4/−6/−8)."},
+	{Name: PropCoverArmor, Label: "Cover Armour", Type: board.FieldInt, Min: 0, Max: 30,
+		Help: "A shot that misses only because of the cover hits it, and goes through when its damage beats this Armour. 0: it stops every shot."},
+}}
 
 // coverShade grades cover for the page's fill.
 var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total": 3}
 
-// Board implements engine.Boarder.
-func (Ruleset) Board(s engine.State, v engine.Viewer) *board.Board {
-	st := s.(*State)
+// project is sw-zones' one projection, what viewer v sees: the zones
+// with their cover, borders and melees, and every fighter v may see. A
+// hidden fighter appears nowhere for a viewer who may not see it; the
+// sheet and the numbers that give the stat block away are only for the
+// GM and the fighter's own player.
+func project(st *State, v engine.Viewer) *board.Board {
 	visible := func(id string) bool { return engine.Visible(st, v, id) }
 	zm := &board.ZoneMap{Areas: make([]board.Area, 0, len(st.Zones)), Links: make([]board.Link, 0, len(st.Zones)),
 		Groups: make([]board.Group, 0, len(st.Melees)), Places: make([]board.Placed, 0, len(st.Fighters))}
@@ -162,6 +163,9 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	if f.Bennies > 0 {
 		t.Stats = append(t.Stats, board.Stat{Label: "Bennies", Value: strconv.Itoa(f.Bennies)})
 	}
+	if f.Actions > 0 {
+		t.Stats = append(t.Stats, board.Stat{Label: "Actions taken", Value: strconv.Itoa(f.Actions)})
+	}
 	if f.Ran {
 		if p := min(f.RunPenalty+f.Refund, 0); p != 0 {
 			t.Stats = append(t.Stats, board.Stat{Label: "Running penalty", Value: strconv.Itoa(p)})
@@ -178,5 +182,3 @@ func toughnessText(f *Fighter) string {
 	}
 	return s
 }
-
-var _ engine.Boarder = Ruleset{}

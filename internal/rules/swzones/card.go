@@ -8,20 +8,17 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 )
 
-// card is how a fighter's traits, weapons and powers read: in its view
-// (FighterView) and on its token's sheet. They never change once
-// parseFighter has made them, yet every command's GM view shows them for
-// every fighter; so a fighter's card is built the first time it is shown
-// and kept for every later view of it. A copy of the state (engine.Copy
-// leaves unexported fields out) builds its own when first shown.
+// card is a fighter's sheet as its token shows it: traits, weapons and
+// powers. They never change once parseFighter has made them, yet every
+// command's GM view shows them for every fighter; so a fighter's card is
+// built the first time it is shown and kept for every later view of it. A
+// copy of the state (engine.Copy leaves unexported fields out) builds its
+// own when first shown.
 //
-// Views share the card's maps and slices: nothing may change a view's
-// Traits, Weapons, Powers or a token's Sheet in place.
+// Views share the card's slices: nothing may change a token's Sheet in
+// place.
 type card struct {
-	traits  map[string]string
-	weapons []WeaponView
-	powers  []PowerView
-	sheet   []board.Section
+	sheet []board.Section
 }
 
 // card returns f's card, building it the first time. Readers of one state
@@ -31,42 +28,13 @@ func (f *Fighter) card() *card {
 	if c := f.shown.Load(); c != nil {
 		return c
 	}
-	c := newCard(f)
+	c := &card{sheet: slices.Clip(sheetSections(f))} // full: a view appending gets its own array
 	f.shown.Store(c)
 	return c
 }
 
-func newCard(f *Fighter) *card {
-	c := &card{traits: make(map[string]string, len(f.Attributes)+len(f.Skills))}
-	for name, d := range f.Attributes {
-		c.traits[traitLabel(name)] = d.String()
-	}
-	for name, d := range f.Skills {
-		c.traits[traitLabel(name)] = d.String()
-	}
-	c.weapons = make([]WeaponView, 0, len(f.Weapons))
-	for _, w := range f.Weapons {
-		wv := WeaponView{ID: w.ID, Name: w.Name, Damage: w.Damage.String(), Template: w.Template}
-		if len(w.Range) == 3 {
-			wv.Range = rangeString(w.Range)
-		}
-		c.weapons = append(c.weapons, wv)
-	}
-	for _, p := range f.Powers {
-		pv := PowerView{ID: p.ID, Name: p.Name, Skill: traitLabel(p.Skill), Range: p.Reach, Template: p.Template, Effect: p.Effect}
-		if p.Damage != nil {
-			pv.Damage = p.Damage.String()
-		}
-		c.powers = append(c.powers, pv)
-	}
-	c.sheet = sheetSections(f)
-	// Full slices: a view appending to one gets its own array.
-	c.weapons, c.powers, c.sheet = slices.Clip(c.weapons), slices.Clip(c.powers), slices.Clip(c.sheet)
-	return c
-}
-
-// sheetSections is the token's sheet: attributes in their usual order,
-// skills by name, weapons and powers with their reach.
+// sheetSections is the token's sheet: attributes in their usual order, skills by
+// name, weapons and powers with their reach.
 func sheetSections(f *Fighter) []board.Section {
 	attrs := make([]board.Stat, 0, len(attributes))
 	skills := make([]board.Stat, 0, len(f.Skills))

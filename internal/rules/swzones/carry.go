@@ -56,14 +56,10 @@ func (Ruleset) CarryFields() []sheet.CarryField { return carryFields() }
 
 // CarryOut implements sheet.Carrier: the fighter's wounds, whether they
 // ended Incapacitated, and whether they died.
-func (Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
-	st, ok := s.(*State)
-	if !ok {
-		return nil, fmt.Errorf("sw-zones: state is %T", s)
-	}
-	f := st.Fighters[id]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", id)
+func (r Ruleset) CarryOut(s engine.State, id string, _ json.RawMessage) (sheet.CarryValues, error) {
+	_, f, err := r.Of(s, id)
+	if err != nil {
+		return nil, err
 	}
 	return sheet.CarryValues{
 		carryWounds:        f.Wounds,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/dice"
-	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Damage against Toughness:
@@ -188,8 +188,8 @@ type Incapacitation struct {
 
 // incapacitate follows up a fighter's incapacitation: a Wild Card rolls
 // Vigor (wound penalties apply), then the fighter is out.
-func incapacitate(tx *engine.Tx, t *Fighter) error {
-	st := state(tx)
+func incapacitate(tx *Tx, t *Fighter) error {
+	st := tx.State
 	reason := "incapacitated"
 	if t.WildCard {
 		c := check(t, "vigor", TargetNumber)
@@ -221,8 +221,8 @@ type Bleeding struct {
 // bleedOut rolls Vigor for every Bleeding Out fighter at the start of a
 // round: failure dies; success stabilises, or with bleeding-out "raise"
 // only a raise does.
-func bleedOut(tx *engine.Tx) error {
-	st := state(tx)
+func bleedOut(tx *Tx) error {
+	st := tx.State
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
 		if !c.Out || f.Status != "bleeding out" {
@@ -231,7 +231,7 @@ func bleedOut(tx *engine.Tx) error {
 		o := rollTrait(tx.Dice, check(f, "vigor", TargetNumber))
 		status := "dead"
 		switch {
-		case o.Success && (o.Raises > 0 || opt(&st.Base, OptBleedingOut) == BleedSuccess):
+		case o.Success && (o.Raises > 0 || kit.Opt(&st.Base, OptBleedingOut) == BleedSuccess):
 			status = "stable"
 		case o.Success:
 			status = "bleeding out"
@@ -245,7 +245,7 @@ func bleedOut(tx *engine.Tx) error {
 }
 
 func applyIncapacitation(st *State, d Incapacitation) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // GM rulings, as GM commands that name no actor (only the GM may issue
@@ -30,7 +31,7 @@ type ZoneCover struct {
 	Armor int    `json:"armor"`
 }
 
-func decideDrop(tx *engine.Tx, cmd engine.Command) error {
+func decideDrop(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Attacker string `json:"attacker"`
 		Target   string `json:"target"`
@@ -38,15 +39,15 @@ func decideDrop(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if args.Attacker == "" {
 		return fray.Errorf(fray.EINVALID, "choose who has The Drop (attacker)")
 	}
-	a := st.Fighters[args.Attacker]
-	if a == nil || st.Combatant(a.ID).Out {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q in the fight", args.Attacker)
+	a, err := tx.Named(args.Attacker)
+	if err != nil {
+		return err
 	}
-	t, err := target(tx, args.Target)
+	t, err := tx.Named(args.Target)
 	if err != nil {
 		return err
 	}
@@ -57,7 +58,7 @@ func decideDrop(tx *engine.Tx, cmd engine.Command) error {
 	return tx.Emit(engine.NewEvent(KindDrop, a.ID, text, DropGranted{Attacker: a.ID, Target: t.ID}).With(t.ID))
 }
 
-func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
+func decideSetCover(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Zone  string  `json:"zone"`
 		Cover string  `json:"cover"`
@@ -66,7 +67,7 @@ func decideSetCover(tx *engine.Tx, cmd engine.Command) error {
 	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	z := st.zone(args.Zone)
 	if z == nil {
 		return fray.Errorf(fray.ENOTFOUND, "no zone %q", args.Zone)
@@ -99,7 +100,7 @@ func coverName(c string) string {
 }
 
 func applyDrop(st *State, d DropGranted) error {
-	a, err := st.fighter(d.Attacker)
+	a, err := kit.Found(st.Fighter(d.Attacker), d.Attacker)
 	if err != nil {
 		return err
 	}

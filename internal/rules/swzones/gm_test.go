@@ -15,7 +15,9 @@ func TestTheDrop(t *testing.T) {
 	fail(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "lyra"), fray.EILLEGAL) // an ally
 	events, st := do(t, st, gm, cmd(CmdDrop, "", "attacker", "brak", "target", "gob1"))
 	eq(t, "text", events[0].Text, "The GM rules that Brak has The Drop on Gob1: +4 to attack and damage until the end of Brak's turn.")
-	eq(t, "shown", New().Project(st, engine.PlayerViewer("lyra")).(View).Fighters["brak"].Drop, "gob1")
+	brak, _ := tokenOf(view(st, engine.PlayerViewer("lyra")), "brak")
+	drop, _ := conditionOf(brak, "drop")
+	eq(t, "shown", drop.Text, "Has the Drop on Gob1: +4 to attack and damage.")
 	// Fighting 3, Wild 2, +4 The Drop, −2 two actions = 5 vs 5: hit; damage
 	// 1 + 1 + 4 = 6 vs 5: Shaken.
 	events, st = do(t, st, gm, cmd(CmdFight, "brak", "target", "gob1", "weapon", "sword", "actions", 2), 3, 2, 1, 1)

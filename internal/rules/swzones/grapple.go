@@ -6,6 +6,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Push, grapple and garrotte (seed 14, 15; the base game's grappling).
@@ -87,8 +88,8 @@ type Escape struct {
 	Level string `json:"level"` // the grip left: "" when free
 }
 
-func (o opposedAction) roll(tx *engine.Tx) error {
-	st := state(tx)
+func (o opposedAction) roll(tx *Tx) error {
+	st := tx.State
 	ao := rollTrait(tx.Dice, o.Att)
 	rolls := []dice.Roll{ao.Roll}
 	if !o.Rolled {
@@ -141,7 +142,7 @@ func (o opposedAction) roll(tx *engine.Tx) error {
 			case d.From != "":
 				text += fmt.Sprintf(" — %s is pushed out of the melee", st.NameOf(t.ID))
 			}
-			if d.From != "" && opt(&st.Base, OptPushFreeAttacks) == PushWithdraw {
+			if d.From != "" && kit.Opt(&st.Base, OptPushFreeAttacks) == PushWithdraw {
 				for _, id := range st.melee(d.From).Members {
 					if id != a.ID && st.opponents(id, t.ID) && !st.Fighters[id].Shaken {
 						free = append(free, id)
@@ -237,17 +238,17 @@ type opposedArgs struct {
 	Spare   flexInt `json:"spare"`
 }
 
-func decidePush(tx *engine.Tx, cmd engine.Command) error {
+func decidePush(tx *Tx, cmd engine.Command) error {
 	var args opposedArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if args.With != "" || args.Trait != "" {
 		return fray.Errorf(fray.EINVALID, "push takes a target and where to push them")
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -315,8 +316,8 @@ type Pushed struct {
 	To     string `json:"to"`
 }
 
-func askPushZone(tx *engine.Tx, s pushZone) error {
-	st := state(tx)
+func askPushZone(tx *Tx, s pushZone) error {
+	st := tx.State
 	t := st.Fighters[s.Target]
 	if st.Combatant(t.ID).Out || t.Grip != nil {
 		return nil
@@ -330,34 +331,34 @@ func askPushZone(tx *engine.Tx, s pushZone) error {
 	}
 	options = append(options, engine.Choice{Value: "stay", Label: "Leave them in " + st.zone(t.Zone).Name})
 	prompt := fmt.Sprintf("A raise: push %s on into another zone?", st.PublicNameOf(t.ID))
-	return ask(tx, engine.Decision{For: s.Pusher, Kind: DecPushZone, Prompt: prompt, Default: options[0].Value, Options: options},
+	return tx.AskWith(engine.Decision{For: s.Pusher, Kind: DecPushZone, Prompt: prompt, Default: options[0].Value, Options: options},
 		Cont{Push: &s})
 }
 
-func answerPushZone(tx *engine.Tx, c Cont, choice string) error {
-	if choice == "stay" {
+func answerPushZone(tx *Tx, c Cont, ans engine.Answered) error {
+	if ans.Choice == "stay" {
 		return nil
 	}
-	st := state(tx)
+	st := tx.State
 	t := st.Fighters[c.Push.Target]
-	if !st.adjacent(t.Zone, choice) {
-		return fray.Errorf(fray.EILLEGAL, "%s does not border %s", choice, t.Zone)
+	if !st.adjacent(t.Zone, ans.Choice) {
+		return fray.Errorf(fray.EILLEGAL, "%s does not border %s", ans.Choice, t.Zone)
 	}
-	text := fmt.Sprintf("%s is pushed from %s into %s.", st.NameOf(t.ID), st.zone(t.Zone).Name, st.zone(choice).Name)
-	return tx.Emit(engine.NewEvent(KindPushed, c.Push.Pusher, text, Pushed{Target: t.ID, From: t.Zone, To: choice}).With(t.ID))
+	text := fmt.Sprintf("%s is pushed from %s into %s.", st.NameOf(t.ID), st.zone(t.Zone).Name, st.zone(ans.Choice).Name)
+	return tx.Emit(engine.NewEvent(KindPushed, c.Push.Pusher, text, Pushed{Target: t.ID, From: t.Zone, To: ans.Choice}).With(t.ID))
 }
 
-func decideGrapple(tx *engine.Tx, cmd engine.Command) error {
+func decideGrapple(tx *Tx, cmd engine.Command) error {
 	var args opposedArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if args.Into != "" || args.Trait != "" {
 		return fray.Errorf(fray.EINVALID, "grapple takes a target and, for a garrotte, with")
 	}
-	st := state(tx)
-	t, err := target(tx, args.Target)
+	st := tx.State
+	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
@@ -410,16 +411,16 @@ func canGrapple(st *State, f, t *Fighter) error {
 	return nil
 }
 
-func decideEscape(tx *engine.Tx, cmd engine.Command) error {
+func decideEscape(tx *Tx, cmd engine.Command) error {
 	var args opposedArgs
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	if args.Target != "" || args.Into != "" || args.With != "" {
 		return fray.Errorf(fray.EINVALID, "escape takes only the trait (strength or agility)")
 	}
-	st := state(tx)
+	st := tx.State
 	if f.Grip == nil {
 		return fray.Errorf(fray.EILLEGAL, "%s is not held", st.NameOf(f.ID))
 	}
@@ -458,12 +459,12 @@ type Speak struct {
 	Result  string `json:"result"` // "silent", "speaks" or "yells"
 }
 
-func decideSpeak(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideSpeak(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	switch {
 	case f.Grip == nil || !f.Grip.Garrotte:
 		return fray.Errorf(fray.EILLEGAL, "%s is not held by a garrotte: they may speak freely", st.NameOf(f.ID))
@@ -488,12 +489,12 @@ type Released struct {
 	Target   string `json:"target"`
 }
 
-func decideRelease(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideRelease(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	victim := st.victimOf(f.ID)
 	if victim == "" {
 		return fray.Errorf(fray.EILLEGAL, "%s is holding no one", st.NameOf(f.ID))
@@ -513,7 +514,7 @@ func (s *State) victimOf(id string) string {
 
 // countAction records an action in its actor's turn ledger.
 func countAction(st *State, id string, action bool, declared int) error {
-	a, err := st.fighter(id)
+	a, err := kit.Found(st.Fighter(id), id)
 	if err != nil {
 		return err
 	}
@@ -522,7 +523,7 @@ func countAction(st *State, id string, action bool, declared int) error {
 		if declared > 0 {
 			a.Declared = declared
 		}
-		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+		if kit.Opt(&st.Base, OptRecoveryPenalty) == PenaltyFirst {
 			a.RecoveryPenalty = 0
 		}
 	}
@@ -533,7 +534,7 @@ func applyPush(st *State, d Push) error {
 	if err := countAction(st, d.Actor, d.Action, d.Declared); err != nil {
 		return err
 	}
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}
@@ -556,7 +557,7 @@ func applyPush(st *State, d Push) error {
 }
 
 func applyPushed(st *State, d Pushed) error {
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}
@@ -569,7 +570,7 @@ func applyGrapple(st *State, d GrappleDone) error {
 	if err := countAction(st, d.Actor, d.Action, d.Declared); err != nil {
 		return err
 	}
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}
@@ -584,7 +585,7 @@ func applyEscape(st *State, d Escape) error {
 	if err := countAction(st, d.Actor, d.Action, d.Declared); err != nil {
 		return err
 	}
-	f, err := st.fighter(d.Actor)
+	f, err := kit.Found(st.Fighter(d.Actor), d.Actor)
 	if err != nil {
 		return err
 	}
@@ -599,7 +600,7 @@ func applyEscape(st *State, d Escape) error {
 }
 
 func applySpeak(st *State, d Speak) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -608,7 +609,7 @@ func applySpeak(st *State, d Speak) error {
 }
 
 func applyReleased(st *State, d Released) error {
-	t, err := st.fighter(d.Target)
+	t, err := kit.Found(st.Fighter(d.Target), d.Target)
 	if err != nil {
 		return err
 	}

@@ -136,8 +136,9 @@ func TestGrappleEntanglesAndBinds(t *testing.T) {
 	eq(t, "skill", events[0].Rolls[0].Label, "Athletics")
 	eq(t, "grip", st.Fighters["gob1"].Grip.Level, Entangled)
 	eq(t, "by", st.Fighters["gob1"].Grip.By, "brak")
-	view := New().Project(st, engine.PlayerViewer("brak")).(View)
-	eq(t, "shown", view.Fighters["gob1"].Grip+" "+view.Fighters["gob1"].GrippedBy, "entangled brak")
+	gob1, _ := tokenOf(view(st, engine.PlayerViewer("brak")), "gob1")
+	grip, _ := conditionOf(gob1, "grip")
+	eq(t, "shown", grip.Text, "Entangled by Brak.")
 
 	// gob1, Entangled: no Movement at all, −2 to actions.
 	st = endTurns(t, st, "gob1")

@@ -7,19 +7,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 )
 
-// kit drives the ruleset through the scenarios; the short names below are
+// scenario drives the ruleset through the scenarios; the short names below are
 // its helpers as the scenarios call them.
-var kit = enginetest.Kit[*State]{Rules: New()}
+var scenario = enginetest.Kit[*State]{Rules: New()}
 
 var (
-	newState     = kit.New
-	do           = kit.Do
-	fail         = kit.Fail
-	assertReplay = kit.AssertReplay
+	newState     = scenario.New
+	do           = scenario.Do
+	fail         = scenario.Fail
+	assertReplay = scenario.AssertReplay
 	pendingKind  = enginetest.PendingKind
 	cmd          = enginetest.Cmd
 	kinds        = enginetest.Kinds
@@ -182,7 +183,7 @@ func intp(n int) *int { return &n }
 // v, with the scripted faces.
 func answer(t *testing.T, st *State, v engine.Viewer, kind, choice string, faces ...int) ([]engine.Event, *State) {
 	t.Helper()
-	return kit.AnswerKind(t, st, v, kind, choice, nil, faces...)
+	return scenario.AnswerKind(t, st, v, kind, choice, nil, faces...)
 }
 
 // optionValues lists a decision's option values.
@@ -192,4 +193,71 @@ func optionValues(d engine.Decision) string {
 		out = append(out, o.Value)
 	}
 	return strings.Join(out, " ")
+}
+
+// view is what v sees of st: the board, the ruleset's one projection.
+func view(st *State, v engine.Viewer) *board.Board { return engine.Project(New(), st, v).Board }
+
+// tokenOf is b's token for id; ok is false when b shows none.
+func tokenOf(b *board.Board, id string) (board.Token, bool) {
+	for _, t := range b.Tokens {
+		if t.ID == id {
+			return t, true
+		}
+	}
+	return board.Token{}, false
+}
+
+// statOf is the value of t's stat label, "" when it shows none.
+func statOf(t board.Token, label string) string {
+	for _, s := range t.Stats {
+		if s.Label == label {
+			return s.Value
+		}
+	}
+	return ""
+}
+
+// factOf is the value of b's fact label, "" when it shows none.
+func factOf(b *board.Board, label string) string {
+	for _, s := range b.Facts {
+		if s.Label == label {
+			return s.Value
+		}
+	}
+	return ""
+}
+
+// sheetStat is stat label of section title on t's sheet.
+func sheetStat(t board.Token, title, label string) (board.Stat, bool) {
+	for _, s := range t.Sheet {
+		if s.Title == title {
+			for _, st := range s.Stats {
+				if st.Label == label {
+					return st, true
+				}
+			}
+		}
+	}
+	return board.Stat{}, false
+}
+
+// sheetLen is how many stats section title of t's sheet has.
+func sheetLen(t board.Token, title string) int {
+	for _, s := range t.Sheet {
+		if s.Title == title {
+			return len(s.Stats)
+		}
+	}
+	return 0
+}
+
+// conditionOf is t's condition id; ok is false when it has none.
+func conditionOf(t board.Token, id string) (board.Condition, bool) {
+	for _, c := range t.Conditions {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return board.Condition{}, false
 }

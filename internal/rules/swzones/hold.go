@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Hold and interrupt (the base game's Hold, and the seed's "holding your
@@ -49,12 +50,12 @@ type Contest struct {
 	HolderFirst bool   `json:"holderFirst"`
 }
 
-func decideHold(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
+func decideHold(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canHold(st, f); err != nil {
 		return err
 	}
@@ -77,17 +78,12 @@ func canHold(st *State, f *Fighter) error {
 	return nil
 }
 
-func decideInterrupt(tx *engine.Tx, cmd engine.Command) error {
-	var args struct{}
-	if err := cmd.Decode(&args); err != nil {
+func decideInterrupt(tx *Tx, cmd engine.Command) error {
+	f, err := tx.Reactor(cmd, nil)
+	if err != nil {
 		return err
 	}
-	st := state(tx)
-	f := st.Fighters[cmd.Actor]
-	if f == nil {
-		return fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
-	}
-	if err := canInterrupt(st, f); err != nil {
+	if err := canInterrupt(tx.State, f); err != nil {
 		return err
 	}
 	return startInterrupt(tx, f.ID)
@@ -109,16 +105,16 @@ func canInterrupt(st *State, f *Fighter) error {
 
 // startInterrupt gives holder the floor; the work after the step being run
 // (and then steps) waits for the end of it.
-func startInterrupt(tx *engine.Tx, holder string, then ...engine.Step) error {
-	st := state(tx)
+func startInterrupt(tx *Tx, holder string, then ...engine.Step) error {
+	st := tx.State
 	text := fmt.Sprintf("%s acts on their held action, interrupting %s's turn.", st.NameOf(holder), st.NameOf(st.Current()))
 	return tx.Interrupt(holder, text, then...)
 }
 
 // endInterrupt returns to the interrupted turn; the core then carries on
 // with the work that waited (the interrupted Movement step).
-func endInterrupt(tx *engine.Tx) error {
-	st := state(tx)
+func endInterrupt(tx *Tx) error {
+	st := tx.State
 	holder := st.Current()
 	back := st.Interrupts[len(st.Interrupts)-1].Acting
 	who := "the turn"
@@ -130,7 +126,7 @@ func endInterrupt(tx *engine.Tx) error {
 
 // nextHolder is the next opponent on Hold to ask about step s, or "".
 func nextHolder(st *State, s mpStep) string {
-	if st.Interrupted() || opt(&st.Base, OptInterruptWindows) != On {
+	if st.Interrupted() || kit.Opt(&st.Base, OptInterruptWindows) != On {
 		return ""
 	}
 	for _, c := range st.Combatants {
@@ -152,8 +148,8 @@ type windowCtx struct {
 	Step   mpStep `json:"step"`
 }
 
-func openWindow(tx *engine.Tx, holder string, s mpStep) error {
-	st := state(tx)
+func openWindow(tx *Tx, holder string, s mpStep) error {
+	st := tx.State
 	mover := st.PublicNameOf(s.Fighter)
 	var prompt string
 	switch s.Kind {
@@ -164,19 +160,19 @@ func openWindow(tx *engine.Tx, holder string, s mpStep) error {
 	default:
 		prompt = fmt.Sprintf("Interrupt %s before they disengage from their melee?", mover)
 	}
-	return ask(tx, engine.Decision{For: holder, Kind: DecInterrupt, Prompt: prompt, Default: "pass",
+	return tx.AskWith(engine.Decision{For: holder, Kind: DecInterrupt, Prompt: prompt, Default: "pass",
 		Options: yesNo("interrupt", "Interrupt", "pass", "Let them")}, Cont{Window: &windowCtx{Holder: holder, Step: s}})
 }
 
-func answerWindow(tx *engine.Tx, c Cont, choice string) error {
+func answerWindow(tx *Tx, c Cont, ans engine.Answered) error {
 	w := *c.Window
-	st := state(tx)
+	st := tx.State
 	h := st.Fighters[w.Holder]
-	if choice != "interrupt" || canInterrupt(st, h) != nil {
+	if ans.Choice != "interrupt" || canInterrupt(st, h) != nil {
 		return runMPStep(tx, w.Step)
 	}
 	holderFirst := true
-	if opt(&st.Base, OptInterruptContest) == ContestAgility {
+	if kit.Opt(&st.Base, OptInterruptContest) == ContestAgility {
 		m := st.Fighters[w.Step.Fighter]
 		ho := rollTrait(tx.Dice, check(h, "agility", TargetNumber))
 		mo := rollTrait(tx.Dice, check(m, "agility", TargetNumber))
@@ -205,8 +201,8 @@ type interruptStep struct {
 	Holder string `json:"holder"`
 }
 
-func runInterruptStep(tx *engine.Tx, s interruptStep) error {
-	st := state(tx)
+func runInterruptStep(tx *Tx, s interruptStep) error {
+	st := tx.State
 	h := st.Fighters[s.Holder]
 	if st.Combatant(h.ID).Out || canInterrupt(st, h) != nil {
 		return nil
@@ -215,7 +211,7 @@ func runInterruptStep(tx *engine.Tx, s interruptStep) error {
 }
 
 func applyHeld(st *State, d Held) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -224,7 +220,7 @@ func applyHeld(st *State, d Held) error {
 }
 
 func applyHoldLost(st *State, d HoldLost) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -234,7 +230,7 @@ func applyHoldLost(st *State, d HoldLost) error {
 
 // applyInterruptStarted gives the holder a fresh turn's ledger.
 func applyInterruptStarted(st *State, holder string) error {
-	h, err := st.fighter(holder)
+	h, err := kit.Found(st.Fighter(holder), holder)
 	if err != nil {
 		return err
 	}
@@ -246,7 +242,7 @@ func applyInterruptStarted(st *State, holder string) error {
 
 // applyInterruptEnded closes the holder's borrowed turn.
 func applyInterruptEnded(st *State, holder string) error {
-	h, err := st.fighter(holder)
+	h, err := kit.Found(st.Fighter(holder), holder)
 	if err != nil {
 		return err
 	}

@@ -50,8 +50,7 @@ func TestInterruptMovementHolderFirst(t *testing.T) {
 	eq(t, "gob acts", st.Current(), "gob")
 	eq(t, "gob's MP", st.Fighters["gob"].MP, 2)
 	eq(t, "hold used", st.Fighters["gob"].Hold, false)
-	view := New().Project(st, engine.PlayerViewer("brak")).(View)
-	eq(t, "shown", view.Interrupting+" "+view.Interrupted, "gob brak")
+	eq(t, "shown", factOf(view(st, engine.PlayerViewer("brak")), "Interrupting"), "Gob interrupts Brak")
 	fail(t, st, gm, cmd(CmdMove, "brak", "to", "z2"), fray.ENOTYOURTURN)
 	// Gob runs into z1 and engages brak: the seed's block.
 	_, st = do(t, st, gm, cmd(CmdMove, "gob", "to", "z1"))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Initiative: every round each fighter still in the fight is dealt an action
@@ -88,8 +89,8 @@ type DeckShuffled struct {
 // turn order, then the deal. Each card is picked uniformly from the
 // remaining deck with one die, recorded in the deal event. A hidden
 // fighter's card goes in its own event, seen only by the GM and its player.
-func dealRound(tx *engine.Tx) error {
-	st := state(tx)
+func dealRound(tx *Tx) error {
+	st := tx.State
 	round := st.Round + 1
 	var fighters, holding []string
 	for _, c := range st.Combatants {
@@ -177,12 +178,13 @@ func dealRound(tx *engine.Tx) error {
 	return nil
 }
 
-func applyDeckShuffled(s *State) {
+func applyDeckShuffled(s *State, _ kit.None) error {
 	s.Deck = Deck{Remaining: fullDeck()}
+	return nil
 }
 
 // applyCardsDealt gives the cards out (round-started cleared last round's).
-func applyCardsDealt(s *State, d CardsDealt) {
+func applyCardsDealt(s *State, d CardsDealt) error {
 	for id, card := range d.Cards {
 		if f := s.Fighters[id]; f != nil {
 			f.Card = card
@@ -192,4 +194,5 @@ func applyCardsDealt(s *State, d CardsDealt) {
 			s.Deck.JokerDealt = true
 		}
 	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Movement replaces Pace: every fighter has 2 Movement points (MP) a turn.
@@ -132,34 +133,34 @@ func (s mpStep) check(st *State) error {
 	return needMP(f, 1)
 }
 
-func decideMove(tx *engine.Tx, cmd engine.Command) error {
+func decideMove(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		To string `json:"to"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
 	s := mpStep{Kind: CmdMove, Fighter: f.ID, To: args.To}
-	if err := s.check(state(tx)); err != nil {
+	if err := s.check(tx.State); err != nil {
 		return err
 	}
 	return runMPStep(tx, s)
 }
 
-func decideEngage(tx *engine.Tx, cmd engine.Command) error {
+func decideEngage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	if _, err := target(tx, args.Target); err != nil {
+	if _, err := tx.Target(args.Target); err != nil {
 		return err
 	}
 	s := mpStep{Kind: CmdEngage, Fighter: f.ID, Target: args.Target}
-	if err := s.check(state(tx)); err != nil {
+	if err := s.check(tx.State); err != nil {
 		return err
 	}
 	return runMPStep(tx, s)
@@ -180,17 +181,17 @@ func canEngage(st *State, f, t *Fighter) error {
 	return nil
 }
 
-func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
+func decideDisengage(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Defend flexBool `json:"defend"`
 		Run    flexBool `json:"run"`
 		Trait  string   `json:"trait"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	s := mpStep{Kind: CmdDisengage, Fighter: f.ID, Run: bool(args.Run)}
 	if err := s.check(st); err != nil {
 		return err
@@ -221,8 +222,8 @@ func decideDisengage(tx *engine.Tx, cmd engine.Command) error {
 // runMPStep carries out a Movement step: it checks the step is still
 // legal (a holder may have blocked it meanwhile), asks each opponent on Hold
 // whether to interrupt, then performs it.
-func runMPStep(tx *engine.Tx, s mpStep) error {
-	st := state(tx)
+func runMPStep(tx *Tx, s mpStep) error {
+	st := tx.State
 	f := st.Fighters[s.Fighter]
 	if f == nil || st.Combatant(f.ID).Out {
 		return nil
@@ -257,8 +258,8 @@ func runMPStep(tx *engine.Tx, s mpStep) error {
 	return tx.Run(steps...)
 }
 
-func engage(tx *engine.Tx, f, t *Fighter) error {
-	st := state(tx)
+func engage(tx *Tx, f, t *Fighter) error {
+	st := tx.State
 	d := Engaged{Fighter: f.ID, Target: t.ID, Melee: t.Melee, Zone: f.Zone, Cost: 1}
 	text := fmt.Sprintf("%s joins the melee around %s (%s).", st.NameOf(f.ID), st.NameOf(t.ID), mpLeft(f.MP-1))
 	if t.Melee == "" {
@@ -268,7 +269,7 @@ func engage(tx *engine.Tx, f, t *Fighter) error {
 	if err := tx.Emit(engine.NewEvent(KindEngaged, f.ID, text, d).With(t.ID)); err != nil {
 		return err
 	}
-	if opt(&st.Base, OptEngageFreeAttacks) != EngageAll {
+	if kit.Opt(&st.Base, OptEngageFreeAttacks) != EngageAll {
 		return nil
 	}
 	var attackers []string
@@ -298,8 +299,8 @@ func freeAttacks(target string, attackers []string, retreat int, why string) []e
 	return steps
 }
 
-func runFreeAttack(tx *engine.Tx, s freeAttackStep) error {
-	st := state(tx)
+func runFreeAttack(tx *Tx, s freeAttackStep) error {
+	st := tx.State
 	t, a := st.Fighters[s.Target], st.Fighters[s.Attacker]
 	if st.Combatant(t.ID).Out || st.Combatant(a.ID).Out || a.Shaken {
 		return nil // taken out by an earlier free attack, or no longer able
@@ -317,8 +318,8 @@ type disengageStep struct {
 	Trait   string `json:"trait,omitempty"`
 }
 
-func runDisengage(tx *engine.Tx, s disengageStep) error {
-	st := state(tx)
+func runDisengage(tx *Tx, s disengageStep) error {
+	st := tx.State
 	f := st.Fighters[s.Fighter]
 	if st.Combatant(f.ID).Out || f.Melee != s.Melee {
 		return nil
@@ -337,7 +338,7 @@ func runDisengage(tx *engine.Tx, s disengageStep) error {
 }
 
 func applyMoved(st *State, d Moved) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -348,12 +349,12 @@ func applyMoved(st *State, d Moved) error {
 }
 
 func applyEngaged(st *State, d Engaged) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
 	if d.New {
-		t, err := st.fighter(d.Target)
+		t, err := kit.Found(st.Fighter(d.Target), d.Target)
 		if err != nil {
 			return err
 		}
@@ -372,7 +373,7 @@ func applyEngaged(st *State, d Engaged) error {
 }
 
 func applyDisengaged(st *State, d Disengaged) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Option names. Every interpretation ([I] in the spec) the core relies on is
@@ -353,18 +354,8 @@ func gmBennyChoices() []engine.Choice {
 	return out
 }
 
-// opt returns an option's value, or its default.
-func opt(b *engine.Base, name string) string {
-	for _, o := range optionSpecs {
-		if o.Name == name {
-			return b.Option(name, o.Default)
-		}
-	}
-	return b.Option(name, "")
-}
-
 // edition returns the encounter's edition.
-func edition(b *engine.Base) string { return b.Option(OptEdition, EditionSWADE) }
+func edition(b *engine.Base) string { return kit.Opt(b, OptEdition) }
 
 // coverPenalty is the ranged-attack penalty of a cover level.
 func coverPenalty(b *engine.Base, cover string) int {

@@ -26,8 +26,11 @@ import (
 // wounds it can still take (its best weapon's average over the wounds
 // left). Decisions take their defaults: soak with a Benny, reroll a failed
 // roll with one, let an interruption pass.
-func (Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
-	st := s.(*State)
+func (r Ruleset) Tactic(s engine.State, o *engine.Offer) (engine.Command, bool) {
+	st, ok := r.StateOf(s)
+	if !ok {
+		return engine.Command{}, false
+	}
 	if len(o.Pending) > 0 {
 		return engine.Command{}, false
 	}

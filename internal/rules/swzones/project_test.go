@@ -22,23 +22,25 @@ func hiddenSetup() engine.Setup {
 func TestProjectHidesHiddenFighters(t *testing.T) {
 	_, st := startWith(t, newState(t, hiddenSetup()), []string{"A♠", "K♠", "Q♠", "J♠", "10♠"})
 	player := engine.PlayerViewer("brak")
-	v, ok := New().Project(st, player).(View)
-	if !ok {
-		t.Fatal("Project must return a View value")
-	}
-	if _, seen := v.Fighters["lurker"]; seen {
+	v := view(st, player)
+	if _, seen := tokenOf(v, "lurker"); seen {
 		t.Fatal("player sees the hidden lurker")
 	}
-	if _, seen := v.Fighters["sneak"]; seen {
+	if _, seen := tokenOf(v, "sneak"); seen {
 		t.Fatal("player sees the hidden sneak")
 	}
-	eq(t, "fighters", len(v.Fighters), 3)
-	z1, z2 := v.Zones[0], v.Zones[1]
-	if len(z1.Melees) != 1 || !slices.Equal(z1.Melees[0].Members, []string{"brak", "gob1"}) {
-		t.Fatalf("z1 melees = %+v", z1.Melees)
+	eq(t, "fighters", len(v.Tokens), 3)
+	if g := v.Zones.Groups; len(g) != 1 || g[0].Area != "z1" || !slices.Equal(g[0].Members, []string{"brak", "gob1"}) {
+		t.Fatalf("z1 melees = %+v", g)
 	}
-	if !slices.Equal(z2.Unengaged, []string{"lyra"}) {
-		t.Fatalf("z2 unengaged = %v", z2.Unengaged)
+	var z2 []string
+	for _, p := range v.Zones.Places {
+		if p.Area == "z2" && p.Group == "" {
+			z2 = append(z2, p.Token)
+		}
+	}
+	if !slices.Equal(z2, []string{"lyra"}) {
+		t.Fatalf("z2 unengaged = %v", z2)
 	}
 	raw, _ := json.Marshal(v)
 	for _, secret := range []string{"lurker", "sneak"} {
@@ -47,29 +49,32 @@ func TestProjectHidesHiddenFighters(t *testing.T) {
 		}
 	}
 	// Full sheets: only for the player's own fighter.
-	b, l := v.Fighters["brak"], v.Fighters["lyra"]
-	eq(t, "own full", b.Full, true)
-	eq(t, "own parry", b.Parry, 5)
-	eq(t, "own toughness", b.Toughness, 7)
-	eq(t, "own armor", b.Armor, 2)
-	eq(t, "own traits", b.Traits["Fighting"], "d6")
-	eq(t, "own weapons", len(b.Weapons), 2)
-	eq(t, "pistol range in zones", b.Weapons[1].Range, "2/4/8")
-	eq(t, "own bennies", b.Bennies, 3)
-	eq(t, "own movement", b.Movement, 2)
-	eq(t, "other full", l.Full, false)
-	eq(t, "other traits hidden", l.Traits == nil, true)
-	eq(t, "other parry hidden", l.Parry, 0)
-	eq(t, "public card", l.Card, "K♠")
-	eq(t, "public max wounds", l.MaxWounds, 3)
-	eq(t, "extra max wounds", v.Fighters["gob1"].MaxWounds, 0)
-	eq(t, "deck", v.Deck, 49)
+	b, _ := tokenOf(v, "brak")
+	l, _ := tokenOf(v, "lyra")
+	gob1, _ := tokenOf(v, "gob1")
+	eq(t, "own full", b.Sheet != nil, true)
+	eq(t, "own parry", statOf(b, "Parry"), "5")
+	eq(t, "own toughness and armor", statOf(b, "Toughness"), "7 (2)")
+	fighting, _ := sheetStat(b, "Skills", "Fighting")
+	eq(t, "own traits", fighting.Value, "d6")
+	eq(t, "own weapons", sheetLen(b, "Weapons"), 2)
+	pistol, _ := sheetStat(b, "Weapons", "Pistol")
+	eq(t, "pistol range in zones", pistol.Note, "range 2/4/8")
+	eq(t, "own bennies", statOf(b, "Bennies"), "3")
+	eq(t, "own movement", statOf(b, "Movement"), "2")
+	eq(t, "other full", l.Sheet != nil, false)
+	eq(t, "other parry hidden", statOf(l, "Parry"), "")
+	eq(t, "public card", l.Initiative, "K♠")
+	eq(t, "public max wounds", l.Health.Max, 3)
+	eq(t, "extra max wounds", gob1.Health == nil, true)
+	eq(t, "deck", factOf(v, "Deck"), "49 cards left")
 
 	// The GM sees everyone, in full.
-	g := New().Project(st, gm).(View)
-	eq(t, "gm fighters", len(g.Fighters), 5)
-	eq(t, "gm sees lurker in the melee", slices.Equal(g.Zones[0].Melees[0].Members, []string{"brak", "lurker", "gob1"}), true)
-	eq(t, "gm full", g.Fighters["sneak"].Full, true)
+	g := view(st, gm)
+	eq(t, "gm fighters", len(g.Tokens), 5)
+	eq(t, "gm sees lurker in the melee", slices.Equal(g.Zones.Groups[0].Members, []string{"brak", "lurker", "gob1"}), true)
+	sneak, _ := tokenOf(g, "sneak")
+	eq(t, "gm full", sneak.Sheet != nil, true)
 }
 
 func TestHiddenCardsDealtSecretly(t *testing.T) {

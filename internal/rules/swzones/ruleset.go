@@ -11,36 +11,135 @@
 package swzones
 
 import (
-	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // ID is the ruleset's registry id.
 const ID = "sw-zones"
 
-// Ruleset is the sw-zones engine.Ruleset.
-type Ruleset struct{}
+// Ruleset is the sw-zones ruleset: the kit's, with the stat schema and
+// carry-over.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
+// Tx is a command being decided under sw-zones.
+type Tx = kit.Tx[*State, *Fighter]
 
 // New returns the sw-zones ruleset.
-func New() engine.Ruleset { return Ruleset{} }
+func New() engine.Ruleset { return ruleset }
 
-// ID implements engine.Ruleset.
-func (Ruleset) ID() string { return ID }
-
-// Title implements engine.Ruleset.
-func (Ruleset) Title() string { return "Savage Worlds — zones" }
-
-// Options implements engine.Ruleset.
-func (Ruleset) Options() []engine.OptionSpec {
-	out := make([]engine.OptionSpec, len(optionSpecs))
-	copy(out, optionSpecs)
-	return out
-}
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Savage Worlds — zones", Options: optionSpecs,
+	New: newEncounter, Start: newRound, Settle: settle,
+	Board: project, Editor: editor, Actions: actions,
+	// Every command is a fighter's, but the GM's rulings (The Drop, a
+	// zone's cover), which name no actor.
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdMove, Decide: decideMove},
+		{Kind: CmdEngage, Decide: decideEngage},
+		{Kind: CmdDisengage, Decide: decideDisengage},
+		{Kind: CmdFight, Decide: decideFight},
+		{Kind: CmdShoot, Decide: decideShoot},
+		{Kind: CmdDefend, Decide: decideDefend},
+		{Kind: CmdUnshake, Decide: decideUnshake},
+		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
+		{Kind: CmdRun, Decide: decideRun},
+		{Kind: CmdProne, Decide: func(tx *Tx, cmd engine.Command) error { return decideProne(tx, cmd, true) }},
+		{Kind: CmdRise, Decide: func(tx *Tx, cmd engine.Command) error { return decideProne(tx, cmd, false) }},
+		{Kind: CmdArea, Decide: func(tx *Tx, cmd engine.Command) error { return decideArea(tx, cmd, false) }},
+		{Kind: CmdCast, Decide: func(tx *Tx, cmd engine.Command) error { return decideArea(tx, cmd, true) }},
+		{Kind: CmdPush, Decide: decidePush},
+		{Kind: CmdGrapple, Decide: decideGrapple},
+		{Kind: CmdEscape, Decide: decideEscape},
+		{Kind: CmdSpeak, Decide: decideSpeak},
+		{Kind: CmdRelease, Decide: decideRelease},
+		{Kind: CmdHold, Decide: decideHold},
+		{Kind: CmdInterrupt, Decide: decideInterrupt},
+		{Kind: CmdDrop, GM: true, Decide: decideDrop},
+		{Kind: CmdSetCover, GM: true, Decide: decideSetCover},
+	},
+	Steps: []kit.StepSpec[*State, *Fighter]{
+		kit.OnStep(stepMP, runMPStep),
+		kit.OnStep(stepFreeAttack, runFreeAttack),
+		kit.OnStep(stepDisengage, runDisengage),
+		kit.OnStep(stepRun, runRoll),
+		kit.OnStep(stepDives, runDives),
+		kit.OnStep(stepAreaDamage, runAreaDamage),
+		kit.OnStep(stepPushZone, askPushZone),
+		kit.OnStep(stepInterrupt, runInterruptStep),
+	},
+	// Each decision's data is a Cont, its own context.
+	Decisions: []kit.DecisionSpec[*State, *Fighter]{
+		kit.OnAnswer(DecSoak, answerSoak),
+		kit.OnAnswer(DecReroll, answerReroll),
+		kit.OnAnswer(DecDive, answerDive),
+		kit.OnAnswer(DecAim, answerAim),
+		kit.OnAnswer(DecScatter, answerScatter),
+		kit.OnAnswer(DecPushZone, answerPushZone),
+		kit.OnAnswer(DecInterrupt, answerWindow),
+	},
+	// Applying is deterministic and rolls nothing: everything it needs is
+	// in the event.
+	Events: []kit.EventSpec[*State]{
+		kit.OnEvent(engine.KindRoundStarted, func(st *State, _ kit.None) error {
+			for _, f := range st.Fighters {
+				f.Card = ""
+			}
+			return nil
+		}),
+		kit.OnEvent(engine.KindTurnStarted, applyTurnStarted),
+		kit.OnEvent(engine.KindInterruptStarted, func(st *State, d engine.InterruptStarted) error { return applyInterruptStarted(st, d.Combatant) }),
+		kit.OnEvent(engine.KindInterruptEnded, func(st *State, d engine.InterruptEnded) error { return applyInterruptEnded(st, d.Combatant) }),
+		kit.OnEvent(engine.KindCombatantOut, applyOut),
+		kit.OnEvent(KindDeckShuffled, applyDeckShuffled),
+		kit.OnEvent(KindCardsDealt, applyCardsDealt),
+		kit.OnEvent(KindShakenRecovery, applyShakenRecovery),
+		kit.OnEvent(KindUnshaken, applyUnshaken),
+		kit.OnEvent(KindMoved, applyMoved),
+		kit.OnEvent(KindEngaged, applyEngaged),
+		kit.OnEvent(KindDisengaged, applyDisengaged),
+		kit.OnEvent(KindAttack, applyAttack),
+		kit.OnEvent(KindIncapacitation, applyIncapacitation),
+		kit.OnEvent(KindDefended, applyDefended),
+		kit.OnEvent(KindTurnEnded, applyTurnEnded),
+		kit.OnEvent(KindBleeding, func(st *State, d Bleeding) error {
+			return applyIncapacitation(st, Incapacitation{Fighter: d.Fighter, Status: d.Status})
+		}),
+		kit.OnEvent(KindRun, applyRun),
+		kit.OnEvent(KindRefund, applyRefund),
+		kit.OnEvent(KindProne, applyProne),
+		kit.OnEvent(KindBennySpent, func(st *State, d BennySpent) error { return spend(st, d.Fighter, d.Pool) }),
+		kit.OnEvent(KindSoak, func(st *State, d Soak) error { return spend(st, d.Fighter, d.Pool) }),
+		kit.OnEvent(KindHarm, func(st *State, d HarmDone) error {
+			t, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
+			if err == nil {
+				applyHarm(t, d.Harm)
+			}
+			return err
+		}),
+		kit.OnEvent(KindAreaAttack, applyAreaAttack),
+		kit.OnEvent(KindAreaLanded, applyAreaLanded),
+		kit.OnEvent(KindDive, applyDive),
+		kit.OnEvent(KindAreaDamage, applyAreaDamage),
+		kit.OnEvent(KindRelief, applyRelief),
+		kit.OnEvent(KindPush, applyPush),
+		kit.OnEvent(KindPushed, applyPushed),
+		kit.OnEvent(KindGrapple, applyGrapple),
+		kit.OnEvent(KindEscape, applyEscape),
+		kit.OnEvent(KindSpeak, applySpeak),
+		kit.OnEvent(KindReleased, applyReleased),
+		kit.OnEvent(KindHeld, applyHeld),
+		kit.OnEvent(KindHoldLost, applyHoldLost),
+		kit.OnEvent(KindDrop, applyDrop),
+		kit.OnEvent(KindZoneCover, applyZoneCover),
+	},
+})}
 
 // State is an sw-zones encounter.
 type State struct {
@@ -55,7 +154,8 @@ type State struct {
 	Area *AreaState `json:"area,omitempty"`
 }
 
-func state(tx *engine.Tx) *State { return tx.State().(*State) }
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Event kinds of this ruleset (besides the engine's core kinds).
 const (
@@ -123,20 +223,9 @@ const (
 	CmdSetCover  = "set-cover"
 )
 
-// Commands implements engine.Ruleset: every command is a fighter's, but
-// the GM's rulings (The Drop, a zone's cover), which name no actor.
-func (Ruleset) Commands() []engine.CommandSpec {
-	out := []engine.CommandSpec{{Kind: CmdDrop, GM: true}, {Kind: CmdSetCover, GM: true}}
-	for _, k := range []string{CmdMove, CmdEngage, CmdDisengage, CmdFight, CmdShoot, CmdDefend, CmdUnshake, CmdEndTurn,
-		CmdRun, CmdProne, CmdRise, CmdArea, CmdCast, CmdPush, CmdGrapple, CmdEscape, CmdSpeak, CmdRelease, CmdHold, CmdInterrupt} {
-		out = append(out, engine.CommandSpec{Kind: k})
-	}
-	return out
-}
-
-// New implements engine.Ruleset: it reads the battlefield, each combatant's
-// stats and starting zone, and the starting melees.
-func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
+// newEncounter reads the battlefield, each combatant's stats and starting
+// zone, and the starting melees.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	if len(setup.Combatants) > DeckSize {
 		return nil, fray.Errorf(fray.EINVALID, "at most %d combatants (one action card each)", DeckSize)
 	}
@@ -145,8 +234,8 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 		return nil, err
 	}
 	st := &State{Base: base, Zones: zones, Fighters: map[string]*Fighter{}, Deck: Deck{Remaining: fullDeck()}}
-	rounding := base.Option(OptRangeRounding, RoundNearest)
-	gaps := opt(&base, OptPowerRangeGaps)
+	rounding := kit.Opt(&base, OptRangeRounding)
+	gaps := kit.Opt(&base, OptPowerRangeGaps)
 	for _, c := range setup.Combatants {
 		f, err := parseFighter(c.ID, c.PC, c.Stats, rounding, gaps)
 		if err != nil {
@@ -174,7 +263,7 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	if err := st.placeMelees(melees); err != nil {
 		return nil, err
 	}
-	switch v := opt(&base, OptGMBennies); v {
+	switch v := kit.Opt(&base, OptGMBennies); v {
 	case GMBenniesPerPC:
 		for _, c := range setup.Combatants {
 			if c.PC {
@@ -190,282 +279,17 @@ func (Ruleset) New(setup engine.Setup, base engine.Base) (engine.State, error) {
 	return st, nil
 }
 
-// Decode implements engine.Ruleset.
-func (Ruleset) Decode(snapshot []byte) (engine.State, error) {
-	var st State
-	if err := json.Unmarshal(snapshot, &st); err != nil {
-		return nil, fmt.Errorf("decode sw-zones state: %w", err)
-	}
-	if st.Fighters == nil {
-		st.Fighters = map[string]*Fighter{}
-	}
-	return &st, nil
-}
-
-// Start implements engine.Ruleset: deal the first round and start its first
-// turn.
-func (Ruleset) Start(tx *engine.Tx) error { return newRound(tx) }
-
-// Decide implements engine.Ruleset.
-func (Ruleset) Decide(tx *engine.Tx, cmd engine.Command) error {
-	var err error
-	switch cmd.Kind {
-	case CmdMove:
-		err = decideMove(tx, cmd)
-	case CmdEngage:
-		err = decideEngage(tx, cmd)
-	case CmdDisengage:
-		err = decideDisengage(tx, cmd)
-	case CmdFight:
-		err = decideFight(tx, cmd)
-	case CmdShoot:
-		err = decideShoot(tx, cmd)
-	case CmdDefend:
-		err = decideDefend(tx, cmd)
-	case CmdUnshake:
-		err = decideUnshake(tx, cmd)
-	case CmdEndTurn:
-		err = decideEndTurn(tx, cmd)
-	case CmdRun:
-		err = decideRun(tx, cmd)
-	case CmdProne:
-		err = decideProne(tx, cmd, true)
-	case CmdRise:
-		err = decideProne(tx, cmd, false)
-	case CmdArea:
-		err = decideArea(tx, cmd, false)
-	case CmdCast:
-		err = decideArea(tx, cmd, true)
-	case CmdPush:
-		err = decidePush(tx, cmd)
-	case CmdGrapple:
-		err = decideGrapple(tx, cmd)
-	case CmdEscape:
-		err = decideEscape(tx, cmd)
-	case CmdSpeak:
-		err = decideSpeak(tx, cmd)
-	case CmdRelease:
-		err = decideRelease(tx, cmd)
-	case CmdHold:
-		err = decideHold(tx, cmd)
-	case CmdInterrupt:
-		err = decideInterrupt(tx, cmd)
-	case CmdDrop:
-		err = decideDrop(tx, cmd)
-	case CmdSetCover:
-		err = decideSetCover(tx, cmd)
-	default:
-		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
-	}
-	return err
-}
-
-// Apply implements engine.Ruleset. It is deterministic and rolls nothing:
-// everything it needs is in the event.
-func (Ruleset) Apply(s engine.State, ev engine.Event) error {
-	st, ok := s.(*State)
-	if !ok {
-		return fmt.Errorf("sw-zones: state is %T", s)
-	}
-	switch ev.Kind {
-	case engine.KindRoundStarted:
-		for _, f := range st.Fighters {
-			f.Card = ""
-		}
-	case engine.KindTurnStarted:
-		var d engine.TurnStarted
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		applyTurnStarted(st, d.Combatant)
-	case engine.KindInterruptStarted:
-		return decodeApply(ev, func(d engine.InterruptStarted) error { return applyInterruptStarted(st, d.Combatant) })
-	case engine.KindInterruptEnded:
-		return decodeApply(ev, func(d engine.InterruptEnded) error { return applyInterruptEnded(st, d.Combatant) })
-	case engine.KindCombatantOut:
-		var d engine.CombatantOut
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		st.leaveMelee(d.Combatant)
-		if f := st.Fighters[d.Combatant]; f != nil {
-			f.Hold, f.Grip, f.Drop = false, nil, ""
-			for _, g := range st.Fighters {
-				if g.Grip != nil && g.Grip.By == f.ID {
-					g.Grip = nil
-				}
+// applyOut takes a fighter out of the fight out of its melee, its Hold,
+// its grips and its Drop.
+func applyOut(st *State, d engine.CombatantOut) error {
+	st.leaveMelee(d.Combatant)
+	if f := st.Fighters[d.Combatant]; f != nil {
+		f.Hold, f.Grip, f.Drop = false, nil, ""
+		for _, g := range st.Fighters {
+			if g.Grip != nil && g.Grip.By == f.ID {
+				g.Grip = nil
 			}
 		}
-	case KindDeckShuffled:
-		applyDeckShuffled(st)
-	case KindCardsDealt:
-		var d CardsDealt
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		applyCardsDealt(st, d)
-	case KindShakenRecovery:
-		var d ShakenRecovery
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyShakenRecovery(st, d)
-	case KindUnshaken:
-		var d Unshaken
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyUnshaken(st, d)
-	case KindMoved:
-		var d Moved
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyMoved(st, d)
-	case KindEngaged:
-		var d Engaged
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyEngaged(st, d)
-	case KindDisengaged:
-		var d Disengaged
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyDisengaged(st, d)
-	case KindAttack:
-		var d Attack
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyAttack(st, d)
-	case KindIncapacitation:
-		var d Incapacitation
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyIncapacitation(st, d)
-	case KindDefended:
-		var d Defended
-		if err := ev.Decode(&d); err != nil {
-			return err
-		}
-		return applyDefended(st, d)
-	}
-	return applyMore(st, ev)
-}
-
-// decodeApply decodes an event's data into a T and applies it with fn.
-func decodeApply[T any](ev engine.Event, fn func(T) error) error {
-	var d T
-	if err := ev.Decode(&d); err != nil {
-		return err
-	}
-	return fn(d)
-}
-
-// applyMore folds the events of the rules beyond the core.
-func applyMore(st *State, ev engine.Event) error {
-	switch ev.Kind {
-	case KindTurnEnded:
-		return decodeApply(ev, func(d TurnEnded) error { return applyTurnEnded(st, d) })
-	case KindBleeding:
-		return decodeApply(ev, func(d Bleeding) error {
-			return applyIncapacitation(st, Incapacitation{Fighter: d.Fighter, Status: d.Status})
-		})
-	case KindRun:
-		return decodeApply(ev, func(d Run) error { return applyRun(st, d) })
-	case KindRefund:
-		return decodeApply(ev, func(d Refund) error { return applyRefund(st, d) })
-	case KindProne:
-		return decodeApply(ev, func(d Prone) error { return applyProne(st, d) })
-	case KindBennySpent:
-		return decodeApply(ev, func(d BennySpent) error { return spend(st, d.Fighter, d.Pool) })
-	case KindSoak:
-		return decodeApply(ev, func(d Soak) error { return spend(st, d.Fighter, d.Pool) })
-	case KindHarm:
-		return decodeApply(ev, func(d HarmDone) error {
-			t, err := st.fighter(d.Fighter)
-			if err == nil {
-				applyHarm(t, d.Harm)
-			}
-			return err
-		})
-	case KindAreaAttack:
-		return decodeApply(ev, func(d AreaAttack) error { return applyAreaAttack(st, d) })
-	case KindAreaLanded:
-		return decodeApply(ev, func(d AreaLanded) error { applyAreaLanded(st, d); return nil })
-	case KindDive:
-		return decodeApply(ev, func(d Dive) error { applyDive(st, d); return nil })
-	case KindAreaDamage:
-		return decodeApply(ev, func(d AreaDamage) error { return applyAreaDamage(st, d) })
-	case KindRelief:
-		return decodeApply(ev, func(d Relief) error { applyRelief(st, d); return nil })
-	case KindPush:
-		return decodeApply(ev, func(d Push) error { return applyPush(st, d) })
-	case KindPushed:
-		return decodeApply(ev, func(d Pushed) error { return applyPushed(st, d) })
-	case KindGrapple:
-		return decodeApply(ev, func(d GrappleDone) error { return applyGrapple(st, d) })
-	case KindEscape:
-		return decodeApply(ev, func(d Escape) error { return applyEscape(st, d) })
-	case KindSpeak:
-		return decodeApply(ev, func(d Speak) error { return applySpeak(st, d) })
-	case KindReleased:
-		return decodeApply(ev, func(d Released) error { return applyReleased(st, d) })
-	case KindHeld:
-		return decodeApply(ev, func(d Held) error { return applyHeld(st, d) })
-	case KindHoldLost:
-		return decodeApply(ev, func(d HoldLost) error { return applyHoldLost(st, d) })
-	case KindDrop:
-		return decodeApply(ev, func(d DropGranted) error { return applyDrop(st, d) })
-	case KindZoneCover:
-		return decodeApply(ev, func(d ZoneCover) error { return applyZoneCover(st, d) })
 	}
 	return nil
-}
-
-// fighter returns the fighter with id or an error for the applier.
-func (s *State) fighter(id string) (*Fighter, error) {
-	if f := s.Fighters[id]; f != nil {
-		return f, nil
-	}
-	return nil, fmt.Errorf("sw-zones: no fighter %q", id)
-}
-
-// actor decodes cmd's arguments into args (nil: it takes none) and returns
-// the acting fighter, whose turn it must be.
-func actor(tx *engine.Tx, cmd engine.Command, args any) (*Fighter, error) {
-	if args == nil {
-		args = &struct{}{}
-	}
-	if err := cmd.Decode(args); err != nil {
-		return nil, err
-	}
-	if err := engine.RequireTurn(tx.State(), cmd.Actor); err != nil {
-		return nil, err
-	}
-	f := state(tx).Fighters[cmd.Actor]
-	if f == nil {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no fighter %q", cmd.Actor)
-	}
-	return f, nil
-}
-
-// target finds a combatant the viewer can see; one they cannot see does not
-// exist for them.
-func target(tx *engine.Tx, id string) (*Fighter, error) {
-	if id == "" {
-		return nil, fray.Errorf(fray.EINVALID, "choose a target")
-	}
-	st := state(tx)
-	f := st.Fighters[id]
-	if f == nil || !engine.Visible(st, tx.Viewer(), id) {
-		return nil, fray.Errorf(fray.ENOTFOUND, "no combatant %q", id)
-	}
-	if st.Combatant(id).Out {
-		return nil, fray.Errorf(fray.EILLEGAL, "%s is already out of the fight", st.NameOf(id))
-	}
-	return f, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Running (seed 3) is a trait roll, Agility or Athletics, declared at the
@@ -54,15 +55,15 @@ func runTrait(f *Fighter, named string) (string, error) {
 	return "", fray.Errorf(fray.EINVALID, "the Running roll uses agility or athletics, not %q", named)
 }
 
-func decideRun(tx *engine.Tx, cmd engine.Command) error {
+func decideRun(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Trait string `json:"trait"`
 	}
-	f, err := actor(tx, cmd, &args)
+	f, err := tx.Actor(cmd, &args)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if err := canRun(st, f); err != nil {
 		return err
 	}
@@ -85,8 +86,8 @@ func canRun(st *State, f *Fighter) error {
 }
 
 // runRoll makes a Running roll. A failed roll may be rerolled with a Benny.
-func runRoll(tx *engine.Tx, s runStep) error {
-	st := state(tx)
+func runRoll(tx *Tx, s runStep) error {
+	st := tx.State
 	f := st.Fighters[s.Fighter]
 	if st.Combatant(f.ID).Out {
 		return nil
@@ -119,7 +120,7 @@ func runRoll(tx *engine.Tx, s runStep) error {
 }
 
 func applyRun(st *State, d Run) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -137,12 +138,12 @@ type Prone struct {
 
 // decideProne drops prone (a free action) or rises (free, or 1 MP with
 // rise-cost; −2 to Running rolls this turn).
-func decideProne(tx *engine.Tx, cmd engine.Command, down bool) error {
-	f, err := actor(tx, cmd, nil)
+func decideProne(tx *Tx, cmd engine.Command, down bool) error {
+	f, err := tx.Actor(cmd, nil)
 	if err != nil {
 		return err
 	}
-	st := state(tx)
+	st := tx.State
 	if down {
 		if f.Prone {
 			return fray.Errorf(fray.EILLEGAL, "%s is already prone", st.NameOf(f.ID))
@@ -162,12 +163,12 @@ func decideProne(tx *engine.Tx, cmd engine.Command, down bool) error {
 }
 
 func riseCost(st *State) int {
-	n, _ := strconv.Atoi(opt(&st.Base, OptRiseCost))
+	n, _ := strconv.Atoi(kit.Opt(&st.Base, OptRiseCost))
 	return n
 }
 
 func applyProne(st *State, d Prone) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

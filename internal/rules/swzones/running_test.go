@@ -69,9 +69,10 @@ func TestRunPenaltyOnEveryOtherAction(t *testing.T) {
 	events, _ = do(t, st, gm, cmd(CmdFight, "brak", "target", "gob1", "weapon", "sword"), 6, 1)
 	v, _ := modValue(one(t, events).Mods, "running")
 	eq(t, "second action running", v, -2)
-	view := New().Project(st, gm).(View)
-	eq(t, "projected running", view.Fighters["brak"].Running, true)
-	eq(t, "projected penalty", view.Fighters["brak"].RunPenalty, -2)
+	brak, _ := tokenOf(view(st, gm), "brak")
+	_, running := conditionOf(brak, "running")
+	eq(t, "projected running", running, true)
+	eq(t, "projected penalty", statOf(brak, "Running penalty"), "-2")
 }
 
 // The seed: "Unspent movement points from very successful rolls can be put

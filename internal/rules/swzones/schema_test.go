@@ -12,7 +12,7 @@ func TestSchemaFormRoundTrip(t *testing.T) {
 		"attributes":{"agility":"d8","smarts":"d4","spirit":"d6","strength":"d10","vigor":"d6"},
 		"skills":{"fighting":"d8","notice":"d6"},
 		"weapons":[{"id":"axe","name":"Axe","damage":"Str+d8"},{"id":"bow","name":"Bow","damage":"2d6","range":"12/24/48"}]}`)
-	schema := Ruleset{}.Schema()
+	schema := ruleset.Schema()
 	values, rows, err := schema.FormValues(stats)
 	if err != nil || rows != 2 {
 		t.Fatalf("form values: %v, %d rows", err, rows)
@@ -40,14 +40,14 @@ func TestSchemaFormRoundTrip(t *testing.T) {
 
 func TestDerive(t *testing.T) {
 	stats := json.RawMessage(`{"armor":2,"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d6","vigor":"d6"},"skills":{"fighting":"d8"}}`)
-	d, err := Ruleset{}.Derive(stats)
+	d, err := ruleset.Derive(stats)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d["Parry"] != "6" || d["Toughness"] != "7 (2)" {
 		t.Fatalf("derived %v", d)
 	}
-	if _, err := (Ruleset{}).Derive(json.RawMessage(`{"attributes":{"agility":"d7"}}`)); err == nil {
+	if _, err := ruleset.Derive(json.RawMessage(`{"attributes":{"agility":"d7"}}`)); err == nil {
 		t.Fatal("a d7 was accepted")
 	}
 }
@@ -55,11 +55,11 @@ func TestDerive(t *testing.T) {
 func TestSchemaFormIDsFromNames(t *testing.T) {
 	form := url.Values{"attributes.agility": {"d6"}, "weapons.0.name": {"Short Spear"}, "weapons.0.damage": {"Str+d6"},
 		"weapons.1.name": {"Short spear"}, "weapons.1.damage": {"Str+d4"}, "armor": {"x"}}
-	if _, err := (Ruleset{}).Schema().ParseForm(form); err == nil {
+	if _, err := ruleset.Schema().ParseForm(form); err == nil {
 		t.Fatal("armor x was accepted")
 	}
 	form.Set("armor", "1")
-	raw, err := Ruleset{}.Schema().ParseForm(form)
+	raw, err := ruleset.Schema().ParseForm(form)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package swzones
 import (
 	"fmt"
 
-	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // Shaken: a Shaken fighter may take only free actions (moving included).
@@ -26,8 +26,8 @@ type ShakenRecovery struct {
 }
 
 // recoverShaken makes f's Spirit roll at the start of their turn.
-func recoverShaken(tx *engine.Tx, f *Fighter) error {
-	st := state(tx)
+func recoverShaken(tx *Tx, f *Fighter) error {
+	st := tx.State
 	o := rollTrait(tx.Dice, check(f, "spirit", TargetNumber))
 	d := ShakenRecovery{Fighter: f.ID, Mods: nonNil(o.Mods)}
 	outcome := "still Shaken"
@@ -38,7 +38,7 @@ func recoverShaken(tx *engine.Tx, f *Fighter) error {
 	case o.Success:
 		d.Recovered, d.Penalty = true, RecoveryPenalty
 		outcome = "recovers, acting at −2"
-		if st.Option(OptRecoveryPenalty, PenaltyAll) == PenaltyFirst {
+		if kit.Opt(&st.Base, OptRecoveryPenalty) == PenaltyFirst {
 			outcome += " on the first action this turn"
 		} else {
 			outcome += " this turn"
@@ -49,7 +49,7 @@ func recoverShaken(tx *engine.Tx, f *Fighter) error {
 }
 
 func applyShakenRecovery(st *State, d ShakenRecovery) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
 // The turn cycle: a round deals action cards (initiative.go) and fighters
@@ -15,14 +16,12 @@ import (
 // one side has fighters left, the encounter ends.
 
 // TurnEnded is the data of a turn-ended event.
-type TurnEnded struct {
-	Fighter string `json:"fighter"`
-}
+type TurnEnded = kit.TurnEnded
 
 // newRound deals a round, rolls for the Bleeding Out and starts the first
 // turn. If everyone left is on Hold, they all lose it and are dealt in.
-func newRound(tx *engine.Tx) error {
-	st := state(tx)
+func newRound(tx *Tx) error {
+	st := tx.State
 	holding, standing := 0, 0
 	for _, c := range st.Combatants {
 		if !c.Out {
@@ -52,33 +51,25 @@ func newRound(tx *engine.Tx) error {
 
 // advance ends an interruption, or starts the next turn of the round, or a
 // new round after the last.
-func advance(tx *engine.Tx) error {
-	st := state(tx)
+func advance(tx *Tx) error {
+	st := tx.State
 	if st.Interrupted() {
 		return endInterrupt(tx)
 	}
-	next := nextTurn(st)
+	next := engine.NextTurn(&st.Base, st.holding)
 	if next < 0 {
 		return newRound(tx)
 	}
 	return startTurn(tx, next)
 }
 
-// nextTurn is the index in the order after the current turn of the next
-// fighter neither out nor on Hold, or -1 at the end of the round.
-func nextTurn(st *State) int {
-	for i := st.Turn + 1; i < len(st.Order); i++ {
-		id := st.Order[i]
-		if c := st.Combatant(id); c != nil && !c.Out && !st.Fighters[id].Hold {
-			return i
-		}
-	}
-	return -1
-}
+// holding reports whether fighter id is on Hold: its turns are skipped,
+// it acts by interrupting.
+func (s *State) holding(id string) bool { return s.Fighters[id].Hold }
 
 // startTurn opens turn i of the round's order and rolls Shaken recovery.
-func startTurn(tx *engine.Tx, i int) error {
-	st := state(tx)
+func startTurn(tx *Tx, i int) error {
+	st := tx.State
 	id := st.Order[i]
 	f := st.Fighters[id]
 	text := fmt.Sprintf("%s's turn.", st.NameOf(id))
@@ -97,7 +88,8 @@ func startTurn(tx *engine.Tx, i int) error {
 // applyTurnStarted resets the turn ledger: the fighter whose turn it is gets
 // their Movement, and their Defend from last turn lapses; everyone else's
 // ledger is cleared so that nothing of a turn carries into another's.
-func applyTurnStarted(st *State, id string) {
+func applyTurnStarted(st *State, d engine.TurnStarted) error {
+	id := d.Combatant
 	for fid, f := range st.Fighters {
 		f.resetLedger(0)
 		if fid == id {
@@ -105,10 +97,11 @@ func applyTurnStarted(st *State, id string) {
 			f.Defend = 0
 		}
 	}
+	return nil
 }
 
 func applyTurnEnded(st *State, d TurnEnded) error {
-	f, err := st.fighter(d.Fighter)
+	f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
 	if err != nil {
 		return err
 	}
@@ -116,22 +109,10 @@ func applyTurnEnded(st *State, d TurnEnded) error {
 	return nil
 }
 
-func decideEndTurn(tx *engine.Tx, cmd engine.Command) error {
-	f, err := actor(tx, cmd, nil)
-	if err != nil {
-		return err
-	}
-	if err := tx.Emits(KindTurnEnded, f.ID, state(tx).NameOf(f.ID)+" ends the turn.", TurnEnded{Fighter: f.ID}); err != nil {
-		return err
-	}
-	return advance(tx)
-}
-
-// Settle implements engine.Settler; the engine runs it after every command
-// and answer: it ends the encounter when one side (or none) is left, and,
+// settle runs after every command and answer (engine.Settler): it ends the encounter when one side (or none) is left, and,
 // unless a decision is pending, moves on when the fighter whose turn it
 // was is out.
-func (Ruleset) Settle(tx *engine.Tx) error {
+func settle(tx *Tx) error {
 	if ended, err := tx.LastStanding(); ended || err != nil {
 		return err
 	}

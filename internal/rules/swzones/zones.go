@@ -206,7 +206,6 @@ func parseBattlefield(raw json.RawMessage) ([]Zone, []board.GroupSetup, error) {
 	if len(bf.Zones) < MinZones || len(bf.Zones) > MaxZones {
 		return nil, nil, bad("needs %d–%d zones, has %d", MinZones, MaxZones, len(bf.Zones))
 	}
-	editor := Ruleset{}.Editor()
 	zones := make([]Zone, len(bf.Zones))
 	index := map[string]int{}
 	for i, zs := range bf.Zones {

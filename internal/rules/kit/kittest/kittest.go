@@ -1,0 +1,279 @@
+// Package kittest is the smallest whole ruleset the kit makes, "kit-skirmish":
+// fighters in one field take turns striking at an opponent with a d6 —
+// 4 or more hits — and the one struck may try to parry (5 or more) before
+// it loses a hit point; at 0 it is out, and the fight ends when one side
+// is left. It is built with package kit alone, as the proof that a new
+// ruleset is one package and one registration line (docs/architecture.md,
+// "Adding a ruleset"). Fray does not ship it: tests register it with
+// rules.Register.
+package kittest
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/rules/kit"
+)
+
+// ID is the ruleset's registry id.
+const ID = "kit-skirmish"
+
+// Kinds of commands, events and decisions.
+const (
+	CmdStrike  = "strike"
+	CmdEndTurn = "end-turn"
+	CmdHeal    = "heal"
+
+	KindStruck    = "struck"
+	KindParried   = "parried"
+	KindHealed    = "healed"
+	KindTurnEnded = "turn-ended"
+
+	DecParry = "parry"
+
+	// OptHP is how many hit points a fighter starts with.
+	OptHP = "hp"
+)
+
+// Example is an encounter of the ruleset: two heroes against two
+// goblins, one of them hidden.
+var Example = []byte(`{"name":"A skirmish in the field","ruleset":"kit-skirmish",
+ "sides":[{"id":"heroes","name":"Heroes"},{"id":"goblins","name":"Goblins"}],
+ "combatants":[
+  {"id":"ana","name":"Ana","side":"heroes","pc":true},
+  {"id":"bo","name":"Bo","side":"heroes","pc":true},
+  {"id":"gob","name":"Gob","side":"goblins"},
+  {"id":"sneak","name":"Sneak","side":"goblins","hidden":true}]}`)
+
+// State is an encounter: who stands in the field, with how many hit
+// points.
+type State struct {
+	engine.Base
+	Fighters map[string]*Fighter `json:"fighters"`
+}
+
+// Fighter is one combatant.
+type Fighter struct {
+	ID string `json:"id"`
+	HP int    `json:"hp"`
+}
+
+// Fighter implements kit.State.
+func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
+
+// Tx is a command being decided under kit-skirmish.
+type Tx = kit.Tx[*State, *Fighter]
+
+// Struck is the data of a struck event: Target lost a hit point to
+// Attacker (HP is what it has left).
+type Struck struct {
+	Attacker string `json:"attacker"`
+	Target   string `json:"target"`
+	HP       int    `json:"hp"`
+}
+
+// Healed is the data of a healed event.
+type Healed struct {
+	Fighter string `json:"fighter"`
+	HP      int    `json:"hp"`
+}
+
+// parry is a parry question's data: who struck whom.
+type parry struct {
+	Attacker string `json:"attacker"`
+	Target   string `json:"target"`
+}
+
+// New returns the ruleset.
+func New() engine.Ruleset { return ruleset }
+
+var ruleset = kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Kit skirmish (a test ruleset)",
+	Options: []engine.OptionSpec{kit.IntOption(OptHP, "Hit points", "Hit points every fighter starts with.", 2, 1, 10)},
+	New:     newEncounter, Start: newRound,
+	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions,
+	Commands: []kit.Command[*State, *Fighter]{
+		{Kind: CmdStrike, Decide: decideStrike},
+		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
+		{Kind: CmdHeal, GM: true, Decide: decideHeal},
+	},
+	Decisions: []kit.DecisionSpec[*State, *Fighter]{kit.OnAnswer(DecParry, answerParry)},
+	Events: []kit.EventSpec[*State]{
+		kit.OnEvent(KindStruck, func(st *State, d Struck) error { return st.setHP(d.Target, d.HP) }),
+		kit.OnEvent(KindHealed, func(st *State, d Healed) error { return st.setHP(d.Fighter, d.HP) }),
+	},
+})
+
+func (s *State) setHP(id string, hp int) error {
+	f, err := kit.Found(s.Fighter(id), id)
+	if err == nil {
+		f.HP = hp
+	}
+	return err
+}
+
+// newEncounter puts everyone in the field with the option's hit points.
+func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
+	st := &State{Base: base, Fighters: map[string]*Fighter{}}
+	for _, c := range setup.Combatants {
+		if len(c.Stats) > 0 && string(c.Stats) != "{}" && string(c.Stats) != "null" {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s takes no stats", c.ID, ID)
+		}
+		st.Fighters[c.ID] = &Fighter{ID: c.ID, HP: kit.OptInt(&base, OptHP)}
+	}
+	return st, nil
+}
+
+// newRound starts a round in setup order, with its first turn.
+func newRound(tx *Tx) error {
+	var order []string
+	for _, c := range tx.Base().Combatants {
+		if !c.Out {
+			order = append(order, c.ID)
+		}
+	}
+	if err := tx.StartRound(tx.Base().Round+1, order, ""); err != nil {
+		return err
+	}
+	return advance(tx)
+}
+
+// advance starts the next turn, or the next round after the last.
+func advance(tx *Tx) error {
+	i := engine.NextTurn(tx.Base(), nil)
+	if i < 0 {
+		return newRound(tx)
+	}
+	return tx.StartTurn(i, tx.Base().NameOf(tx.Base().Order[i])+"'s turn.")
+}
+
+// decideStrike rolls a d6 at an opponent: 4 or more hits, and the one hit
+// is asked whether to parry.
+func decideStrike(tx *Tx, cmd engine.Command) error {
+	var args struct {
+		Target string `json:"target"`
+	}
+	f, err := tx.Actor(cmd, &args)
+	if err != nil {
+		return err
+	}
+	t, err := tx.Opponent(f.ID, args.Target)
+	if err != nil {
+		return err
+	}
+	b := tx.Base()
+	r := d6(tx, "Strike", f.ID, 4, "hit", "miss")
+	if r.Outcome == dice.Bad {
+		return tx.Emits("missed", f.ID, fmt.Sprintf("%s strikes at %s and misses.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), nil, r)
+	}
+	if err := tx.Emits("hit", f.ID, fmt.Sprintf("%s strikes %s.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), nil, r); err != nil {
+		return err
+	}
+	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecParry, Prompt: b.PublicNameOf(t.ID) + " is struck: parry?", Default: "take",
+		Options: kit.Choices("parry", "Try to parry (5 or more)", "take", "Take the blow")}, parry{Attacker: f.ID, Target: t.ID})
+}
+
+// d6 rolls a d6 for who against target or more.
+func d6(tx *Tx, label, who string, target int, pass, fail string) dice.Roll {
+	d := tx.Dice.Die(6)
+	r := dice.Roll{Label: label, Who: who, Dice: []dice.Die{d}, Total: d.Faces[0], Target: target, Compare: dice.AtLeast,
+		Result: fail, Outcome: dice.OutcomeOf(d.Faces[0] >= target)}
+	if r.Outcome == dice.Good {
+		r.Result = pass
+	}
+	return r
+}
+
+// answerParry rolls the parry, if tried, and takes the hit point.
+func answerParry(tx *Tx, p parry, a engine.Answered) error {
+	b := tx.Base()
+	if a.Choice == "parry" {
+		r := d6(tx, "Parry", p.Target, 5, "parried", "failed")
+		if r.Outcome == dice.Good {
+			return tx.Emits(KindParried, p.Target, b.PublicNameOf(p.Target)+" parries.", nil, r)
+		}
+		if err := tx.Emits("parry-failed", p.Target, b.PublicNameOf(p.Target)+" fails to parry.", nil, r); err != nil {
+			return err
+		}
+	}
+	t := tx.State.Fighter(p.Target)
+	ev := engine.NewEvent(KindStruck, p.Attacker, fmt.Sprintf("%s loses a hit point (%d left).", b.PublicNameOf(p.Target), t.HP-1),
+		Struck{Attacker: p.Attacker, Target: p.Target, HP: t.HP - 1})
+	if err := tx.Emit(ev.With(p.Target)); err != nil {
+		return err
+	}
+	if t.HP <= 0 {
+		return tx.TakeOut(t.ID, "down", b.PublicNameOf(t.ID)+" is out of the fight.")
+	}
+	return nil
+}
+
+// decideHeal is the GM giving a fighter a hit point back.
+func decideHeal(tx *Tx, cmd engine.Command) error {
+	var args struct {
+		Combatant string `json:"combatant"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	f, err := tx.Named(args.Combatant)
+	if err != nil {
+		return err
+	}
+	ev := engine.NewEvent(KindHealed, "", fmt.Sprintf("The GM heals %s.", tx.Base().PublicNameOf(f.ID)), Healed{Fighter: f.ID, HP: f.HP + 1})
+	return tx.Emit(ev.With(f.ID))
+}
+
+// project is the one projection: everyone v may see in the field, with
+// their hit points; a fighter's sheet for the GM and its own player.
+func project(st *State, v engine.Viewer) *board.Board {
+	zm := &board.ZoneMap{Areas: []board.Area{{ID: "field", Name: "The field"}}, Links: []board.Link{}, Groups: []board.Group{}}
+	b := &board.Board{Model: board.Zones, Zones: zm}
+	for _, t := range engine.Tokens(st, v) {
+		f := st.Fighters[t.ID]
+		most := kit.OptInt(&st.Base, OptHP)
+		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d hit points", f.HP, most)}
+		if v.CanCommand(t.ID) {
+			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6"}}}}
+		}
+		b.Tokens = append(b.Tokens, t)
+		if !t.Out {
+			zm.Places = append(zm.Places, board.Placed{Token: t.ID, Area: "field"})
+		}
+	}
+	return b
+}
+
+// actions are the fighter's strike and end of turn on its turn, and the
+// GM's heal.
+func actions(st *State, v engine.Viewer) []engine.Action {
+	var out []engine.Action
+	if cur := st.Current(); cur != "" && v.CanCommand(cur) && !st.Waiting() {
+		var targets []engine.Choice
+		for _, c := range st.Combatants {
+			if !c.Out && c.Side != st.Combatant(cur).Side && engine.Visible(st, v, c.ID) {
+				targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
+			}
+		}
+		if len(targets) > 0 {
+			out = append(out, engine.Action{Kind: CmdStrike, Actor: cur, Label: "Strike", Main: true,
+				Fields: []engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true}}})
+		}
+		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true})
+	}
+	if v.GM {
+		var all []engine.Choice
+		for _, c := range st.Combatants {
+			if !c.Out {
+				all = append(all, engine.Choice{Value: c.ID, Label: c.Name + " (" + strconv.Itoa(st.Fighters[c.ID].HP) + " hp)"})
+			}
+		}
+		out = append(out, engine.Action{Kind: CmdHeal, Label: "Heal", Fields: []engine.Field{
+			{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true}}})
+	}
+	return out
+}

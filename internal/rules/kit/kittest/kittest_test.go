@@ -1,0 +1,104 @@
+package kittest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
+	"github.com/fray-vtt/fray/internal/fray"
+)
+
+func TestMain(m *testing.M) { enginetest.Main(m) }
+
+var scenario = enginetest.Kit[*State]{Rules: New()}
+
+func example(t *testing.T) *State {
+	t.Helper()
+	setup, err := engine.DecodeSetup(Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, st := scenario.Do(t, scenario.New(t, setup), engine.GMViewer(), engine.NewCommand(engine.KindStart, "", nil))
+	return st
+}
+
+// TestPlays: a bot plays the example to its end through every action it is
+// offered; the log replays to the same state.
+func TestPlays(t *testing.T) {
+	setup, err := engine.DecodeSetup(Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := range uint64(5) {
+		p := enginetest.Bot{Default: 1, Weights: map[string]int{CmdHeal: 0, CmdStrike: 3}, ViewsEachStep: true}.Play(t, New(), setup, seed)
+		if p.Done[CmdStrike] == 0 || p.Done["event:"+KindStruck] == 0 {
+			t.Errorf("seed %d: %v", seed, p.Done)
+		}
+	}
+}
+
+// TestStrikeAndParry: a hit asks the one struck whether to parry — its
+// player, or the GM for one the GM keeps hidden.
+func TestStrikeAndParry(t *testing.T) {
+	st := example(t)
+	ana := engine.PlayerViewer("ana")
+	scenario.Fail(t, st, ana, engine.NewCommand(CmdStrike, "ana", map[string]any{"target": "sneak"}), fray.ENOTFOUND)
+	scenario.Fail(t, st, ana, engine.NewCommand(CmdStrike, "ana", map[string]any{"target": "bo"}), fray.EILLEGAL)
+	events, st2 := scenario.Do(t, st, engine.GMViewer(), engine.NewCommand(CmdStrike, "ana", map[string]any{"target": "sneak"}), 4)
+	d := st2.Pending[0]
+	enginetest.AssertGMAnswers(t, New(), st2, events, d, ana, engine.PlayerViewer("bo"))
+	_, st2 = scenario.Answer(t, st2, engine.GMViewer(), d, "take", nil)
+	if st2.Fighters["sneak"].HP != 1 {
+		t.Fatalf("sneak has %d hit points", st2.Fighters["sneak"].HP)
+	}
+	// Bo, a player character in sight, answers for himself.
+	_, st = scenario.Do(t, st, ana, engine.NewCommand(CmdEndTurn, "ana", nil))
+	_, st = scenario.Do(t, st, engine.PlayerViewer("bo"), engine.NewCommand(CmdEndTurn, "bo", nil))
+	_, st = scenario.Do(t, st, engine.GMViewer(), engine.NewCommand(CmdStrike, "gob", map[string]any{"target": "bo"}), 6)
+	d = st.Pending[0]
+	if st.Answerer(d) != "bo" {
+		t.Fatalf("asked of %s", st.Answerer(d))
+	}
+	_, st = scenario.Answer(t, st, engine.PlayerViewer("bo"), d, "parry", nil, 5)
+	if st.Fighters["bo"].HP != 2 {
+		t.Fatalf("bo parried, yet has %d hit points", st.Fighters["bo"].HP)
+	}
+}
+
+// TestOneSetOfMessages: the kit resolves actors, targets and the
+// combatants a GM command names the same way in every ruleset — the same
+// codes and words for no target, an unseen or unknown one, oneself, an
+// ally, and one out of the fight.
+func TestOneSetOfMessages(t *testing.T) {
+	st := example(t)
+	ana, gm := engine.PlayerViewer("ana"), engine.GMViewer()
+	strike := func(target string) engine.Command {
+		return engine.NewCommand(CmdStrike, "ana", map[string]any{"target": target})
+	}
+	heal := func(id string) engine.Command { return engine.NewCommand(CmdHeal, "", map[string]any{"combatant": id}) }
+	for _, c := range []struct {
+		v          engine.Viewer
+		cmd        engine.Command
+		code, text string
+	}{
+		{ana, strike(""), fray.EINVALID, "choose a target"},
+		{ana, strike("sneak"), fray.ENOTFOUND, `no combatant "sneak"`},
+		{ana, strike("nobody"), fray.ENOTFOUND, `no combatant "nobody"`},
+		{ana, strike("ana"), fray.EILLEGAL, "choose someone else"},
+		{ana, strike("bo"), fray.EILLEGAL, "Bo is on your side"},
+		{engine.PlayerViewer("bo"), engine.NewCommand(CmdStrike, "bo", map[string]any{"target": "gob"}), fray.ENOTYOURTURN, "not Bo's turn"},
+		{gm, heal("nobody"), fray.ENOTFOUND, `no combatant "nobody" in the fight`},
+		{gm, heal(""), fray.ENOTFOUND, `no combatant "" in the fight`},
+	} {
+		if msg := scenario.Fail(t, st, c.v, c.cmd, c.code); !strings.Contains(msg, c.text) {
+			t.Errorf("%s %s: %q, want %q", c.cmd.Kind, c.cmd.Args, msg, c.text)
+		}
+	}
+	// One out of the fight is no target, and no longer named by the GM.
+	st.Combatants[2].Out = true
+	if msg := scenario.Fail(t, st, ana, strike("gob"), fray.EILLEGAL); !strings.Contains(msg, "Gob is out of the fight") {
+		t.Errorf("strike the fallen: %q", msg)
+	}
+	scenario.Fail(t, st, gm, heal("gob"), fray.ENOTFOUND)
+}
