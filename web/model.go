@@ -62,8 +62,9 @@ type EncounterProps struct {
 	// ActURL is where the forms post when the script is not running.
 	ActURL string
 	// Notice is an optional message shown in #notice, e.g. the error of a
-	// form post that was redirected back to the page.
-	Notice string
+	// form post that was redirected back to the page; Info the outcome of
+	// one that went well ("Created …").
+	Notice, Info string
 	// CanSwitch shows the "Switch viewer" link: only GMs may preview the
 	// page as one of the players.
 	CanSwitch bool
@@ -234,6 +235,7 @@ type model struct {
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
 	board  *board.Board   // the view's board, or one built from the combatants
 	tokens map[string]*board.Token
+	zones  *zoneLayout // the zone map laid out, once per render
 	acts   []actionInfo
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
@@ -408,6 +410,13 @@ func (m *model) whoAmI(as string) string {
 
 func (m *model) mine() bool {
 	return m.v.Current != "" && !m.v.Viewer.GM && slices.Contains(m.v.Viewer.Controls, m.v.Current)
+}
+
+// yourMove reports whether the table waits on this player now: it is
+// their turn and no one else's answer holds the fight up (a turn that
+// waits on the GM's ruling is not "your turn" yet).
+func (m *model) yourMove() bool {
+	return m.mine() && len(m.v.Waiting) == 0
 }
 
 func (m *model) decisionFor(d engine.Decision) string {

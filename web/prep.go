@@ -127,7 +127,7 @@ type StatBlockProps struct {
 	ListRows                            int
 	Derived                             []engine.Choice // label, value
 	Problem                             string
-	Error                               string
+	Notice, Error                       string
 }
 
 func (p StatBlockProps) title() string {

@@ -64,7 +64,7 @@ func (s *Server) handleNewDraft(w http.ResponseWriter, r *http.Request) {
 		campaignRedirect(w, r, m.campaign, flashError, errMessage(err))
 		return
 	}
-	draftRedirect(w, r, d.ID, "", "")
+	draftRedirect(w, r, d.ID, flashNotice, "Started the draft "+d.Name+": add sides, combatants and the battlefield, then create the encounter.")
 }
 
 // handleImportDraft stores an uploaded setup as a new draft; a malformed or
@@ -174,7 +174,7 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 			draftRedirect(w, r, d.ID, flashError, errMessage(err))
 			return
 		}
-		draftRedirect(w, r, d.ID, "", "")
+		draftRedirect(w, r, d.ID, flashNotice, "Saved.")
 		return
 	}
 	if err == nil {
@@ -246,6 +246,7 @@ func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
 		draftRedirect(w, r, d.ID, flashError, "Not created: "+errMessage(err))
 		return
 	}
+	setFlash(w, r, flashNotice, "Created "+e.Name+". Start it when your players are here.")
 	http.Redirect(w, r, "/encounters/"+url.PathEscape(e.ID), http.StatusSeeOther)
 }
 

@@ -63,6 +63,7 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		WSURL:      encounterURL(e.id, "/ws", e.as, url.Values{"html": {"1"}}),
 		ActURL:     actURL(e.id, e.as),
 		Notice:     takeFlash(w, r, flashError),
+		Info:       takeFlash(w, r, flashNotice),
 		CanSwitch:  e.gm(),
 		CampaignID: e.campaign,
 		LogURL:     encounterURL(e.id, "/log", e.as, nil),
