@@ -321,7 +321,7 @@ func killRestartLosesNothing(t *testing.T, query string) {
 	var wg sync.WaitGroup
 	drivers := make([]*driver, encounters)
 	for i, id := range ids {
-		drivers[i] = &driver{t: t, url: "ws://" + addr + "/encounters/" + id + "/ws?"+query, token: gm.Token,
+		drivers[i] = &driver{t: t, url: "ws://" + addr + "/encounters/" + id + "/ws?" + query, token: gm.Token,
 			name: fmt.Sprintf("e%d", i), stop: stop, acked: map[string]int64{}, refused: map[string]int{}, retried: map[string]int{}, firstAck: make(chan time.Time, 1)}
 		wg.Add(1)
 		go drivers[i].run(&wg)
