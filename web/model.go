@@ -93,7 +93,7 @@ func (p EncounterProps) replayURL() string {
 // SectionKeys are the keys of Fragments' result that replace an element
 // of the page, in page order. Each names the id of the element its HTML
 // replaces.
-var SectionKeys = []string{"status", "pending", "actions", "order", "battlefield"}
+var SectionKeys = []string{"status", "pending", "actions", "handouts", "notes", "order", "battlefield"}
 
 type actURLKey struct{}
 
@@ -111,7 +111,8 @@ func DefaultActURL(encounterID string) string {
 }
 
 // Fragments renders the parts of the encounter page a live update replaces.
-// Keys "status", "pending", "actions", "order" and "battlefield" hold the
+// Keys "status", "pending", "actions", "handouts", "notes", "order" and
+// "battlefield" hold the
 // outer HTML of the element with that id. "log" holds <li> entries of the
 // game log and "chat" those of the table talk (chat messages and free
 // rolls) for newEvents: the new entries to append when full is false, the
@@ -363,6 +364,10 @@ func (m *model) section(key string) templ.Component {
 		return orderSection(m)
 	case "battlefield":
 		return battlefieldSection(m)
+	case "handouts":
+		return handoutsSection(m)
+	case "notes":
+		return notesSection(m)
 	}
 	panic("web: unknown section " + key)
 }
@@ -599,4 +604,47 @@ func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
 func answerField(f engine.Field) engine.Field {
 	f.Name = "values." + f.Name
 	return f
+}
+
+// thumbURL is a picture's thumbnail.
+func thumbURL(picture string) string { return picture + "?size=thumb" }
+
+// handoutAudience says, for the GM, whom a handout was shown to.
+func (m *model) handoutAudience(h engine.Handout) string {
+	switch {
+	case !h.Revealed:
+		return "Not shown yet"
+	case len(h.To) == 0:
+		return "Shown to everyone"
+	}
+	names := make([]string, 0, len(h.To))
+	for _, id := range h.To {
+		names = append(names, m.name(id))
+	}
+	return "Shown to " + strings.Join(names, ", ")
+}
+
+// noteSubjects are what the GM may write notes on: the encounter, and
+// each combatant with a note or in the fight.
+func (m *model) noteSubjects() []engine.Choice {
+	out := []engine.Choice{{Value: "encounter", Label: "The encounter"}}
+	for _, c := range m.v.Combatants {
+		out = append(out, engine.Choice{Value: "combatant:" + c.ID, Label: c.Name})
+	}
+	for _, n := range m.v.Notes {
+		if !slices.ContainsFunc(out, func(c engine.Choice) bool { return c.Value == n.Subject }) {
+			out = append(out, engine.Choice{Value: n.Subject, Label: n.Subject})
+		}
+	}
+	return out
+}
+
+// note is the GM's note on subject.
+func (m *model) note(subject string) string {
+	for _, n := range m.v.Notes {
+		if n.Subject == subject {
+			return n.Text
+		}
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
+	"github.com/fray-vtt/fray/internal/assets"
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
@@ -125,12 +126,13 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
+	hist := history.New(db, rulesets)
 	return server.New(server.Config{
 		Accounts: acc, Tokens: acc, Access: db,
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
-		History: history.New(db, rulesets), Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
+		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})
 }

@@ -40,6 +40,13 @@ type View struct {
 	// included.
 	Board   *board.Board `json:"board,omitempty"`
 	Actions []Action     `json:"actions"`
+	// The stage as the viewer sees it: the scene image behind the board,
+	// the handouts shown to them (the GM: all, with the prepared scenes
+	// and the notes, which no player ever gets).
+	Scene    string    `json:"scene,omitempty"`
+	Handouts []Handout `json:"handouts,omitempty"`
+	Scenes   []Scene   `json:"scenes,omitempty"`
+	Notes    []Note    `json:"notes,omitempty"`
 }
 
 // Committed is a sealed answer its author sees while the others decide.
@@ -112,10 +119,17 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	if bd, ok := rs.(Boarder); ok {
 		if view.Board = bd.Board(st, v); view.Board != nil {
 			view.Board.Finish()
+			for i := range view.Board.Tokens {
+				if c := b.Combatant(view.Board.Tokens[i].ID); c != nil {
+					view.Board.Tokens[i].Portrait = c.Portrait
+				}
+			}
 		}
 	}
+	projectStage(b, v, &view)
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b)...)
+		view.Actions = append(view.Actions, stageActions(b)...)
 	}
 	if b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)

@@ -23,6 +23,9 @@ type Access interface {
 	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
 	// EncounterCampaign is the campaign of an encounter; ENOTFOUND for none.
 	EncounterCampaign(ctx context.Context, id string) (string, error)
+	// AssetHolders are the campaigns that hold a picture, and who uploaded
+	// it to each; none for an unknown one.
+	AssetHolders(ctx context.Context, id string) ([]store.AssetHolder, error)
 }
 
 // membership is a signed-in user's place in one campaign.

@@ -39,6 +39,9 @@ type Config struct {
 	Table      Table
 	Events     EventLog
 	Hub        Hub
+	Pictures   Pictures
+	Sight      PictureSight
+	Notes      CampaignNotes
 	Health     Pinger
 	Rulesets   *engine.Registry
 	// Odds runs drafts' encounter odds (a *simulate.Jobs with its

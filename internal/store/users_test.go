@@ -54,7 +54,7 @@ func TestMigrateAccountsDownUp(t *testing.T) {
 		}
 		return names
 	}
-	all := strings.Join([]string{"api_tokens", "bestiary", "campaign_members", "campaigns", "carry_overs", "character_owners",
+	all := strings.Join([]string{"api_tokens", "assets", "bestiary", "campaign_members", "campaigns", "carry_overs", "character_owners",
 		"character_revisions", "characters", "commands", "deliveries", "drafts", "encounters", "events", "invites", "notice_settings", "notices",
 		"push_subscriptions", "rate_limits", "sessions", "snapshots", "users", "vapid_keys", "webhooks"}, ",")
 	if got := strings.Join(tables(), ","); got != all {

@@ -242,6 +242,7 @@
       if (active && active !== document.body && old.contains(active)) {
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
+      const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       carryOver(old, node);
       const scrolled = keptScroll.map((sel) => {
         const el = old.matches(sel) ? old : old.querySelector(sel);
@@ -252,6 +253,11 @@
       for (const [sel, x, y] of scrolled) {
         const el = node.matches(sel) ? node : node.querySelector(sel);
         if (el) el.scrollTo({ left: x, top: y, behavior: 'instant' });
+      }
+      if (more && !snapshot) {
+        // A handout just shown: point at it.
+        node.classList.add('fresh');
+        dot('act');
       }
     }
     for (const [id, p] of pending) {
