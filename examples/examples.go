@@ -22,6 +22,7 @@ type Example struct {
 	Name    string // file name without extension, e.g. "sw-zones-goblin-ford"
 	Title   string // the encounter's name
 	Ruleset string // the ruleset's id
+	Model   string // its battlefield's position model, when it names one
 	Data    []byte
 }
 
@@ -39,13 +40,17 @@ func All() ([]Example, error) {
 			return nil, err
 		}
 		var head struct {
-			Name    string `json:"name"`
-			Ruleset string `json:"ruleset"`
+			Name        string `json:"name"`
+			Ruleset     string `json:"ruleset"`
+			Battlefield struct {
+				Model string `json:"model"`
+			} `json:"battlefield"`
 		}
 		if err := json.Unmarshal(data, &head); err != nil {
 			return nil, fmt.Errorf("example %s: %w", f, err)
 		}
-		out = append(out, Example{Name: strings.TrimSuffix(path.Base(f), ".json"), Title: head.Name, Ruleset: head.Ruleset, Data: data})
+		out = append(out, Example{Name: strings.TrimSuffix(path.Base(f), ".json"), Title: head.Name, Ruleset: head.Ruleset,
+			Model: head.Battlefield.Model, Data: data})
 	}
 	return out, nil
 }

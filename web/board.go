@@ -19,7 +19,10 @@ import (
 // pointer (aria-hidden, clickable tokens); the roster under it is the same
 // table as a list, for keyboards and screen readers.
 type drawer interface {
+	// draw is the picture; words what the picture shows that the roster
+	// does not say (the zones and their borders, what a distance means).
 	draw(m *model) templ.Component
+	words(m *model) templ.Component
 }
 
 var drawers = map[string]drawer{
@@ -45,11 +48,26 @@ type pairsDrawer struct{}
 type ladderDrawer struct{}
 type listDrawer struct{}
 
-func (zonesDrawer) draw(m *model) templ.Component  { return zonesBoard(m, layoutZones(m.board.Zones)) }
-func (gridDrawer) draw(m *model) templ.Component   { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component  { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component   { return listBoardView(m) }
+func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
+func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
+func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
+func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
+func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
+func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m.zoneLayout()) }
+func (gridDrawer) words(m *model) templ.Component   { return templ.NopComponent }
+func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
+func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
+func (listDrawer) words(m *model) templ.Component   { return templ.NopComponent }
+
+// zoneLayout lays the zone map out once per render: the picture and the
+// words both use it.
+func (m *model) zoneLayout() zoneLayout {
+	if m.zones == nil {
+		l := layoutZones(m.board.Zones)
+		m.zones = &l
+	}
+	return *m.zones
+}
 
 // ---- tokens -------------------------------------------------------------
 
@@ -115,26 +133,28 @@ func conditionTitle(c board.Condition) string {
 	return c.Label + ": " + c.Text
 }
 
-// fill is a meter's fill in tenths, for its width class: wounds fill as
-// they grow, hit points as they remain.
+// fill is a meter's fill in tenths, for its width class. Every bar means
+// one thing, whatever the ruleset counts: what is left. Hit points fill as
+// they remain; harm that grows (wounds, a penalty) empties the bar as it
+// grows. A full bar is an unhurt fighter.
 func fill(mt *board.Meter) int {
 	if mt == nil || mt.Max <= 0 {
 		return 0
 	}
-	f := float64(mt.Value) / float64(mt.Max)
+	left := mt.Value
+	if !mt.Low {
+		left = mt.Max - mt.Value
+	}
+	f := float64(left) / float64(mt.Max)
 	return max(0, min(10, int(math.Round(f*10))))
 }
 
-// meterClass names a meter's state: "bad" when it is mostly spent.
+// meterClass names a meter's state by what is left: "bad" when little is.
 func meterClass(mt *board.Meter) string {
-	f := fill(mt)
-	if mt.Low {
-		f = 10 - f
-	}
-	switch {
-	case f >= 7:
+	switch f := fill(mt); {
+	case f <= 3:
 		return "bad"
-	case f >= 4:
+	case f <= 6:
 		return "warn"
 	}
 	return "ok"
@@ -443,17 +463,22 @@ func (m *model) groupsIn(area string) (groups []board.Group, loose []string) {
 // gridPic is a grid board as an SVG in cell units: tokens at their cell
 // centres (several in a cell share it), contact groups outlined.
 type gridPic struct {
-	W, H   int
-	Cells  []board.Cell
-	Tokens []gridToken
-	Groups []gridGroup
-	Off    []string // tokens off the map
-	Cols   []gridLabel
-	Rows   []gridLabel
+	W, H int
+	// PxW and PxH are the drawing's size where the page does not stretch
+	// it to fit (a phone's board scrolls instead): large enough that the
+	// smallest token is at least minTokenPx across.
+	PxW, PxH int
+	Cells    []board.Cell
+	Tokens   []gridToken
+	Groups   []gridGroup
+	Off      []string // tokens off the map
+	Cols     []gridLabel
+	Rows     []gridLabel
 }
 
 type gridToken struct {
 	ID       string
+	At       string // the square, "x,y"
 	X, Y, R  string // centre and radius, in cell units
 	Initials string
 	Shape    string // the token's pose's (board.Flat, board.Low) or none
@@ -465,6 +490,20 @@ type gridLabel struct {
 	At   string
 	Text string
 }
+
+// minTokenPx is the smallest a token may be drawn where the page does not
+// stretch the grid (a phone): a fingertip's target. minSquarePx is the
+// smallest square.
+const (
+	minTokenPx  = 25
+	minSquarePx = 32
+)
+
+// A token of a Flat pose is drawn as a flattened disc, a Low one smaller.
+const (
+	flatSquash = 0.7
+	lowShrink  = 0.85
+)
 
 func f2(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 
@@ -489,6 +528,7 @@ func newGridPic(m *model) gridPic {
 		}
 		byCell[k] = append(byCell[k], pl)
 	}
+	minR := 0.42
 	for _, k := range cells {
 		ps := byCell[k]
 		n := len(ps)
@@ -501,13 +541,26 @@ func newGridPic(m *model) gridPic {
 				cx = float64(k[0]) + (float64(i%per)+0.5)/float64(per)
 				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
 			}
-			gt := gridToken{ID: pl.Token, X: f2(cx), Y: f2(cy), R: f2(r), Initials: initials(m.name(pl.Token))}
+			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
+				Initials: initials(m.name(pl.Token))}
 			if s := m.token(pl.Token).Pose; s != nil {
 				gt.Shape = s.Shape
+			}
+			switch gt.Shape {
+			case board.Flat: // drawn as a flat ellipse
+				minR = min(minR, r*flatSquash)
+			case board.Low:
+				minR = min(minR, r*lowShrink)
+			default:
+				minR = min(minR, r)
 			}
 			p.Tokens = append(p.Tokens, gt)
 		}
 	}
+	// A square wide enough that the smallest token (flat and low ones are
+	// drawn smaller) is minTokenPx across.
+	sq := max(minSquarePx, int(math.Ceil(minTokenPx/(2*minR))))
+	p.PxW, p.PxH = int(math.Ceil((float64(p.W)+0.7)*float64(sq))), int(math.Ceil((float64(p.H)+0.7)*float64(sq)))
 	groups := map[string][4]int{}
 	var order []string
 	for _, pl := range g.Places {
@@ -624,4 +677,19 @@ func nextText(next []string) string {
 		return ""
 	}
 	return " · next to " + strings.Join(next, ", ")
+}
+
+// modelWords names a position model for someone choosing an encounter.
+func modelWords(model string) string {
+	switch model {
+	case board.Zones:
+		return "zones and melees"
+	case board.Grid:
+		return "a grid of squares"
+	case board.Pairs:
+		return "pairwise engagements"
+	case board.Ladder:
+		return "distance categories between sides"
+	}
+	return ""
 }

@@ -32,6 +32,8 @@ type CampaignProps struct {
 	Notice, Error string
 	// Prep is the preparation part (drafts, stages, bestiary, characters).
 	Prep *PrepProps
+	// Notes are the GMs' private notes on the campaign (GMs only).
+	Notes string
 }
 
 // MemberRow is one member of a campaign. Role is "gm" or "player";
@@ -51,15 +53,63 @@ type InviteRow struct {
 }
 
 // CharacterRow is one player character of a campaign and the member who
-// plays it (OwnerID "" when nobody does).
+// plays it (OwnerID "" when nobody does), with the names of the
+// encounters it is in.
 type CharacterRow struct {
 	ID, Name, OwnerID, OwnerName string
+	Encounters                   []string
+	// Page is the character's page, when it has a sheet.
+	Page string
 }
 
 // ExampleOption is one shipped example encounter: Name is the value posted,
-// Label what the GM reads.
+// Label what the GM reads; Ruleset (its id and title, and what a fight
+// under it is like) and Model (its battlefield's position model) let the
+// picker group and explain the examples.
 type ExampleOption struct {
-	Name, Label string
+	Name, Label                        string
+	Ruleset, RulesetTitle, Description string
+	Model                              string
+}
+
+// exampleGroup is the examples of one ruleset.
+type exampleGroup struct {
+	Title, Description string
+	Models             []string
+	Examples           []ExampleOption
+}
+
+// exampleGroups groups examples by ruleset, in the order they come.
+func exampleGroups(exs []ExampleOption) []exampleGroup {
+	var out []exampleGroup
+	at := map[string]int{}
+	for _, e := range exs {
+		i, ok := at[e.Ruleset]
+		if !ok {
+			i = len(out)
+			at[e.Ruleset] = i
+			title := e.RulesetTitle
+			if title == "" {
+				title = e.Ruleset
+			}
+			out = append(out, exampleGroup{Title: title, Description: e.Description})
+		}
+		g := &out[i]
+		g.Examples = append(g.Examples, e)
+		if m := modelWords(e.Model); m != "" && !slices.Contains(g.Models, m) {
+			g.Models = append(g.Models, m)
+		}
+	}
+	return out
+}
+
+// exampleLabel is an example's name, with its battlefield's model when
+// its ruleset offers more than one.
+func exampleLabel(g exampleGroup, e ExampleOption) string {
+	if len(g.Models) > 1 && modelWords(e.Model) != "" {
+		return e.Label + " (" + modelWords(e.Model) + ")"
+	}
+	return e.Label
 }
 
 // JoinProps is the data of an invite link's page. Error (an expired or
@@ -149,3 +199,11 @@ func joinTitle(p JoinProps) string {
 }
 
 func commaList(names []string) string { return strings.Join(names, ", ") }
+
+// joinOr lists words as "a, b or c".
+func joinOr(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}

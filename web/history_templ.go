@@ -1355,9 +1355,9 @@ func Timeline(p TimelineProps) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var67 string
-					templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(e.Status)
+					templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(statusLabel(engine.Status(e.Status)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/history.templ`, Line: 248, Col: 70}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/history.templ`, Line: 248, Col: 98}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var67))
 					if templ_7745c5c3_Err != nil {

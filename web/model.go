@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -61,8 +62,9 @@ type EncounterProps struct {
 	// ActURL is where the forms post when the script is not running.
 	ActURL string
 	// Notice is an optional message shown in #notice, e.g. the error of a
-	// form post that was redirected back to the page.
-	Notice string
+	// form post that was redirected back to the page; Info the outcome of
+	// one that went well ("Created …").
+	Notice, Info string
 	// CanSwitch shows the "Switch viewer" link: only GMs may preview the
 	// page as one of the players.
 	CanSwitch bool
@@ -91,7 +93,7 @@ func (p EncounterProps) replayURL() string {
 // SectionKeys are the keys of Fragments' result that replace an element
 // of the page, in page order. Each names the id of the element its HTML
 // replaces.
-var SectionKeys = []string{"status", "pending", "actions", "order", "battlefield"}
+var SectionKeys = []string{"status", "pending", "actions", "handouts", "notes", "order", "battlefield"}
 
 type actURLKey struct{}
 
@@ -109,7 +111,8 @@ func DefaultActURL(encounterID string) string {
 }
 
 // Fragments renders the parts of the encounter page a live update replaces.
-// Keys "status", "pending", "actions", "order" and "battlefield" hold the
+// Keys "status", "pending", "actions", "handouts", "notes", "order" and
+// "battlefield" hold the
 // outer HTML of the element with that id. "log" holds <li> entries of the
 // game log and "chat" those of the table talk (chat messages and free
 // rolls) for newEvents: the new entries to append when full is false, the
@@ -119,25 +122,38 @@ func DefaultActURL(encounterID string) string {
 // dice (not when full): the page shows them over the table for a while.
 // Forms post to the URL set with WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, full, true)
+}
+
+// EntryFragments renders only Fragments' "log", "chat" and "cards" for
+// newEvents (as with full false): what a page whose sections are as they
+// were needs for an update.
+func EntryFragments(ctx context.Context, v engine.View, newEvents []engine.Event) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, false, false)
+}
+
+func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
 	out := make(map[string]string, len(SectionKeys)+3)
-	var buf bytes.Buffer
-	buf.Grow(8 << 10)
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer renderBuffers.Put(buf)
 	render := func(key string, c templ.Component) error {
 		buf.Reset()
-		if err := c.Render(ctx, &buf); err != nil {
+		if err := c.Render(ctx, buf); err != nil {
 			return fmt.Errorf("web: render %s: %w", key, err)
 		}
 		out[key] = buf.String()
 		return nil
 	}
-	for _, key := range SectionKeys {
-		if err := render(key, m.section(key)); err != nil {
-			return nil, err
+	if sections {
+		for _, key := range SectionKeys {
+			if err := render(key, m.section(key)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	game, talk := SplitTalk(newEvents)
@@ -154,6 +170,15 @@ func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	}
 	return out, nil
 }
+
+// renderBuffers are the buffers fragments render into: each fragment is
+// copied out of one, so a buffer grown to a page's largest section serves
+// every later render.
+var renderBuffers = sync.Pool{New: func() any {
+	b := new(bytes.Buffer)
+	b.Grow(8 << 10)
+	return b
+}}
 
 // SplitTalk separates the game's events from the table talk (chat
 // messages and free rolls), keeping each in order.
@@ -211,6 +236,7 @@ type model struct {
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
 	board  *board.Board   // the view's board, or one built from the combatants
 	tokens map[string]*board.Token
+	zones  *zoneLayout // the zone map laid out, once per render
 	acts   []actionInfo
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
@@ -338,6 +364,10 @@ func (m *model) section(key string) templ.Component {
 		return orderSection(m)
 	case "battlefield":
 		return battlefieldSection(m)
+	case "handouts":
+		return handoutsSection(m)
+	case "notes":
+		return notesSection(m)
 	}
 	panic("web: unknown section " + key)
 }
@@ -385,6 +415,42 @@ func (m *model) whoAmI(as string) string {
 
 func (m *model) mine() bool {
 	return m.v.Current != "" && !m.v.Viewer.GM && slices.Contains(m.v.Viewer.Controls, m.v.Current)
+}
+
+// oneClick are the pending decisions this viewer answers with one click:
+// for the GM, all but the players' own (those are offered as "Decide for").
+func (m *model) oneClick() []engine.Decision {
+	if len(m.v.Awaiting) == 0 {
+		return m.v.Pending
+	}
+	var out []engine.Decision
+	for _, d := range m.v.Pending {
+		if !slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// attention is what the page calls the viewer's attention to (the tab's
+// title, a sound, a notification): "decision", "turn" or "".
+func (m *model) attention() string {
+	switch a := m.v.Attention; {
+	case a == nil:
+		return ""
+	case len(a.Decisions) > 0:
+		return "decision"
+	case len(a.Turn) > 0:
+		return "turn"
+	}
+	return ""
+}
+
+// yourMove reports whether the table waits on this player now: it is
+// their turn and no one else's answer holds the fight up (a turn that
+// waits on the GM's ruling is not "your turn" yet).
+func (m *model) yourMove() bool {
+	return m.mine() && len(m.v.Waiting) == 0
 }
 
 func (m *model) decisionFor(d engine.Decision) string {
@@ -567,4 +633,47 @@ func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
 func answerField(f engine.Field) engine.Field {
 	f.Name = "values." + f.Name
 	return f
+}
+
+// thumbURL is a picture's thumbnail.
+func thumbURL(picture string) string { return picture + "?size=thumb" }
+
+// handoutAudience says, for the GM, whom a handout was shown to.
+func (m *model) handoutAudience(h engine.Handout) string {
+	switch {
+	case !h.Revealed:
+		return "Not shown yet"
+	case len(h.To) == 0:
+		return "Shown to everyone"
+	}
+	names := make([]string, 0, len(h.To))
+	for _, id := range h.To {
+		names = append(names, m.name(id))
+	}
+	return "Shown to " + strings.Join(names, ", ")
+}
+
+// noteSubjects are what the GM may write notes on: the encounter, and
+// each combatant with a note or in the fight.
+func (m *model) noteSubjects() []engine.Choice {
+	out := []engine.Choice{{Value: "encounter", Label: "The encounter"}}
+	for _, c := range m.v.Combatants {
+		out = append(out, engine.Choice{Value: "combatant:" + c.ID, Label: c.Name})
+	}
+	for _, n := range m.v.Notes {
+		if !slices.ContainsFunc(out, func(c engine.Choice) bool { return c.Value == n.Subject }) {
+			out = append(out, engine.Choice{Value: n.Subject, Label: n.Subject})
+		}
+	}
+	return out
+}
+
+// note is the GM's note on subject.
+func (m *model) note(subject string) string {
+	for _, n := range m.v.Notes {
+		if n.Subject == subject {
+			return n.Text
+		}
+	}
+	return ""
 }

@@ -382,7 +382,7 @@ func TestIndexPages(t *testing.T) {
 	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e1" {
 		t.Error("campaign or encounter link")
 	}
-	if got := text(red); !strings.Contains(got, "Red Sands GM") || !strings.Contains(got, "running") {
+	if got := text(red); !strings.Contains(got, "Red Sands GM") || !strings.Contains(got, "Running") {
 		t.Errorf("campaign %q lacks role or status", got)
 	}
 	blue := byID(doc, "campaign-c_2").Parent.Parent
@@ -423,11 +423,16 @@ func gmCampaign() CampaignProps {
 		},
 		NewInviteURL: "https://fray.example/join/tok123",
 		Characters: []CharacterRow{
-			{ID: "ana", Name: "Ana Vega", OwnerID: "u2", OwnerName: "Ana"},
+			{ID: "ana", Name: "Ana Vega", OwnerID: "u2", OwnerName: "Ana", Encounters: []string{"Ambush", "The mill"}, Page: "/campaigns/c1/characters/ana"},
 			{ID: "bruno", Name: "Bruno"},
 		},
-		Examples: []ExampleOption{{Name: "sw-zones-goblin-ford", Label: "Goblin Ford"}, {Name: "sw-zones-dusty-gulch", Label: "Dusty Gulch"}},
-		Notice:   "Invite created.",
+		Examples: []ExampleOption{
+			{Name: "sw-zones-goblin-ford", Label: "Goblin Ford", Ruleset: "sw-zones", RulesetTitle: "Zones game", Description: "Fights in zones.", Model: "zones"},
+			{Name: "sw-zones-dusty-gulch", Label: "Dusty Gulch", Ruleset: "sw-zones", RulesetTitle: "Zones game", Description: "Fights in zones.", Model: "zones"},
+			{Name: "d20-under-crypt", Label: "Crypt", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "grid"},
+			{Name: "d20-under-road", Label: "Road", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "ladder"},
+		},
+		Notice: "Invite created.",
 	}
 }
 
@@ -440,7 +445,7 @@ func TestCampaignGM(t *testing.T) {
 	// Encounters, with their status.
 	enc := byID(doc, "encounters")
 	if a := findAll(enc, func(n *html.Node) bool { return n.Data == "a" && mustAttr(n, "href") == "/encounters/e1" }); len(a) != 1 ||
-		!strings.Contains(text(a[0]), "paused") {
+		!strings.Contains(text(a[0]), "Paused") {
 		t.Error("encounter link with status")
 	}
 	ex := postForm(t, doc, "/campaigns/c1/encounters/example")
@@ -452,8 +457,22 @@ func TestCampaignGM(t *testing.T) {
 	for _, o := range findAll(sel, tag("option")) {
 		opts = append(opts, mustAttr(o, "value")+"="+text(o))
 	}
-	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford", "sw-zones-dusty-gulch=Dusty Gulch"}) {
+	// Grouped by ruleset, the model named where a ruleset has several; each
+	// ruleset said in a line with its position models.
+	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford", "sw-zones-dusty-gulch=Dusty Gulch",
+		"d20-under-crypt=Crypt (a grid of squares)", "d20-under-road=Road (distance categories between sides)"}) {
 		t.Errorf("examples %v", opts)
+	}
+	var groups []string
+	for _, g := range findAll(sel, tag("optgroup")) {
+		groups = append(groups, mustAttr(g, "label"))
+	}
+	if !slices.Equal(groups, []string{"Zones game", "Under game"}) {
+		t.Errorf("example groups %v", groups)
+	}
+	if got := text(byID(doc, "example-rulesets")); !strings.Contains(got, "Zones game On zones and melees. Fights in zones.") ||
+		!strings.Contains(got, "On a grid of squares or distance categories between sides. Rolls under.") {
+		t.Errorf("rulesets explained as %q", got)
 	}
 	if b := submit(t, ex); mustAttr(b, "id") != "add-example" {
 		t.Error("#add-example")
@@ -491,6 +510,14 @@ func TestCampaignGM(t *testing.T) {
 		t.Errorf("own row %q", got)
 	}
 
+	// Characters: the encounters each is in, a link to its page when it
+	// has a sheet.
+	if got := text(byID(doc, "char-ana")); !strings.Contains(got, "in Ambush, The mill") {
+		t.Errorf("Ana's row %q names no encounters", got)
+	}
+	if a := byID(doc, "char-ana-page"); a == nil || mustAttr(a, "href") != "/campaigns/c1/characters/ana" || byID(doc, "char-bruno-page") != nil {
+		t.Error("character page links")
+	}
 	// Characters: one assignment form each, owner preselected.
 	assign := forms(doc, "/campaigns/c1/characters")
 	if len(assign) != 2 {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -51,6 +52,17 @@ type DraftProps struct {
 	Undos, Redos int
 	// Odds is the encounter odds section.
 	Odds OddsProps
+	// The stage: the campaign's pictures to choose from, the scene, the
+	// handouts and the GM's note on the encounter.
+	Pictures []Picture
+	Scene    string
+	Handouts []engine.Handout
+	Note     string
+}
+
+// Picture is one of a campaign's uploaded pictures.
+type Picture struct {
+	URL, Thumb, Name string
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes
@@ -119,6 +131,8 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
+	// Portrait is its picture's URL; Notes the GM's private note on it.
+	Portrait, Notes string
 	// Stats is this encounter's copy of its stat block, opened for
 	// editing (nil when closed, or for a player character).
 	Stats *DraftStats
@@ -140,7 +154,7 @@ type StatBlockProps struct {
 	ListRows                            int
 	Derived                             []engine.Choice // label, value
 	Problem                             string
-	Error                               string
+	Notice, Error                       string
 }
 
 func (p StatBlockProps) title() string {
@@ -231,6 +245,14 @@ func combatantName(rows []CombatantRow, id string) string {
 		}
 	}
 	return id
+}
+
+func pictureLabel(p Picture) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	id := strings.TrimPrefix(p.URL, engine.AssetPrefix)
+	return "Picture " + id[:min(8, len(id))]
 }
 
 // htmxConfig keeps htmx within the pages' Content-Security-Policy (no

@@ -165,9 +165,14 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 }
 
 // screenshotDir is where screenshots go: FRAY_SCREENSHOTS when set (the
-// README's command), a temporary directory otherwise.
+// README's command; a relative path is from the repository's root, not
+// from this package's directory, where tests run), a temporary directory
+// otherwise.
 func screenshotDir(t *testing.T) string {
 	if d := os.Getenv("FRAY_SCREENSHOTS"); d != "" {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join("..", d)
+		}
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -176,10 +181,30 @@ func screenshotDir(t *testing.T) string {
 	return t.TempDir()
 }
 
-// TestTableScreens draws every position model's sample table at desktop
-// and phone sizes: the page fits the screen (no sideways scrolling), every
-// token is on the board, axe-core finds no violation, and a screenshot is
-// kept (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
+// lastAction is the events of the sample's last action with dice (those
+// of its command), as a live update would bring them.
+func lastAction(s boardtest.Sample) []engine.Event {
+	var last []engine.Event
+	for i, ev := range s.Log {
+		if len(ev.Rolls) == 0 || engine.IsTableTalk(ev.Kind) || len(last) > 0 && ev.Command != "" && ev.Command == last[0].Command {
+			continue
+		}
+		last = []engine.Event{ev}
+		for _, more := range s.Log[i+1:] {
+			if more.Command != "" && more.Command == ev.Command {
+				last = append(last, more)
+			}
+		}
+	}
+	return last
+}
+
+// TestTableScreens draws every position model's sample table mid-fight, at
+// desktop (1440×900) and phone (390×844) sizes, with the roll card of its
+// last action as it arrives live: the page fits the screen (no sideways
+// scrolling), every token is on the board, the card is on screen and off
+// the board, axe-core finds no violation, and a screenshot is kept
+// (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
 func TestTableScreens(t *testing.T) {
 	b := browser(t)
 	axe := axeSource(t)
@@ -189,10 +214,32 @@ func TestTableScreens(t *testing.T) {
 		for _, size := range []struct {
 			name string
 			w, h int64
-		}{{"desktop", 1280, 800}, {"phone", 390, 844}} {
+		}{{"desktop", 1440, 900}, {"phone", 390, 844}} {
 			t.Run(s.Name+"/"+size.name, func(t *testing.T) {
 				ctx := newTab(t, b, size.w, size.h)
 				within(t, ctx, chromedp.Navigate(srv.URL+"/page"), poll(`document.getElementById('conn').dataset.state === 'live'`))
+				conn := <-srv.conns
+				act := lastAction(s)
+				if len(act) == 0 {
+					t.Fatal("the sample has no action with dice")
+				}
+				fr, err := Fragments(WithActURL(context.Background(), "/act"), s.View, act, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				writeJSON(conn, map[string]any{"type": "events", "seq": s.View.Seq, "events": act, "html": fr})
+				within(t, ctx, poll(`document.querySelectorAll('#cards .card').length === 1`))
+				var card, board struct{ X, Y, W, H float64 }
+				box := func(sel string, r any) chromedp.Action {
+					return chromedp.Evaluate(`(() => { const r = document.querySelector('`+sel+`').getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`, r)
+				}
+				within(t, ctx, box("#cards-tray", &card), box("#board-view", &board))
+				if card.Y < 0 || card.Y+card.H > float64(size.h) || card.W == 0 {
+					t.Errorf("the roll card is off the screen: %+v", card)
+				}
+				if size.name == "desktop" && card.X < board.X+board.W && board.X < card.X+card.W && card.Y < board.Y+board.H && board.Y < card.Y+card.H {
+					t.Errorf("the roll card %+v covers the board %+v", card, board)
+				}
 				var overflow int
 				within(t, ctx, chromedp.Evaluate(`document.documentElement.scrollWidth - window.innerWidth`, &overflow))
 				if overflow > 0 {
@@ -203,9 +250,6 @@ func TestTableScreens(t *testing.T) {
 				if len(drawn) != len(s.View.Board.Tokens) {
 					t.Errorf("the board shows %d of %d tokens: %v", len(drawn), len(s.View.Board.Tokens), drawn)
 				}
-				for _, v := range axeViolations(t, ctx, axe) {
-					t.Error("axe: " + v)
-				}
 				shot := func(name string) {
 					var png []byte
 					within(t, ctx, chromedp.CaptureScreenshot(&png))
@@ -213,17 +257,23 @@ func TestTableScreens(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// The card stays while the pointer rests on it (here, while
+				// the pictures are taken and checked).
+				within(t, ctx, chromedp.Evaluate(`document.getElementById('cards-tray').dispatchEvent(new Event('pointerenter'))`, nil))
 				if size.name == "phone" {
 					// A phone opens on the actions; the board is a tab away.
 					if s.Name == "zones" {
 						shot(s.Name + "-phone-act")
 					}
-					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
 					for _, v := range axeViolations(t, ctx, axe) {
-						t.Error("axe (board tab): " + v)
+						t.Error("axe: " + v)
 					}
+					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
 				}
 				shot(s.Name + "-" + size.name)
+				for _, v := range axeViolations(t, ctx, axe) {
+					t.Error("axe: " + v)
+				}
 			})
 		}
 	}

@@ -54,6 +54,40 @@ func shownRolls(ev engine.Event) bool {
 	return slices.ContainsFunc(ev.Rolls, func(r dice.Roll) bool { return !r.IsPick() })
 }
 
+// cardGroups groups events into roll cards: the events of one command, in
+// order, when at least one of them has dice worth showing. The card starts
+// at the first event with dice; events of the command before it (a move
+// before the attack) stay in the log alone. Events without a command id
+// each make their own group.
+func cardGroups(events []engine.Event) [][]engine.Event {
+	var groups [][]engine.Event
+	at := map[string]int{}
+	for _, ev := range events {
+		if ev.Command != "" {
+			if i, ok := at[ev.Command]; ok {
+				groups[i] = append(groups[i], ev)
+				continue
+			}
+		}
+		if !shownRolls(ev) {
+			continue
+		}
+		if ev.Command != "" {
+			at[ev.Command] = len(groups)
+		}
+		groups = append(groups, []engine.Event{ev})
+	}
+	return groups
+}
+
+func anySecret(g []engine.Event) bool {
+	return slices.ContainsFunc(g, func(ev engine.Event) bool { return ev.Secret })
+}
+
+func anyWhisper(g []engine.Event) bool {
+	return slices.ContainsFunc(g, func(ev engine.Event) bool { return len(ev.Audience) > 0 })
+}
+
 func cardText(ev engine.Event) string {
 	if ev.Text != "" {
 		return ev.Text

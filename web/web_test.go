@@ -971,3 +971,66 @@ func TestStaticAssets(t *testing.T) {
 		}
 	}
 }
+
+// TestBoardKey: the key lists the sides, the marks the drawing uses, what
+// each bar counts and the ruleset's icons in its words, only those the
+// board shows.
+func TestBoardKey(t *testing.T) {
+	zones := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Zones().View))), "board-key"))
+	for _, want := range []string{"Heroes", "Goblins", "ringed: may act now", "red dashed frame: fighting in melee", "dotted line",
+		"bar: shrinks as Wounds grow", "Shaken"} {
+		if !strings.Contains(zones, want) {
+			t.Errorf("the zones key lacks %q: %s", want, zones)
+		}
+	}
+	if strings.Contains(zones, "black square") || strings.Contains(zones, "range in squares") {
+		t.Errorf("the zones key explains what it does not show: %s", zones)
+	}
+	bands := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))), "board-key"))
+	for _, want := range []string{"range in squares: 0 Close, 1 Medium", "in contact", "off the map"} {
+		if !strings.Contains(bands, want) {
+			t.Errorf("the band grid's key lacks %q: %s", want, bands)
+		}
+	}
+	squares := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))), "board-key"))
+	for _, want := range []string{"bar: HP left", "Bleeding out", "flattened: lying on the ground", "down: still in the fight"} {
+		if !strings.Contains(squares, want) {
+			t.Errorf("the 5-ft grid's key lacks %q: %s", want, squares)
+		}
+	}
+}
+
+// TestBarsShowWhatIsLeft: a bar means one thing whatever the ruleset
+// counts — what is left; harm that grows empties it.
+func TestBarsShowWhatIsLeft(t *testing.T) {
+	for _, c := range []struct {
+		m    board.Meter
+		fill int
+		cls  string
+	}{
+		{board.Meter{Value: 0, Max: 3}, 10, "ok"},              // no wounds: full
+		{board.Meter{Value: 1, Max: 3}, 7, "ok"},               // one of three
+		{board.Meter{Value: 3, Max: 3}, 0, "bad"},              // all taken
+		{board.Meter{Value: 31, Max: 31, Low: true}, 10, "ok"}, // hit points, full
+		{board.Meter{Value: 12, Max: 30, Low: true}, 4, "warn"},
+		{board.Meter{Value: 0, Max: 24, Low: true}, 0, "bad"},
+	} {
+		if f, cl := fill(&c.m), meterClass(&c.m); f != c.fill || cl != c.cls {
+			t.Errorf("%+v: fill %d %s, want %d %s", c.m, f, cl, c.fill, c.cls)
+		}
+	}
+}
+
+// TestYourTurnWaits: "your turn" shows only when the table waits on you,
+// not beside "waiting on the GM".
+func TestYourTurnWaits(t *testing.T) {
+	v := testView()
+	if got := text(parseHTML(t, renderString(t, statusSection(newModel(v, ""))))); !strings.Contains(got, "your turn") {
+		t.Fatalf("no badge on the player's turn: %q", got)
+	}
+	v.Waiting = []string{"the GM"}
+	got := text(parseHTML(t, renderString(t, statusSection(newModel(v, "")))))
+	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
+		t.Errorf("status while the GM rules: %q", got)
+	}
+}

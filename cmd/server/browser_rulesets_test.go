@@ -20,10 +20,13 @@ import (
 )
 
 // TestRulesetTables opens an example encounter of every registered
-// ruleset, one for each position model its examples use, in the real page, a few advertised actions into the fight, as the GM at desktop
-// and phone sizes: the board is drawn for the ruleset's position model
+// ruleset, one for each position model its examples use, in the real
+// page, a few advertised actions into the fight, as the GM at desktop and
+// phone sizes: the board is drawn for the ruleset's position model
 // (not the plain list), every visible combatant is on it, and axe-core
-// finds no violations. FRAY_SCREENSHOTS=DIR keeps each page's picture.
+// finds no violations. FRAY_SCREENSHOTS=DIR keeps each page's picture
+// (ruleset-<example>.png, and -phone.png, as docs/screenshots has them) at
+// 1440×900 and 390×844, the fight played on until a roll card shows.
 func TestRulesetTables(t *testing.T) {
 	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
 	if err != nil {
@@ -76,7 +79,14 @@ func TestRulesetTables(t *testing.T) {
 	for _, size := range browserSizes {
 		ctx := tab(t, size.b(t))
 		login(t, ctx, srv.URL, gm.Name)
-		for _, pg := range pages {
+		// The screens of the issue's game night: a window's minimum width
+		// would make a phone's 500 px wide.
+		w, h := int64(1440), int64(900)
+		if size.name == "phone" {
+			w, h = 390, 844
+		}
+		run20(t, ctx, chromedp.EmulateViewport(w, h))
+		for i, pg := range pages {
 			var violations []string
 			var drawn, tokens, listed int
 			run := string(axeJS) + `;
@@ -98,7 +108,32 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			for _, v := range violations {
 				t.Errorf("%s %s: %s", size.name, pg.name, v)
 			}
-			keepScreenshot(ctx, pg.name+"-"+size.name)
+			if screenshotDir() == "" {
+				continue
+			}
+			// The picture is of the fight going on: the table plays on
+			// until an action's roll card shows, on the board's tab.
+			rng := rand.New(rand.NewPCG(uint64(i), 6))
+			for step := 0; step < 12; step++ {
+				var cards int
+				run20(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card').length`, &cards))
+				if cards > 0 {
+					break
+				}
+				var v engine.View
+				api.do("GET", "/api/encounters/"+pg.id, nil, &v)
+				if cmd := contractPick(rng, v); cmd != nil {
+					api.do("POST", "/api/encounters/"+pg.id+"/commands", map[string]any{"id": fmt.Sprint(size.name, "-card-", step), "command": cmd}, nil)
+					_ = chromedp.Run(ctx, chromedp.Poll(`document.querySelectorAll('#cards .card').length > 0`, nil, chromedp.WithPollingTimeout(2*time.Second)))
+				}
+			}
+			if size.name == "phone" {
+				run20(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`), settled())
+				keepScreenshot(ctx, "ruleset-"+pg.name+"-phone")
+			} else {
+				run20(t, ctx, settled())
+				keepScreenshot(ctx, "ruleset-"+pg.name)
+			}
 		}
 	}
 }

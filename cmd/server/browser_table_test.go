@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/prep"
@@ -255,58 +252,4 @@ func actionsOf(t *testing.T, raw []byte) []actionOf {
 		t.Fatal(err)
 	}
 	return v.Actions
-}
-
-// TestAccessibility runs axe-core (vendored for tests in
-// web/testdata/axe-core) on the real server's encounter page for the GM
-// and a player, at both sizes, and on the log, replay and prep pages: no
-// violations.
-func TestAccessibility(t *testing.T) {
-	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := startServer(t, testdb.URL(t))
-	ft := base.fordTable()
-	base.untilBrak(ft)
-	base.command(ft.brak, ft.id, "hi", map[string]any{"kind": "chat", "text": "/roll d20"})
-	form := "application/x-www-form-urlencoded"
-	p := base.send(ft.gm, "POST", "/campaigns/"+ft.campaign+"/drafts", form, "name=Bridge&ruleset=sw-zones")
-	draftURL := p.header.Get("Location")
-	base.send(ft.gm, "POST", draftURL+"/edit", form, "op=zone-add&name=Bridge&prop.cover=light")
-	enc := "/encounters/" + ft.id
-	pages := []struct {
-		who  *apiUser
-		path string
-	}{
-		{ft.gm, enc}, {ft.brak, enc}, {ft.gm, enc + "/log"}, {ft.brak, enc + "/replay"}, {ft.gm, draftURL},
-		{ft.gm, "/campaigns/" + ft.campaign}, {ft.gm, "/no/such/page"},
-	}
-	for _, size := range browserSizes {
-		users := map[*apiUser]context.Context{}
-		for _, pg := range pages {
-			ctx, ok := users[pg.who]
-			if !ok {
-				ctx = tab(t, size.b(t))
-				login(t, ctx, base.URL, pg.who.Name)
-				users[pg.who] = ctx
-			}
-			var violations []string
-			run := string(axeJS) + `;
-axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
-			c, cancel := context.WithTimeout(ctx, 60*time.Second)
-			err := chromedp.Run(c, chromedp.Navigate(base.URL+pg.path), chromedp.WaitReady("main", chromedp.ByQuery),
-				chromedp.Evaluate(run, &violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
-			cancel()
-			if err != nil {
-				t.Fatalf("%s %s: %v", size.name, pg.path, err)
-			}
-			for _, v := range violations {
-				t.Errorf("%s %s: %s", size.name, pg.path, v)
-			}
-			// FRAY_SCREENSHOTS=DIR keeps what each page looks like.
-			keepScreenshot(ctx, "page"+strings.NewReplacer("/", "-", ".", "").Replace(strings.Split(pg.path, "?")[0])+"-"+size.name)
-		}
-	}
 }

@@ -70,10 +70,21 @@ var browserSizes = []struct {
 	b    func(*testing.T) context.Context
 }{{"desktop", newBrowser}, {"phone", newPhone}}
 
+// screenshotDir is FRAY_SCREENSHOTS, a relative path taken from the
+// repository's root (tests run in this package's directory), or "" when
+// it is not set.
+func screenshotDir() string {
+	dir := os.Getenv("FRAY_SCREENSHOTS")
+	if dir != "" && !filepath.IsAbs(dir) {
+		dir = filepath.Join("..", "..", dir)
+	}
+	return dir
+}
+
 // keepScreenshot saves what ctx's page looks like as DIR/name.png when
 // FRAY_SCREENSHOTS=DIR is set.
 func keepScreenshot(ctx context.Context, name string) {
-	dir := os.Getenv("FRAY_SCREENSHOTS")
+	dir := screenshotDir()
 	if dir == "" {
 		return
 	}

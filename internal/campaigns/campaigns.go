@@ -91,9 +91,11 @@ type Overview struct {
 	Invites []store.Invite
 }
 
-// Character is a player character of a campaign and its owner.
+// Character is a player character of a campaign, its owner and the
+// names of the encounters it is in.
 type Character struct {
 	ID, Name, OwnerID, OwnerName string
+	Encounters                   []string
 }
 
 // Overview reads campaignID for one of its members (gm: one of its GMs).
@@ -122,7 +124,7 @@ func (s *Service) Overview(ctx context.Context, campaignID string, gm bool) (Ove
 		names[m.UserID] = m.Name
 	}
 	for _, pc := range pcs {
-		o.Characters = append(o.Characters, Character{ID: pc.ID, Name: pc.Name, OwnerID: owners[pc.ID], OwnerName: names[owners[pc.ID]]})
+		o.Characters = append(o.Characters, Character{ID: pc.ID, Name: pc.Name, OwnerID: owners[pc.ID], OwnerName: names[owners[pc.ID]], Encounters: pc.Encounters})
 	}
 	if gm {
 		if o.Invites, err = s.db.Invites(ctx, c.ID); err != nil {

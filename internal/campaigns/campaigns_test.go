@@ -2,6 +2,7 @@ package campaigns
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -36,7 +37,7 @@ func (o *oneCampaign) CharacterOwners(ctx context.Context, id string) (map[strin
 }
 
 func (o *oneCampaign) PlayerCharacters(ctx context.Context, id string) ([]store.PC, error) {
-	return []store.PC{{ID: "ada", Name: "Ada"}, {ID: "brak", Name: "Brak"}}, nil
+	return []store.PC{{ID: "ada", Name: "Ada"}, {ID: "brak", Name: "Brak", Encounters: []string{"Fight"}}}, nil
 }
 
 func (o *oneCampaign) Invites(ctx context.Context, id string) ([]store.Invite, error) {
@@ -80,7 +81,7 @@ func TestOverview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(o.Characters) != 2 || o.Characters[1] != (Character{ID: "brak", Name: "Brak", OwnerID: "pl", OwnerName: "Pat"}) || o.Characters[0].OwnerID != "" {
+	if len(o.Characters) != 2 || !reflect.DeepEqual(o.Characters[1], Character{ID: "brak", Name: "Brak", OwnerID: "pl", OwnerName: "Pat", Encounters: []string{"Fight"}}) || o.Characters[0].OwnerID != "" {
 		t.Fatalf("characters %+v", o.Characters)
 	}
 	if o.Invites != nil || len(db.calls) != 0 {

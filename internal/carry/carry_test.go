@@ -25,7 +25,8 @@ func TestMain(m *testing.M) { testdb.Main(m) }
 const statBlock = `{"wildCard":true,"attributes":{"agility":"d6","smarts":"d6","spirit":"d6","strength":"d8","vigor":"d8"},"skills":{"fighting":"d8"},"weapons":[{"id":"axe","name":"Axe","damage":"Str+d6"}]}`
 
 // fight is a campaign with the character brak and an encounter prepared
-// with him, brak and tess (a PC who is no campaign character) against a
+// with him, brak and tess (a PC who is no campaign character: creating the
+// encounter made her one, and her sheet was deleted since) against a
 // goblin.
 type fight struct {
 	t        *testing.T
@@ -56,6 +57,9 @@ func newFight(t *testing.T) *fight {
 	}
 	f := &fight{t: t, db: db, svc: carry.New(db, rules.Registry()), campaign: c.ID}
 	f.prepare("Ford")
+	if err := db.DeleteStatBlock(ctx, store.KindCharacter, c.ID, "tess"); err != nil {
+		t.Fatal(err)
+	}
 	return f
 }
 

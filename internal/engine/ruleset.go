@@ -50,6 +50,12 @@ type Ruleset interface {
 	Actions(st State, v Viewer) []Action
 }
 
+// Describer is implemented by rulesets that say in one line what a fight
+// under them is like, for a GM choosing an encounter.
+type Describer interface {
+	Description() string
+}
+
 // Stepper is implemented by rulesets whose resolutions pause: a step is a
 // piece of work that may wait behind a decision or an interruption (see
 // Tx.Run). Step performs one.
@@ -102,9 +108,12 @@ type Action struct {
 	Help   string  `json:"help,omitempty"`
 	Fields []Field `json:"fields,omitempty"`
 	// Main marks the few actions a page shows as buttons first; the rest
-	// may sit behind "More…". Danger marks actions to confirm.
-	Main   bool `json:"main,omitempty"`
-	Danger bool `json:"danger,omitempty"`
+	// may sit behind "More…". Danger marks actions to confirm. EndsTurn
+	// marks the action that ends the actor's turn (a page binds a key to
+	// it).
+	Main     bool `json:"main,omitempty"`
+	Danger   bool `json:"danger,omitempty"`
+	EndsTurn bool `json:"endsTurn,omitempty"`
 }
 
 // Field is one input of an Action or a Decision: a select, a number, a
@@ -141,6 +150,13 @@ type Setup struct {
 	Sides       []Side            `json:"sides"`
 	Combatants  []CombatantSetup  `json:"combatants"`
 	Battlefield json.RawMessage   `json:"battlefield,omitempty"`
+	// The stage (see Stage): the scene image shown when the encounter
+	// opens, other scenes to switch to, handouts (unrevealed until the GM
+	// shows them) and the GM's notes.
+	Scene    string    `json:"scene,omitempty"`
+	Scenes   []Scene   `json:"scenes,omitempty"`
+	Handouts []Handout `json:"handouts,omitempty"`
+	Notes    []Note    `json:"notes,omitempty"`
 }
 
 // CombatantSetup is one combatant in a Setup: the generic identity plus the
@@ -149,6 +165,8 @@ type CombatantSetup struct {
 	Combatant
 	Stats json.RawMessage `json:"stats,omitempty"`
 	Start json.RawMessage `json:"start,omitempty"`
+	// Notes is the GM's private note on the combatant (see Stage).
+	Notes string `json:"notes,omitempty"`
 }
 
 // Registry maps ruleset ids to rulesets.

@@ -121,7 +121,8 @@ func Markdown(doc Export) string {
 }
 
 // mdRoll writes a roll like "Fighting (Brak): d10 10+4 (aced), d6 3 (not
-// kept) +1 = **15** vs 4 — success".
+// kept) +1 = **15** vs 4 — success", and a pick (a dealt card) by its
+// label alone, "Deal: K♠ (Brak)", as the page does.
 func mdRoll(r dice.Roll, names map[string]string) string {
 	var b strings.Builder
 	b.WriteString(mdEscape(r.Label))
@@ -131,6 +132,9 @@ func mdRoll(r dice.Roll, names map[string]string) string {
 			who = n
 		}
 		b.WriteString(" (" + mdEscape(who) + ")")
+	}
+	if r.IsPick() {
+		return b.String() // a dealt card, not dice to add up: its label says it ("Deal: K♠")
 	}
 	b.WriteString(":")
 	for i, d := range r.Dice {

@@ -3,8 +3,10 @@ package history
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/store"
@@ -38,7 +40,8 @@ type TimelineEntry struct {
 	// empty while the encounter has none.
 	Outcome string
 	// Fell are the combatants out now (so a fall a rewind undid does not
-	// count), with the reason of their last visible combatant-out event.
+	// count), each with what the board shows of its state, or else the
+	// reason of its last visible combatant-out event.
 	Fell []Fallen
 	// Carried are the revisions of the campaign's characters the encounter
 	// made (carry-over) that the member may see.
@@ -125,10 +128,36 @@ func timelineEntry(rs engine.Ruleset, st engine.State, viewer engine.Viewer, out
 			reason[d.Combatant] = d.Reason
 		}
 	}
+	// Each in the board's words as it stands now (a fighter who was dying
+	// when taken out may have died since); the reason it was taken out
+	// when the board says nothing.
 	for _, c := range view.Combatants {
 		if c.Out {
-			e.Fell = append(e.Fell, Fallen{Name: c.Name, Side: sideName[c.Side], Reason: reason[c.ID]})
+			why := reason[c.ID]
+			if words := boardState(view.Board, c.ID); words != "" {
+				why = words
+			}
+			e.Fell = append(e.Fell, Fallen{Name: c.Name, Side: sideName[c.Side], Reason: why})
 		}
 	}
 	return e
+}
+
+// boardState is what a board's token of combatant id shows of its state,
+// in the ruleset's words ("Dead"), or "".
+func boardState(b *board.Board, id string) string {
+	if b == nil {
+		return ""
+	}
+	for _, t := range b.Tokens {
+		if t.ID != id {
+			continue
+		}
+		var words []string
+		for _, c := range t.Conditions {
+			words = append(words, c.Label)
+		}
+		return strings.Join(words, ", ")
+	}
+	return ""
 }

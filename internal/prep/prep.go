@@ -17,7 +17,8 @@ import (
 type Store interface {
 	Campaign(ctx context.Context, id string) (store.Campaign, error)
 	CreateEncounter(ctx context.Context, e store.Encounter) (store.Encounter, error)
-	CharacterStore // the player characters' sheets (TakeCharacters)
+	CharacterStore   // the player characters' sheets (TakeCharacters)
+	CharacterCreator // new sheets for the others (AdoptCharacters)
 }
 
 // Prepared is a validated setup document with its initial state, ready to store.
@@ -49,7 +50,8 @@ func Prepare(rules *engine.Registry, data []byte) (Prepared, error) {
 
 // Save stores a prepared encounter in campaignID, in status setup at seq 0.
 // The player characters take the stats of the campaign's characters first
-// (TakeCharacters).
+// (TakeCharacters); those the campaign has no sheet for yet get one
+// (AdoptCharacters).
 func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.Encounter, error) {
 	if _, err := db.Campaign(ctx, campaignID); err != nil {
 		return store.Encounter{}, err
@@ -71,10 +73,14 @@ func Save(ctx context.Context, db Store, campaignID string, p Prepared) (store.E
 	if err != nil {
 		return store.Encounter{}, err
 	}
-	return db.CreateEncounter(ctx, store.Encounter{
+	e, err := db.CreateEncounter(ctx, store.Encounter{
 		ID: p.ID, CampaignID: campaignID, Name: p.Setup.Name, Ruleset: p.Ruleset.ID(),
 		Status: string(p.State.Core().Status), Setup: setupJSON, Initial: snapshot,
 	})
+	if err != nil {
+		return e, err
+	}
+	return e, AdoptCharacters(ctx, db, e, p.Setup, taken)
 }
 
 // Import validates a setup document and stores it as a new encounter of

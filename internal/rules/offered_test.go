@@ -42,13 +42,6 @@ const (
 	checkEvery = 2
 )
 
-// knownElsewhere are the rulesets whose failures here another branch
-// fixes; they are logged, not failed, until it lands.
-// TODO(issue 26, rules-b): empty this once d20-under (place-trap's field
-// "kind", its defaults; adjust for weapons a combatant lacks) and
-// sw-zones (set-cover of Armour without a level) pass.
-var knownElsewhere = map[string]bool{"d20-under": true, "sw-zones": true}
-
 // formDefaults are the arguments the page sends for fields left as they
 // are (web/model.go: numberAttrs, selected, truthy; app.js buildCommand):
 // a select's default, or its first option; a number's default, or its
@@ -189,17 +182,13 @@ func TestOfferedActionsKeepTheirContract(t *testing.T) {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		report := t.Errorf
-		if knownElsewhere[id] {
-			report = t.Logf
-		}
 		for _, f := range byRuleset[id] {
-			report("%s (%s): %s: %s", id, f.example, f.what, f.why)
+			t.Errorf("%s (%s): %s: %s", id, f.example, f.what, f.why)
 		}
 		rate := float64(refused[id]) / float64(sent[id])
 		t.Logf("%s: %d of %d bot commands refused (%.1f%%)", id, refused[id], sent[id], 100*rate)
 		if rate > 0.02 {
-			report("%s: %d of %d advertised commands refused (%.1f%%, at most 2%%): %v", id, refused[id], sent[id], 100*rate, refusals[id])
+			t.Errorf("%s: %d of %d advertised commands refused (%.1f%%, at most 2%%): %v", id, refused[id], sent[id], 100*rate, refusals[id])
 		}
 	}
 }

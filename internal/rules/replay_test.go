@@ -67,6 +67,23 @@ func TestStoredLogsReplay(t *testing.T) {
 			if err := json.Unmarshal(log.Final, &want); err != nil {
 				t.Fatal(err)
 			}
+			// An option a ruleset added since is in the state, with the
+			// value that keeps the encounter as it began; every option the
+			// earlier build had must come out as it was.
+			var gotOpts map[string]string
+			if err := json.Unmarshal(got["options"], &gotOpts); err != nil {
+				t.Fatal(err)
+			}
+			var wantOpts map[string]string
+			if err := json.Unmarshal(want["options"], &wantOpts); err != nil {
+				t.Fatal(err)
+			}
+			for k, w := range wantOpts {
+				if gotOpts[k] != w {
+					t.Fatalf("option %s replays as %q, want %q", k, gotOpts[k], w)
+				}
+			}
+			delete(want, "options")
 			for k, w := range want {
 				var wc bytes.Buffer
 				if err := json.Compact(&wc, w); err != nil {

@@ -236,3 +236,14 @@ func fieldValues(pick *rand.Rand, fields []engine.Field) map[string]any {
 	}
 	return out
 }
+
+// TestEveryRulesetDescribesItself: the example picker says in one line what
+// a fight under each ruleset is like (engine.Describer).
+func TestEveryRulesetDescribesItself(t *testing.T) {
+	for _, rs := range rules.Registry().All() {
+		d, ok := rs.(engine.Describer)
+		if !ok || d.Description() == "" {
+			t.Errorf("%s does not describe itself", rs.ID())
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
@@ -37,7 +38,7 @@ func (s *Server) handleCreateCampaign(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	campaignRedirect(w, r, c.ID, "", "")
+	campaignRedirect(w, r, c.ID, flashNotice, "Created "+c.Name+". Add an encounter below, then invite your players.")
 }
 
 // handleCampaignPage shows a campaign to its members: encounters, members,
@@ -65,7 +66,7 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 	names := map[string]string{}
 	for _, c := range o.Characters {
 		names[c.ID] = c.Name
-		p.Characters = append(p.Characters, web.CharacterRow{ID: c.ID, Name: c.Name, OwnerID: c.OwnerID, OwnerName: c.OwnerName})
+		p.Characters = append(p.Characters, web.CharacterRow{ID: c.ID, Name: c.Name, OwnerID: c.OwnerID, OwnerName: c.OwnerName, Encounters: c.Encounters})
 	}
 	for _, mem := range o.Members {
 		row := web.MemberRow{UserID: mem.UserID, Name: mem.Name, Role: mem.Role, IsSelf: mem.UserID == m.user.ID}
@@ -86,14 +87,44 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 			return
 		}
 		for _, ex := range exs {
-			p.Examples = append(p.Examples, web.ExampleOption{Name: ex.Name, Label: ex.Title})
+			p.Examples = append(p.Examples, s.exampleOption(ex))
+		}
+	}
+	if m.gm() {
+		if p.Notes, err = s.Notes.CampaignNotes(ctx, m.campaign); err != nil {
+			writeError(w, r, err)
+			return
 		}
 	}
 	if p.Prep, err = s.prepProps(ctx, m, o.Encounters); err != nil {
 		writeError(w, r, err)
 		return
 	}
+	// A character with a sheet has a page.
+	pages := map[string]string{}
+	for _, sum := range p.Prep.Characters {
+		pages[sum.ID] = sum.Page
+	}
+	for i := range p.Characters {
+		p.Characters[i].Page = pages[p.Characters[i].ID]
+	}
 	render(w, r, web.Campaign(p))
+}
+
+// exampleOption describes a shipped example for the picker: its ruleset,
+// what the ruleset is like and the position model its battlefield uses.
+func (s *Server) exampleOption(ex prep.Example) web.ExampleOption {
+	o := web.ExampleOption{Name: ex.Name, Label: ex.Title, Ruleset: ex.Ruleset, Model: ex.Model}
+	if rs, err := s.Rulesets.Get(ex.Ruleset); err == nil {
+		o.RulesetTitle = rs.Title()
+		if d, ok := rs.(engine.Describer); ok {
+			o.Description = d.Description()
+		}
+		if b, ok := rs.(engine.Boarder); ok && o.Model == "" {
+			o.Model = b.Editor().Model
+		}
+	}
+	return o
 }
 
 // prepProps is the preparation part of a campaign page: what the GMs

@@ -35,8 +35,9 @@ func TestCampaignPage(t *testing.T) {
 func TestCreateCampaign(t *testing.T) {
 	w := newWorld(t, nil)
 	res := w.do(t, req{method: "POST", path: "/campaigns", form: url.Values{"name": {"Dragons"}}, as: "pl"})
-	if res.StatusCode != 303 || res.Header.Get("Location") != "/campaigns/new-campaign" || !w.calls.has("Create Dragons pl") {
-		t.Fatalf("%d to %q", res.StatusCode, res.Header.Get("Location"))
+	if res.StatusCode != 303 || res.Header.Get("Location") != "/campaigns/new-campaign" || !w.calls.has("Create Dragons pl") ||
+		!strings.HasPrefix(flashOf(t, res, flashNotice), "Created Dragons.") {
+		t.Fatalf("%d to %q, saying %q", res.StatusCode, res.Header.Get("Location"), flashOf(t, res, flashNotice))
 	}
 	res = w.do(t, req{method: "POST", path: "/api/campaigns", json: `{"name":"Dragons"}`, as: "pl"})
 	var got campaignJSON

@@ -34,8 +34,8 @@ func TestDrafts(t *testing.T) {
 		t.Fatalf("a bad replacement: %q", flashOf(t, res, flashError))
 	}
 	res = w.do(t, req{method: "POST", path: "/drafts/draft/create", form: url.Values{}, as: "gm"})
-	if res.Header.Get("Location") != "/encounters/new-encounter" {
-		t.Fatalf("create: %q", res.Header.Get("Location"))
+	if res.Header.Get("Location") != "/encounters/new-encounter" || !strings.HasPrefix(flashOf(t, res, flashNotice), "Created ") {
+		t.Fatalf("create: %q %q", res.Header.Get("Location"), flashOf(t, res, flashNotice))
 	}
 	res = w.do(t, req{method: "POST", path: "/drafts/draft/delete", form: url.Values{}, as: "gm"})
 	if res.Header.Get("Location") != "/campaigns/camp" || flashOf(t, res, flashNotice) != "Draft deleted." || !w.calls.has("DeleteDraft draft") {

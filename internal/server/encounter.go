@@ -63,6 +63,7 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 		WSURL:      encounterURL(e.id, "/ws", e.as, url.Values{"html": {"1"}}),
 		ActURL:     actURL(e.id, e.as),
 		Notice:     takeFlash(w, r, flashError),
+		Info:       takeFlash(w, r, flashNotice),
 		CanSwitch:  e.gm(),
 		CampaignID: e.campaign,
 		LogURL:     encounterURL(e.id, "/log", e.as, nil),
@@ -245,6 +246,9 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 		actor = "" // the decision says who answers
 		id := form.Get("decision")
 		fields["decision"], fields["choice"] = id, form.Get("choice")
+		if form.Get("override") != "" {
+			fields["override"] = true // "Decide for …", confirmed
+		}
 		for _, d := range view.Pending {
 			if d.ID != id || len(d.Fields) == 0 {
 				continue

@@ -130,7 +130,7 @@ func (s *Server) handleStatPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: b.ID, Name: b.Name, Ruleset: b.Ruleset,
-		Error: takeFlash(w, r, flashError)}, b.Stats, nil)
+		Notice: takeFlash(w, r, flashNotice), Error: takeFlash(w, r, flashError)}, b.Stats, nil)
 }
 
 // handleStatSave creates (no {entry}) or updates a stat block from the
@@ -167,6 +167,7 @@ func (s *Server) handleStatSave(w http.ResponseWriter, r *http.Request) {
 		s.renderStat(w, r, p, nil, values)
 		return
 	}
+	setFlash(w, r, flashNotice, "Saved "+p.Name+".")
 	http.Redirect(w, r, "/campaigns/"+url.PathEscape(m.campaign)+"/"+kind+"/"+url.PathEscape(saved), http.StatusSeeOther)
 }
 

@@ -25,8 +25,8 @@ func TestStatBlocks(t *testing.T) {
 		t.Fatalf("a refused form: %d %.500s", res.StatusCode, body)
 	}
 	res = w.do(t, req{method: "POST", path: "/campaigns/camp/pcs/hero", form: url.Values{"name": {"Hero"}}, as: "gm"})
-	if res.Header.Get("Location") != "/campaigns/camp/pcs/goblin" || !w.calls.has("SaveStatBlock characters Hero") {
-		t.Fatalf("save: %q", res.Header.Get("Location"))
+	if res.Header.Get("Location") != "/campaigns/camp/pcs/goblin" || !w.calls.has("SaveStatBlock characters Hero") || flashOf(t, res, flashNotice) != "Saved Hero." {
+		t.Fatalf("save: %q %q", res.Header.Get("Location"), flashOf(t, res, flashNotice))
 	}
 	if res := w.do(t, req{method: "POST", path: "/campaigns/camp/pcs/nope", form: url.Values{"name": {"X"}}, as: "gm"}); res.StatusCode != 404 {
 		t.Fatalf("saving an unknown entry: %d", res.StatusCode)

@@ -10,12 +10,14 @@
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
 // "battlefield") to that element's new outer HTML, "log" and "chat" to <li>
-// entries, and "cards" (events only) to roll cards shown over the table.
+// entries, and "cards" (events only) to roll cards, one an action.
 //
 // The table: on a phone the panes become tabs (Board · Act · Log · Chat);
 // clicking a token (or its roster button) picks it as the target of every
-// target select in the action bar and opens the first main action that can
-// take it; roll cards stay on screen a while (your own until dismissed).
+// target select that offers it and opens the likeliest action that can
+// take it, or says why the action at hand cannot; the board has a keyboard
+// cursor and the page keys listed by "?"; roll cards wait in their tray (a
+// toast on a phone) a few seconds, then settle into the log.
 //
 // Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
 // token or invite link) and reports in #<data-copy-status>. It is revealed
@@ -26,6 +28,9 @@
 // server answers them with the section, asked by the X-Fray-Fragment
 // header). Without the script they post, the page reloads and shows the
 // progress as it stood.
+// Attention: when it becomes the viewer's turn or a decision waits for
+// them (#status's data-attention), the title and icon change, an optional
+// tone plays, and a hidden tab shows a notification (see attend()).
 // Error pages: "Go back" returns through the browser's history when there
 // is one, so the form the visitor filled in keeps its input.
 (() => {
@@ -217,6 +222,9 @@
   }
 
   const lastHTML = {}; // the last HTML received for each section
+  // Scrolled parts of a section that keep their place when it is replaced
+  // (a phone's grid panned to the fight, a long roster read halfway).
+  const keptScroll = ['.board-view', '.gmap', '.board-words'];
 
   // apply swaps in re-rendered sections and updates the log and the chat,
   // keeping the keyboard focus, open <details> and half-filled controls
@@ -237,20 +245,38 @@
       if (active && active !== document.body && old.contains(active)) {
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
+      const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       carryOver(old, node);
+      const scrolled = keptScroll.map((sel) => {
+        const el = old.matches(sel) ? old : old.querySelector(sel);
+        return el && (el.scrollLeft || el.scrollTop) ? [sel, el.scrollLeft, el.scrollTop] : null;
+      }).filter(Boolean);
       old.replaceWith(node);
+      if (key === 'battlefield') fitGrid();
+      for (const [sel, x, y] of scrolled) {
+        const el = node.matches(sel) ? node : node.querySelector(sel);
+        if (el) el.scrollTo({ left: x, top: y, behavior: 'instant' });
+      }
+      if (more && !snapshot) {
+        // A handout just shown: point at it.
+        node.classList.add('fresh');
+        dot('act');
+      }
     }
     for (const [id, p] of pending) {
       const form = document.getElementById(p.formId);
       if (form) markPending(form, id);
     }
+    prepareBoard();
     if (focus) restoreFocus(focus);
     if (typeof html.log === 'string') updateList('log', html.log, snapshot);
     if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
     applyPlace(false);
+    redrawBoard();
     if (!snapshot && wantsAttention()) dot('act');
+    attend();
   }
 
   function byId(scope, id) {
@@ -334,7 +360,8 @@
       const empty = document.getElementById(listId + '-empty');
       if (empty) empty.remove();
     }
-    if (atBottom || !snapshot) list.scrollTop = list.scrollHeight;
+    if (atBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
+    list.dataset.shown = 'true';
     return added;
   }
 
@@ -449,14 +476,28 @@
     ws.send(frame);
   });
 
-  // ---- the table: tabs, targets, roll cards -----------------------------
+  // ---- the table: tabs, targets, the board's cursor -----------------------
 
   const sent = new Set(); // ids of the commands this page sent
   const phone = window.matchMedia('(max-width: 759px)');
   const tabs = document.getElementById('tabs');
 
+  const tabScroll = {}; // each tab's page scroll and the board's pan, kept while another shows
+
   function showTab(name, remember) {
+    const was = root.dataset.tab;
+    const gmap = () => document.querySelector('#board-view .gmap');
+    if (root.classList.contains('tabbed') && was && was !== name) {
+      const g = gmap();
+      tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
+    }
     root.dataset.tab = name;
+    const back = tabScroll[name];
+    if (root.classList.contains('tabbed') && was !== name) {
+      window.scrollTo({ top: back ? back.y : 0, behavior: 'instant' });
+      const g = gmap();
+      if (g && back) g.scrollTo({ left: back.gx, top: back.gy, behavior: 'instant' });
+    }
     if (tabs) {
       for (const t of tabs.querySelectorAll('[data-show]')) {
         const on = t.dataset.show === name;
@@ -467,9 +508,24 @@
         }
       }
     }
+    // A list shown again opens at its newest entry.
+    if (name === 'log' || name === 'chat') toBottom(document.getElementById(name));
     if (remember) {
       try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
     }
+  }
+
+  function toBottom(list) {
+    if (list) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
+  }
+
+  // A list read at its newest entry stays there when its pane shrinks or
+  // grows (a roll card arriving above the log, say).
+  for (const list of [document.getElementById('log'), document.getElementById('chat')]) {
+    if (!list || !('ResizeObserver' in window)) continue;
+    let pinned = true;
+    list.addEventListener('scroll', () => { pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
+    new ResizeObserver(() => { if (pinned) toBottom(list); }).observe(list);
   }
 
   function setLayout() {
@@ -496,6 +552,107 @@
     return (pend && pend.classList.contains('asking')) || (status && status.classList.contains('mine'));
   }
 
+  // ---- attention: your turn, a decision waiting for you ------------------
+  //
+  // #status carries data-attention ("turn", "decision" or ""), rendered per
+  // viewer by the server. When it turns on, the tab's title and icon change,
+  // a short tone plays if the user turned sound on (off by default,
+  // remembered in localStorage), and a hidden tab shows a notification when
+  // the user allowed them — permission is asked only when they click
+  // "Notify me", never on load.
+
+  const baseTitle = document.title;
+  const iconLink = document.querySelector('link[rel="icon"]');
+  const baseIcon = iconLink ? iconLink.getAttribute('href') : '';
+  const alertIcon = 'data:image/svg+xml,' + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d33"/></svg>');
+  const soundToggle = document.getElementById('sound-toggle');
+  const notifyBtn = document.getElementById('notify-me');
+  const notifyStatus = document.getElementById('notify-status');
+  const controls = document.getElementById('attention-controls');
+  let attending = null; // the attention last seen; null before the first look
+  let audio = null;
+
+  function storedSound() {
+    try { return localStorage.getItem('fray-sound') === 'on'; } catch (err) { return false; }
+  }
+
+  function tone() {
+    if (!soundToggle || !soundToggle.checked) return;
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return;
+    try {
+      audio = audio || new AC();
+      if (audio.state === 'suspended') audio.resume();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      const t = audio.currentTime;
+      osc.frequency.setValueAtTime(880, t);
+      osc.frequency.setValueAtTime(660, t + 0.12);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 0.32);
+    } catch (err) { /* no sound, no harm */ }
+  }
+
+  function notify(text) {
+    if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted') return;
+    try {
+      const n = new Notification(text, { body: baseTitle.replace(/ · Fray$/, ''), tag: 'fray-' + (root.dataset.encounter || '') });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (err) { /* some browsers allow notifications only from a service worker */ }
+  }
+
+  function attend() {
+    const status = document.getElementById('status');
+    const now = (status && status.dataset.attention) || '';
+    const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
+    document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
+    if (iconLink) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
+    root.dataset.attention = now;
+    const rising = attending !== null && now !== '' && now !== attending;
+    attending = now;
+    if (!rising) return;
+    tone();
+    notify(text);
+  }
+
+  function showNotifyButton() {
+    if (!notifyBtn) return;
+    const supported = 'Notification' in window;
+    notifyBtn.hidden = !supported || Notification.permission !== 'default';
+    if (notifyStatus) {
+      notifyStatus.textContent = !supported ? '' : Notification.permission === 'granted' ? 'Notifications on' : Notification.permission === 'denied' ? 'Notifications blocked' : '';
+    }
+  }
+
+  if (controls) {
+    controls.hidden = false;
+    if (soundToggle) {
+      soundToggle.checked = storedSound();
+      soundToggle.addEventListener('change', () => {
+        try { localStorage.setItem('fray-sound', soundToggle.checked ? 'on' : 'off'); } catch (err) { /* private mode */ }
+        if (soundToggle.checked) {
+          // Audio may start only after a user's gesture: this one.
+          const AC = window.AudioContext || window.webkitAudioContext;
+          if (AC && !audio) { try { audio = new AC(); } catch (err) { /* none */ } }
+          tone();
+        }
+      });
+    }
+    if (notifyBtn) {
+      notifyBtn.addEventListener('click', () => {
+        const asked = Notification.requestPermission(showNotifyButton);
+        if (asked && typeof asked.then === 'function') asked.then(showNotifyButton, showNotifyButton);
+      });
+    }
+    showNotifyButton();
+  }
+  attend();
+
   if (tabs) {
     tabs.setAttribute('role', 'tablist');
     for (const t of tabs.querySelectorAll('[data-show]')) {
@@ -507,14 +664,88 @@
   setLayout();
 
   let target = '';
+  const cursorLine = document.getElementById('board-cursor'); // what the board says (the cursor, a refused target)
+
+  function rosterItem(id) {
+    const btn = document.querySelector('.tok-btn[data-token="' + CSS.escape(id) + '"]');
+    return btn ? btn.closest('.roster-item') : null;
+  }
 
   function tokenName(id) {
-    const btn = document.querySelector('.tok-btn[data-token="' + CSS.escape(id) + '"] .tok-name');
-    return btn ? btn.textContent : id;
+    const item = rosterItem(id);
+    const name = item && item.querySelector('.tok-name');
+    return name ? name.textContent : id;
+  }
+
+  function tokenPlace(id) {
+    const item = rosterItem(id);
+    const pl = item && item.querySelector('.tok-place');
+    return pl ? pl.textContent.trim() : '';
+  }
+
+  // The square a grid token stands on, or null.
+  function squareOf(id) {
+    const g = document.querySelector('#battlefield .grid-svg [data-token="' + CSS.escape(id) + '"]');
+    const m = g && /^(\d+),(\d+)$/.exec(g.dataset.at || '');
+    return m ? [Number(m[1]), Number(m[2])] : null;
+  }
+
+  function actionLabel(d) {
+    const s = d && d.querySelector('summary');
+    return s ? s.textContent.replace(/[▾▴]/g, '').trim() : 'this action';
+  }
+
+  function actorOf(el) {
+    const form = el && (el.closest('form') || el.querySelector('form'));
+    const a = form && form.querySelector('input[name="actor"]');
+    return a ? a.value : '';
+  }
+
+  // The actions that take a target, the likeliest first: one already open,
+  // then the acting character's (main before "More…"), then the other
+  // characters'. The GM's encounter controls are never opened for a click.
+  function targetActions() {
+    const out = [];
+    const add = (d) => { if (d && !out.includes(d)) out.push(d); };
+    for (const sel of document.querySelectorAll('#actions details.act[open] select[data-target]')) add(sel.closest('details.act'));
+    const groups = Array.from(document.querySelectorAll('#actions .action-group[id^="ag-"]:not(#ag-gm)'));
+    groups.sort((a, b) => Number(b.classList.contains('acting')) - Number(a.classList.contains('acting')));
+    for (const g of groups) {
+      for (const sel of g.querySelectorAll('.bar > details.act select[data-target]')) add(sel.closest('details.act'));
+      for (const sel of g.querySelectorAll('details.more select[data-target]')) add(sel.closest('details.act'));
+    }
+    return out;
+  }
+
+  function offers(d, id) {
+    const sel = d.querySelector('select[data-target]');
+    return !!sel && Array.from(sel.options).some((o) => o.value === id);
+  }
+
+  // whyNot says, as far as the board tells, why target is not one action
+  // d offers: where both stand, and whom it does offer.
+  function whyNot(d, id) {
+    const parts = [];
+    const actor = actorOf(d);
+    const tp = tokenPlace(id);
+    const ap = actor ? tokenPlace(actor) : '';
+    const a = actor && squareOf(actor);
+    const t = squareOf(id);
+    if (tp) parts.push(tokenName(id) + ': ' + tp + '.');
+    if (ap && actor !== id) parts.push(tokenName(actor) + ': ' + ap + '.');
+    if (a && t && actor !== id) {
+      parts.push(Math.abs(a[0] - t[0]) + ' squares across and ' + Math.abs(a[1] - t[1]) + ' up or down from each other.');
+    }
+    const sel = d.querySelector('select[data-target]');
+    const names = sel ? Array.from(sel.options).map((o) => o.textContent.trim()).filter(Boolean) : [];
+    parts.push(names.length ? actionLabel(d) + ' can target: ' + names.join(', ') + '.' : actionLabel(d) + ' has no target now.');
+    return parts.join(' ');
   }
 
   // applyTarget marks the chosen token and fills every target select that
-  // offers it; open asks to open the first main action that can take it.
+  // offers it. The line above the actions says what is true: the target
+  // and what takes it, or that the action at hand cannot take it and why.
+  // open asks to open the likeliest action that can take it.
   function applyTarget(open) {
     for (const el of document.querySelectorAll('[data-token]')) {
       const on = el.dataset.token === target;
@@ -522,28 +753,44 @@
       if (el.classList.contains('tok-btn')) el.setAttribute('aria-pressed', on ? 'true' : 'false');
     }
     const line = document.getElementById('target-line');
-    if (line) {
-      line.hidden = !target;
-      const name = document.getElementById('target-name');
-      if (name) name.textContent = target ? tokenName(target) : '';
+    const name = document.getElementById('target-name');
+    if (line) line.hidden = !target;
+    if (!target || !line) return;
+    if (name) name.textContent = tokenName(target);
+    let why = line.querySelector('.target-why');
+    if (!why) {
+      why = document.createElement('span');
+      why.className = 'target-why';
+      line.append(why);
     }
-    if (!target) return;
-    let first = null;
     for (const sel of document.querySelectorAll('#actions select[data-target]')) {
-      if (!Array.from(sel.options).some((o) => o.value === target)) continue;
-      sel.value = target;
-      const d = sel.closest('details.act');
-      if (!first && d && !d.closest('details.more')) first = d;
+      if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
     }
-    if (open) openAction(first, 'select[data-target]');
+    const acts = targetActions();
+    const taking = acts.filter((d) => offers(d, target));
+    const atHand = acts[0];
+    line.classList.toggle('refused', !taking.length || (!!atHand && atHand.open && !offers(atHand, target)));
+    if (!acts.length) {
+      why.textContent = 'None of your actions takes a target now.';
+    } else if (atHand.open && !offers(atHand, target)) {
+      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
+    } else if (!taking.length) {
+      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
+    } else {
+      why.textContent = 'For ' + taking.map(actionLabel).join(', ') + '.';
+    }
+    if (open && taking.length) openAction(taking[0]);
+    // On a phone the line above the actions is a tab away: the board says
+    // it too when the target cannot be taken.
+    if (root.classList.contains('tabbed') && line.classList.contains('refused')) say(tokenName(target) + ' — ' + why.textContent);
   }
 
-  // openAction opens the action form already open that has a select
-  // matching sel, or else first, and brings its button into view.
-  function openAction(first, sel) {
-    const already = document.querySelector('#actions details.act[open] ' + sel);
-    const d = already ? already.closest('details.act') : first;
+  // openAction opens an action's form (and the "More…" around it) and
+  // brings its button into view.
+  function openAction(d) {
     if (!d) return;
+    const more = d.closest('details.more');
+    if (more) more.open = true;
     d.open = true;
     if (root.classList.contains('tabbed')) showTab('act', true);
     const go = d.querySelector('button[type="submit"]');
@@ -570,7 +817,31 @@
     const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
     const x = Math.floor(p.x);
     const y = Math.floor(p.y);
-    return x >= 0 && y >= 0 ? x + ',' + y : '';
+    const size = gridSize(svg);
+    return x >= 0 && y >= 0 && x < size[0] && y < size[1] ? x + ',' + y : '';
+  }
+
+  function gridSize(svg) {
+    const g = svg && svg.querySelector('rect.ground');
+    return g ? [Number(g.getAttribute('width')), Number(g.getAttribute('height'))] : [0, 0];
+  }
+
+  function svgMark(svg, cls, xy) {
+    let mark = svg.querySelector('rect.' + cls);
+    if (!xy) {
+      if (mark) mark.remove();
+      return;
+    }
+    if (!mark) {
+      mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      mark.setAttribute('class', cls);
+      mark.setAttribute('width', '1');
+      mark.setAttribute('height', '1');
+      mark.setAttribute('vector-effect', 'non-scaling-stroke');
+      svg.appendChild(mark);
+    }
+    mark.setAttribute('x', String(xy[0]));
+    mark.setAttribute('y', String(xy[1]));
   }
 
   function markPlace() {
@@ -579,27 +850,13 @@
     }
     const svg = document.querySelector('#battlefield svg.grid-svg');
     if (!svg) return;
-    let mark = svg.querySelector('rect.place-mark');
     const xy = /^(\d+),(\d+)$/.exec(place);
-    if (!xy) {
-      if (mark) mark.remove();
-      return;
-    }
-    if (!mark) {
-      mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      mark.setAttribute('class', 'place-mark');
-      mark.setAttribute('width', '1');
-      mark.setAttribute('height', '1');
-      mark.setAttribute('vector-effect', 'non-scaling-stroke');
-      svg.appendChild(mark);
-    }
-    mark.setAttribute('x', xy[1]);
-    mark.setAttribute('y', xy[2]);
+    svgMark(svg, 'place-mark', xy ? [Number(xy[1]), Number(xy[2])] : null);
   }
 
   // applyPlace fills every place select that offers the chosen place (a
-  // place none offers is forgotten); open asks to open the first main
-  // action that can go there.
+  // place none offers is forgotten); open asks to open the first action
+  // that can go there. It reports whether any action offered the place.
   function applyPlace(open) {
     const selects = document.querySelectorAll('#actions select[data-place]');
     root.classList.toggle('places', selects.length > 0);
@@ -610,33 +867,45 @@
       offered = true;
       sel.value = place;
       const d = sel.closest('details.act');
-      if (!first && d && !d.closest('details.more')) first = d;
+      if (!first && d && !d.closest('#ag-gm')) first = d;
     }
     if (!offered) place = '';
     markPlace();
-    if (open && offered) openAction(first, 'select[data-place]');
+    if (open && offered) openAction(first);
+    return offered;
+  }
+
+  function pickToken(id) {
+    target = id;
+    applyTarget(true);
+  }
+
+  function clearTarget() {
+    target = '';
+    applyTarget(false);
   }
 
   document.addEventListener('click', (e) => {
     const el = e.target instanceof Element ? e.target.closest('[data-token]') : null;
     if (el && root.contains(el)) {
-      target = target === el.dataset.token && el.classList.contains('tok-btn') ? '' : el.dataset.token;
-      applyTarget(!!target);
+      // Picking is on purpose only: a second click keeps the target (Clear
+      // or Esc forgets it).
+      pickToken(el.dataset.token);
       return;
     }
     const at = placeAt(e);
     if (at) {
-      place = place === at ? '' : at;
-      applyPlace(!!place);
+      place = at;
+      applyPlace(true);
       return;
     }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
-      target = '';
-      applyTarget(false);
+      clearTarget();
       return;
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
     if (close) dismiss(close.closest('.card'));
+    if (e.target instanceof Element && e.target.closest('#cards-toggle')) setTrayOpen(!tray.classList.contains('open'));
   });
 
   // A target chosen from a list counts like one clicked on the board.
@@ -651,42 +920,532 @@
     }
   });
 
-  document.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape') return;
-    const open = document.querySelector('#actions details.act[open]');
-    if (open) {
-      open.open = false;
-      const s = open.querySelector('summary');
+  // ---- the board's cursor: the arrow keys walk the board -------------------
+  //
+  // On a grid the cursor is a square; elsewhere it steps over the zones and
+  // the tokens drawn (left and right one by one, up and down zone by zone).
+  // Enter or Space picks what is under it, as a click would.
+
+  let cursor = null; // [x, y] on a grid; else the element's key: "area:<id>" or "tok:<id>"
+
+  function boardView() { return document.getElementById('board-view'); }
+
+  // prepareBoard makes the drawing a keyboard target (a fresh one arrives
+  // with every update).
+  function prepareBoard() {
+    fitGrid();
+    const v = boardView();
+    if (!v || v.hasAttribute('tabindex')) return;
+    v.tabIndex = 0;
+    v.setAttribute('role', 'application');
+    v.setAttribute('aria-roledescription', 'board');
+    v.setAttribute('aria-label', 'Board. Arrow keys move the cursor; Enter targets the token under it or picks the place.');
+    if (cursorLine) v.setAttribute('aria-describedby', 'board-cursor');
+  }
+
+  // fitGrid: a wide screen draws the grid to fit its box, unless its
+  // squares would be too small to read or hit; then it pans, at a
+  // readable size, inside the board. (A phone always pans, at the
+  // drawing's own size.)
+  const minSquare = 24;
+  function fitGrid() {
+    const gmap = document.querySelector('#board-view .gmap');
+    const svg = gmap && gmap.querySelector('svg.grid-svg');
+    if (!svg) return;
+    const [w, h] = gridSize(svg);
+    const pan = !root.classList.contains('tabbed') && gmap.clientWidth > 0 &&
+      Math.min(gmap.clientWidth / (w + 0.7), gmap.clientHeight / (h + 0.7)) < minSquare;
+    gmap.classList.toggle('pan', pan);
+    svg.style.width = pan ? Math.ceil((w + 0.7) * minSquare) + 'px' : '';
+    svg.style.height = pan ? Math.ceil((h + 0.7) * minSquare) + 'px' : '';
+  }
+  if ('ResizeObserver' in window) {
+    const pane = document.getElementById('pane-board');
+    if (pane) new ResizeObserver(() => fitGrid()).observe(pane);
+  }
+
+  function stops() {
+    const v = boardView();
+    if (!v) return [];
+    const out = [];
+    const seen = new Set();
+    for (const el of v.querySelectorAll('[data-area], [data-token]')) {
+      const key = el.dataset.area !== undefined ? 'area:' + el.dataset.area : 'tok:' + el.dataset.token;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ key, el });
+    }
+    return out;
+  }
+
+  function stopEl(key) {
+    const v = boardView();
+    if (!v || typeof key !== 'string') return null;
+    const i = key.indexOf(':');
+    const attr = key.slice(0, i) === 'area' ? 'data-area' : 'data-token';
+    return v.querySelector('[' + attr + '="' + CSS.escape(key.slice(i + 1)) + '"]');
+  }
+
+  function squareName(x, y) {
+    let col = '';
+    for (let n = x; ; n = Math.floor(n / 26) - 1) {
+      col = String.fromCharCode(65 + (n % 26)) + col;
+      if (n < 26) break;
+    }
+    return col + (y + 1);
+  }
+
+  function tokensAt(svg, x, y) {
+    return Array.from(svg.querySelectorAll('[data-token][data-at="' + x + ',' + y + '"]')).map((g) => g.dataset.token);
+  }
+
+  function placeOffered(value) {
+    return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => Array.from(s.options).some((o) => o.value === value));
+  }
+
+  function say(text) {
+    if (cursorLine && cursorLine.textContent !== text) cursorLine.textContent = text;
+  }
+
+  // drawCursor shows the cursor where it is and says what is there.
+  function drawCursor(scroll) {
+    for (const el of document.querySelectorAll('#battlefield .cursor')) el.classList.remove('cursor');
+    const svg = document.querySelector('#board-view svg.grid-svg');
+    if (svg) svgMark(svg, 'cursor-mark', Array.isArray(cursor) ? cursor : null);
+    if (!cursor) {
+      say('');
+      return;
+    }
+    if (Array.isArray(cursor) && svg) {
+      const [x, y] = cursor;
+      const here = tokensAt(svg, x, y).map(tokenName);
+      const cell = svg.querySelector('rect.cell[x="' + x + '"][y="' + y + '"] title');
+      const what = cell ? cell.textContent.replace(/^[A-Z]+\d+( — )?/, '') : '';
+      let text = squareName(x, y) + (what ? ' — ' + what : '') + (here.length ? ': ' + here.join(', ') : ': empty');
+      if (here.length) text += '. Enter targets ' + here[0] + '.';
+      else if (placeOffered(x + ',' + y)) text += '. Enter picks it as the destination.';
+      say(text);
+      const mark = svg.querySelector('rect.cursor-mark');
+      if (scroll && mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      return;
+    }
+    const el = stopEl(cursor);
+    if (!el) {
+      say('');
+      return;
+    }
+    el.classList.add('cursor');
+    if (scroll) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    if (cursor.startsWith('tok:')) {
+      say(tokenName(cursor.slice(4)) + (tokenPlace(cursor.slice(4)) ? ', ' + tokenPlace(cursor.slice(4)) : '') + '. Enter targets it.');
+    } else {
+      const nameEl = el.querySelector('.zname');
+      const name = nameEl ? nameEl.textContent : cursor.slice(5);
+      const who = Array.from(el.querySelectorAll('[data-token]')).map((t) => tokenName(t.dataset.token));
+      say(name + (who.length ? ': ' + who.join(', ') : ': no one') +
+        (placeOffered(cursor.slice(5)) ? '. Enter picks it as the destination.' : '.'));
+    }
+  }
+
+  function startCursor() {
+    const svg = document.querySelector('#board-view svg.grid-svg');
+    const from = target || (document.querySelector('#board-view .tok.acting') || {}).dataset?.token || '';
+    if (svg) {
+      cursor = (from && squareOf(from)) || [0, 0];
+      return;
+    }
+    const list = stops();
+    const at = from ? list.find((s) => s.key === 'tok:' + from) : null;
+    cursor = at ? at.key : (list[0] ? list[0].key : null);
+  }
+
+  function moveCursor(key) {
+    if (!cursor) startCursor();
+    const svg = document.querySelector('#board-view svg.grid-svg');
+    if (svg && Array.isArray(cursor)) {
+      const [w, h] = gridSize(svg);
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+      cursor = [Math.min(w - 1, Math.max(0, cursor[0] + d[0])), Math.min(h - 1, Math.max(0, cursor[1] + d[1]))];
+      return;
+    }
+    const list = stops();
+    if (!list.length) return;
+    let i = list.findIndex((s) => s.key === cursor);
+    if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      i = i < 0 ? 0 : Math.min(list.length - 1, Math.max(0, i + (key === 'ArrowRight' ? 1 : -1)));
+      cursor = list[i].key;
+      return;
+    }
+    // Up and down: the previous or next zone (or token, on a board
+    // without zones).
+    const zones = list.filter((s) => s.key.startsWith('area:'));
+    const pool = zones.length ? zones : list;
+    const here = i < 0 ? null : list[i].el.closest('[data-area]') || list[i].el;
+    let j = pool.findIndex((s) => s.el === here);
+    j = j < 0 ? 0 : Math.min(pool.length - 1, Math.max(0, j + (key === 'ArrowDown' ? 1 : -1)));
+    cursor = pool[j].key;
+  }
+
+  function pickAtCursor() {
+    if (!cursor) startCursor();
+    const svg = document.querySelector('#board-view svg.grid-svg');
+    if (svg && Array.isArray(cursor)) {
+      const here = tokensAt(svg, cursor[0], cursor[1]);
+      if (here.length) {
+        // Several in one square: each Enter picks the next.
+        pickToken(here[(here.indexOf(target) + 1) % here.length]);
+        drawCursor(false);
+        return;
+      }
+      place = cursor[0] + ',' + cursor[1];
+      if (!applyPlace(true)) say(squareName(cursor[0], cursor[1]) + ': nothing to pick here, and no move goes there now.');
+      return;
+    }
+    if (typeof cursor !== 'string') return;
+    if (cursor.startsWith('tok:')) {
+      pickToken(cursor.slice(4));
+      return;
+    }
+    place = cursor.slice(5);
+    if (!applyPlace(true)) say('No move goes there now.');
+  }
+
+  // ---- keys ------------------------------------------------------------
+
+  const help = document.getElementById('keys');
+  const helpOpen = document.getElementById('keys-open');
+  if (help && typeof help.showModal === 'function' && helpOpen) {
+    helpOpen.hidden = false;
+    helpOpen.addEventListener('click', () => help.showModal());
+    const close = document.getElementById('keys-close');
+    if (close) close.addEventListener('click', () => help.close());
+  }
+
+  function typing(el) {
+    return el instanceof Element && (el.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+  }
+
+  // The acting character's group of actions (the viewer's first, for a
+  // GM: whoever acts).
+  function actingGroup() {
+    return document.querySelector('#actions .action-group.acting') || document.querySelector('#actions .action-group[id^="ag-"]:not(#ag-gm)');
+  }
+
+  // run performs an action of the bar: submits one that takes no input,
+  // opens the form of one that does.
+  function run(item) {
+    if (!item) return false;
+    if (item.matches('details.act')) {
+      openAction(item);
+      return true;
+    }
+    const form = item.matches('form') ? item : item.querySelector('form');
+    if (!form) return false;
+    const go = form.querySelector('button[type="submit"]');
+    if (go) go.focus({ preventScroll: true });
+    form.requestSubmit(go || undefined);
+    return true;
+  }
+
+  function mainActions() {
+    const g = actingGroup();
+    return g ? Array.from(g.querySelectorAll(':scope > .bar > form.action, :scope > .bar > details.act')) : [];
+  }
+
+  function endTurn() {
+    const g = actingGroup();
+    const form = g && g.querySelector('form.action[data-ends-turn]');
+    if (!form) return false;
+    const d = form.closest('details.act');
+    return d ? run(d) : run(form);
+  }
+
+  // closeSomething closes the topmost thing open — a card tray, a menu, an
+  // action's form, the cards — and reports whether it did.
+  function closeSomething() {
+    if (tray && tray.classList.contains('open')) {
+      setTrayOpen(false);
+      return true;
+    }
+    for (const d of document.querySelectorAll('#enc-menu[open], #board-key[open]')) {
+      d.open = false;
+      const s = d.querySelector('summary');
       if (s) s.focus();
+      return true;
+    }
+    const open = Array.from(document.querySelectorAll('#actions details.act[open], #actions details.more[open]'));
+    const act = open.find((d) => d.matches('details.act')) || open[0];
+    if (act) {
+      act.open = false;
+      const s = act.querySelector('summary');
+      if (s) s.focus();
+      return true;
+    }
+    if (cards && cards.children.length) {
+      for (const c of Array.from(cards.children)) dismiss(c);
+      return true;
+    }
+    if (target) {
+      clearTarget();
+      return true;
+    }
+    return false;
+  }
+
+  let swallow = ''; // a key whose press the board used up
+  document.addEventListener('keypress', (e) => {
+    if (swallow && e.key === swallow) e.preventDefault();
+  }, true);
+  document.addEventListener('keyup', (e) => {
+    if (swallow && e.key === swallow) {
+      swallow = '';
+      e.preventDefault();
+    }
+  }, true);
+
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+    if (help && help.open) return; // the dialog handles its own keys
+    const t = e.target;
+    if (e.key === 'Escape') {
+      if (t instanceof HTMLSelectElement) return; // closes its own list
+      if (closeSomething()) e.preventDefault();
+      return;
+    }
+    const v = boardView();
+    if (v && t === v) {
+      if (/^Arrow/.test(e.key)) {
+        e.preventDefault();
+        moveCursor(e.key);
+        drawCursor(true);
+        return;
+      }
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        // Picking moves the focus to the action's button, which the rest
+        // of this key (its keypress, a space's keyup) must not press.
+        swallow = e.key;
+        pickAtCursor();
+        return;
+      }
+    }
+    if (typing(t) || (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' '))) return;
+    const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+    let done = true;
+    switch (key) {
+      case '?':
+        if (help && typeof help.showModal === 'function') help.showModal();
+        else done = false;
+        break;
+      case 'b':
+        if (root.classList.contains('tabbed')) showTab('board', true);
+        if (v) {
+          v.focus();
+          if (!cursor) startCursor();
+          drawCursor(true);
+        }
+        break;
+      case 'a': {
+        if (root.classList.contains('tabbed')) showTab('act', true);
+        const first = mainActions()[0];
+        const el = first && (first.querySelector('summary, button[type="submit"]'));
+        if (el) el.focus();
+        else done = false;
+        break;
+      }
+      case 'e':
+        done = endTurn();
+        break;
+      case 'd': {
+        // The question waiting on you: its default answer, or its first.
+        const dec = document.querySelector('#pending form.decision');
+        const btn = dec && (dec.querySelector('.choices .btn.primary') || dec.querySelector('.choices button'));
+        if (root.classList.contains('tabbed') && btn) showTab('act', true);
+        if (btn) btn.focus();
+        else done = false;
+        break;
+      }
+      case 'l': {
+        if (root.classList.contains('tabbed')) showTab('log', true);
+        const log = document.getElementById('log');
+        if (log) log.focus();
+        break;
+      }
+      case 'c': {
+        if (root.classList.contains('tabbed')) showTab('chat', true);
+        const box = document.getElementById('chat-text');
+        if (box) box.focus();
+        break;
+      }
+      default:
+        if (/^[1-9]$/.test(key)) done = run(mainActions()[Number(key) - 1]);
+        else done = false;
+    }
+    if (done) e.preventDefault();
+  });
+
+  document.addEventListener('focusout', (e) => {
+    if (e.target === boardView() && !(e.relatedTarget instanceof Element && e.relatedTarget === boardView())) {
+      // The cursor stays where it was, but only shows while the board has
+      // the focus.
+      setTimeout(() => { if (document.activeElement !== boardView()) hideCursor(); }, 0);
+    }
+  });
+  // The cursor shows for the keyboard only: a click on the board focuses
+  // it too, and then the pointer is what points.
+  document.addEventListener('focusin', (e) => {
+    if (e.target === boardView() && boardView().matches(':focus-visible')) {
+      if (!cursor) startCursor();
+      drawCursor(false);
     }
   });
 
-  // ---- roll cards ---------------------------------------------------------
+  function hideCursor() {
+    for (const el of document.querySelectorAll('#battlefield .cursor')) el.classList.remove('cursor');
+    const svg = document.querySelector('#board-view svg.grid-svg');
+    if (svg) svgMark(svg, 'cursor-mark', null);
+  }
 
+  // After an update: the board is new, the cursor is drawn again.
+  function redrawBoard() {
+    prepareBoard();
+    const v = boardView();
+    if (v && document.activeElement === v && v.matches(':focus-visible')) drawCursor(false);
+  }
+
+  // ---- roll cards ---------------------------------------------------------
+  //
+  // One card an action: a card for a command already shown takes the new
+  // rolls in. Cards sit in their tray (a toast on a phone); older ones fold
+  // to their totals; what does not fit goes to the log at once. Your own
+  // cards settle into the log after a few seconds, others' a little later;
+  // a card under the pointer or the focus stays while it is there.
+
+  const tray = document.getElementById('cards-tray');
   const cards = document.getElementById('cards');
-  const maxCards = 3;
+  const toggle = document.getElementById('cards-toggle');
+  const stayMine = 6000;
+  const stayOthers = 12000;
+  const timers = new Map(); // card → timeout
+  let holding = false; // the pointer or the focus is on the tray
+
+  function setTrayOpen(on) {
+    if (!tray) return;
+    tray.classList.toggle('open', on);
+    if (toggle) toggle.setAttribute('aria-expanded', on ? 'true' : 'false');
+    if (on) holdAll();
+    else releaseAll();
+  }
+
+  function schedule(card) {
+    clearTimeout(timers.get(card));
+    if (holding || (tray && tray.classList.contains('open'))) return;
+    timers.set(card, setTimeout(() => dismiss(card), card.classList.contains('mine') ? stayMine : stayOthers));
+  }
+
+  function holdAll() {
+    for (const t of timers.values()) clearTimeout(t);
+    timers.clear();
+  }
+
+  function releaseAll() {
+    if (!cards) return;
+    for (const c of cards.children) schedule(c);
+  }
+
+  if (tray) {
+    tray.addEventListener('pointerenter', () => { holding = true; holdAll(); });
+    tray.addEventListener('pointerleave', () => { holding = false; releaseAll(); });
+    tray.addEventListener('focusin', () => { holding = true; holdAll(); });
+    tray.addEventListener('focusout', (e) => {
+      if (e.relatedTarget instanceof Node && tray.contains(e.relatedTarget)) return;
+      holding = false;
+      releaseAll();
+    });
+  }
 
   function dismiss(card) {
-    if (!card || !card.parentNode) return;
+    if (!card || !card.parentNode || card.classList.contains('leaving')) return;
+    clearTimeout(timers.get(card));
+    timers.delete(card);
     card.classList.add('leaving');
-    setTimeout(() => card.remove(), 400);
+    const entry = document.getElementById('ev-' + (card.dataset.seq || ''));
+    if (entry) {
+      entry.classList.add('settled');
+      setTimeout(() => entry.classList.remove('settled'), 1600);
+    }
+    setTimeout(() => {
+      const focused = card.contains(document.activeElement);
+      card.remove();
+      settleTray(focused);
+    }, 400);
+  }
+
+  // settleTray folds every card but the newest, lets the oldest go while
+  // the tray cannot show them whole, and hides an empty tray.
+  function settleTray(refocus) {
+    if (!tray || !cards) return;
+    const list = Array.from(cards.children).filter((c) => !c.classList.contains('leaving'));
+    list.forEach((c, i) => c.classList.toggle('folded', i < list.length - 1));
+    if (!tray.classList.contains('open') && !root.classList.contains('tabbed')) {
+      const over = () => tray.scrollHeight > tray.clientHeight + 1;
+      while (cards.children.length > 1 && over()) {
+        const old = cards.firstElementChild;
+        clearTimeout(timers.get(old));
+        timers.delete(old);
+        old.remove();
+      }
+      // A card too long for the tray drops its modifiers and asides, then
+      // if need be shows its totals only (the log has every die).
+      const last = cards.lastElementChild;
+      if (last) {
+        last.classList.remove('compact');
+        if (over()) last.classList.add('compact');
+        if (over()) last.classList.add('folded');
+      }
+    }
+    while (cards.children.length > 6) cards.firstElementChild.remove();
+    const empty = cards.children.length === 0;
+    tray.hidden = empty;
+    if (empty) setTrayOpen(false);
+    else {
+      // The newest card from its headline: one still taller than the tray
+      // scrolls on below it, never above.
+      const last = cards.lastElementChild;
+      tray.scrollTop = tray.scrollHeight;
+      const above = tray.getBoundingClientRect().top - last.getBoundingClientRect().top;
+      if (above > 0) tray.scrollTop -= above;
+    }
+    if (refocus) {
+      const log = document.getElementById('log');
+      if (log) log.focus({ preventScroll: true });
+    }
   }
 
   function showCards(html) {
     if (!cards || !html) return;
     for (const card of Array.from(parse(html).children)) {
       if (document.getElementById(card.id)) continue;
-      const mine = sent.has(card.dataset.command || '');
-      card.classList.toggle('mine', mine);
-      if (mine) {
-        // A newer card of your own replaces the older one.
-        for (const old of cards.querySelectorAll('.card.mine')) setTimeout(() => dismiss(old), 4000);
-      } else {
-        setTimeout(() => dismiss(card), 12000);
+      // Yours: sent from this page, or the roll of a character you play
+      // (an attack resolved once the GM ruled on it comes with the GM's
+      // answer).
+      const item = card.dataset.actor ? rosterItem(card.dataset.actor) : null;
+      const mine = sent.has(card.dataset.command || '') || (!!item && item.classList.contains('mine'));
+      const same = card.dataset.command ? cards.querySelector('.card[data-command="' + CSS.escape(card.dataset.command) + '"]:not(.leaving)') : null;
+      let shown = card;
+      if (same) {
+        // A follow-up of an action already on screen: its rolls join them.
+        for (const el of Array.from(card.children)) {
+          if (!el.matches('.card-head')) same.append(el);
+        }
+        shown = same;
       }
-      cards.append(card);
+      shown.classList.toggle('mine', mine);
+      cards.append(shown); // the newest last: next to the log on a desktop, the toast on a phone
+      if (tray) tray.hidden = false;
+      settleTray(false);
+      if (shown.parentNode) schedule(shown);
     }
-    while (cards.children.length > maxCards) cards.firstElementChild.remove();
   }
 
   setConn('retry', 'connecting…');

@@ -127,7 +127,7 @@ func Zones() Sample {
 			},
 		}}
 	v := engine.View{ID: "zones", Name: "Goblin ambush at the ford", Ruleset: "sample-zones", Status: engine.StatusRunning,
-		Round: 2, Seq: 9, Viewer: engine.PlayerViewer("brak"),
+		Round: 2, Seq: 10, Viewer: engine.PlayerViewer("brak"),
 		Sides:      []engine.Side{{ID: "heroes", Name: "Heroes"}, {ID: "goblins", Name: "Goblins"}},
 		Combatants: combatants(ts), Order: []string{"brak", "chief", "lyra", "g1", "g2", "g3"}, Current: "brak", Acting: []string{"brak"},
 		Board: finished(b),
@@ -142,14 +142,18 @@ func Zones() Sample {
 	fight := engine.NewEvent("attack", "brak", "Brak attacks Goblin 1 with the battle axe: hit.", nil,
 		roll("Fighting", "brak", 9, 5, "hit", []dice.Mod{{Label: "wounds", Value: -1}, {Label: "gang-up", Value: 1}},
 			dice.Die{Sides: 10, Faces: []int{9}, Role: "trait die"}, dice.Die{Sides: 6, Faces: []int{4}, Role: "Wild Die", Dropped: true}))
-	fight.Rolls[0].Kept = 1
-	fight.Seq, fight.Round = 8, 2
+	fight.Rolls[0].Kept, fight.Rolls[0].Outcome = 1, dice.Good
+	fight.Seq, fight.Round, fight.Command = 8, 2, "c-8"
+	damage := engine.NewEvent("damage", "brak", "Goblin 1 takes 11 damage against Toughness 5: out.", nil,
+		roll("Damage", "brak", 11, 5, "out", nil, dice.Die{Sides: 10, Faces: []int{7}}, dice.Die{Sides: 8, Faces: []int{4}}))
+	damage.Rolls[0].Outcome = dice.Good
+	damage.Seq, damage.Round, damage.Command = 9, 2, "c-8"
 	deal := engine.NewEvent("cards-dealt", "", "Round 2: cards are dealt.", nil,
 		dice.Roll{Label: "Deal: K♠", Who: "brak", Dice: []dice.Die{{Sides: 52, Faces: []int{13}, Role: dice.RolePick}}, Total: 13})
 	deal.Seq, deal.Round = 7, 2
 	start := engine.NewEvent(engine.KindStarted, "", "The encounter begins.", nil)
 	start.Seq = 1
-	return Sample{Name: "zones", View: v, Log: []engine.Event{start, deal, fight, chat(9, "Dana", "Nice swing!", true, "")}}
+	return Sample{Name: "zones", View: v, Log: []engine.Event{start, deal, fight, damage, chat(10, "Dana", "Nice swing!", true, "")}}
 }
 
 // GridBands is a 30 m band grid: a contact group, cover and smoke, one
@@ -200,6 +204,7 @@ func GridBands() Sample {
 		dice.Roll{Label: "Shooting", Who: "rana", Dice: []dice.Die{{Sides: 6, Faces: []int{6}}, {Sides: 6, Faces: []int{5}}, {Sides: 6, Faces: []int{2}}, {Sides: 6, Faces: []int{1}}},
 			Mods: []dice.Mod{{Label: "aiming", Value: 1, Unit: "D"}, {Label: "cover", Value: -1, Unit: "D"}}, Total: 2, Target: 1, Compare: dice.AtLeast, Result: "2 successes"})
 	shot.Seq, shot.Round = 30, 3
+	shot.Rolls[0].Outcome = dice.Good
 	return Sample{Name: "grid-bands", View: v, Log: []engine.Event{shot}}
 }
 
@@ -249,7 +254,8 @@ func GridSquares() Sample {
 	bite := engine.NewEvent("attack", "troll", "The troll bites Tam: 14 damage.", nil,
 		roll("Bite", "troll", 19, 16, "hit", []dice.Mod{{Label: "Strength", Value: 6}, {Label: "prone target", Value: 2}},
 			dice.Die{Sides: 20, Faces: []int{11}, Role: "black"}, dice.Die{Sides: 20, Faces: []int{4}, Role: "white", Dropped: true}))
-	bite.Seq, bite.Round = 59, 4
+	bite.Seq, bite.Round, bite.Command = 59, 4, "c-59"
+	bite.Rolls[0].Outcome = dice.Good
 	whisper := chat(60, "Dana", "Tam, you hear chanting from the dark.", true, "tam")
 	whisper.Audience = []string{engine.GM, "tam"}
 	return Sample{Name: "grid-squares", View: v, Log: []engine.Event{bite, whisper}}
@@ -286,7 +292,12 @@ func Pairs() Sample {
 			{Kind: "withdraw", Actor: "ines", Label: "Withdraw"},
 		},
 	}
-	return Sample{Name: "pairs", View: v}
+	strike := engine.NewEvent("strike", "ines", "Inês strikes Vex: a wound to the sword arm.", nil,
+		roll("Strike", "ines", 17, 14, "wound", []dice.Mod{{Label: "feint against guard", Value: 2}},
+			dice.Die{Sides: 20, Faces: []int{15}, Role: "white"}, dice.Die{Sides: 20, Faces: []int{6}, Role: "black", Dropped: true}))
+	strike.Rolls[0].Outcome = dice.Good
+	strike.Seq, strike.Round, strike.Command = 19, 2, "c-19"
+	return Sample{Name: "pairs", View: v, Log: []engine.Event{strike}}
 }
 
 // Ladder is distance categories between sides: two sides at Medium, a
@@ -320,7 +331,11 @@ func Ladder() Sample {
 			{Kind: "end-turn", Actor: "juno", Label: "End turn", Main: true},
 		},
 	}
-	return Sample{Name: "ladder", View: v}
+	shot := engine.NewEvent("shoot", "juno", "Juno shoots at Wolf 1 at Medium range: a miss.", nil,
+		roll("Shooting", "juno", 9, 12, "miss", []dice.Mod{{Label: "Medium range", Value: -2}}, dice.Die{Sides: 20, Faces: []int{11}}))
+	shot.Rolls[0].Outcome = dice.Bad
+	shot.Seq, shot.Round, shot.Command = 4, 1, "c-4"
+	return Sample{Name: "ladder", View: v, Log: []engine.Event{shot}}
 }
 
 // finished is b with its legend, as engine.Project hands boards out.

@@ -317,3 +317,8 @@ var (
 	_ sheet.Deriver  = Ruleset{}
 	_ sheet.Carrier  = Ruleset{}
 )
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Duels with a black and a white d20: stances chosen in secret, Find Weakness, Disarm and Immobilize, striking and grappling distances."
+}

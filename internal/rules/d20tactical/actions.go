@@ -68,7 +68,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	}
 	if rs := stepRoutes(st, f); len(rs) > 0 {
 		out = append(out, engine.Action{Kind: CmdStep, Actor: id, Label: "5-ft step", Help: "One square, free; provokes nothing; no other movement this turn.",
-			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return r.To.String() }), Place: true}}})
+			Fields: []engine.Field{{Name: "to", Label: "To", Type: engine.FieldSelect, Options: routeChoices(st, f, rs, func(r Route) string { return r.To.Name() }), Place: true}}})
 	}
 	if rs := runRoutes(st, f); len(rs) > 0 {
 		help := fmt.Sprintf("The full round: up to %d ft in a straight line.", RunMultiplier*f.Speed())
@@ -140,7 +140,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				}})
 		}
 	}
-	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true})
+	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true, EndsTurn: true})
 	return out
 }
 

@@ -208,16 +208,19 @@ func runDamage(tx *Tx, d damageSpec) error {
 			sum += die.Total()
 		}
 		v := max(sum+bonus, 1)
-		result := ""
+		rmods, mod := diceMods(mods), bonus
 		if d.Half {
+			// The halving is itemised so the card adds up: d4 4, Strength
+			// +3, halved −4 = 3.
+			rmods = append(rmods, dice.Mod{Label: "halved", Value: v/2 - v})
+			mod += v/2 - v
 			v /= 2
-			result = "halved"
 		}
 		label := "Damage (" + w.Name + ")"
 		if hits > 1 {
 			label = fmt.Sprintf("Damage, shot %d", i+1)
 		}
-		rolls = append(rolls, dice.Roll{Label: label, Who: a.ID, Dice: ds, Mod: bonus, Mods: diceMods(mods), Total: v, Result: result})
+		rolls = append(rolls, dice.Roll{Label: label, Who: a.ID, Dice: ds, Mod: mod, Mods: rmods, Total: v})
 		amounts = append(amounts, v)
 	}
 	extra := 0
@@ -228,12 +231,12 @@ func runDamage(tx *Tx, d damageSpec) error {
 			ds = append(ds, die)
 			extra += die.Total()
 		}
-		result := ""
+		var rmods []dice.Mod
 		if d.Half {
+			rmods = []dice.Mod{{Label: "halved", Value: extra/2 - extra}}
 			extra /= 2
-			result = "halved"
 		}
-		rolls = append(rolls, dice.Roll{Label: "Critical: the damage dice again", Who: a.ID, Dice: ds, Total: extra, Result: result})
+		rolls = append(rolls, dice.Roll{Label: "Critical: the damage dice again", Who: a.ID, Dice: ds, Mod: sumDiceMods(rmods), Mods: rmods, Total: extra})
 	}
 	total := extra
 	parts := make([]string, len(amounts))
@@ -519,4 +522,13 @@ func decideTreat(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepAfter, afterAction{Fighter: f.ID, Strenuous: true}))
+}
+
+// sumDiceMods adds up a roll's itemised modifiers.
+func sumDiceMods(ms []dice.Mod) int {
+	n := 0
+	for _, m := range ms {
+		n += m.Value
+	}
+	return n
 }

@@ -280,7 +280,7 @@ func runMoveLeg(tx *Tx, m moveLeg) error {
 func emitMoved(tx *Tx, f *Fighter, from Cell, path []Cell, mode string) error {
 	st := tx.State
 	to := path[len(path)-1]
-	text := fmt.Sprintf("%s reaches %s.", st.NameOf(f.ID), to)
+	text := fmt.Sprintf("%s reaches %s.", st.NameOf(f.ID), to.Name())
 	if len(path) < 1 || from == to {
 		return nil
 	}

@@ -274,3 +274,8 @@ var (
 	_ sheet.Deriver  = Ruleset{}
 	_ sheet.Carrier  = Ruleset{}
 )
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "d20 Modern on 5-ft squares: initiative, move and attack, posture and cover, hit points and dying, attacks of opportunity."
+}

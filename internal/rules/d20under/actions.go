@@ -96,7 +96,7 @@ func (s *State) turnActions(f *Fighter, v engine.Viewer) []engine.Action {
 		out = append(out, a)
 	}
 	out = append(out, s.freeActions(f, v)...)
-	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true,
+	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true, EndsTurn: true,
 		Fields: []engine.Field{{Name: "next", Label: "Next round", Type: engine.FieldSelect, Options: s.nextChoices(id), Default: "normal"}}})
 	return out
 }
@@ -603,7 +603,7 @@ func (s *State) freeActions(f *Fighter, v engine.Viewer) []engine.Action {
 			}
 			fields := []engine.Field{{Name: "feat", Label: "Feat", Type: engine.FieldSelect, Options: []engine.Choice{{Value: ft.feat, Label: ft.label}}}, payField(s, id)}
 			if ft.feat == FeatPrepared {
-				fields = append(fields, engine.Field{Name: "what", Label: "What", Type: engine.FieldString, Default: "the right tool for it"})
+				fields = append(fields, engine.Field{Name: "what", Label: "What", Type: engine.FieldString, Default: preparedDefault})
 			}
 			out = append(out, engine.Action{Kind: CmdFeat, Actor: id, Label: "Feat: " + ft.label, Help: ft.help, Fields: fields})
 		}
@@ -672,9 +672,16 @@ func (s *State) gmActions() []engine.Action {
 		for _, r := range rungs {
 			rungOpts = append(rungOpts, engine.Choice{Value: r.Name, Label: r.Name})
 		}
+		// One select of pairs: two selects of sides would offer a side
+		// against itself.
+		var pairs []engine.Choice
+		for i, a := range s.Sides {
+			for _, b := range s.Sides[i+1:] {
+				pairs = append(pairs, engine.Choice{Value: a.ID + "+" + b.ID, Label: a.Name + " and " + b.Name})
+			}
+		}
 		out = append(out, engine.Action{Kind: GMDistance, Label: "GM: set a distance", Help: "Between two sides; everyone returns to their side's line.",
-			Fields: []engine.Field{{Name: "a", Label: "Side", Type: engine.FieldSelect, Options: sides},
-				{Name: "b", Label: "And side", Type: engine.FieldSelect, Options: sides, Default: sides[1].Value},
+			Fields: []engine.Field{{Name: "sides", Label: "Between", Type: engine.FieldSelect, Options: pairs},
 				{Name: "rung", Label: "Distance", Type: engine.FieldSelect, Options: rungOpts}}})
 	}
 	if len(all) == 0 {
@@ -689,10 +696,15 @@ func (s *State) gmActions() []engine.Action {
 			Fields: []engine.Field{{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true},
 				{Name: "condition", Label: "Condition", Type: engine.FieldSelect, Options: conds},
 				{Name: "on", Label: "On", Type: engine.FieldCheckbox, Default: "true"}}},
-		engine.Action{Kind: GMAdjust, Label: "GM: adjust a value", Help: "Toughness, Experience, Corruption or ammunition.",
+		engine.Action{Kind: GMAdjust, Label: "GM: adjust a value", Help: "Toughness, Experience, Corruption or an item.",
 			Fields: []engine.Field{{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true},
 				{Name: "what", Label: "Value", Type: engine.FieldSelect, Options: s.adjustable()},
 				{Name: "value", Label: "To", Type: engine.FieldNumber, Min: 0, Max: 999}}})
+	if ammo := s.ammunition(); len(ammo) > 0 {
+		out = append(out, engine.Action{Kind: GMAmmo, Label: "GM: set ammunition", Help: "What is left in a quiver (0–3) or of thrown weapons.",
+			Fields: []engine.Field{{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: ammo},
+				{Name: "value", Label: "To", Type: engine.FieldNumber, Min: 0, Max: 99}}})
+	}
 	if cur := s.Current(); cur != "" && s.Phase == "" && s.fighting(cur) {
 		var over []engine.Choice
 		for _, x := range s.enemiesOfAll(cur) {
@@ -711,13 +723,23 @@ func (s *State) gmActions() []engine.Action {
 		{Value: TrapImprovised, Label: "Improvised trap (1d6)"}}
 	trap := engine.Action{Kind: GMPlaceTrap, Label: "GM: hide a trap", Help: "Players learn of it when someone finds it."}
 	if s.Model == board.Grid {
-		trap.Fields = []engine.Field{{Name: "x", Label: "Column", Type: engine.FieldNumber, Min: 0, Max: s.Grid.Width - 1},
-			{Name: "y", Label: "Row", Type: engine.FieldNumber, Min: 0, Max: s.Grid.Height - 1}}
+		var squares []engine.Choice
+		for y := 0; y < s.Grid.Height; y++ {
+			for x := 0; x < s.Grid.Width; x++ {
+				if c := (Cell{x, y}); s.trapSquare(c) {
+					squares = append(squares, engine.Choice{Value: c.String(), Label: cellWords(c)})
+				}
+			}
+		}
+		if len(squares) == 0 {
+			return out
+		}
+		trap.Fields = []engine.Field{{Name: "square", Label: "Square", Type: engine.FieldSelect, Options: squares, Place: true}}
 	} else {
 		trap.Fields = []engine.Field{{Name: "guards", Label: "Before the line of", Type: engine.FieldSelect, Options: sides}}
 	}
 	trap.Fields = append(trap.Fields,
-		engine.Field{Name: "kind", Label: "Trap", Type: engine.FieldSelect, Options: kinds},
+		engine.Field{Name: "trap", Label: "Trap", Type: engine.FieldSelect, Options: kinds},
 		engine.Field{Name: "holds", Label: "Holds its victim", Type: engine.FieldCheckbox},
 		engine.Field{Name: "discreet", Label: "Discreet (to find it)", Type: engine.FieldNumber, Default: "10", Min: 5, Max: 15},
 		engine.Field{Name: "cunning", Label: "Cunning (to jump or disarm it)", Type: engine.FieldNumber, Default: "10", Min: 5, Max: 15})

@@ -299,7 +299,7 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	if rapid != "" {
-		text := fmt.Sprintf("%s looses a %s Rapid Fire volley.", st.NameOf(f.ID), rapid)
+		text := fmt.Sprintf("%s looses %s Rapid Fire volley.", st.NameOf(f.ID), aOrAn(rapid))
 		if err := note(tx, KindRapidFire, f.ID, text, Note{Fighter: f.ID, What: rapid, Value: shots}); err != nil {
 			return err
 		}

@@ -121,7 +121,7 @@ func TestPlayerAttackIsAccurateAgainstDefense(t *testing.T) {
 		eq(t, "hit", a.Hit, tc.hit)
 		eq(t, "rolled by", a.RolledBy, "ana")
 		r := ev.Rolls[0]
-		eq(t, "label", r.Label, "Attack [Accurate←Defense]")
+		eq(t, "label", r.Label, "Attack: Accurate against Defense")
 		eq(t, "who", r.Who, "ana")
 		eq(t, "target", r.Target, 15)
 		eq(t, "compare", r.Compare, dice.AtMost)
@@ -156,7 +156,7 @@ func TestNPCAttackIsThePlayersDefence(t *testing.T) {
 		ev := decodeOne(t, events, KindAttack, &a)
 		eq(t, "hit", a.Hit, tc.hit)
 		eq(t, "rolled by", a.RolledBy, "ana")
-		eq(t, "label", ev.Rolls[0].Label, "Defence [Defense←Accurate]")
+		eq(t, "label", ev.Rolls[0].Label, "Defence: Defense against Accurate")
 		eq(t, "who", ev.Rolls[0].Who, "ana")
 		eq(t, "target", ev.Rolls[0].Target, 8)
 		if tc.hit {
@@ -176,7 +176,7 @@ func TestNPCAttackIsThePlayersDefence(t *testing.T) {
 func TestNPCAgainstNPCOption(t *testing.T) {
 	for _, tc := range []struct {
 		opt, who, label string
-	}{{RollerAttacker, "orc", "Attack [Accurate←Defense]"}, {RollerDefender, "wolf", "Defence [Defense←Accurate]"}} {
+	}{{RollerAttacker, "orc", "Attack: Accurate against Defense"}, {RollerDefender, "wolf", "Defence: Defense against Accurate"}} {
 		st := begin(t, newState(t, gridSetup(map[string]string{OptNPCvsNPC: tc.opt, OptCriticals: Off}, 6, 3, nil,
 			spec{ID: "orc", Side: "foes", X: 1, Y: 1},
 			spec{ID: "wolf", Side: "heroes", X: 2, Y: 1},

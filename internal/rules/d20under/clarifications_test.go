@@ -50,7 +50,7 @@ func TestQuakeHalfDamageOnAPassedDefence(t *testing.T) {
 	// the standard weapon damage (flat 4): 2.
 	st := mk()
 	events, st := do(t, st, gm, cmd(CmdQuake, "mage", "target", "ana"), 10)
-	eq(t, "label", rollOf(t, events, "Defence").Label, "Defence [Defense←Resolute]")
+	eq(t, "label", rollOf(t, events, "Defence").Label, "Defence: Defense against Resolute")
 	var d Damage
 	decodeOne(t, events, KindDamage, &d)
 	eq(t, "half", d.Damage, 2)
@@ -192,5 +192,5 @@ func TestSurprise(t *testing.T) {
 	st = mk()
 	events, _ = do(t, st, gm, cmd(GMSurprise, "", "side", "foes", "target", "heroes"), 3)
 	r = rollOf(t, events, "Surprise")
-	eq(t, "a player rolls", r.Label, "Surprise [Vigilant←Discreet]")
+	eq(t, "a player rolls", r.Label, "Surprise: Vigilant against Discreet")
 }

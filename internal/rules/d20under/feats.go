@@ -181,7 +181,10 @@ func decideFeat(tx *Tx, cmd engine.Command) error {
 			change.Fearless.To(f.ID, true), change.Terrified.To(f.ID, false))
 	}
 	what := strings.TrimSpace(args.What)
-	if what == "" || utf8.RuneCountInString(what) > 80 {
+	if what == "" {
+		what = preparedDefault // a form left empty: the field's own default
+	}
+	if utf8.RuneCountInString(what) > 80 {
 		return fray.Errorf(fray.EINVALID, "Prepared: say what item or lore (up to 80 characters)")
 	}
 	if f.Prepared != "" {
@@ -296,3 +299,7 @@ func (s *State) whirlwindTargets(f *Fighter, v engine.Viewer) []string {
 		return s.enemies(f.ID, x) && !s.Combatant(x).Out && engine.Visible(s, v, x) && s.canMelee(f, s.Fighters[x]) == nil
 	})
 }
+
+// preparedDefault is what a Prepared hero turns out to carry when the
+// player names nothing.
+const preparedDefault = "the right tool for it"

@@ -20,12 +20,16 @@ import (
 
 func decideSetDistance(tx *Tx, cmd engine.Command) error {
 	var args struct {
-		A    string `json:"a"`
-		B    string `json:"b"`
-		Rung string `json:"rung"`
+		Sides string `json:"sides"` // "a+b", as offered
+		A     string `json:"a"`     // or the two sides apart
+		B     string `json:"b"`
+		Rung  string `json:"rung"`
 	}
 	if err := cmd.Decode(&args); err != nil {
 		return err
+	}
+	if args.Sides != "" {
+		args.A, args.B, _ = strings.Cut(args.Sides, "+")
 	}
 	st := tx.State
 	if st.Model != board.Ladder {
@@ -91,31 +95,71 @@ func decideSetCondition(tx *Tx, cmd engine.Command) error {
 		Set: []Change{gmConditions[i].To(f.ID, args.On)}}, []string{f.ID})
 }
 
-// adjustable are the values the GM may override.
+// adjustable are the values the GM may override on any combatant
+// (ammunition is per weapon: ammunition below).
 func (s *State) adjustable() []engine.Choice {
 	out := []engine.Choice{{Value: "toughness", Label: "Toughness"}, {Value: "xp", Label: "Experience"},
 		{Value: "permanent", Label: "Permanent Corruption"}, {Value: "temporary", Label: "Temporary Corruption"}}
 	for _, it := range itemNames {
 		out = append(out, engine.Choice{Value: "item:" + it, Label: label(it)})
 	}
-	seen := map[string]bool{}
+	return out
+}
+
+// ammunition are the weapons whose ammunition the GM may set, as
+// "combatant:weapon": one select, so a combatant is never offered with a
+// weapon it does not carry.
+func (s *State) ammunition() []engine.Choice {
+	var out []engine.Choice
 	for _, c := range s.Combatants {
+		if c.Out {
+			continue
+		}
 		for _, w := range s.Fighters[c.ID].Weapons {
-			k := w.kind()
-			key := ""
-			switch {
-			case k.Ammo:
-				key = "ammo:" + w.ID
-			case k.Units:
-				key = "units:" + w.ID
-			}
-			if key != "" && !seen[key] {
-				seen[key] = true
-				out = append(out, engine.Choice{Value: key, Label: "Ammunition: " + w.Name})
+			if k := w.kind(); k.Ammo || k.Units {
+				out = append(out, engine.Choice{Value: c.ID + ":" + w.ID, Label: c.Name + "'s " + w.Name})
 			}
 		}
 	}
 	return out
+}
+
+// decideSetAmmo is the GM setting what is left of one combatant's
+// ammunition (a quiver's counter, or thrown weapons in hand).
+func decideSetAmmo(tx *Tx, cmd engine.Command) error {
+	var args struct {
+		Weapon string `json:"weapon"` // "combatant:weapon"
+		Value  int    `json:"value"`
+	}
+	if err := cmd.Decode(&args); err != nil {
+		return err
+	}
+	id, weapon, _ := strings.Cut(args.Weapon, ":")
+	f, err := tx.Named(id)
+	if err != nil {
+		return err
+	}
+	if args.Value < 0 || args.Value > 99 {
+		return fray.Errorf(fray.EINVALID, "value must be 0–99")
+	}
+	return setAmmo(tx, f, weapon, args.Value)
+}
+
+// setAmmo sets f's ammunition for weapon.
+func setAmmo(tx *Tx, f *Fighter, weapon string, v int) error {
+	st := tx.State
+	name := st.NameOf(f.ID)
+	w, ok := f.Sheet.Weapon(weapon)
+	k := w.kind()
+	if !ok || !k.Ammo && !k.Units {
+		return fray.Errorf(fray.EILLEGAL, "%s has no %s with ammunition", name, weapon)
+	}
+	what, counter := "units:"+weapon, change.Units
+	if k.Ammo {
+		what, counter, v = "ammo:"+weapon, change.Ammo, min(v, AmmoCounter)
+	}
+	return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s ammunition to %d.", name, w.Name, v), Note{Fighter: f.ID, What: what, Value: v,
+		Set: []Change{counter.To(f.ID, weapon, v)}}, []string{f.ID})
 }
 
 func decideAdjust(tx *Tx, cmd engine.Command) error {
@@ -132,14 +176,14 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(st.adjustable(), func(c engine.Choice) bool { return c.Value == args.What }) {
+	key, sub, _ := strings.Cut(args.What, ":")
+	if key != "ammo" && key != "units" && !slices.ContainsFunc(st.adjustable(), func(c engine.Choice) bool { return c.Value == args.What }) {
 		return fray.Errorf(fray.EINVALID, "%q cannot be adjusted", args.What)
 	}
 	if args.Value < 0 || args.Value > 999 {
 		return fray.Errorf(fray.EINVALID, "value must be 0–999")
 	}
 	name := st.NameOf(f.ID)
-	key, sub, _ := strings.Cut(args.What, ":")
 	switch key {
 	case "toughness":
 		v := min(args.Value, f.MaxToughness)
@@ -147,7 +191,9 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 		case v > f.Toughness:
 			return heal(tx, f, v-f.Toughness, "", "the GM's ruling")
 		case v == f.Toughness:
-			return fray.Errorf(fray.EILLEGAL, "%s has %d Toughness already", name, v)
+			// The GM's ruling that it stays, logged: a form sent as it is
+			// (any value at or above the maximum, for a hale fighter).
+			return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM keeps %s's Toughness at %d.", name, v), Note{Fighter: f.ID, What: key, Value: v}, []string{f.ID})
 		}
 		if err := emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's Toughness to %d.", name, v), Note{Fighter: f.ID, What: key, Value: v,
 			Set: []Change{change.Toughness.To(f.ID, v)}}, []string{f.ID}); err != nil {
@@ -157,21 +203,8 @@ func decideAdjust(tx *Tx, cmd engine.Command) error {
 			return fallen(tx, f, false)
 		}
 		return nil
-	case "ammo", "units":
-		w, ok := f.Sheet.Weapon(sub)
-		if !ok {
-			return fray.Errorf(fray.EILLEGAL, "%s has no %s", name, sub)
-		}
-		v := args.Value
-		if key == "ammo" {
-			v = min(v, AmmoCounter)
-		}
-		counter := change.Ammo
-		if key == "units" {
-			counter = change.Units
-		}
-		return emit(tx, KindAdjusted, "", fmt.Sprintf("The GM sets %s's %s ammunition to %d.", name, w.Name, v), Note{Fighter: f.ID, What: args.What, Value: v,
-			Set: []Change{counter.To(f.ID, sub, v)}}, []string{f.ID})
+	case "ammo", "units": // set-ammunition's, still read here
+		return setAmmo(tx, f, sub, args.Value)
 	}
 	if key == "item" {
 		v := min(args.Value, 99)

@@ -67,7 +67,7 @@ func kojCheck(tx *Tx, f *Fighter, level string, shots int) (int, error) {
 		return novice, nil
 	}
 	o := rollTest(tx, st.plainTest(f.ID, Quick, "Koj: Rapid Fire", testOther))
-	text := fmt.Sprintf("%s, roused, looses a %s volley.", st.NameOf(f.ID), level)
+	text := fmt.Sprintf("%s, roused, looses %s volley.", st.NameOf(f.ID), aOrAn(level))
 	result := 1
 	if !o.Pass {
 		text = fmt.Sprintf("%s fails the Quick test: a Novice volley only.", st.NameOf(f.ID))

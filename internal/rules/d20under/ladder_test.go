@@ -162,11 +162,11 @@ func TestLadderFlankingAndFour(t *testing.T) {
 func TestGMSetsTheDistance(t *testing.T) {
 	st := rangeFight(t, "Medium")
 	_, st = do(t, st, gm, cmd(CmdAdvance, "ana", "side", "foes"))
-	_, st = do(t, st, gm, cmd(GMDistance, "", "a", "heroes", "b", "foes", "rung", "Long"))
+	_, st = do(t, st, gm, cmd(GMDistance, "", "sides", "heroes+foes", "rung", "Long"))
 	eq(t, "long", rungs[st.rung("ana", "orc")].Name, "Long")
 	eq(t, "back on the line", st.Fighters["ana"].Ahead["foes"], 0)
 	gridSt := duel(t, nil)
-	fail(t, gridSt, gm, cmd(GMDistance, "", "a", "heroes", "b", "foes", "rung", "Long"), fray.EILLEGAL)
+	fail(t, gridSt, gm, cmd(GMDistance, "", "sides", "heroes+foes", "rung", "Long"), fray.EILLEGAL)
 }
 
 func TestChargeOnTheLadder(t *testing.T) {

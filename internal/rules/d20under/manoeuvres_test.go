@@ -78,7 +78,7 @@ func TestDisarm(t *testing.T) {
 	// [Accurate 13 ← Strong 13] = 10.
 	st := brawl(t, noCrit, nil, nil)
 	events, st := do(t, st, gm, cmd(CmdDisarm, "ana", "target", "orc"), 10)
-	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm [Accurate←Strong]")
+	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm: Accurate against Strong")
 	eq(t, "target", rollOf(t, events, "Disarm").Target, 10)
 	eq(t, "no damage", len(find(events, KindDamage)), 0)
 	eq(t, "sword dropped", st.Fighters["orc"].Drawn, false)

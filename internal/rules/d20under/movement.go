@@ -822,7 +822,7 @@ func decideUseItem(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	set = append(set, change.Item.To(f.ID, args.Item, f.Items[args.Item]-1))
-	if err := note(tx, KindItem, f.ID, fmt.Sprintf("%s uses a %s on %s.", st.NameOf(f.ID), strings.ReplaceAll(args.Item, "-", " "), st.PublicNameOf(to.ID)),
+	if err := note(tx, KindItem, f.ID, fmt.Sprintf("%s uses %s on %s.", st.NameOf(f.ID), aOrAn(strings.ReplaceAll(args.Item, "-", " ")), st.PublicNameOf(to.ID)),
 		Note{Fighter: f.ID, Target: to.ID, What: args.Item, Set: set}); err != nil {
 		return err
 	}

@@ -149,8 +149,8 @@ func TestBadArgumentsAreRefused(t *testing.T) {
 		{cmd(CmdDeathTest, "ana"), fray.EILLEGAL},
 		{cmd(CmdAdvance, "ana", "side", "foes"), fray.EILLEGAL}, // a grid
 		{cmd(GMCondition, "", "combatant", "ana", "condition", "invisible", "on", true), fray.EINVALID},
-		{cmd(GMAdjust, "", "combatant", "ana", "what", "ammo:bow", "value", 2), fray.EINVALID},
-		{cmd(GMPlaceTrap, "", "x", 99, "y", 1, "kind", TrapMechanical, "discreet", 10, "cunning", 10), fray.EILLEGAL},
+		{cmd(GMAdjust, "", "combatant", "ana", "what", "ammo:bow", "value", 2), fray.EILLEGAL},
+		{cmd(GMPlaceTrap, "", "square", "99,1", "trap", TrapMechanical, "discreet", 10, "cunning", 10), fray.EILLEGAL},
 		{cmd("fly", "ana"), fray.EINVALID},
 	} {
 		fail(t, st, gm, tc.c, tc.code)

@@ -25,7 +25,7 @@ func playOut(t *testing.T, setup engine.Setup, seed uint64, weights map[string]i
 var botWeights = map[string]int{
 	CmdAttack: 14, CmdShoot: 12, CmdEngage: 8, CmdMove: 5, CmdCharge: 3, CmdEndTurn: 3, CmdDeathTest: 5, CmdStand: 6,
 	CmdAdvance: 6, CmdBreakFree: 4, CmdDeclared: 6, CmdSurpriseHit: 6, CmdFeat: 1, CmdSteelyGaze: 1,
-	GMCondition: 0, GMAdjust: 0, GMAdvantage: 1, GMPlaceTrap: 1, GMDistance: 0, GMSurprise: 2, GMBegin: 1, GMEndSurpise: 1,
+	GMCondition: 0, GMAdjust: 0, GMAmmo: 0, GMAdvantage: 1, GMPlaceTrap: 1, GMDistance: 0, GMSurprise: 2, GMBegin: 1, GMEndSurpise: 1,
 }
 
 func TestRandomPlaySmoke(t *testing.T) {

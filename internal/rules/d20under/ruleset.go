@@ -65,7 +65,8 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		{Kind: CmdSurprisePass, Decide: decideSurprisePass},
 		{Kind: GMBegin, GM: true, Decide: decideBegin}, {Kind: GMSurprise, GM: true, Decide: decideSurprise},
 		{Kind: GMDistance, GM: true, Decide: decideSetDistance}, {Kind: GMCondition, GM: true, Decide: decideSetCondition},
-		{Kind: GMAdjust, GM: true, Decide: decideAdjust}, {Kind: GMAdvantage, GM: true, Decide: decideGrantAdvantage},
+		{Kind: GMAdjust, GM: true, Decide: decideAdjust}, {Kind: GMAmmo, GM: true, Decide: decideSetAmmo},
+		{Kind: GMAdvantage, GM: true, Decide: decideGrantAdvantage},
 		{Kind: GMPlaceTrap, GM: true, Decide: decidePlaceTrap}, {Kind: GMEndSurpise, GM: true, Decide: decideEndSurprise},
 	},
 	Steps: []kit.StepSpec[*State, *Fighter]{
@@ -172,6 +173,7 @@ const (
 	GMDistance   = "set-distance"
 	GMCondition  = "set-condition"
 	GMAdjust     = "adjust"
+	GMAmmo       = "set-ammunition"
 	GMAdvantage  = "grant-advantage"
 	GMPlaceTrap  = "place-trap"
 	GMEndSurpise = "end-surprise"
@@ -365,4 +367,9 @@ func canAct(st *State, f *Fighter) error {
 		return fray.Errorf(fray.EILLEGAL, "%s is down: only a death test is possible", st.NameOf(f.ID))
 	}
 	return nil
+}
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Symbaroum: players roll a d20 under an attribute, with second chances, Toughness against armour, pain and death tests — on a 2 m grid or distance categories."
 }

@@ -130,15 +130,18 @@ func rollTest(tx *Tx, t test) outcome {
 	return outcome{Roll: roll, Pass: pass, Face: face, Target: target}
 }
 
-// testLabel is "Attack [Accurate←Defense]" or "Quick".
+// testLabel is what the roll card calls a test, in words a player says:
+// "Attack: Accurate against Defense", "Break free: Strong" or "Quick" (the
+// book's [Accurate←Defense]; the numbers are the roll's modifiers and
+// target).
 func testLabel(what string, t test) string {
 	if t.Foe == nil {
 		if what == "" {
 			return label(t.Roller.Attr)
 		}
-		return fmt.Sprintf("%s [%s]", what, label(t.Roller.Attr))
+		return fmt.Sprintf("%s: %s", what, label(t.Roller.Attr))
 	}
-	return fmt.Sprintf("%s [%s←%s]", what, label(t.Roller.Attr), label(t.Foe.Attr))
+	return fmt.Sprintf("%s: %s against %s", what, label(t.Roller.Attr), label(t.Foe.Attr))
 }
 
 // Test kinds, for the modifiers and second chances that apply.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -151,17 +152,17 @@ func runTrap(tx *Tx, c trapCtx) error {
 			}
 			return spring(tx, t, f)
 		}
-		text := fmt.Sprintf("%s spots a %s in the way.", st.NameOf(f.ID), t.name())
+		text := fmt.Sprintf("%s spots %s in the way.", st.NameOf(f.ID), aOrAn(t.name()))
 		if err := note(tx, KindTrap, f.ID, text, Note{Fighter: f.ID, What: "discovered", Set: []Change{change.TrapKnown.To(t.ID, side)}}, o.Roll); err != nil {
 			return err
 		}
 	}
-	opts := []engine.Choice{{Value: "jump", Label: "Jump over it [Quick←Cunning]"}}
+	opts := []engine.Choice{{Value: "jump", Label: "Jump over it (Quick against its Cunning)"}}
 	if f.movesLeft() > 0 {
 		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
 	}
 	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
-	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: a %s lies in the way.", st.NameOf(f.ID), t.name()),
+	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: %s lies in the way.", st.NameOf(f.ID), aOrAn(t.name())),
 		Options: opts, Default: "stop"}, Cont{Trap: &c})
 }
 
@@ -285,7 +286,7 @@ func decideSetTrap(tx *Tx, cmd engine.Command) error {
 	if st.Model == board.Grid {
 		where = "at " + cellWords(Cell{x, y})
 	}
-	text := fmt.Sprintf("%s sets a %s %s.", st.NameOf(f.ID), k.Label, where)
+	text := fmt.Sprintf("%s sets %s %s.", st.NameOf(f.ID), aOrAn(k.Label), where)
 	return emit(tx, KindTrapSet, f.ID, text, struct {
 		Note
 		Trap *Trap `json:"trap"`
@@ -412,10 +413,11 @@ func decideDisarmTrap(tx *Tx, cmd engine.Command) error {
 // decidePlaceTrap is the GM hiding a trap (a GM decision of seed e).
 func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 	var args struct {
-		X        int    `json:"x"`
-		Y        int    `json:"y"`
-		Guards   string `json:"guards"`
-		Kind     string `json:"kind"`
+		Square   string `json:"square"` // "x,y" (grid)
+		X        *int   `json:"x"`      // or x and y (grid)
+		Y        *int   `json:"y"`
+		Guards   string `json:"guards"` // the side whose line it lies before (distance categories)
+		Trap     string `json:"trap"`   // mechanical, mine or improvised
 		Die      int    `json:"die"`
 		Holds    bool   `json:"holds"`
 		Discreet int    `json:"discreet"`
@@ -425,9 +427,9 @@ func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	k, ok := trapKinds[args.Kind]
+	k, ok := trapKinds[args.Trap]
 	if !ok {
-		return fray.Errorf(fray.EINVALID, "kind %q must be mechanical, mine or improvised", args.Kind)
+		return fray.Errorf(fray.EINVALID, "trap %q must be mechanical, mine or improvised", args.Trap)
 	}
 	if args.Die == 0 {
 		args.Die = k.Die
@@ -438,12 +440,18 @@ func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 	if args.Discreet < 1 || args.Discreet > 20 || args.Cunning < 1 || args.Cunning > 20 {
 		return fray.Errorf(fray.EINVALID, "discreet and cunning must be 1–20")
 	}
-	t := Trap{Kind: args.Kind, Die: args.Die, Holds: args.Holds, Discreet: args.Discreet, Cunning: args.Cunning}
+	t := Trap{Kind: args.Trap, Die: args.Die, Holds: args.Holds, Discreet: args.Discreet, Cunning: args.Cunning}
 	where := ""
 	if st.Model == board.Grid {
-		c := Cell{args.X, args.Y}
-		if !st.Grid.inside(c.X, c.Y) || st.Grid.wall(c.X, c.Y) || st.anyTrapAt(c) || st.at(c.X, c.Y) != "" {
-			return fray.Errorf(fray.EILLEGAL, "square %d,%d must be inside the grid, open, empty and without a trap", c.X, c.Y)
+		c, ok := parseCell(args.Square)
+		if args.Square == "" && args.X != nil && args.Y != nil {
+			c, ok = Cell{*args.X, *args.Y}, true
+		}
+		if !ok {
+			return fray.Errorf(fray.EINVALID, "square %q must be a square of the grid as \"x,y\"", args.Square)
+		}
+		if !st.trapSquare(c) {
+			return fray.Errorf(fray.EILLEGAL, "square %s must be inside the grid, open, empty and without a trap", cellWords(c))
 		}
 		t.X, t.Y = c.X, c.Y
 		where = "at " + cellWords(c)
@@ -456,13 +464,28 @@ func decidePlaceTrap(tx *Tx, cmd engine.Command) error {
 	}
 	n := st.TrapCount + 1
 	t.ID = trapID(n)
-	text := fmt.Sprintf("The GM hides a %s %s.", k.Label, where)
+	text := fmt.Sprintf("The GM hides %s %s.", aOrAn(k.Label), where)
 	ev := engine.NewEvent(KindTrapSet, "", text, struct {
 		Note
 		Trap *Trap `json:"trap"`
-	}{Note{What: args.Kind, Set: []Change{change.TrapCount.To(n)}}, &t})
+	}{Note{What: args.Trap, Set: []Change{change.TrapCount.To(n)}}, &t})
 	ev.Secret = true // players learn of it when someone finds it
 	return tx.Emit(ev)
+}
+
+// aOrAn puts the indefinite article before a noun phrase: "an
+// alchemical mine", "a mechanical trap".
+func aOrAn(phrase string) string {
+	if phrase != "" && strings.ContainsRune("aeiouAEIOU", rune(phrase[0])) {
+		return "an " + phrase
+	}
+	return "a " + phrase
+}
+
+// trapSquare reports whether the GM may hide a trap on c: inside the
+// grid, open, empty and without a trap.
+func (s *State) trapSquare(c Cell) bool {
+	return s.Grid.inside(c.X, c.Y) && !s.Grid.wall(c.X, c.Y) && !s.anyTrapAt(c) && s.at(c.X, c.Y) == ""
 }
 
 // trapWords are the traps as a select's options.

@@ -28,7 +28,7 @@ func corridor(t *testing.T, opts map[string]string) *State {
 			Stats: map[string]any{"abilities": map[string]string{"trapper": "novice"}}},
 		spec{ID: "orc", Side: "foes", X: 11, Y: 1, Attr: map[string]int{Quick: 10}},
 	)))
-	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "x", 3, "y", 1, "kind", TrapMechanical, "holds", true, "discreet", 10, "cunning", 10))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "square", "3,1", "trap", TrapMechanical, "holds", true, "discreet", 10, "cunning", 10))
 	return st
 }
 
@@ -66,7 +66,7 @@ func TestDiscoverAndBypassATrap(t *testing.T) {
 			st := corridor(t, noCrit)
 			// [Vigilant 10 ← Discreet 10] = 10: found.
 			events, st := do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
-			eq(t, "discovery", rollOf(t, events, "Discover").Label, "Discover a trap [Vigilant←Discreet]")
+			eq(t, "discovery", rollOf(t, events, "Discover").Label, "Discover a trap: Vigilant against Discreet")
 			d := pendingKind(t, st, DecTrap)
 			eq(t, "asked", d.For, "ana")
 			eq(t, "waits before the trap", st.Fighters["ana"].X, 2)
@@ -104,7 +104,7 @@ func TestDisarmATrap(t *testing.T) {
 	_, st = answer(t, st, engine.PlayerViewer("ana"), DecTrap, "stop", nil)
 	// Ana, untrained, pokes it with her spear from 2,1: [Accurate 12 ← Cunning 10] = 12.
 	events, st := do(t, st, gm, cmd(CmdDisarmTrap, "ana", "trap", "trap-1"), 12)
-	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap [Accurate←Cunning]")
+	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap: Accurate against Cunning")
 	eq(t, "disarmed", len(st.Traps), 0)
 	// A trapper uses [Cunning←Cunning].
 	st = corridor(t, noCrit)
@@ -113,7 +113,7 @@ func TestDisarmATrap(t *testing.T) {
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "ana"))
 	_, st = do(t, st, gm, cmd(CmdMove, "bo", "to", "2,1"))
 	events, st = do(t, st, gm, cmd(CmdDisarmTrap, "bo", "trap", "trap-1"), 11)
-	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap [Cunning←Cunning]")
+	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap: Cunning against Cunning")
 	eq(t, "still there", len(st.Traps), 1)
 	// Out of reach.
 	fail(t, st, gm, cmd(CmdDisarmTrap, "bo", "trap", "trap-2"), fray.EILLEGAL)
@@ -148,7 +148,7 @@ func TestSettingTraps(t *testing.T) {
 		eq(t, "movement left", st.Fighters["ana"].Moves, 1)
 		eq(t, "a mine", st.Traps[0].Kind, TrapMine)
 	})
-	t.Run("the player's trap: the NPC at risk — the setter rolls [Discreet←Vigilant]", func(t *testing.T) {
+	t.Run("the player's trap: the NPC at risk — the setter rolls: Discreet against Vigilant", func(t *testing.T) {
 		st := mk(noCrit, map[string]string{"trapper": "novice"})
 		_, st = do(t, st, gm, cmd(CmdSetTrap, "ana", "item", ItemMechanicalTrap, "at", "2,1"), 12)
 		_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "1,0"))
@@ -157,7 +157,7 @@ func TestSettingTraps(t *testing.T) {
 		events, st := do(t, st, gm, cmd(CmdMove, "orc", "to", "2,1", "actions", 2), 13, 1)
 		r := rollOf(t, events, "Discover")
 		eq(t, "rolled by the setter", r.Who, "ana")
-		eq(t, "label", r.Label, "Discover a trap [Discreet←Vigilant]")
+		eq(t, "label", r.Label, "Discover a trap: Discreet against Vigilant")
 		eq(t, "the orc is caught", st.Fighters["orc"].Caught, "trap-1")
 	})
 }
@@ -167,7 +167,7 @@ func TestTrapsOnTheLadder(t *testing.T) {
 		spec{ID: "orc", Side: "foes", Attr: map[string]int{Quick: 12}},
 		spec{ID: "ana", Side: "heroes", PC: true, Attr: map[string]int{Quick: 11, Vigilant: 10}},
 	)))
-	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "guards", "foes", "kind", TrapMine, "discreet", 10, "cunning", 10))
+	_, st = do(t, st, gm, cmd(GMPlaceTrap, "", "guards", "foes", "trap", TrapMine, "discreet", 10, "cunning", 10))
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "orc"))
 	// Ana engages the orc, one move away: the mine before its line.
 	_, st = do(t, st, gm, cmd(CmdEngage, "ana", "target", "orc"), 11, 6)

@@ -121,7 +121,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	if a, ok := duelAction(st, v, f); ok {
 		out = append(out, a)
 	}
-	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true,
+	out = append(out, engine.Action{Kind: CmdEndTurn, Actor: id, Label: "End turn", Main: true, EndsTurn: true,
 		Help: fmt.Sprintf("%s left unused.", actionCount(f.Actions))})
 	return out
 }

@@ -193,8 +193,7 @@ func answerDuel(tx *Tx, answers []engine.Answered) error {
 	if c, why := st.cover(lf, wf); c > 0 {
 		at.Mods = append(at.Mods, diceMod(why, c))
 	}
-	return beginAttack(tx, at, fmt.Sprintf("%s takes the Extreme range shot at %s with the %s (%s %d vs %s).", st.PublicNameOf(winner), st.PublicNameOf(loser),
-		w.Name, at.Skill, at.Value, difficultyWords(at)))
+	return beginAttack(tx, at, fmt.Sprintf("%s takes the Extreme range shot at %s with the %s.", st.PublicNameOf(winner), st.PublicNameOf(loser), w.Name))
 }
 
 func applyDuelBegun(st *State, d DuelBegun) error {

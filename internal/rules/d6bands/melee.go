@@ -82,8 +82,9 @@ func decideStrike(tx *Tx, cmd engine.Command) error {
 	if err := need(st, f, a.Actions, "A melee attack"); err != nil {
 		return err
 	}
-	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s (%s %d vs %s).", st.NameOf(f.ID), st.NameOf(t.ID), w.Name,
-		a.Skill, a.Value, difficultyWords(a)))
+	// The sentence says what happens; the skill, the dice and their
+	// modifiers are the roll's.
+	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s.", st.NameOf(f.ID), st.NameOf(t.ID), w.Name))
 }
 
 // mayDefend reports whether t may spend its Defense Pool against the

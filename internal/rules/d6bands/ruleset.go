@@ -394,3 +394,8 @@ func (s *State) secretFor(ev engine.Event, ids ...string) engine.Event {
 	}
 	return ev.With(ids...)
 }
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Open-ended d6 rolled under a skill, on 30 m range bands: stealth, cover, shooting and stray shots, melee reach, wounds that bleed."
+}

@@ -244,8 +244,7 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 	if err := need(st, f, a.Actions, capital(what)); err != nil {
 		return err
 	}
-	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s (%s %d vs %s).", st.NameOf(f.ID), what, st.NameOf(t.ID), w.Name,
-		a.Skill, a.Value, difficultyWords(a)))
+	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s.", st.NameOf(f.ID), what, st.NameOf(t.ID), w.Name))
 }
 
 // difficultyWords words an attack's difficulty: "4D +1D cover".

@@ -27,7 +27,7 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 		out = append(out, gmActions(st)...)
 	}
 	if cur != "" && v.CanCommand(cur) && !st.Combatant(cur).Out {
-		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true})
+		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true, EndsTurn: true})
 	}
 	for _, c := range st.Combatants {
 		f := st.Fighters[c.ID]
@@ -328,7 +328,7 @@ func gmActions(st *State) []engine.Action {
 				{Value: "none", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
 				{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
 			}},
-			{Name: "armor", Label: "Cover Armour", Type: "number", Default: "0", Min: 0, Max: 30},
+			{Name: "armor", Label: "Cover Armour (with cover)", Type: "number", Default: "0", Min: 0, Max: 30},
 		}})
 	return out
 }

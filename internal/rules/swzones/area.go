@@ -35,7 +35,8 @@ import (
 //   - a Burst that misses deviates to a random neighbouring zone (a recorded
 //     die); a Small or Large Burst's exact spot there is the GM's to decide
 //     (scatter-placement); everyone it covers may dive out, at −2
-//     (scatter-dodge). A Cone or Jet that misses hits no one;
+//     (scatter-dodge) — the thrower too when it deviated into the
+//     thrower's zone (scatter-thrower). A Cone or Jet that misses hits no one;
 //   - each victim left takes the damage, rolled separately (no raise bonus
 //     for area attacks), and may Soak.
 // A dive-out is a reaction: each player whose fighter may dive is asked at
@@ -671,7 +672,9 @@ func land(tx *Tx, l landing) error {
 	}
 	d := AreaLanded{Attacker: a.Attacker, Source: tool.ID, At: l.At, Deviated: l.Deviated, Victims: []string{}}
 	for _, id := range covered {
-		if id == a.Attacker {
+		// The attacker's own hit never catches them; a blast that deviated
+		// lands where it lands (seed 9), unless the GM spares the thrower.
+		if id == a.Attacker && (!l.Deviated || kit.Opt(&st.Base, OptScatterThrower) == ThrowerSpared) {
 			continue
 		}
 		d.Victims = append(d.Victims, id)

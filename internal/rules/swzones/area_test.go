@@ -421,3 +421,75 @@ func TestAreaDamageWaitsForSoak(t *testing.T) {
 	}
 	eq(t, "mara's wounds", st.Fighters["mara"].Wounds, 3)
 }
+
+// The seed (Grenades dispersion): a missed grenade deviates to a random
+// adjacent zone, and "you still get the usual Agility roll to get out of
+// the grenade's area" — the burst applies where it lands, so one that
+// deviates into the thrower's own zone catches the thrower, who may dive
+// out at −2 like anyone there. The scatter-thrower option spares the
+// thrower instead.
+func TestBlastDeviatingIntoTheThrowersZone(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		opts    map[string]string
+		victims string
+		asked   bool // vance is asked whether to dive out
+	}{
+		{"the seed: the thrower is caught", nil, "vance g1", true},
+		{"option: the thrower is spared", map[string]string{OptScatterThrower: ThrowerSpared}, "g1", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := areaFight(t, tc.opts)
+			// Vance (z1) throws the frag grenade at z2 (1 zone: −2):
+			// Athletics 2, Wild 3, −2 = 1, a miss. z2 borders z1 and z3: the
+			// d2 says 1, z1 — his own zone. g1 dives at once: Agility 6
+			// (aces) +1 −2 = 5, clear.
+			events, st := do(t, st, gm, cmd(CmdArea, "vance", "weapon", "frag", "at", "z:z2"), 2, 3, 1, 6, 1)
+			var sc AreaScatter
+			decodeOne(t, events, KindAreaScatter, &sc)
+			eq(t, "deviated to his zone", sc.To, "z1")
+			var l AreaLanded
+			decodeOne(t, events, KindAreaLanded, &l)
+			eq(t, "victims", strings.Join(l.Victims, " "), tc.victims)
+			eq(t, "divers: every victim", strings.Join(l.Divers, " "), tc.victims)
+			if !tc.asked {
+				if len(st.Pending) != 0 {
+					t.Fatalf("nobody is asked: %+v", st.Pending)
+				}
+				return
+			}
+			d := pendingKind(t, st, DecDive)
+			eq(t, "vance asked", d.For, "vance")
+			eq(t, "the usual roll", d.Prompt, "Dive out of Frag grenade? (Agility -2)")
+			// He dives: Agility 3, Wild 2, −2 = 1, caught; 3d6 = 4+4+4 = 12.
+			events, st = answer(t, st, engine.PlayerViewer("vance"), DecDive, "dive", 3, 2, 4, 4, 4)
+			var dv Dive
+			decodeOne(t, events, KindDive, &dv)
+			eq(t, "caught", dv.Spared, false)
+			eq(t, "damaged by his own grenade", len(find(events, KindAreaDamage)), 1)
+		})
+	}
+}
+
+// An encounter begun before scatter-thrower existed keeps the reading it
+// began with (the thrower spared); a new one has the seed's.
+func TestScatterThrowerOfOlderEncounters(t *testing.T) {
+	st := areaFight(t, nil)
+	raw, err := engine.Snapshot(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decoded, err := New().Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "new", decoded.Core().Options[OptScatterThrower], ThrowerCaught)
+	delete(st.Options, OptScatterThrower)
+	if raw, err = engine.Snapshot(st); err != nil {
+		t.Fatal(err)
+	}
+	if decoded, err = New().Decode(raw); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "older", decoded.Core().Options[OptScatterThrower], ThrowerSpared)
+}

@@ -82,8 +82,8 @@ func decideSetCover(tx *Tx, cmd engine.Command) error {
 	if args.Armor < 0 || args.Armor > 30 {
 		return fray.Errorf(fray.EINVALID, "armor must be 0–30")
 	}
-	if args.Armor > 0 && cover == "" {
-		return fray.Errorf(fray.EINVALID, "cover Armour needs a cover level")
+	if cover == "" {
+		args.Armor = 0 // no cover, nothing for a shot to go through: the form's Armour is moot
 	}
 	text := fmt.Sprintf("The GM sets %s's cover to %s", z.Name, coverName(cover))
 	if args.Armor > 0 {

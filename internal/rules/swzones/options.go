@@ -1,6 +1,7 @@
 package swzones
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -60,6 +61,11 @@ const (
 	// OptScatterPlacement [GM, seed 9]: where in the zone a deviated Small or
 	// Large Burst lands: the GM decides ("gm") or a recorded die ("random").
 	OptScatterPlacement = "scatter-placement"
+	// OptScatterThrower [GM, seed 9]: a blast that deviates into its
+	// thrower's own zone catches the thrower like anyone there, who gets the
+	// usual Agility roll to get out ("caught", the seed's words: the burst
+	// applies where it lands), or never catches the thrower ("spared").
+	OptScatterThrower = "scatter-thrower"
 	// OptNPCDive: the dive-out rolls of the GM's fighters are rolled at once
 	// ("auto") or the GM is asked ("ask"). Players are always asked.
 	OptNPCDive = "npc-dive"
@@ -131,6 +137,9 @@ const (
 
 	PlaceGM     = "gm"
 	PlaceRandom = "random"
+
+	ThrowerCaught = "caught"
+	ThrowerSpared = "spared"
 
 	DiveAuto = "auto"
 	DiveAsk  = "ask"
@@ -261,6 +270,14 @@ var optionSpecs = []engine.OptionSpec{
 		Choices: []engine.Choice{
 			{Value: PlaceGM, Label: "The GM decides"},
 			{Value: PlaceRandom, Label: "A die decides"},
+		},
+	},
+	{
+		Name: OptScatterThrower, Label: "A deviated blast in the thrower's zone", Default: ThrowerCaught,
+		Help: "A missed grenade or blast that deviates into the thrower's own zone catches the thrower like anyone it covers (with the usual Agility roll to get out), or always spares the thrower.",
+		Choices: []engine.Choice{
+			{Value: ThrowerCaught, Label: "Catches the thrower too"},
+			{Value: ThrowerSpared, Label: "Spares the thrower"},
 		},
 	},
 	{
@@ -400,3 +417,23 @@ const retreatDefendBonus = 2
 // extremeRange reports whether the edition has Extreme range (up to 4× Long,
 // −8).
 func extremeRange(b *engine.Base) bool { return edition(b) == EditionSWADE }
+
+// Decode reads a snapshot like the kit does, except that an encounter
+// begun before scatter-thrower existed keeps the reading it began with:
+// a deviated blast spares its thrower.
+func (r Ruleset) Decode(snapshot []byte) (engine.State, error) {
+	var head struct {
+		Options map[string]string `json:"options"`
+	}
+	if err := json.Unmarshal(snapshot, &head); err != nil {
+		return nil, err
+	}
+	st, err := r.Ruleset.Decode(snapshot)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := head.Options[OptScatterThrower]; !ok {
+		st.Core().Options[OptScatterThrower] = ThrowerSpared
+	}
+	return st, nil
+}

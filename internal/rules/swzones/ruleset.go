@@ -293,3 +293,8 @@ func applyOut(st *State, d engine.CombatantOut) error {
 	}
 	return nil
 }
+
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "Savage Worlds on a map of zones: action cards, trait rolls with a Wild Die, raises, Shaken and wounds, melees inside a zone."
+}

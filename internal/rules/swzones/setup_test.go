@@ -215,7 +215,7 @@ func TestOptionsListInterpretations(t *testing.T) {
 		OptCoverObstacle: CoverArmor, OptShootInMelee: ShootNo, OptMultiAction: MultiDeclare,
 		OptRunRefund: RefundFirstRoll, OptRiseCost: "0", OptEngageFreeAttacks: EngageEdges,
 		OptPowerRangeGaps: GapsInterpolate, OptConeJet: ConeUnion, OptScatterDodge: "-2",
-		OptScatterPlacement: PlaceGM, OptNPCDive: DiveAuto, OptGMBennyLimit: LimitRaise,
+		OptScatterPlacement: PlaceGM, OptScatterThrower: ThrowerCaught, OptNPCDive: DiveAuto, OptGMBennyLimit: LimitRaise,
 		OptPushFreeAttacks: PushNone, OptSoakOffers: OffersAll, OptRerollOffers: OffersPCs,
 		OptExtrasBennies: No, OptGMBennies: GMBenniesPerPC, OptBleedingOut: BleedSuccess,
 		OptInterruptWindows: On, OptInterruptContest: ContestAgility, OptProneShots: ProneOtherZones,
