@@ -32,6 +32,8 @@ type CampaignProps struct {
 	Notice, Error string
 	// Prep is the preparation part (drafts, stages, bestiary, characters).
 	Prep *PrepProps
+	// Notes are the GMs' private notes on the campaign (GMs only).
+	Notes string
 }
 
 // MemberRow is one member of a campaign. Role is "gm" or "player";

@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -49,6 +50,17 @@ type DraftProps struct {
 	Notice, Error string
 	// Odds is the encounter odds section.
 	Odds OddsProps
+	// The stage: the campaign's pictures to choose from, the scene, the
+	// handouts and the GM's note on the encounter.
+	Pictures []Picture
+	Scene    string
+	Handouts []engine.Handout
+	Note     string
+}
+
+// Picture is one of a campaign's uploaded pictures.
+type Picture struct {
+	URL, Thumb, Name string
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes
@@ -117,6 +129,8 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
+	// Portrait is its picture's URL; Notes the GM's private note on it.
+	Portrait, Notes string
 }
 
 // StatBlockProps is the page editing a bestiary entry or character.
@@ -218,6 +232,14 @@ func combatantName(rows []CombatantRow, id string) string {
 		}
 	}
 	return id
+}
+
+func pictureLabel(p Picture) string {
+	if p.Name != "" {
+		return p.Name
+	}
+	id := strings.TrimPrefix(p.URL, engine.AssetPrefix)
+	return "Picture " + id[:min(8, len(id))]
 }
 
 // htmxConfig keeps htmx within the pages' Content-Security-Policy (no

@@ -46,6 +46,14 @@ type swView struct {
 		ID      string `json:"id"`
 		Options []struct{ Value string }
 	} `json:"pending"`
+	// Awaiting are the players' decisions, which the GM answers only
+	// with override.
+	Awaiting []struct {
+		Decision struct {
+			ID      string `json:"id"`
+			Options []struct{ Value string }
+		} `json:"decision"`
+	} `json:"awaiting"`
 	Board board.Board `json:"board"`
 }
 
@@ -91,6 +99,10 @@ func (s *testServer) woundBrak(gm *apiUser, id string, above int) int {
 			continue
 		case brak.Wounds > above && v.Status == "running":
 			return brak.Wounds
+		case len(v.Awaiting) > 0:
+			d := v.Awaiting[0].Decision
+			s.command(gm, id, cid, map[string]any{"kind": "answer", "decision": d.ID, "choice": d.Options[0].Value, "override": true})
+			continue
 		case len(v.Pending) > 0:
 			s.command(gm, id, cid, map[string]any{"kind": "answer", "decision": v.Pending[0].ID, "choice": v.Pending[0].Options[0].Value})
 			continue

@@ -32,6 +32,9 @@ type config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client, for rate limits.
 	TrustedProxies server.TrustedProxies
+	// AssetQuota bounds each campaign's uploaded pictures, in bytes (0:
+	// assets.DefaultQuota; negative: no bound).
+	AssetQuota int64
 	// PublicURL is the server's address as its users reach it, for links
 	// in notices ("" leaves them out of e-mails and webhooks).
 	PublicURL string
@@ -66,6 +69,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	secure := fs.Bool("secure-cookies", env("FRAY_SECURE_COOKIES", "") == "true", "Secure session cookies behind a TLS proxy")
 	origins := fs.String("allowed-origins", env("FRAY_ALLOWED_ORIGINS", ""), "extra browser origins (scheme://host[:port] or host[:port], wildcards allowed)")
 	proxies := fs.String("trusted-proxies", env("FRAY_TRUSTED_PROXIES", ""), "reverse proxies (IPs, CIDRs) whose X-Forwarded-For names the client")
+	quota := fs.Int64("asset-quota", envInt(getenv("FRAY_ASSET_QUOTA")), "bytes of pictures each campaign may store (0: 200 MiB, -1: no limit)")
 	publicURL := fs.String("public-url", env("FRAY_PUBLIC_URL", ""), "the server's address as users reach it, for links in notices")
 	smtpURL := fs.String("smtp-url", env("FRAY_SMTP_URL", ""), "SMTP server for e-mail notices (smtp://[user:pass@]host[:port] or smtps://…)")
 	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
@@ -76,7 +80,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 		return config{}, nil, err
 	}
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
-		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate}
+		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate, AssetQuota: *quota}
 	cfg.NotifyLease, cfg.NotifyBackoff = notifyTimings(getenv)
 	if *refill != "" {
 		d, err := time.ParseDuration(*refill)
@@ -99,6 +103,11 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	if cfg.TrustedProxies, err = server.ParseTrustedProxies(*proxies); err != nil {
 		return config{}, nil, err
 	}
+	if v := getenv("FRAY_ASSET_QUOTA"); v != "" {
+		if _, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil {
+			return config{}, nil, fmt.Errorf("FRAY_ASSET_QUOTA must be a whole number of bytes: %w", err)
+		}
+	}
 	if v := getenv("FRAY_DICE_SEED"); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
@@ -118,6 +127,13 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 		return config{}, nil, err
 	}
 	return cfg, fs, nil
+}
+
+// envInt reads a whole number from the environment (0 when unset or not
+// one; flag parsing reports a bad -asset-quota itself).
+func envInt(v string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	return n
 }
 
 func newLogger(cfg config, stdout io.Writer) *slog.Logger {

@@ -249,9 +249,15 @@ func (f *fight) checkReplay(rs engine.Ruleset, log []engine.Event) {
 	if !sameJSON(f.t, freshRaw, enc.Initial) {
 		f.t.Fatal("the example's setup does not build the stored initial state")
 	}
-	projected, _ := json.Marshal(engine.Project(rs, st, engine.GMViewer()))
 	var served json.RawMessage
 	f.srv.call(f.gm, "GET", "/api/encounters/"+f.id, nil, &served)
+	// The GM's viewer knows which characters the player owns (their
+	// decisions are the player's): project as that viewer.
+	var as struct{ Viewer engine.Viewer }
+	if err := json.Unmarshal(served, &as); err != nil || !as.Viewer.GM || len(as.Viewer.Players) != len(f.pcs) {
+		f.t.Fatalf("the GM's served viewer %+v (%v), the player owns %v", as.Viewer, err, f.pcs)
+	}
+	projected, _ := json.Marshal(engine.Project(rs, st, as.Viewer))
 	if !sameJSON(f.t, projected, served) {
 		f.t.Fatalf("the replayed projection differs from the served view:\n%s\n%s", projected, served)
 	}

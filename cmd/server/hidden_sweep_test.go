@@ -29,7 +29,35 @@ const (
 	unseenID   = "xq-lurker"
 	unseenName = "Vantablack Ossery"
 	unseenStat = "Umbrafel"
+	// unseenPortrait is the hidden combatant's portrait: unseen until the
+	// reveal, like its name.
+	unseenPortrait = engine.AssetPrefix + "0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c"
+	// gmSecret marks what no player may ever read, before or after the
+	// reveal: the GM's notes (on the encounter, a zone, the player's
+	// character, the hidden combatant; in the setup and written in play)
+	// and the handouts never shown (prepared in the setup and in play),
+	// their pictures' URLs included.
+	gmSecret        = "Gmsecretmark"
+	gmSecretPicture = engine.AssetPrefix + "5ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2e75ec2"
 )
+
+var secretMarks = regexp.MustCompile(`(?i)` + gmSecret + `|` + regexp.QuoteMeta(gmSecretPicture))
+
+// addSecrets gives a setup document the GM's notes and an unrevealed
+// handout carrying the secret marks, and the hidden combatant its notes
+// and portrait.
+func addSecrets(doc map[string]any, hidden map[string]any, pc string) {
+	hidden["notes"] = gmSecret + " on the hidden one"
+	hidden["portrait"] = unseenPortrait
+	doc["notes"] = []any{
+		map[string]any{"subject": "encounter", "text": gmSecret + " the bridge gives way"},
+		map[string]any{"subject": "zone:ford", "text": gmSecret + " deep water"},
+		map[string]any{"subject": "combatant:" + pc, "text": gmSecret + " the player's secret"},
+	}
+	doc["handouts"] = []any{
+		map[string]any{"id": "sealed-letter", "title": gmSecret + " letter", "text": gmSecret + " text", "image": gmSecretPicture},
+	}
+}
 
 // sweepCommands and sweepEvents bound the bot's play per example (the
 // replay is read at every seq), so the sweep of every example stays within
@@ -108,6 +136,7 @@ func unseenSetup(t *testing.T, data []byte) (setups [][]byte, pc string) {
 		renameValues(doc, hidden["id"].(string), unseenID)
 		hidden["name"] = unseenName
 		markNames(hidden["stats"])
+		addSecrets(doc, hidden, pc)
 		setup, _ := json.Marshal(doc)
 		return [][]byte{setup}, pc
 	}
@@ -146,6 +175,7 @@ func unseenSetup(t *testing.T, data []byte) (setups [][]byte, pc string) {
 		clone := decodeNumbers(t, raw)
 		clone["id"], clone["name"], clone["hidden"], clone["pc"], clone["start"] = unseenID, unseenName, true, false, st
 		markNames(clone["stats"])
+		addSecrets(doc, clone, pc)
 		doc["combatants"] = append(slices.Clone(combatants), clone)
 		setup, _ := json.Marshal(doc)
 		setups = append(setups, setup)
@@ -207,7 +237,7 @@ func markNames(v any) {
 // channelKey cuts a channel's name to what the sweep counts by.
 var channelKey = regexp.MustCompile(` (\(|at |after |resumed |with ).*`)
 
-var unseenMarks = regexp.MustCompile(`(?i)` + regexp.QuoteMeta(unseenID) + `|` + regexp.QuoteMeta(unseenName) + `|` + unseenStat)
+var unseenMarks = regexp.MustCompile(`(?i)` + regexp.QuoteMeta(unseenID) + `|` + regexp.QuoteMeta(unseenName) + `|` + unseenStat + `|` + regexp.QuoteMeta(unseenPortrait))
 
 // leak returns where b names the hidden combatant, with some context, or "".
 func leak(b []byte) string {
@@ -230,6 +260,7 @@ type hiddenSweep struct {
 	jsonWS, htmlWS *fightSocket
 	gmEvents       []engine.Event
 	lastSeq        int64
+	secretsChecked int // bodies searched for the GM's secrets
 }
 
 // check fails the test when what the player read on channel names the
@@ -240,12 +271,24 @@ func (sw *hiddenSweep) check(channel string, b []byte) {
 	if l := leak(b); l != "" {
 		sw.t.Errorf("%s shows the player the hidden combatant: %s", channel, l)
 	}
+	sw.checkSecrets(channel, b)
+}
+
+// checkSecrets fails the test when what the player read on channel, at
+// any time, holds a GM's note or an unrevealed handout.
+func (sw *hiddenSweep) checkSecrets(channel string, b []byte) {
+	sw.t.Helper()
+	if loc := secretMarks.FindIndex(b); loc != nil {
+		sw.t.Errorf("%s shows the player a GM secret: %q in …%s…", channel, b[loc[0]:loc[1]], b[max(0, loc[0]-200):min(len(b), loc[1]+100)])
+	}
+	sw.secretsChecked++
 }
 
 // checkEvent checks one event the player read on channel, unless it came
 // at or after the reveal.
 func (sw *hiddenSweep) checkEvent(channel string, ev json.RawMessage) {
 	sw.t.Helper()
+	sw.checkSecrets(channel, ev)
 	if seq := seqOf(sw.t, ev); seq < sw.revealed {
 		sw.check(fmt.Sprintf("%s (event %d)", channel, seq), ev)
 	}
@@ -271,6 +314,24 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	sw.jsonWS = srv.connect(player, sw.id, "view=1")
 	sw.htmlWS = srv.connect(player, sw.id, "view=1&html=1")
 	sw.pages("at setup", true)
+	// The GM writes notes and prepares a handout in play, all secret; and
+	// sees them, so the sweep cannot pass for want of secrets.
+	for i, cmd := range []map[string]any{
+		{"kind": engine.KindSetNote, "subject": "encounter", "text": gmSecret + " written in play"},
+		{"kind": engine.KindSetNote, "subject": "combatant:" + unseenID, "text": gmSecret + " about the hidden one"},
+		{"kind": engine.KindAddHandout, "title": "Map", "text": gmSecret + " prepared in play", "image": gmSecretPicture},
+	} {
+		if code, e := srv.command(gm, sw.id, fmt.Sprint("secret", i), cmd); code != 200 {
+			t.Fatalf("%v: %d %+v", cmd, code, e)
+		}
+	}
+	if code := srv.call(gm, "PUT", "/api/campaigns/"+sw.campaign+"/notes", map[string]string{"notes": gmSecret + " the campaign's notes"}, nil); code != 200 {
+		t.Fatalf("campaign notes: %d", code)
+	}
+	if gv := srv.get(gm, "/api/encounters/"+sw.id).body; !secretMarks.Match(gv) || !bytes.Contains(gv, []byte(unseenPortrait)) {
+		t.Fatal("the GM's view holds no notes, handout or portrait: the sweep would look for nothing")
+	}
+	sw.pages("with the GM's secrets", true)
 
 	rng := rand.New(rand.NewPCG(seed, 23))
 	for step := 0; step < sweepCommands; step++ {
@@ -278,7 +339,9 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 		if v.Status == engine.StatusFinished || v.Seq >= sweepEvents {
 			break
 		}
-		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool { return a.Kind == engine.KindReveal })
+		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool {
+			return a.Kind == engine.KindReveal || a.Kind == engine.KindRevealHandout // the GM's choices to show
+		})
 		cmd := contractPick(rng, v)
 		if cmd == nil {
 			t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
@@ -316,7 +379,7 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	sw.htmlWS.waitSeq(sw.lastSeq)
 	sw.liveFrames()
 	sw.history()
-	t.Logf("%d events, revealed at %d; checked %v", sw.lastSeq, sw.revealed, sw.checked)
+	t.Logf("%d events, revealed at %d; checked %v; %d bodies searched for the GM's secrets", sw.lastSeq, sw.revealed, sw.checked, sw.secretsChecked)
 }
 
 // stillHidden reports whether the GM's view still has the combatant hidden.
@@ -383,6 +446,8 @@ func (sw *hiddenSweep) liveFrames() {
 			// but not in the events before the reveal.
 			if f.Seq < sw.revealed {
 				sw.check(fmt.Sprintf("%s (frame at %d)", name, f.Seq), raw)
+			} else {
+				sw.checkSecrets(fmt.Sprintf("%s (frame at %d)", name, f.Seq), raw)
 			}
 			for _, ev := range f.Events {
 				sw.checkEvent(name, ev)
@@ -441,6 +506,7 @@ func (sw *hiddenSweep) history() {
 			sw.t.Fatalf("resuming from 0 gave a %s", f.Type)
 		}
 		agree("the socket resumed with "+q, f.Events)
+		sw.checkSecrets("the socket resumed with "+q, ws.all()[0])
 		if f.HTML != nil {
 			for part, html := range f.HTML {
 				sw.checkHTML("the fragment "+part+" resumed from 0", []byte(html))
@@ -459,25 +525,34 @@ func (sw *hiddenSweep) history() {
 		sw.t.Fatalf("export.json: %d %s", p.code, p.body)
 	}
 	agree("the JSON export", doc.Events)
+	sw.checkSecrets("the JSON export", p.body)
 	if sw.revealed == 1<<63-1 {
 		sw.check("the JSON export", p.body)
 	}
 	md := sw.srv.get(sw.player, "/encounters/"+sw.id+"/export.md").body
+	sw.checkSecrets("the Markdown export", md)
 	sw.checkBlocks("the Markdown export", md, regexp.MustCompile("(?m)^- (?:~~)?`#([0-9]+)`"))
 
 	// The log page, every page of it.
 	for after := int64(0); ; {
 		body := sw.srv.get(sw.player, fmt.Sprintf("/encounters/%s/log?after=%d", sw.id, after)).body
 		sw.checkHTML(fmt.Sprintf("the log page after %d", after), body)
+		sw.checkSecrets(fmt.Sprintf("the log page after %d", after), body)
 		m := regexp.MustCompile(`log\?after=([0-9]+)`).FindSubmatch(body)
 		if m == nil {
 			break
 		}
 		after, _ = strconv.ParseInt(string(m[1]), 10, 64)
 	}
+	timeline := sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body
+	sw.checkSecrets("the timeline", timeline)
 	if sw.revealed == 1<<63-1 {
-		sw.check("the timeline", sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body)
+		sw.check("the timeline", timeline)
 	}
+	// After the reveal too: the views and pages.
+	sw.checkSecrets("the API view at the end", sw.srv.get(sw.player, "/api/encounters/"+sw.id).body)
+	sw.checkSecrets("the encounter page at the end", sw.srv.get(sw.player, "/encounters/"+sw.id).body)
+	sw.checkSecrets("the campaign page at the end", sw.srv.get(sw.player, "/campaigns/"+sw.campaign).body)
 
 	// The replay, at every seq before the reveal: the page and the API.
 	for seq := int64(0); seq <= sw.lastSeq && seq < sw.revealed; seq++ {

@@ -213,7 +213,9 @@ func playUntilPlayerActs(t *testing.T, at *accessTable) {
 			if choice == "" {
 				choice = d.Options[0].Value
 			}
-			body := fmt.Sprintf(`{"id":%q,"command":{"kind":"answer","decision":%q,"choice":%q}}`, id, d.ID, choice)
+			// The GM drives the table: the player's own decisions too,
+			// deliberately (override).
+			body := fmt.Sprintf(`{"id":%q,"command":{"kind":"answer","decision":%q,"choice":%q,"override":true}}`, id, d.ID, choice)
 			if code := at.a.raw(at.gm, "POST", "/api/encounters/"+at.id+"/commands", jsonType, body); code != 200 {
 				t.Fatalf("the GM's answer to %s: %d", d.ID, code)
 			}

@@ -10,9 +10,11 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
+	"github.com/fray-vtt/fray/internal/assets"
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
+	"github.com/fray-vtt/fray/internal/deadlines"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/history"
@@ -87,6 +89,10 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 	go sweep(listenCtx, db, log)
 
+	// Turn deadlines: every instance runs a worker; each wait is claimed by
+	// one (see internal/deadlines).
+	go (&deadlines.Worker{Store: db, Table: svc, Logger: log}).Run(listenCtx)
+
 	// The outbox worker stops with listenCtx, after the live encounters
 	// have written their last commands (and notices).
 	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, log)
@@ -125,12 +131,13 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
+	hist := history.New(db, rulesets)
 	return server.New(server.Config{
 		Accounts: acc, Tokens: acc, Access: db,
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets),
-		History: history.New(db, rulesets), Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: db,
+		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})
 }

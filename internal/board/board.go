@@ -64,6 +64,9 @@ type Token struct {
 	// Hidden is set for a combatant the players do not see (only the GM
 	// and its controller get its token).
 	Hidden bool `json:"hidden,omitempty"`
+	// Portrait is the URL of the combatant's picture, "" for none (the
+	// engine fills it in from the combatant; initials are the fallback).
+	Portrait string `json:"portrait,omitempty"`
 	// Tags are short words that say what the token is ("Veteran").
 	Tags []string `json:"tags,omitempty"`
 	// Initiative is what the turn order shows beside the name: a card

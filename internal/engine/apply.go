@@ -28,12 +28,20 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		b.Seq = ev.Seq
 		return nil
 	}
+	if IsStageEvent(ev.Kind) {
+		// The stage is the engine's; the ruleset never sees it.
+		if err := applyStage(b, ev); err != nil {
+			return err
+		}
+		b.Seq = ev.Seq
+		return nil
+	}
 	if ev.Kind == KindRewound {
 		// The whole state, the ruleset's part included, becomes the
 		// snapshot the event carries; the ruleset does not see the event.
 		// Only the record of who was hidden when goes on: what happened
 		// after the snapshot stays in the log, as it was seen.
-		hiding, hidden := b.Hiding, b.HiddenIDs()
+		hiding, hidden, stage := b.Hiding, b.HiddenIDs(), b.Stage
 		if err := applyRewound(rs, st, ev); err != nil {
 			return err
 		}
@@ -41,7 +49,7 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		if !slices.Equal(b.HiddenIDs(), hidden) {
 			hiding = append(slices.Clip(hiding), HidingChange{Seq: ev.Seq, Hidden: hidden})
 		}
-		b.Seq, b.Hiding = ev.Seq, hiding
+		b.Seq, b.Hiding, b.Stage = ev.Seq, hiding, stage
 		return nil
 	}
 	if err := applyCore(b, ev); err != nil {

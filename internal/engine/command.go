@@ -19,6 +19,10 @@ type Viewer struct {
 	// and chat messages carry. It is not part of what the viewer sees, nor
 	// of Key: viewers who differ only by name see the same projection.
 	Name string `json:"-"`
+	// Players, on a GM's viewer, names the player who owns each player
+	// character a player owns (combatant id → account name): decisions for
+	// those are the players' to answer (owner.go).
+	Players map[string]string `json:"players,omitempty"`
 }
 
 // GMViewer is the game master's viewer.
@@ -35,7 +39,7 @@ func (v Viewer) CanCommand(id string) bool {
 // Key identifies the viewer for caching projections: viewers with equal keys see the same thing.
 func (v Viewer) Key() string {
 	if v.GM {
-		return GM
+		return GM + v.playersKey()
 	}
 	ids := slices.Clone(v.Controls)
 	slices.Sort(ids)

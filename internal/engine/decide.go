@@ -56,8 +56,14 @@ func NewEncounter(rs Ruleset, id string, setup Setup) (State, error) {
 		if !seen["side:"+c.Side] {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q is on unknown side %q", c.ID, c.Side)
 		}
+		if err := CheckAsset("combatant "+c.ID+"'s portrait", c.Portrait); err != nil {
+			return nil, err
+		}
 		c.Combatant.Out, c.Combatant.Down = false, false
 		base.Combatants = append(base.Combatants, c.Combatant)
+	}
+	if err := newStage(&base, setup); err != nil {
+		return nil, err
 	}
 	specs := rs.Options()
 	for _, o := range specs {
@@ -178,7 +184,7 @@ func isCoreCommand(kind string) bool {
 		KindChat, KindFreeRoll:
 		return true
 	}
-	return false
+	return isStageCommand(kind)
 }
 
 // Spec returns rs's declaration of command kind, if it has one.
@@ -200,6 +206,10 @@ func decide(tx *Tx, cmd Command) error {
 	if cmd.Kind == KindChat || cmd.Kind == KindFreeRoll {
 		// Table talk goes on at any stage, even while a question waits.
 		return decideTalk(tx, cmd)
+	}
+	if isStageCommand(cmd.Kind) {
+		// So does the stage: a scene, a handout, a note.
+		return decideStage(tx, cmd)
 	}
 	// A finished encounter only takes reveals and rewinds: undoing the
 	// action that ended it reopens it.

@@ -279,6 +279,9 @@ type answerArgs struct {
 	Decision string                     `json:"decision"`
 	Choice   string                     `json:"choice"`
 	Values   map[string]json.RawMessage `json:"values,omitempty"`
+	// Override is the GM deciding for a player: without it the GM cannot
+	// answer a decision a player owns (owner.go).
+	Override bool `json:"override,omitempty"`
 }
 
 func decideAnswer(tx *Tx, cmd Command) error {
@@ -297,6 +300,13 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if !b.mayAnswer(tx.viewer, *d) {
 		return fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
 	}
+	if a.Override && !tx.viewer.GM {
+		return fray.Errorf(fray.EFORBIDDEN, "only the GM may decide for another")
+	}
+	player := tx.viewer.playerOf(*d)
+	if player != "" && !a.Override {
+		return fray.Errorf(fray.EFORBIDDEN, "this decision is %s's to make: decide for %s only deliberately (override)", player, player)
+	}
 	if d.Answered {
 		return fray.Errorf(fray.EILLEGAL, "this decision is already answered")
 	}
@@ -311,20 +321,36 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if !tx.viewer.GM {
 		by = d.For
 	}
-	return tx.answer(*d, a.Choice, values, by)
+	return tx.answer(*d, a.Choice, values, by, player)
 }
 
 // decideAcceptDefaults answers, as the GM, every decision waiting that has
-// a default.
+// a default, but for the decisions players own: those are left to their
+// players (or to "Decide for", one at a time).
+//
+// With {"override": true} it answers the players' decisions too, each
+// logged as the GM deciding for its player: what a turn deadline's
+// fallback sends when the wait runs out.
 func decideAcceptDefaults(tx *Tx, cmd Command) error {
-	if err := cmd.NoArgs(); err != nil {
+	var args struct {
+		Override bool `json:"override"`
+	}
+	if err := cmd.Decode(&args); err != nil {
 		return err
 	}
 	var ids []string
+	players := 0
 	for _, d := range tx.Base().Pending {
-		if !d.Answered && d.Default != "" {
+		switch {
+		case d.Answered || d.Default == "":
+		case tx.viewer.playerOf(d) != "" && !args.Override:
+			players++
+		default:
 			ids = append(ids, d.ID)
 		}
+	}
+	if len(ids) == 0 && players > 0 {
+		return fray.Errorf(fray.EILLEGAL, "only players' decisions wait: they are theirs to make (decide for a player one at a time)")
 	}
 	if len(ids) == 0 {
 		return fray.Errorf(fray.EILLEGAL, "no pending decision has a default")
@@ -338,7 +364,7 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.answer(*d, d.Default, values, GM); err != nil {
+		if err := tx.answer(*d, d.Default, values, GM, tx.viewer.playerOf(*d)); err != nil {
 			return err
 		}
 	}
@@ -348,7 +374,8 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 // answer records an answer. An open decision is resolved at once and
 // handed to the ruleset; a sealed one is kept secret until its group is
 // complete. When no decision is left waiting, the parked work resumes.
-func (tx *Tx) answer(d Decision, choice string, values Values, by string) error {
+// player, when not empty, is the player the GM decided for.
+func (tx *Tx) answer(d Decision, choice string, values Values, by, player string) error {
 	b := tx.Base()
 	actor := ""
 	if d.For != GM {
@@ -357,8 +384,11 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string) error 
 	if !d.Sealed {
 		steps := tx.stepsAfter([]string{d.ID})
 		text := fmt.Sprintf("%s: %s", d.Prompt, d.Label(choice))
+		if player != "" {
+			text = decidedForText(player, text)
+		}
 		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text,
-			Data: mustJSON(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by})}.With(d.concerns(b)...)); err != nil {
+			Data: mustJSON(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: player})}.With(d.concerns(b)...)); err != nil {
 			return err
 		}
 		return tx.resume([]Answered{{Decision: d, Choice: choice, Values: values, By: by}}, steps)
@@ -367,13 +397,17 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string) error 
 	if who == "the GM" {
 		who = "The GM"
 	}
-	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: who + " has answered.",
-		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by})}.With(d.concerns(b)...)); err != nil {
+	answered, sealed := who+" has answered.", fmt.Sprintf("%s answers %q: %s (sealed until everyone has answered).", who, d.Prompt, d.Label(choice))
+	if player != "" {
+		answered, sealed = decidedForText(player, answered), decidedForText(player, sealed)
+	}
+	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: answered,
+		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player})}.With(d.concerns(b)...)); err != nil {
 		return err
 	}
 	// The answer itself: seen by the GM and whoever answered, no one else.
 	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true,
-		Text: fmt.Sprintf("%s answers %q: %s (sealed until everyone has answered).", who, d.Prompt, d.Label(choice)),
+		Text: sealed,
 		Data: mustJSON(SealedAnswer{ID: d.ID, Choice: choice, Values: values, By: by})}); err != nil {
 		return err
 	}

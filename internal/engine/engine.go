@@ -61,6 +61,9 @@ type Combatant struct {
 	Hidden bool   `json:"hidden,omitempty"` // unseen by players until revealed
 	Out    bool   `json:"out,omitempty"`    // no longer in the fight
 	Down   bool   `json:"down,omitempty"`   // incapacitated, still taking turns
+	// Portrait is the URL of its picture (a campaign asset), "" for none:
+	// tokens, the turn order and roll cards show it, initials otherwise.
+	Portrait string `json:"portrait,omitempty"`
 }
 
 // Fighting reports whether c still counts for its side.
@@ -111,6 +114,9 @@ type Base struct {
 	// reveal, a rewind to before one), so that any event up to Seq can be
 	// shown as it was seen when it happened (HiddenAt). A rewind keeps it.
 	Hiding []HidingChange `json:"hiding,omitempty"`
+	// Stage is the scene, the handouts and the GM's notes (stage.go):
+	// changed only by the stage's own events, kept by a rewind.
+	Stage Stage `json:"stage,omitzero"`
 }
 
 // HidingChange is one entry of Base.Hiding: Hidden are the combatants who

@@ -150,13 +150,17 @@ type DecisionResolved struct {
 	Choice string `json:"choice"`
 	Values Values `json:"values,omitempty"`
 	By     string `json:"by"` // "gm" or the combatant whose controller answered
+	// DecidedFor is the player the GM decided for, when the GM took over
+	// a player's decision (owner.go).
+	DecidedFor string `json:"decidedFor,omitempty"`
 }
 
 // DecisionAnswered is the data of KindDecisionAnswered: a sealed decision
 // has its answer, which stays secret.
 type DecisionAnswered struct {
-	ID string `json:"id"`
-	By string `json:"by"`
+	ID         string `json:"id"`
+	By         string `json:"by"`
+	DecidedFor string `json:"decidedFor,omitempty"` // as in DecisionResolved
 }
 
 // DecisionsRevealed is the data of KindDecisionsRevealed: a sealed group's

@@ -120,7 +120,7 @@ func PlanRewind(events []Event, steps int) (to int64, undone []int64, err error)
 		for j < len(events) && events[i].Command != "" && events[j].Command == events[i].Command {
 			j++
 		}
-		if IsTableTalk(events[i].Kind) {
+		if IsTableTalk(events[i].Kind) || IsStageEvent(events[i].Kind) {
 			// Chat and free rolls change nothing: no action to undo.
 		} else if events[i].Kind == KindRewound {
 			var d Rewound

@@ -150,6 +150,13 @@ type Setup struct {
 	Sides       []Side            `json:"sides"`
 	Combatants  []CombatantSetup  `json:"combatants"`
 	Battlefield json.RawMessage   `json:"battlefield,omitempty"`
+	// The stage (see Stage): the scene image shown when the encounter
+	// opens, other scenes to switch to, handouts (unrevealed until the GM
+	// shows them) and the GM's notes.
+	Scene    string    `json:"scene,omitempty"`
+	Scenes   []Scene   `json:"scenes,omitempty"`
+	Handouts []Handout `json:"handouts,omitempty"`
+	Notes    []Note    `json:"notes,omitempty"`
 }
 
 // CombatantSetup is one combatant in a Setup: the generic identity plus the
@@ -158,6 +165,8 @@ type CombatantSetup struct {
 	Combatant
 	Stats json.RawMessage `json:"stats,omitempty"`
 	Start json.RawMessage `json:"start,omitempty"`
+	// Notes is the GM's private note on the combatant (see Stage).
+	Notes string `json:"notes,omitempty"`
 }
 
 // Registry maps ruleset ids to rulesets.

@@ -305,7 +305,7 @@ func (s *Sight) See(ev Event) (seen Event, ok, whole bool) {
 		return Event{}, false, false
 	}
 	vl := s.veil(ev.Seq)
-	mentioned := !IsTableTalk(ev.Kind) && ev.Kind != KindEventRevealed && vl.mentions(ev)
+	mentioned := !IsTableTalk(ev.Kind) && !IsStageEvent(ev.Kind) && ev.Kind != KindEventRevealed && vl.mentions(ev)
 	if mentioned && (!coreKinds[ev.Kind] || vl.hides(ev.Actor)) {
 		return Event{}, false, false // a ruleset's event about someone unseen
 	}

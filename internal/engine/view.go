@@ -27,19 +27,34 @@ type View struct {
 	Phase   string   `json:"phase,omitempty"`
 	// Interrupted is who had the floor before an interruption.
 	Interrupted []string `json:"interrupted,omitempty"`
-	// Pending are the decisions this viewer may answer now.
+	// Pending are the decisions this viewer may answer now (for the GM,
+	// those in Awaiting too, with override only).
 	Pending []Decision `json:"pending,omitempty"`
 	// Committed are this viewer's sealed answers not yet revealed.
 	Committed []Committed `json:"committed,omitempty"`
 	// Waiting names every party the encounter waits on other than this
-	// viewer (a combatant's name, or "the GM").
+	// viewer (a combatant's name, or "the GM"; for the GM, a player's
+	// decision as "Sam (its prompt)").
 	Waiting []string `json:"waiting,omitempty"`
-	Outcome *Outcome `json:"outcome,omitempty"`
+	// Awaiting, for the GM only, are the decisions waiting on players,
+	// which the GM may take over only deliberately (owner.go).
+	Awaiting []Awaiting `json:"awaiting,omitempty"`
+	// Attention is what waits on this viewer now: their turn, their
+	// decisions; nil when nothing does.
+	Attention *Attention `json:"attention,omitempty"`
+	Outcome   *Outcome   `json:"outcome,omitempty"`
 	// Board is the battlefield as the viewer sees it (rulesets that are
 	// Boarders): the ruleset's one projection, tokens, stats and sheets
 	// included.
 	Board   *board.Board `json:"board,omitempty"`
 	Actions []Action     `json:"actions"`
+	// The stage as the viewer sees it: the scene image behind the board,
+	// the handouts shown to them (the GM: all, with the prepared scenes
+	// and the notes, which no player ever gets).
+	Scene    string    `json:"scene,omitempty"`
+	Handouts []Handout `json:"handouts,omitempty"`
+	Scenes   []Scene   `json:"scenes,omitempty"`
+	Notes    []Note    `json:"notes,omitempty"`
 }
 
 // Committed is a sealed answer its author sees while the others decide.
@@ -90,6 +105,14 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	for _, d := range b.Pending {
+		if player := v.playerOf(d); player != "" && !d.Answered {
+			// Still among the GM's pending (an answer with override takes
+			// it), but listed apart as the player's.
+			view.Awaiting = append(view.Awaiting, Awaiting{Player: player, Decision: d})
+			if who := player + " (" + d.Prompt + ")"; !slices.Contains(view.Waiting, who) {
+				view.Waiting = append(view.Waiting, who)
+			}
+		}
 		switch {
 		case b.mayAnswer(v, d) && !d.Answered:
 			if !v.GM {
@@ -112,14 +135,22 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	if bd, ok := rs.(Boarder); ok {
 		if view.Board = bd.Board(st, v); view.Board != nil {
 			view.Board.Finish()
+			for i := range view.Board.Tokens {
+				if c := b.Combatant(view.Board.Tokens[i].ID); c != nil {
+					view.Board.Tokens[i].Portrait = c.Portrait
+				}
+			}
 		}
 	}
+	projectStage(b, v, &view)
 	if v.GM {
-		view.Actions = append(view.Actions, gmActions(b)...)
+		view.Actions = append(view.Actions, gmActions(b, v)...)
+		view.Actions = append(view.Actions, stageActions(b)...)
 	}
 	if b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
 	}
+	view.Attention = attention(st, v, &view)
 	newVeil(b, v, b.HiddenIDs()).veilView(&view)
 	return view
 }
@@ -139,7 +170,7 @@ func waitingText(st State, v Viewer) string {
 	return strings.Join(who, ", ")
 }
 
-func gmActions(b *Base) []Action {
+func gmActions(b *Base, v Viewer) []Action {
 	var out []Action
 	switch b.Status {
 	case StatusSetup:
@@ -149,9 +180,9 @@ func gmActions(b *Base) []Action {
 	case StatusPaused:
 		out = append(out, Action{Kind: KindResume, Label: "Resume", Main: true})
 	}
-	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" }) {
+	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" && v.playerOf(d) == "" }) {
 		out = append(out, Action{Kind: KindAcceptDefaults, Label: "Accept defaults",
-			Help: "Answers every pending question that has a default with it."})
+			Help: "Answers every pending question that has a default with it, but the players' own."})
 	}
 	if b.Status == StatusRunning || b.Status == StatusPaused {
 		out = append(out, Action{Kind: KindRewind, Label: "Undo last action", Danger: true,

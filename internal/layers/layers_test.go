@@ -18,9 +18,9 @@ const module = "github.com/fray-vtt/fray"
 var layers = [][]string{
 	// error codes
 	{"internal/fray"},
-	// dice, strict JSON, browser origins, embedded files, a private
+	// dice, strict JSON, browser origins, uploaded pictures, embedded files, a private
 	// PostgreSQL
-	{"internal/dice", "internal/strictjson", "internal/origin", "examples", "migrations", "internal/pgcluster"},
+	{"internal/dice", "internal/strictjson", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster"},
 	// the position models' vocabulary
 	{"internal/board"},
 	// the pure engine; password hashing and tokens
@@ -41,7 +41,7 @@ var layers = [][]string{
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
 	// (notify: the notices' settings and the worker that delivers them)
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/notify", "web"},
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
 	// the campaign's characters (their files enter through prep's limits)
 	{"internal/characters"},
 	// HTTP

@@ -49,6 +49,12 @@ type Sender struct {
 	// only while it is still current; otherwise Submit returns an error
 	// wrapping ErrAccessChanged and nothing changes. 0 skips the check.
 	Access int64
+	// AtSeq, when not 0, makes the command apply only while the
+	// encounter's log still ends at that seq: a turn deadline's fallback,
+	// which must not act on a table that moved on. Otherwise Submit
+	// answers ECONFLICT and nothing changes (a resent id that was applied
+	// answers its seq, as always).
+	AtSeq int64
 	// Origin, opaque to play, comes back as the Origin of the Update the
 	// command makes, so the publisher can acknowledge the command together
 	// with its events (one write instead of two).
@@ -530,6 +536,24 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	}
 	if err := o.ensureLoaded(ctx); err != nil {
 		return 0, err
+	}
+	if at := req.sender.AtSeq; at != 0 && o.state.Core().Seq != at {
+		if o.state.Core().Seq < at {
+			// Maybe only behind another instance's commits: catch up.
+			if err := o.catchUp(ctx); err != nil {
+				return 0, err
+			}
+		}
+		if o.state.Core().Seq != at {
+			look, err := o.svc.cfg.Store.LookupCommand(ctx, o.id, req.sender.User, req.cmdID)
+			switch {
+			case err != nil:
+				return 0, err
+			case look.Applied:
+				return look.Seq, nil
+			}
+			return 0, fray.Errorf(fray.ECONFLICT, "the encounter moved on")
+		}
 	}
 	hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
 	from, fromStatus := o.state.Core().Seq, o.state.Core().Status

@@ -58,6 +58,10 @@ func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, 
 //     painted), prop.* (no properties: open ground) ; cell-remove: the same
 //   - pair-add: a, b, distance ; pair-remove: index
 //   - distance-set: a, b, rung (sides)
+//   - scene: scene (a picture's URL, "" for none) ; portrait: combatant,
+//     portrait ; handout-add: title, text, image ; handout-remove:
+//     handout ; note: subject ("encounter", "combatant:<id>",
+//     "zone:<id>"), text
 func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 	val := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	if setupOps[op] {
@@ -312,7 +316,8 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 // battlefieldOps those of the battlefield.
 var (
 	setupOps = map[string]bool{"settings": true, "side-add": true, "side-rename": true, "side-remove": true,
-		"add-bestiary": true, "add-character": true, "combatant-update": true, "place": true, "combatant-remove": true}
+		"add-bestiary": true, "add-character": true, "combatant-update": true, "place": true, "combatant-remove": true,
+		"scene": true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
@@ -426,6 +431,62 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 		SetStart(c, start)
 	case "combatant-remove":
 		RemoveCombatant(s, val("combatant"))
+	default:
+		return editStage(s, op, f, val)
+	}
+	return nil
+}
+
+// editStage applies an edit of the stage: the scene, portraits, handouts
+// and the GM's notes (engine.Stage).
+func editStage(s *engine.Setup, op string, f url.Values, val func(string) string) error {
+	switch op {
+	case "scene":
+		if err := engine.CheckAsset("the scene", val("scene")); err != nil {
+			return err
+		}
+		s.Scene = val("scene")
+	case "portrait":
+		if err := engine.CheckAsset("a portrait", val("portrait")); err != nil {
+			return err
+		}
+		i := slices.IndexFunc(s.Combatants, func(c engine.CombatantSetup) bool { return c.ID == val("combatant") })
+		if i < 0 {
+			return bad("no combatant %q", val("combatant"))
+		}
+		s.Combatants[i].Portrait = val("portrait")
+	case "handout-add":
+		if err := engine.CheckAsset("a handout's picture", val("image")); err != nil {
+			return err
+		}
+		if val("title") == "" || val("text")+val("image") == "" {
+			return bad("a handout needs a title, and a text or a picture")
+		}
+		ids := map[string]bool{}
+		for _, h := range s.Handouts {
+			ids[h.ID] = true
+		}
+		s.Handouts = append(s.Handouts, engine.Handout{ID: sheet.UniqueSlug(val("title"), ids), Title: val("title"),
+			Text: strings.TrimSpace(f.Get("text")), Image: val("image")})
+	case "handout-remove":
+		s.Handouts = slices.DeleteFunc(s.Handouts, func(h engine.Handout) bool { return h.ID == val("handout") })
+	case "note":
+		subject, text := val("subject"), strings.TrimSpace(f.Get("text"))
+		if c, ok := strings.CutPrefix(subject, "combatant:"); ok {
+			i := slices.IndexFunc(s.Combatants, func(x engine.CombatantSetup) bool { return x.ID == c })
+			if i < 0 {
+				return bad("no combatant %q", c)
+			}
+			s.Combatants[i].Notes = text
+			return nil
+		}
+		if subject != "encounter" && !strings.HasPrefix(subject, "zone:") {
+			return bad("a note is on the encounter, a combatant or a zone")
+		}
+		s.Notes = slices.DeleteFunc(s.Notes, func(n engine.Note) bool { return n.Subject == subject })
+		if text != "" {
+			s.Notes = append(s.Notes, engine.Note{Subject: subject, Text: text})
+		}
 	}
 	return nil
 }

@@ -133,7 +133,7 @@ func checkShape(s engine.Setup) error {
 	if len(s.Battlefield) > MaxSetupBytes {
 		return invalid("the battlefield is larger than %d bytes", MaxSetupBytes)
 	}
-	return nil
+	return engine.CheckStage(s)
 }
 
 // checkID: 1–MaxIDLen bytes of text without control characters (the

@@ -23,6 +23,9 @@ type Access interface {
 	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
 	// EncounterCampaign is the campaign of an encounter; ENOTFOUND for none.
 	EncounterCampaign(ctx context.Context, id string) (string, error)
+	// AssetHolders are the campaigns that hold a picture, and who uploaded
+	// it to each; none for an unknown one.
+	AssetHolders(ctx context.Context, id string) ([]store.AssetHolder, error)
 }
 
 // membership is a signed-in user's place in one campaign.
@@ -168,6 +171,16 @@ func grantFrom(a store.Access, st engine.State, as, name string) (grant, error) 
 	g := grant{access: a.Version, expires: a.Expires}
 	if a.Role == store.RoleGM {
 		g.viewer = engine.GMViewer()
+		// The decisions of characters players own are theirs: the GM
+		// takes one over only deliberately.
+		for cid, player := range a.Players {
+			if st.Core().Combatant(cid) != nil {
+				if g.viewer.Players == nil {
+					g.viewer.Players = map[string]string{}
+				}
+				g.viewer.Players[cid] = player
+			}
+		}
 		if as != "" && as != engine.GM {
 			c := st.Core().Combatant(as)
 			if c == nil || !c.PC {

@@ -90,6 +90,12 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 			p.Examples = append(p.Examples, s.exampleOption(ex))
 		}
 	}
+	if m.gm() {
+		if p.Notes, err = s.Notes.CampaignNotes(ctx, m.campaign); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
 	if p.Prep, err = s.prepProps(ctx, m, o.Encounters); err != nil {
 		writeError(w, r, err)
 		return

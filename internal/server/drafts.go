@@ -2,14 +2,18 @@ package server
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/fray-vtt/fray/internal/assets"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/images"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
@@ -126,7 +130,20 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps,
 	for _, c := range setup.Combatants {
 		st := prep.StartOf(c)
 		p.Combatants = append(p.Combatants, web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
-			Start: st, Where: whereStarts(v.Battlefield, st)})
+			Start: st, Where: whereStarts(v.Battlefield, st), Portrait: c.Portrait, Notes: c.Notes})
+	}
+	pics, err := s.Pictures.List(ctx, d.CampaignID)
+	if err != nil {
+		return web.DraftProps{}, err
+	}
+	for _, pic := range pics {
+		p.Pictures = append(p.Pictures, web.Picture{URL: pic.URL, Thumb: pic.Thumb, Name: pic.Name})
+	}
+	p.Scene, p.Handouts = setup.Scene, setup.Handouts
+	for _, n := range setup.Notes {
+		if n.Subject == "encounter" {
+			p.Note = n.Text
+		}
 	}
 	for _, b := range v.Bestiary {
 		p.Bestiary = append(p.Bestiary, engine.Choice{Value: b.ID, Label: b.Name})
@@ -192,6 +209,62 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(statusOf(fray.ErrorCode(store.Classify(err))))
 	}
 	render(w, r, web.DraftFragment(p))
+}
+
+// handleDraftPicture uploads a picture to the draft's campaign and puts it
+// in its place: POST /drafts/{draft}/pictures (multipart: file, and use:
+// "scene", "portrait:<combatant>", or "handout" with title and text, for
+// which the picture is optional; GMs).
+func (s *Server) handleDraftPicture(w http.ResponseWriter, r *http.Request) {
+	d, ok := s.draftOf(w, r)
+	if !ok {
+		return
+	}
+	fail := func(err error) { draftRedirect(w, r, d.ID, flashError, "The picture was not used: "+errMessage(err)) }
+	if err := r.ParseMultipartForm(maxUploadBytes); err != nil {
+		fail(bodyError(err))
+		return
+	}
+	defer func() { _ = r.MultipartForm.RemoveAll() }()
+	use := r.PostForm.Get("use")
+	var pic string
+	if f, h, err := r.FormFile("file"); err == nil {
+		data, err := io.ReadAll(io.LimitReader(f, images.MaxBytes+1))
+		_ = f.Close()
+		if err == nil && len(data) > images.MaxBytes {
+			err = fray.Errorf(fray.ETOOLARGE, "the file is larger than %d MiB, the most a picture may be", images.MaxBytes>>20)
+		}
+		if err == nil && len(data) > 0 {
+			var p assets.Picture
+			p, err = s.Pictures.Upload(r.Context(), d.CampaignID, userFrom(r).ID, h.Filename, data)
+			pic = p.URL
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+	}
+	edit := url.Values{}
+	switch combatant, portrait := strings.CutPrefix(use, "portrait:"); {
+	case use == "scene":
+		edit = url.Values{"op": {"scene"}, "scene": {pic}}
+	case portrait:
+		edit = url.Values{"op": {"portrait"}, "combatant": {combatant}, "portrait": {pic}}
+	case use == "handout":
+		edit = url.Values{"op": {"handout-add"}, "title": {r.PostForm.Get("title")}, "text": {r.PostForm.Get("text")}, "image": {pic}}
+	default:
+		fail(fray.Errorf(fray.EINVALID, "use the picture as %q, %q or %q", "scene", "portrait:<combatant>", "handout"))
+		return
+	}
+	if pic == "" && use != "handout" {
+		fail(fray.Errorf(fray.EINVALID, "choose a picture to upload"))
+		return
+	}
+	if err := s.Drafts.Edit(r.Context(), d, edit); err != nil {
+		fail(err)
+		return
+	}
+	draftRedirect(w, r, d.ID, flashNotice, "Saved.")
 }
 
 // handleDraftReplace replaces the draft with an uploaded setup:

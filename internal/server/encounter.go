@@ -246,6 +246,9 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 		actor = "" // the decision says who answers
 		id := form.Get("decision")
 		fields["decision"], fields["choice"] = id, form.Get("choice")
+		if form.Get("override") != "" {
+			fields["override"] = true // "Decide for …", confirmed
+		}
 		for _, d := range view.Pending {
 			if d.ID != id || len(d.Fields) == 0 {
 				continue

@@ -106,8 +106,13 @@ func TestCommandFromForm(t *testing.T) {
 		t.Fatalf("an action offered to someone else: %v", err)
 	}
 	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "actor": {"hero"}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"40"}})
-	if err != nil || cmd.Actor != "" || !strings.Contains(string(cmd.Args), `"percent":40`) {
+	if err != nil || cmd.Actor != "" || !strings.Contains(string(cmd.Args), `"percent":40`) || strings.Contains(string(cmd.Args), "override") {
 		t.Fatalf("an answer: %+v %s %v", cmd, cmd.Args, err)
+	}
+	// "Decide for …" with its box ticked: the answer says so.
+	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"10"}, "override": {"on"}})
+	if err != nil || !strings.Contains(string(cmd.Args), `"override":true`) {
+		t.Fatalf("an answer for a player: %s %v", cmd.Args, err)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/assets"
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
@@ -174,6 +175,58 @@ func (f fakeAccess) Access(ctx context.Context, cred store.Credential, userID, c
 		return store.Access{}, fray.Errorf(fray.ENOTFOUND, "campaign %q not found", campaign)
 	}
 	return a, nil
+}
+
+// assetID is the fake campaign's one picture, which its scene shows.
+var assetID = strings.Repeat("ab", 32)
+
+func (f fakeAccess) AssetHolders(ctx context.Context, id string) ([]store.AssetHolder, error) {
+	if id != assetID {
+		return nil, nil
+	}
+	return []store.AssetHolder{{CampaignID: campaignID, UploadedBy: "gm"}}, nil
+}
+
+// fakePictures is assets.Service.
+type fakePictures struct{ *calls }
+
+func (f fakePictures) Upload(ctx context.Context, campaign, userID, name string, data []byte) (assets.Picture, error) {
+	f.add("Upload " + name)
+	if len(data) == 0 {
+		return assets.Picture{}, fray.Errorf(fray.EINVALID, "the file is empty")
+	}
+	return assets.Picture{ID: assetID, URL: engine.AssetPrefix + assetID, Width: 1, Height: 1}, nil
+}
+
+func (f fakePictures) List(ctx context.Context, campaign string) ([]assets.Picture, error) {
+	f.add("List pictures")
+	return []assets.Picture{{ID: assetID, URL: engine.AssetPrefix + assetID}}, nil
+}
+
+func (f fakePictures) Data(ctx context.Context, campaign, id string, thumb bool) (string, []byte, error) {
+	f.add("Data " + id)
+	return "image/png", []byte("\x89PNG"), nil
+}
+
+// fakeNotes is the store's campaign notes.
+type fakeNotes struct{ *calls }
+
+func (f fakeNotes) CampaignNotes(ctx context.Context, campaign string) (string, error) {
+	f.add("CampaignNotes")
+	return "GMSECRET the duke is the traitor", nil
+}
+
+func (f fakeNotes) SetCampaignNotes(ctx context.Context, campaign, notes string) error {
+	f.add("SetCampaignNotes")
+	return nil
+}
+
+// fakeSight shows the player the fake's picture.
+type fakeSight struct{ *calls }
+
+func (f fakeSight) PicturesSeen(ctx context.Context, campaign string, m history.Member) (map[string]bool, error) {
+	f.add("PicturesSeen")
+	return map[string]bool{engine.AssetPrefix + assetID: len(m.Characters) > 0}, nil
 }
 
 func (f fakeAccess) EncounterCampaign(ctx context.Context, id string) (string, error) {
@@ -667,10 +720,26 @@ func newWorld(t testing.TB, failing fail) *world {
 		Accounts: acc, Tokens: acc, Access: fakeAccess{fail: failing},
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: pr, Drafts: pr, StatBlocks: pr,
-		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, History: fakeHistory{c, st},
+		Characters: fakeCharacters{c}, Carry: fakeCarry{c}, Deadlines: fakeDeadlines{c}, History: fakeHistory{c, st},
 		Webhooks: fakeNotify{c, failing}, Notices: fakeNotify{c, failing},
 		Table: fakeTable{calls: c, state: st, fail: failing}, Events: fakeEvents{}, Hub: fakeHub{c}, Health: fakePinger{failing["Ping"]},
-		Rulesets: engine.NewRegistry(sheetToy{}),
+		Rulesets: engine.NewRegistry(sheetToy{}), Pictures: fakePictures{c}, Sight: fakeSight{c}, Notes: fakeNotes{c},
 	})
 	return &world{Server: srv, calls: c}
+}
+
+type fakeDeadlines struct{ *calls }
+
+func (f fakeDeadlines) Deadline(ctx context.Context, id string) (*store.DeadlineSetting, error) {
+	return &store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackPause}, nil
+}
+
+func (f fakeDeadlines) SetDeadline(ctx context.Context, id, userID string, s store.DeadlineSetting) error {
+	f.add("SetDeadline " + id + " " + s.After.String() + " " + s.Fallback)
+	return nil
+}
+
+func (f fakeDeadlines) ClearDeadline(ctx context.Context, id string) error {
+	f.add("ClearDeadline " + id)
+	return nil
 }

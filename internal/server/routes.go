@@ -90,6 +90,15 @@ func (s *Server) routes() http.Handler {
 		r.Post("/campaigns/{id}/characters", s.handleAssignCharacter)
 		r.Put("/api/campaigns/{id}/characters/{characterID}", s.handleAPIAssignCharacter)
 
+		// assets.go: pictures
+		r.Post("/api/campaigns/{id}/assets", s.handleUploadAsset)
+		r.Get("/api/campaigns/{id}/assets", s.handleAPIAssets)
+		r.Get("/assets/{asset}", s.handleAsset)
+		// notes.go: the campaign's GM notes
+		r.Get("/api/campaigns/{id}/notes", s.handleAPICampaignNotes)
+		r.Put("/api/campaigns/{id}/notes", s.handleAPISetCampaignNotes)
+		r.Post("/campaigns/{id}/notes", s.handleSetCampaignNotes)
+
 		// encounters.go: making encounters
 		r.Post("/campaigns/{id}/encounters/example", s.handleAddExample)
 		r.Post("/campaigns/{id}/encounters/import", s.handleImportFile)
@@ -123,6 +132,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/drafts/{draft}/create", s.handleDraftCreate)
 		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
+		r.Post("/drafts/{draft}/pictures", s.handleDraftPicture)
 		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
 		// odds.go: a draft's encounter odds
 		r.Get("/drafts/{draft}/odds", s.handleOdds)
@@ -150,7 +160,10 @@ func (s *Server) routes() http.Handler {
 		r.Post("/encounters/{id}/carry-over", s.handleCarryForm)
 		r.Get("/api/encounters/{id}/carry-over", s.handleAPICarry)
 		r.Post("/api/encounters/{id}/carry-over", s.handleAPICarryConfirm)
-
+		// deadline.go
+		r.Get("/api/encounters/{id}/deadline", s.handleGetDeadline)
+		r.Put("/api/encounters/{id}/deadline", s.handlePutDeadline)
+		r.Delete("/api/encounters/{id}/deadline", s.handleDeleteDeadline)
 		// rulesets.go
 		r.Get("/api/rulesets", s.handleRulesets)
 	})

@@ -157,6 +157,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/replay", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/export.md", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/export.json", member, 200, nil, "", ""},
+	{"GET", "/assets/" + assetID, member, 200, nil, "", ""},
 
 	{"POST", "/campaigns/camp/invites", gmOnly, 200, url.Values{}, "", ""},
 	{"POST", "/campaigns/camp/invites/inv/revoke", gmOnly, 303, url.Values{}, "", ""},
@@ -184,6 +185,7 @@ var routes = []route{
 	{"POST", "/drafts/draft/create", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/drafts/draft/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/drafts/draft/import", gmOnly, 303, nil, "", `{"name":"Fight"}`},
+	{"POST", "/drafts/draft/pictures", gmOnly, 303, url.Values{"use": {"scene"}}, "", "picture bytes"},
 	{"GET", "/drafts/draft/setup.json", gmOnly, 200, nil, "", ""},
 	{"GET", "/drafts/draft/odds", gmOnly, 200, nil, "", ""},
 	{"POST", "/drafts/draft/odds", gmOnly, 303, url.Values{"runs": {"5"}}, "", ""},
@@ -204,7 +206,15 @@ var routes = []route{
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/encounters/enc/carry-over", gmOnly, 303, url.Values{"seq": {"7"}, "decision.hero": {"confirm"}, "value.hero.wounds": {"1"}}, "", ""},
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
+	{"POST", "/api/campaigns/camp/assets", gmOnly, 201, nil, "", "picture bytes"},
+	{"GET", "/api/campaigns/camp/assets", gmOnly, 200, nil, "", ""},
+	{"GET", "/api/campaigns/camp/notes", gmOnly, 200, nil, "", ""},
+	{"PUT", "/api/campaigns/camp/notes", gmOnly, 200, nil, `{"notes":"x"}`, ""},
+	{"POST", "/campaigns/camp/notes", gmOnly, 303, url.Values{"notes": {"x"}}, "", ""},
 	{"POST", "/api/encounters/enc/carry-over", gmOnly, 200, nil, `{"seq":7,"characters":[{"id":"hero"}]}`, ""},
+	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
+	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
+	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a

@@ -33,12 +33,16 @@ type Config struct {
 	StatBlocks StatBlocks
 	Characters Characters
 	Carry      Carry
+	Deadlines  Deadlines
 	History    History
 	Webhooks   Webhooks
 	Notices    Notices
 	Table      Table
 	Events     EventLog
 	Hub        Hub
+	Pictures   Pictures
+	Sight      PictureSight
+	Notes      CampaignNotes
 	Health     Pinger
 	Rulesets   *engine.Registry
 	// Odds runs drafts' encounter odds (a *simulate.Jobs with its

@@ -62,6 +62,10 @@ type Access struct {
 	UserID     string
 	Role       string   // RoleGM or RolePlayer
 	Characters []string // the ids of the characters they own there, sorted; never nil
+	// Players, for a GM, names the owner of every character another
+	// member owns there (character id → account name): their decisions
+	// are the players' to make (engine.Viewer.Players). Nil for players.
+	Players map[string]string
 	// Version is the campaign's access version it was read at. Every change
 	// that can take access away increments it (see AccessNotifyChannel), and
 	// an Append that names it commits only while it is current.
@@ -98,9 +102,13 @@ func (db *DB) Access(ctx context.Context, cred Credential, userID, campaignID st
 				(SELECT s.expires_at FROM sessions s WHERE s.token_hash = $4 AND s.user_id = $2::uuid AND s.expires_at > $5)
 			END,
 			$3::text = 'token' AND EXISTS (SELECT 1 FROM api_tokens t
-				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL)`,
+				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL),
+			CASE WHEN (SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = $2::uuid) = 'gm' THEN
+				(SELECT json_object_agg(o.character_id, u.name) FROM character_owners o JOIN users u ON u.id = o.user_id
+					WHERE o.campaign_id = $1::uuid AND o.user_id <> $2::uuid)
+			END`,
 		campaignID, userID, cred.Kind, cred.Hash, now).
-		Scan(&version, &role, &a.Characters, &expires, &tokenOK)
+		Scan(&version, &role, &a.Characters, &expires, &tokenOK, &a.Players)
 	if err != nil {
 		return Access{}, fmt.Errorf("store: access: %w", err)
 	}

@@ -28,6 +28,9 @@
 // server answers them with the section, asked by the X-Fray-Fragment
 // header). Without the script they post, the page reloads and shows the
 // progress as it stood.
+// Attention: when it becomes the viewer's turn or a decision waits for
+// them (#status's data-attention), the title and icon change, an optional
+// tone plays, and a hidden tab shows a notification (see attend()).
 // Error pages: "Go back" returns through the browser's history when there
 // is one, so the form the visitor filled in keeps its input.
 (() => {
@@ -242,6 +245,7 @@
       if (active && active !== document.body && old.contains(active)) {
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
+      const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       carryOver(old, node);
       const scrolled = keptScroll.map((sel) => {
         const el = old.matches(sel) ? old : old.querySelector(sel);
@@ -252,6 +256,11 @@
       for (const [sel, x, y] of scrolled) {
         const el = node.matches(sel) ? node : node.querySelector(sel);
         if (el) el.scrollTo({ left: x, top: y, behavior: 'instant' });
+      }
+      if (more && !snapshot) {
+        // A handout just shown: point at it.
+        node.classList.add('fresh');
+        dot('act');
       }
     }
     for (const [id, p] of pending) {
@@ -267,6 +276,7 @@
     applyPlace(false);
     redrawBoard();
     if (!snapshot && wantsAttention()) dot('act');
+    attend();
   }
 
   function byId(scope, id) {
@@ -541,6 +551,107 @@
     const status = document.getElementById('status');
     return (pend && pend.classList.contains('asking')) || (status && status.classList.contains('mine'));
   }
+
+  // ---- attention: your turn, a decision waiting for you ------------------
+  //
+  // #status carries data-attention ("turn", "decision" or ""), rendered per
+  // viewer by the server. When it turns on, the tab's title and icon change,
+  // a short tone plays if the user turned sound on (off by default,
+  // remembered in localStorage), and a hidden tab shows a notification when
+  // the user allowed them — permission is asked only when they click
+  // "Notify me", never on load.
+
+  const baseTitle = document.title;
+  const iconLink = document.querySelector('link[rel="icon"]');
+  const baseIcon = iconLink ? iconLink.getAttribute('href') : '';
+  const alertIcon = 'data:image/svg+xml,' + encodeURIComponent(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#d33"/></svg>');
+  const soundToggle = document.getElementById('sound-toggle');
+  const notifyBtn = document.getElementById('notify-me');
+  const notifyStatus = document.getElementById('notify-status');
+  const controls = document.getElementById('attention-controls');
+  let attending = null; // the attention last seen; null before the first look
+  let audio = null;
+
+  function storedSound() {
+    try { return localStorage.getItem('fray-sound') === 'on'; } catch (err) { return false; }
+  }
+
+  function tone() {
+    if (!soundToggle || !soundToggle.checked) return;
+    const AC = window.AudioContext || window.webkitAudioContext;
+    if (!AC) return;
+    try {
+      audio = audio || new AC();
+      if (audio.state === 'suspended') audio.resume();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      const t = audio.currentTime;
+      osc.frequency.setValueAtTime(880, t);
+      osc.frequency.setValueAtTime(660, t + 0.12);
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.3);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + 0.32);
+    } catch (err) { /* no sound, no harm */ }
+  }
+
+  function notify(text) {
+    if (!document.hidden || !('Notification' in window) || Notification.permission !== 'granted') return;
+    try {
+      const n = new Notification(text, { body: baseTitle.replace(/ · Fray$/, ''), tag: 'fray-' + (root.dataset.encounter || '') });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (err) { /* some browsers allow notifications only from a service worker */ }
+  }
+
+  function attend() {
+    const status = document.getElementById('status');
+    const now = (status && status.dataset.attention) || '';
+    const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
+    document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
+    if (iconLink) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
+    root.dataset.attention = now;
+    const rising = attending !== null && now !== '' && now !== attending;
+    attending = now;
+    if (!rising) return;
+    tone();
+    notify(text);
+  }
+
+  function showNotifyButton() {
+    if (!notifyBtn) return;
+    const supported = 'Notification' in window;
+    notifyBtn.hidden = !supported || Notification.permission !== 'default';
+    if (notifyStatus) {
+      notifyStatus.textContent = !supported ? '' : Notification.permission === 'granted' ? 'Notifications on' : Notification.permission === 'denied' ? 'Notifications blocked' : '';
+    }
+  }
+
+  if (controls) {
+    controls.hidden = false;
+    if (soundToggle) {
+      soundToggle.checked = storedSound();
+      soundToggle.addEventListener('change', () => {
+        try { localStorage.setItem('fray-sound', soundToggle.checked ? 'on' : 'off'); } catch (err) { /* private mode */ }
+        if (soundToggle.checked) {
+          // Audio may start only after a user's gesture: this one.
+          const AC = window.AudioContext || window.webkitAudioContext;
+          if (AC && !audio) { try { audio = new AC(); } catch (err) { /* none */ } }
+          tone();
+        }
+      });
+    }
+    if (notifyBtn) {
+      notifyBtn.addEventListener('click', () => {
+        const asked = Notification.requestPermission(showNotifyButton);
+        if (asked && typeof asked.then === 'function') asked.then(showNotifyButton, showNotifyButton);
+      });
+    }
+    showNotifyButton();
+  }
+  attend();
 
   if (tabs) {
     tabs.setAttribute('role', 'tablist');

@@ -1,0 +1,2 @@
+DROP TABLE deadlines;
+DROP TABLE encounter_deadlines;

@@ -1,0 +1,2 @@
+ALTER TABLE campaigns DROP COLUMN gm_notes;
+DROP TABLE assets;
