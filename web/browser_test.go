@@ -97,6 +97,11 @@ func TestBrowserScript(t *testing.T) {
 		_ = Encounter(EncounterProps{View: fs.v, Log: fs.log, As: "ana", WSURL: "/ws?as=ana&html=1", ActURL: "/act"}).Render(r.Context(), w)
 	})
 	mux.HandleFunc("/ws", fs.ws)
+	mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
+		// The hash chain's links the page checks its fingerprints against.
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"heads":[{"seq":7,"link":"` + strings.Repeat("ab", 32) + `"}]}`))
+	})
 	mux.HandleFunc("/act", func(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		fs.posts <- r.PostForm.Encode()
@@ -156,8 +161,23 @@ func TestBrowserScript(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// command is the command a frame carries, without the entropy every
+	// command must bring for its dice: 16 random bytes in hex, fresh for
+	// each command (a resent frame keeps its own).
+	entropyOf := map[string]string{} // by entropy, the command id
 	command := func(msg map[string]any) string {
-		b, _ := json.Marshal(msg["command"])
+		cmd := map[string]any{}
+		for k, v := range msg["command"].(map[string]any) {
+			cmd[k] = v
+		}
+		e, _ := cmd["entropy"].(string)
+		id, _ := msg["id"].(string)
+		if other, used := entropyOf[e]; len(e) != 32 || used && other != id {
+			t.Errorf("command without fresh entropy: %v", cmd)
+		}
+		entropyOf[e] = id
+		delete(cmd, "entropy")
+		b, _ := json.Marshal(cmd)
 		return string(b)
 	}
 	const logCount = `String(document.querySelectorAll('#log > li').length)`

@@ -635,6 +635,15 @@ func answerField(f engine.Field) engine.Field {
 	return f
 }
 
+// short is a hash's first 12 hexadecimal digits: enough for a person to
+// compare two at a glance.
+func short(hash string) string {
+	if len(hash) > 12 {
+		return hash[:12]
+	}
+	return hash
+}
+
 // thumbURL is a picture's thumbnail.
 func thumbURL(picture string) string { return picture + "?size=thumb" }
 

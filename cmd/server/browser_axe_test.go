@@ -38,7 +38,7 @@ func TestAccessibilityEveryPage(t *testing.T) {
 	// action; the other fight to its end.
 	rng := rand.New(rand.NewPCG(3, 4))
 	for step := 0; step < 30; step++ {
-		if cmd := contractPick(rng, srv.viewAs(night.gm, live)); cmd != nil {
+		if cmd := contractPick(rng, srv.viewAs(night.gm, live), nil); cmd != nil {
 			srv.command(night.gm, live, fmt.Sprint("play-", step), cmd)
 		}
 	}

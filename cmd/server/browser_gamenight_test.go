@@ -106,7 +106,7 @@ func (g gameNight) untilAsked(id string) bool {
 		if v.Status != engine.StatusRunning {
 			return false
 		}
-		if cmd := contractPick(rng, v); cmd != nil {
+		if cmd := contractPick(rng, v, nil); cmd != nil {
 			g.srv.command(g.gm, id, fmt.Sprint("ask-", step), cmd)
 		}
 	}

@@ -65,7 +65,7 @@ func TestRulesetTables(t *testing.T) {
 			if v.Status == engine.StatusFinished {
 				break
 			}
-			if cmd := contractPick(rng, v); cmd != nil {
+			if cmd := contractPick(rng, v, nil); cmd != nil {
 				api.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": fmt.Sprint("p", step), "command": cmd}, nil)
 			}
 		}
@@ -122,7 +122,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 				}
 				var v engine.View
 				api.do("GET", "/api/encounters/"+pg.id, nil, &v)
-				if cmd := contractPick(rng, v); cmd != nil {
+				if cmd := contractPick(rng, v, nil); cmd != nil {
 					api.do("POST", "/api/encounters/"+pg.id+"/commands", map[string]any{"id": fmt.Sprint(size.name, "-card-", step), "command": cmd}, nil)
 					_ = chromedp.Run(ctx, chromedp.Poll(`document.querySelectorAll('#cards .card').length > 0`, nil, chromedp.WithPollingTimeout(2*time.Second)))
 				}

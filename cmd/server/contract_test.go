@@ -38,6 +38,7 @@ func TestAdvertisedActionsContract(t *testing.T) {
 			}
 			rng := rand.New(rand.NewPCG(uint64(i), 11))
 			refused := map[string]int{}
+			sealed := map[string]map[string]any{}
 			for step := 0; ; step++ {
 				v := srv.viewAs(gm, created.ID)
 				if v.Status == engine.StatusFinished {
@@ -47,7 +48,7 @@ func TestAdvertisedActionsContract(t *testing.T) {
 				if step > 2500 {
 					t.Fatalf("not finished after %d commands", step)
 				}
-				cmd := contractPick(rng, v)
+				cmd := contractPick(rng, v, sealed)
 				if cmd == nil {
 					t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
 				}
@@ -80,18 +81,38 @@ func total(m map[string]int) int {
 	return n
 }
 
-// contractPick chooses a command among those v advertises: an answer to a
-// pending decision when there is one, else an action, the main ones more
-// often, the GM's own commands rarely, never the lifecycle controls that
-// would stop the fight early.
-func contractPick(rng *rand.Rand, v engine.View) map[string]any {
+// contractPick chooses a command among those v advertises: the reveal of
+// a sealed answer committed to (kept in sealed) when the view asks for it;
+// an answer to a pending decision when there is one — a sealed one, when
+// sealed is not nil, half the time in two steps, a commitment now and the
+// reveal later, as a player's page does; else an action, the main ones
+// more often, the GM's own commands rarely, never the lifecycle controls
+// that would stop the fight early.
+func contractPick(rng *rand.Rand, v engine.View, sealed map[string]map[string]any) map[string]any {
+	for _, c := range v.Committed {
+		if unseal, ok := sealed[c.Decision]; ok && c.Reveal {
+			delete(sealed, c.Decision)
+			return unseal
+		}
+	}
 	if len(v.Pending) > 0 {
 		d := v.Pending[rng.IntN(len(v.Pending))]
 		cmd := map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "choice": d.Options[rng.IntN(len(d.Options))].Value}
 		if len(d.Fields) > 0 {
 			cmd["values"] = enginetest.Values(rng, d.Fields)
 		}
-		return cmd
+		if !d.Sealed || sealed == nil || rng.IntN(2) == 0 {
+			return cmd
+		}
+		nonce := fmt.Sprintf("%016x%016x", rng.Uint64(), rng.Uint64())
+		values, _ := json.Marshal(cmd["values"])
+		commitment, err := engine.Commitment(d.ID, cmd["choice"].(string), values, nonce)
+		if err != nil {
+			panic(err)
+		}
+		cmd["kind"], cmd["nonce"] = engine.KindUnseal, nonce
+		sealed[d.ID] = cmd
+		return map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "commitment": commitment}
 	}
 	var pool []engine.Action
 	var weights []float64

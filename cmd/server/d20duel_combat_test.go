@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -18,16 +19,17 @@ import (
 
 // TestD20DuelStanceStaysSealed plays the start of a duel between two
 // players over real websockets, twice: in one run Ana's player — here
-// Sir Aldric's — commits Reckless with Find Weakness and his dagger, in
-// the other Defensive; in both the GM secretly sets how many blows only
+// Sir Aldric's — commits to Reckless with Find Weakness and his dagger, in
+// the other to Defensive; in both the GM secretly sets how many blows only
 // drive Lady Mirela back (1, then 3). Until Mirela's player commits,
 // everything she can read — every frame her socket received (with the
 // projection and the page's HTML), the API view, the log API, the
 // replay, both exports, the log page and the encounter page — must be
-// byte for byte the same in the two runs (once the encounter's own ids
-// and clock times are set aside). Aldric's own socket must differ (it
-// receives his sealed answer), so the comparison can fail; and once
-// Mirela commits she sees the stance.
+// byte for byte the same in the two runs (once the encounter's own ids,
+// clock times and the commitments' hashes are set aside). So must
+// Aldric's own socket: the server never had his choice, only its
+// commitment, which his socket shows. Once Mirela commits, both reveal
+// and she sees the stance.
 func TestD20DuelStanceStaysSealed(t *testing.T) {
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "3"})
 	gm, pa, pb := srv.signup("duel-gm"), srv.signup("aldric-player"), srv.signup("mirela-player")
@@ -51,7 +53,9 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 		opponent [][]byte // what Mirela's player can read
 		own      []byte   // Aldric's socket
 		id       string
+		aSocket  *fightSocket
 		bSocket  *fightSocket
+		unseal   map[string]any
 		seq      int64
 	}
 	runs := []*run{
@@ -74,11 +78,21 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 		if len(av.Pending) != 1 || av.Pending[0].Kind != "stance" || !av.Pending[0].Sealed {
 			t.Fatalf("aldric's pending %+v", av.Pending)
 		}
-		answer := map[string]any{"kind": "answer", "decision": av.Pending[0].ID}
+		// The page commits to the answer; it keeps the answer and the
+		// nonce to reveal them once everyone has answered.
+		r.unseal = map[string]any{"kind": "unseal", "decision": av.Pending[0].ID, "nonce": "0123456789abcdef0123456789abcdef"}
+		var values json.RawMessage
 		for k, v := range r.choice {
-			answer[k] = v
+			r.unseal[k] = v
+			if k == "values" {
+				values, _ = json.Marshal(v)
+			}
 		}
-		ack := aWS.command("commit", answer)
+		commitment, err := engine.Commitment(av.Pending[0].ID, r.choice["choice"].(string), values, r.unseal["nonce"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ack := aWS.command("commit", map[string]any{"kind": "answer", "decision": av.Pending[0].ID, "commitment": commitment})
 		if ack.Type != "ack" {
 			t.Fatalf("commit: %+v", ack)
 		}
@@ -87,7 +101,11 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 		aWS.waitSeq(ack.Seq)
 		norm := duelNormalizer(r.id, first.Campaign)
 		r.opponent = append(r.opponent, norm(bytes.Join(bWS.all(), []byte("\n"))))
-		r.own = norm(bytes.Join(aWS.all(), []byte("\n")))
+		own := bytes.Join(aWS.all(), []byte("\n"))
+		if !bytes.Contains(own, []byte(commitment)) {
+			t.Fatal("Aldric's socket does not show his commitment")
+		}
+		r.own = norm(own)
 		for _, path := range []string{
 			"/api/encounters/" + r.id,
 			"/api/encounters/" + r.id + "/events?since=0",
@@ -107,7 +125,7 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 		if len(bv.Pending) != 1 || len(bv.Committed) != 0 || len(bv.Waiting) != 0 {
 			t.Fatalf("mirela's view: pending %d committed %d waiting %v", len(bv.Pending), len(bv.Committed), bv.Waiting)
 		}
-		r.bSocket = bWS
+		r.aSocket, r.bSocket = aWS, bWS
 	}
 	what := []string{"socket frames", "API view", "events API", "replay", "export.json", "export.md", "log page", "encounter page"}
 	for i := range runs[0].opponent {
@@ -123,16 +141,29 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 			}
 		}
 	}
-	if bytes.Equal(runs[0].own, runs[1].own) || !bytes.Contains(runs[0].own, []byte(`"choice":"reckless"`)) {
-		t.Error("Aldric's own socket does not show his sealed choice: the comparison proves nothing")
+	if !bytes.Equal(runs[0].own, runs[1].own) {
+		t.Errorf("Aldric's socket tells his choice apart — the server had it:\n%s", firstDifference(runs[0].own, runs[1].own))
 	}
 
-	// Mirela commits in the first run: the reveal reaches her socket.
+	// Mirela commits in the first run, both reveal: the reveal reaches her
+	// socket.
 	r := runs[0]
 	bv := srv.viewAs(pb, r.id)
-	ack := r.bSocket.command("commit-b", map[string]any{"kind": "answer", "decision": bv.Pending[0].ID, "choice": "default"})
+	const nonce = "fedcba9876543210fedcba9876543210"
+	commitment, _ := engine.Commitment(bv.Pending[0].ID, "default", nil, nonce)
+	ack := r.bSocket.command("commit-b", map[string]any{"kind": "answer", "decision": bv.Pending[0].ID, "commitment": commitment})
 	if ack.Type != "ack" {
 		t.Fatalf("mirela's commit: %+v", ack)
+	}
+	if av := srv.viewAs(pa, r.id); len(av.Committed) != 1 || !av.Committed[0].Reveal {
+		t.Fatalf("Aldric is not asked to reveal: %+v", av.Committed)
+	}
+	if ack := r.aSocket.command("reveal-a", r.unseal); ack.Type != "ack" {
+		t.Fatalf("aldric's reveal: %+v", ack)
+	}
+	ack = r.bSocket.command("reveal-b", map[string]any{"kind": "unseal", "decision": bv.Pending[0].ID, "choice": "default", "nonce": nonce})
+	if ack.Type != "ack" {
+		t.Fatalf("mirela's reveal: %+v", ack)
 	}
 	r.bSocket.waitSeq(ack.Seq)
 	after := bytes.Join(r.bSocket.all(), []byte("\n"))
@@ -148,9 +179,11 @@ func TestD20DuelStanceStaysSealed(t *testing.T) {
 // same campaign: their ids and clock times.
 func duelNormalizer(id, campaign string) func([]byte) []byte {
 	times := regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}| [A-Z]{3,4})?`)
+	hashes := regexp.MustCompile(`[0-9a-f]{12,64}`) // commitments (and their short forms), nonces, the chain's salts, digests and links
 	return func(b []byte) []byte {
 		b = bytes.ReplaceAll(b, []byte(id), []byte("ENCOUNTER"))
 		b = bytes.ReplaceAll(b, []byte(campaign), []byte("CAMPAIGN"))
+		b = hashes.ReplaceAll(b, []byte("HASH"))
 		return times.ReplaceAll(b, []byte("TIME"))
 	}
 }

@@ -24,7 +24,7 @@ import (
 // stored initial state to the stored final state and project to the view
 // the server gives the GM.
 func TestD20UnderFullCombat(t *testing.T) {
-	f := startFight(t, "42", "d20-under-eastern-ford", "ford", "erik", "lysa", "tobias")
+	f := startFight(t, "7", "d20-under-eastern-ford", "ford", "erik", "lysa", "tobias")
 	if r := f.gmWS.command("start", map[string]any{"kind": "start"}); r.Type != "ack" {
 		t.Fatalf("start: %+v", r)
 	}

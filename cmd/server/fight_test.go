@@ -75,6 +75,10 @@ type fight struct {
 	pcs        []string
 	gmWS, plWS *fightSocket
 	status     engine.Status // as the last of turns' views had it
+	// sealed are the player's answers to sealed decisions, committed to
+	// and kept, by decision id, until the page reveals them.
+	sealed map[string]map[string]any
+	unseal int
 }
 
 // startFight starts the server with dice seeded by seed, signs up the GM
@@ -82,7 +86,7 @@ type fight struct {
 // example, gives the player pcs and connects both.
 func startFight(t *testing.T, seed, example, tag string, pcs ...string) *fight {
 	t.Helper()
-	f := &fight{t: t, dbURL: testdb.URL(t), pcs: pcs}
+	f := &fight{t: t, dbURL: testdb.URL(t), pcs: pcs, sealed: map[string]map[string]any{}}
 	f.srv = startServerEnv(t, f.dbURL, map[string]string{"FRAY_DICE_SEED": seed})
 	f.gm, f.player = f.srv.signup(tag+"-gm"), f.srv.signup(tag+"-player")
 	ex, err := prep.ExampleNamed(example)
@@ -132,6 +136,7 @@ func (f *fight) answerer(d engine.Decision) (*fightSocket, string) {
 func (f *fight) turns(limit int) iter.Seq2[int, engine.View] {
 	return func(yield func(int, engine.View) bool) {
 		for n := 0; n < limit; n++ {
+			f.reveal()
 			v := f.view()
 			f.status = v.Status
 			if v.Status != engine.StatusRunning || !yield(n, v) {
@@ -152,7 +157,9 @@ func (f *fight) ended(done map[string]int) {
 
 // answer sends the answer to decision d with args (its choice, values)
 // from the socket of whoever answers it (see answerer), and returns who
-// that was. Anything but an ack fails the test.
+// that was. Anything but an ack fails the test. The player answers a
+// sealed decision as the page does: a commitment now, the answer itself
+// once everyone has answered (reveal).
 func (f *fight) answer(cid string, d engine.Decision, args map[string]any) string {
 	f.t.Helper()
 	ws, who := f.answerer(d)
@@ -160,10 +167,46 @@ func (f *fight) answer(cid string, d engine.Decision, args map[string]any) strin
 	for k, v := range args {
 		cmd[k] = v
 	}
+	if d.Sealed && who == "player" {
+		kept := map[string]any{"kind": engine.KindUnseal, "decision": d.ID, "nonce": fmt.Sprintf("%032x", len(f.sealed)+1)}
+		var values json.RawMessage
+		for k, v := range args {
+			kept[k] = v
+			if k == "values" {
+				values, _ = json.Marshal(v)
+			}
+		}
+		c, err := engine.Commitment(d.ID, fmt.Sprint(args["choice"]), values, kept["nonce"].(string))
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		f.sealed[d.ID] = kept
+		cmd = map[string]any{"kind": engine.KindAnswer, "decision": d.ID, "commitment": c}
+	}
 	if r := ws.command(cid, cmd); r.Type != "ack" {
 		f.t.Fatalf("answer %s %q with %v: %+v", d.Kind, d.Prompt, args, r)
 	}
 	return who
+}
+
+// reveal sends, from the player's socket, every sealed answer the
+// player's view asks to reveal now.
+func (f *fight) reveal() {
+	f.t.Helper()
+	if len(f.sealed) == 0 {
+		return
+	}
+	for _, c := range f.playerView().Committed {
+		cmd, ok := f.sealed[c.Decision]
+		if !ok || !c.Reveal {
+			continue
+		}
+		f.unseal++
+		if r := f.plWS.command(fmt.Sprintf("unseal%d", f.unseal), cmd); r.Type != "ack" {
+			f.t.Fatalf("reveal %v: %+v", cmd, r)
+		}
+		delete(f.sealed, c.Decision)
+	}
 }
 
 // offered lists the actions of weighted kinds the player's view offers for

@@ -342,7 +342,7 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool {
 			return a.Kind == engine.KindReveal || a.Kind == engine.KindRevealHandout // the GM's choices to show
 		})
-		cmd := contractPick(rng, v)
+		cmd := contractPick(rng, v, nil)
 		if cmd == nil {
 			t.Fatalf("nothing offered (status %s, waiting %v)", v.Status, v.Waiting)
 		}

@@ -55,7 +55,7 @@ func TestANewRulesetIsOnePackage(t *testing.T) {
 		if step > 1000 {
 			t.Fatal("not finished after 1000 commands")
 		}
-		cmd := contractPick(rng, v)
+		cmd := contractPick(rng, v, nil)
 		if cmd == nil {
 			t.Fatalf("nothing offered (status %s)", v.Status)
 		}

@@ -5,6 +5,7 @@
 //	server demo                          seed a demo campaign, print its URL, serve
 //	server migrate up|down|force N       manage the database schema
 //	server encounter import FILE         import an encounter setup document
+//	server verify FILE [HEAD…]           check an encounter's JSON export
 //	server simulate FILE                 the odds of a setup document's fight
 //
 // Configuration comes from flags or environment variables, see config.go.
@@ -78,6 +79,12 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 			return migrate(ctx, args, getenv, stdout)
 		}
 		return encounter(ctx, args, getenv, stdout)
+	case "verify":
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
 	case "healthcheck":
@@ -100,6 +107,8 @@ const usage = `usage:
   server healthcheck                     exit 0 when the server at -addr answers /healthz (for containers)
   server encounter import FILE [-campaign ID] [flags]
                                          import an encounter setup document (see examples/encounters)
+  server verify FILE [HEAD…]             check an encounter's JSON export: its hash chain, dice and
+                                         sealed answers, and that it passed through each HEAD a page showed
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed

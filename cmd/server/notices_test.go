@@ -138,7 +138,7 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 			if v.Status == engine.StatusFinished {
 				return
 			}
-			cmd := contractPick(rng, v)
+			cmd := contractPick(rng, v, nil)
 			if cmd == nil {
 				return
 			}

@@ -55,17 +55,17 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	var newSource func() dice.Source
+	var diceSecret func() dice.Seed
 	if cfg.DiceSeed != 0 {
 		log.Warn("FRAY_DICE_SEED is set: dice are predictable (tests and demos only)")
-		newSource = func() dice.Source { return dice.NewSeeded(cfg.DiceSeed) }
+		diceSecret = func() dice.Seed { return dice.TestSeed(cfg.DiceSeed) }
 	}
 	// The hub publishes what the live encounters commit; sessions reach the
 	// live encounters through the server (realtime.ServeOptions.Table).
 	hub := realtime.NewHub(realtime.Config{
 		Events: db, Render: server.RenderFragments, RenderEntries: server.RenderEntries, Logger: log, Origins: origins,
 	})
-	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, NewSource: newSource, Publisher: hub})
+	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, DiceSecret: diceSecret, Publisher: hub})
 
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()

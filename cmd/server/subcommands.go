@@ -8,12 +8,15 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/auth"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/proof"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -196,5 +199,32 @@ func healthcheck(ctx context.Context, cfg config, stdout io.Writer) error {
 		return fmt.Errorf("unhealthy: %s", resp.Status)
 	}
 	fmt.Fprintln(stdout, "healthy")
+	return nil
+}
+
+// verify runs `server verify FILE [HEAD…]`: it checks an encounter's JSON
+// export as anyone can (proof.Verify) and, given heads (fingerprints a
+// page showed, 12 or 64 hexadecimal digits), that the history passed
+// through each. It needs no database.
+func verify(args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("usage: server verify FILE [HEAD…]")
+	}
+	raw, err := os.ReadFile(args[0])
+	if err != nil {
+		return err
+	}
+	rep, bad := proof.Verify(raw)
+	if bad != nil {
+		return fmt.Errorf("%s does not verify: %w", args[0], bad)
+	}
+	for _, h := range args[1:] {
+		h = strings.ToLower(h)
+		if !slices.ContainsFunc(rep.Links, func(l proof.Hash) bool { return len(h) >= 12 && strings.HasPrefix(l.String(), h) }) {
+			return fmt.Errorf("%s verifies, but its history never passed through head %s: the history you saw was changed", args[0], h)
+		}
+	}
+	fmt.Fprintln(stdout, rep)
+	fmt.Fprintln(stdout, "OK: the history is intact.")
 	return nil
 }

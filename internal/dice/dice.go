@@ -78,6 +78,10 @@ type Die struct {
 	Faces   []int  `json:"faces"`
 	Role    string `json:"role,omitempty"`
 	Dropped bool   `json:"dropped,omitempty"`
+	// At is the index of the die's first face among the faces its command
+	// rolled (its faces follow in order): with the event's Position, what a
+	// provable face is derived from (Deriver.Face).
+	At int `json:"at,omitempty"`
 }
 
 // Total is the sum of the die's faces.
@@ -184,27 +188,76 @@ func (r Roll) Faces() int {
 }
 
 // Roller rolls dice from a Source and counts every face it produced, so the
-// engine can verify that each one reached an event.
+// engine can verify that each one reached an event. It numbers the faces
+// of each command (Begin) and keeps them, so the engine can also check
+// that every die recorded is the one rolled at its position.
 type Roller struct {
-	src   Source
-	faces int
+	src    Source
+	faces  int
+	rolled []int // the faces since Begin, in order
 }
 
 // NewRoller returns a Roller over src.
 func NewRoller(src Source) *Roller { return &Roller{src: src} }
 
+// Begin starts a command's faces at position p: they are numbered from 0
+// (Die.At), and a Derived source derives them from p.
+func (r *Roller) Begin(p Position) {
+	r.rolled = r.rolled[:0]
+	if d, ok := r.src.(*Derived); ok {
+		d.Begin(p)
+	}
+}
+
+// Rolled returns the faces rolled since Begin, in order. The slice is
+// reused by the next Begin.
+func (r *Roller) Rolled() []int { return r.rolled }
+
+// Provable reports whether the faces are derived from a committed seed
+// (a Derived source), so events should say where they come from.
+func (r *Roller) Provable() bool {
+	_, ok := r.src.(*Derived)
+	return ok
+}
+
+// Commitment returns the published commitment to epoch e's seed, when the
+// dice are provable.
+func (r *Roller) Commitment(e int) (string, bool) {
+	d, ok := r.src.(*Derived)
+	if !ok {
+		return "", false
+	}
+	return d.Seed(e).Commitment(), true
+}
+
+// SeedOf returns epoch e's seed, to publish once the encounter has ended,
+// when the dice are provable.
+func (r *Roller) SeedOf(e int) (Seed, bool) {
+	d, ok := r.src.(*Derived)
+	if !ok {
+		return Seed{}, false
+	}
+	return d.Seed(e), true
+}
+
+func (r *Roller) face(sides int) int {
+	f := r.src.Face(sides)
+	r.faces++
+	r.rolled = append(r.rolled, f)
+	return f
+}
+
 // Die rolls one die that does not explode.
 func (r *Roller) Die(sides int) Die {
-	r.faces++
-	return Die{Sides: sides, Faces: []int{r.src.Face(sides)}}
+	at := len(r.rolled)
+	return Die{Sides: sides, Faces: []int{r.face(sides)}, At: at}
 }
 
 // Ace rolls one die that explodes: each maximum face adds another roll.
 func (r *Roller) Ace(sides int) Die {
-	d := Die{Sides: sides}
+	d := Die{Sides: sides, At: len(r.rolled)}
 	for {
-		f := r.src.Face(sides)
-		r.faces++
+		f := r.face(sides)
 		d.Faces = append(d.Faces, f)
 		if f != sides || sides < 2 {
 			return d

@@ -41,7 +41,7 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		// snapshot the event carries; the ruleset does not see the event.
 		// Only the record of who was hidden when goes on: what happened
 		// after the snapshot stays in the log, as it was seen.
-		hiding, hidden, stage := b.Hiding, b.HiddenIDs(), b.Stage
+		hiding, hidden, dice, stage := b.Hiding, b.HiddenIDs(), b.Dice, b.Stage
 		if err := applyRewound(rs, st, ev); err != nil {
 			return err
 		}
@@ -49,7 +49,7 @@ func Apply(rs Ruleset, st State, ev Event) error {
 		if !slices.Equal(b.HiddenIDs(), hidden) {
 			hiding = append(slices.Clip(hiding), HidingChange{Seq: ev.Seq, Hidden: hidden})
 		}
-		b.Seq, b.Hiding, b.Stage = ev.Seq, hiding, stage
+		b.Seq, b.Hiding, b.Dice, b.Stage = ev.Seq, hiding, dice, stage
 		return nil
 	}
 	if err := applyCore(b, ev); err != nil {
@@ -78,6 +78,30 @@ func applyCore(b *Base, ev Event) error {
 	switch ev.Kind {
 	case KindStarted:
 		b.Status = StatusRunning
+		var d Started
+		if len(ev.Data) > 0 {
+			if err := ev.Decode(&d); err != nil {
+				return err
+			}
+		}
+		if d.Dice != nil {
+			b.Dice = &DiceState{Epoch: d.Dice.Epoch, Commitment: d.Dice.Commitment}
+		}
+	case KindDiceCommitted:
+		var d DiceCommitment
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		b.Dice = &DiceState{Epoch: d.Epoch, Commitment: d.Commitment}
+	case KindDicePublished:
+		var d DicePublished
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		if b.Dice == nil || b.Dice.Epoch != d.Epoch {
+			return fmt.Errorf("dice seed of epoch %d published, but it was never committed to", d.Epoch)
+		}
+		b.Dice = &DiceState{Epoch: d.Epoch, Commitment: b.Dice.Commitment, Published: true}
 	case KindRoundStarted:
 		var d RoundStarted
 		if err := ev.Decode(&d); err != nil {
@@ -150,12 +174,29 @@ func applyCore(b *Base, ev Event) error {
 			return fmt.Errorf("no pending decision %s", d.ID)
 		}
 		p.Answered = true
+		if d.Commitment != "" {
+			b.Sealed = append(b.Sealed, SealedAnswer{ID: d.ID, By: d.By, Commitment: d.Commitment})
+		}
 	case KindDecisionSealed:
 		var d SealedAnswer
 		if err := ev.Decode(&d); err != nil {
 			return err
 		}
+		d.Opened = true // a sealed answer logged before commitments is known
+		b.Sealed = slices.DeleteFunc(slices.Clone(b.Sealed), func(s SealedAnswer) bool { return s.ID == d.ID })
 		b.Sealed = append(b.Sealed, d)
+	case KindDecisionForfeited:
+		var d DecisionForfeited
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		s := b.sealedOf(d.ID)
+		if s == nil {
+			return fmt.Errorf("no sealed answer to %s to forfeit", d.ID)
+		}
+		kept := SealedAnswer{ID: s.ID, By: s.By, Commitment: s.Commitment, Choice: d.Choice, Values: d.Values, Opened: true, Forfeited: true}
+		b.Sealed = slices.DeleteFunc(slices.Clone(b.Sealed), func(s SealedAnswer) bool { return s.ID == d.ID })
+		b.Sealed = append(b.Sealed, kept)
 	case KindDecisionsRevealed:
 		var d DecisionsRevealed
 		if err := ev.Decode(&d); err != nil {

@@ -56,7 +56,11 @@ const MaxCommandBytes = 8 << 10
 type Command struct {
 	Kind  string
 	Actor string
-	Args  json.RawMessage // a JSON object without "kind" and "actor"
+	Args  json.RawMessage // a JSON object without "kind", "actor" and "entropy"
+	// Entropy is what the sender contributes to the command's provable
+	// dice: up to 64 letters, digits, '-' or '_' ("entropy" on the wire;
+	// see dice.Position). Pages send 16 random bytes in hexadecimal.
+	Entropy string
 }
 
 // MarshalJSON writes the command as one object.
@@ -72,6 +76,10 @@ func (c Command) MarshalJSON() ([]byte, error) {
 	if c.Actor != "" {
 		actor, _ := json.Marshal(c.Actor)
 		fields["actor"] = actor
+	}
+	if c.Entropy != "" {
+		e, _ := json.Marshal(c.Entropy)
+		fields["entropy"] = e
 	}
 	return json.Marshal(fields)
 }
@@ -99,6 +107,14 @@ func (c *Command) UnmarshalJSON(data []byte) error {
 			}
 		}
 		delete(fields, "actor")
+	}
+	if raw, ok := fields["entropy"]; ok {
+		if !bytes.Equal(raw, []byte("null")) {
+			if err := json.Unmarshal(raw, &out.Entropy); err != nil {
+				return fray.Errorf(fray.EINVALID, "command entropy must be a string")
+			}
+		}
+		delete(fields, "entropy")
 	}
 	if len(fields) > 0 {
 		args, err := json.Marshal(fields)
@@ -154,6 +170,9 @@ func DecodeCommand(data []byte) (Command, error) {
 	}
 	if len(c.Kind) > 64 || len(c.Actor) > 64 {
 		return Command{}, fray.Errorf(fray.EINVALID, "command kind or actor is too long")
+	}
+	if err := checkEntropy(c); err != nil {
+		return Command{}, err
 	}
 	return c, nil
 }

@@ -149,22 +149,22 @@ func DecideWith(rs Ruleset, st State, viewer Viewer, cmdID string, cmd Command, 
 // changes a state only by applying events, and enginetest.Bot holds every
 // ruleset to that), and part-way otherwise: the caller then discards next.
 func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Command, roller *dice.Roller, hist History) ([]Event, State, error) {
+	if err := checkEntropy(cmd); err != nil {
+		return nil, nil, err
+	}
 	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
-	before := roller.Faces()
+	tx.beginDice(cmd)
 	if err := decide(tx, cmd); err != nil {
 		return nil, nil, err
 	}
 	if len(tx.events) == 0 {
 		return nil, nil, fray.Errorf(fray.EILLEGAL, "%q changed nothing", cmd.Kind)
 	}
-	recorded := 0
-	for _, ev := range tx.events {
-		for _, r := range ev.Rolls {
-			recorded += r.Faces()
-		}
+	if err := tx.settleDice(); err != nil {
+		return nil, nil, err
 	}
-	if rolled := roller.Faces() - before; rolled != recorded {
-		return nil, nil, fmt.Errorf("ruleset %s rolled %d die faces but recorded %d in events", rs.ID(), rolled, recorded)
+	if err := checkRolls(rs, tx.events, roller.Rolled()); err != nil {
+		return nil, nil, err
 	}
 	return tx.events, next, nil
 }
@@ -181,7 +181,7 @@ const (
 func isCoreCommand(kind string) bool {
 	switch kind {
 	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer,
-		KindChat, KindFreeRoll:
+		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout:
 		return true
 	}
 	return isStageCommand(kind)
@@ -217,7 +217,7 @@ func decide(tx *Tx, cmd Command) error {
 		return fray.Errorf(fray.EILLEGAL, "the encounter is over")
 	}
 	switch cmd.Kind {
-	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults:
+	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindRevealTimeout:
 		if !tx.viewer.GM {
 			return fray.Errorf(fray.EFORBIDDEN, "only the GM may %s", gmVerb(cmd.Kind))
 		}
@@ -227,10 +227,18 @@ func decide(tx *Tx, cmd Command) error {
 		if err := decideGM(tx, cmd); err != nil {
 			return err
 		}
-		if cmd.Kind == KindAcceptDefaults {
+		if cmd.Kind == KindAcceptDefaults || cmd.Kind == KindRevealTimeout {
 			return settle(tx)
 		}
 		return nil
+	case KindUnseal:
+		if b.Status == StatusSetup {
+			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")
+		}
+		if err := decideUnseal(tx, cmd); err != nil {
+			return err
+		}
+		return settle(tx)
 	case KindAnswer:
 		if b.Status == StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")
@@ -296,6 +304,8 @@ func gmVerb(kind string) string {
 		return "reveal combatants"
 	case KindAcceptDefaults:
 		return "accept defaults"
+	case KindRevealTimeout:
+		return "settle answers not revealed"
 	}
 	return kind + " the encounter"
 }
@@ -310,7 +320,7 @@ func decideGM(tx *Tx, cmd Command) error {
 		if b.Status != StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has already started")
 		}
-		if err := tx.Emits(KindStarted, "", "The encounter begins.", nil); err != nil {
+		if err := tx.Emits(KindStarted, "", "The encounter begins.", tx.startedData()); err != nil {
 			return err
 		}
 		return tx.rs.Start(tx)
@@ -367,6 +377,8 @@ func decideGM(tx *Tx, cmd Command) error {
 			return fray.Errorf(fray.EILLEGAL, "the encounter is not running")
 		}
 		return decideAcceptDefaults(tx, cmd)
+	case KindRevealTimeout:
+		return decideRevealTimeout(tx, cmd)
 	}
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }

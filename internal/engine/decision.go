@@ -94,6 +94,15 @@ type SealedAnswer struct {
 	Choice string `json:"choice"`
 	Values Values `json:"values,omitempty"`
 	By     string `json:"by"`
+	// Commitment is the answer's commitment (sealed.go), when it was
+	// committed to; the choice is known once Opened: revealed with Nonce
+	// and the values as Committed, or Forfeited (not revealed in time: the
+	// default), or given outright by the GM.
+	Commitment string          `json:"commitment,omitempty"`
+	Nonce      string          `json:"nonce,omitempty"`
+	Committed  json.RawMessage `json:"committed,omitempty"`
+	Opened     bool            `json:"opened,omitempty"`
+	Forfeited  bool            `json:"forfeited,omitempty"`
 }
 
 // Values are the filled-in fields of an answer: numbers, strings and
@@ -240,7 +249,7 @@ func checkDecision(d Decision) error {
 	if _, err := CheckValues(d.Fields, nil); err != nil {
 		return fmt.Errorf("decision %q: %v", d.Prompt, err)
 	}
-	return nil
+	return checkSealed(d)
 }
 
 // Who answers a question. A question to a combatant (Decision.For) is
@@ -279,6 +288,9 @@ type answerArgs struct {
 	Decision string                     `json:"decision"`
 	Choice   string                     `json:"choice"`
 	Values   map[string]json.RawMessage `json:"values,omitempty"`
+	// Commitment commits to a sealed decision's answer without giving it
+	// (sealed.go).
+	Commitment string `json:"commitment,omitempty"`
 	// Override is the GM deciding for a player: without it the GM cannot
 	// answer a decision a player owns (owner.go).
 	Override bool `json:"override,omitempty"`
@@ -310,16 +322,26 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if d.Answered {
 		return fray.Errorf(fray.EILLEGAL, "this decision is already answered")
 	}
+	by := GM
+	if !tx.viewer.GM {
+		by = d.For
+	}
+	switch {
+	case a.Commitment != "" && !d.Sealed:
+		return fray.Errorf(fray.EINVALID, "only a sealed decision is answered with a commitment")
+	case a.Commitment != "" && (a.Choice != "" || a.Values != nil):
+		return fray.Errorf(fray.EINVALID, "a commitment goes alone: the choice and its values are revealed later (unseal)")
+	case a.Commitment != "":
+		return tx.commit(*d, a.Commitment, by, player)
+	case d.Sealed && !tx.viewer.GM:
+		return fray.Errorf(fray.EINVALID, "this decision is sealed: commit to your answer (answer with a commitment), then reveal it (unseal) once everyone has answered")
+	}
 	if !d.HasOption(a.Choice) {
 		return fray.Errorf(fray.EINVALID, "%q is not an option of this decision", a.Choice)
 	}
 	values, err := CheckValues(d.Fields, a.Values)
 	if err != nil {
 		return err
-	}
-	by := GM
-	if !tx.viewer.GM {
-		by = d.For
 	}
 	return tx.answer(*d, a.Choice, values, by, player)
 }
@@ -405,22 +427,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player})}.With(d.concerns(b)...)); err != nil {
 		return err
 	}
-	// The answer itself: seen by the GM and whoever answered, no one else.
-	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true,
-		Text: sealed,
-		Data: mustJSON(SealedAnswer{ID: d.ID, Choice: choice, Values: values, By: by})}); err != nil {
-		return err
-	}
-	var group []Decision
-	for _, p := range b.Pending {
-		if p.Group == d.Group {
-			if !p.Answered {
-				return nil // others have yet to answer
-			}
-			group = append(group, p)
-		}
-	}
-	return tx.reveal(group)
+	return tx.open(d, SealedAnswer{ID: d.ID, Choice: choice, Values: values, By: by}, sealed)
 }
 
 // reveal shows every answer of a complete sealed group in one event and
@@ -439,7 +446,8 @@ func (tx *Tx) reveal(group []Decision) error {
 		}
 		s := b.Sealed[j]
 		answers[i] = Answered{Decision: d, Choice: s.Choice, Values: s.Values, By: s.By}
-		shown[i] = RevealedAnswer{ID: d.ID, For: d.For, Choice: s.Choice, Label: d.Label(s.Choice), Values: s.Values}
+		shown[i] = RevealedAnswer{ID: d.ID, For: d.For, Choice: s.Choice, Label: d.Label(s.Choice), Values: s.Values,
+			Nonce: s.Nonce, Committed: s.Committed, Forfeited: s.Forfeited}
 		who := b.answererName(d)
 		texts = append(texts, fmt.Sprintf("%s — %s", who, d.Label(s.Choice)))
 	}

@@ -114,6 +114,10 @@ type Base struct {
 	// reveal, a rewind to before one), so that any event up to Seq can be
 	// shown as it was seen when it happened (HiddenAt). A rewind keeps it.
 	Hiding []HidingChange `json:"hiding,omitempty"`
+	// Dice is where the provable dice stand (nil when they are not): the
+	// seed's epoch, the commitment to it, whether it was published. A
+	// rewind keeps it.
+	Dice *DiceState `json:"dice,omitempty"`
 	// Stage is the scene, the handouts and the GM's notes (stage.go):
 	// changed only by the stage's own events, kept by a rewind.
 	Stage Stage `json:"stage,omitzero"`

@@ -29,6 +29,10 @@ type Event struct {
 	// the controllers of the combatants it names ("gm" stands for the GM):
 	// a whisper. Empty means whoever may see the event otherwise.
 	Audience []string `json:"audience,omitempty"`
+	// Draw, on an event with dice, is where the command's faces come from
+	// when they are provable (see dice.go): with each die's At, what anyone
+	// recomputes them from once the seed is published.
+	Draw *dice.Position `json:"draw,omitempty"`
 }
 
 // NewEvent builds an event with data marshalled to JSON. Data must be a
@@ -161,6 +165,9 @@ type DecisionAnswered struct {
 	ID         string `json:"id"`
 	By         string `json:"by"`
 	DecidedFor string `json:"decidedFor,omitempty"` // as in DecisionResolved
+	// Commitment, when the answer was committed to rather than given: see
+	// Commitment (sealed.go).
+	Commitment string `json:"commitment,omitempty"`
 }
 
 // DecisionsRevealed is the data of KindDecisionsRevealed: a sealed group's
@@ -177,6 +184,12 @@ type RevealedAnswer struct {
 	Choice string `json:"choice"`
 	Label  string `json:"label"`
 	Values Values `json:"values,omitempty"`
+	// Nonce and Committed (the values as committed to) open the answer's
+	// commitment: anyone can recompute it (see Commitment). Forfeited: it
+	// was not revealed in time, and the default applied.
+	Nonce     string          `json:"nonce,omitempty"`
+	Committed json.RawMessage `json:"committed,omitempty"`
+	Forfeited bool            `json:"forfeited,omitempty"`
 }
 
 // CombatantOut is the data of KindCombatantOut, KindCombatantBack,

@@ -2,7 +2,6 @@ package engine_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -94,78 +93,6 @@ func withOptions(opts map[string]string) engine.Setup {
 	s := enginetest.Setup()
 	s.Options = opts
 	return s
-}
-
-// TestSealedChoice: two parties answer in secret; nothing of the first
-// answer reaches the other before both answered, then one event reveals
-// both and the ruleset resolves them together.
-func TestSealedChoice(t *testing.T) {
-	g := newGame(t, enginetest.Setup())
-	g.do(gm, "start", "", nil)
-	g.do(heroPl, "duel", "hero", map[string]any{"target": "orc"})
-	b := g.st.Core()
-	if len(b.Pending) != 2 || !b.Pending[0].Sealed || b.Pending[0].Group != b.Pending[1].Group {
-		t.Fatalf("pending = %+v", b.Pending)
-	}
-	hv := engine.Project(enginetest.Toy{}, g.st, heroPl)
-	if len(hv.Pending) != 1 || hv.Pending[0].For != "hero" || !slices.Equal(hv.Waiting, []string{"Orc"}) {
-		t.Fatalf("hero's view: pending %+v waiting %v", hv.Pending, hv.Waiting)
-	}
-	answered := g.do(heroPl, "answer", "", map[string]any{"decision": b.Pending[0].ID, "choice": "bold"})
-	if got := kinds(answered); !slices.Equal(got, []string{engine.KindDecisionAnswered, engine.KindDecisionSealed}) {
-		t.Fatalf("answer emitted %v", got)
-	}
-	// The opponent: everything it can read is byte for byte what it would
-	// be had the hero chosen the other stance.
-	other := newGame(t, enginetest.Setup())
-	other.do(gm, "start", "", nil)
-	other.do(heroPl, "duel", "hero", map[string]any{"target": "orc"})
-	other.do(heroPl, "answer", "", map[string]any{"decision": b.Pending[0].ID, "choice": "careful"})
-	for _, v := range []engine.Viewer{orcPl, engine.PlayerViewer("orc", "spy"), engine.PlayerViewer()} {
-		a, _ := json.Marshal(engine.FilterEvents(g.st, v, g.log))
-		b, _ := json.Marshal(engine.FilterEvents(other.st, v, other.log))
-		if !bytes.Equal(a, b) {
-			t.Fatalf("the log tells %+v the sealed answer:\n%s\n%s", v, a, b)
-		}
-		a, _ = json.Marshal(engine.Project(enginetest.Toy{}, g.st, v))
-		b, _ = json.Marshal(engine.Project(enginetest.Toy{}, other.st, v))
-		if !bytes.Equal(a, b) {
-			t.Fatalf("the view tells %+v the sealed answer:\n%s\n%s", v, a, b)
-		}
-	}
-	ov := engine.Project(enginetest.Toy{}, g.st, orcPl)
-	if len(ov.Pending) != 1 || !slices.Equal(ov.Waiting, nil) {
-		t.Fatalf("orc's view: pending %+v waiting %v", ov.Pending, ov.Waiting)
-	}
-	if shown := engine.FilterEvents(g.st, orcPl, answered); len(shown) != 1 || shown[0].Text != "Hero has answered." {
-		t.Fatalf("orc sees %+v", shown)
-	}
-	// The author sees their own commitment; the GM sees everything.
-	hv = engine.Project(enginetest.Toy{}, g.st, heroPl)
-	if len(hv.Committed) != 1 || hv.Committed[0].Label != "Bold" || len(hv.Pending) != 0 || !slices.Equal(hv.Waiting, []string{"Orc"}) {
-		t.Fatalf("hero after answering: %+v", hv)
-	}
-	if shown := engine.FilterEvents(g.st, gm, answered); len(shown) != 2 {
-		t.Fatal("the GM does not see the sealed answer")
-	}
-	if _, err := g.try(heroPl, "answer", "", map[string]any{"decision": b.Pending[0].ID, "choice": "careful"}); fray.ErrorCode(err) != fray.EILLEGAL {
-		t.Fatalf("a second answer: %v", err)
-	}
-	if _, err := g.try(heroPl, "end-turn", "hero", nil); fray.ErrorCode(err) != fray.EPENDING || !strings.Contains(err.Error(), "Orc") {
-		t.Fatalf("acting while the orc decides: %v", err)
-	}
-	revealed := g.do(orcPl, "answer", "", map[string]any{"decision": b.Pending[1].ID, "choice": "careful"})
-	if got := kinds(revealed); !slices.Equal(got, []string{engine.KindDecisionAnswered, engine.KindDecisionSealed, engine.KindDecisionsRevealed, "clash"}) {
-		t.Fatalf("the last answer emitted %v", got)
-	}
-	var d engine.DecisionsRevealed
-	if err := revealed[2].Decode(&d); err != nil || len(d.Answers) != 2 || d.Answers[0].Label != "Bold" || d.Answers[1].Label != "Careful" {
-		t.Fatalf("reveal = %+v (%v)", d, err)
-	}
-	if hp := g.toy().HP; hp["hero"] != 1 || hp["orc"] != 2 || len(g.st.Core().Pending) != 0 || len(g.st.Core().Sealed) != 0 {
-		t.Fatalf("after the clash: hp %v pending %v sealed %v", hp, g.st.Core().Pending, g.st.Core().Sealed)
-	}
-	g.replayMatches()
 }
 
 // TestGMCommandWithoutActor: a ruleset's GM command names no combatant.

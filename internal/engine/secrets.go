@@ -353,7 +353,7 @@ var coreKinds = map[string]bool{
 	KindInterruptStarted: true, KindInterruptEnded: true, KindDecisionOpened: true, KindDecisionResolved: true,
 	KindDecisionAnswered: true, KindDecisionsRevealed: true, KindCombatantOut: true, KindCombatantBack: true,
 	KindCombatantDown: true, KindCombatantUp: true, KindRevealed: true, KindPaused: true, KindResumed: true,
-	KindEnded: true, KindRewound: true,
+	KindEnded: true, KindRewound: true, KindDiceCommitted: true, KindDicePublished: true, KindDecisionForfeited: true,
 }
 
 // keepsText are the engine's events whose text is the ruleset's words
@@ -380,7 +380,17 @@ func (vl *veil) rewrite(b *Base, ev Event) (Event, bool) {
 	text := ""
 	switch ev.Kind {
 	case KindStarted:
+		var d Started
+		if len(ev.Data) > 0 && ev.Decode(&d) != nil {
+			return ev, false
+		}
+		if d.Dice != nil {
+			data = d
+		}
 		text = "The encounter begins."
+	case KindDiceCommitted, KindDicePublished:
+		// Hexadecimal digits and the engine's own words: nothing to take out.
+		data, text = ev.Data, ev.Text
 	case KindRoundStarted:
 		var d RoundStarted
 		if ev.Decode(&d) != nil {
@@ -473,6 +483,12 @@ func (vl *veil) rewrite(b *Base, ev Event) (Event, bool) {
 			return ev, false
 		}
 		data, text = d, b.NameOf(d.Combatant)+" is revealed."
+	case KindDecisionForfeited:
+		var d DecisionForfeited
+		if ev.Decode(&d) != nil || vl.hides(d.For) {
+			return ev, false
+		}
+		data, text = DecisionForfeited{ID: d.ID, For: d.For}, name(d.For)+" did not reveal in time: the default applies."
 	case KindPaused:
 		text = "The GM pauses the encounter."
 	case KindResumed:
@@ -498,7 +514,7 @@ func (vl *veil) rewrite(b *Base, ev Event) (Event, bool) {
 		text = ev.Text // the combatant is only in the event's lists
 	}
 	out := NewEvent(ev.Kind, ev.Actor, text, data)
-	out.Seq, out.Round, out.Secret, out.Command, out.Audience = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Audience
+	out.Seq, out.Round, out.Secret, out.Command, out.Audience, out.Draw = ev.Seq, ev.Round, ev.Secret, ev.Command, ev.Audience, ev.Draw
 	out.Involves = slices.Clip(vl.keep(ev.Involves))
 	for _, r := range ev.Rolls {
 		if !vl.rollNames(r) {

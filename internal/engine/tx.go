@@ -20,9 +20,10 @@ type Tx struct {
 	Dice    *dice.Roller
 	command string
 	events  []Event
-	history History // the encounter's past, for rewind and reveal-event; may be nil
-	rest    []Step  // the work after the step being run (Run)
-	parked  int     // how often the rest was parked (Ask, Interrupt)
+	history History        // the encounter's past, for rewind and reveal-event; may be nil
+	rest    []Step         // the work after the step being run (Run)
+	parked  int            // how often the rest was parked (Ask, Interrupt)
+	draw    *dice.Position // where the command's provable faces come from; nil when they are not
 }
 
 // State is the state as it stands after the events emitted so far.
@@ -46,6 +47,9 @@ func (tx *Tx) Emit(ev Event) error {
 	ev.Command = tx.command
 	if c := b.Combatant(ev.Actor); c != nil && c.Hidden {
 		ev.Secret = true
+	}
+	if len(ev.Rolls) > 0 && tx.draw != nil && b.Dice != nil {
+		ev.Draw = tx.draw
 	}
 	if err := Apply(tx.rs, tx.st, ev); err != nil {
 		return fmt.Errorf("apply %s: %w", ev.Kind, err)

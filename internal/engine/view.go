@@ -57,13 +57,19 @@ type View struct {
 	Notes    []Note    `json:"notes,omitempty"`
 }
 
-// Committed is a sealed answer its author sees while the others decide.
+// Committed is a sealed answer its author sees while the others decide:
+// the commitment, when it was committed to (the choice then stays with
+// the author's page until revealed), the choice once the server knows it.
+// Reveal asks the author's page to reveal it now (unseal): every party of
+// its group has answered.
 type Committed struct {
-	Decision string `json:"decision"`
-	For      string `json:"for"`
-	Prompt   string `json:"prompt"`
-	Choice   string `json:"choice"`
-	Label    string `json:"label"`
+	Decision   string `json:"decision"`
+	For        string `json:"for"`
+	Prompt     string `json:"prompt"`
+	Commitment string `json:"commitment,omitempty"`
+	Choice     string `json:"choice,omitempty"`
+	Label      string `json:"label,omitempty"`
+	Reveal     bool   `json:"reveal,omitempty"`
 }
 
 // Visible reports whether v may see combatant id at all.
@@ -120,10 +126,17 @@ func Project(rs Ruleset, st State, v Viewer) View {
 			}
 			view.Pending = append(view.Pending, d)
 		case b.mayAnswer(v, d):
-			for _, s := range b.Sealed {
-				if s.ID == d.ID {
-					view.Committed = append(view.Committed, Committed{Decision: d.ID, For: d.For, Prompt: d.Prompt, Choice: s.Choice, Label: d.Label(s.Choice)})
+			if s := b.sealedOf(d.ID); s != nil {
+				c := Committed{Decision: d.ID, For: d.For, Prompt: d.Prompt, Commitment: s.Commitment, Reveal: b.awaitsReveal(d)}
+				if s.Opened {
+					c.Choice, c.Label = s.Choice, d.Label(s.Choice)
 				}
+				view.Committed = append(view.Committed, c)
+			}
+		case b.awaitsReveal(d):
+			who := b.answererName(d)
+			if !slices.Contains(view.Waiting, who) {
+				view.Waiting = append(view.Waiting, who)
 			}
 		case !d.Answered:
 			who := b.answererName(d)
@@ -159,7 +172,7 @@ func Project(rs Ruleset, st State, v Viewer) View {
 func waitingText(st State, v Viewer) string {
 	var who []string
 	for _, d := range st.Core().Pending {
-		if d.Answered {
+		if d.Answered && !st.Core().awaitsReveal(d) {
 			continue
 		}
 		name := st.Core().answererName(d)
@@ -183,6 +196,10 @@ func gmActions(b *Base, v Viewer) []Action {
 	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, func(d Decision) bool { return !d.Answered && d.Default != "" && v.playerOf(d) == "" }) {
 		out = append(out, Action{Kind: KindAcceptDefaults, Label: "Accept defaults",
 			Help: "Answers every pending question that has a default with it, but the players' own."})
+	}
+	if b.Status == StatusRunning && slices.ContainsFunc(b.Pending, b.awaitsReveal) {
+		out = append(out, Action{Kind: KindRevealTimeout, Label: "Reveal timeout: apply defaults",
+			Help: "Everyone has answered in secret, but some have not revealed their answers: theirs get the question's default."})
 	}
 	if b.Status == StatusRunning || b.Status == StatusPaused {
 		out = append(out, Action{Kind: KindRewind, Label: "Undo last action", Danger: true,

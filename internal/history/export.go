@@ -1,13 +1,16 @@
 package history
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/proof"
 )
 
 // ExportFormat names the JSON export's format; ExportVersion its version.
@@ -33,6 +36,12 @@ type Export struct {
 	// Undone lists the seqs a rewind undid; they stay in Events.
 	Undone []int64        `json:"undone"`
 	Events []engine.Event `json:"events"`
+	// Head and Chain are the hash chain of every event of the encounter,
+	// those withheld from the viewer included (by digest only): what
+	// `server verify` and the replay page's check read (docs/protocol.md,
+	// "The chain in an export").
+	Head  string            `json:"head"`
+	Chain []proof.ChainLink `json:"chain"`
 }
 
 // ExportedEncounter is the exported encounter's summary.
@@ -68,6 +77,9 @@ func (s *Service) Export(ctx context.Context, rd Reading) (Export, error) {
 		Viewer: rd.Viewer, Sides: view.Sides, Combatants: view.Combatants,
 		Events: engine.FilterEvents(rd.State, rd.Viewer, all), Undone: []int64{},
 	}
+	if doc.Head, doc.Chain, err = s.chain(ctx, rd.ID, all, doc.Events); err != nil {
+		return Export{}, err
+	}
 	if doc.Combatants == nil {
 		doc.Combatants = []engine.Combatant{}
 	}
@@ -79,6 +91,42 @@ func (s *Service) Export(ctx context.Context, rd Reading) (Export, error) {
 	}
 	slices.Sort(doc.Undone)
 	return doc, nil
+}
+
+// chain is the export's chain over all, the log, of which the viewer is
+// given shown: an event shown as it is stored comes with its salt, so
+// anyone can check it against its digest; one rewritten for the viewer or
+// withheld, with its digest only.
+func (s *Service) chain(ctx context.Context, id string, all, shown []engine.Event) (string, []proof.ChainLink, error) {
+	chained, err := s.db.Chain(ctx, id, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(chained) > len(all) {
+		chained = chained[:len(all)] // events appended since the log was read
+	}
+	if len(chained) != len(all) {
+		return "", nil, fmt.Errorf("history: encounter %s has %d events but %d chained", id, len(all), len(chained))
+	}
+	links := make([]proof.Sealed, len(chained))
+	for i, c := range chained {
+		links[i] = proof.Sealed{Seq: c.Seq, Salt: c.Salt, Digest: c.Digest, Link: c.Link}
+	}
+	stored := make(map[int64]engine.Event, len(all))
+	for _, ev := range all {
+		stored[ev.Seq] = ev
+	}
+	whole := make(map[int64]bool, len(shown))
+	for _, ev := range shown {
+		a, errA := json.Marshal(ev)
+		b, errB := json.Marshal(stored[ev.Seq])
+		whole[ev.Seq] = errA == nil && errB == nil && bytes.Equal(a, b)
+	}
+	head := proof.Genesis(id)
+	if len(links) > 0 {
+		head = links[len(links)-1].Link
+	}
+	return head.String(), proof.ExportChain(links, func(seq int64) bool { return whole[seq] }), nil
 }
 
 // Filename is an export's download name: fray-<encounter name>-<id
@@ -107,4 +155,30 @@ func (doc Export) Filename(ext string) string {
 		id = id[:8]
 	}
 	return "fray-" + base + "-" + id + "." + ext
+}
+
+// Head is the link of event Seq: the chain's head when the history had
+// reached Seq. Pages keep the heads they showed, and warn when a later
+// history no longer passes through one (docs/protocol.md, "Fingerprints").
+type Head struct {
+	Seq  int64  `json:"seq"`
+	Link string `json:"link"`
+}
+
+// Heads returns the links of encounter id's events after seq after, in
+// order, at most limit of them (0: all). Links tell nothing of the events:
+// every viewer may have them all.
+func (s *Service) Heads(ctx context.Context, id string, after int64, limit int) ([]Head, error) {
+	chained, err := s.db.Chain(ctx, id, max(after, 0))
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 && len(chained) > limit {
+		chained = chained[:limit]
+	}
+	out := make([]Head, len(chained))
+	for i, c := range chained {
+		out[i] = Head{Seq: c.Seq, Link: c.Link.String()}
+	}
+	return out, nil
 }

@@ -24,6 +24,9 @@ type Store interface {
 	EventsOfKind(ctx context.Context, encounterID string, kinds ...string) ([]engine.Event, error)
 	CampaignEventsOfKind(ctx context.Context, campaignID string, kinds ...string) (map[string][]engine.Event, error)
 	EncounterRevisions(ctx context.Context, campaignID string) ([]store.Revision, error)
+	// Chain is the hash chain of an encounter's events after seq after
+	// (docs/protocol.md, "The chain").
+	Chain(ctx context.Context, id string, after int64) ([]store.Chained, error)
 }
 
 // Service reads history.

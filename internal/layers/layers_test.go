@@ -21,8 +21,10 @@ var layers = [][]string{
 	// dice, strict JSON, browser origins, uploaded pictures, embedded files, a private
 	// PostgreSQL
 	{"internal/dice", "internal/strictjson", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster"},
-	// the position models' vocabulary
-	{"internal/board"},
+	// the position models' vocabulary; what anyone can check of a history
+	// (the hash chain, provable dice, sealed answers: a third party's
+	// verifier, over the dice derivation alone)
+	{"internal/board", "internal/proof"},
 	// the pure engine; password hashing and tokens
 	{"internal/engine", "internal/auth"},
 	// character sheets and carry-over arithmetic; the notices' outbox

@@ -23,6 +23,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/outbox"
+	"github.com/fray-vtt/fray/internal/proof"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -36,6 +37,8 @@ type Store interface {
 	LookupCommand(ctx context.Context, encounterID, sender, commandID string) (store.CommandState, error)
 	Settle(ctx context.Context, encounterID string, wait time.Duration) error
 	SnapshotAt(ctx context.Context, encounterID string, seq int64) (int64, []byte, error)
+	Link(ctx context.Context, id string, seq int64) (proof.Hash, error)
+	DiceSecret(ctx context.Context, id string, fresh dice.Seed) (dice.Seed, error)
 }
 
 // Sender is who submits a command.
@@ -79,6 +82,9 @@ type Update struct {
 	// is (the GM) may be sent without encoding them again.
 	Encoded [][]byte
 	Seq     int64
+	// Head is the link of event Seq: the head of the encounter's hash
+	// chain after the events (docs/protocol.md, "The chain").
+	Head proof.Hash
 	// Access is the campaign's access version the events were committed (or
 	// loaded) at: a viewer granted at an older version must be authorised
 	// again before it is sent these events.
@@ -102,7 +108,12 @@ type Config struct {
 	Rulesets  *engine.Registry
 	Publisher Publisher
 	Logger    *slog.Logger
-	// NewSource makes each encounter's dice; nil means dice.NewRandom.
+	// DiceSecret makes a new encounter's dice secret (kept in the store,
+	// see store.DiceSecret); nil means dice.NewSeed. Every encounter's
+	// dice are derived from its secret (dice.Derived): provable.
+	DiceSecret func() dice.Seed
+	// NewSource, for tests, makes each encounter's dice instead, which are
+	// then not provable.
 	NewSource func() dice.Source
 	// IdleAfter unloads an encounter with no commands for this long (default 10 min).
 	IdleAfter time.Duration
@@ -127,8 +138,8 @@ func New(cfg Config) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.NewSource == nil {
-		cfg.NewSource = func() dice.Source { return dice.NewRandom() }
+	if cfg.DiceSecret == nil {
+		cfg.DiceSecret = dice.NewSeed
 	}
 	if cfg.IdleAfter == 0 {
 		cfg.IdleAfter = 10 * time.Minute
@@ -309,6 +320,7 @@ type owner struct {
 	shown    int64
 	shownSet bool
 	dice     *dice.Roller
+	head     proof.Hash // the link of the state's seq: the chain's head
 	// snapSeq is the seq of the latest snapshot of the encounter known to
 	// be stored: unloading stores one at the state's seq when it is behind.
 	snapSeq int64
@@ -408,11 +420,25 @@ func (o *owner) load(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	shown := o.shown
-	o.rs, o.state, o.frozen, o.access, o.snapSeq, o.stale = rs, st, nil, l.Access, l.SnapshotSeq, false
-	if o.dice == nil {
-		o.dice = dice.NewRoller(o.svc.cfg.NewSource())
+	head, err := o.svc.cfg.Store.Link(ctx, o.id, st.Core().Seq)
+	if err != nil {
+		return err
 	}
+	if o.dice == nil {
+		src := dice.Source(nil)
+		if o.svc.cfg.NewSource != nil {
+			src = o.svc.cfg.NewSource()
+		} else {
+			secret, err := o.svc.cfg.Store.DiceSecret(ctx, o.id, o.svc.cfg.DiceSecret())
+			if err != nil {
+				return err
+			}
+			src = dice.NewDerived(secret)
+		}
+		o.dice = dice.NewRoller(src)
+	}
+	shown := o.shown
+	o.rs, o.state, o.frozen, o.access, o.snapSeq, o.stale, o.head = rs, st, nil, l.Access, l.SnapshotSeq, false, head
 	if seq := st.Core().Seq; !o.shownSet || seq <= shown {
 		o.shown, o.shownSet = seq, true
 		return nil
@@ -451,7 +477,11 @@ func (o *owner) catchUp(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("encounter %s: catch up from %d: %w", o.id, from, err)
 	}
-	o.state, o.frozen, o.access = next, nil, t.Access
+	head, err := o.svc.cfg.Store.Link(ctx, o.id, next.Core().Seq)
+	if err != nil {
+		return err
+	}
+	o.state, o.frozen, o.access, o.head = next, nil, t.Access, head
 	o.publish(t.Events, nil)
 	return nil
 }
@@ -603,6 +633,11 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		uncommitted()
 		return 0, err
 	}
+	chain, err := proof.Extend(o.head, from+1, bodies)
+	if err != nil {
+		uncommitted()
+		return 0, fmt.Errorf("chain: %w", err)
+	}
 	var snapshot []byte
 	if store.SnapshotDue(from, to) {
 		if snapshot, err = engine.Snapshot(next); err != nil {
@@ -616,7 +651,7 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	}
 	r, err := o.svc.cfg.Store.AppendCommand(ctx, store.Append{
 		EncounterID: o.id, ExpectSeq: from, Sender: sender.User, CommandID: req.cmdID,
-		Events: events, Bodies: bodies, Snapshot: snapshot, Status: status, Access: sender.Access,
+		Events: events, Bodies: bodies, Prev: o.head, Chain: chain, Snapshot: snapshot, Status: status, Access: sender.Access,
 		Notices: outbox.FromEvents(o.id, events),
 	})
 	switch {
@@ -648,7 +683,7 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		}
 		return 0, err
 	}
-	o.state, o.frozen, o.access = next, nil, r.Access
+	o.state, o.frozen, o.access, o.head = next, nil, r.Access, chain[len(chain)-1].Link
 	if snapshot != nil {
 		o.snapSeq = to
 	}
@@ -667,7 +702,7 @@ func (o *owner) publishCommand(events []engine.Event, encoded [][]byte, origin a
 		return
 	}
 	o.svc.cfg.Publisher.Publish(Update{
-		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Access: o.access,
+		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Head: o.head, Access: o.access,
 		Origin: origin, CommandID: cmdID,
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -81,9 +82,10 @@ func (s *sock) send(id string, cmd map[string]any) {
 	}
 }
 
-// duel plays a toy encounter over real websockets up to the hero's sealed
-// answer and returns every frame each socket received, with the
-// encounter's id blanked.
+// duel plays a toy encounter over real websockets up to the hero's
+// commitment to a sealed answer and returns every frame each socket
+// received, with the encounter's id and the commitments blanked; finish
+// has the orc commit, both reveal, and returns the orc's frames since.
 func duel(t *testing.T, db *store.DB, campaign, heroChoice string) (hero, orc, gm []byte, finish func() []byte) {
 	t.Helper()
 	ctx := context.Background()
@@ -135,22 +137,39 @@ func duel(t *testing.T, db *store.DB, campaign, heroChoice string) (hero, orc, g
 	}
 	submit(g, "c1", map[string]any{"kind": "start"})
 	submit(h, "c2", map[string]any{"kind": "duel", "actor": "hero", "target": "orc"})
-	submit(h, "c3", map[string]any{"kind": "answer", "decision": "d4", "choice": heroChoice})
+	const heroNonce, orcNonce = "00112233445566778899aabbccddeeff", "ffeeddccbbaa99887766554433221100"
+	commitment := func(decision, choice, nonce string) string {
+		c, err := engine.Commitment(decision, choice, nil, nonce)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	submit(h, "c3", map[string]any{"kind": "answer", "decision": "d4", "commitment": commitment("d4", heroChoice, heroNonce)})
+	hashes := regexp.MustCompile(`"commitment":"[0-9a-f]{64}"`)
 	blank := func(s *sock) []byte {
-		return bytes.ReplaceAll(bytes.Join(s.frames, []byte("\n")), []byte(enc.ID), []byte("ENC"))
+		all := bytes.ReplaceAll(bytes.Join(s.frames, []byte("\n")), []byte(enc.ID), []byte("ENC"))
+		return hashes.ReplaceAll(all, []byte(`"commitment":"HASH"`))
 	}
 	hero, orc, gm = blank(h), blank(o), blank(g)
+	if !bytes.Contains(bytes.Join(h.frames, nil), []byte(commitment("d4", heroChoice, heroNonce))) {
+		t.Fatal("the hero's socket does not show its commitment")
+	}
 	return hero, orc, gm, func() []byte {
 		o.frames = nil
-		submit(o, "c4", map[string]any{"kind": "answer", "decision": "d5", "choice": "careful"})
+		submit(o, "c4", map[string]any{"kind": "answer", "decision": "d5", "commitment": commitment("d5", "careful", orcNonce)})
+		submit(h, "c5", map[string]any{"kind": "unseal", "decision": "d4", "choice": heroChoice, "nonce": heroNonce})
+		submit(o, "c6", map[string]any{"kind": "unseal", "decision": "d5", "choice": "careful", "nonce": orcNonce})
 		return blank(o)
 	}
 }
 
-// TestSealedChoiceOverWebsockets: after the hero commits a sealed stance,
-// every frame the orc's socket receives is byte for byte what it would be
-// had the hero chosen the other stance; the GM's and the hero's own
-// sockets do see it.
+// TestSealedChoiceOverWebsockets: after the hero commits to a sealed
+// answer, every frame the orc's socket receives is byte for byte what it
+// would be had the hero chosen the other option, but for the commitment's
+// hash — and so is every frame of the GM's and the hero's own sockets: the
+// server never had the choice. Once both committed and revealed, one
+// reveal shows both.
 func TestSealedChoiceOverWebsockets(t *testing.T) {
 	ctx := context.Background()
 	db, err := store.Open(ctx, testdb.URL(t))
@@ -171,11 +190,11 @@ func TestSealedChoiceOverWebsockets(t *testing.T) {
 		t.Fatalf("the orc's frames: %s", orcBold)
 	}
 	for name, pair := range map[string][2][]byte{"GM": {gmBold, gmCareful}, "hero": {heroBold, heroCareful}} {
-		if bytes.Equal(pair[0], pair[1]) || !bytes.Contains(pair[0], []byte("Bold (sealed")) {
-			t.Fatalf("the %s's socket does not see the sealed stance", name)
+		if !bytes.Equal(pair[0], pair[1]) || bytes.Contains(pair[0], []byte("Bold")) && !bytes.Contains(pair[0], []byte(`"label":"Bold"`)) {
+			t.Fatalf("the %s's socket tells the sealed answer:\n%s\n----\n%s", name, pair[0], pair[1])
 		}
 	}
-	// The orc answers: one reveal shows both stances to everyone.
+	// The orc commits, both reveal: one reveal shows both to everyone.
 	if after := finish(); !bytes.Contains(after, []byte("Revealed: Hero — Careful; Orc — Careful.")) {
 		t.Fatalf("the orc's frames after the reveal: %s", after)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/proof"
 )
 
 // BenchmarkCopy compares a Copy of a played sw-zones state with the JSON
@@ -94,4 +95,60 @@ func BenchmarkProjectView(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkCommandProof is what the fairness scheme adds to a command on
+// the server's side, as a same-run pair over the same commands of a
+// sw-zones fight in progress: deciding each (the engine's Decide, with its
+// dice) and encoding its events as they are stored, with plain seeded dice
+// and no chain ("plain"), against provable dice (Derived: HMAC-SHA256 per
+// face block, the commitment checks) and the events' chain (salts,
+// canonical JSON, digests and links; "provable"). The database append,
+// which neither changes, is left out, so the ratio is an upper bound of
+// the share of a command's CPU. docs/performance.md, "Fairness".
+func BenchmarkCommandProof(b *testing.B) {
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 40)
+	pick := rand.New(rand.NewPCG(7, 7))
+	var cmds []engine.Command
+	for len(cmds) < 32 {
+		cmd, ok := botCommand(p.Ruleset, st, pick)
+		if !ok {
+			b.Fatal("no command")
+		}
+		if _, _, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(1))); err == nil {
+			cmd.Entropy = "0123456789abcdef0123456789abcdef"
+			cmds = append(cmds, cmd)
+		}
+	}
+	head := proof.Genesis("bench")
+	secret := dice.TestSeed(1)
+	run := func(b *testing.B, roller func() *dice.Roller, chain bool) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			cmd := cmds[i%len(cmds)]
+			i++
+			events, _, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, roller())
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies := make([][]byte, len(events))
+			for j, ev := range events {
+				if bodies[j], err = json.Marshal(ev); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if chain {
+				if _, err := proof.Extend(head, events[0].Seq, bodies); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	b.Run("plain", func(b *testing.B) {
+		run(b, func() *dice.Roller { return dice.NewRoller(dice.NewSeeded(1)) }, false)
+	})
+	b.Run("provable", func(b *testing.B) {
+		run(b, func() *dice.Roller { return dice.NewRoller(dice.NewDerived(secret)) }, true)
+	})
 }

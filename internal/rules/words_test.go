@@ -206,7 +206,7 @@ func coreWords() map[string]bool {
 // poses the GM's board shows along the way.
 func boardMarks(t *testing.T, s started) map[string]bool {
 	t.Helper()
-	played := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, 5)
+	played := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, 3)
 	st, err := engine.Copy(played.Initial)
 	if err != nil {
 		t.Fatal(err)

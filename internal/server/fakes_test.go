@@ -671,6 +671,11 @@ func (f fakeHistory) Export(ctx context.Context, rd history.Reading) (history.Ex
 	return history.Export{Format: history.ExportFormat, Encounter: history.ExportedEncounter{ID: rd.ID, Name: "Toy fight"}, Viewer: rd.Viewer}, nil
 }
 
+func (f fakeHistory) Heads(ctx context.Context, id string, after int64, limit int) ([]history.Head, error) {
+	f.add("Heads")
+	return []history.Head{{Seq: 1, Link: "ab01"}}, nil
+}
+
 // fakeEvents is the store's event log.
 type fakeEvents struct{}
 

@@ -115,7 +115,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
 
-		// timeline.go, log.go, replay.go, export.go: history
+		// timeline.go, log.go, replay.go, export.go, chain.go: history
 		r.Get("/campaigns/{id}/timeline", s.handleTimeline)
 		r.Get("/encounters/{id}/log", s.handleEncounterLog)
 		r.Post("/encounters/{id}/log/reveal", s.handleRevealEvent)
@@ -123,6 +123,8 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}/replay", s.handleAPIReplay)
 		r.Get("/encounters/{id}/export.md", s.handleExportMarkdown)
 		r.Get("/api/encounters/{id}/export.json", s.handleExportJSON)
+		// chain.go
+		r.Get("/api/encounters/{id}/chain", s.handleChain)
 
 		// drafts.go
 		r.Post("/campaigns/{id}/drafts", s.handleNewDraft)

@@ -157,6 +157,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/replay", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/export.md", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/export.json", member, 200, nil, "", ""},
+	{"GET", "/api/encounters/enc/chain", member, 200, nil, "", ""},
 	{"GET", "/assets/" + assetID, member, 200, nil, "", ""},
 
 	{"POST", "/campaigns/camp/invites", gmOnly, 200, url.Values{}, "", ""},

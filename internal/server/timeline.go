@@ -22,6 +22,8 @@ type History interface {
 	Log(ctx context.Context, rd history.Reading, f history.LogFilter) (history.LogPage, error)
 	Replay(ctx context.Context, rd history.Reading, seq int64) (history.Step, error)
 	Export(ctx context.Context, rd history.Reading) (history.Export, error)
+	// Heads are the links of an encounter's hash chain (chain.go).
+	Heads(ctx context.Context, id string, after int64, limit int) ([]history.Head, error)
 }
 
 // handleTimeline shows a campaign's encounters to its members, oldest

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/proof"
 )
 
 // CommitConfig tunes group commit: commands of different encounters that
@@ -66,8 +67,8 @@ func (c CommitConfig) withDefaults() CommitConfig {
 // command is written alone, waiting) rather than holding up the others.
 const appendSQLTemplate = `
 WITH c AS (
-	SELECT * FROM unnest($1::int[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::int[], $8::text[])
-		AS c (i, enc, expect, sender, cmd, access, n, status)
+	SELECT * FROM unnest($1::int[], $2::uuid[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::int[], $8::text[], $22::bytea[])
+		AS c (i, enc, expect, sender, cmd, access, n, status, prev)
 ), locked AS (
 	SELECT e.id, e.campaign_id FROM encounters e WHERE e.id IN (SELECT enc FROM c)
 	FOR KEY SHARE OF e %s
@@ -76,6 +77,7 @@ WITH c AS (
 		EXISTS (SELECT 1 FROM encounters x WHERE x.id = c.enc) AS found,
 		l.id IS NOT NULL AS locked,
 		COALESCE((SELECT v.seq FROM events v WHERE v.encounter_id = c.enc ORDER BY v.seq DESC LIMIT 1), 0) AS last,
+		c.expect = 0 OR COALESCE((SELECT v.link = c.prev FROM events v WHERE v.encounter_id = c.enc AND v.seq = c.expect), false) AS linked,
 		(SELECT m.seq FROM commands m
 			WHERE c.cmd <> '' AND m.encounter_id = c.enc AND m.sender IN (c.sender, '') AND m.command_id = c.cmd
 			ORDER BY m.sender DESC LIMIT 1) AS done,
@@ -84,14 +86,15 @@ WITH c AS (
 	FROM c LEFT JOIN locked l ON l.id = c.enc
 ), ok AS (
 	SELECT * FROM chk
-	WHERE found AND locked AND done IS NULL AND last = expect AND (access = 0 OR access = cur_access)
+	WHERE found AND locked AND done IS NULL AND last = expect AND linked AND (access = 0 OR access = cur_access)
 ), cmds AS (
 	INSERT INTO commands (encounter_id, sender, command_id, seq)
 	SELECT enc, sender, cmd, expect + n FROM ok WHERE cmd <> ''
 ), evs AS (
-	INSERT INTO events (encounter_id, seq, kind, actor, round, body, command_id)
-	SELECT ok.enc, ok.expect + v.k, v.kind, NULLIF(v.actor, ''), v.round, v.body, NULLIF(ok.cmd, '')
-	FROM unnest($9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::jsonb[]) AS v (i, k, kind, actor, round, body)
+	INSERT INTO events (encounter_id, seq, kind, actor, round, body, command_id, salt, digest, link)
+	SELECT ok.enc, ok.expect + v.k, v.kind, NULLIF(v.actor, ''), v.round, v.body, NULLIF(ok.cmd, ''), v.salt, v.digest, v.link
+	FROM unnest($9::int[], $10::int[], $11::text[], $12::text[], $13::int[], $14::jsonb[], $23::bytea[], $24::bytea[], $25::bytea[])
+		AS v (i, k, kind, actor, round, body, salt, digest, link)
 	JOIN ok ON ok.i = v.i
 ), sts AS (
 	UPDATE encounters e SET status = ok.status, updated_at = now()
@@ -109,7 +112,7 @@ WITH c AS (
 	WHERE ` + subscribedSQL + `
 	RETURNING 1
 )
-SELECT i, found, locked, last, done, cur_access, (SELECT count(*) FROM ntc) FROM chk`
+SELECT i, found, locked, last, linked, done, cur_access, (SELECT count(*) FROM ntc) FROM chk`
 
 var (
 	appendBatchSQL = fmt.Sprintf(appendSQLTemplate, "SKIP LOCKED")
@@ -120,6 +123,8 @@ var (
 type pending struct {
 	a      Append
 	bodies [][]byte
+	prev   proof.Hash     // the link the chain extends: of event ExpectSeq
+	chain  []proof.Sealed // one per event
 	newSeq int64
 	done   chan outcome
 }
@@ -294,6 +299,7 @@ func (c *committer) dispatch() {
 type verdict struct {
 	found, locked bool
 	last          int64
+	linked        bool // the log's last link is the one the command's chain extends
 	done          *int64
 	access        int64
 	noticed       int64 // notices the batch wrote (the same for each command)
@@ -365,6 +371,9 @@ func (c *committer) judge(p *pending, v verdict) outcome {
 		return outcome{r: Appended{Seq: *v.done}, err: duplicate(a.CommandID, *v.done)}
 	case v.last != a.ExpectSeq:
 		return outcome{err: fray.Errorf(fray.ECONFLICT, "encounter changed concurrently (it is at seq %d, not %d)", v.last, a.ExpectSeq)}
+	case !v.linked:
+		// Decided on a chain head that is not the log's: reload and decide again.
+		return outcome{err: fray.Errorf(fray.ECONFLICT, "encounter changed concurrently (its chain does not end where the command was decided)")}
 	case a.Access != 0 && v.access != a.Access:
 		return outcome{err: fmt.Errorf("%w: %w", fray.Errorf(fray.ECONFLICT, "your access to this campaign changed; try again"), ErrAccessChanged)}
 	}
@@ -416,6 +425,8 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		evI, evK, evRound        []int32
 		evKind, evActor          []string
 		evBody                   [][]byte
+		prevs                    [][]byte
+		evSalt, evDigest, evLink [][]byte
 		snapI                    []int32
 		snaps                    [][]byte
 		ntI, ntK                 []int32
@@ -427,9 +438,11 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		is, encs, expects, senders, cmds = append(is, int32(i)), append(encs, a.EncounterID), append(expects, a.ExpectSeq),
 			append(senders, a.Sender), append(cmds, a.CommandID)
 		accesses, ns, sts = append(accesses, a.Access), append(ns, int32(len(a.Events))), append(sts, a.Status)
+		prevs = append(prevs, p.prev[:])
 		for k, ev := range a.Events {
 			evI, evK, evKind, evActor, evRound, evBody = append(evI, int32(i)), append(evK, int32(k+1)), append(evKind, ev.Kind),
 				append(evActor, ev.Actor), append(evRound, int32(ev.Round)), append(evBody, p.bodies[k])
+			evSalt, evDigest, evLink = append(evSalt, p.chain[k].Salt[:]), append(evDigest, p.chain[k].Digest[:]), append(evLink, p.chain[k].Link[:])
 		}
 		if a.Snapshot != nil {
 			snapI, snaps = append(snapI, int32(i)), append(snaps, a.Snapshot)
@@ -446,7 +459,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	// running it, every time: its generic plan suits any batch.
 	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
-		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, ntI, ntK, ntType, ntUser, ntData)
+		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, ntI, ntK, ntType, ntUser, ntData, prevs, evSalt, evDigest, evLink)
 	br := c.db.pool.SendBatch(ctx, b)
 	tx := br.Tx()
 	committing := false
@@ -472,7 +485,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	for rows.Next() {
 		var i int32
 		var v verdict
-		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.done, &v.access, &v.noticed); err != nil {
+		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.linked, &v.done, &v.access, &v.noticed); err != nil {
 			rows.Close()
 			return nil, err
 		}

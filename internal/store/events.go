@@ -13,6 +13,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/outbox"
+	"github.com/fray-vtt/fray/internal/proof"
 )
 
 // ErrDuplicateCommand is wrapped by the error [DB.AppendCommand] returns when the
@@ -57,7 +58,14 @@ type Append struct {
 	// as the encounter's snapshot at the new seq: give one when SnapshotDue
 	// says so. It is the server's own encoding, stored as it is.
 	Snapshot []byte
-	Status   string // the status after the events, when they changed it; "" keeps it
+	// Prev and Chain, when Chain is not nil, chain the events (one Sealed
+	// each, see proof.Extend) after Prev, the link of event ExpectSeq (the
+	// genesis for 0): the owner of a live encounter keeps its head. The
+	// append commits only while the log's last link is Prev. Otherwise
+	// AppendCommand reads the link and chains the events itself.
+	Prev   proof.Hash
+	Chain  []proof.Sealed
+	Status string // the status after the events, when they changed it; "" keeps it
 	// Access, when not 0, is the access version of the encounter's campaign
 	// (see Access.Version) the sender was authorised at: the append commits
 	// only while it is still the campaign's, else ErrAccessChanged.
@@ -158,7 +166,25 @@ func (db *DB) AppendCommand(ctx context.Context, a Append) (Appended, error) {
 	} else if len(bodies) != len(a.Events) {
 		return Appended{}, fray.Errorf(fray.EINTERNAL, "append: %d bodies for %d events", len(bodies), len(a.Events))
 	}
-	return db.commits.submit(ctx, &pending{a: a, bodies: bodies, newSeq: a.ExpectSeq + int64(len(a.Events)), done: make(chan outcome, 1)})
+	prev, chain := a.Prev, a.Chain
+	if chain == nil {
+		var err error
+		if prev, err = db.Link(ctx, a.EncounterID, a.ExpectSeq); fray.ErrorCode(err) == fray.ENOTFOUND && a.ExpectSeq > 0 {
+			// No event ExpectSeq: the command's seq check fails (or the
+			// encounter does not exist); let the append say which.
+			err = nil
+		}
+		if err != nil {
+			return Appended{}, err
+		}
+		if chain, err = proof.Extend(prev, a.ExpectSeq+1, bodies); err != nil {
+			return Appended{}, fray.Errorf(fray.EINTERNAL, "append: %v", err)
+		}
+	} else if len(chain) != len(a.Events) {
+		return Appended{}, fray.Errorf(fray.EINTERNAL, "append: %d chained for %d events", len(chain), len(a.Events))
+	}
+	return db.commits.submit(ctx, &pending{a: a, bodies: bodies, prev: prev, chain: chain,
+		newSeq: a.ExpectSeq + int64(len(a.Events)), done: make(chan outcome, 1)})
 }
 
 // CommandSeq looks up a command id sender already applied to an encounter

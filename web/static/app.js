@@ -46,6 +46,96 @@
   });
 })();
 
+// ---- Fairness (docs/protocol.md, "Checking a history") ------------------
+//
+// window.frayProof holds what the pages need to check the server: SHA-256
+// (crypto.subtle where the page is a secure context; a plain
+// implementation otherwise, e.g. a phone on http over the LAN), canonical
+// JSON (RFC 8785: keys sorted by UTF-16 code units, JSON.stringify's
+// numbers and strings) and the commitment to a sealed answer.
+(() => {
+  'use strict';
+
+  const K = new Uint32Array([
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  ]);
+
+  // plainSHA256 is FIPS 180-4 SHA-256 of bytes (a Uint8Array).
+  function plainSHA256(bytes) {
+    const n = bytes.length;
+    const padded = new Uint8Array(((n + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[n] = 0x80;
+    const view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor(n / 0x20000000));
+    view.setUint32(padded.length - 4, (n << 3) >>> 0);
+    const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+    const w = new Uint32Array(64);
+    const rotr = (x, k) => (x >>> k) | (x << (32 - k));
+    for (let off = 0; off < padded.length; off += 64) {
+      for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + 4 * i);
+      for (let i = 16; i < 64; i++) {
+        const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+        const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+      }
+      let [a, b, c, d, e, f, g, k] = h;
+      for (let i = 0; i < 64; i++) {
+        const t1 = (k + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+        const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+        k = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      }
+      h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
+    }
+    const out = new Uint8Array(32);
+    const ov = new DataView(out.buffer);
+    for (let i = 0; i < 8; i++) ov.setUint32(4 * i, h[i]);
+    return out;
+  }
+
+  // sha256 resolves to the SHA-256 of bytes.
+  async function sha256(bytes) {
+    if (window.crypto && crypto.subtle && window.isSecureContext) {
+      return new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+    }
+    return plainSHA256(bytes);
+  }
+
+  const hex = (bytes) => Array.from(bytes, (x) => x.toString(16).padStart(2, '0')).join('');
+  const unhex = (s) => new Uint8Array((s.match(/../g) || []).map((x) => parseInt(x, 16)));
+
+  // canonical is the RFC 8785 form of a JSON value.
+  function canonical(v) {
+    if (Array.isArray(v)) return '[' + v.map(canonical).join(',') + ']';
+    if (v !== null && typeof v === 'object') {
+      return '{' + Object.keys(v).sort().map((k) => JSON.stringify(k) + ':' + canonical(v[k])).join(',') + '}';
+    }
+    return JSON.stringify(v);
+  }
+
+  // randomHex is n random bytes in hexadecimal.
+  function randomHex(n) {
+    return hex(crypto.getRandomValues(new Uint8Array(n)));
+  }
+
+  // commitment is the commitment to answering decision with choice and
+  // values under nonce: hex SHA-256 of the canonical
+  // {"choice","decision","nonce","values"} ({} for no values).
+  async function commitment(decision, choice, values, nonce) {
+    const text = canonical({ choice, decision, nonce, values: values || {} });
+    return hex(await sha256(new TextEncoder().encode(text)));
+  }
+
+  window.frayProof = { sha256, plainSHA256, canonical, commitment, randomHex, hex, unhex };
+})();
+
 (() => {
   'use strict';
 
@@ -274,6 +364,8 @@
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
     applyPlace(false);
+    revealSealed();
+    if (!snapshot && window.fetch) soonCheckHeads();
     redrawBoard();
     if (!snapshot && wantsAttention()) dot('act');
     attend();
@@ -389,6 +481,7 @@
     const p = id && pending.get(id);
     if (!p) return;
     pending.delete(id);
+    if (p.settled) p.settled(ok);
     const form = document.getElementById(p.formId);
     if (form && form.dataset.pending === id) unmarkPending(form);
     if (ok && form && form.id === 'chat-form') {
@@ -453,19 +546,40 @@
     const open = ws && ws.readyState === WebSocket.OPEN;
     // Never connected (no websockets through this network) or leaving the
     // page: let the browser post the form.
-    if (!open && (stopped || !everOpened)) return;
+    if (!open && (stopped || !everOpened) && !form.hasAttribute('data-sealed')) return;
     e.preventDefault();
     let submitter = e.submitter;
     if (!submitter && document.activeElement && document.activeElement.form === form) {
       submitter = document.activeElement;
     }
     const id = newID();
-    const frame = JSON.stringify({ type: 'command', id, command: buildCommand(form, submitter) });
     if (!form.id) form.id = 'form-' + id;
-    pending.set(id, { frame, formId: form.id });
+    const command = buildCommand(form, submitter);
+    if (form.hasAttribute('data-sealed')) {
+      markPending(form, id);
+      commit(command, submitter).then(
+        (c) => send(id, form.id, c, null),
+        () => {
+          unmarkPending(form);
+          showNotice('Could not seal your answer in this browser.');
+        },
+      );
+      return;
+    }
+    send(id, form.id, command, null);
+  });
+
+  // send sends command under id (resent after reconnecting until acked),
+  // with fresh entropy for the command's dice (docs/protocol.md, "Provable
+  // dice"); formId is the form that sent it, settled is told how it ended.
+  function send(id, formId, command, settled) {
+    command.entropy = window.frayProof.randomHex(16);
+    const frame = JSON.stringify({ type: 'command', id, command });
+    pending.set(id, { frame, formId, settled });
     sent.add(id);
-    markPending(form, id);
-    if (!open) {
+    const form = formId && document.getElementById(formId);
+    if (form) markPending(form, id);
+    if (!ws || ws.readyState !== WebSocket.OPEN) {
       // The server is away: keep the command and send it on reconnecting
       // rather than letting the browser post into an error page.
       showNotice('Reconnecting: your command will be sent when the connection is back.');
@@ -474,7 +588,73 @@
     }
     showNotice('');
     ws.send(frame);
-  });
+  }
+
+  // ---- sealed answers -----------------------------------------------------
+  //
+  // A sealed decision's answer never leaves the page until everyone has
+  // answered: the page sends a commitment (SHA-256 of the canonical
+  // {"choice","decision","nonce","values"}) and keeps the answer and its
+  // random nonce in localStorage, so a reload keeps them. When the view
+  // asks for it (#pending's [data-reveal]), the page reveals them (unseal)
+  // and the server checks them against the commitment.
+
+  const encounterID = root.dataset.encounter || '';
+  const keptKey = (decision) => 'fray-sealed:' + encounterID + ':' + decision;
+
+  function keep(decision, answer) {
+    try {
+      localStorage.setItem(keptKey(decision), JSON.stringify(answer));
+      return true;
+    } catch (err) {
+      return false;
+    }
+  }
+
+  function kept(decision) {
+    try {
+      return JSON.parse(localStorage.getItem(keptKey(decision)) || 'null');
+    } catch (err) {
+      return null;
+    }
+  }
+
+  function forget(decision) {
+    try { localStorage.removeItem(keptKey(decision)); } catch (err) { /* private mode */ }
+  }
+
+  // commit turns an answer into its commitment, keeping the answer.
+  async function commit(command, submitter) {
+    const nonce = window.frayProof.randomHex(32);
+    const answer = { choice: command.choice || '', nonce, label: submitter ? submitter.textContent.trim() : '' };
+    if (command.values) answer.values = command.values;
+    const c = await window.frayProof.commitment(command.decision, answer.choice, answer.values, nonce);
+    if (!keep(command.decision, answer)) throw new Error('no storage');
+    return { kind: 'answer', decision: command.decision, commitment: c };
+  }
+
+  const revealing = new Set(); // decisions whose reveal is on its way
+
+  // revealSealed reveals every kept answer the view asks for, and shows
+  // the author what they chose.
+  function revealSealed() {
+    for (const el of document.querySelectorAll('#pending .committed[data-decision]')) {
+      const decision = el.dataset.decision;
+      const answer = kept(decision);
+      const choice = el.querySelector('.sealed-choice');
+      if (choice) {
+        choice.textContent = answer ? 'You chose ' + (answer.label || answer.choice) + ', sealed' : 'Your answer is sealed (kept by the page you answered on)';
+      }
+      if (!answer || !el.hasAttribute('data-reveal') || revealing.has(decision)) continue;
+      revealing.add(decision);
+      const command = { kind: 'unseal', decision, choice: answer.choice, nonce: answer.nonce };
+      if (answer.values) command.values = answer.values;
+      // A reveal refused is not retried: the error says why.
+      send(newID(), null, command, (ok) => {
+        if (ok) forget(decision);
+      });
+    }
+  }
 
   // ---- the table: tabs, targets, the board's cursor -----------------------
 
@@ -1448,8 +1628,97 @@
     }
   }
 
+  // ---- fingerprints ---------------------------------------------------------
+  //
+  // The page shows the short fingerprint of the history's head (the link
+  // of its last event, docs/protocol.md, "Fingerprints") and keeps the
+  // heads it showed in localStorage. Each time it checks (on load, then at
+  // most every few seconds as events arrive) it asks the server for the
+  // chain's links and warns when one it saw is no longer part of the
+  // history: the log was changed, not appended to.
+
+  const headsKey = 'fray-heads:' + encounterID;
+  const keepHeads = 20;
+  let checking = false;
+  let checkAgain = false;
+  let lastCheck = 0;
+
+  function seenHeads() {
+    try {
+      return JSON.parse(localStorage.getItem(headsKey) || '{}') || {};
+    } catch (err) {
+      return {};
+    }
+  }
+
+  function warnLost(seqN, link) {
+    const w = document.getElementById('chain-warning');
+    if (!w) return;
+    w.hidden = false;
+    w.textContent = 'Warning: this encounter\'s history has changed since you saw it. The history you were shown at event ' + seqN +
+      ' (fingerprint ' + link.slice(0, 12) + ') is no longer part of it. Keep your export and take it up with the GM.';
+  }
+
+  async function checkHeads() {
+    if (checking) {
+      checkAgain = true;
+      return;
+    }
+    checking = true;
+    lastCheck = Date.now();
+    try {
+      const seen = seenHeads();
+      const seqs = Object.keys(seen).map(Number).filter((n) => n > 0).sort((a, b) => a - b);
+      const after = Math.max(0, (seqs.length ? Math.min(seqs[0], seq) : seq) - 1);
+      const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after,
+        { credentials: 'same-origin', cache: 'no-store' });
+      if (!res.ok) return;
+      const heads = (await res.json()).heads || [];
+      const links = new Map(heads.map((h) => [h.seq, h.link]));
+      const complete = heads.length < 5000;
+      const lost = seqs.filter((n) => (links.has(n) ? links.get(n) !== seen[n] : complete));
+      if (lost.length) warnLost(lost[0], seen[lost[0]]);
+      const head = heads[heads.length - 1];
+      if (!head) return;
+      const code = document.getElementById('fingerprint-code');
+      if (code) {
+        code.textContent = head.link.slice(0, 12);
+        code.title = head.link;
+        document.getElementById('fingerprint').hidden = false;
+        root.dataset.head = head.link;
+      }
+      // Keep the newest heads, and those lost, so the warning stays.
+      const kept = {};
+      for (const n of lost) kept[n] = seen[n];
+      const fresh = seqs.filter((n) => !lost.includes(n)).slice(-(keepHeads - 1));
+      for (const n of fresh) kept[n] = seen[n];
+      if (!lost.includes(head.seq)) kept[head.seq] = head.link;
+      try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+    } catch (err) {
+      // Offline or signed out: the next update checks again.
+    } finally {
+      checking = false;
+      if (checkAgain) {
+        checkAgain = false;
+        soonCheckHeads();
+      }
+    }
+  }
+
+  // soonCheckHeads checks after an update, at most every three seconds.
+  let checkTimer = 0;
+  function soonCheckHeads() {
+    if (checkTimer) return;
+    const wait = Math.max(0, 3000 - (Date.now() - lastCheck));
+    checkTimer = setTimeout(() => {
+      checkTimer = 0;
+      checkHeads();
+    }, wait);
+  }
+
   setConn('retry', 'connecting…');
   connect();
+  if (window.fetch) checkHeads();
 })();
 
 // ---- History (issue 6): replay keyboard steps, undone log entries ---------
@@ -1507,6 +1776,104 @@
       }
     }
   }).observe(log, { childList: true });
+})();
+
+// ---- Checking a history in the page (replay page's #check) ---------------
+//
+// Downloads the viewer's JSON export and checks its hash chain as
+// `server verify` does (docs/protocol.md, "Checking a history"): every link
+// from the encounter's genesis, every event given whole against its digest,
+// the export's head, and the heads this browser showed at the table.
+(() => {
+  'use strict';
+
+  const panel = document.getElementById('check');
+  const button = document.getElementById('check-button');
+  const out = document.getElementById('check-result');
+  if (!panel || !button || !out || !window.fetch || !window.frayProof) return;
+  const p = window.frayProof;
+  const enc = new TextEncoder();
+  button.hidden = false;
+
+  const concat = (...parts) => {
+    const all = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
+    let at = 0;
+    for (const x of parts) {
+      all.set(x, at);
+      at += x.length;
+    }
+    return all;
+  };
+
+  function seqBytes(seq) {
+    const b = new Uint8Array(8);
+    new DataView(b.buffer).setBigUint64(0, BigInt(seq));
+    return b;
+  }
+
+  // check returns the first problem of doc as [seq, reason], or a summary.
+  async function check(doc) {
+    if (!doc || !doc.encounter || !Array.isArray(doc.chain) || !Array.isArray(doc.events)) {
+      return { bad: [0, 'not an export with its chain'] };
+    }
+    let prev = await p.sha256(enc.encode('fray-chain/v1' + doc.encounter.id));
+    const links = new Map();
+    for (let i = 0; i < doc.chain.length; i++) {
+      const c = doc.chain[i];
+      if (c.seq !== i + 1) return { bad: [i + 1, 'the chain goes from ' + i + ' to ' + c.seq] };
+      const link = p.hex(await p.sha256(concat(prev, seqBytes(c.seq), p.unhex(c.digest))));
+      if (link !== c.link) return { bad: [c.seq, 'the link does not follow from the one before'] };
+      links.set(c.seq, link);
+      prev = p.unhex(link);
+    }
+    const head = p.hex(prev);
+    if (doc.head && doc.head !== head) return { bad: [doc.chain.length, 'the export\'s head is not its chain\'s'] };
+    let last = 0;
+    let whole = 0;
+    const shown = new Set();
+    for (const ev of doc.events) {
+      if (ev.seq <= last) return { bad: [ev.seq, 'the events are out of order'] };
+      const c = doc.chain[ev.seq - 1];
+      if (!c) return { bad: [ev.seq, 'an event not in the chain'] };
+      last = ev.seq;
+      shown.add(ev.seq);
+      if (!c.salt) continue;
+      const digest = p.hex(await p.sha256(concat(p.unhex(c.salt), enc.encode(p.canonical(ev)))));
+      if (digest !== c.digest) return { bad: [ev.seq, 'the event does not match its digest: it was changed'] };
+      whole++;
+    }
+    for (const c of doc.chain) {
+      if (c.salt && !shown.has(c.seq)) return { bad: [c.seq, 'an event given whole in the chain is missing'] };
+    }
+    let seen = {};
+    try { seen = JSON.parse(localStorage.getItem('fray-heads:' + doc.encounter.id) || '{}') || {}; } catch (err) { /* none */ }
+    const heads = Object.keys(seen).map(Number);
+    for (const n of heads) {
+      if (links.get(n) !== seen[n]) return { bad: [n, 'the history you were shown at the table (fingerprint ' + String(seen[n]).slice(0, 12) + ') is not part of this one'] };
+    }
+    return { ok: { events: doc.chain.length, whole, head, heads: heads.length } };
+  }
+
+  button.addEventListener('click', async () => {
+    out.textContent = 'Checking…';
+    out.dataset.result = '';
+    try {
+      const res = await fetch(panel.dataset.export, { credentials: 'same-origin', cache: 'no-store' });
+      if (!res.ok) throw new Error('the export could not be downloaded (' + res.status + ')');
+      const r = await check(await res.json());
+      if (r.bad) {
+        out.dataset.result = 'bad';
+        out.textContent = 'The history does NOT check out at event ' + r.bad[0] + ': ' + r.bad[1] + '.';
+        return;
+      }
+      out.dataset.result = 'ok';
+      out.textContent = 'The history checks out: ' + r.ok.events + ' events chained, ' + r.ok.whole + ' of them shown to you and checked, ' +
+        'fingerprint ' + r.ok.head.slice(0, 12) + '; it contains all ' + r.ok.heads + ' fingerprints this browser showed you.';
+    } catch (err) {
+      out.dataset.result = 'error';
+      out.textContent = 'Could not check: ' + err.message;
+    }
+  });
 })();
 
 (() => {

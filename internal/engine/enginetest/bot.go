@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/proof"
 )
 
 // Bot plays an encounter to its end as the GM, the way a client that knows
@@ -48,6 +50,11 @@ type Bot struct {
 	// ViewsEachStep encodes the GM's and every player's view after every
 	// command, not only at the end.
 	ViewsEachStep bool
+	// Players makes the bot play each player character's actions and
+	// answers as its player would, from the player's view and with the
+	// entropy a page contributes to the dice; the GM plays the rest. (The
+	// engine leaves the GM's entropy out.)
+	Players bool
 }
 
 // Played is what a Bot's fight left.
@@ -68,11 +75,16 @@ var lifecycle = map[string]bool{engine.KindStart: true, engine.KindPause: true, 
 	engine.KindEnd: true, engine.KindRewind: true, engine.KindRevealEvent: true}
 
 // Play starts setup and plays it to its end, picking with a generator
-// seeded with seed and rolling reproducible dice from the same seed.
+// seeded with seed and rolling provable dice from a secret made from the
+// same seed. Sealed decisions are answered in two steps, a commitment
+// and, once every party has committed, the reveal, as pages do. At the end
+// every die of the log must recompute from the seed it publishes and every
+// revealed answer must match its commitment (package proof).
 func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint64) Played {
 	t.Helper()
 	pick := rand.New(rand.NewPCG(seed, 7))
-	roller := dice.NewRoller(dice.NewSeeded(seed))
+	roller := dice.NewRoller(dice.NewDerived(dice.TestSeed(seed)))
+	kept := map[string]keptAnswer{}
 	maxCommands := b.MaxCommands
 	if maxCommands == 0 {
 		maxCommands = 4000
@@ -89,7 +101,7 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 	p.Log = append(p.Log, events...)
 	refused := 0
 	for i := 0; i < maxCommands && st.Core().Status == engine.StatusRunning; i++ {
-		c, what, ok := b.next(pick, engine.Project(rs, st, engine.GMViewer()))
+		c, what, viewer, ok := b.next(pick, rs, st, kept)
 		if !ok {
 			t.Fatalf("nothing offered (round %d, acting %v, phase %q)", st.Core().Round, st.Core().Acting, st.Core().Label)
 		}
@@ -97,7 +109,7 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 		if err != nil {
 			t.Fatal(err)
 		}
-		events, next, err := engine.DecideOwned(rs, private, engine.GMViewer(), "c"+strconv.Itoa(i), c, roller, nil)
+		events, next, err := engine.DecideOwned(rs, private, viewer, "c"+strconv.Itoa(i), c, roller, nil)
 		if err != nil {
 			if private.Core().Seq == st.Core().Seq {
 				assertUntouched(t, st, private, c)
@@ -126,6 +138,7 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 		t.Fatalf("not finished after %d commands (round %d): %v", maxCommands, st.Core().Round, p.Done)
 	}
 	assertReplay(t, rs, initial, p.Log, st)
+	AssertProvable(t, p.Log)
 	encodeViews(t, rs, st)
 	for _, ev := range p.Log {
 		p.Done["event:"+ev.Kind]++
@@ -153,9 +166,32 @@ func assertUntouched(t testing.TB, before, after engine.State, c engine.Command)
 	}
 }
 
-// next picks the bot's next command in the GM's view v, and names it for
-// the counts: the action's kind, or "answer:" and the decision's kind.
-func (b Bot) next(pick *rand.Rand, v engine.View) (engine.Command, string, bool) {
+// keptAnswer is a sealed answer the bot committed to and will reveal.
+type keptAnswer struct {
+	viewer engine.Viewer
+	choice string
+	values map[string]any
+	nonce  string
+}
+
+// next picks the bot's next command, and who issues it, and names it for
+// the counts: the action's kind, or "answer:" and the decision's kind. It
+// reveals a sealed answer it committed to as soon as it may; otherwise it
+// picks from the GM's view, and, with Players, plays a player character's
+// action or answer from its player's view instead.
+func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[string]keptAnswer) (engine.Command, string, engine.Viewer, bool) {
+	gm := engine.GMViewer()
+	v := engine.Project(rs, st, gm)
+	for _, c := range v.Committed {
+		if k, ok := kept[c.Decision]; ok && c.Reveal {
+			args := map[string]any{"decision": c.Decision, "choice": k.choice, "nonce": k.nonce}
+			if k.values != nil {
+				args["values"] = k.values
+			}
+			delete(kept, c.Decision)
+			return b.withEntropy(pick, engine.NewCommand(engine.KindUnseal, "", args), k.viewer), "unseal", k.viewer, true
+		}
+	}
 	var actions []engine.Action
 	var weights []int
 	for _, a := range v.Actions {
@@ -169,22 +205,103 @@ func (b Bot) next(pick *rand.Rand, v engine.View) (engine.Command, string, bool)
 	}
 	if len(v.Pending) > 0 && (len(actions) == 0 || b.ActWhilePending == 0 || pick.IntN(10) >= b.ActWhilePending) {
 		d := v.Pending[pick.IntN(len(v.Pending))]
+		who := b.playerOf(st, d.For, gm)
 		args := map[string]any{"decision": d.ID, "choice": d.Options[pick.IntN(len(d.Options))].Value}
 		if len(d.Fields) > 0 {
 			args["values"] = Values(pick, d.Fields, b.Texts...)
 		}
-		return engine.NewCommand(engine.KindAnswer, "", args), "answer:" + d.Kind, true
+		if d.Sealed {
+			k := keptAnswer{viewer: who, choice: args["choice"].(string), nonce: hexOf(pick, 16)}
+			if vs, ok := args["values"].(map[string]any); ok {
+				k.values = vs
+			}
+			raw, _ := json.Marshal(k.values)
+			if k.values == nil {
+				raw = nil
+			}
+			commitment, err := engine.Commitment(d.ID, k.choice, raw, k.nonce)
+			if err != nil {
+				panic(err)
+			}
+			kept[d.ID] = k
+			args = map[string]any{"decision": d.ID, "commitment": commitment}
+		}
+		return b.withEntropy(pick, engine.NewCommand(engine.KindAnswer, "", args), who), "answer:" + d.Kind, who, true
 	}
 	i := Weighted(pick, weights)
 	if i < 0 {
-		return engine.Command{}, "", false
+		return engine.Command{}, "", gm, false
 	}
 	a := actions[i]
+	who := b.playerOf(st, a.Actor, gm)
+	if !who.GM {
+		// The player's own view offers the action, or the GM plays it.
+		pv := engine.Project(rs, st, who)
+		j := slices.IndexFunc(pv.Actions, func(p engine.Action) bool { return p.Kind == a.Kind && p.Actor == a.Actor })
+		if j < 0 {
+			who = gm
+		} else {
+			a = pv.Actions[j]
+		}
+	}
 	fields := Values(pick, a.Fields, b.Texts...)
 	for k, v := range b.Fixed[a.Kind] {
 		fields[k] = v
 	}
-	return engine.NewCommand(a.Kind, a.Actor, fields), a.Kind, true
+	return b.withEntropy(pick, engine.NewCommand(a.Kind, a.Actor, fields), who), a.Kind, who, true
+}
+
+// playerOf is who plays combatant id: its player, with Players and when
+// it is a player character, else the GM.
+func (b Bot) playerOf(st engine.State, id string, gm engine.Viewer) engine.Viewer {
+	if c := st.Core().Combatant(id); b.Players && c != nil && c.PC {
+		return engine.PlayerViewer(c.ID)
+	}
+	return gm
+}
+
+// withEntropy gives a player's command the entropy a page sends.
+func (b Bot) withEntropy(pick *rand.Rand, c engine.Command, who engine.Viewer) engine.Command {
+	if !who.GM {
+		c.Entropy = hexOf(pick, 16)
+	}
+	return c
+}
+
+// hexOf is n random bytes in hexadecimal.
+func hexOf(pick *rand.Rand, n int) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 2*n)
+	for i := range out {
+		out[i] = digits[pick.IntN(16)]
+	}
+	return string(out)
+}
+
+// AssertProvable checks a finished fight's log as a third party would
+// (package proof): every die recomputes from the seeds the log publishes,
+// each matching its commitment, and every sealed answer revealed matches
+// the commitment made to it.
+func AssertProvable(t testing.TB, log []engine.Event) {
+	t.Helper()
+	bodies := make([]json.RawMessage, len(log))
+	for i, ev := range log {
+		raw, err := json.Marshal(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies[i] = raw
+	}
+	rep, f := proof.CheckDice(bodies, true)
+	if f != nil {
+		t.Fatalf("the dice do not check: %v", f)
+	}
+	if rep.Pending > 0 || rep.Unprovable > 0 || rep.Epochs == 0 || rep.Published != rep.Epochs {
+		t.Fatalf("dice left unchecked: %+v", rep)
+	}
+	if _, f := proof.CheckSealed(bodies); f != nil {
+		t.Fatalf("the sealed answers do not check: %v", f)
+	}
 }
 
 // encodeViews checks that the GM's view, and every combatant's player's,

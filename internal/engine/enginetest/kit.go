@@ -2,9 +2,13 @@ package enginetest
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -79,14 +83,110 @@ func (k Kit[S]) Fail(t testing.TB, st S, v engine.Viewer, c engine.Command, code
 }
 
 // Answer answers decision d with choice and values (nil for none) as v,
-// like Do.
+// like Do. A player answers a sealed decision as a page does: a
+// commitment, and once every party of its group has answered, the
+// reveals of every answer committed to through Answer, in the order of
+// the group (the faces go to the last). The events of every step are
+// returned together.
 func (k Kit[S]) Answer(t testing.TB, st S, v engine.Viewer, d engine.Decision, choice string, values map[string]any, faces ...int) ([]engine.Event, S) {
 	t.Helper()
 	args := map[string]any{"decision": d.ID, "choice": choice}
 	if values != nil {
 		args["values"] = values
 	}
-	return k.Do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args), faces...)
+	if !d.Sealed {
+		return k.Do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args), faces...)
+	}
+	if v.GM {
+		// The GM answers outright; reveals may still be due.
+		if !slices.ContainsFunc(st.Core().Sealed, func(s engine.SealedAnswer) bool { return s.ID != d.ID && !s.Opened }) {
+			return k.Do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args), faces...)
+		}
+		events, next := k.Do(t, st, v, engine.NewCommand(engine.KindAnswer, "", args))
+		return k.revealGroup(t, events, next, d.Group, faces)
+	}
+	a := sealedAnswer{viewer: v, choice: choice, values: values, nonce: kitNonce(d.ID)}
+	var raw json.RawMessage
+	if values != nil {
+		raw, _ = json.Marshal(values)
+	}
+	c, err := engine.Commitment(d.ID, choice, raw, a.nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committedAnswers.Store(c, a)
+	events, next := k.Do(t, st, v, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "commitment": c}))
+	return k.revealGroup(t, events, next, d.Group, faces)
+}
+
+// sealedAnswer is an answer Kit.Answer committed to, to reveal later.
+type sealedAnswer struct {
+	viewer engine.Viewer
+	choice string
+	values map[string]any
+	nonce  string
+}
+
+// committedAnswers holds the answers Kit.Answer committed to, by
+// commitment (which names the decision and the choice).
+var committedAnswers sync.Map
+
+// kitNonce is a nonce for decision id: tests need no secrecy.
+func kitNonce(id string) string {
+	h := sha256.Sum256([]byte("kit nonce " + id))
+	return hex.EncodeToString(h[:16])
+}
+
+// revealGroup reveals, once every decision of group is answered, the
+// answers to it committed through Answer, the last with faces (which are
+// then not rolled earlier).
+func (k Kit[S]) revealGroup(t testing.TB, events []engine.Event, st S, group string, faces []int) ([]engine.Event, S) {
+	t.Helper()
+	b := st.Core()
+	var todo []engine.Command
+	var who []engine.Viewer
+	for _, p := range b.Pending {
+		if p.Group != group {
+			continue
+		}
+		if !p.Answered {
+			if len(faces) > 0 {
+				t.Fatalf("answer %s: %d faces scripted, but the group still waits for others", p.ID, len(faces))
+			}
+			return events, st
+		}
+		for _, s := range b.Sealed {
+			if s.ID != p.ID || s.Opened || s.Commitment == "" {
+				continue
+			}
+			kept, ok := committedAnswers.Load(s.Commitment)
+			if !ok {
+				return events, st // committed to elsewhere: the test reveals it
+			}
+			a := kept.(sealedAnswer)
+			args := map[string]any{"decision": p.ID, "choice": a.choice, "nonce": a.nonce}
+			if a.values != nil {
+				args["values"] = a.values
+			}
+			todo, who = append(todo, engine.NewCommand(engine.KindUnseal, "", args)), append(who, a.viewer)
+		}
+	}
+	if len(todo) == 0 {
+		if len(faces) > 0 {
+			t.Fatalf("%d faces scripted, but nothing is left to reveal", len(faces))
+		}
+		return events, st
+	}
+	for i, c := range todo {
+		var out []engine.Event
+		if i == len(todo)-1 {
+			out, st = k.Do(t, st, who[i], c, faces...)
+		} else {
+			out, st = k.Do(t, st, who[i], c)
+		}
+		events = append(events, out...)
+	}
+	return events, st
 }
 
 // AnswerKind answers the first pending decision of kind, like Answer.

@@ -215,7 +215,7 @@ func (t Toy) Decide(tx *engine.Tx, cmd engine.Command) error {
 			return err
 		}
 		stance := func(who string) engine.Decision {
-			return engine.Decision{For: who, Kind: "stance", Prompt: "Choose your stance", Sealed: true,
+			return engine.Decision{For: who, Kind: "stance", Prompt: "Choose your stance", Sealed: true, Default: "careful",
 				Options: []engine.Choice{{Value: "bold", Label: "Bold"}, {Value: "careful", Label: "Careful"}}}
 		}
 		return tx.AskAll(stance(cmd.Actor), stance(args.Target))

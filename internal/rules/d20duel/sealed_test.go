@@ -3,6 +3,7 @@ package d20duel
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -40,9 +41,11 @@ func opponentSees(t *testing.T, st *State, log []engine.Event) []byte {
 
 // TestSealedStances: seed "If two players are fighting each other, they
 // reveal their disposition simultaneously: Default, Reckless, or
-// Defensive." Once Ana commits, what Bront's player can read is byte for
-// byte the same whatever she chose; she sees her own choice, the GM sees
-// it, and the reveal shows both when Bront commits.
+// Defensive." Ana's player commits to a stance (engine: sealed choices):
+// what Bront's player can read is then byte for byte the same whatever she
+// chose, but for the commitment's hash; not even the server — the state,
+// the GM's log — holds her choice; and once Bront has answered too, the
+// reveal shows both.
 func TestSealedStances(t *testing.T) {
 	var seen [][]byte
 	var states []*State
@@ -61,14 +64,18 @@ func TestSealedStances(t *testing.T) {
 		seen = append(seen, opponentSees(t, next, log))
 		states, logs = append(states, next), append(logs, log)
 
-		// Ana sees her own choice; the GM sees it in the log.
+		// Ana's view holds her commitment; nothing the server keeps or
+		// shows the GM holds her choice.
 		av := engine.Project(New(), next, anaPl)
-		if len(av.Committed) != 1 || av.Committed[0].Choice != choice.Stance {
+		if len(av.Committed) != 1 || av.Committed[0].Commitment == "" || av.Committed[0].Choice != "" {
 			t.Fatalf("ana's committed %+v", av.Committed)
 		}
 		gmLog, _ := json.Marshal(engine.FilterEvents(next, gm, log))
-		if !bytes.Contains(gmLog, []byte(stanceLabelOf(d, choice.Stance))) {
-			t.Fatalf("the GM's log does not hold Ana's choice")
+		state, _ := engine.Snapshot(next)
+		for _, kept := range [][]byte{gmLog, state} {
+			if bytes.Contains(kept, []byte(`"choice":"`+choice.Stance+`"`)) || bytes.Contains(kept, []byte(stanceLabelOf(d, choice.Stance)+" —")) {
+				t.Fatalf("the server holds Ana's choice before the reveal: %s", kept)
+			}
 		}
 		// Bront's player sees that Ana answered, not what.
 		bv := engine.Project(New(), next, brontPl)
@@ -76,6 +83,8 @@ func TestSealedStances(t *testing.T) {
 			t.Fatalf("bront's view: pending %d, waiting %v", len(bv.Pending), bv.Waiting)
 		}
 	}
+	hashes := regexp.MustCompile(`[0-9a-f]{64}`)
+	seen[0], seen[1] = hashes.ReplaceAll(seen[0], []byte("<commitment>")), hashes.ReplaceAll(seen[1], []byte("<commitment>"))
 	if !bytes.Equal(seen[0], seen[1]) {
 		t.Fatalf("Bront's player can tell Ana's stance apart:\n%s\n%s", seen[0], seen[1])
 	}

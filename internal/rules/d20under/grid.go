@@ -320,21 +320,6 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 // are the same every time.
 var neighbours = []Cell{{0, -1}, {1, 0}, {0, 1}, {-1, 0}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}}
 
-// crowded reports whether ending on c would put f next to an enemy that
-// already has four attackers around it.
-func (s *State) crowded(f *Fighter, c Cell) bool {
-	for _, id := range s.enemiesOf(f.ID) {
-		e := s.Fighters[id]
-		if chebyshev(e.X, e.Y, c.X, c.Y) != 1 || chebyshev(e.X, e.Y, f.X, f.Y) == 1 {
-			continue
-		}
-		if len(s.attackersAround(id)) >= 4 {
-			return true
-		}
-	}
-	return false
-}
-
 // attackersAround lists the fighting enemies engaged with id.
 func (s *State) attackersAround(id string) []string {
 	return s.ids(func(x string) bool { return s.enemies(id, x) && s.fighting(x) && s.inMelee(x, id) })

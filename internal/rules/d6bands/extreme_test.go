@@ -39,8 +39,8 @@ func duel(t *testing.T, st *State, anaSkill, orcSkill string, faces ...int) ([]e
 	}
 	eq(t, "sealed", anaD.Sealed && orcD.Sealed, true)
 	eq(t, "orc's is the GM's to answer", orcD.For, "orc")
-	_, st = do(t, st, engine.PlayerViewer("ana"), engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": anaD.ID, "choice": anaSkill}))
-	return do(t, st, gm, engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": orcD.ID, "choice": orcSkill}), faces...)
+	_, st = scenario.Answer(t, st, engine.PlayerViewer("ana"), anaD, anaSkill, nil)
+	return scenario.Answer(t, st, gm, orcD, orcSkill, nil, faces...)
 }
 
 // Extreme range: a duel of skill, and the winner's shot at 5D (Very Far
