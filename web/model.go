@@ -74,6 +74,19 @@ type EncounterProps struct {
 	// LogURL and ReplayURL link the encounter's history pages; empty means
 	// /encounters/{id}/log and /encounters/{id}/replay.
 	LogURL, ReplayURL string
+	// Deadline, for GMs only, is the encounter's turn-deadline form in the
+	// Menu; nil shows none.
+	Deadline *DeadlineForm
+}
+
+// DeadlineForm is the GM's form for an encounter's turn deadline (play
+// between sessions): posted to URL; After and RemindBefore are durations
+// as typed ("24h", "2h"), Fallback "default", "next-turn" or "pause"; Set
+// says a deadline is in force (otherwise the fields are suggestions).
+type DeadlineForm struct {
+	URL                           string
+	After, RemindBefore, Fallback string
+	Set                           bool
 }
 
 func (p EncounterProps) logURL() string {
@@ -685,4 +698,17 @@ func (m *model) note(subject string) string {
 		}
 	}
 	return ""
+}
+
+// fallbackLabel says what a turn deadline's fallback does.
+func fallbackLabel(fallback string) string {
+	switch fallback {
+	case "default":
+		return "the defaults answer"
+	case "next-turn":
+		return "defaults, then next turn"
+	case "pause":
+		return "pause for the GM"
+	}
+	return fallback
 }

@@ -162,7 +162,8 @@ func (s *Server) routes() http.Handler {
 		r.Post("/encounters/{id}/carry-over", s.handleCarryForm)
 		r.Get("/api/encounters/{id}/carry-over", s.handleAPICarry)
 		r.Post("/api/encounters/{id}/carry-over", s.handleAPICarryConfirm)
-		// deadline.go
+		// deadline.go, deadline_page.go
+		r.Post("/encounters/{id}/deadline", s.handleDeadlineForm)
 		r.Get("/api/encounters/{id}/deadline", s.handleGetDeadline)
 		r.Put("/api/encounters/{id}/deadline", s.handlePutDeadline)
 		r.Delete("/api/encounters/{id}/deadline", s.handleDeleteDeadline)

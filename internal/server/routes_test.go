@@ -216,6 +216,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
 	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
 	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
+	{"POST", "/encounters/enc/deadline", gmOnly, 303, url.Values{"after": {"24h"}, "fallback": {"pause"}}, "", ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a
