@@ -23,7 +23,10 @@ type Draft struct {
 type StatBlock struct {
 	ID, CampaignID, Ruleset, Name string
 	Stats                         []byte
-	UpdatedAt                     time.Time
+	// Portrait is its picture's URL ("" for none), copied onto the
+	// combatant when it is placed in a draft; set by SetPortrait.
+	Portrait  string
+	UpdatedAt time.Time
 }
 
 // Stat block kinds: the table each lives in.
@@ -167,11 +170,11 @@ func (db *DB) StatBlocks(ctx context.Context, kind, campaignID string) ([]StatBl
 	if !validUUID(campaignID) {
 		return nil, campaignNotFound(campaignID)
 	}
-	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
+	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
 		WHERE campaign_id = $1::uuid ORDER BY lower(name), id`, campaignID)
 	bs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatBlock, error) {
 		var b StatBlock
-		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", table, err)
@@ -189,8 +192,8 @@ func (db *DB) StatBlock(ctx context.Context, kind, campaignID, id string) (StatB
 		return StatBlock{}, campaignNotFound(campaignID)
 	}
 	var b StatBlock
-	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
-		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
+		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return StatBlock{}, statNotFound(kind, id)
 	}
@@ -243,6 +246,30 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 		}
 		return nil
 	})
+}
+
+// SetPortrait sets (or, with "", clears) the portrait of a bestiary entry
+// or character: a picture's URL, which the caller has checked names one of
+// the campaign's pictures.
+func (db *DB) SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error {
+	table, err := statTable(kind)
+	if err != nil {
+		return err
+	}
+	if !validUUID(campaignID) {
+		return campaignNotFound(campaignID)
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE `+table+` SET portrait = $3, updated_at = now() WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id, portrait)
+	if pgCode(err) == sqlCheckViolation {
+		return fray.Errorf(fray.EINVALID, "a portrait must be an uploaded picture's URL, not %q", portrait)
+	}
+	if err != nil {
+		return fmt.Errorf("store: set portrait: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return statNotFound(kind, id)
+	}
+	return nil
 }
 
 // DeleteStatBlock removes a bestiary entry or character.
