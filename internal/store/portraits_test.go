@@ -17,6 +17,11 @@ func TestStatBlockPortraits(t *testing.T) {
 	ctx := context.Background()
 	c, _ := db.CreateCampaign(ctx, "C")
 	pic := "/assets/" + strings.Repeat("ab", 32)
+	if _, _, err := db.PutAsset(ctx, store.Asset{CampaignID: c.ID, ID: strings.Repeat("ab", 32), Name: "p.png",
+		ContentType: "image/png", Width: 1, Height: 1, Data: []byte{1}, ThumbType: "image/png", Thumb: []byte{1}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	other := "/assets/" + strings.Repeat("ef", 32) // no picture of this campaign
 	orc := store.StatBlock{ID: "orc", CampaignID: c.ID, Ruleset: "sw-zones", Name: "Orc", Stats: []byte(`{}`)}
 	if err := db.SaveStatBlocks(ctx, store.KindBestiary, true, []store.StatBlock{orc}); err != nil {
 		t.Fatal(err)
@@ -29,6 +34,7 @@ func TestStatBlockPortraits(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCode(t, db.SetPortrait(ctx, k.kind, c.ID, k.id, "javascript:alert(1)"), fray.EINVALID)
+		wantCode(t, db.SetPortrait(ctx, k.kind, c.ID, k.id, other), fray.EINVALID)
 		wantCode(t, db.SetPortrait(ctx, k.kind, c.ID, "nobody", pic), fray.ENOTFOUND)
 		b, err := db.StatBlock(ctx, k.kind, c.ID, k.id)
 		if err != nil || b.Portrait != pic {
@@ -48,5 +54,19 @@ func TestStatBlockPortraits(t *testing.T) {
 	}
 	if cs, _ := db.Characters(ctx, c.ID); len(cs) != 1 || cs[0].Portrait != pic {
 		t.Errorf("characters: %+v", cs)
+	}
+	// A bestiary file's entry may name its portrait; a picture of no
+	// campaign of this one stores nothing.
+	wolf := store.StatBlock{ID: "wolf", CampaignID: c.ID, Ruleset: "sw-zones", Name: "Wolf", Stats: []byte(`{}`), Portrait: other}
+	wantCode(t, db.SaveStatBlocks(ctx, store.KindBestiary, false, []store.StatBlock{wolf}), fray.EINVALID)
+	if _, err := db.StatBlock(ctx, store.KindBestiary, c.ID, "wolf"); fray.ErrorCode(err) != fray.ENOTFOUND {
+		t.Error("a refused entry was stored")
+	}
+	wolf.Portrait = pic
+	if err := db.SaveStatBlocks(ctx, store.KindBestiary, false, []store.StatBlock{wolf}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := db.StatBlock(ctx, store.KindBestiary, c.ID, "wolf"); b.Portrait != pic {
+		t.Errorf("imported portrait %q", b.Portrait)
 	}
 }

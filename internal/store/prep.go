@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -228,12 +229,16 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 				}
 				continue
 			}
-			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats) VALUES ($1, $2::uuid, $3, $4, $5)`
+			if err := checkPortrait(ctx, tx, b.CampaignID, b.Portrait); err != nil {
+				return err
+			}
+			// A block saved without a portrait keeps the one it has.
+			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats, portrait) VALUES ($1, $2::uuid, $3, $4, $5, $6)`
 			if !create {
 				q += ` ON CONFLICT (campaign_id, id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,
-					stats = EXCLUDED.stats, updated_at = now()`
+					stats = EXCLUDED.stats, portrait = CASE WHEN EXCLUDED.portrait = '' THEN ` + table + `.portrait ELSE EXCLUDED.portrait END, updated_at = now()`
 			}
-			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
+			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats, b.Portrait)
 			switch pgCode(err) {
 			case "":
 			case sqlUniqueViolation:
@@ -259,6 +264,9 @@ func (db *DB) SetPortrait(ctx context.Context, kind, campaignID, id, portrait st
 	if !validUUID(campaignID) {
 		return campaignNotFound(campaignID)
 	}
+	if err := checkPortrait(ctx, db.pool, campaignID, portrait); err != nil {
+		return err
+	}
 	tag, err := db.pool.Exec(ctx, `UPDATE `+table+` SET portrait = $3, updated_at = now() WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id, portrait)
 	if pgCode(err) == sqlCheckViolation {
 		return fray.Errorf(fray.EINVALID, "a portrait must be an uploaded picture's URL, not %q", portrait)
@@ -268,6 +276,27 @@ func (db *DB) SetPortrait(ctx context.Context, kind, campaignID, id, portrait st
 	}
 	if tag.RowsAffected() == 0 {
 		return statNotFound(kind, id)
+	}
+	return nil
+}
+
+// checkPortrait refuses a portrait that is not one of the campaign's
+// pictures (by URL, /assets/<sha-256>); "" is none.
+func checkPortrait(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, campaignID, portrait string) error {
+	if portrait == "" {
+		return nil
+	}
+	id, ok := strings.CutPrefix(portrait, "/assets/")
+	var held bool
+	if ok {
+		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM assets WHERE campaign_id = $1::uuid AND id = $2)`, campaignID, id).Scan(&held); err != nil {
+			return fmt.Errorf("store: portrait: %w", err)
+		}
+	}
+	if !held {
+		return fray.Errorf(fray.EINVALID, "the portrait %.80q is not one of this campaign's pictures", portrait)
 	}
 	return nil
 }
