@@ -136,6 +136,8 @@ type CombatantRow struct {
 // StatBlockProps is the page editing a bestiary entry or character.
 type StatBlockProps struct {
 	CampaignID, Kind, ID, Name, Ruleset string
+	// Portrait is its picture's URL ("" for none).
+	Portrait string
 	Schema                              sheet.Schema
 	Values                              map[string]string
 	ListRows                            int
