@@ -137,13 +137,13 @@ type CombatantRow struct {
 type StatBlockProps struct {
 	CampaignID, Kind, ID, Name, Ruleset string
 	// Portrait is its picture's URL ("" for none).
-	Portrait string
-	Schema                              sheet.Schema
-	Values                              map[string]string
-	ListRows                            int
-	Derived                             []engine.Choice // label, value
-	Problem                             string
-	Notice, Error                       string
+	Portrait      string
+	Schema        sheet.Schema
+	Values        map[string]string
+	ListRows      int
+	Derived       []engine.Choice // label, value
+	Problem       string
+	Notice, Error string
 }
 
 func (p StatBlockProps) title() string {
