@@ -197,6 +197,8 @@ func TestEditSetup(t *testing.T) {
 	must(t, apply("combatant-update", "combatant", "orc", "side", "wolves"))
 	must(t, apply("combatant-remove", "combatant", "gob"))
 	must(t, apply("side-remove", "side", "b"))
+	refused(t, apply("combatant-stats", "combatant", "orc", "name", "Orc"), "no stat block editor")
+	refused(t, apply("combatant-stats", "combatant", "nobody", "name", "X"), `no combatant "nobody"`)
 	refused(t, apply("fly"), `unknown edit "fly"`)
 	if s.Name != "Night raid" || s.Options["ripostes"] != "on" || len(s.Sides) != 2 || s.Sides[0].Name != "Allies" || s.Sides[1].ID != "wolves" {
 		t.Fatalf("setup %+v", s)

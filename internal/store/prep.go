@@ -18,7 +18,14 @@ type Draft struct {
 	ID, CampaignID, Name, Ruleset string
 	Setup                         []byte
 	CreatedAt, UpdatedAt          time.Time
+	// Undos and Redos are how many steps of its edit history can be
+	// undone and redone (Draft fills them; UpdateDraft and StepDraft keep
+	// the history).
+	Undos, Redos int
 }
+
+// MaxDraftUndos is how many edits of a draft can be undone.
+const MaxDraftUndos = 50
 
 // StatBlock is a bestiary entry or a player character of a campaign.
 type StatBlock struct {
@@ -69,8 +76,11 @@ func (db *DB) Draft(ctx context.Context, id string) (Draft, error) {
 		return Draft{}, draftNotFound(id)
 	}
 	var d Draft
-	err := db.pool.QueryRow(ctx, `SELECT id::text, campaign_id::text, name, ruleset, setup, created_at, updated_at
-		FROM drafts WHERE id = $1::uuid`, id).Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.Setup, &d.CreatedAt, &d.UpdatedAt)
+	err := db.pool.QueryRow(ctx, `SELECT id::text, campaign_id::text, name, ruleset, setup, created_at, updated_at,
+			(SELECT count(*) FILTER (WHERE NOT redo) FROM draft_steps WHERE draft_id = d.id),
+			(SELECT count(*) FILTER (WHERE redo) FROM draft_steps WHERE draft_id = d.id)
+		FROM drafts d WHERE id = $1::uuid`, id).Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.Setup, &d.CreatedAt, &d.UpdatedAt,
+		&d.Undos, &d.Redos)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Draft{}, draftNotFound(id)
 	}
@@ -97,7 +107,10 @@ func (db *DB) Drafts(ctx context.Context, campaignID string) ([]Draft, error) {
 	return ds, nil
 }
 
-// UpdateDraft replaces a draft's name and setup.
+// UpdateDraft replaces a draft's name and setup. The draft as it was
+// becomes the top of its undo stack (the oldest step beyond
+// MaxDraftUndos is forgotten) and its redo stack is cleared, unless
+// nothing changed.
 func (db *DB) UpdateDraft(ctx context.Context, id, name string, setup []byte) error {
 	if !validUUID(id) {
 		return draftNotFound(id)
@@ -109,14 +122,77 @@ func (db *DB) UpdateDraft(ctx context.Context, id, name string, setup []byte) er
 	if !json.Valid(setup) {
 		return fray.Errorf(fray.EINVALID, "draft setup is not JSON")
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
-	if err != nil {
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var same bool
+		err := tx.QueryRow(ctx, `SELECT name = $2 AND setup = $3::jsonb FROM drafts WHERE id = $1::uuid FOR UPDATE`,
+			id, name, setup).Scan(&same)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return draftNotFound(id)
+		}
+		if err != nil || same {
+			return err
+		}
+		batch := &pgx.Batch{}
+		batch.Queue(`INSERT INTO draft_steps (draft_id, redo, name, setup) SELECT id, false, name, setup FROM drafts WHERE id = $1::uuid`, id)
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND redo`, id)
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND NOT redo AND seq <= (
+			SELECT seq FROM draft_steps WHERE draft_id = $1::uuid AND NOT redo ORDER BY seq DESC OFFSET $2 LIMIT 1)`, id, MaxDraftUndos)
+		batch.Queue(`UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil && !isFrayError(err) {
 		return fmt.Errorf("store: update draft: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	return err
+}
+
+// StepDraft undoes the draft's last edit (redo false) or redoes its last
+// undo (redo true): the draft takes the top of that stack and what it was
+// goes on top of the other. EINVALID when there is nothing to undo or
+// redo.
+func (db *DB) StepDraft(ctx context.Context, id string, redo bool) error {
+	if !validUUID(id) {
 		return draftNotFound(id)
 	}
-	return nil
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var found bool
+		err := tx.QueryRow(ctx, `SELECT true FROM drafts WHERE id = $1::uuid FOR UPDATE`, id).Scan(&found)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return draftNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		var seq int64
+		var name string
+		var setup []byte
+		err = tx.QueryRow(ctx, `SELECT seq, name, setup FROM draft_steps WHERE draft_id = $1::uuid AND redo = $2
+			ORDER BY seq DESC LIMIT 1`, id, redo).Scan(&seq, &name, &setup)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if redo {
+				return fray.Errorf(fray.EINVALID, "there is nothing to redo")
+			}
+			return fray.Errorf(fray.EINVALID, "there is nothing to undo")
+		}
+		if err != nil {
+			return err
+		}
+		batch := &pgx.Batch{}
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND seq = $2`, id, seq)
+		batch.Queue(`INSERT INTO draft_steps (draft_id, redo, name, setup) SELECT id, $2, name, setup FROM drafts WHERE id = $1::uuid`, id, !redo)
+		batch.Queue(`UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil && !isFrayError(err) {
+		return fmt.Errorf("store: step draft: %w", err)
+	}
+	return err
+}
+
+// isFrayError is whether err already says what went wrong with a code.
+func isFrayError(err error) bool {
+	var fe *fray.Error
+	return errors.As(err, &fe)
 }
 
 // DeleteDraft removes a draft.
