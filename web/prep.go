@@ -149,12 +149,14 @@ type DraftStats struct {
 // StatBlockProps is the page editing a bestiary entry or character.
 type StatBlockProps struct {
 	CampaignID, Kind, ID, Name, Ruleset string
-	Schema                              sheet.Schema
-	Values                              map[string]string
-	ListRows                            int
-	Derived                             []engine.Choice // label, value
-	Problem                             string
-	Notice, Error                       string
+	// Portrait is its picture's URL ("" for none).
+	Portrait      string
+	Schema        sheet.Schema
+	Values        map[string]string
+	ListRows      int
+	Derived       []engine.Choice // label, value
+	Problem       string
+	Notice, Error string
 }
 
 func (p StatBlockProps) title() string {

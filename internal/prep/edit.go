@@ -393,7 +393,14 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 		if err != nil {
 			return err
 		}
-		return AddCopies(s, blk.Name, blk.Stats, n, val("side"), start, f.Get("hidden") != "", kind == store.KindCharacter, blk.ID)
+		before := len(s.Combatants)
+		if err := AddCopies(s, blk.Name, blk.Stats, n, val("side"), start, f.Get("hidden") != "", kind == store.KindCharacter, blk.ID); err != nil {
+			return err
+		}
+		for i := before; i < len(s.Combatants); i++ { // each copy wears the entry's portrait
+			s.Combatants[i].Portrait = blk.Portrait
+		}
+		return nil
 	case "combatant-update":
 		bf, err := ReadBattlefield(*s)
 		if err != nil {

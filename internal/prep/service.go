@@ -27,6 +27,7 @@ type ServiceStore interface {
 	StatBlock(ctx context.Context, kind, campaignID, id string) (store.StatBlock, error)
 	SaveStatBlocks(ctx context.Context, kind string, create bool, bs []store.StatBlock) error
 	DeleteStatBlock(ctx context.Context, kind, campaignID, id string) error
+	SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error
 }
 
 // Service is the GM's preparation of encounters: drafts and their editor,

@@ -151,6 +151,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/delete", s.handleStatDelete)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/portrait", s.handleStatPortrait)
 		// characters.go
 		r.Get("/campaigns/{id}/characters/{character}", s.handleCharacterPage)
 		r.Get("/campaigns/{id}/characters.json", s.handleExportCharacters)

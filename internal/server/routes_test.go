@@ -202,6 +202,7 @@ var routes = []route{
 	{"GET", "/campaigns/camp/bestiary/goblin", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/pcs/hero", gmOnly, 303, url.Values{"name": {"Hero"}}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/delete", gmOnly, 303, url.Values{}, "", ""},
+	{"POST", "/campaigns/camp/bestiary/goblin/portrait", gmOnly, 303, url.Values{"portrait": {""}}, "", ""},
 	{"GET", "/campaigns/camp/characters.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/characters/import", gmOnly, 303, nil, "", `[]`},
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},

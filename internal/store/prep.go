@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,7 +31,10 @@ const MaxDraftUndos = 50
 type StatBlock struct {
 	ID, CampaignID, Ruleset, Name string
 	Stats                         []byte
-	UpdatedAt                     time.Time
+	// Portrait is its picture's URL ("" for none), copied onto the
+	// combatant when it is placed in a draft; set by SetPortrait.
+	Portrait  string
+	UpdatedAt time.Time
 }
 
 // Stat block kinds: the table each lives in.
@@ -243,11 +247,11 @@ func (db *DB) StatBlocks(ctx context.Context, kind, campaignID string) ([]StatBl
 	if !validUUID(campaignID) {
 		return nil, campaignNotFound(campaignID)
 	}
-	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
+	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
 		WHERE campaign_id = $1::uuid ORDER BY lower(name), id`, campaignID)
 	bs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatBlock, error) {
 		var b StatBlock
-		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", table, err)
@@ -265,8 +269,8 @@ func (db *DB) StatBlock(ctx context.Context, kind, campaignID, id string) (StatB
 		return StatBlock{}, campaignNotFound(campaignID)
 	}
 	var b StatBlock
-	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
-		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
+		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return StatBlock{}, statNotFound(kind, id)
 	}
@@ -301,12 +305,16 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 				}
 				continue
 			}
-			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats) VALUES ($1, $2::uuid, $3, $4, $5)`
+			if err := checkPortrait(ctx, tx, b.CampaignID, b.Portrait); err != nil {
+				return err
+			}
+			// A block saved without a portrait keeps the one it has.
+			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats, portrait) VALUES ($1, $2::uuid, $3, $4, $5, $6)`
 			if !create {
 				q += ` ON CONFLICT (campaign_id, id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,
-					stats = EXCLUDED.stats, updated_at = now()`
+					stats = EXCLUDED.stats, portrait = CASE WHEN EXCLUDED.portrait = '' THEN ` + table + `.portrait ELSE EXCLUDED.portrait END, updated_at = now()`
 			}
-			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
+			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats, b.Portrait)
 			switch pgCode(err) {
 			case "":
 			case sqlUniqueViolation:
@@ -319,6 +327,54 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 		}
 		return nil
 	})
+}
+
+// SetPortrait sets (or, with "", clears) the portrait of a bestiary entry
+// or character: a picture's URL, which the caller has checked names one of
+// the campaign's pictures.
+func (db *DB) SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error {
+	table, err := statTable(kind)
+	if err != nil {
+		return err
+	}
+	if !validUUID(campaignID) {
+		return campaignNotFound(campaignID)
+	}
+	if err := checkPortrait(ctx, db.pool, campaignID, portrait); err != nil {
+		return err
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE `+table+` SET portrait = $3, updated_at = now() WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id, portrait)
+	if pgCode(err) == sqlCheckViolation {
+		return fray.Errorf(fray.EINVALID, "a portrait must be an uploaded picture's URL, not %q", portrait)
+	}
+	if err != nil {
+		return fmt.Errorf("store: set portrait: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return statNotFound(kind, id)
+	}
+	return nil
+}
+
+// checkPortrait refuses a portrait that is not one of the campaign's
+// pictures (by URL, /assets/<sha-256>); "" is none.
+func checkPortrait(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, campaignID, portrait string) error {
+	if portrait == "" {
+		return nil
+	}
+	id, ok := strings.CutPrefix(portrait, "/assets/")
+	var held bool
+	if ok {
+		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM assets WHERE campaign_id = $1::uuid AND id = $2)`, campaignID, id).Scan(&held); err != nil {
+			return fmt.Errorf("store: portrait: %w", err)
+		}
+	}
+	if !held {
+		return fray.Errorf(fray.EINVALID, "the portrait %.80q is not one of this campaign's pictures", portrait)
+	}
+	return nil
 }
 
 // DeleteStatBlock removes a bestiary entry or character.
