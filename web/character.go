@@ -17,6 +17,8 @@ type CharacterProps struct {
 	CampaignID, CampaignName string
 	ID, Name, Ruleset        string
 	Revision                 int
+	// Portrait is the character's picture's URL ("" for none).
+	Portrait string
 	// Owner is the name of the player who plays the character ("" none).
 	Owner string
 	// EditURL is the GM's stat editor ("" for players).

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/a-h/templ"
 
@@ -73,6 +74,19 @@ type EncounterProps struct {
 	// LogURL and ReplayURL link the encounter's history pages; empty means
 	// /encounters/{id}/log and /encounters/{id}/replay.
 	LogURL, ReplayURL string
+	// Deadline, for GMs only, is the encounter's turn-deadline form in the
+	// Menu; nil shows none.
+	Deadline *DeadlineForm
+}
+
+// DeadlineForm is the GM's form for an encounter's turn deadline (play
+// between sessions): posted to URL; After and RemindBefore are durations
+// as typed ("24h", "2h"), Fallback "default", "next-turn" or "pause"; Set
+// says a deadline is in force (otherwise the fields are suggestions).
+type DeadlineForm struct {
+	URL                           string
+	After, RemindBefore, Fallback string
+	Set                           bool
 }
 
 func (p EncounterProps) logURL() string {
@@ -121,25 +135,38 @@ func DefaultActURL(encounterID string) string {
 // dice (not when full): the page shows them over the table for a while.
 // Forms post to the URL set with WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, full, true)
+}
+
+// EntryFragments renders only Fragments' "log", "chat" and "cards" for
+// newEvents (as with full false): what a page whose sections are as they
+// were needs for an update.
+func EntryFragments(ctx context.Context, v engine.View, newEvents []engine.Event) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, false, false)
+}
+
+func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
 	out := make(map[string]string, len(SectionKeys)+3)
-	var buf bytes.Buffer
-	buf.Grow(8 << 10)
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer renderBuffers.Put(buf)
 	render := func(key string, c templ.Component) error {
 		buf.Reset()
-		if err := c.Render(ctx, &buf); err != nil {
+		if err := c.Render(ctx, buf); err != nil {
 			return fmt.Errorf("web: render %s: %w", key, err)
 		}
 		out[key] = buf.String()
 		return nil
 	}
-	for _, key := range SectionKeys {
-		if err := render(key, m.section(key)); err != nil {
-			return nil, err
+	if sections {
+		for _, key := range SectionKeys {
+			if err := render(key, m.section(key)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	game, talk := SplitTalk(newEvents)
@@ -156,6 +183,15 @@ func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	}
 	return out, nil
 }
+
+// renderBuffers are the buffers fragments render into: each fragment is
+// copied out of one, so a buffer grown to a page's largest section serves
+// every later render.
+var renderBuffers = sync.Pool{New: func() any {
+	b := new(bytes.Buffer)
+	b.Grow(8 << 10)
+	return b
+}}
 
 // SplitTalk separates the game's events from the table talk (chat
 // messages and free rolls), keeping each in order.
@@ -662,4 +698,17 @@ func (m *model) note(subject string) string {
 		}
 	}
 	return ""
+}
+
+// fallbackLabel says what a turn deadline's fallback does.
+func fallbackLabel(fallback string) string {
+	switch fallback {
+	case "default":
+		return "the defaults answer"
+	case "next-turn":
+		return "defaults, then next turn"
+	case "pause":
+		return "pause for the GM"
+	}
+	return fallback
 }

@@ -48,6 +48,8 @@ type DraftProps struct {
 	// then shows inside the editor).
 	InPlace       bool
 	Notice, Error string
+	// Undos and Redos are how many edits can be undone and redone.
+	Undos, Redos int
 	// Odds is the encounter odds section.
 	Odds OddsProps
 	// The stage: the campaign's pictures to choose from, the scene, the
@@ -131,17 +133,30 @@ type CombatantRow struct {
 	Where string
 	// Portrait is its picture's URL; Notes the GM's private note on it.
 	Portrait, Notes string
+	// Stats is this encounter's copy of its stat block, opened for
+	// editing (nil when closed, or for a player character).
+	Stats *DraftStats
+}
+
+// DraftStats is a combatant's stat block in the draft, in the ruleset's
+// stat schema form.
+type DraftStats struct {
+	Schema   sheet.Schema
+	Values   map[string]string
+	ListRows int
 }
 
 // StatBlockProps is the page editing a bestiary entry or character.
 type StatBlockProps struct {
 	CampaignID, Kind, ID, Name, Ruleset string
-	Schema                              sheet.Schema
-	Values                              map[string]string
-	ListRows                            int
-	Derived                             []engine.Choice // label, value
-	Problem                             string
-	Notice, Error                       string
+	// Portrait is its picture's URL ("" for none).
+	Portrait      string
+	Schema        sheet.Schema
+	Values        map[string]string
+	ListRows      int
+	Derived       []engine.Choice // label, value
+	Problem       string
+	Notice, Error string
 }
 
 func (p StatBlockProps) title() string {

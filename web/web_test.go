@@ -1034,3 +1034,45 @@ func TestYourTurnWaits(t *testing.T) {
 		t.Errorf("status while the GM rules: %q", got)
 	}
 }
+
+// A roll card shows its actor: the portrait the view carries, initials
+// without one, and nothing for an actor the view does not hold (a
+// combatant hidden from this viewer is not in its view, so neither is
+// its picture).
+func TestRollCardActor(t *testing.T) {
+	card := func(v engine.View, actor string) *html.Node {
+		t.Helper()
+		ev := engine.NewEvent("attack", actor, "An attack.", nil, dice.Roll{Label: "Fighting", Total: 5, Dice: []dice.Die{{Sides: 6, Faces: []int{5}}}})
+		ev.Seq, ev.Command = 8, "cmd-1"
+		frags, err := Fragments(context.Background(), v, []engine.Event{ev}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards := findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+		if len(cards) != 1 {
+			t.Fatalf("%d cards", len(cards))
+		}
+		return cards[0]
+	}
+	actorOf := func(c *html.Node) *html.Node {
+		if a := findAll(c, func(n *html.Node) bool { return hasClass(n, "card-actor") }); len(a) == 1 {
+			return a[0]
+		}
+		return nil
+	}
+	v := testView()
+	v.Combatants[0].Portrait = "/assets/" + strings.Repeat("a", 64)
+	a := actorOf(card(v, "ana"))
+	if a == nil {
+		t.Fatal("the card shows no actor")
+	}
+	if img := findAll(a, tag("img")); len(img) != 1 || mustAttr(img[0], "src") != v.Combatants[0].Portrait+"?size=thumb" {
+		t.Error("the actor's portrait is not on the card")
+	}
+	if a := actorOf(card(v, "bruno")); a == nil || strings.TrimSpace(text(a)) != "B" || len(findAll(a, tag("img"))) != 0 {
+		t.Error("an actor without a portrait shows no initials")
+	}
+	if a := actorOf(card(v, "nobody")); a != nil {
+		t.Error("an actor the view does not hold shows on the card")
+	}
+}

@@ -59,17 +59,24 @@ type pgbenchRound struct {
 	PostgresMsPerTx float64 `json:"postgres_cpu_ms_per_transaction"`
 }
 
-// compareRound is one round: pgbench, then Fray.
+// compareRound is one round: pgbench, then Fray (with -html: Fray's JSON
+// clients and its page clients, in alternating order from round to round).
 type compareRound struct {
 	Round   int          `json:"round"`
 	Pgbench pgbenchRound `json:"pgbench"`
 	Fray    *result      `json:"fray"`
 	Ratio   float64      `json:"fray_over_pgbench"`
+	// With -html: the page clients' run, its ratio to pgbench, and its
+	// server CPU per command ÷ the JSON run's.
+	Page      *result `json:"page,omitempty"`
+	PageRatio float64 `json:"page_over_pgbench,omitempty"`
+	PageCPU   float64 `json:"page_cpu_over_json,omitempty"`
 }
 
 // compare runs o.rounds rounds of pgbench's transaction and Fray's load,
 // interleaved, and prints each round and the ratios.
-func compare(ctx context.Context, o options, doc []byte, encs []*encounter, stdout io.Writer, logf func(string, ...any)) error {
+func compare(ctx context.Context, o options, doc []byte, fl *fleet, stdout io.Writer, logf func(string, ...any)) error {
+	encs := fl.encs
 	if o.pid <= 0 {
 		return errors.New("-compare needs -pid: CPU per command is half of the comparison")
 	}
@@ -108,19 +115,41 @@ func compare(ctx context.Context, o options, doc []byte, encs []*encounter, stdo
 		if err != nil {
 			return fmt.Errorf("round %d: pgbench: %w", r, err)
 		}
-		logf("round %d of %d: Fray ...\n", r, o.rounds)
-		fr := &result{Encounters: o.encounters, ClientsPerEncounter: o.clients, Connections: o.encounters * len(encs[0].clients),
-			WarmupSeconds: o.warmup.Seconds(), DurationSeconds: o.duration.Seconds()}
-		interrupted, err := measure(ctx, o, encs, r, fr, logf)
-		if err != nil {
-			return err
+		round := compareRound{Round: r, Pgbench: pg}
+		modes := []bool{false}
+		if o.html {
+			modes = []bool{r%2 == 0, r%2 == 1} // alternate which goes first; one reconnect a round
 		}
-		if interrupted {
-			return errors.New("interrupted")
+		for k, pages := range modes {
+			what := "JSON clients"
+			if pages {
+				what = "page clients"
+			}
+			if err := fl.reconnect(ctx, pages); err != nil {
+				return fmt.Errorf("round %d: connect %s: %w", r, what, err)
+			}
+			logf("round %d of %d: Fray, %s ...\n", r, o.rounds, what)
+			fr := &result{Encounters: o.encounters, ClientsPerEncounter: o.clients, Connections: o.encounters * len(encs[0].clients),
+				WarmupSeconds: o.warmup.Seconds(), DurationSeconds: o.duration.Seconds()}
+			interrupted, err := measure(ctx, o, encs, r*10+k, fr, logf)
+			if err != nil {
+				return err
+			}
+			if interrupted {
+				return errors.New("interrupted")
+			}
+			ratio := 0.0
+			if pg.TPS > 0 {
+				ratio = round2(fr.CommandsPerSecond / pg.TPS)
+			}
+			if pages && o.html {
+				round.Page, round.PageRatio = fr, ratio
+			} else {
+				round.Fray, round.Ratio = fr, ratio
+			}
 		}
-		round := compareRound{Round: r, Pgbench: pg, Fray: fr}
-		if pg.TPS > 0 {
-			round.Ratio = round2(fr.CommandsPerSecond / pg.TPS)
+		if round.Page != nil && round.Page.CPU != nil && round.Fray.CPU != nil && round.Fray.CPU.ServerMsPerCommand > 0 {
+			round.PageCPU = round2(round.Page.CPU.ServerMsPerCommand / round.Fray.CPU.ServerMsPerCommand)
 		}
 		rounds = append(rounds, round)
 	}
@@ -157,6 +186,30 @@ func printComparison(w io.Writer, o options, clients, stateBytes, eventBytes int
 	fmt.Fprintf(w, "PostgreSQL CPU per command (Fray): %s ms (mean %.3f); per pgbench transaction: %s ms (mean %.3f)\n",
 		joinFloats(pgFray), mean(pgFray), joinFloats(pgBench), mean(pgBench))
 	fmt.Fprintln(w, "latency: Fray from submitting a command to its last client's receiving the events; pgbench per transaction")
+	if !o.html {
+		return
+	}
+	fmt.Fprintf(w, "\nPage clients (html=1: fragments, applied as app.js does), same rounds, alternating with the JSON clients above\n\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "round\tpage commands/s\tp50 ms\tp99 ms\tserver CPU ms/cmd\tPG CPU ms/cmd\tother cores\t|\tpage ÷ pgbench\tpage CPU ÷ JSON CPU\t")
+	var pageRatios, cpuRatios, pageServer []float64
+	for _, r := range rounds {
+		f := r.Page
+		if f == nil {
+			continue
+		}
+		var srv, db, other float64
+		if f.CPU != nil {
+			srv, db, other = f.CPU.ServerMsPerCommand, f.CPU.DBMsPerCommand, f.CPU.OtherCores
+		}
+		fmt.Fprintf(tw, "%d\t%.0f\t%.2f\t%.2f\t%.3f\t%.3f\t%.2f\t|\t%.2f\t%.2f\t\n",
+			r.Round, f.CommandsPerSecond, f.Latency.P50, f.Latency.P99, srv, db, other, r.PageRatio, r.PageCPU)
+		pageRatios, cpuRatios, pageServer = append(pageRatios, r.PageRatio), append(cpuRatios, r.PageCPU), append(pageServer, srv)
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\npage ÷ pgbench: %s (mean %.2f)\n", joinFloats(pageRatios), mean(pageRatios))
+	fmt.Fprintf(w, "page server CPU per command: %s ms (mean %.3f)\n", joinFloats(pageServer), mean(pageServer))
+	fmt.Fprintf(w, "page server CPU per command ÷ JSON's, same round: %s (mean %.2f)\n", joinFloats(cpuRatios), mean(cpuRatios))
 }
 
 func joinFloats(fs []float64) string {

@@ -57,6 +57,7 @@ type options struct {
 	trace        string
 	token        string
 	signup       bool
+	html         bool
 
 	compare        bool
 	rounds         int
@@ -94,6 +95,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.parallel, "parallel", 8, "concurrent requests while setting up")
 	fs.StringVar(&o.token, "token", os.Getenv("FRAY_TOKEN"), "API token of the account to use (default $FRAY_TOKEN; empty: sign up a throw-away account)")
 	fs.BoolVar(&o.signup, "signup", false, "only sign up a throw-away account, print its API token and exit")
+	fs.BoolVar(&o.html, "html", false, "page mode: every client connects as the encounter page does (html=1) and applies the fragments it gets; latency runs to the last client's applying them. With -compare, each round also runs the JSON clients, for the ratio")
 	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
 	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
 	fs.BoolVar(&o.compare, "compare", false, "alternate pgbench's equivalent transaction on the server's PostgreSQL cluster with Fray's load, -rounds times, and print Fray ÷ pgbench (needs -pid, and -data-dir or -pgbench-db)")
@@ -242,46 +244,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 
 	// From here on every opened connection is closed before returning.
-	var (
-		mu      sync.Mutex
-		clients []*client
-	)
-	readCtx, stopReaders := context.WithCancel(context.WithoutCancel(ctx))
-	defer func() {
-		mu.Lock()
-		all := clients
-		mu.Unlock()
-		closeAll(all)
-		stopReaders()
-	}()
+	fl := &fleet{a: a, encs: encs, o: o, readCtx: context.WithoutCancel(ctx)}
+	defer fl.disconnect()
 	logf("connecting %d clients ...\n", res.Connections)
-	type slot struct{ e, i int }
-	slots := make([]slot, 0, res.Connections)
-	for i := range o.clients { // GMs first, so every encounter's GM is up early
-		for e := range encs {
-			slots = append(slots, slot{e, i})
-		}
-	}
-	for _, e := range encs {
-		e.clients = make([]*client, o.clients)
-	}
-	if err := parallel(len(slots), 4*o.parallel, func(k int) error {
-		s := slots[k]
-		e := encs[s.e]
-		c, err := dial(setupCtx, a, e, e.viewerFor(s.i), s.i == 0)
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		clients = append(clients, c)
-		mu.Unlock()
-		e.clients[s.i] = c
-		if s.i == 0 {
-			e.current = c.current
-		}
-		go c.read(readCtx)
-		return nil
-	}); err != nil {
+	if err := fl.connect(setupCtx, o.html); err != nil {
 		return err
 	}
 	if o.pid > 0 {
@@ -293,7 +259,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cancelSetup()
 
 	if o.compare {
-		return compare(ctx, o, doc, encs, stdout, logf)
+		return compare(ctx, o, doc, fl, stdout, logf)
 	}
 	interrupted, err := measure(ctx, o, encs, 0, res, logf)
 	if err != nil {
@@ -303,13 +269,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		res.Memory.RSSEndKiB, _ = readRSS(o.pid)
 	}
 
-	mu.Lock()
-	all := clients
-	clients = nil
-	mu.Unlock()
-	closeAll(all)
-	stopReaders()
-
+	fl.disconnect()
 	res.print(stdout)
 	if o.json {
 		enc := json.NewEncoder(stdout)
@@ -465,6 +425,83 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// fleet is every client of the encounters under load, connected in one
+// mode: page clients (html=1) or JSON clients.
+type fleet struct {
+	a       *api
+	encs    []*encounter
+	o       options
+	readCtx context.Context
+
+	mu          sync.Mutex
+	clients     []*client
+	stopReaders context.CancelFunc
+	pages       bool // the connected clients are page clients
+}
+
+// connect opens -clients connections per encounter, GMs first, so every
+// encounter's GM is up early; pages says in which mode.
+func (f *fleet) connect(ctx context.Context, pages bool) error {
+	readCtx, stop := context.WithCancel(f.readCtx)
+	f.mu.Lock()
+	f.stopReaders, f.pages = stop, pages
+	f.mu.Unlock()
+	type slot struct{ e, i int }
+	slots := make([]slot, 0, len(f.encs)*f.o.clients)
+	for i := range f.o.clients {
+		for e := range f.encs {
+			slots = append(slots, slot{e, i})
+		}
+	}
+	for _, e := range f.encs {
+		e.clients = make([]*client, f.o.clients)
+	}
+	return parallel(len(slots), 4*f.o.parallel, func(k int) error {
+		s := slots[k]
+		e := f.encs[s.e]
+		c, err := dial(ctx, f.a, e, e.viewerFor(s.i), s.i == 0, pages)
+		if err != nil {
+			return err
+		}
+		f.mu.Lock()
+		f.clients = append(f.clients, c)
+		f.mu.Unlock()
+		e.clients[s.i] = c
+		if s.i == 0 {
+			e.current = c.current
+		}
+		go c.read(readCtx)
+		return nil
+	})
+}
+
+// disconnect closes every connection and waits for its reader.
+func (f *fleet) disconnect() {
+	f.mu.Lock()
+	all, stop := f.clients, f.stopReaders
+	f.clients, f.stopReaders = nil, nil
+	f.mu.Unlock()
+	closeAll(all)
+	if stop != nil {
+		stop()
+	}
+}
+
+// reconnect connects the clients again in the other mode if they are not
+// in mode pages.
+func (f *fleet) reconnect(ctx context.Context, pages bool) error {
+	f.mu.Lock()
+	same := f.pages == pages && f.clients != nil
+	f.mu.Unlock()
+	if same {
+		return nil
+	}
+	f.disconnect()
+	cctx, cancel := context.WithTimeout(ctx, f.o.setupTimeout)
+	defer cancel()
+	return f.connect(cctx, pages)
 }
 
 // closeAll closes the connections concurrently and waits for their readers.

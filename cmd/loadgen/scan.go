@@ -8,7 +8,8 @@ import (
 
 // parseServerMessage reads the few fields the load generator uses from a
 // server message: the type, an ack's or error's id, seq, code and message,
-// the command id of every event, and the view's current turn. It walks the
+// the command id, kind and actor of every event, the page's fragments
+// (html) and the view's current turn. It walks the
 // JSON once without building anything else — decoding whole messages
 // (a projection is several kilobytes) cost the load generator more CPU
 // than anything else, CPU taken from the server it measures on the same
@@ -51,16 +52,29 @@ func (s *jsonScanner) message() (serverMessage, error) {
 		case "events":
 			m.Events = make([]eventRef, 0, 4)
 			err = s.array(func() error {
-				var cmd string
+				var ev eventRef
 				err := s.object(func(key []byte) error {
-					if string(key) == "command" {
-						var err error
-						cmd, err = s.str()
-						return err
+					var err error
+					switch string(key) {
+					case "command":
+						ev.Command, err = s.str()
+					case "kind":
+						ev.Kind, err = s.str()
+					case "actor":
+						ev.Actor, err = s.str()
+					default:
+						err = s.skip()
 					}
-					return s.skip()
+					return err
 				})
-				m.Events = append(m.Events, eventRef{cmd})
+				m.Events = append(m.Events, ev)
+				return err
+			})
+		case "html":
+			m.HTML = map[string]string{}
+			err = s.object(func(key []byte) error {
+				v, err := s.str()
+				m.HTML[string(key)] = v
 				return err
 			})
 		case "view":

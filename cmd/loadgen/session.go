@@ -132,6 +132,7 @@ type client struct {
 	as      string
 	gm      bool
 	conn    *websocket.Conn
+	page    *page         // with -html: the page the fragments build
 	current string        // from the snapshot (GM only)
 	replies chan reply    // acks and errors (GM only)
 	done    chan struct{} // closed when the reader stops
@@ -142,18 +143,25 @@ type client struct {
 // eventRef is what the load generator reads of an event.
 type eventRef struct {
 	Command string `json:"command"`
+	Kind    string `json:"kind"`
+	Actor   string `json:"actor"`
 }
 
 // maxServerMessage bounds one server message (a snapshot with the full view).
 const maxServerMessage = 16 << 20
 
-// dial connects one client and reads its snapshot.
-func dial(ctx context.Context, a *api, e *encounter, as string, gm bool) (*client, error) {
+// dial connects one client and reads its snapshot. A page client (asPage)
+// connects as the encounter page does (html=1, no projection in its
+// events) and applies the fragments it gets; otherwise the GM asks for
+// the projection (view=1) and players for events alone.
+func dial(ctx context.Context, a *api, e *encounter, as string, gm, asPage bool) (*client, error) {
 	q := url.Values{}
 	if as != "gm" {
 		q.Set("as", as)
 	}
-	if gm {
+	if asPage {
+		q.Set("html", "1")
+	} else if gm {
 		q.Set("view", "1")
 	}
 	conn, resp, err := websocket.Dial(ctx, wsURL(a.base, "/encounters/"+url.PathEscape(e.id)+"/ws", q), &websocket.DialOptions{
@@ -185,18 +193,26 @@ func dial(ctx context.Context, a *api, e *encounter, as string, gm bool) (*clien
 	if m.View != nil {
 		c.current = m.View.Current
 	}
+	if asPage {
+		c.page = newPage()
+		if err := c.page.apply(m.HTML, true); err != nil {
+			conn.CloseNow()
+			return nil, fmt.Errorf("encounter %s as %s: snapshot: %w", e.id, as, err)
+		}
+	}
 	return c, nil
 }
 
 // serverMessage holds only the fields of a server message the load
 // generator uses (see parseServerMessage).
 type serverMessage struct {
-	Type    string     `json:"type"`
-	ID      string     `json:"id"`
-	Seq     int64      `json:"seq"`
-	Code    string     `json:"code"`
-	Message string     `json:"message"`
-	Events  []eventRef `json:"events"`
+	Type    string            `json:"type"`
+	ID      string            `json:"id"`
+	Seq     int64             `json:"seq"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Events  []eventRef        `json:"events"`
+	HTML    map[string]string `json:"html"`
 	View    *struct {
 		Current string `json:"current"`
 	} `json:"view"`
@@ -233,10 +249,22 @@ func (c *client) read(ctx context.Context) {
 		}
 		switch m.Type {
 		case "events":
+			if c.page != nil {
+				// Latency runs to the fragments' being applied, as on a page.
+				if err := c.page.apply(m.HTML, false); err != nil {
+					c.err = err
+					c.conn.CloseNow()
+					return
+				}
+				now = time.Now()
+			}
 			for i := range m.Events {
 				if id := m.Events[i].Command; id != "" && id != last {
 					last = id
 					c.enc.delivered(id, now)
+				}
+				if m.Events[i].Kind == "turn-started" && m.Events[i].Actor != "" {
+					current = m.Events[i].Actor // a page has no projection to read it from
 				}
 			}
 			if m.View != nil {

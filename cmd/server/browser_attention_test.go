@@ -124,3 +124,79 @@ func TestBrowserDecisionsBelongToTheirOwner(t *testing.T) {
 	run20(t, player, logHas("The GM decided for sam"),
 		chromedp.Poll(`!document.title.startsWith('●')`, nil, chromedp.WithPollingTimeout(2*time.Second)))
 }
+
+// TestBrowserYourTurnReachesAHiddenTab is the issue's own trigger: Brak is
+// the player's, everyone else the GM's. The player's tab is hidden with
+// notifications allowed (as in TestBrowserDecisionsBelongToTheirOwner);
+// the GM ends turns until the one before Brak's ends, and within 2 s the
+// hidden tab's title says "Your turn" and a notification is shown.
+func TestBrowserYourTurnReachesAHiddenTab(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "3"})
+	gmUser, plUser := srv.signup("ford-gm"), srv.signup("sam")
+	ex, err := prep.ExampleNamed("sw-zones-goblin-ford")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var enc struct{ ID, Campaign string }
+	if code := srv.call(gmUser, "POST", "/api/encounters", ex.Data, &enc); code != http.StatusCreated {
+		t.Fatalf("import: %d", code)
+	}
+	srv.join(gmUser, enc.Campaign, plUser, "brak")
+
+	player := tab(t, newBrowser(t))
+	login(t, player, srv.URL, plUser.Name)
+	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID), chromedp.WaitVisible("#log", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	run20(t, player, cdpbrowser.SetPermission(&cdpbrowser.PermissionDescriptor{Name: "notifications"}, cdpbrowser.PermissionSettingGranted).WithOrigin(srv.URL),
+		chromedp.WaitVisible("#notify-me", chromedp.ByID), chromedp.Click("#notify-me", chromedp.ByID),
+		chromedp.Poll(`document.getElementById('notify-status').textContent === 'Notifications on'`, nil, chromedp.WithPollingTimeout(3*time.Second)),
+		chromedp.Evaluate(`
+		Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+		Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+		document.dispatchEvent(new Event('visibilitychange'));
+		window.shown = [];
+		const Real = window.Notification;
+		window.Notification = class extends Real {
+			constructor(title, opts) { super(title, opts); window.shown.push(title); }
+		};
+		true`, nil))
+
+	if code, e := srv.command(gmUser, enc.ID, "start", map[string]any{"kind": "start"}); code != http.StatusOK {
+		t.Fatalf("start: %d %+v", code, e)
+	}
+	for i := 0; ; i++ {
+		v := srv.viewAs(gmUser, enc.ID)
+		if i == 20 {
+			t.Fatalf("Brak's turn never came after a GM's turn (current %q)", v.Current)
+		}
+		who := gmUser
+		if v.Current == "brak" {
+			who = plUser
+		}
+		var before int
+		run20(t, player, chromedp.Evaluate(`window.shown.length`, &before))
+		if code, e := srv.command(who, enc.ID, fmt.Sprint("end-", i), map[string]any{"kind": "end-turn", "actor": v.Current}); code != http.StatusOK {
+			t.Fatalf("end %s's turn: %d %+v", v.Current, code, e)
+		}
+		started := time.Now()
+		if who == plUser || srv.viewAs(gmUser, enc.ID).Current != "brak" {
+			continue
+		}
+		// The GM ended the turn before Brak's: the trigger.
+		if err := chromedp.Run(player, chromedp.Poll(fmt.Sprintf(`document.title.startsWith('● Your turn') && window.shown.length === %d`, before+1), nil,
+			chromedp.WithPollingTimeout(2*time.Second))); err != nil {
+			var state string
+			_ = chromedp.Run(player, chromedp.Evaluate(`document.title + ' | ' + JSON.stringify(window.shown)`, &state))
+			t.Fatalf("no turn notice within 2 s of the GM ending %s's turn (%v): %s", v.Current, err, state)
+		}
+		if d := time.Since(started); d > 2*time.Second {
+			t.Fatalf("the hidden tab noticed Brak's turn after %v", d)
+		}
+		var shown string
+		run20(t, player, chromedp.Evaluate(`window.shown[window.shown.length - 1]`, &shown))
+		if shown != "Your turn" {
+			t.Fatalf("notification %q", shown)
+		}
+		return
+	}
+}

@@ -156,7 +156,7 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				// Two zones drawn as rectangles, named in the side panel.
 				for i, name := range []string{"Mail car", "Locomotive"} {
 					var box []float64
-					run20(t, gm, chromedp.Evaluate(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = document.querySelector('#board-preview').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+					run20(t, gm, chromedp.Evaluate(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = (document.querySelector('#board-preview .board-view') || document.querySelector('#board-preview')).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 					x0 := box[0] + box[2]*(0.1+0.5*float64(i))
 					run20(t, gm, drag(x0, box[1]+box[3]*0.6, x0+box[2]*0.3, box[1]+box[3]*0.9),
 						waitJS(`document.activeElement && document.activeElement.id === 'zone-name'`),

@@ -276,6 +276,19 @@ func (d *driver) receive(conn *websocket.Conn, id string, current *string, reply
 // resuming with since, received every event exactly once, in order.
 // Its figures are in docs/reliability.md.
 func TestKillRestartLosesNothing(t *testing.T) {
+	killRestartLosesNothing(t, "view=1")
+}
+
+// TestKillRestartLosesNothingPages is TestKillRestartLosesNothing with the
+// encounter page's sockets: every update is rendered into the page's
+// fragments (html=1) too, while the server is killed and restarted.
+func TestKillRestartLosesNothingPages(t *testing.T) {
+	killRestartLosesNothing(t, "view=1&html=1")
+}
+
+// killRestartLosesNothing drives encounters through sockets opened with
+// query while the server is killed (-9) and restarted.
+func killRestartLosesNothing(t *testing.T, query string) {
 	if testing.Short() {
 		t.Skip("kills and restarts a server process")
 	}
@@ -308,7 +321,7 @@ func TestKillRestartLosesNothing(t *testing.T) {
 	var wg sync.WaitGroup
 	drivers := make([]*driver, encounters)
 	for i, id := range ids {
-		drivers[i] = &driver{t: t, url: "ws://" + addr + "/encounters/" + id + "/ws?view=1", token: gm.Token,
+		drivers[i] = &driver{t: t, url: "ws://" + addr + "/encounters/" + id + "/ws?" + query, token: gm.Token,
 			name: fmt.Sprintf("e%d", i), stop: stop, acked: map[string]int64{}, refused: map[string]int{}, retried: map[string]int{}, firstAck: make(chan time.Time, 1)}
 		wg.Add(1)
 		go drivers[i].run(&wg)

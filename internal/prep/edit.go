@@ -1,6 +1,7 @@
 package prep
 
 import (
+	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -28,12 +29,23 @@ type DraftEditor struct {
 	// Block finds one of the campaign's stat blocks (add-bestiary,
 	// add-character); kind is store.KindBestiary or store.KindCharacter.
 	Block func(kind, id string) (store.StatBlock, error)
+	// Schema is the ruleset's stat block editor (combatant-stats), nil
+	// when it has none; Derive checks stats as the ruleset reads them.
+	Schema *sheet.Schema
+	Derive func(json.RawMessage) error
 }
 
 // EditorFor is the draft editor of ruleset rs, finding stat blocks with block.
 func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, error)) DraftEditor {
 	e, ok := EditorOf(rs)
-	return DraftEditor{Board: e, Boarded: ok, Options: rs.Options(), Block: block}
+	ed := DraftEditor{Board: e, Boarded: ok, Options: rs.Options(), Block: block, Derive: func(json.RawMessage) error { return nil }}
+	if sc, err := SchemaOf(rs); err == nil {
+		ed.Schema = &sc
+	}
+	if d, ok := rs.(sheet.Deriver); ok {
+		ed.Derive = func(stats json.RawMessage) error { _, err := d.Derive(stats); return err }
+	}
+	return ed
 }
 
 // Apply applies one edit (op, with the posted form f) to s. Edits keep
@@ -47,6 +59,8 @@ func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, 
 //   - add-bestiary: entry ; add-character: character ; both with count,
 //     side, hidden, start.* (see StartFromForm)
 //   - combatant-update: combatant, side, hidden, start.* ;
+//     combatant-stats: combatant, name and the stat schema's fields (this
+//     encounter's copy of its stat block; the bestiary is not touched) ;
 //     place: combatant, start.* (where it starts, as dropped on the
 //     board; its other start properties stay) ; combatant-remove: combatant
 //   - model: model (a choice of the editor's Models)
@@ -317,7 +331,8 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 var (
 	setupOps = map[string]bool{"settings": true, "side-add": true, "side-rename": true, "side-remove": true,
 		"add-bestiary": true, "add-character": true, "combatant-update": true, "place": true, "combatant-remove": true,
-		"scene": true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true}
+		"combatant-stats": true,
+		"scene":           true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
@@ -378,7 +393,14 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 		if err != nil {
 			return err
 		}
-		return AddCopies(s, blk.Name, blk.Stats, n, val("side"), start, f.Get("hidden") != "", kind == store.KindCharacter, blk.ID)
+		before := len(s.Combatants)
+		if err := AddCopies(s, blk.Name, blk.Stats, n, val("side"), start, f.Get("hidden") != "", kind == store.KindCharacter, blk.ID); err != nil {
+			return err
+		}
+		for i := before; i < len(s.Combatants); i++ { // each copy wears the entry's portrait
+			s.Combatants[i].Portrait = blk.Portrait
+		}
+		return nil
 	case "combatant-update":
 		bf, err := ReadBattlefield(*s)
 		if err != nil {
@@ -431,6 +453,8 @@ func (ed DraftEditor) editSetup(s *engine.Setup, op string, f url.Values, val fu
 		SetStart(c, start)
 	case "combatant-remove":
 		RemoveCombatant(s, val("combatant"))
+	case "combatant-stats":
+		return ed.editStats(s, f, val)
 	default:
 		return editStage(s, op, f, val)
 	}
@@ -488,6 +512,36 @@ func editStage(s *engine.Setup, op string, f url.Values, val func(string) string
 			s.Notes = append(s.Notes, engine.Note{Subject: subject, Text: text})
 		}
 	}
+	return nil
+}
+
+// editStats replaces one combatant's copy of its stat block (and its
+// name) in this draft from the stat schema's form; the bestiary entry it
+// came from stays as it is. A campaign character takes its sheet when
+// the encounter is created, so its copy is not edited here.
+func (ed DraftEditor) editStats(s *engine.Setup, f url.Values, val func(string) string) error {
+	i := slices.IndexFunc(s.Combatants, func(c engine.CombatantSetup) bool { return c.ID == val("combatant") })
+	if i < 0 {
+		return bad("no combatant %q", val("combatant"))
+	}
+	c := &s.Combatants[i]
+	if c.PC {
+		return bad("%s is a player character: change the sheet on the character's page", c.Name)
+	}
+	if ed.Schema == nil {
+		return bad("this ruleset has no stat block editor")
+	}
+	stats, err := ed.Schema.ParseForm(f)
+	if err != nil {
+		return err
+	}
+	if err := ed.Derive(stats); err != nil {
+		return err
+	}
+	if err := CheckStatBlock(c.ID, val("name"), stats); err != nil {
+		return err
+	}
+	c.Name, c.Stats = val("name"), stats
 	return nil
 }
 

@@ -197,6 +197,8 @@ func TestEditSetup(t *testing.T) {
 	must(t, apply("combatant-update", "combatant", "orc", "side", "wolves"))
 	must(t, apply("combatant-remove", "combatant", "gob"))
 	must(t, apply("side-remove", "side", "b"))
+	refused(t, apply("combatant-stats", "combatant", "orc", "name", "Orc"), "no stat block editor")
+	refused(t, apply("combatant-stats", "combatant", "nobody", "name", "X"), `no combatant "nobody"`)
 	refused(t, apply("fly"), `unknown edit "fly"`)
 	if s.Name != "Night raid" || s.Options["ripostes"] != "on" || len(s.Sides) != 2 || s.Sides[0].Name != "Allies" || s.Sides[1].ID != "wolves" {
 		t.Fatalf("setup %+v", s)
@@ -213,4 +215,26 @@ func TestEditSetup(t *testing.T) {
 	}
 	// A ruleset without a board has no battlefield to edit.
 	refused(t, DraftEditor{}.Apply(s, "zone-add", url.Values{"name": {"Ford"}}), "no battlefield")
+}
+
+// Placing a bestiary entry or a campaign character in a draft carries its
+// portrait onto each combatant made from it.
+func TestAddCarriesPortrait(t *testing.T) {
+	pic := "/assets/" + strings.Repeat("cd", 32)
+	blocks := map[string]store.StatBlock{
+		"wolf": {ID: "wolf", Name: "Wolf", Stats: []byte(`{}`), Portrait: pic},
+		"brak": {ID: "brak", Name: "Brak", Stats: []byte(`{}`), Portrait: pic},
+	}
+	ed := DraftEditor{Block: func(kind, id string) (store.StatBlock, error) { return blocks[id], nil }}
+	s := engine.Setup{Name: "T", Ruleset: "x", Sides: []engine.Side{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}}
+	must(t, ed.Apply(&s, "add-bestiary", url.Values{"entry": {"wolf"}, "count": {"2"}, "side": {"b"}}))
+	must(t, ed.Apply(&s, "add-character", url.Values{"character": {"brak"}, "side": {"a"}}))
+	if len(s.Combatants) != 3 {
+		t.Fatalf("%d combatants", len(s.Combatants))
+	}
+	for _, c := range s.Combatants {
+		if c.Portrait != pic {
+			t.Errorf("%s has portrait %q", c.Name, c.Portrait)
+		}
+	}
 }

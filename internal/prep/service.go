@@ -21,11 +21,13 @@ type ServiceStore interface {
 	Draft(ctx context.Context, id string) (store.Draft, error)
 	Drafts(ctx context.Context, campaignID string) ([]store.Draft, error)
 	UpdateDraft(ctx context.Context, id, name string, setup []byte) error
+	StepDraft(ctx context.Context, id string, redo bool) error
 	DeleteDraft(ctx context.Context, id string) error
 	StatBlocks(ctx context.Context, kind, campaignID string) ([]store.StatBlock, error)
 	StatBlock(ctx context.Context, kind, campaignID, id string) (store.StatBlock, error)
 	SaveStatBlocks(ctx context.Context, kind string, create bool, bs []store.StatBlock) error
 	DeleteStatBlock(ctx context.Context, kind, campaignID, id string) error
+	SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error
 }
 
 // Service is the GM's preparation of encounters: drafts and their editor,
@@ -133,8 +135,13 @@ func (s *Service) Create(ctx context.Context, d store.Draft) (store.Encounter, e
 
 // Edit applies one form of the encounter editor (DraftEditor.Apply: the
 // form's op says which) to draft d and stores it. An edit that leaves the
-// draft an invalid encounter is stored (its page says why).
+// draft an invalid encounter is stored (its page says why). The ops undo
+// and redo step through the draft's edit history instead (every stored
+// edit, a replacement from a file included, can be undone).
 func (s *Service) Edit(ctx context.Context, d store.Draft, form url.Values) error {
+	if op := strings.TrimSpace(form.Get("op")); op == "undo" || op == "redo" {
+		return s.db.StepDraft(ctx, d.ID, op == "redo")
+	}
 	setup, err := decodeDraft(d)
 	if err != nil {
 		return err

@@ -118,6 +118,33 @@ type BestiaryEntry struct {
 	Name    string          `json:"name"`
 	Ruleset string          `json:"ruleset"`
 	Stats   json.RawMessage `json:"stats"`
+	// Portrait is one of the campaign's pictures, by URL or asset id
+	// (optional; an entry without one keeps the one it has).
+	Portrait string `json:"portrait,omitempty"`
+}
+
+// PortraitURL reads a portrait given by a picture's URL or its asset id
+// (the SHA-256 in hex); "" is none.
+func PortraitURL(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p != "" && !strings.HasPrefix(p, engine.AssetPrefix) {
+		p = engine.AssetPrefix + p
+	}
+	if err := engine.CheckAsset("a portrait", p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// SetPortrait sets (or, with "", clears) the portrait of one of
+// campaignID's bestiary entries or characters: a picture of the campaign,
+// by URL or asset id.
+func (s *Service) SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error {
+	p, err := PortraitURL(portrait)
+	if err != nil {
+		return err
+	}
+	return s.db.SetPortrait(ctx, kind, campaignID, id, p)
 }
 
 // Bestiary is campaignID's bestiary file.
@@ -128,7 +155,7 @@ func (s *Service) Bestiary(ctx context.Context, campaignID string) ([]BestiaryEn
 	}
 	out := []BestiaryEntry{}
 	for _, b := range bs {
-		out = append(out, BestiaryEntry{ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Stats: b.Stats})
+		out = append(out, BestiaryEntry{ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Stats: b.Stats, Portrait: b.Portrait})
 	}
 	return out, nil
 }
@@ -166,7 +193,11 @@ func (s *Service) ImportBestiary(ctx context.Context, campaignID string, data []
 				return 0, fray.Errorf(fray.EINVALID, "entry %d (%.40q): %s", i+1, e.Name, fray.ErrorMessage(err))
 			}
 		}
-		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaignID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats})
+		portrait, err := PortraitURL(e.Portrait)
+		if err != nil {
+			return 0, fray.Errorf(fray.EINVALID, "entry %d: %s", i+1, fray.ErrorMessage(err))
+		}
+		bs = append(bs, store.StatBlock{ID: e.ID, CampaignID: campaignID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats, Portrait: portrait})
 	}
 	if err := s.db.SaveStatBlocks(ctx, store.KindBestiary, false, bs); err != nil {
 		return 0, err

@@ -72,7 +72,11 @@ type OriginChecker interface {
 type Config struct {
 	Events EventLog
 	Render Renderer
-	Logger *slog.Logger
+	// RenderEntries, when set, renders only the entries of new events
+	// (the "log", "chat" and "cards" fragments of Render): what a page
+	// whose sections did not change needs (see Publish).
+	RenderEntries Renderer
+	Logger        *slog.Logger
 	// Origins decides which browser origins may open a socket (scheme,
 	// host and port: internal/origin). Nil allows the same host only,
 	// whatever the scheme (the websocket library's check).
@@ -145,7 +149,7 @@ type client struct {
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
-	send      chan frame
+	send      *queue
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 	sent      int64 // the last event seq written; only the writer touches it
@@ -205,6 +209,14 @@ func (h *Hub) Publish(u play.Update) {
 	}
 	clients := make([]*client, 0, len(r.clients))
 	for c := range r.clients {
+		if u.Origin == any(c) {
+			// The acting client first: its ack does not wait for the
+			// frames of everyone else.
+			clients = append(clients, nil)
+			copy(clients[1:], clients)
+			clients[0] = c
+			continue
+		}
 		clients = append(clients, c)
 	}
 	h.mu.Unlock()
@@ -258,39 +270,51 @@ func (c *client) frameKey() string {
 // updateFrame builds u's frame for clients like c, given what the previous
 // update showed them (prev, valid when at seq base): nil when nothing they
 // can see changed.
+//
+// A page's sections are a function of its viewer's projection alone: when
+// the projection is as prev's (but for its seq, which no section shows),
+// the sections are not rendered again — only the new events' entries are
+// (Config.RenderEntries), and a viewer who sees no new event costs no
+// rendering at all.
 func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
 		return nil, now, err
 	}
-	var view engine.View
+	follows := prev.seq == base && prev.seq > 0 // the clients show what prev showed
 	var html map[string]string
+	sameView := false
 	if c.html || c.wantView {
-		view = engine.Project(u.Ruleset, u.State, c.viewer)
-		if c.html && h.cfg.Render != nil {
-			if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
-				return nil, now, err
-			}
-			now.html = html
-		}
-	}
-	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
-	withoutView := len(frame)
-	if c.wantView {
-		// The view is encoded straight into the frame, and kept (as a
-		// slice of it: frames are never changed once built) to compare
-		// the next update's with.
-		frame = append(frame, `,"view":`...)
-		at := len(frame)
-		if frame, err = appendJSON(frame, view); err != nil {
+		view := engine.Project(u.Ruleset, u.State, c.viewer)
+		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
 			return nil, now, err
 		}
-		now.view = frame[at:]
+		sameView = follows && sameButSeq(now.view, prev.view)
+		if c.html && h.cfg.Render != nil {
+			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
+				if len(events) > 0 {
+					if html, err = h.cfg.RenderEntries(context.Background(), view, events, false); err != nil {
+						return nil, now, err
+					}
+				}
+				now.html = make(map[string]string, len(prev.html))
+				for k, v := range prev.html {
+					now.html[k] = v
+				}
+				for k, v := range html {
+					now.html[k] = v
+				}
+			} else {
+				if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
+					return nil, now, err
+				}
+				now.html = html
+			}
+		}
 	}
-	if prev.seq == base && prev.seq > 0 {
-		// The clients show what prev showed: send only what differs.
-		sameView := c.wantView && sameButSeq(now.view, prev.view)
+	if follows {
+		// Send only what differs from what the clients show.
 		if html != nil {
 			changed := make(map[string]string, len(html))
 			for k, v := range html {
@@ -303,14 +327,17 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 {
 			return nil, now, nil
 		}
-		if sameView {
-			now.view = bytes.Clone(now.view) // the frame drops it
-			frame = frame[:withoutView]
-		}
+	}
+	frame := appendEventsFrame(make([]byte, 0, 256+len(now.view)+encodedLen(encoded)), u.Seq, encoded)
+	if c.wantView && !sameView {
+		frame = append(frame, `,"view":`...)
+		frame = append(frame, now.view...)
 	}
 	if len(html) > 0 {
 		frame = append(frame, `,"html":`...)
-		frame = append(frame, encode(html)...)
+		if frame, err = appendJSON(frame, html); err != nil {
+			return nil, now, err
+		}
 	}
 	return append(frame, '}'), now, nil
 }
@@ -626,7 +653,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	defer cancel()
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
-		send: make(chan frame, h.cfg.SendQueue), cancel: cancel,
+		send: newQueue(h.cfg.SendQueue), cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
 	c.access.Store(opt.Access)
@@ -800,9 +827,7 @@ func (c *client) ackedWithEvents(id string) bool {
 // enqueue never blocks: a client whose queue is full is too slow and is
 // disconnected, so it can never hold up the encounter or other clients.
 func (c *client) enqueue(f frame) {
-	select {
-	case c.send <- f:
-	default:
+	if !c.send.push(f) {
 		c.close(websocket.StatusPolicyViolation, "client too slow")
 	}
 }
@@ -810,24 +835,23 @@ func (c *client) enqueue(f frame) {
 // writeLoop writes the client's frames as they are queued. Frames queued
 // together go out in one write (see corkConn).
 func (c *client) writeLoop(ctx context.Context) {
+	var batch []frame
 	for {
-		var f frame
 		select {
 		case <-ctx.Done():
 			return
-		case f = <-c.send:
+		case <-c.send.ready:
 		}
 		c.cork.cork()
-		stop := c.writeFrame(ctx, f)
-	drain:
-		for !stop {
-			select {
-			case f = <-c.send:
-				stop = c.writeFrame(ctx, f)
-			default:
-				break drain
+		stop := false
+		for batch = c.send.take(batch); len(batch) > 0 && !stop; batch = c.send.take(batch) {
+			for _, f := range batch {
+				if stop = c.writeFrame(ctx, f); stop {
+					break
+				}
 			}
 		}
+		clear(batch) // let the frames' bytes go
 		if err := c.cork.uncork(); err != nil && !stop {
 			c.close(websocket.StatusInternalError, "write failed")
 			return

@@ -187,21 +187,21 @@ func TestCorkedFramesLeaveTogether(t *testing.T) {
 // clients get the events alone, and the reader does not ack again.
 func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 	hub := NewHub(Config{})
-	sender := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: make(chan frame, 4)}
-	other := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: make(chan frame, 4)}
+	sender := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: newQueue(4)}
+	other := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: newQueue(4)}
 	hub.rooms["e"] = &room{clients: map[*client]struct{}{sender: {}, other: {}}}
 	st := &engine.Base{ID: "e", Seq: 7, Status: engine.StatusRunning}
 	ev := engine.Event{Seq: 7, Kind: "tick", Command: "cmd-1"}
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 7, Events: []engine.Event{ev},
 		Origin: sender, CommandID: "cmd-1"})
-	f := <-sender.send
+	f, _ := sender.send.pop()
 	if !strings.Contains(string(f.data), `"type":"events"`) || string(f.ack) != `{"type":"ack","id":"cmd-1","seq":7}` {
 		t.Fatalf("the sender's frame: data %s, ack %s", f.data, f.ack)
 	}
 	if !sender.ackedWithEvents("cmd-1") || sender.ackedWithEvents("cmd-2") {
 		t.Fatal("the sender's reader would ack cmd-1 again, or not ack its next command")
 	}
-	if f := <-other.send; f.ack != nil || other.acked.Load() != nil {
+	if f, _ := other.send.pop(); f.ack != nil || other.acked.Load() != nil {
 		t.Fatalf("another client got an ack: %s", f.ack)
 	}
 }

@@ -162,7 +162,7 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 				writeError(w, r, err)
 				return
 			}
-			if !seen[engine.AssetPrefix+id] {
+			if !seen[engine.AssetPrefix+id] && !s.ownPortrait(ctx, h.CampaignID, a.Characters, engine.AssetPrefix+id) {
 				continue
 			}
 		}
@@ -188,4 +188,18 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeError(w, r, fray.Errorf(fray.ENOTFOUND, "no such picture"))
+}
+
+// ownPortrait reports whether picture is the portrait of one of the
+// campaign characters a player plays (their character page shows it).
+func (s *Server) ownPortrait(ctx context.Context, campaignID string, characters []string, picture string) bool {
+	if s.StatBlocks == nil {
+		return false
+	}
+	for _, id := range characters {
+		if b, err := s.StatBlocks.StatBlock(ctx, store.KindCharacter, campaignID, id); err == nil && b.Portrait == picture {
+			return true
+		}
+	}
+	return false
 }

@@ -71,7 +71,7 @@ func (s *Server) handleCharacterPage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	p := web.CharacterProps{CampaignID: m.campaign, CampaignName: c.Name, ID: ch.ID, Name: ch.Name, Ruleset: ch.Ruleset, Revision: ch.Revision}
+	p := web.CharacterProps{CampaignID: m.campaign, CampaignName: c.Name, ID: ch.ID, Name: ch.Name, Ruleset: ch.Ruleset, Revision: ch.Revision, Portrait: ch.Portrait}
 	if p.Owner, err = s.Characters.Owner(ctx, m.campaign, ch.ID); err != nil {
 		writeError(w, r, err)
 		return

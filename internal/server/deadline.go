@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/fray"
@@ -23,6 +24,23 @@ type deadlineJSON struct {
 	After        string `json:"after"`
 	RemindBefore string `json:"remindBefore"`
 	Fallback     string `json:"fallback"`
+}
+
+// parseDeadline reads a deadline as the API and the page's form give it:
+// Go durations ("24h", "90m"; the reminder may be empty) and a fallback.
+func parseDeadline(after, remindBefore, fallback string) (store.DeadlineSetting, error) {
+	var set store.DeadlineSetting
+	var err error
+	if set.After, err = time.ParseDuration(strings.TrimSpace(after)); err != nil {
+		return set, fray.Errorf(fray.EINVALID, "after is a duration such as \"24h\"")
+	}
+	if remindBefore = strings.TrimSpace(remindBefore); remindBefore != "" {
+		if set.RemindBefore, err = time.ParseDuration(remindBefore); err != nil {
+			return set, fray.Errorf(fray.EINVALID, "remindBefore is a duration such as \"2h\"")
+		}
+	}
+	set.Fallback = fallback
+	return set, set.Check()
 }
 
 // handleGetDeadline is GET /api/encounters/{id}/deadline: the encounter's
@@ -56,20 +74,8 @@ func (s *Server) handlePutDeadline(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	after, err := time.ParseDuration(req.After)
+	set, err := parseDeadline(req.After, req.RemindBefore, req.Fallback)
 	if err != nil {
-		writeError(w, r, fray.Errorf(fray.EINVALID, "after is a duration such as \"24h\""))
-		return
-	}
-	var remind time.Duration
-	if req.RemindBefore != "" {
-		if remind, err = time.ParseDuration(req.RemindBefore); err != nil {
-			writeError(w, r, fray.Errorf(fray.EINVALID, "remindBefore is a duration such as \"2h\""))
-			return
-		}
-	}
-	set := store.DeadlineSetting{After: after, RemindBefore: remind, Fallback: req.Fallback}
-	if err := set.Check(); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -77,7 +83,7 @@ func (s *Server) handlePutDeadline(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, deadlineJSON{After: after.String(), RemindBefore: remind.String(), Fallback: set.Fallback})
+	writeJSON(w, http.StatusOK, deadlineJSON{After: set.After.String(), RemindBefore: set.RemindBefore.String(), Fallback: set.Fallback})
 }
 
 // handleDeleteDeadline is DELETE /api/encounters/{id}/deadline.

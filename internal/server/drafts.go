@@ -99,7 +99,7 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, err := s.draftProps(r.Context(), d)
+	p, err := s.draftProps(r.Context(), d, r.URL.Query().Get("stats"))
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -108,15 +108,18 @@ func (s *Server) handleDraftPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Draft(p))
 }
 
-// draftProps is the encounter editor's data for draft d.
-func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps, error) {
+// draftProps is the encounter editor's data for draft d, with the stat
+// block of combatant statsFor opened (when it is not a player character
+// and the ruleset has a stat editor).
+func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string) (web.DraftProps, error) {
 	v, err := s.Drafts.View(ctx, d)
 	if err != nil {
 		return web.DraftProps{}, err
 	}
 	rs, setup := v.Ruleset, v.Setup
 	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
-		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt}
+		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt,
+		Undos: d.Undos, Redos: d.Redos}
 	for _, o := range rs.Options() {
 		val := o.Default
 		if x, ok := setup.Options[o.Name]; ok {
@@ -129,8 +132,17 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft) (web.DraftProps,
 	}
 	for _, c := range setup.Combatants {
 		st := prep.StartOf(c)
-		p.Combatants = append(p.Combatants, web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
-			Start: st, Where: whereStarts(v.Battlefield, st), Portrait: c.Portrait, Notes: c.Notes})
+		row := web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
+			Start: st, Where: whereStarts(v.Battlefield, st), Portrait: c.Portrait, Notes: c.Notes}
+		if c.ID == statsFor && !c.PC {
+			if schema, err := prep.SchemaOf(rs); err == nil {
+				row.Stats = &web.DraftStats{Schema: schema}
+				if row.Stats.Values, row.Stats.ListRows, err = schema.FormValues(c.Stats); err != nil {
+					row.Stats = nil
+				}
+			}
+		}
+		p.Combatants = append(p.Combatants, row)
 	}
 	pics, err := s.Pictures.List(ctx, d.CampaignID)
 	if err != nil {
@@ -197,7 +209,12 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		d, err = s.Drafts.Draft(r.Context(), d.ID)
 	}
-	p, perr := s.draftProps(r.Context(), d)
+	// A refused stat block stays open.
+	statsFor := ""
+	if err != nil && r.PostForm.Get("op") == "combatant-stats" {
+		statsFor = r.PostForm.Get("combatant")
+	}
+	p, perr := s.draftProps(r.Context(), d, statsFor)
 	if perr != nil {
 		writeError(w, r, perr)
 		return

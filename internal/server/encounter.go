@@ -56,7 +56,17 @@ func (s *Server) handleEncounterPage(w http.ResponseWriter, r *http.Request) {
 	case as == "" && len(e.viewer.Controls) > 0:
 		as = e.viewer.Controls[0]
 	}
+	var deadline *web.DeadlineForm
+	if e.gm() {
+		d, err := s.Deadlines.Deadline(r.Context(), e.id)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		deadline = deadlineForm(e.id, e.as, d)
+	}
 	render(w, r, web.Encounter(web.EncounterProps{
+		Deadline:   deadline,
 		View:       engine.Project(e.ruleset, e.state, e.viewer),
 		Log:        engine.FilterEvents(e.state, e.viewer, events),
 		As:         as,

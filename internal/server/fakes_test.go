@@ -748,3 +748,8 @@ func (f fakeDeadlines) ClearDeadline(ctx context.Context, id string) error {
 	f.add("ClearDeadline " + id)
 	return nil
 }
+
+func (f fakePrep) SetPortrait(ctx context.Context, kind, campaign, id, portrait string) error {
+	f.add("SetPortrait " + kind + " " + id + " " + portrait)
+	return nil
+}

@@ -151,6 +151,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/delete", s.handleStatDelete)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/portrait", s.handleStatPortrait)
 		// characters.go
 		r.Get("/campaigns/{id}/characters/{character}", s.handleCharacterPage)
 		r.Get("/campaigns/{id}/characters.json", s.handleExportCharacters)
@@ -162,7 +163,8 @@ func (s *Server) routes() http.Handler {
 		r.Post("/encounters/{id}/carry-over", s.handleCarryForm)
 		r.Get("/api/encounters/{id}/carry-over", s.handleAPICarry)
 		r.Post("/api/encounters/{id}/carry-over", s.handleAPICarryConfirm)
-		// deadline.go
+		// deadline.go, deadline_page.go
+		r.Post("/encounters/{id}/deadline", s.handleDeadlineForm)
 		r.Get("/api/encounters/{id}/deadline", s.handleGetDeadline)
 		r.Put("/api/encounters/{id}/deadline", s.handlePutDeadline)
 		r.Delete("/api/encounters/{id}/deadline", s.handleDeleteDeadline)

@@ -202,6 +202,7 @@ var routes = []route{
 	{"GET", "/campaigns/camp/bestiary/goblin", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/pcs/hero", gmOnly, 303, url.Values{"name": {"Hero"}}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/delete", gmOnly, 303, url.Values{}, "", ""},
+	{"POST", "/campaigns/camp/bestiary/goblin/portrait", gmOnly, 303, url.Values{"portrait": {""}}, "", ""},
 	{"GET", "/campaigns/camp/characters.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/characters/import", gmOnly, 303, nil, "", `[]`},
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
@@ -216,6 +217,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/deadline", gmOnly, 200, nil, "", ""},
 	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
 	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
+	{"POST", "/encounters/enc/deadline", gmOnly, 303, url.Values{"after": {"24h"}, "fallback": {"pause"}}, "", ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a

@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -11,8 +13,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/fray-vtt/fray/internal/assets"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/images"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
@@ -26,6 +30,9 @@ type StatBlocks interface {
 	// SaveStatBlock creates or updates one and returns its id.
 	SaveStatBlock(ctx context.Context, in prep.StatSave) (string, error)
 	DeleteStatBlock(ctx context.Context, kind, campaignID, id string) error
+	// SetPortrait sets one's portrait: a picture of the campaign by URL
+	// or asset id, "" for none.
+	SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error
 	Bestiary(ctx context.Context, campaignID string) ([]prep.BestiaryEntry, error)
 	ImportBestiary(ctx context.Context, campaignID string, data []byte) (int, error)
 }
@@ -129,7 +136,7 @@ func (s *Server) handleStatPage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: b.ID, Name: b.Name, Ruleset: b.Ruleset,
+	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: kind, ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Portrait: b.Portrait,
 		Notice: takeFlash(w, r, flashNotice), Error: takeFlash(w, r, flashError)}, b.Stats, nil)
 }
 
@@ -223,4 +230,56 @@ func writeJSONFile(w http.ResponseWriter, filename string, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+filename+`"`)
 	_, _ = w.Write(append(data, '\n'))
+}
+
+// handleStatPortrait sets a stat block's portrait:
+// POST /campaigns/{id}/{bestiary|pcs}/{entry}/portrait (GMs; multipart:
+// file, a picture to upload; or portrait, one of the campaign's pictures by
+// URL or asset id, "" to remove it).
+func (s *Server) handleStatPortrait(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	kind, id := chi.URLParam(r, "kind"), chi.URLParam(r, "entry")
+	back := "/campaigns/" + url.PathEscape(m.campaign) + "/" + kind + "/" + url.PathEscape(id)
+	fail := func(err error) {
+		setFlash(w, r, flashError, "The portrait was not set: "+errMessage(err))
+		http.Redirect(w, r, back, http.StatusSeeOther)
+	}
+	switch err := r.ParseMultipartForm(maxUploadBytes); {
+	case errors.Is(err, http.ErrNotMultipart): // a plain form naming a picture
+		if err := r.ParseForm(); err != nil {
+			fail(fray.Errorf(fray.EINVALID, "the form could not be read"))
+			return
+		}
+	case err != nil:
+		fail(bodyError(err))
+		return
+	default:
+		defer func() { _ = r.MultipartForm.RemoveAll() }()
+	}
+	pic := r.PostForm.Get("portrait")
+	if f, h, err := r.FormFile("file"); err == nil {
+		data, err := io.ReadAll(io.LimitReader(f, images.MaxBytes+1))
+		_ = f.Close()
+		if err == nil && len(data) > images.MaxBytes {
+			err = fray.Errorf(fray.ETOOLARGE, "the file is larger than %d MiB, the most a picture may be", images.MaxBytes>>20)
+		}
+		if err == nil {
+			var p assets.Picture
+			p, err = s.Pictures.Upload(r.Context(), m.campaign, m.user.ID, h.Filename, data)
+			pic = p.URL
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+	}
+	if err := s.StatBlocks.SetPortrait(r.Context(), storeKind(kind), m.campaign, id, pic); err != nil {
+		fail(err)
+		return
+	}
+	setFlash(w, r, flashNotice, "Portrait saved.")
+	http.Redirect(w, r, back, http.StatusSeeOther)
 }

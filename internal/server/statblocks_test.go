@@ -48,3 +48,26 @@ func TestStatBlocks(t *testing.T) {
 		t.Fatalf("the bestiary file: %.200s", body)
 	}
 }
+
+// The GM sets a bestiary entry's or a character's portrait from its
+// editor, by a picture of the campaign; players may not.
+func TestStatPortrait(t *testing.T) {
+	w := newWorld(t, nil)
+	pic := "/assets/" + strings.Repeat("ab", 32)
+	res := w.do(t, req{method: "POST", path: "/campaigns/camp/bestiary/goblin/portrait", form: url.Values{"portrait": {pic}}, as: "gm"})
+	if flashOf(t, res, flashNotice) != "Portrait saved." || !w.calls.has("SetPortrait bestiary goblin "+pic) {
+		t.Fatalf("set: %d %q", res.StatusCode, flashOf(t, res, flashError))
+	}
+	res = w.do(t, req{method: "POST", path: "/campaigns/camp/pcs/hero/portrait", form: url.Values{"portrait": {pic}}, as: "gm"})
+	if !w.calls.has("SetPortrait characters hero " + pic) {
+		t.Fatalf("a character's portrait: %d", res.StatusCode)
+	}
+	if body := text(t, w.do(t, req{method: "GET", path: "/campaigns/camp/bestiary/goblin", as: "gm", html: true})); !strings.Contains(body, `id="portrait-form"`) {
+		t.Error("the editor has no portrait form")
+	}
+	other := "/assets/" + strings.Repeat("cd", 32)
+	w.do(t, req{method: "POST", path: "/campaigns/camp/bestiary/goblin/portrait", form: url.Values{"portrait": {other}}, as: "pl"})
+	if w.calls.has("SetPortrait bestiary goblin " + other) {
+		t.Fatal("a player set a portrait")
+	}
+}

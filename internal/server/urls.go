@@ -28,6 +28,12 @@ func encounterURL(id, suffix, as string, extra url.Values) string {
 // actURL is where an encounter page's forms post.
 func actURL(id, as string) string { return encounterURL(id, "/act", as, nil) }
 
+// RenderEntries renders only the fragments of a viewer's new events (see
+// web.EntryFragments), for the realtime hub.
+func RenderEntries(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
+	return web.EntryFragments(web.WithActURL(ctx, actURL(v.ID, "")), v, events)
+}
+
 // RenderFragments renders a viewer's live page fragments for the realtime
 // hub. Forms post without ?as=: a GM previewing as a player posts as the GM,
 // who may command that character anyway.

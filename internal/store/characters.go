@@ -101,11 +101,11 @@ func characterNotFound(id string) error {
 	return fray.Errorf(fray.ENOTFOUND, "character %q not found", id)
 }
 
-const characterColumns = `id, campaign_id::text, ruleset, name, stats, updated_at, revision`
+const characterColumns = `id, campaign_id::text, ruleset, name, stats, portrait, updated_at, revision`
 
 func scanCharacter(r pgx.Row) (Character, error) {
 	var c Character
-	err := r.Scan(&c.ID, &c.CampaignID, &c.Ruleset, &c.Name, &c.Stats, &c.UpdatedAt, &c.Revision)
+	err := r.Scan(&c.ID, &c.CampaignID, &c.Ruleset, &c.Name, &c.Stats, &c.Portrait, &c.UpdatedAt, &c.Revision)
 	return c, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -17,13 +18,23 @@ type Draft struct {
 	ID, CampaignID, Name, Ruleset string
 	Setup                         []byte
 	CreatedAt, UpdatedAt          time.Time
+	// Undos and Redos are how many steps of its edit history can be
+	// undone and redone (Draft fills them; UpdateDraft and StepDraft keep
+	// the history).
+	Undos, Redos int
 }
+
+// MaxDraftUndos is how many edits of a draft can be undone.
+const MaxDraftUndos = 50
 
 // StatBlock is a bestiary entry or a player character of a campaign.
 type StatBlock struct {
 	ID, CampaignID, Ruleset, Name string
 	Stats                         []byte
-	UpdatedAt                     time.Time
+	// Portrait is its picture's URL ("" for none), copied onto the
+	// combatant when it is placed in a draft; set by SetPortrait.
+	Portrait  string
+	UpdatedAt time.Time
 }
 
 // Stat block kinds: the table each lives in.
@@ -65,8 +76,11 @@ func (db *DB) Draft(ctx context.Context, id string) (Draft, error) {
 		return Draft{}, draftNotFound(id)
 	}
 	var d Draft
-	err := db.pool.QueryRow(ctx, `SELECT id::text, campaign_id::text, name, ruleset, setup, created_at, updated_at
-		FROM drafts WHERE id = $1::uuid`, id).Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.Setup, &d.CreatedAt, &d.UpdatedAt)
+	err := db.pool.QueryRow(ctx, `SELECT id::text, campaign_id::text, name, ruleset, setup, created_at, updated_at,
+			(SELECT count(*) FILTER (WHERE NOT redo) FROM draft_steps WHERE draft_id = d.id),
+			(SELECT count(*) FILTER (WHERE redo) FROM draft_steps WHERE draft_id = d.id)
+		FROM drafts d WHERE id = $1::uuid`, id).Scan(&d.ID, &d.CampaignID, &d.Name, &d.Ruleset, &d.Setup, &d.CreatedAt, &d.UpdatedAt,
+		&d.Undos, &d.Redos)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Draft{}, draftNotFound(id)
 	}
@@ -93,7 +107,10 @@ func (db *DB) Drafts(ctx context.Context, campaignID string) ([]Draft, error) {
 	return ds, nil
 }
 
-// UpdateDraft replaces a draft's name and setup.
+// UpdateDraft replaces a draft's name and setup. The draft as it was
+// becomes the top of its undo stack (the oldest step beyond
+// MaxDraftUndos is forgotten) and its redo stack is cleared, unless
+// nothing changed.
 func (db *DB) UpdateDraft(ctx context.Context, id, name string, setup []byte) error {
 	if !validUUID(id) {
 		return draftNotFound(id)
@@ -105,14 +122,77 @@ func (db *DB) UpdateDraft(ctx context.Context, id, name string, setup []byte) er
 	if !json.Valid(setup) {
 		return fray.Errorf(fray.EINVALID, "draft setup is not JSON")
 	}
-	tag, err := db.pool.Exec(ctx, `UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
-	if err != nil {
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var same bool
+		err := tx.QueryRow(ctx, `SELECT name = $2 AND setup = $3::jsonb FROM drafts WHERE id = $1::uuid FOR UPDATE`,
+			id, name, setup).Scan(&same)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return draftNotFound(id)
+		}
+		if err != nil || same {
+			return err
+		}
+		batch := &pgx.Batch{}
+		batch.Queue(`INSERT INTO draft_steps (draft_id, redo, name, setup) SELECT id, false, name, setup FROM drafts WHERE id = $1::uuid`, id)
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND redo`, id)
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND NOT redo AND seq <= (
+			SELECT seq FROM draft_steps WHERE draft_id = $1::uuid AND NOT redo ORDER BY seq DESC OFFSET $2 LIMIT 1)`, id, MaxDraftUndos)
+		batch.Queue(`UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil && !isFrayError(err) {
 		return fmt.Errorf("store: update draft: %w", err)
 	}
-	if tag.RowsAffected() == 0 {
+	return err
+}
+
+// StepDraft undoes the draft's last edit (redo false) or redoes its last
+// undo (redo true): the draft takes the top of that stack and what it was
+// goes on top of the other. EINVALID when there is nothing to undo or
+// redo.
+func (db *DB) StepDraft(ctx context.Context, id string, redo bool) error {
+	if !validUUID(id) {
 		return draftNotFound(id)
 	}
-	return nil
+	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		var found bool
+		err := tx.QueryRow(ctx, `SELECT true FROM drafts WHERE id = $1::uuid FOR UPDATE`, id).Scan(&found)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return draftNotFound(id)
+		}
+		if err != nil {
+			return err
+		}
+		var seq int64
+		var name string
+		var setup []byte
+		err = tx.QueryRow(ctx, `SELECT seq, name, setup FROM draft_steps WHERE draft_id = $1::uuid AND redo = $2
+			ORDER BY seq DESC LIMIT 1`, id, redo).Scan(&seq, &name, &setup)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if redo {
+				return fray.Errorf(fray.EINVALID, "there is nothing to redo")
+			}
+			return fray.Errorf(fray.EINVALID, "there is nothing to undo")
+		}
+		if err != nil {
+			return err
+		}
+		batch := &pgx.Batch{}
+		batch.Queue(`DELETE FROM draft_steps WHERE draft_id = $1::uuid AND seq = $2`, id, seq)
+		batch.Queue(`INSERT INTO draft_steps (draft_id, redo, name, setup) SELECT id, $2, name, setup FROM drafts WHERE id = $1::uuid`, id, !redo)
+		batch.Queue(`UPDATE drafts SET name = $2, setup = $3, updated_at = now() WHERE id = $1::uuid`, id, name, setup)
+		return tx.SendBatch(ctx, batch).Close()
+	})
+	if err != nil && !isFrayError(err) {
+		return fmt.Errorf("store: step draft: %w", err)
+	}
+	return err
+}
+
+// isFrayError is whether err already says what went wrong with a code.
+func isFrayError(err error) bool {
+	var fe *fray.Error
+	return errors.As(err, &fe)
 }
 
 // DeleteDraft removes a draft.
@@ -167,11 +247,11 @@ func (db *DB) StatBlocks(ctx context.Context, kind, campaignID string) ([]StatBl
 	if !validUUID(campaignID) {
 		return nil, campaignNotFound(campaignID)
 	}
-	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
+	rows, _ := db.pool.Query(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
 		WHERE campaign_id = $1::uuid ORDER BY lower(name), id`, campaignID)
 	bs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatBlock, error) {
 		var b StatBlock
-		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+		return b, r.Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: %s: %w", table, err)
@@ -189,8 +269,8 @@ func (db *DB) StatBlock(ctx context.Context, kind, campaignID, id string) (StatB
 		return StatBlock{}, campaignNotFound(campaignID)
 	}
 	var b StatBlock
-	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, updated_at FROM `+table+`
-		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.UpdatedAt)
+	err = db.pool.QueryRow(ctx, `SELECT id, campaign_id::text, ruleset, name, stats, portrait, updated_at FROM `+table+`
+		WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id).Scan(&b.ID, &b.CampaignID, &b.Ruleset, &b.Name, &b.Stats, &b.Portrait, &b.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return StatBlock{}, statNotFound(kind, id)
 	}
@@ -225,12 +305,16 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 				}
 				continue
 			}
-			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats) VALUES ($1, $2::uuid, $3, $4, $5)`
+			if err := checkPortrait(ctx, tx, b.CampaignID, b.Portrait); err != nil {
+				return err
+			}
+			// A block saved without a portrait keeps the one it has.
+			q := `INSERT INTO ` + table + ` (id, campaign_id, ruleset, name, stats, portrait) VALUES ($1, $2::uuid, $3, $4, $5, $6)`
 			if !create {
 				q += ` ON CONFLICT (campaign_id, id) DO UPDATE SET ruleset = EXCLUDED.ruleset, name = EXCLUDED.name,
-					stats = EXCLUDED.stats, updated_at = now()`
+					stats = EXCLUDED.stats, portrait = CASE WHEN EXCLUDED.portrait = '' THEN ` + table + `.portrait ELSE EXCLUDED.portrait END, updated_at = now()`
 			}
-			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
+			_, err := tx.Exec(ctx, q, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats, b.Portrait)
 			switch pgCode(err) {
 			case "":
 			case sqlUniqueViolation:
@@ -243,6 +327,54 @@ func (db *DB) SaveStatBlocks(ctx context.Context, kind string, create bool, bs [
 		}
 		return nil
 	})
+}
+
+// SetPortrait sets (or, with "", clears) the portrait of a bestiary entry
+// or character: a picture's URL, which the caller has checked names one of
+// the campaign's pictures.
+func (db *DB) SetPortrait(ctx context.Context, kind, campaignID, id, portrait string) error {
+	table, err := statTable(kind)
+	if err != nil {
+		return err
+	}
+	if !validUUID(campaignID) {
+		return campaignNotFound(campaignID)
+	}
+	if err := checkPortrait(ctx, db.pool, campaignID, portrait); err != nil {
+		return err
+	}
+	tag, err := db.pool.Exec(ctx, `UPDATE `+table+` SET portrait = $3, updated_at = now() WHERE campaign_id = $1::uuid AND id = $2`, campaignID, id, portrait)
+	if pgCode(err) == sqlCheckViolation {
+		return fray.Errorf(fray.EINVALID, "a portrait must be an uploaded picture's URL, not %q", portrait)
+	}
+	if err != nil {
+		return fmt.Errorf("store: set portrait: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return statNotFound(kind, id)
+	}
+	return nil
+}
+
+// checkPortrait refuses a portrait that is not one of the campaign's
+// pictures (by URL, /assets/<sha-256>); "" is none.
+func checkPortrait(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, campaignID, portrait string) error {
+	if portrait == "" {
+		return nil
+	}
+	id, ok := strings.CutPrefix(portrait, "/assets/")
+	var held bool
+	if ok {
+		if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM assets WHERE campaign_id = $1::uuid AND id = $2)`, campaignID, id).Scan(&held); err != nil {
+			return fmt.Errorf("store: portrait: %w", err)
+		}
+	}
+	if !held {
+		return fray.Errorf(fray.EINVALID, "the portrait %.80q is not one of this campaign's pictures", portrait)
+	}
+	return nil
 }
 
 // DeleteStatBlock removes a bestiary entry or character.

@@ -246,15 +246,171 @@
     if (area && model() === 'zones') pick({ zone: area.dataset.area, el: area });
   });
 
-  // The keyboard: Enter or Space on a chip picks it (a click without a
-  // pointer); the side panel's forms do the rest.
+  // The keyboard. Enter or Space on a chip picks it (a click without a
+  // pointer) and takes the board's cursor: the arrows move it over the
+  // places of the board (zones, squares, combatants, rungs), Enter puts
+  // what is picked there, Escape drops the pick and goes back to the chip.
+  // With nothing picked, Enter on the board picks the zone or combatant
+  // under the cursor (then Enter elsewhere connects, moves or engages),
+  // sets a rung, or paints a square with the side panel's paint.
+  let cursor = null; // {i} over places() | {x, y} on a grid
+  let back = null; // the chip to return to
+
+  // places are the board's stops for the cursor, in reading order.
+  function places() {
+    const c = canvas();
+    if (!c) return [];
+    const sel = { zones: '[data-area]', pairs: '[data-token]', ladder: '[data-rung]' }[model()] || '[data-area]';
+    const out = [...c.querySelectorAll(sel)].map((el) => ({
+      el,
+      label: (el.querySelector('.zname') || el).textContent.trim(),
+      t: el.dataset.area ? { zone: el.dataset.area } : el.dataset.token ? { other: el.dataset.token } : { rung: el },
+    }));
+    // Pairs: the board itself, where a combatant joins unengaged.
+    if (model() === 'pairs') out.push({ el: c, label: 'not engaged', t: { board: true } });
+    return out;
+  }
+  function gridSize() {
+    const g = document.querySelector('#board-preview .grid-svg .ground');
+    return g ? [g.width.baseVal.value, g.height.baseVal.value] : null;
+  }
+  function tokenAt(x, y) {
+    for (const g of document.querySelectorAll('#board-preview .grid-svg [data-token]')) {
+      const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute('transform') || '');
+      if (m && Math.floor(+m[1]) === x && Math.floor(+m[2]) === y) return g;
+    }
+    return null;
+  }
+  // here is the place under the cursor: {t, el, label}.
+  function here() {
+    if (!cursor) return null;
+    if (cursor.x !== undefined) {
+      const tok = tokenAt(cursor.x, cursor.y);
+      return { t: { cell: [cursor.x, cursor.y] }, el: tok, label: String.fromCharCode(65 + cursor.x) + (cursor.y + 1) };
+    }
+    return places()[cursor.i] || null;
+  }
+  function showCursor() {
+    const c = canvas();
+    if (!c) return;
+    c.querySelectorAll('.cursor').forEach((el) => el.classList.remove('cursor'));
+    c.querySelectorAll('.cursor-mark').forEach((el) => el.remove());
+    const h = here();
+    const say = document.getElementById('board-cursor');
+    if (!h) return;
+    if (cursor.x !== undefined) {
+      const svg = c.querySelector('.grid-svg');
+      const mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      mark.setAttribute('class', 'cursor-mark');
+      mark.setAttribute('x', cursor.x);
+      mark.setAttribute('y', cursor.y);
+      mark.setAttribute('width', 1);
+      mark.setAttribute('height', 1);
+      svg.appendChild(mark);
+    } else if (h.el !== c) {
+      h.el.classList.add('cursor');
+    }
+    c.dataset.cursor = h.t.zone || h.t.other || (h.t.cell ? h.t.cell.join(',') : h.t.rung ? h.t.rung.dataset.rung : '');
+    if (say) say.textContent = (picked ? (picked.label || '') + ' → ' : '') + h.label;
+  }
+  function enterBoard() {
+    const c = canvas();
+    if (!c) return;
+    if (!cursor) cursor = gridSize() ? { x: 0, y: 0 } : { i: 0 };
+    c.focus();
+    showCursor();
+  }
+  function leaveBoard() {
+    const c = canvas();
+    cursor = null;
+    if (c) {
+      c.querySelectorAll('.cursor').forEach((el) => el.classList.remove('cursor'));
+      c.querySelectorAll('.cursor-mark').forEach((el) => el.remove());
+    }
+  }
+  function moveCursor(key) {
+    const size = gridSize();
+    if (cursor.x !== undefined && size) {
+      const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
+      cursor.x = Math.min(size[0] - 1, Math.max(0, cursor.x + d[0]));
+      cursor.y = Math.min(size[1] - 1, Math.max(0, cursor.y + d[1]));
+    } else {
+      const n = places().length;
+      if (!n) return;
+      const step = key === 'ArrowLeft' || key === 'ArrowUp' ? -1 : 1;
+      cursor.i = (cursor.i + step + n) % n;
+    }
+    showCursor();
+  }
+  // enter acts at the cursor, as a click there would.
+  function enter() {
+    const h = here();
+    if (!h) return;
+    if (h.t.rung) {
+      const l = h.t.rung.closest('[data-a]');
+      post({ op: 'distance-set', a: l.dataset.a, b: l.dataset.b, rung: h.t.rung.dataset.rung });
+      return;
+    }
+    if (picked && put(picked, h.t)) {
+      pick(null);
+      return;
+    }
+    if (picked) return;
+    if (h.t.zone) {
+      pick({ zone: h.t.zone, el: h.el, label: h.label });
+    } else if (h.t.other || (h.t.cell && h.el)) {
+      pick({ token: h.t.other || h.el.dataset.token, el: h.el, label: h.label });
+    } else if (h.t.cell) {
+      const brush = new FormData(document.getElementById('cell-form') || undefined);
+      const v = { op: 'cell-set', x: String(h.t.cell[0]), y: String(h.t.cell[1]) };
+      for (const [k, val] of brush) if (k.startsWith('prop.')) v[k] = val;
+      post(v);
+    }
+    showCursor();
+  }
+
   document.addEventListener('click', (e) => {
     if (e.detail !== 0) return;
     const src = source(e.target);
-    if (src && src.el.matches('button')) pick(picked && picked.el === src.el ? null : src);
+    if (!src || !src.el.matches('button')) return;
+    if (picked && picked.el === src.el) {
+      pick(null);
+      return;
+    }
+    src.label = src.el.textContent.trim();
+    pick(src);
+    back = src.el.id;
+    enterBoard();
   });
   document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape' && picked) pick(null);
+    const onBoard = e.target === canvas();
+    if (onBoard && e.key.startsWith('Arrow')) {
+      if (!cursor) enterBoard();
+      moveCursor(e.key);
+      e.preventDefault();
+      return;
+    }
+    if (onBoard && (e.key === 'Enter' || e.key === ' ')) {
+      if (!cursor) enterBoard();
+      else enter();
+      e.preventDefault();
+      return;
+    }
+    if (e.key === 'Escape' && (picked || cursor)) {
+      pick(null);
+      leaveBoard();
+      const chip = back && document.getElementById(back);
+      if (chip) chip.focus();
+      back = null;
+    }
+    // Ctrl+Z undoes the last edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it —
+    // except in a text field, where they undo typing.
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !e.target.closest('input,textarea,select')) {
+      const redo = e.key.toLowerCase() === 'y' || e.shiftKey;
+      const btn = document.getElementById(redo ? 'redo' : 'undo');
+      if (btn && !btn.disabled) post({ op: redo ? 'redo' : 'undo' });
+      e.preventDefault();
+    }
   });
 
   // The check's problem is marked on the board.
@@ -277,9 +433,20 @@
       svg.appendChild(mark);
     }
   }
-  highlight();
-  document.body.addEventListener('htmx:afterSettle', () => {
-    picked = null;
+  // redraw marks a board drawn anew (the page's, or a swapped editor's):
+  // the check's problem, and the keyboard's cursor where it was.
+  function redraw() {
+    const c = canvas();
+    if (!c || c.classList.contains('drawn')) return;
+    c.classList.add('drawn');
+    // What was picked on the board before is gone with it.
+    if (picked && picked.el && !document.contains(picked.el)) picked = null;
     highlight();
-  });
+    if (cursor) enterBoard();
+  }
+  redraw();
+  // Other parts of the page are swapped too (the odds): only a new board
+  // counts. (After the swap, not the settle: a key pressed in between
+  // must find the new board ready.)
+  document.body.addEventListener('htmx:afterSwap', redraw);
 })();

@@ -357,33 +357,59 @@ func (q *pq) push(n node, p int) { heap.Push(q, &item{n: n, prio: p}) }
 func routes(st *State, f *Fighter, budget int) map[Cell]Route {
 	start := Cell{f.X, f.Y}
 	mult := moveMultiplier(st, f)
+	g := &st.Grid
+	// The search looks squares up many times: who stands on each and
+	// whether it is threatened are worked out once, in slices indexed by
+	// square, and each node (a square and the parity of diagonals taken)
+	// is a slot in a slice.
+	w, size := g.Width, g.Width*g.Height
+	square := func(c Cell) int { return c.Y*w + c.X }
+	occupants := make([]*Fighter, size) // the first one standing there (not f)
+	for _, cb := range st.Combatants {
+		o := st.Fighters[cb.ID]
+		if o == nil || cb.ID == f.ID || cb.Out || o.Dead || !g.inside(o.X, o.Y) {
+			continue
+		}
+		if i := square(cell(o)); occupants[i] == nil {
+			occupants[i] = o
+		}
+	}
+	threatened := make([]bool, size)
+	for c := range threatMap(st, f) {
+		if g.inside(c.X, c.Y) {
+			threatened[square(c)] = true
+		}
+	}
 	type seen struct {
 		feet, risky int
 		prev        node
-		has         bool
+		set         bool
 	}
-	best := map[node]seen{}
+	slot := func(n node) int { return square(n.c)*2 + n.diagonals }
+	best := make([]seen, 2*size)
 	startNode := node{start, 0}
-	best[startNode] = seen{}
+	if !g.inside(start.X, start.Y) {
+		return map[Cell]Route{}
+	}
+	best[slot(startNode)] = seen{set: true}
 	q := &pq{}
 	q.push(startNode, 0)
-	threat := threatMap(st, f)
 	for q.Len() > 0 {
 		it := heap.Pop(q).(*item)
-		cur := best[it.n]
+		cur := best[slot(it.n)]
 		if it.prio != cur.feet*1000+cur.risky {
 			continue
 		}
 		risk := 0
-		if threat[it.n.c] {
+		if threatened[square(it.n.c)] {
 			risk = 1
 		}
 		for _, d := range neighbours {
 			nc := Cell{it.n.c.X + d.X, it.n.c.Y + d.Y}
-			if !st.Grid.inside(nc.X, nc.Y) || !st.Grid.at(nc.X, nc.Y).walkable() || st.Grid.cornerCut(it.n.c, nc) {
+			if !g.inside(nc.X, nc.Y) || !g.at(nc.X, nc.Y).walkable() || g.cornerCut(it.n.c, nc) {
 				continue
 			}
-			if o := st.occupant(nc, f.ID); o != nil && st.opponents(o.ID, f.ID) && !o.Down() {
+			if o := occupants[square(nc)]; o != nil && st.opponents(o.ID, f.ID) && !o.Down() {
 				continue
 			}
 			cost, diag := stepCost(st, it.n.c, nc, it.n.diagonals, mult)
@@ -392,23 +418,24 @@ func routes(st *State, f *Fighter, budget int) map[Cell]Route {
 			if feet > budget {
 				continue
 			}
-			if old, ok := best[nn]; ok && old.feet*1000+old.risky <= feet*1000+risky {
+			if old := best[slot(nn)]; old.set && old.feet*1000+old.risky <= feet*1000+risky {
 				continue
 			}
-			best[nn] = seen{feet: feet, risky: risky, prev: it.n, has: true}
+			best[slot(nn)] = seen{feet: feet, risky: risky, prev: it.n, set: true}
 			q.push(nn, feet*1000+risky)
 		}
 	}
 	out := map[Cell]Route{}
-	for n, s := range best {
-		if n.c == start || st.occupant(n.c, f.ID) != nil {
+	for i, s := range best {
+		n := node{Cell{i / 2 % w, i / 2 / w}, i % 2}
+		if !s.set || n.c == start || occupants[i/2] != nil {
 			continue
 		}
 		if r, ok := out[n.c]; ok && r.Feet*1000+r.Risky <= s.feet*1000+s.risky {
 			continue
 		}
 		var path []Cell
-		for cur := n; cur != startNode; cur = best[cur].prev {
+		for cur := n; cur != startNode; cur = best[slot(cur)].prev {
 			path = append(path, cur.c)
 		}
 		slices.Reverse(path)

@@ -161,36 +161,73 @@ type route struct {
 func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 	g := s.Grid
 	start := Cell{f.X, f.Y}
-	near := map[string]bool{} // enemies next to the start: not "passed"
-	var foes []*Fighter
-	for _, id := range s.enemiesOf(f.ID) {
-		e := s.Fighters[id]
-		foes = append(foes, e)
-		if chebyshev(e.X, e.Y, f.X, f.Y) == 1 {
-			near[id] = true
+	// The search looks every square up many times: what it needs of a
+	// square is worked out once, in slices indexed by square.
+	w, size := g.Width, g.Width*g.Height
+	index := func(c Cell) int { return c.Y*w + c.X }
+	closed := make([]bool, size)   // a wall, or an enemy stands there
+	cost := make([]int8, size)     // what entering costs
+	occupied := make([]bool, size) // someone (not out) stands there
+	penalty := make([]int8, size)  // enemies passed (and known traps)
+	crowd := make([]bool, size)    // next to an enemy surrounded by four
+	for i := range cost {
+		cost[i] = 1
+	}
+	for _, c := range g.Cells {
+		if !g.inside(c.X, c.Y) {
+			continue
+		}
+		switch c.Terrain {
+		case TerrainWall:
+			closed[index(Cell{c.X, c.Y})] = true
+		case TerrainDifficult:
+			cost[index(Cell{c.X, c.Y})] = 2
 		}
 	}
-	side := s.side(f.ID)
-	penalty := func(c Cell) int {
-		n := 0
-		for _, e := range foes {
-			if !near[e.ID] && chebyshev(e.X, e.Y, c.X, c.Y) == 1 {
-				n++
+	for _, c := range s.Combatants {
+		o := s.Fighters[c.ID]
+		if c.Out || !g.inside(o.X, o.Y) {
+			continue
+		}
+		i := index(Cell{o.X, o.Y})
+		if occupied[i] {
+			continue // the first one there is who stands there
+		}
+		occupied[i] = true
+		if c.ID != f.ID && s.enemies(f.ID, c.ID) {
+			closed[i] = true
+		}
+	}
+	around := func(e *Fighter, mark func(int)) {
+		for _, d := range neighbours {
+			if c := (Cell{e.X + d.X, e.Y + d.Y}); g.inside(c.X, c.Y) {
+				mark(index(c))
 			}
 		}
-		if t := s.trapAt(c); t != nil && t.known(side) {
-			n++ // a trap the mover knows of is avoided like an enemy
-		}
-		return n
 	}
-	blocked := func(c Cell) bool {
-		if !g.inside(c.X, c.Y) || g.wall(c.X, c.Y) {
-			return true
+	for _, id := range s.enemiesOf(f.ID) {
+		e := s.Fighters[id]
+		if chebyshev(e.X, e.Y, f.X, f.Y) == 1 {
+			continue // enemies next to the start are not "passed"
 		}
-		if id := s.at(c.X, c.Y); id != "" && id != f.ID && s.enemies(f.ID, id) {
-			return true
+		around(e, func(i int) { penalty[i]++ })
+		if len(s.attackersAround(id)) >= 4 {
+			around(e, func(i int) { crowd[i] = true })
 		}
-		return false
+	}
+	if s.Model == board.Grid {
+		side := s.side(f.ID)
+		trapped := make([]bool, size) // an armed trap seen: the first one counts
+		for i := range s.Traps {
+			t := &s.Traps[i]
+			if !t.armed() || !g.inside(t.X, t.Y) || trapped[index(Cell{t.X, t.Y})] {
+				continue
+			}
+			trapped[index(Cell{t.X, t.Y})] = true
+			if t.known(side) {
+				penalty[index(Cell{t.X, t.Y})]++ // avoided like an enemy
+			}
+		}
 	}
 	type node struct {
 		cell   Cell
@@ -199,73 +236,79 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 		parent int
 	}
 	nodes := []node{{cell: start, parent: -1}}
-	best := map[Cell][]int{} // per square, the fewest passes at each cost used (-1: none)
-	bestAt := func(c Cell, used int) int {
-		b := best[c]
-		if used < len(b) {
+	best := make([][]int, size) // per square, the fewest passes at each cost used (-1: none)
+	bestAt := func(i, used int) int {
+		if b := best[i]; used < len(b) {
 			return b[used]
 		}
 		return -1
 	}
-	setBest := func(c Cell, used, i int) {
-		b := best[c]
+	setBest := func(i, used, n int) {
+		b := best[i]
 		for len(b) <= used {
 			b = append(b, -1)
 		}
-		b[used] = i
-		best[c] = b
+		b[used] = n
+		best[i] = b
 	}
-	setBest(start, 0, 0)
+	if g.inside(start.X, start.Y) {
+		setBest(index(start), 0, 0)
+	}
 	layers := make([][]int, squares+1)
 	layers[0] = []int{0}
 	for used := 0; used < squares; used++ {
 		for _, from := range layers[used] {
 			c := nodes[from].cell
-			if bestAt(c, used) != from {
+			if g.inside(c.X, c.Y) && bestAt(index(c), used) != from {
 				continue // bettered since
 			}
 			for _, d := range neighbours {
 				next := Cell{c.X + d.X, c.Y + d.Y}
-				if blocked(next) {
+				if !g.inside(next.X, next.Y) {
 					continue
 				}
-				u := used + g.cost(next.X, next.Y)
+				i := index(next)
+				if closed[i] {
+					continue
+				}
+				u := used + int(cost[i])
 				if u > squares {
 					continue
 				}
-				p := nodes[from].passes + penalty(next)
-				if j := bestAt(next, u); j >= 0 && nodes[j].passes <= p {
+				p := nodes[from].passes + int(penalty[i])
+				if j := bestAt(i, u); j >= 0 && nodes[j].passes <= p {
 					continue
 				}
 				nodes = append(nodes, node{cell: next, used: u, passes: p, parent: from})
-				setBest(next, u, len(nodes)-1)
+				setBest(i, u, len(nodes)-1)
 				layers[u] = append(layers[u], len(nodes)-1)
 			}
 		}
 	}
 	out := map[Cell]route{}
-	for c, b := range best { // each square's own pick: the order does not matter
-		if c == start {
+	for i, b := range best { // each square's own pick: the order does not matter
+		c := Cell{i % w, i / w}
+		if c == start || len(b) == 0 {
 			continue
 		}
-		if id := s.at(c.X, c.Y); id != "" {
+		if occupied[i] {
 			continue // cannot end on someone
 		}
-		if s.crowded(f, c) {
+		if crowd[i] {
 			continue
 		}
 		pick := -1
-		for _, i := range b {
-			if i >= 0 && (pick < 0 || nodes[i].passes < nodes[pick].passes) {
-				pick = i
+		for _, n := range b {
+			if n >= 0 && (pick < 0 || nodes[n].passes < nodes[pick].passes) {
+				pick = n
 			}
 		}
 		if pick < 0 {
 			continue
 		}
 		var path []Cell
-		for i := pick; nodes[i].parent >= 0; i = nodes[i].parent {
-			path = append(path, nodes[i].cell)
+		for n := pick; nodes[n].parent >= 0; n = nodes[n].parent {
+			path = append(path, nodes[n].cell)
 		}
 		slices.Reverse(path)
 		out[c] = route{Path: path, Cost: nodes[pick].used, passes: nodes[pick].passes}
@@ -276,21 +319,6 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 // neighbours are the eight directions, in a fixed order so that routes
 // are the same every time.
 var neighbours = []Cell{{0, -1}, {1, 0}, {0, 1}, {-1, 0}, {1, -1}, {1, 1}, {-1, 1}, {-1, -1}}
-
-// crowded reports whether ending on c would put f next to an enemy that
-// already has four attackers around it.
-func (s *State) crowded(f *Fighter, c Cell) bool {
-	for _, id := range s.enemiesOf(f.ID) {
-		e := s.Fighters[id]
-		if chebyshev(e.X, e.Y, c.X, c.Y) != 1 || chebyshev(e.X, e.Y, f.X, f.Y) == 1 {
-			continue
-		}
-		if len(s.attackersAround(id)) >= 4 {
-			return true
-		}
-	}
-	return false
-}
 
 // attackersAround lists the fighting enemies engaged with id.
 func (s *State) attackersAround(id string) []string {

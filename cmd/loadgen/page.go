@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// page is what a page client (-html) holds of the encounter page: the
+// sections the server's fragments replace and the entries of the lists
+// they append to. It applies a message's fragments as app.js does —
+// replace the section whose id is its key (skipping one whose HTML did
+// not change), append the new log and chat entries it does not have yet —
+// reading every fragment through an HTML tokenizer: a fragment a page
+// could not apply is an error, not a silent success. (It tokenizes rather
+// than builds a tree: on the machine the measurements run on, the load
+// generator shares two cores with the server it measures.)
+type page struct {
+	last  map[string]string   // each section's HTML
+	lists map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
+	seen  map[string]map[string]bool
+}
+
+// maxEntries bounds the entries a page client remembers per list.
+const maxEntries = 200
+
+func newPage() *page {
+	return &page{last: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
+}
+
+// sectionKeys are the fragments that replace an element of the page.
+var sectionKeys = map[string]bool{"status": true, "pending": true, "actions": true, "order": true, "battlefield": true}
+
+// apply applies a message's fragments; snapshot replaces the lists' contents.
+func (p *page) apply(fr map[string]string, snapshot bool) error {
+	for key, h := range fr {
+		switch {
+		case sectionKeys[key]:
+			if p.last[key] == h {
+				continue
+			}
+			ids, err := topIDs(h)
+			if err != nil {
+				return fmt.Errorf("fragment %s: %w", key, err)
+			}
+			if len(ids) == 0 || ids[0] != key {
+				return fmt.Errorf("fragment %s: its first element is not #%s: %.120q", key, key, h)
+			}
+			p.last[key] = h
+		case key == "log" || key == "chat":
+			ids, err := topIDs(h)
+			if err != nil {
+				return fmt.Errorf("fragment %s: %w", key, err)
+			}
+			if snapshot {
+				p.lists[key], p.seen[key] = nil, map[string]bool{}
+			}
+			seen := p.seen[key]
+			if seen == nil {
+				seen = map[string]bool{}
+				p.seen[key] = seen
+			}
+			for _, id := range ids {
+				if id != "" && seen[id] {
+					continue
+				}
+				seen[id] = true
+				p.lists[key] = append(p.lists[key], id)
+			}
+			if l := p.lists[key]; len(l) > maxEntries {
+				for _, id := range l[:len(l)-maxEntries] {
+					delete(seen, id)
+				}
+				p.lists[key] = append([]string(nil), l[len(l)-maxEntries:]...)
+			}
+		case key == "cards":
+			if _, err := topIDs(h); err != nil {
+				return fmt.Errorf("fragment %s: %w", key, err)
+			}
+		}
+	}
+	return nil
+}
+
+// topIDs tokenizes an HTML fragment to its end and returns the id (or "")
+// of each of its top-level elements.
+func topIDs(s string) ([]string, error) {
+	z := html.NewTokenizer(strings.NewReader(s))
+	var ids []string
+	depth := 0
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			if err := z.Err(); err != io.EOF {
+				return nil, err
+			}
+			if depth != 0 {
+				return ids, fmt.Errorf("%d elements left open", depth)
+			}
+			return ids, nil
+		case html.StartTagToken:
+			name, more := z.TagName()
+			if depth == 0 {
+				id := ""
+				for more {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					if string(k) == "id" {
+						id = string(v)
+					}
+				}
+				ids = append(ids, id)
+			}
+			if !voidElements[atom.Lookup(name)] {
+				depth++
+			}
+		case html.EndTagToken:
+			depth--
+		case html.SelfClosingTagToken:
+			if depth == 0 {
+				ids = append(ids, "")
+			}
+		}
+	}
+}
+
+// voidElements have no end tag.
+var voidElements = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}

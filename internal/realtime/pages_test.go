@@ -1,0 +1,286 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fray-vtt/fray/examples"
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/simulate"
+	"github.com/fray-vtt/fray/web"
+)
+
+// TestPageFramesEqualAFullRender plays a fight of every example with the
+// simulator's tactics and publishes each command's update to page clients
+// of every kind of viewer (the GM, each player character's player, a
+// spectator), two clients of each. Each client applies its frames as
+// app.js does; after every command its page — every section, and the log
+// and table talk built from appended entries — must be exactly what a
+// fresh full render of its viewer's projection gives. Whatever the hub
+// skips, shares or leaves out of a frame must never leave a page showing
+// something else.
+func TestPageFramesEqualAFullRender(t *testing.T) {
+	reg := rules.Registry()
+	exs, err := examples.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exs) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, ex := range exs {
+		t.Run(ex.Name, func(t *testing.T) {
+			setup, err := engine.DecodeSetup(ex.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs, err := reg.Get(setup.Ruleset)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := engine.NewEncounter(rs, "e", setup)
+			if err != nil {
+				t.Fatal(err)
+			}
+			viewers := []engine.Viewer{engine.GMViewer(), {}}
+			for _, c := range st.Core().Combatants {
+				if c.PC {
+					viewers = append(viewers, engine.PlayerViewer(c.ID))
+				}
+			}
+			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
+				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
+					return web.EntryFragments(ctx, v, events)
+				}})
+			var pages []*testPage
+			for _, v := range viewers {
+				for range 2 {
+					p := &testPage{viewer: v, c: &client{hub: hub, encounter: "e", viewer: v, html: true, send: newQueue(1 << 12)}}
+					full, err := web.Fragments(context.Background(), engine.Project(rs, st, v), nil, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					p.apply(t, full, true)
+					pages = append(pages, p)
+					hub.add(p.c)
+				}
+			}
+			var log []engine.Event
+			commands := 0
+			publish := func(events []engine.Event, next engine.State) {
+				t.Helper()
+				log = append(log, events...)
+				hub.Publish(play.Update{EncounterID: "e", Ruleset: rs, State: next, Events: events, Seq: next.Core().Seq})
+				for _, p := range pages {
+					p.drain(t)
+					p.check(t, rs, next, log, commands)
+				}
+			}
+			fight(t, rs, st, 40, publish, &commands)
+			if commands < 10 {
+				t.Fatalf("only %d commands played", commands)
+			}
+		})
+	}
+}
+
+// fight plays st with the ruleset's tactics, at most maxCommands commands,
+// calling publish with each command's events and the state after them.
+func fight(t testing.TB, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
+	t.Helper()
+	roller := dice.NewRoller(dice.NewSeeded(7))
+	gm := engine.GMViewer()
+	policy := simulate.PolicyFor(rs)
+	initial, err := engine.Copy(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log []engine.Event
+	decide := func(cmd engine.Command) ([]engine.Event, error) {
+		seq := st.Core().Seq
+		events, next, err := engine.DecideOwned(rs, st, gm, "c"+strconv.Itoa(*commands), cmd, roller, nil)
+		if err != nil {
+			if st.Core().Seq != seq { // refused part-way: rebuild from the log
+				if st, err = engine.Copy(initial); err != nil {
+					t.Fatal(err)
+				}
+				if err := engine.Replay(rs, st, log); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return nil, err
+		}
+		log = append(log, events...)
+		st = next
+		*commands++
+		return events, nil
+	}
+	events, err := decide(engine.NewCommand(engine.KindStart, "", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(events, st)
+	for *commands < maxCommands && st.Core().Status == engine.StatusRunning {
+		offer := engine.NewOffer(rs, st, nil)
+		for refused := 0; ; refused++ {
+			cmd, ok := policy.Next(st, offer)
+			if !ok || refused > 50 {
+				return
+			}
+			events, err := decide(cmd)
+			if err == nil {
+				publish(events, st)
+				break
+			}
+			if fray.ErrorCode(err) == fray.EINTERNAL {
+				t.Fatalf("%s: %v", cmd.Kind, err)
+			}
+			offer.Refuse(cmd)
+		}
+	}
+}
+
+// testPage is a page client as app.js keeps it: each section's last HTML,
+// and the entries of the log and table talk lists.
+type testPage struct {
+	viewer   engine.Viewer
+	c        *client
+	sections map[string]string
+	lists    map[string][]string // rendered <li>s, in page order
+}
+
+func (p *testPage) drain(t *testing.T) {
+	t.Helper()
+	for {
+		f, ok := p.c.send.pop()
+		if !ok {
+			return
+		}
+		if f.data == nil {
+			continue
+		}
+		msg, err := decodeFrame(f.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.apply(t, msg, false)
+	}
+}
+
+func decodeFrame(data []byte) (map[string]string, error) {
+	var m struct {
+		Type string            `json:"type"`
+		HTML map[string]string `json:"html"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	if m.Type != "events" {
+		return nil, fmt.Errorf("a %q frame", m.Type)
+	}
+	return m.HTML, nil
+}
+
+// apply applies fragments as app.js's apply does.
+func (p *testPage) apply(t *testing.T, fr map[string]string, snapshot bool) {
+	t.Helper()
+	if p.sections == nil {
+		p.sections, p.lists = map[string]string{}, map[string][]string{}
+	}
+	for key, h := range fr {
+		switch key {
+		case "log", "chat":
+			items := listItems(t, h)
+			if snapshot {
+				p.lists[key] = items
+				continue
+			}
+			for _, li := range items {
+				if id := liID(li); id == "" || !slices.ContainsFunc(p.lists[key], func(s string) bool { return liID(s) == id }) {
+					p.lists[key] = append(p.lists[key], li)
+				}
+			}
+		case "cards":
+		default:
+			if !slices.Contains(web.SectionKeys, key) {
+				t.Fatalf("unknown fragment %q", key)
+			}
+			p.sections[key] = h
+		}
+	}
+}
+
+// check compares the page with a fresh full render for its viewer.
+func (p *testPage) check(t *testing.T, rs engine.Ruleset, st engine.State, log []engine.Event, command int) {
+	t.Helper()
+	visible := engine.FilterEvents(st, p.viewer, log)
+	want, err := web.Fragments(context.Background(), engine.Project(rs, st, p.viewer), visible, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := p.viewer.Key()
+	for _, key := range web.SectionKeys {
+		if p.sections[key] != want[key] {
+			t.Fatalf("after command %d, viewer %q: #%s is\n%s\nwhere a full render gives\n%s", command, who, key, p.sections[key], want[key])
+		}
+	}
+	for _, key := range []string{"log", "chat"} {
+		got, exp := withoutEmpty(p.lists[key]), withoutEmpty(listItems(t, want[key]))
+		if !slices.Equal(got, exp) {
+			t.Fatalf("after command %d, viewer %q: %s has %d entries\n%s\nwhere a full render gives %d\n%s", command, who, key,
+				len(got), strings.Join(got, "\n"), len(exp), strings.Join(exp, "\n"))
+		}
+	}
+}
+
+// withoutEmpty drops the empty-list placeholder (<li id="log-empty">),
+// which the page removes once an entry arrives.
+func withoutEmpty(items []string) []string {
+	return slices.DeleteFunc(slices.Clone(items), func(li string) bool { return strings.HasSuffix(liID(li), "-empty") })
+}
+
+var bodyContext = &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body}
+
+// listItems returns the <li> elements of h, each rendered again.
+func listItems(t *testing.T, h string) []string {
+	t.Helper()
+	nodes, err := html.ParseFragment(strings.NewReader(h), bodyContext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, n := range nodes {
+		if n.Type != html.ElementNode || n.DataAtom != atom.Li {
+			continue
+		}
+		var b strings.Builder
+		if err := html.Render(&b, n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// liID is the id of a rendered <li … id="…">.
+func liID(li string) string {
+	tag, _, _ := strings.Cut(li, ">")
+	_, rest, ok := strings.Cut(tag, ` id="`)
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, `"`)
+	return id
+}

@@ -1,0 +1,2 @@
+ALTER TABLE characters DROP COLUMN portrait;
+ALTER TABLE bestiary DROP COLUMN portrait;

@@ -1,0 +1,179 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"testing"
+	"time"
+
+	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/examples"
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/rules"
+)
+
+// measureUpdates wraps the page's WebSocket before app.js runs: every
+// message handler's main-thread time, with the style and layout it leaves
+// pending forced at its end (so layout is counted, once), goes to
+// window.__updateTimes in milliseconds.
+const measureUpdates = `(() => {
+  const times = []; window.__updateTimes = times;
+  const Orig = window.WebSocket;
+  function Measured(url, protocols) {
+    const ws = protocols === undefined ? new Orig(url) : new Orig(url, protocols);
+    const wrap = (fn) => function (ev) {
+      const t0 = performance.now();
+      try { return fn.call(this, ev); } finally { void document.body.offsetHeight; times.push(performance.now() - t0); }
+    };
+    const add = ws.addEventListener.bind(ws);
+    ws.addEventListener = (type, fn, o) => add(type, type === 'message' ? wrap(fn) : fn, o);
+    let handler = null;
+    Object.defineProperty(ws, 'onmessage', { get() { return handler; }, set(fn) { handler = fn; add('message', wrap(fn)); } });
+    return ws;
+  }
+  Measured.prototype = Orig.prototype;
+  for (const k of ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED']) Measured[k] = Orig[k];
+  window.WebSocket = Measured;
+})();`
+
+// TestBrowserUpdateTime REPORTS (it asserts no time) the main-thread time
+// app.js takes to apply one update on the GM's page in Chromium, layout
+// included: sw-zones-dusty-gulch played by ending turns, every update
+// carrying every section (the worst case: the server sends only those that
+// changed) and the new log entries. Run with -v to see the figures; see
+// docs/performance.md.
+func TestBrowserUpdateTime(t *testing.T) {
+	chromium := chromiumPath(t)
+	rs, st := startedExample(t, "sw-zones-dusty-gulch")
+	gm := engine.GMViewer()
+	roller := dice.NewRoller(dice.NewSeeded(3))
+	const updates = 60
+	type update struct {
+		seq    int64
+		events []engine.Event
+		html   map[string]string
+	}
+	first := engine.Project(rs, st, gm)
+	firstHTML, err := Fragments(WithActURL(context.Background(), "/act"), first, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []update
+	for i := range updates {
+		v := engine.Project(rs, st, gm)
+		events, next, err := engine.DecideOwned(rs, st, gm, "c"+itoa(i), engine.NewCommand("end-turn", v.Current, nil), roller, nil)
+		if err != nil {
+			t.Fatalf("end-turn %d: %v", i, err)
+		}
+		st = next
+		fr, err := Fragments(WithActURL(context.Background(), "/act"), engine.Project(rs, st, gm), events, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, update{st.Core().Seq, events, fr})
+	}
+	sent := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		_ = Encounter(EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(r.Context(), w)
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": firstHTML})
+		for _, u := range list {
+			time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
+			writeJSON(c, map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html})
+		}
+		close(sent)
+		<-r.Context().Done()
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := cdppage.AddScriptToEvaluateOnNewDocument(measureUpdates).Do(ctx)
+		return err
+	}), chromedp.Navigate(srv.URL+"/page")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sent:
+	case <-ctx.Done():
+		t.Fatal("the updates were not all sent")
+	}
+	var times []float64
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times)); err != nil {
+			t.Fatal(err)
+		}
+		if len(times) >= updates+1 {
+			break
+		}
+	}
+	if len(times) < updates+1 {
+		t.Fatalf("the page handled %d messages of %d", len(times), updates+1)
+	}
+	var status string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('status').outerHTML`, &status)); err != nil {
+		t.Fatal(err)
+	}
+	if status != list[len(list)-1].html["status"] {
+		t.Errorf("after the updates #status is\n%s\nnot\n%s", status, list[len(list)-1].html["status"])
+	}
+	upd := slices.Clone(times[1:]) // the first message is the snapshot
+	slices.Sort(upd)
+	p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
+	t.Logf("GM page, %d updates (every section each): main-thread ms per update, layout included: p50 %.2f, p95 %.2f, max %.2f; the snapshot %.2f",
+		len(upd), p(0.5), p(0.95), upd[len(upd)-1], times[0])
+}
+
+// startedExample returns an example encounter, started.
+func startedExample(t *testing.T, name string) (engine.Ruleset, engine.State) {
+	t.Helper()
+	exs, err := examples.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range exs {
+		if ex.Name != name {
+			continue
+		}
+		setup, err := engine.DecodeSetup(ex.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := rules.Registry().Get(setup.Ruleset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := engine.NewEncounter(rs, "e", setup)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, st, err = engine.DecideOwned(rs, st, engine.GMViewer(), "start", engine.NewCommand(engine.KindStart, "", nil), dice.NewRoller(dice.NewSeeded(1)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs, st
+	}
+	t.Fatalf("no example %s", name)
+	return nil, nil
+}
