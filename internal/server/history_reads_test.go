@@ -61,7 +61,7 @@ func newStack(t *testing.T) *stack {
 	srv := New(Config{
 		Accounts: acc, Tokens: acc, Access: db, Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rules), Carry: carry.New(db, rules),
+		Characters: characters.New(db, rules), Carry: carry.New(db, rules), Deadlines: db,
 		History: history.New(db, rules), Table: table, Events: db, Hub: hub, Health: db, Rulesets: rules,
 	})
 	return &stack{srv: srv, table: table, proxy: proxy, db: db, setup: setup, rules: rules}
