@@ -482,7 +482,19 @@ func TestTableGameNight(t *testing.T) {
 				if !night.untilAsked(id) {
 					t.Fatalf("%s: no decision came up to check the page with", name)
 				}
-				run20(t, gm, waitJS(`document.getElementById('pending').classList.contains('asking')`))
+				// The question is asked of whoever answers it: the player
+				// for their character, the GM for the others.
+				asked := false
+				for deadline := time.Now().Add(20 * time.Second); !asked && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+					for _, c := range []context.Context{gm, player} {
+						var a bool
+						run20(t, c, chromedp.Evaluate(`document.getElementById('pending').classList.contains('asking')`, &a))
+						asked = asked || a
+					}
+				}
+				if !asked {
+					t.Fatalf("%s: neither page asks the decision", name)
+				}
 				decisionSeen = true
 			}
 			for _, p := range people {
