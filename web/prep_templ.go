@@ -1167,7 +1167,7 @@ func DraftEditor(p DraftProps) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 99, "\" hx-boost=\"true\" hx-target=\"this\" hx-select=\"#draft-editor\" hx-swap=\"outerHTML\" hx-push-url=\"false\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 99, "\" hx-boost=\"true\" hx-target=\"this\" hx-select=\"#draft-editor\" hx-swap=\"outerHTML show:none\" hx-push-url=\"false\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -156,12 +156,22 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				// Two zones drawn as rectangles, named in the side panel.
 				for i, name := range []string{"Mail car", "Locomotive"} {
 					var box []float64
-					run20(t, gm, chromedp.Evaluate(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = (document.querySelector('#board-preview .board-view') || document.querySelector('#board-preview')).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+					// Focus left where the last name was typed: only a drawn
+					// rectangle may bring it back to the name.
+					run20(t, gm, chromedp.Evaluate(`(() => { document.activeElement && document.activeElement.blur(); document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = (document.querySelector('#board-preview .board-view') || document.querySelector('#board-preview')).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 					x0 := box[0] + box[2]*(0.1+0.5*float64(i))
 					run20(t, gm, drag(x0, box[1]+box[3]*0.6, x0+box[2]*0.3, box[1]+box[3]*0.9),
 						waitJS(`document.activeElement && document.activeElement.id === 'zone-name'`),
 						chromedp.SendKeys(`#zone-name`, name+"\r", chromedp.ByQuery),
-						waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d`, i+1)))
+						waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d`, i+1)),
+						// The page stays where the GM is working (an edit does not
+						// scroll it to the odds below).
+						waitJS(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`), settled())
+					var top float64
+					run20(t, gm, chromedp.Evaluate(`document.getElementById('zone-name').getBoundingClientRect().top`, &top))
+					if top < 0 || top > 900 {
+						t.Fatalf("after naming zone %d the name's field is at %.0f px, off the screen", i+1, top)
+					}
 				}
 				// Connected by clicking one, then the other.
 				x1, y1 := centre(t, gm, `#board-preview [data-area="mail-car"] .zname`)
