@@ -22,6 +22,16 @@ import (
 // keyed by element id (see web.Fragments). full means "events is the whole log".
 type Renderer func(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
 
+// PageRenderer renders, like a Renderer, the pages of one encounter's
+// viewers, update after update: it may reuse what it rendered for another
+// viewer of the update or for the previous update (web.Sections renders each
+// section once per distinct input).
+type PageRenderer interface {
+	Render(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
+	// Next says an update's frames are built.
+	Next()
+}
+
 // Encounters is what a websocket session needs from the play service: its
 // first state, and where its commands go.
 type Encounters interface {
@@ -76,7 +86,10 @@ type Config struct {
 	// (the "log", "chat" and "cards" fragments of Render): what a page
 	// whose sections did not change needs (see Publish).
 	RenderEntries Renderer
-	Logger        *slog.Logger
+	// Pages, when set, gives each encounter the renderer of its updates'
+	// fragments (instead of Render); snapshots and resumes still use Render.
+	Pages  func() PageRenderer
+	Logger *slog.Logger
 	// Origins decides which browser origins may open a socket (scheme,
 	// host and port: internal/origin). Nil allows the same host only,
 	// whatever the scheme (the websocket library's check).
@@ -111,6 +124,7 @@ type room struct {
 	// shown is touched only by Publish, which the encounter's owner calls
 	// for one update at a time.
 	shown map[string]shown
+	pages PageRenderer // Config.Pages's, made by the first Publish
 }
 
 // shown is what the update that brought an encounter to seq showed the
@@ -220,6 +234,13 @@ func (h *Hub) Publish(u play.Update) {
 		clients = append(clients, c)
 	}
 	h.mu.Unlock()
+	if r.pages == nil && h.cfg.Pages != nil {
+		r.pages = h.cfg.Pages()
+	}
+	render := h.cfg.Render
+	if r.pages != nil {
+		render = r.pages.Render
+	}
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
 	next := make(map[string]shown, len(frames))
@@ -232,7 +253,7 @@ func (h *Hub) Publish(u play.Update) {
 		if !done {
 			var err error
 			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base)
+			data, now, err = h.updateFrame(c, u, r.shown[key], base, render)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
@@ -252,6 +273,9 @@ func (h *Hub) Publish(u play.Update) {
 		}
 	}
 	r.shown = next
+	if r.pages != nil {
+		r.pages.Next()
+	}
 }
 
 // frameKey says which clients get the same frames: those of one viewer
@@ -276,7 +300,7 @@ func (c *client) frameKey() string {
 // the sections are not rendered again — only the new events' entries are
 // (Config.RenderEntries), and a viewer who sees no new event costs no
 // rendering at all.
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]byte, shown, error) {
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -291,7 +315,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 			return nil, now, err
 		}
 		sameView = follows && sameButSeq(now.view, prev.view)
-		if c.html && h.cfg.Render != nil {
+		if c.html && render != nil {
 			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
 				if len(events) > 0 {
 					if html, err = h.cfg.RenderEntries(context.Background(), view, events, false); err != nil {
@@ -306,7 +330,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 					now.html[k] = v
 				}
 			} else {
-				if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
+				if html, err = render(context.Background(), view, events, false); err != nil {
 					return nil, now, err
 				}
 				now.html = html
