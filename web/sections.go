@@ -159,4 +159,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
