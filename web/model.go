@@ -264,6 +264,7 @@ type model struct {
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
+	memo   *Sections // renders parts once per distinct input; nil renders all
 }
 
 // actionInfo is an action with the element ids its form uses.

@@ -3,8 +3,10 @@ package web
 import (
 	"bytes"
 	"context"
+	"io"
 	"sync"
 
+	"github.com/a-h/templ"
 	gojson "github.com/goccy/go-json"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -64,25 +66,17 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	if err := gojson.NewEncoder(k).Encode(in); err != nil {
 		return "", err
 	}
-	s.mu.Lock()
-	html, ok := s.cur[string(k.Bytes())]
-	if !ok {
-		if html, ok = s.prev[string(k.Bytes())]; ok {
-			s.cur[k.String()] = html
-		}
-	}
-	s.mu.Unlock()
-	if ok {
+	if html, ok := s.lookup(k); ok {
 		return html, nil
 	}
+	m := newModel(in, act)
+	m.memo = s
 	buf.Reset()
-	if err := newModel(in, act).section(key).Render(ctx, buf); err != nil {
+	if err := m.section(key).Render(ctx, buf); err != nil {
 		return "", err
 	}
-	html = buf.String()
-	s.mu.Lock()
-	s.cur[k.String()] = html
-	s.mu.Unlock()
+	html := buf.String()
+	s.store(k, html)
 	return html, nil
 }
 
@@ -158,4 +152,88 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// face is all tokenFace shows of a token.
+type face struct {
+	T                *board.Token
+	Classes, Summary string
+}
+
+func (m *model) face(t *board.Token) face {
+	return face{T: t, Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
+}
+
+// rosterRow is all the roster shows of a token.
+type rosterRow struct {
+	T                   *board.Token
+	SideClass, SideName string
+	Mine                bool
+	Place               string
+}
+
+func (m *model) rosterRow(t *board.Token) rosterRow {
+	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Mine: m.controls(t.ID), Place: m.place(t.ID)}
+}
+
+// memoized is c, which renders in alone, rendered once per distinct in and
+// kind while m renders for a Sections (a roster row, a token's face: most
+// of a board stays as it was from one update to the next).
+func (m *model) memoized(kind string, in any, c templ.Component) templ.Component {
+	if m.memo == nil {
+		return c
+	}
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		html, err := m.memo.fragment(ctx, kind, in, c)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, html)
+		return err
+	})
+}
+
+// fragment returns c rendered, c being a function of in alone, from the memo
+// or rendered now and remembered.
+func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Component) (string, error) {
+	k := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(k)
+	k.Reset()
+	k.WriteString(kind)
+	k.WriteByte(0)
+	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+		return "", err
+	}
+	if html, ok := s.lookup(k); ok {
+		return html, nil
+	}
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer renderBuffers.Put(buf)
+	buf.Reset()
+	if err := c.Render(ctx, buf); err != nil {
+		return "", err
+	}
+	html := buf.String()
+	s.store(k, html)
+	return html, nil
+}
+
+// lookup finds key in this update's memo or the previous one's (then kept
+// for this one too).
+func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	html, ok := s.cur[string(key.Bytes())]
+	if !ok {
+		if html, ok = s.prev[string(key.Bytes())]; ok {
+			s.cur[key.String()] = html
+		}
+	}
+	return html, ok
+}
+
+func (s *Sections) store(key *bytes.Buffer, html string) {
+	s.mu.Lock()
+	s.cur[key.String()] = html
+	s.mu.Unlock()
 }
