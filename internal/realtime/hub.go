@@ -703,13 +703,20 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		c.close(websocket.StatusInternalError, fray.ErrorMessage(err))
 		return
 	}
-	if err := c.write(ctx, first); err != nil {
+	// Corked: the snapshot leaves in one write whatever the library's
+	// buffer.
+	c.cork.cork()
+	err = c.write(ctx, first)
+	if uerr := c.cork.uncork(); err == nil {
+		err = uerr
+	}
+	if err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
 		return
 	}
 	c.sent = seq
 	go c.writeLoop(ctx)
-	go c.pingLoop(ctx)
+	c.pingLoop(ctx)
 	c.readLoop(ctx)
 	if c.closing.Load() {
 		// The writer sends the last replies, then the close frame.
@@ -916,23 +923,32 @@ func (c *client) write(ctx context.Context, data []byte) error {
 	return c.conn.Write(ctx, websocket.MessageText, data)
 }
 
+// pingLoop pings the client every PingInterval until ctx ends. It holds
+// no goroutine between pings (an idle socket's stack is memory): a timer
+// runs each ping on a goroutine of its own.
 func (c *client) pingLoop(ctx context.Context) {
-	t := time.NewTicker(c.hub.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+	var t *time.Timer
+	var mu sync.Mutex // t is set before the first ping can read it
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(c.hub.cfg.PingInterval, func() {
+		if ctx.Err() != nil {
 			return
-		case <-t.C:
-			pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
-			err := c.conn.Ping(pctx)
-			cancel()
-			if err != nil {
-				c.close(websocket.StatusGoingAway, "ping timeout")
-				return
-			}
 		}
-	}
+		pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+		err := c.conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				c.close(websocket.StatusGoingAway, "ping timeout")
+			}
+			return
+		}
+		mu.Lock()
+		t.Reset(c.hub.cfg.PingInterval)
+		mu.Unlock()
+	})
+	context.AfterFunc(ctx, func() { t.Stop() })
 }
 
 // close stops sending to the client at once, then sends a close frame off
