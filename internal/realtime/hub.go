@@ -164,6 +164,7 @@ type client struct {
 	html      bool
 	wantView  bool
 	send      *queue
+	ctx       context.Context // the session's; ends when it is closed
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 	sent      int64 // the last event seq written; only the writer touches it
@@ -677,7 +678,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	defer cancel()
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
-		send: newQueue(h.cfg.SendQueue), cancel: cancel,
+		send: newQueue(h.cfg.SendQueue), ctx: ctx, cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
 	c.access.Store(opt.Access)
@@ -715,7 +716,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		return
 	}
 	c.sent = seq
-	go c.writeLoop(ctx)
+	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
 	c.pingLoop(ctx)
 	c.readLoop(ctx)
 	if c.closing.Load() {
@@ -858,20 +859,25 @@ func (c *client) ackedWithEvents(id string) bool {
 // enqueue never blocks: a client whose queue is full is too slow and is
 // disconnected, so it can never hold up the encounter or other clients.
 func (c *client) enqueue(f frame) {
-	if !c.send.push(f) {
+	ok, start := c.send.push(f)
+	if !ok {
 		c.close(websocket.StatusPolicyViolation, "client too slow")
+		return
+	}
+	if start {
+		go c.writeLoop(c.ctx)
 	}
 }
 
-// writeLoop writes the client's frames as they are queued. Frames queued
-// together go out in one write (see corkConn).
+// writeLoop writes the client's frames until none waits. Frames queued
+// together go out in one write (see corkConn). It runs only while there is
+// something to write (enqueue starts it): an idle socket holds no writer's
+// goroutine.
 func (c *client) writeLoop(ctx context.Context) {
 	var batch []frame
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-c.send.ready:
+		if ctx.Err() != nil {
+			return // ending: no writer is started again (c.close cancelled ctx)
 		}
 		c.cork.cork()
 		stop := false
@@ -887,7 +893,7 @@ func (c *client) writeLoop(ctx context.Context) {
 			c.close(websocket.StatusInternalError, "write failed")
 			return
 		}
-		if stop {
+		if stop || c.send.done() {
 			return
 		}
 	}
