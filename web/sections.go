@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"io"
 	"sync"
 
@@ -23,8 +24,9 @@ import (
 // the projection with every other field left out, and the viewer reduced
 // to what the section shows of it. The section is rendered from that
 // reduced projection, never from the whole one, so its bytes are a
-// function of the input by construction and the input's encoding (with the
-// forms' target) is an exact key; a field left out that a section does
+// function of the input by construction, and the SHA-256 of the input's
+// encoding (with the forms' target) is its key (strings are valid UTF-8:
+// every one reached the engine as JSON, so no two encode alike); a field left out that a section does
 // read changes what it renders, which TestPageFramesEqualAFullRender
 // (internal/realtime) compares with Fragments' full render.
 //
@@ -33,11 +35,11 @@ import (
 // concurrent use.
 type Sections struct {
 	mu        sync.Mutex
-	cur, prev map[string]string
+	cur, prev map[[sha256.Size]byte]string
 }
 
 // NewSections returns an empty Sections.
-func NewSections() *Sections { return &Sections{cur: map[string]string{}} }
+func NewSections() *Sections { return &Sections{cur: map[[sha256.Size]byte]string{}} }
 
 // Render is Fragments with the sections memoised.
 func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
@@ -49,7 +51,7 @@ func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine
 func (s *Sections) Next() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prev, s.cur = s.cur, make(map[string]string, len(s.cur))
+	s.prev, s.cur = s.cur, make(map[[sha256.Size]byte]string, len(s.cur))
 }
 
 // section returns section key of v rendered, from the memo or rendered now
@@ -66,7 +68,8 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	if err := gojson.NewEncoder(k).Encode(in); err != nil {
 		return "", err
 	}
-	if html, ok := s.lookup(k); ok {
+	sum, html, ok := s.lookup(k)
+	if ok {
 		return html, nil
 	}
 	m := newModel(in, act)
@@ -75,8 +78,8 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	if err := m.section(key).Render(ctx, buf); err != nil {
 		return "", err
 	}
-	html := buf.String()
-	s.store(k, html)
+	html = buf.String()
+	s.store(sum, html)
 	return html, nil
 }
 
@@ -204,7 +207,8 @@ func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Co
 	if err := gojson.NewEncoder(k).Encode(in); err != nil {
 		return "", err
 	}
-	if html, ok := s.lookup(k); ok {
+	sum, html, ok := s.lookup(k)
+	if ok {
 		return html, nil
 	}
 	buf := renderBuffers.Get().(*bytes.Buffer)
@@ -213,27 +217,39 @@ func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Co
 	if err := c.Render(ctx, buf); err != nil {
 		return "", err
 	}
-	html := buf.String()
-	s.store(k, html)
+	html = buf.String()
+	s.store(sum, html)
 	return html, nil
 }
 
-// lookup finds key in this update's memo or the previous one's (then kept
-// for this one too).
-func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
+// lookup finds the input encoded in key (by its SHA-256: inputs run to
+// kilobytes) in this update's memo or the previous one's (then kept for
+// this one too).
+func (s *Sections) lookup(key *bytes.Buffer) ([sha256.Size]byte, string, bool) {
+	sum := sha256.Sum256(key.Bytes())
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	html, ok := s.cur[string(key.Bytes())]
+	html, ok := s.cur[sum]
 	if !ok {
-		if html, ok = s.prev[string(key.Bytes())]; ok {
-			s.cur[key.String()] = html
+		if html, ok = s.prev[sum]; ok {
+			s.cur[sum] = html
 		}
 	}
-	return html, ok
+	return sum, html, ok
 }
 
-func (s *Sections) store(key *bytes.Buffer, html string) {
+func (s *Sections) store(sum [sha256.Size]byte, html string) {
 	s.mu.Lock()
-	s.cur[key.String()] = html
+	s.cur[sum] = html
 	s.mu.Unlock()
+}
+
+// actionItem is one action: a button that submits at once when the action
+// takes no input, or a disclosure that opens its small form.
+func (m *model) actionItem(a actionInfo) templ.Component {
+	type in struct {
+		Act    string
+		Action actionInfo
+	}
+	return m.memoized("action", in{m.act, a}, actionItemOf(m.act, a))
 }
