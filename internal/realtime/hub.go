@@ -717,7 +717,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	}
 	c.sent = seq
 	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
-	c.pingLoop(ctx)
+	c.startPings(ctx)
 	c.readLoop(ctx)
 	if c.closing.Load() {
 		// The writer sends the last replies, then the close frame.
@@ -929,10 +929,10 @@ func (c *client) write(ctx context.Context, data []byte) error {
 	return c.conn.Write(ctx, websocket.MessageText, data)
 }
 
-// pingLoop pings the client every PingInterval until ctx ends. It holds
+// startPings pings the client every PingInterval until ctx ends. It holds
 // no goroutine between pings (an idle socket's stack is memory): a timer
 // runs each ping on a goroutine of its own.
-func (c *client) pingLoop(ctx context.Context) {
+func (c *client) startPings(ctx context.Context) {
 	var t *time.Timer
 	var mu sync.Mutex // t is set before the first ping can read it
 	mu.Lock()
