@@ -26,9 +26,11 @@ import (
 // reduced projection, never from the whole one, so its bytes are a
 // function of the input by construction, and the SHA-256 of the input's
 // encoding (with the forms' target) is its key (strings are valid UTF-8:
-// every one reached the engine as JSON, so no two encode alike); a field left out that a section does
-// read changes what it renders, which TestPageFramesEqualAFullRender
-// (internal/realtime) compares with Fragments' full render.
+// every one reached the engine as JSON, so no two encode alike). A field
+// left out that a section does read changes what it renders, which
+// TestPageFramesEqualAFullRender (internal/realtime) compares with
+// Fragments' full render. Inside the board the same is done per roster
+// row, token face, action form (model.memoized).
 //
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
