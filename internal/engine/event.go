@@ -72,21 +72,26 @@ func (e Event) Using(t Trigger) Event {
 // Decode reads the event's data into v. While the event is emitted, data
 // of v's type is copied rather than decoded, with the same result (see
 // jsoncopy.go).
-func (e Event) Decode(v any) error {
-	if e.typed == nil || !decodeTyped(e.typed, v) {
+func (e Event) Decode(v any) error { return decodeData(e.Kind, e.typed, e.Data, v) }
+
+// decodeData reads data into v: typed, when it is a copy of what data
+// decodes to (see jsoncopy.go) of v's type, is copied instead. kind names
+// the data in the counts and errors of SetCheckDecode.
+func decodeData(kind string, typed any, data json.RawMessage, v any) error {
+	if typed == nil || !decodeTyped(typed, v) {
 		if checkDecode.Load() {
-			countDecode(e.Kind, false)
+			countDecode(kind, false)
 		}
-		return json.Unmarshal(e.Data, v)
+		return json.Unmarshal(data, v)
 	}
 	if checkDecode.Load() {
-		countDecode(e.Kind, true)
+		countDecode(kind, true)
 		want := reflect.New(reflect.TypeOf(v).Elem())
-		if err := json.Unmarshal(e.Data, want.Interface()); err != nil {
-			return fmt.Errorf("%s: data copied, but it does not decode: %w", e.Kind, err)
+		if err := json.Unmarshal(data, want.Interface()); err != nil {
+			return fmt.Errorf("%s: data copied, but it does not decode: %w", kind, err)
 		}
 		if got := reflect.ValueOf(v).Elem().Interface(); !reflect.DeepEqual(got, want.Elem().Interface()) {
-			return fmt.Errorf("%s: data copied as %#v, but it decodes to %#v", e.Kind, got, want.Elem().Interface())
+			return fmt.Errorf("%s: data copied as %#v, but it decodes to %#v", kind, got, want.Elem().Interface())
 		}
 	}
 	return nil

@@ -34,7 +34,8 @@ import (
 //
 // Whatever the copy cannot mirror exactly makes it give up, and Decode
 // decodes the JSON as before: types with their own JSON or text
-// encoding, embedded fields, the ",string" option, invalid UTF-8, NaN
+// encoding, embedded pointers or tagged embedded structs, clashing
+// names, the ",string" option, invalid UTF-8, NaN
 // and infinities, float32, []byte or structs in an interface, map keys
 // other than strings and integers. SetCheckDecode makes every copy
 // checked against the decoding (for tests).
@@ -345,23 +346,31 @@ type field struct {
 }
 
 func buildStruct(t reflect.Type, building map[reflect.Type]*copier) copier {
+	if !namesUnique(t, map[string]bool{}) {
+		return nil // JSON drops or hides fields whose names clash
+	}
 	var fields []field
-	names := map[string]bool{}
 	for i := range t.NumField() {
 		sf := t.Field(i)
-		if sf.Anonymous {
-			return nil // embedded fields' promotion rules are not mirrored
-		}
-		if !sf.IsExported() {
-			continue
-		}
 		tag := sf.Tag.Get("json")
 		if tag == "-" {
 			continue
 		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = sf.Name
+		_, opts, _ := strings.Cut(tag, ",")
+		if sf.Anonymous {
+			if !promoted(sf) {
+				return nil
+			}
+			// Its fields are the struct's own: copied as a whole.
+			f := field{index: i, copy: buildCopier(sf.Type, building)}
+			if f.copy == nil {
+				return nil
+			}
+			fields = append(fields, f)
+			continue
+		}
+		if !sf.IsExported() {
+			continue
 		}
 		f := field{index: i}
 		for _, o := range strings.Split(opts, ",") {
@@ -382,10 +391,6 @@ func buildStruct(t reflect.Type, building map[reflect.Type]*copier) copier {
 				return nil
 			}
 		}
-		if names[name] {
-			return nil // JSON drops fields whose names clash
-		}
-		names[name] = true
 		if f.copy = buildCopier(sf.Type, building); f.copy == nil {
 			return nil
 		}
@@ -403,6 +408,44 @@ func buildStruct(t reflect.Type, building map[reflect.Type]*copier) copier {
 		}
 		return true
 	}
+}
+
+// promoted reports whether JSON promotes the fields of the embedded field
+// sf the way the copy mirrors: an exported struct, untagged. (An embedded
+// pointer, one of an unexported type, or a tagged one is not mirrored.)
+func promoted(sf reflect.StructField) bool {
+	name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+	return sf.IsExported() && sf.Type.Kind() == reflect.Struct && name == ""
+}
+
+// namesUnique records in seen the JSON names of t's fields, its embedded
+// structs' included, and reports whether no two are the same: JSON's
+// rules for clashing names are not mirrored.
+func namesUnique(t reflect.Type, seen map[string]bool) bool {
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		switch {
+		case sf.Anonymous:
+			if !promoted(sf) || !namesUnique(sf.Type, seen) {
+				return false
+			}
+			continue
+		case !sf.IsExported():
+			continue
+		case name == "":
+			name = sf.Name
+		}
+		if seen[name] {
+			return false
+		}
+		seen[name] = true
+	}
+	return true
 }
 
 // isEmpty is encoding/json's test for omitempty.

@@ -82,6 +82,24 @@ func TestDecodeCopiesAsJSONDecodes(t *testing.T) {
 		t.Errorf("copied and decoded: %v, want two copies", n)
 	}
 
+	// Embedded structs' fields are promoted: copied.
+	type Inner struct {
+		Tags []string `json:"tags,omitempty"`
+		M    map[string]int
+	}
+	type outer struct {
+		Inner
+		N int `json:"n"`
+	}
+	engine.SetCheckDecode(true)
+	var o outer
+	if err := engine.NewEvent("k", "", "", outer{Inner{Tags: []string{}, M: map[string]int{}}, 1}).Decode(&o); err != nil {
+		t.Fatal(err)
+	}
+	if n := engine.DecodeCounts()["k"]; n != [2]int{1, 0} || o.Tags != nil || o.M == nil || o.N != 1 {
+		t.Errorf("copied and decoded %v: %#v", n, o)
+	}
+
 	// What a copy does not mirror is decoded, and so are data of another
 	// type than the event's, and a target that is not zero.
 	type embedded struct{ leaf }
@@ -93,6 +111,10 @@ func TestDecodeCopiesAsJSONDecodes(t *testing.T) {
 			N int `json:"n,string"`
 		}{N: 1},
 		embedded{leaf{N: 1}},
+		struct {
+			Inner
+			M int
+		}{},
 	} {
 		engine.SetCheckDecode(true)
 		ev := engine.NewEvent("k", "", "", d)

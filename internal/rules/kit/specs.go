@@ -30,9 +30,13 @@ type StepSpec[S State[F], F comparable] struct {
 // performed by fn.
 func OnStep[S State[F], F comparable, T any](kind string, fn func(tx *Tx[S, F], data T) error) StepSpec[S, F] {
 	return StepSpec[S, F]{Kind: kind, run: func(tx *Tx[S, F], s engine.Step) error {
-		d, err := decode[T](s.Data)
-		if err != nil {
-			return fmt.Errorf("%s: step %s: %w", tx.rules.rules.ID, s.Kind, err)
+		var d T
+		if _, none := any(d).(None); !none && len(s.Data) > 0 {
+			// Step.Decode copies the data of a step NewStep built rather
+			// than decoding it; its errors name the step.
+			if err := s.Decode(&d); err != nil {
+				return fmt.Errorf("%s: %w", tx.rules.rules.ID, err)
+			}
 		}
 		return fn(tx, d)
 	}}
