@@ -106,25 +106,36 @@ func jsonCopyOf(v any) any {
 	if !src.IsValid() {
 		return nil
 	}
-	if src.Kind() == reflect.Pointer {
+	pointer := src.Kind() == reflect.Pointer
+	if pointer {
 		if src.IsNil() {
 			return nil
 		}
 		src = src.Elem()
 	}
-	cp := copierFor(src.Type())
-	if cp == nil {
+	c := copyOf(src.Type())
+	switch {
+	case c.copy == nil:
 		return nil
+	case c.flat:
+		// Nothing to copy: a value in an interface never changes.
+		if !c.valid(src) {
+			return nil
+		}
+		if pointer {
+			return src.Interface()
+		}
+		return v
 	}
 	dst := reflect.New(src.Type()).Elem()
-	if !cp(dst, src) {
+	if !c.copy(dst, src) {
 		return nil
 	}
 	return dst.Interface()
 }
 
-// decodeTyped copies typed into v when v points at a zero value of
-// typed's type, and reports whether it did.
+// decodeTyped copies typed, made by jsonCopyOf, into v when v points at a
+// zero value of typed's type, and reports whether it did.
 func decodeTyped(typed, v any) bool {
 	dst := reflect.ValueOf(v)
 	if dst.Kind() != reflect.Pointer || dst.IsNil() {
@@ -135,31 +146,110 @@ func decodeTyped(typed, v any) bool {
 	if dst.Type() != src.Type() || !dst.IsZero() {
 		return false
 	}
-	cp := copierFor(src.Type())
-	if cp == nil || !cp(dst, src) {
+	c := copyOf(src.Type())
+	if c.flat {
+		dst.Set(src) // checked by jsonCopyOf
+		return true
+	}
+	if c.copy == nil || !c.copy(dst, src) {
 		dst.SetZero()
 		return false
 	}
 	return true
 }
 
+// typeCopy is how to copy one type.
+type typeCopy struct {
+	copy copier // nil: the type cannot be copied
+	// flat: the type holds no slice, map, pointer or interface, and JSON
+	// keeps all of it. A flat value is its own copy once valid.
+	flat  bool
+	valid func(reflect.Value) bool // its strings and floats encode as they are
+}
+
+// copies holds each type's typeCopy.
+var copies sync.Map // reflect.Type → *typeCopy
+
+func copyOf(t reflect.Type) *typeCopy {
+	if c, ok := copies.Load(t); ok {
+		return c.(*typeCopy)
+	}
+	c := &typeCopy{copy: buildCopier(t, map[reflect.Type]*copier{})}
+	if c.copy != nil {
+		c.valid, c.flat = flatCheck(t)
+	}
+	copies.Store(t, c)
+	return c
+}
+
+// flatCheck reports whether t is flat (see typeCopy) and, if so, returns
+// the check that a value's strings are valid UTF-8 and its floats finite.
+func flatCheck(t reflect.Type) (func(reflect.Value) bool, bool) {
+	always := func(reflect.Value) bool { return true }
+	if customJSON(t) {
+		return nil, false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return always, true
+	case reflect.Float32, reflect.Float64:
+		return func(v reflect.Value) bool { f := v.Float(); return !math.IsNaN(f) && !math.IsInf(f, 0) }, true
+	case reflect.String:
+		return func(v reflect.Value) bool { return utf8.ValidString(v.String()) }, true
+	case reflect.Array:
+		elem, ok := flatCheck(t.Elem())
+		if !ok {
+			return nil, false
+		}
+		return func(v reflect.Value) bool {
+			for i := range v.Len() {
+				if !elem(v.Index(i)) {
+					return false
+				}
+			}
+			return true
+		}, true
+	case reflect.Struct:
+		type check struct {
+			index int
+			valid func(reflect.Value) bool
+		}
+		var checks []check
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			_, opts, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if sf.Anonymous || !sf.IsExported() || sf.Tag.Get("json") == "-" || hasOption(opts, "string") {
+				return nil, false
+			}
+			valid, ok := flatCheck(sf.Type)
+			if !ok {
+				return nil, false
+			}
+			switch sf.Type.Kind() {
+			case reflect.String, reflect.Float32, reflect.Float64, reflect.Array, reflect.Struct:
+				checks = append(checks, check{i, valid})
+			}
+		}
+		if len(checks) == 0 {
+			return always, true
+		}
+		return func(v reflect.Value) bool {
+			for _, c := range checks {
+				if !c.valid(v.Field(c.index)) {
+					return false
+				}
+			}
+			return true
+		}, true
+	}
+	return nil, false
+}
+
 // copier copies src into dst, a settable zero value of src's type, as
 // decoding src's JSON would; false when src holds what it cannot mirror
 // (dst is then part-way).
 type copier func(dst, src reflect.Value) bool
-
-// copiers holds each type's copier, a nil one when the type cannot be
-// copied.
-var copiers sync.Map // reflect.Type → copier
-
-func copierFor(t reflect.Type) copier {
-	if c, ok := copiers.Load(t); ok {
-		return c.(copier)
-	}
-	c := buildCopier(t, map[reflect.Type]*copier{})
-	copiers.Store(t, c)
-	return c
-}
 
 // buildCopier makes t's copier, nil when t cannot be copied. building
 // holds the types whose copiers are being built, for recursive types.

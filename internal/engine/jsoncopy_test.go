@@ -100,11 +100,27 @@ func TestDecodeCopiesAsJSONDecodes(t *testing.T) {
 		t.Errorf("copied and decoded %v: %#v", n, o)
 	}
 
+	// A flat value (no references) is its own copy.
+	type flat struct {
+		S string  `json:"s,omitempty"`
+		F float64 `json:"f"`
+		A [2]int  `json:"a"`
+	}
+	engine.SetCheckDecode(true)
+	var fl flat
+	if err := engine.NewEvent("k", "", "", &flat{"s", 0.5, [2]int{1, 2}}).Decode(&fl); err != nil {
+		t.Fatal(err)
+	}
+	if n := engine.DecodeCounts()["k"]; n != [2]int{1, 0} || fl != (flat{"s", 0.5, [2]int{1, 2}}) {
+		t.Errorf("copied and decoded %v: %#v", n, fl)
+	}
+
 	// What a copy does not mirror is decoded, and so are data of another
 	// type than the event's, and a target that is not zero.
 	type embedded struct{ leaf }
 	for _, d := range []any{
 		leaf{Tags: []string{"bad \xff utf-8"}},
+		struct{ S string }{S: "bad \xff utf-8"},
 		struct{ A any }{A: float32(0.1)},
 		struct{ A any }{A: leaf{}},
 		struct {
