@@ -119,7 +119,7 @@ func jsonCopyOf(v any) any {
 		return nil
 	case c.flat:
 		// Nothing to copy: a value in an interface never changes.
-		if !c.valid(src) {
+		if c.valid != nil && !c.valid(src) {
 			return nil
 		}
 		if pointer {
@@ -164,7 +164,7 @@ type typeCopy struct {
 	// flat: the type holds no slice, map, pointer or interface, and JSON
 	// keeps all of it. A flat value is its own copy once valid.
 	flat  bool
-	valid func(reflect.Value) bool // its strings and floats encode as they are
+	valid func(reflect.Value) bool // its strings and floats encode as they are (nil: it has none)
 }
 
 // copies holds each type's typeCopy.
@@ -183,9 +183,10 @@ func copyOf(t reflect.Type) *typeCopy {
 }
 
 // flatCheck reports whether t is flat (see typeCopy) and, if so, returns
-// the check that a value's strings are valid UTF-8 and its floats finite.
+// the check that a value's strings are valid UTF-8 and its floats finite
+// (nil when it has neither).
 func flatCheck(t reflect.Type) (func(reflect.Value) bool, bool) {
-	always := func(reflect.Value) bool { return true }
+	var always func(reflect.Value) bool
 	if customJSON(t) {
 		return nil, false
 	}
@@ -199,8 +200,8 @@ func flatCheck(t reflect.Type) (func(reflect.Value) bool, bool) {
 		return func(v reflect.Value) bool { return utf8.ValidString(v.String()) }, true
 	case reflect.Array:
 		elem, ok := flatCheck(t.Elem())
-		if !ok {
-			return nil, false
+		if !ok || elem == nil {
+			return elem, ok
 		}
 		return func(v reflect.Value) bool {
 			for i := range v.Len() {
@@ -226,8 +227,7 @@ func flatCheck(t reflect.Type) (func(reflect.Value) bool, bool) {
 			if !ok {
 				return nil, false
 			}
-			switch sf.Type.Kind() {
-			case reflect.String, reflect.Float32, reflect.Float64, reflect.Array, reflect.Struct:
+			if valid != nil {
 				checks = append(checks, check{i, valid})
 			}
 		}
@@ -331,6 +331,23 @@ func buildKind(t reflect.Type, building map[reflect.Type]*copier) copier {
 		elem := buildCopier(t.Elem(), building)
 		if elem == nil {
 			return nil
+		}
+		if valid, flat := flatCheck(t.Elem()); flat {
+			return func(dst, src reflect.Value) bool {
+				if src.IsNil() {
+					return true
+				}
+				n := src.Len()
+				s := reflect.MakeSlice(t, n, n)
+				reflect.Copy(s, src)
+				for i := range n {
+					if valid != nil && !valid(s.Index(i)) {
+						return false
+					}
+				}
+				dst.Set(s)
+				return true
+			}
 		}
 		return func(dst, src reflect.Value) bool {
 			if src.IsNil() {
@@ -485,6 +502,42 @@ func buildStruct(t reflect.Type, building map[reflect.Type]*copier) copier {
 			return nil
 		}
 		fields = append(fields, f)
+	}
+	if len(fields) == t.NumField() {
+		// JSON keeps every field: assign the whole struct, check its flat
+		// fields, and copy the others afresh.
+		type check struct {
+			index int
+			valid func(reflect.Value) bool
+		}
+		var checks []check
+		var deep []field
+		for _, f := range fields {
+			if valid, flat := flatCheck(t.Field(f.index).Type); !flat {
+				deep = append(deep, f)
+			} else if valid != nil {
+				checks = append(checks, check{f.index, valid})
+			}
+		}
+		return func(dst, src reflect.Value) bool {
+			dst.Set(src)
+			for _, c := range checks {
+				if !c.valid(src.Field(c.index)) {
+					return false
+				}
+			}
+			for _, f := range deep {
+				d, v := dst.Field(f.index), src.Field(f.index)
+				d.SetZero()
+				if f.omitEmpty && isEmpty(v) || f.omitZero && v.IsZero() {
+					continue
+				}
+				if !f.copy(d, v) {
+					return false
+				}
+			}
+			return true
+		}
 	}
 	return func(dst, src reflect.Value) bool {
 		for _, f := range fields {
