@@ -151,4 +151,31 @@ func BenchmarkCommandProof(b *testing.B) {
 	b.Run("provable", func(b *testing.B) {
 		run(b, func() *dice.Roller { return dice.NewRoller(dice.NewDerived(secret)) }, true)
 	})
+	// The chain alone over the same commands' events, encoded once.
+	var bodies [][][]byte
+	for _, cmd := range cmds {
+		events, _, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewDerived(secret)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var enc [][]byte
+		for _, ev := range events {
+			body, err := json.Marshal(ev)
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc = append(enc, body)
+		}
+		bodies = append(bodies, enc)
+	}
+	b.Run("chain", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, err := proof.Extend(head, 1, bodies[i%len(bodies)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
 }
