@@ -88,8 +88,13 @@ func (b *Base) groupCommitted(group string) bool {
 	return true
 }
 
-// awaitsReveal reports whether decision d's answer is committed and must
-// now be revealed: its whole group has answered and it has not.
+// AwaitsReveal reports whether decision d's answer is committed and must
+// now be revealed: its whole group has answered and it has not. Until it
+// is, the table waits on its answerer (a turn deadline's fallback then
+// forfeits it: reveal-timeout).
+func (b *Base) AwaitsReveal(d Decision) bool { return b.awaitsReveal(d) }
+
+// awaitsReveal is AwaitsReveal.
 func (b *Base) awaitsReveal(d Decision) bool {
 	if !d.Sealed || !d.Answered || !b.groupCommitted(d.Group) {
 		return false
