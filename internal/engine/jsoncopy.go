@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
@@ -401,6 +402,12 @@ func buildKind(t reflect.Type, building map[reflect.Type]*copier) copier {
 // copyRawMessage gives what decoding a json.RawMessage's encoding gives:
 // the encoding itself.
 func copyRawMessage(dst, src reflect.Value) bool {
+	if b := src.Bytes(); compactPlainJSON(b) {
+		// What json.Marshal would make of it: checked, compacted and
+		// HTML-escaped, here nothing to compact or escape.
+		dst.SetBytes(bytes.Clone(b))
+		return true
+	}
 	raw, err := json.Marshal(json.RawMessage(src.Bytes()))
 	if err != nil {
 		return false
@@ -689,4 +696,20 @@ func generic(v reflect.Value) (any, bool) {
 		return out, true
 	}
 	return nil, false
+}
+
+// compactPlainJSON says whether b is valid JSON that json.Marshal of a
+// json.RawMessage leaves as it is: ASCII with no white space to take out
+// and nothing escaped for HTML (<, >, &).
+func compactPlainJSON(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		switch {
+		case c <= ' ' || c >= 0x7f, c == '<', c == '>', c == '&':
+			return false
+		}
+	}
+	return json.Valid(b)
 }

@@ -18,6 +18,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -173,6 +174,8 @@ type Simulator struct {
 	initial   engine.State
 	policy    Policy
 	maxRounds int
+	// logSize is the length of the last fight's log.
+	logSize atomic.Int64
 }
 
 // New prepares setup for fights under rs: it is checked as when an
@@ -210,10 +213,15 @@ func (s *Simulator) play(seed uint64) (f Fight, log []engine.Event, err error) {
 	}
 	roller := dice.NewRoller(dice.NewSeeded(seed))
 	gm := engine.GMViewer()
-	log, st, err = engine.DecideOwned(s.rs, st, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller, nil)
+	started, st, err := engine.DecideOwned(s.rs, st, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller, nil)
 	if err != nil {
 		return Fight{}, nil, fmt.Errorf("start: %w", err)
 	}
+	// The log of the last fight sizes this one's: growing it event by
+	// event copied the whole log over and over.
+	log = make([]engine.Event, 0, max(int(s.logSize.Load()), len(started)))
+	log = append(log, started...)
+	defer func() { s.logSize.Store(int64(len(log))) }()
 	maxCommands := commandsPerRound * len(st.Core().Combatants) * (s.maxRounds + 1)
 	var taken []engine.Command
 	floor := floorOf(st.Core())
