@@ -238,7 +238,13 @@ func distance(b *engine.Base, a, c Cell) int {
 func line(a, c Cell) []Cell {
 	dx, dy := float64(c.X-a.X), float64(c.Y-a.Y)
 	n := 8 * max(abs(c.X-a.X), abs(c.Y-a.Y))
-	var out []Cell
+	if n == 0 {
+		return nil
+	}
+	// The line steps to a neighbour at a time, so it passes through no
+	// more squares than the two distances add up to (one spare for a
+	// caller that appends c).
+	out := make([]Cell, 0, abs(c.X-a.X)+abs(c.Y-a.Y)+1)
 	for i := 1; i < n; i++ {
 		t := float64(i) / float64(n)
 		p := Cell{int(math.Floor(float64(a.X) + 0.5 + t*dx + 1e-9)), int(math.Floor(float64(a.Y) + 0.5 + t*dy + 1e-9))}

@@ -325,7 +325,9 @@ func (st *State) field(f *Fighter) stepField {
 	for i := range sf.steps {
 		sf.steps[i] = far
 	}
-	var queue []Cell
+	// Every square joins the queue once at most: sized for all of them,
+	// it never grows.
+	queue := make([]Cell, 0, n)
 	for _, c := range st.Combatants {
 		if st.opponents(f.ID, c.ID) && st.able(c.ID) {
 			at := cell(st.Fighters[c.ID])
@@ -338,9 +340,8 @@ func (st *State) field(f *Fighter) stepField {
 	if len(queue) == 0 {
 		return stepField{}
 	}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
+	for head := 0; head < len(queue); head++ {
+		c := queue[head]
 		for _, d := range neighbours {
 			nc := Cell{c.X + d.X, c.Y + d.Y}
 			if !sf.inside(nc) || blocked[nc.Y*g.Width+nc.X] || sf.cornerCut(c, nc) || sf.at(nc) != far {
