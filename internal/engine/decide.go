@@ -152,7 +152,9 @@ func DecideOwned(rs Ruleset, next State, viewer Viewer, cmdID string, cmd Comman
 	if err := checkEntropy(cmd); err != nil {
 		return nil, nil, err
 	}
-	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist}
+	// Room for a few events from the start: most commands emit several,
+	// and growing the slice one event at a time showed in simulations.
+	tx := &Tx{rs: rs, st: next, viewer: viewer, Dice: roller, command: cmdID, history: hist, events: make([]Event, 0, 4)}
 	tx.beginDice(cmd)
 	if err := decide(tx, cmd); err != nil {
 		return nil, nil, err

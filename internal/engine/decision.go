@@ -405,7 +405,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 	}
 	if !d.Sealed {
 		steps := tx.stepsAfter([]string{d.ID})
-		text := fmt.Sprintf("%s: %s", d.Prompt, d.Label(choice))
+		text := d.Prompt + ": " + d.Label(choice)
 		if player != "" {
 			text = decidedForText(player, text)
 		}
@@ -418,7 +418,9 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 	if who == "the GM" {
 		who = "The GM"
 	}
-	answered, sealed := who+" has answered.", fmt.Sprintf("%s answers %q: %s (sealed until everyone has answered).", who, d.Prompt, d.Label(choice))
+	// (Concatenated rather than formatted: every sealed answer's text,
+	// and fmt was a visible share of a simulation.)
+	answered, sealed := who+" has answered.", who+" answers "+strconv.Quote(d.Prompt)+": "+d.Label(choice)+" (sealed until everyone has answered)."
 	if player != "" {
 		answered, sealed = decidedForText(player, answered), decidedForText(player, sealed)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -88,12 +89,12 @@ func (tx *Tx) AskAll(ds ...Decision) error {
 		return nil
 	}
 	then := tx.park()
-	group := fmt.Sprintf("d%d", tx.Base().Seq+1)
+	group := "d" + strconv.FormatInt(tx.Base().Seq+1, 10)
 	for i, d := range ds {
 		if err := checkDecision(d); err != nil {
 			return err
 		}
-		d.ID = fmt.Sprintf("d%d", tx.Base().Seq+1)
+		d.ID = "d" + strconv.FormatInt(tx.Base().Seq+1, 10)
 		d.Group, d.Answered = group, false
 		actor := ""
 		if c := tx.Base().Combatant(d.For); c != nil {
@@ -109,7 +110,7 @@ func (tx *Tx) AskAll(ds ...Decision) error {
 		if i == 0 {
 			data.Then = then
 		}
-		if err := tx.Emit(Event{Kind: KindDecisionOpened, Actor: actor, Text: fmt.Sprintf("Waiting for %s: %s", who, d.Prompt)}.withData(data)); err != nil {
+		if err := tx.Emit(Event{Kind: KindDecisionOpened, Actor: actor, Text: "Waiting for " + who + ": " + d.Prompt}.withData(data)); err != nil {
 			return err
 		}
 	}
