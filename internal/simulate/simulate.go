@@ -174,8 +174,12 @@ type Simulator struct {
 	initial   engine.State
 	policy    Policy
 	maxRounds int
-	// logSize is the length of the last fight's log.
-	logSize atomic.Int64
+	// longestLog is the length of the longest fight's log so far, and
+	// spare the log the last fight left: a fight's log is thrown away
+	// with it, and a new one for every fight was a tenth of the bytes a
+	// simulation allocated.
+	longestLog atomic.Int64
+	spare      atomic.Pointer[[]engine.Event]
 }
 
 // New prepares setup for fights under rs: it is checked as when an
@@ -196,12 +200,22 @@ func New(rs engine.Ruleset, setup engine.Setup, maxRounds int) (*Simulator, erro
 // the rules or the tactics is an error of the fight: simulations run in
 // a server's background.
 func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
-	f, _, err = s.play(seed)
+	var buf []engine.Event
+	if spare := s.spare.Swap(nil); spare != nil {
+		buf = *spare
+	}
+	f, log, err := s.play(seed, buf)
+	if log != nil {
+		clear(log)
+		log = log[:0]
+		s.spare.Store(&log)
+	}
 	return f, err
 }
 
-// play is Fight, with the fight's events.
-func (s *Simulator) play(seed uint64) (f Fight, log []engine.Event, err error) {
+// play is Fight, with the fight's events: in buf's array when it has
+// room (buf's length is ignored).
+func (s *Simulator) play(seed uint64, buf []engine.Event) (f Fight, log []engine.Event, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			f, log, err = Fight{}, nil, fmt.Errorf("%s: panic: %v", s.rs.ID(), p)
@@ -217,11 +231,17 @@ func (s *Simulator) play(seed uint64) (f Fight, log []engine.Event, err error) {
 	if err != nil {
 		return Fight{}, nil, fmt.Errorf("start: %w", err)
 	}
-	// The log of the last fight sizes this one's: growing it event by
-	// event copied the whole log over and over.
-	log = make([]engine.Event, 0, max(int(s.logSize.Load()), len(started)))
+	// The longest log yet sizes a new one: growing it event by event
+	// copied the whole log over and over.
+	if log = buf[:0]; cap(log) == 0 {
+		log = make([]engine.Event, 0, max(int(s.longestLog.Load()), len(started)))
+	}
 	log = append(log, started...)
-	defer func() { s.logSize.Store(int64(len(log))) }()
+	defer func() {
+		if n := int64(len(log)); n > s.longestLog.Load() {
+			s.longestLog.Store(n)
+		}
+	}()
 	maxCommands := commandsPerRound * len(st.Core().Combatants) * (s.maxRounds + 1)
 	var taken []engine.Command
 	floor := floorOf(st.Core())
