@@ -58,6 +58,8 @@ type DraftProps struct {
 	Scene    string
 	Handouts []engine.Handout
 	Note     string
+	// SceneFit lays the scene under the board as a map (nil: it fills it).
+	SceneFit *engine.SceneFit
 }
 
 // Picture is one of a campaign's uploaded pictures.
@@ -98,6 +100,7 @@ type ZoneRow struct {
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice
+	Image                 string // the picture inside the zone, "" for none
 }
 
 // MeleeRow is one starting melee.
