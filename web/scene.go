@@ -45,3 +45,11 @@ func fitValues(f *engine.SceneFit) [4]string {
 	g := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	return [4]string{g(f.X), g(f.Y), g(f.W), g(f.H)}
 }
+
+// portraitLabel labels a character page's portrait upload.
+func portraitLabel(current string) string {
+	if current == "" {
+		return "Add a portrait"
+	}
+	return "Change the portrait"
+}

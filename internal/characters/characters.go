@@ -108,11 +108,14 @@ func (s *Service) Owner(ctx context.Context, campaignID, characterID string) (st
 
 // Entry is a character in the API and in characters files.
 type Entry struct {
-	ID        string          `json:"id"`
-	Name      string          `json:"name"`
-	Ruleset   string          `json:"ruleset"`
-	Revision  int             `json:"revision,omitempty"`
-	Stats     json.RawMessage `json:"stats"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Ruleset  string          `json:"ruleset"`
+	Revision int             `json:"revision,omitempty"`
+	Stats    json.RawMessage `json:"stats"`
+	// Portrait is the character's picture's URL (a campaign asset); an
+	// import keeps it when the campaign holds that picture.
+	Portrait  string          `json:"portrait,omitempty"`
 	Revisions []RevisionEntry `json:"revisions,omitempty"`
 }
 
@@ -131,7 +134,7 @@ type RevisionEntry struct {
 
 // EntryOf is c as an Entry, without revisions.
 func EntryOf(c store.Character) Entry {
-	return Entry{ID: c.ID, Name: c.Name, Ruleset: c.Ruleset, Revision: c.Revision, Stats: c.Stats}
+	return Entry{ID: c.ID, Name: c.Name, Ruleset: c.Ruleset, Revision: c.Revision, Stats: c.Stats, Portrait: c.Portrait}
 }
 
 // RevisionOf is v as a RevisionEntry.
@@ -222,7 +225,10 @@ func (s *Service) check(e Entry, by User) (store.CharacterImport, error) {
 			return store.CharacterImport{}, err
 		}
 	}
-	ci := store.CharacterImport{Block: store.StatBlock{ID: e.ID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats}}
+	if err := engine.CheckAsset("the portrait", e.Portrait); err != nil {
+		return store.CharacterImport{}, err
+	}
+	ci := store.CharacterImport{Block: store.StatBlock{ID: e.ID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats, Portrait: e.Portrait}}
 	last := 0
 	var lastStats json.RawMessage
 	for _, v := range e.Revisions {
