@@ -2,6 +2,7 @@ package web
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -53,3 +54,6 @@ func portraitLabel(current string) string {
 	}
 	return "Change the portrait"
 }
+
+// pictureID is a picture's asset id (its URL without the prefix).
+func pictureID(p Picture) string { return strings.TrimPrefix(p.URL, engine.AssetPrefix) }

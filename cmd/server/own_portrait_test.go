@@ -104,3 +104,50 @@ func TestOwnPortraitAndCharacterFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDeletePicture: a GM deletes a picture nothing uses; one in an
+// encounter's history (a scene since switched away) or a character's
+// portrait is refused with 409 and stays; players may delete nothing.
+func TestDeletePicture(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	tb := srv.newTable()
+	up := func(tint uint8) string {
+		code, p := srv.uploadPicture(tb.gm, tb.campaign, "p.png", pngBytes(t, testPicture(40, 40, tint, 255)))
+		if code != http.StatusCreated {
+			t.Fatalf("upload: %d", code)
+		}
+		return p.URL
+	}
+	scene, portrait, unused := up(10), up(120), up(240)
+	for i, img := range []string{scene, ""} {
+		if code, e := srv.command(tb.gm, tb.id, "scene-"+string(rune('a'+i)), map[string]any{"kind": "set-scene", "image": img}); code != http.StatusOK {
+			t.Fatalf("set-scene %q: %d %+v", img, code, e)
+		}
+	}
+	if r := srv.prepForm(tb.gm, "/campaigns/"+tb.campaign+"/pcs/"+tb.pc+"/portrait", url.Values{"portrait": {portrait}}); r.code != http.StatusSeeOther || flash(r.header, "error") != "" {
+		t.Fatalf("portrait: %d %q", r.code, flash(r.header, "error"))
+	}
+	del := func(u *apiUser, pic string) int {
+		return srv.call(u, "DELETE", "/api/campaigns/"+tb.campaign+"/assets/"+strings.TrimPrefix(pic, "/assets/"), nil, nil)
+	}
+	if code := del(tb.player, unused); code != http.StatusForbidden {
+		t.Errorf("a player deletes a picture: %d", code)
+	}
+	for _, pic := range []string{scene, portrait} {
+		if code := del(tb.gm, pic); code != http.StatusConflict {
+			t.Errorf("deleting a picture in use: %d", code)
+		}
+		if p := srv.get(tb.gm, pic); p.code != http.StatusOK {
+			t.Errorf("a picture in use is gone: %d", p.code)
+		}
+	}
+	if code := del(tb.gm, unused); code != http.StatusNoContent {
+		t.Fatalf("deleting an unused picture: %d", code)
+	}
+	if p := srv.get(tb.gm, unused); p.code != http.StatusNotFound {
+		t.Errorf("a deleted picture is served: %d", p.code)
+	}
+	if code := del(tb.gm, unused); code != http.StatusNotFound {
+		t.Errorf("deleting it again: %d", code)
+	}
+}
