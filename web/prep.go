@@ -65,6 +65,8 @@ type DraftProps struct {
 // Picture is one of a campaign's uploaded pictures.
 type Picture struct {
 	URL, Thumb, Name string
+	// Width and Height are the stored display size in pixels (0 unknown).
+	Width, Height int
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes

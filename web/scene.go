@@ -57,3 +57,16 @@ func portraitLabel(current string) string {
 
 // pictureID is a picture's asset id (its URL without the prefix).
 func pictureID(p Picture) string { return strings.TrimPrefix(p.URL, engine.AssetPrefix) }
+
+// sceneSize says the scene's stored size in pixels, so a GM who knows
+// their map's pixels per square can work out the squares it covers; ""
+// when unknown.
+func (p DraftProps) sceneSize() string {
+	for _, pic := range p.Pictures {
+		if pic.URL == p.Scene && pic.Width > 0 && pic.Height > 0 {
+			return "The scene is stored at " + strconv.Itoa(pic.Width) + " × " + strconv.Itoa(pic.Height) +
+				" pixels: with one square every N pixels of it, it covers " + strconv.Itoa(pic.Width) + "/N × " + strconv.Itoa(pic.Height) + "/N squares."
+		}
+	}
+	return ""
+}

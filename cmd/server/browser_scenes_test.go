@@ -67,11 +67,17 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 		chromedp.SetUploadFiles(`#zone-file-`+zone, []string{zoneFile}, chromedp.ByID),
 		chromedp.Click(`#upload-zone-`+zone, chromedp.ByID),
 		chromedp.WaitReady(`#zone-picture-`+zone+` img`, chromedp.ByQuery),
+		waitJS(`document.getElementById('scene-size').textContent.includes('1200 × 800 pixels')`),
 		// The map covers the zone map's first three columns and two rows.
 		setValue("fit-w", "3"), setValue("fit-h", "2"), setValue("fit-x", "0"), setValue("fit-y", "0"),
 		chromedp.Click(`#save-scene-fit`, chromedp.ByID),
 		waitJS(`document.getElementById('fit-w') && document.getElementById('fit-w').value === '3' && !!document.querySelector('#battlefield #map-img')`),
-		chromedp.Click(`#create-encounter`, chromedp.ByID), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+		chromedp.ScrollIntoView(`#scene-fit-form`, chromedp.ByID))
+	keepScreenshot(gm, "draft-map-scale")
+	run20(t, gm, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).open = true`, "zone-"+zone+"-edit"), nil),
+		chromedp.ScrollIntoView(`#zone-picture-`+zone, chromedp.ByID))
+	keepScreenshot(gm, "draft-zone-picture")
+	run20(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByID), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
 	var encURL string
 	run20(t, gm, chromedp.Location(&encURL))
 	id := encURL[strings.LastIndex(encURL, "/")+1:]

@@ -149,7 +149,7 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string)
 		return web.DraftProps{}, err
 	}
 	for _, pic := range pics {
-		p.Pictures = append(p.Pictures, web.Picture{URL: pic.URL, Thumb: pic.Thumb, Name: pic.Name})
+		p.Pictures = append(p.Pictures, web.Picture{URL: pic.URL, Thumb: pic.Thumb, Name: pic.Name, Width: pic.Width, Height: pic.Height})
 	}
 	p.Scene, p.Handouts, p.SceneFit = setup.Scene, setup.Handouts, setup.SceneFit
 	for _, n := range setup.Notes {
