@@ -108,14 +108,12 @@ func (s *Service) Owner(ctx context.Context, campaignID, characterID string) (st
 
 // Entry is a character in the API and in characters files.
 type Entry struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Ruleset  string          `json:"ruleset"`
-	Revision int             `json:"revision,omitempty"`
-	Stats    json.RawMessage `json:"stats"`
-	// Portrait is the character's picture's URL (a campaign asset); an
-	// import keeps it when the campaign holds that picture.
-	Portrait  string          `json:"portrait,omitempty"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Ruleset   string          `json:"ruleset"`
+	Revision  int             `json:"revision,omitempty"`
+	Stats     json.RawMessage `json:"stats"`
+	Portrait  string          `json:"portrait,omitempty"` // its picture's URL; an import keeps it where the campaign holds that picture
 	Revisions []RevisionEntry `json:"revisions,omitempty"`
 }
 
