@@ -48,12 +48,15 @@ type pairsDrawer struct{}
 type ladderDrawer struct{}
 type listDrawer struct{}
 
-func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
-func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m.zoneLayout()) }
+func (zonesDrawer) draw(m *model) templ.Component  { return zonesBoard(m, m.zoneLayout()) }
+func (gridDrawer) draw(m *model) templ.Component   { return gridBoard(m, newGridPic(m)) }
+func (pairsDrawer) draw(m *model) templ.Component  { return pairsBoard(m) }
+func (ladderDrawer) draw(m *model) templ.Component { return ladderBoard(m) }
+func (listDrawer) draw(m *model) templ.Component   { return listBoardView(m) }
+func (zonesDrawer) words(m *model) templ.Component {
+	areas := m.zoneLayout().Areas
+	return m.memoized("zones-words", areas, zonesWords(areas))
+}
 func (gridDrawer) words(m *model) templ.Component   { return templ.NopComponent }
 func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
 func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }

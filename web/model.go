@@ -135,17 +135,19 @@ func DefaultActURL(encounterID string) string {
 // dice (not when full): the page shows them over the table for a while.
 // Forms post to the URL set with WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, full, true)
+	return fragments(ctx, v, newEvents, full, true, nil)
 }
 
 // EntryFragments renders only Fragments' "log", "chat" and "cards" for
 // newEvents (as with full false): what a page whose sections are as they
 // were needs for an update.
 func EntryFragments(ctx context.Context, v engine.View, newEvents []engine.Event) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, false, false)
+	return fragments(ctx, v, newEvents, false, false, nil)
 }
 
-func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool) (map[string]string, error) {
+// fragments renders Fragments' result (EntryFragments' without sections),
+// taking the sections from memo when it is set.
+func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool, memo *Sections) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -164,6 +166,14 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	}
 	if sections {
 		for _, key := range SectionKeys {
+			if memo != nil {
+				html, err := memo.section(ctx, key, v, m.act, buf)
+				if err != nil {
+					return nil, fmt.Errorf("web: render %s: %w", key, err)
+				}
+				out[key] = html
+				continue
+			}
 			if err := render(key, m.section(key)); err != nil {
 				return nil, err
 			}
@@ -254,6 +264,7 @@ type model struct {
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
+	memo   *Sections // renders parts once per distinct input; nil renders all
 }
 
 // actionInfo is an action with the element ids its form uses.

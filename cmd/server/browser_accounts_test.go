@@ -78,15 +78,25 @@ func TestBrowserInviteFlow(t *testing.T) {
 		chromedp.Click(`#act-start-go`, chromedp.ByID), logHas("The encounter begins"))
 	run20(t, player, chromedp.Navigate(srv.URL+encURL), chromedp.WaitVisible(`#actions`, chromedp.ByID))
 	onlyOwn := `[...document.querySelectorAll('#actions form')].every(f => { const a = f.querySelector('input[name=actor]'); return a && a.value === 'brak' })`
+	// seqOf is the last event a page has shown.
+	seqOf := func(ctx context.Context) int64 {
+		var n int64
+		run20(t, ctx, chromedp.Evaluate(`Number(document.getElementById('encounter').dataset.seq)`, &n))
+		return n
+	}
 	for i := 0; i < 12; i++ {
+		// The player's page has caught up with the GM's before it is read.
+		run20(t, player, waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) >= %d`, seqOf(gm))))
 		var mine bool
 		run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form').length > 0`, &mine))
 		if mine {
 			break
 		}
-		// Not Brak's turn: the GM ends the current one from the page.
-		run20(t, gm, chromedp.Evaluate(`document.querySelector('#actions form[data-kind="end-turn"] button[type=submit]').click()`, nil))
-		time.Sleep(300 * time.Millisecond)
+		// Not Brak's turn: the GM ends the current one from the page, and
+		// its page shows the turn ended.
+		before := seqOf(gm)
+		run20(t, gm, chromedp.Evaluate(`document.querySelector('#actions form[data-kind="end-turn"] button[type=submit]').click()`, nil),
+			waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) > %d`, before)))
 	}
 	var own, switchLink bool
 	var count int

@@ -229,7 +229,9 @@ const cardsJS = `(() => {
   const t = tray.getBoundingClientRect();
   const clipped = cards.filter(c => { const r = c.getBoundingClientRect();
     return r.top < Math.max(0, t.top) - 1 || r.bottom > Math.min(innerHeight, t.bottom) + 1 || r.left < -1 || r.right > innerWidth + 1 ||
-      c.scrollHeight > c.clientHeight + 1; }).map(c => c.id);
+      c.scrollHeight > c.clientHeight + 1; }).map(c => { const r = c.getBoundingClientRect();
+    return c.id + ' [' + c.className + '] top ' + r.top.toFixed(1) + ' bottom ' + r.bottom.toFixed(1) + ' scroll ' + c.scrollHeight + '/' + c.clientHeight +
+      ' in tray ' + t.top.toFixed(1) + '–' + t.bottom.toFixed(1) + ' scrolled ' + tray.scrollTop + '/' + tray.scrollHeight + '/' + tray.clientHeight; });
   const tabs = [...document.querySelectorAll('#tabs [data-show]')].filter(b => b.offsetParent).map(b => {
     const r = b.getBoundingClientRect(); const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
     return !!at && b.contains(at); });
@@ -458,6 +460,24 @@ func TestTableGameNight(t *testing.T) {
 						}
 						t.Logf("%s: cards cover %.1f %% of the board", where, covered*100)
 						fits(p.name, p.ctx, "with a roll card")
+						// The log beside the card keeps room for a few entries.
+						if h := rectOf(t, p.ctx, "#pane-log").H; h < 160 {
+							t.Errorf("%s: the log is %.0f px tall beside the roll card", where, h)
+						}
+						// In a shorter window the tray shrinks and its card is
+						// trimmed to fit it, not cut off.
+						run20(t, p.ctx, chromedp.EmulateViewport(size.w, 640))
+						var short cardsState
+						for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+							run20(t, p.ctx, chromedp.Evaluate(cardsJS, &short))
+							if len(short.Clipped) == 0 || time.Now().After(deadline) {
+								break
+							}
+						}
+						if len(short.Clipped) > 0 {
+							t.Errorf("%s: in a 640 px tall window, cards cut off: %v", where, short.Clipped)
+						}
+						run20(t, p.ctx, chromedp.EmulateViewport(size.w, size.h), settled())
 					}
 				}
 			}

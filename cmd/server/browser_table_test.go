@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -194,9 +193,13 @@ func TestBrowserTable(t *testing.T) {
 		t.Fatal("Lyra's log page shows the whisper, or not the chat")
 	}
 
-	// Ending the encounter asks first: the first click only opens the question.
+	// Ending the encounter asks first: the first click only opens the
+	// question. A chat line sent after it comes back once the server has
+	// handled it, and the server handles a socket's commands in order: by
+	// then, whatever the click sent has been handled too.
 	run20(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
-		chromedp.Sleep(300*time.Millisecond))
+		chromedp.SendKeys("#chat-text", "Any last words?", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID),
+		waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('Any last words?'))`))
 	if v, _ := base.withUser(ft.gm).view(ft.id, ""); v.Status != "running" {
 		t.Fatalf("opening End encounter ended it: %s", v.Status)
 	}

@@ -126,10 +126,11 @@ func (w *Worker) Tick(ctx context.Context) error {
 }
 
 // apply applies d's fallback and says how it ended. A fallback is at most
-// two commands, each with an id of its own derived from the wait: the
+// three commands, each with an id of its own derived from the wait: the
 // players' decisions answered with their defaults ("deadline-<id>-answers"),
-// then — for next-turn, or when no decision waited — the turn's end or the
-// pause ("deadline-<id>-end"). Each applies only while the encounter stands
+// the sealed answers they committed to and did not reveal forfeited
+// ("deadline-<id>-reveals"), then — for next-turn, or when no decision
+// waited — the turn's end or the pause ("deadline-<id>-end"). Each applies only while the encounter stands
 // where the wait (or the step before) left it; a step found applied by its
 // id is never sent again.
 func (w *Worker) apply(ctx context.Context, d store.DueDeadline) (string, error) {
@@ -138,17 +139,19 @@ func (w *Worker) apply(ctx context.Context, d store.DueDeadline) (string, error)
 		return "", err
 	}
 	gm := engine.Viewer{GM: true, Players: players, Name: "deadline"}
-	answersID, endID := fmt.Sprintf("deadline-%d-answers", d.ID), fmt.Sprintf("deadline-%d-end", d.ID)
+	answersID, revealsID, endID := fmt.Sprintf("deadline-%d-answers", d.ID), fmt.Sprintf("deadline-%d-reveals", d.ID), fmt.Sprintf("deadline-%d-end", d.ID)
 	if look, err := w.Store.LookupCommand(ctx, d.EncounterID, "", endID); err != nil || look.Applied {
 		return "applied", err
 	}
 	at, answered := d.Seq, false
-	look, err := w.Store.LookupCommand(ctx, d.EncounterID, "", answersID)
-	if err != nil {
-		return "", err
-	}
-	if look.Applied {
-		at, answered = look.Seq, true
+	for _, id := range []string{answersID, revealsID} {
+		look, err := w.Store.LookupCommand(ctx, d.EncounterID, "", id)
+		if err != nil {
+			return "", err
+		}
+		if look.Applied && look.Seq > at {
+			at, answered = look.Seq, true
+		}
 	}
 	for {
 		rs, st, err := w.Table.Current(ctx, d.EncounterID)
@@ -159,14 +162,19 @@ func (w *Worker) apply(ctx context.Context, d store.DueDeadline) (string, error)
 			return outcome(answered, "moved-on"), nil
 		}
 		cmd, ok := Fallback(rs, st, players, d.Fallback)
-		if !ok || (answered && (cmd.Kind == engine.KindAcceptDefaults || d.Fallback == store.FallbackDefault)) {
-			// Nothing waits on a player; or, once their decisions are
-			// answered, what waits now is not this wait's.
-			return outcome(answered, "not-a-player"), nil
-		}
 		id := endID
-		if cmd.Kind == engine.KindAcceptDefaults {
+		switch cmd.Kind {
+		case engine.KindAcceptDefaults:
 			id = answersID
+		case engine.KindRevealTimeout:
+			id = revealsID
+		}
+		switch {
+		case !ok, answered && id == answersID, answered && id == endID && d.Fallback == store.FallbackDefault:
+			// Nothing waits on a player; or, once their decisions are
+			// answered, what waits now is not this wait's. (Sealed
+			// answers the defaults completed are this wait's to reveal.)
+			return outcome(answered, "not-a-player"), nil
 		}
 		seq, err := w.Table.Submit(ctx, d.EncounterID, play.Sender{Viewer: gm, AtSeq: at}, id, cmd)
 		switch {
@@ -197,6 +205,10 @@ func outcome(applied bool, otherwise string) string {
 //     override, logged as the GM deciding for each player), or pause when
 //     none has a default. After that, next-turn goes on to end the turn;
 //     default stops (the turn waits again, with a new deadline).
+//   - Sealed answers committed by players and not revealed once every
+//     party has answered: pause pauses; default and next-turn forfeit them
+//     (reveal-timeout: each decision's default applies, logged as
+//     decision-forfeited), then go on as above.
 //   - A player's turn (nothing waiting): next-turn and default end it (the
 //     ruleset's end-turn command; a ruleset without one pauses); pause
 //     pauses.
@@ -217,6 +229,17 @@ func Fallback(rs engine.Ruleset, st engine.State, players map[string]string, fal
 			return pause, true
 		}
 		return engine.NewCommand(engine.KindAcceptDefaults, "", map[string]any{"override": true}), true
+	}
+	// Sealed answers a player committed to and has not revealed, though
+	// every party has answered: the defaults apply (a sealed decision
+	// always has one), or the pause.
+	if slices.ContainsFunc(b.Pending, func(d engine.Decision) bool {
+		return d.For != engine.GM && players[d.For] != "" && b.AwaitsReveal(d)
+	}) {
+		if fallback == store.FallbackPause {
+			return pause, true
+		}
+		return engine.NewCommand(engine.KindRevealTimeout, "", nil), true
 	}
 	if b.Waiting() {
 		return engine.Command{}, false // the GM's to answer

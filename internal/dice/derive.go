@@ -114,11 +114,18 @@ type Deriver struct {
 // NewDeriver returns a Deriver of seed's faces at position p.
 func NewDeriver(seed Seed, p Position) *Deriver {
 	d := &Deriver{mac: hmac.New(sha256.New, seed[:])}
-	n := copy(d.msg[:], diceLabel)
+	copy(d.msg[:], diceLabel)
+	d.moveTo(p)
+	return d
+}
+
+// moveTo makes d derive the faces at position p, with the same seed (its
+// keyed HMAC state is kept: a command's faces cost no new key schedule).
+func (d *Deriver) moveTo(p Position) {
+	n := len(diceLabel)
 	binary.BigEndian.PutUint64(d.msg[n:], uint64(p.From))
 	e := sha256.Sum256([]byte(p.Entropy))
 	copy(d.msg[n+16:], e[:])
-	return d
 }
 
 // Face derives face k (0 for the command's first) of a die with sides
@@ -162,7 +169,8 @@ func Derive(seed Seed, p Position, k, sides int) int {
 type Derived struct {
 	master Seed
 	epochs map[int]Seed
-	cur    *Deriver
+	cur    *Deriver // of epoch curEpoch's seed
+	curEp  int
 	k      int
 }
 
@@ -182,7 +190,12 @@ func (s *Derived) Seed(e int) Seed {
 
 // Begin starts a command's faces at position p.
 func (s *Derived) Begin(p Position) {
-	s.cur, s.k = NewDeriver(s.Seed(p.Epoch), p), 0
+	if s.cur == nil || s.curEp != p.Epoch {
+		s.cur, s.curEp = NewDeriver(s.Seed(p.Epoch), p), p.Epoch
+	} else {
+		s.cur.moveTo(p)
+	}
+	s.k = 0
 }
 
 // Face implements Source: the next face of the command begun last.

@@ -173,3 +173,23 @@ func BenchmarkDeriveFace(b *testing.B) {
 		r.Die(20)
 	}
 }
+
+// TestDerivedKeepsNoPositionBehind begins command after command on one
+// source — new seqs, entropies, an epoch and back — and checks every face
+// against a derivation from scratch: the source keeps its keyed HMAC
+// between commands, and nothing of a position may leak into the next.
+func TestDerivedKeepsNoPositionBehind(t *testing.T) {
+	master := TestSeed(3)
+	src := NewDerived(master)
+	for _, p := range []Position{
+		{From: 1, Entropy: "aa"}, {From: 4}, {From: 9, Entropy: "aa"}, {From: 9, Entropy: "ab"},
+		{From: 15, Epoch: 1}, {From: 15, Epoch: 1, Entropy: "aa"}, {From: 20}, {From: 1 << 40, Entropy: "zz"},
+	} {
+		src.Begin(p)
+		for k := range 4 {
+			if got, want := src.Face(20), Derive(master.Epoch(p.Epoch), p, k, 20); got != want {
+				t.Fatalf("%+v face %d: %d, derived afresh %d", p, k, got, want)
+			}
+		}
+	}
+}

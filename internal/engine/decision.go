@@ -409,8 +409,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 		if player != "" {
 			text = decidedForText(player, text)
 		}
-		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text,
-			Data: mustJSON(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: player})}.With(d.concerns(b)...)); err != nil {
+		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text}.withData(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: player}).With(d.concerns(b)...)); err != nil {
 			return err
 		}
 		return tx.resume([]Answered{{Decision: d, Choice: choice, Values: values, By: by}}, steps)
@@ -423,8 +422,7 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 	if player != "" {
 		answered, sealed = decidedForText(player, answered), decidedForText(player, sealed)
 	}
-	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: answered,
-		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player})}.With(d.concerns(b)...)); err != nil {
+	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: answered}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player}).With(d.concerns(b)...)); err != nil {
 		return err
 	}
 	return tx.open(d, SealedAnswer{ID: d.ID, Choice: choice, Values: values, By: by}, sealed)
@@ -453,8 +451,7 @@ func (tx *Tx) reveal(group []Decision) error {
 	}
 	steps := tx.stepsAfter(ids)
 	text := "Revealed: " + strings.Join(texts, "; ") + "."
-	if err := tx.Emit(Event{Kind: KindDecisionsRevealed, Text: text, Involves: involvedIn(b, group),
-		Data: mustJSON(DecisionsRevealed{Group: group[0].Group, Answers: shown})}); err != nil {
+	if err := tx.Emit(Event{Kind: KindDecisionsRevealed, Text: text, Involves: involvedIn(b, group)}.withData(DecisionsRevealed{Group: group[0].Group, Answers: shown})); err != nil {
 		return err
 	}
 	return tx.resume(answers, steps)

@@ -98,16 +98,14 @@ func (tx *Tx) settleDice() error {
 		if !ok {
 			return nil
 		}
-		return tx.Emit(Event{Kind: KindDicePublished, Text: "The dice seed is published: every roll can be checked.",
-			Data: mustJSON(DicePublished{Epoch: b.Dice.Epoch, Seed: seed.String()})})
+		return tx.Emit(Event{Kind: KindDicePublished, Text: "The dice seed is published: every roll can be checked."}.withData(DicePublished{Epoch: b.Dice.Epoch, Seed: seed.String()}))
 	case b.Status != StatusFinished && b.Dice.Published:
 		e := b.Dice.Epoch + 1
 		c, ok := tx.Dice.Commitment(e)
 		if !ok {
 			return nil
 		}
-		return tx.Emit(Event{Kind: KindDiceCommitted, Text: "New dice are committed to for the rest of the fight.",
-			Data: mustJSON(DiceCommitment{Epoch: e, Commitment: c})})
+		return tx.Emit(Event{Kind: KindDiceCommitted, Text: "New dice are committed to for the rest of the fight."}.withData(DiceCommitment{Epoch: e, Commitment: c}))
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 
 	"github.com/fray-vtt/fray/internal/dice"
 )
@@ -33,6 +35,12 @@ type Event struct {
 	// when they are provable (see dice.go): with each die's At, what anyone
 	// recomputes them from once the seed is published.
 	Draw *dice.Position `json:"draw,omitempty"`
+
+	// typed is, while the event is being emitted, a copy of the value
+	// Data was encoded from, as decoding Data would make it: Decode
+	// copies it rather than decoding (see jsoncopy.go). Emit drops it
+	// before recording the event.
+	typed any
 }
 
 // NewEvent builds an event with data marshalled to JSON. Data must be a
@@ -40,7 +48,7 @@ type Event struct {
 func NewEvent(kind, actor, text string, data any, rolls ...dice.Roll) Event {
 	ev := Event{Kind: kind, Actor: actor, Text: text, Rolls: rolls}
 	if data != nil {
-		ev.Data = mustJSON(data)
+		ev = ev.withData(data)
 	}
 	return ev
 }
@@ -61,8 +69,33 @@ func (e Event) Using(t Trigger) Event {
 	return e
 }
 
-// Decode reads the event's data into v.
-func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
+// Decode reads the event's data into v. While the event is emitted, data
+// of v's type is copied rather than decoded, with the same result (see
+// jsoncopy.go).
+func (e Event) Decode(v any) error { return decodeData(e.Kind, e.typed, e.Data, v) }
+
+// decodeData reads data into v: typed, when it is a copy of what data
+// decodes to (see jsoncopy.go) of v's type, is copied instead. kind names
+// the data in the counts and errors of SetCheckDecode.
+func decodeData(kind string, typed any, data json.RawMessage, v any) error {
+	if typed == nil || !decodeTyped(typed, v) {
+		if checkDecode.Load() {
+			countDecode(kind, false)
+		}
+		return json.Unmarshal(data, v)
+	}
+	if checkDecode.Load() {
+		countDecode(kind, true)
+		want := reflect.New(reflect.TypeOf(v).Elem())
+		if err := json.Unmarshal(data, want.Interface()); err != nil {
+			return fmt.Errorf("%s: data copied, but it does not decode: %w", kind, err)
+		}
+		if got := reflect.ValueOf(v).Elem().Interface(); !reflect.DeepEqual(got, want.Elem().Interface()) {
+			return fmt.Errorf("%s: data copied as %#v, but it decodes to %#v", kind, got, want.Elem().Interface())
+		}
+	}
+	return nil
+}
 
 // Core event kinds, applied to Base by the engine before the ruleset sees
 // them. Rulesets emit the turn-order ones through the Tx's helpers.

@@ -88,8 +88,13 @@ func (b *Base) groupCommitted(group string) bool {
 	return true
 }
 
-// awaitsReveal reports whether decision d's answer is committed and must
-// now be revealed: its whole group has answered and it has not.
+// AwaitsReveal reports whether decision d's answer is committed and must
+// now be revealed: its whole group has answered and it has not. Until it
+// is, the table waits on its answerer (a turn deadline's fallback then
+// forfeits it: reveal-timeout).
+func (b *Base) AwaitsReveal(d Decision) bool { return b.awaitsReveal(d) }
+
+// awaitsReveal is AwaitsReveal.
 func (b *Base) awaitsReveal(d Decision) bool {
 	if !d.Sealed || !d.Answered || !b.groupCommitted(d.Group) {
 		return false
@@ -117,8 +122,7 @@ func (tx *Tx) commit(d Decision, commitment, by, player string) error {
 	if player != "" {
 		text = decidedForText(player, text)
 	}
-	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: text,
-		Data: mustJSON(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player, Commitment: commitment})}.With(d.concerns(b)...))
+	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: text}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player, Commitment: commitment}).With(d.concerns(b)...))
 }
 
 // unsealArgs are an unseal command's arguments.
@@ -204,8 +208,7 @@ func (tx *Tx) open(d Decision, s SealedAnswer, text string) error {
 	}
 	s.Opened = true
 	// The answer itself: seen by the GM and whoever answered, no one else.
-	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true, Text: text,
-		Data: mustJSON(s)}); err != nil {
+	if err := tx.Emit(Event{Kind: KindDecisionSealed, Actor: actor, Secret: true, Text: text}.withData(s)); err != nil {
 		return err
 	}
 	return tx.revealIfComplete(d.Group)
@@ -270,8 +273,7 @@ func decideRevealTimeout(tx *Tx, cmd Command) error {
 			actor = d.For
 		}
 		if err := tx.Emit(Event{Kind: KindDecisionForfeited, Actor: actor,
-			Text: fmt.Sprintf("%s did not reveal in time: the default applies (%s).", who, d.Label(d.Default)),
-			Data: mustJSON(DecisionForfeited{ID: d.ID, For: d.For, Choice: d.Default, Values: values})}.With(d.concerns(b)...)); err != nil {
+			Text: fmt.Sprintf("%s did not reveal in time: the default applies (%s).", who, d.Label(d.Default))}.withData(DecisionForfeited{ID: d.ID, For: d.For, Choice: d.Default, Values: values}).With(d.concerns(b)...)); err != nil {
 			return err
 		}
 		if !slices.Contains(groups, d.Group) {

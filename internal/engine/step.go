@@ -21,6 +21,12 @@ import (
 type Step struct {
 	Kind string          `json:"kind"`
 	Data json.RawMessage `json:"data,omitempty"`
+
+	// typed is a copy of the value Data was encoded from, as decoding
+	// Data would make it, while the step is the one NewStep built: Decode
+	// copies it rather than decoding (see jsoncopy.go). A step parked in
+	// the state, a copied state's or a decoded one's, has none.
+	typed any
 }
 
 // NewStep builds a step with data marshalled to JSON.
@@ -28,13 +34,14 @@ func NewStep(kind string, data any) Step {
 	s := Step{Kind: kind}
 	if data != nil {
 		s.Data = mustJSON(data)
+		s.typed = jsonCopyOf(data)
 	}
 	return s
 }
 
 // Decode reads the step's data into v.
 func (s Step) Decode(v any) error {
-	if err := json.Unmarshal(s.Data, v); err != nil {
+	if err := decodeData("step "+s.Kind, s.typed, s.Data, v); err != nil {
 		return fmt.Errorf("step %s: %w", s.Kind, err)
 	}
 	return nil

@@ -55,6 +55,7 @@ func (tx *Tx) Emit(ev Event) error {
 		return fmt.Errorf("apply %s: %w", ev.Kind, err)
 	}
 	ev.Round = b.Round // the round the event belongs to: a new round's own number
+	ev.typed = nil     // recorded, the event is its JSON alone
 	tx.events = append(tx.events, ev)
 	return nil
 }
@@ -108,8 +109,7 @@ func (tx *Tx) AskAll(ds ...Decision) error {
 		if i == 0 {
 			data.Then = then
 		}
-		if err := tx.Emit(Event{Kind: KindDecisionOpened, Actor: actor, Text: fmt.Sprintf("Waiting for %s: %s", who, d.Prompt),
-			Data: mustJSON(data)}); err != nil {
+		if err := tx.Emit(Event{Kind: KindDecisionOpened, Actor: actor, Text: fmt.Sprintf("Waiting for %s: %s", who, d.Prompt)}.withData(data)); err != nil {
 			return err
 		}
 	}
@@ -122,7 +122,7 @@ func (tx *Tx) StartRound(n int, order []string, text string) error {
 	if text == "" {
 		text = fmt.Sprintf("Round %d begins.", n)
 	}
-	return tx.Emit(Event{Kind: KindRoundStarted, Text: text, Data: mustJSON(RoundStarted{Round: n, Order: order})})
+	return tx.Emit(Event{Kind: KindRoundStarted, Text: text}.withData(RoundStarted{Round: n, Order: order}))
 }
 
 // StartTurn plays slot i of the order: its combatant acts.
@@ -135,7 +135,7 @@ func (tx *Tx) StartTurn(i int, text string) error {
 	if text == "" {
 		text = b.name(id) + "'s turn."
 	}
-	return tx.Emit(Event{Kind: KindTurnStarted, Actor: id, Text: text, Data: mustJSON(TurnStarted{Combatant: id, Turn: i})})
+	return tx.Emit(Event{Kind: KindTurnStarted, Actor: id, Text: text}.withData(TurnStarted{Combatant: id, Turn: i}))
 }
 
 // StartPhase lets several combatants act together in slot i of the order
@@ -154,7 +154,7 @@ func (tx *Tx) StartPhase(i int, acting []string, label, text string) error {
 	if text == "" {
 		text = label
 	}
-	ev := Event{Kind: KindTurnStarted, Text: text, Data: mustJSON(TurnStarted{Turn: i, Acting: acting, Label: label})}
+	ev := Event{Kind: KindTurnStarted, Text: text}.withData(TurnStarted{Turn: i, Acting: acting, Label: label})
 	return tx.Emit(ev.With(acting...))
 }
 
@@ -163,7 +163,7 @@ func (tx *Tx) Acted(id, text string) error {
 	if !slices.Contains(tx.Base().Acting, id) {
 		return fmt.Errorf("%s is not acting", id)
 	}
-	return tx.Emit(Event{Kind: KindActed, Actor: id, Text: text, Data: mustJSON(Acted{Combatant: id})})
+	return tx.Emit(Event{Kind: KindActed, Actor: id, Text: text}.withData(Acted{Combatant: id}))
 }
 
 // Reorder moves id to index to of the order for the rest of the round
@@ -202,7 +202,7 @@ func (tx *Tx) SetOrder(order []string, turn int, reason, text string) error {
 	if turn < -1 || turn >= len(order) {
 		return fmt.Errorf("order: turn %d is outside the order", turn)
 	}
-	return tx.Emit(Event{Kind: KindOrderChanged, Text: text, Data: mustJSON(OrderChanged{Order: order, Turn: turn, Reason: reason})})
+	return tx.Emit(Event{Kind: KindOrderChanged, Text: text}.withData(OrderChanged{Order: order, Turn: turn, Reason: reason}))
 }
 
 // Interrupt gives id the floor now. The given steps, then the work after
@@ -213,7 +213,7 @@ func (tx *Tx) Interrupt(id, text string, then ...Step) error {
 	}
 	rest := tx.park()
 	then = append(slices.Clone(then), rest...)
-	return tx.Emit(Event{Kind: KindInterruptStarted, Actor: id, Text: text, Data: mustJSON(InterruptStarted{Combatant: id, Then: then})})
+	return tx.Emit(Event{Kind: KindInterruptStarted, Actor: id, Text: text}.withData(InterruptStarted{Combatant: id, Then: then}))
 }
 
 // Interrupted reports whether an interruption is under way.
@@ -227,8 +227,7 @@ func (tx *Tx) EndInterrupt(text string) error {
 		return fmt.Errorf("no interruption to end")
 	}
 	top := b.Interrupts[len(b.Interrupts)-1]
-	if err := tx.Emit(Event{Kind: KindInterruptEnded, Actor: top.Combatant, Text: text,
-		Data: mustJSON(InterruptEnded{Combatant: top.Combatant})}); err != nil {
+	if err := tx.Emit(Event{Kind: KindInterruptEnded, Actor: top.Combatant, Text: text}.withData(InterruptEnded{Combatant: top.Combatant})); err != nil {
 		return err
 	}
 	return tx.Run(top.Then...)
@@ -236,7 +235,7 @@ func (tx *Tx) EndInterrupt(text string) error {
 
 // TakeOut removes id from the fight (dead, fled, unconscious for good).
 func (tx *Tx) TakeOut(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantOut, Actor: id, Text: text, Data: mustJSON(CombatantOut{Combatant: id, Reason: reason})})
+	return tx.Emit(Event{Kind: KindCombatantOut, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // BringBack returns an out combatant to the fight (healed, revived).
@@ -245,17 +244,17 @@ func (tx *Tx) BringBack(id, reason, text string) error {
 	if c == nil || !c.Out {
 		return fray.Errorf(fray.EILLEGAL, "%s is not out of the fight", tx.Base().name(id))
 	}
-	return tx.Emit(Event{Kind: KindCombatantBack, Actor: id, Text: text, Data: mustJSON(CombatantOut{Combatant: id, Reason: reason})})
+	return tx.Emit(Event{Kind: KindCombatantBack, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // PutDown marks id incapacitated but still taking turns (dying, bleeding).
 func (tx *Tx) PutDown(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantDown, Actor: id, Text: text, Data: mustJSON(CombatantOut{Combatant: id, Reason: reason})})
+	return tx.Emit(Event{Kind: KindCombatantDown, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // GetUp returns a down combatant to the fight (stabilised and healed).
 func (tx *Tx) GetUp(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantUp, Actor: id, Text: text, Data: mustJSON(CombatantOut{Combatant: id, Reason: reason})})
+	return tx.Emit(Event{Kind: KindCombatantUp, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // End emits the end of the encounter with outcome.

@@ -11,6 +11,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"hash"
+	"sync"
 )
 
 // The chain. Every event of an encounter has
@@ -93,17 +95,37 @@ func Genesis(encounterID string) Hash {
 
 // Digest is an event's digest: SHA-256(salt || Canonical(body)).
 func Digest(salt Salt, body []byte) (Hash, error) {
-	canon, err := Canonical(body)
+	var dg digester
+	return dg.digest(salt, body)
+}
+
+// digester computes digests, keeping its canonical form's buffers and its
+// hash from one event to the next.
+type digester struct {
+	c canon
+	h hash.Hash
+}
+
+func (dg *digester) digest(salt Salt, body []byte) (Hash, error) {
+	canon, err := dg.c.canonical(body)
 	if err != nil {
 		return Hash{}, err
 	}
-	h := sha256.New()
-	h.Write(salt[:])
-	h.Write(canon)
+	if dg.h == nil {
+		dg.h = sha256.New()
+	} else {
+		dg.h.Reset()
+	}
+	dg.h.Write(salt[:])
+	dg.h.Write(canon)
 	var d Hash
-	h.Sum(d[:0])
+	dg.h.Sum(d[:0])
 	return d, nil
 }
+
+// digesters keeps digesters between commands: a command's events are put
+// in canonical form in buffers grown by earlier commands.
+var digesters = sync.Pool{New: func() any { return new(digester) }}
 
 // Link is event seq's link, given the previous link and its digest.
 func Link(prev Hash, seq int64, digest Hash) Hash {
@@ -127,9 +149,11 @@ type Sealed struct {
 func Extend(prev Hash, first int64, bodies [][]byte) ([]Sealed, error) {
 	out := make([]Sealed, len(bodies))
 	salts := NewSalts(len(bodies))
+	dg := digesters.Get().(*digester)
+	defer digesters.Put(dg)
 	for i, body := range bodies {
 		seq := first + int64(i)
-		d, err := Digest(salts[i], body)
+		d, err := dg.digest(salts[i], body)
 		if err != nil {
 			return nil, fmt.Errorf("event %d: %w", seq, err)
 		}

@@ -2,6 +2,7 @@ package proof
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -25,7 +26,46 @@ import (
 // It refuses what has no canonical form: invalid UTF-8, lone surrogates,
 // duplicate names, numbers beyond a double's range, trailing text.
 func Canonical(raw []byte) ([]byte, error) {
-	c := canon{in: raw, out: make([]byte, 0, len(raw))}
+	var c canon
+	out, err := c.canonical(raw)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// canon reads one JSON text and writes its canonical form. Its buffers are
+// kept from one text to the next (see Extend), so that a command's events
+// are put in canonical form without allocating once the buffers have
+// grown.
+type canon struct {
+	in  []byte
+	i   int
+	out []byte
+	// mem is a stack of the members of the objects being read, innermost
+	// last; each member's value is written to out as it is read, and vals
+	// holds an object's values while its members are written out again in
+	// order.
+	mem  []member
+	vals []byte
+}
+
+// A member of an object: its name (decoded; it aliases the input when it
+// has no escapes) and where its canonical value is in out.
+type member struct {
+	name     []byte
+	from, to int
+}
+
+const maxDepth = 512
+
+// canonical returns the canonical form of raw, in a buffer of c's own that
+// the next call overwrites.
+func (c *canon) canonical(raw []byte) ([]byte, error) {
+	c.in, c.i, c.out, c.mem = raw, 0, c.out[:0], c.mem[:0]
+	if cap(c.out) < len(raw) {
+		c.out = make([]byte, 0, len(raw))
+	}
 	c.space()
 	if err := c.value(0); err != nil {
 		return nil, err
@@ -34,16 +74,9 @@ func Canonical(raw []byte) ([]byte, error) {
 	if c.i != len(c.in) {
 		return nil, c.errorf("text after the JSON value")
 	}
+	c.in = nil
 	return c.out, nil
 }
-
-type canon struct {
-	in  []byte
-	i   int
-	out []byte
-}
-
-const maxDepth = 512
 
 func (c *canon) errorf(format string, args ...any) error {
 	return fmt.Errorf("canonical JSON: at byte %d: %s", c.i, fmt.Sprintf(format, args...))
@@ -82,8 +115,8 @@ func (c *canon) value(depth int) error {
 	case b == '-' || b >= '0' && b <= '9':
 		return c.number()
 	}
-	for _, lit := range []string{"true", "false", "null"} {
-		if bytes.HasPrefix(c.in[c.i:], []byte(lit)) {
+	for _, lit := range [...]string{"true", "false", "null"} {
+		if len(c.in)-c.i >= len(lit) && string(c.in[c.i:c.i+len(lit)]) == lit {
 			c.i += len(lit)
 			c.out = append(c.out, lit...)
 			return nil
@@ -92,22 +125,15 @@ func (c *canon) value(depth int) error {
 	return c.errorf("unexpected %q", c.in[c.i])
 }
 
-type member struct {
-	name  string
-	key   []uint16
-	value []byte
-}
-
 func (c *canon) object(depth int) error {
 	c.i++ // {
-	var members []member
 	c.space()
 	if c.i < len(c.in) && c.in[c.i] == '}' {
 		c.i++
 		c.out = append(c.out, "{}"...)
 		return nil
 	}
-	outer := c.out
+	base, first := len(c.out), len(c.mem)
 	for {
 		c.space()
 		if c.i >= len(c.in) || c.in[c.i] != '"' {
@@ -123,11 +149,11 @@ func (c *canon) object(depth int) error {
 		}
 		c.i++
 		c.space()
-		c.out = nil
+		from := len(c.out)
 		if err := c.value(depth + 1); err != nil {
 			return err
 		}
-		members = append(members, member{name: name, key: utf16.Encode([]rune(name)), value: c.out})
+		c.mem = append(c.mem, member{name: name, from: from, to: len(c.out)})
 		c.space()
 		if c.i >= len(c.in) {
 			return c.errorf("unexpected end in an object")
@@ -142,21 +168,61 @@ func (c *canon) object(depth int) error {
 		c.i++
 		break
 	}
-	slices.SortFunc(members, func(a, b member) int { return slices.Compare(a.key, b.key) })
-	c.out = append(outer, '{')
+	// The members' values are in out, one after the other from base, in
+	// the order read (an inner object has written its own out in order
+	// and popped its members): copy them aside and write the object again
+	// with its members sorted.
+	members := c.mem[first:]
+	slices.SortFunc(members, func(a, b member) int { return compareUTF16(a.name, b.name) })
+	c.vals = append(c.vals[:0], c.out[base:]...)
+	c.out = append(c.out[:base], '{')
 	for k, m := range members {
 		if k > 0 {
-			if m.name == members[k-1].name {
+			if bytes.Equal(m.name, members[k-1].name) {
 				return c.errorf("duplicate member %q", m.name)
 			}
 			c.out = append(c.out, ',')
 		}
 		c.out = appendString(c.out, m.name)
 		c.out = append(c.out, ':')
-		c.out = append(c.out, m.value...)
+		c.out = append(c.out, c.vals[m.from-base:m.to-base]...)
 	}
 	c.out = append(c.out, '}')
+	c.mem = c.mem[:first]
 	return nil
+}
+
+// compareUTF16 orders two valid UTF-8 names as their UTF-16 code units
+// compare (RFC 8785, section 3.2.3). That is the order of their code
+// points, but for a character beyond U+FFFF (a surrogate pair, from
+// 0xD800) against one from U+E000 to U+FFFF.
+func compareUTF16(a, b []byte) int {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < utf8.RuneSelf && b[0] < utf8.RuneSelf {
+			if a[0] != b[0] {
+				return cmp.Compare(a[0], b[0])
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRune(a)
+		rb, nb := utf8.DecodeRune(b)
+		if ra != rb {
+			return cmp.Compare(utf16Key(ra), utf16Key(rb))
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// utf16Key is r's UTF-16 code units as one number that orders like them:
+// the unit (or the pair's first unit) in the high half.
+func utf16Key(r rune) uint32 {
+	if r < 0x10000 {
+		return uint32(r) << 16
+	}
+	hi, lo := utf16.EncodeRune(r)
+	return uint32(hi)<<16 | uint32(lo)
 }
 
 func (c *canon) array(depth int) error {
@@ -191,20 +257,20 @@ func (c *canon) array(depth int) error {
 	}
 }
 
-// str reads a JSON string and returns its value.
-func (c *canon) str() (string, error) {
+// str reads a JSON string and returns its value: a slice of the input
+// when the string has no escapes, which is the common case.
+func (c *canon) str() ([]byte, error) {
 	c.i++ // "
 	start := c.i
-	// The common case: no escapes.
 	for c.i < len(c.in) {
 		b := c.in[c.i]
 		if b == '"' {
 			s := c.in[start:c.i]
 			if !utf8.Valid(s) {
-				return "", c.errorf("invalid UTF-8")
+				return nil, c.errorf("invalid UTF-8")
 			}
 			c.i++
-			return string(s), nil
+			return s, nil
 		}
 		if b == '\\' || b < 0x20 {
 			break
@@ -214,25 +280,25 @@ func (c *canon) str() (string, error) {
 	buf := append([]byte(nil), c.in[start:c.i]...)
 	for {
 		if c.i >= len(c.in) {
-			return "", c.errorf("unterminated string")
+			return nil, c.errorf("unterminated string")
 		}
 		b := c.in[c.i]
 		switch {
 		case b == '"':
 			c.i++
 			if !utf8.Valid(buf) {
-				return "", c.errorf("invalid UTF-8")
+				return nil, c.errorf("invalid UTF-8")
 			}
-			return string(buf), nil
+			return buf, nil
 		case b < 0x20:
-			return "", c.errorf("control character in a string")
+			return nil, c.errorf("control character in a string")
 		case b != '\\':
 			buf = append(buf, b)
 			c.i++
 			continue
 		}
 		if c.i+1 >= len(c.in) {
-			return "", c.errorf("unterminated escape")
+			return nil, c.errorf("unterminated escape")
 		}
 		e := c.in[c.i+1]
 		c.i += 2
@@ -252,24 +318,24 @@ func (c *canon) str() (string, error) {
 		case 'u':
 			r, err := c.hex4()
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			if utf16.IsSurrogate(r) {
 				if r >= 0xdc00 || c.i+1 >= len(c.in) || c.in[c.i] != '\\' || c.in[c.i+1] != 'u' {
-					return "", c.errorf("lone surrogate")
+					return nil, c.errorf("lone surrogate")
 				}
 				c.i += 2
 				r2, err := c.hex4()
 				if err != nil {
-					return "", err
+					return nil, err
 				}
 				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
-					return "", c.errorf("lone surrogate")
+					return nil, c.errorf("lone surrogate")
 				}
 			}
 			buf = utf8.AppendRune(buf, r)
 		default:
-			return "", c.errorf("bad escape \\%c", e)
+			return nil, c.errorf("bad escape \\%c", e)
 		}
 	}
 }
@@ -286,6 +352,11 @@ func (c *canon) hex4() (rune, error) {
 	return rune(n), nil
 }
 
+// exactDigits is how many digits an integer may have to be written as it
+// is read: below 10^15 < 2^53 every integer is a double exactly, and
+// ECMAScript writes it with its digits.
+const exactDigits = 15
+
 func (c *canon) number() error {
 	start := c.i
 	if c.in[c.i] == '-' {
@@ -300,23 +371,35 @@ func (c *canon) number() error {
 		return n
 	}
 	intStart := c.i
-	if digits() == 0 || c.in[intStart] == '0' && c.i-intStart > 1 {
+	n := digits()
+	if n == 0 || c.in[intStart] == '0' && n > 1 {
 		return c.errorf("bad number")
 	}
+	integer := true
 	if c.i < len(c.in) && c.in[c.i] == '.' {
 		c.i++
+		integer = false
 		if digits() == 0 {
 			return c.errorf("bad number")
 		}
 	}
 	if c.i < len(c.in) && (c.in[c.i] == 'e' || c.in[c.i] == 'E') {
 		c.i++
+		integer = false
 		if c.i < len(c.in) && (c.in[c.i] == '+' || c.in[c.i] == '-') {
 			c.i++
 		}
 		if digits() == 0 {
 			return c.errorf("bad number")
 		}
+	}
+	if integer && n <= exactDigits {
+		if n == 1 && c.in[intStart] == '0' {
+			c.out = append(c.out, '0') // -0 too
+		} else {
+			c.out = append(c.out, c.in[start:c.i]...)
+		}
+		return nil
 	}
 	f, err := strconv.ParseFloat(string(c.in[start:c.i]), 64)
 	if err != nil || math.IsInf(f, 0) {
@@ -375,7 +458,7 @@ func AppendNumber(out []byte, f float64) []byte {
 }
 
 // appendString appends s as a canonical JSON string.
-func appendString(out []byte, s string) []byte {
+func appendString[T string | []byte](out []byte, s T) []byte {
 	const hex = "0123456789abcdef"
 	out = append(out, '"')
 	start := 0

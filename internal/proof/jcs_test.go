@@ -2,8 +2,11 @@ package proof
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -94,5 +97,65 @@ func FuzzCanonical(f *testing.F) {
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("not idempotent: %s → %s (%v)", out, again, err)
 		}
+		if ref, err := canonicalReference(raw); err != nil || string(ref) != string(out) {
+			t.Fatalf("canonical form of %q: %s, the reference gives %s (%v)", raw, out, ref, err)
+		}
 	})
+}
+
+// TestCanonicalMatchesTheReference holds Canonical to the first, plain
+// implementation (jcs_reference_test.go) over random JSON texts: names
+// beyond ASCII (U+E000–U+FFFF against surrogate pairs, where UTF-16 order
+// is not code point order), escapes, every shape of number (integers on
+// both sides of 15 digits, -0, fractions, exponents), nesting, whitespace
+// and duplicate names — the same bytes, or both refusing.
+func TestCanonicalMatchesTheReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 8785))
+	names := []string{"a", "b", "seq", "kind", "A", `a\u0000`, "é", `\u00e9`, "€", `\ufb33`, `\uffff`, "\uffff", "\ue000", "😀", `\ud83d\ude00`, "𝄞", `\ud834\udd1e`, "ab", `a\"b`, `\n`, "", "z" + strings.Repeat("y", 40)}
+	numbers := []string{"0", "-0", "7", "-12", "100", "123456789012345", "1234567890123456", "-9007199254740993", "99999999999999999999999",
+		"0.5", "-0.0000033", "1.0", "4.50", "1e3", "1E+30", "2e-3", "-1.5e-7", "0.000001", "1e21", "1e400", "01", "1."}
+	strs := []string{`""`, `"plain"`, `"\u20ac\t\"\\\/"`, `"\u000F"`, "\"é😀\"", `"\ud800"`, "\"a\nb\"", `"\uDBFF\uDFFF"`}
+	var value func(depth int) string
+	value = func(depth int) string {
+		switch k := r.IntN(10); {
+		case k < 2 && depth < 5:
+			var b strings.Builder
+			b.WriteString("{")
+			for i := range r.IntN(7) {
+				if i > 0 {
+					b.WriteString(" ,")
+				}
+				fmt.Fprintf(&b, "\"%s\" : %s", names[r.IntN(len(names))], value(depth+1))
+			}
+			b.WriteString("}\n")
+			return b.String()
+		case k < 4 && depth < 5:
+			var parts []string
+			for range r.IntN(5) {
+				parts = append(parts, value(depth+1))
+			}
+			return "[ " + strings.Join(parts, ",") + "]"
+		case k < 6:
+			return numbers[r.IntN(len(numbers))]
+		case k < 8:
+			return strs[r.IntN(len(strs))]
+		default:
+			return []string{"true", "false", "null", "nul"}[r.IntN(4)]
+		}
+	}
+	accepted := 0
+	for range 20000 {
+		raw := []byte(value(0))
+		got, err := Canonical(raw)
+		want, werr := canonicalReference(raw)
+		if (err == nil) != (werr == nil) || string(got) != string(want) {
+			t.Fatalf("%s:\n  canonical %s (%v)\n  reference %s (%v)", raw, got, err, want, werr)
+		}
+		if err == nil {
+			accepted++
+		}
+	}
+	if accepted < 5000 {
+		t.Fatalf("only %d of 20000 random texts were valid: the test checks little", accepted)
+	}
 }

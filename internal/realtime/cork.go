@@ -20,16 +20,26 @@ type corkConn struct {
 
 	mu       sync.Mutex
 	corked   bool
-	held     []byte
+	held     *[]byte   // while corked: what waits for uncork (from heldBuffers)
 	deadline time.Time // the write deadline set on Conn
 }
+
+// heldBuffers are the buffers corked writes collect in, lent to a session
+// only while it writes: an idle socket holds none.
+var heldBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 16<<10)
+	return &b
+}}
 
 // Write sends p now, or holds it until uncork while corked.
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.corked {
-		c.held = append(c.held, p...)
+		if c.held == nil {
+			c.held = heldBuffers.Get().(*[]byte)
+		}
+		*c.held = append(*c.held, p...)
 		return len(p), nil
 	}
 	c.bound()
@@ -57,21 +67,28 @@ func (c *corkConn) uncork() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
-	if len(c.held) == 0 {
+	held := c.held
+	if held == nil {
 		return nil
 	}
-	c.bound()
-	_, err := c.Conn.Write(c.held)
-	if cap(c.held) > 64<<10 {
-		c.held = nil // a burst: do not keep its buffer for the session's life
-	} else {
-		c.held = c.held[:0]
+	c.held = nil
+	var err error
+	if len(*held) > 0 {
+		c.bound()
+		_, err = c.Conn.Write(*held)
+	}
+	if cap(*held) <= 64<<10 { // a burst's buffer is not kept
+		*held = (*held)[:0]
+		heldBuffers.Put(held)
 	}
 	return err
 }
 
-// corkingWriter hands the websocket library a corkConn, with a write
-// buffer large enough for a projection, when it hijacks the connection.
+// corkingWriter hands the websocket library a corkConn when it hijacks the
+// connection, with a small write buffer: frames written corked collect in
+// the corkConn (a pooled buffer, lent only while writing), so the library's
+// buffer only needs to hold a control frame, and a larger one would be
+// held by every idle socket.
 type corkingWriter struct {
 	http.ResponseWriter
 	timeout time.Duration
@@ -89,8 +106,12 @@ func (w *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	w.conn = &corkConn{Conn: nc, timeout: w.timeout}
-	return w.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(w.conn, 16<<10)), nil
+	return w.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(w.conn, writeBufferSize)), nil
 }
+
+// writeBufferSize is the websocket library's write buffer: a frame's
+// header and a control frame fit; a larger payload passes through.
+const writeBufferSize = 512
 
 // Unwrap lets http.ResponseController reach the server's writer.
 func (w *corkingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -22,6 +22,16 @@ import (
 // keyed by element id (see web.Fragments). full means "events is the whole log".
 type Renderer func(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
 
+// PageRenderer renders, like a Renderer, the pages of one encounter's
+// viewers, update after update: it may reuse what it rendered for another
+// viewer of the update or for the previous update (web.Sections renders each
+// section once per distinct input).
+type PageRenderer interface {
+	Render(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
+	// Next says an update's frames are built.
+	Next()
+}
+
 // Encounters is what a websocket session needs from the play service: its
 // first state, and where its commands go.
 type Encounters interface {
@@ -76,7 +86,10 @@ type Config struct {
 	// (the "log", "chat" and "cards" fragments of Render): what a page
 	// whose sections did not change needs (see Publish).
 	RenderEntries Renderer
-	Logger        *slog.Logger
+	// Pages, when set, gives each encounter the renderer of its updates'
+	// fragments (instead of Render); snapshots and resumes still use Render.
+	Pages  func() PageRenderer
+	Logger *slog.Logger
 	// Origins decides which browser origins may open a socket (scheme,
 	// host and port: internal/origin). Nil allows the same host only,
 	// whatever the scheme (the websocket library's check).
@@ -111,6 +124,7 @@ type room struct {
 	// shown is touched only by Publish, which the encounter's owner calls
 	// for one update at a time.
 	shown map[string]shown
+	pages PageRenderer // Config.Pages's, made by the first Publish
 }
 
 // shown is what the update that brought an encounter to seq showed the
@@ -150,6 +164,7 @@ type client struct {
 	html      bool
 	wantView  bool
 	send      *queue
+	ctx       context.Context // the session's; ends when it is closed
 	cancel    context.CancelFunc
 	closeOnce sync.Once
 	sent      int64 // the last event seq written; only the writer touches it
@@ -220,6 +235,13 @@ func (h *Hub) Publish(u play.Update) {
 		clients = append(clients, c)
 	}
 	h.mu.Unlock()
+	if r.pages == nil && h.cfg.Pages != nil {
+		r.pages = h.cfg.Pages()
+	}
+	render := h.cfg.Render
+	if r.pages != nil {
+		render = r.pages.Render
+	}
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
 	next := make(map[string]shown, len(frames))
@@ -232,7 +254,7 @@ func (h *Hub) Publish(u play.Update) {
 		if !done {
 			var err error
 			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base)
+			data, now, err = h.updateFrame(c, u, r.shown[key], base, render)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
@@ -252,6 +274,9 @@ func (h *Hub) Publish(u play.Update) {
 		}
 	}
 	r.shown = next
+	if r.pages != nil {
+		r.pages.Next()
+	}
 }
 
 // frameKey says which clients get the same frames: those of one viewer
@@ -276,7 +301,7 @@ func (c *client) frameKey() string {
 // the sections are not rendered again — only the new events' entries are
 // (Config.RenderEntries), and a viewer who sees no new event costs no
 // rendering at all.
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]byte, shown, error) {
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -291,7 +316,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 			return nil, now, err
 		}
 		sameView = follows && sameButSeq(now.view, prev.view)
-		if c.html && h.cfg.Render != nil {
+		if c.html && render != nil {
 			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
 				if len(events) > 0 {
 					if html, err = h.cfg.RenderEntries(context.Background(), view, events, false); err != nil {
@@ -306,7 +331,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64) ([]b
 					now.html[k] = v
 				}
 			} else {
-				if html, err = h.cfg.Render(context.Background(), view, events, false); err != nil {
+				if html, err = render(context.Background(), view, events, false); err != nil {
 					return nil, now, err
 				}
 				now.html = html
@@ -653,7 +678,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	defer cancel()
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
-		send: newQueue(h.cfg.SendQueue), cancel: cancel,
+		send: newQueue(h.cfg.SendQueue), ctx: ctx, cancel: cancel,
 		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
 	}
 	c.access.Store(opt.Access)
@@ -679,13 +704,20 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		c.close(websocket.StatusInternalError, fray.ErrorMessage(err))
 		return
 	}
-	if err := c.write(ctx, first); err != nil {
+	// Corked: the snapshot leaves in one write whatever the library's
+	// buffer.
+	c.cork.cork()
+	err = c.write(ctx, first)
+	if uerr := c.cork.uncork(); err == nil {
+		err = uerr
+	}
+	if err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
 		return
 	}
 	c.sent = seq
-	go c.writeLoop(ctx)
-	go c.pingLoop(ctx)
+	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
+	c.startPings(ctx)
 	c.readLoop(ctx)
 	if c.closing.Load() {
 		// The writer sends the last replies, then the close frame.
@@ -827,20 +859,25 @@ func (c *client) ackedWithEvents(id string) bool {
 // enqueue never blocks: a client whose queue is full is too slow and is
 // disconnected, so it can never hold up the encounter or other clients.
 func (c *client) enqueue(f frame) {
-	if !c.send.push(f) {
+	ok, start := c.send.push(f)
+	if !ok {
 		c.close(websocket.StatusPolicyViolation, "client too slow")
+		return
+	}
+	if start {
+		go c.writeLoop(c.ctx)
 	}
 }
 
-// writeLoop writes the client's frames as they are queued. Frames queued
-// together go out in one write (see corkConn).
+// writeLoop writes the client's frames until none waits. Frames queued
+// together go out in one write (see corkConn). It runs only while there is
+// something to write (enqueue starts it): an idle socket holds no writer's
+// goroutine.
 func (c *client) writeLoop(ctx context.Context) {
 	var batch []frame
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-c.send.ready:
+		if ctx.Err() != nil {
+			return // ending: no writer is started again (c.close cancelled ctx)
 		}
 		c.cork.cork()
 		stop := false
@@ -856,7 +893,7 @@ func (c *client) writeLoop(ctx context.Context) {
 			c.close(websocket.StatusInternalError, "write failed")
 			return
 		}
-		if stop {
+		if stop || c.send.done() {
 			return
 		}
 	}
@@ -892,23 +929,32 @@ func (c *client) write(ctx context.Context, data []byte) error {
 	return c.conn.Write(ctx, websocket.MessageText, data)
 }
 
-func (c *client) pingLoop(ctx context.Context) {
-	t := time.NewTicker(c.hub.cfg.PingInterval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
+// startPings pings the client every PingInterval until ctx ends. It holds
+// no goroutine between pings (an idle socket's stack is memory): a timer
+// runs each ping on a goroutine of its own.
+func (c *client) startPings(ctx context.Context) {
+	var t *time.Timer
+	var mu sync.Mutex // t is set before the first ping can read it
+	mu.Lock()
+	defer mu.Unlock()
+	t = time.AfterFunc(c.hub.cfg.PingInterval, func() {
+		if ctx.Err() != nil {
 			return
-		case <-t.C:
-			pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
-			err := c.conn.Ping(pctx)
-			cancel()
-			if err != nil {
-				c.close(websocket.StatusGoingAway, "ping timeout")
-				return
-			}
 		}
-	}
+		pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+		err := c.conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				c.close(websocket.StatusGoingAway, "ping timeout")
+			}
+			return
+		}
+		mu.Lock()
+		t.Reset(c.hub.cfg.PingInterval)
+		mu.Unlock()
+	})
+	context.AfterFunc(ctx, func() { t.Stop() })
 }
 
 // close stops sending to the client at once, then sends a close frame off

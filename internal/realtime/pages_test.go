@@ -61,6 +61,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 				}
 			}
 			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
+				Pages: func() PageRenderer { return web.NewSections() },
 				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
 					return web.EntryFragments(ctx, v, events)
 				}})

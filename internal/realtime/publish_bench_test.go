@@ -31,6 +31,7 @@ func BenchmarkPublish(b *testing.B) {
 			cpu0 := processCPU()
 			for b.Loop() {
 				hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
+					Pages: func() PageRenderer { return web.NewSections() },
 					RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
 						return web.EntryFragments(ctx, v, events)
 					}})
@@ -76,7 +77,7 @@ type recorded struct {
 
 // recordFight plays up to n commands of an example with its tactics and
 // keeps each command's update (with a copy of the state after it).
-func recordFight(b *testing.B, name string, n int) recorded {
+func recordFight(b testing.TB, name string, n int) recorded {
 	b.Helper()
 	exs, err := examples.All()
 	if err != nil {

@@ -9,27 +9,39 @@ type queue struct {
 	mu    sync.Mutex
 	items []frame
 	limit int
-	// ready holds a token while frames may be waiting.
-	ready chan struct{}
+	// writing says a writer owns the queue's frames: it writes them until
+	// the queue is empty (done). A new queue's frames wait for its owner
+	// to start writing (done too).
+	writing bool
 }
 
 func newQueue(limit int) *queue {
-	return &queue{limit: limit, ready: make(chan struct{}, 1)}
+	return &queue{limit: limit, writing: true}
 }
 
-// push adds f, or reports false when the queue is full.
-func (q *queue) push(f frame) bool {
+// push adds f, or reports false when the queue is full. start says the
+// caller must start a writer: none was writing.
+func (q *queue) push(f frame) (ok, start bool) {
 	q.mu.Lock()
+	defer q.mu.Unlock()
 	if len(q.items) >= q.limit {
-		q.mu.Unlock()
-		return false
+		return false, false
 	}
 	q.items = append(q.items, f)
-	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
+	start = !q.writing
+	q.writing = true
+	return true, start
+}
+
+// done is the writer's end: it reports true, and the writer stops, when
+// no frame waits; otherwise the writer goes on.
+func (q *queue) done() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) > 0 {
+		return false
 	}
+	q.writing = false
 	return true
 }
 

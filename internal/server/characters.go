@@ -244,13 +244,10 @@ func (s *Server) handleImportCharacters(w http.ResponseWriter, r *http.Request) 
 	if !ok {
 		return
 	}
-	data, err := readJSONFile(r)
-	n := 0
-	if err == nil {
-		n, err = s.Characters.Import(r.Context(), m.campaign, characters.User{ID: m.user.ID, Name: m.user.Name}, data)
-	}
-	if err != nil {
-		campaignRedirect(w, r, m.campaign, flashError, "The characters were not imported: "+errMessage(err))
+	n, ok := importUpload(w, r, m.campaign, "The characters were not imported", func(data []byte) (int, error) {
+		return s.Characters.Import(r.Context(), m.campaign, characters.User{ID: m.user.ID, Name: m.user.Name}, data)
+	})
+	if !ok {
 		return
 	}
 	campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+strconv.Itoa(n)+" characters with their history.")

@@ -79,13 +79,10 @@ func (s *Server) handleImportDraft(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := readJSONFile(r)
-	var d store.Draft
-	if err == nil {
-		d, err = s.Drafts.ImportDraft(r.Context(), m.campaign, data)
-	}
-	if err != nil {
-		campaignRedirect(w, r, m.campaign, flashError, "The file was not imported: "+errMessage(err))
+	d, ok := importUpload(w, r, m.campaign, "The file was not imported", func(data []byte) (store.Draft, error) {
+		return s.Drafts.ImportDraft(r.Context(), m.campaign, data)
+	})
+	if !ok {
 		return
 	}
 	draftRedirect(w, r, d.ID, flashNotice, "Imported "+d.Name+" as a draft.")

@@ -55,15 +55,13 @@ func (s *Server) handleImportFile(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := readJSONFile(r)
-	if err == nil {
-		var e store.Encounter
-		if e, err = s.Encounters.Import(r.Context(), m.campaign, data); err == nil {
-			campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+e.Name+".")
-			return
-		}
+	e, ok := importUpload(w, r, m.campaign, "The file was not imported", func(data []byte) (store.Encounter, error) {
+		return s.Encounters.Import(r.Context(), m.campaign, data)
+	})
+	if !ok {
+		return
 	}
-	campaignRedirect(w, r, m.campaign, flashError, "The file was not imported: "+errMessage(err))
+	campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+e.Name+".")
 }
 
 // handleImportEncounter creates an encounter from a setup document (the
@@ -168,6 +166,22 @@ func writeSetupFile(w http.ResponseWriter, name string, setup []byte) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+sheet.Slug(name)+`.json"`)
 	_, _ = w.Write(append(setup, '\n'))
+}
+
+// importUpload reads the JSON file a GM uploaded from campaign's page and
+// hands it to importFile. A file that cannot be read, or that importFile
+// refuses, sends the GM back to the campaign page with notImported and the
+// reason, and ok is false.
+func importUpload[T any](w http.ResponseWriter, r *http.Request, campaign, notImported string, importFile func(data []byte) (T, error)) (out T, ok bool) {
+	data, err := readJSONFile(r)
+	if err == nil {
+		out, err = importFile(data)
+	}
+	if err != nil {
+		campaignRedirect(w, r, campaign, flashError, notImported+": "+errMessage(err))
+		return out, false
+	}
+	return out, true
 }
 
 // readJSONFile reads the form's "file", at most prep.MaxSetupBytes.

@@ -16,28 +16,56 @@ func (s *Server) handleLoginPage(w http.ResponseWriter, r *http.Request) {
 // names and wrong passwords get the same answer after the same work, so
 // names cannot be probed.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	name, password, next := r.PostFormValue("name"), r.PostFormValue("password"), localPath(r.PostFormValue("next"))
-	fail := func(status int, msg string) {
-		w.WriteHeader(status)
-		render(w, r, web.AuthForm(web.AuthFormProps{Mode: "login", Next: next, Name: name, Error: msg}))
-	}
-	if ok, err := s.allow(r, "login:"+s.clientIP(r)); err != nil {
-		writeError(w, r, err)
-		return
-	} else if !ok {
-		fail(http.StatusTooManyRequests, "Too many attempts. Wait a minute and try again.")
+	f := readAuthForm(r, "login")
+	if !s.allowAuth(w, r, f, "Too many attempts. Wait a minute and try again.") {
 		return
 	}
-	u, err := s.Accounts.Login(r.Context(), name, password)
+	u, err := s.Accounts.Login(r.Context(), f.name, f.password)
 	if errCode(err) == fray.EUNAUTHORIZED {
-		fail(http.StatusUnauthorized, errMessage(err))
+		f.fail(w, r, http.StatusUnauthorized, errMessage(err))
 		return
 	}
 	if err != nil {
 		writeError(w, r, err) // the database cannot say: not a wrong password
 		return
 	}
-	if err := s.startSession(w, r, u.ID); err != nil {
+	s.signIn(w, r, u.ID, f.next)
+}
+
+// authForm is what the log-in and sign-up forms post.
+type authForm struct {
+	mode                 string // "login" or "signup"
+	name, password, next string
+}
+
+func readAuthForm(r *http.Request, mode string) authForm {
+	return authForm{mode: mode, name: r.PostFormValue("name"), password: r.PostFormValue("password"),
+		next: localPath(r.PostFormValue("next"))}
+}
+
+// fail shows the form again with msg, the name kept.
+func (f authForm) fail(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	w.WriteHeader(status)
+	render(w, r, web.AuthForm(web.AuthFormProps{Mode: f.mode, Next: f.next, Name: f.name, Error: msg}))
+}
+
+// allowAuth counts the attempt against the caller's address (log-ins and
+// sign-ups apart); over the limit it answers with the form and tooMany,
+// and reports false.
+func (s *Server) allowAuth(w http.ResponseWriter, r *http.Request, f authForm, tooMany string) bool {
+	ok, err := s.allow(r, f.mode+":"+s.clientIP(r))
+	switch {
+	case err != nil:
+		writeError(w, r, err)
+	case !ok:
+		f.fail(w, r, http.StatusTooManyRequests, tooMany)
+	}
+	return err == nil && ok
+}
+
+// signIn starts userID's session on this browser and goes on to next.
+func (s *Server) signIn(w http.ResponseWriter, r *http.Request, userID, next string) {
+	if err := s.startSession(w, r, userID); err != nil {
 		writeError(w, r, err)
 		return
 	}

@@ -15,28 +15,16 @@ func (s *Server) handleSignupPage(w http.ResponseWriter, r *http.Request) {
 // handleSignup creates an account and signs it in: POST /signup (name,
 // password, password2, next).
 func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
-	name, password, next := r.PostFormValue("name"), r.PostFormValue("password"), localPath(r.PostFormValue("next"))
-	fail := func(status int, msg string) {
-		w.WriteHeader(status)
-		render(w, r, web.AuthForm(web.AuthFormProps{Mode: "signup", Next: next, Name: name, Error: msg}))
-	}
-	if ok, err := s.allow(r, "signup:"+s.clientIP(r)); err != nil {
-		writeError(w, r, err)
-		return
-	} else if !ok {
-		fail(http.StatusTooManyRequests, "Too many sign-ups from here. Wait a minute and try again.")
+	f := readAuthForm(r, "signup")
+	if !s.allowAuth(w, r, f, "Too many sign-ups from here. Wait a minute and try again.") {
 		return
 	}
-	u, err := s.Accounts.Signup(r.Context(), name, password, r.PostFormValue("password2"))
+	u, err := s.Accounts.Signup(r.Context(), f.name, f.password, r.PostFormValue("password2"))
 	if err != nil {
-		fail(failStatus(r, err), errMessage(err))
+		f.fail(w, r, failStatus(r, err), errMessage(err))
 		return
 	}
-	if err := s.startSession(w, r, u.ID); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	s.signIn(w, r, u.ID, f.next)
 }
 
 // handleAPISignup creates an account and returns an API token for it, for

@@ -213,13 +213,10 @@ func (s *Server) handleImportBestiary(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, err := readJSONFile(r)
-	n := 0
-	if err == nil {
-		n, err = s.StatBlocks.ImportBestiary(r.Context(), m.campaign, data)
-	}
-	if err != nil {
-		campaignRedirect(w, r, m.campaign, flashError, "The bestiary was not imported: "+errMessage(err))
+	n, ok := importUpload(w, r, m.campaign, "The bestiary was not imported", func(data []byte) (int, error) {
+		return s.StatBlocks.ImportBestiary(r.Context(), m.campaign, data)
+	})
+	if !ok {
 		return
 	}
 	campaignRedirect(w, r, m.campaign, flashNotice, "Imported "+strconv.Itoa(n)+" bestiary entries.")

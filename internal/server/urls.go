@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -40,3 +41,16 @@ func RenderEntries(ctx context.Context, v engine.View, events []engine.Event, _ 
 func RenderFragments(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error) {
 	return web.Fragments(web.WithActURL(ctx, actURL(v.ID, "")), v, events, full)
 }
+
+// Pages is the realtime hub's renderer of one encounter's updates
+// (realtime.Config.Pages): RenderFragments with each section rendered once
+// per distinct input (web.Sections).
+func Pages() realtime.PageRenderer { return pages{web.NewSections()} }
+
+type pages struct{ sections *web.Sections }
+
+func (p pages) Render(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error) {
+	return p.sections.Render(web.WithActURL(ctx, actURL(v.ID, "")), v, events, full)
+}
+
+func (p pages) Next() { p.sections.Next() }

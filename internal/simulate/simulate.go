@@ -193,20 +193,26 @@ func New(rs engine.Ruleset, setup engine.Setup, maxRounds int) (*Simulator, erro
 // the rules or the tactics is an error of the fight: simulations run in
 // a server's background.
 func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
+	f, _, err = s.play(seed)
+	return f, err
+}
+
+// play is Fight, with the fight's events.
+func (s *Simulator) play(seed uint64) (f Fight, log []engine.Event, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			f, err = Fight{}, fmt.Errorf("%s: panic: %v", s.rs.ID(), p)
+			f, log, err = Fight{}, nil, fmt.Errorf("%s: panic: %v", s.rs.ID(), p)
 		}
 	}()
 	st, err := engine.Copy(s.initial)
 	if err != nil {
-		return Fight{}, err
+		return Fight{}, nil, err
 	}
 	roller := dice.NewRoller(dice.NewSeeded(seed))
 	gm := engine.GMViewer()
-	log, st, err := engine.DecideOwned(s.rs, st, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller, nil)
+	log, st, err = engine.DecideOwned(s.rs, st, gm, "start", engine.NewCommand(engine.KindStart, "", nil), roller, nil)
 	if err != nil {
-		return Fight{}, fmt.Errorf("start: %w", err)
+		return Fight{}, nil, fmt.Errorf("start: %w", err)
 	}
 	maxCommands := commandsPerRound * len(st.Core().Combatants) * (s.maxRounds + 1)
 	var taken []engine.Command
@@ -218,7 +224,7 @@ func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
 		for {
 			cmd, ok := s.policy.Next(st, offer)
 			if !ok {
-				return Fight{}, fmt.Errorf("round %d: nothing to do (acting %v)", st.Core().Round, st.Core().Acting)
+				return Fight{}, nil, fmt.Errorf("round %d: nothing to do (acting %v)", st.Core().Round, st.Core().Acting)
 			}
 			seq := st.Core().Seq
 			events, next, err := engine.DecideOwned(s.rs, st, gm, "c"+strconv.Itoa(f.Commands), cmd, roller, nil)
@@ -228,18 +234,18 @@ func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
 				break
 			}
 			if fray.ErrorCode(err) == fray.EINTERNAL {
-				return Fight{}, fmt.Errorf("%s: %w", cmd.Kind, err)
+				return Fight{}, nil, fmt.Errorf("%s: %w", cmd.Kind, err)
 			}
 			refused = append(refused, cmd)
 			if len(refused) > maxRefusals {
-				return Fight{}, fmt.Errorf("round %d: %d commands refused in a row, the last %s: %w", st.Core().Round, len(refused), cmd.Kind, err)
+				return Fight{}, nil, fmt.Errorf("round %d: %d commands refused in a row, the last %s: %w", st.Core().Round, len(refused), cmd.Kind, err)
 			}
 			if st.Core().Seq != seq {
 				// Refused part-way: the state holds some of the
 				// command's events. Rebuild it from the log, and the
 				// offer on it.
 				if st, err = s.replay(log); err != nil {
-					return Fight{}, err
+					return Fight{}, nil, err
 				}
 				offer = engine.NewOffer(s.rs, st, taken)
 				for _, c := range refused[:len(refused)-1] {
@@ -265,7 +271,7 @@ func (s *Simulator) Fight(seed uint64) (f Fight, err error) {
 			f.Fell = append(f.Fell, c.ID)
 		}
 	}
-	return f, nil
+	return f, log, nil
 }
 
 func (s *Simulator) replay(log []engine.Event) (engine.State, error) {

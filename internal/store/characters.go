@@ -65,6 +65,8 @@ type CharacterSave struct {
 	EncounterName  string
 	UserID         string
 	UserName       string
+
+	raced bool // an upsert found the row made meanwhile by another save
 }
 
 // CarryOver is an encounter's carry-over decision for one character.
@@ -230,14 +232,24 @@ func saveCharacter(ctx context.Context, tx pgx.Tx, s CharacterSave) (int, error)
 		if s.Kind == RevisionEdited {
 			s.Kind = RevisionCreated
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO characters (id, campaign_id, ruleset, name, stats, revision)
-			VALUES ($1, $2::uuid, $3, $4, $5, 1)`, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
+		// Two saves of a new character at once (two encounters created
+		// together with the same player characters) both find no row: the
+		// second waits for the first here and then finds the row taken.
+		tag, err := tx.Exec(ctx, `INSERT INTO characters (id, campaign_id, ruleset, name, stats, revision)
+			VALUES ($1, $2::uuid, $3, $4, $5, 1) ON CONFLICT (campaign_id, id) DO NOTHING`, b.ID, b.CampaignID, b.Ruleset, b.Name, b.Stats)
 		switch pgCode(err) {
 		case "":
 		case sqlForeignKeyViolation:
 			return 0, campaignNotFound(b.CampaignID)
 		default:
 			return 0, fmt.Errorf("store: create character: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			if s.Create || s.raced {
+				return 0, fray.Errorf(fray.ECONFLICT, "%q is already in use; choose another name", b.ID)
+			}
+			s.raced = true
+			return saveCharacter(ctx, tx, s) // an upsert: now an update of the row the other save made
 		}
 		return 1, insertRevision(ctx, tx, s, 1)
 	case err != nil:

@@ -240,3 +240,40 @@ func migrateTo(t *testing.T, url string, version uint) {
 		t.Fatal(err)
 	}
 }
+
+// Saves of one new character at once (encounters created together with the
+// same player characters): every upsert lands, exactly one create does and
+// the others are told the name is taken — none is a server error.
+func TestCharacterSavedTwiceAtOnce(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	c, _ := db.CreateCampaign(ctx, "C")
+	for _, mode := range []string{"upsert", "create"} {
+		block := character(c.ID, `{"wounds":0}`)
+		block.ID = "brak-" + mode
+		const n = 8
+		errs := make(chan error, n)
+		start := make(chan struct{})
+		for range n {
+			go func() {
+				<-start
+				_, err := db.SaveCharacter(ctx, store.CharacterSave{Block: block, Upsert: mode == "upsert", Create: mode == "create"})
+				errs <- err
+			}()
+		}
+		close(start)
+		landed := 0
+		for range n {
+			err := <-errs
+			switch {
+			case err == nil:
+				landed++
+			case fray.ErrorCode(err) != fray.ECONFLICT || mode == "upsert":
+				t.Fatalf("%s: %v", mode, err)
+			}
+		}
+		if (mode == "upsert" && landed != n) || (mode == "create" && landed != 1) {
+			t.Fatalf("%s: %d of %d saves landed", mode, landed, n)
+		}
+	}
+}

@@ -76,14 +76,17 @@ WITH c AS (
 	SELECT c.*,
 		EXISTS (SELECT 1 FROM encounters x WHERE x.id = c.enc) AS found,
 		l.id IS NOT NULL AS locked,
-		COALESCE((SELECT v.seq FROM events v WHERE v.encounter_id = c.enc ORDER BY v.seq DESC LIMIT 1), 0) AS last,
-		c.expect = 0 OR COALESCE((SELECT v.link = c.prev FROM events v WHERE v.encounter_id = c.enc AND v.seq = c.expect), false) AS linked,
+		COALESCE(t.seq, 0) AS last,
+		c.expect = 0 OR COALESCE(t.seq = c.expect AND t.link = c.prev, false) AS linked,
 		(SELECT m.seq FROM commands m
 			WHERE c.cmd <> '' AND m.encounter_id = c.enc AND m.sender IN (c.sender, '') AND m.command_id = c.cmd
 			ORDER BY m.sender DESC LIMIT 1) AS done,
 		COALESCE((SELECT a.access_version FROM campaigns a WHERE a.id = l.campaign_id), 0) AS cur_access,
 		l.campaign_id
 	FROM c LEFT JOIN locked l ON l.id = c.enc
+	-- The log's last event: its seq, and the link the command's chain
+	-- must extend (one probe of the index for both).
+	LEFT JOIN LATERAL (SELECT v.seq, v.link FROM events v WHERE v.encounter_id = c.enc ORDER BY v.seq DESC LIMIT 1) t ON true
 ), ok AS (
 	SELECT * FROM chk
 	WHERE found AND locked AND done IS NULL AND last = expect AND linked AND (access = 0 OR access = cur_access)

@@ -369,6 +369,7 @@
     redrawBoard();
     if (!snapshot && wantsAttention()) dot('act');
     attend();
+    fitTray(); // the panes beside the tray may have changed its height
   }
 
   function byId(scope, id) {
@@ -1561,46 +1562,64 @@
     }, 400);
   }
 
-  // settleTray folds every card but the newest, lets the oldest go while
-  // the tray cannot show them whole, and hides an empty tray.
+  // settleTray folds every card but the newest, fits them to the tray and
+  // hides an empty tray.
   function settleTray(refocus) {
     if (!tray || !cards) return;
     const list = Array.from(cards.children).filter((c) => !c.classList.contains('leaving'));
     list.forEach((c, i) => c.classList.toggle('folded', i < list.length - 1));
-    if (!tray.classList.contains('open') && !root.classList.contains('tabbed')) {
-      const over = () => tray.scrollHeight > tray.clientHeight + 1;
-      while (cards.children.length > 1 && over()) {
-        const old = cards.firstElementChild;
-        clearTimeout(timers.get(old));
-        timers.delete(old);
-        old.remove();
-      }
-      // A card too long for the tray drops its modifiers and asides, then
-      // if need be shows its totals only (the log has every die).
-      const last = cards.lastElementChild;
-      if (last) {
-        last.classList.remove('compact');
-        if (over()) last.classList.add('compact');
-        if (over()) last.classList.add('folded');
-      }
-    }
     while (cards.children.length > 6) cards.firstElementChild.remove();
     const empty = cards.children.length === 0;
     tray.hidden = empty;
     if (empty) setTrayOpen(false);
     else {
-      // The newest card from its headline: one still taller than the tray
-      // scrolls on below it, never above.
-      const last = cards.lastElementChild;
-      tray.scrollTop = tray.scrollHeight;
-      const above = tray.getBoundingClientRect().top - last.getBoundingClientRect().top;
-      if (above > 0) tray.scrollTop -= above;
+      fitTray();
+      showNewest();
     }
     if (refocus) {
       const log = document.getElementById('log');
       if (log) log.focus({ preventScroll: true });
     }
   }
+
+  // fitTray lets the oldest cards go while a desktop's tray cannot show
+  // them whole, and trims the newest to what the tray holds. The tray's
+  // height follows the window and the panes beside it, so this runs again
+  // whenever those may have changed (each update, a resize), not only when
+  // a card comes or goes.
+  function fitTray() {
+    if (!tray || !cards || tray.hidden || tray.classList.contains('open') || root.classList.contains('tabbed')) return;
+    const over = () => tray.scrollHeight > tray.clientHeight + 1;
+    while (cards.children.length > 1 && over()) {
+      const old = cards.firstElementChild;
+      clearTimeout(timers.get(old));
+      timers.delete(old);
+      old.remove();
+    }
+    // A card too long for the tray drops its modifiers and asides, then
+    // if need be shows its totals only, then only two lines of its words
+    // and its last two totals (the log has every word and die).
+    const last = cards.lastElementChild;
+    if (last && !last.classList.contains('leaving')) {
+      last.classList.remove('compact', 'folded', 'tight');
+      for (const step of ['compact', 'folded', 'tight']) {
+        if (over()) last.classList.add(step);
+      }
+    }
+    showNewest();
+  }
+
+  // showNewest shows the newest card from its headline: one still taller
+  // than the tray scrolls on below it, never above.
+  function showNewest() {
+    const last = cards && cards.lastElementChild;
+    if (!last) return;
+    tray.scrollTop = tray.scrollHeight;
+    const above = tray.getBoundingClientRect().top - last.getBoundingClientRect().top;
+    if (above > 0) tray.scrollTop -= above;
+  }
+
+  if (tray && 'ResizeObserver' in window) new ResizeObserver(() => fitTray()).observe(tray.parentElement);
 
   function showCards(html) {
     if (!cards || !html) return;

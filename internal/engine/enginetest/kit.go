@@ -17,9 +17,11 @@ import (
 )
 
 // Main runs a ruleset's tests with the engine checking that Apply never
-// writes the engine's Base: call it from the package's TestMain.
+// writes the engine's Base, and that every event's data it copies rather
+// than decodes is what decoding gives: call it from the package's TestMain.
 func Main(m *testing.M) {
 	engine.SetStrictApply(true)
+	engine.SetCheckDecode(true)
 	os.Exit(m.Run())
 }
 

@@ -30,9 +30,13 @@ type StepSpec[S State[F], F comparable] struct {
 // performed by fn.
 func OnStep[S State[F], F comparable, T any](kind string, fn func(tx *Tx[S, F], data T) error) StepSpec[S, F] {
 	return StepSpec[S, F]{Kind: kind, run: func(tx *Tx[S, F], s engine.Step) error {
-		d, err := decode[T](s.Data)
-		if err != nil {
-			return fmt.Errorf("%s: step %s: %w", tx.rules.rules.ID, s.Kind, err)
+		var d T
+		if _, none := any(d).(None); !none && len(s.Data) > 0 {
+			// Step.Decode copies the data of a step NewStep built rather
+			// than decoding it; its errors name the step.
+			if err := s.Decode(&d); err != nil {
+				return fmt.Errorf("%s: %w", tx.rules.rules.ID, err)
+			}
 		}
 		return fn(tx, d)
 	}}
@@ -79,7 +83,7 @@ type EventSpec[S engine.State] struct {
 // kind and the reason.
 func OnEvent[S engine.State, T any](kind string, fn func(st S, data T) error) EventSpec[S] {
 	return EventSpec[S]{Kind: kind, apply: func(st S, ev engine.Event) error {
-		d, err := decode[T](ev.Data)
+		d, err := decodeEvent[T](ev)
 		if err != nil {
 			return err
 		}
@@ -94,6 +98,17 @@ func decode[T any](data json.RawMessage) (T, error) {
 		return d, nil
 	}
 	err := json.Unmarshal(data, &d)
+	return d, err
+}
+
+// decodeEvent reads ev's data as a T, as decode does, through the event's
+// Decode: the data of an event being emitted is copied, not decoded.
+func decodeEvent[T any](ev engine.Event) (T, error) {
+	var d T
+	if _, none := any(d).(None); none || len(ev.Data) == 0 {
+		return d, nil
+	}
+	err := ev.Decode(&d)
 	return d, err
 }
 

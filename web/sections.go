@@ -1,0 +1,257 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"io"
+	"sync"
+
+	"github.com/a-h/templ"
+	gojson "github.com/goccy/go-json"
+
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// Sections renders the encounter page's fragments (as Fragments does) for
+// the viewers of one encounter, update after update, rendering each section
+// once per distinct input: the GM and the players whose turn order looks
+// the same share one render of it, and a section whose input did not
+// change since the last update is not rendered again.
+//
+// A section's input is the part of the projection it reads (sectionInput):
+// the projection with every other field left out, and the viewer reduced
+// to what the section shows of it. The section is rendered from that
+// reduced projection, never from the whole one, so its bytes are a
+// function of the input by construction, and the SHA-256 of the input's
+// encoding (with the forms' target) is its key (strings are valid UTF-8:
+// every one reached the engine as JSON, so no two encode alike). A field
+// left out that a section does read changes what it renders, which
+// TestPageFramesEqualAFullRender (internal/realtime) compares with
+// Fragments' full render. Inside the board the same is done per roster
+// row, token face, action form (model.memoized).
+//
+// What one update rendered is kept until the next but one (Next), so the
+// memory held is about two updates' sections. A Sections is safe for
+// concurrent use.
+type Sections struct {
+	mu        sync.Mutex
+	cur, prev map[[sha256.Size]byte]string
+}
+
+// NewSections returns an empty Sections.
+func NewSections() *Sections { return &Sections{cur: map[[sha256.Size]byte]string{}} }
+
+// Render is Fragments with the sections memoised.
+func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, full, true, s)
+}
+
+// Next says an update is done: what neither it nor the one before used is
+// forgotten.
+func (s *Sections) Next() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.prev, s.cur = s.cur, make(map[[sha256.Size]byte]string, len(s.cur))
+}
+
+// section returns section key of v rendered, from the memo or rendered now
+// (into buf) and remembered.
+func (s *Sections) section(ctx context.Context, key string, v engine.View, act string, buf *bytes.Buffer) (string, error) {
+	in := sectionInput(key, v)
+	k := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(k)
+	k.Reset()
+	k.WriteString(key)
+	k.WriteByte(0)
+	k.WriteString(act)
+	k.WriteByte(0)
+	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+		return "", err
+	}
+	sum, html, ok := s.lookup(k)
+	if ok {
+		return html, nil
+	}
+	m := newModel(in, act)
+	m.memo = s
+	buf.Reset()
+	if err := m.section(key).Render(ctx, buf); err != nil {
+		return "", err
+	}
+	html = buf.String()
+	s.store(sum, html)
+	return html, nil
+}
+
+// keyBuffers hold the sections' inputs as they are encoded into keys.
+var keyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// sectionInput is the part of v that section key reads: v with every field
+// the section does not read left out (see Sections). The viewer is kept
+// only as far as the section shows it, so that viewers who see the same
+// thing share it.
+func sectionInput(key string, v engine.View) engine.View {
+	// Every section may name combatants and sides, and forms post to the
+	// encounter: these are the same for every viewer of an update.
+	in := engine.View{ID: v.ID, Sides: v.Sides, Combatants: v.Combatants}
+	switch key {
+	case "status":
+		in.Status, in.Round, in.Phase = v.Status, v.Round, v.Phase
+		in.Current, in.Acting, in.Waiting = v.Current, v.Acting, v.Waiting
+		in.Outcome, in.Attention = v.Outcome, v.Attention
+		in.Viewer.GM = v.Viewer.GM
+		// "your turn": whether the viewer controls who has the floor.
+		if !v.Viewer.GM && v.Current != "" && contains(v.Viewer.Controls, v.Current) {
+			in.Viewer.Controls = []string{v.Current}
+		}
+		if v.Board != nil && len(v.Board.Facts) > 0 {
+			in.Board = &board.Board{Facts: v.Board.Facts}
+		}
+	case "pending":
+		in.Viewer = engine.Viewer{GM: v.Viewer.GM, Controls: v.Viewer.Controls, Players: v.Viewer.Players}
+		in.Status = v.Status
+		in.Pending, in.Committed, in.Waiting, in.Awaiting = v.Pending, v.Committed, v.Waiting, v.Awaiting
+	case "actions":
+		in.Viewer = engine.Viewer{GM: v.Viewer.GM, Controls: v.Viewer.Controls, Players: v.Viewer.Players}
+		in.Status, in.Pending, in.Waiting = v.Status, v.Pending, v.Waiting
+		in.Current, in.Acting, in.Actions = v.Current, v.Acting, v.Actions
+	case "handouts":
+		in.Viewer.GM = v.Viewer.GM
+		in.Handouts = v.Handouts
+	case "notes":
+		if !v.Viewer.GM {
+			return engine.View{} // an empty, hidden section
+		}
+		in.Viewer.GM = true
+		in.Notes = v.Notes
+	case "order":
+		in.Order, in.Acting, in.Current = v.Order, v.Acting, v.Current
+		if v.Board != nil {
+			// Of the board, the order shows each token's draw, portrait
+			// and health.
+			b := &board.Board{Tokens: make([]board.Token, len(v.Board.Tokens))}
+			for i, t := range v.Board.Tokens {
+				b.Tokens[i] = board.Token{ID: t.ID, Initiative: t.Initiative, Portrait: t.Portrait, Health: t.Health}
+			}
+			in.Board = b
+		}
+	case "battlefield":
+		in.Board, in.Scene, in.Acting = v.Board, v.Scene, v.Acting
+		// Tokens are marked as the viewer's own ("mine") for players only.
+		in.Viewer.GM = v.Viewer.GM
+		if !v.Viewer.GM {
+			in.Viewer.Controls = v.Viewer.Controls
+		}
+	default:
+		return v
+	}
+	return in
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// face is all tokenFace shows of a token.
+type face struct {
+	T                *board.Token
+	Classes, Summary string
+}
+
+func (m *model) face(t *board.Token) face {
+	return face{T: t, Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
+}
+
+// rosterRow is all the roster shows of a token.
+type rosterRow struct {
+	T                   *board.Token
+	SideClass, SideName string
+	Mine                bool
+	Place               string
+}
+
+func (m *model) rosterRow(t *board.Token) rosterRow {
+	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Mine: m.controls(t.ID), Place: m.place(t.ID)}
+}
+
+// memoized is c, which renders in alone, rendered once per distinct in and
+// kind while m renders for a Sections (a roster row, a token's face: most
+// of a board stays as it was from one update to the next).
+func (m *model) memoized(kind string, in any, c templ.Component) templ.Component {
+	if m.memo == nil {
+		return c
+	}
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		html, err := m.memo.fragment(ctx, kind, in, c)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, html)
+		return err
+	})
+}
+
+// fragment returns c rendered, c being a function of in alone, from the memo
+// or rendered now and remembered.
+func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Component) (string, error) {
+	k := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(k)
+	k.Reset()
+	k.WriteString(kind)
+	k.WriteByte(0)
+	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+		return "", err
+	}
+	sum, html, ok := s.lookup(k)
+	if ok {
+		return html, nil
+	}
+	buf := renderBuffers.Get().(*bytes.Buffer)
+	defer renderBuffers.Put(buf)
+	buf.Reset()
+	if err := c.Render(ctx, buf); err != nil {
+		return "", err
+	}
+	html = buf.String()
+	s.store(sum, html)
+	return html, nil
+}
+
+// lookup finds the input encoded in key (by its SHA-256: inputs run to
+// kilobytes) in this update's memo or the previous one's (then kept for
+// this one too).
+func (s *Sections) lookup(key *bytes.Buffer) ([sha256.Size]byte, string, bool) {
+	sum := sha256.Sum256(key.Bytes())
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	html, ok := s.cur[sum]
+	if !ok {
+		if html, ok = s.prev[sum]; ok {
+			s.cur[sum] = html
+		}
+	}
+	return sum, html, ok
+}
+
+func (s *Sections) store(sum [sha256.Size]byte, html string) {
+	s.mu.Lock()
+	s.cur[sum] = html
+	s.mu.Unlock()
+}
+
+// actionItem is one action: a button that submits at once when the action
+// takes no input, or a disclosure that opens its small form.
+func (m *model) actionItem(a actionInfo) templ.Component {
+	type in struct {
+		Act    string
+		Action actionInfo
+	}
+	return m.memoized("action", in{m.act, a}, actionItemOf(m.act, a))
+}
