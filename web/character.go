@@ -23,8 +23,11 @@ type CharacterProps struct {
 	Owner string
 	// EditURL is the GM's stat editor ("" for players).
 	EditURL string
-	Derived []engine.Choice // label, value
-	Problem string          // why the stats are invalid, if they are
+	// PortraitURL is where the page posts a new portrait (an upload); ""
+	// for no form.
+	PortraitURL string
+	Derived     []engine.Choice // label, value
+	Problem     string          // why the stats are invalid, if they are
 	// Condition are the values the ruleset carries from fight to fight.
 	Condition []SheetValue
 	Groups    []SheetGroup

@@ -58,11 +58,15 @@ type DraftProps struct {
 	Scene    string
 	Handouts []engine.Handout
 	Note     string
+	// SceneFit lays the scene under the board as a map (nil: it fills it).
+	SceneFit *engine.SceneFit
 }
 
 // Picture is one of a campaign's uploaded pictures.
 type Picture struct {
 	URL, Thumb, Name string
+	// Width and Height are the stored display size in pixels (0 unknown).
+	Width, Height int
 }
 
 // DraftBoard is the draft's battlefield as its ruleset's editor describes
@@ -98,6 +102,7 @@ type ZoneRow struct {
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice
+	Image                 string // the picture inside the zone, "" for none
 }
 
 // MeleeRow is one starting melee.

@@ -138,7 +138,7 @@ func sectionInput(key string, v engine.View) engine.View {
 			in.Board = b
 		}
 	case "battlefield":
-		in.Board, in.Scene, in.Acting = v.Board, v.Scene, v.Acting
+		in.Board, in.Scene, in.SceneFit, in.Acting = v.Board, v.Scene, v.SceneFit, v.Acting
 		// Tokens are marked as the viewer's own ("mine") for players only.
 		in.Viewer.GM = v.Viewer.GM
 		if !v.Viewer.GM {

@@ -57,7 +57,18 @@ func addSecrets(doc map[string]any, hidden map[string]any, pc string) {
 	doc["handouts"] = []any{
 		map[string]any{"id": "sealed-letter", "title": gmSecret + " letter", "text": gmSecret + " text", "image": gmSecretPicture},
 	}
+	// A scene the GM prepared but never shows (offered to the GM alone, for
+	// the scene and for a zone's picture), beside a scene laid as a map and
+	// a zone's picture that players do see.
+	doc["scene"] = sweptScene
+	doc["scenes"] = []any{map[string]any{"name": gmSecret + " the lair", "image": gmSecretPicture}}
+	doc["zoneScenes"] = []any{map[string]any{"zone": "ford", "image": sweptScene}}
+	doc["sceneFit"] = map[string]any{"x": -0.5, "y": 0, "w": 6, "h": 4}
 }
+
+// sweptScene is the scene and a zone's picture in every swept encounter:
+// players see it.
+const sweptScene = engine.AssetPrefix + "5ce9e05ce9e05ce9e05ce9e05ce9e05ce9e05ce9e05ce9e05ce9e05ce9e05ce9"
 
 // sweepCommands and sweepEvents bound the bot's play per example (the
 // replay is read at every seq), so the sweep of every example stays within
@@ -340,7 +351,8 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 			break
 		}
 		v.Actions = slices.DeleteFunc(v.Actions, func(a engine.Action) bool {
-			return a.Kind == engine.KindReveal || a.Kind == engine.KindRevealHandout // the GM's choices to show
+			return a.Kind == engine.KindReveal || a.Kind == engine.KindRevealHandout || // the GM's choices to show
+				a.Kind == engine.KindSetScene || a.Kind == engine.KindSetZoneScene
 		})
 		cmd := contractPick(rng, v, nil)
 		if cmd == nil {

@@ -21,6 +21,7 @@ type Store interface {
 	PutAsset(ctx context.Context, a store.Asset, quota int64) (store.Asset, bool, error)
 	AssetData(ctx context.Context, campaignID, id string, thumb bool) (string, []byte, error)
 	CampaignAssets(ctx context.Context, campaignID string) ([]store.Asset, error)
+	DeleteAsset(ctx context.Context, campaignID, id string) error
 }
 
 // DefaultQuota is a campaign's room for pictures unless the operator sets
@@ -89,6 +90,12 @@ func (s *Service) List(ctx context.Context, campaignID string) ([]Picture, error
 		out = append(out, pictureOf(a.ID, a.Name, a.Width, a.Height))
 	}
 	return out, nil
+}
+
+// Delete removes a picture the campaign no longer uses anywhere (see
+// store.DeleteAsset); id is the asset's id or its URL.
+func (s *Service) Delete(ctx context.Context, campaignID, id string) error {
+	return s.db.DeleteAsset(ctx, campaignID, strings.TrimPrefix(id, engine.AssetPrefix))
 }
 
 // Data returns one size of a campaign's picture.

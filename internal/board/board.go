@@ -203,6 +203,9 @@ type Area struct {
 	// Shade grades how sheltered or hard the area is, 0 (open) to 3, for
 	// the page's fill, as Cell.Shade.
 	Shade int `json:"shade,omitempty"`
+	// Image is the URL of the picture the GM put inside the zone, "" for
+	// none (the engine fills it in from its stage; rulesets leave it).
+	Image string `json:"image,omitempty"`
 }
 
 // Link is a border between two areas.

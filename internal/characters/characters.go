@@ -113,6 +113,7 @@ type Entry struct {
 	Ruleset   string          `json:"ruleset"`
 	Revision  int             `json:"revision,omitempty"`
 	Stats     json.RawMessage `json:"stats"`
+	Portrait  string          `json:"portrait,omitempty"` // its picture's URL; an import keeps it where the campaign holds that picture
 	Revisions []RevisionEntry `json:"revisions,omitempty"`
 }
 
@@ -131,7 +132,7 @@ type RevisionEntry struct {
 
 // EntryOf is c as an Entry, without revisions.
 func EntryOf(c store.Character) Entry {
-	return Entry{ID: c.ID, Name: c.Name, Ruleset: c.Ruleset, Revision: c.Revision, Stats: c.Stats}
+	return Entry{ID: c.ID, Name: c.Name, Ruleset: c.Ruleset, Revision: c.Revision, Stats: c.Stats, Portrait: c.Portrait}
 }
 
 // RevisionOf is v as a RevisionEntry.
@@ -222,7 +223,10 @@ func (s *Service) check(e Entry, by User) (store.CharacterImport, error) {
 			return store.CharacterImport{}, err
 		}
 	}
-	ci := store.CharacterImport{Block: store.StatBlock{ID: e.ID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats}}
+	if err := engine.CheckAsset("the portrait", e.Portrait); err != nil {
+		return store.CharacterImport{}, err
+	}
+	ci := store.CharacterImport{Block: store.StatBlock{ID: e.ID, Ruleset: rs.ID(), Name: e.Name, Stats: e.Stats, Portrait: e.Portrait}}
 	last := 0
 	var lastStats json.RawMessage
 	for _, v := range e.Revisions {

@@ -157,6 +157,10 @@ type Setup struct {
 	Scenes   []Scene   `json:"scenes,omitempty"`
 	Handouts []Handout `json:"handouts,omitempty"`
 	Notes    []Note    `json:"notes,omitempty"`
+	// ZoneScenes are pictures inside zones; SceneFit lays the scene over
+	// the board as a map at the GM's scale (see SceneFit).
+	ZoneScenes []ZoneScene `json:"zoneScenes,omitempty"`
+	SceneFit   *SceneFit   `json:"sceneFit,omitempty"`
 }
 
 // CombatantSetup is one combatant in a Setup: the generic identity plus the

@@ -3,12 +3,14 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -39,6 +41,14 @@ const (
 	// ("encounter"), a combatant ("combatant:<id>") or a place of the
 	// battlefield ("zone:<id>"): {"kind":"set-note","subject":"encounter","text":"…"}.
 	KindSetNote = "set-note"
+	// KindSetZoneScene puts a picture inside one zone of a zones board:
+	// {"kind":"set-zone-scene","zone":"ford","image":"/assets/<id>"} ("" for
+	// none).
+	KindSetZoneScene = "set-zone-scene"
+	// KindSetSceneFit lays the scene over the board as a map at the GM's
+	// scale: {"kind":"set-scene-fit","x":-0.5,"y":0,"w":20,"h":12} (see
+	// SceneFit; w and h 0 for none: the scene fills the board again).
+	KindSetSceneFit = "set-scene-fit"
 
 	// Their events. Handouts added and notes set are for the GM alone
 	// (Audience "gm"); a handout revealed to some players is for them.
@@ -46,6 +56,8 @@ const (
 	KindHandoutAdded    = "handout-added"
 	KindHandoutRevealed = "handout-revealed"
 	KindNoteSet         = "note-set"
+	KindZoneSceneSet    = "zone-scene-set"
+	KindSceneFitSet     = "scene-fit-set"
 )
 
 // AssetPrefix starts every asset URL.
@@ -61,6 +73,9 @@ const (
 	MaxNoteRunes    = 4000
 	MaxNotes        = 300
 	MaxScenes       = 50
+	MaxZoneScenes   = 64
+	// MaxFit bounds a fit's numbers (board units: far beyond any board).
+	MaxFit = 1000
 )
 
 // Stage is Base's part for the table: see the comment above. Notes and
@@ -70,6 +85,64 @@ type Stage struct {
 	Scenes   []Scene   `json:"scenes,omitempty"` // scenes the GM prepared to switch to
 	Handouts []Handout `json:"handouts,omitempty"`
 	Notes    []Note    `json:"notes,omitempty"`
+	// Zones are the pictures inside zones, by zone id.
+	Zones []ZoneScene `json:"zones,omitempty"`
+	// Fit lays the scene over the board as a map; nil: it fills the board.
+	Fit *SceneFit `json:"fit,omitempty"`
+}
+
+// ZoneScene is a picture drawn inside one zone of a zones board. The zone
+// is the ruleset's place; the engine only names it, and puts the picture
+// on the board's area of that id wherever the viewer's board has one.
+type ZoneScene struct {
+	Zone  string `json:"zone"`
+	Image string `json:"image"`
+}
+
+// SceneFit is where the scene lies under the board, in the board's own
+// units: squares on a grid (the map covers W × H squares, its top-left
+// corner at square X, Y — fractions and negative offsets allowed, so a
+// map's printed grid can be matched), the zone map's columns and rows on a
+// zones board. Other position models draw the scene filling the board.
+type SceneFit struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// CheckFit checks a fit: W and H positive, every number within ±MaxFit.
+func CheckFit(f *SceneFit) error {
+	if f == nil {
+		return nil
+	}
+	for _, n := range []float64{f.X, f.Y, f.W, f.H} {
+		if math.IsNaN(n) || n < -MaxFit || n > MaxFit {
+			return fray.Errorf(fray.EINVALID, "a map's place and size are numbers from %d to %d", -MaxFit, MaxFit)
+		}
+	}
+	if f.W <= 0 || f.H <= 0 {
+		return fray.Errorf(fray.EINVALID, "a map covers a width and a height above 0 (squares or zone-map cells)")
+	}
+	return nil
+}
+
+// ZoneScene returns the picture inside zone id ("" for none).
+func (s *Stage) ZoneScene(id string) string {
+	for _, z := range s.Zones {
+		if z.Zone == id {
+			return z.Image
+		}
+	}
+	return ""
+}
+
+func setZoneScene(zs []ZoneScene, z ZoneScene) []ZoneScene {
+	zs = slices.DeleteFunc(slices.Clone(zs), func(o ZoneScene) bool { return o.Zone == z.Zone })
+	if z.Image != "" {
+		zs = append(zs, z)
+	}
+	return zs
 }
 
 // Scene is a prepared scene image.
@@ -96,6 +169,11 @@ type Note struct {
 	Text    string `json:"text"`
 }
 
+// SceneFitSet is the data of KindSceneFitSet: Fit nil for none.
+type SceneFitSet struct {
+	Fit *SceneFit `json:"fit"`
+}
+
 // SceneSet is the data of KindSceneSet.
 type SceneSet struct {
 	Image string `json:"image"`
@@ -110,7 +188,7 @@ type HandoutRevealed struct {
 // rewind neither counts nor undoes.
 func IsStageEvent(kind string) bool {
 	switch kind {
-	case KindSceneSet, KindHandoutAdded, KindHandoutRevealed, KindNoteSet:
+	case KindSceneSet, KindHandoutAdded, KindHandoutRevealed, KindNoteSet, KindZoneSceneSet, KindSceneFitSet:
 		return true
 	}
 	return false
@@ -118,7 +196,7 @@ func IsStageEvent(kind string) bool {
 
 func isStageCommand(kind string) bool {
 	switch kind {
-	case KindSetScene, KindAddHandout, KindRevealHandout, KindSetNote:
+	case KindSetScene, KindAddHandout, KindRevealHandout, KindSetNote, KindSetZoneScene, KindSetSceneFit:
 		return true
 	}
 	return false
@@ -214,6 +292,20 @@ func CheckStage(setup Setup) error {
 			return err
 		}
 	}
+	if len(setup.ZoneScenes) > MaxZoneScenes {
+		return fray.Errorf(fray.EINVALID, "an encounter has at most %d zone pictures", MaxZoneScenes)
+	}
+	for _, z := range setup.ZoneScenes {
+		if !idPattern.MatchString(z.Zone) {
+			return fray.Errorf(fray.EINVALID, "a zone picture's zone %q must be a zone's id", z.Zone)
+		}
+		if err := CheckAsset("zone "+z.Zone+"'s picture", z.Image); err != nil {
+			return err
+		}
+	}
+	if err := CheckFit(setup.SceneFit); err != nil {
+		return err
+	}
 	for _, n := range setup.Notes {
 		if err := checkText("a note", n.Text, MaxNoteRunes); err != nil {
 			return err
@@ -230,6 +322,13 @@ func newStage(b *Base, setup Setup) error {
 	st := Stage{Scene: setup.Scene, Scenes: slices.Clone(setup.Scenes), Handouts: slices.Clone(setup.Handouts)}
 	if err := CheckStage(setup); err != nil {
 		return err
+	}
+	for _, z := range setup.ZoneScenes {
+		st.Zones = setZoneScene(st.Zones, z)
+	}
+	if f := setup.SceneFit; f != nil {
+		fit := *f
+		st.Fit = &fit
 	}
 	for _, s := range st.Scenes {
 		if err := checkText("a scene's name", s.Name, MaxHandoutTitle); err != nil {
@@ -320,6 +419,57 @@ func decideStage(tx *Tx, cmd Command) error {
 			}
 		}
 		return tx.Emits(KindSceneSet, "", text, SceneSet{Image: args.Image})
+	case KindSetZoneScene:
+		var z ZoneScene
+		if err := cmd.Decode(&struct {
+			Zone  *string `json:"zone"`
+			Image *string `json:"image"`
+		}{&z.Zone, &z.Image}); err != nil {
+			return err
+		}
+		area := boardArea(tx.rs, tx.st, z.Zone)
+		if area == nil {
+			return fray.Errorf(fray.EINVALID, "there is no zone %q on this board", z.Zone)
+		}
+		if err := CheckAsset("the zone's picture", z.Image); err != nil {
+			return err
+		}
+		if z.Image == b.Stage.ZoneScene(z.Zone) {
+			return fray.Errorf(fray.EILLEGAL, "that is the picture of %s already", area.Name)
+		}
+		if z.Image != "" && b.Stage.ZoneScene(z.Zone) == "" && len(b.Stage.Zones) >= MaxZoneScenes {
+			return fray.Errorf(fray.EILLEGAL, "an encounter has at most %d zone pictures", MaxZoneScenes)
+		}
+		text := "The GM shows a picture of " + area.Name + "."
+		if z.Image == "" {
+			text = "The GM takes away the picture of " + area.Name + "."
+		}
+		return tx.Emits(KindZoneSceneSet, "", text, z)
+	case KindSetSceneFit:
+		var f SceneFit
+		if err := cmd.Decode(&struct {
+			X *float64 `json:"x"`
+			Y *float64 `json:"y"`
+			W *float64 `json:"w"`
+			H *float64 `json:"h"`
+		}{&f.X, &f.Y, &f.W, &f.H}); err != nil {
+			return err
+		}
+		fit := &f
+		if f.W == 0 && f.H == 0 {
+			fit = nil // the scene fills the board again
+		}
+		if err := CheckFit(fit); err != nil {
+			return err
+		}
+		if fit == nil && b.Stage.Fit == nil || fit != nil && b.Stage.Fit != nil && *fit == *b.Stage.Fit {
+			return fray.Errorf(fray.EILLEGAL, "the map lies so already")
+		}
+		text := "The GM lays the map over the board."
+		if fit == nil {
+			text = "The GM lets the scene fill the board."
+		}
+		return tx.Emits(KindSceneFitSet, "", text, SceneFitSet{Fit: fit})
 	case KindAddHandout:
 		var h Handout
 		if err := cmd.Decode(&struct {
@@ -472,6 +622,40 @@ func applyStage(b *Base, ev Event) error {
 			return err
 		}
 		b.Stage.Notes = setNote(b.Stage.Notes, n)
+	case KindZoneSceneSet:
+		var z ZoneScene
+		if err := ev.Decode(&z); err != nil {
+			return err
+		}
+		b.Stage.Zones = setZoneScene(b.Stage.Zones, z)
+	case KindSceneFitSet:
+		var d SceneFitSet
+		if err := ev.Decode(&d); err != nil {
+			return err
+		}
+		b.Stage.Fit = d.Fit
+	}
+	return nil
+}
+
+// boardArea returns zone id of the board as the GM sees it, nil when the
+// ruleset draws no zones or has no such zone.
+func boardArea(rs Ruleset, st State, id string) *board.Area {
+	bd, ok := rs.(Boarder)
+	if !ok {
+		return nil
+	}
+	return areaOf(bd.Board(st, GMViewer()), id)
+}
+
+func areaOf(bb *board.Board, id string) *board.Area {
+	if bb == nil || bb.Zones == nil {
+		return nil
+	}
+	for i := range bb.Zones.Areas {
+		if bb.Zones.Areas[i].ID == id {
+			return &bb.Zones.Areas[i]
+		}
 	}
 	return nil
 }
@@ -488,7 +672,14 @@ func received(h Handout, v Viewer) bool {
 // handouts v received (for a player without whom else they went to), and
 // for the GM everything, notes included.
 func projectStage(b *Base, v Viewer, view *View) {
-	view.Scene = b.Stage.Scene
+	view.Scene, view.SceneFit = b.Stage.Scene, b.Stage.Fit
+	// A zone's picture goes with the zone: onto the viewer's board, where
+	// it has that zone (the ruleset's projection already filtered it).
+	if view.Board != nil && view.Board.Zones != nil {
+		for i := range view.Board.Zones.Areas {
+			view.Board.Zones.Areas[i].Image = b.Stage.ZoneScene(view.Board.Zones.Areas[i].ID)
+		}
+	}
 	for _, h := range b.Stage.Handouts {
 		if !received(h, v) {
 			continue
@@ -505,9 +696,10 @@ func projectStage(b *Base, v Viewer, view *View) {
 }
 
 // AssetsSeen returns the pictures v may see in st now: the scene, the
-// portraits of the combatants v sees, the handouts v received. The server
-// serves a player no other picture of the encounter's.
-func AssetsSeen(st State, v Viewer) []string {
+// pictures of the zones on v's board, the portraits of the combatants v
+// sees, the handouts v received. The server serves a player no other
+// picture of the encounter's.
+func AssetsSeen(rs Ruleset, st State, v Viewer) []string {
 	b := st.Core()
 	var urls []string
 	add := func(u string) {
@@ -516,6 +708,16 @@ func AssetsSeen(st State, v Viewer) []string {
 		}
 	}
 	add(b.Stage.Scene)
+	if len(b.Stage.Zones) > 0 {
+		if bd, ok := rs.(Boarder); ok {
+			seen := bd.Board(st, v)
+			for _, z := range b.Stage.Zones {
+				if areaOf(seen, z.Zone) != nil {
+					add(z.Image)
+				}
+			}
+		}
+	}
 	for _, c := range b.Combatants {
 		if Visible(st, v, c.ID) {
 			add(c.Portrait)
@@ -534,8 +736,8 @@ func AssetsSeen(st State, v Viewer) []string {
 	return urls
 }
 
-// stageActions are the GM's actions on the stage.
-func stageActions(b *Base) []Action {
+// stageActions are the GM's actions on the stage; bb is the GM's board.
+func stageActions(b *Base, bb *board.Board) []Action {
 	var out []Action
 	if len(b.Stage.Scenes) > 0 || b.Stage.Scene != "" {
 		scenes := []Choice{{Value: "", Label: "No scene"}}
@@ -578,6 +780,61 @@ func stageActions(b *Base) []Action {
 			{Name: "handout", Label: "Handout", Type: FieldSelect, Options: handouts},
 			{Name: "to", Label: "To", Type: FieldSelect, Options: to},
 		}})
+	}
+	return append(out, mapActions(b, bb)...)
+}
+
+// mapActions are the GM's actions on the pictures of the board: a zone's
+// picture (chosen among the encounter's pictures: prepared scenes, the
+// scene, the zones' pictures; the API takes any of the campaign's), and
+// the map's fit on a grid or zones board with a scene.
+func mapActions(b *Base, bb *board.Board) []Action {
+	var out []Action
+	if bb == nil {
+		return nil
+	}
+	if bb.Zones != nil && len(bb.Zones.Areas) > 0 {
+		var pics []Choice
+		add := func(url, label string) {
+			if url != "" && !slices.ContainsFunc(pics, func(c Choice) bool { return c.Value == url }) {
+				pics = append(pics, Choice{Value: url, Label: label})
+			}
+		}
+		add(b.Stage.Scene, "The scene")
+		for _, s := range b.Stage.Scenes {
+			add(s.Image, s.Name)
+		}
+		var zones []Choice
+		for _, a := range bb.Zones.Areas {
+			zones = append(zones, Choice{Value: a.ID, Label: a.Name})
+			add(b.Stage.ZoneScene(a.ID), "The picture of "+a.Name)
+		}
+		if len(pics) > 0 {
+			pics = append(pics, Choice{Value: "", Label: "None"})
+			out = append(out, Action{Kind: KindSetZoneScene, Label: "Zone picture", Help: "A picture drawn inside one zone, for everyone.", Fields: []Field{
+				{Name: "zone", Label: "Zone", Type: FieldSelect, Options: zones},
+				{Name: "image", Label: "Picture", Type: FieldSelect, Options: pics},
+			}})
+		}
+	}
+	if b.Stage.Scene != "" && (bb.Grid != nil && bb.Model == board.Grid || bb.Zones != nil && bb.Model == board.Zones) {
+		unit := "squares"
+		if bb.Model == board.Zones {
+			unit = "zone-map cells"
+		}
+		f := SceneFit{}
+		if b.Stage.Fit != nil {
+			f = *b.Stage.Fit
+		}
+		num := func(name, label string, v float64, lo int) Field {
+			return Field{Name: name, Label: label, Type: FieldNumber, Min: lo, Max: MaxFit, Default: strconv.Itoa(int(math.Round(v)))}
+		}
+		out = append(out, Action{Kind: KindSetSceneFit, Label: "Map scale",
+			Help: "Lay the scene under the board as a map covering so many " + unit + " (width and height 0: it fills the board).",
+			Fields: []Field{
+				num("x", "Left edge at column", f.X, -MaxFit), num("y", "Top edge at row", f.Y, -MaxFit),
+				num("w", "Width in "+unit, f.W, 0), num("h", "Height in "+unit, f.H, 0),
+			}})
 	}
 	return out
 }

@@ -51,7 +51,7 @@ func TestStageIsFilteredForPlayers(t *testing.T) {
 	secrets := []string{"SPYNOTE", "ENCNOTE", "ZONENOTE", "ORCNOTE", "LETTER", asset('b')[8:], asset('e')[8:], asset('f')[8:], asset('d')[8:]}
 	for _, v := range []engine.Viewer{heroPl, orcPl} {
 		view := engine.Project(enginetest.Toy{}, g.st, v)
-		all := jsonOf(t, view) + jsonOf(t, engine.FilterEvents(g.st, v, g.log)) + jsonOf(t, engine.AssetsSeen(g.st, v))
+		all := jsonOf(t, view) + jsonOf(t, engine.FilterEvents(g.st, v, g.log)) + jsonOf(t, engine.AssetsSeen(enginetest.Toy{}, g.st, v))
 		for _, s := range secrets {
 			if strings.Contains(all, s) {
 				t.Errorf("%v sees %q", v.Controls, s)
@@ -60,7 +60,7 @@ func TestStageIsFilteredForPlayers(t *testing.T) {
 		if view.Scene != asset('c') {
 			t.Errorf("%v: scene %q", v.Controls, view.Scene)
 		}
-		if !slices.Contains(engine.AssetsSeen(g.st, v), asset('a')) {
+		if !slices.Contains(engine.AssetsSeen(enginetest.Toy{}, g.st, v), asset('a')) {
 			t.Errorf("%v cannot see the hero's portrait", v.Controls)
 		}
 	}
@@ -68,7 +68,7 @@ func TestStageIsFilteredForPlayers(t *testing.T) {
 	if len(gv.Notes) != 4 || len(gv.Handouts) != 2 || len(gv.Scenes) != 1 {
 		t.Errorf("GM view: notes %v, handouts %v, scenes %v", gv.Notes, gv.Handouts, gv.Scenes)
 	}
-	if seen := engine.AssetsSeen(g.st, gm); len(seen) != 6 {
+	if seen := engine.AssetsSeen(enginetest.Toy{}, g.st, gm); len(seen) != 6 {
 		t.Errorf("GM assets %v", seen)
 	}
 	if gv.Board != nil {
@@ -81,7 +81,7 @@ func TestStageIsFilteredForPlayers(t *testing.T) {
 
 	// Revealing the spy shows its portrait.
 	g.do(gm, engine.KindReveal, "", map[string]any{"combatant": "spy"})
-	if !slices.Contains(engine.AssetsSeen(g.st, orcPl), asset('b')) {
+	if !slices.Contains(engine.AssetsSeen(enginetest.Toy{}, g.st, orcPl), asset('b')) {
 		t.Error("a revealed combatant's portrait stays unseen")
 	}
 }
@@ -105,10 +105,10 @@ func TestHandoutToOnePlayer(t *testing.T) {
 	if len(hv.Handouts) != 1 || hv.Handouts[0].Image != asset('e') || hv.Handouts[0].To != nil {
 		t.Errorf("hero's handouts %+v", hv.Handouts)
 	}
-	if len(ov.Handouts) != 0 || slices.Contains(engine.AssetsSeen(g.st, orcPl), asset('e')) {
+	if len(ov.Handouts) != 0 || slices.Contains(engine.AssetsSeen(enginetest.Toy{}, g.st, orcPl), asset('e')) {
 		t.Errorf("orc's handouts %+v", ov.Handouts)
 	}
-	if !slices.Contains(engine.AssetsSeen(g.st, heroPl), asset('e')) {
+	if !slices.Contains(engine.AssetsSeen(enginetest.Toy{}, g.st, heroPl), asset('e')) {
 		t.Error("hero may not fetch the handout's picture")
 	}
 	// Again to the same player: refused. To everyone: the orc gets it too.
@@ -211,4 +211,45 @@ func TestSetupStageChecked(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// TestSceneFit: the map's fit comes from the setup, the GM changes and
+// clears it live, everyone's view carries it, bad fits and players are
+// refused; a zone's picture needs a zone on the board (the toy has none).
+func TestSceneFit(t *testing.T) {
+	s := staged()
+	s.SceneFit = &engine.SceneFit{X: -0.5, Y: 0, W: 20, H: 12}
+	g := newGame(t, s)
+	g.do(gm, engine.KindStart, "", nil)
+	if v := engine.Project(enginetest.Toy{}, g.st, orcPl); v.SceneFit == nil || *v.SceneFit != *s.SceneFit {
+		t.Fatalf("player's fit %+v", v.SceneFit)
+	}
+	g.do(gm, engine.KindSetSceneFit, "", map[string]any{"x": 1, "y": 2, "w": 10.5, "h": 6})
+	if v := engine.Project(enginetest.Toy{}, g.st, heroPl); v.SceneFit == nil || *v.SceneFit != (engine.SceneFit{X: 1, Y: 2, W: 10.5, H: 6}) {
+		t.Errorf("after set-scene-fit: %+v", v.SceneFit)
+	}
+	for _, bad := range []map[string]any{{"w": -1, "h": 3}, {"w": 3, "h": 0}, {"x": 5000, "w": 2, "h": 2}, {"w": "wide"}} {
+		if _, err := g.try(gm, engine.KindSetSceneFit, "", bad); fray.ErrorCode(err) != fray.EINVALID {
+			t.Errorf("%v: %v", bad, err)
+		}
+	}
+	if _, err := g.try(heroPl, engine.KindSetSceneFit, "", map[string]any{"w": 3, "h": 3}); fray.ErrorCode(err) != fray.EFORBIDDEN {
+		t.Errorf("a player sets the fit: %v", err)
+	}
+	g.do(gm, engine.KindSetSceneFit, "", map[string]any{"w": 0, "h": 0})
+	if v := engine.Project(enginetest.Toy{}, g.st, heroPl); v.SceneFit != nil {
+		t.Errorf("cleared fit %+v", v.SceneFit)
+	}
+	if _, err := g.try(gm, engine.KindSetSceneFit, "", map[string]any{"w": 0, "h": 0}); fray.ErrorCode(err) != fray.EILLEGAL {
+		t.Errorf("clearing twice: %v", err)
+	}
+	if _, err := g.try(gm, engine.KindSetZoneScene, "", map[string]any{"zone": "ford", "image": asset('d')}); fray.ErrorCode(err) != fray.EINVALID {
+		t.Errorf("a zone picture without zones: %v", err)
+	}
+	bad := staged()
+	bad.SceneFit = &engine.SceneFit{W: -2, H: 1}
+	if _, err := engine.NewEncounter(enginetest.Toy{}, "e2", bad); fray.ErrorCode(err) != fray.EINVALID {
+		t.Errorf("a setup with a bad fit: %v", err)
+	}
+	g.replayMatches()
 }

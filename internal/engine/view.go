@@ -51,7 +51,9 @@ type View struct {
 	// The stage as the viewer sees it: the scene image behind the board,
 	// the handouts shown to them (the GM: all, with the prepared scenes
 	// and the notes, which no player ever gets).
-	Scene    string    `json:"scene,omitempty"`
+	Scene string `json:"scene,omitempty"`
+	// SceneFit lays the scene over the board as a map (nil: it fills it).
+	SceneFit *SceneFit `json:"sceneFit,omitempty"`
 	Handouts []Handout `json:"handouts,omitempty"`
 	Scenes   []Scene   `json:"scenes,omitempty"`
 	Notes    []Note    `json:"notes,omitempty"`
@@ -158,7 +160,7 @@ func Project(rs Ruleset, st State, v Viewer) View {
 	projectStage(b, v, &view)
 	if v.GM {
 		view.Actions = append(view.Actions, gmActions(b, v)...)
-		view.Actions = append(view.Actions, stageActions(b)...)
+		view.Actions = append(view.Actions, stageActions(b, view.Board)...)
 	}
 	if b.Status == StatusRunning {
 		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)

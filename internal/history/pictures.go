@@ -19,11 +19,11 @@ func (s *Service) PicturesSeen(ctx context.Context, campaignID string, m Member)
 	}
 	seen := map[string]bool{}
 	for _, l := range lives {
-		_, st, err := play.Fold(s.rules, l)
+		rs, st, err := play.Fold(s.rules, l)
 		if err != nil {
 			return nil, err
 		}
-		for _, u := range engine.AssetsSeen(st, m.viewer(st)) {
+		for _, u := range engine.AssetsSeen(rs, st, m.viewer(st)) {
 			seen[u] = true
 		}
 	}

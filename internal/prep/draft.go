@@ -170,6 +170,7 @@ func RemoveZone(s *engine.Setup, b *board.Battlefield, id string) {
 		b.Zones[i].Adjacent = slices.DeleteFunc(b.Zones[i].Adjacent, func(a string) bool { return a == id })
 	}
 	b.Melees = slices.DeleteFunc(b.Melees, func(m board.GroupSetup) bool { return m.Zone == id })
+	s.ZoneScenes = slices.DeleteFunc(s.ZoneScenes, func(z engine.ZoneScene) bool { return z.Zone == id })
 	for i := range s.Combatants {
 		if st := StartOf(s.Combatants[i]); st.Zone == id {
 			st.Zone = ""

@@ -2,6 +2,7 @@ package prep
 
 import (
 	"encoding/json"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -75,7 +76,10 @@ func EditorFor(rs engine.Ruleset, block func(kind, id string) (store.StatBlock, 
 //   - scene: scene (a picture's URL, "" for none) ; portrait: combatant,
 //     portrait ; handout-add: title, text, image ; handout-remove:
 //     handout ; note: subject ("encounter", "combatant:<id>",
-//     "zone:<id>"), text
+//     "zone:<id>"), text ; zone-picture: zone, image (a picture's URL,
+//     "" for none) ; scene-fit: x, y, w, h (the scene as a map covering
+//     w × h squares or zone-map cells from x, y; all empty, or w and h 0,
+//     for none)
 func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 	val := func(k string) string { return strings.TrimSpace(f.Get(k)) }
 	if setupOps[op] {
@@ -115,6 +119,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			return bad("this ruleset has no %q battlefield", m)
 		}
 		b = board.Battlefield{Model: m}
+		s.ZoneScenes = nil // no zones left to picture
 		if m == board.Grid {
 			b.Width, b.Height = min(max(e.MaxWidth, 1), 12), min(max(e.MaxHeight, 1), 8)
 		}
@@ -332,7 +337,8 @@ var (
 	setupOps = map[string]bool{"settings": true, "side-add": true, "side-rename": true, "side-remove": true,
 		"add-bestiary": true, "add-character": true, "combatant-update": true, "place": true, "combatant-remove": true,
 		"combatant-stats": true,
-		"scene":           true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true}
+		"scene":           true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true,
+		"zone-picture": true, "scene-fit": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
@@ -494,6 +500,28 @@ func editStage(s *engine.Setup, op string, f url.Values, val func(string) string
 			Text: strings.TrimSpace(f.Get("text")), Image: val("image")})
 	case "handout-remove":
 		s.Handouts = slices.DeleteFunc(s.Handouts, func(h engine.Handout) bool { return h.ID == val("handout") })
+	case "zone-picture":
+		b, err := ReadBattlefield(*s)
+		if err != nil {
+			return err
+		}
+		zone := val("zone")
+		if !slices.ContainsFunc(b.Zones, func(z board.ZoneSetup) bool { return z.ID == zone }) {
+			return bad("no zone %q", zone)
+		}
+		if err := engine.CheckAsset("a zone's picture", val("image")); err != nil {
+			return err
+		}
+		s.ZoneScenes = slices.DeleteFunc(s.ZoneScenes, func(z engine.ZoneScene) bool { return z.Zone == zone })
+		if val("image") != "" {
+			s.ZoneScenes = append(s.ZoneScenes, engine.ZoneScene{Zone: zone, Image: val("image")})
+		}
+	case "scene-fit":
+		fit, err := fitFromForm(val)
+		if err != nil {
+			return err
+		}
+		s.SceneFit = fit
 	case "note":
 		subject, text := val("subject"), strings.TrimSpace(f.Get("text"))
 		if c, ok := strings.CutPrefix(subject, "combatant:"); ok {
@@ -580,4 +608,34 @@ func StartFromForm(e board.Editor, b board.Battlefield, f url.Values, prefix, wh
 	}
 	st.Props = props
 	return st, nil
+}
+
+// fitFromForm reads a scene's fit (x, y, w, h; decimals with a point or a
+// comma): nil when all are empty or the width and height are 0.
+func fitFromForm(val func(string) string) (*engine.SceneFit, error) {
+	if val("x")+val("y")+val("w")+val("h") == "" {
+		return nil, nil
+	}
+	var f engine.SceneFit
+	for _, n := range []struct {
+		key, label string
+		to         *float64
+	}{{"x", "The map's left edge", &f.X}, {"y", "The map's top edge", &f.Y}, {"w", "The map's width", &f.W}, {"h", "The map's height", &f.H}} {
+		v := strings.ReplaceAll(val(n.key), ",", ".")
+		if v == "" {
+			v = "0"
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsInf(x, 0) || math.IsNaN(x) {
+			return nil, bad("%s must be a number", n.label)
+		}
+		*n.to = x
+	}
+	if f.W == 0 && f.H == 0 {
+		return nil, nil
+	}
+	if err := engine.CheckFit(&f); err != nil {
+		return nil, err
+	}
+	return &f, nil
 }

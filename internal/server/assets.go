@@ -25,6 +25,7 @@ type Pictures interface {
 	Upload(ctx context.Context, campaignID, userID, name string, data []byte) (assets.Picture, error)
 	List(ctx context.Context, campaignID string) ([]assets.Picture, error)
 	Data(ctx context.Context, campaignID, id string, thumb bool) (string, []byte, error)
+	Delete(ctx context.Context, campaignID, id string) error
 }
 
 // PictureSight says which pictures a member may see in a campaign's
@@ -124,6 +125,36 @@ func (s *Server) handleAPIAssets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, ps)
+}
+
+// handleDeleteAsset removes a picture the campaign no longer uses: DELETE
+// /api/campaigns/{id}/assets/{asset} (204), or POST
+// /campaigns/{id}/pictures/{asset}/delete (back to the draft named by the
+// form's "draft", else the campaign page); GMs. A picture still in use is
+// refused (409) and stays.
+func (s *Server) handleDeleteAsset(w http.ResponseWriter, r *http.Request) {
+	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	if !ok {
+		return
+	}
+	err := s.Pictures.Delete(r.Context(), m.campaign, chi.URLParam(r, "asset"))
+	if r.Method == http.MethodDelete {
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	kind, msg := flashNotice, "Picture deleted."
+	if err != nil {
+		kind, msg = flashError, "The picture was not deleted: "+errMessage(err)
+	}
+	if d := r.PostFormValue("draft"); d != "" {
+		draftRedirect(w, r, d, kind, msg)
+		return
+	}
+	campaignRedirect(w, r, m.campaign, kind, msg)
 }
 
 // handleAsset serves a picture: GET /assets/{asset} (?size=thumb for the

@@ -79,6 +79,8 @@ func (s *Server) handleCharacterPage(w http.ResponseWriter, r *http.Request) {
 	if m.gm() {
 		p.EditURL = "/campaigns/" + url.PathEscape(m.campaign) + "/pcs/" + url.PathEscape(ch.ID)
 	}
+	// The GMs and the character's own player may change its portrait.
+	p.PortraitURL = "/campaigns/" + url.PathEscape(m.campaign) + "/pcs/" + url.PathEscape(ch.ID) + "/portrait"
 	if rs, err := s.Rulesets.Get(ch.Ruleset); err == nil {
 		p.Derived, p.Problem = derived(rs, ch.Stats)
 		p.Condition, p.Groups = sheetOf(rs, ch.Stats)

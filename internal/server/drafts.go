@@ -146,9 +146,9 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string)
 		return web.DraftProps{}, err
 	}
 	for _, pic := range pics {
-		p.Pictures = append(p.Pictures, web.Picture{URL: pic.URL, Thumb: pic.Thumb, Name: pic.Name})
+		p.Pictures = append(p.Pictures, web.Picture{URL: pic.URL, Thumb: pic.Thumb, Name: pic.Name, Width: pic.Width, Height: pic.Height})
 	}
-	p.Scene, p.Handouts = setup.Scene, setup.Handouts
+	p.Scene, p.Handouts, p.SceneFit = setup.Scene, setup.Handouts, setup.SceneFit
 	for _, n := range setup.Notes {
 		if n.Subject == "encounter" {
 			p.Note = n.Text
@@ -227,8 +227,8 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 
 // handleDraftPicture uploads a picture to the draft's campaign and puts it
 // in its place: POST /drafts/{draft}/pictures (multipart: file, and use:
-// "scene", "portrait:<combatant>", or "handout" with title and text, for
-// which the picture is optional; GMs).
+// "scene", "portrait:<combatant>", "zone:<zone>", or "handout" with title
+// and text, for which the picture is optional; GMs).
 func (s *Server) handleDraftPicture(w http.ResponseWriter, r *http.Request) {
 	d, ok := s.draftOf(w, r)
 	if !ok {
@@ -259,15 +259,19 @@ func (s *Server) handleDraftPicture(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	edit := url.Values{}
-	switch combatant, portrait := strings.CutPrefix(use, "portrait:"); {
+	combatant, portrait := strings.CutPrefix(use, "portrait:")
+	zone, inZone := strings.CutPrefix(use, "zone:")
+	switch {
 	case use == "scene":
 		edit = url.Values{"op": {"scene"}, "scene": {pic}}
+	case inZone:
+		edit = url.Values{"op": {"zone-picture"}, "zone": {zone}, "image": {pic}}
 	case portrait:
 		edit = url.Values{"op": {"portrait"}, "combatant": {combatant}, "portrait": {pic}}
 	case use == "handout":
 		edit = url.Values{"op": {"handout-add"}, "title": {r.PostForm.Get("title")}, "text": {r.PostForm.Get("text")}, "image": {pic}}
 	default:
-		fail(fray.Errorf(fray.EINVALID, "use the picture as %q, %q or %q", "scene", "portrait:<combatant>", "handout"))
+		fail(fray.Errorf(fray.EINVALID, "use the picture as %q, %q, %q or %q", "scene", "portrait:<combatant>", "zone:<zone>", "handout"))
 		return
 	}
 	if pic == "" && use != "handout" {
@@ -346,7 +350,7 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 	}
 	for _, z := range bf.Zones {
 		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, Props: z.Props,
-			Features: board.Features(e.Area, z.Props)}
+			Features: board.Features(e.Area, z.Props), Image: zonePicture(setup, z.ID)}
 		for _, a := range prep.Adjacent(bf, z.ID) {
 			row.Adjacent = append(row.Adjacent, engine.Choice{Value: a, Label: cmp(names[a], a)})
 		}
@@ -392,11 +396,27 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		}
 	}
 	b.Preview = engine.View{ID: "preview", Name: setup.Name, Status: engine.StatusSetup, Viewer: engine.GMViewer(), Sides: setup.Sides,
-		Board: board.Preview(e, bf, tokens, starts)}
+		Board: board.Preview(e, bf, tokens, starts), Scene: setup.Scene, SceneFit: setup.SceneFit}
 	for _, c := range setup.Combatants {
 		b.Preview.Combatants = append(b.Preview.Combatants, c.Combatant)
 	}
+	if b.Preview.Board != nil && b.Preview.Board.Zones != nil {
+		zm := b.Preview.Board.Zones
+		for i := range zm.Areas {
+			zm.Areas[i].Image = zonePicture(setup, zm.Areas[i].ID)
+		}
+	}
 	return b
+}
+
+// zonePicture is the picture the setup puts inside zone id, "" for none.
+func zonePicture(setup engine.Setup, id string) string {
+	for _, z := range setup.ZoneScenes {
+		if z.Zone == id {
+			return z.Image
+		}
+	}
+	return ""
 }
 
 func hasDistance(bf board.Battlefield, a, b string) bool {

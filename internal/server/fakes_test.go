@@ -208,6 +208,11 @@ func (f fakePictures) Data(ctx context.Context, campaign, id string, thumb bool)
 	return "image/png", []byte("\x89PNG"), nil
 }
 
+func (f fakePictures) Delete(ctx context.Context, campaign, id string) error {
+	f.add("Delete " + id)
+	return nil
+}
+
 // fakeNotes is the store's campaign notes.
 type fakeNotes struct{ *calls }
 

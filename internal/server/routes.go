@@ -93,6 +93,8 @@ func (s *Server) routes() http.Handler {
 		// assets.go: pictures
 		r.Post("/api/campaigns/{id}/assets", s.handleUploadAsset)
 		r.Get("/api/campaigns/{id}/assets", s.handleAPIAssets)
+		r.Delete("/api/campaigns/{id}/assets/{asset}", s.handleDeleteAsset)
+		r.Post("/campaigns/{id}/pictures/{asset}/delete", s.handleDeleteAsset)
 		r.Get("/assets/{asset}", s.handleAsset)
 		// notes.go: the campaign's GM notes
 		r.Get("/api/campaigns/{id}/notes", s.handleAPICampaignNotes)

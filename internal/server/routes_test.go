@@ -210,6 +210,8 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
 	{"POST", "/api/campaigns/camp/assets", gmOnly, 201, nil, "", "picture bytes"},
 	{"GET", "/api/campaigns/camp/assets", gmOnly, 200, nil, "", ""},
+	{"DELETE", "/api/campaigns/camp/assets/" + assetID, gmOnly, 204, nil, "", ""},
+	{"POST", "/campaigns/camp/pictures/" + assetID + "/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"GET", "/api/campaigns/camp/notes", gmOnly, 200, nil, "", ""},
 	{"PUT", "/api/campaigns/camp/notes", gmOnly, 200, nil, `{"notes":"x"}`, ""},
 	{"POST", "/campaigns/camp/notes", gmOnly, 303, url.Values{"notes": {"x"}}, "", ""},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -230,16 +231,25 @@ func writeJSONFile(w http.ResponseWriter, filename string, v any) {
 }
 
 // handleStatPortrait sets a stat block's portrait:
-// POST /campaigns/{id}/{bestiary|pcs}/{entry}/portrait (GMs; multipart:
+// POST /campaigns/{id}/{bestiary|pcs}/{entry}/portrait (GMs, and the
+// player who owns a campaign character for that character; multipart:
 // file, a picture to upload; or portrait, one of the campaign's pictures by
-// URL or asset id, "" to remove it).
+// URL or asset id — GMs only —, "" to remove it).
 func (s *Server) handleStatPortrait(w http.ResponseWriter, r *http.Request) {
-	m, ok := s.gmOf(w, r, chi.URLParam(r, "id"))
+	m, ok := s.member(w, r, chi.URLParam(r, "id"))
 	if !ok {
 		return
 	}
 	kind, id := chi.URLParam(r, "kind"), chi.URLParam(r, "entry")
+	owner := !m.gm() && kind == "pcs" && slices.Contains(m.characters, id)
+	if !m.gm() && !owner {
+		writeError(w, r, fray.Errorf(fray.EFORBIDDEN, "only the campaign's GMs and the character's player may set its portrait"))
+		return
+	}
 	back := "/campaigns/" + url.PathEscape(m.campaign) + "/" + kind + "/" + url.PathEscape(id)
+	if owner {
+		back = "/campaigns/" + url.PathEscape(m.campaign) + "/characters/" + url.PathEscape(id)
+	}
 	fail := func(err error) {
 		setFlash(w, r, flashError, "The portrait was not set: "+errMessage(err))
 		http.Redirect(w, r, back, http.StatusSeeOther)
@@ -257,6 +267,12 @@ func (s *Server) handleStatPortrait(w http.ResponseWriter, r *http.Request) {
 		defer func() { _ = r.MultipartForm.RemoveAll() }()
 	}
 	pic := r.PostForm.Get("portrait")
+	if owner && pic != "" {
+		// A player uploads their picture: naming one of the campaign's by
+		// its URL would make a picture the GM keeps from them theirs.
+		fail(fray.Errorf(fray.EFORBIDDEN, "upload a picture for your character's portrait; choosing one of the campaign's is for its GMs"))
+		return
+	}
 	if f, h, err := r.FormFile("file"); err == nil {
 		data, err := io.ReadAll(io.LimitReader(f, images.MaxBytes+1))
 		_ = f.Close()

@@ -116,6 +116,45 @@ func (db *DB) AssetData(ctx context.Context, campaignID, id string, thumb bool) 
 	return contentType, data, nil
 }
 
+// DeleteAsset removes campaign campaignID's asset id when nothing of the
+// campaign names it: no draft, no encounter (its setup or any event of
+// its history, from which its state is made — a replay shows an old
+// scene), no bestiary entry
+// or character. One statement; a picture in use is ECONFLICT, saying so,
+// and stays. (A draft's undo history is not searched: undoing to a
+// deleted picture shows none.)
+func (db *DB) DeleteAsset(ctx context.Context, campaignID, id string) error {
+	if !validUUID(campaignID) {
+		return assetNotFound()
+	}
+	var found, deleted bool
+	err := db.pool.QueryRow(ctx, `
+		WITH target AS (
+			SELECT campaign_id, id FROM assets WHERE campaign_id = $1::uuid AND id = $2
+		), used AS (
+			SELECT EXISTS (SELECT 1 FROM drafts WHERE campaign_id = $1::uuid AND strpos(setup::text, $2) > 0)
+				OR EXISTS (SELECT 1 FROM encounters WHERE campaign_id = $1::uuid AND strpos(setup::text, $2) > 0)
+				OR EXISTS (SELECT 1 FROM events e JOIN encounters n ON n.id = e.encounter_id
+					WHERE n.campaign_id = $1::uuid AND strpos(e.body::text, $2) > 0)
+				OR EXISTS (SELECT 1 FROM bestiary WHERE campaign_id = $1::uuid AND portrait = '/assets/' || $2)
+				OR EXISTS (SELECT 1 FROM characters WHERE campaign_id = $1::uuid AND portrait = '/assets/' || $2) AS yes
+		), gone AS (
+			DELETE FROM assets a USING target t, used u
+			WHERE a.campaign_id = t.campaign_id AND a.id = t.id AND NOT u.yes
+			RETURNING a.id
+		)
+		SELECT EXISTS (SELECT 1 FROM target), EXISTS (SELECT 1 FROM gone)`, campaignID, id).Scan(&found, &deleted)
+	switch {
+	case err != nil:
+		return fmt.Errorf("store: delete asset: %w", err)
+	case !found:
+		return assetNotFound()
+	case !deleted:
+		return fray.Errorf(fray.ECONFLICT, "the picture is in use (a draft, an encounter or its history, a portrait): remove it there first")
+	}
+	return nil
+}
+
 // CampaignAssets lists a campaign's assets, newest first, without their
 // bytes.
 func (db *DB) CampaignAssets(ctx context.Context, campaignID string) ([]Asset, error) {

@@ -447,8 +447,13 @@ func (db *DB) ImportCharacters(ctx context.Context, campaignID string, cs []Char
 		for _, c := range cs {
 			b := c.Block
 			last := c.Import.Revision
-			_, err := tx.Exec(ctx, `INSERT INTO characters (id, campaign_id, ruleset, name, stats, revision)
-				VALUES ($1, $2::uuid, $3, $4, $5, $6)`, b.ID, campaignID, b.Ruleset, b.Name, b.Stats, last)
+			if checkPortrait(ctx, tx, campaignID, b.Portrait) != nil {
+				// A file from another campaign or server names a picture
+				// this campaign does not hold: the character comes without.
+				b.Portrait = ""
+			}
+			_, err := tx.Exec(ctx, `INSERT INTO characters (id, campaign_id, ruleset, name, stats, revision, portrait)
+				VALUES ($1, $2::uuid, $3, $4, $5, $6, $7)`, b.ID, campaignID, b.Ruleset, b.Name, b.Stats, last, b.Portrait)
 			switch pgCode(err) {
 			case "":
 			case sqlUniqueViolation:

@@ -702,7 +702,13 @@ func land(tx *Tx, l landing) error {
 	if err := tx.Emit(engine.NewEvent(KindAreaLanded, a.Attacker, text+".", d).With(d.Victims...)); err != nil {
 		return err
 	}
-	steps := []engine.Step{engine.NewStep(stepDives, divesStep{Divers: d.Divers, Penalty: d.Penalty, Source: tool.Name})}
+	source := tool.Name
+	if c := st.Combatant(a.Attacker); c != nil && c.Hidden {
+		// The dives are their divers' events: a hidden attacker's weapon or
+		// power is not named in them.
+		source = "an unseen attack"
+	}
+	steps := []engine.Step{engine.NewStep(stepDives, divesStep{Divers: d.Divers, Penalty: d.Penalty, Source: source})}
 	for _, id := range d.Victims {
 		steps = append(steps, engine.NewStep(stepAreaDamage, areaDamageStep{Attacker: a.Attacker, Tool: tool, Raises: l.Raises, Victim: id}))
 	}
