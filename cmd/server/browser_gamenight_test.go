@@ -464,6 +464,13 @@ func TestTableGameNight(t *testing.T) {
 						if h := rectOf(t, p.ctx, "#pane-log").H; h < 160 {
 							t.Errorf("%s: the log is %.0f px tall beside the roll card", where, h)
 						}
+						// ... and still shows its newest entry: the card that
+						// squeezed it did not leave it scrolled part-way.
+						var gap float64
+						run20(t, p.ctx, chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
+						if gap > 2 {
+							t.Errorf("%s: the log's newest entry is %.0f px below its pane beside the roll card", where, gap)
+						}
 						// In a shorter window the tray shrinks and its card is
 						// trimmed to fit it, not cut off.
 						run20(t, p.ctx, chromedp.EmulateViewport(size.w, 640))

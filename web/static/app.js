@@ -705,8 +705,17 @@
   for (const list of [document.getElementById('log'), document.getElementById('chat')]) {
     if (!list || !('ResizeObserver' in window)) continue;
     let pinned = true;
-    list.addEventListener('scroll', () => { pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24; }, { passive: true });
-    new ResizeObserver(() => { if (pinned) toBottom(list); }).observe(list);
+    let seen = list.clientHeight; // the height the last resize left
+    list.addEventListener('scroll', () => {
+      // A pane squeezed since then (a roll card arriving) moved the bottom
+      // away by what it lost, not the reader: that much still counts.
+      const squeezed = Math.max(0, seen - list.clientHeight);
+      pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24 + squeezed;
+    }, { passive: true });
+    new ResizeObserver(() => {
+      if (pinned) toBottom(list);
+      seen = list.clientHeight;
+    }).observe(list);
   }
 
   function setLayout() {
