@@ -26,7 +26,7 @@ import (
 // added to every name in its stats (its weapons, its armour, its powers).
 // None may reach a player before the combatant is revealed.
 const (
-	unseenID   = "xq-lurker"
+	unseenID   = "xqlurker"
 	unseenName = "Vantablack Ossery"
 	unseenStat = "Umbrafel"
 	// unseenPortrait is the hidden combatant's portrait: unseen until the

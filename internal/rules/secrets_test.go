@@ -20,7 +20,7 @@ import (
 
 // The marks of the hidden combatant each example gets (see hiddenSetup).
 const (
-	lurkerID   = "xq-lurker"
+	lurkerID   = "xqlurker"
 	lurkerName = "Vantablack Ossery"
 	lurkerStat = "Umbrafel"
 )
