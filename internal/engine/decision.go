@@ -296,6 +296,20 @@ type answerArgs struct {
 	Override bool `json:"override,omitempty"`
 }
 
+// answerable is the pending decision id, when the command's sender may see
+// and answer it: an unknown or unseen one is not found, another's refused.
+func answerable(tx *Tx, id string) (*Decision, error) {
+	b := tx.Base()
+	d := b.Decision(id)
+	if d == nil || (!tx.viewer.GM && d.For != GM && !Visible(tx.st, tx.viewer, d.For)) {
+		return nil, fray.Errorf(fray.ENOTFOUND, "no pending decision %q", id)
+	}
+	if !b.mayAnswer(tx.viewer, *d) {
+		return nil, fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
+	}
+	return d, nil
+}
+
 func decideAnswer(tx *Tx, cmd Command) error {
 	if cmd.Actor != "" {
 		return fray.Errorf(fray.EINVALID, "an answer names no actor: the decision says who answers")
@@ -304,13 +318,9 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if err := cmd.Decode(&a); err != nil {
 		return err
 	}
-	b := tx.Base()
-	d := b.Decision(a.Decision)
-	if d == nil || (!tx.viewer.GM && d.For != GM && !Visible(tx.st, tx.viewer, d.For)) {
-		return fray.Errorf(fray.ENOTFOUND, "no pending decision %q", a.Decision)
-	}
-	if !b.mayAnswer(tx.viewer, *d) {
-		return fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
+	d, err := answerable(tx, a.Decision)
+	if err != nil {
+		return err
 	}
 	if a.Override && !tx.viewer.GM {
 		return fray.Errorf(fray.EFORBIDDEN, "only the GM may decide for another")

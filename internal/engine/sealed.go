@@ -142,12 +142,9 @@ func decideUnseal(tx *Tx, cmd Command) error {
 		return err
 	}
 	b := tx.Base()
-	d := b.Decision(a.Decision)
-	if d == nil || (!tx.viewer.GM && d.For != GM && !Visible(tx.st, tx.viewer, d.For)) {
-		return fray.Errorf(fray.ENOTFOUND, "no pending decision %q", a.Decision)
-	}
-	if !b.mayAnswer(tx.viewer, *d) {
-		return fray.Errorf(fray.EFORBIDDEN, "this decision is not yours to make")
+	d, err := answerable(tx, a.Decision)
+	if err != nil {
+		return err
 	}
 	s := b.sealedOf(d.ID)
 	switch {
