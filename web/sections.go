@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"io"
 	"sync"
 
@@ -24,24 +23,40 @@ import (
 // the projection with every other field left out, and the viewer reduced
 // to what the section shows of it. The section is rendered from that
 // reduced projection, never from the whole one, so its bytes are a
-// function of the input by construction, and the SHA-256 of the input's
-// encoding (with the forms' target) is its key (strings are valid UTF-8:
-// every one reached the engine as JSON, so no two encode alike). A field
+// function of the input by construction, and the input's encoding (with the
+// section's name and the forms' target) is its key: the memo is a map from
+// the encoding itself, not from a digest of it, so two inputs share a
+// fragment only when they encode alike — no collision of a hash can show
+// one viewer another's section (strings are valid UTF-8: every one reached
+// the engine as JSON, so no two inputs encode alike). A field
 // left out that a section does read changes what it renders, which
 // TestPageFramesEqualAFullRender (internal/realtime) compares with
 // Fragments' full render. Inside the board the same is done per roster
 // row, token face, action form (model.memoized).
 //
+// The battlefield and the action bar are not memoised whole (unmemoised):
+// their inputs hold the viewer's own combatants, so no two viewers share
+// them, and they change with nearly every command; encoding their inputs
+// (the whole board, every action) only to miss cost more than the rare hit
+// saved. Their parts — rows, faces, forms — are memoised.
+//
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
 // concurrent use.
 type Sections struct {
-	mu        sync.Mutex
-	cur, prev map[[sha256.Size]byte]string
+	mu     sync.Mutex
+	memo   map[string]*memoEntry // a part's fragment by its input's encoding
+	update uint64                // counts Next's calls
+}
+
+// memoEntry is a rendered part and the last update that used it.
+type memoEntry struct {
+	html string
+	used uint64
 }
 
 // NewSections returns an empty Sections.
-func NewSections() *Sections { return &Sections{cur: map[[sha256.Size]byte]string{}} }
+func NewSections() *Sections { return &Sections{memo: map[string]*memoEntry{}} }
 
 // Render is Fragments with the sections memoised.
 func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
@@ -53,12 +68,26 @@ func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine
 func (s *Sections) Next() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prev, s.cur = s.cur, make(map[[sha256.Size]byte]string, len(s.cur))
+	s.update++
+	for k, e := range s.memo {
+		if e.used+1 < s.update {
+			delete(s.memo, k)
+		}
+	}
 }
 
 // section returns section key of v rendered, from the memo or rendered now
 // (into buf) and remembered.
 func (s *Sections) section(ctx context.Context, key string, v engine.View, act string, buf *bytes.Buffer) (string, error) {
+	if unmemoised[key] {
+		m := newModel(v, act)
+		m.memo = s
+		buf.Reset()
+		if err := m.section(key).Render(ctx, buf); err != nil {
+			return "", err
+		}
+		return buf.String(), nil
+	}
 	in := sectionInput(key, v)
 	k := keyBuffers.Get().(*bytes.Buffer)
 	defer keyBuffers.Put(k)
@@ -70,7 +99,7 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	if err := gojson.NewEncoder(k).Encode(in); err != nil {
 		return "", err
 	}
-	sum, html, ok := s.lookup(k)
+	html, ok := s.lookup(k)
 	if ok {
 		return html, nil
 	}
@@ -81,9 +110,13 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 		return "", err
 	}
 	html = buf.String()
-	s.store(sum, html)
+	s.store(k, html)
 	return html, nil
 }
+
+// unmemoised are the sections rendered afresh for every viewer, their parts
+// memoised (see Sections).
+var unmemoised = map[string]bool{"battlefield": true, "actions": true}
 
 // keyBuffers hold the sections' inputs as they are encoded into keys.
 var keyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -209,7 +242,7 @@ func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Co
 	if err := gojson.NewEncoder(k).Encode(in); err != nil {
 		return "", err
 	}
-	sum, html, ok := s.lookup(k)
+	html, ok := s.lookup(k)
 	if ok {
 		return html, nil
 	}
@@ -220,29 +253,27 @@ func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Co
 		return "", err
 	}
 	html = buf.String()
-	s.store(sum, html)
+	s.store(k, html)
 	return html, nil
 }
 
-// lookup finds the input encoded in key (by its SHA-256: inputs run to
-// kilobytes) in this update's memo or the previous one's (then kept for
-// this one too).
-func (s *Sections) lookup(key *bytes.Buffer) ([sha256.Size]byte, string, bool) {
-	sum := sha256.Sum256(key.Bytes())
+// lookup finds the input encoded in key in the memo, marking it used by
+// this update. Looking a map up by string(bytes) copies nothing.
+func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	html, ok := s.cur[sum]
+	e, ok := s.memo[string(key.Bytes())]
 	if !ok {
-		if html, ok = s.prev[sum]; ok {
-			s.cur[sum] = html
-		}
+		return "", false
 	}
-	return sum, html, ok
+	e.used = s.update
+	return e.html, true
 }
 
-func (s *Sections) store(sum [sha256.Size]byte, html string) {
+func (s *Sections) store(key *bytes.Buffer, html string) {
+	k := key.String()
 	s.mu.Lock()
-	s.cur[sum] = html
+	s.memo[k] = &memoEntry{html: html, used: s.update}
 	s.mu.Unlock()
 }
 
