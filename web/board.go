@@ -153,6 +153,9 @@ func fill(mt *board.Meter) int {
 }
 
 // meterClass names a meter's state by what is left: "bad" when little is.
+// fillClass is a health bar's fill: "hp-fill fill-N".
+func fillClass(mt *board.Meter) string { return "hp-fill fill-" + itoa(fill(mt)) }
+
 func meterClass(mt *board.Meter) string {
 	switch f := fill(mt); {
 	case f <= 3:
