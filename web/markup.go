@@ -31,12 +31,12 @@ func (a attrs) Items() []templ.KeyValue[string, any] {
 	return items
 }
 
-// text is a text node ({ s } in a template), escaped as templ escapes one:
-// @text(s).
-type text string
+// textNode is a text node ({ s } in a template), escaped as templ escapes
+// one: @textNode(s).
+type textNode string
 
 // Render is templ.Component's.
-func (t text) Render(_ context.Context, w io.Writer) error {
+func (t textNode) Render(_ context.Context, w io.Writer) error {
 	_, err := io.WriteString(w, templ.EscapeString(string(t)))
 	return err
 }
