@@ -153,6 +153,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
+	m.memo = memo
 	out := make(map[string]string, len(SectionKeys)+3)
 	buf := renderBuffers.Get().(*bytes.Buffer)
 	defer renderBuffers.Put(buf)
@@ -167,7 +168,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	if sections {
 		for _, key := range SectionKeys {
 			if memo != nil {
-				html, err := memo.section(ctx, key, v, m.act, buf)
+				html, err := memo.section(ctx, key, v, m, buf)
 				if err != nil {
 					return nil, fmt.Errorf("web: render %s: %w", key, err)
 				}

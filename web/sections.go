@@ -77,11 +77,10 @@ func (s *Sections) Next() {
 }
 
 // section returns section key of v rendered, from the memo or rendered now
-// (into buf) and remembered.
-func (s *Sections) section(ctx context.Context, key string, v engine.View, act string, buf *bytes.Buffer) (string, error) {
+// (into buf) and remembered; m is v's model, rendering for s.
+func (s *Sections) section(ctx context.Context, key string, v engine.View, m *model, buf *bytes.Buffer) (string, error) {
+	act := m.act
 	if unmemoised[key] {
-		m := newModel(v, act)
-		m.memo = s
 		buf.Reset()
 		if err := m.section(key).Render(ctx, buf); err != nil {
 			return "", err
@@ -103,7 +102,7 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	if ok {
 		return html, nil
 	}
-	m := newModel(in, act)
+	m = newModel(in, act)
 	m.memo = s
 	buf.Reset()
 	if err := m.section(key).Render(ctx, buf); err != nil {
