@@ -266,6 +266,8 @@ type model struct {
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
 	memo   *Sections // renders parts once per distinct input; nil renders all
+	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
+	tokenKeys map[*board.Token][]byte
 }
 
 // actionInfo is an action with the element ids its form uses.

@@ -95,7 +95,7 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	k.WriteByte(0)
 	k.WriteString(act)
 	k.WriteByte(0)
-	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+	if err := encodeKey(k, in); err != nil {
 		return "", err
 	}
 	html, ok := s.lookup(k)
@@ -116,6 +116,13 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 // unmemoised are the sections rendered afresh for every viewer, their parts
 // memoised (see Sections).
 var unmemoised = map[string]bool{"battlefield": true, "actions": true}
+
+// encodeKey appends in's encoding to k: JSON without escaping HTML (a key
+// is never shown; JSON is an injective encoding either way, and escaping
+// was a third of encoding a key).
+func encodeKey(k *bytes.Buffer, in any) error {
+	return gojson.NewEncoder(k).EncodeWithOption(in, gojson.DisableHTMLEscape())
+}
 
 // keyBuffers hold the sections' inputs as they are encoded into keys.
 var keyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -193,9 +200,11 @@ func contains(list []string, s string) bool {
 
 // face is all tokenFace shows of a token.
 type face struct {
-	T                *board.Token
+	T                *board.Token `json:"-"` // in the key as tokenKey's
 	Classes, Summary string
 }
+
+func (f face) token() *board.Token { return f.T }
 
 func (m *model) face(t *board.Token) face {
 	return face{T: t, Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
@@ -203,10 +212,33 @@ func (m *model) face(t *board.Token) face {
 
 // rosterRow is all the roster shows of a token.
 type rosterRow struct {
-	T                   *board.Token
+	T                   *board.Token `json:"-"` // in the key as tokenKey's
 	SideClass, SideName string
 	Mine                bool
 	Place               string
+}
+
+func (r rosterRow) token() *board.Token { return r.T }
+
+// ofToken is the input of a token's part (a face, a roster row): its key
+// holds the token's encoding, which the token's parts share (tokenKey).
+type ofToken interface{ token() *board.Token }
+
+// tokenKey is t's encoding for the keys of its parts, encoded once per
+// render however many parts show it.
+func (m *model) tokenKey(t *board.Token) ([]byte, error) {
+	if k, ok := m.tokenKeys[t]; ok {
+		return k, nil
+	}
+	k, err := gojson.MarshalWithOption(t, gojson.DisableHTMLEscape())
+	if err != nil {
+		return nil, err
+	}
+	if m.tokenKeys == nil {
+		m.tokenKeys = make(map[*board.Token][]byte, len(m.board.Tokens))
+	}
+	m.tokenKeys[t] = k
+	return k, nil
 }
 
 func (m *model) rosterRow(t *board.Token) rosterRow {
@@ -221,7 +253,7 @@ func (m *model) memoized(kind string, in any, c templ.Component) templ.Component
 		return c
 	}
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		html, err := m.memo.fragment(ctx, kind, in, c)
+		html, err := m.memo.fragment(ctx, m, kind, in, c)
 		if err != nil {
 			return err
 		}
@@ -232,14 +264,21 @@ func (m *model) memoized(kind string, in any, c templ.Component) templ.Component
 
 // fragment returns c rendered, c being a function of in alone, from the memo
 // or rendered now and remembered.
-func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Component) (string, error) {
+func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, c templ.Component) (string, error) {
 	k := keyBuffers.Get().(*bytes.Buffer)
 	defer keyBuffers.Put(k)
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+	if err := encodeKey(k, in); err != nil {
 		return "", err
+	}
+	if t, ok := in.(ofToken); ok {
+		tk, err := m.tokenKey(t.token())
+		if err != nil {
+			return "", err
+		}
+		k.Write(tk)
 	}
 	html, ok := s.lookup(k)
 	if ok {
