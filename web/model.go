@@ -181,7 +181,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		}
 	}
 	game, talk := SplitTalk(newEvents)
-	if err := render("log", logEntries(game, m.names, full)); err != nil {
+	if err := render("log", m.logEntries(game, full)); err != nil {
 		return nil, err
 	}
 	if err := render("chat", chatEntries(talk, m, full)); err != nil {

@@ -315,6 +315,18 @@ func (s *Sections) store(key *bytes.Buffer, html string) {
 	s.mu.Unlock()
 }
 
+// logEntries is the log's entries of events: rendered once per distinct
+// events and names, so viewers who see the same events of an update (the
+// GM and players, most of the time) share one render of them.
+func (m *model) logEntries(events []engine.Event, full bool) templ.Component {
+	type in struct {
+		Full   bool
+		Events []engine.Event
+		Names  map[string]string
+	}
+	return m.memoized("log", in{full, events, m.names}, logEntries(events, m.names, full))
+}
+
 // actionItem is one action: a button that submits at once when the action
 // takes no input, or a disclosure that opens its small form.
 func (m *model) actionItem(a actionInfo) templ.Component {
