@@ -188,7 +188,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		return nil, err
 	}
 	if !full {
-		if err := render("cards", rollCards(newEvents, m)); err != nil {
+		if err := render("cards", m.rollCards(newEvents)); err != nil {
 			return nil, err
 		}
 	}

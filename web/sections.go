@@ -327,6 +327,24 @@ func (m *model) logEntries(events []engine.Event, full bool) templ.Component {
 	return m.memoized("log", in{full, events, m.names}, logEntries(events, m.names, full))
 }
 
+// rollCards is the roll cards of events, rendered once per distinct events
+// and combatants (all a card shows of the viewer's projection: names,
+// sides, portraits), from those alone.
+func (m *model) rollCards(events []engine.Event) templ.Component {
+	if m.memo == nil {
+		return rollCards(events, m)
+	}
+	type in struct {
+		Events     []engine.Event
+		Sides      []engine.Side
+		Combatants []engine.Combatant
+	}
+	k := in{events, m.v.Sides, m.v.Combatants}
+	return m.memoized("cards", k, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return rollCards(events, newModel(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants}, m.act)).Render(ctx, w)
+	}))
+}
+
 // actionItem is one action: a button that submits at once when the action
 // takes no input, or a disclosure that opens its small form.
 func (m *model) actionItem(a actionInfo) templ.Component {
