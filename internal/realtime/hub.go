@@ -302,7 +302,11 @@ func (c *client) frameKey() string {
 // the projection is as prev's (but for its seq, which no section shows),
 // the sections are not rendered again — only the new events' entries are
 // (Config.RenderEntries), and a viewer who sees no new event costs no
-// rendering at all.
+// rendering at all. With Config.Pages, whose renderer renders a section
+// only when its input is new, a page's projection is not encoded to be
+// compared (that cost more than it saved: most updates change every
+// viewer's projection); its sections are rendered and only those that
+// differ from what the page shows are sent.
 func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
@@ -314,10 +318,12 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	sameView := false
 	if c.html || c.wantView {
 		view := engine.Project(u.Ruleset, u.State, c.viewer)
-		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-			return nil, now, err
+		if c.wantView || h.cfg.Pages == nil {
+			if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
+				return nil, now, err
+			}
+			sameView = follows && sameButSeq(now.view, prev.view)
 		}
-		sameView = follows && sameButSeq(now.view, prev.view)
 		if c.html && render != nil {
 			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
 				if len(events) > 0 {
