@@ -22,11 +22,13 @@ import (
 // which templ checks.
 type attrs []string
 
-// Items is templ.Attributer's.
+// Items is templ.Attributer's. Each value is given as a pointer into a
+// (templ writes a *string as the string): a string in an interface would
+// be allocated apart, a pointer is not.
 func (a attrs) Items() []templ.KeyValue[string, any] {
 	items := make([]templ.KeyValue[string, any], 0, len(a)/2)
 	for i := 0; i+1 < len(a); i += 2 {
-		items = append(items, templ.KeyValue[string, any]{Key: a[i], Value: a[i+1]})
+		items = append(items, templ.KeyValue[string, any]{Key: a[i], Value: &a[i+1]})
 	}
 	return items
 }
