@@ -86,7 +86,8 @@ type Config struct {
 	Render Renderer
 	// RenderEntries, when set, renders only the entries of new events
 	// (the "log", "chat" and "cards" fragments of Render): what a page
-	// whose sections did not change needs (see Publish).
+	// whose sections did not change needs when Pages is not set (see
+	// updateFrame).
 	RenderEntries Renderer
 	// Pages, when set, gives each encounter the renderer of its updates'
 	// fragments (instead of Render); snapshots and resumes still use Render.
