@@ -329,22 +329,24 @@ func printFanout(w io.Writer, o options, rounds []fanoutRound) {
 	fmt.Fprintf(w, "\nFan-out: %d encounters x %d %s, %s; spectators (html=1) on encounter 1; %s warmup + %s measured per round\n\n",
 		o.encounters, o.clients, mode, load, o.warmup, o.duration)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "round\tspectators\tcmd/s\tack p50\tack p99\tlast client p50\tlast client p99\tlast spectator p50\tlast spectator p99\tspectator frames/cmd\tKiB/frame\ttimeouts\tundelivered\tlost\t")
+	fmt.Fprintln(tw, "round\tspectators\tcmd/s\tack p50\tack p99\tlast client p50\tlast client p99\tlast spectator p50\tlast spectator p99\tKiB/frame\tserver ms/cmd\tserver / loadgen / other cores\ttimeouts\tundelivered\tlost\t")
 	for _, r := range rounds {
 		res := r.Result
-		sp50, sp99, perCmd, kib := "-", "-", "-", "-"
+		sp50, sp99, kib := "-", "-", "-"
 		if r.Spectators > 0 {
 			sp50, sp99 = fmt.Sprintf("%.2f", res.SpectatorLatency.P50), fmt.Sprintf("%.2f", res.SpectatorLatency.P99)
-			if res.CommandsAcked > 0 {
-				perCmd = fmt.Sprintf("%.0f", float64(res.SpectatorFrames)/float64(res.CommandsAcked))
-			}
 			if res.SpectatorFrames > 0 {
 				kib = fmt.Sprintf("%.1f", float64(res.SpectatorBytes)/float64(res.SpectatorFrames)/1024)
 			}
 		}
-		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t\n",
+		perCmd, cores := "-", "-"
+		if c := res.CPU; c != nil {
+			perCmd = fmt.Sprintf("%.2f", c.ServerMsPerCommand)
+			cores = fmt.Sprintf("%.2f / %.2f / %.2f", c.ServerCores, c.LoadgenCores, c.OtherCores)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%.1f\t%.2f\t%.2f\t%.2f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t\n",
 			r.Round, r.Spectators, res.CommandsPerSecond, res.AckLatency.P50, res.AckLatency.P99,
-			res.Latency.P50, res.Latency.P99, sp50, sp99, perCmd, kib, res.Timeouts, res.Undelivered, res.Disconnects+res.SpectatorsLost)
+			res.Latency.P50, res.Latency.P99, sp50, sp99, kib, perCmd, cores, res.Timeouts, res.Undelivered, res.Disconnects+res.SpectatorsLost)
 	}
 	tw.Flush()
 	var ratios []string
