@@ -115,7 +115,6 @@ type Hub struct {
 	rooms  map[string]*room
 	closed bool
 	conns  sync.WaitGroup
-	crowd  *crowdLane // see crowdLane
 }
 
 // room is one encounter's clients, and what its last update showed each
@@ -151,7 +150,7 @@ func NewHub(cfg Config) *Hub {
 	if cfg.WriteTimeout == 0 {
 		cfg.WriteTimeout = 10 * time.Second
 	}
-	return &Hub{cfg: cfg, rooms: map[string]*room{}, crowd: newCrowdLane()}
+	return &Hub{cfg: cfg, rooms: map[string]*room{}}
 }
 
 // client is one websocket connection to one encounter.
@@ -191,7 +190,6 @@ type frame struct {
 	ack       []byte // an ack message written right after data, in the same flush
 	closeCode websocket.StatusCode
 	reason    string
-	crowd     bool // part of a crowded encounter's broadcast (see crowdLane)
 }
 
 // Count returns how many clients are connected to encounter id.
@@ -272,7 +270,7 @@ func (h *Hub) Publish(u play.Update) {
 			c.acked.Store(&u.CommandID)
 		}
 		if data != nil || ack != nil {
-			c.enqueue(frame{seq: u.Seq, data: data, ack: ack, crowd: len(clients) > crowdAbove})
+			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
 		}
 	}
 	r.shown = next
@@ -883,14 +881,7 @@ func (c *client) writeLoop(ctx context.Context) {
 		}
 		c.cork.cork()
 		stop := false
-		var slot *laneSlot
 		for batch = c.send.take(batch); len(batch) > 0 && !stop; batch = c.send.take(batch) {
-			if slot == nil && crowded(batch) {
-				if slot = c.hub.crowd.enter(ctx); slot == nil {
-					stop = true // ending
-					break
-				}
-			}
 			for _, f := range batch {
 				if stop = c.writeFrame(ctx, f); stop {
 					break
@@ -898,9 +889,7 @@ func (c *client) writeLoop(ctx context.Context) {
 			}
 		}
 		clear(batch) // let the frames' bytes go
-		err := c.cork.uncork()
-		slot.leave()
-		if err != nil && !stop {
+		if err := c.cork.uncork(); err != nil && !stop {
 			c.close(websocket.StatusInternalError, "write failed")
 			return
 		}
