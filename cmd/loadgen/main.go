@@ -13,8 +13,14 @@
 // given load). After -warmup plus -duration it stops, closes every
 // connection and prints the results of the -duration window.
 //
+// With -spectators N it also measures one encounter's fan-out: N more
+// sockets on the first encounter, opened as the encounter page opens them by
+// a campaign member without characters, which read and discard their frames;
+// rounds without and with them alternate (see spectators.go).
+//
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 50 -clients 6 -duration 30s
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -rate 1000 -pid "$SERVER_PID"
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 1 -spectators 2000 -rate 1
 //
 // It only drives servers on the loopback interface. See docs/performance.md.
 package main
