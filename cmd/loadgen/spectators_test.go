@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"testing"
 	"time"
 )
@@ -35,5 +36,17 @@ func TestEncounterSpectated(t *testing.T) {
 	e.spectated("a", t0.Add(5*time.Millisecond))
 	if len(e.lat) != 1 || len(e.specLat) != 1 || e.specLat[0] != 5*time.Millisecond || e.undelivered() != 0 {
 		t.Errorf("after every spectator: lat %v, specLat %v, undelivered %d", e.lat, e.specLat, e.undelivered())
+	}
+}
+
+func TestParseSpectatorFlags(t *testing.T) {
+	o, err := parseFlags([]string{"-encounters", "1", "-spectators", "2000", "-rounds", "2", "-spectator-token", "tok"}, io.Discard)
+	if err != nil || o.spectators != 2000 || o.rounds != 2 || o.specToken != "tok" {
+		t.Errorf("parseFlags = %+v, %v", o, err)
+	}
+	for _, args := range [][]string{{"-spectators", "-1"}, {"-spectators", "10", "-rounds", "0"}, {"-spectators", "10", "-compare"}} {
+		if _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q) accepted", args)
+		}
 	}
 }
