@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -652,8 +653,15 @@ type ServeOptions struct {
 	Authorize Authorizer
 }
 
-// Serve upgrades the request to a websocket and runs the session until the
-// client leaves, the server shuts down, or the client falls behind.
+// Serve upgrades the request to a websocket, sends the client its first
+// message and returns: the session goes on, on a goroutine of its own,
+// until the client leaves, the server shuts down (Close), or the client
+// falls behind. Returning lets net/http free what it holds for the request
+// while its handler runs — the handler's goroutine, whose stack the
+// handshake and the first render grew, the request, the response and their
+// buffers — so an idle socket holds only its session (see
+// TestIdleSocketMemory). The session's context is therefore not the
+// request's, which ends when Serve returns.
 func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	opts := &websocket.AcceptOptions{}
 	if h.cfg.Origins != nil {
@@ -672,10 +680,8 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		return // Accept has written the HTTP error (e.g. 403 for a foreign origin)
 	}
 	h.conns.Add(1)
-	defer h.conns.Done()
 	conn.SetReadLimit(MaxMessageBytes)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: newQueue(h.cfg.SendQueue), ctx: ctx, cancel: cancel,
@@ -684,24 +690,19 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	c.access.Store(opt.Access)
 	if !h.add(c) {
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
+		cancel()
+		h.conns.Done()
 		return
 	}
-	defer h.remove(c)
 	c.recheck.Lock()
 	c.setExpiry(opt.Expires)
 	c.recheck.Unlock()
-	defer func() {
-		c.recheck.Lock()
-		if c.expiry != nil {
-			c.expiry.Stop()
-		}
-		c.recheck.Unlock()
-	}()
 
 	first, seq, err := h.hello(ctx, c, opt.Since)
 	if err != nil {
 		h.cfg.Logger.Warn("websocket hello", "encounter", opt.Encounter, "err", err)
 		c.close(websocket.StatusInternalError, fray.ErrorMessage(err))
+		c.end()
 		return
 	}
 	// Corked: the snapshot leaves in one write whatever the library's
@@ -713,20 +714,51 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	}
 	if err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
+		c.end()
 		return
 	}
 	c.sent = seq
 	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
 	c.startPings(ctx)
+	go c.run(ctx)
+}
+
+// run reads the client's messages until the session ends. It runs on a
+// goroutine of its own, started small (an idle socket's stack is memory),
+// and ends the session.
+func (c *client) run(ctx context.Context) {
+	defer c.end()
+	defer func() {
+		// net/http no longer recovers a panic here: log it and end this
+		// session, not the server.
+		if v := recover(); v != nil {
+			c.hub.cfg.Logger.Error("panic in websocket session", "encounter", c.encounter, "panic", v, "stack", string(debug.Stack()))
+			c.close(websocket.StatusInternalError, "internal error")
+		}
+	}()
 	c.readLoop(ctx)
 	if c.closing.Load() {
 		// The writer sends the last replies, then the close frame.
 		select {
 		case <-ctx.Done():
-		case <-time.After(h.cfg.WriteTimeout):
+		case <-time.After(c.hub.cfg.WriteTimeout):
 		}
 	}
 	c.close(websocket.StatusNormalClosure, "")
+}
+
+// end releases what the session holds in the hub once it no longer reads:
+// its place among the encounter's clients, its expiry timer, its context,
+// and its count in Close's wait.
+func (c *client) end() {
+	c.hub.remove(c)
+	c.recheck.Lock()
+	if c.expiry != nil {
+		c.expiry.Stop()
+	}
+	c.recheck.Unlock()
+	c.cancel()
+	c.hub.conns.Done()
 }
 
 // hello builds the first message: the missed events when the client can
