@@ -176,6 +176,8 @@ type client struct {
 	recheck        sync.Mutex   // one re-authorisation at a time
 	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
 	expiry         *time.Timer
+	pingMu         sync.Mutex
+	pings          *time.Timer // see startPings
 	closing        atomic.Bool // the reader handed the close over to the writer
 	// acked is the id of the command Publish last acknowledged with its
 	// events (see play.Sender.Origin): the reader does not ack it again.
@@ -706,9 +708,10 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		return
 	}
 	// Corked: the snapshot leaves in one write whatever the library's
-	// buffer.
+	// buffer, and the write only fills a buffer (uncork bounds the write
+	// to the network).
 	c.cork.cork()
-	err = c.write(ctx, first)
+	err = c.conn.Write(context.Background(), websocket.MessageText, first)
 	if uerr := c.cork.uncork(); err == nil {
 		err = uerr
 	}
@@ -757,7 +760,8 @@ func (c *client) end() {
 		c.expiry.Stop()
 	}
 	c.recheck.Unlock()
-	c.cancel()
+	c.cancel() // first: a ping under way no longer re-arms its timer
+	c.stopPings()
 	c.hub.conns.Done()
 }
 
@@ -797,7 +801,10 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 
 func (c *client) readLoop(ctx context.Context) {
 	for {
-		typ, data, err := c.conn.Read(ctx)
+		// No deadline and no cancellation: the session ends its reads by
+		// closing the connection (close), and a context that cannot end
+		// spares the library a context.AfterFunc for every read.
+		typ, data, err := c.conn.Read(context.Background())
 		if err != nil {
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				c.hub.cfg.Logger.Info("websocket message too big", "encounter", c.encounter)
@@ -955,25 +962,20 @@ func (c *client) writeFrame(ctx context.Context, f frame) bool {
 	return false
 }
 
-func (c *client) write(ctx context.Context, data []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
-	defer cancel()
-	return c.conn.Write(ctx, websocket.MessageText, data)
-}
-
-// startPings pings the client every PingInterval until ctx ends. It holds
-// no goroutine between pings (an idle socket's stack is memory): a timer
-// runs each ping on a goroutine of its own.
+// startPings pings the client every PingInterval until the session ends
+// (stopPings). It holds no goroutine between pings (an idle socket's stack
+// is memory): a timer runs each ping on a goroutine of its own. Nothing
+// hangs on the session's context either (a context's children are memory
+// too): a ping's timeout is its own, and the library ends a ping when the
+// connection closes.
 func (c *client) startPings(ctx context.Context) {
-	var t *time.Timer
-	var mu sync.Mutex // t is set before the first ping can read it
-	mu.Lock()
-	defer mu.Unlock()
-	t = time.AfterFunc(c.hub.cfg.PingInterval, func() {
+	c.pingMu.Lock()
+	defer c.pingMu.Unlock()
+	c.pings = time.AfterFunc(c.hub.cfg.PingInterval, func() {
 		if ctx.Err() != nil {
 			return
 		}
-		pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+		pctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.WriteTimeout)
 		err := c.conn.Ping(pctx)
 		cancel()
 		if err != nil {
@@ -982,11 +984,21 @@ func (c *client) startPings(ctx context.Context) {
 			}
 			return
 		}
-		mu.Lock()
-		t.Reset(c.hub.cfg.PingInterval)
-		mu.Unlock()
+		c.pingMu.Lock()
+		if ctx.Err() == nil {
+			c.pings.Reset(c.hub.cfg.PingInterval)
+		}
+		c.pingMu.Unlock()
 	})
-	context.AfterFunc(ctx, func() { t.Stop() })
+}
+
+// stopPings stops the pings for good: the session has ended.
+func (c *client) stopPings() {
+	c.pingMu.Lock()
+	defer c.pingMu.Unlock()
+	if c.pings != nil {
+		c.pings.Stop()
+	}
 }
 
 // close stops sending to the client at once, then sends a close frame off
