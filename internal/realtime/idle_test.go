@@ -46,8 +46,8 @@ func (e exampleTable) Events(context.Context, string, int64, int) ([]engine.Even
 // reads and drops) and reads the heap and the goroutine stacks in use
 // (after a collection) before and after, per socket. The clients are raw
 // TCP connections in a child process (this test binary again), so the
-// figure is the server's alone. It reports; it fails only well above what
-// a socket held before the session left net/http's handler (32 KiB):
+// figure is the server's alone. It reports, and fails only above 24 KiB a
+// socket (about 8 now; 32 when the session ran on net/http's handler):
 //
 //	go test ./internal/realtime -run TestIdleSocketMemory -v
 //
