@@ -19,20 +19,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 )
 
-// gcPercent is the garbage collector's target unless $GOGC says otherwise.
-// Most of what a command allocates (its projections, frames, copies) is
-// garbage a moment later and the live heap is small, so collecting at 4×
-// the live heap rather than 2× costs tens of MiB and saves about a sixth of
-// the server's CPU per command (docs/performance.md, Garbage collection).
-const gcPercent = 400
-
 func main() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(gcPercent)
+		tuneGC() // see gc.go
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
