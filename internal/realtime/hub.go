@@ -163,6 +163,8 @@ type client struct {
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
+	keyOnce   sync.Once
+	key       string // frameKey's, once made: every update asks for it
 	send      *queue
 	ctx       context.Context // the session's; ends when it is closed
 	cancel    context.CancelFunc
@@ -282,14 +284,16 @@ func (h *Hub) Publish(u play.Update) {
 // frameKey says which clients get the same frames: those of one viewer
 // wanting the same parts.
 func (c *client) frameKey() string {
-	key := c.viewer.Key()
-	if c.html {
-		key += "+html"
-	}
-	if c.wantView {
-		key += "+view"
-	}
-	return key
+	c.keyOnce.Do(func() {
+		c.key = c.viewer.Key()
+		if c.html {
+			c.key += "+html"
+		}
+		if c.wantView {
+			c.key += "+view"
+		}
+	})
+	return c.key
 }
 
 // updateFrame builds u's frame for clients like c, given what the previous
