@@ -487,9 +487,12 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 	// a failure before anything was sent, says the batch was not
 	// committed: once COMMIT is on its way, a lost connection leaves the
 	// outcome unknown.
+	// Sending failed only shows in the first result, and only pgx's "safe
+	// to retry" there (nothing was written to the connection) is believed.
+	sent := false
 	failed := func(err error) error {
 		var pe *pgconn.PgError
-		if errors.As(err, &pe) || pgconn.SafeToRetry(err) {
+		if errors.As(err, &pe) || !sent && pgconn.SafeToRetry(err) {
 			return fmt.Errorf("store: append: %w", err)
 		}
 		return fmt.Errorf("%w: %w: %w",
@@ -500,6 +503,7 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		if _, err := br.Exec(); err != nil {
 			return nil, failed(err)
 		}
+		sent = true
 	}
 	verdicts := make([]verdict, len(batch))
 	noticed := false
