@@ -106,12 +106,26 @@ func (w *corkingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	w.conn = &corkConn{Conn: nc, timeout: w.timeout}
-	return w.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(w.conn, writeBufferSize)), nil
+	br := brw.Reader
+	if br.Buffered() == 0 {
+		// net/http's reader (4 KiB) goes with the request once the
+		// handler returns (Hub.Serve does), unless it holds what the
+		// client sent after its handshake.
+		br = bufio.NewReaderSize(w.conn, readBufferSize)
+	}
+	return w.conn, bufio.NewReadWriter(br, bufio.NewWriterSize(w.conn, writeBufferSize)), nil
 }
 
-// writeBufferSize is the websocket library's write buffer: a frame's
-// header and a control frame fit; a larger payload passes through.
-const writeBufferSize = 512
+// writeBufferSize is the websocket library's write buffer, held by every
+// idle socket: a frame's header and any control frame (at most 2 + 125
+// bytes: pings and close frames are written uncorked) fit; a larger
+// payload passes through.
+const writeBufferSize = 128
+
+// readBufferSize is the websocket library's read buffer, held by every
+// idle socket: a command's frame fits in one read; a larger payload is
+// read straight into the message.
+const readBufferSize = 512
 
 // Unwrap lets http.ResponseController reach the server's writer.
 func (w *corkingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -177,6 +178,8 @@ type client struct {
 	recheck        sync.Mutex   // one re-authorisation at a time
 	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
 	expiry         *time.Timer
+	pingMu         sync.Mutex
+	pings          *time.Timer // see startPings
 	closing        atomic.Bool // the reader handed the close over to the writer
 	// acked is the id of the command Publish last acknowledged with its
 	// events (see play.Sender.Origin): the reader does not ack it again.
@@ -688,8 +691,15 @@ type ServeOptions struct {
 	Authorize Authorizer
 }
 
-// Serve upgrades the request to a websocket and runs the session until the
-// client leaves, the server shuts down, or the client falls behind.
+// Serve upgrades the request to a websocket, sends the client its first
+// message and returns: the session goes on, on a goroutine of its own,
+// until the client leaves, the server shuts down (Close), or the client
+// falls behind. Returning lets net/http free what it holds for the request
+// while its handler runs — the handler's goroutine, whose stack the
+// handshake and the first render grew, the request, the response and their
+// buffers — so an idle socket holds only its session (see
+// TestIdleSocketMemory). The session's context is therefore not the
+// request's, which ends when Serve returns.
 func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	opts := &websocket.AcceptOptions{}
 	if h.cfg.Origins != nil {
@@ -708,10 +718,8 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 		return // Accept has written the HTTP error (e.g. 403 for a foreign origin)
 	}
 	h.conns.Add(1)
-	defer h.conns.Done()
 	conn.SetReadLimit(MaxMessageBytes)
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
+	ctx, cancel := context.WithCancel(context.Background())
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: newQueue(h.cfg.SendQueue), ctx: ctx, cancel: cancel,
@@ -720,49 +728,77 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	c.access.Store(opt.Access)
 	if !h.add(c) {
 		conn.Close(websocket.StatusGoingAway, "server shutting down")
+		cancel()
+		h.conns.Done()
 		return
 	}
-	defer h.remove(c)
 	c.recheck.Lock()
 	c.setExpiry(opt.Expires)
 	c.recheck.Unlock()
-	defer func() {
-		c.recheck.Lock()
-		if c.expiry != nil {
-			c.expiry.Stop()
-		}
-		c.recheck.Unlock()
-	}()
 
 	first, seq, err := h.hello(ctx, c, opt.Since)
 	if err != nil {
 		h.cfg.Logger.Warn("websocket hello", "encounter", opt.Encounter, "err", err)
 		c.close(websocket.StatusInternalError, fray.ErrorMessage(err))
+		c.end()
 		return
 	}
 	// Corked: the snapshot leaves in one write whatever the library's
-	// buffer.
+	// buffer, and the write only fills a buffer (uncork bounds the write
+	// to the network).
 	c.cork.cork()
-	err = c.write(ctx, first)
+	err = c.conn.Write(context.Background(), websocket.MessageText, first)
 	if uerr := c.cork.uncork(); err == nil {
 		err = uerr
 	}
 	if err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
+		c.end()
 		return
 	}
 	c.sent = seq
 	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
 	c.startPings(ctx)
+	go c.run(ctx)
+}
+
+// run reads the client's messages until the session ends. It runs on a
+// goroutine of its own, started small (an idle socket's stack is memory),
+// and ends the session.
+func (c *client) run(ctx context.Context) {
+	defer c.end()
+	defer func() {
+		// net/http no longer recovers a panic here: log it and end this
+		// session, not the server.
+		if v := recover(); v != nil {
+			c.hub.cfg.Logger.Error("panic in websocket session", "encounter", c.encounter, "panic", v, "stack", string(debug.Stack()))
+			c.close(websocket.StatusInternalError, "internal error")
+		}
+	}()
 	c.readLoop(ctx)
 	if c.closing.Load() {
 		// The writer sends the last replies, then the close frame.
 		select {
 		case <-ctx.Done():
-		case <-time.After(h.cfg.WriteTimeout):
+		case <-time.After(c.hub.cfg.WriteTimeout):
 		}
 	}
 	c.close(websocket.StatusNormalClosure, "")
+}
+
+// end releases what the session holds in the hub once it no longer reads:
+// its place among the encounter's clients, its expiry timer, its context,
+// and its count in Close's wait.
+func (c *client) end() {
+	c.hub.remove(c)
+	c.recheck.Lock()
+	if c.expiry != nil {
+		c.expiry.Stop()
+	}
+	c.recheck.Unlock()
+	c.cancel() // first: a ping under way no longer re-arms its timer
+	c.stopPings()
+	c.hub.conns.Done()
 }
 
 // hello builds the first message: the missed events when the client can
@@ -801,7 +837,10 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 
 func (c *client) readLoop(ctx context.Context) {
 	for {
-		typ, data, err := c.conn.Read(ctx)
+		// No deadline and no cancellation: the session ends its reads by
+		// closing the connection (close), and a context that cannot end
+		// spares the library a context.AfterFunc for every read.
+		typ, data, err := c.conn.Read(context.Background())
 		if err != nil {
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				c.hub.cfg.Logger.Info("websocket message too big", "encounter", c.encounter)
@@ -959,25 +998,20 @@ func (c *client) writeFrame(ctx context.Context, f frame) bool {
 	return false
 }
 
-func (c *client) write(ctx context.Context, data []byte) error {
-	ctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
-	defer cancel()
-	return c.conn.Write(ctx, websocket.MessageText, data)
-}
-
-// startPings pings the client every PingInterval until ctx ends. It holds
-// no goroutine between pings (an idle socket's stack is memory): a timer
-// runs each ping on a goroutine of its own.
+// startPings pings the client every PingInterval until the session ends
+// (stopPings). It holds no goroutine between pings (an idle socket's stack
+// is memory): a timer runs each ping on a goroutine of its own. Nothing
+// hangs on the session's context either (a context's children are memory
+// too): a ping's timeout is its own, and the library ends a ping when the
+// connection closes.
 func (c *client) startPings(ctx context.Context) {
-	var t *time.Timer
-	var mu sync.Mutex // t is set before the first ping can read it
-	mu.Lock()
-	defer mu.Unlock()
-	t = time.AfterFunc(c.hub.cfg.PingInterval, func() {
+	c.pingMu.Lock()
+	defer c.pingMu.Unlock()
+	c.pings = time.AfterFunc(c.hub.cfg.PingInterval, func() {
 		if ctx.Err() != nil {
 			return
 		}
-		pctx, cancel := context.WithTimeout(ctx, c.hub.cfg.WriteTimeout)
+		pctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.WriteTimeout)
 		err := c.conn.Ping(pctx)
 		cancel()
 		if err != nil {
@@ -986,11 +1020,21 @@ func (c *client) startPings(ctx context.Context) {
 			}
 			return
 		}
-		mu.Lock()
-		t.Reset(c.hub.cfg.PingInterval)
-		mu.Unlock()
+		c.pingMu.Lock()
+		if ctx.Err() == nil {
+			c.pings.Reset(c.hub.cfg.PingInterval)
+		}
+		c.pingMu.Unlock()
 	})
-	context.AfterFunc(ctx, func() { t.Stop() })
+}
+
+// stopPings stops the pings for good: the session has ended.
+func (c *client) stopPings() {
+	c.pingMu.Lock()
+	defer c.pingMu.Unlock()
+	if c.pings != nil {
+		c.pings.Stop()
+	}
 }
 
 // close stops sending to the client at once, then sends a close frame off

@@ -1,0 +1,191 @@
+package realtime
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/play"
+)
+
+// panickyEncounter is a fixedEncounter whose "panic" command panics.
+type panickyEncounter struct{ fixedEncounter }
+
+func (p panickyEncounter) Submit(ctx context.Context, id string, s play.Sender, cmdID string, cmd engine.Command) (int64, error) {
+	if cmd.Kind == "panic" {
+		panic("boom")
+	}
+	return p.fixedEncounter.Submit(ctx, id, s, cmdID, cmd)
+}
+
+// lockedBuffer is a log's output, written by the hub's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestSessionOutlivesServe: Serve returns once the session is established
+// (so net/http frees the request), and the session goes on — updates
+// reach it, its commands are answered; a panic in a session ends that
+// session with 1011, not the server; Close ends the rest with 1001.
+func TestSessionOutlivesServe(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
+	enc := panickyEncounter{fixedEncounter{st: st}}
+	var log lockedBuffer
+	hub := NewHub(Config{Events: enc, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	returned := make(chan struct{}, 2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
+		returned <- struct{}{}
+	}))
+	defer srv.Close()
+	defer hub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	dial := func() *websocket.Conn {
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.CloseNow() })
+		if _, _, err := c.Read(ctx); err != nil { // the snapshot
+			t.Fatal(err)
+		}
+		select {
+		case <-returned:
+		case <-ctx.Done():
+			t.Fatal("Serve did not return once the session was established")
+		}
+		return c
+	}
+	read := func(c *websocket.Conn, want string) {
+		t.Helper()
+		if _, data, err := c.Read(ctx); err != nil || !strings.Contains(string(data), want) {
+			t.Fatalf("read %s, %v; want %s", data, err, want)
+		}
+	}
+	a, b := dial(), dial()
+	if n := hub.Count("e"); n != 2 {
+		t.Fatalf("%d sessions after Serve returned, want 2", n)
+	}
+
+	st.Seq = 1
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+	read(a, `"seq":1`)
+	read(b, `"seq":1`)
+	if err := a.Write(ctx, websocket.MessageText, []byte(`{"type":"command","id":"c1","command":{"kind":"pause"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	read(a, `"id":"c1"`) // refused by the read-only encounter, but answered
+
+	if err := a.Write(ctx, websocket.MessageText, []byte(`{"type":"command","id":"c2","command":{"kind":"panic"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.Read(ctx); websocket.CloseStatus(err) != websocket.StatusInternalError {
+		t.Fatalf("after a panic: %v, want close 1011", err)
+	}
+	if !strings.Contains(log.String(), "panic in websocket session") {
+		t.Errorf("the panic was not logged: %s", log.String())
+	}
+	st.Seq = 2
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Events: []engine.Event{{Seq: 2, Kind: "tick"}}})
+	read(b, `"seq":2`)
+
+	closed := make(chan error, 1)
+	go func() {
+		_, _, err := b.Read(ctx) // the client answers the close frame
+		closed <- err
+	}()
+	hub.Close()
+	if err := <-closed; websocket.CloseStatus(err) != websocket.StatusGoingAway {
+		t.Fatalf("after Close: %v, want close 1001", err)
+	}
+	if n := hub.Count("e"); n != 0 {
+		t.Fatalf("%d sessions after Close", n)
+	}
+}
+
+// TestPingsKeepReadersAndDropTheSilent: a client that reads answers the
+// server's pings and stays, pinged again and again; one that answers no
+// ping is closed after a ping's timeout.
+func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
+	enc := fixedEncounter{st: st}
+	hub := NewHub(Config{Events: enc, PingInterval: 50 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
+	}))
+	defer srv.Close()
+	defer hub.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+
+	var mu sync.Mutex
+	pings := 0
+	reader, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{OnPingReceived: func(context.Context, []byte) bool {
+		mu.Lock()
+		pings++
+		mu.Unlock()
+		return true
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.CloseNow()
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			if _, _, err := reader.Read(ctx); err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	silent, _, err := websocket.Dial(ctx, url, nil) // never reads: answers no ping
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.CloseNow()
+
+	deadline := time.Now().Add(10 * time.Second)
+	for hub.Count("e") != 1 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := hub.Count("e"); n != 1 {
+		t.Fatalf("%d sockets, want the reader's alone", n)
+	}
+	time.Sleep(500 * time.Millisecond)
+	select {
+	case err := <-readErr:
+		t.Fatalf("the reader was dropped: %v", err)
+	default:
+	}
+	mu.Lock()
+	n := pings
+	mu.Unlock()
+	if n < 3 {
+		t.Fatalf("the reader was pinged %d times", n)
+	}
+}
