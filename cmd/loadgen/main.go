@@ -13,8 +13,14 @@
 // given load). After -warmup plus -duration it stops, closes every
 // connection and prints the results of the -duration window.
 //
+// With -spectators N it also measures one encounter's fan-out: N more
+// sockets on the first encounter, opened as the encounter page opens them by
+// a campaign member without characters, which read and discard their frames;
+// rounds without and with them alternate (see spectators.go).
+//
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 50 -clients 6 -duration 30s
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -rate 1000 -pid "$SERVER_PID"
+//	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 1 -spectators 2000 -rate 1
 //
 // It only drives servers on the loopback interface. See docs/performance.md.
 package main
@@ -58,6 +64,8 @@ type options struct {
 	token        string
 	signup       bool
 	html         bool
+	spectators   int
+	specToken    string
 
 	compare        bool
 	rounds         int
@@ -96,10 +104,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.token, "token", os.Getenv("FRAY_TOKEN"), "API token of the account to use (default $FRAY_TOKEN; empty: sign up a throw-away account)")
 	fs.BoolVar(&o.signup, "signup", false, "only sign up a throw-away account, print its API token and exit")
 	fs.BoolVar(&o.html, "html", false, "page mode: every client connects as the encounter page does (html=1) and applies the fragments it gets; latency runs to the last client's applying them. With -compare, each round also runs the JSON clients, for the ratio")
+	fs.IntVar(&o.spectators, "spectators", 0, "fan-out: also open this many spectator sockets (html=1, a campaign member without characters, frames read and discarded) on the first encounter, and alternate -rounds pairs of rounds without and with them")
+	fs.StringVar(&o.specToken, "spectator-token", os.Getenv("FRAY_SPECTATOR_TOKEN"), "with -spectators: API token of the account the spectators watch as, not the -token account (default $FRAY_SPECTATOR_TOKEN; empty: sign up a throw-away account)")
 	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
 	fs.Float64Var(&o.rate, "rate", 0, "offered load in commands/s over all encounters (0: each GM sends its next command as soon as the last is acknowledged)")
 	fs.BoolVar(&o.compare, "compare", false, "alternate pgbench's equivalent transaction on the server's PostgreSQL cluster with Fray's load, -rounds times, and print Fray ÷ pgbench (needs -pid, and -data-dir or -pgbench-db)")
-	fs.IntVar(&o.rounds, "rounds", 3, "with -compare: how many rounds of pgbench then Fray")
+	fs.IntVar(&o.rounds, "rounds", 3, "with -compare: how many rounds of pgbench then Fray; with -spectators: how many pairs of rounds without and with the spectators")
 	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters, at most 50: as many transactions in flight as Fray has commands, within the cluster's connections)")
 	fs.StringVar(&o.pgbenchDB, "pgbench-db", "", "with -compare: a URL of the server's PostgreSQL cluster (pgbench uses its database fray_pgbench)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "with -compare: the server's data directory, to find its private PostgreSQL cluster")
@@ -126,8 +136,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("-parallel must be at least 1")
 	case o.example != defaultExample && o.example != "" && o.exampleFile != "":
 		return o, errors.New("give -example or -example-file, not both")
-	case o.compare && o.rounds < 1:
+	case (o.compare || o.spectators > 0) && o.rounds < 1:
 		return o, errors.New("-rounds must be at least 1")
+	case o.spectators < 0:
+		return o, errors.New("-spectators must not be negative")
+	case o.compare && o.spectators > 0:
+		return o, errors.New("give -compare or -spectators, not both")
 	case o.compare && o.rate > 0:
 		return o, errors.New("-compare measures capacity: drop -rate")
 	}
@@ -256,8 +270,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		res.Memory.PerConnectionKiB = round2(float64(res.Memory.RSSAfterKiB-res.Memory.RSSBeforeKiB) / float64(res.Connections))
 	}
+	var spectators *api
+	if o.spectators > 0 {
+		if spectators, err = spectatorAccount(setupCtx, a, campaign, o.specToken, logf); err != nil {
+			return err
+		}
+	}
 	cancelSetup()
 
+	if o.spectators > 0 {
+		rounds, err := fanout(ctx, o, fl, spectators, stdout, logf)
+		if o.json && len(rounds) > 0 {
+			enc := json.NewEncoder(stdout)
+			enc.SetIndent("", "  ")
+			if jerr := enc.Encode(rounds); jerr != nil && err == nil {
+				err = jerr
+			}
+		}
+		return err
+	}
 	if o.compare {
 		return compare(ctx, o, doc, fl, stdout, logf)
 	}
@@ -351,11 +382,12 @@ func measure(ctx context.Context, o options, encs []*encounter, round int, res *
 			logf("trace: %v\n", err)
 		}
 	}
-	var lat, ackLat []time.Duration
+	var lat, ackLat, specLat []time.Duration
 	res.ErrorsByCode = map[string]int{}
 	for _, e := range encs {
 		e.mu.Lock()
 		lat = append(lat, e.lat...)
+		specLat = append(specLat, e.specLat...)
 		e.mu.Unlock()
 		res.Undelivered += e.undelivered()
 		ackLat = append(ackLat, e.ackLat...)
@@ -385,6 +417,10 @@ func measure(ctx context.Context, o options, encs []*encounter, round int, res *
 	}
 	res.Latency = summarise(lat)
 	res.AckLatency = summarise(ackLat)
+	if res.Spectators > 0 {
+		l := summarise(specLat)
+		res.SpectatorLatency = &l
+	}
 	if o.pid > 0 && cpuErr == nil && !after.at.IsZero() {
 		res.CPU = cpuBetween(before, after, res.CommandsAcked)
 	} else if cpuErr != nil {

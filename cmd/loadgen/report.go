@@ -42,6 +42,15 @@ type result struct {
 	Latency    latency `json:"latency_submit_to_last_client"`
 	AckLatency latency `json:"latency_submit_to_ack"`
 
+	// With -spectators: the spectators on the first encounter (not in
+	// Latency, which runs to the last regular client), what reached them
+	// and how many were lost.
+	Spectators       int      `json:"spectators,omitempty"`
+	SpectatorLatency *latency `json:"latency_submit_to_last_spectator,omitempty"`
+	SpectatorFrames  int64    `json:"spectator_frames,omitempty"`
+	SpectatorBytes   int64    `json:"spectator_bytes,omitempty"`
+	SpectatorsLost   int      `json:"spectators_lost,omitempty"`
+
 	Memory *memory `json:"memory,omitempty"`
 	CPU    *cpu    `json:"cpu,omitempty"`
 }

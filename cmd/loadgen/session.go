@@ -29,31 +29,54 @@ type encounter struct {
 	errs                           map[string]int
 	ackLat                         []time.Duration // submit → ack at the GM
 	loopErr                        error
+	watchers                       int // spectators connected (-spectators), set between windows
 
 	// Shared by the readers of every client.
 	mu      sync.Mutex
 	flights map[string]*flight // commands whose events not every client has had yet
 	lat     []time.Duration    // submit → last client received the events
+	specLat []time.Duration    // submit → last spectator received the events
 	sentAt  []time.Time        // when each command in lat was sent, for -trace
 }
 
-// flight is a command waiting for its events to reach every client.
+// flight is a command waiting for its events to reach every client and
+// every spectator.
 type flight struct {
 	sent     time.Time
 	left     int  // clients still to receive it
+	watchers int  // spectators still to receive it
 	measured bool // sent inside the measured window
 }
 
 // delivered records that one client received the events of command id.
 func (e *encounter) delivered(id string, at time.Time) {
 	e.mu.Lock()
-	if f := e.flights[id]; f != nil {
+	if f := e.flights[id]; f != nil && f.left > 0 {
 		f.left--
-		if f.left <= 0 {
-			delete(e.flights, id)
+		if f.left == 0 {
+			if f.watchers <= 0 {
+				delete(e.flights, id)
+			}
 			if f.measured {
 				e.lat = append(e.lat, at.Sub(f.sent))
 				e.sentAt = append(e.sentAt, f.sent)
+			}
+		}
+	}
+	e.mu.Unlock()
+}
+
+// spectated records that one spectator received the events of command id.
+func (e *encounter) spectated(id string, at time.Time) {
+	e.mu.Lock()
+	if f := e.flights[id]; f != nil && f.watchers > 0 {
+		f.watchers--
+		if f.watchers == 0 {
+			if f.left <= 0 {
+				delete(e.flights, id)
+			}
+			if f.measured {
+				e.specLat = append(e.specLat, at.Sub(f.sent))
 			}
 		}
 	}
@@ -65,7 +88,7 @@ func (e *encounter) reset() {
 	e.sent, e.acked, e.errored, e.timeouts, e.late, e.skipped = 0, 0, 0, 0, 0, 0
 	e.errs, e.ackLat, e.loopErr = map[string]int{}, nil, nil
 	e.mu.Lock()
-	e.flights, e.lat, e.sentAt = map[string]*flight{}, nil, nil
+	e.flights, e.lat, e.specLat, e.sentAt = map[string]*flight{}, nil, nil, nil
 	e.mu.Unlock()
 }
 
@@ -377,7 +400,7 @@ func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 		id := w.ids + strconv.Itoa(n)
 		msg := endTurn(id, current)
 		e.mu.Lock()
-		e.flights[id] = &flight{sent: now, left: len(e.clients), measured: measured}
+		e.flights[id] = &flight{sent: now, left: len(e.clients), watchers: e.watchers, measured: measured}
 		e.mu.Unlock()
 		if err := gm.conn.Write(ctx, websocket.MessageText, msg); err != nil {
 			if ctx.Err() == nil {

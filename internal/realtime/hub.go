@@ -227,18 +227,7 @@ func (h *Hub) Publish(u play.Update) {
 		h.mu.Unlock()
 		return
 	}
-	clients := make([]*client, 0, len(r.clients))
-	for c := range r.clients {
-		if u.Origin == any(c) {
-			// The acting client first: its ack does not wait for the
-			// frames of everyone else.
-			clients = append(clients, nil)
-			copy(clients[1:], clients)
-			clients[0] = c
-			continue
-		}
-		clients = append(clients, c)
-	}
+	clients := broadcastOrder(r.clients, u.Origin)
 	h.mu.Unlock()
 	if r.pages == nil && h.cfg.Pages != nil {
 		r.pages = h.cfg.Pages()
@@ -282,6 +271,31 @@ func (h *Hub) Publish(u play.Update) {
 	if r.pages != nil {
 		r.pages.Next()
 	}
+}
+
+// broadcastOrder lists an update's clients in the order their frames are
+// built and queued (each client's writer starts when its frame is queued):
+// the acting client first, so that its ack does not wait for the frames
+// of everyone else; then the table — the GM and the players, who may act
+// on what they see; then those who only watch (a member without
+// characters), so that a crowd of spectators does not hold up the table.
+func broadcastOrder(room map[*client]struct{}, origin any) []*client {
+	clients := make([]*client, 1, len(room)+1) // clients[0]: the acting client, if here
+	var watchers []*client
+	for c := range room {
+		switch {
+		case origin == any(c):
+			clients[0] = c
+		case !c.viewer.GM && len(c.viewer.Controls) == 0:
+			watchers = append(watchers, c)
+		default:
+			clients = append(clients, c)
+		}
+	}
+	if clients[0] == nil {
+		clients = clients[1:]
+	}
+	return append(clients, watchers...)
 }
 
 // frameKey says which clients get the same frames: those of one viewer
