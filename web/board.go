@@ -153,6 +153,9 @@ func fill(mt *board.Meter) int {
 }
 
 // meterClass names a meter's state by what is left: "bad" when little is.
+// fillClass is a health bar's fill: "hp-fill fill-N".
+func fillClass(mt *board.Meter) string { return "hp-fill fill-" + itoa(fill(mt)) }
+
 func meterClass(mt *board.Meter) string {
 	switch f := fill(mt); {
 	case f <= 3:
@@ -164,16 +167,8 @@ func meterClass(mt *board.Meter) string {
 }
 
 func (m *model) tokenClasses(t *board.Token) string {
-	cls := []string{"tok", m.sideClass(t.Side)}
-	for _, c := range []struct {
-		on   bool
-		name string
-	}{{t.Acting, "acting"}, {t.Out, "out"}, {t.Down, "down"}, {t.Hidden, "hidden"}, {t.PC, "pc"}, {m.controls(t.ID), "mine"}} {
-		if c.on {
-			cls = append(cls, c.name)
-		}
-	}
-	return strings.Join(cls, " ")
+	return classes("tok", m.sideClass(t.Side), when(t.Acting, "acting"), when(t.Out, "out"), when(t.Down, "down"),
+		when(t.Hidden, "hidden"), when(t.PC, "pc"), when(m.controls(t.ID), "mine"))
 }
 
 func (m *model) controls(id string) bool {

@@ -153,6 +153,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
+	m.memo = memo
 	out := make(map[string]string, len(SectionKeys)+3)
 	buf := renderBuffers.Get().(*bytes.Buffer)
 	defer renderBuffers.Put(buf)
@@ -167,7 +168,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 	if sections {
 		for _, key := range SectionKeys {
 			if memo != nil {
-				html, err := memo.section(ctx, key, v, m.act, buf)
+				html, err := memo.section(ctx, key, v, m, buf)
 				if err != nil {
 					return nil, fmt.Errorf("web: render %s: %w", key, err)
 				}
@@ -180,14 +181,14 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		}
 	}
 	game, talk := SplitTalk(newEvents)
-	if err := render("log", logEntries(game, m.names, full)); err != nil {
+	if err := render("log", m.logEntries(game, full)); err != nil {
 		return nil, err
 	}
 	if err := render("chat", chatEntries(talk, m, full)); err != nil {
 		return nil, err
 	}
 	if !full {
-		if err := render("cards", rollCards(newEvents, m)); err != nil {
+		if err := render("cards", m.rollCards(newEvents)); err != nil {
 			return nil, err
 		}
 	}
@@ -265,6 +266,8 @@ type model struct {
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
 	memo   *Sections // renders parts once per distinct input; nil renders all
+	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
+	tokenKeys map[*board.Token][]byte
 }
 
 // actionInfo is an action with the element ids its form uses.

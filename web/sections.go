@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"io"
 	"sync"
 
@@ -24,24 +23,40 @@ import (
 // the projection with every other field left out, and the viewer reduced
 // to what the section shows of it. The section is rendered from that
 // reduced projection, never from the whole one, so its bytes are a
-// function of the input by construction, and the SHA-256 of the input's
-// encoding (with the forms' target) is its key (strings are valid UTF-8:
-// every one reached the engine as JSON, so no two encode alike). A field
+// function of the input by construction, and the input's encoding (with the
+// section's name and the forms' target) is its key: the memo is a map from
+// the encoding itself, not from a digest of it, so two inputs share a
+// fragment only when they encode alike — no collision of a hash can show
+// one viewer another's section (strings are valid UTF-8: every one reached
+// the engine as JSON, so no two inputs encode alike). A field
 // left out that a section does read changes what it renders, which
 // TestPageFramesEqualAFullRender (internal/realtime) compares with
 // Fragments' full render. Inside the board the same is done per roster
 // row, token face, action form (model.memoized).
 //
+// The battlefield and the action bar are not memoised whole (unmemoised):
+// their inputs hold the viewer's own combatants, so no two viewers share
+// them, and they change with nearly every command; encoding their inputs
+// (the whole board, every action) only to miss cost more than the rare hit
+// saved. Their parts — rows, faces, forms — are memoised.
+//
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
 // concurrent use.
 type Sections struct {
-	mu        sync.Mutex
-	cur, prev map[[sha256.Size]byte]string
+	mu     sync.Mutex
+	memo   map[string]*memoEntry // a part's fragment by its input's encoding
+	update uint64                // counts Next's calls
+}
+
+// memoEntry is a rendered part and the last update that used it.
+type memoEntry struct {
+	html string
+	used uint64
 }
 
 // NewSections returns an empty Sections.
-func NewSections() *Sections { return &Sections{cur: map[[sha256.Size]byte]string{}} }
+func NewSections() *Sections { return &Sections{memo: map[string]*memoEntry{}} }
 
 // Render is Fragments with the sections memoised.
 func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
@@ -53,12 +68,25 @@ func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine
 func (s *Sections) Next() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.prev, s.cur = s.cur, make(map[[sha256.Size]byte]string, len(s.cur))
+	s.update++
+	for k, e := range s.memo {
+		if e.used+1 < s.update {
+			delete(s.memo, k)
+		}
+	}
 }
 
 // section returns section key of v rendered, from the memo or rendered now
-// (into buf) and remembered.
-func (s *Sections) section(ctx context.Context, key string, v engine.View, act string, buf *bytes.Buffer) (string, error) {
+// (into buf) and remembered; m is v's model, rendering for s.
+func (s *Sections) section(ctx context.Context, key string, v engine.View, m *model, buf *bytes.Buffer) (string, error) {
+	act := m.act
+	if unmemoised[key] {
+		buf.Reset()
+		if err := m.section(key).Render(ctx, buf); err != nil {
+			return "", err
+		}
+		return buf.String(), nil
+	}
 	in := sectionInput(key, v)
 	k := keyBuffers.Get().(*bytes.Buffer)
 	defer keyBuffers.Put(k)
@@ -67,22 +95,33 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, act s
 	k.WriteByte(0)
 	k.WriteString(act)
 	k.WriteByte(0)
-	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+	if err := encodeKey(k, in); err != nil {
 		return "", err
 	}
-	sum, html, ok := s.lookup(k)
+	html, ok := s.lookup(k)
 	if ok {
 		return html, nil
 	}
-	m := newModel(in, act)
+	m = newModel(in, act)
 	m.memo = s
 	buf.Reset()
 	if err := m.section(key).Render(ctx, buf); err != nil {
 		return "", err
 	}
 	html = buf.String()
-	s.store(sum, html)
+	s.store(k, html)
 	return html, nil
+}
+
+// unmemoised are the sections rendered afresh for every viewer, their parts
+// memoised (see Sections).
+var unmemoised = map[string]bool{"battlefield": true, "actions": true}
+
+// encodeKey appends in's encoding to k: JSON without escaping HTML (a key
+// is never shown; JSON is an injective encoding either way, and escaping
+// was a third of encoding a key).
+func encodeKey(k *bytes.Buffer, in any) error {
+	return gojson.NewEncoder(k).EncodeWithOption(in, gojson.DisableHTMLEscape())
 }
 
 // keyBuffers hold the sections' inputs as they are encoded into keys.
@@ -161,9 +200,11 @@ func contains(list []string, s string) bool {
 
 // face is all tokenFace shows of a token.
 type face struct {
-	T                *board.Token
+	T                *board.Token `json:"-"` // in the key as tokenKey's
 	Classes, Summary string
 }
+
+func (f face) token() *board.Token { return f.T }
 
 func (m *model) face(t *board.Token) face {
 	return face{T: t, Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
@@ -171,10 +212,33 @@ func (m *model) face(t *board.Token) face {
 
 // rosterRow is all the roster shows of a token.
 type rosterRow struct {
-	T                   *board.Token
+	T                   *board.Token `json:"-"` // in the key as tokenKey's
 	SideClass, SideName string
 	Mine                bool
 	Place               string
+}
+
+func (r rosterRow) token() *board.Token { return r.T }
+
+// ofToken is the input of a token's part (a face, a roster row): its key
+// holds the token's encoding, which the token's parts share (tokenKey).
+type ofToken interface{ token() *board.Token }
+
+// tokenKey is t's encoding for the keys of its parts, encoded once per
+// render however many parts show it.
+func (m *model) tokenKey(t *board.Token) ([]byte, error) {
+	if k, ok := m.tokenKeys[t]; ok {
+		return k, nil
+	}
+	k, err := gojson.MarshalWithOption(t, gojson.DisableHTMLEscape())
+	if err != nil {
+		return nil, err
+	}
+	if m.tokenKeys == nil {
+		m.tokenKeys = make(map[*board.Token][]byte, len(m.board.Tokens))
+	}
+	m.tokenKeys[t] = k
+	return k, nil
 }
 
 func (m *model) rosterRow(t *board.Token) rosterRow {
@@ -189,7 +253,7 @@ func (m *model) memoized(kind string, in any, c templ.Component) templ.Component
 		return c
 	}
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		html, err := m.memo.fragment(ctx, kind, in, c)
+		html, err := m.memo.fragment(ctx, m, kind, in, c)
 		if err != nil {
 			return err
 		}
@@ -200,16 +264,23 @@ func (m *model) memoized(kind string, in any, c templ.Component) templ.Component
 
 // fragment returns c rendered, c being a function of in alone, from the memo
 // or rendered now and remembered.
-func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Component) (string, error) {
+func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, c templ.Component) (string, error) {
 	k := keyBuffers.Get().(*bytes.Buffer)
 	defer keyBuffers.Put(k)
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if err := gojson.NewEncoder(k).Encode(in); err != nil {
+	if err := encodeKey(k, in); err != nil {
 		return "", err
 	}
-	sum, html, ok := s.lookup(k)
+	if t, ok := in.(ofToken); ok {
+		tk, err := m.tokenKey(t.token())
+		if err != nil {
+			return "", err
+		}
+		k.Write(tk)
+	}
+	html, ok := s.lookup(k)
 	if ok {
 		return html, nil
 	}
@@ -220,30 +291,58 @@ func (s *Sections) fragment(ctx context.Context, kind string, in any, c templ.Co
 		return "", err
 	}
 	html = buf.String()
-	s.store(sum, html)
+	s.store(k, html)
 	return html, nil
 }
 
-// lookup finds the input encoded in key (by its SHA-256: inputs run to
-// kilobytes) in this update's memo or the previous one's (then kept for
-// this one too).
-func (s *Sections) lookup(key *bytes.Buffer) ([sha256.Size]byte, string, bool) {
-	sum := sha256.Sum256(key.Bytes())
+// lookup finds the input encoded in key in the memo, marking it used by
+// this update. Looking a map up by string(bytes) copies nothing.
+func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	html, ok := s.cur[sum]
+	e, ok := s.memo[string(key.Bytes())]
 	if !ok {
-		if html, ok = s.prev[sum]; ok {
-			s.cur[sum] = html
-		}
+		return "", false
 	}
-	return sum, html, ok
+	e.used = s.update
+	return e.html, true
 }
 
-func (s *Sections) store(sum [sha256.Size]byte, html string) {
+func (s *Sections) store(key *bytes.Buffer, html string) {
+	k := key.String()
 	s.mu.Lock()
-	s.cur[sum] = html
+	s.memo[k] = &memoEntry{html: html, used: s.update}
 	s.mu.Unlock()
+}
+
+// logEntries is the log's entries of events: rendered once per distinct
+// events and names, so viewers who see the same events of an update (the
+// GM and players, most of the time) share one render of them.
+func (m *model) logEntries(events []engine.Event, full bool) templ.Component {
+	type in struct {
+		Full   bool
+		Events []engine.Event
+		Names  map[string]string
+	}
+	return m.memoized("log", in{full, events, m.names}, logEntries(events, m.names, full))
+}
+
+// rollCards is the roll cards of events, rendered once per distinct events
+// and combatants (all a card shows of the viewer's projection: names,
+// sides, portraits), from those alone.
+func (m *model) rollCards(events []engine.Event) templ.Component {
+	if m.memo == nil {
+		return rollCards(events, m)
+	}
+	type in struct {
+		Events     []engine.Event
+		Sides      []engine.Side
+		Combatants []engine.Combatant
+	}
+	k := in{events, m.v.Sides, m.v.Combatants}
+	return m.memoized("cards", k, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		return rollCards(events, newModel(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants}, m.act)).Render(ctx, w)
+	}))
 }
 
 // actionItem is one action: a button that submits at once when the action

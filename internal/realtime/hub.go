@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
+	gojson "github.com/goccy/go-json"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -85,7 +87,8 @@ type Config struct {
 	Render Renderer
 	// RenderEntries, when set, renders only the entries of new events
 	// (the "log", "chat" and "cards" fragments of Render): what a page
-	// whose sections did not change needs (see Publish).
+	// whose sections did not change needs when Pages is not set (see
+	// updateFrame).
 	RenderEntries Renderer
 	// Pages, when set, gives each encounter the renderer of its updates'
 	// fragments (instead of Render); snapshots and resumes still use Render.
@@ -321,7 +324,11 @@ func (c *client) frameKey() string {
 // the projection is as prev's (but for its seq, which no section shows),
 // the sections are not rendered again — only the new events' entries are
 // (Config.RenderEntries), and a viewer who sees no new event costs no
-// rendering at all.
+// rendering at all. With Config.Pages, whose renderer renders a section
+// only when its input is new, a page's projection is not encoded to be
+// compared (that cost more than it saved: most updates change every
+// viewer's projection); its sections are rendered and only those that
+// differ from what the page shows are sent.
 func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
@@ -336,10 +343,12 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	sameView := false
 	if c.html || c.wantView {
 		view := engine.Project(u.Ruleset, u.State, c.viewer)
-		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-			return nil, now, err
+		if c.wantView || h.cfg.Pages == nil {
+			if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
+				return nil, now, err
+			}
+			sameView = follows && sameButSeq(now.view, prev.view)
 		}
-		sameView = follows && sameButSeq(now.view, prev.view)
 		if c.html && render != nil {
 			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
 				if len(events) > 0 {
@@ -384,7 +393,7 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	}
 	if len(html) > 0 {
 		frame = append(frame, `,"html":`...)
-		if frame, err = appendJSON(frame, html); err != nil {
+		if frame, err = appendFragments(frame, html); err != nil {
 			return nil, now, err
 		}
 	}
@@ -418,6 +427,23 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
+}
+
+// appendFragments appends a frame's fragments as a JSON object, the frame
+// grown once to their size. Their markup's <, > and & are not escaped as
+// \u003c…: the frame is read by JSON.parse, never embedded in a page, and
+// escaping them made a page's fragments 1.4 times as long in JSON.
+func appendFragments(frame []byte, html map[string]string) ([]byte, error) {
+	n := 2
+	for k, v := range html {
+		n += len(k) + len(v) + 6
+	}
+	frame = slices.Grow(frame, n+n/16)
+	w := appender{frame}
+	if err := gojson.NewEncoder(&w).EncodeWithOption(html, gojson.DisableHTMLEscape()); err != nil {
+		return frame, err
+	}
+	return w.b[:len(w.b)-1], nil // Encode ends with a newline
 }
 
 // visibleEncoded returns the events of u that viewer may see, and each
