@@ -19,6 +19,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 )
 
@@ -28,10 +29,41 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stdout); err != nil {
+	stopProfile, err := cpuProfile(os.Getenv("FRAY_CPUPROFILE"))
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fray:", err)
 		os.Exit(1)
 	}
+	err = run(ctx, os.Args[1:], os.Getenv, os.Stdout)
+	stopProfile()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fray:", err)
+		os.Exit(1)
+	}
+}
+
+// cpuProfile starts a CPU profile of the whole process into the file named
+// by $FRAY_CPUPROFILE, for measuring (docs/performance.md, The JSON path):
+// the profile is complete once the server has shut down on SIGINT or
+// SIGTERM. Off unless the variable is set; nothing is served over HTTP.
+func cpuProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("FRAY_CPUPROFILE: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("FRAY_CPUPROFILE: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "fray: FRAY_CPUPROFILE:", err)
+		}
+	}, nil
 }
 
 // run is the whole program; tests call it in-process. -h (or help) prints
@@ -119,4 +151,7 @@ flags (each also an environment variable):
   -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
                                         addresses (a server and its receivers on one network)
   -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
+environment only:
+  FRAY_CPUPROFILE=FILE  write a CPU profile of the server to FILE, complete once it has shut down
+                        (SIGINT or SIGTERM); for measuring, see docs/performance.md
 `

@@ -122,6 +122,8 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	hub.Close()                 // close frames; commands in flight still finish
 	svc.Close()                 // finish queued commands
 	stopListen()
+	cs := db.CommitStats()
+	log.Info("group commit", "transactions", cs.Transactions, "commands", cs.Commands, "alone", cs.Alone)
 	return err
 }
 

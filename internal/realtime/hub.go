@@ -167,6 +167,8 @@ type client struct {
 	viewer    engine.Viewer // fixed for the session: a change of access ends it
 	html      bool
 	wantView  bool
+	keyOnce   sync.Once
+	key       string // frameKey's, once made: every update asks for it
 	send      *queue
 	ctx       context.Context // the session's; ends when it is closed
 	cancel    context.CancelFunc
@@ -302,14 +304,16 @@ func broadcastOrder(room map[*client]struct{}, origin any) []*client {
 // frameKey says which clients get the same frames: those of one viewer
 // wanting the same parts.
 func (c *client) frameKey() string {
-	key := c.viewer.Key()
-	if c.html {
-		key += "+html"
-	}
-	if c.wantView {
-		key += "+view"
-	}
-	return key
+	c.keyOnce.Do(func() {
+		c.key = c.viewer.Key()
+		if c.html {
+			c.key += "+html"
+		}
+		if c.wantView {
+			c.key += "+view"
+		}
+	})
+	return c.key
 }
 
 // updateFrame builds u's frame for clients like c, given what the previous
@@ -332,6 +336,9 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 		return nil, now, err
 	}
 	follows := prev.seq == base && prev.seq > 0 // the clients show what prev showed
+	if c.wantView && !c.html {
+		return jsonFrame(c, u, prev, follows, events, encoded)
+	}
 	var html map[string]string
 	sameView := false
 	if c.html || c.wantView {
@@ -389,6 +396,35 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 		if frame, err = appendFragments(frame, html); err != nil {
 			return nil, now, err
 		}
+	}
+	return append(frame, '}'), now, nil
+}
+
+// jsonFrame is updateFrame for clients that want the projection and no
+// fragments (bots, the load generator's GM): the view is encoded straight
+// into the frame, after its events, and what the clients show next is that
+// part of the frame (frames are never written to once queued), so a command
+// costs one buffer of the view's size, not two and a copy.
+func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engine.Event, encoded [][]byte) ([]byte, shown, error) {
+	now := shown{seq: u.Seq}
+	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
+	head := len(frame)
+	frame = append(frame, `,"view":`...)
+	start := len(frame)
+	frame, err := appendJSON(frame, view)
+	if err != nil {
+		return nil, now, err
+	}
+	now.view = frame[start:len(frame):len(frame)]
+	if follows && sameButSeq(now.view, prev.view) {
+		// Unchanged but for its seq: the clients keep the view they have
+		// (prev's bytes stand for it: the seq is all they differ in).
+		now.view = prev.view
+		if len(events) == 0 {
+			return nil, now, nil
+		}
+		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
 }

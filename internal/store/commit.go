@@ -418,8 +418,9 @@ func (db *DB) aloneFailed(ctx context.Context, p *pending, err error) error {
 
 // write runs sql over the batch in one transaction and commits it. Its
 // error is a *pgconn.PgError when the database refused (nothing written),
-// wraps ErrOutcomeUnknown when the connection failed during COMMIT, and
-// is anything else (nothing written) when it failed before.
+// wraps ErrOutcomeUnknown when the connection failed once the batch, COMMIT
+// with it, was on its way, and is anything else (nothing written) when it
+// failed before anything was sent.
 func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]verdict, error) {
 	var (
 		is, ns                   []int32
@@ -456,64 +457,79 @@ func (c *committer) write(ctx context.Context, batch []*pending, sql string) ([]
 		}
 	}
 
+	// One round trip: BEGIN, the statement and COMMIT go together. A
+	// statement PostgreSQL refuses makes it skip the rest of the batch, so
+	// COMMIT only runs after a statement that succeeded.
+	conn, err := c.db.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("store: append: %w", err) // nothing sent
+	}
+	defer conn.Release()
 	b := &pgx.Batch{}
-	b.BeginTx(pgx.TxOptions{})
+	b.Queue(`BEGIN`)
 	// Planning the statement for its arrays' values would cost more than
 	// running it, every time: its generic plan suits any batch.
 	b.Queue(`SET LOCAL plan_cache_mode = force_generic_plan`)
 	b.Queue(sql, is, encs, expects, senders, cmds, accesses, ns, sts,
 		evI, evK, evKind, evActor, evRound, evBody, snapI, snaps, ntI, ntK, ntType, ntUser, ntData, prevs, evSalt, evDigest, evLink)
-	br := c.db.pool.SendBatch(ctx, b)
-	tx := br.Tx()
-	committing := false
+	b.Queue(`COMMIT`)
+	br := conn.SendBatch(ctx, b)
 	defer func() {
-		if !committing {
-			_ = br.Close()
-			_ = tx.Rollback(context.WithoutCancel(ctx))
+		_ = br.Close()
+		if pc := conn.Conn().PgConn(); !pc.IsClosed() && pc.TxStatus() != 'I' {
+			// Refused: end the failed transaction, keeping the connection.
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			_, _ = conn.Exec(rctx, `ROLLBACK`)
+			cancel()
 		}
 	}()
-
-	// Until COMMIT is sent, a failure means nothing was written.
+	// failed says what a failure means. Only PostgreSQL's own answer, or
+	// a failure before anything was sent, says the batch was not
+	// committed: once COMMIT is on its way, a lost connection leaves the
+	// outcome unknown.
+	// Sending failed only shows in the first result, and only pgx's "safe
+	// to retry" there (nothing was written to the connection) is believed.
+	sent := false
+	failed := func(err error) error {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) || !sent && pgconn.SafeToRetry(err) {
+			return fmt.Errorf("store: append: %w", err)
+		}
+		return fmt.Errorf("%w: %w: %w",
+			fray.Errorf(fray.EOUTCOMEUNKNOWN, "the database connection failed while your command was being saved: resend it with the same id"),
+			ErrOutcomeUnknown, err)
+	}
 	for range 2 { // BEGIN, SET LOCAL
 		if _, err := br.Exec(); err != nil {
-			return nil, fmt.Errorf("store: append: begin: %w", err)
+			return nil, failed(err)
 		}
+		sent = true
 	}
 	verdicts := make([]verdict, len(batch))
 	noticed := false
 	rows, err := br.Query()
 	if err != nil {
-		return nil, err
+		return nil, failed(err)
 	}
 	for rows.Next() {
 		var i int32
 		var v verdict
 		if err := rows.Scan(&i, &v.found, &v.locked, &v.last, &v.linked, &v.done, &v.access, &v.noticed); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, failed(err)
 		}
 		verdicts[i] = v
 		noticed = noticed || v.noticed > 0
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, failed(err)
+	}
+	if _, err := br.Exec(); err != nil { // COMMIT
+		return nil, failed(err)
 	}
 	if err := br.Close(); err != nil {
-		return nil, err
-	}
-	committing = true
-	if err := tx.Commit(ctx); err != nil {
-		_ = tx.Rollback(context.WithoutCancel(ctx))
-		// Only PostgreSQL's own answer says the commit did not happen. (pgx
-		// may call a connection lost after COMMIT was sent "safe to retry".)
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) || errors.Is(err, pgx.ErrTxCommitRollback) {
-			return nil, fmt.Errorf("store: append: commit: %w", err)
-		}
-		return nil, fmt.Errorf("%w: %w: %w",
-			fray.Errorf(fray.EOUTCOMEUNKNOWN, "the database connection failed while your command was being saved: resend it with the same id"),
-			ErrOutcomeUnknown, err)
+		return nil, failed(err)
 	}
 	if noticed {
 		c.db.noticesWritten()

@@ -198,6 +198,11 @@ func (c *proxyConn) clientToServer() {
 			break
 		}
 	}
+	// A COMMIT comes as a simple query, or (pipelined with the statements
+	// before it) as an Execute of a portal bound to a statement parsed
+	// from "COMMIT": the statements and portals that are COMMITs are kept.
+	commits, portals := map[string]bool{}, map[string]bool{}
+	after := cutNone // a COMMIT was sent: cut once the server has answered
 	for {
 		msg, err := readTyped(c.client)
 		if err != nil {
@@ -206,7 +211,23 @@ func (c *proxyConn) clientToServer() {
 		if isStatement(msg) {
 			c.p.statements.Add(1)
 		}
-		if msg[0] == 'Q' && bytes.EqualFold(bytes.TrimRight(bytes.TrimSpace(bytes.TrimRight(msg[5:], "\x00")), ";"), []byte("commit")) {
+		commit := false
+		switch msg[0] {
+		case 'Q':
+			commit = isCommit(msg[5:])
+		case 'P': // Parse: statement name, query
+			name, rest := cstring(msg[5:])
+			query, _ := cstring(rest)
+			commits[name] = isCommit([]byte(query))
+		case 'B': // Bind: portal name, statement name
+			portal, rest := cstring(msg[5:])
+			stmt, _ := cstring(rest)
+			portals[portal] = commits[stmt]
+		case 'E': // Execute: portal name
+			portal, _ := cstring(msg[5:])
+			commit = portals[portal]
+		}
+		if commit && after == cutNone {
 			c.p.mu.Lock()
 			mode := c.p.cut
 			c.p.cut = cutNone
@@ -219,27 +240,43 @@ func (c *proxyConn) clientToServer() {
 				c.p.cuts <- struct{}{}
 				return
 			case cutAfterCommit, cutAfterCommitThenDown:
+				// Nothing the server says from now on reaches the client
+				// (it answers a pipeline's statements only at its Sync).
 				c.mu.Lock()
 				c.swallow = true
 				c.mu.Unlock()
-				if _, err := c.server.Write(msg); err != nil {
-					return
-				}
-				select {
-				case <-c.committed:
-				case <-time.After(10 * time.Second):
-				}
-				if mode == cutAfterCommitThenDown {
-					c.p.SetDown(true)
-				}
-				c.p.cuts <- struct{}{}
-				return
+				after = mode
 			}
 		}
 		if _, err := c.server.Write(msg); err != nil {
 			return
 		}
+		if after != cutNone && (msg[0] == 'Q' || msg[0] == 'S') {
+			select {
+			case <-c.committed:
+			case <-time.After(10 * time.Second):
+			}
+			if after == cutAfterCommitThenDown {
+				c.p.SetDown(true)
+			}
+			c.p.cuts <- struct{}{}
+			return
+		}
 	}
+}
+
+// isCommit reports whether a query's text (NUL-terminated or not) is COMMIT.
+func isCommit(query []byte) bool {
+	return bytes.EqualFold(bytes.TrimRight(bytes.TrimSpace(bytes.TrimRight(query, "\x00")), ";"), []byte("commit"))
+}
+
+// cstring splits a NUL-terminated string off the front of b.
+func cstring(b []byte) (string, []byte) {
+	i := bytes.IndexByte(b, 0)
+	if i < 0 {
+		return string(b), nil
+	}
+	return string(b[:i]), b[i+1:]
 }
 
 // Statements is how many statements the code under test has sent through

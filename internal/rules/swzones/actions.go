@@ -41,7 +41,9 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 			}
 			out = append(out, engine.Action{Kind: CmdUnshake, Actor: c.ID, Label: "Spend a Benny to recover from Shaken", Help: help})
 		}
-		if c.ID != cur && canInterrupt(st, f) == nil {
+		// On Hold first: most fighters are not, and canInterrupt's refusal
+		// is a formatted error, built for nothing here.
+		if c.ID != cur && f.Hold && canInterrupt(st, f) == nil {
 			whose := "the current"
 			if engine.Visible(st, v, cur) {
 				whose = st.NameOf(cur) + "'s"
@@ -97,7 +99,9 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		var targets []engine.Choice
 		for _, c := range st.Combatants {
 			t := st.Fighters[c.ID]
-			if visible(c.ID) && canEngage(st, f, t) == nil {
+			// Same zone, someone else first: most fighters are neither, and
+			// canEngage's refusal is a formatted error, built for nothing here.
+			if c.ID != id && t.Zone == f.Zone && visible(c.ID) && canEngage(st, f, t) == nil {
 				label := c.Name
 				if t.Melee != "" {
 					label += " (join their melee)"
@@ -318,7 +322,7 @@ func gmActions(st *State) []engine.Action {
 	}
 	zones := make([]engine.Choice, len(st.Zones))
 	for i, z := range st.Zones {
-		zones[i] = engine.Choice{Value: z.ID, Label: fmt.Sprintf("%s (now %s)", z.Name, coverName(z.Cover))}
+		zones[i] = engine.Choice{Value: z.ID, Label: z.Name + " (now " + coverName(z.Cover) + ")"}
 	}
 	out = append(out, engine.Action{Kind: CmdSetCover, Label: "GM: set a zone's cover",
 		Help: "Cover penalises shots at fighters in the zone; a shot that misses only because of it hits the cover, and goes through when it has an Armour value.",
