@@ -316,13 +316,18 @@
   // (a phone's grid panned to the fight, a long roster read halfway).
   const keptScroll = ['.board-view', '.gmap', '.board-words'];
 
-  // apply swaps in re-rendered sections and updates the log and the chat,
-  // keeping the keyboard focus, open <details> and half-filled controls
-  // where they were; then it shows new roll cards.
+  // apply brings re-rendered sections up to date and updates the log and
+  // the chat, keeping the keyboard focus, open <details> and half-filled
+  // controls where they were; then it shows new roll cards. It reads the
+  // layout (scroll places, whether a list sits at its bottom) before it
+  // writes anything, so an update costs one layout, not one per section;
+  // and it patches a section in place (morph) rather than replacing it, so
+  // that only what changed is styled and laid out again.
   function apply(html, snapshot) {
     if (!html) return;
     const active = document.activeElement;
     let focus = null;
+    const changed = [];
     for (const key of Object.keys(html)) {
       if (key === 'log' || key === 'chat' || key === 'cards') continue;
       // A section the update does not change stays as it is: no churn for
@@ -336,20 +341,28 @@
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
       const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
-      carryOver(old, node);
       const scrolled = keptScroll.map((sel) => {
         const el = old.matches(sel) ? old : old.querySelector(sel);
-        return el && (el.scrollLeft || el.scrollTop) ? [sel, el.scrollLeft, el.scrollTop] : null;
+        return el && (el.scrollLeft || el.scrollTop) ? [sel, el, el.scrollLeft, el.scrollTop] : null;
       }).filter(Boolean);
-      old.replaceWith(node);
-      if (key === 'battlefield') fitGrid();
-      for (const [sel, x, y] of scrolled) {
-        const el = node.matches(sel) ? node : node.querySelector(sel);
-        if (el) el.scrollTo({ left: x, top: y, behavior: 'instant' });
+      changed.push({ key, old, node, more, scrolled });
+    }
+    const pinned = {};
+    for (const id of ['log', 'chat']) {
+      if (typeof html[id] === 'string') pinned[id] = atBottom(id);
+    }
+    // Writes only from here on.
+    for (const { key, old, node, more, scrolled } of changed) {
+      carryOver(old, node);
+      morph(old, node);
+      if (key === 'battlefield' && scrolled.length) fitGrid(); // the scroll below needs the drawing's size
+      for (const [sel, was, x, y] of scrolled) {
+        const el = old.matches(sel) ? old : old.querySelector(sel);
+        if (el && el !== was) el.scrollTo({ left: x, top: y, behavior: 'instant' });
       }
       if (more && !snapshot) {
         // A handout just shown: point at it.
-        node.classList.add('fresh');
+        old.classList.add('fresh');
         dot('act');
       }
     }
@@ -358,9 +371,11 @@
       if (form) markPending(form, id);
     }
     prepareBoard();
-    if (focus) restoreFocus(focus);
-    if (typeof html.log === 'string') updateList('log', html.log, snapshot);
-    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
+    // A focused control the morph kept keeps the focus; one it replaced
+    // hands it to its successor.
+    if (focus && (!document.activeElement || document.activeElement === document.body)) restoreFocus(focus);
+    if (typeof html.log === 'string') updateList('log', html.log, snapshot, pinned.log);
+    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot, pinned.chat) && !snapshot) dot('chat');
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
     applyPlace(false);
@@ -370,6 +385,63 @@
     if (!snapshot && wantsAttention()) dot('act');
     attend();
     fitTray(); // the panes beside the tray may have changed its height
+  }
+
+  // Form controls carry what the user did in properties, not markup: one
+  // whose markup changed is replaced (carryOver has copied the user's
+  // edits onto the new one), one whose markup did not is kept as it is.
+  const formControls = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+
+  // morph makes old's attributes and subtree those of node (a parsed
+  // element with the same tag), keeping the elements that did not change:
+  // what the page shows is what replacing old by node would show.
+  function morph(old, node) {
+    syncAttributes(old, node);
+    let a = old.firstChild;
+    let b = node.firstChild;
+    while (b) {
+      const nextB = b.nextSibling;
+      if (!a) {
+        old.append(b);
+      } else {
+        const nextA = a.nextSibling;
+        if (a.nodeType !== b.nodeType) {
+          a.replaceWith(b);
+        } else if (a.nodeType === Node.ELEMENT_NODE) {
+          if (a.tagName !== b.tagName || a.id !== b.id) {
+            a.replaceWith(b);
+          } else if (formControls.has(a.tagName)) {
+            if (a.outerHTML !== b.outerHTML) a.replaceWith(b);
+          } else {
+            morph(a, b);
+          }
+        } else if (a.nodeValue !== b.nodeValue) {
+          a.nodeValue = b.nodeValue;
+        }
+        a = nextA;
+      }
+      b = nextB;
+    }
+    while (a) {
+      const nextA = a.nextSibling;
+      a.remove();
+      a = nextA;
+    }
+  }
+
+  function syncAttributes(old, node) {
+    for (const at of Array.from(old.attributes)) {
+      if (!node.hasAttributeNS(at.namespaceURI, at.localName)) old.removeAttributeNS(at.namespaceURI, at.localName);
+    }
+    for (const at of node.attributes) {
+      if (old.getAttributeNS(at.namespaceURI, at.localName) !== at.value) old.setAttributeNS(at.namespaceURI, at.name, at.value);
+    }
+  }
+
+  // atBottom reports whether a list is scrolled to (nearly) its end.
+  function atBottom(listId) {
+    const list = document.getElementById(listId);
+    return !!list && list.scrollHeight - list.scrollTop - list.clientHeight < 24;
   }
 
   function byId(scope, id) {
@@ -416,10 +488,9 @@
   // snapshot is the whole list: entries it lacks are removed and changed
   // ones replaced. Existing nodes stay put, so the live region announces
   // only what is new. It reports whether anything was added.
-  function updateList(listId, html, snapshot) {
+  function updateList(listId, html, snapshot, wasAtBottom) {
     const list = document.getElementById(listId);
     if (!list) return false;
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
     const items = Array.from(parse(html).children);
     const keep = new Set();
     let prev = null;
@@ -453,7 +524,7 @@
       const empty = document.getElementById(listId + '-empty');
       if (empty) empty.remove();
     }
-    if (atBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
+    if (wasAtBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     list.dataset.shown = 'true';
     return added;
   }
