@@ -177,6 +177,24 @@ const maxServerMessage = 16 << 20
 // connects as the encounter page does (html=1, no projection in its
 // events) and applies the fragments it gets; otherwise the GM asks for
 // the projection (view=1) and players for events alone.
+// openSocket opens a websocket on encounter e with query q, as a's
+// account (who says as whom, for errors).
+func openSocket(ctx context.Context, a *api, e *encounter, q url.Values, who string) (*websocket.Conn, error) {
+	conn, resp, err := websocket.Dial(ctx, wsURL(a.base, "/encounters/"+url.PathEscape(e.id)+"/ws", q), &websocket.DialOptions{
+		HTTPClient:      a.client,
+		HTTPHeader:      a.header(),
+		CompressionMode: websocket.CompressionDisabled,
+	})
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("connect to encounter %s %s: HTTP %d: %w", e.id, who, resp.StatusCode, err)
+		}
+		return nil, fmt.Errorf("connect to encounter %s %s: %w", e.id, who, err)
+	}
+	conn.SetReadLimit(maxServerMessage)
+	return conn, nil
+}
+
 func dial(ctx context.Context, a *api, e *encounter, as string, gm, asPage bool) (*client, error) {
 	q := url.Values{}
 	if as != "gm" {
@@ -187,18 +205,10 @@ func dial(ctx context.Context, a *api, e *encounter, as string, gm, asPage bool)
 	} else if gm {
 		q.Set("view", "1")
 	}
-	conn, resp, err := websocket.Dial(ctx, wsURL(a.base, "/encounters/"+url.PathEscape(e.id)+"/ws", q), &websocket.DialOptions{
-		HTTPClient:      a.client,
-		HTTPHeader:      a.header(),
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	conn, err := openSocket(ctx, a, e, q, "as "+as)
 	if err != nil {
-		if resp != nil {
-			return nil, fmt.Errorf("connect to encounter %s as %s: HTTP %d: %w", e.id, as, resp.StatusCode, err)
-		}
-		return nil, fmt.Errorf("connect to encounter %s as %s: %w", e.id, as, err)
+		return nil, err
 	}
-	conn.SetReadLimit(maxServerMessage)
 	c := &client{enc: e, as: as, gm: gm, conn: conn, done: make(chan struct{})}
 	if gm {
 		c.replies = make(chan reply, 16)

@@ -80,18 +80,10 @@ func commandOf(frame []byte) string {
 // account's api and reads its snapshot.
 func dialSpectator(ctx context.Context, a *api, e *encounter) (*spectator, error) {
 	q := url.Values{"html": {"1"}}
-	conn, resp, err := websocket.Dial(ctx, wsURL(a.base, "/encounters/"+url.PathEscape(e.id)+"/ws", q), &websocket.DialOptions{
-		HTTPClient:      a.client,
-		HTTPHeader:      a.header(),
-		CompressionMode: websocket.CompressionDisabled,
-	})
+	conn, err := openSocket(ctx, a, e, q, "as a spectator")
 	if err != nil {
-		if resp != nil {
-			return nil, fmt.Errorf("connect a spectator to encounter %s: HTTP %d: %w", e.id, resp.StatusCode, err)
-		}
-		return nil, fmt.Errorf("connect a spectator to encounter %s: %w", e.id, err)
+		return nil, err
 	}
-	conn.SetReadLimit(maxServerMessage)
 	_, r, err := conn.Reader(ctx)
 	var head [32]byte
 	n := 0
