@@ -410,8 +410,10 @@
         } else if (a.nodeType === Node.ELEMENT_NODE) {
           if (a.tagName !== b.tagName || a.id !== b.id) {
             a.replaceWith(b);
+          } else if (a.isEqualNode(b)) {
+            // Unchanged (compared natively, much faster than walking it).
           } else if (formControls.has(a.tagName)) {
-            if (a.outerHTML !== b.outerHTML) a.replaceWith(b);
+            a.replaceWith(b);
           } else {
             morph(a, b);
           }
