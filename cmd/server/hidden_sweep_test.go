@@ -26,9 +26,9 @@ import (
 // added to every name in its stats (its weapons, its armour, its powers).
 // None may reach a player before the combatant is revealed.
 const (
-	unseenID   = "xqlurker"
-	unseenName = "Vantablack Ossery"
-	unseenStat = "Umbrafel"
+	unseenCombatant = "xqlurker"
+	unseenName      = "Vantablack Ossery"
+	unseenStat      = "Umbrafel"
 	// unseenPortrait is the hidden combatant's portrait: unseen until the
 	// reveal, like its name.
 	unseenPortrait = engine.AssetPrefix + "0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c0b5c"
@@ -144,7 +144,7 @@ func unseenSetup(t *testing.T, data []byte) (setups [][]byte, pc string) {
 		t.Fatal("the example has no player character")
 	}
 	if hidden != nil {
-		renameValues(doc, hidden["id"].(string), unseenID)
+		renameValues(doc, hidden["id"].(string), unseenCombatant)
 		hidden["name"] = unseenName
 		markNames(hidden["stats"])
 		addSecrets(doc, hidden, pc)
@@ -184,7 +184,7 @@ func unseenSetup(t *testing.T, data []byte) (setups [][]byte, pc string) {
 	starts = append(starts, map[string]any{})
 	for _, st := range starts {
 		clone := decodeNumbers(t, raw)
-		clone["id"], clone["name"], clone["hidden"], clone["pc"], clone["start"] = unseenID, unseenName, true, false, st
+		clone["id"], clone["name"], clone["hidden"], clone["pc"], clone["start"] = unseenCombatant, unseenName, true, false, st
 		markNames(clone["stats"])
 		addSecrets(doc, clone, pc)
 		doc["combatants"] = append(slices.Clone(combatants), clone)
@@ -248,7 +248,7 @@ func markNames(v any) {
 // channelKey cuts a channel's name to what the sweep counts by.
 var channelKey = regexp.MustCompile(` (\(|at |after |resumed |with ).*`)
 
-var unseenMarks = regexp.MustCompile(`(?i)` + regexp.QuoteMeta(unseenID) + `|` + regexp.QuoteMeta(unseenName) + `|` + unseenStat + `|` + regexp.QuoteMeta(unseenPortrait))
+var unseenMarks = regexp.MustCompile(`(?i)` + regexp.QuoteMeta(unseenCombatant) + `|` + regexp.QuoteMeta(unseenName) + `|` + unseenStat + `|` + regexp.QuoteMeta(unseenPortrait))
 
 // leak returns where b names the hidden combatant, with some context, or "".
 func leak(b []byte) string {
@@ -329,7 +329,7 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	// sees them, so the sweep cannot pass for want of secrets.
 	for i, cmd := range []map[string]any{
 		{"kind": engine.KindSetNote, "subject": "encounter", "text": gmSecret + " written in play"},
-		{"kind": engine.KindSetNote, "subject": "combatant:" + unseenID, "text": gmSecret + " about the hidden one"},
+		{"kind": engine.KindSetNote, "subject": "combatant:" + unseenCombatant, "text": gmSecret + " about the hidden one"},
 		{"kind": engine.KindAddHandout, "title": "Map", "text": gmSecret + " prepared in play", "image": gmSecretPicture},
 	} {
 		if code, e := srv.command(gm, sw.id, fmt.Sprint("secret", i), cmd); code != 200 {
@@ -373,15 +373,15 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 
 	// The GM reveals the combatant, unless the fight is over or a rule did.
 	v := srv.viewAs(gm, sw.id)
-	if i := slices.IndexFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenID }); i >= 0 && v.Combatants[i].Hidden && v.Status != engine.StatusFinished {
-		if code, e := srv.command(gm, sw.id, "reveal", map[string]any{"kind": engine.KindReveal, "combatant": unseenID}); code != 200 {
+	if i := slices.IndexFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenCombatant }); i >= 0 && v.Combatants[i].Hidden && v.Status != engine.StatusFinished {
+		if code, e := srv.command(gm, sw.id, "reveal", map[string]any{"kind": engine.KindReveal, "combatant": unseenCombatant}); code != 200 {
 			t.Fatalf("reveal: %d %+v", code, e)
 		}
 	}
 	sw.gmEvents = sw.gmLog()
 	for _, ev := range sw.gmEvents {
 		var d engine.Revealed
-		if ev.Kind == engine.KindRevealed && ev.Decode(&d) == nil && d.Combatant == unseenID {
+		if ev.Kind == engine.KindRevealed && ev.Decode(&d) == nil && d.Combatant == unseenCombatant {
 			sw.revealed = ev.Seq
 			break
 		}
@@ -398,7 +398,7 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 func (sw *hiddenSweep) stillHidden() bool {
 	sw.t.Helper()
 	v := sw.srv.viewAs(sw.gm, sw.id)
-	return slices.ContainsFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenID && c.Hidden })
+	return slices.ContainsFunc(v.Combatants, func(c engine.Combatant) bool { return c.ID == unseenCombatant && c.Hidden })
 }
 
 // pages reads what the player's pages and views show now (with history,

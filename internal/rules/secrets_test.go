@@ -20,12 +20,12 @@ import (
 
 // The marks of the hidden combatant each example gets (see hiddenSetup).
 const (
-	lurkerID   = "xqlurker"
-	lurkerName = "Vantablack Ossery"
-	lurkerStat = "Umbrafel"
+	lurkerCombatant = "xqlurker"
+	lurkerName      = "Vantablack Ossery"
+	lurkerStat      = "Umbrafel"
 )
 
-var lurkerMarks = regexp.MustCompile(`(?i)` + lurkerID + `|` + lurkerName + `|` + lurkerStat)
+var lurkerMarks = regexp.MustCompile(`(?i)` + lurkerCombatant + `|` + lurkerName + `|` + lurkerStat)
 
 // TestProjectionsKeepHiddenCombatants plays every example of every
 // registered ruleset, with a hidden combatant in it, and checks at every
@@ -73,7 +73,7 @@ func hiddenSetup(t *testing.T, rs engine.Ruleset, setup engine.Setup) engine.Set
 	if i := slices.IndexFunc(cs, func(c engine.CombatantSetup) bool { return c.Hidden }); i >= 0 {
 		old := cs[i].ID
 		raw, _ := json.Marshal(setup)
-		raw = []byte(strings.ReplaceAll(string(raw), `"`+old+`"`, `"`+lurkerID+`"`))
+		raw = []byte(strings.ReplaceAll(string(raw), `"`+old+`"`, `"`+lurkerCombatant+`"`))
 		var renamed engine.Setup
 		if err := json.Unmarshal(raw, &renamed); err != nil {
 			t.Fatal(err)
@@ -103,7 +103,7 @@ func hiddenSetup(t *testing.T, rs engine.Ruleset, setup engine.Setup) engine.Set
 	var errs []error
 	for _, start := range append(starts, nil) {
 		clone := cs[src]
-		clone.ID, clone.Name, clone.Hidden, clone.PC, clone.Start = lurkerID, lurkerName, true, false, start
+		clone.ID, clone.Name, clone.Hidden, clone.PC, clone.Start = lurkerCombatant, lurkerName, true, false, start
 		clone.Stats = markStats(t, clone.Stats)
 		s := setup
 		s.Combatants = append(slices.Clone(cs), clone)
@@ -168,7 +168,7 @@ func playHidden(t *testing.T, rs engine.Ruleset, setup engine.Setup, seed uint64
 	viewers = append(viewers, engine.Viewer{}) // a member with no character
 	check := func(step int) {
 		t.Helper()
-		if c := st.Core().Combatant(lurkerID); c == nil || !c.Hidden {
+		if c := st.Core().Combatant(lurkerCombatant); c == nil || !c.Hidden {
 			return
 		}
 		for _, v := range viewers {
