@@ -519,7 +519,7 @@ func faceOf(f face) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, attrs{"class", f.Classes, "data-token", f.T.ID, "title", f.Summary})
+		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, attrs{"class", f.Classes, "id", f.ID, "data-token", f.T.ID, "title", f.Summary})
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

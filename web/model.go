@@ -135,25 +135,27 @@ func DefaultActURL(encounterID string) string {
 // dice (not when full): the page shows them over the table for a while.
 // Forms post to the URL set with WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, full, true, nil)
+	return fragments(ctx, v, newEvents, full, true, nil, nil)
 }
 
 // EntryFragments renders only Fragments' "log", "chat" and "cards" for
 // newEvents (as with full false): what a page whose sections are as they
 // were needs for an update.
 func EntryFragments(ctx context.Context, v engine.View, newEvents []engine.Event) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, false, false, nil)
+	return fragments(ctx, v, newEvents, false, false, nil, nil)
 }
 
 // fragments renders Fragments' result (EntryFragments' without sections),
-// taking the sections from memo when it is set.
-func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool, memo *Sections) (map[string]string, error) {
+// taking the sections from memo when it is set, and recording where their
+// parts sit into parts when that is set (Sections.RenderParts).
+func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool, memo *Sections, parts map[string][]Part) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
 	m := newModel(v, act)
 	m.memo = memo
+	m.parts = parts
 	out := make(map[string]string, len(SectionKeys)+3)
 	buf := renderBuffers.Get().(*bytes.Buffer)
 	defer renderBuffers.Put(buf)
@@ -266,6 +268,11 @@ type model struct {
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
 	memo   *Sections // renders parts once per distinct input; nil renders all
+	// parts, when set, receives where each section's parts sit (Part);
+	// rec records them while such a section renders.
+	parts map[string][]Part
+	rec   *partRecorder
+	faces map[string]int // the faces drawn so far of each token (faceID)
 	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
 	tokenKeys map[*board.Token][]byte
 }

@@ -60,7 +60,7 @@ func NewSections() *Sections { return &Sections{memo: map[string]*memoEntry{}} }
 
 // Render is Fragments with the sections memoised.
 func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, full, true, s)
+	return fragments(ctx, v, newEvents, full, true, s, nil)
 }
 
 // Next says an update is done: what neither it nor the one before used is
@@ -82,6 +82,9 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	act := m.act
 	if unmemoised[key] {
 		buf.Reset()
+		if m.parts != nil && partSections[key] {
+			return m.sectionParts(ctx, key, buf)
+		}
 		if err := m.section(key).Render(ctx, buf); err != nil {
 			return "", err
 		}
@@ -201,13 +204,14 @@ func contains(list []string, s string) bool {
 // face is all tokenFace shows of a token.
 type face struct {
 	T                *board.Token `json:"-"` // in the key as tokenKey's
+	ID               string       // the element's id (faceID)
 	Classes, Summary string
 }
 
 func (f face) token() *board.Token { return f.T }
 
 func (m *model) face(t *board.Token) face {
-	return face{T: t, Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
+	return face{T: t, ID: m.faceID(t.ID), Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
 }
 
 // rosterRow is all the roster shows of a token.
@@ -256,6 +260,9 @@ func (m *model) memoized(kind string, in any, c templ.Component) templ.Component
 		html, err := m.memo.fragment(ctx, m, kind, in, c)
 		if err != nil {
 			return err
+		}
+		if partKinds[kind] {
+			m.rec.record(html)
 		}
 		_, err = io.WriteString(w, html)
 		return err

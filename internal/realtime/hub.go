@@ -35,6 +35,23 @@ type PageRenderer interface {
 	Next()
 }
 
+// A Part is an element of a page's section that an update may replace
+// alone (web.Part): the element with id ID, whose outer HTML is the
+// section's markup[Start:End].
+type Part struct {
+	ID         string
+	Start, End int
+}
+
+// PartRenderer is a PageRenderer that also says where the parts of the
+// sections it renders sit (by section key; a section it gives none for is
+// always sent whole). When a section's markup outside its parts is as the
+// page shows it, an update carries only its parts that changed ("parts").
+type PartRenderer interface {
+	PageRenderer
+	RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error)
+}
+
 // Encounters is what a websocket session needs from the play service: its
 // first state, and where its commands go.
 type Encounters interface {
@@ -135,9 +152,10 @@ type room struct {
 // clients of one frame key: their projection as JSON (when they want it)
 // and their page's fragments (when they want those).
 type shown struct {
-	seq  int64
-	view []byte
-	html map[string]string
+	seq   int64
+	view  []byte
+	html  map[string]string
+	parts map[string][]Part // where html's sections' parts sit (PartRenderer)
 }
 
 // NewHub returns a Hub.
@@ -236,8 +254,10 @@ func (h *Hub) Publish(u play.Update) {
 		r.pages = h.cfg.Pages()
 	}
 	render := h.cfg.Render
+	var parted PartRenderer
 	if r.pages != nil {
 		render = r.pages.Render
+		parted, _ = r.pages.(PartRenderer)
 	}
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
@@ -251,7 +271,7 @@ func (h *Hub) Publish(u play.Update) {
 		if !done {
 			var err error
 			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render)
+			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, parted)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
@@ -329,7 +349,11 @@ func (c *client) frameKey() string {
 // compared (that cost more than it saved: most updates change every
 // viewer's projection); its sections are rendered and only those that
 // differ from what the page shows are sent.
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
+//
+// With a PartRenderer, a changed section whose markup outside its parts is
+// as the page shows it is sent as its changed parts ("parts", by element
+// id) instead of whole (changedParts).
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, parted PartRenderer) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -363,6 +387,12 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 				for k, v := range html {
 					now.html[k] = v
 				}
+				now.parts = prev.parts
+			} else if parted != nil {
+				if html, now.parts, err = parted.RenderParts(context.Background(), view, events, false); err != nil {
+					return nil, now, err
+				}
+				now.html = html
 			} else {
 				if html, err = render(context.Background(), view, events, false); err != nil {
 					return nil, now, err
@@ -371,18 +401,25 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 			}
 		}
 	}
+	var parts map[string]string
 	if follows {
 		// Send only what differs from what the clients show.
 		if html != nil {
 			changed := make(map[string]string, len(html))
 			for k, v := range html {
-				if k == "log" && len(events) > 0 || k != "log" && prev.html[k] != v {
+				if k == "log" && len(events) > 0 {
 					changed[k] = v // the log fragment holds the new events' entries
+				} else if k != "log" && prev.html[k] != v {
+					if sameSkeleton(prev.html[k], prev.parts[k], v, now.parts[k]) {
+						parts = changedParts(parts, prev.html[k], prev.parts[k], v, now.parts[k])
+					} else {
+						changed[k] = v
+					}
 				}
 			}
 			html = changed
 		}
-		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 {
+		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 && len(parts) == 0 {
 			return nil, now, nil
 		}
 	}
@@ -394,6 +431,12 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	if len(html) > 0 {
 		frame = append(frame, `,"html":`...)
 		if frame, err = appendFragments(frame, html); err != nil {
+			return nil, now, err
+		}
+	}
+	if len(parts) > 0 {
+		frame = append(frame, `,"parts":`...)
+		if frame, err = appendFragments(frame, parts); err != nil {
 			return nil, now, err
 		}
 	}
@@ -427,6 +470,38 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
+}
+
+// sameSkeleton reports whether two renders of a section, a and b, whose
+// parts sit at ap and bp, have the same parts (ids, in order) and the same
+// markup outside them: then the page showing a shows b once the parts that
+// differ are replaced. A section without parts has no skeleton to share.
+func sameSkeleton(a string, ap []Part, b string, bp []Part) bool {
+	if len(ap) == 0 || len(ap) != len(bp) {
+		return false
+	}
+	ae, be := 0, 0 // where the markup after the previous part starts
+	for i := range ap {
+		if ap[i].ID != bp[i].ID || a[ae:ap[i].Start] != b[be:bp[i].Start] {
+			return false
+		}
+		ae, be = ap[i].End, bp[i].End
+	}
+	return a[ae:] == b[be:]
+}
+
+// changedParts adds to parts (made when nil) b's parts whose markup differs
+// from a's (sameSkeleton(a, ap, b, bp) holds), by element id.
+func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) map[string]string {
+	for i, p := range bp {
+		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
+			if parts == nil {
+				parts = make(map[string]string, 4)
+			}
+			parts[p.ID] = nb
+		}
+	}
+	return parts
 }
 
 // appendFragments appends a frame's fragments as a JSON object, the frame

@@ -61,7 +61,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 				}
 			}
 			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-				Pages: func() PageRenderer { return web.NewSections() },
+				Pages: func() PageRenderer { return testPages{web.NewSections()} },
 				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
 					return web.EntryFragments(ctx, v, events)
 				}})
@@ -93,6 +93,14 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 			if commands < 10 {
 				t.Fatalf("only %d commands played", commands)
 			}
+			parts := 0
+			for _, p := range pages {
+				parts += p.parts
+			}
+			if parts == 0 {
+				t.Fatal("no update was sent as parts of a section")
+			}
+			t.Logf("%d commands, %d parts applied by %d pages", commands, parts, len(pages))
 		})
 	}
 }
@@ -160,6 +168,7 @@ type testPage struct {
 	c        *client
 	sections map[string]string
 	lists    map[string][]string // rendered <li>s, in page order
+	parts    int                 // parts applied so far
 }
 
 func (p *testPage) drain(t *testing.T) {
@@ -172,26 +181,64 @@ func (p *testPage) drain(t *testing.T) {
 		if f.data == nil {
 			continue
 		}
-		msg, err := decodeFrame(f.data)
+		msg, parts, err := decodeFrame(f.data)
 		if err != nil {
 			t.Fatal(err)
 		}
 		p.apply(t, msg, false)
+		p.applyParts(t, parts)
+		p.parts += len(parts)
 	}
 }
 
-func decodeFrame(data []byte) (map[string]string, error) {
+func decodeFrame(data []byte) (html, parts map[string]string, err error) {
 	var m struct {
-		Type string            `json:"type"`
-		HTML map[string]string `json:"html"`
+		Type  string            `json:"type"`
+		HTML  map[string]string `json:"html"`
+		Parts map[string]string `json:"parts"`
 	}
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if m.Type != "events" {
-		return nil, fmt.Errorf("a %q frame", m.Type)
+		return nil, nil, fmt.Errorf("a %q frame", m.Type)
 	}
-	return m.HTML, nil
+	return m.HTML, m.Parts, nil
+}
+
+// applyParts replaces, as app.js does, the element of each part's id, in
+// whichever section holds it (exactly one must).
+func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
+	t.Helper()
+	for id, h := range parts {
+		found := ""
+		for _, key := range web.SectionKeys {
+			if next, ok := web.ReplacePart(p.sections[key], id, h); ok {
+				if found != "" {
+					t.Fatalf("part #%s is in #%s and in #%s", id, found, key)
+				}
+				found = key
+				p.sections[key] = next
+			}
+		}
+		if found == "" {
+			t.Fatalf("part #%s is in no section of the page", id)
+		}
+	}
+}
+
+// testPages is web.Sections as the server's hub sees it: a PartRenderer.
+type testPages struct{ *web.Sections }
+
+func (p testPages) RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error) {
+	html, parts, err := p.Sections.RenderParts(ctx, v, events, full)
+	out := make(map[string][]Part, len(parts))
+	for k, ps := range parts {
+		for _, wp := range ps {
+			out[k] = append(out[k], Part(wp))
+		}
+	}
+	return html, out, err
 }
 
 // apply applies fragments as app.js's apply does.

@@ -285,7 +285,7 @@
         setConn('live', 'live');
         break;
       case 'events':
-        apply(msg.html, false);
+        apply(msg.html, false, msg.parts);
         if (typeof msg.seq === 'number' && msg.seq > seq) setSeq(msg.seq);
         setConn('live', 'live');
         break;
@@ -322,9 +322,13 @@
   // layout (scroll places, whether a list sits at its bottom) before it
   // writes anything, so an update costs one layout, not one per section;
   // and it patches a section in place (morph) rather than replacing it, so
-  // that only what changed is styled and laid out again.
-  function apply(html, snapshot) {
-    if (!html) return;
+  // that only what changed is styled and laid out again. parts are elements
+  // of sections (a roster row, a token, a group of actions) sent alone, by
+  // id, when the rest of their section did not change: each is patched the
+  // same way.
+  function apply(html, snapshot, parts) {
+    if (!html && !parts) return;
+    html = html || {};
     const active = document.activeElement;
     let focus = null;
     const changed = [];
@@ -346,6 +350,18 @@
         return el && (el.scrollLeft || el.scrollTop) ? [sel, el, el.scrollLeft, el.scrollTop] : null;
       }).filter(Boolean);
       changed.push({ key, old, node, more, scrolled });
+    }
+    for (const id of Object.keys(parts || {})) {
+      const old = document.getElementById(id);
+      const node = old && parse(parts[id]).firstElementChild;
+      if (!node || node.id !== id) continue;
+      // The section no longer shows the markup last received for it.
+      const section = old.closest('section[id]');
+      if (section) delete lastHTML[section.id];
+      if (active && active !== document.body && old.contains(active)) {
+        focus = { id: active.id, name: active.getAttribute('name'), section: section ? section.id : id };
+      }
+      changed.push({ key: id, old, node, more: false, scrolled: [] });
     }
     const pinned = {};
     for (const id of ['log', 'chat']) {

@@ -1,0 +1,234 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/a-h/templ"
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// A Part is an element of a section that an update may replace alone: the
+// element with id ID, whose outer HTML is the section's markup[Start:End].
+// A section rendered by Sections.RenderParts says where its parts sit, so
+// that the hub, when the section's markup outside its parts (its skeleton)
+// is as the page shows it, sends only the parts that changed (a roster
+// row, a token's face, a group of actions) instead of the whole section.
+type Part struct {
+	ID         string
+	Start, End int
+}
+
+// partKinds are the memoised parts (model.memoized's kinds) whose outermost
+// element carries a stable id unique on the page: a roster row (tok-…), a
+// token's face in a drawing (face-…), the board's key (board-key).
+var partKinds = map[string]bool{"roster": true, "face": true, "legend": true}
+
+// partSections are the sections whose parts are recorded: the two large
+// ones, rendered afresh for every viewer, that change with nearly every
+// command while most of their parts do not.
+var partSections = map[string]bool{"battlefield": true, "actions": true}
+
+// partRecorder collects, in the order they are written, the outermost
+// parts of a section being rendered.
+type partRecorder struct {
+	depth int // > 0 while a part is being rendered: parts inside it are not parts of the section
+	parts []recordedPart
+}
+
+type recordedPart struct{ id, html string }
+
+// record notes a part written now (at depth 0 only).
+func (r *partRecorder) record(html string) {
+	if r == nil || r.depth > 0 {
+		return
+	}
+	if id := outerID(html); id != "" {
+		r.parts = append(r.parts, recordedPart{id, html})
+	}
+}
+
+// locate finds the recorded parts in section, the markup they were written
+// into, in order. Each is found after the one before: a part's markup
+// starts with its element's id-carrying tag, which the skeleton before it
+// cannot hold (ids are unique on a page).
+func (r *partRecorder) locate(section string) ([]Part, error) {
+	parts := make([]Part, 0, len(r.parts))
+	at := 0
+	for _, p := range r.parts {
+		i := strings.Index(section[at:], p.html)
+		if i < 0 {
+			return nil, fmt.Errorf("web: part #%s not found in its section", p.id)
+		}
+		start := at + i
+		at = start + len(p.html)
+		parts = append(parts, Part{ID: p.id, Start: start, End: at})
+	}
+	return parts, nil
+}
+
+// outerID is the id attribute of markup's first tag ("" when it has none).
+// Parts' ids are slugs or engine ids written by attrs: no quote or
+// character reference inside.
+func outerID(markup string) string {
+	end := strings.IndexByte(markup, '>')
+	if end < 0 {
+		return ""
+	}
+	tag := markup[:end]
+	i := strings.Index(tag, ` id="`)
+	if i < 0 {
+		return ""
+	}
+	id, _, ok := strings.Cut(tag[i+len(` id="`):], `"`)
+	if !ok || strings.IndexByte(id, '&') >= 0 {
+		return ""
+	}
+	return id
+}
+
+// part is c, whose outermost element carries an id, recorded as a part of
+// the section being rendered (see Part). Without a recorder it is c.
+func (m *model) part(c templ.Component) templ.Component {
+	if m.rec == nil {
+		return c
+	}
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		buf := renderBuffers.Get().(*bytes.Buffer)
+		defer renderBuffers.Put(buf)
+		buf.Reset()
+		m.rec.depth++
+		err := c.Render(ctx, buf)
+		m.rec.depth--
+		if err != nil {
+			return err
+		}
+		html := buf.String()
+		m.rec.record(html)
+		_, err = io.WriteString(w, html)
+		return err
+	})
+}
+
+// RenderParts is Render, and says where the parts of its battlefield and
+// action bar sit in their markup (by section key).
+func (s *Sections) RenderParts(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, map[string][]Part, error) {
+	parts := make(map[string][]Part, len(partSections))
+	out, err := fragmentsParts(ctx, v, newEvents, full, s, parts)
+	return out, parts, err
+}
+
+// ReplacePart returns markup with the element of id id replaced by part (its
+// new outer HTML), as a page applies a part of an update; ok is false when
+// markup holds no element of that id. It reads markup with an HTML
+// tokenizer.
+func ReplacePart(markup, id, part string) (string, bool) {
+	start, end, ok := elementByID(markup, id)
+	if !ok {
+		return markup, false
+	}
+	return markup[:start] + part + markup[end:], true
+}
+
+// elementByID finds the element of id id in markup: its outer HTML is
+// markup[start:end].
+func elementByID(markup, id string) (start, end int, ok bool) {
+	z := html.NewTokenizer(strings.NewReader(markup))
+	at, depth := 0, 0
+	start = -1
+	for {
+		tt := z.Next()
+		n := len(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			return 0, 0, false
+		case html.StartTagToken:
+			name, more := z.TagName()
+			void := voidElements[atom.Lookup(name)]
+			if start < 0 {
+				for more {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					if string(k) == "id" && string(v) == id {
+						start = at
+						if void {
+							return start, at + n, true
+						}
+					}
+				}
+				if start < 0 {
+					break
+				}
+			}
+			if !void {
+				depth++
+			}
+		case html.EndTagToken:
+			if start >= 0 {
+				depth--
+				if depth == 0 {
+					return start, at + n, true
+				}
+			}
+		case html.SelfClosingTagToken:
+			if start < 0 {
+				_, more := z.TagName()
+				for more {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					if string(k) == "id" && string(v) == id {
+						return at, at + n, true
+					}
+				}
+			}
+		}
+		at += n
+	}
+}
+
+// voidElements have no end tag.
+var voidElements = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
+	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}
+
+// sectionParts renders section key of m into buf, recording where its
+// parts sit into m.parts.
+func (m *model) sectionParts(ctx context.Context, key string, buf *bytes.Buffer) (string, error) {
+	m.rec = &partRecorder{}
+	defer func() { m.rec = nil }()
+	if err := m.section(key).Render(ctx, buf); err != nil {
+		return "", err
+	}
+	html := buf.String()
+	parts, err := m.rec.locate(html)
+	if err != nil {
+		return "", err
+	}
+	m.parts[key] = parts
+	return html, nil
+}
+
+// fragmentsParts is fragments for Sections.RenderParts.
+func fragmentsParts(ctx context.Context, v engine.View, newEvents []engine.Event, full bool, s *Sections, parts map[string][]Part) (map[string]string, error) {
+	return fragments(ctx, v, newEvents, full, true, s, parts)
+}
+
+// faceID is the id of the next face drawn of token id: face-<id>, and
+// face-<id>-2, -3… for a token a drawing shows more than once (a duellist
+// in two engagements), so that ids stay unique on the page.
+func (m *model) faceID(id string) string {
+	if m.faces == nil {
+		m.faces = map[string]int{}
+	}
+	m.faces[id]++
+	if n := m.faces[id]; n > 1 {
+		return "face-" + slug(id) + "-" + strconv.Itoa(n)
+	}
+	return "face-" + slug(id)
+}
