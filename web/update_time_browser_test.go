@@ -58,13 +58,23 @@ func TestBrowserUpdateTime(t *testing.T) {
 		seq    int64
 		events []engine.Event
 		html   map[string]string
+		parts  map[string]string // elements of sections, by id
 	}
 	first := engine.Project(rs, st, gm)
 	firstHTML, err := Fragments(WithActURL(context.Background(), "/act"), first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var list []update
+	// As the hub sends them with parts (Sections.RenderParts): a section
+	// whose markup outside its parts is unchanged as its changed parts.
+	sections := NewSections()
+	ctx := WithActURL(context.Background(), "/act")
+	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections.Next()
+	var list, parted []update
 	for i := range updates {
 		v := engine.Project(rs, st, gm)
 		events, next, err := engine.DecideOwned(rs, st, gm, "c"+itoa(i), engine.NewCommand("end-turn", v.Current, nil), roller, nil)
@@ -72,11 +82,28 @@ func TestBrowserUpdateTime(t *testing.T) {
 			t.Fatalf("end-turn %d: %v", i, err)
 		}
 		st = next
-		fr, err := Fragments(WithActURL(context.Background(), "/act"), engine.Project(rs, st, gm), events, false)
+		fr, err := Fragments(ctx, engine.Project(rs, st, gm), events, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		list = append(list, update{st.Core().Seq, events, fr})
+		list = append(list, update{st.Core().Seq, events, fr, nil})
+		html, parts, err := sections.RenderParts(ctx, engine.Project(rs, st, gm), events, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sections.Next()
+		pu := update{st.Core().Seq, events, map[string]string{}, map[string]string{}}
+		for k, h := range html {
+			switch {
+			case k == "log" && len(events) > 0:
+				pu.html[k] = h
+			case k == "log" || shownHTML[k] == h:
+			case !changedParts(pu.parts, shownHTML[k], shownParts[k], h, parts[k]):
+				pu.html[k] = h
+			}
+		}
+		parted = append(parted, pu)
+		shownHTML, shownParts = html, parts
 	}
 	// As the hub sends them: a section only when its markup is not what the
 	// page shows (internal/realtime, updateFrame).
@@ -89,31 +116,75 @@ func TestBrowserUpdateTime(t *testing.T) {
 				html[k] = v
 			}
 		}
-		changed[i] = update{u.seq, u.events, html}
+		changed[i] = update{u.seq, u.events, html, nil}
 		shown = u.html
 	}
+	var shows []string
 	for _, mode := range []struct {
 		name string
 		list []update
-	}{{"every section each", list}, {"changed sections only", changed}} {
-		times := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html map[string]string)) {
+	}{{"every section each", list}, {"changed sections only", changed}, {"changed parts only", parted}} {
+		var size, partsSent int
+		for _, u := range mode.list {
+			for _, h := range u.html {
+				size += len(h)
+			}
+			for _, h := range u.parts {
+				size += len(h)
+			}
+			partsSent += len(u.parts)
+		}
+		times, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
 			for _, u := range mode.list {
-				yield(u.seq, u.events, u.html)
+				yield(u.seq, u.events, u.html, u.parts)
 			}
 		})
+		shows = append(shows, show)
+		t.Logf("GM page (%s): %d bytes of markup per update on average, %d parts in all", mode.name, size/len(mode.list), partsSent)
 		upd := slices.Clone(times[1:]) // the first message is the snapshot
 		slices.Sort(upd)
 		p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
 		t.Logf("GM page, %d updates (%s): main-thread ms per update, layout included: p50 %.2f, p95 %.2f, max %.2f; the snapshot %.2f",
 			len(upd), mode.name, p(0.5), p(0.95), upd[len(upd)-1], times[0])
 	}
+	for i, show := range shows[1:] {
+		if show != shows[0] {
+			t.Errorf("the page after the updates sent as %d differs from the page after every section:\n%s\n\n%s", i+1, show, shows[0])
+		}
+	}
+}
+
+// changedParts adds to parts b's parts whose markup differs from a's and
+// reports true when a and b share their skeleton (their markup outside the
+// parts), as the hub decides (internal/realtime, updateFrame); false means
+// the section is sent whole.
+func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) bool {
+	if len(ap) == 0 || len(ap) != len(bp) {
+		return false
+	}
+	ae, be := 0, 0
+	for i := range ap {
+		if ap[i].ID != bp[i].ID || a[ae:ap[i].Start] != b[be:bp[i].Start] {
+			return false
+		}
+		ae, be = ap[i].End, bp[i].End
+	}
+	if a[ae:] != b[be:] {
+		return false
+	}
+	for i, p := range bp {
+		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
+			parts[p.ID] = nb
+		}
+	}
+	return true
 }
 
 // playToGM opens the GM's page in Chromium, sends it the snapshot then the
 // updates, one every 30 ms, checks the page ends showing the last status,
 // and returns the main-thread milliseconds each message took (the
 // snapshot's first).
-func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string))) []float64 {
+func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, string) {
 	t.Helper()
 	sent := make(chan struct{})
 	lastStatus := firstHTML["status"]
@@ -129,12 +200,16 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 		}
 		defer c.CloseNow()
 		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": firstHTML})
-		each(func(seq int64, events []engine.Event, html map[string]string) {
+		each(func(seq int64, events []engine.Event, html, parts map[string]string) {
 			time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
 			if s, ok := html["status"]; ok {
 				lastStatus = s
 			}
-			writeJSON(c, map[string]any{"type": "events", "seq": seq, "events": events, "html": html})
+			msg := map[string]any{"type": "events", "seq": seq, "events": events, "html": html}
+			if len(parts) > 0 {
+				msg["parts"] = parts
+			}
+			writeJSON(c, msg)
 		})
 		close(sent)
 		<-r.Context().Done()
@@ -179,7 +254,11 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	if status != lastStatus {
 		t.Errorf("after the updates #status is\n%s\nnot\n%s", status, lastStatus)
 	}
-	return times
+	var show string
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`, &show)); err != nil {
+		t.Fatal(err)
+	}
+	return times, show
 }
 
 // startedExample returns an example encounter, started.

@@ -20,6 +20,7 @@ import (
 // generator shares two cores with the server it measures.)
 type page struct {
 	last  map[string]string   // each section's HTML
+	stale map[string]bool     // sections changed by parts since their HTML came
 	lists map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
 	seen  map[string]map[string]bool
 }
@@ -28,7 +29,7 @@ type page struct {
 const maxEntries = 200
 
 func newPage() *page {
-	return &page{last: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
+	return &page{last: map[string]string{}, stale: map[string]bool{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
 }
 
 // sectionKeys are the fragments that replace an element of the page.
@@ -39,7 +40,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 	for key, h := range fr {
 		switch {
 		case sectionKeys[key]:
-			if p.last[key] == h {
+			if p.last[key] == h && !p.stale[key] {
 				continue
 			}
 			ids, err := topIDs(h)
@@ -50,6 +51,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 				return fmt.Errorf("fragment %s: its first element is not #%s: %.120q", key, key, h)
 			}
 			p.last[key] = h
+			delete(p.stale, key)
 		case key == "log" || key == "chat":
 			ids, err := topIDs(h)
 			if err != nil {
@@ -80,6 +82,38 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 			if _, err := topIDs(h); err != nil {
 				return fmt.Errorf("fragment %s: %w", key, err)
 			}
+		}
+	}
+	return nil
+}
+
+// applyParts applies a message's parts (elements of sections, by id) as
+// app.js does: each part's first element must be the element of its id,
+// and that element must be in one of the page's sections, which then no
+// longer shows the markup last received for it. (A part keeps its
+// element's id, so the section's last markup still says which ids it
+// holds; the part is not spliced into it: the load generator would
+// tokenize the whole section again, which a browser does not.)
+func (p *page) applyParts(parts map[string]string) error {
+	for id, h := range parts {
+		ids, err := topIDs(h)
+		if err != nil {
+			return fmt.Errorf("part %s: %w", id, err)
+		}
+		if len(ids) == 0 || ids[0] != id {
+			return fmt.Errorf("part %s: its first element is not #%s: %.120q", id, id, h)
+		}
+		attr := ` id="` + id + `"`
+		found := false
+		for key, sec := range p.last {
+			if strings.Contains(sec, attr) {
+				found = true
+				p.stale[key] = true
+				break
+			}
+		}
+		if !found {
+			return fmt.Errorf("part %s: no section of the page holds #%s", id, id)
 		}
 	}
 	return nil

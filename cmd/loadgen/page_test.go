@@ -35,3 +35,32 @@ func TestPageAppliesFragmentsAsAppJS(t *testing.T) {
 		t.Errorf("snapshot: %v, %v", p.lists["log"], err)
 	}
 }
+
+// TestPageAppliesParts: a part is applied to the section holding its id,
+// which is then applied again even when its next HTML is the one it had;
+// a part whose element is elsewhere or not its id is an error.
+func TestPageAppliesParts(t *testing.T) {
+	p := newPage()
+	section := `<section id="battlefield"><ul><li id="tok-a">A</li><li id="tok-b">B</li></ul></section>`
+	if err := p.apply(map[string]string{"battlefield": section}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.applyParts(map[string]string{"tok-b": `<li id="tok-b">B, hurt</li>`}); err != nil {
+		t.Fatal(err)
+	}
+	if !p.stale["battlefield"] {
+		t.Error("the section a part changed is not marked as changed")
+	}
+	if err := p.apply(map[string]string{"battlefield": section}, false); err != nil || p.stale["battlefield"] {
+		t.Errorf("the section sent again whole: stale %v, %v", p.stale["battlefield"], err)
+	}
+	for _, bad := range []map[string]string{
+		{"tok-c": `<li id="tok-c">C</li>`},
+		{"tok-a": `<li id="tok-b">B</li>`},
+		{"tok-a": `<li id="tok-a">A`},
+	} {
+		if err := p.applyParts(bad); err == nil {
+			t.Errorf("%v applied", bad)
+		}
+	}
+}

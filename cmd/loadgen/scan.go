@@ -70,13 +70,18 @@ func (s *jsonScanner) message() (serverMessage, error) {
 				m.Events = append(m.Events, ev)
 				return err
 			})
-		case "html":
-			m.HTML = map[string]string{}
+		case "html", "parts":
+			fr := map[string]string{}
 			err = s.object(func(key []byte) error {
 				v, err := s.str()
-				m.HTML[string(key)] = v
+				fr[string(key)] = v
 				return err
 			})
+			if string(key) == "html" {
+				m.HTML = fr
+			} else {
+				m.Parts = fr
+			}
 		case "view":
 			m.View = &struct {
 				Current string `json:"current"`

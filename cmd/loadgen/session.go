@@ -246,6 +246,7 @@ type serverMessage struct {
 	Message string            `json:"message"`
 	Events  []eventRef        `json:"events"`
 	HTML    map[string]string `json:"html"`
+	Parts   map[string]string `json:"parts"`
 	View    *struct {
 		Current string `json:"current"`
 	} `json:"view"`
@@ -285,6 +286,11 @@ func (c *client) read(ctx context.Context) {
 			if c.page != nil {
 				// Latency runs to the fragments' being applied, as on a page.
 				if err := c.page.apply(m.HTML, false); err != nil {
+					c.err = err
+					c.conn.CloseNow()
+					return
+				}
+				if err := c.page.applyParts(m.Parts); err != nil {
 					c.err = err
 					c.conn.CloseNow()
 					return

@@ -1,0 +1,66 @@
+package web
+
+import (
+	"context"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// TestReplacePart: the element of an id is found whole — nested elements
+// of its own tag, void elements and self-closing SVG inside it — and
+// replaced; an id not in the markup changes nothing.
+func TestReplacePart(t *testing.T) {
+	markup := `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">y</div><input id="c"></section>`
+	for _, c := range []struct{ id, part, want string }{
+		{"a", `<div id="a">new</div>`, `<section id="s"><div id="a">new</div><div id="b">y</div><input id="c"></section>`},
+		{"b", `<div id="b">z</div>`, `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">z</div><input id="c"></section>`},
+		{"c", `<input id="c" value="1">`, `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">y</div><input id="c" value="1"></section>`},
+	} {
+		got, ok := ReplacePart(markup, c.id, c.part)
+		if !ok || got != c.want {
+			t.Errorf("#%s: %v\n%s\nwant\n%s", c.id, ok, got, c.want)
+		}
+	}
+	if got, ok := ReplacePart(markup, "nope", "<p></p>"); ok || got != markup {
+		t.Errorf("an absent id: %v %s", ok, got)
+	}
+}
+
+// TestRenderPartsLocatesParts: the battlefield and the action bar of every
+// viewer of an example say where their parts sit — each the element of its
+// id — and their markup is Fragments'.
+func TestRenderPartsLocatesParts(t *testing.T) {
+	rs, st := startedExample(t, "sw-zones-dusty-gulch")
+	for _, viewer := range []engine.Viewer{engine.GMViewer(), {}, engine.PlayerViewer("marshal-reed")} {
+		v := engine.Project(rs, st, viewer)
+		html, parts, err := NewSections().RenderParts(context.Background(), v, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Fragments(context.Background(), v, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"battlefield", "actions"} {
+			if html[key] != want[key] {
+				t.Errorf("%s: #%s differs from Fragments'", viewer.Key(), key)
+			}
+			ps := parts[key]
+			if key == "battlefield" && len(ps) == 0 {
+				t.Errorf("%s: no parts in #%s", viewer.Key(), key)
+			}
+			seen := map[string]bool{}
+			for _, p := range ps {
+				m := html[key][p.Start:p.End]
+				if outerID(m) != p.ID || seen[p.ID] {
+					t.Errorf("%s: part #%s at %d:%d is %.80q", viewer.Key(), p.ID, p.Start, p.End, m)
+				}
+				seen[p.ID] = true
+				if start, end, ok := elementByID(html[key], p.ID); !ok || start != p.Start || end != p.End {
+					t.Errorf("%s: part #%s at %d:%d, its element at %d:%d", viewer.Key(), p.ID, p.Start, p.End, start, end)
+				}
+			}
+		}
+	}
+}
