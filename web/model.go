@@ -272,7 +272,7 @@ type model struct {
 	// rec records them while such a section renders.
 	parts map[string][]Part
 	rec   *partRecorder
-	faces map[string]int // the faces drawn so far of each token (faceID)
+	ids   map[string]int // how often each id was given out (uniqueID)
 	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
 	tokenKeys map[*board.Token][]byte
 }

@@ -31,10 +31,10 @@ type Part struct {
 // token's face in a drawing (face-…), the board's key (board-key).
 var partKinds = map[string]bool{"roster": true, "face": true, "legend": true}
 
-// partSections are the sections whose parts are recorded: the two large
-// ones, rendered afresh for every viewer, that change with nearly every
-// command while most of their parts do not.
-var partSections = map[string]bool{"battlefield": true, "actions": true}
+// partSections are the sections whose parts are recorded: those that
+// change with nearly every command (whose turn it is, where everyone
+// stands) while most of their parts do not.
+var partSections = map[string]bool{"battlefield": true, "actions": true, "order": true}
 
 // partRecorder collects, in the order they are written, the outermost
 // parts of a section being rendered.
@@ -219,16 +219,48 @@ func fragmentsParts(ctx context.Context, v engine.View, newEvents []engine.Event
 	return fragments(ctx, v, newEvents, full, true, s, parts)
 }
 
-// faceID is the id of the next face drawn of token id: face-<id>, and
-// face-<id>-2, -3… for a token a drawing shows more than once (a duellist
-// in two engagements), so that ids stay unique on the page.
-func (m *model) faceID(id string) string {
-	if m.faces == nil {
-		m.faces = map[string]int{}
+// faceID is the id of the next face drawn of token id: face-<id> (see
+// uniqueID).
+func (m *model) faceID(id string) string { return m.uniqueID("face-" + slug(id)) }
+
+// uniqueID is id the first time a render asks for it, then id-2, id-3…
+// (a duellist drawn in two engagements, a combatant twice in an order), so
+// that ids stay unique on the page.
+func (m *model) uniqueID(id string) string {
+	if m.ids == nil {
+		m.ids = map[string]int{}
 	}
-	m.faces[id]++
-	if n := m.faces[id]; n > 1 {
-		return "face-" + slug(id) + "-" + strconv.Itoa(n)
+	m.ids[id]++
+	if n := m.ids[id]; n > 1 {
+		return id + "-" + strconv.Itoa(n)
 	}
-	return "face-" + slug(id)
+	return id
+}
+
+// sectionParts is Sections.section for a memoised section whose parts are
+// recorded: the memo keeps them with the markup (key k, input in), and
+// they go to m.parts.
+func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer, in engine.View, m *model, buf *bytes.Buffer) (string, error) {
+	s.mu.Lock()
+	e, ok := s.memo[string(k.Bytes())]
+	if ok {
+		e.used = s.update
+	}
+	s.mu.Unlock()
+	if ok && e.parts != nil {
+		m.parts[key] = e.parts
+		return e.html, nil
+	}
+	sm := newModel(in, m.act)
+	sm.memo = s
+	sm.parts = m.parts
+	buf.Reset()
+	html, err := sm.sectionParts(ctx, key, buf)
+	if err != nil {
+		return "", err
+	}
+	s.mu.Lock()
+	s.memo[k.String()] = &memoEntry{html: html, used: s.update, parts: m.parts[key]}
+	s.mu.Unlock()
+	return html, nil
 }

@@ -42,12 +42,12 @@ func TestRenderPartsLocatesParts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, key := range []string{"battlefield", "actions"} {
+		for _, key := range []string{"battlefield", "actions", "order"} {
 			if html[key] != want[key] {
 				t.Errorf("%s: #%s differs from Fragments'", viewer.Key(), key)
 			}
 			ps := parts[key]
-			if key == "battlefield" && len(ps) == 0 {
+			if key != "actions" && len(ps) == 0 {
 				t.Errorf("%s: no parts in #%s", viewer.Key(), key)
 			}
 			seen := map[string]bool{}

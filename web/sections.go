@@ -51,8 +51,9 @@ type Sections struct {
 
 // memoEntry is a rendered part and the last update that used it.
 type memoEntry struct {
-	html string
-	used uint64
+	html  string
+	used  uint64
+	parts []Part // where a section's parts sit (RenderParts)
 }
 
 // NewSections returns an empty Sections.
@@ -100,6 +101,9 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	k.WriteByte(0)
 	if err := encodeKey(k, in); err != nil {
 		return "", err
+	}
+	if m.parts != nil && partSections[key] {
+		return s.sectionParts(ctx, key, k, in, m, buf)
 	}
 	html, ok := s.lookup(k)
 	if ok {

@@ -31,7 +31,7 @@ func BenchmarkPublish(b *testing.B) {
 			cpu0 := processCPU()
 			for b.Loop() {
 				hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-					Pages: func() PageRenderer { return web.NewSections() },
+					Pages: func() PageRenderer { return testPages{web.NewSections()} },
 					RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
 						return web.EntryFragments(ctx, v, events)
 					}})
