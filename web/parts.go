@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -130,11 +131,43 @@ func (s *Sections) RenderParts(ctx context.Context, v engine.View, newEvents []e
 // markup holds no element of that id. It reads markup with an HTML
 // tokenizer.
 func ReplacePart(markup, id, part string) (string, bool) {
-	start, end, ok := elementByID(markup, id)
-	if !ok {
-		return markup, false
+	out, found := ReplaceParts(markup, map[string]string{id: part})
+	return out, len(found) == 1
+}
+
+// ReplaceParts is ReplacePart for an update's parts at once (by the id of
+// the element each replaces; the new element may carry another id, even
+// one another part replaces): every element is found before any is
+// replaced. found lists the ids markup held.
+func ReplaceParts(markup string, parts map[string]string) (out string, found []string) {
+	type at struct {
+		id         string
+		start, end int
 	}
-	return markup[:start] + part + markup[end:], true
+	var spans []at
+	for id := range parts {
+		if start, end, ok := elementByID(markup, id); ok {
+			spans = append(spans, at{id, start, end})
+		}
+	}
+	if len(spans) == 0 {
+		return markup, nil
+	}
+	slices.SortFunc(spans, func(a, b at) int { return a.start - b.start })
+	var b strings.Builder
+	b.Grow(len(markup))
+	prev := 0
+	for _, s := range spans {
+		if s.start < prev {
+			continue // inside another part: replaced with it
+		}
+		b.WriteString(markup[prev:s.start])
+		b.WriteString(parts[s.id])
+		prev = s.end
+		found = append(found, s.id)
+	}
+	b.WriteString(markup[prev:])
+	return b.String(), found
 }
 
 // elementByID finds the element of id id in markup: its outer HTML is

@@ -164,7 +164,7 @@ func changedParts(parts map[string]string, a string, ap []Part, b string, bp []P
 	}
 	ae, be := 0, 0
 	for i := range ap {
-		if ap[i].ID != bp[i].ID || a[ae:ap[i].Start] != b[be:bp[i].Start] {
+		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
 			return false
 		}
 		ae, be = ap[i].End, bp[i].End
@@ -174,7 +174,7 @@ func changedParts(parts map[string]string, a string, ap []Part, b string, bp []P
 	}
 	for i, p := range bp {
 		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
-			parts[p.ID] = nb
+			parts[ap[i].ID] = nb
 		}
 	}
 	return true

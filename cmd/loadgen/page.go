@@ -19,17 +19,20 @@ import (
 // than builds a tree: on the machine the measurements run on, the load
 // generator shares two cores with the server it measures.)
 type page struct {
-	last  map[string]string   // each section's HTML
-	stale map[string]bool     // sections changed by parts since their HTML came
-	lists map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
-	seen  map[string]map[string]bool
+	last  map[string]string // each section's HTML
+	stale map[string]bool   // sections changed by parts since their HTML came
+	// brought are the ids parts brought into a section since its HTML came
+	// that it did not hold (by id: the section's key).
+	brought map[string]string
+	lists   map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
+	seen    map[string]map[string]bool
 }
 
 // maxEntries bounds the entries a page client remembers per list.
 const maxEntries = 200
 
 func newPage() *page {
-	return &page{last: map[string]string{}, stale: map[string]bool{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
+	return &page{last: map[string]string{}, stale: map[string]bool{}, brought: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
 }
 
 // sectionKeys are the fragments that replace an element of the page.
@@ -52,6 +55,11 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 			}
 			p.last[key] = h
 			delete(p.stale, key)
+			for id, k := range p.brought {
+				if k == key {
+					delete(p.brought, id)
+				}
+			}
 		case key == "log" || key == "chat":
 			ids, err := topIDs(h)
 			if err != nil {
@@ -87,33 +95,40 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 	return nil
 }
 
-// applyParts applies a message's parts (elements of sections, by id) as
-// app.js does: each part's first element must be the element of its id,
-// and that element must be in one of the page's sections, which then no
-// longer shows the markup last received for it. (A part keeps its
-// element's id, so the section's last markup still says which ids it
-// holds; the part is not spliced into it: the load generator would
-// tokenize the whole section again, which a browser does not.)
+// applyParts applies a message's parts (elements of sections, by the id of
+// the element each replaces) as app.js does: each part must be one element
+// with an id, and the element it replaces must be in one of the page's
+// sections, which then no longer shows the markup last received for it.
+// The part is not spliced into the section's markup (the load generator
+// would tokenize the whole section again, which a browser does not), so
+// the ids looked for are those of the section as last received, and those
+// parts brought since (a part may carry another id than the element it
+// replaces: the next combatant's actions in place of the last one's).
 func (p *page) applyParts(parts map[string]string) error {
 	for id, h := range parts {
 		ids, err := topIDs(h)
 		if err != nil {
 			return fmt.Errorf("part %s: %w", id, err)
 		}
-		if len(ids) == 0 || ids[0] != id {
-			return fmt.Errorf("part %s: its first element is not #%s: %.120q", id, id, h)
+		if len(ids) != 1 || ids[0] == "" {
+			return fmt.Errorf("part %s: not one element with an id: %.120q", id, h)
 		}
-		attr := ` id="` + id + `"`
-		found := false
-		for key, sec := range p.last {
-			if strings.Contains(sec, attr) {
-				found = true
-				p.stale[key] = true
-				break
+		key, found := p.brought[id]
+		if !found {
+			attr := ` id="` + id + `"`
+			for k, sec := range p.last {
+				if strings.Contains(sec, attr) {
+					key, found = k, true
+					break
+				}
 			}
 		}
 		if !found {
 			return fmt.Errorf("part %s: no section of the page holds #%s", id, id)
+		}
+		p.stale[key] = true
+		if ids[0] != id {
+			p.brought[ids[0]] = key
 		}
 	}
 	return nil

@@ -51,12 +51,19 @@ func TestPageAppliesParts(t *testing.T) {
 	if !p.stale["battlefield"] {
 		t.Error("the section a part changed is not marked as changed")
 	}
+	// A part may bring another id in place of the element it replaces.
+	if err := p.applyParts(map[string]string{"tok-a": `<li id="tok-z">Z</li>`}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.applyParts(map[string]string{"tok-z": `<li id="tok-a">A</li>`}); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.apply(map[string]string{"battlefield": section}, false); err != nil || p.stale["battlefield"] {
 		t.Errorf("the section sent again whole: stale %v, %v", p.stale["battlefield"], err)
 	}
 	for _, bad := range []map[string]string{
 		{"tok-c": `<li id="tok-c">C</li>`},
-		{"tok-a": `<li id="tok-b">B</li>`},
+		{"tok-a": `<li>B</li>`},
 		{"tok-a": `<li id="tok-a">A`},
 	} {
 		if err := p.applyParts(bad); err == nil {

@@ -473,16 +473,17 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 }
 
 // sameSkeleton reports whether two renders of a section, a and b, whose
-// parts sit at ap and bp, have the same parts (ids, in order) and the same
-// markup outside them: then the page showing a shows b once the parts that
-// differ are replaced. A section without parts has no skeleton to share.
+// parts sit at ap and bp, have as many parts and the same markup outside
+// them: then the page showing a shows b once each part that differs is
+// replaced by the one at its place. A section without parts has no
+// skeleton to share.
 func sameSkeleton(a string, ap []Part, b string, bp []Part) bool {
 	if len(ap) == 0 || len(ap) != len(bp) {
 		return false
 	}
 	ae, be := 0, 0 // where the markup after the previous part starts
 	for i := range ap {
-		if ap[i].ID != bp[i].ID || a[ae:ap[i].Start] != b[be:bp[i].Start] {
+		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
 			return false
 		}
 		ae, be = ap[i].End, bp[i].End
@@ -491,14 +492,16 @@ func sameSkeleton(a string, ap []Part, b string, bp []Part) bool {
 }
 
 // changedParts adds to parts (made when nil) b's parts whose markup differs
-// from a's (sameSkeleton(a, ap, b, bp) holds), by element id.
+// from a's at the same place (sameSkeleton(a, ap, b, bp) holds), by the id
+// of the element of a they replace (the new one may carry another id: the
+// next combatant's actions in place of the last one's).
 func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) map[string]string {
 	for i, p := range bp {
 		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
 			if parts == nil {
 				parts = make(map[string]string, 4)
 			}
-			parts[p.ID] = nb
+			parts[ap[i].ID] = nb
 		}
 	}
 	return parts

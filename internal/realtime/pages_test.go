@@ -207,21 +207,23 @@ func decodeFrame(data []byte) (html, parts map[string]string, err error) {
 }
 
 // applyParts replaces, as app.js does, the element of each part's id, in
-// whichever section holds it (exactly one must).
+// whichever section holds it (exactly one must), every element found
+// before any is replaced.
 func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 	t.Helper()
-	for id, h := range parts {
-		found := ""
-		for _, key := range web.SectionKeys {
-			if next, ok := web.ReplacePart(p.sections[key], id, h); ok {
-				if found != "" {
-					t.Fatalf("part #%s is in #%s and in #%s", id, found, key)
-				}
-				found = key
-				p.sections[key] = next
+	in := map[string]string{}
+	for _, key := range web.SectionKeys {
+		next, found := web.ReplaceParts(p.sections[key], parts)
+		p.sections[key] = next
+		for _, id := range found {
+			if in[id] != "" {
+				t.Fatalf("part #%s is in #%s and in #%s", id, in[id], key)
 			}
+			in[id] = key
 		}
-		if found == "" {
+	}
+	for id := range parts {
+		if in[id] == "" {
 			t.Fatalf("part #%s is in no section of the page", id)
 		}
 	}

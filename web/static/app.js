@@ -351,10 +351,13 @@
       }).filter(Boolean);
       changed.push({ key, old, node, more, scrolled });
     }
+    // Every part's element is found before any is replaced: a part may
+    // carry another id than the element it replaces (the next combatant's
+    // actions in place of the last one's), even one another part replaces.
     for (const id of Object.keys(parts || {})) {
       const old = document.getElementById(id);
       const node = old && parse(parts[id]).firstElementChild;
-      if (!node || node.id !== id) continue;
+      if (!node || !node.id) continue;
       // The section no longer shows the markup last received for it.
       const section = old.closest('section[id]');
       if (section) delete lastHTML[section.id];
@@ -370,7 +373,8 @@
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
       carryOver(old, node);
-      morph(old, node);
+      if (old.tagName !== node.tagName) old.replaceWith(node);
+      else morph(old, node);
       if (key === 'battlefield' && scrolled.length) fitGrid(); // the scroll below needs the drawing's size
       for (const [sel, was, x, y] of scrolled) {
         const el = old.matches(sel) ? old : old.querySelector(sel);
