@@ -44,32 +44,46 @@ type partRecorder struct {
 	parts []recordedPart
 }
 
-type recordedPart struct{ id, html string }
+// recordedPart is a part as written: its id, its first tag (which holds
+// the id), and its length.
+type recordedPart struct {
+	id, head string
+	n        int
+}
 
 // record notes a part written now (at depth 0 only).
 func (r *partRecorder) record(html string) {
 	if r == nil || r.depth > 0 {
 		return
 	}
-	if id := outerID(html); id != "" {
-		r.parts = append(r.parts, recordedPart{id, html})
+	end := strings.IndexByte(html, '>')
+	if end < 0 {
+		return
+	}
+	r.recordHead(html[:end+1], len(html))
+}
+
+// recordHead notes a part written now of first tag head and length n.
+func (r *partRecorder) recordHead(head string, n int) {
+	if id := outerID(head); id != "" {
+		r.parts = append(r.parts, recordedPart{id, head, n})
 	}
 }
 
 // locate finds the recorded parts in section, the markup they were written
-// into, in order. Each is found after the one before: a part's markup
-// starts with its element's id-carrying tag, which the skeleton before it
-// cannot hold (ids are unique on a page).
+// into, in order. Each is found after the one before, by its first tag: a
+// tag with the part's id, which the skeleton cannot hold too (ids are
+// unique on a page).
 func (r *partRecorder) locate(section string) ([]Part, error) {
 	parts := make([]Part, 0, len(r.parts))
 	at := 0
 	for _, p := range r.parts {
-		i := strings.Index(section[at:], p.html)
-		if i < 0 {
+		i := strings.Index(section[at:], p.head)
+		if i < 0 || at+i+p.n > len(section) {
 			return nil, fmt.Errorf("web: part #%s not found in its section", p.id)
 		}
 		start := at + i
-		at = start + len(p.html)
+		at = start + p.n
 		parts = append(parts, Part{ID: p.id, Start: start, End: at})
 	}
 	return parts, nil
@@ -111,9 +125,13 @@ func (m *model) part(c templ.Component) templ.Component {
 		if err != nil {
 			return err
 		}
-		html := buf.String()
-		m.rec.record(html)
-		_, err = io.WriteString(w, html)
+		b := buf.Bytes()
+		if m.rec.depth == 0 {
+			if end := bytes.IndexByte(b, '>'); end >= 0 {
+				m.rec.recordHead(string(b[:end+1]), len(b))
+			}
+		}
+		_, err = w.Write(b)
 		return err
 	})
 }

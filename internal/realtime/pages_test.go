@@ -236,9 +236,11 @@ func (p testPages) RenderParts(ctx context.Context, v engine.View, events []engi
 	html, parts, err := p.Sections.RenderParts(ctx, v, events, full)
 	out := make(map[string][]Part, len(parts))
 	for k, ps := range parts {
-		for _, wp := range ps {
-			out[k] = append(out[k], Part(wp))
+		rp := make([]Part, len(ps))
+		for i, wp := range ps {
+			rp[i] = Part(wp)
 		}
+		out[k] = rp
 	}
 	return html, out, err
 }
