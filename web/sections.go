@@ -145,9 +145,11 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 	k.WriteByte(0)
 	k.WriteString(m.act)
 	k.WriteByte(0)
-	if err := encodeKey(k, in); err != nil {
+	shell, err := keyBuf(k.AvailableBuffer()).shell(in)
+	if err != nil {
 		return "", err
 	}
+	k.Write(shell)
 	parts, ok := s.lookupParts(k)
 	if !ok {
 		sm := newModel(in, m.act)
@@ -211,12 +213,7 @@ func (m *model) private(t *board.Token) templ.Component {
 	if len(t.Stats) == 0 && len(t.Sheet) == 0 {
 		return templ.NopComponent
 	}
-	type in struct {
-		ID, Name string
-		Stats    []board.Stat
-		Sheet    []board.Section
-	}
-	return m.memoized("private", in{t.ID, t.Name, t.Stats, t.Sheet}, tokenPrivate(t))
+	return m.memoized("private", privateOf{t}, tokenPrivate(t))
 }
 
 // encodeKey appends in's encoding to k: JSON without escaping HTML (a key
@@ -328,16 +325,26 @@ func (r rosterRow) token() *board.Token { return r.T }
 // holds the token's encoding, which the token's parts share (tokenKey).
 type ofToken interface{ token() *board.Token }
 
+// handKeyed is a part's input whose key is written by hand (keys.go), not
+// encoded as JSON.
+type handKeyed interface{ appendKey(keyBuf) keyBuf }
+
+func (f face) appendKey(k keyBuf) keyBuf      { return k.face(f) }
+func (r rosterRow) appendKey(k keyBuf) keyBuf { return k.rosterRow(r) }
+func (l legend) appendKey(k keyBuf) keyBuf    { return k.legend(l) }
+
+// privateOf is all tokenPrivate shows of a token.
+type privateOf struct{ t *board.Token }
+
+func (p privateOf) appendKey(k keyBuf) keyBuf { return k.private(p.t) }
+
 // tokenKey is t's encoding for the keys of its parts, encoded once per
 // render however many parts show it.
 func (m *model) tokenKey(t *board.Token) ([]byte, error) {
 	if k, ok := m.tokenKeys[t]; ok {
 		return k, nil
 	}
-	k, err := gojson.MarshalWithOption(t, gojson.DisableHTMLEscape())
-	if err != nil {
-		return nil, err
-	}
+	k := keyBuf(nil).token(t)
 	if m.tokenKeys == nil {
 		m.tokenKeys = make(map[*board.Token][]byte, len(m.board.Tokens))
 	}
@@ -374,7 +381,9 @@ func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, 
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if err := encodeKey(k, in); err != nil {
+	if h, ok := in.(handKeyed); ok {
+		k.Write(h.appendKey(k.AvailableBuffer()))
+	} else if err := encodeKey(k, in); err != nil {
 		return "", err
 	}
 	if t, ok := in.(ofToken); ok {
