@@ -275,6 +275,9 @@ type model struct {
 	ids   map[string]int // how often each id was given out (uniqueID)
 	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
 	tokenKeys map[*board.Token][]byte
+	// shell renders the battlefield with holes for what differs between
+	// viewers who see the same tokens (Sections.battlefield).
+	shell bool
 }
 
 // actionInfo is an action with the element ids its form uses.

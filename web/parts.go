@@ -298,8 +298,8 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 		e.used = s.update
 	}
 	s.mu.Unlock()
-	if ok && e.parts != nil {
-		m.parts[key] = e.parts
+	if ok && e.at != nil {
+		m.parts[key] = e.at
 		return e.html, nil
 	}
 	sm := newModel(in, m.act)
@@ -311,7 +311,55 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 		return "", err
 	}
 	s.mu.Lock()
-	s.memo[k.String()] = &memoEntry{html: html, used: s.update, parts: m.parts[key]}
+	s.memo[k.String()] = &memoEntry{html: html, used: s.update, at: m.parts[key]}
 	s.mu.Unlock()
 	return html, nil
+}
+
+// setShellParts keeps with the battlefield's shell (key k) where its parts
+// sit in its markup, holes marked (holeMarker).
+func (s *Sections) setShellParts(k *bytes.Buffer, at []Part) {
+	s.mu.Lock()
+	if e := s.memo[string(k.Bytes())]; e != nil {
+		e.at = at
+	}
+	s.mu.Unlock()
+}
+
+// shellParts is where the parts of the battlefield's shell (key k) sit.
+func (s *Sections) shellParts(k *bytes.Buffer) []Part {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.memo[string(k.Bytes())]; e != nil {
+		return e.at
+	}
+	return nil
+}
+
+// shellParts places the parts of a battlefield's shell (at, in the shell's
+// markup with its holes marked) in html, the shell's pieces (split at its
+// holes) filled for one viewer, piece i written at starts[i]; the first
+// hole holds the board's key, a part of its own.
+func shellParts(html string, at []Part, pieces []string, starts []int) []Part {
+	out := make([]Part, 0, len(at)+1)
+	if end := starts[1]; end > len(pieces[0]) {
+		key := html[len(pieces[0]):end]
+		if id := outerID(key); id != "" {
+			out = append(out, Part{ID: id, Start: len(pieces[0]), End: end})
+		}
+	}
+	j, from := 0, 0 // the piece of the shell a part's offset falls in, and where it starts in the shell
+	place := func(x int) int {
+		for j+1 < len(pieces) && x >= from+len(pieces[j])+len(holeMarker) {
+			from += len(pieces[j]) + len(holeMarker)
+			j++
+		}
+		return starts[j] + x - from
+	}
+	for _, p := range at {
+		start := place(p.Start)
+		out = append(out, Part{ID: p.ID, Start: start, End: place(p.End)})
+	}
+	slices.SortFunc(out, func(a, b Part) int { return a.Start - b.Start })
+	return out
 }
