@@ -136,27 +136,19 @@ func (m *model) part(c templ.Component) templ.Component {
 	})
 }
 
-// RenderParts is Render, and says where the parts of its battlefield and
-// action bar sit in their markup (by section key).
+// RenderParts is Render, and says where the parts of its battlefield,
+// action bar and turn order sit in their markup (by section key).
 func (s *Sections) RenderParts(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, map[string][]Part, error) {
 	parts := make(map[string][]Part, len(partSections))
-	out, err := fragmentsParts(ctx, v, newEvents, full, s, parts)
+	out, err := fragments(ctx, v, newEvents, full, true, s, parts)
 	return out, parts, err
 }
 
-// ReplacePart returns markup with the element of id id replaced by part (its
-// new outer HTML), as a page applies a part of an update; ok is false when
-// markup holds no element of that id. It reads markup with an HTML
-// tokenizer.
-func ReplacePart(markup, id, part string) (string, bool) {
-	out, found := ReplaceParts(markup, map[string]string{id: part})
-	return out, len(found) == 1
-}
-
-// ReplaceParts is ReplacePart for an update's parts at once (by the id of
-// the element each replaces; the new element may carry another id, even
-// one another part replaces): every element is found before any is
-// replaced. found lists the ids markup held.
+// ReplaceParts returns markup with an update's parts applied as a page
+// applies them: the element of each part's id replaced by the part (its new
+// outer HTML, which may carry another id, even one another part replaces),
+// every element found before any is replaced. found lists the ids markup
+// held. It reads markup with an HTML tokenizer.
 func ReplaceParts(markup string, parts map[string]string) (out string, found []string) {
 	type at struct {
 		id         string
@@ -248,9 +240,9 @@ func elementByID(markup, id string) (start, end int, ok bool) {
 var voidElements = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
 	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}
 
-// sectionParts renders section key of m into buf, recording where its
+// recordSection renders section key of m into buf, recording where its
 // parts sit into m.parts.
-func (m *model) sectionParts(ctx context.Context, key string, buf *bytes.Buffer) (string, error) {
+func (m *model) recordSection(ctx context.Context, key string, buf *bytes.Buffer) (string, error) {
 	m.rec = &partRecorder{}
 	defer func() { m.rec = nil }()
 	if err := m.section(key).Render(ctx, buf); err != nil {
@@ -263,11 +255,6 @@ func (m *model) sectionParts(ctx context.Context, key string, buf *bytes.Buffer)
 	}
 	m.parts[key] = parts
 	return html, nil
-}
-
-// fragmentsParts is fragments for Sections.RenderParts.
-func fragmentsParts(ctx context.Context, v engine.View, newEvents []engine.Event, full bool, s *Sections, parts map[string][]Part) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, full, true, s, parts)
 }
 
 // faceID is the id of the next face drawn of token id: face-<id> (see
@@ -306,7 +293,7 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 	sm.memo = s
 	sm.parts = m.parts
 	buf.Reset()
-	html, err := sm.sectionParts(ctx, key, buf)
+	html, err := sm.recordSection(ctx, key, buf)
 	if err != nil {
 		return "", err
 	}

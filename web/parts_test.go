@@ -7,23 +7,29 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// TestReplacePart: the element of an id is found whole — nested elements
+// TestReplaceParts: the element of an id is found whole — nested elements
 // of its own tag, void elements and self-closing SVG inside it — and
-// replaced; an id not in the markup changes nothing.
-func TestReplacePart(t *testing.T) {
+// replaced; an id not in the markup changes nothing; parts that swap two
+// elements' ids replace both.
+func TestReplaceParts(t *testing.T) {
 	markup := `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">y</div><input id="c"></section>`
 	for _, c := range []struct{ id, part, want string }{
 		{"a", `<div id="a">new</div>`, `<section id="s"><div id="a">new</div><div id="b">y</div><input id="c"></section>`},
 		{"b", `<div id="b">z</div>`, `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">z</div><input id="c"></section>`},
 		{"c", `<input id="c" value="1">`, `<section id="s"><div id="a"><div>x<img src="p"><br></div><svg><path d="M0"/></svg></div><div id="b">y</div><input id="c" value="1"></section>`},
 	} {
-		got, ok := ReplacePart(markup, c.id, c.part)
-		if !ok || got != c.want {
-			t.Errorf("#%s: %v\n%s\nwant\n%s", c.id, ok, got, c.want)
+		got, found := ReplaceParts(markup, map[string]string{c.id: c.part})
+		if len(found) != 1 || got != c.want {
+			t.Errorf("#%s: %v\n%s\nwant\n%s", c.id, found, got, c.want)
 		}
 	}
-	if got, ok := ReplacePart(markup, "nope", "<p></p>"); ok || got != markup {
-		t.Errorf("an absent id: %v %s", ok, got)
+	if got, found := ReplaceParts(markup, map[string]string{"nope": "<p></p>"}); len(found) != 0 || got != markup {
+		t.Errorf("an absent id: %v %s", found, got)
+	}
+	// Two elements swapped: each found before either is replaced.
+	got, found := ReplaceParts(markup, map[string]string{"a": `<div id="b">y</div>`, "b": `<div id="a">x</div>`})
+	if want := `<section id="s"><div id="b">y</div><div id="a">x</div><input id="c"></section>`; len(found) != 2 || got != want {
+		t.Errorf("swapped: %v\n%s\nwant\n%s", found, got, want)
 	}
 }
 

@@ -43,6 +43,10 @@ import (
 // (the whole board, every action) only to miss cost more than the rare hit
 // saved. Their parts — rows, faces, forms — are memoised.
 //
+// RenderParts also says where the parts of the battlefield, the action bar
+// and the turn order sit in their markup (Part, parts.go), so that a page
+// can be sent only the parts of a section that changed.
+//
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
 // concurrent use.
@@ -91,7 +95,7 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	if unmemoised[key] {
 		buf.Reset()
 		if m.parts != nil && partSections[key] {
-			return m.sectionParts(ctx, key, buf)
+			return m.recordSection(ctx, key, buf)
 		}
 		if err := m.section(key).Render(ctx, buf); err != nil {
 			return "", err
