@@ -261,16 +261,17 @@ func (m *model) recordSection(ctx context.Context, key string, buf *bytes.Buffer
 // uniqueID).
 func (m *model) faceID(id string) string { return m.uniqueID("face-" + slug(id)) }
 
-// uniqueID is id the first time a render asks for it, then id-2, id-3…
+// uniqueID is id the first time a render asks for it, then id.2, id.3…
 // (a duellist drawn in two engagements, a combatant twice in an order), so
-// that ids stay unique on the page.
+// that ids stay unique on the page: a slug holds no '.', so no other
+// token's id can be one of these.
 func (m *model) uniqueID(id string) string {
 	if m.ids == nil {
 		m.ids = map[string]int{}
 	}
 	m.ids[id]++
 	if n := m.ids[id]; n > 1 {
-		return id + "-" + strconv.Itoa(n)
+		return id + "." + strconv.Itoa(n)
 	}
 	return id
 }
