@@ -26,7 +26,8 @@ import (
 // simulator's tactics and publishes each command's update to page clients
 // of every kind of viewer (the GM, each player character's player, a
 // spectator), two clients of each. Each client applies its frames as
-// app.js does; after every command its page — every section, and the log
+// app.js does (sections replaced, parts of sections spliced into them by
+// id); after every command its page — every section, and the log
 // and table talk built from appended entries — must be exactly what a
 // fresh full render of its viewer's projection gives. Whatever the hub
 // skips, shares or leaves out of a frame must never leave a page showing
