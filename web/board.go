@@ -1,6 +1,7 @@
 package web
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -166,9 +167,27 @@ func meterClass(mt *board.Meter) string {
 	return "ok"
 }
 
+// tokenClasses are a token's classes on the drawing. The viewer's own
+// tokens are marked "mine" by the page itself (app.js, from the encounter's
+// data-controls), not here: the board's markup is the same for every viewer
+// who sees the same tokens, so it is rendered once for them (Sections).
 func (m *model) tokenClasses(t *board.Token) string {
 	return classes("tok", m.sideClass(t.Side), when(t.Acting, "acting"), when(t.Out, "out"), when(t.Down, "down"),
-		when(t.Hidden, "hidden"), when(t.PC, "pc"), when(m.controls(t.ID), "mine"))
+		when(t.Hidden, "hidden"), when(t.PC, "pc"))
+}
+
+// controlsAttr is the data-controls attribute of a page that marks the
+// viewer's own tokens (app.js): the ids of the combatants a player
+// controls, as a JSON array; none for the GM or a spectator.
+func (m *model) controlsAttr() attrs {
+	if m.v.Viewer.GM || len(m.v.Viewer.Controls) == 0 {
+		return nil
+	}
+	ids, err := json.Marshal(m.v.Viewer.Controls)
+	if err != nil {
+		return nil
+	}
+	return attrs{"data-controls", string(ids)}
 }
 
 func (m *model) controls(id string) bool {

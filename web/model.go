@@ -268,6 +268,9 @@ type model struct {
 	memo   *Sections // renders parts once per distinct input; nil renders all
 	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
 	tokenKeys map[*board.Token][]byte
+	// shell renders the battlefield with holes for what differs between
+	// viewers who see the same tokens (Sections.battlefield).
+	shell bool
 }
 
 // actionInfo is an action with the element ids its form uses.

@@ -3,7 +3,10 @@ package web
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -51,8 +54,9 @@ type Sections struct {
 
 // memoEntry is a rendered part and the last update that used it.
 type memoEntry struct {
-	html string
-	used uint64
+	html  string
+	parts []string // a battlefield's shell, split at its holes
+	used  uint64
 }
 
 // NewSections returns an empty Sections.
@@ -80,6 +84,9 @@ func (s *Sections) Next() {
 // (into buf) and remembered; m is v's model, rendering for s.
 func (s *Sections) section(ctx context.Context, key string, v engine.View, m *model, buf *bytes.Buffer) (string, error) {
 	act := m.act
+	if key == "battlefield" {
+		return s.battlefield(ctx, v, m, buf)
+	}
 	if unmemoised[key] {
 		buf.Reset()
 		if err := m.section(key).Render(ctx, buf); err != nil {
@@ -115,7 +122,99 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 
 // unmemoised are the sections rendered afresh for every viewer, their parts
 // memoised (see Sections).
-var unmemoised = map[string]bool{"battlefield": true, "actions": true}
+var unmemoised = map[string]bool{"actions": true}
+
+// battlefield returns the battlefield of v, whose model is m: its shell
+// (the board with a hole for the key and for each token's numbers and
+// sheet, which differ between viewers who see the same tokens: the GM and
+// a token's player read them, the "mine" mark of the key) rendered once
+// per distinct shellInput and kept whole, the holes filled for this viewer
+// (their parts memoised too).
+//
+// A hole is holeMarker in the shell's markup. Every text and attribute
+// value on the board is escaped ('<' written as "&lt;"), and no template of
+// the board writes a comment, so the markup holds no holeMarker but the
+// holes; the shell of n tokens has n+1 of them, in order: the key, then
+// each token's row. A count that differs is an error, not a wrong page.
+func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf *bytes.Buffer) (string, error) {
+	in := shellInput(v)
+	k := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(k)
+	k.Reset()
+	k.WriteString("battlefield")
+	k.WriteByte(0)
+	k.WriteString(m.act)
+	k.WriteByte(0)
+	shell, err := keyBuf(k.AvailableBuffer()).shell(in)
+	if err != nil {
+		return "", err
+	}
+	k.Write(shell)
+	parts, ok := s.lookupParts(k)
+	if !ok {
+		sm := newModel(in, m.act)
+		sm.memo, sm.shell = s, true
+		buf.Reset()
+		if err := battlefieldSection(sm).Render(ctx, buf); err != nil {
+			return "", err
+		}
+		parts = strings.Split(buf.String(), holeMarker)
+		if len(parts) != len(sm.board.Tokens)+2 {
+			return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(sm.board.Tokens))
+		}
+		s.storeParts(k, parts)
+	}
+	if len(parts) != len(m.board.Tokens)+2 {
+		return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(m.board.Tokens))
+	}
+	buf.Reset()
+	buf.WriteString(parts[0])
+	if err := boardLegend(m).Render(ctx, buf); err != nil {
+		return "", err
+	}
+	buf.WriteString(parts[1])
+	for i := range m.board.Tokens {
+		if err := m.private(&m.board.Tokens[i]).Render(ctx, buf); err != nil {
+			return "", err
+		}
+		buf.WriteString(parts[i+2])
+	}
+	return buf.String(), nil
+}
+
+// holeMarker marks a hole in the battlefield's shell (hole).
+const holeMarker = "<!--hole-->"
+
+// hole is a hole in the battlefield's shell: where Sections.battlefield
+// writes what differs between the viewers who share the shell.
+var hole = templ.Raw(holeMarker)
+
+// shellInput is what the battlefield's shell reads of v: the board, the
+// scene, the combatants and sides it names, with no viewer and the tokens
+// without their numbers and sheets (which go in its holes).
+func shellInput(v engine.View) engine.View {
+	in := engine.View{ID: v.ID, Sides: v.Sides, Combatants: v.Combatants, Acting: v.Acting,
+		Board: v.Board, Scene: v.Scene, SceneFit: v.SceneFit}
+	if v.Board != nil && slices.ContainsFunc(v.Board.Tokens, func(t board.Token) bool { return len(t.Stats) > 0 || len(t.Sheet) > 0 }) {
+		b := *v.Board
+		b.Tokens = make([]board.Token, len(v.Board.Tokens))
+		for i, t := range v.Board.Tokens {
+			t.Stats, t.Sheet = nil, nil
+			b.Tokens[i] = t
+		}
+		in.Board = &b
+	}
+	return in
+}
+
+// private is tokenPrivate(t), rendered once per distinct token, numbers and
+// sheet; nothing for a token the viewer may not read.
+func (m *model) private(t *board.Token) templ.Component {
+	if len(t.Stats) == 0 && len(t.Sheet) == 0 {
+		return templ.NopComponent
+	}
+	return m.memoized("private", privateOf{t}, tokenPrivate(t))
+}
 
 // encodeKey appends in's encoding to k: JSON without escaping HTML (a key
 // is never shown; JSON is an injective encoding either way, and escaping
@@ -214,8 +313,10 @@ func (m *model) face(t *board.Token) face {
 type rosterRow struct {
 	T                   *board.Token `json:"-"` // in the key as tokenKey's
 	SideClass, SideName string
-	Mine                bool
 	Place               string
+	// Shell leaves a hole where the token's numbers and sheet go
+	// (tokenPrivate): the board's shell (Sections.battlefield).
+	Shell bool
 }
 
 func (r rosterRow) token() *board.Token { return r.T }
@@ -224,16 +325,26 @@ func (r rosterRow) token() *board.Token { return r.T }
 // holds the token's encoding, which the token's parts share (tokenKey).
 type ofToken interface{ token() *board.Token }
 
+// handKeyed is a part's input whose key is written by hand (keys.go), not
+// encoded as JSON.
+type handKeyed interface{ appendKey(keyBuf) keyBuf }
+
+func (f face) appendKey(k keyBuf) keyBuf      { return k.face(f) }
+func (r rosterRow) appendKey(k keyBuf) keyBuf { return k.rosterRow(r) }
+func (l legend) appendKey(k keyBuf) keyBuf    { return k.legend(l) }
+
+// privateOf is all tokenPrivate shows of a token.
+type privateOf struct{ t *board.Token }
+
+func (p privateOf) appendKey(k keyBuf) keyBuf { return k.private(p.t) }
+
 // tokenKey is t's encoding for the keys of its parts, encoded once per
 // render however many parts show it.
 func (m *model) tokenKey(t *board.Token) ([]byte, error) {
 	if k, ok := m.tokenKeys[t]; ok {
 		return k, nil
 	}
-	k, err := gojson.MarshalWithOption(t, gojson.DisableHTMLEscape())
-	if err != nil {
-		return nil, err
-	}
+	k := keyBuf(nil).token(t)
 	if m.tokenKeys == nil {
 		m.tokenKeys = make(map[*board.Token][]byte, len(m.board.Tokens))
 	}
@@ -242,7 +353,7 @@ func (m *model) tokenKey(t *board.Token) ([]byte, error) {
 }
 
 func (m *model) rosterRow(t *board.Token) rosterRow {
-	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Mine: m.controls(t.ID), Place: m.place(t.ID)}
+	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Place: m.place(t.ID), Shell: m.shell}
 }
 
 // memoized is c, which renders in alone, rendered once per distinct in and
@@ -270,7 +381,9 @@ func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, 
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if err := encodeKey(k, in); err != nil {
+	if h, ok := in.(handKeyed); ok {
+		k.Write(h.appendKey(k.AvailableBuffer()))
+	} else if err := encodeKey(k, in); err != nil {
 		return "", err
 	}
 	if t, ok := in.(ofToken); ok {
@@ -306,6 +419,25 @@ func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
 	}
 	e.used = s.update
 	return e.html, true
+}
+
+// lookupParts is lookup for a battlefield's shell.
+func (s *Sections) lookupParts(key *bytes.Buffer) ([]string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.memo[string(key.Bytes())]
+	if !ok {
+		return nil, false
+	}
+	e.used = s.update
+	return e.parts, true
+}
+
+func (s *Sections) storeParts(key *bytes.Buffer, parts []string) {
+	k := key.String()
+	s.mu.Lock()
+	s.memo[k] = &memoEntry{parts: parts, used: s.update}
+	s.mu.Unlock()
 }
 
 func (s *Sections) store(key *bytes.Buffer, html string) {

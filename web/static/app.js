@@ -46,6 +46,36 @@
   });
 })();
 
+// ---- The viewer's own tokens -----------------------------------------------
+//
+// The server draws the board alike for every viewer who sees the same
+// tokens (it renders it once for them all); the page marks the viewer's own
+// tokens "mine" itself, from its root's data-controls (the ids of the
+// combatants the player controls), on load and on every new battlefield
+// before it is shown: window.frayMarkMine(el).
+(() => {
+  'use strict';
+
+  const root = document.querySelector('[data-controls]');
+  let own = new Set();
+  try {
+    own = new Set(root ? JSON.parse(root.dataset.controls) : []);
+  } catch (e) {
+    own = new Set();
+  }
+  function markMine(el) {
+    if (!el || own.size === 0) return;
+    for (const t of el.querySelectorAll('.tok[data-token]')) {
+      if (own.has(t.dataset.token)) t.classList.add('mine');
+    }
+    for (const b of el.querySelectorAll('.roster-item .tok-btn[data-token]')) {
+      if (own.has(b.dataset.token)) b.closest('.roster-item').classList.add('mine');
+    }
+  }
+  window.frayMarkMine = markMine;
+  markMine(document.getElementById('battlefield'));
+})();
+
 // ---- Fairness (docs/protocol.md, "Checking a history") ------------------
 //
 // window.frayProof holds what the pages need to check the server: SHA-256
@@ -337,6 +367,7 @@
       const old = document.getElementById(key);
       const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
+      if (key === 'battlefield') window.frayMarkMine(node);
       if (active && active !== document.body && old.contains(active)) {
         focus = { id: active.id, name: active.getAttribute('name'), section: key };
       }
