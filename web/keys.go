@@ -245,3 +245,23 @@ func (k keyBuf) legend(l legend) keyBuf {
 func (k keyBuf) private(t *board.Token) keyBuf {
 	return k.str(t.ID).str(t.Name).stats(t.Stats).sheet(t.Sheet)
 }
+
+// action writes every field of an action item's input.
+func (k keyBuf) action(in actionIn) keyBuf {
+	a := in.Action
+	k = k.str(in.Act).str(a.ID).str(a.Kind).str(a.Actor).str(a.Label).str(a.Help).len(len(a.Fields))
+	for _, f := range a.Fields {
+		k = k.str(f.Name).str(f.Label).str(f.Type).len(len(f.Options))
+		for _, o := range f.Options {
+			k = k.str(o.Value).str(o.Label)
+		}
+		k = k.str(f.Default).int(f.Min).int(f.Max).bool(f.Target).bool(f.Place)
+	}
+	return k.bool(a.Main).bool(a.Danger).bool(a.EndsTurn)
+}
+
+// common writes the fields every section's input holds (sectionInput): the
+// encounter, its sides and combatants.
+func (k keyBuf) common(v engine.View) keyBuf {
+	return k.str(v.ID).sides(v.Sides).combatants(v.Combatants)
+}

@@ -46,6 +46,11 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 		}, nil},
 		{"face", reflect.TypeFor[face](), func(v reflect.Value) []byte { return keyBuf(nil).face(v.Interface().(face)) }, map[string]bool{"T": true}},
 		{"rosterRow", reflect.TypeFor[rosterRow](), func(v reflect.Value) []byte { return keyBuf(nil).rosterRow(v.Interface().(rosterRow)) }, map[string]bool{"T": true}},
+		{"action", reflect.TypeFor[actionIn](), func(v reflect.Value) []byte { return keyBuf(nil).action(v.Interface().(actionIn)) }, nil},
+		{"common", reflect.TypeFor[commonFields](), func(v reflect.Value) []byte {
+			f := v.Interface().(commonFields)
+			return keyBuf(nil).common(engine.View{ID: f.ID, Sides: f.Sides, Combatants: f.Combatants})
+		}, nil},
 		{"legend", reflect.TypeFor[legend](), func(v reflect.Value) []byte { return keyBuf(nil).legend(v.Interface().(legend)) }, nil},
 	}
 	rng := rand.New(rand.NewSource(1))
@@ -84,6 +89,14 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 			}
 		}
 	})
+}
+
+// commonFields are the fields of engine.View every section's key writes by
+// hand (keyBuf.common).
+type commonFields struct {
+	ID         string
+	Sides      []engine.Side
+	Combatants []engine.Combatant
 }
 
 // shellFields are the fields of engine.View the battlefield's shell reads
@@ -155,7 +168,7 @@ var changes int // how many changes checkFields made: the test checks something
 
 func checkFields(t *testing.T, rng *rand.Rand, path string, root, at reflect.Value, key func(reflect.Value) []byte, skip map[string]bool, depth int) {
 	t.Helper()
-	if depth > 6 {
+	if depth > 10 {
 		return
 	}
 	switch at.Kind() {

@@ -102,7 +102,12 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	k.WriteByte(0)
 	k.WriteString(act)
 	k.WriteByte(0)
-	if err := encodeKey(k, in); err != nil {
+	// What every section's input holds, by hand (keys.go); the rest as
+	// JSON, which ends the key.
+	k.Write(keyBuf(k.AvailableBuffer()).common(in))
+	rest := in
+	rest.ID, rest.Sides, rest.Combatants = "", nil, nil
+	if err := encodeKey(k, rest); err != nil {
 		return "", err
 	}
 	html, ok := s.lookup(k)
@@ -480,9 +485,14 @@ func (m *model) rollCards(events []engine.Event) templ.Component {
 // actionItem is one action: a button that submits at once when the action
 // takes no input, or a disclosure that opens its small form.
 func (m *model) actionItem(a actionInfo) templ.Component {
-	type in struct {
-		Act    string
-		Action actionInfo
-	}
-	return m.memoized("action", in{m.act, a}, actionItemOf(m.act, a))
+	return m.memoized("action", actionIn{m.act, a}, actionItemOf(m.act, a))
 }
+
+// actionIn is all an action item shows: the action and where its form
+// posts.
+type actionIn struct {
+	Act    string
+	Action actionInfo
+}
+
+func (a actionIn) appendKey(k keyBuf) keyBuf { return k.action(a) }
