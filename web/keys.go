@@ -265,3 +265,29 @@ func (k keyBuf) action(in actionIn) keyBuf {
 func (k keyBuf) common(v engine.View) keyBuf {
 	return k.str(v.ID).sides(v.Sides).combatants(v.Combatants)
 }
+
+// events writes every field of evs (their rolls, triggers and draws as
+// JSON).
+func (k keyBuf) events(evs []engine.Event) (keyBuf, error) {
+	k = k.len(len(evs))
+	var err error
+	for i := range evs {
+		ev := &evs[i]
+		k = binary.AppendVarint(k, ev.Seq)
+		k = k.str(ev.Kind).int(ev.Round).str(ev.Actor).str(ev.Text)
+		if len(ev.Rolls) == 0 {
+			k = k.bool(false)
+		} else if k, err = k.bool(true).json(ev.Rolls); err != nil {
+			return k, err
+		}
+		k = k.str(string(ev.Data)).bool(ev.Secret).str(ev.Command).strs(ev.Involves)
+		if k, err = jsonPart(k, ev.Uses); err != nil {
+			return k, err
+		}
+		k = k.strs(ev.Audience)
+		if k, err = jsonPart(k, ev.Draw); err != nil {
+			return k, err
+		}
+	}
+	return k, nil
+}

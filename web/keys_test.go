@@ -51,6 +51,20 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 			f := v.Interface().(commonFields)
 			return keyBuf(nil).common(engine.View{ID: f.ID, Sides: f.Sides, Combatants: f.Combatants})
 		}, nil},
+		{"log", reflect.TypeFor[logIn](), func(v reflect.Value) []byte {
+			k, err := v.Interface().(logIn).appendKey(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k
+		}, nil},
+		{"cards", reflect.TypeFor[cardsIn](), func(v reflect.Value) []byte {
+			k, err := v.Interface().(cardsIn).appendKey(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k
+		}, nil},
 		{"legend", reflect.TypeFor[legend](), func(v reflect.Value) []byte { return keyBuf(nil).legend(v.Interface().(legend)) }, nil},
 	}
 	rng := rand.New(rand.NewSource(1))

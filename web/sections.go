@@ -331,8 +331,11 @@ func (r rosterRow) token() *board.Token { return r.T }
 type ofToken interface{ token() *board.Token }
 
 // handKeyed is a part's input whose key is written by hand (keys.go), not
-// encoded as JSON.
+// encoded as JSON; keyedErr one whose key may fail to be written.
 type handKeyed interface{ appendKey(keyBuf) keyBuf }
+type keyedErr interface {
+	appendKey(keyBuf) (keyBuf, error)
+}
 
 func (f face) appendKey(k keyBuf) keyBuf      { return k.face(f) }
 func (r rosterRow) appendKey(k keyBuf) keyBuf { return k.rosterRow(r) }
@@ -386,10 +389,19 @@ func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, 
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if h, ok := in.(handKeyed); ok {
+	switch h := in.(type) {
+	case handKeyed:
 		k.Write(h.appendKey(k.AvailableBuffer()))
-	} else if err := encodeKey(k, in); err != nil {
-		return "", err
+	case keyedErr:
+		kb, err := h.appendKey(k.AvailableBuffer())
+		if err != nil {
+			return "", err
+		}
+		k.Write(kb)
+	default:
+		if err := encodeKey(k, in); err != nil {
+			return "", err
+		}
 	}
 	if t, ok := in.(ofToken); ok {
 		tk, err := m.tokenKey(t.token())
@@ -456,12 +468,32 @@ func (s *Sections) store(key *bytes.Buffer, html string) {
 // events and names, so viewers who see the same events of an update (the
 // GM and players, most of the time) share one render of them.
 func (m *model) logEntries(events []engine.Event, full bool) templ.Component {
-	type in struct {
-		Full   bool
-		Events []engine.Event
-		Names  map[string]string
-	}
-	return m.memoized("log", in{full, events, m.names}, logEntries(events, m.names, full))
+	return m.memoized("log", logIn{full, events, m.v.Combatants}, logEntries(events, m.names, full))
+}
+
+// logIn is what the log's entries of events are rendered from: the events,
+// and the names of the combatants (m.names, from the combatants).
+type logIn struct {
+	Full       bool
+	Events     []engine.Event
+	Combatants []engine.Combatant
+}
+
+func (l logIn) appendKey(k keyBuf) (keyBuf, error) {
+	k, err := k.bool(l.Full).events(l.Events)
+	return k.combatants(l.Combatants), err
+}
+
+// cardsIn is all the roll cards of events show of a projection.
+type cardsIn struct {
+	Events     []engine.Event
+	Sides      []engine.Side
+	Combatants []engine.Combatant
+}
+
+func (c cardsIn) appendKey(k keyBuf) (keyBuf, error) {
+	k, err := k.events(c.Events)
+	return k.sides(c.Sides).combatants(c.Combatants), err
 }
 
 // rollCards is the roll cards of events, rendered once per distinct events
@@ -471,12 +503,7 @@ func (m *model) rollCards(events []engine.Event) templ.Component {
 	if m.memo == nil {
 		return rollCards(events, m)
 	}
-	type in struct {
-		Events     []engine.Event
-		Sides      []engine.Side
-		Combatants []engine.Combatant
-	}
-	k := in{events, m.v.Sides, m.v.Combatants}
+	k := cardsIn{events, m.v.Sides, m.v.Combatants}
 	return m.memoized("cards", k, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		return rollCards(events, newModel(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants}, m.act)).Render(ctx, w)
 	}))
