@@ -30,18 +30,25 @@ import (
 // section's name and the forms' target) is its key: the memo is a map from
 // the encoding itself, not from a digest of it, so two inputs share a
 // fragment only when they encode alike — no collision of a hash can show
-// one viewer another's section (strings are valid UTF-8: every one reached
-// the engine as JSON, so no two inputs encode alike). A field
-// left out that a section does read changes what it renders, which
+// one viewer another's section. The board's parts, the action items, the
+// log and the roll cards are encoded by hand (keys.go: every field, lists
+// and strings length-prefixed, so no two inputs encode alike;
+// TestKeysTellEveryFieldApart); the other sections' inputs as JSON after
+// their sides and combatants (strings are valid UTF-8: every one reached
+// the engine as JSON, so no two inputs encode alike). A field left out
+// that a section does read changes what it renders, which
 // TestPageFramesEqualAFullRender (internal/realtime) compares with
 // Fragments' full render. Inside the board the same is done per roster
 // row, token face, action form (model.memoized).
 //
-// The battlefield and the action bar are not memoised whole (unmemoised):
-// their inputs hold the viewer's own combatants, so no two viewers share
-// them, and they change with nearly every command; encoding their inputs
-// (the whole board, every action) only to miss cost more than the rare hit
-// saved. Their parts — rows, faces, forms — are memoised.
+// The battlefield is the same for every viewer who sees the same tokens
+// but for a few holes (Sections.battlefield): the key's "mine" line, and
+// each token's numbers and sheet, which only the GM and the token's player
+// read. Its shell — the rest — is memoised whole and its holes filled per
+// viewer; the "mine" marks on the viewer's own tokens are the page's
+// (app.js), not the markup's. The action bar is not memoised whole
+// (unmemoised): its input holds the viewer's own combatants' actions, so
+// no two viewers share it; its forms are memoised.
 //
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
