@@ -20,7 +20,9 @@
 // the user's directories; it places the cluster in
 // /var/lib/fray/pg-<first 12 hex digits of sha256(absolute data dir)> instead
 // and logs that at info level. [Cluster.DataDir] reports where the cluster
-// really is.
+// really is. Beside it, pg-<hex>.data-dir records the data directory; when
+// that was a temporary directory (under os.TempDir) that is gone, and no
+// postgres runs the cluster, the next fallback Start removes the cluster.
 //
 // # Lifetime
 //
@@ -289,6 +291,10 @@ func prepareDataDir(dataDir string, own owner, log *slog.Logger) (string, error)
 			}
 			if blocked := untraversable(fallbackRoot, own); blocked != "" {
 				return "", fmt.Errorf("pgcluster: the %s user cannot traverse %s (needed for %s)", systemUser, blocked, alt)
+			}
+			sweepOrphans(fallbackRoot, os.TempDir(), log)
+			if err := recordOwner(alt, dataDir); err != nil {
+				return "", fmt.Errorf("pgcluster: %w", err)
 			}
 			dataDir = alt
 		}

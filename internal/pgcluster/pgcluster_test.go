@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,7 +257,10 @@ func TestRootFallbackDir(t *testing.T) {
 	}
 	dir := filepath.Join(private, "pg")
 	c := start(t, dir)
-	t.Cleanup(func() { _ = os.RemoveAll(c.DataDir()) })
+	t.Cleanup(func() { _ = os.RemoveAll(c.DataDir()); _ = os.Remove(c.DataDir() + ownerSuffix) })
+	if record, err := os.ReadFile(c.DataDir() + ownerSuffix); err != nil || strings.TrimSpace(string(record)) != dir {
+		t.Errorf("the fallback's record of its data directory: %q, %v; want %q", record, err, dir)
+	}
 	if !strings.HasPrefix(c.DataDir(), fallbackRoot+"/pg-") || len(filepath.Base(c.DataDir())) != len("pg-")+12 {
 		t.Fatalf("DataDir = %q, want %s/pg-<12 hex>", c.DataDir(), fallbackRoot)
 	}
@@ -365,4 +369,53 @@ func gone(pid int) bool {
 		return stat[i+2] == 'Z'
 	}
 	return false
+}
+
+// The cluster of a deleted temporary data directory is removed; one whose
+// data directory exists, lies outside the temporary directory, or is held
+// by a running postgres is kept.
+func TestSweepOrphans(t *testing.T) {
+	root, tmp := t.TempDir(), t.TempDir()
+	existing := filepath.Join(tmp, "still-here")
+	if err := os.Mkdir(existing, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	clusters := map[string]string{ // cluster name → the data directory it records
+		"pg-deleted":   filepath.Join(tmp, "gone", "data"),
+		"pg-existing":  existing,
+		"pg-elsewhere": filepath.Join(t.TempDir(), "unmounted", "data") + "-missing",
+		"pg-running":   filepath.Join(tmp, "gone-too"),
+	}
+	for name, dataDir := range clusters {
+		dir := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Join(dir, "base"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := recordOwner(dir, dataDir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A process whose working directory is pg-running stands for its
+	// postmaster (isPostmasterFor reads /proc/<pid>/cwd).
+	sleeper := exec.Command("sleep", "60")
+	sleeper.Dir = filepath.Join(root, "pg-running")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sleeper.Process.Kill(); _ = sleeper.Wait() })
+	pid := fmt.Sprintf("%d\n%s\n0\n5432\n%s\n", sleeper.Process.Pid, sleeper.Dir, sleeper.Dir)
+	if err := os.WriteFile(filepath.Join(sleeper.Dir, "postmaster.pid"), []byte(pid), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	sweepOrphans(root, tmp, slog.New(slog.DiscardHandler))
+
+	for name := range clusters {
+		_, err := os.Stat(filepath.Join(root, name))
+		_, rerr := os.Stat(filepath.Join(root, name+ownerSuffix))
+		gone := errors.Is(err, os.ErrNotExist) && errors.Is(rerr, os.ErrNotExist)
+		if want := name == "pg-deleted"; gone != want {
+			t.Errorf("%s removed = %v, want %v (cluster: %v, record: %v)", name, gone, want, err, rerr)
+		}
+	}
 }
