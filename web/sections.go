@@ -121,7 +121,7 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	if ok {
 		return html, nil
 	}
-	m = newModel(in, act)
+	m = m.derive(in)
 	m.memo = s
 	buf.Reset()
 	if err := m.section(key).Render(ctx, buf); err != nil {
@@ -164,7 +164,7 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 	k.Write(shell)
 	parts, ok := s.lookupParts(k)
 	if !ok {
-		sm := newModel(in, m.act)
+		sm := m.derive(in)
 		sm.memo, sm.shell = s, true
 		buf.Reset()
 		if err := battlefieldSection(sm).Render(ctx, buf); err != nil {
@@ -512,7 +512,7 @@ func (m *model) rollCards(events []engine.Event) templ.Component {
 	}
 	k := cardsIn{events, m.v.Sides, m.v.Combatants}
 	return m.memoized("cards", k, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		return rollCards(events, newModel(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants}, m.act)).Render(ctx, w)
+		return rollCards(events, m.derive(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants})).Render(ctx, w)
 	}))
 }
 
