@@ -57,3 +57,69 @@ func TestRawMessageCopiedAsMarshalled(t *testing.T) {
 		}
 	}
 }
+
+// ordinaryCommand is DecodeCommand without its fast path (plainCommand).
+func ordinaryCommand(data []byte) (Command, error) {
+	var c Command
+	if err := json.Unmarshal(data, &c); err != nil {
+		return Command{}, err
+	}
+	return c, nil
+}
+
+// plainCommand reads the commands a page and a bot send as UnmarshalJSON
+// does, and leaves everything else to it.
+func TestPlainCommandAsOrdinary(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		plain bool
+	}{
+		{`{"kind":"end-turn","actor":"ana"}`, true},
+		{`{"kind":"end-turn","actor":"ana","entropy":"0123456789abcdef0123456789abcdef"}`, true},
+		{` { "entropy" : "e" , "kind":"x" } `, true},
+		{`{"kind":"end-turn"}`, true},
+		{`{"kind":""}`, true},
+		{`{}`, true},
+		{`{"kind":"move","actor":"a","to":"z"}`, false},
+		{`{"kind":"x","kind":"y"}`, false},
+		{`{"kind":"a\"b"}`, false},
+		{`{"kind":"Élodie"}`, false},
+		{`{"kind":"x","actor":null}`, false},
+		{`{"Kind":"x"}`, false},
+		{`{"kind":"x",}`, false},
+		{`{"kind":"x"}}`, false},
+		{`{"kind":{"a":"b"}}`, false},
+		{`{"kind" "x"}`, false},
+		{`{"kind":"x"`, false},
+	} {
+		got, ok := plainCommand([]byte(tc.in))
+		if ok != tc.plain {
+			t.Errorf("%s: plain %v, want %v", tc.in, ok, tc.plain)
+		}
+		if !ok {
+			continue
+		}
+		want, err := ordinaryCommand([]byte(tc.in))
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: plain %+v, ordinary %+v (%v)", tc.in, got, want, err)
+		}
+	}
+}
+
+// FuzzPlainCommand: whatever plainCommand accepts, UnmarshalJSON reads as
+// the same command.
+func FuzzPlainCommand(f *testing.F) {
+	for _, s := range []string{`{"kind":"end-turn","actor":"ana","entropy":"e1"}`, `{"kind":"x","kind":"y"}`, `{}`, `{"kind":"a","b":"c"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := plainCommand(data)
+		if !ok {
+			return
+		}
+		want, err := ordinaryCommand(data)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: plain %+v, ordinary %+v (%v)", data, got, want, err)
+		}
+	})
+}

@@ -2,8 +2,11 @@ package realtime
 
 import (
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -28,6 +31,12 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if m, cmd, ok := decodePlainMessage(data); ok {
+			om, ocmd, err := decodeClientMessage(data)
+			if err != nil || m.Type != om.Type || m.ID != om.ID || string(m.Command) != string(om.Command) || !reflect.DeepEqual(cmd, ocmd) {
+				t.Fatalf("%q: plain %+v / %+v, ordinary %+v / %+v (%v)", data, m, cmd, om, ocmd, err)
+			}
+		}
 		m, cmd, err := DecodeClientMessage(data)
 		if err != nil {
 			if code := fray.ErrorCode(err); code != fray.EINVALID && code != fray.ETOOLARGE {
@@ -43,4 +52,67 @@ func FuzzDecodeClientMessage(f *testing.F) {
 			t.Fatalf("accepted %q, which is not one JSON value: %v", data, err)
 		}
 	})
+}
+
+// The messages pages and bots send take decodePlainMessage's one pass, and
+// it reads them as decodeClientMessage does; anything out of the ordinary
+// is left to decodeClientMessage.
+func TestPlainMessageAsOrdinary(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		plain bool
+	}{
+		{`{"type":"command","id":"lg-3-17","command":{"kind":"end-turn","actor":"ana"}}`, true},
+		{`{"type":"command","id":"6f1c2d3e-aaaa-4bbb-8ccc-0123456789ab","command":{"kind":"end-turn","actor":"ana","entropy":"00112233445566778899aabbccddeeff"}}`, true},
+		{`{"type":"command","id":"c-1","command":{"kind":"fight","actor":"brak","target":"goblin-1"}}`, true},
+		{` {"command": {"kind":"x"} , "id":"c", "type":"command"}` + "\n", true},
+		{`{"type":"command","id":"c-1","command":{"kind":"chat","text":"\u00e9"}}`, false},
+		{`{"type":"command","id":"c-1","command":{"kind":"x","n":1}}`, false},
+		{`{"type":"command","id":"c-1","command":{"kind":""}}`, false},
+		{`{"type":"command","id":"","command":{"kind":"x"}}`, false},
+		{`{"type":"ping","id":"c","command":{"kind":"x"}}`, false},
+		{`{"type":"command","id":"c","command":{"kind":"x"},"id":"d"}`, false},
+		{`{"type":"command","id":"c","Command":{"kind":"x"}}`, false},
+		{`{"type":"command","id":"c","command":{"kind":"x"}}}`, false},
+		{`{"type":"command","id":"c","command":"x"}`, false},
+		{`{"type":"command","id":{"a":"b"},"command":{"kind":"x"}}`, false},
+		{`{"type":"command","id":"c","command":{"kind":"x","entropy":"no spaces"}}`, false},
+	} {
+		m, cmd, ok := decodePlainMessage([]byte(tc.in))
+		if ok != tc.plain {
+			t.Errorf("%s: plain %v, want %v", tc.in, ok, tc.plain)
+		}
+		om, ocmd, err := decodeClientMessage([]byte(tc.in))
+		if !ok {
+			// What the one pass leaves is read as before: accepted or refused
+			// with the ordinary reason.
+			dm, dcmd, derr := DecodeClientMessage([]byte(tc.in))
+			if fmt.Sprint(derr) != fmt.Sprint(err) || dm.ID != om.ID || !reflect.DeepEqual(dcmd, ocmd) {
+				t.Errorf("%s: %+v / %v, ordinary %+v / %v", tc.in, dcmd, derr, ocmd, err)
+			}
+			continue
+		}
+		if err != nil || m.Type != om.Type || m.ID != om.ID || string(m.Command) != string(om.Command) || !reflect.DeepEqual(cmd, ocmd) {
+			t.Errorf("%s: plain %+v / %+v, ordinary %+v / %+v (%v)", tc.in, m, cmd, om, ocmd, err)
+		}
+	}
+}
+
+// BenchmarkDecodeClientMessage: a page's end of turn read in one pass
+// against the ordinary way (strictjson, then the command's maps).
+func BenchmarkDecodeClientMessage(b *testing.B) {
+	msg := []byte(`{"type":"command","id":"6f1c2d3e-aaaa-4bbb-8ccc-0123456789ab","command":{"kind":"end-turn","actor":"ana","entropy":"00112233445566778899aabbccddeeff"}}`)
+	for _, bc := range []struct {
+		name   string
+		decode func([]byte) (ClientMessage, engine.Command, error)
+	}{{"one-pass", DecodeClientMessage}, {"ordinary", decodeClientMessage}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := bc.decode(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -169,6 +169,7 @@ type client struct {
 	wantView  bool
 	keyOnce   sync.Once
 	key       string // frameKey's, once made: every update asks for it
+	viewKey   string // the viewer's Key, made with key
 	send      *queue
 	ctx       context.Context // the session's; ends when it is closed
 	cancel    context.CancelFunc
@@ -241,6 +242,7 @@ func (h *Hub) Publish(u play.Update) {
 	}
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
+	var views projections
 	next := make(map[string]shown, len(frames))
 	for _, c := range clients {
 		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
@@ -251,7 +253,7 @@ func (h *Hub) Publish(u play.Update) {
 		if !done {
 			var err error
 			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render)
+			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, &views)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
@@ -305,7 +307,8 @@ func broadcastOrder(room map[*client]struct{}, origin any) []*client {
 // wanting the same parts.
 func (c *client) frameKey() string {
 	c.keyOnce.Do(func() {
-		c.key = c.viewer.Key()
+		c.viewKey = c.viewer.Key()
+		c.key = c.viewKey
 		if c.html {
 			c.key += "+html"
 		}
@@ -329,7 +332,7 @@ func (c *client) frameKey() string {
 // compared (that cost more than it saved: most updates change every
 // viewer's projection); its sections are rendered and only those that
 // differ from what the page shows are sent.
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer) ([]byte, shown, error) {
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, views *projections) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -337,12 +340,12 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	}
 	follows := prev.seq == base && prev.seq > 0 // the clients show what prev showed
 	if c.wantView && !c.html {
-		return jsonFrame(c, u, prev, follows, events, encoded)
+		return jsonFrame(c, u, prev, follows, events, encoded, views)
 	}
 	var html map[string]string
 	sameView := false
 	if c.html || c.wantView {
-		view := engine.Project(u.Ruleset, u.State, c.viewer)
+		view := views.of(c, u)
 		if c.wantView || h.cfg.Pages == nil {
 			if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
 				return nil, now, err
@@ -405,9 +408,9 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 // into the frame, after its events, and what the clients show next is that
 // part of the frame (frames are never written to once queued), so a command
 // costs one buffer of the view's size, not two and a copy.
-func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engine.Event, encoded [][]byte) ([]byte, shown, error) {
+func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engine.Event, encoded [][]byte, views *projections) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
-	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	view := views.of(c, u)
 	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
 	head := len(frame)
 	frame = append(frame, `,"view":`...)
@@ -427,6 +430,34 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
+}
+
+// projections are one update's projections by viewer key, for Publish:
+// clients with different frame keys but one viewer — the GM's page and
+// the GM's JSON socket (a bot, a second screen), a player's page and the
+// same player's bot — share one projection (viewers with equal keys see
+// the same thing). The first few viewers are kept; an update seldom has
+// more that want a projection (the rest are projected each).
+type projections struct {
+	n     int
+	keys  [4]string
+	views [4]engine.View
+}
+
+// of returns u's projection for c's viewer; the frame key is made first.
+func (p *projections) of(c *client, u play.Update) engine.View {
+	c.frameKey()
+	for i := range p.n {
+		if p.keys[i] == c.viewKey {
+			return p.views[i]
+		}
+	}
+	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	if p.n < len(p.keys) {
+		p.keys[p.n], p.views[p.n] = c.viewKey, view
+		p.n++
+	}
+	return view
 }
 
 // appendFragments appends a frame's fragments as a JSON object, the frame

@@ -31,6 +31,67 @@ type ClientMessage struct {
 // one JSON object and nothing after it (strictjson), so a message that a
 // lenient reader would take for a command is refused as a whole.
 func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
+	if m, cmd, ok := decodePlainMessage(data); ok {
+		return m, cmd, nil
+	}
+	return decodeClientMessage(data)
+}
+
+// decodePlainMessage reads the message every page and bot sends —
+// {"type":"command","id":…,"command":{…}}, its keys once each, its
+// strings plain (strictjson.PlainFields) — in one pass, and reports false
+// for anything else, or anything decodeClientMessage would refuse, which
+// decodeClientMessage then reads the ordinary way (and words the refusal).
+// What it accepts, decodeClientMessage accepts as the same message and
+// command (TestPlainMessageAsOrdinary, FuzzDecodeClientMessage).
+func decodePlainMessage(data []byte) (ClientMessage, engine.Command, bool) {
+	var buf [3]strictjson.Field
+	fields, ok := strictjson.PlainFields(data, buf[:0])
+	if !ok || len(fields) != len(buf) {
+		return ClientMessage{}, engine.Command{}, false
+	}
+	var m ClientMessage
+	var seen [3]bool
+	for _, f := range fields {
+		var i int
+		switch string(f.Key) {
+		case "type":
+			i = 0
+		case "id":
+			i = 1
+		case "command":
+			i = 2
+		default:
+			return ClientMessage{}, engine.Command{}, false
+		}
+		if seen[i] || f.Object != (i == 2) {
+			return ClientMessage{}, engine.Command{}, false
+		}
+		seen[i] = true
+		switch i {
+		case 0:
+			if string(f.Value) != "command" {
+				return ClientMessage{}, engine.Command{}, false
+			}
+			m.Type = "command"
+		case 1:
+			m.ID = string(f.Value)
+		case 2:
+			m.Command = f.Value
+		}
+	}
+	if play.CheckCommandID(m.ID) != nil {
+		return ClientMessage{}, engine.Command{}, false
+	}
+	cmd, err := engine.DecodeCommand(m.Command)
+	if err != nil {
+		return ClientMessage{}, engine.Command{}, false
+	}
+	return m, cmd, true
+}
+
+// decodeClientMessage is DecodeClientMessage for any message.
+func decodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 	var m ClientMessage
 	if err := strictjson.Decode(data, &m); err != nil {
 		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.ErrorCode(err), "malformed message: %s", strings.TrimPrefix(fray.ErrorMessage(err), "malformed JSON: "))

@@ -205,3 +205,42 @@ func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 		t.Fatalf("another client got an ack: %s", f.ack)
 	}
 }
+
+// countingRules counts the projections made of it (engine.Project asks
+// every running encounter's ruleset for its actions once).
+type countingRules struct {
+	nullRules
+	projections *int
+}
+
+func (r countingRules) Actions(st engine.State, v engine.Viewer) []engine.Action {
+	*r.projections++
+	return nil
+}
+
+// One update projects once per viewer, however many kinds of client that
+// viewer has: the GM's page and the GM's JSON socket share the GM's
+// projection, a player's page and the same player's bot theirs.
+func TestOneProjectionPerViewer(t *testing.T) {
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Combatants: []engine.Combatant{
+		{ID: "ana", Name: "Ana", Side: "a", PC: true}, {ID: "spy", Name: "Spy", Side: "b", Hidden: true},
+	}}
+	var n int
+	u := play.Update{EncounterID: "e", Ruleset: countingRules{projections: &n}, State: st, Seq: 1}
+	gm, player := engine.GMViewer(), engine.PlayerViewer("ana")
+	clients := []*client{
+		{viewer: gm, html: true}, {viewer: gm, wantView: true}, {viewer: player, html: true},
+		{viewer: player, wantView: true}, {viewer: engine.PlayerViewer("ana"), wantView: true},
+	}
+	var views projections
+	got := map[string]engine.View{}
+	for _, c := range clients {
+		got[c.frameKey()] = views.of(c, u)
+	}
+	if n != 2 {
+		t.Fatalf("%d projections for two viewers", n)
+	}
+	if !got["gm+html"].Viewer.GM || got["p:ana+view"].Viewer.GM || len(got["p:ana+html"].Combatants) != 1 || len(got["gm+view"].Combatants) != 2 {
+		t.Fatalf("projections shared across viewers: %+v", got)
+	}
+}

@@ -82,3 +82,60 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// What PlainFields accepts is one JSON object that Check lets through, and
+// its fields are the object's members as encoding/json reads them.
+func FuzzPlainFields(f *testing.F) {
+	for _, s := range []string{`{"type":"command","id":"c","command":{"kind":"x","actor":"a"}}`, `{}`, ` {"a" : "b" } `, `{"a":{"b":{"c":"d"}}}`, `{"a":"b",}`, `{"a":"\u00e9"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fields, ok := PlainFields(data, nil)
+		if !ok {
+			return
+		}
+		var members map[string]json.RawMessage
+		if err := Check(data, 0); err != nil || json.Unmarshal(data, &members) != nil {
+			t.Fatalf("%q accepted: not one object Check and encoding/json accept", data)
+		}
+		for _, f := range fields {
+			raw := members[string(f.Key)]
+			var s string
+			switch {
+			case f.Object && string(raw) != string(f.Value):
+				t.Fatalf("%q: member %q is %s, PlainFields read %s", data, f.Key, raw, f.Value)
+			case !f.Object && (json.Unmarshal(raw, &s) != nil || s != string(f.Value)) && len(fields) == len(members):
+				t.Fatalf("%q: member %q is %s, PlainFields read %q", data, f.Key, raw, f.Value)
+			}
+		}
+	})
+}
+
+func TestPlainFields(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int // fields read; -1: not plain
+	}{
+		{`{"type":"command","id":"c","command":{"kind":"x","actor":"a"}}`, 3},
+		{` { } `, 0},
+		{`{"a":"b",}`, -1},
+		{`{"a":"b"} x`, -1},
+		{`{"a":{"b":{"c":"d"}}}`, -1},
+		{`{"a":["b"]}`, -1},
+		{`{"a":"\n"}`, -1},
+		{`{"a":"é"}`, -1},
+		{`{"a":1}`, -1},
+		{`{"a" "b"}`, -1},
+		{`{"a":"b"`, -1},
+	} {
+		fields, ok := PlainFields([]byte(tc.in), nil)
+		if got := len(fields); !ok {
+			got = -1
+		} else if got != tc.want {
+			t.Errorf("%s: %d fields, want %d", tc.in, got, tc.want)
+		}
+		if ok != (tc.want >= 0) {
+			t.Errorf("%s: plain %v", tc.in, ok)
+		}
+	}
+}
