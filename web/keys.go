@@ -241,9 +241,9 @@ func (k keyBuf) legend(l legend) keyBuf {
 	return k
 }
 
-// private writes what tokenPrivate shows of t.
-func (k keyBuf) private(t *board.Token) keyBuf {
-	return k.str(t.ID).str(t.Name).stats(t.Stats).sheet(t.Sheet)
+// tokenSheet writes what tokenSheet shows of t.
+func (k keyBuf) tokenSheet(t *board.Token) keyBuf {
+	return k.str(t.ID).str(t.Name).sheet(t.Sheet)
 }
 
 // action writes every field of an action item's input.

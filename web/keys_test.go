@@ -65,6 +65,7 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 			}
 			return k
 		}, nil},
+		{"stats", reflect.TypeFor[statsOf](), func(v reflect.Value) []byte { return keyBuf(nil).stats(v.Interface().(statsOf)) }, nil},
 		{"legend", reflect.TypeFor[legend](), func(v reflect.Value) []byte { return keyBuf(nil).legend(v.Interface().(legend)) }, nil},
 	}
 	rng := rand.New(rand.NewSource(1))
@@ -82,23 +83,25 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 	if checked == 0 || changes < 1000 {
 		t.Fatalf("%d values, %d changes checked", checked, changes)
 	}
-	// The private part: a token's id, name, numbers and sheet.
-	t.Run("private", func(t *testing.T) {
+	// A token's sheet: its id, name and sheet.
+	t.Run("sheet", func(t *testing.T) {
 		for range 20 {
 			var tok board.Token
 			fillRandom(reflect.ValueOf(&tok).Elem(), rng, 0)
-			base := keyBuf(nil).private(&tok)
+			base := keyBuf(nil).tokenSheet(&tok)
 			for _, change := range []func(*board.Token){
 				func(t *board.Token) { t.ID += "x" },
 				func(t *board.Token) { t.Name += "x" },
-				func(t *board.Token) { t.Stats = append(t.Stats, board.Stat{}) },
 				func(t *board.Token) { t.Sheet = append(t.Sheet, board.Section{}) },
+				func(t *board.Token) { t.Sheet[0].Title += "x" },
+				func(t *board.Token) { t.Sheet[0].Stats = append(t.Sheet[0].Stats, board.Stat{}) },
 			} {
 				other := tok
-				other.Stats, other.Sheet = append([]board.Stat(nil), tok.Stats...), append([]board.Section(nil), tok.Sheet...)
+				other.Sheet = append([]board.Section(nil), tok.Sheet...)
+				other.Sheet[0].Stats = append([]board.Stat(nil), tok.Sheet[0].Stats...)
 				change(&other)
-				if bytes.Equal(base, keyBuf(nil).private(&other)) {
-					t.Fatalf("two tokens' numbers and sheets share a key: %+v and %+v", tok, other)
+				if bytes.Equal(base, keyBuf(nil).tokenSheet(&other)) {
+					t.Fatalf("two tokens' sheets share a key: %+v and %+v", tok, other)
 				}
 			}
 		}

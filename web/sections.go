@@ -219,13 +219,24 @@ func shellInput(v engine.View) engine.View {
 	return in
 }
 
-// private is tokenPrivate(t), rendered once per distinct token, numbers and
-// sheet; nothing for a token the viewer may not read.
+// private is tokenPrivate(t): its numbers rendered once per distinct
+// numbers, its sheet once per distinct token and sheet (a sheet rarely
+// changes, the numbers often); nothing for a token the viewer may not read.
 func (m *model) private(t *board.Token) templ.Component {
 	if len(t.Stats) == 0 && len(t.Sheet) == 0 {
 		return templ.NopComponent
 	}
-	return m.memoized("private", privateOf{t}, tokenPrivate(t))
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if len(t.Stats) > 0 {
+			if err := m.memoized("stats", statsOf(t.Stats), tokenStats(t.Stats)).Render(ctx, w); err != nil {
+				return err
+			}
+		}
+		if len(t.Sheet) > 0 {
+			return m.memoized("sheet", sheetOf{t}, tokenSheet(t)).Render(ctx, w)
+		}
+		return nil
+	})
 }
 
 // encodeKey appends in's encoding to k: JSON without escaping HTML (a key
@@ -348,10 +359,15 @@ func (f face) appendKey(k keyBuf) keyBuf      { return k.face(f) }
 func (r rosterRow) appendKey(k keyBuf) keyBuf { return k.rosterRow(r) }
 func (l legend) appendKey(k keyBuf) keyBuf    { return k.legend(l) }
 
-// privateOf is all tokenPrivate shows of a token.
-type privateOf struct{ t *board.Token }
+// statsOf is all tokenStats shows: a token's numbers.
+type statsOf []board.Stat
 
-func (p privateOf) appendKey(k keyBuf) keyBuf { return k.private(p.t) }
+func (s statsOf) appendKey(k keyBuf) keyBuf { return k.stats(s) }
+
+// sheetOf is all tokenSheet shows of a token: its id, name and sheet.
+type sheetOf struct{ t *board.Token }
+
+func (s sheetOf) appendKey(k keyBuf) keyBuf { return k.tokenSheet(s.t) }
 
 // tokenKey is t's encoding for the keys of its parts, encoded once per
 // render however many parts show it.
