@@ -290,7 +290,7 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 		m.parts[key] = e.at
 		return e.html, nil
 	}
-	sm := newModel(in, m.act)
+	sm := m.derive(in)
 	sm.memo = s
 	sm.parts = m.parts
 	buf.Reset()
