@@ -180,3 +180,53 @@ func BenchmarkCommandProof(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkProjectFight is BenchmarkProjectView over a whole bot-played
+// sw-zones fight rather than one moment of it, projected the way the
+// server does: each command's state is a fresh copy (Decide copies), so
+// whatever a state keeps once shown is built again for each; "GM" is the
+// GM's view of each of the first 120 states (the JSON mode's one view per
+// command), "GM+PC" that and a player character's view after it.
+func BenchmarkProjectFight(b *testing.B) {
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 0)
+	var states []engine.State
+	pick := rand.New(rand.NewPCG(1, 2))
+	for range 120 {
+		states = append(states, st)
+		cmd, ok := botCommand(p.Ruleset, st, pick)
+		if !ok {
+			break
+		}
+		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
+			st = next
+		}
+	}
+	var pc engine.Viewer
+	for _, c := range st.Core().Combatants {
+		if c.PC {
+			pc = engine.PlayerViewer(c.ID)
+			break
+		}
+	}
+	for name, viewers := range map[string][]engine.Viewer{"GM": {engine.GMViewer()}, "GM+PC": {engine.GMViewer(), pc}} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				fresh := make([]engine.State, len(states))
+				for i, st := range states {
+					var err error
+					if fresh[i], err = engine.Copy(st); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				for _, st := range fresh {
+					for _, v := range viewers {
+						engine.Project(p.Ruleset, st, v)
+					}
+				}
+			}
+		})
+	}
+}
