@@ -97,10 +97,15 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Status: b.Status, Round: b.Round, Seq: b.Seq,
 		Viewer: v, Sides: b.Sides, Outcome: b.Outcome, Order: visibleIDs(st, v, b.Order), Actions: []Action{},
 	}
+	// One array of the right size; still nil when none is visible.
+	combatants := make([]Combatant, 0, len(b.Combatants))
 	for _, c := range b.Combatants {
 		if Visible(st, v, c.ID) {
-			view.Combatants = append(view.Combatants, c)
+			combatants = append(combatants, c)
 		}
+	}
+	if len(combatants) > 0 {
+		view.Combatants = combatants
 	}
 	if b.Status == StatusRunning {
 		if acting := visibleIDs(st, v, b.Acting); len(acting) > 0 {

@@ -1,7 +1,6 @@
 package swzones
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -35,6 +34,18 @@ var editor = board.Editor{Model: board.Zones, Area: []board.Field{
 // coverShade grades cover for the page's fill.
 var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total": 3}
 
+// coverFeature is a zone's cover as its area lists it, made once per cover
+// level rather than once per zone and view.
+var coverFeature = func() map[string]string {
+	out := map[string]string{}
+	for c := range coverShade {
+		out[c] = coverFeatureText(c)
+	}
+	return out
+}()
+
+func coverFeatureText(cover string) string { return capitalize(coverName(cover)) + " cover" }
+
 // project is sw-zones' one projection, what viewer v sees: the zones
 // with their cover, borders and melees, and every fighter v may see. A
 // hidden fighter appears nowhere for a viewer who may not see it; the
@@ -46,11 +57,18 @@ func project(st *State, v engine.Viewer) *board.Board {
 		Groups: make([]board.Group, 0, len(st.Melees)), Places: make([]board.Placed, 0, len(st.Fighters))}
 	for i, z := range st.Zones {
 		a := board.Area{ID: z.ID, Name: z.Name, Description: z.Description, Shade: coverShade[z.Cover]}
+		if z.Cover != "" || z.CoverArmor > 0 {
+			a.Features = make([]string, 0, 2)
+		}
 		if z.Cover != "" {
-			a.Features = append(a.Features, capitalize(coverName(z.Cover))+" cover")
+			text, ok := coverFeature[z.Cover]
+			if !ok {
+				text = coverFeatureText(z.Cover)
+			}
+			a.Features = append(a.Features, text)
 		}
 		if z.CoverArmor > 0 {
-			a.Features = append(a.Features, fmt.Sprintf("Cover Armour %d", z.CoverArmor))
+			a.Features = append(a.Features, "Cover Armour "+strconv.Itoa(z.CoverArmor))
 		}
 		if z.X != nil && z.Y != nil {
 			a.X, a.Y = z.X, z.Y
