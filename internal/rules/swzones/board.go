@@ -93,13 +93,18 @@ func project(st *State, v engine.Viewer) *board.Board {
 	}
 	tokens := engine.Tokens(st, v)
 	b := &board.Board{Model: board.Zones, Zones: zm, Tokens: make([]board.Token, 0, len(tokens)), Facts: make([]board.Stat, 0, 3)}
+	withStats := len(v.Controls) // the tokens whose numbers v reads
+	if v.GM {
+		withStats = len(tokens)
+	}
+	room := newTokenRoom(len(tokens), withStats)
 	for _, t := range tokens {
 		f := st.Fighters[t.ID]
 		if f == nil {
 			continue
 		}
 		zm.Places = append(zm.Places, board.Placed{Token: t.ID, Area: f.Zone, Group: f.Melee})
-		b.Tokens = append(b.Tokens, token(st, v, t, f))
+		b.Tokens = append(b.Tokens, token(st, v, t, f, room))
 	}
 	b.Facts = append(b.Facts, board.Stat{Label: "Deck", Value: strconv.Itoa(len(st.Deck.Remaining)) + " cards left"})
 	if v.GM {
@@ -116,19 +121,66 @@ func project(st *State, v engine.Viewer) *board.Board {
 	return b
 }
 
+// Room a token's lists start with; more takes an array of its own.
+const (
+	tokenConditions = 2
+	tokenStats      = 6
+)
+
+// tokenRoom holds the arrays of a board's tokens, made once per board
+// rather than a few per token: each token takes its own part, its
+// capacity capped so that growing it never spills into the next one's.
+type tokenRoom struct {
+	conditions []board.Condition
+	stats      []board.Stat
+	meters     []board.Meter
+}
+
+// newTokenRoom makes room for n tokens, withStats of them with numbers.
+func newTokenRoom(n, withStats int) *tokenRoom {
+	return &tokenRoom{conditions: make([]board.Condition, n*tokenConditions), stats: make([]board.Stat, min(n, withStats)*tokenStats),
+		meters: make([]board.Meter, 0, n)}
+}
+
+func (r *tokenRoom) takeConditions() []board.Condition {
+	if len(r.conditions) < tokenConditions {
+		return make([]board.Condition, 0, tokenConditions)
+	}
+	out := r.conditions[:0:tokenConditions]
+	r.conditions = r.conditions[tokenConditions:]
+	return out
+}
+
+func (r *tokenRoom) takeStats() []board.Stat {
+	if len(r.stats) < tokenStats {
+		return make([]board.Stat, 0, tokenStats)
+	}
+	out := r.stats[:0:tokenStats]
+	r.stats = r.stats[tokenStats:]
+	return out
+}
+
+func (r *tokenRoom) meter(m board.Meter) *board.Meter {
+	if len(r.meters) == cap(r.meters) {
+		return &m
+	}
+	r.meters = append(r.meters, m)
+	return &r.meters[len(r.meters)-1]
+}
+
 // token adds what sw-zones knows of a fighter to the engine's token.
-func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
+func token(st *State, v engine.Viewer, t board.Token, f *Fighter, room *tokenRoom) board.Token {
 	visible := func(id string) bool { return id != "" && engine.Visible(st, v, id) }
 	t.Initiative = f.Card
 	if f.WildCard {
 		t.Tags = append(t.Tags, "Wild Card")
 	}
 	if mw := f.MaxWounds(); mw > 0 {
-		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(mw)}
+		t.Health = room.meter(board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(mw)})
 	} else if f.Wounds > 0 {
-		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"}
+		t.Health = room.meter(board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"})
 	}
-	t.Conditions = make([]board.Condition, 0, 2)
+	t.Conditions = room.takeConditions()
 	cond := func(id, label, icon, text string) {
 		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icons[icon], Text: text})
 	}
@@ -173,7 +225,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	if !v.GM && !v.CanCommand(f.ID) {
 		return t
 	}
-	t.Stats = append(make([]board.Stat, 0, len(t.Stats)+5), t.Stats...)
+	t.Stats = append(room.takeStats(), t.Stats...)
 	t.Stats = append(t.Stats,
 		board.Stat{Label: "Parry", Value: strconv.Itoa(f.Parry() + f.Defend)},
 		board.Stat{Label: "Toughness", Value: toughnessText(f)},
