@@ -163,12 +163,16 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	projectStage(b, v, &view)
+	// The GM's, the stage's and the ruleset's actions, in one array.
+	var gm, stage, ruleset []Action
 	if v.GM {
-		view.Actions = append(view.Actions, gmActions(b, v)...)
-		view.Actions = append(view.Actions, stageActions(b, view.Board)...)
+		gm, stage = gmActions(b, v), stageActions(b, view.Board)
 	}
 	if b.Status == StatusRunning {
-		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
+		ruleset = rulesetActions(rs, st, v)
+	}
+	if n := len(gm) + len(stage) + len(ruleset); n > 0 {
+		view.Actions = slices.Concat(gm, stage, ruleset)
 	}
 	view.Attention = attention(st, v, &view)
 	newVeil(b, v, b.HiddenIDs()).veilView(&view)
