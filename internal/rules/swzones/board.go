@@ -1,6 +1,7 @@
 package swzones
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -34,17 +35,39 @@ var editor = board.Editor{Model: board.Zones, Area: []board.Field{
 // coverShade grades cover for the page's fill.
 var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total": 3}
 
-// coverFeature is a zone's cover as its area lists it, made once per cover
-// level rather than once per zone and view.
-var coverFeature = func() map[string]string {
-	out := map[string]string{}
-	for c := range coverShade {
-		out[c] = coverFeatureText(c)
+// zoneFeatures are the features of a zone with a cover level (or none)
+// and a cover Armour, made once for every level and Armour a zone may have
+// rather than once per zone and view. Views share them: nothing may change
+// an area's Features in place.
+var zoneFeatures = func() map[zoneCover][]string {
+	out := map[zoneCover][]string{}
+	for _, c := range append([]string{""}, slices.Collect(maps.Keys(coverShade))...) {
+		for armor := 0; armor <= maxCoverArmor; armor++ {
+			out[zoneCover{c, armor}] = slices.Clip(makeZoneFeatures(c, armor))
+		}
 	}
 	return out
 }()
 
-func coverFeatureText(cover string) string { return capitalize(coverName(cover)) + " cover" }
+type zoneCover struct {
+	cover string
+	armor int
+}
+
+// maxCoverArmor is the highest cover Armour the editor and the GM's
+// set-cover command take.
+const maxCoverArmor = 30
+
+func makeZoneFeatures(cover string, armor int) []string {
+	var out []string
+	if cover != "" {
+		out = append(out, capitalize(coverName(cover))+" cover")
+	}
+	if armor > 0 {
+		out = append(out, "Cover Armour "+strconv.Itoa(armor))
+	}
+	return out
+}
 
 // project is sw-zones' one projection, what viewer v sees: the zones
 // with their cover, borders and melees, and every fighter v may see. A
@@ -57,19 +80,11 @@ func project(st *State, v engine.Viewer) *board.Board {
 		Groups: make([]board.Group, 0, len(st.Melees)), Places: make([]board.Placed, 0, len(st.Fighters))}
 	for i, z := range st.Zones {
 		a := board.Area{ID: z.ID, Name: z.Name, Description: z.Description, Shade: coverShade[z.Cover]}
-		if z.Cover != "" || z.CoverArmor > 0 {
-			a.Features = make([]string, 0, 2)
+		features, ok := zoneFeatures[zoneCover{z.Cover, z.CoverArmor}]
+		if !ok {
+			features = makeZoneFeatures(z.Cover, z.CoverArmor)
 		}
-		if z.Cover != "" {
-			text, ok := coverFeature[z.Cover]
-			if !ok {
-				text = coverFeatureText(z.Cover)
-			}
-			a.Features = append(a.Features, text)
-		}
-		if z.CoverArmor > 0 {
-			a.Features = append(a.Features, "Cover Armour "+strconv.Itoa(z.CoverArmor))
-		}
+		a.Features = features
 		if z.X != nil && z.Y != nil {
 			a.X, a.Y = z.X, z.Y
 		}
