@@ -241,7 +241,53 @@ func (k keyBuf) legend(l legend) keyBuf {
 	return k
 }
 
-// private writes what tokenPrivate shows of t.
-func (k keyBuf) private(t *board.Token) keyBuf {
-	return k.str(t.ID).str(t.Name).stats(t.Stats).sheet(t.Sheet)
+// tokenSheet writes what tokenSheet shows of t.
+func (k keyBuf) tokenSheet(t *board.Token) keyBuf {
+	return k.str(t.ID).str(t.Name).sheet(t.Sheet)
+}
+
+// action writes every field of an action item's input.
+func (k keyBuf) action(in actionIn) keyBuf {
+	a := in.Action
+	k = k.str(in.Act).str(a.ID).str(a.Kind).str(a.Actor).str(a.Label).str(a.Help).len(len(a.Fields))
+	for _, f := range a.Fields {
+		k = k.str(f.Name).str(f.Label).str(f.Type).len(len(f.Options))
+		for _, o := range f.Options {
+			k = k.str(o.Value).str(o.Label)
+		}
+		k = k.str(f.Default).int(f.Min).int(f.Max).bool(f.Target).bool(f.Place)
+	}
+	return k.bool(a.Main).bool(a.Danger).bool(a.EndsTurn)
+}
+
+// common writes the fields every section's input holds (sectionInput): the
+// encounter, its sides and combatants.
+func (k keyBuf) common(v engine.View) keyBuf {
+	return k.str(v.ID).sides(v.Sides).combatants(v.Combatants)
+}
+
+// events writes every field of evs (their rolls, triggers and draws as
+// JSON).
+func (k keyBuf) events(evs []engine.Event) (keyBuf, error) {
+	k = k.len(len(evs))
+	var err error
+	for i := range evs {
+		ev := &evs[i]
+		k = binary.AppendVarint(k, ev.Seq)
+		k = k.str(ev.Kind).int(ev.Round).str(ev.Actor).str(ev.Text)
+		if len(ev.Rolls) == 0 {
+			k = k.bool(false)
+		} else if k, err = k.bool(true).json(ev.Rolls); err != nil {
+			return k, err
+		}
+		k = k.str(string(ev.Data)).bool(ev.Secret).str(ev.Command).strs(ev.Involves)
+		if k, err = jsonPart(k, ev.Uses); err != nil {
+			return k, err
+		}
+		k = k.strs(ev.Audience)
+		if k, err = jsonPart(k, ev.Draw); err != nil {
+			return k, err
+		}
+	}
+	return k, nil
 }

@@ -46,6 +46,26 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 		}, nil},
 		{"face", reflect.TypeFor[face](), func(v reflect.Value) []byte { return keyBuf(nil).face(v.Interface().(face)) }, map[string]bool{"T": true}},
 		{"rosterRow", reflect.TypeFor[rosterRow](), func(v reflect.Value) []byte { return keyBuf(nil).rosterRow(v.Interface().(rosterRow)) }, map[string]bool{"T": true}},
+		{"action", reflect.TypeFor[actionIn](), func(v reflect.Value) []byte { return keyBuf(nil).action(v.Interface().(actionIn)) }, nil},
+		{"common", reflect.TypeFor[commonFields](), func(v reflect.Value) []byte {
+			f := v.Interface().(commonFields)
+			return keyBuf(nil).common(engine.View{ID: f.ID, Sides: f.Sides, Combatants: f.Combatants})
+		}, nil},
+		{"log", reflect.TypeFor[logIn](), func(v reflect.Value) []byte {
+			k, err := v.Interface().(logIn).appendKey(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k
+		}, nil},
+		{"cards", reflect.TypeFor[cardsIn](), func(v reflect.Value) []byte {
+			k, err := v.Interface().(cardsIn).appendKey(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return k
+		}, nil},
+		{"stats", reflect.TypeFor[statsOf](), func(v reflect.Value) []byte { return keyBuf(nil).stats(v.Interface().(statsOf)) }, nil},
 		{"legend", reflect.TypeFor[legend](), func(v reflect.Value) []byte { return keyBuf(nil).legend(v.Interface().(legend)) }, nil},
 	}
 	rng := rand.New(rand.NewSource(1))
@@ -63,27 +83,37 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 	if checked == 0 || changes < 1000 {
 		t.Fatalf("%d values, %d changes checked", checked, changes)
 	}
-	// The private part: a token's id, name, numbers and sheet.
-	t.Run("private", func(t *testing.T) {
+	// A token's sheet: its id, name and sheet.
+	t.Run("sheet", func(t *testing.T) {
 		for range 20 {
 			var tok board.Token
 			fillRandom(reflect.ValueOf(&tok).Elem(), rng, 0)
-			base := keyBuf(nil).private(&tok)
+			base := keyBuf(nil).tokenSheet(&tok)
 			for _, change := range []func(*board.Token){
 				func(t *board.Token) { t.ID += "x" },
 				func(t *board.Token) { t.Name += "x" },
-				func(t *board.Token) { t.Stats = append(t.Stats, board.Stat{}) },
 				func(t *board.Token) { t.Sheet = append(t.Sheet, board.Section{}) },
+				func(t *board.Token) { t.Sheet[0].Title += "x" },
+				func(t *board.Token) { t.Sheet[0].Stats = append(t.Sheet[0].Stats, board.Stat{}) },
 			} {
 				other := tok
-				other.Stats, other.Sheet = append([]board.Stat(nil), tok.Stats...), append([]board.Section(nil), tok.Sheet...)
+				other.Sheet = append([]board.Section(nil), tok.Sheet...)
+				other.Sheet[0].Stats = append([]board.Stat(nil), tok.Sheet[0].Stats...)
 				change(&other)
-				if bytes.Equal(base, keyBuf(nil).private(&other)) {
-					t.Fatalf("two tokens' numbers and sheets share a key: %+v and %+v", tok, other)
+				if bytes.Equal(base, keyBuf(nil).tokenSheet(&other)) {
+					t.Fatalf("two tokens' sheets share a key: %+v and %+v", tok, other)
 				}
 			}
 		}
 	})
+}
+
+// commonFields are the fields of engine.View every section's key writes by
+// hand (keyBuf.common).
+type commonFields struct {
+	ID         string
+	Sides      []engine.Side
+	Combatants []engine.Combatant
 }
 
 // shellFields are the fields of engine.View the battlefield's shell reads
@@ -155,7 +185,7 @@ var changes int // how many changes checkFields made: the test checks something
 
 func checkFields(t *testing.T, rng *rand.Rand, path string, root, at reflect.Value, key func(reflect.Value) []byte, skip map[string]bool, depth int) {
 	t.Helper()
-	if depth > 6 {
+	if depth > 10 {
 		return
 	}
 	switch at.Kind() {

@@ -289,23 +289,45 @@ type actionGroup struct {
 	More   []actionInfo
 }
 
-func newModel(v engine.View, act string) *model {
+func newModel(v engine.View, act string) *model { return newModelOf(v, act, nil) }
+
+// derive is newModel(in, m.act) for in, a part of m's view (sectionInput,
+// shellInput): when in holds the same combatants and sides (the same
+// slices), their lookups are m's rather than built again.
+func (m *model) derive(in engine.View) *model {
+	if sameSlice(in.Combatants, m.v.Combatants) && sameSlice(in.Sides, m.v.Sides) {
+		return newModelOf(in, m.act, m)
+	}
+	return newModelOf(in, m.act, nil)
+}
+
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// newModelOf is newModel, with the combatants' and sides' lookups of like
+// (which has the same combatants and sides) when like is not nil.
+func newModelOf(v engine.View, act string, like *model) *model {
 	if act == "" {
 		act = DefaultActURL(v.ID)
 	}
 	m := &model{
-		v:      v,
-		act:    act,
-		names:  Names(v),
-		byID:   make(map[string]*engine.Combatant, len(v.Combatants)),
-		sideNo: make(map[string]int, len(v.Sides)),
-		board:  v.Board,
+		v:     v,
+		act:   act,
+		board: v.Board,
 	}
-	for i := range v.Combatants {
-		m.byID[v.Combatants[i].ID] = &v.Combatants[i]
-	}
-	for i, s := range v.Sides {
-		m.sideNo[s.ID] = i
+	if like != nil {
+		m.names, m.byID, m.sideNo = like.names, like.byID, like.sideNo
+	} else {
+		m.names = Names(v)
+		m.byID = make(map[string]*engine.Combatant, len(v.Combatants))
+		m.sideNo = make(map[string]int, len(v.Sides))
+		for i := range v.Combatants {
+			m.byID[v.Combatants[i].ID] = &v.Combatants[i]
+		}
+		for i, s := range v.Sides {
+			m.sideNo[s.ID] = i
+		}
 	}
 	if m.board == nil {
 		m.board = listBoard(v)

@@ -30,18 +30,25 @@ import (
 // section's name and the forms' target) is its key: the memo is a map from
 // the encoding itself, not from a digest of it, so two inputs share a
 // fragment only when they encode alike — no collision of a hash can show
-// one viewer another's section (strings are valid UTF-8: every one reached
-// the engine as JSON, so no two inputs encode alike). A field
-// left out that a section does read changes what it renders, which
+// one viewer another's section. The board's parts, the action items, the
+// log and the roll cards are encoded by hand (keys.go: every field, lists
+// and strings length-prefixed, so no two inputs encode alike;
+// TestKeysTellEveryFieldApart); the other sections' inputs as JSON after
+// their sides and combatants (strings are valid UTF-8: every one reached
+// the engine as JSON, so no two inputs encode alike). A field left out
+// that a section does read changes what it renders, which
 // TestPageFramesEqualAFullRender (internal/realtime) compares with
 // Fragments' full render. Inside the board the same is done per roster
 // row, token face, action form (model.memoized).
 //
-// The battlefield and the action bar are not memoised whole (unmemoised):
-// their inputs hold the viewer's own combatants, so no two viewers share
-// them, and they change with nearly every command; encoding their inputs
-// (the whole board, every action) only to miss cost more than the rare hit
-// saved. Their parts — rows, faces, forms — are memoised.
+// The battlefield is the same for every viewer who sees the same tokens
+// but for a few holes (Sections.battlefield): the key's "mine" line, and
+// each token's numbers and sheet, which only the GM and the token's player
+// read. Its shell — the rest — is memoised whole and its holes filled per
+// viewer; the "mine" marks on the viewer's own tokens are the page's
+// (app.js), not the markup's. The action bar is not memoised whole
+// (unmemoised): its input holds the viewer's own combatants' actions, so
+// no two viewers share it; its forms are memoised.
 //
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
@@ -102,14 +109,19 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	k.WriteByte(0)
 	k.WriteString(act)
 	k.WriteByte(0)
-	if err := encodeKey(k, in); err != nil {
+	// What every section's input holds, by hand (keys.go); the rest as
+	// JSON, which ends the key.
+	k.Write(keyBuf(k.AvailableBuffer()).common(in))
+	rest := in
+	rest.ID, rest.Sides, rest.Combatants = "", nil, nil
+	if err := encodeKey(k, rest); err != nil {
 		return "", err
 	}
 	html, ok := s.lookup(k)
 	if ok {
 		return html, nil
 	}
-	m = newModel(in, act)
+	m = m.derive(in)
 	m.memo = s
 	buf.Reset()
 	if err := m.section(key).Render(ctx, buf); err != nil {
@@ -152,7 +164,7 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 	k.Write(shell)
 	parts, ok := s.lookupParts(k)
 	if !ok {
-		sm := newModel(in, m.act)
+		sm := m.derive(in)
 		sm.memo, sm.shell = s, true
 		buf.Reset()
 		if err := battlefieldSection(sm).Render(ctx, buf); err != nil {
@@ -207,13 +219,24 @@ func shellInput(v engine.View) engine.View {
 	return in
 }
 
-// private is tokenPrivate(t), rendered once per distinct token, numbers and
-// sheet; nothing for a token the viewer may not read.
+// private is tokenPrivate(t): its numbers rendered once per distinct
+// numbers, its sheet once per distinct token and sheet (a sheet rarely
+// changes, the numbers often); nothing for a token the viewer may not read.
 func (m *model) private(t *board.Token) templ.Component {
 	if len(t.Stats) == 0 && len(t.Sheet) == 0 {
 		return templ.NopComponent
 	}
-	return m.memoized("private", privateOf{t}, tokenPrivate(t))
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		if len(t.Stats) > 0 {
+			if err := m.memoized("stats", statsOf(t.Stats), tokenStats(t.Stats)).Render(ctx, w); err != nil {
+				return err
+			}
+		}
+		if len(t.Sheet) > 0 {
+			return m.memoized("sheet", sheetOf{t}, tokenSheet(t)).Render(ctx, w)
+		}
+		return nil
+	})
 }
 
 // encodeKey appends in's encoding to k: JSON without escaping HTML (a key
@@ -326,17 +349,25 @@ func (r rosterRow) token() *board.Token { return r.T }
 type ofToken interface{ token() *board.Token }
 
 // handKeyed is a part's input whose key is written by hand (keys.go), not
-// encoded as JSON.
+// encoded as JSON; keyedErr one whose key may fail to be written.
 type handKeyed interface{ appendKey(keyBuf) keyBuf }
+type keyedErr interface {
+	appendKey(keyBuf) (keyBuf, error)
+}
 
 func (f face) appendKey(k keyBuf) keyBuf      { return k.face(f) }
 func (r rosterRow) appendKey(k keyBuf) keyBuf { return k.rosterRow(r) }
 func (l legend) appendKey(k keyBuf) keyBuf    { return k.legend(l) }
 
-// privateOf is all tokenPrivate shows of a token.
-type privateOf struct{ t *board.Token }
+// statsOf is all tokenStats shows: a token's numbers.
+type statsOf []board.Stat
 
-func (p privateOf) appendKey(k keyBuf) keyBuf { return k.private(p.t) }
+func (s statsOf) appendKey(k keyBuf) keyBuf { return k.stats(s) }
+
+// sheetOf is all tokenSheet shows of a token: its id, name and sheet.
+type sheetOf struct{ t *board.Token }
+
+func (s sheetOf) appendKey(k keyBuf) keyBuf { return k.tokenSheet(s.t) }
 
 // tokenKey is t's encoding for the keys of its parts, encoded once per
 // render however many parts show it.
@@ -381,10 +412,19 @@ func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, 
 	k.Reset()
 	k.WriteString(kind)
 	k.WriteByte(0)
-	if h, ok := in.(handKeyed); ok {
+	switch h := in.(type) {
+	case handKeyed:
 		k.Write(h.appendKey(k.AvailableBuffer()))
-	} else if err := encodeKey(k, in); err != nil {
-		return "", err
+	case keyedErr:
+		kb, err := h.appendKey(k.AvailableBuffer())
+		if err != nil {
+			return "", err
+		}
+		k.Write(kb)
+	default:
+		if err := encodeKey(k, in); err != nil {
+			return "", err
+		}
 	}
 	if t, ok := in.(ofToken); ok {
 		tk, err := m.tokenKey(t.token())
@@ -451,12 +491,32 @@ func (s *Sections) store(key *bytes.Buffer, html string) {
 // events and names, so viewers who see the same events of an update (the
 // GM and players, most of the time) share one render of them.
 func (m *model) logEntries(events []engine.Event, full bool) templ.Component {
-	type in struct {
-		Full   bool
-		Events []engine.Event
-		Names  map[string]string
-	}
-	return m.memoized("log", in{full, events, m.names}, logEntries(events, m.names, full))
+	return m.memoized("log", logIn{full, events, m.v.Combatants}, logEntries(events, m.names, full))
+}
+
+// logIn is what the log's entries of events are rendered from: the events,
+// and the names of the combatants (m.names, from the combatants).
+type logIn struct {
+	Full       bool
+	Events     []engine.Event
+	Combatants []engine.Combatant
+}
+
+func (l logIn) appendKey(k keyBuf) (keyBuf, error) {
+	k, err := k.bool(l.Full).events(l.Events)
+	return k.combatants(l.Combatants), err
+}
+
+// cardsIn is all the roll cards of events show of a projection.
+type cardsIn struct {
+	Events     []engine.Event
+	Sides      []engine.Side
+	Combatants []engine.Combatant
+}
+
+func (c cardsIn) appendKey(k keyBuf) (keyBuf, error) {
+	k, err := k.events(c.Events)
+	return k.sides(c.Sides).combatants(c.Combatants), err
 }
 
 // rollCards is the roll cards of events, rendered once per distinct events
@@ -466,23 +526,23 @@ func (m *model) rollCards(events []engine.Event) templ.Component {
 	if m.memo == nil {
 		return rollCards(events, m)
 	}
-	type in struct {
-		Events     []engine.Event
-		Sides      []engine.Side
-		Combatants []engine.Combatant
-	}
-	k := in{events, m.v.Sides, m.v.Combatants}
+	k := cardsIn{events, m.v.Sides, m.v.Combatants}
 	return m.memoized("cards", k, templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		return rollCards(events, newModel(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants}, m.act)).Render(ctx, w)
+		return rollCards(events, m.derive(engine.View{ID: m.v.ID, Sides: k.Sides, Combatants: k.Combatants})).Render(ctx, w)
 	}))
 }
 
 // actionItem is one action: a button that submits at once when the action
 // takes no input, or a disclosure that opens its small form.
 func (m *model) actionItem(a actionInfo) templ.Component {
-	type in struct {
-		Act    string
-		Action actionInfo
-	}
-	return m.memoized("action", in{m.act, a}, actionItemOf(m.act, a))
+	return m.memoized("action", actionIn{m.act, a}, actionItemOf(m.act, a))
 }
+
+// actionIn is all an action item shows: the action and where its form
+// posts.
+type actionIn struct {
+	Act    string
+	Action actionInfo
+}
+
+func (a actionIn) appendKey(k keyBuf) keyBuf { return k.action(a) }

@@ -112,6 +112,17 @@ func TestBrowserTable(t *testing.T) {
 		chromedp.SetValue("#act-brak-fight-actions", "2", chromedp.ByID),
 		chromedp.Click("#act-brak-fight-go", chromedp.ByID),
 		waitJS(`document.querySelectorAll('#cards .card.mine').length > 0`))
+	// The player's own token is marked "mine" on the board and in the
+	// roster — by the page (the server draws one board for every viewer
+	// who sees the same tokens), after the update as on loading; the GM's
+	// page marks none.
+	const marked = `Array.from(document.querySelectorAll('#battlefield .mine')).map(e => e.dataset.token || e.id).join(' ')`
+	var mine, gmMine string
+	run20(t, desk, chromedp.Evaluate(marked, &mine))
+	run20(t, gm, chromedp.Evaluate(marked, &gmMine))
+	if mine != "brak tok-brak" || gmMine != "" {
+		t.Errorf("marked mine: %q on Brak's player's page, %q on the GM's", mine, gmMine)
+	}
 	var card string
 	run20(t, desk, chromedp.Evaluate(onScreenCard, &card))
 	for _, want := range []string{"on-screen", "Brak attacks Goblin 1", "Fighting", "multi-action −2", "Wild Die"} {
