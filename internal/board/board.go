@@ -13,7 +13,10 @@
 // conditions and health come as labels the ruleset chose.
 package board
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // Position models.
 const (
@@ -156,12 +159,11 @@ const (
 // its tokens show.
 func (b *Board) Finish() {
 	b.Legend = nil
-	seen := map[Icon]bool{}
 	add := func(ic Icon) {
-		if ic.Glyph == "" || seen[ic] {
+		// A legend holds a few icons: a look through it is cheaper than a map.
+		if ic.Glyph == "" || slices.Contains(b.Legend, ic) {
 			return
 		}
-		seen[ic] = true
 		b.Legend = append(b.Legend, ic)
 	}
 	for i := range b.Tokens {

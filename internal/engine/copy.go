@@ -23,13 +23,23 @@ import (
 // json.RawMessage not marked "omitempty" comes out as JSON null, and a value
 // of a type with its own JSON or text encoding (or in an interface) goes
 // through that encoding. Everything else is copied as is, with nothing
-// shared between st and the copy.
-func Copy(st State) (State, error) {
+// shared between st and the copy but memos (see Memo), which the copy
+// shares with st.
+func Copy(st State) (State, error) { return copyState(st, false) }
+
+// CopyAsDecoded is Copy without memos shared: the very state st's snapshot
+// decodes to, memos empty, for tests that compare the two.
+func CopyAsDecoded(st State) (State, error) { return copyState(st, true) }
+
+func copyState(st State, alone bool) (State, error) {
 	v := reflect.ValueOf(st)
 	if v.Kind() != reflect.Pointer || v.IsNil() {
 		return nil, fmt.Errorf("engine: copy: state %T is not a non-nil pointer", st)
 	}
-	p := planFor(v.Type().Elem(), false)
+	p := planFor(v.Type().Elem(), false, alone)
+	if p.prepare != nil {
+		p.prepare(v.Elem())
+	}
 	out := reflect.New(v.Type().Elem())
 	out.Elem().Set(v.Elem())
 	if err := p.unshare(out.Elem()); err != nil {
@@ -46,11 +56,15 @@ type copyPlan struct {
 	// it shares with the original by a copy of its own, and clears what
 	// JSON would not keep.
 	unshare func(v reflect.Value) error
+	// prepare, when not nil, readies the original's memos for sharing
+	// before a copy of the addressable orig is made (see Memo).
+	prepare func(orig reflect.Value)
 }
 
 type planKey struct {
 	t         reflect.Type
 	omitempty bool
+	alone     bool // memos are not shared (CopyAsDecoded)
 }
 
 var (
@@ -67,14 +81,14 @@ var (
 )
 
 // planFor returns the plan for values of t held in a field marked (or not)
-// "omitempty". Plans are made once per type and kept.
-func planFor(t reflect.Type, omitempty bool) *copyPlan {
+// "omitempty", sharing memos or not. Plans are made once per type and kept.
+func planFor(t reflect.Type, omitempty, alone bool) *copyPlan {
 	switch t.Kind() {
 	case reflect.Slice, reflect.Map:
 	default:
 		omitempty = false // only empty slices and maps depend on it
 	}
-	key := planKey{t, omitempty}
+	key := planKey{t, omitempty, alone}
 	plansMu.Lock()
 	defer plansMu.Unlock()
 	return planLocked(key)
@@ -86,14 +100,14 @@ func planLocked(key planKey) *copyPlan {
 	}
 	p := &copyPlan{}
 	plans[key] = p
-	t, omitempty := key.t, key.omitempty
+	t, omitempty, alone := key.t, key.omitempty, key.alone
 	sub := func(t reflect.Type, omitempty bool) *copyPlan {
 		switch t.Kind() {
 		case reflect.Slice, reflect.Map:
 		default:
 			omitempty = false
 		}
-		return planLocked(planKey{t, omitempty})
+		return planLocked(planKey{t, omitempty, alone})
 	}
 
 	switch {
@@ -117,6 +131,9 @@ func planLocked(key planKey) *copyPlan {
 			if v.IsNil() {
 				return nil
 			}
+			if elem.prepare != nil {
+				elem.prepare(v.Elem())
+			}
 			n := reflect.New(v.Type().Elem())
 			n.Elem().Set(v.Elem())
 			if err := elem.unshare(n.Elem()); err != nil {
@@ -136,6 +153,11 @@ func planLocked(key planKey) *copyPlan {
 			case n == 0 && omitempty:
 				v.SetZero()
 				return nil
+			}
+			if elem.prepare != nil {
+				for i := range n {
+					elem.prepare(v.Index(i))
+				}
 			}
 			s := reflect.MakeSlice(v.Type(), n, n)
 			reflect.Copy(s, v)
@@ -216,11 +238,26 @@ func planLocked(key planKey) *copyPlan {
 			typ      reflect.Type
 			offset   uintptr
 			plan     *copyPlan // nil: JSON drops the field, clear it
+			memo     bool      // a memo a copy alone may not share
 		}
 		var work []field
+		type memoField struct {
+			typ    reflect.Type
+			offset uintptr
+		}
+		var memos []memoField // the struct's own memos
 		p.flat = true
 		for i := range t.NumField() {
 			f := t.Field(i)
+			if reflect.PointerTo(f.Type).Implements(memoType) {
+				// Shared as the shallow copy left it, or cleared alone.
+				memos = append(memos, memoField{f.Type, f.Offset})
+				if alone {
+					work = append(work, field{index: i, exported: f.IsExported(), typ: f.Type, offset: f.Offset, memo: true})
+					p.flat = false
+				}
+				continue
+			}
 			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 			dropped := name == "-" && opts == "" ||
 				!f.IsExported() && (!f.Anonymous || f.Type.Kind() != reflect.Struct)
@@ -250,6 +287,10 @@ func planLocked(key planKey) *copyPlan {
 				} else { // unexported, or inside an unexported embedded struct
 					fv = reflect.NewAt(f.typ, unsafe.Add(v.Addr().UnsafePointer(), f.offset)).Elem()
 				}
+				if f.memo {
+					fv.Addr().Interface().(memo).unshareCopy()
+					continue
+				}
 				if f.plan == nil {
 					fv.SetZero()
 					continue
@@ -259,6 +300,14 @@ func planLocked(key planKey) *copyPlan {
 				}
 			}
 			return nil
+		}
+		if len(memos) > 0 && !alone {
+			p.prepare = func(orig reflect.Value) {
+				base := orig.Addr().UnsafePointer()
+				for _, m := range memos {
+					reflect.NewAt(m.typ, unsafe.Add(base, m.offset)).Interface().(memo).prepareCopy()
+				}
+			}
 		}
 
 	default: // channels, functions, unsafe pointers: JSON cannot hold them

@@ -70,3 +70,73 @@ func TestCopyFollowsJSON(t *testing.T) {
 		t.Errorf("the copy shares memory with the original: %+v", orig)
 	}
 }
+
+// TestCopySharesMemos: a memo of a struct reached through a pointer, a
+// slice or the state itself is shared by Copy, even when nothing was kept
+// in it before the copy, so what a copy keeps every other copy reads;
+// CopyAsDecoded leaves them all empty, as a decoded snapshot has them.
+func TestCopySharesMemos(t *testing.T) {
+	type sheet struct{ text string }
+	type fighter struct {
+		Name  string `json:"name"`
+		shown engine.Memo[sheet]
+	}
+	type st struct {
+		engine.Base
+		Fighters map[string]*fighter `json:"fighters"`
+		Line     []fighter           `json:"line"`
+		whole    engine.Memo[sheet]
+	}
+	orig := &st{Fighters: map[string]*fighter{"a": {Name: "Ana"}}, Line: []fighter{{Name: "Bo"}}}
+	orig.Fighters["a"].shown.Keep(&sheet{"kept before"})
+	memos := func(s *st) []*engine.Memo[sheet] {
+		return []*engine.Memo[sheet]{&s.Fighters["a"].shown, &s.Line[0].shown, &s.whole}
+	}
+	first, err := engine.Copy(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := engine.Copy(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := first.(*st).Fighters["a"].shown.Load(); got == nil || got.text != "kept before" {
+		t.Fatalf("a copy must read what the original kept: %v", got)
+	}
+	for i, m := range memos(second.(*st)) {
+		if i > 0 {
+			m.Keep(&sheet{"kept by the second copy"})
+		}
+	}
+	for _, s := range []*st{orig, first.(*st), second.(*st)} {
+		for i, m := range memos(s) {
+			want := "kept by the second copy"
+			if i == 0 {
+				want = "kept before"
+			}
+			if got := m.Load(); got == nil || got.text != want {
+				t.Errorf("memo %d: %v, want %q: copies share their memos", i, got, want)
+			}
+		}
+	}
+	if m := memos(second.(*st))[0]; m.Keep(&sheet{"another"}).text != "kept before" {
+		t.Error("Keep must return the value kept first")
+	}
+	alone, err := engine.CopyAsDecoded(second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range memos(alone.(*st)) {
+		if got := m.Load(); got != nil {
+			t.Errorf("memo %d of CopyAsDecoded: %v, want none", i, got)
+		}
+	}
+	snap, _ := engine.Snapshot(second)
+	var decoded st
+	if err := json.Unmarshal(snap, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(alone, &decoded) {
+		t.Errorf("CopyAsDecoded must be the decoded snapshot:\n%+v\n%+v", alone, &decoded)
+	}
+}

@@ -755,7 +755,8 @@ func stageActions(b *Base, bb *board.Board) []Action {
 			}})
 		}
 	}
-	subjects := []Choice{{Value: "encounter", Label: "The encounter"}}
+	subjects := make([]Choice, 1, 1+len(b.Combatants))
+	subjects[0] = Choice{Value: "encounter", Label: "The encounter"}
 	for _, c := range b.Combatants {
 		subjects = append(subjects, Choice{Value: "combatant:" + c.ID, Label: c.Name})
 	}
@@ -804,10 +805,12 @@ func mapActions(b *Base, bb *board.Board) []Action {
 		for _, s := range b.Stage.Scenes {
 			add(s.Image, s.Name)
 		}
-		var zones []Choice
+		zones := make([]Choice, 0, len(bb.Zones.Areas))
 		for _, a := range bb.Zones.Areas {
 			zones = append(zones, Choice{Value: a.ID, Label: a.Name})
-			add(b.Stage.ZoneScene(a.ID), "The picture of "+a.Name)
+			if url := b.Stage.ZoneScene(a.ID); url != "" { // most zones have none: no label to make
+				add(url, "The picture of "+a.Name)
+			}
 		}
 		if len(pics) > 0 {
 			pics = append(pics, Choice{Value: "", Label: "None"})

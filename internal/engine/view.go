@@ -97,10 +97,15 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		ID: b.ID, Name: b.Name, Ruleset: b.Ruleset, Status: b.Status, Round: b.Round, Seq: b.Seq,
 		Viewer: v, Sides: b.Sides, Outcome: b.Outcome, Order: visibleIDs(st, v, b.Order), Actions: []Action{},
 	}
+	// One array of the right size; still nil when none is visible.
+	combatants := make([]Combatant, 0, len(b.Combatants))
 	for _, c := range b.Combatants {
 		if Visible(st, v, c.ID) {
-			view.Combatants = append(view.Combatants, c)
+			combatants = append(combatants, c)
 		}
+	}
+	if len(combatants) > 0 {
+		view.Combatants = combatants
 	}
 	if b.Status == StatusRunning {
 		if acting := visibleIDs(st, v, b.Acting); len(acting) > 0 {
@@ -158,12 +163,16 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	projectStage(b, v, &view)
+	// The GM's, the stage's and the ruleset's actions, in one array.
+	var gm, stage, ruleset []Action
 	if v.GM {
-		view.Actions = append(view.Actions, gmActions(b, v)...)
-		view.Actions = append(view.Actions, stageActions(b, view.Board)...)
+		gm, stage = gmActions(b, v), stageActions(b, view.Board)
 	}
 	if b.Status == StatusRunning {
-		view.Actions = append(view.Actions, rulesetActions(rs, st, v)...)
+		ruleset = rulesetActions(rs, st, v)
+	}
+	if n := len(gm) + len(stage) + len(ruleset); n > 0 {
+		view.Actions = slices.Concat(gm, stage, ruleset)
 	}
 	view.Attention = attention(st, v, &view)
 	newVeil(b, v, b.HiddenIDs()).veilView(&view)

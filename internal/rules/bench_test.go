@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -179,4 +181,74 @@ func BenchmarkCommandProof(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// BenchmarkProjectFight is BenchmarkProjectView over a whole bot-played
+// sw-zones fight rather than one moment of it, projected the way the
+// server does: each command's state is a fresh copy (Decide copies), so
+// whatever a state keeps once shown is built again for each; "GM" is the
+// GM's view of each of the first 120 states (the JSON mode's one view per
+// command), "GM+PC" that and a player character's view after it. Besides
+// wall time per pass it reports the process's CPU time per view while
+// projecting (garbage collection included), the steadier figure on a
+// shared machine:
+//
+//	go test ./internal/rules -run '^$' -bench ProjectFight -benchtime 30x -benchmem
+func BenchmarkProjectFight(b *testing.B) {
+	p, st := playedExample(b, "sw-zones-dusty-gulch", 0)
+	var states []engine.State
+	pick := rand.New(rand.NewPCG(1, 2))
+	for range 120 {
+		states = append(states, st)
+		cmd, ok := botCommand(p.Ruleset, st, pick)
+		if !ok {
+			break
+		}
+		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
+			st = next
+		}
+	}
+	var pc engine.Viewer
+	for _, c := range st.Core().Combatants {
+		if c.PC {
+			pc = engine.PlayerViewer(c.ID)
+			break
+		}
+	}
+	for name, viewers := range map[string][]engine.Viewer{"GM": {engine.GMViewer()}, "GM+PC": {engine.GMViewer(), pc}} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var cpu time.Duration
+			views := 0
+			for b.Loop() {
+				b.StopTimer()
+				fresh := make([]engine.State, len(states))
+				for i, st := range states {
+					var err error
+					if fresh[i], err = engine.Copy(st); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				cpu0 := processCPU()
+				for _, st := range fresh {
+					for _, v := range viewers {
+						engine.Project(p.Ruleset, st, v)
+					}
+				}
+				cpu += processCPU() - cpu0
+				views += len(fresh) * len(viewers)
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(views)/1e3, "cpu-µs/view")
+		})
+	}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -108,7 +108,7 @@ func TestCopyIsTheDecodedSnapshot(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					copied, err := engine.Copy(st)
+					copied, err := engine.CopyAsDecoded(st)
 					if err != nil {
 						t.Fatal(err)
 					}

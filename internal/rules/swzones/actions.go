@@ -3,6 +3,7 @@ package swzones
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules/kit"
@@ -49,7 +50,7 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 				whose = st.NameOf(cur) + "'s"
 			}
 			out = append(out, engine.Action{Kind: CmdInterrupt, Actor: c.ID, Label: "Interrupt: act now",
-				Help: fmt.Sprintf("Use the held action: %s takes a turn now, then %s turn goes on.", c.Name, whose)})
+				Help: "Use the held action: " + c.Name + " takes a turn now, then " + whose + " turn goes on."})
 		}
 	}
 	return out
@@ -65,7 +66,13 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 		return engine.Unseen
 	}
-	if canRun(st, f) == nil {
+	// Cheap looks first where a check's refusal is a formatted error, built
+	// for nothing here: at the start of the turn for Run and Hold (what
+	// canRun and canHold refuse otherwise), opponents for Grapple, area
+	// weapons for an area attack. The offers stay exactly those the checks
+	// allow.
+	fresh := !f.Ran && f.Spent == 0 && f.Actions == 0 && f.Defend == 0
+	if fresh && canRun(st, f) == nil {
 		trait, _ := runTrait(f, "")
 		out = append(out, engine.Action{Kind: CmdRun, Actor: id, Label: "Run",
 			Help: "At the start of the turn: Agility or Athletics, +1 MP per success and raise; −2 to every other action this turn (unspent MP can cancel up to 2 of it).",
@@ -74,14 +81,14 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 				{Value: skillAthletics, Label: "Athletics " + f.Trait(skillAthletics).String()},
 			}}}})
 	}
-	if !st.Interrupted() && canHold(st, f) == nil {
+	if fresh && !st.Interrupted() && canHold(st, f) == nil {
 		out = append(out, engine.Action{Kind: CmdHold, Actor: id, Label: "Hold",
 			Help: "Keep your action: the turn passes, and you may interrupt anyone later, this round or the next."})
 	}
 	if f.Prone {
 		if f.MP >= riseCost(st) {
 			out = append(out, engine.Action{Kind: CmdRise, Actor: id, Label: "Rise",
-				Help: fmt.Sprintf("Stand up (%s); −2 to Running rolls this turn.", mpCost(riseCost(st)))})
+				Help: "Stand up (" + mpCost(riseCost(st)) + "); −2 to Running rolls this turn."})
 		}
 	} else {
 		out = append(out, engine.Action{Kind: CmdProne, Actor: id, Label: "Drop prone",
@@ -122,7 +129,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			}
 		}
 		a := engine.Action{Kind: CmdDisengage, Actor: id, Label: "Disengage", Main: true,
-			Help: fmt.Sprintf("Leave the melee (1 MP); %d free attack(s) first. You may then run in the same action.", n)}
+			Help: "Leave the melee (1 MP); " + strconv.Itoa(n) + " free attack(s) first. You may then run in the same action."}
 		if canAct(st, f, false) == nil && f.Actions == 0 {
 			a.Fields = append(a.Fields, engine.Field{Name: "defend", Label: fmt.Sprintf("Defend while retreating (+%d Parry, no other action this turn)", retreatDefendBonus), Type: "checkbox"})
 		}
@@ -166,7 +173,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 			}
 			var grapple []engine.Choice
 			for _, x := range st.melee(f.Melee).Members {
-				if visible(x) && canGrapple(st, f, st.Fighters[x]) == nil {
+				if visible(x) && st.opponents(f.ID, x) && canGrapple(st, f, st.Fighters[x]) == nil {
 					grapple = append(grapple, engine.Choice{Value: x, Label: st.NameOf(x)})
 				}
 			}
@@ -200,7 +207,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 					continue
 				}
 				if d := st.Distance(f.Zone, t.Zone); d >= 0 && d <= reach {
-					targets = append(targets, engine.Choice{Value: c.ID, Label: fmt.Sprintf("%s (%s)", c.Name, zonesAway(d))})
+					targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name + " (" + zonesAway(d) + ")"})
 				}
 			}
 			if len(targets) > 0 {
@@ -220,8 +227,11 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 		var areas, powers []engine.Choice
 		for _, w := range f.Weapons {
+			if !w.Area() {
+				continue
+			}
 			if t, err := st.tool(f, w.ID, false); err == nil && len(st.aims(f, t)) > 0 {
-				areas = append(areas, engine.Choice{Value: w.ID, Label: fmt.Sprintf("%s (%s, %s)", w.Name, w.Damage, templateName(w.Template))})
+				areas = append(areas, engine.Choice{Value: w.ID, Label: w.Name + " (" + w.Damage.String() + ", " + templateName(w.Template) + ")"})
 			}
 		}
 		for _, p := range f.Powers {
@@ -241,7 +251,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 		if f.Actions == 0 {
 			out = append(out, engine.Action{Kind: CmdDefend, Actor: id, Label: "Defend",
-				Help: fmt.Sprintf("+%d Parry until your next turn; no other action this turn.", defendBonus(&st.Base))})
+				Help: "+" + strconv.Itoa(defendBonus(&st.Base)) + " Parry until your next turn; no other action this turn."})
 		}
 	}
 	return out
@@ -352,7 +362,7 @@ func mpCost(n int) string {
 	if n == 0 {
 		return "free"
 	}
-	return fmt.Sprintf("%d MP", n)
+	return strconv.Itoa(n) + " MP"
 }
 
 func weaponChoices(ws []Weapon) []engine.Choice {
@@ -374,5 +384,5 @@ func zonesAway(d int) string {
 	case 1:
 		return "1 zone away"
 	}
-	return fmt.Sprintf("%d zones away", d)
+	return strconv.Itoa(d) + " zones away"
 }

@@ -1,7 +1,7 @@
 package swzones
 
 import (
-	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -35,6 +35,40 @@ var editor = board.Editor{Model: board.Zones, Area: []board.Field{
 // coverShade grades cover for the page's fill.
 var coverShade = map[string]int{"light": 1, "medium": 2, "heavy": 3, "near-total": 3}
 
+// zoneFeatures are the features of a zone with a cover level (or none)
+// and a cover Armour, made once for every level and Armour a zone may have
+// rather than once per zone and view. Views share them: nothing may change
+// an area's Features in place.
+var zoneFeatures = func() map[zoneCover][]string {
+	out := map[zoneCover][]string{}
+	for _, c := range append([]string{""}, slices.Collect(maps.Keys(coverShade))...) {
+		for armor := 0; armor <= maxCoverArmor; armor++ {
+			out[zoneCover{c, armor}] = slices.Clip(makeZoneFeatures(c, armor))
+		}
+	}
+	return out
+}()
+
+type zoneCover struct {
+	cover string
+	armor int
+}
+
+// maxCoverArmor is the highest cover Armour the editor and the GM's
+// set-cover command take.
+const maxCoverArmor = 30
+
+func makeZoneFeatures(cover string, armor int) []string {
+	var out []string
+	if cover != "" {
+		out = append(out, capitalize(coverName(cover))+" cover")
+	}
+	if armor > 0 {
+		out = append(out, "Cover Armour "+strconv.Itoa(armor))
+	}
+	return out
+}
+
 // project is sw-zones' one projection, what viewer v sees: the zones
 // with their cover, borders and melees, and every fighter v may see. A
 // hidden fighter appears nowhere for a viewer who may not see it; the
@@ -46,12 +80,11 @@ func project(st *State, v engine.Viewer) *board.Board {
 		Groups: make([]board.Group, 0, len(st.Melees)), Places: make([]board.Placed, 0, len(st.Fighters))}
 	for i, z := range st.Zones {
 		a := board.Area{ID: z.ID, Name: z.Name, Description: z.Description, Shade: coverShade[z.Cover]}
-		if z.Cover != "" {
-			a.Features = append(a.Features, capitalize(coverName(z.Cover))+" cover")
+		features, ok := zoneFeatures[zoneCover{z.Cover, z.CoverArmor}]
+		if !ok {
+			features = makeZoneFeatures(z.Cover, z.CoverArmor)
 		}
-		if z.CoverArmor > 0 {
-			a.Features = append(a.Features, fmt.Sprintf("Cover Armour %d", z.CoverArmor))
-		}
+		a.Features = features
 		if z.X != nil && z.Y != nil {
 			a.X, a.Y = z.X, z.Y
 		}
@@ -75,13 +108,18 @@ func project(st *State, v engine.Viewer) *board.Board {
 	}
 	tokens := engine.Tokens(st, v)
 	b := &board.Board{Model: board.Zones, Zones: zm, Tokens: make([]board.Token, 0, len(tokens)), Facts: make([]board.Stat, 0, 3)}
+	withStats := len(v.Controls) // the tokens whose numbers v reads
+	if v.GM {
+		withStats = len(tokens)
+	}
+	room := newTokenRoom(len(tokens), withStats)
 	for _, t := range tokens {
 		f := st.Fighters[t.ID]
 		if f == nil {
 			continue
 		}
 		zm.Places = append(zm.Places, board.Placed{Token: t.ID, Area: f.Zone, Group: f.Melee})
-		b.Tokens = append(b.Tokens, token(st, v, t, f))
+		b.Tokens = append(b.Tokens, token(st, v, t, f, room))
 	}
 	b.Facts = append(b.Facts, board.Stat{Label: "Deck", Value: strconv.Itoa(len(st.Deck.Remaining)) + " cards left"})
 	if v.GM {
@@ -98,19 +136,66 @@ func project(st *State, v engine.Viewer) *board.Board {
 	return b
 }
 
+// Room a token's lists start with; more takes an array of its own.
+const (
+	tokenConditions = 2
+	tokenStats      = 6
+)
+
+// tokenRoom holds the arrays of a board's tokens, made once per board
+// rather than a few per token: each token takes its own part, its
+// capacity capped so that growing it never spills into the next one's.
+type tokenRoom struct {
+	conditions []board.Condition
+	stats      []board.Stat
+	meters     []board.Meter
+}
+
+// newTokenRoom makes room for n tokens, withStats of them with numbers.
+func newTokenRoom(n, withStats int) *tokenRoom {
+	return &tokenRoom{conditions: make([]board.Condition, n*tokenConditions), stats: make([]board.Stat, min(n, withStats)*tokenStats),
+		meters: make([]board.Meter, 0, n)}
+}
+
+func (r *tokenRoom) takeConditions() []board.Condition {
+	if len(r.conditions) < tokenConditions {
+		return make([]board.Condition, 0, tokenConditions)
+	}
+	out := r.conditions[:0:tokenConditions]
+	r.conditions = r.conditions[tokenConditions:]
+	return out
+}
+
+func (r *tokenRoom) takeStats() []board.Stat {
+	if len(r.stats) < tokenStats {
+		return make([]board.Stat, 0, tokenStats)
+	}
+	out := r.stats[:0:tokenStats]
+	r.stats = r.stats[tokenStats:]
+	return out
+}
+
+func (r *tokenRoom) meter(m board.Meter) *board.Meter {
+	if len(r.meters) == cap(r.meters) {
+		return &m
+	}
+	r.meters = append(r.meters, m)
+	return &r.meters[len(r.meters)-1]
+}
+
 // token adds what sw-zones knows of a fighter to the engine's token.
-func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
+func token(st *State, v engine.Viewer, t board.Token, f *Fighter, room *tokenRoom) board.Token {
 	visible := func(id string) bool { return id != "" && engine.Visible(st, v, id) }
 	t.Initiative = f.Card
 	if f.WildCard {
 		t.Tags = append(t.Tags, "Wild Card")
 	}
 	if mw := f.MaxWounds(); mw > 0 {
-		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(mw)}
+		t.Health = room.meter(board.Meter{Label: "Wounds", Value: f.Wounds, Max: mw, Text: "Wounds " + strconv.Itoa(f.Wounds) + "/" + strconv.Itoa(mw)})
 	} else if f.Wounds > 0 {
-		t.Health = &board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"}
+		t.Health = room.meter(board.Meter{Label: "Wounds", Value: f.Wounds, Max: 1, Text: "Wounded"})
 	}
-	t.Conditions = make([]board.Condition, 0, 2)
+	t.Conditions = room.takeConditions()
 	cond := func(id, label, icon, text string) {
 		t.Conditions = append(t.Conditions, board.Condition{ID: id, Label: label, Icon: icons[icon], Text: text})
 	}
@@ -155,7 +240,7 @@ func token(st *State, v engine.Viewer, t board.Token, f *Fighter) board.Token {
 	if !v.GM && !v.CanCommand(f.ID) {
 		return t
 	}
-	t.Stats = append(make([]board.Stat, 0, len(t.Stats)+5), t.Stats...)
+	t.Stats = append(room.takeStats(), t.Stats...)
 	t.Stats = append(t.Stats,
 		board.Stat{Label: "Parry", Value: strconv.Itoa(f.Parry() + f.Defend)},
 		board.Stat{Label: "Toughness", Value: toughnessText(f)},

@@ -11,9 +11,8 @@ import (
 // card is a fighter's sheet as its token shows it: traits, weapons and
 // powers. They never change once parseFighter has made them, yet every
 // command's GM view shows them for every fighter; so a fighter's card is
-// built the first time it is shown and kept for every later view of it. A
-// copy of the state (engine.Copy leaves unexported fields out) builds its
-// own when first shown.
+// built the first time it is shown and kept (an engine.Memo) for every
+// later view of it and of every later copy of the state.
 //
 // Views share the card's slices: nothing may change a token's Sheet in
 // place.
@@ -22,15 +21,13 @@ type card struct {
 }
 
 // card returns f's card, building it the first time. Readers of one state
-// may project it at once: the card is published atomically, and two that
-// build it together build the same.
+// may project it at once: the memo keeps the first card built, and two
+// that build it together build the same.
 func (f *Fighter) card() *card {
 	if c := f.shown.Load(); c != nil {
 		return c
 	}
-	c := &card{sheet: slices.Clip(sheetSections(f))} // full: a view appending gets its own array
-	f.shown.Store(c)
-	return c
+	return f.shown.Keep(&card{sheet: slices.Clip(sheetSections(f))}) // full: a view appending gets its own array
 }
 
 // sheetSections is the token's sheet: attributes in their usual order, skills by

@@ -8,7 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
+
+	"github.com/fray-vtt/fray/internal/engine"
 
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -272,7 +273,7 @@ type Fighter struct {
 	Rose       bool `json:"rose,omitempty"`  // rose from prone this turn: −2 on Running
 	Spoke      bool `json:"spoke,omitempty"` // tried to speak through a garrotte this turn
 
-	shown atomic.Pointer[card] // the fighter's card, once shown (see card)
+	shown engine.Memo[card] // the fighter's card, once shown (see card)
 }
 
 // resetLedger clears the turn ledger, leaving mp Movement points.
