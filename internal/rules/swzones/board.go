@@ -157,21 +157,18 @@ func newTokenRoom(n, withStats int) *tokenRoom {
 		meters: make([]board.Meter, 0, n)}
 }
 
-func (r *tokenRoom) takeConditions() []board.Condition {
-	if len(r.conditions) < tokenConditions {
-		return make([]board.Condition, 0, tokenConditions)
-	}
-	out := r.conditions[:0:tokenConditions]
-	r.conditions = r.conditions[tokenConditions:]
-	return out
-}
+func (r *tokenRoom) takeConditions() []board.Condition { return take(&r.conditions, tokenConditions) }
 
-func (r *tokenRoom) takeStats() []board.Stat {
-	if len(r.stats) < tokenStats {
-		return make([]board.Stat, 0, tokenStats)
+func (r *tokenRoom) takeStats() []board.Stat { return take(&r.stats, tokenStats) }
+
+// take returns an empty slice of capacity n cut from the front of room, or
+// a new one once room is used up.
+func take[T any](room *[]T, n int) []T {
+	if len(*room) < n {
+		return make([]T, 0, n)
 	}
-	out := r.stats[:0:tokenStats]
-	r.stats = r.stats[tokenStats:]
+	out := (*room)[:0:n]
+	*room = (*room)[n:]
 	return out
 }
 
