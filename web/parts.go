@@ -10,10 +10,9 @@ import (
 	"strings"
 
 	"github.com/a-h/templ"
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 )
 
 // A Part is an element of a section that an update may replace alone: the
@@ -156,7 +155,7 @@ func ReplaceParts(markup string, parts map[string]string) (out string, found []s
 	}
 	var spans []at
 	for id := range parts {
-		if start, end, ok := elementByID(markup, id); ok {
+		if start, end, ok := htmlscan.ElementByID(markup, id); ok {
 			spans = append(spans, at{id, start, end})
 		}
 	}
@@ -179,66 +178,6 @@ func ReplaceParts(markup string, parts map[string]string) (out string, found []s
 	b.WriteString(markup[prev:])
 	return b.String(), found
 }
-
-// elementByID finds the element of id id in markup: its outer HTML is
-// markup[start:end].
-func elementByID(markup, id string) (start, end int, ok bool) {
-	z := html.NewTokenizer(strings.NewReader(markup))
-	at, depth := 0, 0
-	start = -1
-	for {
-		tt := z.Next()
-		n := len(z.Raw())
-		switch tt {
-		case html.ErrorToken:
-			return 0, 0, false
-		case html.StartTagToken:
-			name, more := z.TagName()
-			void := voidElements[atom.Lookup(name)]
-			if start < 0 {
-				for more {
-					var k, v []byte
-					k, v, more = z.TagAttr()
-					if string(k) == "id" && string(v) == id {
-						start = at
-						if void {
-							return start, at + n, true
-						}
-					}
-				}
-				if start < 0 {
-					break
-				}
-			}
-			if !void {
-				depth++
-			}
-		case html.EndTagToken:
-			if start >= 0 {
-				depth--
-				if depth == 0 {
-					return start, at + n, true
-				}
-			}
-		case html.SelfClosingTagToken:
-			if start < 0 {
-				_, more := z.TagName()
-				for more {
-					var k, v []byte
-					k, v, more = z.TagAttr()
-					if string(k) == "id" && string(v) == id {
-						return at, at + n, true
-					}
-				}
-			}
-		}
-		at += n
-	}
-}
-
-// voidElements have no end tag.
-var voidElements = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
-	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}
 
 // recordSection renders section key of m into buf, recording where its
 // parts sit into m.parts.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 )
 
 // TestReplaceParts: the element of an id is found whole — nested elements
@@ -63,7 +64,7 @@ func TestRenderPartsLocatesParts(t *testing.T) {
 					t.Errorf("%s: part #%s at %d:%d is %.80q", viewer.Key(), p.ID, p.Start, p.End, m)
 				}
 				seen[p.ID] = true
-				if start, end, ok := elementByID(html[key], p.ID); !ok || start != p.Start || end != p.End {
+				if start, end, ok := htmlscan.ElementByID(html[key], p.ID); !ok || start != p.Start || end != p.End {
 					t.Errorf("%s: part #%s at %d:%d, its element at %d:%d", viewer.Key(), p.ID, p.Start, p.End, start, end)
 				}
 			}

@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 )
 
 // page is what a page client (-html) holds of the encounter page: the
@@ -46,7 +44,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 			if p.last[key] == h && !p.stale[key] {
 				continue
 			}
-			ids, err := topIDs(h)
+			ids, err := htmlscan.TopIDs(h)
 			if err != nil {
 				return fmt.Errorf("fragment %s: %w", key, err)
 			}
@@ -61,7 +59,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 				}
 			}
 		case key == "log" || key == "chat":
-			ids, err := topIDs(h)
+			ids, err := htmlscan.TopIDs(h)
 			if err != nil {
 				return fmt.Errorf("fragment %s: %w", key, err)
 			}
@@ -87,7 +85,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 				p.lists[key] = append([]string(nil), l[len(l)-maxEntries:]...)
 			}
 		case key == "cards":
-			if _, err := topIDs(h); err != nil {
+			if _, err := htmlscan.TopIDs(h); err != nil {
 				return fmt.Errorf("fragment %s: %w", key, err)
 			}
 		}
@@ -106,7 +104,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 // replaces: the next combatant's actions in place of the last one's).
 func (p *page) applyParts(parts map[string]string) error {
 	for id, h := range parts {
-		ids, err := topIDs(h)
+		ids, err := htmlscan.TopIDs(h)
 		if err != nil {
 			return fmt.Errorf("part %s: %w", id, err)
 		}
@@ -133,49 +131,3 @@ func (p *page) applyParts(parts map[string]string) error {
 	}
 	return nil
 }
-
-// topIDs tokenizes an HTML fragment to its end and returns the id (or "")
-// of each of its top-level elements.
-func topIDs(s string) ([]string, error) {
-	z := html.NewTokenizer(strings.NewReader(s))
-	var ids []string
-	depth := 0
-	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			if err := z.Err(); err != io.EOF {
-				return nil, err
-			}
-			if depth != 0 {
-				return ids, fmt.Errorf("%d elements left open", depth)
-			}
-			return ids, nil
-		case html.StartTagToken:
-			name, more := z.TagName()
-			if depth == 0 {
-				id := ""
-				for more {
-					var k, v []byte
-					k, v, more = z.TagAttr()
-					if string(k) == "id" {
-						id = string(v)
-					}
-				}
-				ids = append(ids, id)
-			}
-			if !voidElements[atom.Lookup(name)] {
-				depth++
-			}
-		case html.EndTagToken:
-			depth--
-		case html.SelfClosingTagToken:
-			if depth == 0 {
-				ids = append(ids, "")
-			}
-		}
-	}
-}
-
-// voidElements have no end tag.
-var voidElements = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, atom.Col: true, atom.Embed: true,
-	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}

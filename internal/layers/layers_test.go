@@ -18,9 +18,9 @@ const module = "github.com/fray-vtt/fray"
 var layers = [][]string{
 	// error codes
 	{"internal/fray"},
-	// dice, strict JSON, browser origins, uploaded pictures, embedded files, a private
+	// dice, strict JSON, reading HTML fragments, browser origins, uploaded pictures, embedded files, a private
 	// PostgreSQL
-	{"internal/dice", "internal/strictjson", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster"},
+	{"internal/dice", "internal/strictjson", "internal/htmlscan", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster"},
 	// the position models' vocabulary; what anyone can check of a history
 	// (the hash chain, provable dice, sealed answers: a third party's
 	// verifier, over the dice derivation alone)
