@@ -278,6 +278,9 @@ type model struct {
 	// shell renders the battlefield with holes for what differs between
 	// viewers who see the same tokens (Sections.battlefield).
 	shell bool
+	// skel, when set, renders the battlefield's skeleton: the shell with a
+	// hole for each token's face and roster row (Sections.shell).
+	skel *skeleton
 }
 
 // actionInfo is an action with the element ids its form uses.

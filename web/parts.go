@@ -243,16 +243,6 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 	return html, nil
 }
 
-// setShellParts keeps with the battlefield's shell (key k) where its parts
-// sit in its markup, holes marked (holeMarker).
-func (s *Sections) setShellParts(k *bytes.Buffer, at []Part) {
-	s.mu.Lock()
-	if e := s.memo[string(k.Bytes())]; e != nil {
-		e.at = at
-	}
-	s.mu.Unlock()
-}
-
 // shellParts is where the parts of the battlefield's shell (key k) sit.
 func (s *Sections) shellParts(k *bytes.Buffer) []Part {
 	s.mu.Lock()

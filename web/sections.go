@@ -68,7 +68,11 @@ type memoEntry struct {
 	html  string
 	parts []string // a battlefield's shell, split at its holes
 	at    []Part   // where a section's parts sit (RenderParts)
-	used  uint64
+	// skeleton is a battlefield's skeleton (Sections.shell); skel, a
+	// shell's, the entry of the skeleton it was filled from.
+	skeleton *skeleton
+	skel     *memoEntry
+	used     uint64
 }
 
 // NewSections returns an empty Sections.
@@ -178,8 +182,8 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 		sm := m.derive(in)
 		sm.memo, sm.shell = s, true
 		sm.rec = &partRecorder{} // where the shell's parts sit (RenderParts)
-		buf.Reset()
-		if err := battlefieldSection(sm).Render(ctx, buf); err != nil {
+		skel, err := s.shell(ctx, sm, in, buf)
+		if err != nil {
 			return "", err
 		}
 		at, err := sm.rec.locate(buf.String())
@@ -190,8 +194,9 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 		if len(parts) != len(sm.board.Tokens)+2 {
 			return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(sm.board.Tokens))
 		}
-		s.storeParts(k, parts)
-		s.setShellParts(k, at)
+		s.mu.Lock()
+		s.memo[k.String()] = &memoEntry{parts: parts, at: at, skel: skel, used: s.update}
+		s.mu.Unlock()
 	}
 	if len(parts) != len(m.board.Tokens)+2 {
 		return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(m.board.Tokens))
@@ -218,6 +223,133 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 	return html, nil
 }
 
+// shell renders the battlefield's shell of sm, whose input is in
+// (shellInput), into buf: its skeleton — the shell with a hole for each
+// token's face and roster row — rendered once per distinct skeletonInput
+// and kept, its holes filled with the faces and rows (memoised each). An
+// update that changes tokens but not where they stand (whose turn it is,
+// a wound, a condition) renders no part of the board but those tokens'
+// faces and rows.
+//
+// It returns the skeleton's entry in the memo (nil for a board without
+// one), which the shell keeps in use while it is (lookupParts).
+func (s *Sections) shell(ctx context.Context, sm *model, in engine.View, buf *bytes.Buffer) (*memoEntry, error) {
+	kin, ok := skeletonInput(in)
+	if !ok {
+		buf.Reset()
+		return nil, battlefieldSection(sm).Render(ctx, buf)
+	}
+	k := keyBuffers.Get().(*bytes.Buffer)
+	defer keyBuffers.Put(k)
+	k.Reset()
+	k.WriteString("skeleton")
+	k.WriteByte(0)
+	k.WriteString(sm.act)
+	k.WriteByte(0)
+	kb, err := keyBuf(k.AvailableBuffer()).shell(kin)
+	if err != nil {
+		return nil, err
+	}
+	k.Write(kb)
+	s.mu.Lock()
+	e := s.memo[string(k.Bytes())]
+	if e != nil {
+		e.used = s.update
+	}
+	s.mu.Unlock()
+	if e == nil {
+		km := sm.derive(kin)
+		km.memo, km.shell = s, true
+		km.skel = &skeleton{}
+		buf.Reset()
+		if err := battlefieldSection(km).Render(ctx, buf); err != nil {
+			return nil, err
+		}
+		sk := km.skel
+		sk.pieces = strings.Split(buf.String(), skeletonMarker)
+		if len(sk.pieces) != len(sk.holes)+1 {
+			return nil, fmt.Errorf("the battlefield's skeleton has %d holes for %d parts", len(sk.pieces)-1, len(sk.holes))
+		}
+		e = &memoEntry{skeleton: sk, used: s.update}
+		s.mu.Lock()
+		s.memo[k.String()] = e
+		s.mu.Unlock()
+	}
+	sk := e.skeleton
+	buf.Reset()
+	buf.WriteString(sk.pieces[0])
+	for i, h := range sk.holes {
+		var c templ.Component
+		if h.row >= 0 {
+			if h.row >= len(sm.board.Tokens) || sm.board.Tokens[h.row].ID != h.token {
+				return nil, fmt.Errorf("the battlefield's skeleton has a row for %q where the board has another", h.token)
+			}
+			r := sm.rosterRow(&sm.board.Tokens[h.row])
+			c = sm.memoized("roster", r, rosterItem(r))
+		} else {
+			t := sm.token(h.token)
+			if t == nil {
+				return nil, fmt.Errorf("the battlefield's skeleton has a face for %q, not on the board", h.token)
+			}
+			f := sm.face(t)
+			c = sm.memoized("face", f, faceOf(f))
+		}
+		if err := c.Render(ctx, buf); err != nil {
+			return nil, err
+		}
+		buf.WriteString(sk.pieces[i+1])
+	}
+	return e, nil
+}
+
+// skeleton is the battlefield's shell with a hole (skeletonMarker) for each
+// token's face and roster row: pieces split at the holes, and what fills
+// each.
+type skeleton struct {
+	pieces []string
+	holes  []skeletonHole
+}
+
+// skeletonHole is the face of a token in a drawing (row < 0), or the roster
+// row of the board's token number row.
+type skeletonHole struct {
+	token string
+	row   int
+}
+
+// hole writes a hole for token's face (row < 0) or the roster row of the
+// board's token number row, and notes what fills it.
+func (sk *skeleton) hole(token string, row int) templ.Component {
+	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
+		sk.holes = append(sk.holes, skeletonHole{token: token, row: row})
+		_, err := io.WriteString(w, skeletonMarker)
+		return err
+	})
+}
+
+// skeletonMarker marks a hole in the battlefield's skeleton: a comment, as
+// holeMarker (no template of the board writes one).
+const skeletonMarker = "<!--part-->"
+
+// skeletonInput is what the battlefield's skeleton reads of the shell's
+// input in: the shell's input with its tokens reduced to their ids and
+// sides (the drawings place faces by id, the ladder its camps by side) and
+// no one acting (only the tokens say so). The grid's drawing reads every
+// field of its tokens (no faces): it has no skeleton (false).
+func skeletonInput(in engine.View) (engine.View, bool) {
+	if in.Board == nil || in.Board.Model == board.Grid {
+		return engine.View{}, false
+	}
+	in.Acting = nil
+	b := *in.Board
+	b.Tokens = make([]board.Token, len(in.Board.Tokens))
+	for i, t := range in.Board.Tokens {
+		b.Tokens[i] = board.Token{ID: t.ID, Side: t.Side}
+	}
+	in.Board = &b
+	return in, true
+}
+
 // holeMarker marks a hole in the battlefield's shell (hole).
 const holeMarker = "<!--hole-->"
 
@@ -227,16 +359,25 @@ var hole = templ.Raw(holeMarker)
 
 // shellInput is what the battlefield's shell reads of v: the board, the
 // scene, the combatants and sides it names, with no viewer and the tokens
-// without their numbers and sheets (which go in its holes).
+// without their numbers and sheets (which go in its holes); without the
+// board's facts (the status strip's) and icons (the key's, a hole too),
+// which change with the fight where the board does not.
 func shellInput(v engine.View) engine.View {
 	in := engine.View{ID: v.ID, Sides: v.Sides, Combatants: v.Combatants, Acting: v.Acting,
 		Board: v.Board, Scene: v.Scene, SceneFit: v.SceneFit}
-	if v.Board != nil && slices.ContainsFunc(v.Board.Tokens, func(t board.Token) bool { return len(t.Stats) > 0 || len(t.Sheet) > 0 }) {
+	if v.Board == nil {
+		return in
+	}
+	private := slices.ContainsFunc(v.Board.Tokens, func(t board.Token) bool { return len(t.Stats) > 0 || len(t.Sheet) > 0 })
+	if private || len(v.Board.Facts) > 0 || len(v.Board.Legend) > 0 {
 		b := *v.Board
-		b.Tokens = make([]board.Token, len(v.Board.Tokens))
-		for i, t := range v.Board.Tokens {
-			t.Stats, t.Sheet = nil, nil
-			b.Tokens[i] = t
+		b.Facts, b.Legend = nil, nil
+		if private {
+			b.Tokens = make([]board.Token, len(v.Board.Tokens))
+			for i, t := range v.Board.Tokens {
+				t.Stats, t.Sheet = nil, nil
+				b.Tokens[i] = t
+			}
 		}
 		in.Board = &b
 	}
@@ -489,7 +630,8 @@ func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
 	return e.html, true
 }
 
-// lookupParts is lookup for a battlefield's shell.
+// lookupParts is lookup for a battlefield's shell, marking the skeleton
+// it was filled from used too: the next shell may be filled from it.
 func (s *Sections) lookupParts(key *bytes.Buffer) ([]string, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -498,14 +640,10 @@ func (s *Sections) lookupParts(key *bytes.Buffer) ([]string, bool) {
 		return nil, false
 	}
 	e.used = s.update
+	if e.skel != nil {
+		e.skel.used = s.update
+	}
 	return e.parts, true
-}
-
-func (s *Sections) storeParts(key *bytes.Buffer, parts []string) {
-	k := key.String()
-	s.mu.Lock()
-	s.memo[k] = &memoEntry{parts: parts, used: s.update}
-	s.mu.Unlock()
 }
 
 func (s *Sections) store(key *bytes.Buffer, html string) {
