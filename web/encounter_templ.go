@@ -1658,19 +1658,19 @@ func actionsSection(m *model) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		for _, g := range m.groups {
-			templ_7745c5c3_Err = m.part(actionGroupOf(m, g)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = m.actionGroup(g).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
 		if len(m.gm) > 0 {
-			templ_7745c5c3_Err = m.part(gmControls(m)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = m.gmOnly("gm-controls", m.gm, gmControls).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 		}
 		if len(m.danger) > 0 {
-			templ_7745c5c3_Err = m.part(dangerZone(m)).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = m.gmOnly("danger-zone", m.danger, dangerZone).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -247,9 +247,34 @@ func (k keyBuf) tokenSheet(t *board.Token) keyBuf {
 }
 
 // action writes every field of an action item's input.
-func (k keyBuf) action(in actionIn) keyBuf {
-	a := in.Action
-	k = k.str(in.Act).str(a.ID).str(a.Kind).str(a.Actor).str(a.Label).str(a.Help).len(len(a.Fields))
+func (k keyBuf) action(in actionIn) keyBuf { return k.str(in.Act).actionInfo(in.Action) }
+
+// actionGroup writes every field of a group of actions' input.
+func (k keyBuf) actionGroup(in groupIn) keyBuf {
+	g := in.Group
+	k = k.str(in.Act).str(g.Actor).str(g.Name).bool(g.Acting).len(len(g.Main))
+	for _, a := range g.Main {
+		k = k.actionInfo(a)
+	}
+	k = k.len(len(g.More))
+	for _, a := range g.More {
+		k = k.actionInfo(a)
+	}
+	return k
+}
+
+// actionList writes every field of the GM's controls' input.
+func (k keyBuf) actionList(in actionsIn) keyBuf {
+	k = k.str(in.Act).len(len(in.Actions))
+	for _, a := range in.Actions {
+		k = k.actionInfo(a)
+	}
+	return k
+}
+
+// actionInfo writes every field of a.
+func (k keyBuf) actionInfo(a actionInfo) keyBuf {
+	k = k.str(a.ID).str(a.Kind).str(a.Actor).str(a.Label).str(a.Help).len(len(a.Fields))
 	for _, f := range a.Fields {
 		k = k.str(f.Name).str(f.Label).str(f.Type).len(len(f.Options))
 		for _, o := range f.Options {

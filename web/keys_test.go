@@ -47,6 +47,8 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 		{"face", reflect.TypeFor[face](), func(v reflect.Value) []byte { return keyBuf(nil).face(v.Interface().(face)) }, map[string]bool{"T": true}},
 		{"rosterRow", reflect.TypeFor[rosterRow](), func(v reflect.Value) []byte { return keyBuf(nil).rosterRow(v.Interface().(rosterRow)) }, map[string]bool{"T": true}},
 		{"action", reflect.TypeFor[actionIn](), func(v reflect.Value) []byte { return keyBuf(nil).action(v.Interface().(actionIn)) }, nil},
+		{"actionGroup", reflect.TypeFor[groupIn](), func(v reflect.Value) []byte { return keyBuf(nil).actionGroup(v.Interface().(groupIn)) }, nil},
+		{"actionList", reflect.TypeFor[actionsIn](), func(v reflect.Value) []byte { return keyBuf(nil).actionList(v.Interface().(actionsIn)) }, nil},
 		{"common", reflect.TypeFor[commonFields](), func(v reflect.Value) []byte {
 			f := v.Interface().(commonFields)
 			return keyBuf(nil).common(engine.View{ID: f.ID, Sides: f.Sides, Combatants: f.Combatants})

@@ -704,6 +704,50 @@ func (m *model) actionItem(a actionInfo) templ.Component {
 	return m.memoized("action", actionIn{m.act, a}, actionItemOf(m.act, a))
 }
 
+// actionGroup is a combatant's group of actions in the action bar (a
+// part), rendered once per distinct group and form target: most groups are
+// as they were from one update to the next.
+func (m *model) actionGroup(g actionGroup) templ.Component {
+	if m.memo == nil {
+		return m.part(actionGroupOf(m, g))
+	}
+	return m.memoized("action-group", groupIn{m.act, g}, actionGroupOf(m, g))
+}
+
+// groupIn is all a group of actions shows: the group and where its forms
+// post.
+type groupIn struct {
+	Act   string
+	Group actionGroup
+}
+
+func (g groupIn) appendKey(k keyBuf) keyBuf { return k.actionGroup(g) }
+
+// gmOnly is the GM's controls of kind ("gm-controls", "danger-zone": a
+// part each) rendered by c from actions alone, once per distinct actions
+// and form target.
+func (m *model) gmOnly(kind string, actions []actionInfo, c func(*model) templ.Component) templ.Component {
+	alone := &model{act: m.act, memo: m.memo}
+	if kind == "danger-zone" {
+		alone.danger = actions
+	} else {
+		alone.gm = actions
+	}
+	if m.memo == nil {
+		return m.part(c(alone))
+	}
+	return m.memoized(kind, actionsIn{m.act, actions}, c(alone))
+}
+
+// actionsIn is all the GM's controls show: the actions and where their
+// forms post.
+type actionsIn struct {
+	Act     string
+	Actions []actionInfo
+}
+
+func (a actionsIn) appendKey(k keyBuf) keyBuf { return k.actionList(a) }
+
 // actionIn is all an action item shows: the action and where its form
 // posts.
 type actionIn struct {
