@@ -246,16 +246,6 @@ func (s *Sections) sectionParts(ctx context.Context, key string, k *bytes.Buffer
 	return html, nil
 }
 
-// shellParts is where the parts of the battlefield's shell (key k) sit.
-func (s *Sections) shellParts(k *bytes.Buffer) []Part {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if e := s.memo[string(k.Bytes())]; e != nil {
-		return e.at
-	}
-	return nil
-}
-
 // shellParts places the parts of a battlefield's shell (at, in the shell's
 // markup with its holes marked) in html, the shell's pieces (split at its
 // holes) filled for one viewer, piece i written at starts[i]; the first

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/a-h/templ"
 	gojson "github.com/goccy/go-json"
@@ -72,6 +73,7 @@ type memoEntry struct {
 	// shell's, the entry of the skeleton it was filled from.
 	skeleton *skeleton
 	skel     *memoEntry
+	filled   []filledShell // a shell's, filled for viewers
 	used     uint64
 }
 
@@ -177,8 +179,8 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 		return "", err
 	}
 	k.Write(shell)
-	parts, ok := s.lookupParts(k)
-	if !ok {
+	e := s.lookupShell(k)
+	if e == nil {
 		sm := m.derive(in)
 		sm.memo, sm.shell = s, true
 		sm.rec = &partRecorder{} // where the shell's parts sit (RenderParts)
@@ -190,37 +192,110 @@ func (s *Sections) battlefield(ctx context.Context, v engine.View, m *model, buf
 		if err != nil {
 			return "", err
 		}
-		parts = strings.Split(buf.String(), holeMarker)
+		parts := strings.Split(buf.String(), holeMarker)
 		if len(parts) != len(sm.board.Tokens)+2 {
 			return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(sm.board.Tokens))
 		}
+		e = &memoEntry{parts: parts, at: at, skel: skel, used: s.update}
 		s.mu.Lock()
-		s.memo[k.String()] = &memoEntry{parts: parts, at: at, skel: skel, used: s.update}
+		s.memo[k.String()] = e
 		s.mu.Unlock()
 	}
+	parts := e.parts
 	if len(parts) != len(m.board.Tokens)+2 {
 		return "", fmt.Errorf("the battlefield's shell has %d holes for %d tokens", len(parts)-1, len(m.board.Tokens))
 	}
-	starts := make([]int, len(parts)) // where each piece of the shell is written
-	buf.Reset()
-	buf.WriteString(parts[0])
-	if err := boardLegend(m).Render(ctx, buf); err != nil {
+	// What fills the holes, from the memo: the key, then each token's
+	// numbers and sheet.
+	fills := make([]string, 1+2*len(m.board.Tokens))
+	l := m.legend()
+	if fills[0], err = s.fragment(ctx, m, "legend", l, boardKey(l)); err != nil {
 		return "", err
 	}
-	starts[1] = buf.Len()
-	buf.WriteString(parts[1])
 	for i := range m.board.Tokens {
-		if err := m.private(&m.board.Tokens[i]).Render(ctx, buf); err != nil {
-			return "", err
+		t := &m.board.Tokens[i]
+		if len(t.Stats) > 0 {
+			if fills[1+2*i], err = s.fragment(ctx, m, "stats", statsOf(t.Stats), tokenStats(t.Stats)); err != nil {
+				return "", err
+			}
 		}
-		starts[i+2] = buf.Len()
-		buf.WriteString(parts[i+2])
+		if len(t.Sheet) > 0 {
+			if fills[2+2*i], err = s.fragment(ctx, m, "sheet", sheetOf{t}, tokenSheet(t)); err != nil {
+				return "", err
+			}
+		}
 	}
-	html := buf.String()
+	// The same shell filled with the same fills (the memo's own strings) is
+	// the board this viewer, or another, had: the same string, not a copy.
+	s.mu.Lock()
+	for _, f := range e.filled {
+		if sameStrings(f.fills, fills) {
+			s.mu.Unlock()
+			if m.parts != nil {
+				m.parts["battlefield"] = f.at
+			}
+			return f.html, nil
+		}
+	}
+	s.mu.Unlock()
+	starts := make([]int, len(parts)) // where each piece of the shell is written
+	n := len(fills[0])
+	for i := range parts {
+		n += len(parts[i])
+	}
+	for _, f := range fills[1:] {
+		n += len(f)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(parts[0])
+	b.WriteString(fills[0])
+	starts[1] = b.Len()
+	b.WriteString(parts[1])
+	for i := range m.board.Tokens {
+		b.WriteString(fills[1+2*i])
+		b.WriteString(fills[2+2*i])
+		starts[i+2] = b.Len()
+		b.WriteString(parts[i+2])
+	}
+	html := b.String()
+	at := shellParts(html, e.at, parts, starts)
+	s.mu.Lock()
+	if len(e.filled) == maxFilled {
+		e.filled = e.filled[1:]
+	}
+	e.filled = append(e.filled, filledShell{fills: fills, html: html, at: at})
+	s.mu.Unlock()
 	if m.parts != nil {
-		m.parts["battlefield"] = shellParts(html, s.shellParts(k), parts, starts)
+		m.parts["battlefield"] = at
 	}
 	return html, nil
+}
+
+// filledShell is a battlefield's shell filled: with what (fills), into
+// what markup, its parts where.
+type filledShell struct {
+	fills []string
+	html  string
+	at    []Part
+}
+
+// maxFilled is how many filled boards a shell keeps: about one per
+// distinct viewer of the table.
+const maxFilled = 4
+
+// sameStrings reports whether a and b hold the same strings, each the same
+// bytes in memory (the memo's): equal, told without reading them.
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) || len(a[i]) > 0 && unsafe.StringData(a[i]) != unsafe.StringData(b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // shell renders the battlefield's shell of sm, whose input is in
@@ -382,26 +457,6 @@ func shellInput(v engine.View) engine.View {
 		in.Board = &b
 	}
 	return in
-}
-
-// private is tokenPrivate(t): its numbers rendered once per distinct
-// numbers, its sheet once per distinct token and sheet (a sheet rarely
-// changes, the numbers often); nothing for a token the viewer may not read.
-func (m *model) private(t *board.Token) templ.Component {
-	if len(t.Stats) == 0 && len(t.Sheet) == 0 {
-		return templ.NopComponent
-	}
-	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		if len(t.Stats) > 0 {
-			if err := m.memoized("stats", statsOf(t.Stats), tokenStats(t.Stats)).Render(ctx, w); err != nil {
-				return err
-			}
-		}
-		if len(t.Sheet) > 0 {
-			return m.memoized("sheet", sheetOf{t}, tokenSheet(t)).Render(ctx, w)
-		}
-		return nil
-	})
 }
 
 // encodeKey appends in's encoding to k: JSON without escaping HTML (a key
@@ -630,20 +685,20 @@ func (s *Sections) lookup(key *bytes.Buffer) (string, bool) {
 	return e.html, true
 }
 
-// lookupParts is lookup for a battlefield's shell, marking the skeleton
+// lookupShell is lookup for a battlefield's shell, marking the skeleton
 // it was filled from used too: the next shell may be filled from it.
-func (s *Sections) lookupParts(key *bytes.Buffer) ([]string, bool) {
+func (s *Sections) lookupShell(key *bytes.Buffer) *memoEntry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	e, ok := s.memo[string(key.Bytes())]
 	if !ok {
-		return nil, false
+		return nil
 	}
 	e.used = s.update
 	if e.skel != nil {
 		e.skel.used = s.update
 	}
-	return e.parts, true
+	return e
 }
 
 func (s *Sections) store(key *bytes.Buffer, html string) {
