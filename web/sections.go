@@ -75,6 +75,7 @@ type memoEntry struct {
 	skel     *memoEntry
 	filled   []filledShell // a shell's, filled for viewers
 	used     uint64
+	keep     uint64 // how many updates more than two it is kept unused (longLived)
 }
 
 // NewSections returns an empty Sections.
@@ -86,13 +87,13 @@ func (s *Sections) Render(ctx context.Context, v engine.View, newEvents []engine
 }
 
 // Next says an update is done: what neither it nor the one before used is
-// forgotten.
+// forgotten, but for the parts that come back (longLived), kept longer.
 func (s *Sections) Next() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.update++
 	for k, e := range s.memo {
-		if e.used+1 < s.update {
+		if e.used+1+e.keep < s.update {
 			delete(s.memo, k)
 		}
 	}
@@ -668,9 +669,22 @@ func (s *Sections) fragment(ctx context.Context, m *model, kind string, in any, 
 		return "", err
 	}
 	html = buf.String()
-	s.store(k, html)
+	k2 := k.String()
+	s.mu.Lock()
+	s.memo[k2] = &memoEntry{html: html, used: s.update, keep: longLived[kind]}
+	s.mu.Unlock()
 	return html, nil
 }
+
+// longLived are the kinds of parts kept for this many updates more after
+// they were last used: those that come back after a few updates unused. A
+// combatant's actions come back at its next turn, as they were but for
+// what moved (most of its action items); a token's face and roster row are
+// looked up only when the board's shell changed, and come back as they
+// were when the token is (the one whose turn ended). They are kept for a
+// round of six combatants' turns or so (docs/performance.md, "Fifth
+// pass", says what that saves and costs).
+var longLived = map[string]uint64{"action": 14, "action-group": 14, "gm-controls": 14, "face": 14, "roster": 14}
 
 // lookup finds the input encoded in key in the memo, marking it used by
 // this update. Looking a map up by string(bytes) copies nothing.
