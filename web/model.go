@@ -342,9 +342,16 @@ func newModelOf(v engine.View, act string, like *model) *model {
 	if m.board == nil {
 		m.board = listBoard(v)
 	}
-	m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
-	for i := range m.board.Tokens {
-		m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
+	if like != nil && like.board == m.board {
+		m.tokens = like.tokens
+	} else {
+		m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
+		for i := range m.board.Tokens {
+			m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
+		}
+	}
+	if len(v.Actions) == 0 {
+		return m
 	}
 	// Give each action form a stable id derived from its actor and kind, so
 	// that focus survives a re-render; duplicates get a numeric suffix.
