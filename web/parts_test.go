@@ -2,8 +2,11 @@ package web
 
 import (
 	"context"
+	"slices"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/board/boardtest"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/htmlscan"
 )
@@ -69,5 +72,62 @@ func TestRenderPartsLocatesParts(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestBattlefieldFilledFromItsSkeleton: a board whose tokens change but not
+// where they stand (whose turn it is, a wound, a name, a tag) is filled
+// from the skeleton its first render left (Sections.shell) — one skeleton
+// for both renders — and is what Fragments renders, parts and all, for
+// every sample board that has a skeleton (all but the grid's).
+func TestBattlefieldFilledFromItsSkeleton(t *testing.T) {
+	ctx := context.Background()
+	for _, s := range boardtest.All() {
+		if s.View.Board == nil || s.View.Board.Model == board.Grid {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			sec := NewSections()
+			if _, _, err := sec.RenderParts(ctx, s.View, nil, true); err != nil {
+				t.Fatal(err)
+			}
+			sec.Next()
+			v := s.View
+			b := *v.Board
+			b.Tokens = slices.Clone(b.Tokens)
+			for i := range b.Tokens {
+				tok := &b.Tokens[i]
+				tok.Acting, tok.Down = !tok.Acting, !tok.Down
+				tok.Name += " the Second"
+				tok.Tags = append(slices.Clone(tok.Tags), "Changed")
+				tok.Health = &board.Meter{Label: "Wounds", Value: i % 3, Max: 3, Text: "changed"}
+			}
+			v.Board = &b
+			html, parts, err := sec.RenderParts(ctx, v, nil, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Fragments(ctx, v, nil, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if html["battlefield"] != want["battlefield"] {
+				t.Fatalf("the battlefield differs from Fragments':\n%s\nwant\n%s", html["battlefield"], want["battlefield"])
+			}
+			for _, p := range parts["battlefield"] {
+				if start, end, ok := htmlscan.ElementByID(html["battlefield"], p.ID); !ok || start != p.Start || end != p.End {
+					t.Errorf("part #%s at %d:%d, its element at %d:%d", p.ID, p.Start, p.End, start, end)
+				}
+			}
+			skeletons := 0
+			for _, e := range sec.memo {
+				if e.skeleton != nil {
+					skeletons++
+				}
+			}
+			if skeletons != 1 {
+				t.Errorf("%d skeletons for two renders of one board's places", skeletons)
+			}
+		})
 	}
 }
