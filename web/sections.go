@@ -47,9 +47,15 @@ import (
 // each token's numbers and sheet, which only the GM and the token's player
 // read. Its shell — the rest — is memoised whole and its holes filled per
 // viewer; the "mine" marks on the viewer's own tokens are the page's
-// (app.js), not the markup's. The action bar is not memoised whole
-// (unmemoised): its input holds the viewer's own combatants' actions, so
-// no two viewers share it; its forms are memoised.
+// (app.js), not the markup's. The shell is itself filled from a skeleton
+// (Sections.shell) — the board with a hole for each token's face and
+// roster row — memoised by where the tokens stand, so a command that
+// moves no one renders only the faces and rows that changed. The action
+// bar is not memoised whole (unmemoised): its input holds the viewer's own
+// combatants' actions, so no two viewers share it; its groups of actions
+// and its forms are memoised. The parts that come back after a few updates
+// unused (a combatant's actions at its next turn) are kept longer
+// (longLived).
 //
 // RenderParts also says where the parts of the battlefield, the action bar
 // and the turn order sit in their markup (Part, parts.go), so that a page
