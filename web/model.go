@@ -153,7 +153,16 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
-	m := newModel(v, act)
+	var m *model
+	if memo != nil {
+		like := memo.lookupsFor(v)
+		m = newModelOf(v, act, like)
+		if like == nil {
+			memo.keepLookups(m)
+		}
+	} else {
+		m = newModel(v, act)
+	}
 	m.memo = memo
 	m.parts = parts
 	out := make(map[string]string, len(SectionKeys)+3)
@@ -281,6 +290,9 @@ type model struct {
 	// skel, when set, renders the battlefield's skeleton: the shell with a
 	// hole for each token's face and roster row (Sections.shell).
 	skel *skeleton
+	// bare is the list board (and its lookup) of the models derived from
+	// this one that have no board and no one acting (newModelOf).
+	bare *model
 }
 
 // actionInfo is an action with the element ids its form uses.
@@ -340,15 +352,24 @@ func newModelOf(v engine.View, act string, like *model) *model {
 		}
 	}
 	if m.board == nil {
-		m.board = listBoard(v)
-	}
-	if like != nil && like.board == m.board {
-		m.tokens = like.tokens
-	} else {
-		m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
-		for i := range m.board.Tokens {
-			m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
+		if like != nil && len(v.Acting) == 0 && sameSlice(v.Combatants, like.v.Combatants) {
+			// The sections that read no board, derived from like: one
+			// list for all of them.
+			if like.bare == nil {
+				like.bare = &model{board: listBoard(engine.View{Combatants: v.Combatants})}
+				like.bare.tokens = tokenLookup(like.bare.board)
+			}
+			m.board, m.tokens = like.bare.board, like.bare.tokens
+		} else {
+			m.board = listBoard(v)
 		}
+	}
+	switch {
+	case m.tokens != nil: // the bare list's
+	case like != nil && like.board == m.board:
+		m.tokens = like.tokens
+	default:
+		m.tokens = tokenLookup(m.board)
 	}
 	if len(v.Actions) == 0 {
 		return m
@@ -408,6 +429,15 @@ func newModelOf(v engine.View, act string, like *model) *model {
 		return 0
 	})
 	return m
+}
+
+// tokenLookup maps each token of b by its id.
+func tokenLookup(b *board.Board) map[string]*board.Token {
+	tokens := make(map[string]*board.Token, len(b.Tokens))
+	for i := range b.Tokens {
+		tokens[b.Tokens[i].ID] = &b.Tokens[i]
+	}
+	return tokens
 }
 
 // listBoard is the board of a ruleset that draws none: every combatant a

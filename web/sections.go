@@ -68,6 +68,29 @@ type Sections struct {
 	mu     sync.Mutex
 	memo   map[string]*memoEntry // a part's fragment by its input's encoding
 	update uint64                // counts Next's calls
+	// lookups are the last viewer's lookups of combatants and sides
+	// (lookupsFor): the viewers of an update most often see the same.
+	lookups *model
+}
+
+// lookupsFor returns a model holding lookups of combatants and sides equal
+// to v's, made for an earlier viewer, or nil.
+func (s *Sections) lookupsFor(v engine.View) *model {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if l := s.lookups; l != nil && slices.Equal(l.v.Combatants, v.Combatants) && slices.Equal(l.v.Sides, v.Sides) {
+		return l
+	}
+	return nil
+}
+
+// keepLookups keeps m's lookups of combatants and sides for the next
+// viewer (lookupsFor).
+func (s *Sections) keepLookups(m *model) {
+	l := &model{v: engine.View{Combatants: m.v.Combatants, Sides: m.v.Sides}, names: m.names, byID: m.byID, sideNo: m.sideNo}
+	s.mu.Lock()
+	s.lookups = l
+	s.mu.Unlock()
 }
 
 // memoEntry is a rendered part and the last update that used it.
