@@ -272,6 +272,12 @@ func (k keyBuf) actionList(in actionsIn) keyBuf {
 	return k
 }
 
+// orderEntry writes every field of e.
+func (k keyBuf) orderEntry(e orderEntry) keyBuf {
+	return k.str(e.ID).str(e.Token).str(e.SideClass).bool(e.Current).bool(e.Out).str(e.Name).
+		str(e.Initiative).str(e.Portrait).meter(e.Health)
+}
+
 // actionInfo writes every field of a.
 func (k keyBuf) actionInfo(a actionInfo) keyBuf {
 	k = k.str(a.ID).str(a.Kind).str(a.Actor).str(a.Label).str(a.Help).len(len(a.Fields))

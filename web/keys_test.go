@@ -48,6 +48,7 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 		{"rosterRow", reflect.TypeFor[rosterRow](), func(v reflect.Value) []byte { return keyBuf(nil).rosterRow(v.Interface().(rosterRow)) }, map[string]bool{"T": true}},
 		{"action", reflect.TypeFor[actionIn](), func(v reflect.Value) []byte { return keyBuf(nil).action(v.Interface().(actionIn)) }, nil},
 		{"actionGroup", reflect.TypeFor[groupIn](), func(v reflect.Value) []byte { return keyBuf(nil).actionGroup(v.Interface().(groupIn)) }, nil},
+		{"orderEntry", reflect.TypeFor[orderEntry](), func(v reflect.Value) []byte { return keyBuf(nil).orderEntry(v.Interface().(orderEntry)) }, nil},
 		{"actionList", reflect.TypeFor[actionsIn](), func(v reflect.Value) []byte { return keyBuf(nil).actionList(v.Interface().(actionsIn)) }, nil},
 		{"common", reflect.TypeFor[commonFields](), func(v reflect.Value) []byte {
 			f := v.Interface().(commonFields)

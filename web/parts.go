@@ -30,9 +30,9 @@ type Part struct {
 // element carries a stable id unique on the page: a roster row (tok-…), a
 // token's face in a drawing (face-…), the board's key (board-key), a
 // combatant's group of actions (ag-…), the GM's controls (ag-gm,
-// danger-zone).
+// danger-zone), a combatant in the turn order (turn-…).
 var partKinds = map[string]bool{"roster": true, "face": true, "legend": true,
-	"action-group": true, "gm-controls": true, "danger-zone": true}
+	"action-group": true, "gm-controls": true, "danger-zone": true, "order-item": true}
 
 // partSections are the sections whose parts are recorded: those that
 // change with nearly every command (whose turn it is, where everyone

@@ -846,6 +846,29 @@ type actionsIn struct {
 
 func (a actionsIn) appendKey(k keyBuf) keyBuf { return k.actionList(a) }
 
+// orderEntry is all the turn order shows of combatant Token: its
+// element's id, its side's class, whether it may act now or is out, its
+// name, and of its token its draw, portrait and health.
+type orderEntry struct {
+	ID, Token, SideClass string
+	Current, Out         bool
+	Name                 string
+	Initiative, Portrait string
+	Health               *board.Meter
+}
+
+func (e orderEntry) appendKey(k keyBuf) keyBuf { return k.orderEntry(e) }
+
+func (m *model) orderEntry(id string) orderEntry {
+	c := m.byID[id]
+	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), Token: id, SideClass: m.sideClass(sideOfID(m, id)),
+		Current: slices.Contains(m.v.Acting, id), Out: c != nil && c.Out, Name: m.name(id)}
+	if t := m.token(id); t != nil {
+		e.Initiative, e.Portrait, e.Health = t.Initiative, t.Portrait, t.Health
+	}
+	return e
+}
+
 // actionIn is all an action item shows: the action and where its form
 // posts.
 type actionIn struct {
