@@ -1,8 +1,12 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -49,7 +53,8 @@ const measureUpdates = `(() => {
 // included: sw-zones-dusty-gulch played by ending turns, each update
 // carrying the new log entries and either every section (the worst case) or,
 // as the hub sends them, only the sections whose markup changed. Run with -v
-// to see the figures; see docs/performance.md.
+// to see the figures; see docs/performance.md. FRAY_UPDATE_TRACE=<dir>
+// writes each list's Chromium trace there.
 func TestBrowserUpdateTime(t *testing.T) {
 	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
@@ -292,7 +297,27 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	case <-ctx.Done():
 		t.Fatal("the trace did not complete")
 	}
+	if dir := os.Getenv("FRAY_UPDATE_TRACE"); dir != "" {
+		// The whole trace, to open in a browser's performance panel.
+		name := filepath.Join(dir, t.Name()+"-"+strconv.Itoa(traceRuns)+".json")
+		traceRuns++
+		if err := os.WriteFile(name, append(append([]byte("["), bytes.Join(rawBytes(traced), []byte(","))...), ']'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("trace written to %s", name)
+	}
 	return times, messageCPU(t, traced), show
+}
+
+// traceRuns numbers the traces one test binary writes.
+var traceRuns int
+
+func rawBytes(raw []json.RawMessage) [][]byte {
+	out := make([][]byte, len(raw))
+	for i, r := range raw {
+		out[i] = r
+	}
+	return out
 }
 
 // messageCPU is the main thread's CPU time, in milliseconds, of each

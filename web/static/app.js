@@ -210,8 +210,11 @@
 
   function setConn(state, text) {
     if (!conn) return;
-    conn.hidden = false;
-    conn.dataset.state = state;
+    // Attributes are written only when they change: writing one the
+    // stylesheet selects on restyles its element even with the same value,
+    // and this runs on every update.
+    if (conn.hidden) conn.hidden = false;
+    if (conn.dataset.state !== state) conn.dataset.state = state;
     // Only touch the text when it changes, so the live region stays quiet.
     if (conn.textContent !== text) conn.textContent = text;
   }
@@ -500,7 +503,7 @@
       keepBuilt(old, node);
       carryOver(old, node);
       if (old.tagName !== node.tagName) old.replaceWith(node);
-      else morph(old, node);
+      else morph(old, node, old.id !== node.id && old.classList.contains('action-group'));
       if (key === 'battlefield' && scrolled.length) fitGrid(); // the scroll below needs the drawing's size
       for (const [sel, was, x, y] of scrolled) {
         const el = old.matches(sel) ? old : old.querySelector(sel);
@@ -540,8 +543,14 @@
 
   // morph makes old's attributes and subtree those of node (a parsed
   // element with the same tag), keeping the elements that did not change:
-  // what the page shows is what replacing old by node would show.
-  function morph(old, node) {
+  // what the page shows is what replacing old by node would show. An
+  // element whose id changed is replaced, except within a group of actions
+  // that passes to another combatant (its ids carry the combatant's, and
+  // the next one's actions are mostly the same buttons under other names):
+  // there (loose) elements of one tag are patched into each other whatever
+  // their ids, but one holding the focus is still replaced, so the focus
+  // never moves to another combatant's action.
+  function morph(old, node, loose) {
     syncAttributes(old, node);
     let a = old.firstChild;
     let b = node.firstChild;
@@ -554,14 +563,17 @@
         if (a.nodeType !== b.nodeType) {
           a.replaceWith(b);
         } else if (a.nodeType === Node.ELEMENT_NODE) {
-          if (a.tagName !== b.tagName || a.id !== b.id) {
+          const renamed = a.id !== b.id;
+          if (a.tagName !== b.tagName || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
+            a.replaceWith(b);
+          } else if (renamed && a.contains(document.activeElement)) {
             a.replaceWith(b);
           } else if (a.isEqualNode(b)) {
             // Unchanged (compared natively, much faster than walking it).
           } else if (formControls.has(a.tagName)) {
             a.replaceWith(b);
           } else {
-            morph(a, b);
+            morph(a, b, loose || renamed);
           }
         } else if (a.nodeValue !== b.nodeValue) {
           a.nodeValue = b.nodeValue;
@@ -1020,8 +1032,8 @@
     const now = (status && status.dataset.attention) || '';
     const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
     document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
-    if (iconLink) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
-    root.dataset.attention = now;
+    if (iconLink && iconLink.getAttribute('href') !== (text ? alertIcon : baseIcon)) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
+    if (root.dataset.attention !== now) root.dataset.attention = now;
     const rising = attending !== null && now !== '' && now !== attending;
     attending = now;
     if (!rising) return;
@@ -1164,7 +1176,8 @@
     for (const el of document.querySelectorAll('[data-token]')) {
       const on = el.dataset.token === target;
       el.classList.toggle('selected', on);
-      if (el.classList.contains('tok-btn')) el.setAttribute('aria-pressed', on ? 'true' : 'false');
+      // Written only when it changes (it is styled; see setConn).
+      if (el.classList.contains('tok-btn') && el.getAttribute('aria-pressed') !== String(on)) el.setAttribute('aria-pressed', String(on));
     }
     const line = document.getElementById('target-line');
     const name = document.getElementById('target-name');
