@@ -20,8 +20,8 @@ import (
 // TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch
 // through an end of turn sent as the hub sends it (changed parts): the next
 // combatant's actions arrive with their forms unbuilt (app.js keeps a
-// closed action's form as markup until it is needed). Opening one builds
-// it; the user fills it in; an update that re-sends the group with that
+// closed action's form as markup until it is needed). A token clicked on
+// the board opens an action that takes it; opening one builds it; the user fills it in; an update that re-sends the group with that
 // form changed keeps it open with the user's values; submitting it sends
 // the command with them, and the form is marked pending.
 func TestBrowserDeferredForms(t *testing.T) {
@@ -140,6 +140,22 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatalf("no action of %s that takes a target arrived unbuilt", nextGroup)
 	}
 	form := strings.TrimSuffix(details, "-d")
+
+	// A token clicked on the board that this action offers opens an
+	// action that takes it, with the token chosen (the forms built for it).
+	var token string
+	eval(`(() => {
+  const f = document.getElementById('`+details+`').getAttribute('data-form');
+  const m = /<option value="([^"]+)"/.exec(f.split('data-target="true"')[1] || '');
+  return m ? m[1] : '';
+})()`, &token)
+	if token == "" {
+		t.Fatalf("%s offers no target", details)
+	}
+	run(chromedp.Click(`.tok-btn[data-token="`+token+`"]`, chromedp.ByQuery))
+	waitFor(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some((s) => s.value === '` + token + `')`)
+	run(chromedp.Click(`#target-clear`, chromedp.ByID), chromedp.Evaluate(`for (const d of document.querySelectorAll('#actions details[open]')) d.open = false`, nil))
+
 	run(chromedp.Click(`#`+details+` > summary`, chromedp.ByQuery))
 	waitFor(`document.getElementById('` + details + `').open && !!document.getElementById('` + form + `-go')`)
 
