@@ -20,8 +20,9 @@ import (
 // TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch
 // through an end of turn sent as the hub sends it (changed parts): the next
 // combatant's actions arrive with their forms unbuilt (app.js keeps a
-// closed action's form as markup until it is needed). A token clicked on
-// the board opens an action that takes it; opening one builds it; the user fills it in; an update that re-sends the group with that
+// closed action's form as markup until it is needed). The "1" key opens
+// the first of them; a token clicked on the board opens an action that
+// takes it; opening one by its summary builds it; the user fills it in; an update that re-sends the group with that
 // form changed keeps it open with the user's values; submitting it sends
 // the command with them, and the form is marked pending.
 func TestBrowserDeferredForms(t *testing.T) {
@@ -140,6 +141,21 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatalf("no action of %s that takes a target arrived unbuilt", nextGroup)
 	}
 	form := strings.TrimSuffix(details, "-d")
+
+	// The keyboard: "1" runs the acting combatant's first action, which
+	// opens (built) when it takes input.
+	var firstAct string
+	eval(`(() => {
+  const a = document.querySelector('#`+nextGroup+` > .bar > details.act, #`+nextGroup+` > .bar > form.action');
+  return a && a.matches('details.act[data-form]') ? a.id : '';
+})()`, &firstAct)
+	if firstAct == "" {
+		t.Fatalf("%s's first action is not an unbuilt form", nextGroup)
+	}
+	run(chromedp.Evaluate(`document.activeElement.blur()`, nil), chromedp.KeyEvent("1"))
+	waitFor(`document.getElementById('` + firstAct + `').open && document.activeElement.id === '` + strings.TrimSuffix(firstAct, "-d") + `-go'`)
+	run(chromedp.KeyEvent("\x1b")) // Escape closes it
+	waitFor(`!document.getElementById('` + firstAct + `').open`)
 
 	// A token clicked on the board that this action offers opens an
 	// action that takes it, with the token chosen (the forms built for it).
