@@ -55,7 +55,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	}
 	// Movement.
 	if canMove(st, f) == nil {
-		if rs := moveRoutes(st, f); len(rs) > 0 {
+		if rs := moveReach(st, f, false); len(rs) > 0 {
 			help := fmt.Sprintf("Up to %d ft a move action; further uses the standard action too (double move).", f.Speed())
 			if f.Speed() == 0 {
 				help = "Hurt legs: 5 ft for the full round."

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -197,7 +198,7 @@ type Cell struct {
 	Y int `json:"y"`
 }
 
-func (c Cell) String() string { return fmt.Sprintf("%d,%d", c.X, c.Y) }
+func (c Cell) String() string { return strconv.Itoa(c.X) + "," + strconv.Itoa(c.Y) }
 
 // Name is the square as people read it, the way the board labels it ("K9").
 func (c Cell) Name() string { return board.SquareName(c.X, c.Y) }
@@ -361,6 +362,12 @@ func (q *pq) push(n node, p int) { heap.Push(q, &item{n: n, prio: p}) }
 // costs it prefers paths leaving fewer threatened squares (attacks of
 // opportunity).
 func routes(st *State, f *Fighter, budget int) map[Cell]Route {
+	return reach(st, f, budget, true)
+}
+
+// reach is routes, each with its path when paths is set (offering the
+// squares needs only their costs).
+func reach(st *State, f *Fighter, budget int, paths bool) map[Cell]Route {
 	start := Cell{f.X, f.Y}
 	mult := moveMultiplier(st, f)
 	g := &st.Grid
@@ -441,7 +448,7 @@ func routes(st *State, f *Fighter, budget int) map[Cell]Route {
 			continue
 		}
 		var path []Cell
-		for cur := n; cur != startNode; cur = best[slot(cur)].prev {
+		for cur := n; paths && cur != startNode; cur = best[slot(cur)].prev {
 			path = append(path, cur.c)
 		}
 		slices.Reverse(path)
