@@ -3,6 +3,7 @@ package d20duel
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -69,10 +70,10 @@ func healthMeter(st *State, f *Fighter, collapse int) *board.Meter {
 			if w.Penalty >= Mortal {
 				parts = append(parts, "would kill")
 			} else {
-				parts = append(parts, fmt.Sprintf("−%d %s", w.Penalty, w.Location))
+				parts = append(parts, "−"+strconv.Itoa(w.Penalty)+" "+w.Location)
 			}
 		}
-		text = fmt.Sprintf("−%d (%s)", p, strings.Join(parts, ", "))
+		text = "−" + strconv.Itoa(p) + " (" + strings.Join(parts, ", ") + ")"
 	}
 	return &board.Meter{Label: "Wounds", Value: f.totalPenalty(), Max: collapse, Text: text}
 }
