@@ -684,15 +684,14 @@ func (vl *veil) scrub(v any) (_ any, cut bool) {
 				delete(x, k)
 				continue
 			}
+			if s, ok := e.(string); ok && vl.namesID(s) {
+				return nil, true // an object naming someone unseen is about them
+			}
 			if r := vl.replace(k); r != k {
 				delete(x, k) // a key naming someone unseen by name reads Unseen
 				if _, taken := x[r]; !taken {
 					x[r] = e
 				}
-				continue
-			}
-			if s, ok := e.(string); ok && vl.namesID(s) {
-				return nil, true // an object naming someone unseen is about them
 			}
 		}
 		for k, e := range x {
