@@ -38,7 +38,7 @@ func assetNotFound() error { return fray.Errorf(fray.ENOTFOUND, "no such picture
 // PutAsset stores a in its campaign unless the campaign holds it already
 // (then it returns the stored one, and created is false). quota bounds the
 // bytes of all the campaign's assets (0: no bound); an asset that would go
-// past it is ETOOLARGE and nothing is written. One statement.
+// past it is ETOOLARGE and nothing is written.
 func (db *DB) PutAsset(ctx context.Context, a Asset, quota int64) (stored Asset, created bool, err error) {
 	if !validUUID(a.CampaignID) {
 		return Asset{}, false, campaignNotFound(a.CampaignID)
@@ -53,7 +53,16 @@ func (db *DB) PutAsset(ctx context.Context, a Asset, quota int64) (stored Asset,
 	}
 	var existed, inserted bool
 	var used int64
-	err = db.pool.QueryRow(ctx, `
+	err = pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
+		// Uploads to one campaign take turns: under READ COMMITTED two
+		// statements could each count the bytes stored before either
+		// wrote and both fit. NO KEY UPDATE does not hold off the foreign
+		// key checks of other rows referring to the campaign.
+		var found bool
+		if err := tx.QueryRow(ctx, `SELECT true FROM campaigns WHERE id = $1::uuid FOR NO KEY UPDATE`, a.CampaignID).Scan(&found); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `
 		WITH existing AS (
 			SELECT 1 FROM assets WHERE campaign_id = $1::uuid AND id = $2
 		), used AS (
@@ -66,8 +75,12 @@ func (db *DB) PutAsset(ctx context.Context, a Asset, quota int64) (stored Asset,
 			RETURNING 1
 		)
 		SELECT EXISTS (SELECT 1 FROM existing), EXISTS (SELECT 1 FROM ins), (SELECT n FROM used)`,
-		a.CampaignID, a.ID, uploader, a.Name, a.ContentType, a.Width, a.Height, a.Data, a.ThumbType, a.Thumb, size, quota,
-	).Scan(&existed, &inserted, &used)
+			a.CampaignID, a.ID, uploader, a.Name, a.ContentType, a.Width, a.Height, a.Data, a.ThumbType, a.Thumb, size, quota,
+		).Scan(&existed, &inserted, &used)
+	})
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Asset{}, false, campaignNotFound(a.CampaignID)
+	}
 	if err != nil {
 		return Asset{}, false, fmt.Errorf("store: put asset: %w", err)
 	}

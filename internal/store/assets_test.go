@@ -3,8 +3,12 @@ package store_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
@@ -57,5 +61,67 @@ func TestAssets(t *testing.T) {
 	}
 	if n, _ := db.CampaignNotes(ctx, c2.ID); n != "" {
 		t.Errorf("the other campaign's notes %q", n)
+	}
+}
+
+// TestAssetQuotaUnderConcurrentUploads: two uploads racing into one
+// campaign never take it past its quota together — the second counts the
+// bytes the first stored, not a snapshot from before it. The test holds the
+// campaign's row until both uploads wait on it, so they start together.
+func TestAssetQuotaUnderConcurrentUploads(t *testing.T) {
+	db, url := open(t)
+	ctx := context.Background()
+	gm := newUser(t, db, "gm")
+	c, _ := db.CreateCampaignFor(ctx, "Race", gm.ID)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	hold, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := hold.Exec(ctx, `SELECT 1 FROM campaigns WHERE id = $1::uuid FOR UPDATE`, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	const size, quota = 600, 1000 // room for one (a picture is its data and a 1-byte thumbnail)
+	results := make(chan error, 2)
+	for i := range 2 {
+		go func() {
+			a := store.Asset{CampaignID: c.ID, ID: fmt.Sprintf("%064x", i+1), UploadedBy: gm.ID, Name: "p.png",
+				ContentType: "image/png", Width: 2, Height: 1, Data: bytes.Repeat([]byte{byte(i)}, size), ThumbType: "image/png", Thumb: []byte{byte(i)}}
+			_, _, err := db.PutAsset(ctx, a, quota)
+			results <- err
+		}()
+	}
+	for waiting, deadline := 0, time.Now().Add(10*time.Second); waiting < 2; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d uploads wait for the campaign's row, not 2", waiting)
+		}
+		if err := db.QueryRowForTest(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := hold.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var stored, refused int
+	for range 2 {
+		switch err := <-results; {
+		case err == nil:
+			stored++
+		case fray.ErrorCode(err) == fray.ETOOLARGE:
+			refused++
+		default:
+			t.Errorf("an upload failed otherwise than over the quota: %v", err)
+		}
+	}
+	as, err := db.CampaignAssets(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stored != 1 || refused != 1 || len(as) != 1 {
+		t.Errorf("two uploads of %d bytes under a quota of %d: %d stored, %d refused, %d pictures held; want 1, 1, 1", size, quota, stored, refused, len(as))
 	}
 }

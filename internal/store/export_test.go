@@ -19,3 +19,8 @@ func (db *DB) LockEncounterForTest(ctx context.Context, id string) (pgx.Tx, erro
 	}
 	return tx, nil
 }
+
+// QueryRowForTest runs one query on the store's pool.
+func (db *DB) QueryRowForTest(ctx context.Context, sql string, args ...any) pgx.Row {
+	return db.pool.QueryRow(ctx, sql, args...)
+}
