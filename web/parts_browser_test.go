@@ -80,7 +80,7 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 	mine := regexp.MustCompile(`class="[^"]*\bmine\b`)
 	var shows []string
 	for _, withParts := range []bool{false, true} {
-		_, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
+		_, _, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
 			for _, u := range list {
 				if withParts {
 					yield(u.seq, u.events, u.html, u.parts)

@@ -1,14 +1,20 @@
 package web
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
@@ -27,7 +33,7 @@ const measureUpdates = `(() => {
   const Orig = window.WebSocket;
   function Measured(url, protocols) {
     const ws = protocols === undefined ? new Orig(url) : new Orig(url, protocols);
-    const wrap = (fn) => function (ev) {
+    const wrap = (fn) => function measuredMessage(ev) {
       const t0 = performance.now();
       try { return fn.call(this, ev); } finally { void document.body.offsetHeight; times.push(performance.now() - t0); }
     };
@@ -46,8 +52,10 @@ const measureUpdates = `(() => {
 // app.js takes to apply one update on the GM's page in Chromium, layout
 // included: sw-zones-dusty-gulch played by ending turns, each update
 // carrying the new log entries and either every section (the worst case) or,
-// as the hub sends them, only the sections whose markup changed. Run with -v
-// to see the figures; see docs/performance.md.
+// as the hub sends them, only the sections whose markup changed (or their
+// changed parts); and, for the floor this machine's Chromium sets, the
+// status line alone. Run with -v to see the figures; see docs/performance.md. FRAY_UPDATE_TRACE=<dir>
+// writes each list's Chromium trace there.
 func TestBrowserUpdateTime(t *testing.T) {
 	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
@@ -119,11 +127,23 @@ func TestBrowserUpdateTime(t *testing.T) {
 		changed[i] = update{u.seq, u.events, html, nil}
 		shown = u.html
 	}
+	// The floor: the same updates carrying only the status line (whose
+	// turn, the round), what the smallest update costs this machine's
+	// Chromium — the page's own work per message, a style and layout pass
+	// of one line. Its page is not the others' (it is not compared).
+	floor := make([]update, len(parted))
+	for i, u := range parted {
+		floor[i] = update{u.seq, u.events, map[string]string{}, nil}
+		if h, ok := u.html["status"]; ok {
+			floor[i].html["status"] = h
+		}
+	}
 	var shows []string
 	for _, mode := range []struct {
-		name string
-		list []update
-	}{{"every section each", list}, {"changed sections only", changed}, {"changed parts only", parted}} {
+		name    string
+		list    []update
+		compare bool // the page it leaves is the full render's
+	}{{"every section each", list, true}, {"changed sections only", changed, true}, {"changed parts only", parted, true}, {"the status line only: the floor", floor, false}} {
 		var size, partsSent int
 		for _, u := range mode.list {
 			for _, h := range u.html {
@@ -134,18 +154,26 @@ func TestBrowserUpdateTime(t *testing.T) {
 			}
 			partsSent += len(u.parts)
 		}
-		times, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
+		times, cpu, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
 			for _, u := range mode.list {
 				yield(u.seq, u.events, u.html, u.parts)
 			}
 		})
-		shows = append(shows, show)
+		if mode.compare {
+			shows = append(shows, show)
+		}
 		t.Logf("GM page (%s): %d bytes of markup per update on average, %d parts in all", mode.name, size/len(mode.list), partsSent)
 		upd := slices.Clone(times[1:]) // the first message is the snapshot
 		slices.Sort(upd)
 		p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
 		t.Logf("GM page, %d updates (%s): main-thread ms per update, layout included: p50 %.2f, p95 %.2f, max %.2f; the snapshot %.2f",
 			len(upd), mode.name, p(0.5), p(0.95), upd[len(upd)-1], times[0])
+		if len(cpu) > 1 {
+			upd = slices.Clone(cpu[1:])
+			slices.Sort(upd)
+			t.Logf("GM page, %d updates (%s): main-thread CPU ms per update (the trace's thread time): p50 %.2f, p95 %.2f, max %.2f",
+				len(upd), mode.name, p(0.5), p(0.95), upd[len(upd)-1])
+		}
 	}
 	for i, show := range shows[1:] {
 		if show != shows[0] {
@@ -183,8 +211,10 @@ func changedParts(parts map[string]string, a string, ap []Part, b string, bp []P
 // playToGM opens the GM's page in Chromium, sends it the snapshot then the
 // updates, one every 30 ms, checks the page ends showing the last status,
 // and returns the main-thread milliseconds each message took (the
-// snapshot's first).
-func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, string) {
+// snapshot's first), as the page timed them and as the main thread's CPU
+// time in a Chromium trace (which the machine's other work does not
+// inflate; nil if the trace has none), and the page it leaves.
+func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, []float64, string) {
 	t.Helper()
 	sent := make(chan struct{})
 	lastStatus := firstHTML["status"]
@@ -224,9 +254,25 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	defer cancel()
 	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
 	defer cancel()
+	var traced []json.RawMessage
+	traceDone := make(chan struct{})
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *tracing.EventDataCollected:
+			for _, v := range ev.Value {
+				traced = append(traced, json.RawMessage(v))
+			}
+		case *tracing.EventTracingComplete:
+			close(traceDone)
+		}
+	})
 	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := cdppage.AddScriptToEvaluateOnNewDocument(measureUpdates).Do(ctx)
-		return err
+		if err != nil {
+			return err
+		}
+		return tracing.Start().WithTransferMode(tracing.TransferModeReportEvents).
+			WithTraceConfig(&tracing.TraceConfig{IncludedCategories: []string{"devtools.timeline"}}).Do(ctx)
 	}), chromedp.Navigate(srv.URL+"/page")); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +304,62 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`, &show)); err != nil {
 		t.Fatal(err)
 	}
-	return times, show
+	if err := chromedp.Run(ctx, tracing.End()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-traceDone:
+	case <-ctx.Done():
+		t.Fatal("the trace did not complete")
+	}
+	if dir := os.Getenv("FRAY_UPDATE_TRACE"); dir != "" {
+		// The whole trace, to open in a browser's performance panel.
+		name := filepath.Join(dir, t.Name()+"-"+strconv.Itoa(traceRuns)+".json")
+		traceRuns++
+		if err := os.WriteFile(name, append(append([]byte("["), bytes.Join(rawBytes(traced), []byte(","))...), ']'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("trace written to %s", name)
+	}
+	return times, messageCPU(t, traced), show
+}
+
+// traceRuns numbers the traces one test binary writes.
+var traceRuns int
+
+func rawBytes(raw []json.RawMessage) [][]byte {
+	out := make([][]byte, len(raw))
+	for i, r := range raw {
+		out[i] = r
+	}
+	return out
+}
+
+// messageCPU is the main thread's CPU time, in milliseconds, of each
+// websocket message the page handled, in order: the thread time (tdur) of
+// the trace's calls of measureUpdates's handler.
+func messageCPU(t *testing.T, events []json.RawMessage) []float64 {
+	t.Helper()
+	var out []float64
+	for _, raw := range events {
+		var ev struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			TDur float64 `json:"tdur"`
+			Args struct {
+				Data struct {
+					FunctionName string `json:"functionName"`
+				} `json:"data"`
+			} `json:"args"`
+		}
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		if ev.Name == "FunctionCall" && ev.Ph == "X" && ev.Args.Data.FunctionName == "measuredMessage" {
+			out = append(out, ev.TDur/1000)
+		}
+	}
+	return out
 }
 
 // startedExample returns an example encounter, started.

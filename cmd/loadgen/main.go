@@ -505,8 +505,8 @@ func (f *fleet) connect(ctx context.Context, pages bool) error {
 		f.clients = append(f.clients, c)
 		f.mu.Unlock()
 		e.clients[s.i] = c
-		if s.i == 0 {
-			e.current = c.current
+		if s.i == 0 && c.current != "" {
+			e.current = c.current // a page's snapshot has no projection: setup's stands
 		}
 		go c.read(readCtx)
 		return nil

@@ -21,6 +21,10 @@ type encounter struct {
 	id      string
 	pcs     []string
 	clients []*client // clients[0] is the GM
+	// whoseTurn asks the server whose turn it is (the GM's projection over
+	// HTTP): a page client learns it from turn-started events alone, which
+	// a phase where everyone declares at once does not send.
+	whoseTurn func(context.Context) (string, error)
 
 	// Touched only by the GM loop (drive), read after it has returned.
 	current                        string // whose turn the GM last saw
@@ -118,7 +122,11 @@ func setupEncounter(ctx context.Context, a *api, campaign string, doc []byte, in
 	if err != nil {
 		return nil, err
 	}
-	e := &encounter{index: index, id: id, errs: map[string]int{}, flights: map[string]*flight{}}
+	e := &encounter{index: index, id: id, current: v.Current, errs: map[string]int{}, flights: map[string]*flight{}}
+	e.whoseTurn = func(ctx context.Context) (string, error) {
+		v, err := a.view(ctx, id)
+		return v.Current, err
+	}
 	for _, c := range v.Combatants {
 		if c.PC {
 			e.pcs = append(e.pcs, c.ID)
@@ -457,6 +465,13 @@ func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 					e.errs[r.code]++
 				}
 				elog.note(r.code, r.message)
+				if gm.page != nil && e.whoseTurn != nil {
+					// A page's GM may have missed whose turn it is; the
+					// next command goes to the one the server says.
+					if cur, err := e.whoseTurn(ctx); err == nil {
+						current = cur
+					}
+				}
 				// Do not spin on a persistent error.
 				select {
 				case <-time.After(5 * time.Millisecond):

@@ -586,15 +586,27 @@ func (vl *veil) veilView(view *View) {
 		view.Outcome = &o
 	}
 	if view.Board != nil {
-		if raw, err := json.Marshal(view.Board); err == nil && vl.namesJSON(raw) {
-			var bd *board.Board
-			if clean := vl.scrubJSON(raw); clean != nil && json.Unmarshal(clean, &bd) == nil {
-				view.Board = bd
-			} else {
-				view.Board = nil
-			}
-		}
+		view.Board = vl.veilBoard(view.Board)
 	}
+}
+
+// veilBoard returns bd without what names a combatant the viewer may not
+// see (see scrubJSON): bd itself when nothing does, found without encoding
+// it when boardNames can tell (veilboard.go).
+func (vl *veil) veilBoard(bd *board.Board) *board.Board {
+	names, ok := vl.boardNames(bd)
+	if ok && !names {
+		return bd
+	}
+	raw, err := json.Marshal(bd)
+	if err != nil || !ok && !vl.namesJSON(raw) {
+		return bd
+	}
+	var clean *board.Board
+	if scrubbed := vl.scrubJSON(raw); scrubbed != nil && json.Unmarshal(scrubbed, &clean) == nil {
+		return clean
+	}
+	return nil
 }
 
 func (vl *veil) choices(cs []Choice) []Choice {
@@ -674,6 +686,12 @@ func (vl *veil) scrub(v any) (_ any, cut bool) {
 			}
 			if s, ok := e.(string); ok && vl.namesID(s) {
 				return nil, true // an object naming someone unseen is about them
+			}
+			if r := vl.replace(k); r != k {
+				delete(x, k) // a key naming someone unseen by name reads Unseen
+				if _, taken := x[r]; !taken {
+					x[r] = e
+				}
 			}
 		}
 		for k, e := range x {

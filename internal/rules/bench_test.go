@@ -184,24 +184,42 @@ func BenchmarkCommandProof(b *testing.B) {
 }
 
 // BenchmarkProjectFight is BenchmarkProjectView over a whole bot-played
-// sw-zones fight rather than one moment of it, projected the way the
-// server does: each command's state is a fresh copy (Decide copies), so
-// whatever a state keeps once shown is built again for each; "GM" is the
-// GM's view of each of the first 120 states (the JSON mode's one view per
-// command), "GM+PC" that and a player character's view after it. Besides
-// wall time per pass it reports the process's CPU time per view while
-// projecting (garbage collection included), the steadier figure on a
-// shared machine:
+// fight of one example of each ruleset rather than one moment of it,
+// projected the way the server does: each command's state is a fresh copy
+// (Decide copies), so whatever a state keeps once shown is built again for
+// each; "GM" is the GM's view of each of the first 120 states (the JSON
+// mode's one view per command), "GM+PC" that and a player character's
+// view after it (a page client's). The examples other than sw-zones' have
+// a hidden combatant, which the bot never reveals, so a player's view
+// passes through the engine's veil. Besides wall time per pass it reports
+// the process's CPU time per view while projecting (garbage collection
+// included), the steadier figure on a shared machine:
 //
 //	go test ./internal/rules -run '^$' -bench ProjectFight -benchtime 30x -benchmem
 func BenchmarkProjectFight(b *testing.B) {
-	p, st := playedExample(b, "sw-zones-dusty-gulch", 0)
+	for _, name := range projectFightExamples {
+		b.Run(name, func(b *testing.B) { benchmarkProjectFight(b, name) })
+	}
+}
+
+// projectFightExamples are BenchmarkProjectFight's fights: one per
+// ruleset, the ones with hidden combatants where a ruleset has one.
+var projectFightExamples = []string{
+	"sw-zones-dusty-gulch", "d20-duel-old-bridge", "d20-tactical-rooftop-crossfire",
+	"d20-under-karvosti-road", "d6-bands-kessel-ford",
+}
+
+func benchmarkProjectFight(b *testing.B, example string) {
+	p, st := playedExample(b, example, 0)
 	var states []engine.State
 	pick := rand.New(rand.NewPCG(1, 2))
 	for range 120 {
 		states = append(states, st)
 		cmd, ok := botCommand(p.Ruleset, st, pick)
-		if !ok {
+		for tries := 0; ok && cmd.Kind == engine.KindReveal && tries < 20; tries++ {
+			cmd, ok = botCommand(p.Ruleset, st, pick) // keep the hidden hidden
+		}
+		if !ok || cmd.Kind == engine.KindReveal {
 			break
 		}
 		if _, next, err := engine.Decide(p.Ruleset, st, engine.GMViewer(), "c", cmd, dice.NewRoller(dice.NewSeeded(pick.Uint64()))); err == nil {
@@ -215,8 +233,11 @@ func BenchmarkProjectFight(b *testing.B) {
 			break
 		}
 	}
-	for name, viewers := range map[string][]engine.Viewer{"GM": {engine.GMViewer()}, "GM+PC": {engine.GMViewer(), pc}} {
-		b.Run(name, func(b *testing.B) {
+	for _, run := range []struct {
+		name    string
+		viewers []engine.Viewer
+	}{{"GM", []engine.Viewer{engine.GMViewer()}}, {"GM+PC", []engine.Viewer{engine.GMViewer(), pc}}} {
+		b.Run(run.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var cpu time.Duration
 			views := 0
@@ -232,12 +253,12 @@ func BenchmarkProjectFight(b *testing.B) {
 				b.StartTimer()
 				cpu0 := processCPU()
 				for _, st := range fresh {
-					for _, v := range viewers {
+					for _, v := range run.viewers {
 						engine.Project(p.Ruleset, st, v)
 					}
 				}
 				cpu += processCPU() - cpu0
-				views += len(fresh) * len(viewers)
+				views += len(fresh) * len(run.viewers)
 			}
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(views)/1e3, "cpu-µs/view")
 		})

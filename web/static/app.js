@@ -210,8 +210,11 @@
 
   function setConn(state, text) {
     if (!conn) return;
-    conn.hidden = false;
-    conn.dataset.state = state;
+    // Attributes are written only when they change: writing one the
+    // stylesheet selects on restyles its element even with the same value,
+    // and this runs on every update.
+    if (conn.hidden) conn.hidden = false;
+    if (conn.dataset.state !== state) conn.dataset.state = state;
     // Only touch the text when it changes, so the live region stays quiet.
     if (conn.textContent !== text) conn.textContent = text;
   }
@@ -341,6 +344,99 @@
     return t.content;
   }
 
+  // ---- closed actions' forms, built when needed --------------------------
+  //
+  // Most of an update's markup on a GM's page is the acting combatant's
+  // group of actions, new at every end of turn: a form per action (hidden
+  // inputs, selects of targets and weapons, help), each behind a closed
+  // <details class="act"> nobody opens. An update's sections and parts
+  // arrive with each such form cut out of the markup before it is parsed
+  // (deferForms): the <details> keeps the form's markup in its data-form
+  // attribute and holds only its summary, and build() makes the form the
+  // moment it is needed — a click on its summary (before the details
+  // opens), a toggle, the keyboard's run, a target or a place picked that
+  // it may offer, an open form or one the user filled carried over an
+  // update (keepBuilt). The page's first render, and a page without this
+  // script, have every form.
+
+  const actForm = /<details class="act( [^"]*)?"([^>]*)>(<summary[^>]*>[\s\S]*?<\/summary>)(<form[\s\S]*?<\/form>)<\/details>/g;
+
+  function deferForms(html) {
+    if (!html.includes('<details class="act')) return html;
+    return html.replace(actForm, (_, cls, rest, summary, form) =>
+      '<details class="act' + (cls || '') + '"' + rest + ' data-form="' + form.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '">' + summary + '</details>');
+  }
+
+  // build makes a closed action's form from its data-form, filled as the
+  // page fills every form: the target and the place picked, the pending
+  // mark of a command it sent.
+  function build(d) {
+    if (!d || !d.hasAttribute('data-form')) return d;
+    const form = d.getAttribute('data-form');
+    d.removeAttribute('data-form');
+    d.append(parse(form));
+    const f = d.querySelector('form');
+    if (!f) return d;
+    if (target) {
+      for (const sel of f.querySelectorAll('select[data-target]')) {
+        if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
+      }
+    }
+    if (place) {
+      for (const sel of f.querySelectorAll('select[data-place]')) {
+        if (Array.from(sel.options).some((o) => o.value === place)) sel.value = place;
+      }
+    }
+    for (const [id, p] of pending) {
+      if (p.formId === f.id) markPending(f, id);
+    }
+    return d;
+  }
+
+  // mayOffer reports whether d's form may offer value in a select marked
+  // attr (data-target, data-place): a built form is looked at; an unbuilt
+  // one by its markup, where a plain value appears as it is written.
+  function mayOffer(d, attr, value) {
+    const form = d.getAttribute('data-form');
+    if (form === null) return !!d.querySelector('select[' + attr + ']');
+    return form.includes(attr + '="true"') && (!/^[\w.,:-]*$/.test(value) || form.includes('value="' + value + '"'));
+  }
+
+  // buildOffering builds every unbuilt action in scope whose form may offer
+  // value in a select marked attr, so that what reads or fills those
+  // selects sees them all.
+  function buildOffering(scope, attr, value) {
+    if (!scope || !value) return;
+    for (const d of scope.querySelectorAll('details.act[data-form]')) {
+      if (mayOffer(d, attr, value)) build(d);
+    }
+  }
+
+  // keepBuilt builds, in node (an update's markup, not yet shown), the
+  // forms that old shows built and the user is on: open, filled in,
+  // focused or waiting for the server's answer. carryOver then copies what
+  // the user did; the rest go back to their markup.
+  function keepBuilt(old, node) {
+    for (const d of old.querySelectorAll('details.act:not([data-form])')) {
+      if (!d.id) continue;
+      const f = d.querySelector('form');
+      const busy = d.open || d.contains(document.activeElement) || (f && f.dataset.pending) ||
+        Array.from(d.querySelectorAll('select[id], input[id]')).some(edited);
+      if (busy) build(byId(node, d.id));
+    }
+  }
+
+  // A click on an unbuilt action's summary builds its form before the
+  // details opens (the click's default action); toggle catches any other
+  // way of opening it.
+  document.addEventListener('click', (e) => {
+    const s = e.target instanceof Element ? e.target.closest('summary') : null;
+    if (s && s.parentElement && s.parentElement.matches('details.act[data-form]')) build(s.parentElement);
+  }, true);
+  document.addEventListener('toggle', (e) => {
+    if (e.target instanceof HTMLDetailsElement && e.target.open) build(e.target);
+  }, true);
+
   const lastHTML = {}; // the last HTML received for each section
   // Scrolled parts of a section that keep their place when it is replaced
   // (a phone's grid panned to the fight, a long roster read halfway).
@@ -369,7 +465,7 @@
       if (lastHTML[key] === html[key]) continue;
       lastHTML[key] = html[key];
       const old = document.getElementById(key);
-      const node = old && parse(html[key]).firstElementChild;
+      const node = old && parse(deferForms(html[key])).firstElementChild;
       if (!node || node.id !== key) continue;
       if (key === 'battlefield') window.frayMarkMine(node);
       if (active && active !== document.body && old.contains(active)) {
@@ -387,7 +483,7 @@
     // actions in place of the last one's), even one another part replaces.
     for (const id of Object.keys(parts || {})) {
       const old = document.getElementById(id);
-      const node = old && parse(parts[id]).firstElementChild;
+      const node = old && parse(deferForms(parts[id])).firstElementChild;
       if (!node || !node.id) continue;
       // The section no longer shows the markup last received for it.
       const section = old.closest('section[id]');
@@ -404,9 +500,10 @@
     }
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
+      keepBuilt(old, node);
       carryOver(old, node);
       if (old.tagName !== node.tagName) old.replaceWith(node);
-      else morph(old, node);
+      else morph(old, node, old.id !== node.id && old.classList.contains('action-group'));
       if (key === 'battlefield' && scrolled.length) fitGrid(); // the scroll below needs the drawing's size
       for (const [sel, was, x, y] of scrolled) {
         const el = old.matches(sel) ? old : old.querySelector(sel);
@@ -446,8 +543,14 @@
 
   // morph makes old's attributes and subtree those of node (a parsed
   // element with the same tag), keeping the elements that did not change:
-  // what the page shows is what replacing old by node would show.
-  function morph(old, node) {
+  // what the page shows is what replacing old by node would show. An
+  // element whose id changed is replaced, except within a group of actions
+  // that passes to another combatant (its ids carry the combatant's, and
+  // the next one's actions are mostly the same buttons under other names):
+  // there (loose) elements of one tag are patched into each other whatever
+  // their ids, but one holding the focus is still replaced, so the focus
+  // never moves to another combatant's action.
+  function morph(old, node, loose) {
     syncAttributes(old, node);
     let a = old.firstChild;
     let b = node.firstChild;
@@ -460,14 +563,17 @@
         if (a.nodeType !== b.nodeType) {
           a.replaceWith(b);
         } else if (a.nodeType === Node.ELEMENT_NODE) {
-          if (a.tagName !== b.tagName || a.id !== b.id) {
+          const renamed = a.id !== b.id;
+          if (a.tagName !== b.tagName || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
+            a.replaceWith(b);
+          } else if (renamed && a.contains(document.activeElement)) {
             a.replaceWith(b);
           } else if (a.isEqualNode(b)) {
             // Unchanged (compared natively, much faster than walking it).
           } else if (formControls.has(a.tagName)) {
             a.replaceWith(b);
           } else {
-            morph(a, b);
+            morph(a, b, loose || renamed);
           }
         } else if (a.nodeValue !== b.nodeValue) {
           a.nodeValue = b.nodeValue;
@@ -926,8 +1032,8 @@
     const now = (status && status.dataset.attention) || '';
     const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
     document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
-    if (iconLink) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
-    root.dataset.attention = now;
+    if (iconLink && iconLink.getAttribute('href') !== (text ? alertIcon : baseIcon)) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
+    if (root.dataset.attention !== now) root.dataset.attention = now;
     const rising = attending !== null && now !== '' && now !== attending;
     attending = now;
     if (!rising) return;
@@ -1022,17 +1128,21 @@
   function targetActions() {
     const out = [];
     const add = (d) => { if (d && !out.includes(d)) out.push(d); };
-    for (const sel of document.querySelectorAll('#actions details.act[open] select[data-target]')) add(sel.closest('details.act'));
+    // An unbuilt form takes a target if its markup has a target select.
+    const takes = (d) => d.hasAttribute('data-form') ? d.getAttribute('data-form').includes('data-target="true"') : !!d.querySelector('select[data-target]');
+    for (const d of document.querySelectorAll('#actions details.act[open]')) if (takes(d)) add(d);
     const groups = Array.from(document.querySelectorAll('#actions .action-group[id^="ag-"]:not(#ag-gm)'));
     groups.sort((a, b) => Number(b.classList.contains('acting')) - Number(a.classList.contains('acting')));
     for (const g of groups) {
-      for (const sel of g.querySelectorAll('.bar > details.act select[data-target]')) add(sel.closest('details.act'));
-      for (const sel of g.querySelectorAll('details.more select[data-target]')) add(sel.closest('details.act'));
+      for (const d of g.querySelectorAll('.bar > details.act')) if (takes(d)) add(d);
+      for (const d of g.querySelectorAll('details.more details.act')) if (takes(d)) add(d);
     }
     return out;
   }
 
   function offers(d, id) {
+    if (!mayOffer(d, 'data-target', id)) return false;
+    build(d);
     const sel = d.querySelector('select[data-target]');
     return !!sel && Array.from(sel.options).some((o) => o.value === id);
   }
@@ -1040,6 +1150,7 @@
   // whyNot says, as far as the board tells, why target is not one action
   // d offers: where both stand, and whom it does offer.
   function whyNot(d, id) {
+    build(d);
     const parts = [];
     const actor = actorOf(d);
     const tp = tokenPlace(id);
@@ -1065,13 +1176,15 @@
     for (const el of document.querySelectorAll('[data-token]')) {
       const on = el.dataset.token === target;
       el.classList.toggle('selected', on);
-      if (el.classList.contains('tok-btn')) el.setAttribute('aria-pressed', on ? 'true' : 'false');
+      // Written only when it changes (it is styled; see setConn).
+      if (el.classList.contains('tok-btn') && el.getAttribute('aria-pressed') !== String(on)) el.setAttribute('aria-pressed', String(on));
     }
     const line = document.getElementById('target-line');
     const name = document.getElementById('target-name');
     if (line) line.hidden = !target;
     if (!target || !line) return;
     if (name) name.textContent = tokenName(target);
+    buildOffering(document.getElementById('actions'), 'data-target', target);
     let why = line.querySelector('.target-why');
     if (!why) {
       why = document.createElement('span');
@@ -1104,6 +1217,7 @@
   // brings its button into view.
   function openAction(d) {
     if (!d) return;
+    build(d);
     const more = d.closest('details.more');
     if (more) more.open = true;
     d.open = true;
@@ -1173,8 +1287,9 @@
   // place none offers is forgotten); open asks to open the first action
   // that can go there. It reports whether any action offered the place.
   function applyPlace(open) {
+    buildOffering(document.getElementById('actions'), 'data-place', place);
     const selects = document.querySelectorAll('#actions select[data-place]');
-    root.classList.toggle('places', selects.length > 0);
+    root.classList.toggle('places', selects.length > 0 || !!document.querySelector('#actions details.act[data-form*=\'data-place="true"\']'));
     let first = null;
     let offered = false;
     for (const sel of selects) {
@@ -1315,6 +1430,7 @@
   }
 
   function placeOffered(value) {
+    buildOffering(document.getElementById('actions'), 'data-place', value);
     return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => Array.from(s.options).some((o) => o.value === value));
   }
 
@@ -1469,6 +1585,7 @@
 
   function endTurn() {
     const g = actingGroup();
+    if (g) for (const d of g.querySelectorAll('details.act[data-form*="data-ends-turn"]')) build(d);
     const form = g && g.querySelector('form.action[data-ends-turn]');
     if (!form) return false;
     const d = form.closest('details.act');

@@ -2,6 +2,8 @@ package d20duel
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -68,10 +70,10 @@ func healthMeter(st *State, f *Fighter, collapse int) *board.Meter {
 			if w.Penalty >= Mortal {
 				parts = append(parts, "would kill")
 			} else {
-				parts = append(parts, fmt.Sprintf("−%d %s", w.Penalty, w.Location))
+				parts = append(parts, "−"+strconv.Itoa(w.Penalty)+" "+w.Location)
 			}
 		}
-		text = fmt.Sprintf("−%d (%s)", p, strings.Join(parts, ", "))
+		text = "−" + strconv.Itoa(p) + " (" + strings.Join(parts, ", ") + ")"
 	}
 	return &board.Meter{Label: "Wounds", Value: f.totalPenalty(), Max: collapse, Text: text}
 }
@@ -105,15 +107,15 @@ func conditions(st *State, f *Fighter) []board.Condition {
 	return out
 }
 
+// sheetStats are the token's stats: Agility, the weapon it guards with
+// (its first usable melee weapon) and its armour.
 func sheetStats(f *Fighter) []board.Stat {
-	w := f.guardWeapon()
-	out := []board.Stat{
-		{Label: "Agility", Value: fmt.Sprint(f.Attributes["agility"])},
-		{Label: w.Name, Value: fmt.Sprintf("Strike %d · Guard %d · Grapple %d · Defense %d", w.Strike+f.CloseCombat, w.Guard+f.CloseCombat,
-			w.Grapple+f.GrapplingMod(), w.Defense+f.GrapplingMod())},
-	}
-	if f.Armor.Protection > 0 {
-		out = append(out, board.Stat{Label: "Armour", Value: fmt.Sprintf("Coverage %d · Protection %d", f.Armor.Coverage, f.Armor.Protection)})
+	c := f.card()
+	i := slices.IndexFunc(f.Weapons, func(w Weapon) bool { return !w.Ranged && f.usable(w) }) // guardWeapon's
+	out := make([]board.Stat, 0, 3)
+	out = append(out, c.agility, board.Stat{Label: f.Weapons[i].Name, Value: c.guard[i]})
+	if c.armour != nil {
+		out = append(out, *c.armour)
 	}
 	return out
 }
@@ -121,19 +123,74 @@ func sheetStats(f *Fighter) []board.Stat {
 // sheetSections is the rest of the stat block: the attributes, the combat values
 // and every weapon with the fighter's modifiers added — Strike and Guard
 // with Close combat (Ranged for a ranged weapon), Grapple and Defense with
-// the Grappling modifier, damage with the Damage Modifier.
+// the Grappling modifier, damage with the Damage Modifier. All of it but
+// whether a weapon can be used now comes from the sheet, which never
+// changes once the fighter is made: that part is built the first time it
+// is shown and kept (card, an engine.Memo) for every later view of the
+// fighter and of every later copy of the state. Views share the card's
+// stats: nothing may change a token's Sheet in place.
 func sheetSections(f *Fighter) []board.Section {
-	attrs := make([]board.Stat, 0, len(attributes))
-	for _, a := range attributes {
-		attrs = append(attrs, board.Stat{Label: attrLabel(a), Value: fmt.Sprint(f.Attributes[a])})
+	c := f.card()
+	ws := make([]board.Stat, len(f.Weapons))
+	for i, w := range f.Weapons {
+		ws[i] = c.weapons[i]
+		if !f.usable(w) {
+			if ws[i].Note == "" {
+				ws[i].Note = "cannot be used now"
+			} else {
+				ws[i].Note += ", cannot be used now"
+			}
+		}
 	}
-	combat := []board.Stat{
+	out := make([]board.Section, 0, 4)
+	out = append(out, board.Section{Title: "Attributes", Stats: c.attributes}, board.Section{Title: "Combat", Stats: c.combat},
+		board.Section{Title: "Weapons", Stats: ws})
+	if c.protection != nil {
+		out = append(out, *c.protection)
+	}
+	return out
+}
+
+// card is what the token's stats and sheet show of the sheet alone.
+type card struct {
+	agility            board.Stat
+	guard              []string // each weapon's line as the one guarded with, in f.Weapons' order
+	armour             *board.Stat
+	attributes, combat []board.Stat
+	weapons            []board.Stat // in f.Weapons' order, before whether it can be used
+	protection         *board.Section
+}
+
+// card returns f's card, building it the first time. Readers of one state
+// may project it at once: the memo keeps the first card built, and two
+// that build it together build the same.
+func (f *Fighter) card() *card {
+	if c := f.shown.Load(); c != nil {
+		return c
+	}
+	return f.shown.Keep(newCard(f))
+}
+
+func newCard(f *Fighter) *card {
+	c := &card{agility: board.Stat{Label: "Agility", Value: fmt.Sprint(f.Attributes["agility"])}}
+	for _, w := range f.Weapons {
+		c.guard = append(c.guard, fmt.Sprintf("Strike %d · Guard %d · Grapple %d · Defense %d", w.Strike+f.CloseCombat, w.Guard+f.CloseCombat,
+			w.Grapple+f.GrapplingMod(), w.Defense+f.GrapplingMod()))
+	}
+	if f.Armor.Protection > 0 {
+		c.armour = &board.Stat{Label: "Armour", Value: fmt.Sprintf("Coverage %d · Protection %d", f.Armor.Coverage, f.Armor.Protection)}
+	}
+	c.attributes = make([]board.Stat, 0, len(attributes))
+	for _, a := range attributes {
+		c.attributes = append(c.attributes, board.Stat{Label: attrLabel(a), Value: fmt.Sprint(f.Attributes[a])})
+	}
+	c.combat = []board.Stat{
 		{Label: "Close combat", Value: fmt.Sprint(f.CloseCombat)},
 		{Label: "Ranged", Value: fmt.Sprint(f.Ranged)},
 		{Label: "Damage Modifier", Value: fmt.Sprint(f.DamageMod)},
 		{Label: "Grappling modifier", Value: fmt.Sprint(f.GrapplingMod())},
 	}
-	ws := make([]board.Stat, 0, len(f.Weapons))
+	c.weapons = make([]board.Stat, 0, len(f.Weapons))
 	for _, w := range f.Weapons {
 		var value string
 		var notes []string
@@ -153,15 +210,11 @@ func sheetSections(f *Fighter) []board.Section {
 		case w.Hands > 0:
 			notes = append(notes, fmt.Sprintf("%d-handed", w.Hands))
 		}
-		if !f.usable(w) {
-			notes = append(notes, "cannot be used now")
-		}
-		ws = append(ws, board.Stat{Label: w.Name, Value: value, Note: strings.Join(notes, ", ")})
+		c.weapons = append(c.weapons, board.Stat{Label: w.Name, Value: value, Note: strings.Join(notes, ", ")})
 	}
-	out := []board.Section{{Title: "Attributes", Stats: attrs}, {Title: "Combat", Stats: combat}, {Title: "Weapons", Stats: ws}}
 	if f.Armor.Coverage > 0 || f.Armor.Protection > 0 {
-		out = append(out, board.Section{Title: "Armour", Stats: []board.Stat{
-			{Label: "Coverage", Value: fmt.Sprint(f.Armor.Coverage)}, {Label: "Protection", Value: fmt.Sprint(f.Armor.Protection)}}})
+		c.protection = &board.Section{Title: "Armour", Stats: []board.Stat{
+			{Label: "Coverage", Value: fmt.Sprint(f.Armor.Coverage)}, {Label: "Protection", Value: fmt.Sprint(f.Armor.Protection)}}}
 	}
-	return out
+	return c
 }

@@ -97,6 +97,8 @@ type Fighter struct {
 	// DriveBack is the GM's secret count of blows that will only drive
 	// this fighter back (the cinematic option).
 	DriveBack int `json:"driveBack,omitempty"`
+
+	shown engine.Memo[card] // the sheet's card, once shown (see sheetSections)
 }
 
 // statsDoc is a sheet as the setup writes it.

@@ -2,6 +2,7 @@ package d20tactical
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,7 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 	}
 	// Movement.
 	if canMove(st, f) == nil {
-		if rs := moveRoutes(st, f); len(rs) > 0 {
+		if rs := moveReach(st, f, false); len(rs) > 0 {
 			help := fmt.Sprintf("Up to %d ft a move action; further uses the standard action too (double move).", f.Speed())
 			if f.Speed() == 0 {
 				help = "Hurt legs: 5 ft for the full round."
@@ -225,18 +226,7 @@ func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine
 			fields = append(fields, engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
 		}
 		if aimable {
-			aims := []engine.Choice{{Value: "none", Label: "No aimed shot"}}
-			for _, l := range Locations {
-				pen := "−4"
-				switch l {
-				case LocHead, LocGroin:
-					pen = "−6"
-				case LocFrontTorso:
-					pen = "as a normal shot"
-				}
-				aims = append(aims, engine.Choice{Value: l, Label: fmt.Sprintf("%s (%s)", strings.ToUpper(locationName(l)[:1])+locationName(l)[1:], pen)})
-			}
-			fields = append(fields, engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aims, Default: "none"})
+			fields = append(fields, engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aimChoices, Default: "none"})
 		}
 		a := engine.Action{Kind: kind, Actor: f.ID, Label: "Attack: " + w.Name, Main: len(out) == 0, Fields: fields,
 			Help: "d20 + attack bonus against Defense. Aimed shots: single shots within Medium range, no criticals."}
@@ -370,3 +360,20 @@ func sortedCells[T any](m map[Cell]T) []Cell {
 	slicesSortCells(out)
 	return out
 }
+
+// aimChoices are the aimed shots an attack offers, made once: every view's
+// attack shares them (nothing changes a view's choices in place).
+var aimChoices = func() []engine.Choice {
+	aims := []engine.Choice{{Value: "none", Label: "No aimed shot"}}
+	for _, l := range Locations {
+		pen := "−4"
+		switch l {
+		case LocHead, LocGroin:
+			pen = "−6"
+		case LocFrontTorso:
+			pen = "as a normal shot"
+		}
+		aims = append(aims, engine.Choice{Value: l, Label: fmt.Sprintf("%s (%s)", strings.ToUpper(locationName(l)[:1])+locationName(l)[1:], pen)})
+	}
+	return slices.Clip(aims)
+}()

@@ -1,11 +1,11 @@
 package d20tactical
 
 import (
-	"container/heap"
 	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -197,7 +197,7 @@ type Cell struct {
 	Y int `json:"y"`
 }
 
-func (c Cell) String() string { return fmt.Sprintf("%d,%d", c.X, c.Y) }
+func (c Cell) String() string { return strconv.Itoa(c.X) + "," + strconv.Itoa(c.Y) }
 
 // Name is the square as people read it, the way the board labels it ("K9").
 func (c Cell) Name() string { return board.SquareName(c.X, c.Y) }
@@ -341,19 +341,53 @@ type node struct {
 }
 
 type item struct {
-	n     node
-	prio  int
-	index int
+	n    node
+	prio int
 }
 
-type pq []*item
+// pq is the search's queue: a binary min-heap of items by value, which
+// moves them exactly as container/heap would (the same pushes give the
+// same pops, ties included) without a pointer per item.
+type pq []item
 
-func (q pq) Len() int            { return len(q) }
-func (q pq) Less(i, j int) bool  { return q[i].prio < q[j].prio }
-func (q pq) Swap(i, j int)       { q[i], q[j] = q[j], q[i]; q[i].index = i; q[j].index = j }
-func (q *pq) Push(x any)         { it := x.(*item); it.index = len(*q); *q = append(*q, it) }
-func (q *pq) Pop() any           { old := *q; it := old[len(old)-1]; *q = old[:len(old)-1]; return it }
-func (q *pq) push(n node, p int) { heap.Push(q, &item{n: n, prio: p}) }
+func (q pq) Len() int { return len(q) }
+
+func (q *pq) push(n node, p int) {
+	*q = append(*q, item{n: n, prio: p})
+	h := *q
+	for j := len(h) - 1; ; {
+		i := (j - 1) / 2 // parent
+		if i == j || h[j].prio >= h[i].prio {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (q *pq) pop() item {
+	h := *q
+	n := len(h) - 1
+	h[0], h[n] = h[n], h[0]
+	for i := 0; ; {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1
+		if j2 := j1 + 1; j2 < n && h[j2].prio < h[j1].prio {
+			j = j2
+		}
+		if h[j].prio >= h[i].prio {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+	it := h[n]
+	*q = h[:n]
+	return it
+}
 
 // routes finds the cheapest way to every square f can reach on foot within
 // budget feet: through allies and the fallen but not opponents, never
@@ -361,6 +395,12 @@ func (q *pq) push(n node, p int) { heap.Push(q, &item{n: n, prio: p}) }
 // costs it prefers paths leaving fewer threatened squares (attacks of
 // opportunity).
 func routes(st *State, f *Fighter, budget int) map[Cell]Route {
+	return reach(st, f, budget, true)
+}
+
+// reach is routes, each with its path when paths is set (offering the
+// squares needs only their costs).
+func reach(st *State, f *Fighter, budget int, paths bool) map[Cell]Route {
 	start := Cell{f.X, f.Y}
 	mult := moveMultiplier(st, f)
 	g := &st.Grid
@@ -401,7 +441,7 @@ func routes(st *State, f *Fighter, budget int) map[Cell]Route {
 	q := &pq{}
 	q.push(startNode, 0)
 	for q.Len() > 0 {
-		it := heap.Pop(q).(*item)
+		it := q.pop()
 		cur := best[slot(it.n)]
 		if it.prio != cur.feet*1000+cur.risky {
 			continue
@@ -441,7 +481,7 @@ func routes(st *State, f *Fighter, budget int) map[Cell]Route {
 			continue
 		}
 		var path []Cell
-		for cur := n; cur != startNode; cur = best[slot(cur)].prev {
+		for cur := n; paths && cur != startNode; cur = best[slot(cur)].prev {
 			path = append(path, cur.c)
 		}
 		slices.Reverse(path)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -95,14 +96,18 @@ func declare(tx *Tx, f *Fighter, what string, b Budget, text string) error {
 }
 
 // moveRoutes are the squares f can reach with a move or a double move now.
-func moveRoutes(st *State, f *Fighter) map[Cell]Route {
+func moveRoutes(st *State, f *Fighter) map[Cell]Route { return moveReach(st, f, true) }
+
+// moveReach is moveRoutes, with their paths when paths is set (the offered
+// action needs only where they lead and what they cost).
+func moveReach(st *State, f *Fighter, paths bool) map[Cell]Route {
 	if f.Speed() == 0 {
 		if !f.Budget.canFull(false) {
 			return nil
 		}
 		return adjacent(st, f, false)
 	}
-	return routes(st, f, f.Budget.feetAvailable(f.Speed()))
+	return reach(st, f, f.Budget.feetAvailable(f.Speed()), paths)
 }
 
 // adjacent are the squares next to f it could step into.
@@ -121,7 +126,7 @@ func adjacent(st *State, f *Fighter, smooth bool) map[Cell]Route {
 }
 
 func moveLabel(st *State, f *Fighter, r Route) string {
-	s := fmt.Sprintf("%s — %d ft", r.To.Name(), r.Feet)
+	s := r.To.Name() + " — " + strconv.Itoa(r.Feet) + " ft"
 	if f.Speed() > 0 && f.Budget.usesStandard(f.Speed(), r.Feet) {
 		s += ", double move"
 	}
@@ -399,7 +404,7 @@ func runRoutes(st *State, f *Fighter) map[Cell]Route {
 
 func runLabel(f *Fighter, r Route) string {
 	d := Cell{sign(r.To.X - f.X), sign(r.To.Y - f.Y)}
-	return fmt.Sprintf("%s %d ft to %s", directionNames[slices.Index(neighbours, d)], r.Feet, r.To.Name())
+	return directionNames[slices.Index(neighbours, d)] + " " + strconv.Itoa(r.Feet) + " ft to " + r.To.Name()
 }
 
 func sign(n int) int {

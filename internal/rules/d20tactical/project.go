@@ -2,6 +2,7 @@ package d20tactical
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -39,10 +40,7 @@ func modes(w *Weapon) string {
 // its state; the GM and a fighter's own player also see its hit points and
 // sheet.
 func project(st *State, v engine.Viewer) *board.Board {
-	g := &board.GridMap{Width: st.Grid.Width, Height: st.Grid.Height, Scale: "5 ft", Places: []board.Placed{}}
-	for _, t := range st.Grid.Cells {
-		g.Cells = append(g.Cells, boardCell(t))
-	}
+	g := &board.GridMap{Width: st.Grid.Width, Height: st.Grid.Height, Scale: "5 ft", Places: []board.Placed{}, Cells: st.boardCells()}
 	bd := &board.Board{Model: board.Grid, Grid: g}
 	for _, tok := range engine.Tokens(st, v) {
 		f := st.Fighters[tok.ID]
@@ -70,6 +68,23 @@ func project(st *State, v engine.Viewer) *board.Board {
 		bd.Notes = append(bd.Notes, "Surprise round: the surprised are flat-footed and do not act.")
 	}
 	return bd
+}
+
+// boardCells are the grid's squares as the board shows them. The grid
+// never changes once set up, so they are made the first time they are
+// shown and kept (an engine.Memo) for every later view of the state and
+// of every later copy of it. Views share them: nothing may change a
+// board's cells in place.
+func (s *State) boardCells() []board.Cell {
+	if c := s.cells.Load(); c != nil {
+		return *c
+	}
+	var cells []board.Cell
+	for _, t := range s.Grid.Cells {
+		cells = append(cells, boardCell(t))
+	}
+	cells = slices.Clip(cells)
+	return *s.cells.Keep(&cells)
 }
 
 func dodgeText(f *Fighter) string {

@@ -105,6 +105,8 @@ type State struct {
 	// Surprise is how many surprise rounds are left before the first full
 	// round.
 	Surprise int `json:"surprise,omitempty"`
+
+	cells engine.Memo[[]board.Cell] // the grid's squares as the board shows them, once shown (see project)
 }
 
 // Fighter implements kit.State.

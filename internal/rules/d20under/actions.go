@@ -687,10 +687,7 @@ func (s *State) gmActions() []engine.Action {
 	if len(all) == 0 {
 		return out
 	}
-	var conds []engine.Choice
-	for _, c := range gmConditions {
-		conds = append(conds, engine.Choice{Value: c.k, Label: label(c.k)})
-	}
+	conds := gmConditionChoices
 	out = append(out,
 		engine.Action{Kind: GMCondition, Label: "GM: set a condition", Help: "Blindness and darkness, a fall, Critical Damage …",
 			Fields: []engine.Field{{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true},

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules/kit"
 )
 
@@ -97,6 +98,8 @@ type Fighter struct {
 	KojTest    int  `json:"kojTest,omitempty"`
 	DownAtTurn bool `json:"downAtTurn,omitempty"` // was down when its turn started
 	Moving     int  `json:"moving,omitempty"`     // the move under way (steps carry it)
+
+	shown engine.Memo[card] // the sheet's card, once shown (see State.sheet)
 }
 
 // pc reports whether the fighter is a player character.

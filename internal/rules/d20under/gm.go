@@ -64,6 +64,17 @@ func decideSetDistance(tx *Tx, cmd engine.Command) error {
 // GM-set conditions.
 var gmConditions = []flag{change.Prone, change.Blinded, change.Critical, change.Roused, change.Lame, change.Terrified}
 
+// gmConditionChoices are gmConditions as the GM's select offers them, made
+// once: every view's action shares them (nothing changes a view's choices
+// in place).
+var gmConditionChoices = func() []engine.Choice {
+	out := make([]engine.Choice, 0, len(gmConditions))
+	for _, c := range gmConditions {
+		out = append(out, engine.Choice{Value: c.k, Label: label(c.k)})
+	}
+	return out
+}()
+
 func decideSetCondition(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
@@ -97,14 +108,17 @@ func decideSetCondition(tx *Tx, cmd engine.Command) error {
 
 // adjustable are the values the GM may override on any combatant
 // (ammunition is per weapon: ammunition below).
-func (s *State) adjustable() []engine.Choice {
+func (s *State) adjustable() []engine.Choice { return adjustableChoices }
+
+// adjustableChoices are made once: every view's action shares them.
+var adjustableChoices = func() []engine.Choice {
 	out := []engine.Choice{{Value: "toughness", Label: "Toughness"}, {Value: "xp", Label: "Experience"},
 		{Value: "permanent", Label: "Permanent Corruption"}, {Value: "temporary", Label: "Temporary Corruption"}}
 	for _, it := range itemNames {
 		out = append(out, engine.Choice{Value: "item:" + it, Label: label(it)})
 	}
-	return out
-}
+	return slices.Clip(out)
+}()
 
 // ammunition are the weapons whose ammunition the GM may set, as
 // "combatant:weapon": one select, so a combatant is never offered with a

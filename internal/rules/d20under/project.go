@@ -32,22 +32,23 @@ func (s *State) healthShown(id string, full bool) bool { return full || s.pc(id)
 // sheet is what the GM and a fighter's own player read of it besides the
 // token: attributes, corruption and experience, armour, weapons with their
 // ammunition, abilities, traits, powers and items, what its turn has left
-// and the plan it declared.
+// and the plan it declared. What comes from the Sheet alone never changes
+// once the fighter is made: it is built the first time it is shown and
+// kept (card, an engine.Memo) for every later view of the fighter and of
+// every later copy of the state. Views share the card's sections: nothing
+// may change a token's Sheet in place.
 func (s *State) sheet(f *Fighter) []board.Section {
-	attrs := make([]board.Stat, 0, len(f.Attributes))
-	for _, a := range slices.Sorted(maps.Keys(f.Attributes)) {
-		attrs = append(attrs, board.Stat{Label: label(a), Value: fmt.Sprint(f.Attributes[a])})
-	}
+	c := f.card()
 	body := []board.Stat{
 		{Label: "Corruption", Value: fmt.Sprintf("%d+%d / %d", f.Permanent, f.Temporary, f.CorruptionThreshold())},
-		{Label: "Experience", Value: fmt.Sprint(f.XP), Note: fmt.Sprintf("%d spent this fight", f.XPSpent)},
-		{Label: "Armour", Value: armourWords(f.Armour)},
+		{Label: "Experience", Value: strconv.Itoa(f.XP), Note: strconv.Itoa(f.XPSpent) + " spent this fight"},
+		{Label: "Armour", Value: c.armour},
 	}
 	if f.ShieldUp {
 		body = append(body, board.Stat{Label: "Shield", Value: f.Shield})
 	}
 	if s.Current() == f.ID {
-		turn := fmt.Sprintf("%d movement", f.Moves)
+		turn := strconv.Itoa(f.Moves) + " movement"
 		if f.Combat {
 			turn = "a combat action, " + turn
 		}
@@ -56,32 +57,74 @@ func (s *State) sheet(f *Fighter) []board.Section {
 	if f.Plan != "" {
 		body = append(body, board.Stat{Label: "Plan", Value: f.Plan})
 	}
-	ws := make([]board.Stat, 0, len(f.Weapons))
-	for _, wp := range f.Weapons {
-		st := board.Stat{Label: wp.Name, Value: wp.DamageText(), Note: label(wp.Type)}
-		switch k := wp.kind(); {
-		case k.Ammo:
-			st.Note += fmt.Sprintf(", ammunition %d/3", f.Ammo[wp.ID])
-			if n := f.Special[wp.ID]; n > 0 {
-				st.Note += fmt.Sprintf(", %d special", n)
+	ws := make([]board.Stat, 0, len(c.weapons))
+	for _, wp := range c.weapons {
+		st := wp.stat
+		switch {
+		case wp.ammo:
+			st.Note += ", ammunition " + strconv.Itoa(f.Ammo[wp.id]) + "/3"
+			if n := f.Special[wp.id]; n > 0 {
+				st.Note += ", " + strconv.Itoa(n) + " special"
 			}
-		case k.Units:
-			st.Note += fmt.Sprintf(", %d left", f.Units[wp.ID])
+		case wp.units:
+			st.Note += ", " + strconv.Itoa(f.Units[wp.id]) + " left"
 		}
 		ws = append(ws, st)
 	}
-	out := []board.Section{{Title: "Attributes", Stats: attrs}, {Title: "Condition", Stats: body}, {Title: "Weapons", Stats: ws}}
-	out = appendListed(out, "Abilities", f.Abilities, label)
-	out = appendListed(out, "Traits", f.Traits, strconv.Itoa)
-	if len(f.Powers) > 0 {
-		var stats []board.Stat
-		for _, p := range f.Powers {
-			stats = append(stats, board.Stat{Label: label(p), Value: "known"})
-		}
-		out = append(out, board.Section{Title: "Powers", Stats: stats})
-	}
+	out := make([]board.Section, 0, 4+len(c.listed))
+	out = append(out, board.Section{Title: "Attributes", Stats: c.attributes}, board.Section{Title: "Condition", Stats: body}, board.Section{Title: "Weapons", Stats: ws})
+	out = append(out, c.listed...)
 	out = appendListed(out, "Items", f.Items, strconv.Itoa)
 	return out
+}
+
+// card is what sheet shows of the Sheet alone.
+type card struct {
+	attributes []board.Stat
+	armour     string
+	weapons    []cardWeapon
+	listed     []board.Section // abilities, traits, powers
+}
+
+// cardWeapon is a weapon's line before its ammunition or units left.
+type cardWeapon struct {
+	id          string
+	stat        board.Stat
+	ammo, units bool
+}
+
+// card returns f's card, building it the first time. Readers of one state
+// may project it at once: the memo keeps the first card built, and two
+// that build it together build the same.
+func (f *Fighter) card() *card {
+	if c := f.shown.Load(); c != nil {
+		return c
+	}
+	return f.shown.Keep(newCard(&f.Sheet))
+}
+
+func newCard(sh *Sheet) *card {
+	c := &card{armour: armourWords(sh.Armour)}
+	c.attributes = make([]board.Stat, 0, len(sh.Attributes))
+	for _, a := range slices.Sorted(maps.Keys(sh.Attributes)) {
+		c.attributes = append(c.attributes, board.Stat{Label: label(a), Value: fmt.Sprint(sh.Attributes[a])})
+	}
+	for _, wp := range sh.Weapons {
+		k := wp.kind()
+		c.weapons = append(c.weapons, cardWeapon{id: wp.ID, stat: board.Stat{Label: wp.Name, Value: wp.DamageText(), Note: label(wp.Type)},
+			ammo: k.Ammo, units: !k.Ammo && k.Units})
+	}
+	c.listed = appendListed(nil, "Abilities", sh.Abilities, label)
+	c.listed = appendListed(c.listed, "Traits", sh.Traits, strconv.Itoa)
+	if len(sh.Powers) > 0 {
+		var stats []board.Stat
+		for _, p := range sh.Powers {
+			stats = append(stats, board.Stat{Label: label(p), Value: "known"})
+		}
+		c.listed = append(c.listed, board.Section{Title: "Powers", Stats: stats})
+	}
+	c.listed = slices.Clip(c.listed)
+	return c
 }
 
 // appendListed appends a section listing m by its sorted keys, each valued

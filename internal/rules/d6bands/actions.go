@@ -136,7 +136,7 @@ func moveChoices(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 			if f.Actions < 2 {
 				return
 			}
-			label += fmt.Sprintf(" — impassable %dD, 2 actions", diff)
+			label += " — impassable " + strconv.Itoa(diff) + "D, 2 actions"
 		}
 		out = append(out, engine.Choice{Value: p.String(), Label: label})
 	}
@@ -177,10 +177,10 @@ func cellWords(st *State, p point) string {
 		parts = append(parts, c.Label)
 	}
 	if c.Dash > 0 && c.Impassable == 0 {
-		parts = append(parts, fmt.Sprintf("dash %dD", c.Dash))
+		parts = append(parts, "dash "+strconv.Itoa(c.Dash)+"D")
 	}
 	if c.Cover > 0 {
-		parts = append(parts, fmt.Sprintf("cover +%dD", c.Cover))
+		parts = append(parts, "cover +"+strconv.Itoa(c.Cover)+"D")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -234,7 +234,7 @@ func dashWords(st *State, path []point) string {
 	if diff == 0 {
 		return ""
 	}
-	return fmt.Sprintf(" (terrain check %dD)", diff)
+	return " (terrain check " + strconv.Itoa(diff) + "D)"
 }
 
 // rangedChoices are f's loaded ranged weapons (area ones only, or all).

@@ -3,6 +3,7 @@ package d6bands
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -113,12 +114,12 @@ func (c Cell) Features() []string {
 		if c.Water {
 			what = "Impassable water (Swimming)"
 		}
-		out = append(out, fmt.Sprintf("%s, %s %dD", what, strings.ToLower(impassableNames[c.Impassable]), c.Impassable))
+		out = append(out, what+", "+strings.ToLower(impassableNames[c.Impassable])+" "+strconv.Itoa(c.Impassable)+"D")
 	} else if c.Dash > 0 {
-		out = append(out, fmt.Sprintf("%s terrain: dash %dD", dashNames[c.Dash], c.Dash))
+		out = append(out, dashNames[c.Dash]+" terrain: dash "+strconv.Itoa(c.Dash)+"D")
 	}
 	if c.Cover > 0 {
-		out = append(out, fmt.Sprintf("%s +%dD", coverNames[c.Cover], c.Cover))
+		out = append(out, coverNames[c.Cover]+" +"+strconv.Itoa(c.Cover)+"D")
 	}
 	if c.Blocks {
 		out = append(out, "Blocks line of sight")
@@ -132,7 +133,7 @@ func (c Cell) Features() []string {
 // point is a square.
 type point struct{ X, Y int }
 
-func (p point) String() string { return fmt.Sprintf("%d,%d", p.X, p.Y) }
+func (p point) String() string { return strconv.Itoa(p.X) + "," + strconv.Itoa(p.Y) }
 
 // Name is the square as people read it, the way the board labels it ("C1").
 func (p point) Name() string { return board.SquareName(p.X, p.Y) }

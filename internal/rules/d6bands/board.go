@@ -187,65 +187,105 @@ func conditions(st *State, v engine.Viewer, f *Fighter) []board.Condition {
 }
 
 // sheetSections is a combatant's stat block: skills and attributes, the numbers
-// of harm and defence, its mount and weapons with how they are loaded.
+// of harm and defence, its mount and weapons with how they are loaded. All
+// but how the weapons are loaded comes from the sheet, which never changes
+// once ParseSheet has made it: that part is built the first time it is
+// shown and kept (card, an engine.Memo) for every later view of the
+// fighter and of every later copy of the state. Views share the card's
+// sections: nothing may change a token's Sheet in place.
 func sheetSections(f *Fighter) []board.Section {
-	skills := make([]board.Stat, 0, len(f.Skills))
-	for _, name := range slices.Sorted(maps.Keys(f.Skills)) {
-		skills = append(skills, board.Stat{Label: capital(name), Value: strconv.Itoa(f.Skills[name])})
+	c := f.card()
+	if len(c.weapons) == 0 {
+		return c.fixed
+	}
+	ws := make([]board.Stat, len(c.weapons))
+	for i, w := range c.weapons {
+		ws[i] = w.stat
+		if l := f.Loads[w.id]; l != nil {
+			load := "not loaded"
+			switch {
+			case l.Broken:
+				load = "broken"
+			case l.Jammed:
+				load = "jammed"
+			case l.Loaded:
+				load = "loaded"
+			}
+			if ws[i].Note != "" {
+				load = ws[i].Note + ", " + load
+			}
+			ws[i].Note = load
+		}
+	}
+	return append(c.fixed, board.Section{Title: "Weapons", Stats: ws}) // c.fixed is full: a new array
+}
+
+// card is what sheetSections shows of the sheet alone: every section but
+// the weapons, and each weapon's line before its load.
+type card struct {
+	fixed   []board.Section
+	weapons []cardWeapon
+}
+
+type cardWeapon struct {
+	id   string
+	stat board.Stat
+}
+
+// card returns f's card, building it the first time. Readers of one state
+// may project it at once: the memo keeps the first card built, and two
+// that build it together build the same.
+func (f *Fighter) card() *card {
+	if c := f.shown.Load(); c != nil {
+		return c
+	}
+	return f.shown.Keep(newCard(&f.Sheet))
+}
+
+func newCard(s *Sheet) *card {
+	skills := make([]board.Stat, 0, len(s.Skills))
+	for _, name := range slices.Sorted(maps.Keys(s.Skills)) {
+		skills = append(skills, board.Stat{Label: capital(name), Value: strconv.Itoa(s.Skills[name])})
 	}
 	out := []board.Section{{Title: "Skills", Stats: skills}}
-	if len(f.Attributes) > 0 {
-		attrs := make([]board.Stat, 0, len(f.Attributes))
-		for _, name := range slices.Sorted(maps.Keys(f.Attributes)) {
-			attrs = append(attrs, board.Stat{Label: capital(name), Value: strconv.Itoa(f.Attributes[name])})
+	if len(s.Attributes) > 0 {
+		attrs := make([]board.Stat, 0, len(s.Attributes))
+		for _, name := range slices.Sorted(maps.Keys(s.Attributes)) {
+			attrs = append(attrs, board.Stat{Label: capital(name), Value: strconv.Itoa(s.Attributes[name])})
 		}
 		out = append(out, board.Section{Title: "Attributes", Stats: attrs})
 	}
 	body := []board.Stat{
-		{Label: "Toughness", Value: strconv.Itoa(f.Toughness)},
-		{Label: "Armour", Value: strconv.Itoa(f.Armor)},
-		{Label: "Blood", Value: strconv.Itoa(f.Blood)},
-		{Label: "Defense Pool", Value: fmt.Sprintf("%dD", f.Defense)},
-		{Label: "Initiative", Value: strconv.Itoa(f.Initiative)},
+		{Label: "Toughness", Value: strconv.Itoa(s.Toughness)},
+		{Label: "Armour", Value: strconv.Itoa(s.Armor)},
+		{Label: "Blood", Value: strconv.Itoa(s.Blood)},
+		{Label: "Defense Pool", Value: fmt.Sprintf("%dD", s.Defense)},
+		{Label: "Initiative", Value: strconv.Itoa(s.Initiative)},
 	}
-	if f.Bulk > 0 {
-		body = append(body, board.Stat{Label: "Bulk", Value: strconv.Itoa(f.Bulk)})
+	if s.Bulk > 0 {
+		body = append(body, board.Stat{Label: "Bulk", Value: strconv.Itoa(s.Bulk)})
 	}
-	if m := f.Mount; m != nil {
+	if m := s.Mount; m != nil {
 		body = append(body, board.Stat{Label: "Mount", Value: m.Name, Note: fmt.Sprintf("Toughness %d, armour %d", m.Toughness, m.Armor)})
 	}
 	out = append(out, board.Section{Title: "Body", Stats: body})
-	if len(f.Weapons) > 0 {
-		ws := make([]board.Stat, 0, len(f.Weapons))
-		for _, w := range f.Weapons {
-			var notes []string
-			if w.Ranged() {
-				var bands []string
-				for _, b := range w.Optimal {
-					bands = append(bands, bandNames[b])
-				}
-				notes = append(notes, "optimal "+strings.Join(bands, ", "))
-			} else if w.Long {
-				notes = append(notes, "long")
+	c := &card{fixed: slices.Clip(out)}
+	for _, w := range s.Weapons {
+		var notes []string
+		if w.Ranged() {
+			var bands []string
+			for _, b := range w.Optimal {
+				bands = append(bands, bandNames[b])
 			}
-			if w.Area {
-				notes = append(notes, "area fire")
-			}
-			if l := f.Loads[w.ID]; l != nil {
-				switch {
-				case l.Broken:
-					notes = append(notes, "broken")
-				case l.Jammed:
-					notes = append(notes, "jammed")
-				case l.Loaded:
-					notes = append(notes, "loaded")
-				default:
-					notes = append(notes, "not loaded")
-				}
-			}
-			ws = append(ws, board.Stat{Label: w.Name, Value: fmt.Sprintf("%s %d, damage %s", capital(w.Skill), f.Skills[w.Skill], w.Damage), Note: strings.Join(notes, ", ")})
+			notes = append(notes, "optimal "+strings.Join(bands, ", "))
+		} else if w.Long {
+			notes = append(notes, "long")
 		}
-		out = append(out, board.Section{Title: "Weapons", Stats: ws})
+		if w.Area {
+			notes = append(notes, "area fire")
+		}
+		c.weapons = append(c.weapons, cardWeapon{id: w.ID, stat: board.Stat{Label: w.Name,
+			Value: fmt.Sprintf("%s %d, damage %s", capital(w.Skill), s.Skills[w.Skill], w.Damage), Note: strings.Join(notes, ", ")}})
 	}
-	return out
+	return c
 }

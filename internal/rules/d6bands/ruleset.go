@@ -136,6 +136,8 @@ type Fighter struct {
 	Loads map[string]*Load `json:"loads,omitempty"`
 	// Adjust is the GM's one-off modifier to the next check.
 	Adjust *Adjust `json:"adjust,omitempty"`
+
+	shown engine.Memo[card] // the sheet's card, once shown (see sheetSections)
 }
 
 // Aim is a combatant aiming at a target: Rounds counts the rounds in a

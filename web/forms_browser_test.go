@@ -1,0 +1,232 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
+)
+
+// TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch
+// through an end of turn sent as the hub sends it (changed parts): the next
+// combatant's actions arrive with their forms unbuilt (app.js keeps a
+// closed action's form as markup until it is needed). The "1" key opens
+// the first of them; a token clicked on the board opens an action that
+// takes it; opening one by its summary builds it; the user fills it in; an update that re-sends the group with that
+// form changed keeps it open with the user's values; submitting it sends
+// the command with them, and the form is marked pending.
+func TestBrowserDeferredForms(t *testing.T) {
+	chromium := chromiumPath(t)
+	rs, st := startedExample(t, "sw-zones-dusty-gulch")
+	gm := engine.GMViewer()
+	ctx := WithActURL(context.Background(), "/act")
+	first := engine.Project(rs, st, gm)
+	sections := NewSections()
+	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections.Next()
+	events, next, err := engine.DecideOwned(rs, st, gm, "c0", engine.NewCommand("end-turn", first.Current, nil), dice.NewRoller(dice.NewSeeded(3)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turned := engine.Project(rs, next, gm)
+	html, parts, err := sections.RenderParts(ctx, turned, events, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	update := map[string]string{}
+	sent := map[string]string{}
+	for k, h := range html {
+		switch {
+		case k == "log":
+			update[k] = h
+		case shownHTML[k] == h:
+		case !changedParts(sent, shownHTML[k], shownParts[k], h, parts[k]):
+			update[k] = h
+		}
+	}
+	group := "ag-" + slug(first.Current) // the part that becomes the next combatant's actions
+	nextGroup := "ag-" + slug(turned.Current)
+	if !strings.Contains(sent[group], `id="`+nextGroup+`"`) {
+		t.Fatalf("the end of turn did not send %s's actions as the part %s: %v", nextGroup, group, sent)
+	}
+
+	frames := make(chan map[string]any, 10)
+	conns := make(chan *websocket.Conn, 1)
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		_ = Encounter(EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(r.Context(), w)
+	})
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": shownHTML})
+		conns <- c
+		for {
+			_, data, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			var msg map[string]any
+			if json.Unmarshal(data, &msg) == nil {
+				frames <- msg
+			}
+		}
+	})
+	mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"heads":[]}`))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	bctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
+	defer cancel()
+	run := func(actions ...chromedp.Action) {
+		t.Helper()
+		if err := chromedp.Run(bctx, actions...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eval := func(js string, out any) {
+		t.Helper()
+		run(chromedp.Evaluate(js, out))
+	}
+	waitFor := func(js string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			var ok bool
+			if chromedp.Run(bctx, chromedp.Evaluate(js, &ok)) == nil && ok {
+				return
+			}
+		}
+		t.Fatalf("timed out waiting for %s", js)
+	}
+
+	run(chromedp.Navigate(srv.URL + "/page"))
+	conn := recv(t, conns)
+	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": events, "html": update, "parts": sent})
+	waitFor(`!!document.getElementById('` + nextGroup + `')`)
+
+	// The next combatant's actions that take a target came without their
+	// forms; the first of them is the one the user opens.
+	var details string
+	eval(`(() => {
+  const all = [...document.querySelectorAll('#`+nextGroup+` details.act')];
+  const d = all.find((d) => (d.getAttribute('data-form') || '').includes('data-target="true"'));
+  return d && !d.querySelector('form') ? d.id : '';
+})()`, &details)
+	if details == "" {
+		t.Fatalf("no action of %s that takes a target arrived unbuilt", nextGroup)
+	}
+	form := strings.TrimSuffix(details, "-d")
+
+	// The keyboard: "1" runs the acting combatant's first action, which
+	// opens (built) when it takes input.
+	var firstAct string
+	eval(`(() => {
+  const a = document.querySelector('#`+nextGroup+` > .bar > details.act, #`+nextGroup+` > .bar > form.action');
+  return a && a.matches('details.act[data-form]') ? a.id : '';
+})()`, &firstAct)
+	if firstAct == "" {
+		t.Fatalf("%s's first action is not an unbuilt form", nextGroup)
+	}
+	run(chromedp.Evaluate(`document.activeElement.blur()`, nil), chromedp.KeyEvent("1"))
+	waitFor(`document.getElementById('` + firstAct + `').open && document.activeElement.id === '` + strings.TrimSuffix(firstAct, "-d") + `-go'`)
+	run(chromedp.KeyEvent("\x1b")) // Escape closes it
+	waitFor(`!document.getElementById('` + firstAct + `').open`)
+
+	// A token clicked on the board that this action offers opens an
+	// action that takes it, with the token chosen (the forms built for it).
+	var token string
+	eval(`(() => {
+  const f = document.getElementById('`+details+`').getAttribute('data-form');
+  const m = /<option value="([^"]+)"/.exec(f.split('data-target="true"')[1] || '');
+  return m ? m[1] : '';
+})()`, &token)
+	if token == "" {
+		t.Fatalf("%s offers no target", details)
+	}
+	run(chromedp.Click(`.tok-btn[data-token="`+token+`"]`, chromedp.ByQuery))
+	waitFor(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some((s) => s.value === '` + token + `')`)
+	run(chromedp.Click(`#target-clear`, chromedp.ByID), chromedp.Evaluate(`for (const d of document.querySelectorAll('#actions details[open]')) d.open = false`, nil))
+
+	run(chromedp.Click(`#`+details+` > summary`, chromedp.ByQuery))
+	waitFor(`document.getElementById('` + details + `').open && !!document.getElementById('` + form + `-go')`)
+
+	// Half-fill it: every select to its last option, every number one up.
+	var filled map[string][]string // by control id: its name and value
+	eval(`(() => {
+  const out = {};
+  for (const el of document.getElementById('`+form+`').elements) {
+    if (el.tagName === 'SELECT') el.value = el.options[el.options.length - 1].value;
+    else if (el.type === 'number') el.value = String((Number(el.value) || 0) + 1);
+    else continue;
+    out[el.id] = [el.name, el.value];
+  }
+  return out;
+})()`, &filled)
+	if len(filled) == 0 {
+		t.Fatalf("%s has no select or number to fill", form)
+	}
+
+	// The group comes again with that form's help changed: the open form
+	// stays open and keeps what the user chose.
+	again := strings.Replace(sent[group], `id="`+form+`-help">`, `id="`+form+`-help">Updated. `, 1)
+	if again == sent[group] {
+		t.Fatalf("%s has no help to change", form)
+	}
+	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
+	waitFor(`(document.getElementById('` + form + `-help') || {}).textContent?.startsWith('Updated.')`)
+	var open bool
+	eval(`document.getElementById('`+details+`').open`, &open)
+	if !open {
+		t.Errorf("%s closed by the update", details)
+	}
+	for id, f := range filled {
+		var got string
+		eval(`(document.getElementById('`+id+`') || {}).value || ''`, &got)
+		if want := f[1]; got != want {
+			t.Errorf("after the update #%s = %q, want the user's %q", id, got, want)
+		}
+	}
+
+	// Submitted, the command carries the user's values.
+	run(chromedp.Click(`#`+form+`-go`, chromedp.ByQuery))
+	msg := recv(t, frames)
+	cmd, _ := msg["command"].(map[string]any)
+	if msg["type"] != "command" || cmd["actor"] != turned.Current {
+		t.Fatalf("frame %v, want a command of %s", msg, turned.Current)
+	}
+	for _, f := range filled {
+		if got := fmt.Sprint(cmd[f[0]]); got != f[1] {
+			t.Errorf("command's %s = %s, want %q", f[0], got, f[1])
+		}
+	}
+	var pending string
+	eval(`document.getElementById('`+form+`').dataset.pending || ''`, &pending)
+	if pending != msg["id"] {
+		t.Errorf("form pending %q, want the command's id %v", pending, msg["id"])
+	}
+}
