@@ -124,8 +124,6 @@ func dangerQuestion(a actionInfo) string {
 	return a.Label + "?"
 }
 
-func slicesContains(s []string, v string) bool { return slices.Contains(s, v) }
-
 func sideOfID(m *model, id string) string {
 	if c := m.byID[id]; c != nil {
 		return c.Side
