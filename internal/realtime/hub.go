@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -426,7 +427,10 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 			return nil, now, nil
 		}
 	}
-	frame := appendEventsFrame(make([]byte, 0, 256+len(now.view)+encodedLen(encoded)), u.Seq, encoded)
+	// The frame is made its size at once: fragments copied into a frame
+	// grown on the way were copied twice.
+	size := 256 + len(now.view) + encodedLen(encoded) + fragmentsLen(html) + fragmentsLen(parts)
+	frame := appendEventsFrame(make([]byte, 0, size+size/64), u.Seq, encoded)
 	if c.wantView && !sameView {
 		frame = append(frame, `,"view":`...)
 		frame = append(frame, now.view...)
@@ -538,21 +542,34 @@ func (p *projections) of(c *client, u play.Update) engine.View {
 	return view
 }
 
-// appendFragments appends a frame's fragments as a JSON object, the frame
-// grown once to their size. Their markup's <, > and & are not escaped as
-// \u003c…: the frame is read by JSON.parse, never embedded in a page, and
-// escaping them made a page's fragments 1.4 times as long in JSON.
+// appendFragments appends a frame's fragments as a JSON object. Their
+// markup's <, > and & are not escaped as \u003c…: the frame is read by
+// JSON.parse, never embedded in a page, and escaping them made a page's
+// fragments 1.4 times as long in JSON. The frame is grown to their size
+// first (fragmentsLen), so that the encoder does not grow it on the way.
+// (A hand-written encoder that copied the markup in runs was 2–4 times
+// slower than go-json's vector code.)
 func appendFragments(frame []byte, html map[string]string) ([]byte, error) {
-	n := 2
-	for k, v := range html {
-		n += len(k) + len(v) + 6
-	}
-	frame = slices.Grow(frame, n+n/16)
+	frame = slices.Grow(frame, fragmentsLen(html)+16)
 	w := appender{frame}
 	if err := gojson.NewEncoder(&w).EncodeWithOption(html, gojson.DisableHTMLEscape()); err != nil {
 		return frame, err
 	}
 	return w.b[:len(w.b)-1], nil // Encode ends with a newline
+}
+
+// fragmentsLen is how many bytes fragments take in a frame, their
+// attributes' quotes escaped (a few more when their markup holds other
+// characters JSON escapes: control characters, U+2028).
+func fragmentsLen(fragments map[string]string) int {
+	if len(fragments) == 0 {
+		return 0
+	}
+	n := 2
+	for k, v := range fragments {
+		n += len(k) + len(v) + strings.Count(v, `"`) + 6
+	}
+	return n
 }
 
 // visibleEncoded returns the events of u that viewer may see, and each
