@@ -191,6 +191,9 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 			}
 		}
 	}
+	if memo != nil && memo.sharedEntries(v, act, newEvents, full, out) {
+		return out, nil
+	}
 	game, talk := SplitTalk(newEvents)
 	if err := render("log", m.logEntries(game, full)); err != nil {
 		return nil, err
@@ -202,6 +205,9 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		if err := render("cards", m.rollCards(newEvents)); err != nil {
 			return nil, err
 		}
+	}
+	if memo != nil {
+		memo.keepEntries(v, act, newEvents, full, out)
 	}
 	return out, nil
 }

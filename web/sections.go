@@ -71,6 +71,61 @@ type Sections struct {
 	// lookups are the last viewer's lookups of combatants and sides
 	// (lookupsFor): the viewers of an update most often see the same.
 	lookups *model
+	// entries are the last viewer's new entries of this update
+	// (sharedEntries).
+	entries sharedEntries
+}
+
+// sharedEntries are an update's new entries (the "log", "chat" and "cards"
+// fragments) rendered for a viewer, and what they were rendered from: the
+// same events (the same slice: the hub passes the update's own events to
+// every viewer who sees them all whole; the events of an update are never
+// written to once it is published), the same combatants and sides
+// (names, portraits, sides' colours) and form target. The viewers of an
+// update who see the same events — most often all of them — share one
+// render, told apart without encoding the events into a memo key each.
+type sharedEntries struct {
+	kept       bool
+	update     uint64
+	events     []engine.Event
+	full       bool
+	id, act    string
+	combatants []engine.Combatant
+	sides      []engine.Side
+	out        [3]string // log, chat, cards
+	cards      bool      // whether out holds cards (not with full)
+}
+
+// entryKeys are the fragments sharedEntries keep, in order.
+var entryKeys = [3]string{"log", "chat", "cards"}
+
+// sharedEntries puts into out the new entries an earlier viewer of this
+// update had, when they were rendered from the same input as v's, and
+// reports whether it did.
+func (s *Sections) sharedEntries(v engine.View, act string, events []engine.Event, full bool, out map[string]string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := &s.entries
+	if !e.kept || e.update != s.update || !sameSlice(e.events, events) || e.full != full ||
+		e.id != v.ID || e.act != act || !slices.Equal(e.combatants, v.Combatants) || !slices.Equal(e.sides, v.Sides) {
+		return false
+	}
+	for i, k := range entryKeys {
+		if i < 2 || e.cards {
+			out[k] = e.out[i]
+		}
+	}
+	return true
+}
+
+// keepEntries keeps the new entries rendered for v into out for the next
+// viewer of the update (sharedEntries).
+func (s *Sections) keepEntries(v engine.View, act string, events []engine.Event, full bool, out map[string]string) {
+	cards, hasCards := out["cards"]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.entries = sharedEntries{kept: true, update: s.update, events: events, full: full, id: v.ID, act: act,
+		combatants: v.Combatants, sides: v.Sides, out: [3]string{out["log"], out["chat"], cards}, cards: hasCards}
 }
 
 // lookupsFor returns a model holding lookups of combatants and sides equal

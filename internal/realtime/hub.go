@@ -585,8 +585,10 @@ func visibleEncoded(viewer engine.Viewer, u play.Update) ([]engine.Event, [][]by
 	events := make([]engine.Event, 0, len(u.Events))
 	encoded := make([][]byte, 0, len(u.Events))
 	sight := engine.NewSight(u.State, viewer)
+	all := true // every event seen whole so far
 	for i, ev := range u.Events {
 		seen, ok, whole := sight.See(ev)
+		all = all && ok && whole
 		if !ok {
 			continue
 		}
@@ -601,6 +603,12 @@ func visibleEncoded(viewer engine.Viewer, u play.Update) ([]engine.Event, [][]by
 		}
 		events = append(events, seen)
 		encoded = append(encoded, b)
+	}
+	if all {
+		// The update's own events, as the GM's: a page renderer tells by
+		// them that these viewers' new log entries are the same
+		// (web.Sections renders them once).
+		return u.Events, encoded, nil
 	}
 	return events, encoded, nil
 }
