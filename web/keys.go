@@ -291,6 +291,27 @@ func (k keyBuf) actionInfo(a actionInfo) keyBuf {
 	return k.bool(a.Main).bool(a.Danger).bool(a.EndsTurn)
 }
 
+// status writes every field the status strip's input holds (sectionInput's
+// "status") but those common writes: the strip is rendered for most
+// viewer-updates (whose turn it is and what waits on the viewer change
+// with every command), and its key was the JSON of these fields.
+func (k keyBuf) status(v engine.View) keyBuf {
+	k = k.str(string(v.Status)).int(v.Round).str(v.Phase).str(v.Current).strs(v.Acting).strs(v.Waiting)
+	k = k.bool(v.Outcome != nil)
+	if v.Outcome != nil {
+		k = k.str(v.Outcome.Winner).str(v.Outcome.Summary)
+	}
+	k = k.bool(v.Attention != nil)
+	if v.Attention != nil {
+		k = k.strs(v.Attention.Turn).strs(v.Attention.Decisions)
+	}
+	k = k.bool(v.Viewer.GM).strs(v.Viewer.Controls).bool(v.Board != nil)
+	if v.Board != nil {
+		k = k.stats(v.Board.Facts)
+	}
+	return k
+}
+
 // common writes the fields every section's input holds (sectionInput): the
 // encounter, its sides and combatants.
 func (k keyBuf) common(v engine.View) keyBuf {

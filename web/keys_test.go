@@ -68,6 +68,9 @@ func TestKeysTellEveryFieldApart(t *testing.T) {
 			}
 			return k
 		}, nil},
+		{"status", reflect.TypeFor[statusFields](), func(v reflect.Value) []byte {
+			return keyBuf(nil).status(v.Interface().(statusFields).view())
+		}, nil},
 		{"stats", reflect.TypeFor[statsOf](), func(v reflect.Value) []byte { return keyBuf(nil).stats(v.Interface().(statsOf)) }, nil},
 		{"legend", reflect.TypeFor[legend](), func(v reflect.Value) []byte { return keyBuf(nil).legend(v.Interface().(legend)) }, nil},
 	}
@@ -119,6 +122,60 @@ type commonFields struct {
 	Combatants []engine.Combatant
 }
 
+// statusFields are the fields of engine.View the status strip's input
+// holds (sectionInput's "status") but the common ones: of the viewer,
+// whether it is the GM and whom it controls; of the board, its facts.
+type statusFields struct {
+	Status          engine.Status
+	Round           int
+	Phase, Current  string
+	Acting, Waiting []string
+	Outcome         *engine.Outcome
+	Attention       *engine.Attention
+	GM              bool
+	Controls        []string
+	Facts           []board.Stat
+}
+
+func (f statusFields) view() engine.View {
+	v := engine.View{Status: f.Status, Round: f.Round, Phase: f.Phase, Current: f.Current, Acting: f.Acting, Waiting: f.Waiting,
+		Outcome: f.Outcome, Attention: f.Attention, Viewer: engine.Viewer{GM: f.GM, Controls: f.Controls}}
+	if f.Facts != nil {
+		v.Board = &board.Board{Facts: f.Facts}
+	}
+	return v
+}
+
+// TestStatusInputKeepsStatusFields checks that the status strip's input
+// (sectionInput's "status") holds no field of the view its key
+// (keyBuf.status, keyBuf.common) leaves out: from a view with every field
+// set, it keeps only those, and of the viewer only GM and Controls, of the
+// board only Facts.
+func TestStatusInputKeepsStatusFields(t *testing.T) {
+	written := map[string]bool{"ID": true, "Sides": true, "Combatants": true, "Viewer": true, "Board": true}
+	for f := range reflect.TypeFor[statusFields]().Fields() {
+		written[f.Name] = true
+	}
+	v := everyField()
+	v.Viewer = engine.Viewer{Controls: []string{"c"}, Name: "n", Players: map[string]string{"c": "p"}}
+	v.Current = "c"
+	v.Board = &board.Board{Facts: []board.Stat{{Label: "x"}}, Tokens: []board.Token{{ID: "c"}}}
+	got := sectionInput("status", v)
+	gv := reflect.ValueOf(got)
+	for i := range gv.NumField() {
+		name := gv.Type().Field(i).Name
+		if !gv.Field(i).IsZero() && !written[name] {
+			t.Errorf("the status strip's input keeps %s, which its key does not write", name)
+		}
+	}
+	if !reflect.DeepEqual(got.Viewer, engine.Viewer{GM: got.Viewer.GM, Controls: got.Viewer.Controls}) {
+		t.Errorf("the status strip's input keeps more of the viewer than its key writes: %+v", got.Viewer)
+	}
+	if got.Board != nil && !reflect.DeepEqual(*got.Board, board.Board{Facts: got.Board.Facts}) {
+		t.Errorf("the status strip's input keeps more of the board than its facts: %+v", *got.Board)
+	}
+}
+
 // shellFields are the fields of engine.View the battlefield's shell reads
 // (shellInput keeps: TestShellInputKeepsShellFields).
 type shellFields struct {
@@ -143,6 +200,19 @@ func TestShellInputKeepsShellFields(t *testing.T) {
 	for f := range reflect.TypeFor[shellFields]().Fields() {
 		read[f.Name] = true
 	}
+	v := everyField()
+	got := reflect.ValueOf(shellInput(v))
+	for i := range got.NumField() {
+		name := got.Type().Field(i).Name
+		if zero := got.Field(i).IsZero(); zero == read[name] {
+			t.Errorf("shellInput keeps %s: %v, its key writes it: %v", name, !zero, read[name])
+		}
+	}
+}
+
+// everyField is a view with every field set to a value that is not the
+// zero value.
+func everyField() engine.View {
 	var v engine.View
 	all := reflect.ValueOf(&v).Elem()
 	for i := range all.NumField() {
@@ -172,13 +242,7 @@ func TestShellInputKeepsShellFields(t *testing.T) {
 			}
 		}
 	}
-	got := reflect.ValueOf(shellInput(v))
-	for i := range got.NumField() {
-		name := got.Type().Field(i).Name
-		if zero := got.Field(i).IsZero(); zero == read[name] {
-			t.Errorf("shellInput keeps %s: %v, its key writes it: %v", name, !zero, read[name])
-		}
-	}
+	return v
 }
 
 // checkFields changes each field under at (a part of root) in turn and

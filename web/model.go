@@ -290,6 +290,9 @@ type model struct {
 	ids   map[string]int // how often each id was given out (uniqueID)
 	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
 	tokenKeys map[*board.Token][]byte
+	// commonKey is the encoding of what every section's input holds of v
+	// (keyBuf.common), for the keys of its sections (Sections.section).
+	commonKey []byte
 	// shell renders the battlefield with holes for what differs between
 	// viewers who see the same tokens (Sections.battlefield).
 	shell bool

@@ -208,13 +208,25 @@ func (s *Sections) section(ctx context.Context, key string, v engine.View, m *mo
 	k.WriteByte(0)
 	k.WriteString(act)
 	k.WriteByte(0)
-	// What every section's input holds, by hand (keys.go); the rest as
-	// JSON, which ends the key.
-	k.Write(keyBuf(k.AvailableBuffer()).common(in))
-	rest := in
-	rest.ID, rest.Sides, rest.Combatants = "", nil, nil
-	if err := encodeKey(k, rest); err != nil {
-		return "", err
+	// What every section's input holds, by hand (keys.go), encoded once
+	// per viewer (every section's input holds v's); the rest as JSON,
+	// which ends the key.
+	if in.ID == v.ID && sameSlice(in.Sides, v.Sides) && sameSlice(in.Combatants, v.Combatants) {
+		if m.commonKey == nil {
+			m.commonKey = keyBuf(make([]byte, 0, 1024)).common(v)
+		}
+		k.Write(m.commonKey)
+	} else {
+		k.Write(keyBuf(k.AvailableBuffer()).common(in))
+	}
+	if key == "status" {
+		k.Write(keyBuf(k.AvailableBuffer()).status(in))
+	} else {
+		rest := in
+		rest.ID, rest.Sides, rest.Combatants = "", nil, nil
+		if err := encodeKey(k, rest); err != nil {
+			return "", err
+		}
 	}
 	if m.parts != nil && partSections[key] {
 		return s.sectionParts(ctx, key, k, in, m, buf)
@@ -564,6 +576,9 @@ func sectionInput(key string, v engine.View) engine.View {
 	in := engine.View{ID: v.ID, Sides: v.Sides, Combatants: v.Combatants}
 	switch key {
 	case "status":
+		// Its key is written by hand (keyBuf.status): a field kept here
+		// is written there too (TestKeysTellEveryFieldApart,
+		// TestStatusInputKeepsStatusFields).
 		in.Status, in.Round, in.Phase = v.Status, v.Round, v.Phase
 		in.Current, in.Acting, in.Waiting = v.Current, v.Acting, v.Waiting
 		in.Outcome, in.Attention = v.Outcome, v.Attention
