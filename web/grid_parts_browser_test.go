@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,7 +11,9 @@ import (
 	"github.com/fray-vtt/fray/internal/simulate"
 )
 
-// TestBrowserGridTokenParts: the GM's page of a grid board in Chromium,
+// TestBrowserGridTokenParts (which also reports the markup per update and
+// the main-thread CPU per update, with and without parts: run with -v):
+// the GM's page of a grid board in Chromium,
 // sent a bot-played fight's updates as the hub sends them with parts (a
 // token on the grid, an SVG group, alone), ends showing what the same
 // updates sent as whole sections leave: the same markup, and every token
@@ -87,7 +90,15 @@ func TestBrowserGridTokenParts(t *testing.T) {
 	}
 	var shows []string
 	for _, withParts := range []bool{false, true} {
-		_, _, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
+		size := 0
+		for _, u := range list {
+			if withParts {
+				size += markupBytes(u.html) + markupBytes(u.parts)
+			} else {
+				size += markupBytes(u.whole)
+			}
+		}
+		_, cpu, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
 			for _, u := range list {
 				if withParts {
 					yield(u.seq, u.events, u.html, u.parts)
@@ -96,6 +107,14 @@ func TestBrowserGridTokenParts(t *testing.T) {
 				}
 			}
 		})
+		t.Logf("with parts %v: %d bytes of markup per update on average", withParts, size/len(list))
+		if len(cpu) > 1 {
+			upd := slices.Clone(cpu[1:]) // the first message is the snapshot
+			slices.Sort(upd)
+			p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
+			t.Logf("with parts %v, %d updates: main-thread CPU ms per update (the trace's thread time): p50 %.2f, p95 %.2f, mean %.2f",
+				withParts, len(upd), p(0.5), p(0.95), meanOf(upd))
+		}
 		if !strings.Contains(show, "\ndrawn gtok-") {
 			t.Fatalf("with parts %v: no token drawn on the grid:\n%s", withParts, show)
 		}
@@ -104,4 +123,20 @@ func TestBrowserGridTokenParts(t *testing.T) {
 	if shows[0] != shows[1] {
 		t.Errorf("the page after parts differs from the page after whole sections:\n%s\n\n%s", shows[1], shows[0])
 	}
+}
+
+func markupBytes(m map[string]string) int {
+	n := 0
+	for _, h := range m {
+		n += len(h)
+	}
+	return n
+}
+
+func meanOf(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
