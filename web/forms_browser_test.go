@@ -26,7 +26,6 @@ import (
 // form changed keeps it open with the user's values; submitting it sends
 // the command with them, and the form is marked pending.
 func TestBrowserDeferredForms(t *testing.T) {
-	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
 	gm := engine.GMViewer()
 	ctx := WithActURL(context.Background(), "/act")
@@ -95,12 +94,8 @@ func TestBrowserDeferredForms(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancel()
-	bctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	bctx, cancel = context.WithTimeout(bctx, 60*time.Second)
+	bctx := newTab(t, browser(t), 1280, 900)
+	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
 	defer cancel()
 	run := func(actions ...chromedp.Action) {
 		t.Helper()
@@ -112,16 +107,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Helper()
 		run(chromedp.Evaluate(js, out))
 	}
-	waitFor := func(js string) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			var ok bool
-			if chromedp.Run(bctx, chromedp.Evaluate(js, &ok)) == nil && ok {
-				return
-			}
-		}
-		t.Fatalf("timed out waiting for %s", js)
-	}
+	waitFor := func(js string) { t.Helper(); run(poll(js)) }
 
 	run(chromedp.Navigate(srv.URL + "/page"))
 	conn := recv(t, conns)
