@@ -30,7 +30,8 @@ type Part struct {
 // element carries a stable id unique on the page: a roster row (tok-…), a
 // token's face in a drawing (face-…), the board's key (board-key), a
 // combatant's group of actions (ag-…), the GM's controls (ag-gm,
-// danger-zone), a combatant in the turn order (turn-…).
+// danger-zone), a combatant in the turn order (turn-…). A token on the grid
+// (gtok-…, an SVG group) is a part too, recorded as it is written (part).
 var partKinds = map[string]bool{"roster": true, "face": true, "legend": true,
 	"action-group": true, "gm-controls": true, "danger-zone": true, "order-item": true}
 

@@ -301,7 +301,7 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 		t.Errorf("after the updates #status is\n%s\nnot\n%s", status, lastStatus)
 	}
 	var show string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`, &show)); err != nil {
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`+drawnTokens, &show)); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Run(ctx, tracing.End()); err != nil {
@@ -323,6 +323,14 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	}
 	return times, messageCPU(t, traced), show
 }
+
+// drawnTokens describes each token in a drawing's SVG, in the page's
+// script: whether it is an SVG element, its id and the box it is drawn in
+// (an element the drawing does not show has an empty one).
+const drawnTokens = `+ Array.from(document.querySelectorAll('#battlefield svg [data-token]')).map((g) => {
+  const r = g.getBoundingClientRect();
+  return '\n' + (g instanceof SVGElement ? 'drawn ' : 'not SVG ') + g.id + ' ' + [r.x, r.y, r.width, r.height].map((n) => n.toFixed(1)).join(' ');
+}).join('')`
 
 // traceRuns numbers the traces one test binary writes.
 var traceRuns int

@@ -166,6 +166,9 @@ func printComparison(w io.Writer, o options, clients, stateBytes, eventBytes int
 	fmt.Fprintf(w, "\nFray against pgbench on the same PostgreSQL cluster: %d encounters x %d clients (Fray), %d clients (pgbench: "+
 		"UPDATE a %d-byte state + INSERT a %d-byte event per transaction); %s warmup + %s measured per run\n\n",
 		o.encounters, o.clients, clients, stateBytes, eventBytes, o.warmup, o.duration)
+	if o.views {
+		fmt.Fprintf(w, "JSON clients with -views: every socket with its viewer's projection (view=1), not the GM's alone\n\n")
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "round\tpgbench tx/s\tp50 ms\tp99 ms\tPG CPU ms/tx\tother cores\t|\tFray commands/s\tp50 ms\tp99 ms\tserver CPU ms/cmd\tPG CPU ms/cmd\tother cores\t|\tFray ÷ pgbench\t")
 	var ratios, server, pgFray, pgBench []float64

@@ -64,6 +64,7 @@ type options struct {
 	token        string
 	signup       bool
 	html         bool
+	views        bool
 	spectators   int
 	specToken    string
 
@@ -104,6 +105,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.token, "token", os.Getenv("FRAY_TOKEN"), "API token of the account to use (default $FRAY_TOKEN; empty: sign up a throw-away account)")
 	fs.BoolVar(&o.signup, "signup", false, "only sign up a throw-away account, print its API token and exit")
 	fs.BoolVar(&o.html, "html", false, "page mode: every client connects as the encounter page does (html=1) and applies the fragments it gets; latency runs to the last client's applying them. With -compare, each round also runs the JSON clients, for the ratio")
+	fs.BoolVar(&o.views, "views", false, "JSON clients: every socket asks for its viewer's projection (view=1), as a client that draws its own table from JSON would, not the GM's alone; with -html -compare, page ÷ JSON then compares the same viewers' work, the HTML apart")
 	fs.IntVar(&o.spectators, "spectators", 0, "fan-out: also open this many spectator sockets (html=1, a campaign member without characters, frames read and discarded) on the first encounter, and alternate -rounds pairs of rounds without and with them")
 	fs.StringVar(&o.specToken, "spectator-token", os.Getenv("FRAY_SPECTATOR_TOKEN"), "with -spectators: API token of the account the spectators watch as, not the -token account (default $FRAY_SPECTATOR_TOKEN; empty: sign up a throw-away account)")
 	fs.StringVar(&o.trace, "trace", "", "write every measured command to this CSV file: encounter, send time and latency to the last client (ms)")
@@ -497,7 +499,7 @@ func (f *fleet) connect(ctx context.Context, pages bool) error {
 	return parallel(len(slots), 4*f.o.parallel, func(k int) error {
 		s := slots[k]
 		e := f.encs[s.e]
-		c, err := dial(ctx, f.a, e, e.viewerFor(s.i), s.i == 0, pages)
+		c, err := dial(ctx, f.a, e, e.viewerFor(s.i), s.i == 0, pages, s.i == 0 || f.o.views)
 		if err != nil {
 			return err
 		}

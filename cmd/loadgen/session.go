@@ -181,10 +181,6 @@ type eventRef struct {
 // maxServerMessage bounds one server message (a snapshot with the full view).
 const maxServerMessage = 16 << 20
 
-// dial connects one client and reads its snapshot. A page client (asPage)
-// connects as the encounter page does (html=1, no projection in its
-// events) and applies the fragments it gets; otherwise the GM asks for
-// the projection (view=1) and players for events alone.
 // openSocket opens a websocket on encounter e with query q, as a's
 // account (who says as whom, for errors).
 func openSocket(ctx context.Context, a *api, e *encounter, q url.Values, who string) (*websocket.Conn, error) {
@@ -203,14 +199,19 @@ func openSocket(ctx context.Context, a *api, e *encounter, q url.Values, who str
 	return conn, nil
 }
 
-func dial(ctx context.Context, a *api, e *encounter, as string, gm, asPage bool) (*client, error) {
+// dial connects one client and reads its snapshot. A page client (asPage)
+// connects as the encounter page does (html=1, no projection in its
+// events) and applies the fragments it gets; otherwise a client with view
+// asks for its viewer's projection (view=1: the GM always, players with
+// -views) and the others for events alone.
+func dial(ctx context.Context, a *api, e *encounter, as string, gm, asPage, view bool) (*client, error) {
 	q := url.Values{}
 	if as != "gm" {
 		q.Set("as", as)
 	}
 	if asPage {
 		q.Set("html", "1")
-	} else if gm {
+	} else if view {
 		q.Set("view", "1")
 	}
 	conn, err := openSocket(ctx, a, e, q, "as "+as)

@@ -344,6 +344,14 @@
     return t.content;
   }
 
+  // parsePart parses a part that replaces old: inside an <svg> when old is
+  // drawn in one (a token on the grid), since SVG markup parsed as HTML
+  // makes HTML elements the drawing does not show.
+  function parsePart(old, html) {
+    if (old instanceof SVGElement) return parse('<svg>' + html + '</svg>').firstElementChild.firstElementChild;
+    return parse(deferForms(html)).firstElementChild;
+  }
+
   // ---- closed actions' forms, built when needed --------------------------
   //
   // Most of an update's markup on a GM's page is the acting combatant's
@@ -483,7 +491,7 @@
     // actions in place of the last one's), even one another part replaces.
     for (const id of Object.keys(parts || {})) {
       const old = document.getElementById(id);
-      const node = old && parse(deferForms(parts[id])).firstElementChild;
+      const node = old && parsePart(old, parts[id]);
       if (!node || !node.id) continue;
       // The section no longer shows the markup last received for it.
       const section = old.closest('section[id]');
