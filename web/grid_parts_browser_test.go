@@ -29,12 +29,6 @@ func TestBrowserGridTokenParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type update struct {
-		seq          int64
-		events       []engine.Event
-		whole, parts map[string]string // every changed section; or, with parts, the rest
-		html         map[string]string
-	}
 	sections := NewSections()
 	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
 	if err != nil {
@@ -43,7 +37,7 @@ func TestBrowserGridTokenParts(t *testing.T) {
 	sections.Next()
 	roller := dice.NewRoller(dice.NewSeeded(5))
 	policy := simulate.PolicyFor(rs)
-	var list []update
+	var list []hubUpdate
 	gridParts := 0
 	for i := 0; len(list) < 24 && st.Core().Status == engine.StatusRunning; i++ {
 		offer := engine.NewOffer(rs, st, nil)
@@ -65,18 +59,7 @@ func TestBrowserGridTokenParts(t *testing.T) {
 			t.Fatal(err)
 		}
 		sections.Next()
-		u := update{st.Core().Seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
-		for k, h := range html {
-			switch {
-			case k == "log" && len(events) > 0:
-				u.whole[k], u.html[k] = h, h
-			case k == "log" || shownHTML[k] == h:
-			case changedParts(u.parts, shownHTML[k], shownParts[k], h, parts[k]):
-				u.whole[k] = h
-			default:
-				u.whole[k], u.html[k] = h, h
-			}
-		}
+		u := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
 		for id := range u.parts {
 			if strings.HasPrefix(id, "gtok-") {
 				gridParts++

@@ -31,12 +31,6 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type update struct {
-		seq          int64
-		events       []engine.Event
-		whole, parts map[string]string // every changed section; or, with parts, the rest
-		html         map[string]string
-	}
 	sections := NewSections()
 	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
 	if err != nil {
@@ -44,7 +38,7 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 	}
 	sections.Next()
 	roller := dice.NewRoller(dice.NewSeeded(5))
-	var list []update
+	var list []hubUpdate
 	sentParts := 0
 	for i := range 12 {
 		v := engine.Project(rs, st, engine.GMViewer())
@@ -58,18 +52,7 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 			t.Fatal(err)
 		}
 		sections.Next()
-		u := update{st.Core().Seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
-		for k, h := range html {
-			switch {
-			case k == "log" && len(events) > 0:
-				u.whole[k], u.html[k] = h, h
-			case k == "log" || shownHTML[k] == h:
-			case changedParts(u.parts, shownHTML[k], shownParts[k], h, parts[k]):
-				u.whole[k] = h
-			default:
-				u.whole[k], u.html[k] = h, h
-			}
-		}
+		u := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
 		sentParts += len(u.parts)
 		list = append(list, u)
 		shownHTML, shownParts = html, parts

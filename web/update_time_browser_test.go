@@ -100,17 +100,8 @@ func TestBrowserUpdateTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		sections.Next()
-		pu := update{st.Core().Seq, events, map[string]string{}, map[string]string{}}
-		for k, h := range html {
-			switch {
-			case k == "log" && len(events) > 0:
-				pu.html[k] = h
-			case k == "log" || shownHTML[k] == h:
-			case !changedParts(pu.parts, shownHTML[k], shownParts[k], h, parts[k]):
-				pu.html[k] = h
-			}
-		}
-		parted = append(parted, pu)
+		hu := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
+		parted = append(parted, update{hu.seq, hu.events, hu.html, hu.parts})
 		shownHTML, shownParts = html, parts
 	}
 	// As the hub sends them: a section only when its markup is not what the
@@ -206,6 +197,34 @@ func changedParts(parts map[string]string, a string, ap []Part, b string, bp []P
 		}
 	}
 	return true
+}
+
+// hubUpdate is one update for a page as the hub would send it: whole has
+// every section whose markup changed (the log when it has new entries);
+// html and parts are what is sent with parts — the sections whose markup
+// outside their parts changed, and the changed parts of the others.
+type hubUpdate struct {
+	seq                int64
+	events             []engine.Event
+	whole, html, parts map[string]string
+}
+
+// asHubSends returns the update rendered as html with parts, for a page
+// showing shownHTML with shownParts.
+func asHubSends(seq int64, events []engine.Event, shownHTML map[string]string, shownParts map[string][]Part, html map[string]string, parts map[string][]Part) hubUpdate {
+	u := hubUpdate{seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
+	for k, h := range html {
+		switch {
+		case k == "log" && len(events) > 0:
+			u.whole[k], u.html[k] = h, h
+		case k == "log" || shownHTML[k] == h:
+		case changedParts(u.parts, shownHTML[k], shownParts[k], h, parts[k]):
+			u.whole[k] = h
+		default:
+			u.whole[k], u.html[k] = h, h
+		}
+	}
+	return u
 }
 
 // playToGM opens the GM's page in Chromium, sends it the snapshot then the
