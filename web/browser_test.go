@@ -17,6 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/chromium"
+
+	"github.com/fray-vtt/fray/internal/patience"
+
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -75,7 +79,7 @@ func recv[T any](t *testing.T, ch chan T) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(10 * time.Second):
+	case <-time.After(patience.Hang()):
 		t.Fatal("timed out waiting for the browser")
 	}
 	var zero T
@@ -83,7 +87,6 @@ func recv[T any](t *testing.T, ch chan T) T {
 }
 
 func TestBrowserScript(t *testing.T) {
-	chromium := chromiumPath(t)
 	fs := &fakeServer{
 		v: testView(), log: testLog(),
 		frames: make(chan map[string]any, 10), sinces: make(chan string, 10),
@@ -114,12 +117,9 @@ func TestBrowserScript(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(chromium.Start(t))
 	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancel = patience.Context(ctx)
 	defer cancel()
 	var pmu sync.Mutex
 	var problems []string // script exceptions, console output, CSP violations, 404s
@@ -147,7 +147,7 @@ func TestBrowserScript(t *testing.T) {
 	}
 	waitFor := func(js string) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 			var ok bool
 			if chromedp.Run(ctx, chromedp.Evaluate(js, &ok)) == nil && ok {
 				return

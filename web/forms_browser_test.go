@@ -8,7 +8,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
@@ -95,7 +96,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	defer srv.Close()
 
 	bctx := newTab(t, browser(t), 1280, 900)
-	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	bctx, cancel := patience.Context(bctx)
 	defer cancel()
 	run := func(actions ...chromedp.Action) {
 		t.Helper()

@@ -20,7 +20,6 @@ import (
 // of the drawing an SVG element drawn where the full render draws it (an
 // SVG part parsed as HTML would make an element the drawing never shows).
 func TestBrowserGridTokenParts(t *testing.T) {
-	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "d20-tactical-rooftop-crossfire")
 	viewer := engine.GMViewer()
 	ctx := WithActURL(context.Background(), "/act")
@@ -81,7 +80,7 @@ func TestBrowserGridTokenParts(t *testing.T) {
 				size += markupBytes(u.whole)
 			}
 		}
-		_, cpu, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
+		_, cpu, show := playToGM(t, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
 			for _, u := range list {
 				if withParts {
 					yield(u.seq, u.events, u.html, u.parts)

@@ -15,7 +15,6 @@ import (
 // a new battlefield: the server's markup is the same for every viewer), and
 // ends showing what the same updates sent as whole sections leave.
 func TestBrowserPartsKeepMine(t *testing.T) {
-	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
 	var pc string
 	for _, c := range st.Core().Combatants {
@@ -63,7 +62,7 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 	mine := regexp.MustCompile(`class="[^"]*\bmine\b`)
 	var shows []string
 	for _, withParts := range []bool{false, true} {
-		_, _, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
+		_, _, show := playToGM(t, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
 			for _, u := range list {
 				if withParts {
 					yield(u.seq, u.events, u.html, u.parts)

@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/chromium"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -21,30 +23,11 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// chromiumPath finds Chromium. Without it the browser tests skip on a
-// developer's machine but fail in CI (CI set), where .ci/run installs it.
-func chromiumPath(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on PATH (apt-get install chromium)")
-	}
-	t.Skip("no chromium on PATH; install it to run the browser tests")
-	return ""
-}
-
-// browser starts a headless Chromium for the test.
+// browser starts a headless Chromium for the test (internal/chromium: the
+// flags every test's browser takes, and one browser suite at a time).
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromiumPath(t)), chromedp.NoSandbox,
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	return actx
+	return chromium.Start(t)
 }
 
 // newTab opens a tab of the given size.
@@ -60,7 +43,7 @@ func newTab(t *testing.T, b context.Context, w, h int64) context.Context {
 
 func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	t.Helper()
-	c, cancel := context.WithTimeout(ctx, 20*time.Second)
+	c, cancel := patience.Context(ctx)
 	defer cancel()
 	if err := chromedp.Run(c, actions...); err != nil {
 		t.Fatal(err)
@@ -68,7 +51,7 @@ func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 }
 
 func poll(js string) chromedp.Action {
-	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(10*time.Second))
+	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(patience.Hang()))
 }
 
 // sampleServer serves one sample encounter as the real server would: the
@@ -156,7 +139,7 @@ func axeViolations(t *testing.T, ctx context.Context, axe string) []string {
 	run := axe + `;
 axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
   v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
-	c, cancel := context.WithTimeout(ctx, 60*time.Second)
+	c, cancel := patience.Context(ctx)
 	defer cancel()
 	if err := chromedp.Run(c, chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
 		t.Fatalf("axe: %v", err)

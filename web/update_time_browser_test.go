@@ -13,6 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/chromium"
+
+	"github.com/fray-vtt/fray/internal/patience"
+
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
@@ -57,7 +61,6 @@ const measureUpdates = `(() => {
 // status line alone. Run with -v to see the figures; see docs/performance.md. FRAY_UPDATE_TRACE=<dir>
 // writes each list's Chromium trace there.
 func TestBrowserUpdateTime(t *testing.T) {
-	chromium := chromiumPath(t)
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
 	gm := engine.GMViewer()
 	roller := dice.NewRoller(dice.NewSeeded(3))
@@ -145,7 +148,7 @@ func TestBrowserUpdateTime(t *testing.T) {
 			}
 			partsSent += len(u.parts)
 		}
-		times, cpu, show := playToGM(t, chromium, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
+		times, cpu, show := playToGM(t, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
 			for _, u := range mode.list {
 				yield(u.seq, u.events, u.html, u.parts)
 			}
@@ -233,7 +236,7 @@ func asHubSends(seq int64, events []engine.Event, shownHTML map[string]string, s
 // snapshot's first), as the page timed them and as the main thread's CPU
 // time in a Chromium trace (which the machine's other work does not
 // inflate; nil if the trace has none), and the page it leaves.
-func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, []float64, string) {
+func playToGM(t *testing.T, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, []float64, string) {
 	t.Helper()
 	sent := make(chan struct{})
 	lastStatus := firstHTML["status"]
@@ -266,12 +269,9 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(chromium.Start(t, chromedp.WindowSize(1280, 900)))
 	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancel = patience.Context(ctx)
 	defer cancel()
 	var traced []json.RawMessage
 	traceDone := make(chan struct{})
@@ -301,7 +301,7 @@ func playToGM(t *testing.T, chromium string, first engine.View, firstHTML map[st
 		t.Fatal("the updates were not all sent")
 	}
 	var times []float64
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times)); err != nil {
 			t.Fatal(err)
 		}

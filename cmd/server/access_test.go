@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
@@ -135,9 +137,10 @@ func (at *accessTable) gmEndsTurn(srv *testServer, id string) {
 }
 
 // accessDeadline bounds how long a socket may stay open after its access
-// changed. The server pushes the close as the change commits (no polling);
-// the margin is for a test machine busy with other packages' tests.
-const accessDeadline = 5 * time.Second
+// changed: a hang's deadline. The server pushes the close as the change
+// commits (no polling), which the tests see as the close arriving at all:
+// nothing else would close the socket within a step.
+var accessDeadline = patience.Hang()
 
 // closeWithin reads c until its session ends, for at most d. It fails if c
 // receives an event after seq `after` or an ack on the way, and returns the
@@ -216,7 +219,7 @@ func (b *browser) get(s *testServer, path string) *http.Response {
 // dial opens the encounter's websocket with the browser's cookie.
 func (b *browser) dial(s *testServer, id, query string) *wsClient {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	hdr := http.Header{}
 	for _, c := range b.client.Jar.Cookies(mustURL(s.URL)) {
@@ -241,7 +244,7 @@ func (c *wsClient) expectRefusedOrClosed(id string, command map[string]any, code
 	if err := c.conn.Write(context.Background(), websocket.MessageText, raw); err != nil {
 		return websocket.CloseStatus(err) // already closed
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	for {
 		_, data, err := c.conn.Read(ctx)

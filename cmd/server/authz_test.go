@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/prep"
@@ -237,7 +239,7 @@ func TestPlayerNeverSeesHiddenOrSecret(t *testing.T) {
 	for range 2 {
 		select {
 		case <-finished:
-		case <-time.After(20 * time.Second):
+		case <-time.After(patience.Hang()):
 			t.Fatal("a socket never got the ack of its last command")
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -32,9 +34,9 @@ func TestBrowserInviteFlow(t *testing.T) {
 	gm, player := tab(t, newBrowser(t)), tab(t, newBrowser(t))
 
 	// The GM signs up and builds the table.
-	run20(t, gm, chromedp.Navigate(srv.URL+"/signup"))
-	run20(t, gm, signupInBrowser("gamemaster")...)
-	run20(t, gm,
+	steps(t, gm, chromedp.Navigate(srv.URL+"/signup"))
+	steps(t, gm, signupInBrowser("gamemaster")...)
+	steps(t, gm,
 		chromedp.WaitVisible(`#new-campaign-name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#new-campaign-name`, "Goblin hunt", chromedp.ByQuery),
 		chromedp.Click(`#create-campaign`, chromedp.ByQuery),
@@ -46,26 +48,26 @@ func TestBrowserInviteFlow(t *testing.T) {
 		chromedp.Click(`#create-invite`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#new-invite-url`, chromedp.ByQuery))
 	var invite, campaignURL string
-	run20(t, gm, chromedp.Text(`#new-invite-url`, &invite, chromedp.ByQuery), chromedp.Location(&campaignURL))
+	steps(t, gm, chromedp.Text(`#new-invite-url`, &invite, chromedp.ByQuery), chromedp.Location(&campaignURL))
 	if !strings.Contains(invite, "/join/") {
 		t.Fatalf("invite link %q", invite)
 	}
 	campaignURL = strings.TrimSuffix(campaignURL, "/invites") // the invite form posted there
 
 	// The player follows the link, signs up, and joins.
-	run20(t, player, chromedp.Navigate(strings.TrimSpace(invite)), chromedp.Click(`#join-signup`, chromedp.ByQuery))
-	run20(t, player, signupInBrowser("lyra-player")...)
-	run20(t, player, chromedp.WaitVisible(`#join-campaign`, chromedp.ByQuery), chromedp.Click(`#join-campaign`, chromedp.ByQuery),
+	steps(t, player, chromedp.Navigate(strings.TrimSpace(invite)), chromedp.Click(`#join-signup`, chromedp.ByQuery))
+	steps(t, player, signupInBrowser("lyra-player")...)
+	steps(t, player, chromedp.WaitVisible(`#join-campaign`, chromedp.ByQuery), chromedp.Click(`#join-campaign`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
 	var playerPage string
-	run20(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
+	steps(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
 	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") {
 		t.Fatalf("the player's campaign page is wrong:\n%.500s", playerPage)
 	}
 
 	// The GM gives Brak to the player.
 	var userValue string
-	run20(t, gm, chromedp.Navigate(campaignURL), chromedp.WaitVisible(`#char-brak-user`, chromedp.ByQuery),
+	steps(t, gm, chromedp.Navigate(campaignURL), chromedp.WaitVisible(`#char-brak-user`, chromedp.ByQuery),
 		chromedp.Evaluate(`const s = document.getElementById('char-brak-user');
 			s.value = [...s.options].find(o => o.textContent.includes('lyra-player')).value`, &userValue),
 		chromedp.Click(`#char-brak-assign`, chromedp.ByQuery),
@@ -73,35 +75,35 @@ func TestBrowserInviteFlow(t *testing.T) {
 
 	// Both open the encounter; the GM starts it and ends turns until it is Brak's.
 	var encURL string
-	run20(t, gm, chromedp.Evaluate(`document.querySelector('a[href^="/encounters/"]').getAttribute('href')`, &encURL))
-	run20(t, gm, chromedp.Navigate(srv.URL+encURL), waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
+	steps(t, gm, chromedp.Evaluate(`document.querySelector('a[href^="/encounters/"]').getAttribute('href')`, &encURL))
+	steps(t, gm, chromedp.Navigate(srv.URL+encURL), waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
 		chromedp.Click(`#act-start-go`, chromedp.ByID), logHas("The encounter begins"))
-	run20(t, player, chromedp.Navigate(srv.URL+encURL), chromedp.WaitVisible(`#actions`, chromedp.ByID))
+	steps(t, player, chromedp.Navigate(srv.URL+encURL), chromedp.WaitVisible(`#actions`, chromedp.ByID))
 	onlyOwn := `[...document.querySelectorAll('#actions form')].every(f => { const a = f.querySelector('input[name=actor]'); return a && a.value === 'brak' })`
 	// seqOf is the last event a page has shown.
 	seqOf := func(ctx context.Context) int64 {
 		var n int64
-		run20(t, ctx, chromedp.Evaluate(`Number(document.getElementById('encounter').dataset.seq)`, &n))
+		steps(t, ctx, chromedp.Evaluate(`Number(document.getElementById('encounter').dataset.seq)`, &n))
 		return n
 	}
 	for i := 0; i < 12; i++ {
 		// The player's page has caught up with the GM's before it is read.
-		run20(t, player, waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) >= %d`, seqOf(gm))))
+		steps(t, player, waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) >= %d`, seqOf(gm))))
 		var mine bool
-		run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form').length > 0`, &mine))
+		steps(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form').length > 0`, &mine))
 		if mine {
 			break
 		}
 		// Not Brak's turn: the GM ends the current one from the page, and
 		// its page shows the turn ended.
 		before := seqOf(gm)
-		run20(t, gm, chromedp.Evaluate(`document.querySelector('#actions form[data-kind="end-turn"] button[type=submit]').click()`, nil),
+		steps(t, gm, chromedp.Evaluate(`document.querySelector('#actions form[data-kind="end-turn"] button[type=submit]').click()`, nil),
 			waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) > %d`, before)))
 	}
 	var own, switchLink bool
 	var count int
-	run20(t, player,
-		chromedp.Poll(`document.querySelectorAll('#actions form').length > 0`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+	steps(t, player,
+		chromedp.Poll(`document.querySelectorAll('#actions form').length > 0`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 		chromedp.Evaluate(onlyOwn, &own),
 		chromedp.Evaluate(`document.querySelectorAll('#actions form').length`, &count),
 		chromedp.Evaluate(`!!document.getElementById('switch-viewer')`, &switchLink))
@@ -112,7 +114,7 @@ func TestBrowserInviteFlow(t *testing.T) {
 		t.Fatal("the player may switch viewer")
 	}
 	var gmControls int
-	run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form[data-kind="start"], #actions form[data-kind="end"], #actions form[data-kind="pause"]').length`, &gmControls))
+	steps(t, player, chromedp.Evaluate(`document.querySelectorAll('#actions form[data-kind="start"], #actions form[data-kind="end"], #actions form[data-kind="pause"]').length`, &gmControls))
 	if gmControls != 0 {
 		t.Fatal(fmt.Sprint("the player sees ", gmControls, " GM controls"))
 	}
@@ -126,10 +128,10 @@ func TestBrowserPageFollowsAccessChanges(t *testing.T) {
 	at := newAccessTable(t, false)
 	cogm := tab(t, newBrowser(t))
 	login(t, cogm, at.a.URL, at.cogm.Name)
-	run20(t, cogm, chromedp.Navigate(at.a.URL+"/encounters/"+at.id), chromedp.WaitVisible(`#encounter`, chromedp.ByID),
-		chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	steps(t, cogm, chromedp.Navigate(at.a.URL+"/encounters/"+at.id), chromedp.WaitVisible(`#encounter`, chromedp.ByID),
+		chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())))
 	var text string
-	run20(t, cogm, chromedp.Text(`#encounter`, &text, chromedp.ByID))
+	steps(t, cogm, chromedp.Text(`#encounter`, &text, chromedp.ByID))
 	if !strings.Contains(text, at.hiddenTxt) || !strings.Contains(text, "the GM") {
 		t.Fatalf("the co-GM's page lacks the hidden combatant:\n%.600s", text)
 	}
@@ -149,10 +151,10 @@ func TestBrowserPageFollowsAccessChanges(t *testing.T) {
 // the page reloading itself meanwhile.
 func waitAcrossReload(t *testing.T, ctx context.Context, expr string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := patience.Deadline()
 	for {
 		var ok bool
-		ectx, cancel := context.WithTimeout(ctx, time.Second)
+		ectx, cancel := patience.Context(ctx)
 		err := chromedp.Run(ectx, chromedp.Evaluate(expr, &ok))
 		cancel()
 		if err == nil && ok {

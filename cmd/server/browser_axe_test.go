@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -92,7 +93,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 				users[pg.who] = ctx
 			}
 			var violations []string
-			cx, cancel := context.WithTimeout(ctx, 60*time.Second)
+			cx, cancel := patience.Context(ctx)
 			err := chromedp.Run(cx, chromedp.Navigate(srv.URL+pg.path), chromedp.WaitReady("main", chromedp.ByQuery),
 				chromedp.Evaluate(run, &violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
 			cancel()

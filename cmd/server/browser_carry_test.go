@@ -58,33 +58,33 @@ func TestBrowserCarryOver(t *testing.T) {
 	login(t, player, srv.URL, tb.player.Name)
 
 	// The GM ends the encounter; the page grows the carry-over link live.
-	run20(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+tb.enc), chromedp.WaitVisible("#log", chromedp.ByID),
+	steps(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+tb.enc), chromedp.WaitVisible("#log", chromedp.ByID),
 		waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
 	if err := chromedp.Run(gm, chromedp.WaitNotPresent("#carry-link", chromedp.ByID)); err != nil {
 		t.Fatal(err)
 	}
-	run20(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
+	steps(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
 		chromedp.Click("#act-end-go", chromedp.ByID), chromedp.WaitVisible("#carry-link", chromedp.ByID),
 		chromedp.Click("#carry-link", chromedp.ByID), chromedp.WaitVisible("#carry-brak", chromedp.ByID))
 	var state, now, proposal string
-	run20(t, gm, chromedp.Text("#carry-brak-state", &state, chromedp.ByID),
+	steps(t, gm, chromedp.Text("#carry-brak-state", &state, chromedp.ByID),
 		chromedp.Value("#carry-brak-wounds", &proposal, chromedp.ByID),
 		chromedp.Text(`#carry-brak td[data-label="Sheet now"]`, &now, chromedp.ByQuery))
 	if state != "to decide" || now != "0" || proposal != strconv.Itoa(tb.wounds) {
 		t.Fatalf("carry-over page: state %q, sheet %q, proposal %q (wounds %d)", state, now, proposal, tb.wounds)
 	}
 	// The GM edits the wounds (a quick bandage) and confirms.
-	run20(t, gm, setValue("carry-brak-wounds", strconv.Itoa(edited)),
+	steps(t, gm, setValue("carry-brak-wounds", strconv.Itoa(edited)),
 		chromedp.Click("#carry-brak-confirm", chromedp.ByID),
 		chromedp.Click("#carry-save", chromedp.ByID),
 		chromedp.WaitVisible("#flash-notice", chromedp.ByID))
 	var notice string
-	run20(t, gm, chromedp.Text("#flash-notice", &notice, chromedp.ByID), chromedp.Text("#carry-brak-state", &state, chromedp.ByID))
+	steps(t, gm, chromedp.Text("#flash-notice", &notice, chromedp.ByID), chromedp.Text("#carry-brak-state", &state, chromedp.ByID))
 	if !strings.Contains(notice, "Brak carried over (revision 2)") || state != "carried over" {
 		t.Fatalf("after saving: notice %q, state %q", notice, state)
 	}
 	// Saving again changes nothing.
-	run20(t, gm, chromedp.Evaluate(`document.getElementById('flash-notice').remove()`, nil),
+	steps(t, gm, chromedp.Evaluate(`document.getElementById('flash-notice').remove()`, nil),
 		chromedp.Click("#carry-save", chromedp.ByID), chromedp.WaitVisible("#flash-notice", chromedp.ByID),
 		chromedp.Text("#flash-notice", &notice, chromedp.ByID))
 	if !strings.Contains(notice, "Brak unchanged") {
@@ -92,10 +92,10 @@ func TestBrowserCarryOver(t *testing.T) {
 	}
 
 	// The player finds Brak on the campaign page and sees the new values.
-	run20(t, player, chromedp.Navigate(srv.URL+"/campaigns/"+tb.campaign), chromedp.WaitVisible("#pcs-brak-page", chromedp.ByID),
+	steps(t, player, chromedp.Navigate(srv.URL+"/campaigns/"+tb.campaign), chromedp.WaitVisible("#pcs-brak-page", chromedp.ByID),
 		chromedp.Click("#pcs-brak-page", chromedp.ByID), chromedp.WaitVisible("#character", chromedp.ByID))
 	var wounds, rev, history string
-	run20(t, player, chromedp.Text("#cond-wounds", &wounds, chromedp.ByID),
+	steps(t, player, chromedp.Text("#cond-wounds", &wounds, chromedp.ByID),
 		chromedp.Text("#character-revision", &rev, chromedp.ByID),
 		chromedp.Text("#rev-2", &history, chromedp.ByID))
 	if wounds != strconv.Itoa(edited) || rev != "Revision 2" {

@@ -8,7 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -64,9 +65,9 @@ func TestBrowserSealedStances(t *testing.T) {
 	option := `document.querySelector('#pending form.decision[data-sealed] button[name="choice"][value="%s"]')`
 	for _, p := range pages {
 		var ok bool
-		run20(t, p.ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
+		steps(t, p.ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
 			chromedp.WaitVisible(`#pending form.decision[data-sealed]`, chromedp.ByQuery),
-			chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Poll(`document.getElementById('conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 			chromedp.Evaluate(fmt.Sprintf(option+` !== null`, p.choice), &ok))
 		if !ok {
 			t.Fatalf("%s's page offers no sealed %q", p.name, p.choice)
@@ -74,7 +75,7 @@ func TestBrowserSealedStances(t *testing.T) {
 	}
 	// Aldric answers: the server holds his commitment, never his stance.
 	var kept, shown string
-	run20(t, actx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "defensive"), nil),
+	steps(t, actx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "defensive"), nil),
 		chromedp.WaitVisible(`#pending .committed[data-commitment]`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelector('#pending .committed').dataset.commitment`, &kept),
 		chromedp.Text(`#pending .committed`, &shown, chromedp.ByQuery))
@@ -87,12 +88,12 @@ func TestBrowserSealedStances(t *testing.T) {
 		t.Errorf("Aldric's page does not tell him what he chose: %q", shown)
 	}
 	// Mirela answers: both pages reveal on their own.
-	run20(t, bctx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "default"), nil))
+	steps(t, bctx, chromedp.Evaluate(fmt.Sprintf(option+`.click()`, "default"), nil))
 	for _, p := range pages {
-		run20(t, p.ctx, chromedp.Poll(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes('Revealed:'))`, nil,
-			chromedp.WithPollingTimeout(10*time.Second)))
+		steps(t, p.ctx, chromedp.Poll(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes('Revealed:'))`, nil,
+			chromedp.WithPollingTimeout(patience.Hang())))
 		var left int
-		run20(t, p.ctx, chromedp.Evaluate(`Object.keys(localStorage).filter(k => k.startsWith('fray-sealed:')).length`, &left))
+		steps(t, p.ctx, chromedp.Evaluate(`Object.keys(localStorage).filter(k => k.startsWith('fray-sealed:')).length`, &left))
 		if left != 0 {
 			t.Errorf("%s's page still keeps %d sealed answers after revealing", p.name, left)
 		}
@@ -105,7 +106,7 @@ func TestBrowserSealedStances(t *testing.T) {
 	// The page's SHA-256 without crypto.subtle (plain http off localhost)
 	// agrees with the browser's.
 	var agree bool
-	run20(t, actx, chromedp.Evaluate(`(async () => {
+	steps(t, actx, chromedp.Evaluate(`(async () => {
   const p = window.frayProof;
   for (const n of [0, 1, 55, 56, 63, 64, 65, 200]) {
     const b = crypto.getRandomValues(new Uint8Array(n));
@@ -160,9 +161,9 @@ func TestBrowserHeadWarning(t *testing.T) {
 	ctx := tab(t, newBrowser(t))
 	login(t, ctx, srv.URL, pl.Name)
 	shown := func() (fingerprint, warning string) {
-		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
+		steps(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID),
 			chromedp.WaitReady(`#fingerprint`, chromedp.ByID),
-			chromedp.Poll(`!document.getElementById('fingerprint').hidden`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Poll(`!document.getElementById('fingerprint').hidden`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 			chromedp.Evaluate(`document.getElementById('fingerprint-code').textContent`, &fingerprint),
 			chromedp.Evaluate(`document.getElementById('chain-warning').hidden ? '' : document.getElementById('chain-warning').textContent`, &warning))
 		return fingerprint, warning
@@ -177,10 +178,10 @@ func TestBrowserHeadWarning(t *testing.T) {
 	}
 	// The replay page's check: the player's export verifies in the page.
 	checked := func() (result, text string) {
-		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID+"/replay"),
+		steps(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+enc.ID+"/replay"),
 			chromedp.WaitVisible(`#check-button`, chromedp.ByID),
 			chromedp.Click(`#check-button`, chromedp.ByID),
-			chromedp.Poll(`['ok', 'bad', 'error'].includes(document.getElementById('check-result').dataset.result)`, nil, chromedp.WithPollingTimeout(10*time.Second)),
+			chromedp.Poll(`['ok', 'bad', 'error'].includes(document.getElementById('check-result').dataset.result)`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 			chromedp.Evaluate(`document.getElementById('check-result').dataset.result`, &result),
 			chromedp.Text(`#check-result`, &text, chromedp.ByID))
 		return result, text

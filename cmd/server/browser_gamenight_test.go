@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -147,7 +149,7 @@ func (r rect) has(x, y int) bool {
 func rectOf(t *testing.T, ctx context.Context, sel string) rect {
 	t.Helper()
 	var r rect
-	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return {X: 0, Y: 0, W: 0, H: 0};
+	steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return {X: 0, Y: 0, W: 0, H: 0};
   const r = e.getBoundingClientRect(); return {X: r.x, Y: r.y, W: r.width, H: r.height}; })()`, sel), &r))
 	return r
 }
@@ -156,7 +158,7 @@ func rectOf(t *testing.T, ctx context.Context, sel string) rect {
 func shot(t *testing.T, ctx context.Context) image.Image {
 	t.Helper()
 	var b []byte
-	run20(t, ctx, chromedp.CaptureScreenshot(&b))
+	steps(t, ctx, chromedp.CaptureScreenshot(&b))
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +217,7 @@ func tabletop(t *testing.T, w, h int64) context.Context {
 			t.Errorf("script error: %s", e.ExceptionDetails.Error())
 		}
 	})
-	run20(t, ctx, chromedp.EmulateViewport(w, h),
+	steps(t, ctx, chromedp.EmulateViewport(w, h),
 		emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}))
 	return ctx
 }
@@ -287,19 +289,19 @@ func TestTableGameNight(t *testing.T) {
 					return
 				}
 				var sh, ih int
-				run20(t, ctx, chromedp.Evaluate(`document.documentElement.scrollHeight`, &sh), chromedp.Evaluate(`innerHeight`, &ih))
+				steps(t, ctx, chromedp.Evaluate(`document.documentElement.scrollHeight`, &sh), chromedp.Evaluate(`innerHeight`, &ih))
 				if sh != ih {
 					t.Errorf("%s, %s %s: the page is %d px tall in a %d px window", name, who, when, sh, ih)
 				}
 				t.Logf("%s, %s %s: scroll height %d, window %d", name, who, when, sh, ih)
 			}
 			for _, p := range people {
-				run20(t, p.ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), live)
+				steps(t, p.ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), live)
 				fits(p.name, p.ctx, "on arrival")
 				if size.phone {
-					run20(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`))
+					steps(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`))
 					var smallest float64
-					run20(t, p.ctx, chromedp.Evaluate(`Math.min(...[...document.querySelectorAll('#board-view .tok .disc')].map(d => {
+					steps(t, p.ctx, chromedp.Evaluate(`Math.min(...[...document.querySelectorAll('#board-view .tok .disc')].map(d => {
   const r = d.getBoundingClientRect(); return Math.min(r.width, r.height); }))`, &smallest))
 					if smallest < 24 {
 						t.Errorf("%s, %s: the smallest token is %.1f px", name, p.name, smallest)
@@ -313,15 +315,15 @@ func TestTableGameNight(t *testing.T) {
 				}
 				// Pick the target on the board, where it is drawn.
 				tok := fmt.Sprintf(`#board-view [data-token=%q]`, target)
-				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil),
+				steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil),
 					settled())
 				board, token := rectOf(t, p.ctx, "#board-view"), rectOf(t, p.ctx, tok)
 				before := shot(t, p.ctx)
-				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
+				steps(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
 					waitJS(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target)))
 				fits(p.name, p.ctx, "with the attack's form open")
 				if size.phone {
-					run20(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`),
+					steps(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`),
 						settled())
 				}
 				after := shot(t, p.ctx)
@@ -339,47 +341,47 @@ func TestTableGameNight(t *testing.T) {
 				}
 				t.Logf("%s, %s: targeting changed %.2f %% of the board's pixels outside the token", name, p.name, share*100)
 				var line string
-				run20(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &line))
+				steps(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &line))
 				if !strings.Contains(line, "Target:") || strings.Contains(line, "Not a legal target") {
 					t.Errorf("%s, %s: the target line says %q", name, p.name, line)
 				}
 				// A second click keeps the target: picking is on purpose only.
-				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+				steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 				token = rectOf(t, p.ctx, tok)
-				run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), settled())
+				steps(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2), settled())
 				var still bool
-				run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').classList.contains('selected') && !document.getElementById('target-line').hidden`, &still))
+				steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').classList.contains('selected') && !document.getElementById('target-line').hidden`, &still))
 				if !still {
 					t.Errorf("%s, %s: a second click on the target dropped it", name, p.name)
 				}
 				if size.phone {
-					run20(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID))
+					steps(t, p.ctx, chromedp.Click("#tab-board", chromedp.ByID))
 				}
 				// A token the open action cannot take is not made its target
 				// in silence: the line says so and why; the form keeps its own.
 				if !size.phone {
 					var other string
-					run20(t, p.ctx, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
+					steps(t, p.ctx, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
   const offered = new Set([...d.querySelector('select[data-target]').options].map(o => o.value));
   const t = [...document.querySelectorAll('#board-view [data-token]')].map(e => e.dataset.token).find(id => !offered.has(id));
   return t || ''; })()`, &other))
 					if other != "" {
 						otherTok := fmt.Sprintf(`#board-view [data-token=%q]`, other)
-						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+otherTok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+						steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+otherTok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 						o := rectOf(t, p.ctx, otherTok)
-						run20(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), settled())
+						steps(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), settled())
 						var why string
 						var kept bool
-						run20(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &why),
+						steps(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &why),
 							chromedp.Evaluate(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target), &kept))
 						if !strings.Contains(why, "Not a legal target") || !strings.Contains(why, "can target") || !kept {
 							t.Errorf("%s, %s: picking %s, which the attack cannot take, says %q (form kept its target: %v)", name, p.name, other, why, kept)
 						}
 						t.Logf("%s, %s: picking %s says %q", name, p.name, other, why)
 						// Back to the real target for the attack.
-						run20(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
+						steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+tok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 						token = rectOf(t, p.ctx, tok)
-						run20(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
+						steps(t, p.ctx, chromedp.MouseClickXY(token.X+token.W/2, token.Y+token.H/2),
 							waitJS(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target)))
 					}
 				}
@@ -387,20 +389,20 @@ func TestTableGameNight(t *testing.T) {
 
 			// The player attacks; both see the card.
 			if size.phone {
-				run20(t, player, chromedp.Click("#tab-act", chromedp.ByID))
+				steps(t, player, chromedp.Click("#tab-act", chromedp.ByID))
 			}
 			var goID string
-			run20(t, player, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
+			steps(t, player, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
   return d ? d.querySelector('button[type="submit"]').id : ''; })()`, &goID))
 			if goID == "" {
 				t.Fatalf("%s: no open action takes the target", name)
 			}
-			run20(t, player, chromedp.Click("#"+goID, chromedp.ByID))
+			steps(t, player, chromedp.Click("#"+goID, chromedp.ByID))
 			// A ruling the attack waits on (the GM's word on cover) is given
 			// as the GM would: the default.
-			for deadline := time.Now().Add(15 * time.Second); ; {
+			for deadline := patience.Deadline(); ; {
 				var n int
-				run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#cards .card.mine').length`, &n))
+				steps(t, player, chromedp.Evaluate(`document.querySelectorAll('#cards .card.mine').length`, &n))
 				if n > 0 {
 					break
 				}
@@ -419,8 +421,8 @@ func TestTableGameNight(t *testing.T) {
 				time.Sleep(100 * time.Millisecond)
 			}
 			var cardID string
-			run20(t, player, chromedp.Evaluate(`document.querySelector('#cards .card.mine').id`, &cardID))
-			run20(t, gm, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, cardID)))
+			steps(t, player, chromedp.Evaluate(`document.querySelector('#cards .card.mine').id`, &cardID))
+			steps(t, gm, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, cardID)))
 			for _, p := range people {
 				tabsToCheck := []string{""}
 				if size.phone {
@@ -428,11 +430,11 @@ func TestTableGameNight(t *testing.T) {
 				}
 				for _, tb := range tabsToCheck {
 					if tb != "" {
-						run20(t, p.ctx, chromedp.Click("#tab-"+tb, chromedp.ByID),
+						steps(t, p.ctx, chromedp.Click("#tab-"+tb, chromedp.ByID),
 							waitJS(fmt.Sprintf(`document.getElementById('encounter').dataset.tab === %q`, tb)), settled())
 					}
 					var cs cardsState
-					run20(t, p.ctx, chromedp.Evaluate(cardsJS, &cs))
+					steps(t, p.ctx, chromedp.Evaluate(cardsJS, &cs))
 					where := name + ", " + p.name + " " + tb
 					if cs.Shown == 0 {
 						t.Errorf("%s: no roll card on screen", where)
@@ -467,16 +469,16 @@ func TestTableGameNight(t *testing.T) {
 						// ... and still shows its newest entry: the card that
 						// squeezed it did not leave it scrolled part-way.
 						var gap float64
-						run20(t, p.ctx, chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
+						steps(t, p.ctx, chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
 						if gap > 2 {
 							t.Errorf("%s: the log's newest entry is %.0f px below its pane beside the roll card", where, gap)
 						}
 						// In a shorter window the tray shrinks and its card is
 						// trimmed to fit it, not cut off.
-						run20(t, p.ctx, chromedp.EmulateViewport(size.w, 640))
+						steps(t, p.ctx, chromedp.EmulateViewport(size.w, 640))
 						var short cardsState
-						for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-							run20(t, p.ctx, chromedp.Evaluate(cardsJS, &short))
+						for deadline := patience.Deadline(); ; time.Sleep(50 * time.Millisecond) {
+							steps(t, p.ctx, chromedp.Evaluate(cardsJS, &short))
 							if len(short.Clipped) == 0 || time.Now().After(deadline) {
 								break
 							}
@@ -484,22 +486,22 @@ func TestTableGameNight(t *testing.T) {
 						if len(short.Clipped) > 0 {
 							t.Errorf("%s: in a 640 px tall window, cards cut off: %v", where, short.Clipped)
 						}
-						run20(t, p.ctx, chromedp.EmulateViewport(size.w, size.h), settled())
+						steps(t, p.ctx, chromedp.EmulateViewport(size.w, size.h), settled())
 					}
 				}
 			}
 			// A phone's log opens at its newest entry.
 			if size.phone {
 				var gap float64
-				run20(t, player, chromedp.Click("#tab-log", chromedp.ByID), settled(),
+				steps(t, player, chromedp.Click("#tab-log", chromedp.ByID), settled(),
 					chromedp.Evaluate(`(() => { const l = document.getElementById('log'); return l.scrollHeight - l.scrollTop - l.clientHeight; })()`, &gap))
 				if gap > 30 {
 					t.Errorf("%s: the phone's log opens %.0f px above its newest entry", name, gap)
 				}
-				run20(t, player, chromedp.Click("#tab-act", chromedp.ByID))
+				steps(t, player, chromedp.Click("#tab-act", chromedp.ByID))
 			}
 			// Your own card settles into the log by itself.
-			run20(t, player, chromedp.Poll(fmt.Sprintf(`!document.getElementById(%q)`, cardID), nil, chromedp.WithPollingTimeout(15*time.Second)))
+			steps(t, player, chromedp.Poll(fmt.Sprintf(`!document.getElementById(%q)`, cardID), nil, chromedp.WithPollingTimeout(patience.Hang())))
 
 			if size.phone {
 				continue
@@ -512,10 +514,10 @@ func TestTableGameNight(t *testing.T) {
 				// The question is asked of whoever answers it: the player
 				// for their character, the GM for the others.
 				asked := false
-				for deadline := time.Now().Add(20 * time.Second); !asked && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				for deadline := patience.Deadline(); !asked && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 					for _, c := range []context.Context{gm, player} {
 						var a bool
-						run20(t, c, chromedp.Evaluate(`document.getElementById('pending').classList.contains('asking')`, &a))
+						steps(t, c, chromedp.Evaluate(`document.getElementById('pending').classList.contains('asking')`, &a))
 						asked = asked || a
 					}
 				}
@@ -525,7 +527,7 @@ func TestTableGameNight(t *testing.T) {
 				decisionSeen = true
 			}
 			for _, p := range people {
-				run20(t, p.ctx, chromedp.Evaluate(`(() => {
+				steps(t, p.ctx, chromedp.Evaluate(`(() => {
   for (const id of ['enc-menu', 'board-key']) document.getElementById(id).open = true;
   for (const d of document.querySelectorAll('#actions details.more')) d.open = true;
   const act = document.querySelector('#actions details.act'); if (act) act.open = true;
@@ -553,38 +555,38 @@ func TestTableKeyboardTurn(t *testing.T) {
 	key := func(keys ...string) {
 		t.Helper()
 		for _, k := range keys {
-			run20(t, ctx, chromedp.KeyEvent(k), settled())
+			steps(t, ctx, chromedp.KeyEvent(k), settled())
 		}
 	}
 	say := func() string {
 		var s string
-		run20(t, ctx, chromedp.Evaluate(`document.getElementById('board-cursor').textContent`, &s))
+		steps(t, ctx, chromedp.Evaluate(`document.getElementById('board-cursor').textContent`, &s))
 		return s
 	}
 	for _, example := range []string{"sw-zones-goblin-ford", "d20-tactical-rooftop-crossfire"} {
 		id, actor, target := night.encounter(example)
-		run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
+		steps(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
 
 		// The help lists the keys.
 		key("?")
-		run20(t, ctx, waitJS(`document.getElementById('keys').open`))
+		steps(t, ctx, waitJS(`document.getElementById('keys').open`))
 		var help string
-		run20(t, ctx, chromedp.Evaluate(`document.getElementById('keys').textContent`, &help))
+		steps(t, ctx, chromedp.Evaluate(`document.getElementById('keys').textContent`, &help))
 		for _, want := range []string{"end the turn", "arrow", "Esc"} {
 			if !strings.Contains(help, want) {
 				t.Errorf("%s: the help lacks %q", example, want)
 			}
 		}
 		key(kb.Escape)
-		run20(t, ctx, waitJS(`!document.getElementById('keys').open`))
+		steps(t, ctx, waitJS(`!document.getElementById('keys').open`))
 
 		// B: the board, its cursor on the acting character.
 		key("b")
-		run20(t, ctx, waitJS(`document.activeElement.id === 'board-view'`))
+		steps(t, ctx, waitJS(`document.activeElement.id === 'board-view'`))
 		name := ""
-		run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('.tok-btn[data-token=%q] .tok-name').textContent`, target), &name))
+		steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`document.querySelector('.tok-btn[data-token=%q] .tok-name').textContent`, target), &name))
 		var at, to []int
-		run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const g = id => document.querySelector('#board-view .grid-svg [data-token="' + id + '"]');
+		steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { const g = id => document.querySelector('#board-view .grid-svg [data-token="' + id + '"]');
   return g(%q) ? [g(%q).dataset.at.split(',').map(Number), g(%q).dataset.at.split(',').map(Number)] : null; })()`, actor, actor, target), &[]any{&at, &to}))
 		if at != nil {
 			// A grid: walk the squares.
@@ -614,13 +616,13 @@ func TestTableKeyboardTurn(t *testing.T) {
 		if err := chromedp.Run(ctx, waitJS(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)
   && document.activeElement.matches('#actions details.act[open] button[type="submit"]')`, target))); err != nil {
 			var state string
-			run20(t, ctx, chromedp.Evaluate(`document.activeElement.id + ' | ' + document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &state))
+			steps(t, ctx, chromedp.Evaluate(`document.activeElement.id + ' | ' + document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &state))
 			t.Fatalf("%s: Enter on %s did not open an attack on it: %s", example, name, state)
 		}
 		key(kb.Enter)
 		// The attack is made; questions to the player are answered with D
 		// and Enter, rulings of the GM's given by the GM.
-		for deadline := time.Now().Add(20 * time.Second); ; {
+		for deadline := patience.Deadline(); ; {
 			v := srv.viewAs(night.gm, id)
 			if v.Seq > before && len(v.Pending) == 0 {
 				break
@@ -633,10 +635,10 @@ func TestTableKeyboardTurn(t *testing.T) {
 			case len(pv.Pending) > 0:
 				asked := pv.Pending[0].ID
 				key("d")
-				run20(t, ctx, waitJS(`document.activeElement.matches('#pending form.decision button')`))
+				steps(t, ctx, waitJS(`document.activeElement.matches('#pending form.decision button')`))
 				key(kb.Enter)
 				// The answer is in when the question is no longer put.
-				for answered := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+				for answered := patience.Deadline(); ; time.Sleep(50 * time.Millisecond) {
 					if p := srv.viewAs(night.player, id).Pending; len(p) == 0 || p[0].ID != asked {
 						break
 					}
@@ -656,14 +658,14 @@ func TestTableKeyboardTurn(t *testing.T) {
 			}
 		}
 		var rolled bool
-		run20(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card, #log .entry .roll').length > 0`, &rolled))
+		steps(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card, #log .entry .roll').length > 0`, &rolled))
 		if !rolled {
 			t.Errorf("%s: the attack shows no roll", example)
 		}
 		// E ends the turn.
-		run20(t, ctx, chromedp.Evaluate(`document.activeElement.blur()`, nil))
+		steps(t, ctx, chromedp.Evaluate(`document.activeElement.blur()`, nil))
 		key(kb.Escape, "e")
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := patience.Deadline()
 		for srv.viewAs(night.gm, id).Current == actor && srv.viewAs(night.gm, id).Round == srv.viewAs(night.player, id).Round {
 			if time.Now().After(deadline) {
 				t.Fatalf("%s: E did not end %s's turn", example, actor)

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -74,46 +76,46 @@ func TestBrowserReplay(t *testing.T) {
 	}
 
 	// The move's step, then one step back with ←: the battlefield differs.
-	run20(t, ctx, chromedp.Navigate(fmt.Sprintf("%s?seq=%d", replay, moved)), at(moved), read(&after),
+	steps(t, ctx, chromedp.Navigate(fmt.Sprintf("%s?seq=%d", replay, moved)), at(moved), read(&after),
 		chromedp.Text("#replay-step", &step, chromedp.ByID))
 	if !strings.Contains(step, fmt.Sprintf("Event %d of %d", moved, log.Seq)) {
 		t.Fatalf("step label %q", step)
 	}
-	run20(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), at(moved-1), read(&before))
+	steps(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), at(moved-1), read(&before))
 	if before == after {
 		t.Fatal("the battlefield before the move looks the same as after it")
 	}
 	// → goes forward again to the same picture.
-	run20(t, ctx, chromedp.KeyEvent(kb.ArrowRight), at(moved), read(&field))
+	steps(t, ctx, chromedp.KeyEvent(kb.ArrowRight), at(moved), read(&field))
 	if field != after {
 		t.Fatal("stepping back and forth does not show the same battlefield")
 	}
 	// Home: the setup; End: the finished encounter.
-	run20(t, ctx, chromedp.KeyEvent(kb.Home), at(0), read(&field),
+	steps(t, ctx, chromedp.KeyEvent(kb.Home), at(0), read(&field),
 		chromedp.Text("#replay-step", &step, chromedp.ByID))
 	if step != "Before the first event" {
 		t.Fatalf("at the start the step reads %q", step)
 	}
-	run20(t, ctx, chromedp.KeyEvent(kb.End), at(log.Seq))
+	steps(t, ctx, chromedp.KeyEvent(kb.End), at(log.Seq))
 	var status string
-	run20(t, ctx, chromedp.Text("#status", &status, chromedp.ByID))
+	steps(t, ctx, chromedp.Text("#status", &status, chromedp.ByID))
 	if !strings.Contains(status, "Finished") {
 		t.Fatalf("the last step's status reads %q", status)
 	}
 	// The links do the same as the keys.
-	run20(t, ctx, chromedp.Click("#replay-prev", chromedp.ByID), at(log.Seq-1))
-	run20(t, ctx, chromedp.Click("#replay-first", chromedp.ByID), at(0))
-	run20(t, ctx, chromedp.Click("#replay-next", chromedp.ByID), at(1))
-	run20(t, ctx, chromedp.KeyEvent(kb.Home), at(0))
+	steps(t, ctx, chromedp.Click("#replay-prev", chromedp.ByID), at(log.Seq-1))
+	steps(t, ctx, chromedp.Click("#replay-first", chromedp.ByID), at(0))
+	steps(t, ctx, chromedp.Click("#replay-next", chromedp.ByID), at(1))
+	steps(t, ctx, chromedp.KeyEvent(kb.Home), at(0))
 	// At the ends, the disabled links are not links and the keys do nothing.
 	var disabled int
-	run20(t, ctx, chromedp.Evaluate(`document.querySelectorAll('span#replay-prev[aria-disabled], span#replay-first[aria-disabled]').length`, &disabled))
+	steps(t, ctx, chromedp.Evaluate(`document.querySelectorAll('span#replay-prev[aria-disabled], span#replay-first[aria-disabled]').length`, &disabled))
 	if disabled != 2 {
 		t.Fatalf("at the start %d of Previous and First are disabled", disabled)
 	}
-	run20(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.Sleep(300*time.Millisecond), at(0))
+	steps(t, ctx, chromedp.KeyEvent(kb.ArrowLeft), chromedp.Sleep(300*time.Millisecond), at(0))
 	// The log links each entry to its step.
-	run20(t, ctx, chromedp.Navigate(base.URL+"/encounters/"+id+"/log"),
+	steps(t, ctx, chromedp.Navigate(base.URL+"/encounters/"+id+"/log"),
 		chromedp.WaitVisible(fmt.Sprintf(`#ev-%d`, moved), chromedp.ByQuery),
 		chromedp.Click(fmt.Sprintf(`#ev-%d .replay-link`, moved), chromedp.ByQuery), at(moved), read(&field))
 	if field != after {
@@ -134,11 +136,11 @@ func TestBrowserUndo(t *testing.T) {
 	gm, player := tab(t, newBrowser(t)), tab(t, newBrowser(t))
 	login(t, gm, base.URL, tb.gm.Name)
 	login(t, player, base.URL, tb.player.Name)
-	live := chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second))
-	run20(t, gm, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#act-rewind-open", chromedp.ByID), live)
-	run20(t, player, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID), live)
+	live := chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang()))
+	steps(t, gm, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#act-rewind-open", chromedp.ByID), live)
+	steps(t, player, chromedp.Navigate(base.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID), live)
 	var before, moved, after string
-	run20(t, player, chromedp.OuterHTML("#battlefield", &before, chromedp.ByID))
+	steps(t, player, chromedp.OuterHTML("#battlefield", &before, chromedp.ByID))
 
 	// Move whoever's turn it is until someone actually moves.
 	var moveSeq int64
@@ -159,27 +161,27 @@ func TestBrowserUndo(t *testing.T) {
 			}
 		}
 		if moveSeq == 0 { // only turns passed: that is the "before" now
-			run20(t, player, chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, evs.Seq), nil, chromedp.WithPollingTimeout(5*time.Second)),
+			steps(t, player, chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, evs.Seq), nil, chromedp.WithPollingTimeout(patience.Hang())),
 				chromedp.OuterHTML("#battlefield", &before, chromedp.ByID))
 		}
 	}
 	if moveSeq == 0 {
 		t.Fatal("nobody could move")
 	}
-	run20(t, player, chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, moveSeq), nil, chromedp.WithPollingTimeout(5*time.Second)),
+	steps(t, player, chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, moveSeq), nil, chromedp.WithPollingTimeout(patience.Hang())),
 		chromedp.OuterHTML("#battlefield", &moved, chromedp.ByID))
 	if moved == before {
 		t.Fatal("the move did not change the player's battlefield")
 	}
 	// The GM clicks "Undo last action…", then confirms.
-	run20(t, gm, chromedp.Click("#act-rewind-open", chromedp.ByID), chromedp.Click("#act-rewind-go", chromedp.ByID), logHas("The GM undoes the last action."))
-	run20(t, player, logHas("The GM undoes the last action."),
+	steps(t, gm, chromedp.Click("#act-rewind-open", chromedp.ByID), chromedp.Click("#act-rewind-go", chromedp.ByID), logHas("The GM undoes the last action."))
+	steps(t, player, logHas("The GM undoes the last action."),
 		chromedp.Poll(fmt.Sprintf(`document.getElementById('ev-%d').classList.contains('undone') && !!document.querySelector('#ev-%d .undone-badge')`, moveSeq, moveSeq), nil,
-			chromedp.WithPollingTimeout(5*time.Second)),
+			chromedp.WithPollingTimeout(patience.Hang())),
 		chromedp.OuterHTML("#battlefield", &after, chromedp.ByID))
 	if after != before {
 		t.Fatalf("after the undo the player's battlefield is\n%s\nnot as before the move:\n%s", after, before)
 	}
 	// A reload renders the same marks on the server.
-	run20(t, player, chromedp.Reload(), chromedp.WaitVisible(fmt.Sprintf(`#ev-%d.undone`, moveSeq), chromedp.ByQuery))
+	steps(t, player, chromedp.Reload(), chromedp.WaitVisible(fmt.Sprintf(`#ev-%d.undone`, moveSeq), chromedp.ByQuery))
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -66,7 +68,7 @@ func TestBrowserPictures(t *testing.T) {
 	gm := tab(t, newBrowser(t))
 	login(t, gm, srv.URL, tb.gm.Name)
 	pc := tb.pc
-	run20(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#draft-stage`, chromedp.ByID),
+	steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#draft-stage`, chromedp.ByID),
 		chromedp.SetUploadFiles(`#scene-file`, []string{sceneFile}, chromedp.ByID),
 		chromedp.Click(`#upload-scene`, chromedp.ByID),
 		chromedp.WaitVisible(`#scene-preview`, chromedp.ByID),
@@ -80,9 +82,9 @@ func TestBrowserPictures(t *testing.T) {
 		chromedp.WaitVisible(`#draft-handout-sealed-orders`, chromedp.ByID),
 		chromedp.Click(`#create-encounter`, chromedp.ByID), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
 	var encURL string
-	run20(t, gm, chromedp.Location(&encURL))
+	steps(t, gm, chromedp.Location(&encURL))
 	id := encURL[strings.LastIndex(encURL, "/")+1:]
-	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+	steps(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
 
 	// The other player listens on a socket from the start.
 	ws := srv.connect(other, id, "view=1&html=1")
@@ -91,32 +93,32 @@ func TestBrowserPictures(t *testing.T) {
 	login(t, player, srv.URL, tb.player.Name)
 	loaded := func(sel string) chromedp.Action {
 		return chromedp.Poll(fmt.Sprintf(`(() => { const i = document.querySelector(%q); return !!i && i.complete && i.naturalWidth > 0 })()`, sel), nil,
-			chromedp.WithPollingTimeout(15*time.Second))
+			chromedp.WithPollingTimeout(patience.Hang()))
 	}
-	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
+	steps(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
 		waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
 		loaded(`#scene-img`),
 		loaded(`#battlefield span.tok[data-token="`+pc+`"] img.portrait`),
 		loaded(`#order .has-portrait img.portrait`))
 	var handoutsHidden bool
-	run20(t, player, chromedp.Evaluate(`document.getElementById('handouts').hidden`, &handoutsHidden))
+	steps(t, player, chromedp.Evaluate(`document.getElementById('handouts').hidden`, &handoutsHidden))
 	if !handoutsHidden {
 		t.Error("the player sees a handouts panel before any was shown")
 	}
 
 	// The GM shows the handout to the first player from the table.
-	run20(t, gm, chromedp.Click(`#act-reveal-handout-open`, chromedp.ByID),
+	steps(t, gm, chromedp.Click(`#act-reveal-handout-open`, chromedp.ByID),
 		setValue("act-reveal-handout-handout", "sealed-orders"), setValue("act-reveal-handout-to", pc),
 		chromedp.Click(`#act-reveal-handout-go`, chromedp.ByID),
 		logHas("The GM shows a handout"))
-	run20(t, player, chromedp.Poll(`!document.getElementById('handouts').hidden && document.getElementById('handouts').textContent.includes('Sealed orders')`, nil,
-		chromedp.WithPollingTimeout(15*time.Second)),
+	steps(t, player, chromedp.Poll(`!document.getElementById('handouts').hidden && document.getElementById('handouts').textContent.includes('Sealed orders')`, nil,
+		chromedp.WithPollingTimeout(patience.Hang())),
 		loaded(`#handouts img.handout-img`))
 	keepScreenshot(player, "table-pictures-desktop")
 
 	phone := tab(t, newPhone(t))
 	login(t, phone, srv.URL, tb.player.Name)
-	run20(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID),
+	steps(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID),
 		chromedp.Click("#tab-board", chromedp.ByID), chromedp.WaitVisible("#scene-img", chromedp.ByID), loaded(`#scene-img`))
 	keepScreenshot(phone, "table-pictures-phone")
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -90,19 +92,19 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 		for _, b := range boards {
 			choose(b)
 			before := srv.viewAs(gm, b.id).Seq
-			run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+b.id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
+			steps(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+b.id), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
 			if size.name == "phone" {
-				run20(t, ctx, chromedp.Click(`#tabs [data-show="board"]`, chromedp.ByQuery))
+				steps(t, ctx, chromedp.Click(`#tabs [data-show="board"]`, chromedp.ByQuery))
 			}
 			switch b.model {
 			case board.Zones:
-				run20(t, ctx, chromedp.Click(fmt.Sprintf(`#battlefield [data-area=%q] .zname`, b.value), chromedp.ByQuery),
+				steps(t, ctx, chromedp.Click(fmt.Sprintf(`#battlefield [data-area=%q] .zname`, b.value), chromedp.ByQuery),
 					waitJS(picked(b.value)),
 					waitJS(fmt.Sprintf(`document.querySelector('#battlefield [data-area=%q]').classList.contains('placed')`, b.value)))
 			case board.Grid:
 				// The square's centre on the screen, once it is in view.
 				var at []float64
-				run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
+				steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => {
   const svg = document.querySelector('#battlefield svg.grid-svg');
   const [x, y] = %q.split(',').map(Number);
   const probe = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
@@ -113,7 +115,7 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
   const p = new DOMPoint(x + 0.5, y + 0.5).matrixTransform(svg.getScreenCTM());
   return [p.x, p.y];
 })()`, b.value), &at))
-				run20(t, ctx, chromedp.MouseClickXY(at[0], at[1]), waitJS(picked(b.value)),
+				steps(t, ctx, chromedp.MouseClickXY(at[0], at[1]), waitJS(picked(b.value)),
 					waitJS(fmt.Sprintf(`(() => { const m = document.querySelector('#battlefield rect.place-mark');
   return !!m && m.getAttribute('x') + ',' + m.getAttribute('y') === %q })()`, b.value)))
 			}
@@ -122,8 +124,8 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 				continue
 			}
 			// The opened move goes where the board said.
-			run20(t, ctx, chromedp.KeyEvent(kb.Enter))
-			deadline := time.Now().Add(10 * time.Second)
+			steps(t, ctx, chromedp.KeyEvent(kb.Enter))
+			deadline := patience.Deadline()
 			for srv.viewAs(gm, b.id).Seq == before {
 				if time.Now().After(deadline) {
 					t.Fatalf("%s: the move to %s picked on the board was not made", b.example, b.value)

@@ -5,7 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
 
@@ -17,7 +18,7 @@ func setValue(id, value string) chromedp.Action {
 }
 
 func waitJS(expr string) chromedp.Action {
-	return chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(5*time.Second))
+	return chromedp.Poll(expr, nil, chromedp.WithPollingTimeout(patience.Hang()))
 }
 
 // TestBrowserBuildEncounter: the GM builds an encounter from scratch in the
@@ -51,7 +52,7 @@ func TestBrowserBuildEncounter(t *testing.T) {
 	login(t, player, srv.URL, playerUser.Name)
 
 	// A bestiary entry from the schema form; derived values show.
-	run20(t, gm, chromedp.Navigate(srv.URL+c+"/bestiary/new?ruleset=sw-zones"), chromedp.WaitVisible(`#stat-name`, chromedp.ByQuery),
+	steps(t, gm, chromedp.Navigate(srv.URL+c+"/bestiary/new?ruleset=sw-zones"), chromedp.WaitVisible(`#stat-name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#stat-name`, "Goblin", chromedp.ByQuery),
 		setValue("f-skills_fighting", "d8"), setValue("f-attributes_vigor", "d6"),
 		setValue("f-armor", "2"),
@@ -60,13 +61,13 @@ func TestBrowserBuildEncounter(t *testing.T) {
 		chromedp.Click(`#save-stats`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#derived`, chromedp.ByQuery))
 	var parry, tough string
-	run20(t, gm, chromedp.Text(`#derived-Parry`, &parry, chromedp.ByQuery), chromedp.Text(`#derived-Toughness`, &tough, chromedp.ByQuery))
+	steps(t, gm, chromedp.Text(`#derived-Parry`, &parry, chromedp.ByQuery), chromedp.Text(`#derived-Toughness`, &tough, chromedp.ByQuery))
 	if parry != "6" || tough != "7 (2)" {
 		t.Fatalf("derived Parry %q Toughness %q", parry, tough)
 	}
 
 	// A new draft with two connected zones.
-	run20(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
+	steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#new-draft-name`, "Bridge ambush", chromedp.ByQuery),
 		setValue("new-draft-ruleset", "sw-zones"),
 		chromedp.Click(`#create-draft`, chromedp.ByQuery),
@@ -96,25 +97,25 @@ func TestBrowserBuildEncounter(t *testing.T) {
 		chromedp.Click(`#add-pc`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#cb-brak`, chromedp.ByQuery))
 	var names string
-	run20(t, gm, chromedp.Text(`#combatant-list`, &names, chromedp.ByQuery))
+	steps(t, gm, chromedp.Text(`#combatant-list`, &names, chromedp.ByQuery))
 	if !strings.Contains(names, "Goblin 1") || !strings.Contains(names, "Goblin 2") || !strings.Contains(names, "Brak") {
 		t.Fatalf("combatants: %q", names)
 	}
 	// The unused side "foes" is fine; the draft is ready.
 	var status string
-	run20(t, gm, chromedp.Text(`#draft-status`, &status, chromedp.ByQuery))
+	steps(t, gm, chromedp.Text(`#draft-status`, &status, chromedp.ByQuery))
 	if !strings.Contains(status, "Ready") {
 		t.Fatalf("draft status %q", status)
 	}
-	run20(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	steps(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
 	var encURL string
-	run20(t, gm, chromedp.Location(&encURL))
+	steps(t, gm, chromedp.Location(&encURL))
 	id := encURL[strings.LastIndex(encURL, "/")+1:]
 
-	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
+	steps(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
 		waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
-	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
-	run20(t, player, logHas("The encounter begins"))
+	steps(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+	steps(t, player, logHas("The encounter begins"))
 	v, raw := srv.withUser(playerUser).view(id, "")
 	if v.Status != "running" || !strings.Contains(string(raw), `"round":1`) {
 		t.Fatalf("player's view: %s %s", v.Status, raw)

@@ -70,7 +70,7 @@ func twoFoes(t *testing.T, rs string) []map[string]any {
 func centre(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 	t.Helper()
 	var xy []float64
-	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const e = document.querySelector(%q); const r = e.getBoundingClientRect();
+	steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const e = document.querySelector(%q); const r = e.getBoundingClientRect();
 		return [r.x + r.width / 2, r.y + r.height / 2]; })()`, sel), &xy))
 	return xy[0], xy[1]
 }
@@ -79,7 +79,7 @@ func centre(t *testing.T, ctx context.Context, sel string) (float64, float64) {
 func square(t *testing.T, ctx context.Context, x, y int) (float64, float64) {
 	t.Helper()
 	var xy []float64
-	run20(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const s = document.querySelector('#board-preview .grid-svg');
+	steps(t, ctx, chromedp.Evaluate(fmt.Sprintf(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const s = document.querySelector('#board-preview .grid-svg');
 		const p = s.createSVGPoint(); p.x = %d.5; p.y = %d.5; const q = p.matrixTransform(s.getScreenCTM()); return [q.x, q.y]; })()`, x, y), &xy))
 	return xy[0], xy[1]
 }
@@ -133,17 +133,17 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				t.Fatalf("bestiary: %d %s", r.code, r.body)
 			}
 			ally, foe := "#add-b-"+foes[0]["id"].(string), "#add-b-"+foes[1]["id"].(string)
-			run20(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
+			steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 				chromedp.SendKeys(`#new-draft-name`, "On the "+m+" board", chromedp.ByQuery),
 				setValue("new-draft-ruleset", rs.ID()),
 				chromedp.Click(`#create-draft`, chromedp.ByQuery),
 				chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
 			if switchModel {
-				run20(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),
+				steps(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),
 					waitJS(fmt.Sprintf(`document.querySelector('#board-preview').dataset.model === %q`, m)))
 			}
 			// From here on the page must not reload.
-			run20(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
+			steps(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
 
 			sides := func(side string) chromedp.Action {
 				return chromedp.Evaluate(fmt.Sprintf(`(() => { const s = document.getElementById('tray-side'); s.selectedIndex = %s; })()`, side), nil)
@@ -158,9 +158,9 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 					var box []float64
 					// Focus left where the last name was typed: only a drawn
 					// rectangle may bring it back to the name.
-					run20(t, gm, chromedp.Evaluate(`(() => { document.activeElement && document.activeElement.blur(); document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = (document.querySelector('#board-preview .board-view') || document.querySelector('#board-preview')).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+					steps(t, gm, chromedp.Evaluate(`(() => { document.activeElement && document.activeElement.blur(); document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = (document.querySelector('#board-preview .board-view') || document.querySelector('#board-preview')).getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
 					x0 := box[0] + box[2]*(0.1+0.5*float64(i))
-					run20(t, gm, drag(x0, box[1]+box[3]*0.6, x0+box[2]*0.3, box[1]+box[3]*0.9),
+					steps(t, gm, drag(x0, box[1]+box[3]*0.6, x0+box[2]*0.3, box[1]+box[3]*0.9),
 						waitJS(`document.activeElement && document.activeElement.id === 'zone-name'`),
 						chromedp.SendKeys(`#zone-name`, name+"\r", chromedp.ByQuery),
 						waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d`, i+1)),
@@ -168,7 +168,7 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 						// scroll it to the odds below).
 						waitJS(`!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`), settled())
 					var top float64
-					run20(t, gm, chromedp.Evaluate(`document.getElementById('zone-name').getBoundingClientRect().top`, &top))
+					steps(t, gm, chromedp.Evaluate(`document.getElementById('zone-name').getBoundingClientRect().top`, &top))
 					if top < 0 || top > 900 {
 						t.Fatalf("after naming zone %d the name's field is at %.0f px, off the screen", i+1, top)
 					}
@@ -176,53 +176,53 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				// Connected by clicking one, then the other.
 				x1, y1 := centre(t, gm, `#board-preview [data-area="mail-car"] .zname`)
 				x2, y2 := centre(t, gm, `#board-preview [data-area="locomotive"] .zname`)
-				run20(t, gm, clickAt(x1, y1), clickAt(x2, y2), waitJS(`document.querySelectorAll('#board-preview .zlinks line').length === 1`))
+				steps(t, gm, clickAt(x1, y1), clickAt(x2, y2), waitJS(`document.querySelectorAll('#board-preview .zlinks line').length === 1`))
 				// The ally dragged into the mail car, the foe into the locomotive.
 				ax, ay := centre(t, gm, ally)
-				run20(t, gm, sides("0"), drag(ax, ay, x1, y1), chips(1))
+				steps(t, gm, sides("0"), drag(ax, ay, x1, y1), chips(1))
 				fx, fy := centre(t, gm, foe)
-				run20(t, gm, sides("1"), drag(fx, fy, x2, y2), chips(2))
+				steps(t, gm, sides("1"), drag(fx, fy, x2, y2), chips(2))
 			case board.Grid:
 				ax, ay := centre(t, gm, ally)
 				x, y := square(t, gm, 1, 1)
-				run20(t, gm, sides("0"), drag(ax, ay, x, y), chips(1))
+				steps(t, gm, sides("0"), drag(ax, ay, x, y), chips(1))
 				fx, fy := centre(t, gm, foe)
 				x, y = square(t, gm, 4, 3)
-				run20(t, gm, sides("1"), drag(fx, fy, x, y), chips(2))
+				steps(t, gm, sides("1"), drag(fx, fy, x, y), chips(2))
 				// Terrain painted over two squares with the side panel's paint.
-				run20(t, gm, chromedp.Evaluate(`(() => { const s = document.querySelector('#cell-form select'); if (s) s.selectedIndex = s.options.length - 1;
+				steps(t, gm, chromedp.Evaluate(`(() => { const s = document.querySelector('#cell-form select'); if (s) s.selectedIndex = s.options.length - 1;
 					const c = document.querySelector('#cell-form input[type=checkbox]'); if (!s && c) c.checked = true; })()`, nil))
 				x1, y1 := square(t, gm, 2, 2)
 				x2, y2 := square(t, gm, 3, 2)
-				run20(t, gm, drag(x1, y1, x2, y2), waitJS(`document.querySelectorAll('#cell-list li').length === 2`))
+				steps(t, gm, drag(x1, y1, x2, y2), waitJS(`document.querySelectorAll('#cell-list li').length === 2`))
 				// The ally moved by dragging its token to another square.
 				tx, ty := square(t, gm, 1, 1)
 				x, y = square(t, gm, 0, 4)
-				run20(t, gm, drag(tx, ty, x, y), waitJS(`document.querySelector('#tray-combatants .chip').textContent.includes('A5')`))
+				steps(t, gm, drag(tx, ty, x, y), waitJS(`document.querySelector('#tray-combatants .chip').textContent.includes('A5')`))
 			case board.Pairs:
 				ax, ay := centre(t, gm, ally)
 				bx, by := centre(t, gm, "#board-preview")
-				run20(t, gm, sides("0"), drag(ax, ay, bx, by), chips(1))
+				steps(t, gm, sides("0"), drag(ax, ay, bx, by), chips(1))
 				fx, fy := centre(t, gm, foe)
-				run20(t, gm, sides("1"), drag(fx, fy, bx, by), chips(2))
+				steps(t, gm, sides("1"), drag(fx, fy, bx, by), chips(2))
 				// One dragged onto the other: engaged.
 				ids := []string{}
-				run20(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#tray-combatants .chip')].map(c => c.dataset.dragToken)`, &ids))
+				steps(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#tray-combatants .chip')].map(c => c.dataset.dragToken)`, &ids))
 				x1, y1 := centre(t, gm, fmt.Sprintf(`#board-preview .apart [data-token=%q]`, ids[0]))
 				x2, y2 := centre(t, gm, fmt.Sprintf(`#board-preview .apart [data-token=%q]`, ids[1]))
-				run20(t, gm, drag(x1, y1, x2, y2), waitJS(`document.querySelectorAll('#board-preview .duel').length === 1`))
+				steps(t, gm, drag(x1, y1, x2, y2), waitJS(`document.querySelectorAll('#board-preview .duel').length === 1`))
 			case board.Ladder:
 				ax, ay := centre(t, gm, ally)
 				bx, by := centre(t, gm, "#board-preview")
-				run20(t, gm, sides("0"), drag(ax, ay, bx, by), chips(1))
+				steps(t, gm, sides("0"), drag(ax, ay, bx, by), chips(1))
 				fx, fy := centre(t, gm, foe)
-				run20(t, gm, sides("1"), drag(fx, fy, bx, by), chips(2))
+				steps(t, gm, sides("1"), drag(fx, fy, bx, by), chips(2))
 				// The last rung clicked: the sides start that far apart.
 				x, y := centre(t, gm, `#board-preview .ladder [data-rung]:last-child`)
-				run20(t, gm, clickAt(x, y), waitJS(`document.querySelector('#board-preview .ladder [data-rung]:last-child').className.includes('at')`))
+				steps(t, gm, clickAt(x, y), waitJS(`document.querySelector('#board-preview .ladder [data-rung]:last-child').className.includes('at')`))
 			}
 			var marker, status string
-			run20(t, gm, chromedp.Evaluate(`window.__marker || ''`, &marker), chromedp.Text(`#draft-status`, &status, chromedp.ByQuery))
+			steps(t, gm, chromedp.Evaluate(`window.__marker || ''`, &marker), chromedp.Text(`#draft-status`, &status, chromedp.ByQuery))
 			if marker != "kept" {
 				t.Fatal("the page reloaded while the board was edited")
 			}
@@ -231,11 +231,11 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 				t.Fatalf("draft status %q", status)
 			}
 			keepScreenshot(gm, "prepboard-"+m)
-			run20(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+			steps(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
 			var encURL string
-			run20(t, gm, chromedp.Location(&encURL))
+			steps(t, gm, chromedp.Location(&encURL))
 			id := encURL[strings.LastIndex(encURL, "/")+1:]
-			run20(t, gm, waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
+			steps(t, gm, waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
 				chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
 			v := srv.viewAs(playerUser, id)
 			raw, _ := json.Marshal(v.Board)

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
@@ -48,22 +48,22 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 		if r := srv.upload(gmUser, c+"/bestiary/import", file); r.code != 303 {
 			t.Fatalf("bestiary: %d %s", r.code, r.body)
 		}
-		run20(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
+		steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 			chromedp.SendKeys(`#new-draft-name`, "Keys on "+m, chromedp.ByQuery),
 			setValue("new-draft-ruleset", rs.ID()),
 			chromedp.Click(`#create-draft`, chromedp.ByQuery),
 			chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
 		if switchModel {
-			run20(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),
+			steps(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),
 				waitJS(fmt.Sprintf(`document.querySelector('#board-preview').dataset.model === %q`, m)))
 		}
-		run20(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
+		steps(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
 	}
-	// run is run20 that says where the focus and the cursor were when it
+	// run is steps that says where the focus and the cursor were when it
 	// failed.
 	run := func(t *testing.T, acts ...chromedp.Action) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(gm, 20*time.Second)
+		ctx, cancel := patience.Context(gm)
 		defer cancel()
 		if err := chromedp.Run(ctx, acts...); err != nil {
 			var state string
@@ -76,7 +76,7 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 	}
 	kept := func(t *testing.T) {
 		var marker string
-		run20(t, gm, chromedp.Evaluate(`window.__marker || ''`, &marker))
+		steps(t, gm, chromedp.Evaluate(`window.__marker || ''`, &marker))
 		if marker != "kept" {
 			t.Fatal("the page reloaded while the board was edited by keyboard")
 		}

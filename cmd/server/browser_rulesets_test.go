@@ -1,14 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -85,14 +85,14 @@ func TestRulesetTables(t *testing.T) {
 		if size.name == "phone" {
 			w, h = 390, 844
 		}
-		run20(t, ctx, chromedp.EmulateViewport(w, h))
+		steps(t, ctx, chromedp.EmulateViewport(w, h))
 		for i, pg := range pages {
 			var violations []string
 			var drawn, tokens, listed int
 			run := string(axeJS) + `;
 axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
   v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
-			c, cancel := context.WithTimeout(ctx, 60*time.Second)
+			c, cancel := patience.Context(ctx)
 			err := chromedp.Run(c, chromedp.Navigate(srv.URL+"/encounters/"+pg.id), chromedp.WaitReady("#battlefield", chromedp.ByID),
 				chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-`+pg.model+`').length - document.querySelectorAll('#battlefield .board-none').length`, &drawn),
 				chromedp.Evaluate(`new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token)).size`, &tokens),
@@ -116,22 +116,23 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			rng := rand.New(rand.NewPCG(uint64(i), 6))
 			for step := 0; step < 12; step++ {
 				var cards int
-				run20(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card').length`, &cards))
+				steps(t, ctx, chromedp.Evaluate(`document.querySelectorAll('#cards .card').length`, &cards))
 				if cards > 0 {
 					break
 				}
 				var v engine.View
 				api.do("GET", "/api/encounters/"+pg.id, nil, &v)
 				if cmd := contractPick(rng, v, nil); cmd != nil {
-					api.do("POST", "/api/encounters/"+pg.id+"/commands", map[string]any{"id": fmt.Sprint(size.name, "-card-", step), "command": cmd}, nil)
-					_ = chromedp.Run(ctx, chromedp.Poll(`document.querySelectorAll('#cards .card').length > 0`, nil, chromedp.WithPollingTimeout(2*time.Second)))
+					var ack struct{ Seq int64 }
+					api.do("POST", "/api/encounters/"+pg.id+"/commands", map[string]any{"id": fmt.Sprint(size.name, "-card-", step), "command": cmd}, &ack)
+					steps(t, ctx, waitJS(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.seq) >= %d`, ack.Seq)))
 				}
 			}
 			if size.name == "phone" {
-				run20(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`), settled())
+				steps(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`), settled())
 				keepScreenshot(ctx, "ruleset-"+pg.name+"-phone")
 			} else {
-				run20(t, ctx, settled())
+				steps(t, ctx, settled())
 				keepScreenshot(ctx, "ruleset-"+pg.name)
 			}
 		}

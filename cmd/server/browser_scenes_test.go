@@ -9,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
 
@@ -58,7 +59,7 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 
 	gm := tab(t, newBrowser(t))
 	login(t, gm, srv.URL, tb.gm.Name)
-	run20(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#draft-stage`, chromedp.ByID),
+	steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#draft-stage`, chromedp.ByID),
 		chromedp.SetUploadFiles(`#scene-file`, []string{sceneFile}, chromedp.ByID),
 		chromedp.Click(`#upload-scene`, chromedp.ByID),
 		chromedp.WaitVisible(`#scene-preview`, chromedp.ByID),
@@ -74,14 +75,14 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 		waitJS(`document.getElementById('fit-w') && document.getElementById('fit-w').value === '3' && !!document.querySelector('#battlefield #map-img')`),
 		chromedp.ScrollIntoView(`#scene-fit-form`, chromedp.ByID))
 	keepScreenshot(gm, "draft-map-scale")
-	run20(t, gm, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).open = true`, "zone-"+zone+"-edit"), nil),
+	steps(t, gm, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).open = true`, "zone-"+zone+"-edit"), nil),
 		chromedp.ScrollIntoView(`#zone-picture-`+zone, chromedp.ByID))
 	keepScreenshot(gm, "draft-zone-picture")
-	run20(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByID), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	steps(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByID), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
 	var encURL string
-	run20(t, gm, chromedp.Location(&encURL))
+	steps(t, gm, chromedp.Location(&encURL))
 	id := encURL[strings.LastIndex(encURL, "/")+1:]
-	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+	steps(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
 
 	pv := srv.viewAs(tb.player, id)
 	if pv.SceneFit == nil || *pv.SceneFit != (engine.SceneFit{W: 3, H: 2}) {
@@ -104,15 +105,15 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 	login(t, player, srv.URL, tb.player.Name)
 	loaded := func(sel string) chromedp.Action {
 		return chromedp.Poll(fmt.Sprintf(`(() => { const i = document.querySelector(%q); return !!i && i.complete && i.naturalWidth > 0 })()`, sel), nil,
-			chromedp.WithPollingTimeout(15*time.Second))
+			chromedp.WithPollingTimeout(patience.Hang()))
 	}
 	mapAt := func(x, y, w, h string) chromedp.Action {
 		return chromedp.Poll(fmt.Sprintf(`(() => { const i = document.querySelector('#battlefield #map-img');
 			return !!i && i.getAttribute('x') === %q && i.getAttribute('y') === %q && i.getAttribute('width') === %q && i.getAttribute('height') === %q
 				&& i.getAttribute('href') === %q && !document.getElementById('scene-img') })()`, x, y, w, h, pv.Scene), nil,
-			chromedp.WithPollingTimeout(15*time.Second))
+			chromedp.WithPollingTimeout(patience.Hang()))
 	}
-	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
+	steps(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
 		waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
 		loaded(fmt.Sprintf(`#battlefield .zarea[data-area=%q] img.zone-img`, zone)),
 		mapAt("0.00", "0.00", "3.00", "2.00"))
@@ -126,14 +127,14 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 	if code, e := srv.command(tb.gm, id, "fit-2", map[string]any{"kind": engine.KindSetSceneFit, "x": 0.5, "y": 0, "w": 2, "h": 2}); code != http.StatusOK {
 		t.Fatalf("set-scene-fit: %d %+v", code, e)
 	}
-	run20(t, player, loaded(fmt.Sprintf(`#battlefield .zarea[data-area=%q] img.zone-img`, other)), mapAt("0.50", "0.00", "2.00", "2.00"))
+	steps(t, player, loaded(fmt.Sprintf(`#battlefield .zarea[data-area=%q] img.zone-img`, other)), mapAt("0.50", "0.00", "2.00", "2.00"))
 	if code, e := srv.command(tb.player, id, "fit-3", map[string]any{"kind": engine.KindSetSceneFit, "w": 1, "h": 1}); code != http.StatusForbidden {
 		t.Errorf("a player sets the map's scale: %d %+v", code, e)
 	}
 
 	phone := tab(t, newPhone(t))
 	login(t, phone, srv.URL, tb.player.Name)
-	run20(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID),
+	steps(t, phone, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#tabs", chromedp.ByID),
 		chromedp.Click("#tab-board", chromedp.ByID),
 		loaded(fmt.Sprintf(`#battlefield .zarea[data-area=%q] img.zone-img`, zone)))
 	keepScreenshot(phone, "table-zone-picture-phone")
@@ -167,11 +168,11 @@ func TestBrowserZoneAndMapPictures(t *testing.T) {
 		tab  context.Context
 		name string
 	}{{player, "desktop"}, {phone, "phone"}} {
-		run20(t, ctx.tab, chromedp.Navigate(srv.URL+"/encounters/"+created.ID), chromedp.WaitReady("#battlefield", chromedp.ByID))
+		steps(t, ctx.tab, chromedp.Navigate(srv.URL+"/encounters/"+created.ID), chromedp.WaitReady("#battlefield", chromedp.ByID))
 		if ctx.name == "phone" {
-			run20(t, ctx.tab, chromedp.Click("#tab-board", chromedp.ByID))
+			steps(t, ctx.tab, chromedp.Click("#tab-board", chromedp.ByID))
 		}
-		run20(t, ctx.tab, mapAt("-0.50", "-0.50", "12.00", "8.00"),
+		steps(t, ctx.tab, mapAt("-0.50", "-0.50", "12.00", "8.00"),
 			waitJS(`document.querySelector('#map-img').closest('svg').classList.contains('grid-svg')`))
 		keepScreenshot(ctx.tab, "table-grid-map-"+ctx.name)
 	}

@@ -100,14 +100,14 @@ func TestBrowserTable(t *testing.T) {
 	login(t, gm, base.URL, ft.gm.Name)
 	live := waitJS(`document.querySelector('#conn').dataset.state === 'live'`)
 	for _, ctx := range []context.Context{desk, phone, lyra, gm} {
-		run20(t, ctx, chromedp.Navigate(base.URL+enc), live)
+		steps(t, ctx, chromedp.Navigate(base.URL+enc), live)
 	}
 	// A socket of Lyra's player, to see everything the server sends her.
 	lyraSock := base.withUser(ft.lyra).dial(ft.id, "html=1")
 	lyraSock.read()
 
 	// Desktop: click Goblin 1 on the map; Fight opens with it as the target.
-	run20(t, desk, chromedp.Click(`.zmap [data-token="goblin-1"]`, chromedp.ByQuery),
+	steps(t, desk, chromedp.Click(`.zmap [data-token="goblin-1"]`, chromedp.ByQuery),
 		waitJS(`document.getElementById('act-brak-fight-d').open && document.getElementById('act-brak-fight-target').value === 'goblin-1'`),
 		chromedp.SetValue("#act-brak-fight-actions", "2", chromedp.ByID),
 		chromedp.Click("#act-brak-fight-go", chromedp.ByID),
@@ -118,13 +118,13 @@ func TestBrowserTable(t *testing.T) {
 	// page marks none.
 	const marked = `Array.from(document.querySelectorAll('#battlefield .mine')).map(e => e.dataset.token || e.id).join(' ')`
 	var mine, gmMine string
-	run20(t, desk, chromedp.Evaluate(marked, &mine))
-	run20(t, gm, chromedp.Evaluate(marked, &gmMine))
+	steps(t, desk, chromedp.Evaluate(marked, &mine))
+	steps(t, gm, chromedp.Evaluate(marked, &gmMine))
 	if mine != "brak tok-brak" || gmMine != "" {
 		t.Errorf("marked mine: %q on Brak's player's page, %q on the GM's", mine, gmMine)
 	}
 	var card string
-	run20(t, desk, chromedp.Evaluate(onScreenCard, &card))
+	steps(t, desk, chromedp.Evaluate(onScreenCard, &card))
 	for _, want := range []string{"on-screen", "Brak attacks Goblin 1", "Fighting", "multi-action −2", "Wild Die"} {
 		if !strings.Contains(card, want) {
 			t.Errorf("desktop card %q lacks %q", card, want)
@@ -132,9 +132,9 @@ func TestBrowserTable(t *testing.T) {
 	}
 	cardID := strings.Fields(card)[0]
 	// The other player sees the same card, live.
-	run20(t, lyra, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, cardID)))
+	steps(t, lyra, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, cardID)))
 	var lyraCard string
-	run20(t, lyra, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).textContent.replace(/\s+/g, ' ')`, cardID), &lyraCard))
+	steps(t, lyra, chromedp.Evaluate(fmt.Sprintf(`document.getElementById(%q).textContent.replace(/\s+/g, ' ')`, cardID), &lyraCard))
 	if !strings.Contains(lyraCard, "multi-action −2") || strings.Contains(lyraCard, "mine") {
 		t.Errorf("Lyra's card %q", lyraCard)
 	}
@@ -154,7 +154,7 @@ func TestBrowserTable(t *testing.T) {
 		t.Fatalf("Brak cannot fight a second time (current %q): %s", v.Current, raw)
 	}
 	// (The first attack's card is on the phone too: dismiss it first.)
-	run20(t, phone, waitJS(`document.getElementById('tabs') && !document.getElementById('tabs').hidden`),
+	steps(t, phone, waitJS(`document.getElementById('tabs') && !document.getElementById('tabs').hidden`),
 		chromedp.Evaluate(`document.querySelectorAll('#cards .card-close').forEach(b => b.click())`, nil),
 		waitJS(`document.querySelectorAll('#cards .card').length === 0`),
 		chromedp.Click("#tab-board", chromedp.ByID),
@@ -168,25 +168,25 @@ func TestBrowserTable(t *testing.T) {
 			t.Errorf("phone card %q lacks %q", card, want)
 		}
 	}
-	run20(t, lyra, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, strings.Fields(card)[0])))
+	steps(t, lyra, waitJS(fmt.Sprintf(`!!document.getElementById(%q)`, strings.Fields(card)[0])))
 
 	// Chat: Brak's player says something and rolls; everyone reads both.
-	run20(t, desk, chromedp.SendKeys("#chat-text", "For the ford!", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID),
+	steps(t, desk, chromedp.SendKeys("#chat-text", "For the ford!", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID),
 		waitJS(`document.getElementById('chat-text').value === ''`),
 		chromedp.SendKeys("#chat-text", "/roll 2d6+1 courage", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID))
 	for _, ctx := range []context.Context{lyra, gm, desk} {
-		run20(t, ctx, waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('For the ford!'))`),
+		steps(t, ctx, waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('For the ford!'))`),
 			waitJS(`[...document.querySelectorAll('#chat li.roll')].some(li => li.textContent.includes('2d6+1 for courage'))`))
 	}
 	// The GM whispers to Brak: Brak's player reads it, Lyra's never gets it.
-	run20(t, gm, chromedp.SetValue("#chat-to", "brak", chromedp.ByID), chromedp.SendKeys("#chat-text", "You spot a rope bridge.", chromedp.ByID),
+	steps(t, gm, chromedp.SetValue("#chat-to", "brak", chromedp.ByID), chromedp.SendKeys("#chat-text", "You spot a rope bridge.", chromedp.ByID),
 		chromedp.Click("#chat-send", chromedp.ByID))
-	run20(t, desk, waitJS(`[...document.querySelectorAll('#chat li.whisper')].some(li => li.textContent.includes('rope bridge'))`))
-	run20(t, gm, chromedp.SetValue("#chat-to", "", chromedp.ByID), chromedp.SendKeys("#chat-text", "Next!", chromedp.ByID),
+	steps(t, desk, waitJS(`[...document.querySelectorAll('#chat li.whisper')].some(li => li.textContent.includes('rope bridge'))`))
+	steps(t, gm, chromedp.SetValue("#chat-to", "", chromedp.ByID), chromedp.SendKeys("#chat-text", "Next!", chromedp.ByID),
 		chromedp.Click("#chat-send", chromedp.ByID))
-	run20(t, lyra, waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('Next!'))`))
+	steps(t, lyra, waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('Next!'))`))
 	var lyraPage string
-	run20(t, lyra, chromedp.Evaluate(`document.documentElement.outerHTML`, &lyraPage))
+	steps(t, lyra, chromedp.Evaluate(`document.documentElement.outerHTML`, &lyraPage))
 	if strings.Contains(lyraPage, "rope bridge") {
 		t.Fatal("Lyra's page shows the GM's whisper to Brak")
 	}
@@ -208,13 +208,13 @@ func TestBrowserTable(t *testing.T) {
 	// question. A chat line sent after it comes back once the server has
 	// handled it, and the server handles a socket's commands in order: by
 	// then, whatever the click sent has been handled too.
-	run20(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
+	steps(t, gm, chromedp.Click("#act-end-open", chromedp.ByID), waitJS(`document.getElementById('act-end-d').open`),
 		chromedp.SendKeys("#chat-text", "Any last words?", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID),
 		waitJS(`[...document.querySelectorAll('#chat li')].some(li => li.textContent.includes('Any last words?'))`))
 	if v, _ := base.withUser(ft.gm).view(ft.id, ""); v.Status != "running" {
 		t.Fatalf("opening End encounter ended it: %s", v.Status)
 	}
-	run20(t, gm, chromedp.Click("#act-end-go", chromedp.ByID), waitJS(`document.getElementById('status').textContent.includes('Finished')`))
+	steps(t, gm, chromedp.Click("#act-end-go", chromedp.ByID), waitJS(`document.getElementById('status').textContent.includes('Finished')`))
 	if v, _ := base.withUser(ft.gm).view(ft.id, ""); v.Status != "finished" {
 		t.Fatalf("after confirming: %s", v.Status)
 	}

@@ -4,31 +4,19 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/chromium"
+
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/testdb"
 )
-
-// chromium finds a Chromium binary. Without one the browser test is skipped
-// on a developer machine but fails in CI, where .ci/run installs it.
-func chromium(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium on PATH (apt-get install chromium)")
-	}
-	t.Skip("no chromium on PATH; install it to run the browser test")
-	return ""
-}
 
 // newBrowser starts a browser with a desktop-sized window, where the whole
 // table is in view.
@@ -39,16 +27,7 @@ func newBrowser(t *testing.T) context.Context { return browserSized(t, 1280, 800
 func newPhone(t *testing.T) context.Context { return browserSized(t, 390, 844) }
 
 func browserSized(t *testing.T, w, h int) context.Context {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.WindowSize(w, h),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	return actx
+	return chromium.Start(t, chromedp.WindowSize(w, h))
 }
 
 // tab opens a tab in browser. Each person in a test gets a browser of their
@@ -94,9 +73,11 @@ func keepScreenshot(ctx context.Context, name string) {
 	}
 }
 
-func run20(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
+// steps runs actions in the page, failing t when they fail or hang (each
+// call has one step's deadline, patience.Hang).
+func steps(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	ctx, cancel := patience.Context(ctx)
 	defer cancel()
 	if err := chromedp.Run(ctx, actions...); err != nil {
 		t.Fatal(err)
@@ -105,7 +86,7 @@ func run20(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 
 // login signs in through the log-in page.
 func login(t *testing.T, ctx context.Context, base, name string) {
-	run20(t, ctx, chromedp.Navigate(base+"/login"),
+	steps(t, ctx, chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(`input[name="name"]`, name, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="password"]`, testPassword, chromedp.ByQuery),
 		chromedp.Submit(`input[name="password"]`, chromedp.ByQuery),
@@ -115,7 +96,7 @@ func login(t *testing.T, ctx context.Context, base, name string) {
 // logHas waits until the log shows an entry containing text.
 func logHas(text string) chromedp.Action {
 	return chromedp.Poll(fmt.Sprintf(`[...document.querySelectorAll('#log li.entry')].some(li => li.textContent.includes(%q))`, text), nil,
-		chromedp.WithPollingTimeout(5*time.Second))
+		chromedp.WithPollingTimeout(patience.Hang()))
 }
 
 // TestBrowserPlay: the GM and a player open one encounter in two tabs; the GM
@@ -129,15 +110,15 @@ func TestBrowserPlay(t *testing.T) {
 	gm, player := tab(t, newBrowser(t)), tab(t, newBrowser(t))
 	login(t, gm, base.URL, tb.gm.Name)
 	login(t, player, base.URL, tb.player.Name)
-	run20(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
-	run20(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
-		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)))
+	steps(t, gm, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	steps(t, player, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#log", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())))
 
-	run20(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+	steps(t, gm, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
 	// The player's page updates without a reload, with the dealt cards —
 	// cards, not dice.
 	var dealt, dice int
-	run20(t, player, logHas("The encounter begins"),
+	steps(t, player, logHas("The encounter begins"),
 		chromedp.Evaluate(`document.querySelectorAll('#log .roll.pick').length`, &dealt),
 		chromedp.Evaluate(`document.querySelectorAll('#log .die').length`, &dice))
 	if dealt == 0 || dice != 0 {
@@ -154,11 +135,11 @@ func TestBrowserPlay(t *testing.T) {
 		}
 	}
 	if strings.HasSuffix(form, "-move") { // an action with fields opens first
-		run20(t, gm, chromedp.Click("#"+form+"-open", chromedp.ByID))
+		steps(t, gm, chromedp.Click("#"+form+"-open", chromedp.ByID))
 	}
-	run20(t, gm, chromedp.Click("#"+form+"-go", chromedp.ByID))
+	steps(t, gm, chromedp.Click("#"+form+"-go", chromedp.ByID))
 	var after view
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := patience.Deadline()
 	for after.Seq <= cur.Seq && time.Now().Before(deadline) {
 		after, _ = srv.view(id, "")
 		time.Sleep(50 * time.Millisecond)
@@ -167,20 +148,20 @@ func TestBrowserPlay(t *testing.T) {
 		t.Fatalf("clicking %s changed nothing", form)
 	}
 	var lastText string
-	run20(t, player,
-		chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, after.Seq), nil, chromedp.WithPollingTimeout(2*time.Second)),
+	steps(t, player,
+		chromedp.Poll(fmt.Sprintf(`!!document.getElementById('ev-%d')`, after.Seq), nil, chromedp.WithPollingTimeout(patience.Hang())),
 		chromedp.Text(fmt.Sprintf("#ev-%d", after.Seq), &lastText, chromedp.ByQuery))
 
 	// A reload shows the same log, rendered by the server.
-	run20(t, player, chromedp.Reload(), chromedp.WaitVisible(fmt.Sprintf("#ev-%d", after.Seq), chromedp.ByQuery))
+	steps(t, player, chromedp.Reload(), chromedp.WaitVisible(fmt.Sprintf("#ev-%d", after.Seq), chromedp.ByQuery))
 	var reloaded string
-	run20(t, player, chromedp.Text(fmt.Sprintf("#ev-%d", after.Seq), &reloaded, chromedp.ByQuery))
+	steps(t, player, chromedp.Text(fmt.Sprintf("#ev-%d", after.Seq), &reloaded, chromedp.ByQuery))
 	if strings.TrimSpace(reloaded) != strings.TrimSpace(lastText) {
 		t.Fatalf("after reload the entry reads %q, live it read %q", reloaded, lastText)
 	}
 	// Players never get the GM's controls.
 	var gmControls int
-	run20(t, player, chromedp.Evaluate(`document.querySelectorAll('#act-start-go, #act-end-go, #act-pause-go').length`, &gmControls))
+	steps(t, player, chromedp.Evaluate(`document.querySelectorAll('#act-start-go, #act-end-go, #act-pause-go').length`, &gmControls))
 	if gmControls != 0 {
 		t.Fatal("the player's page shows GM controls")
 	}

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -349,7 +351,7 @@ type fightReply struct {
 // add it, e.g. "view=1&html=1") and waits for its first frame.
 func (s *testServer) connect(u *apiUser, id, query string) *fightSocket {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(s.URL, "http") + "/encounters/" + id + "/ws?" + query
 	conn, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{HTTPHeader: http.Header{"Authorization": {"Bearer " + u.Token}}})
@@ -400,7 +402,7 @@ func (c *fightSocket) command(cid string, cmd map[string]any) fightReply {
 	if err := c.conn.Write(context.Background(), websocket.MessageText, raw); err != nil {
 		c.t.Fatalf("write: %v", err)
 	}
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience.Hang())
 	for {
 		select {
 		case r, ok := <-c.replies:
@@ -420,7 +422,7 @@ func (c *fightSocket) command(cid string, cmd map[string]any) fightReply {
 // first frame, for 0).
 func (c *fightSocket) waitSeq(seq int64) {
 	c.t.Helper()
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(patience.Hang())
 	for {
 		c.mu.Lock()
 		ok := len(c.frames) > 0 && c.seq >= seq

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 )
 
 func TestGCPercentFor(t *testing.T) {
@@ -71,7 +73,7 @@ func gcChild() {
 		return p
 	}
 	settle := func(want func(int) bool) int {
-		deadline := time.Now().Add(10 * time.Second)
+		deadline := patience.Deadline()
 		for {
 			runtime.GC()
 			if p := percent(); want(p) || time.Now().After(deadline) {

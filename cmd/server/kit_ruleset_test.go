@@ -6,7 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
 
@@ -75,14 +76,14 @@ func TestANewRulesetIsOnePackage(t *testing.T) {
 	ctx := tab(t, newBrowser(t))
 	login(t, ctx, srv.URL, gm.Name)
 	var drawn, tokens int
-	run20(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID),
-		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+	steps(t, ctx, chromedp.Navigate(srv.URL+"/encounters/"+id), chromedp.WaitVisible("#act-start-go", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 		chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-zones').length`, &drawn),
 		chromedp.Evaluate(`new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token)).size`, &tokens))
 	if drawn != 1 || tokens != 4 {
 		t.Fatalf("board drawn %d, %d tokens", drawn, tokens)
 	}
-	run20(t, ctx, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"),
+	steps(t, ctx, chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"),
 		chromedp.WaitVisible("#act-ana-strike-open", chromedp.ByID), chromedp.Click("#act-ana-strike-open", chromedp.ByID),
 		chromedp.Click("#act-ana-strike-go", chromedp.ByID), logHas("Ana strikes"))
 	if v := srv.viewAs(gm, id); v.Round != 1 || v.Seq < 4 {

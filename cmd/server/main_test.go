@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/prep"
@@ -95,7 +97,7 @@ func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testSe
 	case s.URL = <-ready:
 	case err := <-s.done:
 		t.Fatalf("server exited: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience.Hang()):
 		t.Fatal("server did not start")
 	}
 	t.Cleanup(s.stop)
@@ -111,7 +113,7 @@ func (s *testServer) stop() {
 			if err != nil {
 				s.t.Errorf("server shutdown: %v", err)
 			}
-		case <-time.After(30 * time.Second):
+		case <-time.After(patience.Hang()):
 			s.t.Error("server did not shut down")
 		}
 	})
@@ -267,7 +269,7 @@ type message struct {
 
 func (s *testServer) dial(id, query string) *wsClient {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(s.URL, "http") + "/encounters/" + id + "/ws?" + query
 	var opts *websocket.DialOptions
@@ -286,7 +288,7 @@ func (s *testServer) dial(id, query string) *wsClient {
 
 func (c *wsClient) read() message {
 	c.t.Helper()
-	return c.readWithin(10 * time.Second)
+	return c.readWithin(patience.Hang())
 }
 
 // readWithin reads the next message, waiting at most d.
@@ -469,7 +471,7 @@ func TestSocketLimitsAndShutdown(t *testing.T) {
 	c.read()
 	// An oversized message closes the connection with 1009.
 	c.sendRaw(`{"type":"command","id":"big","command":{"kind":"start","pad":"` + strings.Repeat("x", 20000) + `"}}`)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	_, _, err := c.conn.Read(ctx)
 	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {

@@ -3,7 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
 
@@ -24,7 +25,7 @@ func TestBrowserNoticePages(t *testing.T) {
 			login(t, player, base.URL, tb.player.Name)
 
 			var secret, listed string
-			run20(t, gm, chromedp.Navigate(base.URL+"/campaigns/"+tb.campaign),
+			steps(t, gm, chromedp.Navigate(base.URL+"/campaigns/"+tb.campaign),
 				chromedp.Click("#webhooks-link", chromedp.ByID), chromedp.WaitVisible("#webhook-form", chromedp.ByID),
 				chromedp.SendKeys("#webhook-url", base.URL+"/hook-"+size.name, chromedp.ByID),
 				chromedp.SetValue("#webhook-format", "json", chromedp.ByID),
@@ -35,29 +36,29 @@ func TestBrowserNoticePages(t *testing.T) {
 			}
 			keepScreenshot(gm, "webhooks-"+size.name)
 			var again string
-			run20(t, gm, chromedp.Reload(), chromedp.WaitVisible("#webhooks", chromedp.ByID),
+			steps(t, gm, chromedp.Reload(), chromedp.WaitVisible("#webhooks", chromedp.ByID),
 				chromedp.Evaluate(`document.body.innerText`, &again))
 			if strings.Contains(again, strings.TrimSpace(secret)) {
 				t.Fatal("the secret is shown again after a reload")
 			}
 
 			var state string
-			run20(t, player, chromedp.Navigate(base.URL+"/account"), chromedp.Click("#notifications-link", chromedp.ByID),
+			steps(t, player, chromedp.Navigate(base.URL+"/account"), chromedp.Click("#notifications-link", chromedp.ByID),
 				chromedp.WaitVisible("#notice-campaigns", chromedp.ByID),
-				chromedp.Poll(`!document.getElementById('push-state').textContent.includes("page's script")`, nil, chromedp.WithPollingTimeout(5*time.Second)),
+				chromedp.Poll(`!document.getElementById('push-state').textContent.includes("page's script")`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 				chromedp.Text("#push-state", &state, chromedp.ByID))
 			t.Logf("the push switch says: %q", state)
 			var notice string
 			box := "#push-" + tb.campaign
-			run20(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign), chromedp.Text(".flash", &notice, chromedp.ByQuery))
+			steps(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign), chromedp.Text(".flash", &notice, chromedp.ByQuery))
 			var checked bool
-			run20(t, player, chromedp.Evaluate(`document.getElementById('push-`+tb.campaign+`').checked`, &checked))
+			steps(t, player, chromedp.Evaluate(`document.getElementById('push-`+tb.campaign+`').checked`, &checked))
 			if !strings.Contains(notice, "Notices saved") || !checked {
 				t.Fatalf("saving push for the campaign: %q, checked %v", notice, checked)
 			}
 			keepScreenshot(player, "notifications-"+size.name)
 			// Back to none, for the next size.
-			run20(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign))
+			steps(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign))
 		})
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/outbox"
@@ -151,7 +153,7 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 	// The receiver stops answering; play on until deliveries hang, then
 	// kill both servers mid-delivery.
 	rec.hold()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := patience.Deadline()
 	for {
 		play(apis[0], 3)
 		if _, held := rec.requests(); held >= 2 {
@@ -181,7 +183,7 @@ func TestWebhookDeliveriesSurviveKillsWithTwoInstances(t *testing.T) {
 	}
 	var byID map[string]hookRequest
 	repeats := 0
-	deadline = time.Now().Add(60 * time.Second)
+	deadline = patience.Deadline()
 	for {
 		got, _ := rec.requests()
 		byID, repeats = map[string]hookRequest{}, 0

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
@@ -161,7 +163,7 @@ func TestDraftOdds(t *testing.T) {
 // waitOdds polls the draft's odds until done holds.
 func waitOdds(t *testing.T, gm *testServer, draft string, done func(*simulate.Status) bool) simulate.Status {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := patience.Deadline()
 	for {
 		var r oddsReply
 		if code := gm.do("GET", "/api"+draft+"/odds", nil, &r); code != http.StatusOK || r.Simulation == nil {
@@ -187,7 +189,7 @@ func TestBrowserOdds(t *testing.T) {
 	ctx := tab(t, newBrowser(t))
 	login(t, ctx, srv.URL, tb.gm.Name)
 	var rows int
-	run20(t, ctx, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#simulate`, chromedp.ByQuery),
+	steps(t, ctx, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#simulate`, chromedp.ByQuery),
 		chromedp.Evaluate(`window.stillHere = true`, nil),
 		setValue("odds-runs", "100"),
 		chromedp.Click(`#simulate`, chromedp.ByQuery),
@@ -195,7 +197,7 @@ func TestBrowserOdds(t *testing.T) {
 		chromedp.Evaluate(`document.querySelectorAll('#odds-sides tbody tr').length`, &rows))
 	var still bool
 	var caption string
-	run20(t, ctx, chromedp.Evaluate(`window.stillHere === true`, &still), chromedp.Text(`#odds-sides caption`, &caption, chromedp.ByQuery))
+	steps(t, ctx, chromedp.Evaluate(`window.stillHere === true`, &still), chromedp.Text(`#odds-sides caption`, &caption, chromedp.ByQuery))
 	if !still {
 		t.Error("the page reloaded")
 	}
@@ -209,7 +211,7 @@ func TestBrowserOdds(t *testing.T) {
 		t.Fatal(err)
 	}
 	var violations []string
-	run20(t, ctx, chromedp.Evaluate(string(axeJS)+`;
+	steps(t, ctx, chromedp.Evaluate(string(axeJS)+`;
 axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
   v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`,
 		&violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
@@ -221,7 +223,7 @@ axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 	phone := tab(t, newPhone(t))
 	login(t, phone, srv.URL, tb.gm.Name)
 	var overflow []string
-	run20(t, phone, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#odds-sides`, chromedp.ByQuery),
+	steps(t, phone, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#odds-sides`, chromedp.ByQuery),
 		chromedp.Evaluate(`[...document.querySelectorAll('#odds, #odds *')].filter(e =>
   e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className)`, &overflow))
 	if len(overflow) > 0 {
@@ -229,7 +231,7 @@ axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 	}
 	// ... and a rate keeps its per cent sign on its line.
 	var broken []string
-	run20(t, phone, chromedp.Evaluate(`[...document.querySelectorAll('#odds td:has(meter)')].filter(td =>
+	steps(t, phone, chromedp.Evaluate(`[...document.querySelectorAll('#odds td:has(meter)')].filter(td =>
   [...td.childNodes].some(n => {
     if (n.nodeType !== Node.TEXT_NODE || !n.textContent.includes('%')) return false
     const r = document.createRange(); r.selectNodeContents(n); return r.getClientRects().length > 1

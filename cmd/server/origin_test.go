@@ -6,7 +6,8 @@ import (
 	"net/http/cookiejar"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/coder/websocket"
 
@@ -76,7 +77,7 @@ func TestOriginsCompareSchemeHostAndPort(t *testing.T) {
 
 	dial := func(origin string) (int, error) {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := patience.Context(context.Background())
 		defer cancel()
 		hdr := http.Header{"Authorization": {"Bearer " + gm.Token}}
 		if origin != "" {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
@@ -147,9 +149,9 @@ func TestCommitConnectionLost(t *testing.T) {
 	before, _ := check.log()
 	proxy.CutAfterCommitThenDown()
 	endTurn("c-unknown")
-	m := ws.readWithin(60 * time.Second) // the server tries for 10 s first
+	m := ws.readWithin(patience.Hang()) // the server tries for 10 s first
 	for m.Type == "events" {
-		m = ws.readWithin(60 * time.Second)
+		m = ws.readWithin(patience.Hang())
 	}
 	if m.ID != "c-unknown" || m.Code != "outcome_unknown" {
 		t.Fatalf("the outcome could not be found out: %+v, want outcome_unknown", m)
@@ -159,7 +161,7 @@ func TestCommitConnectionLost(t *testing.T) {
 	}
 	proxy.SetDown(false)
 	var ack message
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	for deadline := patience.Deadline(); ; {
 		ws.sendRaw(fmt.Sprintf(`{"type":"command","id":"c-unknown","command":{"kind":"end-turn","actor":%q}}`, "whoever"))
 		m := ws.read()
 		for m.Type == "events" {
@@ -254,7 +256,7 @@ func TestDatabaseDownAnswers503(t *testing.T) {
 	}
 
 	proxy.SetDown(false)
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := patience.Deadline()
 	for {
 		code, _, _ := get("/api/me", bearer)
 		if code == 200 {

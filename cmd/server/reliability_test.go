@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
@@ -83,7 +85,7 @@ func (p *serverProcess) start() time.Duration {
 	case <-ready:
 	case err := <-p.exit:
 		p.t.Fatalf("the server exited: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience.Hang()):
 		p.t.Fatal("the server did not start")
 	}
 	return time.Since(began)
@@ -108,7 +110,7 @@ func (p *serverProcess) stop() {
 	select {
 	case <-p.exit:
 		p.cmd = nil
-	case <-time.After(30 * time.Second):
+	case <-time.After(patience.Hang()):
 		p.kill()
 	}
 }
@@ -145,7 +147,7 @@ func (d *driver) run(wg *sync.WaitGroup) {
 			return
 		default:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := patience.Context(context.Background())
 		conn, _, err := websocket.Dial(ctx, fmt.Sprintf("%s&since=%d", d.url, d.seen),
 			&websocket.DialOptions{HTTPHeader: map[string][]string{"Authorization": {"Bearer " + d.token}}})
 		cancel()
@@ -223,7 +225,7 @@ func (d *driver) note(format string, args ...any) {
 // checking that events arrive gapless and following whose turn it is.
 func (d *driver) receive(conn *websocket.Conn, id string, current *string, reply *message) bool {
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := patience.Context(context.Background())
 		_, data, err := conn.Read(ctx)
 		cancel()
 		if err != nil {
@@ -332,7 +334,7 @@ func killRestartLosesNothing(t *testing.T, query string) {
 		for _, d := range drivers {
 			select {
 			case <-d.firstAck:
-			case <-time.After(30 * time.Second):
+			case <-time.After(patience.Hang()):
 				d.mu.Lock()
 				t.Fatalf("%s: %s got no ack:\n%s", what, d.name, strings.Join(d.log, "\n"))
 			}

@@ -19,8 +19,9 @@ var layers = [][]string{
 	// error codes
 	{"internal/fray"},
 	// dice, strict JSON, reading HTML fragments, browser origins, uploaded pictures, embedded files, a private
-	// PostgreSQL
-	{"internal/dice", "internal/strictjson", "internal/htmlscan", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster"},
+	// PostgreSQL; the tests' deadlines and their Chromium
+	{"internal/dice", "internal/strictjson", "internal/htmlscan", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster",
+		"internal/patience", "internal/chromium"},
 	// the position models' vocabulary; what anyone can check of a history
 	// (the hash chain, provable dice, sealed answers: a third party's
 	// verifier, over the dice derivation alone)

@@ -30,6 +30,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/fray-vtt/fray/internal/notify"
 )
 
@@ -339,7 +341,7 @@ func TestPushAndEmailReachThePlayer(t *testing.T) {
 	w := notify.NewWorker(notify.WorkerConfig{Store: tb.db, Rulesets: tb.rules, Guard: notify.Guard{AllowPrivate: true},
 		Mailer: mailer, Push: &notify.Pusher{PublicKey: pub, PrivateKey: priv, Contact: "mailto:ops@example.com"},
 		PublicURL: "https://fray.example.com"})
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := patience.Deadline()
 	for {
 		w.Step(ctx)
 		msgs, _ := smtp.messages()

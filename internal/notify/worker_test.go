@@ -17,6 +17,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/notify"
@@ -213,7 +215,7 @@ func TestWebhooksGetEveryPublicNoticeOnce(t *testing.T) {
 	tb.playSome(t, 40, 1)
 	w := notify.NewWorker(notify.WorkerConfig{Store: tb.db, Rulesets: tb.rules, Guard: notify.Guard{AllowPrivate: true},
 		Backoff: 10 * time.Millisecond, PublicURL: "https://fray.example.com"})
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := patience.Deadline()
 	want := tb.expected(t, engine.PlayerViewer())
 	if len(want) < 3 {
 		t.Fatalf("the fight caused only %d public notices", len(want))

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -36,7 +38,7 @@ func dataDir(t *testing.T, name string) string {
 
 func start(t *testing.T, dir string) *Cluster {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	c, err := Start(ctx, Options{DataDir: dir})
 	if err != nil {
@@ -48,7 +50,7 @@ func start(t *testing.T, dir string) *Cluster {
 
 func connect(t *testing.T, url string) *pgx.Conn {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
@@ -341,7 +343,7 @@ func TestKilledParent(t *testing.T) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := patience.Deadline()
 	for !gone(pm.pid) {
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pm.pid, syscall.SIGQUIT)

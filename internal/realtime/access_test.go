@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -84,7 +86,7 @@ func dialAs(t *testing.T, hub *Hub, url, user string) *websocket.Conn {
 // closedWith reads until the connection ends and returns its close code.
 func closedWith(t *testing.T, c *websocket.Conn) websocket.StatusCode {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	for {
 		_, data, err := c.Read(ctx)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -88,7 +90,7 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 	for i := int64(1); i <= updates; i++ {
 		// A reading client keeps up, however busy the machine: never let it
 		// fall more than half its queue behind (the slow one never reads).
-		for deadline := time.Now().Add(10 * time.Second); received.Load() < i-8 && time.Now().Before(deadline); {
+		for deadline := patience.Deadline(); received.Load() < i-8 && time.Now().Before(deadline); {
 			time.Sleep(100 * time.Microsecond)
 		}
 		st.Seq = i
@@ -104,7 +106,7 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 			if seq != want {
 				t.Fatalf("fast client got seq %d, want %d", seq, want)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(patience.Hang()):
 			t.Fatalf("fast client stalled at update %d", want)
 		}
 	}

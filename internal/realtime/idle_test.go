@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
@@ -119,7 +121,7 @@ func TestIdleSocketMemory(t *testing.T) {
 		if !fromChild.Scan() || fromChild.Text() != "opened" {
 			t.Fatalf("the clients: %q %v", fromChild.Text(), fromChild.Err())
 		}
-		deadline := time.Now().Add(time.Minute)
+		deadline := patience.Deadline()
 		for hub.Count("e") < want && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}

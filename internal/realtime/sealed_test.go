@@ -9,7 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/coder/websocket"
 
@@ -47,7 +48,7 @@ func dial(t *testing.T, url string) *sock {
 
 func (s *sock) read() []byte {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	_, data, err := s.conn.Read(ctx)
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -61,7 +63,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer hub.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	dial := func() *websocket.Conn {
 		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
@@ -138,7 +140,7 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer hub.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 
@@ -169,7 +171,7 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	}
 	defer silent.CloseNow()
 
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := patience.Deadline()
 	for hub.Count("e") != 1 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -28,7 +30,7 @@ func TestSocketOutlivesServerTimeouts(t *testing.T) {
 	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
 	srv.Start()
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
 	if err != nil {

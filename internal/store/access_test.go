@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/fray"
@@ -149,7 +151,7 @@ func TestAccessChangesAreAnnounced(t *testing.T) {
 		}
 		return a.Version
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := patience.Deadline()
 	for i := 0; ; i++ {
 		if err := db.AssignCharacter(ctx, f.campaign, fmt.Sprint("warmup-", i), f.gm.ID); err != nil {
 			t.Fatal(err)
@@ -171,7 +173,7 @@ func TestAccessChangesAreAnnounced(t *testing.T) {
 	expect := func(what string, want ...note) {
 		t.Helper()
 		var got []note
-		timeout := time.After(5 * time.Second)
+		timeout := time.After(patience.Hang())
 		for len(got) < len(want) {
 			select {
 			case n := <-notes:

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/fray"
@@ -95,7 +97,7 @@ func TestAssetQuotaUnderConcurrentUploads(t *testing.T) {
 			results <- err
 		}()
 	}
-	for waiting, deadline := 0, time.Now().Add(10*time.Second); waiting < 2; time.Sleep(10 * time.Millisecond) {
+	for waiting, deadline := 0, patience.Deadline(); waiting < 2; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d uploads wait for the campaign's row, not 2", waiting)
 		}

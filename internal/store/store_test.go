@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/patience"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/dice"
@@ -484,7 +486,7 @@ func TestListen(t *testing.T) {
 	// Append until the listener has surely started (LISTEN takes effect
 	// asynchronously), then check that a notification names the new seq.
 	expect := int64(0)
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(patience.Hang())
 	for got := false; !got; {
 		seq, err := appendSeq(context.Background(), db, store.Append{EncounterID: e.ID, ExpectSeq: expect, Events: events(expect+1, 2)})
 		if err != nil {
@@ -518,7 +520,7 @@ func TestListen(t *testing.T) {
 			if n != (note{e.ID, seq}) {
 				t.Fatalf("notification %+v, want %s:%d", n, e.ID, seq)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(patience.Hang()):
 			t.Fatal("no notification for the last append")
 		}
 		break
@@ -530,7 +532,7 @@ func TestListen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Listen returned %v", err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(patience.Hang()):
 		t.Fatal("Listen did not return after cancel")
 	}
 }
@@ -561,7 +563,7 @@ func TestListenReconnects(t *testing.T) {
 	}
 	waitNote := func() {
 		t.Helper()
-		deadline := time.After(15 * time.Second)
+		deadline := time.After(patience.Hang())
 		for {
 			appendOne()
 			select {
