@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/chromium"
-
 	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
