@@ -45,7 +45,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Symbaroum — d20 under (grid or distance categories)", Options: optionSpecs,
 	New: newEncounter, Start: startFight, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: CmdEndTurn,
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdMove, Decide: decideMove}, {Kind: CmdEngage, Decide: decideEngage}, {Kind: CmdFlank, Decide: decideFlank},
 		{Kind: CmdAdvance, Decide: decideAdvance}, {Kind: CmdRetreat, Decide: decideRetreat}, {Kind: CmdWithdraw, Decide: decideWithdraw},
@@ -79,6 +79,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnStep(stepLadder, runLadderMove),
 		kit.OnStep(stepSurpriseDone, func(tx *Tx, _ kit.None) error { return surpriseDone(tx) }),
 	},
+	Prompts: prompts,
 	Decisions: decisions,
 	Events:    events,
 })}
