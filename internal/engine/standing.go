@@ -117,7 +117,9 @@ func CheckOrders(rs Ruleset, orders StandingOrders) error {
 		if o.When != Always && !slices.ContainsFunc(p.Conditions, func(c Choice) bool { return c.Value == o.When }) {
 			return fray.Errorf(fray.EINVALID, "%s: no condition %q", p.Label, o.When)
 		}
-		answer := func(v string) bool { return slices.ContainsFunc(p.Answers, func(c Choice) bool { return c.Value == v }) }
+		answer := func(v string) bool {
+			return slices.ContainsFunc(p.Answers, func(c Choice) bool { return c.Value == v })
+		}
 		if !answer(o.Then) {
 			return fray.Errorf(fray.EINVALID, "%s: %q is not an answer", p.Label, o.Then)
 		}

@@ -11,7 +11,7 @@ import (
 // player would — maneuvering, and retreating when a blow drives them back.
 var prompts = []kit.Prompt[*State, *Fighter]{
 	{Kind: DecStance, Label: "The stance of an exchange", Help: "Your first melee weapon, a normal aim, the first opponent.",
-		Answers: []engine.Choice{{Value: StanceDefault, Label: "Default attack"}, {Value: StanceReckless, Label: "Reckless"}, {Value: StanceDefensive, Label: "Defensive"}},
+		Answers:    []engine.Choice{{Value: StanceDefault, Label: "Default attack"}, {Value: StanceReckless, Label: "Reckless"}, {Value: StanceDefensive, Label: "Defensive"}},
 		Conditions: []kit.Condition[*State, *Fighter]{wounded, halfway}},
 	{Kind: DecManeuver, Label: "Maneuver to change the distance",
 		Answers:    []engine.Choice{{Value: ManeuverChange, Label: "Change the distance"}, {Value: ManeuverStay, Label: "Keep the distance"}},

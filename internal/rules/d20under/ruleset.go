@@ -79,7 +79,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnStep(stepLadder, runLadderMove),
 		kit.OnStep(stepSurpriseDone, func(tx *Tx, _ kit.None) error { return surpriseDone(tx) }),
 	},
-	Prompts: prompts,
+	Prompts:   prompts,
 	Decisions: decisions,
 	Events:    events,
 })}
