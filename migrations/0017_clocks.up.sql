@@ -64,6 +64,7 @@ CREATE TABLE held_answers (
     decision_id  text        NOT NULL,
     character_id text        NOT NULL,
     choice       text        NOT NULL,
+    "values"     jsonb,
     nonce        text        NOT NULL,
     via          text        NOT NULL DEFAULT '',
     created_at   timestamptz NOT NULL DEFAULT now(),

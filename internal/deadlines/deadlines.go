@@ -27,6 +27,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -451,7 +452,7 @@ func StandingStep(rs engine.Ruleset, st engine.State, t Players, d engine.Decisi
 	if !d.Sealed {
 		return Step{Viewer: v, Command: engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": d.ID, "choice": choice})}, true
 	}
-	h, err := NewHeld(d, choice, engine.AgentStanding)
+	h, err := NewHeld(d, choice, nil, engine.AgentStanding)
 	if err != nil {
 		return Step{}, false
 	}
@@ -459,19 +460,19 @@ func StandingStep(rs engine.Ruleset, st engine.State, t Players, d engine.Decisi
 }
 
 // NewHeld is a sealed answer to decision d for the server to hold: its
-// choice, a fresh nonce and the commitment to them (no values: the
-// fields take their defaults). The caller sets its encounter.
-func NewHeld(d engine.Decision, choice, via string) (store.Held, error) {
+// choice and values (a JSON object; nil: the fields' defaults), a fresh
+// nonce and the commitment to them. The caller sets its encounter.
+func NewHeld(d engine.Decision, choice string, values json.RawMessage, via string) (store.Held, error) {
 	raw := make([]byte, 16)
 	if _, err := rand.Read(raw); err != nil {
 		return store.Held{}, err
 	}
 	nonce := hex.EncodeToString(raw)
-	c, err := engine.Commitment(d.ID, choice, nil, nonce)
+	c, err := engine.Commitment(d.ID, choice, values, nonce)
 	if err != nil {
 		return store.Held{}, err
 	}
-	return store.Held{Commitment: c, Decision: d.ID, Character: d.For, Choice: choice, Nonce: nonce, Via: via}, nil
+	return store.Held{Commitment: c, Decision: d.ID, Character: d.For, Choice: choice, Values: values, Nonce: nonce, Via: via}, nil
 }
 
 // RevealStep reveals the answer to sealed decision d the server holds,
@@ -488,8 +489,11 @@ func RevealStep(st engine.State, t Players, d engine.Decision) (Step, bool) {
 	}
 	h := t.Held[i]
 	v := engine.Viewer{Controls: []string{d.For}, Name: t.Owners[d.For].Name, Agent: h.Via}
-	return Step{Viewer: v, Releases: h.Commitment, Command: engine.NewCommand(engine.KindUnseal, "", map[string]any{
-		"decision": d.ID, "choice": h.Choice, "nonce": h.Nonce})}, true
+	args := map[string]any{"decision": d.ID, "choice": h.Choice, "nonce": h.Nonce}
+	if h.Values != nil {
+		args["values"] = h.Values
+	}
+	return Step{Viewer: v, Releases: h.Commitment, Command: engine.NewCommand(engine.KindUnseal, "", args)}, true
 }
 
 // Immediate is the next thing to do at once, with no wait run out, in

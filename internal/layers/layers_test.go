@@ -26,8 +26,8 @@ var layers = [][]string{
 	// (the hash chain, provable dice, sealed answers: a third party's
 	// verifier, over the dice derivation alone)
 	{"internal/board", "internal/proof"},
-	// the pure engine; password hashing and tokens
-	{"internal/engine", "internal/auth"},
+	// the pure engine; password hashing and tokens; signed links
+	{"internal/engine", "internal/auth", "internal/links"},
 	// character sheets and carry-over arithmetic; the notices' outbox
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with

@@ -142,6 +142,7 @@ type Held struct {
 	Decision    string
 	Character   string
 	Choice      string
+	Values      json.RawMessage // as committed to; nil for none (the fields' defaults)
 	Nonce       string
 	Via         string
 	Created     time.Time
@@ -153,9 +154,9 @@ func (db *DB) HoldAnswer(ctx context.Context, h Held) error {
 		return encounterNotFound(h.EncounterID)
 	}
 	_, err := db.pool.Exec(ctx, `
-		INSERT INTO held_answers (encounter_id, commitment, decision_id, character_id, choice, nonce, via)
-		VALUES ($1::uuid, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-		h.EncounterID, h.Commitment, h.Decision, h.Character, h.Choice, h.Nonce, h.Via)
+		INSERT INTO held_answers (encounter_id, commitment, decision_id, character_id, choice, "values", nonce, via)
+		VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`,
+		h.EncounterID, h.Commitment, h.Decision, h.Character, h.Choice, []byte(h.Values), h.Nonce, h.Via)
 	if err != nil {
 		return fmt.Errorf("store: hold answer: %w", err)
 	}
@@ -168,14 +169,19 @@ func (db *DB) HeldAnswers(ctx context.Context, encounterID string) ([]Held, erro
 		return nil, encounterNotFound(encounterID)
 	}
 	rows, err := db.pool.Query(ctx, `
-		SELECT encounter_id::text, commitment, decision_id, character_id, choice, nonce, via, created_at
+		SELECT encounter_id::text, commitment, decision_id, character_id, choice, "values", nonce, via, created_at
 		FROM held_answers WHERE encounter_id = $1::uuid AND revealed_at IS NULL`, encounterID)
 	if err != nil {
 		return nil, fmt.Errorf("store: held answers: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Held, error) {
 		var h Held
-		return h, r.Scan(&h.EncounterID, &h.Commitment, &h.Decision, &h.Character, &h.Choice, &h.Nonce, &h.Via, &h.Created)
+		var values []byte
+		err := r.Scan(&h.EncounterID, &h.Commitment, &h.Decision, &h.Character, &h.Choice, &values, &h.Nonce, &h.Via, &h.Created)
+		if len(values) > 0 {
+			h.Values = values
+		}
+		return h, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: held answers: %w", err)
@@ -213,4 +219,19 @@ func (db *DB) ServerKey(ctx context.Context, name string, make func() ([]byte, e
 		return nil, fmt.Errorf("store: server key: %w", err)
 	}
 	return key, nil
+}
+
+// RewoundSince reports whether encounter id was rewound after seq: what
+// stood at seq may have been undone and asked again.
+func (db *DB) RewoundSince(ctx context.Context, encounterID string, seq int64) (bool, error) {
+	if !validUUID(encounterID) {
+		return false, encounterNotFound(encounterID)
+	}
+	var rewound bool
+	err := db.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM events WHERE encounter_id = $1::uuid AND seq > $2 AND kind = $3)`,
+		encounterID, seq, engine.KindRewound).Scan(&rewound)
+	if err != nil {
+		return false, fmt.Errorf("store: rewound since: %w", err)
+	}
+	return rewound, nil
 }
