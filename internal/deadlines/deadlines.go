@@ -301,6 +301,14 @@ func (w *Worker) apply(ctx context.Context, d store.DueDeadline, now time.Time) 
 			return outcome(applied, "not-a-player"), nil
 		}
 		seq, err := w.send(ctx, d.EncounterID, step, at, id)
+		if refused(err) && step.Command.Kind != engine.KindPause {
+			// The rules refuse what the fallback would do (a ruleset's
+			// turn that cannot pass so): the GM decides, the encounter
+			// paused — with the same id, which the refusal left unused.
+			w.logger().Warn("deadline fallback refused; pausing", "deadline", d.ID, "encounter", d.EncounterID, "command", step.Command.Kind, "err", err)
+			step = Step{Viewer: fallbackViewer(owners), Command: engine.NewCommand(engine.KindPause, "", nil), Last: true}
+			seq, err = w.send(ctx, d.EncounterID, step, at, id)
+		}
 		switch {
 		case fray.ErrorCode(err) == fray.ECONFLICT:
 			return outcome(applied, "moved-on"), nil // someone acted at the last moment
@@ -329,6 +337,16 @@ func (w *Worker) send(ctx context.Context, encounterID string, step Step, at int
 		err = w.Store.ReleaseHeld(ctx, encounterID, step.Releases)
 	}
 	return seq, err
+}
+
+// refused reports whether err is the rules refusing a command, not a
+// failure to send it.
+func refused(err error) bool {
+	switch fray.ErrorCode(err) {
+	case fray.EILLEGAL, fray.EINVALID, fray.ENOTYOURTURN, fray.EPENDING, fray.EFORBIDDEN:
+		return true
+	}
+	return false
 }
 
 func outcome(applied bool, otherwise string) string {
@@ -381,10 +399,7 @@ func Next(rs engine.Ruleset, st engine.State, t Players, expired func(id string)
 	if b.Status != engine.StatusRunning {
 		return Step{}, false
 	}
-	gm := engine.Viewer{GM: true, Players: map[string]string{}, Name: "fallback", Agent: engine.AgentFallback}
-	for id, o := range t.Owners {
-		gm.Players[id] = o.Name
-	}
+	gm := fallbackViewer(t.Owners)
 	pause := Step{Viewer: gm, Command: engine.NewCommand(engine.KindPause, "", nil), Last: true}
 	mine := func(d engine.Decision) bool {
 		return d.For != engine.GM && gm.Players[d.For] != "" && b.Answerer(d) != engine.GM && expired(d.For)
@@ -424,12 +439,22 @@ func Next(rs engine.Ruleset, st engine.State, t Players, expired func(id string)
 		switch {
 		case fallback == store.FallbackDefault && answered:
 			return Step{}, false // their decisions are answered; the turn waits again
-		case fallback == store.FallbackPause, engine.PassKind(rs) == "":
+		case fallback == store.FallbackPause, engine.PassKind(rs, st, id) == "":
 			return pause, true
 		}
 		return Step{Viewer: gm, Command: engine.NewCommand(engine.KindPassTurn, id, nil), Last: true}, true
 	}
 	return Step{}, false
+}
+
+// fallbackViewer is the GM's viewer a fallback is sent with: it knows the
+// players' characters, and says it is a fallback.
+func fallbackViewer(owners map[string]store.Owner) engine.Viewer {
+	v := engine.Viewer{GM: true, Players: map[string]string{}, Name: "fallback", Agent: engine.AgentFallback}
+	for id, o := range owners {
+		v.Players[id] = o.Name
+	}
+	return v
 }
 
 // StandingStep is decision d answered by its owner's standing order in

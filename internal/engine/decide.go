@@ -335,7 +335,11 @@ func decideGM(tx *Tx, cmd Command) error {
 		if b.Status != StatusRunning {
 			return fray.Errorf(fray.EILLEGAL, "only a running encounter can be paused")
 		}
-		return tx.Emits(KindPaused, "", "The GM pauses the encounter.", nil)
+		text := "The GM pauses the encounter."
+		if tx.viewer.Agent == AgentFallback {
+			text = "Time ran out: the encounter pauses for the GM."
+		}
+		return tx.Emits(KindPaused, "", text, nil)
 	case KindResume:
 		if err := cmd.NoArgs(); err != nil {
 			return err

@@ -51,16 +51,18 @@ type Prompter interface {
 }
 
 // Passer is a ruleset whose combatant may pass its turn doing nothing with
-// a command of its own (end-turn, wait): what a timer sends when a
-// player's time runs out on their turn.
+// a command of its own (end-turn, wait; a death test for one dying): what
+// a timer sends when a player's time runs out on their turn.
 type Passer interface {
-	Pass() string
+	// Pass is the command kind (with no arguments) by which combatant
+	// actor passes its turn in st; "" when it cannot.
+	Pass(st State, actor string) string
 }
 
-// PassKind is rs's pass command kind; "" when it has none.
-func PassKind(rs Ruleset) string {
+// PassKind is how actor passes its turn in st under rs; "" when it cannot.
+func PassKind(rs Ruleset, st State, actor string) string {
 	if p, ok := rs.(Passer); ok {
-		return p.Pass()
+		return p.Pass(st, actor)
 	}
 	return ""
 }
@@ -219,7 +221,7 @@ type TurnPassed struct {
 
 func decidePassTurn(tx *Tx, cmd Command) error {
 	b := tx.Base()
-	pass := PassKind(tx.rs)
+	pass := PassKind(tx.rs, tx.st, cmd.Actor)
 	switch {
 	case pass == "":
 		return fray.Errorf(fray.EILLEGAL, "%s has no command that passes a turn", tx.rs.ID())

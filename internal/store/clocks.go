@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -69,6 +70,8 @@ func (db *DB) StartClockWait(ctx context.Context, w ClockWait, now time.Time) (b
 	if !validUUID(w.EncounterID) {
 		return false, encounterNotFound(w.EncounterID)
 	}
+	// (A nil slice would be NULL, not an empty array.)
+	w.Waited, w.Acting = append([]string{}, w.Waited...), append([]string{}, w.Acting...)
 	started := false
 	err := pgx.BeginFunc(ctx, db.pool, func(tx pgx.Tx) error {
 		var bank *int
@@ -95,7 +98,7 @@ func (db *DB) StartClockWait(ctx context.Context, w ClockWait, now time.Time) (b
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO clock_banks (encounter_id, character_id, remaining_ms)
 			SELECT $1::uuid, c, $3::bigint * 1000 FROM unnest($2::text[]) AS c
-			ON CONFLICT (encounter_id, character_id) DO NOTHING`, w.EncounterID, append(append([]string{}, w.Waited...), w.Acting...), *bank); err != nil {
+			ON CONFLICT (encounter_id, character_id) DO NOTHING`, w.EncounterID, append(slices.Clone(w.Waited), w.Acting...), *bank); err != nil {
 			return err
 		}
 		if turn == nil || *turn != w.TurnKey {

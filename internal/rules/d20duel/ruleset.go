@@ -44,7 +44,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Two-d20 duels", Options: optionSpecs,
 	New: newEncounter, Start: newRound, Settle: settle, CanAct: inApproach,
-	Board: project, Editor: editor, Actions: actions, Pass: CmdWait,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdWait),
 	// The GM's commands name no actor and may be issued while decisions
 	// wait: a duel is a chain of decisions, and these leave them alone
 	// (the steps that resume re-check what they change).

@@ -36,7 +36,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "d20 Modern — tactical grid", Options: optionSpecs,
 	New: newEncounter, Start: rollInitiative, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions, Pass: CmdEndTurn,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdMove, Decide: decideMove},
 		{Kind: CmdStep, Decide: decideStep},

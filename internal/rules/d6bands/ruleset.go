@@ -48,7 +48,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Open-ended d6 — range bands", Options: optionSpecs,
 	New: newEncounter, Start: newRound, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions, Pass: CmdEndTurn,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	// The combatants' commands, and the GM's (terrain, placement,
 	// rulings), which name no actor.
 	Commands: []kit.Command[*State, *Fighter]{

@@ -93,9 +93,11 @@ type Rules[S State[F], F comparable] struct {
 	// (see engine.Prompter); each kind must be one of Decisions.
 	Prompts []Prompt[S, F]
 	// Pass is the command by which a fighter passes its turn doing
-	// nothing (end-turn, wait): what a timer sends when a player's time
-	// runs out on their turn. Empty: a timer pauses instead.
-	Pass string
+	// nothing (end-turn, wait; a death test for one dying), a command with
+	// no arguments: what a timer sends when a player's time runs out on
+	// their turn; "" when it cannot (a timer pauses instead). Nil: no
+	// fighter can. kit.PassWith(kind) is a Pass that is always kind.
+	Pass func(st S, f F) string
 }
 
 // Ruleset is a Rules made into an engine.Ruleset (and an engine.Stepper,
@@ -173,12 +175,12 @@ func New[S State[F], F comparable](r Rules[S, F]) *Ruleset[S, F] {
 	if err := engine.CheckPrompts(rs.prompts); err != nil {
 		panic(fmt.Sprintf("kit: %s: %v", r.ID, err))
 	}
-	if r.Pass != "" {
-		if _, ok := rs.commands[r.Pass]; !ok {
-			panic(fmt.Sprintf("kit: %s: the pass command %q is not declared", r.ID, r.Pass))
-		}
-	}
 	return rs
+}
+
+// PassWith is a Rules.Pass that passes every fighter's turn with kind.
+func PassWith[S State[F], F comparable](kind string) func(S, F) string {
+	return func(S, F) string { return kind }
 }
 
 // Prompts implements engine.Prompter.
@@ -191,8 +193,25 @@ func (r *Ruleset[S, F]) Holds(s engine.State, d engine.Decision, condition strin
 	return ok && err == nil && h(st, d)
 }
 
-// Pass implements engine.Passer.
-func (r *Ruleset[S, F]) Pass() string { return r.rules.Pass }
+// Pass implements engine.Passer: the ruleset's Pass, when it declares a
+// command of its own.
+func (r *Ruleset[S, F]) Pass(s engine.State, actor string) string {
+	var zero F
+	st, err := r.state(s)
+	if err != nil || r.rules.Pass == nil {
+		return ""
+	}
+	f := st.Fighter(actor)
+	if f == zero {
+		return ""
+	}
+	if kind := r.rules.Pass(st, f); kind != "" {
+		if _, ok := r.commands[kind]; ok {
+			return kind
+		}
+	}
+	return ""
+}
 
 // ID implements engine.Ruleset.
 func (r *Ruleset[S, F]) ID() string { return r.rules.ID }

@@ -95,7 +95,7 @@ var ruleset = kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Kit skirmish (a test ruleset)",
 	Options: []engine.OptionSpec{kit.IntOption(OptHP, "Hit points", "Hit points every fighter starts with.", 2, 1, 10)},
 	New:     newEncounter, Start: newRound,
-	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions, Pass: CmdEndTurn,
+	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdStrike, Decide: decideStrike},
 		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
