@@ -253,9 +253,11 @@ const maxSteps = 40
 // whose banks ran dry, for a clock), their decisions answered by their
 // standing orders or else by the fallback, their sealed answers revealed
 // or forfeited, then their turn passed or the encounter paused (Next).
-// Each step is one command with its own id ("deadline-<id>-<n>"), applied
-// only while the encounter stands where the step before left it; a step
-// found applied by its id is never sent again.
+// Each step is one command with its own id ("deadline-<id>-<n>", and
+// "deadline-<id>-end" for the one that ends them: a pause, a turn
+// passed), applied only while the encounter stands where the step before
+// left it; a step found applied by its id is never sent again, and once
+// the last is, nothing more is sent.
 func (w *Worker) apply(ctx context.Context, d store.DueDeadline, now time.Time) (string, error) {
 	owners, err := w.Store.EncounterOwners(ctx, d.EncounterID)
 	if err != nil {
@@ -273,6 +275,10 @@ func (w *Worker) apply(ctx context.Context, d store.DueDeadline, now time.Time) 
 		}
 		spent := now.Sub(d.StartedAt)
 		expired = func(id string) bool { return slices.Contains(d.Waited, id) && banks[id] <= spent }
+	}
+	endID := fmt.Sprintf("deadline-%d-end", d.ID)
+	if look, err := w.Store.LookupCommand(ctx, d.EncounterID, "", endID); err != nil || look.Applied {
+		return "applied", err
 	}
 	at, applied := d.Seq, false
 	for n := range maxSteps {
@@ -300,14 +306,17 @@ func (w *Worker) apply(ctx context.Context, d store.DueDeadline, now time.Time) 
 		if !ok {
 			return outcome(applied, "not-a-player"), nil
 		}
+		if step.Last {
+			id = endID
+		}
 		seq, err := w.send(ctx, d.EncounterID, step, at, id)
 		if refused(err) && step.Command.Kind != engine.KindPause {
 			// The rules refuse what the fallback would do (a ruleset's
 			// turn that cannot pass so): the GM decides, the encounter
-			// paused — with the same id, which the refusal left unused.
+			// paused.
 			w.logger().Warn("deadline fallback refused; pausing", "deadline", d.ID, "encounter", d.EncounterID, "command", step.Command.Kind, "err", err)
 			step = Step{Viewer: fallbackViewer(owners), Command: engine.NewCommand(engine.KindPause, "", nil), Last: true}
-			seq, err = w.send(ctx, d.EncounterID, step, at, id)
+			seq, err = w.send(ctx, d.EncounterID, step, at, endID)
 		}
 		switch {
 		case fray.ErrorCode(err) == fray.ECONFLICT:
@@ -392,7 +401,7 @@ type Step struct {
 //     answer still unrevealed (reveal-timeout: the defaults apply).
 //   - Their turn with nothing waiting: pause pauses; default — unless it
 //     answered for them already, when the turn waits again — and
-//     next-turn pass it (pass-turn: the ruleset's end-turn, or wait); a
+//     next-turn pass it (pass-turn: the ruleset's own pass); a
 //     ruleset that has no such command pauses.
 func Next(rs engine.Ruleset, st engine.State, t Players, expired func(id string) bool, fallback string, answered bool) (Step, bool) {
 	b := st.Core()

@@ -155,7 +155,7 @@ func TestUnrevealedSealedAnswerFallsBackOnce(t *testing.T) {
 			t.Fatalf("the forfeit is not the wait's first step: %q", ev.Command)
 		}
 	}
-	if _, ok := tt.applied["deadline-7-1"]; ok {
+	if _, ok := tt.applied["deadline-7-end"]; ok {
 		for _, ev := range tt.log {
 			t.Logf("%s %s %s", ev.Command, ev.Kind, ev.Text)
 		}

@@ -8,8 +8,8 @@ import (
 )
 
 // Standing orders: how a player's character answers the prompts its
-// ruleset asks it off its turn (soak a hit with a Benny, take a free
-// attack, a sealed stance) while its player is away or out of time.
+// ruleset asks it off its turn (spend a resource against harm, react to a
+// foe, a sealed choice) while its player is away or out of time.
 //
 // A ruleset declares the prompts a standing order may answer — a kind of
 // decision, the answers an order may give and the conditions it may test
@@ -30,7 +30,8 @@ const Always = "always"
 type PromptSpec struct {
 	// Kind is the decision's kind (Decision.Kind).
 	Kind string `json:"kind"`
-	// Label names the prompt for the player ("Soak a hit with a Benny").
+	// Label names the prompt for the player ("Spend a point to avoid the
+	// harm").
 	Label string `json:"label"`
 	Help  string `json:"help,omitempty"`
 	// Answers are the options an order may give: values of the decision's
@@ -51,8 +52,9 @@ type Prompter interface {
 }
 
 // Passer is a ruleset whose combatant may pass its turn doing nothing with
-// a command of its own (end-turn, wait; a death test for one dying): what
-// a timer sends when a player's time runs out on their turn.
+// a command of its own (one that ends the turn, or the one thing a
+// combatant in a bad way may still do): what a timer sends when a
+// player's time runs out on their turn.
 type Passer interface {
 	// Pass is the command kind (with no arguments) by which combatant
 	// actor passes its turn in st; "" when it cannot.
@@ -210,7 +212,7 @@ func (l answerLabel) text(text string) string {
 const KindPassTurn = "pass-turn"
 
 // KindTurnPassed is the event that says a turn passed for lack of time,
-// before the ruleset's own pass (end-turn, wait).
+// before the ruleset's own pass (Passer).
 const KindTurnPassed = "turn-passed"
 
 // TurnPassed is the data of KindTurnPassed.

@@ -198,7 +198,7 @@ func (s *Server) handleActAnswer(w http.ResponseWriter, r *http.Request) {
 	render(w, r, web.Act(p))
 }
 
-// handleAPIAct is POST /api/act/{token} {"choice":"soak","values":{…}}:
+// handleAPIAct is POST /api/act/{token} {"choice":"<an option>","values":{…}}:
 // a notification's button, or a bot, answers the link's decision.
 // Answers {"seq","answered"}.
 func (s *Server) handleAPIAct(w http.ResponseWriter, r *http.Request) {

@@ -146,7 +146,7 @@ func (s *Server) handleAPIOrders(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleAPISetOrders is PUT /api/encounters/{id}/orders
-// {"character":"ana","away":false,"orders":{"soak":{"when":"out","then":"soak","else":"take"}}}:
+// {"character":"ana","away":false,"orders":{"<prompt kind>":{"when":"<condition>","then":"<answer>","else":"<answer>"}}}:
 // replaces that character's orders under the encounter's ruleset.
 func (s *Server) handleAPISetOrders(w http.ResponseWriter, r *http.Request) {
 	e, ok := s.viewed(w, r, s.Table.Current)

@@ -92,11 +92,12 @@ type Rules[S State[F], F comparable] struct {
 	// standing orders may answer while the player is away or out of time
 	// (see engine.Prompter); each kind must be one of Decisions.
 	Prompts []Prompt[S, F]
-	// Pass is the command by which a fighter passes its turn doing
-	// nothing (end-turn, wait; a death test for one dying), a command with
-	// no arguments: what a timer sends when a player's time runs out on
-	// their turn; "" when it cannot (a timer pauses instead). Nil: no
-	// fighter can. kit.PassWith(kind) is a Pass that is always kind.
+	// Pass is the command, with no arguments, by which fighter f passes
+	// its turn doing nothing (the ruleset's own end of a turn; the one
+	// thing a fighter in a bad way may still do): what a timer sends when
+	// a player's time runs out on their turn; "" when it cannot (a timer
+	// pauses instead). Nil: no fighter can. PassWith(kind) is a Pass that
+	// is always kind.
 	Pass func(st S, f F) string
 }
 
