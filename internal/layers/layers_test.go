@@ -45,8 +45,9 @@ var layers = [][]string{
 	// the services between handlers and the store, and the templ components
 	// (notify: the notices' settings and the worker that delivers them)
 	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
-	// the campaign's characters (their files enter through prep's limits)
-	{"internal/characters"},
+	// the campaign's characters (their files enter through prep's limits);
+	// notices received as their targets do, for tests
+	{"internal/characters", "internal/notify/notifytest"},
 	// HTTP
 	{"internal/server"},
 	// the commands
