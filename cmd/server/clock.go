@@ -29,9 +29,11 @@ func hooksFrom(ctx context.Context) hooks {
 	return h
 }
 
-// clockEpoch is where a sped-up clock (FRAY_CLOCK_SPEED) starts counting:
-// a fixed moment, so a server restarted goes on from the same time.
-var clockEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// speedEpoch is where a sped-up clock (FRAY_CLOCK_SPEED) starts counting:
+// the start of the day the process started, so a server restarted the
+// same day goes on from the same time (and a day's nanoseconds, sped up
+// 100000 times, still fit a time.Duration).
+var speedEpoch = time.Now().UTC().Truncate(24 * time.Hour)
 
 // clockOf is the clock deadlines and clocks run on: a test's, a sped-up
 // one (FRAY_CLOCK_SPEED, tests that kill a server process: every real
@@ -42,7 +44,7 @@ func clockOf(cfg config, h hooks) func() time.Time {
 		return h.now
 	case cfg.ClockSpeed > 1:
 		speed := time.Duration(cfg.ClockSpeed)
-		return func() time.Time { return clockEpoch.Add(time.Since(clockEpoch) * speed) }
+		return func() time.Time { return speedEpoch.Add(time.Since(speedEpoch) * speed) }
 	}
 	return time.Now
 }

@@ -122,7 +122,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now}, signer, now))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer, now))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())

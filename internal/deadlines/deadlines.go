@@ -196,15 +196,14 @@ func (w *Worker) startClocks(ctx context.Context, now time.Time) error {
 		if err != nil {
 			return err
 		}
-		if st.Core().Seq != c.Seq {
-			continue // moved on again: the next tick (woken) starts that one
-		}
+		// The wait starts where the encounter stands now (it may have
+		// moved on again since the candidates were listed).
 		owners, err := w.Store.EncounterOwners(ctx, c.EncounterID)
 		if err != nil {
 			return err
 		}
 		waited, acting, turn := Waited(st, owners)
-		if _, err := w.Store.StartClockWait(ctx, store.ClockWait{EncounterID: c.EncounterID, Seq: c.Seq, Waited: waited, Acting: acting, TurnKey: turn}, now); err != nil {
+		if _, err := w.Store.StartClockWait(ctx, store.ClockWait{EncounterID: c.EncounterID, Seq: st.Core().Seq, Waited: waited, Acting: acting, TurnKey: turn}, now); err != nil {
 			return err
 		}
 	}

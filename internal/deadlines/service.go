@@ -25,6 +25,16 @@ type SettingsStore interface {
 type Service struct {
 	Store SettingsStore
 	Now   func() time.Time
+	// Wake, when set, tells the workers a setting changed (Worker.Wake):
+	// a wait starts at once with it.
+	Wake func()
+}
+
+func (s *Service) woken(err error) error {
+	if err == nil && s.Wake != nil {
+		s.Wake()
+	}
+	return err
 }
 
 func (s *Service) now() time.Time {
@@ -41,13 +51,13 @@ func (s *Service) Deadline(ctx context.Context, id string) (*store.DeadlineSetti
 
 // SetDeadline sets or changes encounter id's deadline or clock, now.
 func (s *Service) SetDeadline(ctx context.Context, id, userID string, set store.DeadlineSetting) error {
-	return s.Store.SetDeadline(ctx, id, userID, set, s.now())
+	return s.woken(s.Store.SetDeadline(ctx, id, userID, set, s.now()))
 }
 
 // SwitchDeadline switches it on or off, now: live play and play between
 // sessions are the same encounter.
 func (s *Service) SwitchDeadline(ctx context.Context, id string, on bool) error {
-	return s.Store.SwitchDeadline(ctx, id, on, s.now())
+	return s.woken(s.Store.SwitchDeadline(ctx, id, on, s.now()))
 }
 
 // ClearDeadline takes it away.
