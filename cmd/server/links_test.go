@@ -225,7 +225,7 @@ func TestNoticeLinksActOnce(t *testing.T) {
 	seen[token] = true
 	status, body, _ := getPage(t, srv.testServer, sam, "GET", "/act/"+token, nil)
 	if status != http.StatusOK || !strings.Contains(body, d.Prompt) || !strings.Contains(body, `id="clock"`) ||
-		!strings.Contains(body, "left before the standing orders") || strings.Contains(body, "battlefield") || len(body) > 8000 {
+		!strings.Contains(body, "left before your standing orders") || strings.Contains(body, "battlefield") || len(body) > 8000 {
 		t.Fatalf("the decision page: %d, %d bytes:\n%s", status, len(body), body)
 	}
 	if status, body, _ = getPage(t, srv.testServer, sam, "POST", "/act/"+token, url.Values{"choice": {"parry"}}); status != http.StatusOK || !strings.Contains(body, `id="act-done"`) {

@@ -304,7 +304,7 @@ func (s *Server) actProps(ctx context.Context, a *actLink) web.ActProps {
 			}
 			left := time.Duration(l.Remaining) * time.Millisecond
 			p.Clock = &web.ActClock{Kind: kind, Name: l.Name, Remaining: l.Remaining,
-				Text: l.Name + ": " + shortDuration(left.Round(time.Second)) + " left before the standing orders and the fallback answer"}
+				Text: l.Name + ": " + shortDuration(left.Round(time.Second)) + " left before your standing orders and the fallback answer"}
 		}
 	}
 	return p

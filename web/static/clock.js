@@ -44,7 +44,7 @@
       const who = w.name + (w.player ? ' (' + w.player + ')' : '');
       return (who ? who + ': ' : '') + fmt(w.remaining - spent);
     });
-    el.textContent = (status.clock ? '⏱ ' : '⌛ ') + parts.join(' · ') + ' left';
+    el.textContent = (status.clock ? '' : 'Deadline: ') + parts.join(' · ') + ' left' + (el.dataset.after || '');
     el.title = status.clock ? 'Time left on the clock of whoever the table waits on' : 'Time left before the turn deadline';
     el.hidden = false;
   }
