@@ -122,7 +122,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer, now))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
@@ -147,7 +147,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
 func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config,
-	clocks *deadlines.Service, signer *links.Signer, now func() time.Time) *server.Server {
+	clocks *deadlines.Service, signer *links.Signer) *server.Server {
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
@@ -156,7 +156,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Accounts: acc, Tokens: acc, Access: db,
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: clocks, Standing: db, Links: signer, ActLog: db, Now: now,
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: clocks, Standing: db, Links: signer, ActLog: db,
 		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 	})

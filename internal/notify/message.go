@@ -70,15 +70,9 @@ func memberViewer(m store.NoticeMember) engine.Viewer {
 	return engine.PlayerViewer(m.Characters...)
 }
 
-// tell decides what recipient r is told about notice n, caused by ev in
+// told decides what recipient r is told about notice n, caused by ev in
 // an encounter now in state st: ok is false when they are told nothing —
 // the filter withholds the event from them, or it is not theirs to act on.
-func tell(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, owned []string) (title, text string, ok bool) {
-	title, seen, ok := told(st, n, ev, r, owned)
-	return title, seen.Text, ok
-}
-
-// told is tell, with the event as the recipient sees it.
 func told(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, owned []string) (title string, seen engine.Event, ok bool) {
 	seen, visible := engine.VisibleEvent(st, r.viewer, ev)
 	if !visible {

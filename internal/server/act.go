@@ -323,11 +323,3 @@ func (s *Server) actProblem(w http.ResponseWriter, r *http.Request, a *actLink, 
 	w.WriteHeader(status)
 	_ = web.Act(p).Render(r.Context(), w)
 }
-
-// now is the server's clock: the deadlines' (Config.Now).
-func (s *Server) now() time.Time {
-	if s.Now != nil {
-		return s.Now()
-	}
-	return time.Now()
-}
