@@ -13,7 +13,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/links"
@@ -40,10 +39,8 @@ type Config struct {
 	Standing StandingOrders
 	// Links checks the links notices carry, ActLog what following one
 	// needs (act.go).
-	Links  *links.Signer
-	ActLog ActLog
-	// Now is the deadlines' clock (nil: the real one), which tests move.
-	Now      func() time.Time
+	Links    *links.Signer
+	ActLog   ActLog
 	History  History
 	Webhooks Webhooks
 	Notices  Notices
