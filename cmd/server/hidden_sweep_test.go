@@ -134,7 +134,7 @@ func TestHiddenInformationSweep(t *testing.T) {
 
 // serverSigner is the test server's own link signer, with the key it
 // keeps in its database: the sweep signs the links a notice would carry.
-func serverSigner(t *testing.T, dbURL string) *links.Signer {
+func serverSigner(t testing.TB, dbURL string) *links.Signer {
 	t.Helper()
 	db, err := store.Open(context.Background(), dbURL)
 	if err != nil {
