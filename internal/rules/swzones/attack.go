@@ -342,28 +342,11 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
-	}
-	w, err := rangedWeapon(st, f, args.Weapon)
+	w, at, band, err := shotRefusal(st, f, t, args.Weapon)
 	if err != nil {
 		return err
 	}
 	inMelee := f.Melee != ""
-	if inMelee {
-		if kit.Opt(&st.Base, OptShootInMelee) != ShootAdjacent {
-			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
-		}
-		if t.Melee != f.Melee {
-			return fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.NameOf(f.ID))
-		}
-	}
-	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
-	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
-	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.NameOf(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
-	}
-	at.Band = band.Name
 	cover, err := shotCover(st, t, args.Cover)
 	if err != nil {
 		return err
@@ -381,6 +364,36 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 	}
 	s := rangedStrike(st, f, t, w, at, mods, cover, inMelee, shootingSkill(st, w))
 	return s.roll(tx)
+}
+
+// shotRefusal is what the rules refuse of f's shot at t with weapon: the
+// handler's check, and the one the shoot form's targets and weapons are
+// narrowed with (kit.Narrow), so the form never offers a weapon that
+// cannot reach a target it offers. It returns the weapon, the attack so
+// far and its range band.
+func shotRefusal(st *State, f, t *Fighter, weapon string) (Weapon, Attack, Band, error) {
+	if !st.opponents(f.ID, t.ID) {
+		return Weapon{}, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+	}
+	w, err := rangedWeapon(st, f, weapon)
+	if err != nil {
+		return w, Attack{}, Band{}, err
+	}
+	if f.Melee != "" {
+		if kit.Opt(&st.Base, OptShootInMelee) != ShootAdjacent {
+			return w, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
+		}
+		if t.Melee != f.Melee {
+			return w, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.NameOf(f.ID))
+		}
+	}
+	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
+	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
+	if !ok {
+		return w, at, band, fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.NameOf(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
+	}
+	at.Band = band.Name
+	return w, at, band, nil
 }
 
 // rangedStrike prepares a shot (or a bolt): against 4 with the target's
