@@ -24,6 +24,10 @@ var unreadable = []struct {
 	{"coordinates", regexp.MustCompile(`\b\d+,\d+\b`)},
 	{"a bracketed formula", regexp.MustCompile(`\[[^\]]*[←=][^\]]*\]`)},
 	{"a formula arrow", regexp.MustCompile(`←`)},
+	// "Fighting 7 vs Parry 5: hit", "(Strength 7 vs 5)": a sentence says
+	// what happened; its roll shows the numbers, in the roll cards'
+	// notation (dice.Roll).
+	{"bare numbers against numbers", regexp.MustCompile(`\b\d+ (?:vs\.?|against) (?:[A-Z][\w']*(?: [A-Z][\w']*)* )?[−-]?\d+\b`)},
 }
 
 // botSeeds are the dice seeds every example is played with.
@@ -118,7 +122,7 @@ func TestBotPlayedTextsAndRefusals(t *testing.T) {
 
 // offeredTexts are the words of what the GM's view offers after each
 // command of a played fight: the actions' labels, their fields' choices,
-// the decisions' prompts and options.
+// the decisions' prompts and options, and the actions' help.
 func offeredTexts(t *testing.T, s started, played enginetest.Played) []string {
 	t.Helper()
 	st, err := engine.Copy(played.Initial)
@@ -143,6 +147,7 @@ func offeredTexts(t *testing.T, s started, played enginetest.Played) []string {
 		v := engine.Project(s.Ruleset, st, engine.GMViewer())
 		for _, a := range v.Actions {
 			add(a.Label)
+			add(a.Help)
 			for _, f := range a.Fields {
 				for _, o := range f.Options {
 					add(o.Label)
@@ -203,6 +208,11 @@ func TestUnreadablePatterns(t *testing.T) {
 		{"Ana runs to The yard.", false},
 		{"Axe thug hits Goblin archer; Ana reaches F6.", false},
 		{"Attack: Accurate against Defense", false},
+		{"Brak hits Gob (Fighting 7 vs Parry 5): hit", true},
+		{"Brak pushes Gob (Strength 7 vs 5)", true},
+		{"missed (3 against −2)", true},
+		{"Shooting against 4, range in zones.", false},
+		{"Fighting d8 against Parry.", false},
 	} {
 		got := false
 		for _, p := range unreadable {

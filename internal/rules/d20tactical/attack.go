@@ -413,7 +413,7 @@ func attackText(st *State, a, t *Fighter, w *Weapon, s attackSpec, out AttackRol
 	if out.Band != "" {
 		fmt.Fprintf(&b, ", %s range", strings.ToLower(out.Band))
 	}
-	fmt.Fprintf(&b, ": %d against Defense %d — %s.", out.Total, out.Defense, hitText(out))
+	fmt.Fprintf(&b, " — %s.", hitText(out)) // the roll shows the numbers
 	if out.Threat && !out.Critical {
 		b.WriteString(" The critical is not confirmed.")
 	}

@@ -122,7 +122,7 @@ func askDefense(tx *Tx) error {
 		}
 	}
 	w := st.Fighters[a.Attacker].Weapon(a.Weapon)
-	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d vs %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
+	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d against %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
 		st.PublicNameOf(a.Attacker), st.PublicNameOf(t.ID), w.Name, a.Skill, a.Value, difficultyWords(*a), t.Pool)
 	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecDefense, Prompt: prompt, Default: "spend",
 		Options: []engine.Choice{{Value: "spend", Label: "Spend the dice"}, {Value: "none", Label: "No defense"}},

@@ -547,8 +547,7 @@ func resolveAttack(tx *Tx, s strike, o Outcome) error {
 		return err
 	}
 	if offer {
-		what := fmt.Sprintf("missed (%s %d vs %d)", s.Check.Label, o.Total, at.TN)
-		return offerReroll(tx, what, rerollCtx{Strike: &s})
+		return offerReroll(tx, "missed", rerollCtx{Strike: &s})
 	}
 	if at.Damage != nil && at.Damage.Deferred {
 		return offerSoak(tx, soakCtx{Victim: t.ID, Attacker: a.ID, Harm: *at.Damage})
@@ -577,22 +576,12 @@ func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
 	if at.Reroll {
 		verb = "Reroll: " + verb
 	}
-	skill := "Fighting"
-	switch at.Kind {
-	case "shoot":
-		skill = traitLabel(shootingSkill(st, w))
-	case "cast":
-		skill = traitLabel(at.Skill)
-	}
-	against := fmt.Sprintf("vs %d", at.TN)
-	if at.Against[0].Source == "Parry" {
-		against = fmt.Sprintf("vs Parry %d", at.TN)
-	}
-	text := fmt.Sprintf("%s (%s %d %s", verb, skill, at.Total, against)
+	// What happened; the roll shows the numbers.
+	text := verb
 	if at.Band != "" {
-		text += ", " + at.Band + " range"
+		text += " (" + at.Band + " range)"
 	}
-	text += "): " + at.Result
+	text += ": " + at.Result
 	if at.CoverHit {
 		text = fmt.Sprintf("%s — the shot hits the %s cover", text, at.Cover)
 		if at.Damage == nil {
