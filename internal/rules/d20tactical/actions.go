@@ -190,9 +190,15 @@ func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine
 	var out []engine.Action
 	full := kind == CmdFullAttack
 	for _, w := range usable(st, f, false) {
-		var targets []engine.Choice // labelled once narrowed
+		// The targets a plain attack reaches (a fire mode or an aim only
+		// refuses more: the forms narrow on from here), labelled once
+		// narrowed.
+		var targets []engine.Choice
 		for _, c := range st.Combatants {
-			if !c.Out && st.opponents(f.ID, c.ID) && engine.Visible(st, v, c.ID) {
+			if c.Out || !st.opponents(f.ID, c.ID) || !engine.Visible(st, v, c.ID) {
+				continue
+			}
+			if _, err := attackRefusal(st, f, st.Fighters[c.ID], attackArgs{Target: c.ID, Weapon: w.ID}, full); err == nil {
 				targets = append(targets, engine.Choice{Value: c.ID})
 			}
 		}
@@ -212,10 +218,16 @@ func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine
 		if cs := shotChoices(w); !full && len(cs) > 1 {
 			plain = append(slices.Clip(fields), engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
 		}
+		labels := map[string]string{} // each target's, made once for both forms
 		labelled := func(fields []engine.Field) []engine.Field {
 			ts := slices.Clone(fields[0].Options)
 			for i, c := range ts {
-				ts[i].Label = targetLabel(st, f, st.Fighters[c.Value], w)
+				l, ok := labels[c.Value]
+				if !ok {
+					l = targetLabel(st, f, st.Fighters[c.Value], w)
+					labels[c.Value] = l
+				}
+				ts[i].Label = l
 			}
 			fields = slices.Clone(fields)
 			fields[0].Options = ts

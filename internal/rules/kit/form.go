@@ -106,12 +106,15 @@ func Narrow(fields []engine.Field, check func(Values) error) ([]engine.Field, bo
 	// of them, or for a big form each value with the others at their
 	// defaults.
 	var refused [][]int
+	var flat []int // the refused combinations' indexes, one after another
+	nrefused := 0
 	try := func(c []int) {
 		for k, i := range axes {
 			v.pick[i] = c[k]
 		}
 		if check(v) != nil {
-			refused = append(refused, slices.Clone(c))
+			flat = append(flat, c...)
+			nrefused++
 		}
 	}
 	c := make([]int, len(axes))
@@ -138,8 +141,12 @@ func Narrow(fields []engine.Field, check func(Values) error) ([]engine.Field, bo
 			c[k] = d
 		}
 	}
-	if len(refused) == 0 {
+	if nrefused == 0 {
 		return fields, true
+	}
+	n := len(axes)
+	for i := range nrefused {
+		refused = append(refused, flat[i*n:(i+1)*n:(i+1)*n])
 	}
 	gone := make([][]bool, len(axes))
 	left := make([]int, len(axes))

@@ -132,3 +132,14 @@ func TestNarrowABigForm(t *testing.T) {
 		t.Fatalf("%v: %d squares kept, %d checked", ok, len(got[0].Options), checked)
 	}
 }
+
+// A form with no choice that its check refuses is not offered.
+func TestNarrowNoChoices(t *testing.T) {
+	fields := []engine.Field{{Name: "n", Type: engine.FieldNumber, Min: 1, Max: 3}}
+	if _, ok := kit.Narrow(fields, func(kit.Values) error { return errors.New("no") }); ok {
+		t.Error("offered, refused")
+	}
+	if got, ok := kit.Narrow(fields, func(kit.Values) error { return nil }); !ok || len(got) != 1 {
+		t.Error("not offered, accepted")
+	}
+}
