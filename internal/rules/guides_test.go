@@ -74,7 +74,7 @@ func TestGuidesFollowOptions(t *testing.T) {
 func optionsTable(opts []engine.OptionSpec) string {
 	cell := func(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "|", `\|`) }
 	var b strings.Builder
-	b.WriteString("| option | what it sets | default | choices |\n|---|---|---|---|\n")
+	b.WriteString("\n| option | what it sets | default | choices |\n|---|---|---|---|\n")
 	for _, o := range opts {
 		def, choices := "`"+o.Default+"`", ""
 		if o.Type == engine.OptionInt {
@@ -94,6 +94,7 @@ func optionsTable(opts []engine.OptionSpec) string {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", o.Name, what, def, choices)
 	}
+	b.WriteString("\n") // blank lines around the table: markdown's
 	return b.String()
 }
 
