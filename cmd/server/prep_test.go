@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -193,5 +194,25 @@ func TestPrepAuthorization(t *testing.T) {
 	}
 	if r := srv.prepReq(tb.gm, "GET", c+"/bestiary/orc", "", nil); r.code != 200 || !strings.Contains(string(r.body), "Parry") {
 		t.Fatalf("GM bestiary page: %d", r.code)
+	}
+}
+
+// TestNewPlayerCharacterDefaults: a new sw-zones player character's form
+// starts as a Wild Card (every hero in Savage Worlds is one), a new
+// bestiary entry as an Extra; saving the untouched character keeps it so.
+func TestNewPlayerCharacterDefaults(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	tb := srv.newTable()
+	c := "/campaigns/" + tb.campaign
+	wild := regexp.MustCompile(`<input[^>]*name="wildCard"[^>]*>`)
+	for kind, want := range map[string]bool{"pcs": true, "bestiary": false} {
+		r := srv.prepReq(tb.gm, "GET", c+"/"+kind+"/new?ruleset=sw-zones", "", nil)
+		input := wild.FindString(string(r.body))
+		if r.code != 200 || input == "" {
+			t.Fatalf("new %s: %d, Wild Card input %q", kind, r.code, input)
+		}
+		if got := strings.Contains(input, "checked"); got != want {
+			t.Errorf("a new %s starts as a Wild Card: %v, want %v (%s)", kind, got, want, input)
+		}
 	}
 }
