@@ -64,7 +64,7 @@ func TestBrowserInviteFlow(t *testing.T) {
 	}
 	var playerPage string
 	steps(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
-	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") {
+	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") || strings.Contains(playerPage, "Add one here") {
 		t.Fatalf("the player's campaign page is wrong:\n%.500s", playerPage)
 	}
 

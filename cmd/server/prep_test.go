@@ -115,10 +115,24 @@ func TestSetupExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("round trip differs:\n%s\n%s", exp.body, again.body)
 	}
 
-	// Duplicating an encounter copies its setup into a draft.
-	dup := srv.prepForm(tb.gm, "/encounters/"+tb.id+"/duplicate", nil)
-	if dup.code != http.StatusSeeOther || !strings.HasPrefix(dup.location, "/drafts/") {
-		t.Fatalf("duplicate: %d %s", dup.code, dup.location)
+	// Duplicating an encounter copies its setup into a draft named as a
+	// copy, and a second copy is numbered.
+	var names []string
+	for range 2 {
+		dup := srv.prepForm(tb.gm, "/encounters/"+tb.id+"/duplicate", nil)
+		if dup.code != http.StatusSeeOther || !strings.HasPrefix(dup.location, "/drafts/") {
+			t.Fatalf("duplicate: %d %s", dup.code, dup.location)
+		}
+		var setup struct{ Name string }
+		if err := json.Unmarshal(srv.prepReq(tb.gm, "GET", strings.SplitN(dup.location, "?", 2)[0]+"/setup.json", "", nil).body, &setup); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, setup.Name)
+	}
+	var orig struct{ Name string }
+	_ = json.Unmarshal(exp.body, &orig)
+	if names[0] != orig.Name+" (copy)" || names[1] != orig.Name+" (copy 2)" {
+		t.Fatalf("duplicates of %q are named %q", orig.Name, names)
 	}
 
 	before := count()
