@@ -38,8 +38,8 @@ type Field struct {
 	Default string          `json:"default,omitempty"`
 	// PCDefault is the value a new player character's form starts with,
 	// where it differs from Default (a rule that makes every hero
-	// special: a Wild Card, a named character). A bestiary entry starts
-	// with Default.
+	// special: a named character, say). A bestiary entry starts with
+	// Default.
 	PCDefault string  `json:"pcDefault,omitempty"`
 	Group     string  `json:"group,omitempty"`
 	Help      string  `json:"help,omitempty"`
