@@ -26,7 +26,7 @@ func signupInBrowser(name string) []chromedp.Action {
 
 // TestBrowserInviteFlow: the GM signs up, creates a campaign, adds an
 // encounter and invites a player; the player signs up through the link and
-// joins; the GM gives them a character; on the encounter page the player
+// lands in the campaign; the GM gives them a character; on the encounter page the player
 // sees controls for that character only.
 func TestBrowserInviteFlow(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
@@ -53,14 +53,18 @@ func TestBrowserInviteFlow(t *testing.T) {
 	}
 	campaignURL = strings.TrimSuffix(campaignURL, "/invites") // the invite form posted there
 
-	// The player follows the link, signs up, and joins.
+	// The player follows the link and signs up: the new account has joined
+	// and is in the campaign, without a second "Join".
 	steps(t, player, chromedp.Navigate(strings.TrimSpace(invite)), submits(`#join-signup`))
 	steps(t, player, signupInBrowser("lyra-player")...)
-	steps(t, player, chromedp.WaitVisible(`#join-campaign`, chromedp.ByQuery), submits(`#join-campaign`),
-		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
+	var welcome string
+	steps(t, player, chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery), chromedp.Text(`#flash-notice`, &welcome, chromedp.ByQuery))
+	if !strings.Contains(welcome, "Welcome to Goblin hunt") {
+		t.Fatalf("after signing up from the invite the player reads %q", welcome)
+	}
 	var playerPage string
 	steps(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
-	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") {
+	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") || strings.Contains(playerPage, "Add one here") {
 		t.Fatalf("the player's campaign page is wrong:\n%.500s", playerPage)
 	}
 
