@@ -66,6 +66,7 @@ func TestBrowserClockAndDecisionPage(t *testing.T) {
 			if !strings.HasSuffix(text, " left") {
 				t.Fatalf("the clock reads %q", text)
 			}
+			steps(t, ctx, chromedp.WaitReady(`#orders-link`, chromedp.ByID)) // the Menu leads to the standing orders
 			keepScreenshot(ctx, "clock-table-"+size.name)
 
 			// The goblin strikes Ana until she is asked to parry.
