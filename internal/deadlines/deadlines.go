@@ -645,16 +645,3 @@ func (w *Worker) releaseStale(ctx context.Context, id string, st engine.State, h
 	}
 	return nil
 }
-
-// Fallback is the first command a deadline's fallback sends for encounter
-// state st, whose characters players owns (id → name), when every
-// player's time ran out and none has standing orders: false when the
-// table no longer waits on a player. See Next.
-func Fallback(rs engine.Ruleset, st engine.State, players map[string]string, fallback string) (engine.Command, bool) {
-	owners := map[string]store.Owner{}
-	for id, name := range players {
-		owners[id] = store.Owner{UserID: "user:" + id, Name: name}
-	}
-	s, ok := Next(rs, st, Players{Owners: owners}, func(string) bool { return true }, fallback, false)
-	return s.Command, ok
-}

@@ -127,8 +127,9 @@ func TestUnrevealedSealedAnswerFallsBackOnce(t *testing.T) {
 	if d := tt.st.Core().Decision(mine); d == nil || !tt.st.Core().AwaitsReveal(*d) {
 		t.Fatal("the hero's answer does not await its reveal")
 	}
-	if cmd, ok := deadlines.Fallback(enginetest.Toy{}, tt.st, tt.players, store.FallbackPause); !ok || cmd.Kind != engine.KindPause {
-		t.Fatalf("pause fallback: %+v %v", cmd, ok)
+	owners, _ := tt.EncounterOwners(context.Background(), "enc")
+	if step, ok := deadlines.Next(enginetest.Toy{}, tt.st, deadlines.Players{Owners: owners}, func(string) bool { return true }, store.FallbackPause, false); !ok || step.Command.Kind != engine.KindPause {
+		t.Fatalf("pause fallback: %+v %v", step.Command, ok)
 	}
 
 	waitSeq := tt.st.Core().Seq
