@@ -7,6 +7,8 @@
 //	server encounter import FILE         import an encounter setup document
 //	server verify FILE [HEAD…]           check an encounter's JSON export
 //	server simulate FILE                 the odds of a setup document's fight
+//	server user list|disable|enable|reset-password NAME   operate accounts
+//	server status                        disk use by campaign
 //
 // Configuration comes from flags or environment variables, see config.go.
 package main
@@ -111,6 +113,15 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
+	case "user", "status":
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		if cmd == "user" {
+			return userCmd(ctx, args, getenv, stdout)
+		}
+		return status(ctx, args, getenv, stdout)
 	case "healthcheck":
 		cfg, _, err := parseConfig("healthcheck", args, getenv, stdout)
 		if err != nil {
@@ -136,6 +147,11 @@ const usage = `usage:
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed
+  server user list                       every account: state, last log-in, campaigns, sessions
+  server user disable|enable NAME        stop an account logging in (its sessions end, its pages
+                                         disconnect), or let it again
+  server user reset-password NAME        give an account a new random password (printed)
+  server status                          the database's size and each campaign's disk use
 flags (each also an environment variable):
   -addr ADDR          FRAY_ADDR         listen address (default 127.0.0.1:8080)
   -database-url URL   DATABASE_URL      PostgreSQL URL; unset: a private cluster in the data directory

@@ -95,7 +95,11 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 	// The outbox worker stops with listenCtx, after the live encounters
 	// have written their last commands (and notices).
-	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, log)
+	mailer, err := newMailer(cfg)
+	if err != nil {
+		return err
+	}
+	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, mailer, log)
 	if err != nil {
 		return err
 	}
@@ -105,7 +109,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, mailer, rulesets, origins, log, cfg))
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
@@ -129,7 +133,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
-func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, mailer notify.Mailer, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
@@ -141,11 +145,12 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: db,
 		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
+		Resets: accounts.NewResets(db), ResetMail: mailer, PublicURL: cfg.PublicURL,
 	})
 }
 
-// sweep deletes expired sessions and full rate-limit buckets hourly so the
-// tables do not grow without bound.
+// sweep deletes expired sessions, password-reset links and full rate-limit
+// buckets hourly so the tables do not grow without bound.
 func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
@@ -157,6 +162,9 @@ func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 		}
 		if _, err := db.DeleteFullRateLimits(ctx, time.Now()); err != nil && ctx.Err() == nil {
 			log.Warn("delete full rate limits", "err", err)
+		}
+		if _, err := db.DeleteOldPasswordResets(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("delete old password resets", "err", err)
 		}
 		select {
 		case <-ctx.Done():

@@ -37,6 +37,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/login", s.handleLoginPage)
 		r.Post("/login", s.handleLogin)
 		r.Post("/logout", s.handleLogout)
+		// reset.go
+		r.Get("/reset", s.handleResetPage)
+		r.Post("/reset", s.handleResetRequest)
+		r.Get("/reset/{token}", s.handleResetForm)
+		r.Post("/reset/{token}", s.handleReset)
 		// signup.go
 		r.Get("/signup", s.handleSignupPage)
 		r.Post("/signup", s.handleSignup)
