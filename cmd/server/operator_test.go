@@ -320,5 +320,3 @@ func (s *mailbox) wait(t *testing.T, n int) []*mail.Message {
 	patience.Until(t, "the mail", func() bool { return len(s.messages()) >= n })
 	return s.messages()
 }
-
-
