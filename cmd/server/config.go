@@ -50,6 +50,11 @@ type config struct {
 	// LoginRefill is how often one more log-in, sign-up or password-change
 	// attempt is allowed after a burst of ten; zero means the default (6s).
 	LoginRefill time.Duration
+	// BackupDir, when set, receives a backup every BackupEvery, of which
+	// the newest BackupKeep are kept.
+	BackupDir   string
+	BackupEvery time.Duration
+	BackupKeep  int
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -75,6 +80,9 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
 	allowPrivate := fs.Bool("notify-allow-private", env("FRAY_NOTIFY_ALLOW_PRIVATE", "") == "true", "let webhooks and push reach loopback and private addresses")
 	refill := fs.String("login-refill", env("FRAY_LOGIN_REFILL", ""), "after a burst of 10 attempts, one more log-in every D (default 6s)")
+	backupDir := fs.String("backup-dir", env("FRAY_BACKUP_DIR", ""), "write scheduled backups into this directory")
+	backupEvery := fs.String("backup-every", env("FRAY_BACKUP_EVERY", "24h"), "how often to write a scheduled backup")
+	backupKeep := fs.Int("backup-keep", int(envInt(env("FRAY_BACKUP_KEEP", "7"))), "how many scheduled backups to keep")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
@@ -88,6 +96,16 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 			return config{}, nil, fmt.Errorf("login refill must be a positive duration such as 6s or 1m, not %q", *refill)
 		}
 		cfg.LoginRefill = d
+	}
+	if cfg.BackupDir = *backupDir; cfg.BackupDir != "" {
+		d, err := time.ParseDuration(*backupEvery)
+		if err != nil || d < time.Second {
+			return config{}, nil, fmt.Errorf("-backup-every must be a duration of a second or more, such as 24h or 6h, not %q", *backupEvery)
+		}
+		if *backupKeep < 1 || *backupKeep > 10000 {
+			return config{}, nil, fmt.Errorf("-backup-keep must be between 1 and 10000, not %d", *backupKeep)
+		}
+		cfg.BackupEvery, cfg.BackupKeep = d, *backupKeep
 	}
 	var err error
 	if cfg.PublicURL != "" {

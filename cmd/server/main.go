@@ -9,6 +9,7 @@
 //	server simulate FILE                 the odds of a setup document's fight
 //	server user list|disable|enable|reset-password NAME   operate accounts
 //	server status                        disk use by campaign
+//	server backup FILE / restore FILE    a whole server's backup
 //
 // Configuration comes from flags or environment variables, see config.go.
 package main
@@ -113,6 +114,10 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
+	case "backup":
+		return backupCmd(ctx, args, getenv, stdout)
+	case "restore":
+		return restoreCmd(ctx, args, getenv, stdout)
 	case "user", "status":
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
 			fmt.Fprint(stdout, usage)
@@ -147,6 +152,9 @@ const usage = `usage:
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed
+  server backup FILE|-                   write a backup of everything (accounts, campaigns, pictures)
+                                         while the server runs; - writes it to standard output
+  server restore FILE                    restore a backup into an empty data directory or DATABASE_URL
   server user list                       every account: state, last log-in, campaigns, sessions
   server user disable|enable NAME        stop an account logging in (its sessions end, its pages
                                          disconnect), or let it again
@@ -167,6 +175,9 @@ flags (each also an environment variable):
   -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
                                         addresses (a server and its receivers on one network)
   -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
+  -backup-dir DIR     FRAY_BACKUP_DIR   write a backup into DIR every -backup-every (default 24h),
+  -backup-every D     FRAY_BACKUP_EVERY keeping the newest -backup-keep (default 7)
+  -backup-keep N      FRAY_BACKUP_KEEP
 environment only:
   FRAY_CPUPROFILE=FILE  write a CPU profile of the server to FILE, complete once it has shut down
                         (SIGINT or SIGTERM); for measuring, see docs/performance.md

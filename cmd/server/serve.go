@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
@@ -88,6 +89,13 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	}()
 
 	go sweep(listenCtx, db, log)
+
+	if cfg.BackupDir != "" {
+		if err := os.MkdirAll(cfg.BackupDir, 0o700); err != nil {
+			return fmt.Errorf("-backup-dir: %w", err)
+		}
+		go scheduledBackups(listenCtx, cfg, url, log)
+	}
 
 	// Turn deadlines: every instance runs a worker; each wait is claimed by
 	// one (see internal/deadlines).

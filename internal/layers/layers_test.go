@@ -36,8 +36,8 @@ var layers = [][]string{
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
 	{"internal/rules"},
-	// PostgreSQL
-	{"internal/store"},
+	// PostgreSQL; whole-database backups (pg_dump, pg_restore)
+	{"internal/store", "internal/backup"},
 	// the live encounters; a database per test
 	{"internal/play", "internal/testdb"},
 	// websocket sessions
