@@ -306,6 +306,11 @@ func prepareDataDir(dataDir string, own owner, log *slog.Logger) (string, error)
 				return "", fmt.Errorf("pgcluster: the %s user cannot traverse %s (needed for %s)", systemUser, blocked, alt)
 			}
 			sweepOrphans(fallbackRoot, os.TempDir(), log)
+			// The data directory itself is made too (empty, root's): it is
+			// what says the cluster is still wanted (see sweepOrphans).
+			if err := os.MkdirAll(dataDir, 0o700); err != nil {
+				return "", fmt.Errorf("pgcluster: %w", err)
+			}
 			if err := recordOwner(alt, dataDir); err != nil {
 				return "", fmt.Errorf("pgcluster: %w", err)
 			}
