@@ -84,6 +84,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	backupEvery := fs.String("backup-every", env("FRAY_BACKUP_EVERY", "24h"), "how often to write a scheduled backup")
 	backupKeep := fs.Int("backup-keep", int(envInt(env("FRAY_BACKUP_KEEP", "7"))), "how many scheduled backups to keep")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
+	fs.String("gm", "", "the account that runs an imported campaign (campaign import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
 	}

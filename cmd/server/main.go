@@ -10,6 +10,7 @@
 //	server user list|disable|enable|reset-password NAME   operate accounts
 //	server status                        disk use by campaign
 //	server backup FILE / restore FILE    a whole server's backup
+//	server campaign export|import        one campaign moved between servers
 //
 // Configuration comes from flags or environment variables, see config.go.
 package main
@@ -114,6 +115,8 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
+	case "campaign":
+		return campaignCmd(ctx, args, getenv, stdout)
 	case "backup":
 		return backupCmd(ctx, args, getenv, stdout)
 	case "restore":
@@ -155,6 +158,9 @@ const usage = `usage:
   server backup FILE|-                   write a backup of everything (accounts, campaigns, pictures)
                                          while the server runs; - writes it to standard output
   server restore FILE                    restore a backup into an empty data directory or DATABASE_URL
+  server campaign export ID FILE         write one campaign (encounters with their whole history,
+                                         characters, bestiary, drafts, pictures) to an archive
+  server campaign import FILE -gm NAME   import a campaign archive, run by the account NAME
   server user list                       every account: state, last log-in, campaigns, sessions
   server user disable|enable NAME        stop an account logging in (its sessions end, its pages
                                          disconnect), or let it again

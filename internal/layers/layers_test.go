@@ -44,7 +44,8 @@ var layers = [][]string{
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
 	// (notify: the notices' settings and the worker that delivers them)
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
+	// (archive: a campaign moved between servers)
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "internal/archive", "web"},
 	// the campaign's characters (their files enter through prep's limits)
 	{"internal/characters"},
 	// HTTP
