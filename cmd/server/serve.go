@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
@@ -113,14 +116,41 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	}
 	defer func() { stopListen(); noticesDone() }()
 
+	tlsSetup, err := newTLS(cfg, log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
 	srv := server.HTTPServer(newServer(db, svc, hub, notices, mailer, rulesets, origins, log, cfg))
+	scheme := "http"
+	if tlsSetup != nil {
+		scheme = "https"
+		srv.Handler = withHSTS(srv.Handler)
+		// HTTP/1.1 only: the table's websockets upgrade an HTTP/1.1
+		// connection.
+		srv.TLSConfig = tlsSetup.config
+		srv.TLSConfig.NextProtos = slices.DeleteFunc(srv.TLSConfig.NextProtos, func(p string) bool { return p == "h2" })
+		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		tlsSetup.port.Store(port)
+		ln = tls.NewListener(ln, srv.TLSConfig)
+		if tlsSetup.http != nil {
+			stopRedirects, err := serveHTTPRedirects(cfg, tlsSetup.http, func(addr string) {
+				fmt.Fprintf(stdout, "Fray redirecting http://%s to HTTPS\n", addr)
+			})
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer stopRedirects()
+		}
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "Fray listening on %s://%s\n", scheme, ln.Addr())
 
 	select {
 	case err := <-served:
