@@ -25,7 +25,8 @@ func (s *Server) routes() http.Handler {
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
-	r.Get("/sw.js", s.handleServiceWorker) // push.go
+	r.Get("/sw.js", s.handleServiceWorker)           // push.go
+	r.Get("/manifest.webmanifest", s.handleManifest) // push.go
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 
 	r.Group(func(r chi.Router) {

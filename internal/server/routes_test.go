@@ -116,6 +116,7 @@ var routes = []route{
 	{"GET", "/join/invite-token", public, 200, nil, "", ""},
 	{"GET", "/api/rulesets", public, 200, nil, "", ""},
 	{"GET", "/sw.js", public, 200, nil, "", ""},
+	{"GET", "/manifest.webmanifest", public, 200, nil, "", ""},
 
 	{"GET", "/account", user, 200, nil, "", ""},
 	{"POST", "/account/password", user, 303, url.Values{"current": {"right"}, "password": {"new"}, "password2": {"new"}}, "", ""},
