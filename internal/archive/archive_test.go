@@ -132,3 +132,26 @@ func TestReadRefusesBadArchives(t *testing.T) {
 		t.Errorf("an entry over its bound: %v", err)
 	}
 }
+
+// FuzzRead: no archive makes Read panic, and whatever it accepts is what
+// an archive written from it reads back as.
+func FuzzRead(f *testing.F) {
+	f.Add([]byte{})
+	var buf bytes.Buffer
+	_ = Write(&buf, store.CampaignArchive{Name: "Seed", Webhooks: []store.ArchivedWebhook{{URL: "https://example.com", Format: "json"}}}, 1)
+	f.Add(buf.Bytes())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := read(data)
+		if err != nil {
+			return
+		}
+		var out bytes.Buffer
+		if err := Write(&out, a, 1); err != nil {
+			t.Fatal(err)
+		}
+		again, err := read(out.Bytes())
+		if err != nil || again.Name != a.Name || len(again.Encounters) != len(a.Encounters) || len(again.Assets) != len(a.Assets) {
+			t.Fatalf("an accepted archive does not read back: %v", err)
+		}
+	})
+}
