@@ -25,7 +25,9 @@
 // top of zip's own CRC), every encounter's log must be gapless with its
 // hash chain intact from the encounter's genesis, must fold onto its
 // initial state under a ruleset this server has, and every picture must
-// pass the picture checks of uploads (see checkPicture).
+// pass the picture checks of uploads (see checkPicture). Stat blocks,
+// drafts and encounter setups pass prep's limits, as they do entering any
+// other way, and the counts of every part are bounded.
 //
 // A campaign archive carries its encounters' dice secrets (an unfinished
 // encounter rolls on from them): keep it as private as a backup.
@@ -50,6 +52,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/images"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/proof"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/strictjson"
@@ -263,6 +266,9 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 	if err := strictjson.DecodeWith(raw, &a, strictjson.Limits{}); err != nil {
 		return a, meta, refuse("campaign.json: %v", err)
 	}
+	if err := checkCampaign(a, rulesets); err != nil {
+		return a, meta, refuse("campaign.json: %v", err)
+	}
 	raw, err = read("pictures.json", &meta)
 	if err != nil {
 		return a, meta, err
@@ -299,6 +305,9 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 			return a, meta, refuse("encounter %q (%s): %v", e.Name, e.ID, err)
 		}
 		a.Encounters = append(a.Encounters, e)
+		if len(a.Encounters) > MaxEncounters {
+			return a, meta, refuse("more than %d encounters", MaxEncounters)
+		}
 	}
 	seen := map[string]bool{}
 	for _, info := range infos {
@@ -374,6 +383,61 @@ func checkPicture(data []byte) (contentType string, width, height int, err error
 	return contentType, p.Display.Width, p.Display.Height, nil
 }
 
+// Bounds of a campaign's parts beyond prep's own (prep.MaxStatBlocks
+// characters and bestiary entries, prep.MaxRevisions revisions a
+// character).
+const (
+	MaxDrafts     = 1000
+	MaxEncounters = 5000
+)
+
+// checkCampaign holds campaign.json to the limits of everything that
+// enters a campaign another way: stat blocks and drafts through prep's
+// checks, counts bounded.
+func checkCampaign(a store.CampaignArchive, rulesets *engine.Registry) error {
+	switch {
+	case a.Name == "" || len(a.Name) > 200:
+		return errors.New("the campaign needs a name of 1–200 characters")
+	case len(a.Webhooks) > store.MaxWebhooks:
+		return fmt.Errorf("%d webhooks; a campaign has at most %d", len(a.Webhooks), store.MaxWebhooks)
+	case len(a.Characters) > prep.MaxStatBlocks || len(a.Bestiary) > prep.MaxStatBlocks:
+		return fmt.Errorf("more than %d characters or bestiary entries", prep.MaxStatBlocks)
+	case len(a.Drafts) > MaxDrafts:
+		return fmt.Errorf("more than %d drafts", MaxDrafts)
+	case len(a.Revisions) > prep.MaxRevisions*max(1, len(a.Characters)):
+		return fmt.Errorf("more than %d revisions a character", prep.MaxRevisions)
+	}
+	for _, w := range a.Webhooks {
+		if w.Format != "json" && w.Format != "discord" {
+			return fmt.Errorf("a webhook of format %q", w.Format)
+		}
+	}
+	for kind, bs := range map[string][]store.ArchivedStatBlock{"character": a.Characters, "bestiary entry": a.Bestiary} {
+		for _, b := range bs {
+			if err := prep.CheckStatBlock(b.ID, b.Name, b.Stats); err != nil {
+				return fmt.Errorf("%s %q: %v", kind, b.ID, err)
+			}
+			if _, err := rulesets.Get(b.Ruleset); err != nil {
+				return fmt.Errorf("%s %q: its ruleset %q is not on this server", kind, b.ID, b.Ruleset)
+			}
+		}
+	}
+	for _, v := range a.Revisions {
+		if err := prep.CheckStats(v.Stats); err != nil {
+			return fmt.Errorf("revision %d of %q: %v", v.Revision, v.CharacterID, err)
+		}
+	}
+	for _, d := range a.Drafts {
+		if len(d.Setup) > prep.MaxSetupBytes {
+			return fmt.Errorf("draft %q is larger than %d bytes", d.Name, prep.MaxSetupBytes)
+		}
+		if _, err := prep.ReadSetup(rulesets, d.Setup); err != nil {
+			return fmt.Errorf("draft %q: %v", d.Name, err)
+		}
+	}
+	return nil
+}
+
 // checkEncounter checks an encounter's log: gapless from 1, each event's
 // digest and link recomputed from its salt and body from the encounter's
 // genesis, the columns kept beside each body equal to it, and the whole
@@ -384,6 +448,12 @@ func checkPicture(data []byte) (contentType string, width, height int, err error
 func checkEncounter(e store.ArchivedEncounter, rulesets *engine.Registry) error {
 	if _, err := rulesets.Get(e.Ruleset); err != nil {
 		return fmt.Errorf("its ruleset %q is not on this server", e.Ruleset)
+	}
+	if len(e.Setup) > prep.MaxSetupBytes {
+		return fmt.Errorf("its setup is larger than %d bytes", prep.MaxSetupBytes)
+	}
+	if _, err := prep.ReadSetup(rulesets, e.Setup); err != nil {
+		return fmt.Errorf("its setup: %v", err)
 	}
 	if e.DiceSecret != nil && len(e.DiceSecret) != 32 {
 		return errors.New("its dice secret is not 32 bytes")

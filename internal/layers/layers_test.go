@@ -44,10 +44,10 @@ var layers = [][]string{
 	{"internal/realtime"},
 	// the services between handlers and the store, and the templ components
 	// (notify: the notices' settings and the worker that delivers them)
-	// (archive: a campaign moved between servers)
-	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "internal/archive", "web"},
-	// the campaign's characters (their files enter through prep's limits)
-	{"internal/characters"},
+	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
+	// the campaign's characters (their files enter through prep's limits);
+	// a campaign moved between servers (its archive does too)
+	{"internal/characters", "internal/archive"},
 	// HTTP
 	{"internal/server"},
 	// the commands

@@ -305,7 +305,8 @@ func (db *DB) ImportCampaign(ctx context.Context, a CampaignArchive, gmUserID st
 		// above.
 		for _, v := range a.Revisions {
 			b.Queue(`INSERT INTO character_revisions (campaign_id, character_id, revision, name, stats, kind, changes, encounter_id, encounter_name, user_name, created_at)
-				VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, (SELECT id FROM encounters WHERE id::text = $8 AND campaign_id = $1::uuid), $9, $10, $11)`,
+				VALUES ($1::uuid, $2, $3, $4, $5, $6, $7,
+					CASE WHEN $8 = '' THEN NULL ELSE (SELECT id FROM encounters WHERE id = $8::uuid AND campaign_id = $1::uuid) END, $9, $10, $11)`,
 				id, v.CharacterID, v.Revision, v.Name, v.Stats, v.Kind, v.Changes, v.EncounterID, v.EncounterName, v.UserName, v.CreatedAt)
 		}
 		for _, e := range a.Encounters {
