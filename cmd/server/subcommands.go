@@ -192,7 +192,8 @@ func healthcheck(ctx context.Context, cfg config, stdout io.Writer) error {
 		// The probe asks this machine's own server: which certificate it
 		// shows is not the question.
 		scheme = "https"
-		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+		// It names the domain, which an ACME certificate is chosen by.
+		client = &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true, ServerName: cfg.TLSDomain}}}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, scheme+"://"+net.JoinHostPort(host, port)+"/healthz", nil)
 	if err != nil {

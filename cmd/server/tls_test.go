@@ -171,6 +171,9 @@ func TestHTTPSWithACME(t *testing.T) {
 	if want := "https://" + name + ":" + httpsPort + "/campaigns/x?y=1"; resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
 		t.Errorf("plain HTTP: %d to %q, want 301 to %q", resp.StatusCode, resp.Header.Get("Location"), want)
 	}
+	if out, err := runCmd(t, env, "healthcheck"); err != nil {
+		t.Errorf("healthcheck over HTTPS: %v %s", err, out)
+	}
 	if cached, _ := filepath.Glob(filepath.Join(dataDir, "acme", name+"*")); len(cached) == 0 {
 		t.Errorf("no certificate for %s kept in the data directory", name)
 	}
