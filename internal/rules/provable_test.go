@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -10,8 +11,8 @@ import (
 	"github.com/fray-vtt/fray/internal/rules"
 )
 
-// TestEveryRollRecomputes plays every example of every registered ruleset
-// to its end with a bot that plays the player characters as their
+// TestEveryRollRecomputes plays every example of every registered ruleset,
+// twice, to its end with a bot that plays the player characters as their
 // players' pages would — contributing entropy to their commands' dice,
 // committing to sealed answers and revealing them — and the rest as the
 // GM. From the log alone, as a third party would (package proof), every
@@ -22,29 +23,33 @@ import (
 func TestEveryRollRecomputes(t *testing.T) {
 	played, contributions := map[string]bool{}, map[string]int{}
 	for _, s := range everyExample(t) {
-		t.Run(s.Name, func(t *testing.T) {
-			p := enginetest.Bot{Default: 1, Players: true}.Play(t, s.Ruleset, s.Setup, 11)
-			bodies := make([]json.RawMessage, len(p.Log))
-			contributed := 0
-			for i, ev := range p.Log {
-				bodies[i], _ = json.Marshal(ev)
-				if ev.Draw != nil && ev.Draw.Entropy != "" {
-					contributed++
+		// Two fights each: a rule-blind GM may end one before a player
+		// character rolls anything (a ruling of 473 damage, say).
+		for _, seed := range []uint64{11, 12} {
+			t.Run(fmt.Sprintf("%s/%d", s.Name, seed), func(t *testing.T) {
+				p := enginetest.Bot{Default: 1, Players: true}.Play(t, s.Ruleset, s.Setup, seed)
+				bodies := make([]json.RawMessage, len(p.Log))
+				contributed := 0
+				for i, ev := range p.Log {
+					bodies[i], _ = json.Marshal(ev)
+					if ev.Draw != nil && ev.Draw.Entropy != "" {
+						contributed++
+					}
 				}
-			}
-			rep, f := proof.CheckDice(bodies, true)
-			if f != nil || rep.Verified == 0 || rep.Pending+rep.Unprovable > 0 {
-				t.Fatalf("dice: %+v %v", rep, f)
-			}
-			if hasPC(p.Initial) {
-				contributions[s.Ruleset.ID()] += contributed
-			}
-			if _, f := proof.CheckSealed(bodies); f != nil {
-				t.Fatal(f)
-			}
-			t.Logf("%d faces recomputed; %d events with a player's entropy", rep.Verified, contributed)
-			played[s.Ruleset.ID()] = true
-		})
+				rep, f := proof.CheckDice(bodies, true)
+				if f != nil || rep.Verified == 0 || rep.Pending+rep.Unprovable > 0 {
+					t.Fatalf("dice: %+v %v", rep, f)
+				}
+				if hasPC(p.Initial) {
+					contributions[s.Ruleset.ID()] += contributed
+				}
+				if _, f := proof.CheckSealed(bodies); f != nil {
+					t.Fatal(f)
+				}
+				t.Logf("%d faces recomputed; %d events with a player's entropy", rep.Verified, contributed)
+				played[s.Ruleset.ID()] = true
+			})
+		}
 	}
 	for _, rs := range rules.Registry().All() {
 		if !played[rs.ID()] {

@@ -314,29 +314,24 @@ func attackText(st *State, p attackPlan, a Attack) string {
 	if a.Roll > 1 {
 		fmt.Fprintf(&sb, ", attack %d", a.Roll)
 	}
-	fmt.Fprintf(&sb, ": black %d, white %d", a.Black, a.White)
-	if a.Guard > 0 {
-		fmt.Fprintf(&sb, " against %d < die ≤ %d", a.Guard, a.Strike)
-	} else {
-		fmt.Fprintf(&sb, " against die ≤ %d", a.Strike)
-	}
+	// What happened; the roll shows the dice against Guard and Strike.
 	switch {
 	case a.Automatic == "black 20":
-		sb.WriteString(" — black 20, an automatic miss.")
+		sb.WriteString(": black 20, an automatic miss.")
 		return sb.String()
 	case a.Blocked:
-		fmt.Fprintf(&sb, " — a die within %s's Defensive Guard: the attack misses.", whom)
+		fmt.Fprintf(&sb, ": a die within %s's Defensive Guard, the attack misses.", whom)
 		return sb.String()
 	case !a.Hit && a.CompleteMiss:
-		sb.WriteString(" — a complete miss.")
+		sb.WriteString(": a complete miss.")
 		return sb.String()
 	case !a.Hit:
-		sb.WriteString(" — a miss.")
+		sb.WriteString(": a miss.")
 		return sb.String()
 	case a.Automatic == "black 1":
-		fmt.Fprintf(&sb, " — black 1, an automatic hit with the white %d", a.White)
+		fmt.Fprintf(&sb, ": black 1, an automatic hit with the white %d", a.White)
 	default:
-		fmt.Fprintf(&sb, " — a hit with %d", a.HitDie)
+		fmt.Fprintf(&sb, ": a hit with %d", a.HitDie)
 	}
 	if a.DrivenBack {
 		fmt.Fprintf(&sb, ", but the blow only drives %s back.", whom)

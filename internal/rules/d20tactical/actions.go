@@ -179,64 +179,104 @@ func weaponLabel(w *Weapon) string {
 	return fmt.Sprintf("%s (%s)", w.Name, strings.Join(parts, ", "))
 }
 
-// attackActions are the attack (or full attack) actions, one per weapon
-// that can reach an opponent now: its targets, its fire modes, and aimed
-// shots when a target is near enough for one. The first is a main action.
+// attackActions are the attack (or full attack) actions, two per weapon
+// that can reach an opponent now: a plain attack — its targets and fire
+// modes — and an aimed one, at the targets near enough for it. Each form
+// is narrowed with the attack's own refusals (attackRefusal): an aimed shot is
+// a single shot at Medium range or nearer, so no form offers an aimed
+// burst, nor an aimed shot at a target too far. The first is a main
+// action.
 func attackActions(st *State, v engine.Viewer, f *Fighter, kind string) []engine.Action {
 	var out []engine.Action
+	full := kind == CmdFullAttack
 	for _, w := range usable(st, f, false) {
+		// The targets a plain attack reaches (a fire mode or an aim only
+		// refuses more: the forms narrow on from here), labelled once
+		// narrowed.
 		var targets []engine.Choice
-		aimable := false
 		for _, c := range st.Combatants {
-			t := st.Fighters[c.ID]
 			if c.Out || !st.opponents(f.ID, c.ID) || !engine.Visible(st, v, c.ID) {
 				continue
 			}
-			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID}) != nil {
-				continue
-			}
-			targets = append(targets, engine.Choice{Value: c.ID, Label: targetLabel(st, f, t, w)})
-			if checkAttack(st, f, t, w, attackSpec{Attacker: f.ID, Weapon: w.ID, Aim: LocHead}) == nil {
-				aimable = true
+			if _, err := attackRefusal(st, f, st.Fighters[c.ID], attackArgs{Target: c.ID, Weapon: w.ID}, full); err == nil {
+				targets = append(targets, engine.Choice{Value: c.ID})
 			}
 		}
 		if len(targets) == 0 {
 			continue
 		}
+		check := func(vals kit.Values) error {
+			t := st.Fighters[vals.String("target")]
+			_, err := attackRefusal(st, f, t, attackArgs{Target: t.ID, Weapon: w.ID, Shots: flexInt(vals.Int("shots")), Aim: vals.String("aim")}, full)
+			return err
+		}
 		fields := []engine.Field{
 			{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
 			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: []engine.Choice{{Value: w.ID, Label: weaponLabel(w)}}, Default: w.ID},
 		}
-		shots := w.MaxShots()
-		if w.Clip > 0 {
-			shots = min(shots, w.Ammo)
+		plain := fields
+		if cs := shotChoices(w); !full && len(cs) > 1 {
+			plain = append(slices.Clip(fields), engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
 		}
-		if kind == CmdAttack && shots > 1 {
-			var cs []engine.Choice
-			for n := 1; n <= shots; n++ {
-				label := "Single shot"
-				switch {
-				case n > MaxBurst:
-					label = fmt.Sprintf("Automatic fire, %d shots (−%d)", n, n-1)
-				case n > 1:
-					label = fmt.Sprintf("Burst of %d (−%d)", n, n-1)
+		labels := map[string]string{} // each target's, made once for both forms
+		labelled := func(fields []engine.Field) []engine.Field {
+			ts := slices.Clone(fields[0].Options)
+			for i, c := range ts {
+				l, ok := labels[c.Value]
+				if !ok {
+					l = targetLabel(st, f, st.Fighters[c.Value], w)
+					labels[c.Value] = l
 				}
-				cs = append(cs, engine.Choice{Value: strconv.Itoa(n), Label: label})
+				ts[i].Label = l
 			}
-			fields = append(fields, engine.Field{Name: "shots", Label: "Fire", Type: engine.FieldSelect, Options: cs, Default: "1"})
+			fields = slices.Clone(fields)
+			fields[0].Options = ts
+			return fields
 		}
-		if aimable {
-			fields = append(fields, engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aimChoices, Default: "none"})
+		if plain, ok := kit.Narrow(plain, check); ok {
+			plain = labelled(plain)
+			a := engine.Action{Kind: kind, Actor: f.ID, Label: "Attack: " + w.Name, Main: len(out) == 0, Fields: plain,
+				Help: "d20 + attack bonus against Defense; a burst or automatic fire is −1 per extra shot, one roll."}
+			if full {
+				a.Label, a.Main = fmt.Sprintf("Full attack: %s (%d attacks)", w.Name, iterations(f)), false
+				a.Help = "The full round: one attack per +5 of base attack bonus, each 5 lower; single shots."
+			}
+			out = append(out, a)
 		}
-		a := engine.Action{Kind: kind, Actor: f.ID, Label: "Attack: " + w.Name, Main: len(out) == 0, Fields: fields,
-			Help: "d20 + attack bonus against Defense. Aimed shots: single shots within Medium range, no criticals."}
-		if kind == CmdFullAttack {
-			a.Label, a.Main = fmt.Sprintf("Full attack: %s (%d attacks)", w.Name, iterations(f)), false
-			a.Help = "The full round: one attack per +5 of base attack bonus, each 5 lower; single shots."
+		aimed := append(slices.Clip(fields), engine.Field{Name: "aim", Label: "Aim at", Type: engine.FieldSelect, Options: aimChoices})
+		if aimed, ok := kit.Narrow(aimed, check); ok {
+			aimed = labelled(aimed)
+			a := engine.Action{Kind: kind, Actor: f.ID, Label: "Aimed attack: " + w.Name, Fields: aimed,
+				Help: "A single shot within Medium range: −4 to hit (−6 at the head or groin), no critical, half damage but at the head and back torso; the armour there may stop it."}
+			if full {
+				a.Label = fmt.Sprintf("Aimed full attack: %s (%d attacks)", w.Name, iterations(f))
+				a.Help = "The full round: one aimed attack per +5 of base attack bonus, each 5 lower; single shots within Medium range."
+			}
+			out = append(out, a)
 		}
-		out = append(out, a)
 	}
 	return out
+}
+
+// shotChoices are the fire modes of w with the rounds it has left: a
+// single shot, bursts, automatic fire.
+func shotChoices(w *Weapon) []engine.Choice {
+	shots := w.MaxShots()
+	if w.Clip > 0 {
+		shots = min(shots, w.Ammo)
+	}
+	var cs []engine.Choice
+	for n := 1; n <= shots; n++ {
+		label := "Single shot"
+		switch {
+		case n > MaxBurst:
+			label = fmt.Sprintf("Automatic fire, %d shots (−%d)", n, n-1)
+		case n > 1:
+			label = fmt.Sprintf("Burst of %d (−%d)", n, n-1)
+		}
+		cs = append(cs, engine.Choice{Value: strconv.Itoa(n), Label: label})
+	}
+	return cs
 }
 
 // targetLabel names a target with its distance, range band and what
@@ -258,35 +298,49 @@ func targetLabel(st *State, f, t *Fighter, w *Weapon) string {
 	return label + ")"
 }
 
+// chargeAction is the charge form: the opponents in sight and the melee
+// weapons, narrowed with the charge's own refusals (chargeRefusal), so
+// every target offered can be charged with every weapon offered.
 func chargeAction(st *State, v engine.Viewer, f *Fighter) (engine.Action, bool) {
-	ws := usable(st, f, true)
 	all := chargeRoutes(st, f)
 	var targets, weapons []engine.Choice
-	for _, w := range ws {
+	for _, w := range usable(st, f, true) {
 		weapons = append(weapons, engine.Choice{Value: w.ID, Label: weaponLabel(w)})
 	}
 	for _, c := range st.Combatants {
-		t := st.Fighters[c.ID]
-		if c.Out || !st.opponents(f.ID, c.ID) || !engine.Visible(st, v, c.ID) {
-			continue
-		}
-		for _, w := range ws {
-			if lanes := chargeLanes(st, f, t, w, all); len(lanes) > 0 {
-				targets = append(targets, engine.Choice{Value: c.ID, Label: fmt.Sprintf("%s (%d ft run)", st.NameOf(c.ID), lanes[0].Feet)})
-				break
-			}
+		if !c.Out && st.opponents(f.ID, c.ID) && engine.Visible(st, v, c.ID) {
+			targets = append(targets, engine.Choice{Value: c.ID, Label: st.NameOf(c.ID)})
 		}
 	}
-	if len(targets) == 0 {
+	if len(targets) == 0 || len(weapons) == 0 {
 		return engine.Action{}, false
 	}
+	runs := map[string]int{} // the run to each target, for its label
+	fields, ok := kit.Narrow([]engine.Field{
+		{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
+		{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
+	}, func(vals kit.Values) error {
+		t := st.Fighters[vals.String("target")]
+		r, err := chargeRefusal(st, f, t, f.Weapon(vals.String("weapon")), vals.String("weapon"), all)
+		if err == nil {
+			if n, seen := runs[t.ID]; !seen || r.Feet < n {
+				runs[t.ID] = r.Feet
+			}
+		}
+		return err
+	})
+	if !ok {
+		return engine.Action{}, false
+	}
+	cs := slices.Clone(fields[0].Options)
+	for i, c := range cs {
+		cs[i].Label = fmt.Sprintf("%s (%d ft run)", c.Label, runs[c.Value])
+	}
+	fields[0].Options = cs
 	return engine.Action{Kind: CmdCharge, Actor: f.ID, Label: "Charge",
 		Help: fmt.Sprintf("The full round: %d ft (±%d) in a straight line, then a melee attack at %+d; %+d Defense until your next turn.",
 			f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance), kit.OptInt(&st.Base, OptChargeAttack), kit.OptInt(&st.Base, OptChargeDefense)),
-		Fields: []engine.Field{
-			{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
-			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
-		}}, true
+		Fields: fields}, true
 }
 
 func objectAction(st *State, f *Fighter) (engine.Action, bool) {
@@ -361,17 +415,18 @@ func sortedCells[T any](m map[Cell]T) []Cell {
 	return out
 }
 
-// aimChoices are the aimed shots an attack offers, made once: every view's
-// attack shares them (nothing changes a view's choices in place).
+// aimChoices are the places an aimed attack may aim at, made once: every
+// view's attack shares them (nothing changes a view's choices in place).
+// The front torso is no aimed shot (it counts as a normal one).
 var aimChoices = func() []engine.Choice {
-	aims := []engine.Choice{{Value: "none", Label: "No aimed shot"}}
+	var aims []engine.Choice
 	for _, l := range Locations {
 		pen := "−4"
 		switch l {
 		case LocHead, LocGroin:
 			pen = "−6"
 		case LocFrontTorso:
-			pen = "as a normal shot"
+			continue
 		}
 		aims = append(aims, engine.Choice{Value: l, Label: fmt.Sprintf("%s (%s)", strings.ToUpper(locationName(l)[:1])+locationName(l)[1:], pen)})
 	}

@@ -1,6 +1,8 @@
 package d20tactical
 
 import (
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
 	"strings"
 	"testing"
 )
@@ -178,4 +180,61 @@ func TestAimedEffects(t *testing.T) {
 	st = nextTurnOf(t, st, "ana")
 	eq(t, "round 3", st.Round, 3)
 	eq(t, "healed in round 3", st.Fighters["bo"].Speed(), 30)
+}
+
+// TestAttackFormsOfferWhatTheAttackAccepts: the seed's aimed shots are
+// single shots, never at Long or Extreme range. With cy 120 ft away (Long
+// for the pistol) the plain attacks offer both targets and the rifle's
+// bursts; the aimed attacks offer bo alone and no fire mode. Every
+// combination each form offers is accepted.
+func TestAttackFormsOfferWhatTheAttackAccepts(t *testing.T) {
+	st := skirmishOn(t, nil, field(60, 10), at(1, 3, 2), at(2, 26, 2))
+	forms := map[string]engine.Action{}
+	for _, a := range engine.Project(New(), st, gm).Actions {
+		if a.Kind == CmdAttack {
+			forms[a.Label] = a
+		}
+	}
+	options := func(a engine.Action, name string) []string {
+		for _, f := range a.Fields {
+			if f.Name == name {
+				var out []string
+				for _, o := range f.Options {
+					out = append(out, o.Value)
+				}
+				return out
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		label                 string
+		targets, shots, aimAt []string
+	}{
+		{"Attack: Pistol", []string{"bo", "cy"}, nil, nil},
+		{"Aimed attack: Pistol", []string{"bo"}, nil, []string{LocHead, LocBackTorso, LocGroin, LocLeftArm, LocRightArm, LocLeftLeg, LocRightLeg}},
+		{"Attack: Rifle", []string{"bo", "cy"}, []string{"1", "2", "3", "4", "5"}, nil},
+		{"Aimed attack: Rifle", []string{"bo", "cy"}, nil, []string{LocHead, LocBackTorso, LocGroin, LocLeftArm, LocRightArm, LocLeftLeg, LocRightLeg}},
+	} {
+		a, ok := forms[tc.label]
+		if !ok {
+			t.Fatalf("no %q among %v", tc.label, forms)
+		}
+		eq(t, tc.label+": targets", strings.Join(options(a, "target"), " "), strings.Join(tc.targets, " "))
+		eq(t, tc.label+": fire", strings.Join(options(a, "shots"), " "), strings.Join(tc.shots, " "))
+		eq(t, tc.label+": aim", strings.Join(options(a, "aim"), " "), strings.Join(tc.aimAt, " "))
+		for _, target := range options(a, "target") {
+			for _, shots := range append(options(a, "shots"), "") {
+				for _, aim := range append(options(a, "aim"), "") {
+					if (shots == "") != (options(a, "shots") == nil) || (aim == "") != (options(a, "aim") == nil) {
+						continue
+					}
+					c := cmd(CmdAttack, "ana", "target", target, "weapon", options(a, "weapon")[0], "shots", shots, "aim", aim)
+					if _, _, err := engine.Decide(New(), st, gm, "c", c, dice.NewRoller(dice.NewSeeded(1))); err != nil {
+						t.Errorf("%s offers %s, refused: %v", tc.label, c.Args, err)
+					}
+				}
+			}
+		}
+	}
 }

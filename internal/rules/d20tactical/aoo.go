@@ -25,10 +25,16 @@ const (
 	reactFumble = "fumble"
 )
 
-// trigger is the ledger entry of r's reaction of kind to p.
-func trigger(kind, r, p string) engine.Trigger {
+// trigger is the ledger entry of r's reaction of kind to p: an attack of
+// opportunity once a round; a fumble's attack once a turn for each
+// fumbler — or, with fumble-chains "again", for each fumble (fumble names
+// it).
+func trigger(kind, r, p, fumble string) engine.Trigger {
 	if kind == reactAoO {
 		return engine.Trigger{Reactor: r, Kind: reactAoO, Per: engine.PerRound}
+	}
+	if fumble != "" {
+		p += "/" + fumble
 	}
 	return engine.Trigger{Reactor: r, Kind: kind, Source: p, Per: engine.PerTurn}
 }
@@ -98,12 +104,13 @@ func threatMap(st *State, f *Fighter) map[Cell]bool {
 	return out
 }
 
-// reactors are the opponents who may react to p at square at.
-func reactors(st *State, p *Fighter, at Cell, kind string) []string {
+// reactors are the opponents who may react to p at square at (to its
+// fumble named fumble, with fumble-chains "again").
+func reactors(st *State, p *Fighter, at Cell, kind, fumble string) []string {
 	var out []string
 	for _, c := range st.Combatants {
 		r := st.Fighters[c.ID]
-		if !st.opponents(c.ID, p.ID) || !canReactAt(st, r, at, kind) || !st.CanReact(trigger(kind, c.ID, p.ID)) {
+		if !st.opponents(c.ID, p.ID) || !canReactAt(st, r, at, kind) || !st.CanReact(trigger(kind, c.ID, p.ID, fumble)) {
 			continue
 		}
 		if st.Combatant(p.ID).Hidden && !c.Hidden {
@@ -117,15 +124,21 @@ func reactors(st *State, p *Fighter, at Cell, kind string) []string {
 // reactionsThreaten reports whether any opponent would get an attack of
 // opportunity on f where it stands.
 func reactionsThreaten(st *State, f *Fighter) bool {
-	return len(reactors(st, f, cell(f), reactAoO)) > 0
+	return len(reactors(st, f, cell(f), reactAoO, "")) > 0
 }
 
 // reactionSteps are the reactions provoked by p at square at, one step
 // each.
 func reactionSteps(st *State, p *Fighter, at Cell, kind string) []engine.Step {
+	return fumbleSteps(st, p, at, kind, "")
+}
+
+// fumbleSteps are reactionSteps to p's fumble named fumble ("" but with
+// fumble-chains "again").
+func fumbleSteps(st *State, p *Fighter, at Cell, kind, fumble string) []engine.Step {
 	var out []engine.Step
-	for _, id := range reactors(st, p, at, kind) {
-		out = append(out, engine.NewStep(stepReact, react{Reactor: id, Provoker: p.ID, Kind: kind, At: at}))
+	for _, id := range reactors(st, p, at, kind, fumble) {
+		out = append(out, engine.NewStep(stepReact, react{Reactor: id, Provoker: p.ID, Kind: kind, At: at, Fumble: fumble}))
 	}
 	return out
 }
@@ -136,6 +149,7 @@ type react struct {
 	Provoker string `json:"provoker"`
 	Kind     string `json:"kind"`
 	At       Cell   `json:"at"`
+	Fumble   string `json:"fumble,omitempty"`
 }
 
 func runReact(tx *Tx, r react) error {
@@ -144,7 +158,7 @@ func runReact(tx *Tx, r react) error {
 	if !st.able(r.Provoker) || cell(pf) != r.At || !canReactAt(st, rf, r.At, r.Kind) {
 		return nil
 	}
-	t := trigger(r.Kind, r.Reactor, r.Provoker)
+	t := trigger(r.Kind, r.Reactor, r.Provoker, r.Fumble)
 	if !st.CanReact(t) {
 		return nil
 	}

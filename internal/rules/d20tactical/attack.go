@@ -413,7 +413,7 @@ func attackText(st *State, a, t *Fighter, w *Weapon, s attackSpec, out AttackRol
 	if out.Band != "" {
 		fmt.Fprintf(&b, ", %s range", strings.ToLower(out.Band))
 	}
-	fmt.Fprintf(&b, ": %d against Defense %d — %s.", out.Total, out.Defense, hitText(out))
+	fmt.Fprintf(&b, " — %s.", hitText(out)) // the roll shows the numbers
 	if out.Threat && !out.Critical {
 		b.WriteString(" The critical is not confirmed.")
 	}
@@ -476,6 +476,35 @@ func iterations(f *Fighter) int {
 	return 1 + (f.Sheet.BAB-1)/5
 }
 
+// attackRefusal is what the rules refuse of an attack (a full attack with
+// full) by f on t with args, whatever f's actions left: the handler's
+// check, and the one the attack forms are narrowed with (actions.go), so
+// a form never offers what the attack refuses. It returns the attack.
+func attackRefusal(st *State, f, t *Fighter, args attackArgs, full bool) (attackSpec, error) {
+	if !st.opponents(f.ID, t.ID) {
+		return attackSpec{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+	}
+	if args.Shots < 0 || args.Shots > MaxAuto {
+		return attackSpec{}, fray.Errorf(fray.EINVALID, "shots run from 1 to %d", MaxAuto)
+	}
+	if args.Aim == "none" {
+		args.Aim = ""
+	}
+	spec := attackSpec{Attacker: f.ID, Target: t.ID, Weapon: args.Weapon, Shots: int(args.Shots), Aim: args.Aim}
+	if err := checkAttack(st, f, t, f.Weapon(args.Weapon), spec); err != nil {
+		return spec, err
+	}
+	if full {
+		if iterations(f) < 2 {
+			return spec, fray.Errorf(fray.EILLEGAL, "a full attack needs a base attack bonus of +6 or more")
+		}
+		if spec.shots() > 1 {
+			return spec, fray.Errorf(fray.EILLEGAL, "a full attack fires single shots")
+		}
+	}
+	return spec, nil
+}
+
 func decideAttack(tx *Tx, cmd engine.Command, full bool) error {
 	var args attackArgs
 	f, err := tx.Actor(cmd, &args)
@@ -490,29 +519,14 @@ func decideAttack(tx *Tx, cmd engine.Command, full bool) error {
 	if err != nil {
 		return err
 	}
-	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
-	}
-	if args.Shots < 0 || args.Shots > MaxAuto {
-		return fray.Errorf(fray.EINVALID, "shots run from 1 to %d", MaxAuto)
-	}
-	if args.Aim == "none" {
-		args.Aim = ""
-	}
-	w := f.Weapon(args.Weapon)
-	spec := attackSpec{Attacker: f.ID, Target: t.ID, Weapon: args.Weapon, Shots: int(args.Shots), Aim: args.Aim}
-	if err := checkAttack(st, f, t, w, spec); err != nil {
+	spec, err := attackRefusal(st, f, t, args, full)
+	if err != nil {
 		return err
 	}
+	w := f.Weapon(args.Weapon)
 	n := 1
 	var b Budget
 	if full {
-		if iterations(f) < 2 {
-			return fray.Errorf(fray.EILLEGAL, "a full attack needs a base attack bonus of +6 or more")
-		}
-		if spec.shots() > 1 {
-			return fray.Errorf(fray.EILLEGAL, "a full attack fires single shots")
-		}
 		n = iterations(f)
 		b, err = f.Budget.useFull("a full attack", true)
 	} else {
@@ -642,6 +656,35 @@ func canCharge(st *State, f *Fighter) error {
 	return nil
 }
 
+// chargeRefusal is what the rules refuse of a charge by f at t with w
+// (named weapon), among f's charge routes all: the handler's check, and
+// the one the charge form is narrowed with. It returns the lane the
+// charge runs.
+func chargeRefusal(st *State, f, t *Fighter, w *Weapon, weapon string, all map[Cell]Route) (Route, error) {
+	if !st.opponents(f.ID, t.ID) {
+		return Route{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+	}
+	if w == nil {
+		return Route{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), weapon)
+	}
+	if w.Ranged() {
+		return Route{}, fray.Errorf(fray.EILLEGAL, "a charge ends in a melee attack: the %s is a ranged weapon", w.Name)
+	}
+	if err := checkAttack(st, f, nil, w, attackSpec{Attacker: f.ID, Weapon: w.ID}); err != nil {
+		return Route{}, err
+	}
+	lanes := chargeLanes(st, f, t, w, all)
+	if len(lanes) == 0 {
+		how := "in a straight line"
+		if kit.Opt(&st.Base, OptChargeLine) == AnyPath {
+			how = "along a clear path"
+		}
+		return Route{}, fray.Errorf(fray.EILLEGAL, "no charge at %s: it must cover %d ft (±%d) %s, without difficult terrain, to a free square in reach",
+			st.NameOf(t.ID), f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance), how)
+	}
+	return lanes[0], nil
+}
+
 func decideCharge(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
@@ -659,30 +702,12 @@ func decideCharge(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
-	}
 	w := f.Weapon(args.Weapon)
-	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
-	}
-	if w.Ranged() {
-		return fray.Errorf(fray.EILLEGAL, "a charge ends in a melee attack: the %s is a ranged weapon", w.Name)
-	}
-	spec := attackSpec{Attacker: f.ID, Target: t.ID, Weapon: w.ID, Charge: true}
-	if err := checkAttack(st, f, nil, w, attackSpec{Attacker: f.ID, Weapon: w.ID}); err != nil {
+	r, err := chargeRefusal(st, f, t, w, args.Weapon, chargeRoutes(st, f))
+	if err != nil {
 		return err
 	}
-	lanes := chargeLanes(st, f, t, w, chargeRoutes(st, f))
-	if len(lanes) == 0 {
-		how := "in a straight line"
-		if kit.Opt(&st.Base, OptChargeLine) == AnyPath {
-			how = "along a clear path"
-		}
-		return fray.Errorf(fray.EILLEGAL, "no charge at %s: it must cover %d ft (±%d) %s, without difficult terrain, to a free square in reach",
-			st.NameOf(t.ID), f.Speed(), kit.OptInt(&st.Base, OptChargeTolerance), how)
-	}
-	r := lanes[0]
+	spec := attackSpec{Attacker: f.ID, Target: t.ID, Weapon: w.ID, Charge: true}
 	b, err := f.Budget.useFull("a charge", false)
 	if err != nil {
 		return err

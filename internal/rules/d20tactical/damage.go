@@ -390,7 +390,7 @@ func save(tx *Tx, f *Fighter, what string, bonus, dc int) (bool, error) {
 	if ok {
 		verb = "makes"
 	}
-	text := fmt.Sprintf("%s %s the %s save: %d against DC %d.", st.NameOf(f.ID), verb, what, total, dc)
+	text := fmt.Sprintf("%s %s the %s save.", st.NameOf(f.ID), verb, what)
 	return ok, tx.Emits(KindSave, f.ID, text, Saved{Fighter: f.ID, Save: what, DC: dc, Total: total, Pass: ok}, roll)
 }
 
@@ -513,9 +513,9 @@ func decideTreat(tx *Tx, cmd engine.Command) error {
 	ok := total >= TreatDC
 	roll := dice.Roll{Label: "Treat Injury", Who: f.ID, Dice: []dice.Die{d}, Mod: bonus, Mods: diceMods([]Mod{{Source: "Treat Injury", Value: bonus}}),
 		Total: total, Target: TreatDC, Compare: dice.AtLeast, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
-	text := fmt.Sprintf("%s stabilises %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)
+	text := fmt.Sprintf("%s stabilises %s with Treat Injury.", st.NameOf(f.ID), st.NameOf(t.ID))
 	if !ok {
-		text = fmt.Sprintf("%s fails to stabilise %s (Treat Injury %d against DC %d).", st.NameOf(f.ID), st.NameOf(t.ID), total, TreatDC)
+		text = fmt.Sprintf("%s fails to stabilise %s with Treat Injury.", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	ev := engine.NewEvent(KindTreat, f.ID, text, Treated{Healer: f.ID, Target: t.ID, Total: total, Success: ok}, roll)
 	if err := tx.Emit(ev.With(t.ID)); err != nil {

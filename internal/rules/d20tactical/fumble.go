@@ -2,6 +2,7 @@ package d20tactical
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
@@ -60,7 +61,11 @@ func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 	f := Fumbled{Fighter: a.ID, Weapon: w.ID, Ammo: ammo}
 	name := st.NameOf(a.ID)
 	if !w.Ranged() {
-		steps := reactionSteps(st, a, cell(a), reactFumble)
+		id := "" // every fumble its own trigger, or one per fumbler and turn
+		if kit.Opt(&st.Base, OptFumbleChains) == ChainAgain {
+			id = strconv.FormatInt(tx.Base().Seq+1, 10)
+		}
+		steps := fumbleSteps(st, a, cell(a), reactFumble, id)
 		f.Result = FumbleMelee
 		text := fmt.Sprintf("%s fumbles: every opponent in reach gets a free attack (%d).", name, len(steps))
 		if err := tx.Emits(KindFumble, a.ID, text, f); err != nil {
@@ -87,6 +92,15 @@ func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 		if t != nil {
 			n := f.Feet / Square
 			land := Cell{t.X + dir.X*n, t.Y + dir.Y*n}
+			for kit.Opt(&st.Base, OptStrayOffBoard) == StrayEdge && n > 0 && !st.Grid.inside(land.X, land.Y) {
+				n-- // it stops at the edge
+				land = Cell{t.X + dir.X*n, t.Y + dir.Y*n}
+			}
+			if !st.Grid.inside(land.X, land.Y) {
+				// Off the board: lost (stray-off-board).
+				ev := engine.NewEvent(KindFumble, a.ID, text+" and off the battlefield.", f, rolls...)
+				return tx.Emit(ev)
+			}
 			f.Landing = &land
 			if o := st.occupant(land, a.ID); o != nil && kit.Opt(&st.Base, OptStrayShots) == StrayHit {
 				f.Victim = o.ID
@@ -98,7 +112,7 @@ func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 				}
 				text += " and hits " + st.NameOf(o.ID)
 			}
-			text += fmt.Sprintf(" (%s)", land)
+			text += " (" + land.Name() + ")"
 		}
 		text += "."
 	case 3:

@@ -1,6 +1,9 @@
 package d20tactical
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestMeleeFumble: every opponent in reach gets one immediate attack.
 func TestMeleeFumble(t *testing.T) {
@@ -116,4 +119,84 @@ func TestRangedFumble(t *testing.T) {
 		decodeOne(t, events, KindFumble, &f)
 		eq(t, "miss", f.Result, FumbleMiss)
 	})
+}
+
+// TestFumbleChains (seed "Fumbles": a melee fumble — a natural 1 — gives
+// every opponent in reach "an immediate single attack"): ana fumbles her
+// knife attack on bo (1); bo's free attack fumbles too (1), so ana gets
+// one on bo, and fumbles again (1). With fumble-chains "once" (the
+// default) bo has had his attack on ana this turn: the chain ends, three
+// attacks in all. With "again" every fumble gives it: bo attacks once
+// more (5 + 2 misses Defense 10) and the chain ends there.
+func TestFumbleChains(t *testing.T) {
+	for _, tc := range []struct {
+		chains  string
+		faces   []int
+		attacks []string
+	}{
+		{ChainOnce, []int{1, 1, 1}, []string{"ana", "bo", "ana"}},
+		{ChainAgain, []int{1, 1, 1, 5}, []string{"ana", "bo", "ana", "bo"}},
+	} {
+		t.Run(tc.chains, func(t *testing.T) {
+			st := skirmish(t, map[string]string{OptFumbleChains: tc.chains})
+			events, st := do(t, st, gm, cmd(CmdAttack, "ana", "target", "bo", "weapon", "knife"), tc.faces...)
+			var who []string
+			for _, ev := range find(events, KindAttack) {
+				var a AttackRolled
+				if err := ev.Decode(&a); err != nil {
+					t.Fatal(err)
+				}
+				who = append(who, a.Attacker)
+				eq(t, "a fumble", a.Fumble, a.Attacker == "ana" || tc.chains == ChainOnce || len(who) < 4)
+			}
+			eq(t, "the attacks", strings.Join(who, " "), strings.Join(tc.attacks, " "))
+			eq(t, "fumbles", len(find(events, KindFumble)), 3)
+			eq(t, "nobody hurt", st.Fighters["ana"].HP+st.Fighters["bo"].HP, 40)
+		})
+	}
+}
+
+// TestStrayShotsOffTheBoard: ana's rifle fumbles at cy (K3, on a 20 × 10
+// board) with the table at every range: d6 2, the shot goes 20 ft astray,
+// d8 1, north — two squares past the board's top edge. With
+// stray-off-board "lost" (the default) it leaves the battlefield; with
+// "edge" it stops on K1, the last square that way, and hits di standing
+// there (2d8: 3 + 3).
+func TestStrayShotsOffTheBoard(t *testing.T) {
+	for _, tc := range []struct {
+		off     string
+		faces   []int
+		landing string
+		victim  string
+		diHP    int
+	}{
+		{StrayLost, []int{1, 2, 1}, "", "", 20},
+		{StrayEdge, []int{1, 2, 1, 3, 3}, "10,0", "di", 14},
+	} {
+		t.Run(tc.off, func(t *testing.T) {
+			opts := map[string]string{OptRangedFumbles: AllRanges, OptStrayOffBoard: tc.off}
+			_, st := start(t, newState(t, newSetup(opts, field(20, 10),
+				spec{ID: "ana", Side: "heroes", X: 2, Y: 2, PC: true},
+				spec{ID: "di", Side: "heroes", X: 10, Y: 0},
+				spec{ID: "bo", Side: "foes", X: 0, Y: 9},
+				spec{ID: "cy", Side: "foes", X: 10, Y: 2},
+			)), 20, 1, 10, 5)
+			events, st := do(t, st, gm, cmd(CmdAttack, "ana", "target", "cy", "weapon", "rifle"), tc.faces...)
+			var f Fumbled
+			ev := decodeOne(t, events, KindFumble, &f)
+			eq(t, "astray", f.Result+" "+f.Direction, FumbleStray+" north")
+			landing := ""
+			if f.Landing != nil {
+				landing = f.Landing.String()
+			}
+			eq(t, "landing", landing, tc.landing)
+			eq(t, "victim", f.Victim, tc.victim)
+			eq(t, "di", st.Fighters["di"].HP, tc.diHP)
+			if tc.off == StrayLost {
+				eq(t, "the log", ev.Text, "Ana fumbles: the shot goes 20 ft astray to the north and off the battlefield.")
+			} else {
+				eq(t, "the log", ev.Text, "Ana fumbles: the shot goes 20 ft astray to the north and hits Di (K1).")
+			}
+		})
+	}
 }

@@ -236,34 +236,47 @@ func distance(b *engine.Base, a, c Cell) int {
 // line lists the squares a straight line from a's centre to c's centre
 // passes through, a and c excluded.
 func line(a, c Cell) []Cell {
-	dx, dy := float64(c.X-a.X), float64(c.Y-a.Y)
-	n := 8 * max(abs(c.X-a.X), abs(c.Y-a.Y))
-	if n == 0 {
-		return nil
-	}
 	// The line steps to a neighbour at a time, so it passes through no
 	// more squares than the two distances add up to (one spare for a
 	// caller that appends c).
 	out := make([]Cell, 0, abs(c.X-a.X)+abs(c.Y-a.Y)+1)
-	for i := 1; i < n; i++ {
-		t := float64(i) / float64(n)
-		p := Cell{int(math.Floor(float64(a.X) + 0.5 + t*dx + 1e-9)), int(math.Floor(float64(a.Y) + 0.5 + t*dy + 1e-9))}
-		if p == a || p == c || (len(out) > 0 && out[len(out)-1] == p) {
-			continue
-		}
+	onLine(a, c, func(p Cell) bool {
 		out = append(out, p)
+		return true
+	})
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
 
-// sight reports whether a can see c: no wall on the line between.
-func (g *Grid) sight(a, c Cell) bool {
-	for _, p := range line(a, c) {
-		if g.at(p.X, p.Y).Wall {
-			return false
+// onLine calls each with the squares of line(a, c) in order, until it
+// returns false, without building the line.
+func onLine(a, c Cell, each func(Cell) bool) {
+	dx, dy := float64(c.X-a.X), float64(c.Y-a.Y)
+	n := 8 * max(abs(c.X-a.X), abs(c.Y-a.Y))
+	last, moved := Cell{}, false
+	for i := 1; i < n; i++ {
+		t := float64(i) / float64(n)
+		p := Cell{int(math.Floor(float64(a.X) + 0.5 + t*dx + 1e-9)), int(math.Floor(float64(a.Y) + 0.5 + t*dy + 1e-9))}
+		if p == a || p == c || (moved && last == p) {
+			continue
+		}
+		last, moved = p, true
+		if !each(p) {
+			return
 		}
 	}
-	return true
+}
+
+// sight reports whether a can see c: no wall on the line between.
+func (g *Grid) sight(a, c Cell) bool {
+	clear := true
+	onLine(a, c, func(p Cell) bool {
+		clear = !g.at(p.X, p.Y).Wall
+		return clear
+	})
+	return clear
 }
 
 // obstacleCover is the obstacle between a and c that covers c best (one

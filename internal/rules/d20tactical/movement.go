@@ -458,10 +458,10 @@ func decideRun(tx *Tx, cmd engine.Command) error {
 	roll := dice.Roll{Label: "Endurance (Constitution)", Who: f.ID, Dice: []dice.Die{d}, Mod: f.ConMod(),
 		Mods: diceMods([]Mod{{Source: "Constitution", Value: f.ConMod()}}), Total: total, Target: dc, Compare: dice.AtLeast, Result: passFail(pass), Outcome: dice.OutcomeOf(pass)}
 	e := Endurance{Fighter: f.ID, DC: dc, Total: total, Pass: pass}
-	text := fmt.Sprintf("%s keeps running: Endurance %d against DC %d.", st.NameOf(f.ID), total, dc)
+	text := fmt.Sprintf("%s passes the Endurance check and keeps running.", st.NameOf(f.ID))
 	if !pass {
 		e.WindedTill = st.Round + kit.OptInt(&st.Base, OptWindedRounds)
-		text = fmt.Sprintf("%s is winded (Endurance %d against DC %d) and cannot run until round %d.", st.NameOf(f.ID), total, dc, e.WindedTill+1)
+		text = fmt.Sprintf("%s fails the Endurance check: winded, and cannot run until round %d.", st.NameOf(f.ID), e.WindedTill+1)
 	}
 	if err := tx.Emits(KindEndurance, f.ID, text, e, roll); err != nil {
 		return err
@@ -616,9 +616,9 @@ func runJump(tx *Tx, j jumpSpec) error {
 		Total: total, Target: j.DC, Compare: dice.AtLeast, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	data := Jumped{Fighter: f.ID, Over: j.Over, To: j.Land, DC: j.DC, Total: total, Success: ok}
 	if !ok {
-		return tx.Emits(KindJump, f.ID, fmt.Sprintf("%s fails the jump (%d against DC %d) and falls prone.", st.NameOf(f.ID), total, j.DC), data, roll)
+		return tx.Emits(KindJump, f.ID, st.NameOf(f.ID)+" fails the jump and falls prone.", data, roll)
 	}
-	if err := tx.Emits(KindJump, f.ID, fmt.Sprintf("%s clears it (%d against DC %d).", st.NameOf(f.ID), total, j.DC), data, roll); err != nil {
+	if err := tx.Emits(KindJump, f.ID, st.NameOf(f.ID)+" clears it.", data, roll); err != nil {
 		return err
 	}
 	return tx.Run(engine.NewStep(stepMoveLeg, moveLeg{Fighter: f.ID, From: cell(f), Path: []Cell{j.Land}, Mode: ModeJump}),

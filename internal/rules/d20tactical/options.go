@@ -64,6 +64,18 @@ const (
 	// OptStrayShots [I]: a shot that goes astray hits whoever stands where
 	// it lands ("hit") or hits no one ("miss").
 	OptStrayShots = "stray-shots"
+	// OptStrayOffBoard [I, the seed says nothing of the battlefield's
+	// edge]: a stray shot whose 10 or 20 ft go past the edge of the board
+	// is lost ("lost"), or stops on the last square of the board that way
+	// ("edge"), where it hits whoever stands there as stray-shots says.
+	OptStrayOffBoard = "stray-off-board"
+	// OptFumbleChains [I, seed "Fumbles": "all opponents within range of
+	// the fumbling attacker get an immediate single attack"]: one such
+	// attack per opponent for each fumbler and turn, so a fumbler who
+	// fumbles again inside the chain of attacks its fumble caused gives
+	// no second one ("once"), or one for every fumble, even inside a chain
+	// ("again").
+	OptFumbleChains = "fumble-chains"
 
 	// OptCritConfirm [I, seed "Critical Hits"]: a threat is a critical when
 	// it hits ("none") or needs a second attack roll that hits ("roll").
@@ -151,6 +163,12 @@ const (
 	StrayHit  = "hit"
 	StrayMiss = "miss"
 
+	StrayLost = "lost"
+	StrayEdge = "edge"
+
+	ChainOnce  = "once"
+	ChainAgain = "again"
+
 	NoConfirm = "none"
 
 	SpendDamage = "damage"
@@ -208,6 +226,10 @@ var optionSpecs = []engine.OptionSpec{
 		engine.Choice{Value: LongRanges, Label: "Long and Extreme range only"}, engine.Choice{Value: AllRanges, Label: "Every ranged fumble"}),
 	kit.ChoiceOption(OptStrayShots, "Stray shots", "A fumbled shot that goes 10 or 20 ft astray hits whoever stands where it lands, or no one.", StrayHit,
 		engine.Choice{Value: StrayHit, Label: "Hits whoever is there"}, engine.Choice{Value: StrayMiss, Label: "Hits no one"}),
+	kit.ChoiceOption(OptStrayOffBoard, "Stray shots off the board", "A stray shot whose 10 or 20 ft run past the edge of the board leaves the battlefield, or stops on the board's last square that way and hits whoever stands there (as stray shots say).", StrayLost,
+		engine.Choice{Value: StrayLost, Label: "Lost off the battlefield"}, engine.Choice{Value: StrayEdge, Label: "Stops at the edge"}),
+	kit.ChoiceOption(OptFumbleChains, "Melee fumbles in a chain", "A melee fumble gives every opponent in reach an immediate attack. When a fumbler fumbles again inside the chain of attacks its fumble caused (or again that turn), each opponent has had its attack on it: none again; or every fumble gives them another.", ChainOnce,
+		engine.Choice{Value: ChainOnce, Label: "One attack per fumbler and turn"}, engine.Choice{Value: ChainAgain, Label: "An attack for every fumble"}),
 	kit.ChoiceOption(OptCritConfirm, "Criticals: confirmation", "A roll in the weapon's critical range is a critical when it hits, or needs a second roll that hits.", NoConfirm,
 		engine.Choice{Value: NoConfirm, Label: "No confirmation roll"}, engine.Choice{Value: Roll, Label: "Confirmation roll"}),
 	kit.IntOption(OptCritFortDC, "Criticals: Fortitude DC to keep a Life Point", "Player characters save against losing a Life Point to a critical.", 15, 1, 40),

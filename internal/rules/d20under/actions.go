@@ -120,7 +120,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 			weapons = append(weapons, engine.Choice{Value: w.ID, Label: fmt.Sprintf("%s (%s)", w.Name, w.DamageText())})
 		}
 		out = append(out, engine.Action{Kind: CmdAttack, Actor: id, Label: "Attack", Main: true,
-			Help:   "[Accurate←Defense] — or your defence turned around when it is you who rolls for the foe.",
+			Help:   "Accurate against the target's Defense (an NPC's attack on you is your Defense against its Accurate).",
 			Fields: []engine.Field{targetField(melee), {Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons}, aim, clean}})
 	}
 	if w := f.weapon(); w.kind().Ranged && f.ready(w) == nil && alchemyGate(&f.Sheet, w.Type) != gateForbidden {
@@ -164,10 +164,10 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 			}
 		}
 		if len(disarm) > 0 {
-			out = append(out, engine.Action{Kind: CmdDisarm, Actor: id, Label: "Disarm", Help: "[Accurate←Strong]: no damage; the foe drops its weapon or shield. A failure gives it a free attack.",
+			out = append(out, engine.Action{Kind: CmdDisarm, Actor: id, Label: "Disarm", Help: "Accurate against the foe's Strong: no damage; the foe drops its weapon or shield. A failure gives it a free attack.",
 				Fields: []engine.Field{targetField(disarm)}})
 		}
-		out = append(out, engine.Action{Kind: CmdTackle, Actor: id, Label: "Tackle", Help: "[Strong←Strong], Robust +2 a level: the foe falls; you fall too unless you pass a Quick test.",
+		out = append(out, engine.Action{Kind: CmdTackle, Actor: id, Label: "Tackle", Help: "Strong against the foe's Strong, Robust +2 a level: the foe falls; you fall too unless you pass a Quick test.",
 			Fields: []engine.Field{targetField(melee)}})
 		var hold []engine.Choice
 		for _, ch := range melee {
@@ -176,7 +176,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 			}
 		}
 		if len(hold) > 0 {
-			out = append(out, engine.Action{Kind: CmdHold, Actor: id, Label: "Hold", Help: "[Strong←Strong], Robust +2/+4/+8: the foe cannot move; tested each turn, and you do nothing else.",
+			out = append(out, engine.Action{Kind: CmdHold, Actor: id, Label: "Hold", Help: "Strong against the foe's Strong, Robust +2/+4/+8: the foe cannot move; tested each turn, and you do nothing else.",
 				Fields: []engine.Field{targetField(hold)}})
 		}
 		if len(ko) > 0 {
@@ -246,9 +246,9 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 		if len(targets) == 0 {
 			continue
 		}
-		kind, help := CmdCurse, "[Resolute←Resolute]: a second chance to fail every test while you keep it up with your combat action. 1d4 temporary Corruption."
+		kind, help := CmdCurse, "Resolute against the victim's Resolute: a second chance to fail every test while you keep it up with your combat action. 1d4 temporary Corruption."
 		if p == PowerQuake {
-			kind, help = CmdQuake, "[Resolute←Defense]: 1d8 damage, half on a passed defence. 1d4 temporary Corruption."
+			kind, help = CmdQuake, "Resolute against the target's Defense: 1d8 damage, half on a passed defence. 1d4 temporary Corruption."
 		}
 		out = append(out, engine.Action{Kind: kind, Actor: id, Label: label(p), Help: help, Fields: []engine.Field{targetField(targets)}})
 	}
@@ -260,7 +260,7 @@ func (s *State) combatActions(f *Fighter, v engine.Viewer) []engine.Action {
 			}
 		}
 		if len(targets) > 0 {
-			out = append(out, engine.Action{Kind: CmdTerrify, Actor: id, Label: "Terrify", Help: "[Resolute←Resolute]: the victim loses its next combat action.",
+			out = append(out, engine.Action{Kind: CmdTerrify, Actor: id, Label: "Terrify", Help: "Resolute against the victim's Resolute: the victim loses its next combat action.",
 				Fields: []engine.Field{targetField(targets)}})
 		}
 	}
@@ -655,7 +655,7 @@ func (s *State) gmActions() []engine.Action {
 					}
 				}
 			}
-			out = append(out, engine.Action{Kind: GMSurprise, Label: "GM: surprise", Help: "[Discreet←Vigilant]: the attackers' lowest Discreet against the defenders' highest Vigilant.",
+			out = append(out, engine.Action{Kind: GMSurprise, Label: "GM: surprise", Help: "The attackers' lowest Discreet against the defenders' highest Vigilant.",
 				Fields: []engine.Field{{Name: "ambush", Label: "Who surprises whom", Type: engine.FieldSelect, Options: ambush}}})
 		}
 	case PhaseSurprise:

@@ -469,13 +469,22 @@ func attackText(st *State, d Attack, w Weapon, k strikeCtx) string {
 	default:
 		s = fmt.Sprintf("%s misses %s.", who, whom)
 	}
+	// A fumble or a perfect defence promises the free attack only when one
+	// can follow (missed): the target must be in reach, its free attack
+	// for the trigger not yet spent, and so on.
+	free := func(trigger string) string {
+		if st.mayFreeAttack(freeCtx{Reactor: d.Target, Target: d.Attacker, Trigger: trigger}) {
+			return ": " + whom + " gets a free attack."
+		}
+		return "."
+	}
 	switch {
 	case d.PerfectHit:
 		s += " A perfect hit: +1d6 damage."
 	case d.Fumble:
-		s += " A fumble: " + whom + " gets a free attack."
+		s += " A fumble" + free(TrigFumble)
 	case d.PerfectDefence:
-		s += " A perfect defence: " + whom + " gets a free attack."
+		s += " A perfect defence" + free(TrigPerfectDefence)
 	case d.FumbledDefence:
 		s += " A fumbled defence: +3 damage."
 	}

@@ -102,10 +102,26 @@ func TestOptionalCriticals(t *testing.T) {
 		var a Attack
 		decodeOne(t, events[:2], KindAttack, &a)
 		eq(t, "perfect defence", a.PerfectDefence, true)
+		eq(t, "the log", find(events, KindAttack)[0].Text, "Orc misses Ana. A perfect defence: Ana gets a free attack.")
 		fa := freeAttacks(t, events)
 		if len(fa) != 1 || fa[0].Attacker != "ana" || !fa[0].Hit {
 			t.Fatalf("free attacks %+v", fa)
 		}
+	})
+	t.Run("defence 1 against a shot from afar: no free attack, and none promised", func(t *testing.T) {
+		// The orc archer shoots ana from 6 squares off; her defence is a 1.
+		st := begin(t, newState(t, gridSetup(nil, 10, 3, nil,
+			spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Attr: map[string]int{Quick: 13}},
+			spec{ID: "orc", Side: "foes", X: 7, Y: 1, Attr: map[string]int{Quick: 11, Accurate: 10},
+				Weapons: []map[string]any{{"id": "bow", "name": "Bow", "type": "bow"}}},
+		)))
+		st = endTurns(t, st, "orc")
+		events, _ := do(t, st, gm, cmd(CmdShoot, "orc", "target", "ana"), 1)
+		var a Attack
+		decodeOne(t, events, KindAttack, &a)
+		eq(t, "perfect defence", a.PerfectDefence, true)
+		eq(t, "the log", find(events, KindAttack)[0].Text, "Orc misses Ana. A perfect defence.")
+		eq(t, "no free attack", len(freeAttacks(t, events)), 0)
 	})
 	t.Run("defence 20: +3 damage", func(t *testing.T) {
 		st := trio(t, nil, 6, 4, nil)

@@ -288,9 +288,9 @@ func damageText(st *State, d Damage, share int, fam *Fighter) string {
 	who := st.PublicNameOf(d.Target)
 	switch {
 	case d.Damage == 0:
-		fmt.Fprintf(&b, "%s's armour stops the %s (%d against %d).", who, strings.ToLower(d.Source), d.Rolled, d.Armour)
+		fmt.Fprintf(&b, "%s's armour stops the %s.", who, strings.ToLower(d.Source))
 	default:
-		fmt.Fprintf(&b, "%s takes %d damage from the %s (%d against armour %d)", who, d.Taken, strings.ToLower(d.Source), d.Rolled, d.Armour)
+		fmt.Fprintf(&b, "%s takes %d damage from the %s", who, d.Taken, strings.ToLower(d.Source))
 		if share > 0 {
 			fmt.Fprintf(&b, ", %s taking %d of it", st.PublicNameOf(fam.ID), share)
 		}

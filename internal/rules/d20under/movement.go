@@ -138,28 +138,39 @@ func (s *State) gridSteps(f *Fighter, r route, token int, after afterCtx) []engi
 		}
 	}
 	passed := map[string]bool{}
+	var here []string // enemies passed, met on the square reached next
 	for i, c := range r.Path {
-		if t := s.trapAt(c); t != nil {
+		trapped := s.trapAt(c) != nil
+		if trapped {
+			from := start
 			if i > 0 {
-				steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: token, X: r.Path[i-1].X, Y: r.Path[i-1].Y}))
+				from = r.Path[i-1]
+				steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: token, X: from.X, Y: from.Y}))
 			}
-			steps = append(steps, engine.NewStep(stepTrap, trapCtx{Trap: t.ID, Mover: f.ID, Token: token}))
+			tc := trapCtx{Trap: s.trapAt(c).ID, Mover: f.ID, Token: token, Start: &start, Dest: &dest}
+			if i+1 < len(r.Path) {
+				tc.Next = &r.Path[i+1]
+			}
+			steps = append(steps, engine.NewStep(stepTrap, tc))
 		}
 		if i == len(r.Path)-1 {
 			break
 		}
-		var here []string
 		for _, e := range foes {
 			if !passed[e] && near(e, c) && !near(e, start) && !near(e, dest) {
 				passed[e] = true
 				here = append(here, e)
 			}
 		}
-		if len(here) > 0 {
+		// Whoever gets past a trap — over it or around it — never stands
+		// on it: the enemies passed there are met on the next square (on
+		// arrival, they are not passed).
+		if len(here) > 0 && !trapped {
 			steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: token, X: c.X, Y: c.Y, Past: strings.Join(here, ",")}))
 			for _, e := range here {
 				steps = append(steps, freeAttackStep(e, f.ID, TrigPast))
 			}
+			here = nil
 		}
 	}
 	steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: token, X: dest.X, Y: dest.Y, Final: true}))

@@ -18,8 +18,9 @@ import (
 // sets alchemical mines (so does Pyrotechnics), with a combat action.
 // Anyone at risk of a trap discovers it with [Vigilant←Discreet]; a
 // discovered trap can be jumped over as part of the move [Quick←Cunning]
-// (a failure springs it and stops the move) or gone around (an extra
-// movement action); it can also be disarmed — untrained with a Long
+// (a failure springs it and stops the move) or, where the terrain allows,
+// gone around (an extra movement action, more for a longer way round:
+// wayAround); it can also be disarmed — untrained with a Long
 // weapon or by shooting [Accurate←Cunning], a trapper [Cunning←Cunning].
 // A mechanical trap holds its victim until a Strong test frees it.
 //
@@ -105,10 +106,134 @@ func (s *State) ladderTraps(f *Fighter, side string, token int) []engine.Step {
 	return out
 }
 
+// trapCtx is a mover reaching a trap. On the grid it says where the move
+// began and ends, and the square past the trap on its route (none when the
+// trap lies on the square the move ends on): a way around the trap must
+// come back to it.
 type trapCtx struct {
 	Trap  string `json:"trap"`
 	Mover string `json:"mover"`
 	Token int    `json:"token"`
+	Start *Cell  `json:"start,omitempty"`
+	Dest  *Cell  `json:"dest,omitempty"`
+	Next  *Cell  `json:"next,omitempty"`
+}
+
+// around is a way around a trap on the grid: the squares from the one
+// before it to the one past it, and the movement actions it costs.
+type around struct {
+	Path  []Cell
+	Moves int
+}
+
+// wayAround is the way around trap t for f, standing before it, back to
+// the square past it on the route (seed: "If the terrain allows, a trap
+// can always be ignored by going around it. This costs an extra movement
+// action, or more depending on the terrain"): the cheapest route over open
+// and difficult ground that avoids the trap's square, walls, enemies and
+// the traps f's side knows, costing one movement action more than
+// crossing the trap would have — more when its squares take more (a
+// movement action per gridSquares, rounded up) — which f must have left.
+// On the distance categories there is no terrain: one movement action.
+// ok is false when the terrain leaves no way round at that cost: in a
+// corridor walled on both sides, with the trap on the only square through.
+func (s *State) wayAround(f *Fighter, t *Trap, c trapCtx) (around, bool) {
+	if s.Model != board.Grid || c.Start == nil {
+		// (A question asked before routes were kept: one movement action,
+		// as it was then.)
+		return around{Moves: 1}, f.movesLeft() >= 1
+	}
+	if c.Next == nil {
+		return around{}, false // the move ends on the trap: nothing to get round to
+	}
+	g := s.Grid
+	from, to, trap := Cell{f.X, f.Y}, *c.Next, Cell{t.X, t.Y}
+	direct := g.cost(trap.X, trap.Y) + g.cost(to.X, to.Y)
+	per := s.gridSquares(f)
+	budget := direct + f.movesLeft()*per
+	side := s.side(f.ID)
+	closed := func(x Cell) bool {
+		if !g.inside(x.X, x.Y) || g.wall(x.X, x.Y) || x == trap {
+			return true
+		}
+		if id := s.at(x.X, x.Y); id != "" && s.enemies(f.ID, id) {
+			return true
+		}
+		return slices.ContainsFunc(s.Traps, func(o Trap) bool { return o.armed() && o.X == x.X && o.Y == x.Y && o.known(side) })
+	}
+	// The cheapest route, cost by cost (a square costs 1 or 2): the first
+	// square reached at a cost keeps the route that reached it.
+	type reached struct {
+		cost int
+		prev Cell
+	}
+	seen := map[Cell]reached{from: {}}
+	frontier := [][]Cell{{from}}
+	for cost := 0; cost < len(frontier) && cost <= budget; cost++ {
+		for _, x := range frontier[cost] {
+			if seen[x].cost != cost {
+				continue
+			}
+			if x == to {
+				var path []Cell
+				for y := to; y != from; y = seen[y].prev {
+					path = append(path, y)
+				}
+				slices.Reverse(path)
+				moves := max(1, (cost-direct+per-1)/per)
+				return around{Path: path, Moves: moves}, moves <= f.movesLeft()
+			}
+			for _, d := range neighbours {
+				y := Cell{x.X + d.X, x.Y + d.Y}
+				if closed(y) {
+					continue
+				}
+				n := cost + g.cost(y.X, y.Y)
+				if r, ok := seen[y]; (ok && r.cost <= n) || n > budget {
+					continue
+				}
+				seen[y] = reached{n, x}
+				for len(frontier) <= n {
+					frontier = append(frontier, nil)
+				}
+				frontier[n] = append(frontier[n], y)
+			}
+		}
+	}
+	return around{}, false
+}
+
+// aroundSteps are the steps of going around a trap along way: each
+// square entered in turn, with the free attacks of the enemies passed (as
+// on the route: not those next to where the move began or ends) and any
+// trap hidden on the way; the move then goes on past the trap.
+func (s *State) aroundSteps(f *Fighter, c trapCtx, way around) []engine.Step {
+	var steps []engine.Step
+	near := func(e string, x Cell) bool {
+		g := s.Fighters[e]
+		return chebyshev(g.X, g.Y, x.X, x.Y) == 1
+	}
+	prev := Cell{f.X, f.Y}
+	for i, x := range way.Path {
+		if t := s.trapAt(x); t != nil {
+			next := way.Path[min(i+1, len(way.Path)-1)]
+			tc := trapCtx{Trap: t.ID, Mover: f.ID, Token: c.Token, Start: c.Start, Dest: c.Dest, Next: &next}
+			steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: c.Token, X: prev.X, Y: prev.Y}),
+				engine.NewStep(stepTrap, tc))
+		}
+		var here []string
+		for _, e := range s.enemiesOf(f.ID) {
+			if near(e, x) && (c.Start == nil || !near(e, *c.Start)) && (c.Dest == nil || !near(e, *c.Dest)) {
+				here = append(here, e)
+			}
+		}
+		steps = append(steps, engine.NewStep(stepMoveTo, moveToCtx{Fighter: f.ID, Token: c.Token, X: x.X, Y: x.Y, Past: strings.Join(here, ",")}))
+		for _, e := range here {
+			steps = append(steps, freeAttackStep(e, f.ID, TrigPast))
+		}
+		prev = x
+	}
+	return steps
 }
 
 // trapTest is a test of a mover against a trap: [moverAttr←trapAttr],
@@ -158,8 +283,8 @@ func runTrap(tx *Tx, c trapCtx) error {
 		}
 	}
 	opts := []engine.Choice{{Value: "jump", Label: "Jump over it (Quick against its Cunning)"}}
-	if f.movesLeft() > 0 {
-		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (one more movement action)"})
+	if way, ok := st.wayAround(f, t, c); ok {
+		opts = append(opts, engine.Choice{Value: "around", Label: "Go around it (" + moreMoves(way.Moves) + ")"})
 	}
 	opts = append(opts, engine.Choice{Value: "stop", Label: "Stop before it"})
 	return tx.AskWith(engine.Decision{For: f.ID, Kind: DecTrap, Prompt: fmt.Sprintf("%s: %s lies in the way.", st.NameOf(f.ID), aOrAn(t.name())),
@@ -184,12 +309,28 @@ func answerTrap(tx *Tx, c trapCtx, ans engine.Answered) error {
 		}
 		return spring(tx, t, f)
 	case "around":
-		set, err := st.spend(f, false, 1)
-		if err == nil {
-			return note(tx, KindTrap, f.ID, st.NameOf(f.ID)+" goes around the trap (a movement action).", Note{Fighter: f.ID, What: "around", Set: set})
+		way, ok := st.wayAround(f, t, c)
+		if !ok {
+			return fray.Errorf(fray.EILLEGAL, "the terrain leaves %s no way around the trap", st.NameOf(f.ID))
 		}
+		set, err := st.spend(f, false, way.Moves)
+		if err != nil {
+			return err
+		}
+		if err := note(tx, KindTrap, f.ID, fmt.Sprintf("%s goes around the trap (%s).", st.NameOf(f.ID), moreMoves(way.Moves)), Note{Fighter: f.ID, What: "around", Value: way.Moves, Set: set}); err != nil {
+			return err
+		}
+		return tx.Run(st.aroundSteps(f, c, way)...)
 	}
 	return note(tx, KindStopped, f.ID, st.NameOf(f.ID)+" stops before the trap.", Note{Fighter: f.ID, What: "trap", Set: []Change{change.Moving.To(f.ID, 0)}})
+}
+
+// moreMoves words the movement actions going around a trap costs.
+func moreMoves(n int) string {
+	if n == 1 {
+		return "one more movement action"
+	}
+	return strconv.Itoa(n) + " more movement actions"
 }
 
 // spring springs a trap on its victim: its damage against armour, and it

@@ -1,6 +1,10 @@
 package d20under
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -12,16 +16,31 @@ import (
 // corridor is a corridor one square wide (walls above and below) with
 // ana (Vigilant 10, Quick 12) at its west end, bo (a trapper, Cunning 10)
 // behind her and an orc far east; the GM hides a mechanical trap
-// (Discreet 10, Cunning 10) at 3,1.
-func corridor(t *testing.T, opts map[string]string) *State {
+// (Discreet 10, Cunning 10) at 3,1. open are squares of the walls left
+// open (a niche, a side way).
+func corridor(t *testing.T, opts map[string]string, open ...Cell) *State {
+	t.Helper()
+	return trapGround(t, opts, 12, 3, func(x, y int) bool {
+		return (y == 0 || y == 2) && !slices.Contains(open, Cell{x, y})
+	})
+}
+
+// trapGround is corridor's cast on a w×h grid whose walls are where wall
+// says (none: open ground), the trap at 3,1.
+func trapGround(t *testing.T, opts map[string]string, w, h int, wall func(x, y int) bool, difficult ...Cell) *State {
 	t.Helper()
 	var cells []map[string]any
-	for x := 0; x < 12; x++ {
-		for _, y := range []int{0, 2} {
-			cells = append(cells, map[string]any{"x": x, "y": y, "props": map[string]any{"terrain": "wall"}})
+	for y := range h {
+		for x := range w {
+			switch {
+			case wall != nil && wall(x, y):
+				cells = append(cells, map[string]any{"x": x, "y": y, "props": map[string]any{"terrain": "wall"}})
+			case slices.Contains(difficult, Cell{x, y}):
+				cells = append(cells, map[string]any{"x": x, "y": y, "props": map[string]any{"terrain": "difficult"}})
+			}
 		}
 	}
-	st := begin(t, newState(t, gridSetup(opts, 12, 3, cells,
+	st := begin(t, newState(t, gridSetup(opts, w, h, cells,
 		spec{ID: "ana", Side: "heroes", PC: true, X: 1, Y: 1, Attr: map[string]int{Quick: 12, Vigilant: 10, Accurate: 12},
 			Weapons: []map[string]any{{"id": "spear", "name": "Spear", "type": "long"}}},
 		spec{ID: "bo", Side: "heroes", PC: true, X: 0, Y: 1, Attr: map[string]int{Quick: 11, Cunning: 10},
@@ -63,7 +82,7 @@ func TestDiscoverAndBypassATrap(t *testing.T) {
 		{"stop before it", "stop", nil, 2, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st := corridor(t, noCrit)
+			st := corridor(t, noCrit, Cell{3, 0}) // a niche above the trap
 			// [Vigilant 10 ← Discreet 10] = 10: found.
 			events, st := do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
 			eq(t, "discovery", rollOf(t, events, "Discover").Label, "Discover a trap: Vigilant against Discreet")
@@ -79,6 +98,83 @@ func TestDiscoverAndBypassATrap(t *testing.T) {
 			if tc.caught {
 				eq(t, "the trap's 1d10", st.Fighters["ana"].Toughness, 6)
 			}
+		})
+	}
+}
+
+// TestGoingAroundATrap (seed: Traps, "If the terrain allows, a trap can
+// always be ignored by going around it. This costs an extra movement
+// action, or more depending on the terrain"): ana (Vigilant 10, 5 squares
+// a movement action) moves from B2 to G2 with her movement action and
+// spots the mechanical trap at D2 ([Vigilant 10 ← Discreet 10], a 10);
+// her combat action is left to trade for another movement action.
+//   - In a corridor walled on both sides, the trap on the only square
+//     through, there is no way around: jump or stop.
+//   - A niche in the wall above the trap is a way round: C2 to D1 to E2
+//     costs what crossing D2 to E2 would (2 squares), so the one extra
+//     movement action.
+//   - A loop below the corridor, C3 down to D5 and up to E3 (C4, D5 and E4
+//     difficult), is a way round of 9 squares against crossing's 2: 7
+//     more, two more movement actions, and she has one left — not offered.
+//   - On open ground she steps round it for the one extra movement action,
+//     and never stands on the trap.
+func TestGoingAroundATrap(t *testing.T) {
+	openGround := func(t *testing.T) *State { return trapGround(t, noCrit, 12, 5, nil) }
+	for _, tc := range []struct {
+		name   string
+		ground func(t *testing.T) *State
+		offers string
+		path   []Cell // the way round, when there is one
+	}{
+		{"walled corridor: no way round", func(t *testing.T) *State { return corridor(t, noCrit) }, "jump stop", nil},
+		{"a niche above the trap: one movement action", func(t *testing.T) *State { return corridor(t, noCrit, Cell{3, 0}) }, "jump around stop",
+			[]Cell{{3, 0}, {4, 1}}},
+		{"a long way round: two movement actions, one left", func(t *testing.T) *State {
+			// Walls but for a loop below the corridor: C3 … C5, D5, E5 … E3.
+			loop := []Cell{{2, 2}, {2, 3}, {2, 4}, {3, 4}, {4, 4}, {4, 3}, {4, 2}}
+			return trapGround(t, noCrit, 12, 5, func(x, y int) bool { return y != 1 && !slices.Contains(loop, Cell{x, y}) },
+				Cell{2, 3}, Cell{3, 4}, Cell{4, 3})
+		}, "jump stop", nil},
+		{"open ground: one movement action", openGround, "jump around stop", []Cell{{3, 0}, {4, 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := tc.ground(t)
+			_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
+			d := pendingKind(t, st, DecTrap)
+			var offered []string
+			for _, o := range d.Options {
+				offered = append(offered, o.Value)
+			}
+			eq(t, "offered", strings.Join(offered, " "), tc.offers)
+			if tc.path == nil {
+				msg := fail(t, st, engine.PlayerViewer("ana"), cmd(engine.KindAnswer, "", "decision", d.ID, "choice", "around"), fray.EINVALID)
+				if !strings.Contains(msg, "not an option") {
+					t.Fatalf("around: %s", msg)
+				}
+				return
+			}
+			var c Cont
+			if err := json.Unmarshal(d.Data, &c); err != nil || c.Trap == nil {
+				t.Fatalf("the question's data: %s, %v", d.Data, err)
+			}
+			way, ok := st.wayAround(st.Fighters["ana"], st.trap("trap-1"), *c.Trap)
+			eq(t, "a way round", ok, true)
+			eq(t, "its squares", fmt.Sprint(way.Path), fmt.Sprint(tc.path))
+			eq(t, "its cost", way.Moves, 1)
+			events, st := answer(t, st, engine.PlayerViewer("ana"), DecTrap, "around", nil)
+			for _, ev := range find(events, KindMoved) {
+				var m Moved
+				if err := ev.Decode(&m); err != nil {
+					t.Fatal(err)
+				}
+				if m.X == 3 && m.Y == 1 {
+					t.Error("she stood on the trap")
+				}
+			}
+			eq(t, "the note", find(events, KindTrap)[0].Text, "Ana goes around the trap (one more movement action).")
+			eq(t, "past it, where she was going", fmt.Sprint(st.Fighters["ana"].X, st.Fighters["ana"].Y), "6 1")
+			eq(t, "the combat action traded for it", st.Fighters["ana"].Combat, false)
+			eq(t, "the trap is still there, unsprung", st.trap("trap-1").armed(), true)
 		})
 	}
 }
@@ -107,7 +203,7 @@ func TestDisarmATrap(t *testing.T) {
 	eq(t, "label", rollOf(t, events, "Disarm").Label, "Disarm the trap: Accurate against Cunning")
 	eq(t, "disarmed", len(st.Traps), 0)
 	// A trapper uses [Cunning←Cunning].
-	st = corridor(t, noCrit)
+	st = corridor(t, noCrit, Cell{3, 0})
 	_, st = do(t, st, gm, cmd(CmdMove, "ana", "to", "6,1"), 10)
 	_, st = answer(t, st, engine.PlayerViewer("ana"), DecTrap, "around", nil)
 	_, st = do(t, st, gm, cmd(CmdEndTurn, "ana"))

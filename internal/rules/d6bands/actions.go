@@ -72,16 +72,32 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 		}
 	}
 	if len(shootTargets) > 0 && len(ranged) > 0 {
-		modes := []engine.Choice{{Value: ModeSnapshot, Label: "Snapshot (1 action, +1D)"}}
-		if f.Actions >= 2 {
-			modes = append([]engine.Choice{{Value: ModeAimed, Label: "Aimed shot (2 actions)"}}, modes...)
-		}
-		out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Main: true,
-			Help: "4D at an optimal band, +1D per band off it, + cover; 3D in close contact (the target may spend its Defense Pool).",
-			Fields: []engine.Field{targetField(shootTargets),
-				{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: ranged},
+		// One form per weapon (its own bands): each keeps the targets,
+		// modes and called shots the shot's own refusals allow.
+		modes := []engine.Choice{{Value: ModeAimed, Label: "Aimed shot (2 actions)"}, {Value: ModeSnapshot, Label: "Snapshot (1 action, +1D)"}}
+		main := true
+		for _, w := range ranged {
+			fields, ok := kit.Narrow([]engine.Field{targetField(shootTargets),
+				{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: []engine.Choice{w}},
 				{Name: "mode", Label: "Shot", Type: engine.FieldSelect, Options: modes},
-				{Name: "called", Label: "Called shot at a hit location (+2D)", Type: engine.FieldCheckbox}}})
+				{Name: "called", Label: "Called shot at a hit location (+2D)", Type: engine.FieldCheckbox}},
+				func(vals kit.Values) error {
+					_, err := shotRefusal(st, f, st.Fighters[vals.String("target")],
+						shotArgs{Weapon: vals.String("weapon"), Mode: vals.String("mode"), Called: vals.Bool("called")})
+					return err
+				})
+			if !ok {
+				continue
+			}
+			label := "Shoot"
+			if len(ranged) > 1 {
+				label += ": " + f.Weapon(w.Value).Name
+			}
+			out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: label, Main: main,
+				Help:   "4D at an optimal band, +1D per band off it, + cover; 3D in close contact (the target may spend its Defense Pool).",
+				Fields: fields})
+			main = false
+		}
 		out = append(out, engine.Action{Kind: CmdAim, Actor: id, Label: "Aim",
 			Help:   "1 action: an aimed shot at the same target then gets +2; aiming three rounds in a row −1D more (firearms, crossbows).",
 			Fields: []engine.Field{targetField(aimTargets)}})
@@ -276,11 +292,19 @@ func strikeAction(st *State, v engine.Viewer, f *Fighter, contact bool) (engine.
 	if len(weapons) == 0 || len(targets) == 0 {
 		return engine.Action{}, false
 	}
+	fields, ok := kit.Narrow([]engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
+		{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
+		{Name: "called", Label: "Called strike at a hit location (+2D)", Type: engine.FieldCheckbox}},
+		func(vals kit.Values) error {
+			_, err := strikeRefusal(st, f, st.Fighters[vals.String("target")], vals.String("weapon"), vals.Bool("called"))
+			return err
+		})
+	if !ok {
+		return engine.Action{}, false
+	}
 	a := engine.Action{Kind: CmdStrike, Actor: f.ID, Label: "Strike", Main: true,
-		Help: fmt.Sprintf("%s: melee at %dD; the target may spend Defense Pool dice (+1D each).", actionCount(cost), kit.OptInt(&st.Base, OptMeleeDice)),
-		Fields: []engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true},
-			{Name: "weapon", Label: "Weapon", Type: engine.FieldSelect, Options: weapons},
-			{Name: "called", Label: "Called strike at a hit location (+2D)", Type: engine.FieldCheckbox}}}
+		Help:   fmt.Sprintf("%s: melee at %dD; the target may spend Defense Pool dice (+1D each).", actionCount(cost), kit.OptInt(&st.Base, OptMeleeDice)),
+		Fields: fields}
 	if !contact {
 		a.Label, a.Main = "Strike with a long weapon", false
 		a.Help = "A long weapon reaches anyone in the same band (square). " + a.Help

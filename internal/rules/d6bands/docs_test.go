@@ -8,20 +8,16 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// The GM's guide follows the code: every option is in its table with its
-// default, every command and decision kind is described, and its example
-// encounter is valid.
+// The GM's guide follows the code: every command and decision kind is
+// described, and its example encounter is valid. (Its options table is
+// made from the option declarations: internal/rules,
+// TestGuidesFollowOptions.)
 func TestGuide(t *testing.T) {
 	raw, err := os.ReadFile("../../../docs/rules/d6-bands.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(raw)
-	for _, o := range New().Options() {
-		if row := "| `" + o.Name + "` | `" + o.Default + "` |"; !strings.Contains(doc, row) {
-			t.Errorf("the guide's options table lacks %s", row)
-		}
-	}
 	for _, c := range New().Commands() {
 		if !strings.Contains(doc, "| `"+c.Kind+"`") {
 			t.Errorf("the guide's commands table lacks %s", c.Kind)

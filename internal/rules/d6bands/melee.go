@@ -62,29 +62,38 @@ func decideStrike(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if args.Weapon == "" {
-		args.Weapon = Unarmed.ID
-	}
-	w := f.Weapon(args.Weapon)
-	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
-	}
-	if err := reach(st, f, t, w); err != nil {
-		return err
-	}
-	b := &st.Base
-	a := Attack{Kind: AttackMelee, Attacker: f.ID, Target: t.ID, Weapon: w.ID, Called: args.Called, Skill: skillName(w.Skill),
-		Value: f.Skill(b, w.Skill), Dice: kit.OptInt(b, OptMeleeDice), Actions: kit.OptInt(b, OptMeleeActions), Band: st.Band(f, t), Contact: true}
-	if args.Called {
-		a.Mods = append(a.Mods, diceMod("called shot", 2))
-	}
-	a.Mods = append(a.Mods, ambush(st, f, t)...)
-	if err := need(st, f, a.Actions, "A melee attack"); err != nil {
+	a, err := strikeRefusal(st, f, t, args.Weapon, args.Called)
+	if err != nil {
 		return err
 	}
 	// The sentence says what happens; the skill, the dice and their
 	// modifiers are the roll's.
-	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s.", st.NameOf(f.ID), st.NameOf(t.ID), w.Name))
+	return beginAttack(tx, a, fmt.Sprintf("%s strikes at %s with the %s.", st.NameOf(f.ID), st.NameOf(t.ID), f.Weapon(a.Weapon).Name))
+}
+
+// strikeRefusal is what the rules refuse of f's strike at t with weapon
+// (none: unarmed): the handler's check, and the one the strike forms are
+// narrowed with, so no form offers a weapon that cannot reach a target it
+// offers. It returns the strike.
+func strikeRefusal(st *State, f, t *Fighter, weapon string, called bool) (Attack, error) {
+	if weapon == "" {
+		weapon = Unarmed.ID
+	}
+	w := f.Weapon(weapon)
+	if w == nil {
+		return Attack{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), weapon)
+	}
+	if err := reach(st, f, t, w); err != nil {
+		return Attack{}, err
+	}
+	b := &st.Base
+	a := Attack{Kind: AttackMelee, Attacker: f.ID, Target: t.ID, Weapon: w.ID, Called: called, Skill: skillName(w.Skill),
+		Value: f.Skill(b, w.Skill), Dice: kit.OptInt(b, OptMeleeDice), Actions: kit.OptInt(b, OptMeleeActions), Band: st.Band(f, t), Contact: true}
+	if called {
+		a.Mods = append(a.Mods, diceMod("called shot", 2))
+	}
+	a.Mods = append(a.Mods, ambush(st, f, t)...)
+	return a, need(st, f, a.Actions, "A melee attack")
 }
 
 // mayDefend reports whether t may spend its Defense Pool against the
@@ -113,7 +122,7 @@ func askDefense(tx *Tx) error {
 		}
 	}
 	w := st.Fighters[a.Attacker].Weapon(a.Weapon)
-	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d vs %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
+	prompt := fmt.Sprintf("%s attacks %s with the %s (%s %d against %s). Spend Defense Pool dice? Each adds +1D to the attack (%d left this round).",
 		st.PublicNameOf(a.Attacker), st.PublicNameOf(t.ID), w.Name, a.Skill, a.Value, difficultyWords(*a), t.Pool)
 	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecDefense, Prompt: prompt, Default: "spend",
 		Options: []engine.Choice{{Value: "spend", Label: "Spend the dice"}, {Value: "none", Label: "No defense"}},

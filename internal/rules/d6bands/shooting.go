@@ -221,30 +221,46 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	st := tx.State
-	aimed, err := mode(args.Mode)
-	if err != nil {
+	if _, err := mode(args.Mode); err != nil {
 		return err
 	}
 	t, err := tx.Target(args.Target)
 	if err != nil {
 		return err
 	}
-	w := f.Weapon(args.Weapon)
-	if w == nil {
-		return fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
-	}
-	a, err := planShot(st, f, t, w, aimed, args.Called)
+	a, err := shotRefusal(st, f, t, args)
 	if err != nil {
 		return err
 	}
 	what := "a snapshot"
-	if aimed {
+	if a.Aimed {
 		what = "an aimed shot"
 	}
-	if err := need(st, f, a.Actions, capital(what)); err != nil {
-		return err
+	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s.", st.NameOf(f.ID), what, st.NameOf(t.ID), f.Weapon(args.Weapon).Name))
+}
+
+// shotRefusal is what the rules refuse of f's shot at t: the handler's
+// check, and the one the shoot form is narrowed with (kit.Narrow), so the
+// form never offers a weapon that cannot reach a target it offers. It
+// returns the shot.
+func shotRefusal(st *State, f, t *Fighter, args shotArgs) (Attack, error) {
+	aimed, err := mode(args.Mode)
+	if err != nil {
+		return Attack{}, err
 	}
-	return beginAttack(tx, a, fmt.Sprintf("%s takes %s at %s with the %s.", st.NameOf(f.ID), what, st.NameOf(t.ID), w.Name))
+	w := f.Weapon(args.Weapon)
+	if w == nil {
+		return Attack{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), args.Weapon)
+	}
+	a, err := planShot(st, f, t, w, aimed, args.Called)
+	if err != nil {
+		return a, err
+	}
+	what := "A snapshot"
+	if aimed {
+		what = "An aimed shot"
+	}
+	return a, need(st, f, a.Actions, what)
 }
 
 // difficultyWords words an attack's difficulty: "4D +1D cover".

@@ -210,10 +210,22 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 					targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name + " (" + zonesAway(d) + ")"})
 				}
 			}
-			if len(targets) > 0 {
-				sf := []engine.Field{
+			// One form per weapon (its own reach): each keeps the targets
+			// the shot's own refusals let it shoot.
+			main := true
+			for _, w := range ranged {
+				if len(targets) == 0 {
+					break
+				}
+				sf, ok := kit.Narrow([]engine.Field{
 					{Name: "target", Label: "Target", Type: "select", Options: targets, Target: true},
-					{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices(ranged)},
+					{Name: "weapon", Label: "Weapon", Type: "select", Options: weaponChoices([]Weapon{w})},
+				}, func(vals kit.Values) error {
+					_, _, _, err := shotRefusal(st, f, st.Fighters[vals.String("target")], vals.String("weapon"))
+					return err
+				})
+				if !ok {
+					continue
 				}
 				if f.Melee == "" {
 					sf = append(sf, engine.Field{Name: "cover", Label: "Cover", Type: "select", Options: []engine.Choice{
@@ -222,7 +234,12 @@ func turnActions(st *State, v engine.Viewer, f *Fighter) []engine.Action {
 						{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
 					}})
 				}
-				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: "Shoot", Main: true, Help: "Shooting against 4, range in zones.", Fields: append(sf, fields...)})
+				label := "Shoot"
+				if len(ranged) > 1 {
+					label += ": " + w.Name
+				}
+				out = append(out, engine.Action{Kind: CmdShoot, Actor: id, Label: label, Main: main, Help: "Shooting against 4, range in zones.", Fields: append(sf, fields...)})
+				main = false
 			}
 		}
 		var areas, powers []engine.Choice

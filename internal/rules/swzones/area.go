@@ -473,11 +473,11 @@ func (a areaShot) roll(tx *Tx) error {
 	case a.Tool.Skill == skillShooting:
 		verb = "fires"
 	}
-	text := fmt.Sprintf("%s %s %s at %s (%s %d vs %d", st.NameOf(a.Attacker), verb, a.Tool.Name, aimText(st, a.At), traitLabel(a.Tool.Skill), o.Total, a.Check.Target)
+	text := fmt.Sprintf("%s %s %s at %s", st.NameOf(a.Attacker), verb, a.Tool.Name, aimText(st, a.At))
 	if a.Band != "" {
-		text += ", " + a.Band + " range"
+		text += " (" + a.Band + " range)"
 	}
-	text += "): " + o.Roll.Result + "."
+	text += ": " + o.Roll.Result + "."
 	if a.Reroll {
 		text = "Reroll: " + text
 	}
@@ -485,7 +485,7 @@ func (a areaShot) roll(tx *Tx) error {
 		return err
 	}
 	if !o.Success && !o.CritFail && st.offers(OptRerollOffers, a.Attacker) {
-		return offerReroll(tx, fmt.Sprintf("missed with %s (%d vs %d)", a.Tool.Name, o.Total, a.Check.Target), rerollCtx{Area: &a})
+		return offerReroll(tx, "missed with "+a.Tool.Name, rerollCtx{Area: &a})
 	}
 	if o.Success {
 		return land(tx, landing{Shot: a, At: a.At, Raises: o.Raises})

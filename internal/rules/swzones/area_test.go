@@ -358,7 +358,7 @@ func TestCastBlastAndBolt(t *testing.T) {
 	a := one(t, events)
 	eq(t, "kind", a.Kind, "cast")
 	eq(t, "shaken", st.Fighters["g5"].Shaken, true)
-	eq(t, "text", events[0].Text, "Mara casts Bolt at G5 (Spellcasting 5 vs 4): hit; 6 damage vs Toughness 5 — G5 is Shaken.")
+	eq(t, "text", events[0].Text, "Mara casts Bolt at G5: hit; 6 damage against Toughness 5 — G5 is Shaken.")
 }
 
 // The seed: "Beneficial spells that target areas (such as Bless) will help
@@ -392,7 +392,7 @@ func TestAreaRerollThenDeviation(t *testing.T) {
 	st := areaFight(t, map[string]string{OptRerollOffers: OffersPCs})
 	_, st = do(t, st, gm, cmd(CmdArea, "vance", "weapon", "frag", "at", "z:z3"), 2, 3)
 	d := pendingKind(t, st, DecReroll)
-	eq(t, "prompt", d.Prompt, "Vance missed with Frag grenade (1 vs 4). Reroll with a Benny? (3 left)")
+	eq(t, "prompt", d.Prompt, "Vance missed with Frag grenade. Reroll with a Benny? (3 left)")
 	// Keep: it deviates from z3 (d2: 2 → z4); g5 dives at once (−2): 1, caught; 1+1+1.
 	events, st := answer(t, st, engine.PlayerViewer("vance"), DecReroll, "keep", 2, 1, 1, 1, 1)
 	var sc AreaScatter

@@ -342,28 +342,11 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
-	}
-	w, err := rangedWeapon(st, f, args.Weapon)
+	w, at, band, err := shotRefusal(st, f, t, args.Weapon)
 	if err != nil {
 		return err
 	}
 	inMelee := f.Melee != ""
-	if inMelee {
-		if kit.Opt(&st.Base, OptShootInMelee) != ShootAdjacent {
-			return fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
-		}
-		if t.Melee != f.Melee {
-			return fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.NameOf(f.ID))
-		}
-	}
-	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
-	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
-	if !ok {
-		return fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.NameOf(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
-	}
-	at.Band = band.Name
 	cover, err := shotCover(st, t, args.Cover)
 	if err != nil {
 		return err
@@ -381,6 +364,36 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 	}
 	s := rangedStrike(st, f, t, w, at, mods, cover, inMelee, shootingSkill(st, w))
 	return s.roll(tx)
+}
+
+// shotRefusal is what the rules refuse of f's shot at t with weapon: the
+// handler's check, and the one the shoot form's targets and weapons are
+// narrowed with (kit.Narrow), so the form never offers a weapon that
+// cannot reach a target it offers. It returns the weapon, the attack so
+// far and its range band.
+func shotRefusal(st *State, f, t *Fighter, weapon string) (Weapon, Attack, Band, error) {
+	if !st.opponents(f.ID, t.ID) {
+		return Weapon{}, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+	}
+	w, err := rangedWeapon(st, f, weapon)
+	if err != nil {
+		return w, Attack{}, Band{}, err
+	}
+	if f.Melee != "" {
+		if kit.Opt(&st.Base, OptShootInMelee) != ShootAdjacent {
+			return w, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "%s is in a melee: disengage before shooting", st.NameOf(f.ID))
+		}
+		if t.Melee != f.Melee {
+			return w, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "from inside a melee %s may only shoot an opponent in it", st.NameOf(f.ID))
+		}
+	}
+	at := Attack{Kind: "shoot", Action: true, Distance: st.Distance(f.Zone, t.Zone)}
+	band, ok := RangeBand(at.Distance, w.Range, extremeRange(&st.Base))
+	if !ok {
+		return w, at, band, fray.Errorf(fray.EILLEGAL, "%s is out of range: %d zones away, %s reaches %d", st.NameOf(t.ID), at.Distance, w.Name, maxReach(&st.Base, w))
+	}
+	at.Band = band.Name
+	return w, at, band, nil
 }
 
 // rangedStrike prepares a shot (or a bolt): against 4 with the target's
@@ -534,8 +547,7 @@ func resolveAttack(tx *Tx, s strike, o Outcome) error {
 		return err
 	}
 	if offer {
-		what := fmt.Sprintf("missed (%s %d vs %d)", s.Check.Label, o.Total, at.TN)
-		return offerReroll(tx, what, rerollCtx{Strike: &s})
+		return offerReroll(tx, "missed", rerollCtx{Strike: &s})
 	}
 	if at.Damage != nil && at.Damage.Deferred {
 		return offerSoak(tx, soakCtx{Victim: t.ID, Attacker: a.ID, Harm: *at.Damage})
@@ -564,22 +576,12 @@ func attackText(st *State, a, t *Fighter, w Weapon, at Attack) string {
 	if at.Reroll {
 		verb = "Reroll: " + verb
 	}
-	skill := "Fighting"
-	switch at.Kind {
-	case "shoot":
-		skill = traitLabel(shootingSkill(st, w))
-	case "cast":
-		skill = traitLabel(at.Skill)
-	}
-	against := fmt.Sprintf("vs %d", at.TN)
-	if at.Against[0].Source == "Parry" {
-		against = fmt.Sprintf("vs Parry %d", at.TN)
-	}
-	text := fmt.Sprintf("%s (%s %d %s", verb, skill, at.Total, against)
+	// What happened; the roll shows the numbers.
+	text := verb
 	if at.Band != "" {
-		text += ", " + at.Band + " range"
+		text += " (" + at.Band + " range)"
 	}
-	text += "): " + at.Result
+	text += ": " + at.Result
 	if at.CoverHit {
 		text = fmt.Sprintf("%s — the shot hits the %s cover", text, at.Cover)
 		if at.Damage == nil {

@@ -61,7 +61,7 @@ func TestFightHitShakesAndRaiseTakesExtraOut(t *testing.T) {
 	eq(t, "toughness", a.Damage.Toughness, 5)
 	eq(t, "gob1 shaken", st.Fighters["gob1"].Shaken, true)
 	eq(t, "gob1 in", st.Combatant("gob1").Out, false)
-	eq(t, "text", events[0].Text, "Brak attacks Gob1 with Sword (Fighting 5 vs Parry 5): hit; 7 damage vs Toughness 5 — Gob1 is Shaken.")
+	eq(t, "text", events[0].Text, "Brak attacks Gob1 with Sword: hit; 7 damage against Toughness 5 — Gob1 is Shaken.")
 	roll := events[0].Rolls[0]
 	eq(t, "roll label", roll.Label, "Fighting")
 	eq(t, "roll dice", len(roll.Dice), 2)

@@ -252,7 +252,7 @@ func (r rerollCtx) fighter() string {
 }
 
 // offerReroll asks whether to reroll a failed roll, described by what
-// ("missed: Fighting 3 vs Parry 5").
+// ("missed", "failed to push": the roll itself shows the numbers).
 func offerReroll(tx *Tx, what string, r rerollCtx) error {
 	st := tx.State
 	id := r.fighter()

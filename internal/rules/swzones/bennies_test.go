@@ -27,7 +27,7 @@ func TestSoakCancelsEveryWound(t *testing.T) {
 	}
 	a := one(t, events)
 	eq(t, "deferred", a.Damage.Deferred, true)
-	eq(t, "text", events[0].Text, "Gob1 attacks Brak with Sword (Fighting 6 vs Parry 6): hit; 14 damage vs Toughness 6 — Brak would take 2 wounds.")
+	eq(t, "text", events[0].Text, "Gob1 attacks Brak with Sword: hit; 14 damage against Toughness 6 — Brak would take 2 wounds.")
 	eq(t, "nothing applied yet", st.Fighters["brak"].Wounds, 0)
 	d := pendingKind(t, st, DecSoak)
 	eq(t, "for", d.For, "brak")
@@ -156,7 +156,7 @@ func TestRerollFailedAttack(t *testing.T) {
 	events, st := do(t, st, gm, cmd(CmdFight, "brak", "target", "gob1", "weapon", "sword"), 2, 1)
 	eq(t, "offered", strings.Join(kinds(events), " "), KindAttack+" "+engine.KindDecisionOpened)
 	d := pendingKind(t, st, DecReroll)
-	eq(t, "prompt", d.Prompt, "Brak missed (Fighting 2 vs 5). Reroll with a Benny? (3 left)")
+	eq(t, "prompt", d.Prompt, "Brak missed. Reroll with a Benny? (3 left)")
 	eq(t, "for", d.For, "brak")
 	// Fighting 6, Wild 1: hit; damage 1+1.
 	events, st = answer(t, st, engine.PlayerViewer("brak"), DecReroll, "reroll", 6, 1, 1, 1)

@@ -162,7 +162,7 @@ func harmText(st *State, t *Fighter, h Harm) string {
 	if h.Obstacle > 0 {
 		against = fmt.Sprintf("Toughness %d + cover Armour %d", h.Toughness, h.Obstacle)
 	}
-	text := fmt.Sprintf("%d damage vs %s", h.Total, against)
+	text := fmt.Sprintf("%d damage against %s", h.Total, against)
 	name := st.NameOf(t.ID)
 	switch {
 	case h.Deferred:

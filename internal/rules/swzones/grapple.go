@@ -132,7 +132,7 @@ func (o opposedAction) roll(tx *Tx) error {
 	switch o.Kind {
 	case "push":
 		d := Push{Opposed: base}
-		text := fmt.Sprintf("%s%s pushes %s (Strength %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s tries to push %s: %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), rolls[0].Result)
 		var free []string
 		if ok {
 			d.From, d.Into = t.Melee, o.Into
@@ -160,9 +160,9 @@ func (o opposedAction) roll(tx *Tx) error {
 	case "grapple":
 		d := GrappleDone{Opposed: base, Garrotte: o.Garrotte}
 		skill := traitLabel(grappleSkill(st))
-		text := fmt.Sprintf("%s%s grapples %s (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s tries to grapple %s with %s: %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), skill, rolls[0].Result)
 		if o.Garrotte {
-			text = fmt.Sprintf("%s%s loops a garrotte round %s's throat (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), skill, ao.Total, o.DefTotal, rolls[0].Result)
+			text = fmt.Sprintf("%s%s tries to loop a garrotte round %s's throat: %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), rolls[0].Result)
 		}
 		if ok {
 			d.Level = Entangled
@@ -179,7 +179,7 @@ func (o opposedAction) roll(tx *Tx) error {
 		if a.Grip != nil {
 			d.Level = a.Grip.Level
 		}
-		text := fmt.Sprintf("%s%s struggles against %s's grip (%s %d vs %d): %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), o.Att.Label, ao.Total, o.DefTotal, rolls[0].Result)
+		text := fmt.Sprintf("%s%s struggles against %s's grip with %s: %s", prefix, st.NameOf(a.ID), st.NameOf(t.ID), o.Att.Label, rolls[0].Result)
 		if ok {
 			d.Level = ""
 			if raises == 0 && a.Grip != nil && a.Grip.Level == Bound {
@@ -197,7 +197,7 @@ func (o opposedAction) roll(tx *Tx) error {
 	}
 	if !ok && !ao.CritFail && st.offers(OptRerollOffers, o.Actor) {
 		o.Reroll = true
-		return offerReroll(tx, fmt.Sprintf("failed to %s (%d vs %d)", o.Kind, ao.Total, tn), rerollCtx{Opposed: &o})
+		return offerReroll(tx, "failed to "+o.Kind, rerollCtx{Opposed: &o})
 	}
 	return tx.Run(after...)
 }

@@ -1,7 +1,10 @@
 package swzones
 
 import (
+	"github.com/fray-vtt/fray/internal/dice"
+	"github.com/fray-vtt/fray/internal/engine"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -114,4 +117,35 @@ func TestPowerRangeGapsLower(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestShootFormPerWeapon: a shooter with a derringer (3/6/12: 0/1/2 zones)
+// and a rifle (24/48/96: 4/8/16) gets a form for each, each offering the
+// targets that weapon reaches — never the derringer (extreme range: 8
+// zones) at the goblin nine zones off — and every target a form offers
+// is a shot the rules take.
+func TestShootFormPerWeapon(t *testing.T) {
+	st := newState(t, newSetup(nil, chain(10, nil),
+		spec{ID: "lyra", Side: "heroes", Zone: "z1", WC: true, PC: true, Weapons: []map[string]any{
+			{"id": "derringer", "name": "Derringer", "damage": "2d4", "range": "3/6/12"},
+			{"id": "rifle", "name": "Rifle", "damage": "2d8", "range": "24/48/96"}}},
+		spec{ID: "gob1", Side: "goblins", Zone: "z2"},
+		spec{ID: "gob3", Side: "goblins", Zone: "z10"},
+	))
+	_, st = startWith(t, st, []string{"A♠", "K♠", "Q♠"})
+	forms := map[string][]string{}
+	for _, a := range engine.Project(New(), st, gm).Actions {
+		if a.Kind != CmdShoot {
+			continue
+		}
+		for _, o := range a.Fields[0].Options {
+			forms[a.Label] = append(forms[a.Label], o.Value)
+			c := cmd(CmdShoot, "lyra", "target", o.Value, "weapon", a.Fields[1].Options[0].Value)
+			if _, _, err := engine.Decide(New(), st, gm, "c", c, dice.NewRoller(dice.NewSeeded(1))); err != nil {
+				t.Errorf("%s offers %s: %v", a.Label, o.Value, err)
+			}
+		}
+	}
+	eq(t, "the derringer's", strings.Join(forms["Shoot: Derringer"], " "), "gob1")
+	eq(t, "the rifle's", strings.Join(forms["Shoot: Rifle"], " "), "gob1 gob3")
 }
