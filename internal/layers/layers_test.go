@@ -36,8 +36,8 @@ var layers = [][]string{
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
 	// the registry of every ruleset
 	{"internal/rules"},
-	// PostgreSQL
-	{"internal/store"},
+	// PostgreSQL; whole-database backups (pg_dump, pg_restore)
+	{"internal/store", "internal/backup"},
 	// the live encounters; a database per test
 	{"internal/play", "internal/testdb"},
 	// websocket sessions
@@ -45,8 +45,9 @@ var layers = [][]string{
 	// the services between handlers and the store, and the templ components
 	// (notify: the notices' settings and the worker that delivers them)
 	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
-	// the campaign's characters (their files enter through prep's limits)
-	{"internal/characters"},
+	// the campaign's characters (their files enter through prep's limits);
+	// a campaign moved between servers (its archive does too)
+	{"internal/characters", "internal/archive"},
 	// HTTP
 	{"internal/server"},
 	// the commands

@@ -15,6 +15,7 @@ import (
 	"net/http"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/simulate"
@@ -59,6 +60,12 @@ type Config struct {
 	// requests (CSRF); nil: this site's own origin only, over HTTPS when
 	// SecureCookies or a trusted proxy's X-Forwarded-Proto says so.
 	Origins *origin.Policy
+	// Resets, ResetMail and PublicURL offer password resets by e-mail
+	// (all three are needed; see reset.go): the links, the mailer, and
+	// the server's address as its users reach it, for the link.
+	Resets    PasswordResets
+	ResetMail notify.Mailer
+	PublicURL string
 }
 
 // Hub serves an encounter's websocket sessions; *realtime.Hub is one.

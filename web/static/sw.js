@@ -15,7 +15,7 @@ self.addEventListener('push', (event) => {
     body: p.body || '',
     tag: p.tag || undefined,
     renotify: Boolean(p.tag),
-    icon: '/static/favicon.svg',
+    icon: '/static/icons/icon-192.png',
     data: { url: p.url || '/' },
   }));
 });
