@@ -68,7 +68,9 @@ func TestGateBoundsCoresMemoryAndQueue(t *testing.T) {
 	var done2 sync.WaitGroup
 	hold(t, g2, 1, rel2, &done2)
 	queued := make(chan error, 1)
-	go func() { queued <- g2.Run(context.Background(), Job{Cost: 1}, func(context.Context) error { return nil }) }()
+	go func() {
+		queued <- g2.Run(context.Background(), Job{Cost: 1}, func(context.Context) error { return nil })
+	}()
 	patience.Until(t, "the second job to wait", func() bool { _, w, _ := g2.Stats(); return w == 1 })
 	if err := g2.Run(context.Background(), Job{What: "map file", Cost: 1}, func(context.Context) error { return nil }); fray.ErrorCode(err) != fray.EBUSY {
 		t.Errorf("with the queue full: %v", err)
