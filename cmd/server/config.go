@@ -50,6 +50,10 @@ type config struct {
 	// LoginRefill is how often one more log-in, sign-up or password-change
 	// attempt is allowed after a burst of ten; zero means the default (6s).
 	LoginRefill time.Duration
+	// UploadRefill is how often one more picture may be sent by an account
+	// after a burst of assets.DefaultBurst; zero means the default
+	// (assets.DefaultEvery).
+	UploadRefill time.Duration
 }
 
 func parseConfig(name string, args []string, getenv func(string) string, stdout io.Writer) (config, *flag.FlagSet, error) {
@@ -75,6 +79,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	mailFrom := fs.String("mail-from", env("FRAY_MAIL_FROM", ""), "sender address of e-mail notices")
 	allowPrivate := fs.Bool("notify-allow-private", env("FRAY_NOTIFY_ALLOW_PRIVATE", "") == "true", "let webhooks and push reach loopback and private addresses")
 	refill := fs.String("login-refill", env("FRAY_LOGIN_REFILL", ""), "after a burst of 10 attempts, one more log-in every D (default 6s)")
+	uploadRefill := fs.String("upload-refill", env("FRAY_UPLOAD_REFILL", ""), "after a burst of 60 pictures, an account may send one more every D (default 2s)")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, nil, err
@@ -88,6 +93,13 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 			return config{}, nil, fmt.Errorf("login refill must be a positive duration such as 6s or 1m, not %q", *refill)
 		}
 		cfg.LoginRefill = d
+	}
+	if *uploadRefill != "" {
+		d, err := time.ParseDuration(*uploadRefill)
+		if err != nil || d <= 0 {
+			return config{}, nil, fmt.Errorf("upload refill must be a positive duration such as 2s or 1m, not %q", *uploadRefill)
+		}
+		cfg.UploadRefill = d
 	}
 	var err error
 	if cfg.PublicURL != "" {

@@ -151,6 +151,7 @@ flags (each also an environment variable):
   -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
                                         addresses (a server and its receivers on one network)
   -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
+  -upload-refill D    FRAY_UPLOAD_REFILL after a burst of 60 pictures, an account may send one more every D (default 2s)
 environment only:
   FRAY_CPUPROFILE=FILE  write a CPU profile of the server to FILE, complete once it has shut down
                         (SIGINT or SIGTERM); for measuring, see docs/performance.md

@@ -23,12 +23,13 @@
 //
 // The decoders built on it: JSON documents (strictjson: documents over
 // strictjson.GateBytes are decoded under the gate), pictures
-// (images.Process, and images.Embedded for a picture carried inside
+// (images.Process; images.Unembed first for a picture carried inside
 // another file as base64 or a data: URL), archives (Unzip, then File.Read
 // inside a Run). A new importer reads its file with Read, decodes its
 // document with strictjson, hands every picture it finds to
-// assets.Service.Upload (or images.Process), and runs any other costly
-// decoding of its own inside Run with a cost computed up front.
+// assets.Service.Upload or UploadEmbedded (which count it against the
+// account's upload limit, then call images.Process), and runs any other
+// costly decoding of its own inside Run with a cost computed up front.
 package intake
 
 import (
