@@ -2,6 +2,7 @@ package strictjson
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -64,7 +65,7 @@ func TestDecodeLimits(t *testing.T) {
 // FuzzDecode: whatever the bytes, Decode answers a fray error or nil, never
 // panics, and what it accepts is one value that encoding/json reads the same.
 func FuzzDecode(f *testing.F) {
-	for _, s := range []string{`{"kind":"a"}`, `{"kind":"a"}}`, `{"kind":"a","args":[1,{"b":[]}]}`, `[`, `"\u0000"`, "{\"kind\":\"\\\"\"}", strings.Repeat("[", 33)} {
+	for _, s := range []string{`{"kind":"a"}`, `{"Kind":"a"}`, `{"k\u0049nd":"a"}`, `{"kind":"a"}}`, `{"kind":"a","args":[1,{"b":[]}]}`, `[`, `"\u0000"`, "{\"kind\":\"\\\"\"}", strings.Repeat("[", 33)} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -74,6 +75,15 @@ func FuzzDecode(f *testing.F) {
 			var again doc
 			if json.Unmarshal(data, &again) != nil {
 				t.Fatalf("accepted %q, which encoding/json refuses", data)
+			}
+			// Every member is spelt as the target spells it.
+			var members map[string]json.RawMessage
+			if json.Unmarshal(data, &members) == nil {
+				for k := range members {
+					if k != "kind" && k != "args" {
+						t.Fatalf("accepted %q, with a member %q", data, k)
+					}
+				}
 			}
 			return
 		}
@@ -137,5 +147,104 @@ func TestPlainFields(t *testing.T) {
 		if ok != (tc.want >= 0) {
 			t.Errorf("%s: plain %v", tc.in, ok)
 		}
+	}
+}
+
+type note struct {
+	Text string `json:"text"`
+}
+
+type embedded struct {
+	Shared string `json:"shared"`
+}
+
+type setupDoc struct {
+	embedded
+	Name   string                     `json:"name"`
+	Notes  []note                     `json:"notes"`
+	ByID   map[string]note            `json:"byId"`
+	Stats  json.RawMessage            `json:"stats"`
+	Extra  map[string]json.RawMessage `json:"extra"`
+	Plain  string
+	Any    any `json:"any"`
+	hidden string
+}
+
+// TestExactFieldNames: a member named in another case than the target's
+// field is refused wherever it is, with a message naming it, where it is
+// and the spelling meant — also when unknown fields are allowed; what a
+// value decodes itself (json.RawMessage) or an interface holds is not
+// looked into.
+func TestExactFieldNames(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string // want "": accepted
+	}{
+		{`{"name":"a","notes":[{"text":"x"}],"byId":{"A":{"text":"y"}},"shared":"s","Plain":"p"}`, ""},
+		{`{"Name":"a"}`, `unknown field "Name" (field names are case-sensitive: did you mean "name"?)`},
+		{`{"name":"a","notes":[{"text":"x"},{"Text":"y"}]}`, `unknown field "Text" in notes[1] (field names are case-sensitive: did you mean "text"?)`},
+		{`{"byId":{"a":{"TEXT":"y"}}}`, `unknown field "TEXT" in byId.a (field names are case-sensitive: did you mean "text"?)`},
+		{`{"SHARED":"s"}`, `did you mean "shared"?`},
+		{`{"plain":"p"}`, `unknown field "plain" (field names are case-sensitive: did you mean "Plain"?)`},
+		{`{"T\u0065xt":"x"}`, `unknown field "Text"`}, // at the top, setupDoc has no text
+		{`{"notes":[{"T\u0065xt":"x"}]}`, `unknown field "Text" in notes[0] (field names are case-sensitive: did you mean "text"?)`},
+		{`{"nam\u0065":"a"}`, ""},
+		{`{"nope":1}`, `unknown field "nope"`},
+		{`{"hidden":"x"}`, `unknown field "hidden"`},
+		{`{"stats":{"Hp":3},"extra":{"X":{"Y":1}},"any":{"Whatever":1}}`, ""},
+		{`{"name":"a","notes":[{"text":"x"}`, "malformed JSON"}, // a syntax error is the decoder's to tell
+	} {
+		var d setupDoc
+		err := Decode([]byte(tc.in), &d)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.in, err)
+		case tc.want != "" && (fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(fray.ErrorMessage(err), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// With unknown fields allowed, an unknown name passes, a wrong case
+	// does not.
+	var d setupDoc
+	if err := DecodeWith([]byte(`{"other":1,"name":"a"}`), &d, Limits{AllowUnknown: true}); err != nil || d.Name != "a" {
+		t.Errorf("AllowUnknown: %v %+v", err, d)
+	}
+	if err := DecodeWith([]byte(`{"Name":"a"}`), &d, Limits{AllowUnknown: true}); fray.ErrorCode(err) != fray.EINVALID {
+		t.Errorf("AllowUnknown, wrong case: %v", err)
+	}
+	// Unmarshal reads a fragment the same way, its error plain text.
+	var n note
+	if err := Unmarshal([]byte(`{"Text":"x"}`), &n); err == nil || fray.ErrorCode(err) != fray.EINTERNAL ||
+		err.Error() != `unknown field "Text" (field names are case-sensitive: did you mean "text"?)` {
+		t.Errorf("Unmarshal: %v", err)
+	}
+	if err := Unmarshal([]byte(`{"text":"x","more":1}`), &n); err == nil || err.Error() != `unknown field "more"` {
+		t.Errorf("Unmarshal unknown: %v", err)
+	}
+	if err := Unmarshal([]byte(`{"text":"x"}`), &n); err != nil || n.Text != "x" {
+		t.Errorf("Unmarshal: %v %+v", err, n)
+	}
+}
+
+// Two embedded fields of one name at one depth cancel out, as
+// encoding/json has it; the shallower wins over a deeper one.
+func TestFieldRules(t *testing.T) {
+	type A struct {
+		X string `json:"x"`
+		Y string `json:"y"`
+	}
+	type B struct {
+		X string `json:"x"`
+	}
+	type C struct {
+		A
+		B
+		Y string `json:"y"`
+	}
+	set := fieldsOf(reflect.TypeFor[C]())
+	if _, ok := set.byName["x"]; ok {
+		t.Error("x is in A and B at the same depth: encoding/json drops it")
+	}
+	if ty := set.byName["y"]; ty != reflect.TypeFor[string]() {
+		t.Errorf("y: %v", ty)
 	}
 }
