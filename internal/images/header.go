@@ -102,49 +102,68 @@ func pngHead(data []byte) (header, error) {
 			h.Hint = "save it without interlacing, or smaller"
 		}
 	}
-	h.Decode += 2 * (8*int64(cfg.Width) + 1) // the current and previous rows
+	h.Decode += 2*(8*int64(cfg.Width)+1) + decoderFixed // the current and previous rows, the inflater
 	return h, nil
 }
+
+// decoderFixed is what a decoder allocates whatever the picture's size:
+// an inflater's window and tables, a JPEG decoder's Huffman look-up
+// tables, an LZW decoder's.
+const decoderFixed = 64 << 10
 
 // jpegHead: Go's JPEG decoder keeps each component's samples padded to
 // whole MCUs (a byte each); a progressive picture also keeps every
 // component's coefficients until the end (64 int32 for each 8×8 block: 4
-// bytes a sample); a CMYK picture, and an RGB one (no JFIF marker, as
-// Adobe writes them), is converted into 4 bytes a pixel besides.
+// bytes a sample); a CMYK picture, and an RGB one (no JFIF marker, and
+// Adobe's transform 0 or components named R, G, B), is converted into 4
+// bytes a pixel besides.
 func jpegHead(data []byte) (header, error) {
 	if _, err := jpeg.DecodeConfig(bytes.NewReader(data)); err != nil {
 		return header{}, errHeader(JPEG)
 	}
-	jfif := false
+	var m jpegMarkers
 	for i := 2; i+4 <= len(data); {
 		if data[i] != 0xff {
 			return header{}, errHeader(JPEG)
 		}
-		m := data[i+1]
-		switch {
-		case m == 0xff:
+		switch c := data[i+1]; {
+		case c == 0xff:
 			i++
 			continue
-		case m == 0xd8 || m == 0x01 || m >= 0xd0 && m <= 0xd7:
+		case c == 0xd8 || c == 0x01 || c >= 0xd0 && c <= 0xd7:
 			i += 2
 			continue
-		case m == 0xd9 || m == 0xda:
+		case c == 0xd9 || c == 0xda:
 			return header{}, errHeader(JPEG)
 		}
 		n := int(binary.BigEndian.Uint16(data[i+2:]))
-		seg := data[i+4 : min(len(data), i+2+n)]
-		switch m {
+		if n < 2 || i+2+n > len(data) {
+			return header{}, errHeader(JPEG)
+		}
+		seg := data[i+4 : i+2+n]
+		switch marker := data[i+1]; marker {
 		case 0xe0:
-			jfif = jfif || bytes.HasPrefix(seg, []byte("JFIF\x00"))
+			m.jfif = m.jfif || bytes.HasPrefix(seg, []byte("JFIF\x00"))
+		case 0xee:
+			if len(seg) >= 12 && bytes.HasPrefix(seg, []byte("Adobe")) {
+				m.adobe, m.transform = true, seg[11]
+			}
 		case 0xc0, 0xc1, 0xc2:
-			return sofHeader(seg, m == 0xc2, jfif)
+			return sofHead(seg, marker == 0xc2, m)
 		}
 		i += 2 + n
 	}
 	return header{}, errHeader(JPEG)
 }
 
-func sofHeader(seg []byte, progressive, jfif bool) (header, error) {
+// jpegMarkers is what the markers before the frame header say.
+type jpegMarkers struct {
+	jfif      bool
+	adobe     bool // an Adobe APP14 segment, with its transform
+	transform byte
+}
+
+func sofHead(seg []byte, progressive bool, m jpegMarkers) (header, error) {
 	if len(seg) < 6 {
 		return header{}, errHeader(JPEG)
 	}
@@ -168,12 +187,13 @@ func sofHeader(seg []byte, progressive, jfif bool) (header, error) {
 	for _, f := range hv {
 		samples += 8 * f[0] * mxx * 8 * f[1] * myy
 	}
-	h := header{Width: width, Height: height, Kind: "JPEG", Decode: samples}
+	h := header{Width: width, Height: height, Kind: "JPEG", Decode: samples + decoderFixed}
 	if progressive {
 		h.Kind, h.Hint = "progressive JPEG", "save it as a baseline (not progressive) JPEG, or smaller"
 		h.Decode += 4 * samples
 	}
-	if nc == 4 || nc == 3 && !jfif {
+	rgb := nc == 3 && !m.jfif && (m.adobe && m.transform == 0 || string([]byte{seg[6], seg[9], seg[12]}) == "RGB")
+	if nc == 4 || rgb {
 		h.Decode += 4 * int64(width) * int64(height)
 	}
 	if nc == 4 {
@@ -183,11 +203,14 @@ func sofHeader(seg []byte, progressive, jfif bool) (header, error) {
 }
 
 // Lossless WebP's Huffman tables: at most 2600 groups (x/image refuses
-// more), each five trees of a 512-byte look-up table and 8 bytes a node,
-// two nodes a symbol; the largest group's alphabets hold 3136 symbols.
-// A symbol costs the file half a bit at least (a code that repeats the
+// more), and no more than the picture's 4×4 tiles or than the file has
+// 20 bits for (five trees of a symbol each, the cheapest group); each
+// group five trees of a 512-byte look-up table and 8 bytes a node, two
+// nodes a symbol, the largest group's alphabets holding 3136 symbols. A
+// symbol costs the file half a bit at least (a code that repeats the
 // previous length six times), so nodes cost at most 256 bytes a byte of
-// the file.
+// the file. The bound is for a hostile file: a lossless WebP is accepted
+// up to a few hundred KB at a megapixel.
 const (
 	webpMaxGroups      = 2600
 	webpGroupFixed     = 5 * (512 + 24)
@@ -198,7 +221,7 @@ const (
 
 func webpLossless(w, h int64, fileBytes int) int64 {
 	tiles := ((w + 3) / 4) * ((h + 3) / 4)
-	groups := min(webpMaxGroups, max(1, tiles))
+	groups := min(webpMaxGroups, max(1, tiles), max(1, 8*int64(fileBytes)/20))
 	huffman := min(groups*(webpGroupFixed+webpGroupNodes), groups*webpGroupFixed+webpNodesPerByte*int64(fileBytes))
 	return webpLosslessPerPix*w*h + huffman
 }
@@ -263,7 +286,7 @@ func gifHead(data []byte) (header, error) {
 	if err != nil {
 		return header{}, errHeader(GIF)
 	}
-	return header{Width: cfg.Width, Height: cfg.Height, Kind: "GIF", Decode: 2 * int64(cfg.Width) * int64(cfg.Height)}, nil
+	return header{Width: cfg.Width, Height: cfg.Height, Kind: "GIF", Decode: 2*int64(cfg.Width)*int64(cfg.Height) + decoderFixed}, nil
 }
 
 // pipeline is what Process allocates after decoding: the display size

@@ -34,8 +34,8 @@ var layers = [][]string{
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with
 	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit"},
-	// the rulesets, and the test kits
-	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
+	// the rulesets, and the test kits (imagestest: hostile pictures)
+	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest", "internal/images/imagestest"},
 	// the registry of every ruleset
 	{"internal/rules"},
 	// PostgreSQL
