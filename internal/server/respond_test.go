@@ -63,9 +63,12 @@ func TestReadJSON(t *testing.T) {
 		`{"name":"a"`:          fray.EINVALID,
 		"{\"name\":\"\xff\"}":  fray.EINVALID,
 		`{"name":` + "1" + `}`: fray.EINVALID,
+		`{"Name":"a"}`:         fray.EINVALID, // names are exact
 	} {
 		r := httptest.NewRequest("POST", "/api/x", strings.NewReader(body))
-		var v struct{ Name string }
+		var v struct {
+			Name string `json:"name"`
+		}
 		if got := fray.ErrorCode(readJSON(r, &v)); got != code {
 			t.Errorf("%q: code %q, want %q", body, got, code)
 		}

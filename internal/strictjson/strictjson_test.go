@@ -226,7 +226,8 @@ func TestExactFieldNames(t *testing.T) {
 }
 
 // Two embedded fields of one name at one depth cancel out, as
-// encoding/json has it; the shallower wins over a deeper one.
+// encoding/json has it; the shallower wins over a deeper one. (The type is
+// built at run time: vet refuses such a declaration, rightly.)
 func TestFieldRules(t *testing.T) {
 	type A struct {
 		X string `json:"x"`
@@ -235,16 +236,24 @@ func TestFieldRules(t *testing.T) {
 	type B struct {
 		X string `json:"x"`
 	}
-	type C struct {
-		A
-		B
-		Y string `json:"y"`
-	}
-	set := fieldsOf(reflect.TypeFor[C]())
+	c := reflect.StructOf([]reflect.StructField{
+		{Name: "A", Type: reflect.TypeFor[A](), Anonymous: true},
+		{Name: "B", Type: reflect.TypeFor[B](), Anonymous: true},
+		{Name: "Y", Type: reflect.TypeFor[int](), Tag: `json:"y"`},
+	})
+	set := fieldsOf(c)
 	if _, ok := set.byName["x"]; ok {
 		t.Error("x is in A and B at the same depth: encoding/json drops it")
 	}
-	if ty := set.byName["y"]; ty != reflect.TypeFor[string]() {
+	if ty := set.byName["y"]; ty != reflect.TypeFor[int]() {
 		t.Errorf("y: %v", ty)
+	}
+	// encoding/json agrees: x is unknown, y the outer one.
+	v := reflect.New(c).Interface()
+	if err := json.Unmarshal([]byte(`{"y":3}`), v); err != nil || reflect.ValueOf(v).Elem().Field(2).Int() != 3 {
+		t.Errorf("encoding/json: %v", err)
+	}
+	if err := Decode([]byte(`{"x":"a"}`), v); err == nil {
+		t.Error("x, dropped by encoding/json, was accepted")
 	}
 }
