@@ -21,12 +21,14 @@
 //     at its next read, and whatever outlives the deadline is refused
 //     (ETOOLARGE, "took too long").
 //
-// The decoders built on it: JSON documents (strictjson: documents over
-// strictjson.GateBytes are decoded under the gate), pictures
+// The decoders built on it: JSON documents (strictjson: a user's file or
+// request body, named in Limits.File, over strictjson.GateBytes is
+// decoded under the gate), pictures
 // (images.Process; images.Unembed first for a picture carried inside
 // another file as base64 or a data: URL), archives (Unzip, then File.Read
 // inside a Run). A new importer reads its file with Read, decodes its
-// document with strictjson, hands every picture it finds to
+// document with strictjson.DecodeWith (Limits.File set, so that a large
+// one takes the gate), hands every picture it finds to
 // assets.Service.Upload or UploadEmbedded (which count it against the
 // account's upload limit, then call images.Process), and runs any other
 // costly decoding of its own inside Run with a cost computed up front.

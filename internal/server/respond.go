@@ -129,7 +129,7 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return fray.Errorf(fray.EINVALID, "the request body could not be read")
 	}
-	if err := strictjson.Decode(body, v); err != nil {
+	if err := strictjson.DecodeWith(body, v, strictjson.Limits{File: "request body"}); err != nil {
 		return fray.Errorf(fray.ErrorCode(err), "%s", strings.Replace(fray.ErrorMessage(err), "malformed JSON", "malformed JSON body", 1))
 	}
 	return nil

@@ -7,9 +7,10 @@
 // the field; encoding/json alone would take it) — and within a size and a
 // nesting depth — so "{…}}" is refused rather than read as "{…}", and a
 // hostile file cannot make the decoder recurse or allocate without bound.
-// A document larger than GateBytes is decoded under the process's gate
-// for decoders of user files (intake.Run), so that large documents, like
-// pictures, are decoded a few at a time.
+// A user's file or request body (Limits.File) larger than GateBytes is
+// decoded under the process's gate for decoders of user files
+// (intake.Run), so that large documents, like pictures, are decoded a few
+// at a time.
 package strictjson
 
 import (
@@ -26,7 +27,8 @@ import (
 	"github.com/fray-vtt/fray/internal/intake"
 )
 
-// GateBytes is the size past which a document is decoded under the gate.
+// GateBytes is the size past which a user's file is decoded under the
+// gate.
 const GateBytes = 64 << 10
 
 // costPerByte bounds what decoding takes for each byte of a document:
@@ -46,8 +48,15 @@ type Limits struct {
 	// MaxDepth is the deepest nesting of objects and arrays; zero means
 	// DefaultMaxDepth.
 	MaxDepth int
-	// AllowUnknown accepts fields the target does not declare.
+	// AllowUnknown accepts fields the target does not declare (a field
+	// that differs from one only in case is still refused).
 	AllowUnknown bool
+	// File names the document when it is a user's file or request body as
+	// it enters ("encounter file", "request body"): one larger than
+	// GateBytes is then decoded under intake's gate, and refused EBUSY when
+	// the gate is full. Empty for a part of a document, or a document read
+	// again from the database, which are never queued.
+	File string
 }
 
 // Decode reads data into v with the default limits.
@@ -66,10 +75,10 @@ func DecodeWith(data []byte, v any, lim Limits) error {
 	if err := checkNames(data, reflect.TypeOf(v), lim.AllowUnknown); err != nil {
 		return fray.Errorf(fray.EINVALID, "%s", err.Error())
 	}
-	if len(data) <= GateBytes {
+	if lim.File == "" || len(data) <= GateBytes {
 		return decode(data, v, lim)
 	}
-	return intake.Run(context.Background(), intake.Job{What: "JSON document", Cost: costPerByte * int64(len(data))},
+	return intake.Run(context.Background(), intake.Job{What: lim.File, Cost: costPerByte * int64(len(data))},
 		func(context.Context) error { return decode(data, v, lim) })
 }
 

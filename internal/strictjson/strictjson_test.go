@@ -1,12 +1,16 @@
 package strictjson
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/intake"
+	"github.com/fray-vtt/fray/internal/patience"
 )
 
 type doc struct {
@@ -255,5 +259,42 @@ func TestFieldRules(t *testing.T) {
 	}
 	if err := Decode([]byte(`{"x":"a"}`), v); err == nil {
 		t.Error("x, dropped by encoding/json, was accepted")
+	}
+}
+
+// A user's file over GateBytes is decoded under intake's gate — refused
+// busy while the gate is full — and a smaller one, or a part of a
+// document, never waits.
+func TestLargeFilesTakeTheGate(t *testing.T) {
+	g := intake.Default.Config()
+	release := make(chan struct{})
+	var held sync.WaitGroup
+	for i := range g.Slots + g.Queue {
+		held.Add(1)
+		go func() {
+			defer held.Done()
+			_ = intake.Run(context.Background(), intake.Job{Cost: 1}, func(context.Context) error { <-release; return nil })
+		}()
+		patience.Until(t, "the gate to take the held job", func() bool {
+			running, waiting, _ := intake.Default.Stats()
+			return running+waiting == i+1
+		})
+	}
+	big := []byte(`{"kind":"` + strings.Repeat("x", GateBytes) + `"}`)
+	var d doc
+	err := DecodeWith(big, &d, Limits{File: "encounter file"})
+	busy := fray.ErrorCode(err) == fray.EBUSY && strings.Contains(fray.ErrorMessage(err), "encounter file") && fray.RetryAfter(err) > 0
+	small := DecodeWith([]byte(`{"kind":"a"}`), &d, Limits{File: "encounter file"})
+	part := DecodeWith(big, &d, Limits{})
+	close(release)
+	held.Wait()
+	if !busy {
+		t.Errorf("a large file with the gate full: %v", err)
+	}
+	if small != nil || part != nil {
+		t.Errorf("a small file: %v; a part: %v", small, part)
+	}
+	if err := DecodeWith(big, &d, Limits{File: "encounter file"}); err != nil || len(d.Kind) != GateBytes {
+		t.Errorf("a large file with the gate free: %v", err)
 	}
 }
