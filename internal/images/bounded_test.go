@@ -427,3 +427,49 @@ func FuzzProcess(f *testing.F) {
 		}
 	})
 }
+
+// FuzzConvert fuzzes the decoders behind the header checks: any input
+// whose header reads and is within the limits is decoded, scaled and
+// encoded as Process would (whatever its end or its bytes hold), and what
+// that allocates stays within the cost Process reserves for it at the
+// gate.
+func FuzzConvert(f *testing.F) {
+	for _, data := range [][]byte{
+		pngOf(f, picture(12, 9, 128)), jpegOf(f, picture(17, 8, 255)), imagestest.ProgressiveJPEG(24, 16, true),
+		imagestest.PNG(9, 7, 16, 6, true), imagestest.PNG(9, 7, 2, 3, true), gifOf(f, 13, 5), grayJPEG(f, 9, 9),
+		imagestest.LosslessWebP(9, 9, 1, 2, 3, 4), withInterlace(imagestest.PNG(8, 8, 8, 2, false)), lossyWebPHeader(64, 48),
+	} {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		format, err := Sniff(data)
+		if err != nil {
+			return
+		}
+		h, err := readHeader(format, data)
+		if err != nil || h.Width <= 0 || h.Height <= 0 || h.Width > MaxSide || h.Height > MaxSide ||
+			int64(h.Width)*int64(h.Height) > MaxPixels || h.Decode > MaxDecodeBytes {
+			return
+		}
+		h.format = format
+		cost := h.Decode + pipeline(h.Width, h.Height)
+		var p Picture
+		got := allocatedNoGC(func() { p, err = convert(context.Background(), h, data) })
+		if got > uint64(cost)+1<<20 {
+			t.Fatalf("a %d×%d %s: converting it allocated %d bytes, its cost is %d", h.Width, h.Height, h.Kind, got, cost)
+		}
+		if err == nil && (p.Display.Width < 1 || p.Display.Width > DisplaySide || p.Thumb.Width > ThumbSide) {
+			t.Fatalf("encoded %d×%d, thumb %d×%d", p.Display.Width, p.Display.Height, p.Thumb.Width, p.Thumb.Height)
+		}
+	})
+}
+
+// allocatedNoGC is allocated without the collection first (a fuzzer's
+// worker runs one input at a time).
+func allocatedNoGC(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
