@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/chromium"
-
 	"github.com/fray-vtt/fray/internal/patience"
 
 	cdplog "github.com/chromedp/cdproto/log"

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 )
 
 // TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch

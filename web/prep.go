@@ -236,11 +236,17 @@ func propValue(p board.Props, f board.Field) string {
 	return ""
 }
 
-func intp(p *int) string {
-	if p == nil {
+// startSquare names a start's square as the board does, "" for none.
+func startSquare(st board.Start) string {
+	if st.X == nil || st.Y == nil {
 		return ""
 	}
-	return strconv.Itoa(*p)
+	return board.SquareName(*st.X, *st.Y)
+}
+
+// lastSquare names the bottom-right square of b's grid.
+func lastSquare(b *DraftBoard) string {
+	return board.SquareName(max(b.Width-1, 0), max(b.Height-1, 0))
 }
 
 func (b *DraftBoard) hasModels() bool { return len(b.Editor.Models) > 1 }
@@ -281,4 +287,11 @@ func boardHint(model string) string {
 		return "Click a rung between two sides to set how far apart they start. Bestiary entries can be dropped anywhere on the board."
 	}
 	return ""
+}
+
+func intp(p *int) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.Itoa(*p)
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/chromium"
-
 	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/cdproto/runtime"
@@ -320,7 +319,7 @@ func TestDraftEditors(t *testing.T) {
 	dir := screenshotDir(t)
 	want := map[string][]string{
 		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
-		"grid":   {"grid-width", "cell-x", "cell-difficult", "cb-ana-x", "cb-ana-group", "cb-ana-p-posture"},
+		"grid":   {"grid-width", "cell-square", "cell-difficult", "cb-ana-square", "cb-ana-group", "cb-ana-p-posture"},
 		"pairs":  {"pair-a", "pair-distance"},
 		"ladder": {"board-model", "dist-0"},
 	}

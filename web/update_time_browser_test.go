@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/chromium"
-
 	"github.com/fray-vtt/fray/internal/patience"
 
 	cdppage "github.com/chromedp/cdproto/page"

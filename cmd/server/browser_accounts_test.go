@@ -7,10 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -21,13 +20,13 @@ func signupInBrowser(name string) []chromedp.Action {
 		chromedp.SendKeys(`#auth-name`, name, chromedp.ByQuery),
 		chromedp.SendKeys(`#auth-password`, testPassword, chromedp.ByQuery),
 		chromedp.SendKeys(`#auth-password2`, testPassword, chromedp.ByQuery),
-		chromedp.Click(`#auth-submit`, chromedp.ByQuery),
+		submits(`#auth-submit`),
 	}
 }
 
 // TestBrowserInviteFlow: the GM signs up, creates a campaign, adds an
 // encounter and invites a player; the player signs up through the link and
-// joins; the GM gives them a character; on the encounter page the player
+// lands in the campaign; the GM gives them a character; on the encounter page the player
 // sees controls for that character only.
 func TestBrowserInviteFlow(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
@@ -39,13 +38,13 @@ func TestBrowserInviteFlow(t *testing.T) {
 	steps(t, gm,
 		chromedp.WaitVisible(`#new-campaign-name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#new-campaign-name`, "Goblin hunt", chromedp.ByQuery),
-		chromedp.Click(`#create-campaign`, chromedp.ByQuery),
+		submits(`#create-campaign`),
 		chromedp.WaitVisible(`#example-select`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById('example-select').value = 'sw-zones-goblin-ford'`, nil),
-		chromedp.Click(`#add-example`, chromedp.ByQuery),
+		submits(`#add-example`),
 		// Wait for the page the form leads to, not the one it left.
 		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery),
-		chromedp.Click(`#create-invite`, chromedp.ByQuery),
+		submits(`#create-invite`),
 		chromedp.WaitVisible(`#new-invite-url`, chromedp.ByQuery))
 	var invite, campaignURL string
 	steps(t, gm, chromedp.Text(`#new-invite-url`, &invite, chromedp.ByQuery), chromedp.Location(&campaignURL))
@@ -54,14 +53,18 @@ func TestBrowserInviteFlow(t *testing.T) {
 	}
 	campaignURL = strings.TrimSuffix(campaignURL, "/invites") // the invite form posted there
 
-	// The player follows the link, signs up, and joins.
-	steps(t, player, chromedp.Navigate(strings.TrimSpace(invite)), chromedp.Click(`#join-signup`, chromedp.ByQuery))
+	// The player follows the link and signs up: the new account has joined
+	// and is in the campaign, without a second "Join".
+	steps(t, player, chromedp.Navigate(strings.TrimSpace(invite)), submits(`#join-signup`))
 	steps(t, player, signupInBrowser("lyra-player")...)
-	steps(t, player, chromedp.WaitVisible(`#join-campaign`, chromedp.ByQuery), chromedp.Click(`#join-campaign`, chromedp.ByQuery),
-		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
+	var welcome string
+	steps(t, player, chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery), chromedp.Text(`#flash-notice`, &welcome, chromedp.ByQuery))
+	if !strings.Contains(welcome, "Welcome to Goblin hunt") {
+		t.Fatalf("after signing up from the invite the player reads %q", welcome)
+	}
 	var playerPage string
 	steps(t, player, chromedp.WaitVisible(`a[href^="/encounters/"]`, chromedp.ByQuery), chromedp.Text(`main`, &playerPage, chromedp.ByQuery))
-	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") {
+	if !strings.Contains(playerPage, "Goblin ambush at the ford") || strings.Contains(playerPage, "Create invite link") || strings.Contains(playerPage, "Add one here") {
 		t.Fatalf("the player's campaign page is wrong:\n%.500s", playerPage)
 	}
 
@@ -70,7 +73,7 @@ func TestBrowserInviteFlow(t *testing.T) {
 	steps(t, gm, chromedp.Navigate(campaignURL), chromedp.WaitVisible(`#char-brak-user`, chromedp.ByQuery),
 		chromedp.Evaluate(`const s = document.getElementById('char-brak-user');
 			s.value = [...s.options].find(o => o.textContent.includes('lyra-player')).value`, &userValue),
-		chromedp.Click(`#char-brak-assign`, chromedp.ByQuery),
+		submits(`#char-brak-assign`),
 		chromedp.WaitVisible(`#flash-notice`, chromedp.ByQuery))
 
 	// Both open the encounter; the GM starts it and ends turns until it is Brak's.

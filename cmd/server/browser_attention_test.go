@@ -7,12 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/testdb"
 )

@@ -9,13 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/proof"
 	"github.com/fray-vtt/fray/internal/testdb"

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 

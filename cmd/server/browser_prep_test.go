@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 

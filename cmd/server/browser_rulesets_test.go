@@ -8,13 +8,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/testdb"
 )

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/chromium"
-
 	"github.com/fray-vtt/fray/internal/patience"
 
 	"github.com/chromedp/chromedp"
@@ -89,8 +88,21 @@ func login(t *testing.T, ctx context.Context, base, name string) {
 	steps(t, ctx, chromedp.Navigate(base+"/login"),
 		chromedp.SendKeys(`input[name="name"]`, name, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name="password"]`, testPassword, chromedp.ByQuery),
-		chromedp.Submit(`input[name="password"]`, chromedp.ByQuery),
+		submits(`#auth-submit`),
 		chromedp.WaitVisible(`form[action="/logout"]`, chromedp.ByQuery))
+}
+
+// submits clicks sel, a button whose form leads to another page, and waits
+// until that page has loaded. Without the wait, the next step can find a
+// node of the new page while the browser is still settling it (its nodes
+// are given new ids when the load completes), and then act on an id that
+// no longer exists: "Could not find node with given id", a failure that
+// depends only on timing.
+func submits(sel string) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := chromedp.RunResponse(ctx, chromedp.Click(sel, chromedp.ByQuery))
+		return err
+	})
 }
 
 // logHas waits until the log shows an entry containing text.

@@ -7,11 +7,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
 	"github.com/fray-vtt/fray/internal/testdb"

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
+	cdpbrowser "github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -48,6 +48,17 @@ func TestBrowserNoticePages(t *testing.T) {
 				chromedp.Poll(`!document.getElementById('push-state').textContent.includes("page's script")`, nil, chromedp.WithPollingTimeout(patience.Hang())),
 				chromedp.Text("#push-state", &state, chromedp.ByID))
 			t.Logf("the push switch says: %q", state)
+			// Turning push on ends with a message either way — here,
+			// where no push service can be reached, a refusal or the
+			// switch's own time limit — never a greyed-out button.
+			steps(t, player, cdpbrowser.SetPermission(&cdpbrowser.PermissionDescriptor{Name: "notifications"}, cdpbrowser.PermissionSettingGranted).WithOrigin(base.URL),
+				chromedp.Click("#push-on", chromedp.ByID),
+				waitJS(`!document.getElementById('push-on').disabled && !document.getElementById('push-state').textContent.includes('Turning')`),
+				chromedp.Text("#push-state", &state, chromedp.ByID))
+			t.Logf("after turning push on: %q", state)
+			if !strings.Contains(state, "receives your notifications") && !strings.Contains(state, "Could not turn notifications on") {
+				t.Fatalf("turning push on ended with %q", state)
+			}
 			var notice string
 			box := "#push-" + tb.campaign
 			steps(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign), chromedp.Text(".flash", &notice, chromedp.ByQuery))
@@ -57,6 +68,14 @@ func TestBrowserNoticePages(t *testing.T) {
 				t.Fatalf("saving push for the campaign: %q, checked %v", notice, checked)
 			}
 			keepScreenshot(player, "notifications-"+size.name)
+			// The way back: to the campaigns, and each campaign's name leads
+			// to it.
+			var back, toCampaign string
+			steps(t, player, chromedp.AttributeValue("#back-to-campaigns", "href", &back, nil, chromedp.ByID),
+				chromedp.AttributeValue("#notices-"+tb.campaign+"-campaign", "href", &toCampaign, nil, chromedp.ByID))
+			if back != "/" || toCampaign != "/campaigns/"+tb.campaign {
+				t.Fatalf("the notifications page leads back to %q and to %q", back, toCampaign)
+			}
 			// Back to none, for the next size.
 			steps(t, player, chromedp.Click(box, chromedp.ByID), saveNotices(tb.campaign))
 		})

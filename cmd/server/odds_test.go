@@ -11,12 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/testdb"
 )

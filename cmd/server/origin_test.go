@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/coder/websocket"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 

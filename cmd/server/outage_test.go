@@ -8,11 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -114,10 +115,24 @@ func TestSetupExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("round trip differs:\n%s\n%s", exp.body, again.body)
 	}
 
-	// Duplicating an encounter copies its setup into a draft.
-	dup := srv.prepForm(tb.gm, "/encounters/"+tb.id+"/duplicate", nil)
-	if dup.code != http.StatusSeeOther || !strings.HasPrefix(dup.location, "/drafts/") {
-		t.Fatalf("duplicate: %d %s", dup.code, dup.location)
+	// Duplicating an encounter copies its setup into a draft named as a
+	// copy, and a second copy is numbered.
+	var names []string
+	for range 2 {
+		dup := srv.prepForm(tb.gm, "/encounters/"+tb.id+"/duplicate", nil)
+		if dup.code != http.StatusSeeOther || !strings.HasPrefix(dup.location, "/drafts/") {
+			t.Fatalf("duplicate: %d %s", dup.code, dup.location)
+		}
+		var setup struct{ Name string }
+		if err := json.Unmarshal(srv.prepReq(tb.gm, "GET", strings.SplitN(dup.location, "?", 2)[0]+"/setup.json", "", nil).body, &setup); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, setup.Name)
+	}
+	var orig struct{ Name string }
+	_ = json.Unmarshal(exp.body, &orig)
+	if names[0] != orig.Name+" (copy)" || names[1] != orig.Name+" (copy 2)" {
+		t.Fatalf("duplicates of %q are named %q", orig.Name, names)
 	}
 
 	before := count()
@@ -193,5 +208,25 @@ func TestPrepAuthorization(t *testing.T) {
 	}
 	if r := srv.prepReq(tb.gm, "GET", c+"/bestiary/orc", "", nil); r.code != 200 || !strings.Contains(string(r.body), "Parry") {
 		t.Fatalf("GM bestiary page: %d", r.code)
+	}
+}
+
+// TestNewPlayerCharacterDefaults: a new sw-zones player character's form
+// starts as a Wild Card (every hero in Savage Worlds is one), a new
+// bestiary entry as an Extra; saving the untouched character keeps it so.
+func TestNewPlayerCharacterDefaults(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	tb := srv.newTable()
+	c := "/campaigns/" + tb.campaign
+	wild := regexp.MustCompile(`<input[^>]*name="wildCard"[^>]*>`)
+	for kind, want := range map[string]bool{"pcs": true, "bestiary": false} {
+		r := srv.prepReq(tb.gm, "GET", c+"/"+kind+"/new?ruleset=sw-zones", "", nil)
+		input := wild.FindString(string(r.body))
+		if r.code != 200 || input == "" {
+			t.Fatalf("new %s: %d, Wild Card input %q", kind, r.code, input)
+		}
+		if got := strings.Contains(input, "checked"); got != want {
+			t.Errorf("a new %s starts as a Wild Card: %v, want %v (%s)", kind, got, want, input)
+		}
 	}
 }

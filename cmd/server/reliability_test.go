@@ -16,12 +16,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/coder/websocket"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -112,5 +113,33 @@ func TestBadLoginRefillIsRefused(t *testing.T) {
 	cfg, _, err := parseConfig("server", []string{"-login-refill", "90s"}, func(string) string { return "" }, io.Discard)
 	if err != nil || cfg.LoginRefill != 90*time.Second {
 		t.Fatalf("-login-refill 90s: %v, %v", cfg.LoginRefill, err)
+	}
+}
+
+// TestFrayScript: the README's first command, ./fray, says what it is doing
+// before it builds anything (on a cold build cache that takes minutes), says
+// it is building, then runs the server with its arguments.
+func TestFrayScript(t *testing.T) {
+	cmd := exec.Command("bash", filepath.Join("..", "..", "fray"), "help")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("./fray help: %v\n%s", err, out.String())
+	}
+	lines := strings.Split(out.String(), "\n")
+	if !strings.HasPrefix(lines[0], "fray: checking the Go modules") {
+		t.Fatalf("./fray's first words are %q, not what it is doing", lines[0])
+	}
+	building, usage := -1, -1
+	for i, l := range lines {
+		if building < 0 && strings.HasPrefix(l, "fray: building the server") {
+			building = i
+		}
+		if usage < 0 && strings.HasPrefix(l, "usage:") {
+			usage = i
+		}
+	}
+	if building < 0 || usage < building {
+		t.Fatalf("./fray help did not say it builds, then run the server's help:\n%s", out.String())
 	}
 }

@@ -16,6 +16,7 @@ package board
 import (
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Position models.
@@ -310,4 +311,23 @@ func SquareName(x, y int) string {
 		}
 	}
 	return col + strconv.Itoa(y+1)
+}
+
+// ParseSquareName reads a square's name as SquareName writes it ("K9",
+// "k9", "AA12", spaces around it allowed) back into (x, y).
+func ParseSquareName(name string) (x, y int, ok bool) {
+	name = strings.ToUpper(strings.TrimSpace(name))
+	i := strings.IndexFunc(name, func(r rune) bool { return r < 'A' || r > 'Z' })
+	if i <= 0 || i > 3 {
+		return 0, 0, false
+	}
+	col := 0
+	for _, r := range name[:i] {
+		col = col*26 + int(r-'A') + 1
+	}
+	row, err := strconv.Atoi(strings.TrimSpace(name[i:]))
+	if err != nil || row < 1 || row > 1<<16 || strings.HasPrefix(strings.TrimSpace(name[i:]), "+") {
+		return 0, 0, false
+	}
+	return col - 1, row - 1, true
 }

@@ -110,5 +110,16 @@ func TestSquareName(t *testing.T) {
 		if got := SquareName(c.x, c.y); got != c.want {
 			t.Errorf("SquareName(%d, %d) = %q, want %q", c.x, c.y, got, c.want)
 		}
+		if x, y, ok := ParseSquareName(c.want); !ok || x != c.x || y != c.y {
+			t.Errorf("ParseSquareName(%q) = %d, %d, %v", c.want, x, y, ok)
+		}
+	}
+	if x, y, ok := ParseSquareName(" k9 "); !ok || x != 10 || y != 8 {
+		t.Errorf("ParseSquareName(\" k9 \") = %d, %d, %v", x, y, ok)
+	}
+	for _, bad := range []string{"", "9", "K", "K0", "K-1", "K+1", "1K", "ABCD1", "K 9x", "Ä1", "K99999999"} {
+		if x, y, ok := ParseSquareName(bad); ok {
+			t.Errorf("ParseSquareName(%q) = %d, %d, accepted", bad, x, y)
+		}
 	}
 }

@@ -30,9 +30,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/fray-vtt/fray/internal/notify"
+	"github.com/fray-vtt/fray/internal/patience"
 )
 
 // browser is a push subscription's two ends: the browser's keys, and a

@@ -17,12 +17,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/outbox"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"

@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/jackc/pgx/v5"
+
+	"github.com/fray-vtt/fray/internal/patience"
 )
 
 // dataDir returns a fresh directory for a cluster. t.TempDir's directories

@@ -2,6 +2,7 @@ package prep
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/url"
 	"slices"
@@ -256,6 +257,12 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 				}
 				squares = append(squares, [2]int{x, y})
 			}
+		} else if name := val("square"); name != "" {
+			x, y, problem := squareOf(name, b)
+			if problem != "" {
+				return bad("%s", problem)
+			}
+			squares = append(squares, [2]int{x, y})
 		} else {
 			x, err := num("x", "The column", 0, b.Width-1)
 			if err != nil {
@@ -587,14 +594,23 @@ func StartFromForm(e board.Editor, b board.Battlefield, f url.Values, prefix, wh
 			return st, bad("%s: no zone %q", what, st.Zone)
 		}
 	case board.Grid:
-		xs, ys := val("x"), val("y")
-		if xs == "" && ys == "" {
+		xs, ys, name := val("x"), val("y"), val("square")
+		if xs == "" && ys == "" && name == "" {
 			break
 		}
-		x, errX := strconv.Atoi(xs)
-		y, errY := strconv.Atoi(ys)
-		if errX != nil || errY != nil || x < 0 || y < 0 || x >= b.Width || y >= b.Height {
-			return st, bad("%s: the start must be a cell of the %d×%d grid", what, b.Width, b.Height)
+		var x, y int
+		if name != "" { // the page's form names the square as the board does
+			var problem string
+			if x, y, problem = squareOf(name, b); problem != "" {
+				return st, bad("%s: %s", what, problem)
+			}
+		} else { // a drop on the board, the API: x and y from 0
+			var errX, errY error
+			x, errX = strconv.Atoi(xs)
+			y, errY = strconv.Atoi(ys)
+			if errX != nil || errY != nil || x < 0 || y < 0 || x >= b.Width || y >= b.Height {
+				return st, bad("%s: the start must be a cell of the %d×%d grid", what, b.Width, b.Height)
+			}
 		}
 		st.X, st.Y = &x, &y
 		st.Group = val("group")
@@ -608,6 +624,17 @@ func StartFromForm(e board.Editor, b board.Battlefield, f url.Values, prefix, wh
 	}
 	st.Props = props
 	return st, nil
+}
+
+// squareOf reads a square named as the board names it ("C4") on battlefield
+// b's grid, or says what is wrong with the name.
+func squareOf(name string, b board.Battlefield) (x, y int, problem string) {
+	x, y, ok := board.ParseSquareName(name)
+	if !ok || x >= b.Width || y >= b.Height {
+		return 0, 0, fmt.Sprintf("%q is not a square of this %d×%d grid: name one as the board does, from A1 to %s",
+			name, b.Width, b.Height, board.SquareName(max(b.Width-1, 0), max(b.Height-1, 0)))
+	}
+	return x, y, ""
 }
 
 // fitFromForm reads a scene's fit (x, y, w, h; decimals with a point or a

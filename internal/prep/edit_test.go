@@ -106,7 +106,10 @@ func TestEditGrid(t *testing.T) {
 	s := draft(gridEditor)
 	must(t, edit(t, s, gridEditor, "cell-set", "x", "2", "y", "3", "prop.difficult", "on", "prop.label", "Rubble"))
 	refused(t, edit(t, s, gridEditor, "cell-set", "x", "10", "y", "0"), "column")
-	must(t, edit(t, s, gridEditor, "cell-set", "x", "9", "y", "7", "prop.difficult", "on"))
+	// The page's form names the square as the board labels it: J8 is (9, 7).
+	must(t, edit(t, s, gridEditor, "cell-set", "square", "j8", "prop.difficult", "on"))
+	refused(t, edit(t, s, gridEditor, "cell-set", "square", "K1"), "from A1 to J8")
+	refused(t, edit(t, s, gridEditor, "cell-set", "square", "0,0"), "not a square")
 	b, _ := ReadBattlefield(*s)
 	if len(b.Cells) != 2 || !b.Cells[0].Props.Bool("difficult") || b.Cells[0].Props.String("label") != "Rubble" {
 		t.Fatalf("cells %+v", b.Cells)
@@ -116,6 +119,12 @@ func TestEditGrid(t *testing.T) {
 	st, err := StartFromForm(gridEditor, b, f, "start.", "Ana")
 	if err != nil || *st.X != 9 || *st.Y != 7 || st.Group != "g1" || st.Props.String("posture") != "prone" {
 		t.Fatalf("start %+v %v", st, err)
+	}
+	if named, err := StartFromForm(gridEditor, b, url.Values{"start.square": {"J8"}}, "start.", "Ana"); err != nil || *named.X != 9 || *named.Y != 7 {
+		t.Fatalf("a start named J8: %+v %v", named, err)
+	}
+	if _, err := StartFromForm(gridEditor, b, url.Values{"start.square": {"A9"}}, "start.", "Ana"); err == nil || !strings.Contains(err.Error(), "Ana") {
+		t.Errorf("a start named off the grid: %v", err)
 	}
 	SetStart(&s.Combatants[0], st)
 	if _, err := StartFromForm(gridEditor, b, url.Values{"start.x": {"12"}, "start.y": {"0"}}, "start.", "Ana"); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/board"
@@ -17,6 +18,7 @@ import (
 type ServiceStore interface {
 	Store
 	Encounter(ctx context.Context, id string) (store.Encounter, error)
+	Encounters(ctx context.Context, campaignID string) ([]store.Encounter, error)
 	CreateDraft(ctx context.Context, d store.Draft) (store.Draft, error)
 	Draft(ctx context.Context, id string) (store.Draft, error)
 	Drafts(ctx context.Context, campaignID string) ([]store.Draft, error)
@@ -112,13 +114,51 @@ func (s *Service) ReplaceDraft(ctx context.Context, d store.Draft, data []byte) 
 	return s.saveDraft(ctx, d.ID, setup)
 }
 
-// Duplicate copies encounter e's setup into a new draft of its campaign.
+// Duplicate copies encounter e's setup into a new draft of its campaign,
+// named as a copy ("Ambush (copy)", "Ambush (copy 2)" …) so that the two
+// are told apart in every list.
 func (s *Service) Duplicate(ctx context.Context, e store.Encounter) (store.Draft, error) {
 	setup, err := ReadSetup(s.rules, e.Setup)
 	if err != nil {
 		return store.Draft{}, err
 	}
+	taken := map[string]bool{}
+	encs, err := s.db.Encounters(ctx, e.CampaignID)
+	if err != nil {
+		return store.Draft{}, err
+	}
+	for _, x := range encs {
+		taken[x.Name] = true
+	}
+	drafts, err := s.db.Drafts(ctx, e.CampaignID)
+	if err != nil {
+		return store.Draft{}, err
+	}
+	for _, d := range drafts {
+		taken[d.Name] = true
+	}
+	setup.Name = copyName(setup.Name, taken)
 	return s.createDraft(ctx, e.CampaignID, setup)
+}
+
+// copyName is the first of "name (copy)", "name (copy 2)" … not taken,
+// counting on from a name that is itself a copy.
+func copyName(name string, taken map[string]bool) string {
+	base := name
+	if i := strings.LastIndex(name, " (copy"); i > 0 && strings.HasSuffix(name, ")") {
+		if n := strings.TrimSuffix(name[i+len(" (copy"):], ")"); n == "" || strings.TrimLeft(n, " 0123456789") == "" {
+			base = name[:i]
+		}
+	}
+	for n := 1; ; n++ {
+		c := base + " (copy)"
+		if n > 1 {
+			c = base + " (copy " + strconv.Itoa(n) + ")"
+		}
+		if !taken[c] {
+			return c
+		}
+	}
 }
 
 // DeleteDraft deletes a draft.

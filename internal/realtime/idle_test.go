@@ -17,10 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/web"

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/web"
@@ -22,6 +23,23 @@ func (s *Server) handleSignup(w http.ResponseWriter, r *http.Request) {
 	u, err := s.Accounts.Signup(r.Context(), f.name, f.password, r.PostFormValue("password2"))
 	if err != nil {
 		f.fail(w, r, failStatus(r, err), errMessage(err))
+		return
+	}
+	// An account made from an invite's page was made to join: it joins at
+	// once and lands in the campaign, instead of being shown the invite
+	// again to click "Join". (Logging in to an existing account from the
+	// invite still asks, as that account may not be the one meant.)
+	if token, ok := strings.CutPrefix(f.next, "/join/"); ok && token != "" && !strings.Contains(token, "/") {
+		if err := s.startSession(w, r, u.ID); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		c, _, err := s.Invites.Join(r.Context(), token, u.ID)
+		if err != nil { // an invite gone stale meanwhile: its page says why
+			http.Redirect(w, r, f.next, http.StatusSeeOther)
+			return
+		}
+		campaignRedirect(w, r, c.ID, flashNotice, "Welcome to "+c.Name+".")
 		return
 	}
 	s.signIn(w, r, u.ID, f.next)

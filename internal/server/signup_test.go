@@ -16,9 +16,20 @@ func TestSignup(t *testing.T) {
 	if cookie(res, sessionCookie) != nil {
 		t.Fatal("a refused sign-up signed in")
 	}
+	res = w.do(t, req{method: "POST", path: "/signup", form: url.Values{"name": {"ada"}, "password": {"pw"}, "password2": {"pw"}, "next": {"/campaigns/c"}}})
+	if res.StatusCode != 303 || res.Header.Get("Location") != "/campaigns/c" || cookie(res, sessionCookie) == nil {
+		t.Fatalf("a sign-up: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
+	// From an invite's page: the new account joins and lands in the
+	// campaign; an invite that is no longer valid goes back to its page,
+	// signed in, which says why.
+	res = w.do(t, req{method: "POST", path: "/signup", form: url.Values{"name": {"ada"}, "password": {"pw"}, "password2": {"pw"}, "next": {"/join/invite-token"}}})
+	if res.StatusCode != 303 || res.Header.Get("Location") != "/campaigns/"+campaign.ID || cookie(res, sessionCookie) == nil || !w.calls.has("Join new") {
+		t.Fatalf("a sign-up from an invite: %d to %q", res.StatusCode, res.Header.Get("Location"))
+	}
 	res = w.do(t, req{method: "POST", path: "/signup", form: url.Values{"name": {"ada"}, "password": {"pw"}, "password2": {"pw"}, "next": {"/join/x"}}})
 	if res.StatusCode != 303 || res.Header.Get("Location") != "/join/x" || cookie(res, sessionCookie) == nil {
-		t.Fatalf("a sign-up: %d to %q", res.StatusCode, res.Header.Get("Location"))
+		t.Fatalf("a sign-up from a stale invite: %d to %q", res.StatusCode, res.Header.Get("Location"))
 	}
 	w.Accounts = fakeAccounts{calls: w.calls, limited: true}
 	if res := w.do(t, req{method: "POST", path: "/signup", form: url.Values{"name": {"bob"}, "password": {"pw"}, "password2": {"pw"}}}); res.StatusCode != 429 {

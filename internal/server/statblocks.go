@@ -121,7 +121,25 @@ func (s *Server) handleStatNew(w http.ResponseWriter, r *http.Request) {
 	if rs == "" && len(s.Rulesets.All()) > 0 {
 		rs = s.Rulesets.All()[0].ID()
 	}
-	s.renderStat(w, r, web.StatBlockProps{CampaignID: m.campaign, Kind: chi.URLParam(r, "kind"), Ruleset: rs}, nil, nil)
+	p := web.StatBlockProps{CampaignID: m.campaign, Kind: chi.URLParam(r, "kind"), Ruleset: rs}
+	var stats json.RawMessage
+	if p.Kind == "pcs" {
+		ruleset, err := s.Rulesets.Get(rs)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		schema, err := prep.SchemaOf(ruleset)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if stats, err = schema.NewPC(); err != nil {
+			writeError(w, r, err)
+			return
+		}
+	}
+	s.renderStat(w, r, p, stats, nil)
 }
 
 // handleStatPage is a stat block's editor:

@@ -36,9 +36,14 @@ type Field struct {
 	Type    string          `json:"type"`
 	Choices []engine.Choice `json:"choices,omitempty"`
 	Default string          `json:"default,omitempty"`
-	Group   string          `json:"group,omitempty"`
-	Help    string          `json:"help,omitempty"`
-	Items   []Field         `json:"items,omitempty"` // a list's item fields
+	// PCDefault is the value a new player character's form starts with,
+	// where it differs from Default (a rule that makes every hero
+	// special: a Wild Card, a named character). A bestiary entry starts
+	// with Default.
+	PCDefault string  `json:"pcDefault,omitempty"`
+	Group     string  `json:"group,omitempty"`
+	Help      string  `json:"help,omitempty"`
+	Items     []Field `json:"items,omitempty"` // a list's item fields
 	// IDFrom names, for a list, the item field an empty "id" item field is
 	// derived from (lower-case, dashes, unique within the list).
 	IDFrom string `json:"idFrom,omitempty"`
@@ -53,6 +58,18 @@ type Schemaer interface {
 // defence, a speed …) from a stat block, keyed by label.
 type Deriver interface {
 	Derive(stats json.RawMessage) (map[string]string, error)
+}
+
+// NewPC is the stat block a new player character starts with: each
+// field's PCDefault, the rest left to the ruleset's defaults.
+func (s Schema) NewPC() (json.RawMessage, error) {
+	form := url.Values{}
+	for _, f := range s.Fields {
+		if f.PCDefault != "" {
+			form.Set(f.Name, f.PCDefault)
+		}
+	}
+	return s.ParseForm(form)
 }
 
 // ListRows is how many blank rows a form offers after a list's items.

@@ -12,13 +12,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/internal/patience"
-
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )

@@ -53,6 +53,13 @@
     }
   });
 
+  // A step that never answers (a browser whose push service cannot be
+  // reached keeps subscribe pending for ever) ends with a message instead
+  // of a button that stays greyed out.
+  const within = (promise, what) => Promise.race([promise, new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(what + ' did not answer within 20 seconds; try again, or use another browser or e-mail')), 20000);
+  })]);
+
   on.addEventListener('click', async () => {
     on.disabled = true;
     try {
@@ -60,9 +67,10 @@
         say('Notifications were not allowed.');
         return;
       }
-      const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-      await navigator.serviceWorker.ready;
-      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key() });
+      say('Turning notifications on…');
+      const reg = await within(navigator.serviceWorker.register('/sw.js', { scope: '/' }), 'the service worker');
+      await within(navigator.serviceWorker.ready, 'the service worker');
+      const sub = await within(reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key() }), "this browser's push service");
       const j = sub.toJSON();
       await send('POST', { endpoint: j.endpoint, keys: { p256dh: j.keys.p256dh, auth: j.keys.auth } });
       await show();

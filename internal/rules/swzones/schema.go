@@ -31,7 +31,8 @@ func dieChoices(optional bool) []engine.Choice {
 func (Ruleset) Schema() sheet.Schema {
 	var fs []sheet.Field
 	fs = append(fs,
-		sheet.Field{Name: "wildCard", Label: "Wild Card", Type: sheet.FieldBool, Group: "Character", Help: "Wild Cards take three wounds and roll a Wild Die."},
+		sheet.Field{Name: "wildCard", Label: "Wild Card", Type: sheet.FieldBool, PCDefault: "true", Group: "Character",
+			Help: "Wild Cards take three wounds and roll a Wild Die. Every player character is one."},
 		sheet.Field{Name: "bennies", Label: "Bennies", Type: sheet.FieldInt, Group: "Character", Help: "Empty: 3 for player characters, 2 for other Wild Cards, 0 for Extras."},
 		sheet.Field{Name: "armor", Label: "Armor", Type: sheet.FieldInt, Group: "Character", Default: "0"},
 	)
