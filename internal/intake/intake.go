@@ -23,15 +23,35 @@
 //
 // The decoders built on it: JSON documents (strictjson: a user's file or
 // request body, named in Limits.File, over strictjson.GateBytes is
-// decoded under the gate), pictures
-// (images.Process; images.Unembed first for a picture carried inside
-// another file as base64 or a data: URL), archives (Unzip, then File.Read
-// inside a Run). A new importer reads its file with Read, decodes its
-// document with strictjson.DecodeWith (Limits.File set, so that a large
-// one takes the gate), hands every picture it finds to
-// assets.Service.Upload or UploadEmbedded (which count it against the
-// account's upload limit, then call images.Process), and runs any other
-// costly decoding of its own inside Run with a cost computed up front.
+// decoded under the gate), pictures (images.Process; images.Unembed first
+// for a picture carried inside another file as base64 or a data: URL),
+// archives (Unzip, then File.Read inside a Run).
+//
+// A new importer uses them so:
+//
+//	data, err := intake.Read(file, maxBytes, "map file")
+//	err = strictjson.DecodeWith(data, &doc, strictjson.Limits{MaxBytes: maxBytes, File: "map file"})
+//	pic, err := pictures.UploadEmbedded(ctx, campaignID, userID, "map", doc.Image) // *assets.Service
+//	// pic.URL goes into the setup; every picture counts against the
+//	// account's upload limit and takes images.Process's path.
+//
+// and an archive:
+//
+//	a, err := intake.Unzip(data, intake.ZipLimits{What: "campaign archive", MaxFiles: …, MaxFileBytes: …, MaxTotalBytes: …})
+//	for _, f := range a.Files {
+//		var b []byte
+//		err := intake.Run(ctx, intake.Job{What: "campaign archive", Cost: f.Size}, func(ctx context.Context) (err error) {
+//			b, err = f.Read(ctx)
+//			return err
+//		})
+//		// then, outside the Run: pictures.Upload(ctx, …, b) or strictjson.DecodeWith(b, …)
+//	}
+//
+// Errors are fray errors with messages for the person who sent the file;
+// EBUSY and ERATELIMIT carry fray.RetryAfter. A Run inside another's
+// decode takes no second core (no deadlock), but reserves its own cost
+// besides the outer one's: run a picture's processing after the Run that
+// read it, not inside.
 package intake
 
 import (
