@@ -73,6 +73,10 @@ type config struct {
 	ACMEDirectory, ACMEEmail string
 	ACMERoots                *x509.CertPool
 	ACMERenewBefore          time.Duration
+	// UploadRefill is how often one more picture may be sent by an account
+	// after a burst of assets.DefaultBurst; zero means the default
+	// (assets.DefaultEvery).
+	UploadRefill time.Duration
 }
 
 // TLS reports whether the server serves HTTPS itself.
@@ -114,6 +118,7 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	backupDir := fs.String("backup-dir", env("FRAY_BACKUP_DIR", ""), "write scheduled backups into this directory")
 	backupEvery := fs.String("backup-every", env("FRAY_BACKUP_EVERY", "24h"), "how often to write a scheduled backup")
 	backupKeep := fs.Int("backup-keep", int(envInt(env("FRAY_BACKUP_KEEP", "7"))), "how many scheduled backups to keep")
+	uploadRefill := fs.String("upload-refill", env("FRAY_UPLOAD_REFILL", ""), "after a burst of 60 pictures, an account may send one more every D (default 2s)")
 	fs.String("campaign", "", "campaign id (encounter import; read with Lookup)")
 	fs.String("gm", "", "the account that runs an imported campaign (campaign import; read with Lookup)")
 	if err := fs.Parse(args); err != nil {
@@ -141,6 +146,13 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 			return config{}, nil, fmt.Errorf("-backup-keep must be between 1 and 10000, not %d", *backupKeep)
 		}
 		cfg.BackupEvery, cfg.BackupKeep = d, *backupKeep
+	}
+	if *uploadRefill != "" {
+		d, err := time.ParseDuration(*uploadRefill)
+		if err != nil || d <= 0 {
+			return config{}, nil, fmt.Errorf("upload refill must be a positive duration such as 2s or 1m, not %q", *uploadRefill)
+		}
+		cfg.UploadRefill = d
 	}
 	var err error
 	if cfg.PublicURL != "" {

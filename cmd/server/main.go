@@ -184,6 +184,7 @@ flags (each also an environment variable):
   -backup-dir DIR     FRAY_BACKUP_DIR   write a backup into DIR every -backup-every (default 24h),
   -backup-every D     FRAY_BACKUP_EVERY keeping the newest -backup-keep (default 7)
   -backup-keep N      FRAY_BACKUP_KEEP
+  -upload-refill D    FRAY_UPLOAD_REFILL after a burst of 60 pictures, an account may send one more every D (default 2s)
 environment only:
   FRAY_CPUPROFILE=FILE  write a CPU profile of the server to FILE, complete once it has shut down
                         (SIGINT or SIGTERM); for measuring, see docs/performance.md

@@ -181,7 +181,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: db,
-		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
+		History: hist, Sight: hist, Pictures: assets.New(db, assets.Limits{Quota: cfg.AssetQuota, Every: cfg.UploadRefill}), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 		Resets: accounts.NewResets(db), ResetMail: mailer, PublicURL: cfg.PublicURL,
 	})

@@ -331,7 +331,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 			if err != nil {
 				return a, meta, err
 			}
-			contentType, w, h, err := checkPicture(data)
+			contentType, w, h, err := checkPicture(ctx, data)
 			if err != nil {
 				return a, meta, refuse("%s: %v", name, err)
 			}
@@ -363,7 +363,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 // returns its type and size. The bytes kept are the archive's own (their
 // SHA-256 is the picture's id, which the campaign's pages and encounters
 // name), so a picture that passes is one this server's own path made.
-func checkPicture(data []byte) (contentType string, width, height int, err error) {
+func checkPicture(ctx context.Context, data []byte) (contentType string, width, height int, err error) {
 	format, err := images.Sniff(data)
 	if err != nil {
 		return "", 0, 0, err
@@ -376,7 +376,7 @@ func checkPicture(data []byte) (contentType string, width, height int, err error
 	default:
 		return "", 0, 0, errors.New("a stored picture is a PNG or a JPEG")
 	}
-	p, err := images.Process(data)
+	p, err := images.Process(ctx, data)
 	if err != nil {
 		return "", 0, 0, err
 	}

@@ -27,7 +27,7 @@ func picture(t *testing.T) store.Asset {
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
 	}
-	p, err := images.Process(buf.Bytes())
+	p, err := images.Process(context.Background(), buf.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func (s *Server) routes() http.Handler {
 	r.Use(s.requestLog)
 	r.Use(securityHeaders)
 	r.Use(cleanPaths)
-	r.Use(limitBody(maxBodyBytes))
+	r.Use(s.limitBody(maxBodyBytes))
 	// Refuse state-changing requests from other origins' pages (CSRF):
 	// scheme, host and port must be this site's or an allowed origin's;
 	// bots without browser headers and same-origin forms pass.

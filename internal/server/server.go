@@ -11,6 +11,7 @@ package server
 
 import (
 	"context"
+	"github.com/fray-vtt/fray/internal/intake"
 	"log/slog"
 	"net/http"
 
@@ -82,6 +83,11 @@ type Pinger interface {
 type Server struct {
 	Config
 	router http.Handler
+	// uploads holds a token for each picture upload being read, waiting
+	// or decoded: as many as the decoders' gate can run and queue, so
+	// that uploads past what it would take are refused before their
+	// bodies are read.
+	uploads chan struct{}
 }
 
 // New returns a Server with its routes.
@@ -95,7 +101,8 @@ func New(cfg Config) *Server {
 	if cfg.Origins == nil {
 		cfg.Origins, _ = origin.New(nil, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
 	}
-	s := &Server{Config: cfg}
+	g := intake.Default.Config()
+	s := &Server{Config: cfg, uploads: make(chan struct{}, g.Queue+g.Slots)}
 	s.router = s.routes()
 	return s
 }
