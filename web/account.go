@@ -34,6 +34,14 @@ type AuthFormProps struct {
 	Error string
 }
 
+// ResetProps is the data of the password-reset page (see Reset).
+type ResetProps struct {
+	Step  string // "ask", "sent", "form" or "off"
+	Token string // the link's token, for "form"
+	User  string // the account's name, for "form"
+	Error string
+}
+
 // AccountProps is the data of the account page.
 type AccountProps struct {
 	User   string

@@ -8,7 +8,11 @@
 // strict Content-Security-Policy: no inline scripts, event handlers or style
 // attributes, only /static/app.css and /static/app.js (and
 // /static/push.js on the notifications page, /static/htmx.min.js and
-// /static/prep.js on the draft editor, /sw.js as the service worker).
+// /static/prep.js on the draft editor, /sw.js as the service worker). The
+// icons, favicon.svg and the web app manifest (/manifest.webmanifest) are
+// drawn by cmd/icons from one description:
+//
+//go:generate go run ../cmd/icons -dir static
 package web
 
 import "embed"

@@ -69,7 +69,7 @@ func TestBrowserBuildEncounter(t *testing.T) {
 	steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 		chromedp.SendKeys(`#new-draft-name`, "Bridge ambush", chromedp.ByQuery),
 		setValue("new-draft-ruleset", "sw-zones"),
-		chromedp.Click(`#create-draft`, chromedp.ByQuery),
+		submits(`#create-draft`),
 		chromedp.WaitVisible(`#draft-status`, chromedp.ByQuery),
 		chromedp.SendKeys(`#zone-name`, "Bridge", chromedp.ByQuery),
 		chromedp.SendKeys(`#zone-description`, "A narrow stone bridge.", chromedp.ByQuery),

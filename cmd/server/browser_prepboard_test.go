@@ -136,7 +136,7 @@ func TestBrowserPrepOnTheBoard(t *testing.T) {
 			steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 				chromedp.SendKeys(`#new-draft-name`, "On the "+m+" board", chromedp.ByQuery),
 				setValue("new-draft-ruleset", rs.ID()),
-				chromedp.Click(`#create-draft`, chromedp.ByQuery),
+				submits(`#create-draft`),
 				chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
 			if switchModel {
 				steps(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),

@@ -50,7 +50,7 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 		steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#new-draft-name`, chromedp.ByQuery),
 			chromedp.SendKeys(`#new-draft-name`, "Keys on "+m, chromedp.ByQuery),
 			setValue("new-draft-ruleset", rs.ID()),
-			chromedp.Click(`#create-draft`, chromedp.ByQuery),
+			submits(`#create-draft`), // the draft's page loaded whole: its scripts run before a key is pressed
 			chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
 		if switchModel {
 			steps(t, gm, setValue("board-model", m), chromedp.Click(`#set-model`, chromedp.ByQuery),

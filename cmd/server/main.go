@@ -7,6 +7,10 @@
 //	server encounter import FILE         import an encounter setup document
 //	server verify FILE [HEAD…]           check an encounter's JSON export
 //	server simulate FILE                 the odds of a setup document's fight
+//	server user list|disable|enable|reset-password NAME   operate accounts
+//	server status                        disk use by campaign
+//	server backup FILE / restore FILE    a whole server's backup
+//	server campaign export|import        one campaign moved between servers
 //
 // Configuration comes from flags or environment variables, see config.go.
 package main
@@ -111,6 +115,21 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
+	case "campaign":
+		return campaignCmd(ctx, args, getenv, stdout)
+	case "backup":
+		return backupCmd(ctx, args, getenv, stdout)
+	case "restore":
+		return restoreCmd(ctx, args, getenv, stdout)
+	case "user", "status":
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			fmt.Fprint(stdout, usage)
+			return nil
+		}
+		if cmd == "user" {
+			return userCmd(ctx, args, getenv, stdout)
+		}
+		return status(ctx, args, getenv, stdout)
 	case "healthcheck":
 		cfg, _, err := parseConfig("healthcheck", args, getenv, stdout)
 		if err != nil {
@@ -136,6 +155,17 @@ const usage = `usage:
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed
+  server backup FILE|-                   write a backup of everything (accounts, campaigns, pictures)
+                                         while the server runs; - writes it to standard output
+  server restore FILE                    restore a backup into an empty data directory or DATABASE_URL
+  server campaign export ID FILE         write one campaign (encounters with their whole history,
+                                         characters, bestiary, drafts, pictures) to an archive
+  server campaign import FILE -gm NAME   import a campaign archive, run by the account NAME
+  server user list                       every account: state, last log-in, campaigns, sessions
+  server user disable|enable NAME        stop an account logging in (its sessions end, its pages
+                                         disconnect), or let it again
+  server user reset-password NAME        give an account a new random password (printed)
+  server status                          the database's size and each campaign's disk use
 flags (each also an environment variable):
   -addr ADDR          FRAY_ADDR         listen address (default 127.0.0.1:8080)
   -database-url URL   DATABASE_URL      PostgreSQL URL; unset: a private cluster in the data directory
@@ -151,6 +181,10 @@ flags (each also an environment variable):
   -notify-allow-private FRAY_NOTIFY_ALLOW_PRIVATE=true  let webhooks and push reach loopback and private
                                         addresses (a server and its receivers on one network)
   -login-refill D     FRAY_LOGIN_REFILL after a burst of 10 log-in attempts, one more every D (default 6s)
+  -backup-dir DIR     FRAY_BACKUP_DIR   write a backup into DIR every -backup-every (default 24h),
+  -backup-every D     FRAY_BACKUP_EVERY keeping the newest -backup-keep (default 7)
+  -backup-keep N      FRAY_BACKUP_KEEP
+  -upload-refill D    FRAY_UPLOAD_REFILL after a burst of 60 pictures, an account may send one more every D (default 2s)
 environment only:
   FRAY_CPUPROFILE=FILE  write a CPU profile of the server to FILE, complete once it has shut down
                         (SIGINT or SIGTERM); for measuring, see docs/performance.md

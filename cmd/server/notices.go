@@ -14,11 +14,11 @@ import (
 )
 
 // startNotices sets up notices when the page is closed: the server's VAPID
-// keys (made once and kept in the database), the mailer when an SMTP
-// server is configured, and this instance's outbox worker, which runs
+// keys (made once and kept in the database), the mailer (nil when no SMTP
+// server is configured), and this instance's outbox worker, which runs
 // until ctx ends. It returns the settings service the handlers use and a
 // function that waits for the worker to stop.
-func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, cfg config, log *slog.Logger, signer *links.Signer) (*notify.Service, func(), error) {
+func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, cfg config, mailer notify.Mailer, log *slog.Logger, signer *links.Signer) (*notify.Service, func(), error) {
 	pub, priv, err := db.VAPIDKeys(ctx, notify.GenerateVAPIDKeys)
 	if err != nil {
 		return nil, nil, err
@@ -26,14 +26,6 @@ func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, 
 	guard := notify.Guard{AllowPrivate: cfg.NotifyAllowPrivate}
 	if guard.AllowPrivate {
 		log.Warn("-notify-allow-private is set: webhooks and push may reach loopback and private addresses")
-	}
-	var mailer notify.Mailer
-	if cfg.SMTPURL != "" {
-		m, err := notify.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
-		if err != nil {
-			return nil, nil, err
-		}
-		mailer = m
 	}
 	w := notify.NewWorker(notify.WorkerConfig{
 		Store: db, Rulesets: rulesets, Logger: log, PublicURL: cfg.PublicURL, Guard: guard, Mailer: mailer,
@@ -69,4 +61,12 @@ func notifyTimings(getenv func(string) string) (lease, backoff time.Duration) {
 	lease, _ = time.ParseDuration(getenv("FRAY_NOTIFY_LEASE"))
 	backoff, _ = time.ParseDuration(getenv("FRAY_NOTIFY_BACKOFF"))
 	return lease, backoff
+}
+
+// newMailer is the SMTP mailer of cfg, nil when none is configured.
+func newMailer(cfg config) (notify.Mailer, error) {
+	if cfg.SMTPURL == "" {
+		return nil, nil
+	}
+	return notify.NewSMTP(cfg.SMTPURL, cfg.MailFrom)
 }

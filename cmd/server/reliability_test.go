@@ -33,11 +33,22 @@ import (
 // (see TestMain), so a test can kill a real server process with SIGKILL.
 const childServerEnv = "FRAY_TEST_CHILD_SERVER"
 
+// childArgsEnv, set with the child server's, holds the command line the
+// child runs instead of serve (JSON), such as a backup a test kills.
+const childArgsEnv = "FRAY_TEST_CHILD_ARGS"
+
 // runChildServer is the test binary as a server process.
 func runChildServer() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, []string{"serve"}, os.Getenv, os.Stdout); err != nil {
+	args := []string{"serve"}
+	if raw := os.Getenv(childArgsEnv); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &args); err != nil {
+			fmt.Fprintln(os.Stderr, "fray:", childArgsEnv, err)
+			return 2
+		}
+	}
+	if err := run(ctx, args, os.Getenv, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "fray:", err)
 		return 1
 	}

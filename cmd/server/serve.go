@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"os"
+	"slices"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/accounts"
@@ -108,24 +112,62 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 	go sweep(listenCtx, db, log)
 
+	if cfg.BackupDir != "" {
+		if err := os.MkdirAll(cfg.BackupDir, 0o700); err != nil {
+			return fmt.Errorf("-backup-dir: %w", err)
+		}
+		go scheduledBackups(listenCtx, cfg, url, log)
+	}
+
 	go worker.Run(listenCtx)
 
 	// The outbox worker stops with listenCtx, after the live encounters
 	// have written their last commands (and notices).
-	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, log, signer)
+	mailer, err := newMailer(cfg)
+	if err != nil {
+		return err
+	}
+	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, mailer, log, signer)
 	if err != nil {
 		return err
 	}
 	defer func() { stopListen(); noticesDone() }()
 
+	tlsSetup, err := newTLS(cfg, log)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, notices, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, mailer, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer))
+	scheme := "http"
+	if tlsSetup != nil {
+		scheme = "https"
+		srv.Handler = withHSTS(srv.Handler)
+		// HTTP/1.1 only: the table's websockets upgrade an HTTP/1.1
+		// connection.
+		srv.TLSConfig = tlsSetup.config
+		srv.TLSConfig.NextProtos = slices.DeleteFunc(srv.TLSConfig.NextProtos, func(p string) bool { return p == "h2" })
+		srv.TLSNextProto = map[string]func(*http.Server, *tls.Conn, http.Handler){}
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		tlsSetup.port.Store(port)
+		ln = tls.NewListener(ln, srv.TLSConfig)
+		if tlsSetup.http != nil {
+			stopRedirects, err := serveHTTPRedirects(cfg, tlsSetup.http, func(addr string) {
+				fmt.Fprintf(stdout, "Fray redirecting http://%s to HTTPS\n", addr)
+			})
+			if err != nil {
+				ln.Close()
+				return err
+			}
+			defer stopRedirects()
+		}
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(stdout, "Fray listening on http://%s\n", ln.Addr())
+	fmt.Fprintf(stdout, "Fray listening on %s://%s\n", scheme, ln.Addr())
 
 	select {
 	case err := <-served:
@@ -146,7 +188,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
-func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config,
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, mailer notify.Mailer, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config,
 	clocks *deadlines.Service, signer *links.Signer) *server.Server {
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
@@ -157,13 +199,14 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
 		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: clocks, Standing: db, Links: signer, ActLog: db,
-		History: hist, Sight: hist, Pictures: assets.New(db, cfg.AssetQuota), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
+		History: hist, Sight: hist, Pictures: assets.New(db, assets.Limits{Quota: cfg.AssetQuota, Every: cfg.UploadRefill}), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
+		Resets: accounts.NewResets(db), ResetMail: mailer, PublicURL: cfg.PublicURL,
 	})
 }
 
-// sweep deletes expired sessions and full rate-limit buckets hourly so the
-// tables do not grow without bound.
+// sweep deletes expired sessions, password-reset links and full rate-limit
+// buckets hourly so the tables do not grow without bound.
 func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
@@ -175,6 +218,9 @@ func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 		}
 		if _, err := db.DeleteFullRateLimits(ctx, time.Now()); err != nil && ctx.Err() == nil {
 			log.Warn("delete full rate limits", "err", err)
+		}
+		if _, err := db.DeleteOldPasswordResets(ctx, time.Now()); err != nil && ctx.Err() == nil {
+			log.Warn("delete old password resets", "err", err)
 		}
 		select {
 		case <-ctx.Done():

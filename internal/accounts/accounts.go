@@ -95,7 +95,8 @@ func (s *Service) Signup(ctx context.Context, name, password, confirm string) (s
 
 // Login checks a name and password. An unknown name costs the same as a
 // wrong password and gets the same answer (ErrBadLogin), so names cannot
-// be probed; a database that cannot say is never taken for either.
+// be probed; a database that cannot say is never taken for either. A
+// disabled account is ErrDisabled.
 func (s *Service) Login(ctx context.Context, name, password string) (store.User, error) {
 	u, err := s.db.UserByName(ctx, name)
 	if fray.ErrorCode(store.Classify(err)) == fray.ENOTFOUND {
@@ -108,8 +109,16 @@ func (s *Service) Login(ctx context.Context, name, password string) (store.User,
 	if !auth.CheckPassword(u.PasswordHash, password) {
 		return store.User{}, ErrBadLogin
 	}
+	if u.DisabledAt != nil {
+		return store.User{}, ErrDisabled
+	}
 	return u, nil
 }
+
+// ErrDisabled answers the right password of an account an operator
+// disabled (only the right one: a wrong one gets ErrBadLogin, so whether
+// an account is disabled cannot be probed).
+var ErrDisabled = fray.Errorf(fray.EFORBIDDEN, "This account is disabled. Ask the server's operator.")
 
 // ChangePassword checks u's current password and the new one's rules
 // (auth.ValidatePassword) and sets it; the database then ends every

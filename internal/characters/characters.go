@@ -176,7 +176,10 @@ type User struct{ ID, Name string }
 // revisions optional) to campaignID, all or none, and says how many.
 func (s *Service) Import(ctx context.Context, campaignID string, by User, data []byte) (int, error) {
 	var entries []Entry
-	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: prep.MaxDepth}); err != nil {
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: prep.MaxDepth, File: "characters file"}); err != nil {
+		if fray.ErrorCode(err) == fray.EBUSY {
+			return 0, err
+		}
 		return 0, fray.Errorf(fray.EINVALID, "not a characters file (a JSON array of {id, name, ruleset, stats, revisions}): %s", fray.ErrorMessage(err))
 	}
 	if len(entries) > prep.MaxStatBlocks {

@@ -134,17 +134,16 @@ func (c *Command) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Decode reads the command's arguments into v, rejecting unknown fields so
-// a typo never silently becomes a default. v describes the arguments only:
-// kind and actor are the envelope's.
+// Decode reads the command's arguments into v strictly
+// (strictjson.Unmarshal): an unknown field, or one named in another case,
+// is refused, so a typo never silently becomes a default. v describes the
+// arguments only: kind and actor are the envelope's.
 func (c Command) Decode(v any) error {
 	args := c.Args
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := strictjson.Unmarshal(args, v); err != nil {
 		return fray.Errorf(fray.EINVALID, "bad %q command: %v", c.Kind, err)
 	}
 	return nil

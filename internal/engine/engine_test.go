@@ -134,6 +134,7 @@ func TestDecideRejectsAndChangesNothing(t *testing.T) {
 		{"no actor", running, gm, engine.NewCommand("hit", "", nil), fray.EINVALID},
 		{"unknown actor", running, gm, engine.NewCommand("hit", "ghost", nil), fray.ENOTFOUND},
 		{"unknown field", running, hero, engine.NewCommand("hit", "hero", map[string]any{"targte": "orc"}), fray.EINVALID},
+		{"a field in another case", running, hero, engine.NewCommand("hit", "hero", map[string]any{"Target": "orc"}), fray.EINVALID},
 		{"pending decision", asked, hero, engine.NewCommand("hit", "hero", map[string]any{"target": "orc"}), fray.EPENDING},
 		{"player answers GM decision", asked, hero, engine.NewCommand("answer", "", map[string]any{"decision": "d4", "choice": "yes"}), fray.EFORBIDDEN},
 		{"answer with a bad choice", asked, gm, engine.NewCommand("answer", "", map[string]any{"decision": "d4", "choice": "maybe"}), fray.EINVALID},

@@ -15,10 +15,12 @@ const MaxSetupBytes = 1 << 20
 // It checks no limit of the content (prep.ReadSetup does).
 func DecodeSetup(data []byte) (Setup, error) {
 	var s Setup
-	err := strictjson.DecodeWith(data, &s, strictjson.Limits{MaxBytes: MaxSetupBytes})
+	err := strictjson.DecodeWith(data, &s, strictjson.Limits{MaxBytes: MaxSetupBytes, File: "encounter file"})
 	switch fray.ErrorCode(err) {
 	case "":
 		return s, nil
+	case fray.EBUSY:
+		return Setup{}, err
 	case fray.ETOOLARGE:
 		return Setup{}, fray.Errorf(fray.ETOOLARGE, "encounter file is larger than %d bytes", MaxSetupBytes)
 	}

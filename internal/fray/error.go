@@ -5,6 +5,7 @@ package fray
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. Every error a client can see carries one of these.
@@ -20,6 +21,10 @@ const (
 	ECONFLICT     = "conflict" // optimistic concurrency lost; retry
 	ETOOLARGE     = "too_large"
 	EUNAVAILABLE  = "unavailable" // the database cannot be reached; nothing changed; try again shortly
+	// EBUSY: the server is doing as much of this work (decoding uploaded
+	// files) as it allows itself at once; nothing changed; try again after
+	// the error's RetryAfter.
+	EBUSY = "busy"
 	// EOUTCOMEUNKNOWN: the database connection failed while a command was
 	// being committed and the server could not find out whether it was. The
 	// client must resend the same command with the same id: it is then
@@ -32,6 +37,9 @@ const (
 type Error struct {
 	Code    string
 	Message string
+	// RetryAfter, when set, is how long the client should wait before
+	// trying again (an HTTP answer's Retry-After).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
@@ -63,4 +71,20 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// After returns e with RetryAfter set to d.
+func (e *Error) After(d time.Duration) *Error {
+	e.RetryAfter = d
+	return e
+}
+
+// RetryAfter returns how long err asks the client to wait before trying
+// again; zero when it does not say.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }

@@ -14,6 +14,7 @@ package images
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -21,12 +22,13 @@ import (
 	"image/gif"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"strconv"
 
-	"golang.org/x/image/draw"
 	"golang.org/x/image/webp"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/intake"
 )
 
 // Limits of an upload.
@@ -35,9 +37,12 @@ const (
 	MaxBytes = 10 << 20
 	// MaxSide bounds either side of a picture, in pixels.
 	MaxSide = 8192
-	// MaxPixels bounds width × height (a decoded picture takes 4 bytes a
-	// pixel: 64 MiB at most).
+	// MaxPixels bounds width × height.
 	MaxPixels = 4096 * 4096
+	// MaxDecodeBytes bounds what decoding one picture may allocate, as its
+	// header says (see Process): a 4096×4096 picture at 8 bits a channel
+	// fits (64 MiB), the same at 16 bits does not (128 MiB).
+	MaxDecodeBytes = 96 << 20
 	// DisplaySide and ThumbSide are the longest sides of the two sizes
 	// kept; a smaller picture is kept at its own size.
 	DisplaySide = 2048
@@ -97,70 +102,119 @@ func (p Picture) ID() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Process checks an uploaded file and re-encodes it (see the package
-// comment). Every refusal is EINVALID or ETOOLARGE with a message for the
-// person who uploaded it.
-func Process(data []byte) (Picture, error) {
+// Process checks a picture and re-encodes it (see the package comment):
+// the one path every picture takes, wherever it enters — an upload, a
+// portrait, a picture found inside an imported file (Embedded). Before
+// any pixel is decoded it refuses a file over MaxBytes, anything that is
+// not a plain picture, a picture over MaxSide or MaxPixels, and one whose
+// header says decoding would allocate more than MaxDecodeBytes (computed
+// with the real bytes a pixel of its colour model and depth: 8 for a
+// 16-bit RGBA PNG, a progressive JPEG's coefficients besides its samples,
+// a lossless WebP's Huffman tables). It then decodes, scales and encodes
+// under the process's gate (intake.Run): a core and the picture's cost
+// in memory, waiting at most intake.DefaultWait (EBUSY after), and
+// refused if it takes longer than intake.DefaultDeadline. Every refusal is
+// EINVALID, ETOOLARGE or EBUSY with a message for the person who sent the
+// picture.
+func Process(ctx context.Context, data []byte) (Picture, error) {
+	h, err := check(data)
+	if err != nil {
+		return Picture{}, err
+	}
+	var p Picture
+	err = intake.Run(ctx, intake.Job{What: "picture", Cost: h.Decode + pipeline(h.Width, h.Height), Deadline: deadline},
+		func(ctx context.Context) error {
+			var err error
+			p, err = convert(ctx, h, data)
+			return err
+		})
+	return p, err
+}
+
+// deadline is a picture's time to decode, scale and encode once it runs
+// (a variable for the tests).
+var deadline = intake.DefaultDeadline
+
+// check refuses data unless it is a plain picture within the limits, and
+// returns its header.
+func check(data []byte) (header, error) {
 	if len(data) > MaxBytes {
-		return Picture{}, fray.Errorf(fray.ETOOLARGE, "the file is %s; a picture may be at most %s", mib(len(data)), mib(MaxBytes))
+		return header{}, fray.Errorf(fray.ETOOLARGE, "the file is %s; a picture may be at most %s", mib(len(data)), mib(MaxBytes))
 	}
 	if len(data) == 0 {
-		return Picture{}, fray.Errorf(fray.EINVALID, "the file is empty")
+		return header{}, fray.Errorf(fray.EINVALID, "the file is empty")
 	}
 	format, err := Sniff(data)
 	if err != nil {
-		return Picture{}, err
+		return header{}, err
 	}
 	if err := checkEnd(format, data); err != nil {
-		return Picture{}, err
+		return header{}, err
 	}
 	if markup(data) {
-		return Picture{}, fray.Errorf(fray.EINVALID, "the %s file also holds markup or script (a polyglot): save it again as a plain picture", name(format))
+		return header{}, fray.Errorf(fray.EINVALID, "the %s file also holds markup or script (a polyglot): save it again as a plain picture", name(format))
 	}
-	cfg, err := decodeConfig(format, data)
+	h, err := readHeader(format, data)
 	if err != nil {
-		return Picture{}, fray.Errorf(fray.EINVALID, "the %s header cannot be read: the file is damaged or cut short", name(format))
+		return header{}, err
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return Picture{}, fray.Errorf(fray.EINVALID, "the %s picture has no pixels", name(format))
+	h.format = format
+	if h.Width <= 0 || h.Height <= 0 {
+		return header{}, fray.Errorf(fray.EINVALID, "the %s picture has no pixels", name(format))
 	}
-	if cfg.Width > MaxSide || cfg.Height > MaxSide || int64(cfg.Width)*int64(cfg.Height) > MaxPixels {
-		return Picture{}, fray.Errorf(fray.ETOOLARGE, "the picture is %d×%d pixels; at most %d on a side and %d megapixels are accepted",
-			cfg.Width, cfg.Height, MaxSide, MaxPixels/1_000_000)
+	if h.Width > MaxSide || h.Height > MaxSide || int64(h.Width)*int64(h.Height) > MaxPixels {
+		return header{}, fray.Errorf(fray.ETOOLARGE, "the picture is %d×%d pixels; at most %d on a side and %d megapixels are accepted",
+			h.Width, h.Height, MaxSide, MaxPixels/1_000_000)
 	}
-	img, err := decode(format, data)
+	if h.Decode > MaxDecodeBytes {
+		hint := h.Hint
+		if hint == "" {
+			hint = "save it smaller"
+		}
+		return header{}, fray.Errorf(fray.ETOOLARGE, "the picture is a %d×%d %s: decoding it would take %s, and at most %s is allowed: %s",
+			h.Width, h.Height, h.Kind, mib64(h.Decode), mib64(MaxDecodeBytes), hint)
+	}
+	return h, nil
+}
+
+// convert decodes a checked picture and encodes its two sizes, stopping
+// when ctx ends.
+func convert(ctx context.Context, h header, data []byte) (Picture, error) {
+	img, err := decode(h.format, intake.NewReader(ctx, data))
 	if err != nil {
-		return Picture{}, fray.Errorf(fray.EINVALID, "the %s picture cannot be decoded: the file is damaged or cut short", name(format))
+		if ctx.Err() != nil {
+			return Picture{}, ctx.Err()
+		}
+		return Picture{}, fray.Errorf(fray.EINVALID, "the %s picture cannot be decoded: the file is damaged or cut short", name(h.format))
+	}
+	if b := img.Bounds(); b.Dx() > h.Width || b.Dy() > h.Height {
+		return Picture{}, fray.Errorf(fray.EINVALID, "the %s picture is larger than its header says: the file is damaged", name(h.format))
 	}
 	opaque := isOpaque(img)
-	var p Picture
-	if p.Display, err = encode(scale(img, DisplaySide), opaque); err != nil {
+	dw, dh := fit(h.Width, h.Height, DisplaySide)
+	display, err := scale(ctx, img, dw, dh)
+	if err != nil {
 		return Picture{}, err
 	}
-	if p.Thumb, err = encode(scale(img, ThumbSide), opaque); err != nil {
+	img = nil // the decoded picture may go before the encodings are made
+	tw, th := fit(h.Width, h.Height, ThumbSide)
+	thumb, err := scale(ctx, display, tw, th)
+	if err != nil {
+		return Picture{}, err
+	}
+	var p Picture
+	if p.Display, err = encode(ctx, display, opaque); err != nil {
+		return Picture{}, err
+	}
+	if p.Thumb, err = encode(ctx, thumb, opaque); err != nil {
 		return Picture{}, err
 	}
 	return p, nil
 }
 
-func decodeConfig(f Format, data []byte) (image.Config, error) {
-	r := bytes.NewReader(data)
-	switch f {
-	case PNG:
-		return png.DecodeConfig(r)
-	case JPEG:
-		return jpeg.DecodeConfig(r)
-	case WebP:
-		return webp.DecodeConfig(r)
-	default:
-		return gif.DecodeConfig(r)
-	}
-}
-
 // decode decodes the picture with its own format's decoder only (never
 // the registry's guess), a GIF's first frame.
-func decode(f Format, data []byte) (image.Image, error) {
-	r := bytes.NewReader(data)
+func decode(f Format, r io.Reader) (image.Image, error) {
 	switch f {
 	case PNG:
 		return png.Decode(r)
@@ -214,36 +268,18 @@ func isOpaque(img image.Image) bool {
 	return false
 }
 
-// scale returns img fitted within side × side (img itself when it fits).
-func scale(img image.Image, side int) image.Image {
-	b := img.Bounds()
-	w, h := b.Dx(), b.Dy()
-	if w <= side && h <= side {
-		out := image.NewNRGBA(image.Rect(0, 0, w, h))
-		draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
-		return out
-	}
-	if w >= h {
-		w, h = side, max(1, h*side/w)
-	} else {
-		w, h = max(1, w*side/h), side
-	}
-	out := image.NewNRGBA(image.Rect(0, 0, w, h))
-	draw.CatmullRom.Scale(out, out.Bounds(), img, b, draw.Src, nil)
-	return out
-}
-
-func encode(img image.Image, opaque bool) (Encoded, error) {
+func encode(ctx context.Context, img image.Image, opaque bool) (Encoded, error) {
 	var buf bytes.Buffer
+	w := intake.NewWriter(ctx, &buf)
 	e := Encoded{Width: img.Bounds().Dx(), Height: img.Bounds().Dy()}
 	if opaque {
-		if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 85}); err != nil {
+		if err := jpeg.Encode(w, img, &jpeg.Options{Quality: 85}); err != nil {
 			return Encoded{}, err
 		}
 		e.ContentType = "image/jpeg"
 	} else {
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		if err := enc.Encode(&buf, img); err != nil {
+		if err := enc.Encode(w, img); err != nil {
 			return Encoded{}, err
 		}
 		e.ContentType = "image/png"
@@ -263,6 +299,8 @@ func name(f Format) string {
 	}
 	return "PNG"
 }
+
+func mib64(n int64) string { return intake.Size(n) }
 
 func mib(n int) string {
 	if n >= 1<<20 {

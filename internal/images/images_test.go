@@ -2,6 +2,7 @@ package images
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -79,7 +80,7 @@ func TestProcessKeepsPicturesAndStripsMetadata(t *testing.T) {
 	if !bytes.Contains(gps, []byte("GPSLatitude")) {
 		t.Fatal("test file has no GPS block")
 	}
-	p, err := Process(gps)
+	p, err := Process(context.Background(), gps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestProcessKeepsPicturesAndStripsMetadata(t *testing.T) {
 	}
 
 	// Transparency stays: PNG out.
-	q, err := Process(pngOf(t, picture(40, 30, 128)))
+	q, err := Process(context.Background(), pngOf(t, picture(40, 30, 128)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func TestProcessKeepsPicturesAndStripsMetadata(t *testing.T) {
 		t.Errorf("transparent = %s %d×%d", q.Display.ContentType, q.Display.Width, q.Display.Height)
 	}
 	// Same content, same id.
-	q2, _ := Process(pngOf(t, picture(40, 30, 128)))
+	q2, _ := Process(context.Background(), pngOf(t, picture(40, 30, 128)))
 	if q2.ID() != q.ID() {
 		t.Error("the same picture got two ids")
 	}
@@ -140,7 +141,7 @@ func TestHostileUploadsAreRefused(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	for _, c := range cases {
-		_, err := Process(c.data)
+		_, err := Process(context.Background(), c.data)
 		if fray.ErrorCode(err) != c.code || !strings.Contains(fray.ErrorMessage(err), c.want) {
 			t.Errorf("%s: got %v, want %s containing %q", c.name, err, c.code, c.want)
 		}

@@ -18,6 +18,8 @@ const module = "github.com/fray-vtt/fray"
 var layers = [][]string{
 	// error codes
 	{"internal/fray"},
+	// the bounds on taking in a user's file (size, memory, cores, time)
+	{"internal/intake"},
 	// dice, strict JSON, reading HTML fragments, browser origins, uploaded pictures, embedded files, a private
 	// PostgreSQL; the tests' deadlines and their Chromium
 	{"internal/dice", "internal/strictjson", "internal/htmlscan", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster",
@@ -32,12 +34,12 @@ var layers = [][]string{
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with
 	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit"},
-	// the rulesets, and the test kits
-	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest"},
+	// the rulesets, and the test kits (imagestest: hostile pictures)
+	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest", "internal/images/imagestest"},
 	// the registry of every ruleset
 	{"internal/rules"},
-	// PostgreSQL
-	{"internal/store"},
+	// PostgreSQL; whole-database backups (pg_dump, pg_restore)
+	{"internal/store", "internal/backup"},
 	// the live encounters; a database per test
 	{"internal/play", "internal/testdb"},
 	// websocket sessions
@@ -46,8 +48,9 @@ var layers = [][]string{
 	// (notify: the notices' settings and the worker that delivers them)
 	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
 	// the campaign's characters (their files enter through prep's limits);
-	// notices received as their targets do, for tests
-	{"internal/characters", "internal/notify/notifytest"},
+	// notices received as their targets do, for tests; a campaign moved
+	// between servers (its archive does too)
+	{"internal/characters", "internal/notify/notifytest", "internal/archive"},
 	// HTTP
 	{"internal/server"},
 	// the commands
@@ -130,8 +133,8 @@ func TestImportsGoDown(t *testing.T) {
 // are told apart.
 func TestLayerOf(t *testing.T) {
 	for pkg, want := range map[string]int{
-		"internal/fray": 0, "internal/rules/kit": 4, "internal/rules/swzones": 5, "internal/rules/kit/kittest": 5,
-		"internal/rules": 6, "internal/engine/enginetest": 5, "internal/server": 12, "cmd/server": 13, "internal/nope": -1,
+		"internal/fray": 0, "internal/intake": 1, "internal/rules/kit": 5, "internal/rules/swzones": 6, "internal/rules/kit/kittest": 6,
+		"internal/rules": 7, "internal/engine/enginetest": 6, "internal/server": 13, "cmd/server": 14, "internal/nope": -1,
 	} {
 		if got := layerOf(pkg); got != want {
 			t.Errorf("layerOf(%s) = %d, want %d", pkg, got, want)

@@ -125,6 +125,19 @@ func FindBinaries() (dir string, err error) {
 	return "", fmt.Errorf("pgcluster: %w", ErrNoBinaries)
 }
 
+// Tool returns the path of one of PostgreSQL's client programs (pg_dump,
+// pg_restore): the one beside the server binaries FindBinaries finds (the
+// same version as a private cluster), else the one on PATH.
+func Tool(name string) (string, error) {
+	if dir, err := FindBinaries(); err == nil && isExecutable(filepath.Join(dir, name)) {
+		return filepath.Join(dir, name), nil
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", fmt.Errorf("pgcluster: PostgreSQL's %s not found beside the server binaries or on PATH: install PostgreSQL's client programs (apt-get install postgresql-client)", name)
+}
+
 func isExecutable(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0
@@ -293,6 +306,11 @@ func prepareDataDir(dataDir string, own owner, log *slog.Logger) (string, error)
 				return "", fmt.Errorf("pgcluster: the %s user cannot traverse %s (needed for %s)", systemUser, blocked, alt)
 			}
 			sweepOrphans(fallbackRoot, os.TempDir(), log)
+			// The data directory itself is made too (empty, root's): it is
+			// what says the cluster is still wanted (see sweepOrphans).
+			if err := os.MkdirAll(dataDir, 0o700); err != nil {
+				return "", fmt.Errorf("pgcluster: %w", err)
+			}
 			if err := recordOwner(alt, dataDir); err != nil {
 				return "", fmt.Errorf("pgcluster: %w", err)
 			}

@@ -269,6 +269,19 @@ func TestRootFallbackDir(t *testing.T) {
 	if st, err := os.Stat(private); err != nil || st.Mode().Perm() != 0o700 {
 		t.Errorf("the private directory was changed: %v %v", st, err)
 	}
+	// The data directory exists while it is wanted, so the next fallback
+	// start does not take the cluster for a deleted temporary one.
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		t.Errorf("the data directory was not made: %v", err)
+	}
+	if _, err := connect(t, c.URL("postgres")).Exec(context.Background(), "CREATE TABLE kept (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	c.Stop()
+	c = start(t, dir)
+	if _, err := connect(t, c.URL("postgres")).Exec(context.Background(), "SELECT * FROM kept"); err != nil {
+		t.Errorf("the cluster did not survive a restart: %v", err)
+	}
 	var one int
 	if err := connect(t, c.URL("postgres")).QueryRow(context.Background(), "SELECT 1").Scan(&one); err != nil {
 		t.Fatal(err)

@@ -165,7 +165,10 @@ func (s *Service) Bestiary(ctx context.Context, campaignID string) ([]BestiaryEn
 // any invalid entry stores nothing. It says how many it stored.
 func (s *Service) ImportBestiary(ctx context.Context, campaignID string, data []byte) (int, error) {
 	var entries []BestiaryEntry
-	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: MaxDepth}); err != nil {
+	if err := strictjson.DecodeWith(data, &entries, strictjson.Limits{MaxDepth: MaxDepth, File: "bestiary file"}); err != nil {
+		if fray.ErrorCode(err) == fray.EBUSY {
+			return 0, err
+		}
 		return 0, fray.Errorf(fray.EINVALID, "not a bestiary file (a JSON array of {id, name, ruleset, stats}): %s", fray.ErrorMessage(err))
 	}
 	if len(entries) > MaxStatBlocks {

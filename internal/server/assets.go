@@ -17,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/history"
 	"github.com/fray-vtt/fray/internal/images"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -38,11 +39,14 @@ type PictureSight interface {
 // room for the multipart envelope.
 const maxUploadBytes = images.MaxBytes + 64<<10
 
-// isUpload reports whether r uploads a picture, whose body may be larger
-// than other requests'.
+// isUpload reports whether r uploads a picture — to a campaign, to a
+// draft, or as a bestiary entry's or character's portrait — whose body
+// may be larger than other requests'.
 func isUpload(r *http.Request) bool {
-	return r.Method == http.MethodPost && (strings.HasPrefix(r.URL.Path, "/api/campaigns/") && strings.HasSuffix(r.URL.Path, "/assets") ||
-		strings.HasPrefix(r.URL.Path, "/drafts/") && strings.HasSuffix(r.URL.Path, "/pictures"))
+	p := r.URL.Path
+	return r.Method == http.MethodPost && (strings.HasPrefix(p, "/api/campaigns/") && strings.HasSuffix(p, "/assets") ||
+		strings.HasPrefix(p, "/drafts/") && strings.HasSuffix(p, "/pictures") ||
+		strings.HasPrefix(p, "/campaigns/") && strings.HasSuffix(p, "/portrait"))
 }
 
 // handleUploadAsset stores a picture for a campaign's GMs: POST
@@ -90,12 +94,9 @@ func readUpload(r *http.Request) (string, []byte, error) {
 		if part.FormName() != "file" {
 			continue
 		}
-		data, err := io.ReadAll(io.LimitReader(part, images.MaxBytes+1))
+		data, err := intake.Read(part, images.MaxBytes, "picture")
 		if err != nil {
-			return "", nil, bodyError(err)
-		}
-		if len(data) > images.MaxBytes {
-			return "", nil, fray.Errorf(fray.ETOOLARGE, "the file is larger than %d MiB, the most a picture may be", images.MaxBytes>>20)
+			return "", nil, err
 		}
 		return part.FileName(), data, nil
 	}

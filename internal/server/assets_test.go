@@ -5,6 +5,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,36 @@ func TestCampaignNotesForGMsOnly(t *testing.T) {
 	}
 	if res := w.do(t, req{method: "PUT", path: "/api/campaigns/camp/notes", json: `{"notes":"` + strings.Repeat("x", 20001) + `"}`, as: "gm"}); res.StatusCode != 400 {
 		t.Errorf("notes too long: %d", res.StatusCode)
+	}
+}
+
+// TestUploadsPastTheGateAreRefusedUnread: with every upload token taken
+// (as many uploads as the decoders' gate can run and queue), the next
+// upload — to a campaign, a draft or a portrait — is refused 503 busy
+// with Retry-After before its body is read and before any service is
+// called; other requests go on.
+func TestUploadsPastTheGateAreRefusedUnread(t *testing.T) {
+	w := newWorld(t, nil)
+	for range cap(w.uploads) {
+		w.uploads <- struct{}{}
+	}
+	for _, path := range []string{"/api/campaigns/camp/assets", "/drafts/d1/pictures", "/campaigns/camp/bestiary/orc/portrait"} {
+		res := w.do(t, req{method: "POST", path: path, file: "\x89PNG", as: "gm"})
+		if res.StatusCode != http.StatusServiceUnavailable && res.StatusCode != http.StatusSeeOther || res.Header.Get("Retry-After") != "5" {
+			t.Errorf("%s: %d, Retry-After %q", path, res.StatusCode, res.Header.Get("Retry-After"))
+		}
+	}
+	w.calls.mu.Lock()
+	called := slices.ContainsFunc(w.calls.log, func(c string) bool { return strings.HasPrefix(c, "Upload") || strings.HasPrefix(c, "Set") })
+	w.calls.mu.Unlock()
+	if called {
+		t.Errorf("a service was called: %v", w.calls.log)
+	}
+	if res := w.do(t, req{method: "GET", path: "/api/campaigns/camp/assets", as: "gm"}); res.StatusCode != http.StatusOK {
+		t.Errorf("a listing: %d", res.StatusCode)
+	}
+	<-w.uploads
+	if res := w.do(t, req{method: "POST", path: "/api/campaigns/camp/assets", file: "\x89PNG", as: "gm"}); res.StatusCode != http.StatusCreated {
+		t.Errorf("with a token free: %d", res.StatusCode)
 	}
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/images"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
@@ -243,11 +243,8 @@ func (s *Server) handleDraftPicture(w http.ResponseWriter, r *http.Request) {
 	use := r.PostForm.Get("use")
 	var pic string
 	if f, h, err := r.FormFile("file"); err == nil {
-		data, err := io.ReadAll(io.LimitReader(f, images.MaxBytes+1))
+		data, err := intake.Read(f, images.MaxBytes, "picture")
 		_ = f.Close()
-		if err == nil && len(data) > images.MaxBytes {
-			err = fray.Errorf(fray.ETOOLARGE, "the file is larger than %d MiB, the most a picture may be", images.MaxBytes>>20)
-		}
 		if err == nil && len(data) > 0 {
 			var p assets.Picture
 			p, err = s.Pictures.Upload(r.Context(), d.CampaignID, userFrom(r).ID, h.Filename, data)

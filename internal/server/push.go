@@ -63,3 +63,12 @@ func (s *Server) handleServiceWorker(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-cache")
 	http.ServeFileFS(w, r, web.Static, "static/sw.js")
 }
+
+// handleManifest serves the web app manifest (drawn by cmd/icons with the
+// icons it lists) with its own media type: phones offer to install Fray
+// from it.
+func (s *Server) handleManifest(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/manifest+json")
+	w.Header().Set("Cache-Control", "no-cache")
+	http.ServeFileFS(w, r, web.Static, "static/manifest.webmanifest")
+}

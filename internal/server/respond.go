@@ -3,11 +3,15 @@ package server
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/strictjson"
 	"github.com/fray-vtt/fray/web"
@@ -35,7 +39,7 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case fray.ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
-	case fray.EUNAVAILABLE, fray.EOUTCOMEUNKNOWN:
+	case fray.EUNAVAILABLE, fray.EOUTCOMEUNKNOWN, fray.EBUSY:
 		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
@@ -75,9 +79,7 @@ func failStatus(r *http.Request, err error) int {
 func writeErrorLogged(w http.ResponseWriter, r *http.Request, err error) {
 	code := fray.ErrorCode(err)
 	status := statusOf(code)
-	if status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "5")
-	}
+	setRetryAfter(w, status, err)
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		body := errorBody{Code: code, Message: fray.ErrorMessage(err)}
 		if status == http.StatusInternalServerError {
@@ -99,6 +101,18 @@ func writeErrorLogged(w http.ResponseWriter, r *http.Request, err error) {
 	_, _ = w.Write([]byte(msg + "\n"))
 }
 
+// setRetryAfter tells a client refused for now when to try again: the
+// error's own RetryAfter, else 5 seconds for a 503.
+func setRetryAfter(w http.ResponseWriter, status int, err error) {
+	after := fray.RetryAfter(err)
+	if after <= 0 && status == http.StatusServiceUnavailable {
+		after = 5 * time.Second
+	}
+	if after > 0 && (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(after.Seconds()))))
+	}
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -115,15 +129,26 @@ func readJSON(r *http.Request, v any) error {
 		}
 		return fray.Errorf(fray.EINVALID, "the request body could not be read")
 	}
-	if err := strictjson.Decode(body, v); err != nil {
+	if err := strictjson.DecodeWith(body, v, strictjson.Limits{File: "request body"}); err != nil {
 		return fray.Errorf(fray.ErrorCode(err), "%s", strings.Replace(fray.ErrorMessage(err), "malformed JSON", "malformed JSON body", 1))
 	}
 	return nil
 }
 
+// permissionsPolicy turns off for the site's pages the browser features
+// they never use, so that a script injected into one could not use them
+// either.
+const permissionsPolicy = "accelerometer=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), hid=(), magnetometer=(), microphone=(), midi=(), payment=(), serial=(), usb=()"
+
+// securityHeaders sets the headers every answer carries. Cache-Control is
+// no-store unless the handler says otherwise (static files, pictures):
+// API answers and pages are someone's data, never for a shared cache or
+// the browser's back button after signing out.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
+		h.Set("Cache-Control", "no-store")
+		h.Set("Permissions-Policy", permissionsPolicy)
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
@@ -132,12 +157,23 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-func limitBody(n int64) func(http.Handler) http.Handler {
+// limitBody bounds request bodies to n bytes, a picture upload's to
+// maxUploadBytes — and takes one of the server's upload tokens for an
+// upload, refusing it (EBUSY) before its body is read when they are all
+// taken.
+func (s *Server) limitBody(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Body != nil {
 				limit := n
 				if isUpload(r) {
+					select {
+					case s.uploads <- struct{}{}:
+						defer func() { <-s.uploads }()
+					default:
+						writeError(w, r, fray.Errorf(fray.EBUSY, "the server is busy with other uploads; this picture was not taken: try again in a few seconds").After(intake.RetryAfter))
+						return
+					}
 					limit = maxUploadBytes
 				}
 				r.Body = http.MaxBytesReader(w, r.Body, limit)

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -62,9 +63,12 @@ func TestReadJSON(t *testing.T) {
 		`{"name":"a"`:          fray.EINVALID,
 		"{\"name\":\"\xff\"}":  fray.EINVALID,
 		`{"name":` + "1" + `}`: fray.EINVALID,
+		`{"Name":"a"}`:         fray.EINVALID, // names are exact
 	} {
 		r := httptest.NewRequest("POST", "/api/x", strings.NewReader(body))
-		var v struct{ Name string }
+		var v struct {
+			Name string `json:"name"`
+		}
 		if got := fray.ErrorCode(readJSON(r, &v)); got != code {
 			t.Errorf("%q: code %q, want %q", body, got, code)
 		}
@@ -108,6 +112,52 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 	if !strings.Contains(res.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
 		t.Error("no frame-ancestors in the CSP")
+	}
+	if pp := res.Header.Get("Permissions-Policy"); !strings.Contains(pp, "camera=()") || !strings.Contains(pp, "geolocation=()") {
+		t.Errorf("Permissions-Policy: %q", pp)
+	}
+	// No store keeps someone's page or API answer; static files and
+	// pictures say their own.
+	w := newWorld(t, nil)
+	for _, c := range []struct {
+		r    req
+		want string
+	}{
+		{req{method: "GET", path: "/login", html: true}, "no-store"},
+		{req{method: "GET", path: "/campaigns/camp", as: "gm", html: true}, "no-store"},
+		{req{method: "GET", path: "/api/me", as: "gm"}, "no-store"},
+		{req{method: "GET", path: "/api/campaigns", bearer: "gm"}, "no-store"},
+		{req{method: "POST", path: "/api/campaigns", as: "gm", json: `{"Name":"x"}`}, "no-store"},
+		{req{method: "GET", path: "/static/app.js"}, "no-cache"},
+		{req{method: "GET", path: "/assets/" + assetID, as: "gm"}, "private, max-age=31536000, immutable"},
+	} {
+		if got := w.do(t, c.r).Header.Get("Cache-Control"); got != c.want {
+			t.Errorf("%s %s: Cache-Control %q, want %q", c.r.method, c.r.path, got, c.want)
+		}
+	}
+}
+
+// A refusal for now says when to try again: busy and unavailable are 503
+// with Retry-After (the error's own, or 5 s), a rate limit 429 with the
+// error's.
+func TestRefusalsSayWhenToRetry(t *testing.T) {
+	for _, c := range []struct {
+		err    error
+		status int
+		after  string
+	}{
+		{fray.Errorf(fray.EBUSY, "busy").After(7 * time.Second), 503, "7"},
+		{fray.Errorf(fray.EBUSY, "busy"), 503, "5"},
+		{fray.Errorf(fray.EUNAVAILABLE, "down"), 503, "5"},
+		{fray.Errorf(fray.ERATELIMIT, "slow down").After(1500 * time.Millisecond), 429, "2"},
+		{fray.Errorf(fray.ERATELIMIT, "slow down"), 429, ""},
+		{fray.Errorf(fray.EINVALID, "no"), 400, ""},
+	} {
+		rec := httptest.NewRecorder()
+		writeError(rec, httptest.NewRequest("POST", "/api/campaigns/c1/assets", nil), c.err)
+		if rec.Code != c.status || rec.Header().Get("Retry-After") != c.after {
+			t.Errorf("%v: %d, Retry-After %q; want %d, %q", c.err, rec.Code, rec.Header().Get("Retry-After"), c.status, c.after)
+		}
 	}
 }
 

@@ -17,7 +17,7 @@ func (s *Server) routes() http.Handler {
 	r.Use(s.requestLog)
 	r.Use(securityHeaders)
 	r.Use(cleanPaths)
-	r.Use(limitBody(maxBodyBytes))
+	r.Use(s.limitBody(maxBodyBytes))
 	// Refuse state-changing requests from other origins' pages (CSRF):
 	// scheme, host and port must be this site's or an allowed origin's;
 	// bots without browser headers and same-origin forms pass.
@@ -25,7 +25,8 @@ func (s *Server) routes() http.Handler {
 
 	r.Get("/healthz", s.handleHealth)
 	static, _ := fs.Sub(web.Static, "static")
-	r.Get("/sw.js", s.handleServiceWorker) // push.go
+	r.Get("/sw.js", s.handleServiceWorker)           // push.go
+	r.Get("/manifest.webmanifest", s.handleManifest) // push.go
 	r.Handle("/static/*", http.StripPrefix("/static/", cacheStatic(http.FileServerFS(static))))
 
 	r.Group(func(r chi.Router) {
@@ -37,6 +38,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/login", s.handleLoginPage)
 		r.Post("/login", s.handleLogin)
 		r.Post("/logout", s.handleLogout)
+		// reset.go
+		r.Get("/reset", s.handleResetPage)
+		r.Post("/reset", s.handleResetRequest)
+		r.Get("/reset/{token}", s.handleResetForm)
+		r.Post("/reset/{token}", s.handleReset)
 		// signup.go
 		r.Get("/signup", s.handleSignupPage)
 		r.Post("/signup", s.handleSignup)

@@ -11,11 +11,13 @@ package server
 
 import (
 	"context"
+	"github.com/fray-vtt/fray/internal/intake"
 	"log/slog"
 	"net/http"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/links"
+	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/simulate"
@@ -66,6 +68,12 @@ type Config struct {
 	// requests (CSRF); nil: this site's own origin only, over HTTPS when
 	// SecureCookies or a trusted proxy's X-Forwarded-Proto says so.
 	Origins *origin.Policy
+	// Resets, ResetMail and PublicURL offer password resets by e-mail
+	// (all three are needed; see reset.go): the links, the mailer, and
+	// the server's address as its users reach it, for the link.
+	Resets    PasswordResets
+	ResetMail notify.Mailer
+	PublicURL string
 }
 
 // Hub serves an encounter's websocket sessions; *realtime.Hub is one.
@@ -82,6 +90,11 @@ type Pinger interface {
 type Server struct {
 	Config
 	router http.Handler
+	// uploads holds a token for each picture upload being read, waiting
+	// or decoded: as many as the decoders' gate can run and queue, so
+	// that uploads past what it would take are refused before their
+	// bodies are read.
+	uploads chan struct{}
 }
 
 // New returns a Server with its routes.
@@ -95,7 +108,8 @@ func New(cfg Config) *Server {
 	if cfg.Origins == nil {
 		cfg.Origins, _ = origin.New(nil, cfg.SecureCookies, cfg.TrustedProxies.Forwarded)
 	}
-	s := &Server{Config: cfg}
+	g := intake.Default.Config()
+	s := &Server{Config: cfg, uploads: make(chan struct{}, g.Queue+g.Slots)}
 	s.router = s.routes()
 	return s
 }

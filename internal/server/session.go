@@ -21,8 +21,8 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.Accounts.Login(r.Context(), f.name, f.password)
-	if errCode(err) == fray.EUNAUTHORIZED {
-		f.fail(w, r, http.StatusUnauthorized, errMessage(err))
+	if c := errCode(err); c == fray.EUNAUTHORIZED || c == fray.EFORBIDDEN {
+		f.fail(w, r, failStatus(r, err), errMessage(err))
 		return
 	}
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/images"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
@@ -292,11 +292,8 @@ func (s *Server) handleStatPortrait(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if f, h, err := r.FormFile("file"); err == nil {
-		data, err := io.ReadAll(io.LimitReader(f, images.MaxBytes+1))
+		data, err := intake.Read(f, images.MaxBytes, "picture")
 		_ = f.Close()
-		if err == nil && len(data) > images.MaxBytes {
-			err = fray.Errorf(fray.ETOOLARGE, "the file is larger than %d MiB, the most a picture may be", images.MaxBytes>>20)
-		}
 		if err == nil {
 			var p assets.Picture
 			p, err = s.Pictures.Upload(r.Context(), m.campaign, m.user.ID, h.Filename, data)

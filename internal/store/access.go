@@ -99,10 +99,11 @@ func (db *DB) Access(ctx context.Context, cred Credential, userID, campaignID st
 			COALESCE((SELECT array_agg(o.character_id ORDER BY o.character_id COLLATE "C")
 				FROM character_owners o WHERE o.campaign_id = $1::uuid AND o.user_id = $2::uuid), '{}'),
 			CASE WHEN $3::text = 'session' THEN
-				(SELECT s.expires_at FROM sessions s WHERE s.token_hash = $4 AND s.user_id = $2::uuid AND s.expires_at > $5)
+				(SELECT s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id
+					WHERE s.token_hash = $4 AND s.user_id = $2::uuid AND s.expires_at > $5 AND u.disabled_at IS NULL)
 			END,
-			$3::text = 'token' AND EXISTS (SELECT 1 FROM api_tokens t
-				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL),
+			$3::text = 'token' AND EXISTS (SELECT 1 FROM api_tokens t JOIN users u ON u.id = t.user_id
+				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL AND u.disabled_at IS NULL),
 			CASE WHEN (SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = $2::uuid) = 'gm' THEN
 				(SELECT json_object_agg(o.character_id, u.name) FROM character_owners o JOIN users u ON u.id = o.user_id
 					WHERE o.campaign_id = $1::uuid AND o.user_id <> $2::uuid)
@@ -140,8 +141,8 @@ func (db *DB) session(ctx context.Context, tokenHash []byte, now time.Time) (Use
 	err := db.pool.QueryRow(ctx, `
 		SELECT `+userColumns+`, s.expires_at
 		FROM sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.token_hash = $1 AND s.expires_at > $2`, tokenHash, now).
-		Scan(&u.ID, &u.Name, &u.PasswordHash, &u.CreatedAt, &u.PasswordChangedAt, &expires)
+		WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.disabled_at IS NULL`, tokenHash, now).
+		Scan(&u.ID, &u.Name, &u.PasswordHash, &u.CreatedAt, &u.PasswordChangedAt, &u.DisabledAt, &expires)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, time.Time{}, sessionNotFound()
 	}

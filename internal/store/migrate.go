@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"strconv"
+	"strings"
 
 	"github.com/golang-migrate/migrate/v4"
 	migratepgx "github.com/golang-migrate/migrate/v4/database/pgx/v5"
@@ -86,4 +89,36 @@ func withMigrate(ctx context.Context, url string, fn func(*migrate.Migrate) erro
 		return fmt.Errorf("store: migrate: close: %w", err)
 	}
 	return ctx.Err()
+}
+
+// SchemaVersion returns the migration version of the database at url (0
+// when none was applied); a version left dirty by a failed migration is an
+// error.
+func SchemaVersion(ctx context.Context, url string) (int, error) {
+	var v uint
+	err := withMigrate(ctx, url, func(m *migrate.Migrate) error {
+		var dirty bool
+		var err error
+		v, dirty, err = m.Version()
+		if errors.Is(err, migrate.ErrNilVersion) {
+			v, err = 0, nil
+		}
+		if err == nil && dirty {
+			err = fmt.Errorf("the schema is dirty at version %d: a migration failed half-way (see server migrate force)", v)
+		}
+		return err
+	})
+	return int(v), err
+}
+
+// LatestSchema is the version of the newest migration this server has.
+func LatestSchema() int {
+	latest := 0
+	files, _ := fs.Glob(migrations.FS, "*.up.sql")
+	for _, f := range files {
+		if n, err := strconv.Atoi(strings.SplitN(f, "_", 2)[0]); err == nil {
+			latest = max(latest, n)
+		}
+	}
+	return latest
 }

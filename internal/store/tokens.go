@@ -117,7 +117,7 @@ func (db *DB) TokenUser(ctx context.Context, tokenHash []byte) (User, error) {
 			WHERE api_tokens.id = t.id
 			  AND (t.last_used_at IS NULL OR t.last_used_at <= now() - interval '1 minute')
 		)
-		SELECT `+userColumns+` FROM t JOIN users u ON u.id = t.user_id`, tokenHash))
+		SELECT `+userColumns+` FROM t JOIN users u ON u.id = t.user_id WHERE u.disabled_at IS NULL`, tokenHash))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return User{}, tokenNotFound()
 	}

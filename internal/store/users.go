@@ -20,6 +20,9 @@ type User struct {
 	PasswordHash      string // an argon2id PHC string (see internal/auth)
 	CreatedAt         time.Time
 	PasswordChangedAt time.Time
+	// DisabledAt is when an operator disabled the account (nil: it is
+	// not): it cannot sign in, and no session or token of it works.
+	DisabledAt *time.Time
 }
 
 // MaxUserNameLen is the longest user name the database holds, in characters.
@@ -31,11 +34,11 @@ const MaxUserNameLen = 100
 // API tokens, invites): a SHA-256.
 const TokenHashLen = 32
 
-const userColumns = `u.id::text, u.name, u.password_hash, u.created_at, u.password_changed_at`
+const userColumns = `u.id::text, u.name, u.password_hash, u.created_at, u.password_changed_at, u.disabled_at`
 
 func scanUser(row pgx.Row) (User, error) {
 	var u User
-	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.CreatedAt, &u.PasswordChangedAt)
+	err := row.Scan(&u.ID, &u.Name, &u.PasswordHash, &u.CreatedAt, &u.PasswordChangedAt, &u.DisabledAt)
 	return u, err
 }
 

@@ -57,7 +57,7 @@ func TestMigrateAccountsDownUp(t *testing.T) {
 	all := strings.Join([]string{"api_tokens", "assets", "bestiary", "campaign_members", "campaigns", "carry_overs", "character_owners",
 		"character_revisions", "characters", "clock_banks", "commands", "deadlines", "deliveries", "dice_secrets", "draft_steps", "drafts", "encounter_deadlines", "encounters", "events",
 		"held_answers", "invites", "notice_settings", "notices",
-		"push_subscriptions", "rate_limits", "server_keys", "sessions", "snapshots", "standing_orders", "users", "vapid_keys", "webhooks"}, ",")
+		"password_resets", "push_subscriptions", "rate_limits", "server_keys", "sessions", "snapshots", "standing_orders", "users", "vapid_keys", "webhooks"}, ",")
 	if got := strings.Join(tables(), ","); got != all {
 		t.Fatalf("tables after up: %s, want %s", got, all)
 	}

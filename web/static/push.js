@@ -12,6 +12,13 @@
     return;
   }
   const say = (text) => { state.textContent = text; };
+  // iOS gives Web Push only to a site added to the Home Screen and opened
+  // from there: say how, where that is what is missing.
+  const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  const installed = navigator.standalone === true || window.matchMedia('(display-mode: standalone)').matches;
+  if (ios && !installed) {
+    document.getElementById('push-ios').hidden = false;
+  }
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
     say('This browser cannot receive push notifications.');
     return;

@@ -20,7 +20,7 @@ self.addEventListener('push', (event) => {
     body: p.body || '',
     tag: p.tag || undefined,
     renotify: Boolean(p.tag),
-    icon: '/static/favicon.svg',
+    icon: '/static/icons/icon-192.png',
     data: { url: p.url || '/', act: p.act || '', answers: {} },
   };
   if (Array.isArray(p.actions) && p.act) {
@@ -67,7 +67,7 @@ async function answer(note, choice) {
     if (res.ok) {
       const label = (data.answers && data.answers[choice]) || choice;
       return self.registration.showNotification(note.title, {
-        body: 'Answered: ' + label, tag: note.tag || undefined, icon: '/static/favicon.svg', data: { url: '/' },
+        body: 'Answered: ' + label, tag: note.tag || undefined, icon: '/static/icons/icon-192.png', data: { url: '/' },
       });
     }
   } catch (e) {

@@ -1,7 +1,6 @@
 package d20duel
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/rules/kit"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // The sheet (spec b, "Stats"): Attributes 1–20, Agility among them; skill
@@ -119,11 +119,9 @@ func fists(b *engine.Base) Weapon {
 		Defense: kit.OptInt(b, OptFistsDefense), Damage: kit.OptInt(b, OptFistsDamage)}
 }
 
-func decodeStrict(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
+// decodeStrict decodes raw into v strictly (strictjson.Unmarshal):
+// unknown fields and fields named in another case are refused.
+func decodeStrict(raw json.RawMessage, v any) error { return strictjson.Unmarshal(raw, v) }
 
 func within(what string, n, lo, hi int) error {
 	if n < lo || n > hi {

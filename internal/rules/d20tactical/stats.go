@@ -1,7 +1,6 @@
 package d20tactical
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // The stat block [B, d20 Modern]: six abilities and their modifiers, base
@@ -416,12 +416,9 @@ func ParseDice(s string) (Dice, error) {
 	return d, nil
 }
 
-// decodeStrict decodes raw into v, refusing unknown fields.
-func decodeStrict(raw []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
+// decodeStrict decodes raw into v strictly (strictjson.Unmarshal):
+// unknown fields and fields named in another case are refused.
+func decodeStrict(raw []byte, v any) error { return strictjson.Unmarshal(raw, v) }
 
 var idRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 

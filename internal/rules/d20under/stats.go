@@ -1,7 +1,6 @@
 package d20under
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -9,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // The character sheet (spec b): eight attributes, derived Toughness, Pain
@@ -339,11 +339,9 @@ type weaponSetup struct {
 
 var idPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
 
-func decodeStrict(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
+// decodeStrict decodes raw into v strictly (strictjson.Unmarshal):
+// unknown fields and fields named in another case are refused.
+func decodeStrict(raw json.RawMessage, v any) error { return strictjson.Unmarshal(raw, v) }
 
 // parsed is a stat block read: the sheet and the resources it starts with.
 type parsed struct {

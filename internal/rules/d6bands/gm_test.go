@@ -33,7 +33,7 @@ func TestSetCell(t *testing.T) {
 		{[]any{"x", 1, "y", 0, "cover", 4}, fray.EINVALID, "cover must be 0–3, not 4"},
 		{[]any{"x", "one", "y", 0}, fray.EINVALID, "bad \"set-cell\" command: \"one\" is not a whole number"},
 		{[]any{"x", 1, "y", 0, "water", "maybe"}, fray.EINVALID, "bad \"set-cell\" command: \"maybe\" is not true or false"},
-		{[]any{"x", 1, "y", 0, "fog", true}, fray.EINVALID, "bad \"set-cell\" command: json: unknown field \"fog\""},
+		{[]any{"x", 1, "y", 0, "fog", true}, fray.EINVALID, "bad \"set-cell\" command: unknown field \"fog\""},
 	} {
 		eq(t, "message", fail(t, st, gm, cmd(CmdSetCell, "", tc.args...), tc.code), tc.msg)
 	}

@@ -1,7 +1,6 @@
 package swzones
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -12,6 +11,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/strictjson"
 )
 
 // Attributes every fighter has, in the order the sheet lists them.
@@ -410,12 +410,9 @@ var (
 	skillName = regexp.MustCompile(`^[a-z][a-z -]{0,31}$`)
 )
 
-// decodeStrict unmarshals raw into v, rejecting unknown fields.
-func decodeStrict(raw json.RawMessage, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
+// decodeStrict decodes raw into v strictly (strictjson.Unmarshal):
+// unknown fields and fields named in another case are refused.
+func decodeStrict(raw json.RawMessage, v any) error { return strictjson.Unmarshal(raw, v) }
 
 // parseFighter builds a fighter from a combatant's stats; pc decides the
 // default number of Bennies.
