@@ -83,10 +83,14 @@ type EncounterProps struct {
 // between sessions): posted to URL; After and RemindBefore are durations
 // as typed ("24h", "2h"), Fallback "default", "next-turn" or "pause"; Set
 // says a deadline is in force (otherwise the fields are suggestions).
+// Clock says it is a clock — Bank each, plus Increment a turn (clock.templ)
+// — and Off that it is switched off.
 type DeadlineForm struct {
 	URL                           string
 	After, RemindBefore, Fallback string
 	Set                           bool
+	Clock, Off                    bool
+	Bank, Increment               string
 }
 
 func (p EncounterProps) logURL() string {

@@ -55,6 +55,10 @@ type config struct {
 	// LoginRefill is how often one more log-in, sign-up or password-change
 	// attempt is allowed after a burst of ten; zero means the default (6s).
 	LoginRefill time.Duration
+	// ClockSpeed, from FRAY_CLOCK_SPEED (tests that kill a server process
+	// only), runs deadlines and clocks that many times faster than real
+	// time; 0 or 1: real time.
+	ClockSpeed int
 	// BackupDir, when set, receives a backup every BackupEvery, of which
 	// the newest BackupKeep are kept.
 	BackupDir   string
@@ -127,6 +131,11 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 	cfg := config{Addr: *addr, DatabaseURL: *dbURL, DataDir: *dataDir, SecureCookies: *secure,
 		PublicURL: strings.TrimSuffix(*publicURL, "/"), SMTPURL: *smtpURL, MailFrom: *mailFrom, NotifyAllowPrivate: *allowPrivate, AssetQuota: *quota}
 	cfg.NotifyLease, cfg.NotifyBackoff = notifyTimings(getenv)
+	speed, err := clockSpeed(getenv("FRAY_CLOCK_SPEED"))
+	if err != nil {
+		return config{}, nil, err
+	}
+	cfg.ClockSpeed = speed
 	if *refill != "" {
 		d, err := time.ParseDuration(*refill)
 		if err != nil || d <= 0 {
@@ -154,7 +163,6 @@ func parseConfig(name string, args []string, getenv func(string) string, stdout 
 		}
 		cfg.UploadRefill = d
 	}
-	var err error
 	if cfg.PublicURL != "" {
 		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return config{}, nil, fmt.Errorf("-public-url must be http(s)://host[:port][/path], not %q", cfg.PublicURL)

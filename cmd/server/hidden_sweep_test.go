@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -10,12 +12,15 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -90,8 +95,12 @@ const sweepCommands, sweepEvents = 40, 100
 // shows each event exactly as the live socket showed it then.
 func TestHiddenInformationSweep(t *testing.T) {
 	start := time.Now()
-	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "23"})
+	dbURL := testdb.URL(t)
+	// Links are followed after every command: no rate limit to speak of.
+	srv := startServerEnv(t, dbURL, map[string]string{"FRAY_DICE_SEED": "23", "FRAY_LOGIN_REFILL": "1ms"})
 	gm, player := srv.signup("sweep-gm"), srv.signup("sweep-player")
+	signer := serverSigner(t, dbURL)
+	labels := 0
 	exs, err := prep.Examples()
 	if err != nil {
 		t.Fatal(err)
@@ -110,14 +119,33 @@ func TestHiddenInformationSweep(t *testing.T) {
 			t.Run(ex.Name, func(t *testing.T) {
 				s := *srv
 				s.t = t
-				sweepExample(t, &s, gm, player, ex, uint64(i*100+j))
+				labels += sweepExample(t, &s, gm, player, signer, ex, uint64(i*100+j))
 			})
 		}
 		if swept == 0 {
 			t.Errorf("ruleset %s has no example encounter to sweep", rs.ID())
 		}
 	}
-	t.Logf("swept %d examples in %s", len(exs), time.Since(start).Round(time.Millisecond))
+	t.Logf("swept %d examples in %s; %d answers by the player's standing orders", len(exs), time.Since(start).Round(time.Millisecond), labels)
+	if labels == 0 && !t.Failed() {
+		t.Error("the player's standing orders answered nothing: the sweep saw no such label")
+	}
+}
+
+// serverSigner is the test server's own link signer, with the key it
+// keeps in its database: the sweep signs the links a notice would carry.
+func serverSigner(t testing.TB, dbURL string) *links.Signer {
+	t.Helper()
+	db, err := store.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	key, err := db.ServerKey(context.Background(), "links", links.NewKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return links.NewSigner(key)
 }
 
 // unseenSetup returns the example's setup with its hidden combatant
@@ -272,6 +300,11 @@ type hiddenSweep struct {
 	gmEvents       []engine.Event
 	lastSeq        int64
 	secretsChecked int // bodies searched for the GM's secrets
+	// signer signs the links a notice would carry; opened is where each
+	// decision was asked (its decision-opened event), read up to read.
+	signer *links.Signer
+	opened map[string]int64
+	read   int64
 }
 
 // check fails the test when what the player read on channel names the
@@ -305,7 +338,7 @@ func (sw *hiddenSweep) checkEvent(channel string, ev json.RawMessage) {
 	}
 }
 
-func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Example, seed uint64) {
+func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, signer *links.Signer, ex prep.Example, seed uint64) (labels int) {
 	setups, pc := unseenSetup(t, ex.Data)
 	var created struct{ ID, Campaign, Message string }
 	var refused []string
@@ -321,7 +354,24 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	}
 	srv.join(gm, created.Campaign, player, pc)
 	sw := &hiddenSweep{t: t, srv: srv, gm: gm, player: player, id: created.ID, campaign: created.Campaign,
-		revealed: 1<<63 - 1, checked: map[string]int{}, live: map[int64]json.RawMessage{}}
+		revealed: 1<<63 - 1, checked: map[string]int{}, live: map[int64]json.RawMessage{}, signer: signer, opened: map[string]int64{}}
+	// The player is away, with a standing order for every prompt (its
+	// first answer): the answers it gives are labelled in every channel.
+	// And the encounter has a clock, which the player's pages show.
+	var decl struct {
+		Prompts []engine.PromptSpec `json:"prompts"`
+	}
+	srv.call(player, "GET", "/api/encounters/"+sw.id+"/orders", nil, &decl)
+	orders := engine.StandingOrders{}
+	for _, q := range decl.Prompts {
+		orders[q.Kind] = engine.StandingOrder{When: engine.Always, Then: q.Answers[0].Value}
+	}
+	if code := srv.call(player, "PUT", "/api/encounters/"+sw.id+"/orders", map[string]any{"character": pc, "away": true, "orders": orders}, nil); code != http.StatusOK {
+		t.Fatalf("standing orders: %d", code)
+	}
+	if code := srv.call(gm, "PUT", "/api/encounters/"+sw.id+"/deadline", map[string]any{"bank": "3h", "increment": "30m", "fallback": "next-turn"}, nil); code != http.StatusOK {
+		t.Fatalf("clock: %d", code)
+	}
 	sw.jsonWS = srv.connect(player, sw.id, "view=1")
 	sw.htmlWS = srv.connect(player, sw.id, "view=1&html=1")
 	sw.pages("at setup", true)
@@ -391,7 +441,14 @@ func sweepExample(t *testing.T, srv *testServer, gm, player *apiUser, ex prep.Ex
 	sw.htmlWS.waitSeq(sw.lastSeq)
 	sw.liveFrames()
 	sw.history()
-	t.Logf("%d events, revealed at %d; checked %v; %d bodies searched for the GM's secrets", sw.lastSeq, sw.revealed, sw.checked, sw.secretsChecked)
+	for _, ev := range sw.gmEvents {
+		var d engine.DecisionResolved
+		if (ev.Kind == engine.KindDecisionResolved || ev.Kind == engine.KindDecisionAnswered) && ev.Decode(&d) == nil && d.Via == engine.AgentStanding {
+			labels++
+		}
+	}
+	t.Logf("%d events, revealed at %d; checked %v; %d bodies searched for the GM's secrets; %d answers by standing order", sw.lastSeq, sw.revealed, sw.checked, sw.secretsChecked, labels)
+	return labels
 }
 
 // stillHidden reports whether the GM's view still has the combatant hidden.
@@ -410,9 +467,52 @@ func (sw *hiddenSweep) pages(when string, history bool) {
 	sw.check("the API view "+when, p.body)
 	p = sw.srv.get(sw.player, "/encounters/"+sw.id)
 	sw.check("the encounter page "+when, p.body)
+	sw.check("the clock "+when, sw.srv.get(sw.player, "/api/encounters/"+sw.id+"/clock").body)
+	sw.links(when)
 	if history {
+		sw.check("the standing orders page "+when, sw.srv.get(sw.player, "/encounters/"+sw.id+"/orders").body)
+		sw.check("the standing orders API "+when, sw.srv.get(sw.player, "/api/encounters/"+sw.id+"/orders").body)
 		sw.check("the log page "+when, sw.srv.get(sw.player, "/encounters/"+sw.id+"/log").body)
 		sw.check("the timeline "+when, sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body)
+	}
+}
+
+// links follows, as the player, the links a notice would carry now: to
+// each decision waiting for them (the decision page and its API) and to
+// their turn; neither the links nor what they open may show the hidden
+// combatant.
+func (sw *hiddenSweep) links(when string) {
+	sw.t.Helper()
+	for since := sw.read; ; {
+		var page struct{ Events []engine.Event }
+		sw.srv.call(sw.gm, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d", sw.id, since), nil, &page)
+		if len(page.Events) == 0 {
+			break
+		}
+		for _, ev := range page.Events {
+			var d engine.DecisionOpened
+			if ev.Kind == engine.KindDecisionOpened && ev.Decode(&d) == nil {
+				sw.opened[d.Decision.ID] = ev.Seq
+			}
+		}
+		since = page.Events[len(page.Events)-1].Seq
+		sw.read = since
+	}
+	var v engine.View
+	sw.srv.call(sw.player, "GET", "/api/encounters/"+sw.id, nil, &v)
+	var tokens []string
+	for _, d := range v.Pending {
+		tokens = append(tokens, sw.signer.Sign(links.Link{User: sw.player.ID, Encounter: sw.id, Decision: d.ID, Seq: sw.opened[d.ID], Expires: time.Now().Add(time.Hour).Unix()}))
+	}
+	if v.Attention != nil && len(v.Attention.Turn) > 0 {
+		tokens = append(tokens, sw.signer.Sign(links.Link{User: sw.player.ID, Encounter: sw.id, Seq: v.Seq, Expires: time.Now().Add(time.Hour).Unix()}))
+	}
+	for _, token := range tokens {
+		payload, _, _ := strings.Cut(token, ".")
+		raw, _ := base64.RawURLEncoding.DecodeString(payload)
+		sw.check("a notice's link "+when, raw)
+		sw.check("the decision page "+when, sw.srv.get(sw.player, "/act/"+token).body)
+		sw.check("the decision API "+when, sw.srv.get(sw.player, "/api/act/"+token).body)
 	}
 }
 
@@ -482,6 +582,11 @@ func (sw *hiddenSweep) history() {
 			seq := seqOf(sw.t, ev)
 			seen[seq] = true
 			sw.checkEvent(channel, ev)
+			if seq > sw.lastSeq {
+				// An away player's standing order answered after the
+				// sockets were read to the end: checked, not compared.
+				continue
+			}
 			if live, ok := sw.live[seq]; !ok {
 				sw.t.Errorf("%s shows event %d, which the live socket never showed: %s", channel, seq, ev)
 			} else if !sameJSON(sw.t, live, ev) {

@@ -43,11 +43,15 @@ func BenchmarkReplayPage(b *testing.B) {
 	}
 }
 
-// benchServer starts the server in-process, as startServer does for tests.
-func benchServer(b *testing.B, dbURL string) string {
+// benchServer starts the server in-process, as startServer does for
+// tests, with more environment variables (name, value) when given.
+func benchServer(b *testing.B, dbURL string, extra ...[2]string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
+	for _, kv := range extra {
+		env[kv[0]] = kv[1]
+	}
 	done := make(chan error, 1)
 	go func() {
 		err := run(ctx, []string{"serve"}, func(k string) string { return env[k] }, pw)

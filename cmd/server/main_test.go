@@ -68,7 +68,14 @@ func startServer(t *testing.T, dbURL string) *testServer {
 // startServerEnv is startServer with more environment variables.
 func startServerEnv(t *testing.T, dbURL string, extra map[string]string) *testServer {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	return startServerHooked(t, dbURL, extra, hooks{})
+}
+
+// startServerHooked is startServerEnv with hooks: a clock the test moves,
+// the deadlines worker handed to it.
+func startServerHooked(t *testing.T, dbURL string, extra map[string]string, h hooks) *testServer {
+	t.Helper()
+	ctx, cancel := context.WithCancel(withHooks(context.Background(), h))
 	pr, pw := io.Pipe()
 	env := map[string]string{"DATABASE_URL": dbURL, "FRAY_ADDR": "127.0.0.1:0", "FRAY_LOG_LEVEL": "warn"}
 	for k, v := range extra {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -17,7 +18,7 @@ import (
 // server is configured), and this instance's outbox worker, which runs
 // until ctx ends. It returns the settings service the handlers use and a
 // function that waits for the worker to stop.
-func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, cfg config, mailer notify.Mailer, log *slog.Logger) (*notify.Service, func(), error) {
+func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, cfg config, mailer notify.Mailer, log *slog.Logger, signer *links.Signer) (*notify.Service, func(), error) {
 	pub, priv, err := db.VAPIDKeys(ctx, notify.GenerateVAPIDKeys)
 	if err != nil {
 		return nil, nil, err
@@ -29,7 +30,7 @@ func startNotices(ctx context.Context, db *store.DB, rulesets *engine.Registry, 
 	w := notify.NewWorker(notify.WorkerConfig{
 		Store: db, Rulesets: rulesets, Logger: log, PublicURL: cfg.PublicURL, Guard: guard, Mailer: mailer,
 		Push:  &notify.Pusher{PublicKey: pub, PrivateKey: priv, Contact: vapidContact(cfg)},
-		Lease: cfg.NotifyLease, Backoff: cfg.NotifyBackoff,
+		Lease: cfg.NotifyLease, Backoff: cfg.NotifyBackoff, Links: signer,
 	})
 	done := make(chan struct{})
 	go func() {

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -313,17 +315,44 @@ func killRestartLosesNothing(t *testing.T, query string) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	srv := &serverProcess{t: t, addr: addr, dbURL: proxy.URL()}
+	// The clock runs 600 times faster than real time: a bank of a minute
+	// runs out in a tenth of a second while the table stands still (a
+	// server killed, drivers reconnecting).
+	srv := &serverProcess{t: t, addr: addr, dbURL: proxy.URL(), env: []string{"FRAY_CLOCK_SPEED=600"}}
 	srv.start()
 	defer srv.stop()
 
 	// Set up through the API: one GM, one campaign, the encounters, started.
+	// A player owns every combatant (whose turns the GM's drivers end all
+	// the same); each encounter has a clock.
 	api := &testServer{t: t, URL: "http://" + addr, once: &sync.Once{}}
 	gm := api.signup("gamemaster")
+	player := api.signup("player-one")
 	g := api.withUser(gm)
 	ids := make([]string, encounters)
 	for i := range ids {
 		ids[i] = g.importExample()
+		v := api.viewAs(gm, ids[i])
+		var theirs []string
+		for _, c := range v.Combatants {
+			theirs = append(theirs, c.ID)
+		}
+		var camp string
+		var camps []struct{ ID string }
+		g.do("GET", "/api/campaigns", nil, &camps)
+		for _, c := range camps {
+			var detail struct {
+				Encounters []struct{ ID string }
+			}
+			g.do("GET", "/api/campaigns/"+c.ID, nil, &detail)
+			if slices.ContainsFunc(detail.Encounters, func(e struct{ ID string }) bool { return e.ID == ids[i] }) {
+				camp = c.ID
+			}
+		}
+		api.join(gm, camp, player, theirs...)
+		if code := g.do("PUT", "/api/encounters/"+ids[i]+"/deadline", map[string]any{"bank": "1m", "fallback": "next-turn"}, nil); code != 200 {
+			t.Fatalf("clock: %d", code)
+		}
 		if code := g.do("POST", "/api/encounters/"+ids[i]+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil); code != 200 {
 			t.Fatalf("start: %d", code)
 		}
@@ -353,6 +382,36 @@ func killRestartLosesNothing(t *testing.T, query string) {
 	}
 	waitAcks("at the start")
 	began := time.Now()
+
+	// Meanwhile the GM switches the clocks off and on, mid-round, again
+	// and again, through the kills (a request the dead server misses is
+	// not counted).
+	switches := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		on := map[string]bool{}
+		for n := 0; ; n++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(150 * time.Millisecond):
+			}
+			id := ids[n%len(ids)]
+			body, _ := json.Marshal(map[string]bool{"on": !on[id]})
+			req, _ := http.NewRequest("PUT", "http://"+addr+"/api/encounters/"+id+"/deadline/on", bytes.NewReader(body))
+			req.Header.Set("Authorization", "Bearer "+gm.Token)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				continue
+			}
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				on[id] = !on[id]
+				switches++
+			}
+		}
+	}()
 
 	var restarts, recoveries []time.Duration
 	for k := 0; k < kills; k++ {
@@ -384,6 +443,33 @@ func killRestartLosesNothing(t *testing.T, query string) {
 	close(stop)
 	wg.Wait()
 	elapsed := time.Since(began)
+
+	// The drivers gone, the tables stand still: with every clock switched
+	// on, each runs out (the banks are spent) and passes a turn, at once.
+	dbConn, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dbConn.Close(context.Background())
+	stoppedAt := map[string]int64{} // what the drivers could see
+	for _, id := range ids {
+		var seq int64
+		if err := dbConn.QueryRow(context.Background(), `SELECT coalesce(max(seq), 0) FROM events WHERE encounter_id = $1`, id).Scan(&seq); err != nil {
+			t.Fatal(err)
+		}
+		stoppedAt[id] = seq
+	}
+	for _, id := range ids {
+		if code := g.do("PUT", "/api/encounters/"+id+"/deadline/on", map[string]bool{"on": true}, nil); code != http.StatusOK {
+			t.Fatalf("switch on: %d", code)
+		}
+	}
+	patience.Until(t, "every encounter's clock to run out", func() bool {
+		var n int
+		_ = dbConn.QueryRow(context.Background(), `SELECT count(DISTINCT encounter_id) FROM events WHERE encounter_id = ANY($1) AND kind = $2`,
+			ids, engine.KindTurnPassed).Scan(&n)
+		return n == len(ids)
+	})
 	srv.stop()
 
 	// Every acknowledged command is in the database at the seq it was
@@ -429,8 +515,16 @@ func killRestartLosesNothing(t *testing.T, query string) {
 			twice += dup
 			t.Errorf("%s: %d commands' events appear twice", d.name, dup)
 		}
-		if d.seen != n {
-			t.Errorf("%s: the client saw events up to %d, the log has %d", d.name, d.seen, n)
+		// The client saw the log to its end when it stopped, but for the
+		// turns a clock passed after it stopped reading.
+		var unseen, byClock int
+		if err := conn.QueryRow(context.Background(), `
+			SELECT count(*), count(*) FILTER (WHERE command_id LIKE 'deadline-%') FROM events
+			WHERE encounter_id = $1 AND seq > $2 AND seq <= $3`, ids[i], d.seen, stoppedAt[ids[i]]).Scan(&unseen, &byClock); err != nil {
+			t.Fatal(err)
+		}
+		if d.seen > stoppedAt[ids[i]] || unseen != byClock {
+			t.Errorf("%s: the client saw events up to %d, the log had %d when it stopped (%d of them by a clock)", d.name, d.seen, stoppedAt[ids[i]], byClock)
 		}
 		for _, g := range d.gaps {
 			gaps++
@@ -448,6 +542,26 @@ func killRestartLosesNothing(t *testing.T, query string) {
 	if refused["internal"] > 0 {
 		t.Errorf("%d commands failed with an internal error", refused["internal"])
 	}
+
+	// The clocks ran out while the table stood still, and each wait that
+	// ran out passed its turn once: one command of its own, one
+	// turn-passed event, whoever applied it, across the kills and the
+	// switches.
+	var passedTurns, waitsApplied, passCommands int
+	if err := conn.QueryRow(context.Background(), `
+		SELECT (SELECT count(*) FROM events WHERE encounter_id = ANY($1) AND kind = $2),
+			(SELECT count(*) FROM deadlines WHERE encounter_id = ANY($1) AND outcome = 'applied'),
+			(SELECT count(DISTINCT (encounter_id, command_id)) FROM events WHERE encounter_id = ANY($1) AND kind = $2)`,
+		ids, engine.KindTurnPassed).Scan(&passedTurns, &waitsApplied, &passCommands); err != nil {
+		t.Fatal(err)
+	}
+	if passedTurns != passCommands {
+		t.Errorf("%d turns passed by %d commands", passedTurns, passCommands)
+	}
+	if switches < kills || passedTurns == 0 {
+		t.Errorf("%d switches, %d turns passed by the clock: the test did not switch clocks under load or let one run out", switches, passedTurns)
+	}
+	t.Logf("clocks: switched %d times, %d turns passed when a clock ran out, %d waits applied", switches, passedTurns, waitsApplied)
 
 	// The state a server loads — the latest snapshot kept, with the events
 	// after it folded in — is a replay of the whole log: the snapshots

@@ -22,6 +22,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/history"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/play"
@@ -69,7 +70,25 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	hub := realtime.NewHub(realtime.Config{
 		Events: db, Render: server.RenderFragments, RenderEntries: server.RenderEntries, Pages: server.Pages, Logger: log, Origins: origins,
 	})
-	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, DiceSecret: diceSecret, Publisher: hub})
+	// Turn deadlines, clocks and standing orders: every instance runs a
+	// worker; each wait is claimed by one (see internal/deadlines). Every
+	// update wakes it, so a clock's wait starts when the table moved on
+	// and an away player's standing orders answer at once.
+	hooks := hooksFrom(ctx)
+	now := clockOf(cfg, hooks)
+	worker := &deadlines.Worker{Store: db, Logger: log, Now: now}
+	if hooks.worker != nil {
+		hooks.worker(worker)
+	}
+	svc := play.New(play.Config{Store: db, Rulesets: rulesets, Logger: log, DiceSecret: diceSecret, Publisher: play.PublisherFunc(func(u play.Update) {
+		hub.Publish(u)
+		worker.Wake()
+	})})
+	worker.Table = svc
+	signer, err := linkSigner(ctx, db)
+	if err != nil {
+		return err
+	}
 
 	listenCtx, stopListen := context.WithCancel(context.Background())
 	defer stopListen()
@@ -100,9 +119,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 		go scheduledBackups(listenCtx, cfg, url, log)
 	}
 
-	// Turn deadlines: every instance runs a worker; each wait is claimed by
-	// one (see internal/deadlines).
-	go (&deadlines.Worker{Store: db, Table: svc, Logger: log}).Run(listenCtx)
+	go worker.Run(listenCtx)
 
 	// The outbox worker stops with listenCtx, after the live encounters
 	// have written their last commands (and notices).
@@ -110,7 +127,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, mailer, log)
+	notices, noticesDone, err := startNotices(listenCtx, db, rulesets, cfg, mailer, log, signer)
 	if err != nil {
 		return err
 	}
@@ -124,7 +141,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	if err != nil {
 		return err
 	}
-	srv := server.HTTPServer(newServer(db, svc, hub, notices, mailer, rulesets, origins, log, cfg))
+	srv := server.HTTPServer(newServer(db, svc, hub, notices, mailer, rulesets, origins, log, cfg, &deadlines.Service{Store: db, Now: now, Wake: worker.Wake}, signer))
 	scheme := "http"
 	if tlsSetup != nil {
 		scheme = "https"
@@ -171,7 +188,8 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 
 // newServer wires the HTTP layer's services to the database, the live
 // encounters and the hub.
-func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, mailer notify.Mailer, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config) *server.Server {
+func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *notify.Service, mailer notify.Mailer, rulesets *engine.Registry, origins *origin.Policy, log *slog.Logger, cfg config,
+	clocks *deadlines.Service, signer *links.Signer) *server.Server {
 	acc := accounts.New(db, accounts.Limits{Every: cfg.LoginRefill})
 	camps := campaigns.New(db)
 	prepare := prep.NewService(db, rulesets)
@@ -180,7 +198,7 @@ func newServer(db *store.DB, table *play.Service, hub *realtime.Hub, notices *no
 		Accounts: acc, Tokens: acc, Access: db,
 		Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: db,
+		Characters: characters.New(db, rulesets), Carry: carry.New(db, rulesets), Deadlines: clocks, Standing: db, Links: signer, ActLog: db,
 		History: hist, Sight: hist, Pictures: assets.New(db, assets.Limits{Quota: cfg.AssetQuota, Every: cfg.UploadRefill}), Notes: db, Webhooks: notices, Notices: notices, Table: table, Events: db, Hub: hub, Health: db,
 		Rulesets: rulesets, Logger: log, SecureCookies: cfg.SecureCookies, TrustedProxies: cfg.TrustedProxies, Origins: origins,
 		Resets: accounts.NewResets(db), ResetMail: mailer, PublicURL: cfg.PublicURL,
@@ -210,4 +228,14 @@ func sweep(ctx context.Context, db *store.DB, log *slog.Logger) {
 		case <-t.C:
 		}
 	}
+}
+
+// linkSigner signs the links notices carry with the key every instance
+// shares, made by the first that starts.
+func linkSigner(ctx context.Context, db *store.DB) (*links.Signer, error) {
+	key, err := db.ServerKey(ctx, "links", links.NewKey)
+	if err != nil {
+		return nil, err
+	}
+	return links.NewSigner(key), nil
 }

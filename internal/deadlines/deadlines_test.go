@@ -128,10 +128,10 @@ func TestFallbackAppliesOnceAcrossInstancesAndRestart(t *testing.T) {
 	}
 	waitingOn, startSeq := st.Core().Current(), st.Core().Seq
 
-	if err := dbA.SetDeadline(ctx, enc.ID, "", store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackNextTurn}); err != nil {
+	start := time.Now()
+	if err := dbA.SetDeadline(ctx, enc.ID, "", store.DeadlineSetting{After: 24 * time.Hour, RemindBefore: 2 * time.Hour, Fallback: store.FallbackNextTurn}, start); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	var clock struct {
 		sync.Mutex
 		at time.Time

@@ -59,9 +59,29 @@ func (tt *toyTable) ClaimDeadlines(context.Context, time.Time, time.Duration, in
 	return tt.due, nil // never marked done: every tick claims the wait again, as after a crash
 }
 func (tt *toyTable) FinishDeadline(context.Context, int64, string) error { return nil }
-func (tt *toyTable) EncounterPlayers(context.Context, string) (map[string]string, error) {
-	return tt.players, nil
+func (tt *toyTable) EncounterOwners(context.Context, string) (map[string]store.Owner, error) {
+	owners := map[string]store.Owner{}
+	for id, name := range tt.players {
+		owners[id] = store.Owner{UserID: "u-" + name, Name: name}
+	}
+	return owners, nil
 }
+func (tt *toyTable) ClockCandidates(context.Context) ([]store.ClockCandidate, error) { return nil, nil }
+func (tt *toyTable) StartClockWait(context.Context, store.ClockWait, time.Time) (bool, error) {
+	return false, nil
+}
+func (tt *toyTable) ClockBanks(context.Context, string) (map[string]time.Duration, error) {
+	return nil, nil
+}
+func (tt *toyTable) EncounterStanding(context.Context, string) (map[string]store.Standing, error) {
+	return nil, nil
+}
+func (tt *toyTable) StewardCandidates(context.Context) ([]store.StewardCandidate, error) {
+	return nil, nil
+}
+func (tt *toyTable) HoldAnswer(context.Context, store.Held) error              { return nil }
+func (tt *toyTable) HeldAnswers(context.Context, string) ([]store.Held, error) { return nil, nil }
+func (tt *toyTable) ReleaseHeld(context.Context, string, string) error         { return nil }
 func (tt *toyTable) LookupCommand(_ context.Context, _, _, id string) (store.CommandState, error) {
 	seq, ok := tt.applied[id]
 	return store.CommandState{Applied: ok, Seq: seq}, nil
@@ -107,8 +127,9 @@ func TestUnrevealedSealedAnswerFallsBackOnce(t *testing.T) {
 	if d := tt.st.Core().Decision(mine); d == nil || !tt.st.Core().AwaitsReveal(*d) {
 		t.Fatal("the hero's answer does not await its reveal")
 	}
-	if cmd, ok := deadlines.Fallback(enginetest.Toy{}, tt.st, tt.players, store.FallbackPause); !ok || cmd.Kind != engine.KindPause {
-		t.Fatalf("pause fallback: %+v %v", cmd, ok)
+	owners, _ := tt.EncounterOwners(context.Background(), "enc")
+	if step, ok := deadlines.Next(enginetest.Toy{}, tt.st, deadlines.Players{Owners: owners}, func(string) bool { return true }, store.FallbackPause, false); !ok || step.Command.Kind != engine.KindPause {
+		t.Fatalf("pause fallback: %+v %v", step.Command, ok)
 	}
 
 	waitSeq := tt.st.Core().Seq
@@ -130,10 +151,15 @@ func TestUnrevealedSealedAnswerFallsBackOnce(t *testing.T) {
 			t.Fatalf("tick %d: %d forfeits, want 1", tick, n)
 		}
 	}
-	if _, ok := tt.applied["deadline-7-reveals"]; !ok {
-		t.Fatalf("the forfeit is not the wait's command: %v", tt.applied)
+	for _, ev := range tt.log {
+		if ev.Kind == engine.KindDecisionForfeited && ev.Command != "deadline-7-0" {
+			t.Fatalf("the forfeit is not the wait's first step: %q", ev.Command)
+		}
 	}
 	if _, ok := tt.applied["deadline-7-end"]; ok {
+		for _, ev := range tt.log {
+			t.Logf("%s %s %s", ev.Command, ev.Kind, ev.Text)
+		}
 		t.Fatal("the default fallback went on to end the turn")
 	}
 	if d := tt.st.Core().Decision(mine); d != nil {

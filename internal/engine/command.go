@@ -24,6 +24,12 @@ type Viewer struct {
 	// character a player owns (combatant id → account name): decisions for
 	// those are the players' to answer (owner.go).
 	Players map[string]string `json:"players,omitempty"`
+	// Agent, when set, sends the command on the person's behalf:
+	// AgentStanding (the owner's standing order, with the owner's
+	// viewer and name) or AgentFallback (a timer's fallback, with a GM
+	// viewer). The server sets it, never a request; like Name it is not
+	// part of what the viewer sees, nor of Key.
+	Agent string `json:"-"`
 }
 
 // GMViewer is the game master's viewer.

@@ -183,7 +183,7 @@ const (
 func isCoreCommand(kind string) bool {
 	switch kind {
 	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer,
-		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout:
+		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout, KindPassTurn:
 		return true
 	}
 	return isStageCommand(kind)
@@ -202,7 +202,7 @@ func Spec(rs Ruleset, kind string) (CommandSpec, bool) {
 func decide(tx *Tx, cmd Command) error {
 	b := tx.Base()
 	spec, known := Spec(tx.rs, cmd.Kind)
-	if !known && !isCoreCommand(cmd.Kind) {
+	if (!known && !isCoreCommand(cmd.Kind)) || (cmd.Kind == KindPassTurn && (tx.viewer.Agent != AgentFallback || !tx.viewer.GM)) {
 		return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 	}
 	if cmd.Kind == KindChat || cmd.Kind == KindFreeRoll {
@@ -241,6 +241,8 @@ func decide(tx *Tx, cmd Command) error {
 			return err
 		}
 		return settle(tx)
+	case KindPassTurn:
+		return decidePassTurn(tx, cmd)
 	case KindAnswer:
 		if b.Status == StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")
@@ -333,7 +335,11 @@ func decideGM(tx *Tx, cmd Command) error {
 		if b.Status != StatusRunning {
 			return fray.Errorf(fray.EILLEGAL, "only a running encounter can be paused")
 		}
-		return tx.Emits(KindPaused, "", "The GM pauses the encounter.", nil)
+		text := "The GM pauses the encounter."
+		if tx.viewer.Agent == AgentFallback {
+			text = "Time ran out: the encounter pauses for the GM."
+		}
+		return tx.Emits(KindPaused, "", text, nil)
 	case KindResume:
 		if err := cmd.NoArgs(); err != nil {
 			return err

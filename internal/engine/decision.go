@@ -325,10 +325,10 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if a.Override && !tx.viewer.GM {
 		return fray.Errorf(fray.EFORBIDDEN, "only the GM may decide for another")
 	}
-	player := tx.viewer.playerOf(*d)
-	if player != "" && !a.Override {
+	if player := tx.viewer.playerOf(*d); player != "" && !a.Override {
 		return fray.Errorf(fray.EFORBIDDEN, "this decision is %s's to make: decide for %s only deliberately (override)", player, player)
 	}
+	label := tx.viewer.label(*d)
 	if d.Answered {
 		return fray.Errorf(fray.EILLEGAL, "this decision is already answered")
 	}
@@ -342,7 +342,7 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	case a.Commitment != "" && (a.Choice != "" || a.Values != nil):
 		return fray.Errorf(fray.EINVALID, "a commitment goes alone: the choice and its values are revealed later (unseal)")
 	case a.Commitment != "":
-		return tx.commit(*d, a.Commitment, by, player)
+		return tx.commit(*d, a.Commitment, by, label)
 	case d.Sealed && !tx.viewer.GM:
 		return fray.Errorf(fray.EINVALID, "this decision is sealed: commit to your answer (answer with a commitment), then reveal it (unseal) once everyone has answered")
 	}
@@ -353,7 +353,7 @@ func decideAnswer(tx *Tx, cmd Command) error {
 	if err != nil {
 		return err
 	}
-	return tx.answer(*d, a.Choice, values, by, player)
+	return tx.answer(*d, a.Choice, values, by, label)
 }
 
 // decideAcceptDefaults answers, as the GM, every decision waiting that has
@@ -396,7 +396,7 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 		if err != nil {
 			return err
 		}
-		if err := tx.answer(*d, d.Default, values, GM, tx.viewer.playerOf(*d)); err != nil {
+		if err := tx.answer(*d, d.Default, values, GM, tx.viewer.label(*d)); err != nil {
 			return err
 		}
 	}
@@ -406,8 +406,9 @@ func decideAcceptDefaults(tx *Tx, cmd Command) error {
 // answer records an answer. An open decision is resolved at once and
 // handed to the ruleset; a sealed one is kept secret until its group is
 // complete. When no decision is left waiting, the parked work resumes.
-// player, when not empty, is the player the GM decided for.
-func (tx *Tx) answer(d Decision, choice string, values Values, by, player string) error {
+// label says on whose behalf it was given (the GM deciding for a player,
+// a standing order, a fallback), when not by whoever answers d.
+func (tx *Tx) answer(d Decision, choice string, values Values, by string, label answerLabel) error {
 	b := tx.Base()
 	actor := ""
 	if d.For != GM {
@@ -415,11 +416,8 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 	}
 	if !d.Sealed {
 		steps := tx.stepsAfter([]string{d.ID})
-		text := d.Prompt + ": " + d.Label(choice)
-		if player != "" {
-			text = decidedForText(player, text)
-		}
-		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text}.withData(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: player}).With(d.concerns(b)...)); err != nil {
+		text := label.text(d.Prompt + ": " + d.Label(choice))
+		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text}.withData(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: label.Player, Via: label.Via}).With(d.concerns(b)...)); err != nil {
 			return err
 		}
 		return tx.resume([]Answered{{Decision: d, Choice: choice, Values: values, By: by}}, steps)
@@ -430,11 +428,8 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by, player string
 	}
 	// (Concatenated rather than formatted: every sealed answer's text,
 	// and fmt was a visible share of a simulation.)
-	answered, sealed := who+" has answered.", who+" answers "+strconv.Quote(d.Prompt)+": "+d.Label(choice)+" (sealed until everyone has answered)."
-	if player != "" {
-		answered, sealed = decidedForText(player, answered), decidedForText(player, sealed)
-	}
-	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: answered}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player}).With(d.concerns(b)...)); err != nil {
+	answered, sealed := label.text(who+" has answered."), label.text(who+" answers "+strconv.Quote(d.Prompt)+": "+d.Label(choice)+" (sealed until everyone has answered).")
+	if err := tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: answered}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: label.Player, Via: label.Via}).With(d.concerns(b)...)); err != nil {
 		return err
 	}
 	return tx.open(d, SealedAnswer{ID: d.ID, Choice: choice, Values: values, By: by}, sealed)

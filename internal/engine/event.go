@@ -187,9 +187,13 @@ type DecisionResolved struct {
 	Choice string `json:"choice"`
 	Values Values `json:"values,omitempty"`
 	By     string `json:"by"` // "gm" or the combatant whose controller answered
-	// DecidedFor is the player the GM decided for, when the GM took over
-	// a player's decision (owner.go).
+	// DecidedFor is the player on whose behalf the decision was answered:
+	// the GM took it over (owner.go), or, with Via, the player's standing
+	// order answered it or their time ran out (standing.go).
 	DecidedFor string `json:"decidedFor,omitempty"`
+	// Via is AgentStanding or AgentFallback when one of them answered;
+	// empty otherwise.
+	Via string `json:"via,omitempty"`
 }
 
 // DecisionAnswered is the data of KindDecisionAnswered: a sealed decision
@@ -198,6 +202,7 @@ type DecisionAnswered struct {
 	ID         string `json:"id"`
 	By         string `json:"by"`
 	DecidedFor string `json:"decidedFor,omitempty"` // as in DecisionResolved
+	Via        string `json:"via,omitempty"`        // as in DecisionResolved
 	// Commitment, when the answer was committed to rather than given: see
 	// Commitment (sealed.go).
 	Commitment string `json:"commitment,omitempty"`

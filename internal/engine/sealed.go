@@ -67,6 +67,10 @@ func Commitment(decision, choice string, values json.RawMessage, nonce string) (
 	return c, nil
 }
 
+// SealedOf returns the sealed answer kept for decision id, or nil: what a
+// server that holds a player's answer checks its commitment against.
+func (b *Base) SealedOf(id string) *SealedAnswer { return b.sealedOf(id) }
+
 // sealedOf returns the sealed answer kept for decision id, or nil.
 func (b *Base) sealedOf(id string) *SealedAnswer {
 	for i := range b.Sealed {
@@ -103,9 +107,10 @@ func (b *Base) awaitsReveal(d Decision) bool {
 	return s != nil && !s.Opened
 }
 
-// commit records a commitment to decision d's answer; player, when not
-// empty, is the player the GM committed for (override).
-func (tx *Tx) commit(d Decision, commitment, by, player string) error {
+// commit records a commitment to decision d's answer; label says on
+// whose behalf, when not by whoever answers d (the GM committing for a
+// player with override, a standing order).
+func (tx *Tx) commit(d Decision, commitment, by string, label answerLabel) error {
 	if !hashPattern.MatchString(commitment) {
 		return fray.Errorf(fray.EINVALID, "a commitment is a SHA-256 hash: 64 lowercase hexadecimal digits")
 	}
@@ -118,11 +123,8 @@ func (tx *Tx) commit(d Decision, commitment, by, player string) error {
 	if who == "the GM" {
 		who = "The GM"
 	}
-	text := who + " has answered."
-	if player != "" {
-		text = decidedForText(player, text)
-	}
-	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: text}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: player, Commitment: commitment}).With(d.concerns(b)...))
+	text := label.text(who + " has answered.")
+	return tx.Emit(Event{Kind: KindDecisionAnswered, Actor: actor, Text: text}.withData(DecisionAnswered{ID: d.ID, By: by, DecidedFor: label.Player, Via: label.Via, Commitment: commitment}).With(d.concerns(b)...))
 }
 
 // unsealArgs are an unseal command's arguments.

@@ -28,8 +28,8 @@ var layers = [][]string{
 	// (the hash chain, provable dice, sealed answers: a third party's
 	// verifier, over the dice derivation alone)
 	{"internal/board", "internal/proof"},
-	// the pure engine; password hashing and tokens
-	{"internal/engine", "internal/auth"},
+	// the pure engine; password hashing and tokens; signed links
+	{"internal/engine", "internal/auth", "internal/links"},
 	// character sheets and carry-over arithmetic; the notices' outbox
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with
@@ -48,8 +48,9 @@ var layers = [][]string{
 	// (notify: the notices' settings and the worker that delivers them)
 	{"internal/accounts", "internal/campaigns", "internal/prep", "internal/carry", "internal/history", "internal/assets", "internal/notify", "internal/deadlines", "web"},
 	// the campaign's characters (their files enter through prep's limits);
-	// a campaign moved between servers (its archive does too)
-	{"internal/characters", "internal/archive"},
+	// notices received as their targets do, for tests; a campaign moved
+	// between servers (its archive does too)
+	{"internal/characters", "internal/notify/notifytest", "internal/archive"},
 	// HTTP
 	{"internal/server"},
 	// the commands

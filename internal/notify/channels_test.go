@@ -1,300 +1,18 @@
 package notify_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/ecdh"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/hkdf"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/binary"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"math/big"
 	"mime/quotedprintable"
-	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/mail"
-	"net/textproto"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fray-vtt/fray/internal/notify"
+	"github.com/fray-vtt/fray/internal/notify/notifytest"
 	"github.com/fray-vtt/fray/internal/patience"
 )
-
-// browser is a push subscription's two ends: the browser's keys, and a
-// push service endpoint that decrypts what it is sent (RFC 8291) after
-// checking the sender's VAPID token (RFC 8292).
-type browser struct {
-	key  *ecdh.PrivateKey
-	auth []byte
-	srv  *httptest.Server
-
-	mu       sync.Mutex
-	got      []notify.PushPayload
-	raw      []string
-	requests int
-	vapidKey string // the "k" of every request (one server key)
-}
-
-func newBrowser(t *testing.T, status int) *browser {
-	t.Helper()
-	key, err := ecdh.P256().GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &browser{key: key, auth: make([]byte, 16)}
-	_, _ = rand.Read(b.auth)
-	b.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		b.requests++
-		if status != http.StatusCreated {
-			w.WriteHeader(status)
-			return
-		}
-		if err := b.checkVAPID(r); err != nil {
-			t.Errorf("VAPID: %v", err)
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		if r.Header.Get("Content-Encoding") != "aes128gcm" || r.Header.Get("TTL") == "" {
-			t.Errorf("push headers %v", r.Header)
-		}
-		plain, err := b.decrypt(body)
-		if err != nil {
-			t.Errorf("decrypt: %v", err)
-			w.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		var p notify.PushPayload
-		if err := json.Unmarshal(plain, &p); err != nil {
-			t.Errorf("payload %q: %v", plain, err)
-		}
-		b.got, b.raw = append(b.got, p), append(b.raw, string(plain))
-		w.WriteHeader(http.StatusCreated)
-	}))
-	t.Cleanup(b.srv.Close)
-	return b
-}
-
-func (b *browser) keys() (p256dh, auth string) {
-	return base64.RawURLEncoding.EncodeToString(b.key.PublicKey().Bytes()), base64.RawURLEncoding.EncodeToString(b.auth)
-}
-
-// decrypt opens an aes128gcm body (RFC 8188) encrypted for this browser
-// (RFC 8291): the header carries the salt, the record size and the
-// sender's one-time public key.
-func (b *browser) decrypt(body []byte) ([]byte, error) {
-	if len(body) < 21 {
-		return nil, errors.New("short body")
-	}
-	salt, rs, idlen := body[:16], binary.BigEndian.Uint32(body[16:20]), int(body[20])
-	if idlen != 65 || len(body) < 21+idlen {
-		return nil, fmt.Errorf("key id of %d bytes", idlen)
-	}
-	senderPub, err := ecdh.P256().NewPublicKey(body[21 : 21+idlen])
-	if err != nil {
-		return nil, err
-	}
-	record := body[21+idlen:]
-	if uint32(len(record)) > rs {
-		return nil, fmt.Errorf("record of %d bytes over its size %d", len(record), rs)
-	}
-	secret, err := b.key.ECDH(senderPub)
-	if err != nil {
-		return nil, err
-	}
-	info := append(append([]byte("WebPush: info\x00"), b.key.PublicKey().Bytes()...), senderPub.Bytes()...)
-	ikm, err := hkdf.Key(sha256.New, secret, b.auth, string(info), 32)
-	if err != nil {
-		return nil, err
-	}
-	prk, err := hkdf.Extract(sha256.New, ikm, salt)
-	if err != nil {
-		return nil, err
-	}
-	cek, err := hkdf.Expand(sha256.New, prk, "Content-Encoding: aes128gcm\x00", 16)
-	if err != nil {
-		return nil, err
-	}
-	nonce, err := hkdf.Expand(sha256.New, prk, "Content-Encoding: nonce\x00", 12)
-	if err != nil {
-		return nil, err
-	}
-	block, err := aes.NewCipher(cek)
-	if err != nil {
-		return nil, err
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	plain, err := gcm.Open(nil, nonce, record, nil)
-	if err != nil {
-		return nil, err
-	}
-	// The last record ends with the delimiter 2, then zero padding.
-	end := bytes.LastIndexFunc(plain, func(r rune) bool { return r != 0 })
-	if end < 0 || plain[end] != 2 {
-		return nil, errors.New("no last-record delimiter")
-	}
-	return plain[:end], nil
-}
-
-// checkVAPID verifies the request's "vapid t=<JWT>, k=<key>" header: an
-// ES256 token signed by k, for this endpoint's origin, not expired, with
-// a contact.
-func (b *browser) checkVAPID(r *http.Request) error {
-	h := r.Header.Get("Authorization")
-	rest, ok := strings.CutPrefix(h, "vapid ")
-	if !ok {
-		return fmt.Errorf("authorization %q", h)
-	}
-	var tok, k string
-	for _, part := range strings.Split(rest, ",") {
-		part = strings.TrimSpace(part)
-		if v, ok := strings.CutPrefix(part, "t="); ok {
-			tok = v
-		}
-		if v, ok := strings.CutPrefix(part, "k="); ok {
-			k = v
-		}
-	}
-	raw, err := base64.RawURLEncoding.DecodeString(k)
-	if err != nil {
-		return err
-	}
-	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), raw)
-	if err != nil {
-		return err
-	}
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 {
-		return fmt.Errorf("token %q", tok)
-	}
-	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
-	if err != nil || len(sig) != 64 {
-		return fmt.Errorf("signature of %d bytes", len(sig))
-	}
-	digest := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
-	if !ecdsa.Verify(pub, digest[:], new(big.Int).SetBytes(sig[:32]), new(big.Int).SetBytes(sig[32:])) {
-		return errors.New("the token's signature does not verify")
-	}
-	claimsJSON, err := base64.RawURLEncoding.DecodeString(parts[1])
-	if err != nil {
-		return err
-	}
-	var claims struct {
-		Aud string `json:"aud"`
-		Exp int64  `json:"exp"`
-		Sub string `json:"sub"`
-	}
-	if err := json.Unmarshal(claimsJSON, &claims); err != nil {
-		return err
-	}
-	if claims.Aud != "http://"+r.Host || claims.Exp < time.Now().Unix() || claims.Exp > time.Now().Add(25*time.Hour).Unix() || claims.Sub == "" {
-		return fmt.Errorf("claims %+v", claims)
-	}
-	if b.vapidKey != "" && b.vapidKey != k {
-		return errors.New("the server's key changed")
-	}
-	b.vapidKey = k
-	return nil
-}
-
-func (b *browser) payloads() []notify.PushPayload {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return append([]notify.PushPayload(nil), b.got...)
-}
-
-// smtpServer is a tiny SMTP server (RFC 5321, no extensions) that keeps
-// every message it is given.
-type smtpServer struct {
-	ln   net.Listener
-	mu   sync.Mutex
-	msgs []*mail.Message
-	raw  []string
-}
-
-func newSMTPServer(t *testing.T) *smtpServer {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &smtpServer{ln: ln}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go s.serve(c)
-		}
-	}()
-	return s
-}
-
-func (s *smtpServer) serve(c net.Conn) {
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
-	tp := textproto.NewConn(c)
-	reply := func(line string) { _ = tp.PrintfLine("%s", line) }
-	reply("220 localhost ESMTP test")
-	for {
-		line, err := tp.ReadLine()
-		if err != nil {
-			return
-		}
-		verb := strings.ToUpper(strings.Fields(line + " x")[0])
-		switch verb {
-		case "EHLO", "HELO":
-			reply("250 localhost")
-		case "MAIL", "RCPT", "NOOP", "RSET":
-			reply("250 OK")
-		case "DATA":
-			reply("354 go ahead")
-			data, err := tp.ReadDotBytes()
-			if err != nil {
-				return
-			}
-			m, err := mail.ReadMessage(bufio.NewReader(bytes.NewReader(data)))
-			if err == nil {
-				s.mu.Lock()
-				s.msgs, s.raw = append(s.msgs, m), append(s.raw, string(data))
-				s.mu.Unlock()
-			}
-			reply("250 queued")
-		case "QUIT":
-			reply("221 bye")
-			return
-		default:
-			reply("502 not implemented")
-		}
-	}
-}
-
-func (s *smtpServer) messages() ([]*mail.Message, []string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]*mail.Message(nil), s.msgs...), append([]string(nil), s.raw...)
-}
 
 // A player who chose push and e-mail for the campaign gets their turns and
 // their decisions, and the encounter's start and end, in their browser —
@@ -303,8 +21,8 @@ func (s *smtpServer) messages() ([]*mail.Message, []string) {
 func TestPushAndEmailReachThePlayer(t *testing.T) {
 	tb := newTable(t, "sw-zones-")
 	ctx := context.Background()
-	smtp := newSMTPServer(t)
-	mailer, err := notify.NewSMTP("smtp://"+smtp.ln.Addr().String(), "Fray <fray@example.com>")
+	smtp := notifytest.NewSMTPServer(t)
+	mailer, err := notify.NewSMTP("smtp://"+smtp.Addr(), "Fray <fray@example.com>")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,10 +31,10 @@ func TestPushAndEmailReachThePlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc := notify.NewService(tb.db, notify.ServiceConfig{Guard: notify.Guard{AllowPrivate: true}, EmailOffered: true, PushKey: pub})
-	phone, gone := newBrowser(t, http.StatusCreated), newBrowser(t, http.StatusGone)
-	for _, b := range []*browser{phone, gone} {
-		p256dh, auth := b.keys()
-		if err := svc.Subscribe(ctx, tb.sam.ID, b.srv.URL+"/push/abc", p256dh, auth); err != nil {
+	phone, gone := notifytest.NewBrowser(t, http.StatusCreated), notifytest.NewBrowser(t, http.StatusGone)
+	for _, b := range []*notifytest.Browser{phone, gone} {
+		p256dh, auth := b.Keys()
+		if err := svc.Subscribe(ctx, tb.sam.ID, b.Srv.URL+"/push/abc", p256dh, auth); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -343,17 +61,17 @@ func TestPushAndEmailReachThePlayer(t *testing.T) {
 	deadline := patience.Deadline()
 	for {
 		w.Step(ctx)
-		msgs, _ := smtp.messages()
-		if len(phone.payloads()) >= len(want) && len(msgs) >= len(want) {
+		msgs, _ := smtp.Messages()
+		if len(phone.Payloads()) >= len(want) && len(msgs) >= len(want) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("push %d, e-mail %d, want %d", len(phone.payloads()), len(msgs), len(want))
+			t.Fatalf("push %d, e-mail %d, want %d", len(phone.Payloads()), len(msgs), len(want))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	seen := map[int64]bool{}
-	for _, p := range phone.payloads() {
+	for _, p := range phone.Payloads() {
 		if want[p.Seq] == "" || string(want[p.Seq]) != p.Type || seen[p.Seq] {
 			t.Fatalf("push %+v; want %v", p, want)
 		}
@@ -362,7 +80,7 @@ func TestPushAndEmailReachThePlayer(t *testing.T) {
 			t.Fatalf("push payload %+v", p)
 		}
 	}
-	msgs, _ := smtp.messages()
+	msgs, _ := smtp.Messages()
 	for _, m := range msgs {
 		if m.Header.Get("To") != "<sam@example.com>" && m.Header.Get("To") != "sam@example.com" || !strings.HasPrefix(m.Header.Get("Subject"), "Fray: ") ||
 			!strings.HasSuffix(m.Header.Get("Message-Id"), "@fray>") {
@@ -383,7 +101,7 @@ func TestPushAndEmailReachThePlayer(t *testing.T) {
 	// The gone browser was forgotten after its first answers (the
 	// deliveries claimed with the first were tried at once).
 	subs, _ := tb.db.PushSubscriptions(ctx, tb.sam.ID)
-	if len(subs) != 1 || !strings.HasPrefix(subs[0].Endpoint, phone.srv.URL) || gone.requests == 0 || gone.requests > len(want) {
-		t.Fatalf("subscriptions %+v after %d requests to the gone one", subs, gone.requests)
+	if len(subs) != 1 || !strings.HasPrefix(subs[0].Endpoint, phone.Srv.URL) || gone.Requests() == 0 || gone.Requests() > len(want) {
+		t.Fatalf("subscriptions %+v after %d requests to the gone one", subs, gone.Requests())
 	}
 }

@@ -101,6 +101,9 @@ func mailText(m Message, publicURL string) string {
 		fmt.Fprintf(&b, "\nThe wait runs out at %s.\n", m.Due.UTC().Format("2006-01-02 15:04 MST"))
 	}
 	fmt.Fprintf(&b, "\nCampaign: %s\nEncounter: %s\n", m.Campaign.Name, m.Encounter.Name)
+	if m.Act != nil && strings.HasPrefix(m.Act.URL, "http") {
+		fmt.Fprintf(&b, "\nAct now: %s\n(a link for you alone, to use once, valid for a week)\n", m.Act.URL)
+	}
 	if m.Encounter.URL != "" {
 		fmt.Fprintf(&b, "Open it: %s\n", m.Encounter.URL)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/notify"
+	"github.com/fray-vtt/fray/internal/notify/notifytest"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
 )
@@ -76,21 +77,21 @@ func TestNoNoticeNamesAHiddenCombatantOrASealedChoice(t *testing.T) {
 			if len(hidden) == 0 {
 				t.Fatal("the example hides no one")
 			}
-			hook, phone, smtp := newReceiver(t), newBrowser(t, http.StatusCreated), newSMTPServer(t)
+			hook, phone, smtp := newReceiver(t), notifytest.NewBrowser(t, http.StatusCreated), notifytest.NewSMTPServer(t)
 			pub, priv, _ := notify.GenerateVAPIDKeys()
 			svc := notify.NewService(tb.db, notify.ServiceConfig{Guard: notify.Guard{AllowPrivate: true}, EmailOffered: true, PushKey: pub})
 			if _, err := svc.CreateWebhook(ctx, tb.campaign, tb.gm.ID, hook.srv.URL, notify.FormatJSON); err != nil {
 				t.Fatal(err)
 			}
-			p256dh, auth := phone.keys()
-			if err := svc.Subscribe(ctx, tb.sam.ID, phone.srv.URL+"/p", p256dh, auth); err != nil {
+			p256dh, auth := phone.Keys()
+			if err := svc.Subscribe(ctx, tb.sam.ID, phone.Srv.URL+"/p", p256dh, auth); err != nil {
 				t.Fatal(err)
 			}
 			_ = svc.SetEmail(ctx, tb.sam.ID, "sam@example.com")
 			if err := svc.SetChannels(ctx, tb.sam.ID, tb.campaign, true, true); err != nil {
 				t.Fatal(err)
 			}
-			mailer, _ := notify.NewSMTP("smtp://"+smtp.ln.Addr().String(), "fray@example.com")
+			mailer, _ := notify.NewSMTP("smtp://"+smtp.Addr(), "fray@example.com")
 			w := notify.NewWorker(notify.WorkerConfig{Store: tb.db, Rulesets: tb.rules, Guard: notify.Guard{AllowPrivate: true},
 				Mailer: mailer, Push: &notify.Pusher{PublicKey: pub, PrivateKey: priv, Contact: "mailto:ops@example.com"}})
 			for round := range 4 {
@@ -147,12 +148,10 @@ func TestNoNoticeNamesAHiddenCombatantOrASealedChoice(t *testing.T) {
 				_ = json.Unmarshal(r.body, &m)
 				all = append(all, sent{"webhook", m.Seq, string(r.body)})
 			}
-			phone.mu.Lock()
-			for i, p := range phone.got {
-				all = append(all, sent{"push", p.Seq, phone.raw[i]})
+			for i, p := range phone.Payloads() {
+				all = append(all, sent{"push", p.Seq, phone.Raw()[i]})
 			}
-			phone.mu.Unlock()
-			_, mails := smtp.messages()
+			_, mails := smtp.Messages()
 			eventNo := regexp.MustCompile(`event (\d+)`)
 			for _, m := range mails {
 				unfolded := strings.ReplaceAll(m, "=\r\n", "")
@@ -183,7 +182,7 @@ func TestNoNoticeNamesAHiddenCombatantOrASealedChoice(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%d notices checked (%d webhook, %d push, %d e-mail); hidden: %d, sealed answers: %d", len(all), len(hook.all()), len(phone.payloads()), len(mails), len(hidden), len(seals))
+			t.Logf("%d notices checked (%d webhook, %d push, %d e-mail); hidden: %d, sealed answers: %d", len(all), len(hook.all()), len(phone.Payloads()), len(mails), len(hidden), len(seals))
 		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/outbox"
 	"github.com/fray-vtt/fray/internal/store"
 )
@@ -29,6 +30,17 @@ type Message struct {
 	Text string `json:"text"`
 	// Due is when a reminder's wait runs out.
 	Due *time.Time `json:"due,omitempty"`
+	// Act, for a turn or a decision, lets its player act from the notice.
+	Act *Act `json:"act,omitempty"`
+}
+
+// Act is what a notice lets its reader do at once: URL is a signed,
+// single-use link (internal/links) to a page for the one decision, or to
+// their turn on the table; Answers are a decision's answers when it has
+// few (a push notification's buttons), each posted as the link's answer.
+type Act struct {
+	URL     string          `json:"url"`
+	Answers []engine.Choice `json:"answers,omitempty"`
 }
 
 // Ref names a campaign or an encounter; URL is its page.
@@ -58,22 +70,22 @@ func memberViewer(m store.NoticeMember) engine.Viewer {
 	return engine.PlayerViewer(m.Characters...)
 }
 
-// tell decides what recipient r is told about notice n, caused by ev in
+// told decides what recipient r is told about notice n, caused by ev in
 // an encounter now in state st: ok is false when they are told nothing —
 // the filter withholds the event from them, or it is not theirs to act on.
-func tell(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, owned []string) (title, text string, ok bool) {
+func told(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, owned []string) (title string, seen engine.Event, ok bool) {
 	seen, visible := engine.VisibleEvent(st, r.viewer, ev)
 	if !visible {
-		return "", "", false
+		return "", seen, false
 	}
 	if r.public {
 		if n.Type == outbox.Reminder || n.User != "" {
-			return "", "", false // a reminder is for whoever must act
+			return "", seen, false // a reminder is for whoever must act
 		}
-		return "", seen.Text, true
+		return "", seen, true
 	}
 	if n.User != "" && n.User != r.member.UserID {
-		return "", "", false
+		return "", seen, false
 	}
 	mine := func(ids ...string) bool {
 		for _, id := range ids {
@@ -102,13 +114,13 @@ func tell(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, 
 	case outbox.Turn:
 		var d engine.TurnStarted
 		if seen.Decode(&d) != nil || !(mine(d.Combatant) || mine(d.Acting...) || n.User != "") {
-			return "", "", false
+			return "", seen, false
 		}
 		title = "Your turn"
 	case outbox.Decision:
 		var d engine.DecisionOpened
 		if seen.Decode(&d) != nil || !(mine(d.Decision.For) || n.User != "") {
-			return "", "", false
+			return "", seen, false
 		}
 		title = "A decision waits for you"
 	case outbox.EncounterStarted:
@@ -117,14 +129,45 @@ func tell(st engine.State, n store.WaitingNotice, ev engine.Event, r recipient, 
 		title = "The encounter is over"
 	default:
 		if n.User == "" {
-			return "", "", false
+			return "", seen, false
 		}
 		title = "A reminder"
 	}
 	if n.Type == outbox.Reminder {
 		title = "Reminder: " + lowerFirst(title)
 	}
-	return title, seen.Text, true
+	return title, seen, true
+}
+
+// maxButtons is how many answers a decision may have for a push
+// notification to offer them as buttons (browsers show two at most).
+const maxButtons = 2
+
+// actOf is what the reader of a notice about seen (the event as they see
+// it) may do from it, as user (who must be signed in to follow the link):
+// nil unless it is a turn starting or a decision opening. A decision's
+// answers are offered when it has at most maxButtons and no field.
+func actOf(signer *links.Signer, base string, n store.WaitingNotice, seen engine.Event, user string) *Act {
+	if signer == nil || user == "" {
+		return nil
+	}
+	l := links.Link{User: user, Encounter: n.EncounterID, Seq: seen.Seq, Expires: n.Created.Add(links.Lifetime).Unix()}
+	var answers []engine.Choice
+	switch seen.Kind {
+	case engine.KindTurnStarted:
+	case engine.KindDecisionOpened:
+		var d engine.DecisionOpened
+		if seen.Decode(&d) != nil || d.Decision.ID == "" {
+			return nil
+		}
+		l.Decision = d.Decision.ID
+		if len(d.Decision.Options) > 0 && len(d.Decision.Options) <= maxButtons && len(d.Decision.Fields) == 0 {
+			answers = d.Decision.Options
+		}
+	default:
+		return nil
+	}
+	return &Act{URL: base + "/act/" + signer.Sign(l), Answers: answers}
 }
 
 func lowerFirst(s string) string {

@@ -39,6 +39,19 @@ type PushPayload struct {
 	Body  string `json:"body"`
 	URL   string `json:"url"`
 	Tag   string `json:"tag"` // one notification per encounter: a new one replaces the last
+	// Actions are a decision's answers as the notification's buttons: a
+	// click posts the answer to Act's API (/api/act/…) without opening a
+	// page. Act is the notice's signed link (also where a click on the
+	// notification itself leads).
+	Actions []PushAction `json:"actions,omitempty"`
+	Act     string       `json:"act,omitempty"`
+}
+
+// PushAction is one of a notification's buttons: Action is the answer's
+// value.
+type PushAction struct {
+	Action string `json:"action"`
+	Title  string `json:"title"`
 }
 
 // pushLimit keeps a payload well under the 4 KiB a push service takes
@@ -46,10 +59,22 @@ type PushPayload struct {
 const pushLimit = 1000
 
 func pushPayload(m Message) ([]byte, error) {
-	return json.Marshal(PushPayload{
+	p := PushPayload{
 		ID: m.ID, Type: string(m.Type), Seq: m.Seq, Title: clip(m.Title, 200), Body: clip(m.Text, pushLimit),
 		URL: "/encounters/" + m.Encounter.ID, Tag: "fray-" + m.Encounter.ID,
-	})
+	}
+	if m.Act != nil {
+		// The service worker opens only this site's paths: the link's.
+		path := m.Act.URL
+		if u, err := url.Parse(path); err == nil {
+			path = u.Path
+		}
+		p.URL, p.Act = path, path
+		for _, a := range m.Act.Answers {
+			p.Actions = append(p.Actions, PushAction{Action: a.Value, Title: clip(a.Label, 40)})
+		}
+	}
+	return json.Marshal(p)
 }
 
 // send makes one attempt at a push delivery.

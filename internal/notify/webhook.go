@@ -82,7 +82,7 @@ func DiscordBody(m Message) ([]byte, error) {
 		Embeds          []embed  `json:"embeds"`
 		AllowedMentions mentions `json:"allowed_mentions"`
 	}{
-		Content:  clip(fmt.Sprintf("**%s**: %s", m.Title, m.Text), discordContent),
+		Content:  discordContentOf(m),
 		Username: "Fray",
 		Embeds: []embed{{
 			Title:       clip(m.Title, discordTitle),
@@ -94,6 +94,16 @@ func DiscordBody(m Message) ([]byte, error) {
 		AllowedMentions: mentions{Parse: []string{}},
 	}
 	return json.Marshal(body)
+}
+
+// discordContentOf is a Discord message's text: the notice, and the link
+// its player acts from (only they may follow it).
+func discordContentOf(m Message) string {
+	link := ""
+	if m.Act != nil && strings.HasPrefix(m.Act.URL, "http") {
+		link = "\n[Act now](<" + m.Act.URL + ">)"
+	}
+	return clip(fmt.Sprintf("**%s**: %s", m.Title, m.Text), discordContent-utf8.RuneCountInString(link)) + link
 }
 
 // clip cuts s to at most n characters, marking the cut.

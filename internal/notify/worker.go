@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -53,6 +54,8 @@ type WorkerConfig struct {
 	Mailer Mailer
 	// Push sends Web Push messages; nil makes no push delivery.
 	Push *Pusher
+	// Links signs the links turn and decision notices carry (nil: none).
+	Links *links.Signer
 	// Lease is how long a claimed delivery is a worker's own before another
 	// may try it again (default 60 s); it must exceed Timeout.
 	Lease time.Duration
@@ -265,21 +268,27 @@ func (w *Worker) deliveries(e *encounterNow, n store.WaitingNotice, ev engine.Ev
 		out = append(out, store.NewDelivery{NoticeID: n.ID, ID: m.ID, Channel: channel, Target: target, User: user, Type: n.Type, Payload: payload})
 	}
 	if len(a.Webhooks) > 0 {
-		if _, text, ok := tell(e.state, n, ev, recipient{public: true, viewer: publicViewer}, a.Owned); ok {
+		if _, seen, ok := told(e.state, n, ev, recipient{public: true, viewer: publicViewer}, a.Owned); ok {
 			m := base
-			m.Title, m.Text = a.EncounterName, text
+			m.Title, m.Text = a.EncounterName, seen.Text
+			// The link in a channel the table reads is its player's: only
+			// they, signed in, may follow it.
+			if abs := w.link(""); abs != "" {
+				m.Act = actOf(w.cfg.Links, abs, n, seen, a.OwnerOf[whose(seen)])
+			}
 			for _, h := range a.Webhooks {
 				add(store.ChannelWebhook, h.ID, "", m)
 			}
 		}
 	}
 	for _, mem := range a.Members {
-		title, text, ok := tell(e.state, n, ev, recipient{member: mem, viewer: memberViewer(mem)}, a.Owned)
+		title, seen, ok := told(e.state, n, ev, recipient{member: mem, viewer: memberViewer(mem)}, a.Owned)
 		if !ok {
 			continue
 		}
 		m := base
-		m.Title, m.Text = title+" in "+a.EncounterName, text
+		m.Title, m.Text = title+" in "+a.EncounterName, seen.Text
+		m.Act = actOf(w.cfg.Links, w.link(""), n, seen, mem.UserID)
 		if w.cfg.Push != nil {
 			for _, p := range mem.Push {
 				add(store.ChannelPush, p, mem.UserID, m)
@@ -290,6 +299,24 @@ func (w *Worker) deliveries(e *encounterNow, n store.WaitingNotice, ev engine.Ev
 		}
 	}
 	return out
+}
+
+// whose is the character a turn or decision event is for ("" for none,
+// or the GM's).
+func whose(seen engine.Event) string {
+	switch seen.Kind {
+	case engine.KindTurnStarted:
+		var d engine.TurnStarted
+		if seen.Decode(&d) == nil {
+			return d.Combatant
+		}
+	case engine.KindDecisionOpened:
+		var d engine.DecisionOpened
+		if seen.Decode(&d) == nil {
+			return d.Decision.For
+		}
+	}
+	return ""
 }
 
 // link is the absolute URL of path on this server, "" without PublicURL.

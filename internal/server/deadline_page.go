@@ -10,9 +10,10 @@ import (
 )
 
 // handleDeadlineForm is the encounter page's turn-deadline form in the GM's
-// Menu: POST /encounters/{id}/deadline (GMs) with after, remind and
-// fallback sets or changes it; with clear it is removed. Back to the page
-// with what happened.
+// Menu: POST /encounters/{id}/deadline (GMs) with mode ("deadline" or
+// "clock"), after or bank and increment, remind and fallback sets or
+// changes it; with switch ("on" or "off") it is switched on or off; with
+// clear it is removed. Back to the page with what happened.
 func (s *Server) handleDeadlineForm(w http.ResponseWriter, r *http.Request) {
 	m, id, ok := s.encounterGM(w, r)
 	if !ok {
@@ -20,17 +21,32 @@ func (s *Server) handleDeadlineForm(w http.ResponseWriter, r *http.Request) {
 	}
 	err := r.ParseForm()
 	var done string
+	f := r.PostForm
 	switch {
 	case err != nil:
-	case r.PostForm.Has("clear"):
+	case f.Has("clear"):
 		err = s.Deadlines.ClearDeadline(r.Context(), id)
 		done = "Turn deadline cleared."
+	case f.Has("switch"):
+		on := f.Get("switch") == "on"
+		err = s.Deadlines.SwitchDeadline(r.Context(), id, on)
+		done = "Turn deadline switched off: live play, nothing runs out."
+		if on {
+			done = "Turn deadline switched on."
+		}
 	default:
+		j := deadlineJSON{After: f.Get("after"), RemindBefore: f.Get("remind"), Fallback: f.Get("fallback")}
+		if f.Get("mode") == "clock" {
+			j.After, j.Bank, j.Increment = "", f.Get("bank"), f.Get("increment")
+		}
 		var set store.DeadlineSetting
-		if set, err = parseDeadline(r.PostForm.Get("after"), r.PostForm.Get("remind"), r.PostForm.Get("fallback")); err == nil {
+		if set, err = parseDeadline(j); err == nil {
 			err = s.Deadlines.SetDeadline(r.Context(), id, m.user.ID, set)
 		}
 		done = "Turn deadline set: " + shortDuration(set.After) + "."
+		if set.Clock() {
+			done = "Clock set: " + shortDuration(set.Bank) + " each, plus " + orNothing(shortDuration(set.Increment)) + " a turn."
+		}
 	}
 	if err != nil {
 		setFlash(w, r, flashError, "The turn deadline was not changed: "+errMessage(err))
@@ -40,13 +56,26 @@ func (s *Server) handleDeadlineForm(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, encounterURL(id, "", r.URL.Query().Get("as"), nil), http.StatusSeeOther)
 }
 
+func orNothing(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}
+
 // deadlineForm is what the GM's deadline form shows: the current setting,
 // or the suggested one (24 h, a reminder 2 h before, the decisions'
-// defaults) when there is none.
+// defaults; for a clock, 3 h each plus 30 min a turn) when there is none.
 func deadlineForm(id, as string, d *store.DeadlineSetting) *web.DeadlineForm {
-	f := &web.DeadlineForm{URL: encounterURL(id, "/deadline", as, nil), After: "24h", RemindBefore: "2h", Fallback: store.FallbackDefault}
+	f := &web.DeadlineForm{URL: encounterURL(id, "/deadline", as, nil), After: "24h", RemindBefore: "2h", Fallback: store.FallbackDefault,
+		Bank: "3h", Increment: "30m"}
 	if d != nil {
-		f.Set, f.After, f.RemindBefore, f.Fallback = true, shortDuration(d.After), shortDuration(d.RemindBefore), d.Fallback
+		f.Set, f.RemindBefore, f.Fallback, f.Clock, f.Off = true, shortDuration(d.RemindBefore), d.Fallback, d.Clock(), d.Off
+		if d.Clock() {
+			f.Bank, f.Increment = shortDuration(d.Bank), shortDuration(d.Increment)
+		} else {
+			f.After = shortDuration(d.After)
+		}
 	}
 	return f
 }

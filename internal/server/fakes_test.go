@@ -15,10 +15,12 @@ import (
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
+	"github.com/fray-vtt/fray/internal/deadlines"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/history"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
@@ -734,8 +736,44 @@ func newWorld(t testing.TB, failing fail) *world {
 		Webhooks: fakeNotify{c, failing}, Notices: fakeNotify{c, failing},
 		Table: fakeTable{calls: c, state: st, fail: failing}, Events: fakeEvents{}, Hub: fakeHub{c}, Health: fakePinger{failing["Ping"]},
 		Rulesets: engine.NewRegistry(sheetToy{}), Pictures: fakePictures{c}, Sight: fakeSight{c}, Notes: fakeNotes{c},
+		Standing: fakeStanding{c}, Links: links.NewSigner(linkKey), ActLog: fakeActLog{c},
 	})
 	return &world{Server: srv, calls: c}
+}
+
+// linkKey signs the fake world's links; plLink is one to the player's
+// turn in the fake encounter.
+var (
+	linkKey = []byte("a key for the fake world's links!")
+	plLink  = links.NewSigner(linkKey).Sign(links.Link{User: "pl", Encounter: encounterID, Seq: 1, Expires: time.Now().Add(time.Hour).Unix()})
+)
+
+// fakeStanding is the store's standing orders.
+type fakeStanding struct{ *calls }
+
+func (f fakeStanding) UserStanding(ctx context.Context, campaign, user, ruleset string) (map[string]store.Standing, error) {
+	return map[string]store.Standing{}, nil
+}
+
+func (f fakeStanding) SetStanding(ctx context.Context, campaign, character, ruleset, user string, s store.Standing) error {
+	f.add("SetStanding " + character + " " + user)
+	return nil
+}
+
+// fakeActLog is what links need of the store.
+type fakeActLog struct{ *calls }
+
+func (f fakeActLog) LookupCommand(ctx context.Context, id, sender, cmdID string) (store.CommandState, error) {
+	return store.CommandState{}, nil
+}
+
+func (f fakeActLog) RewoundSince(ctx context.Context, id string, seq int64) (bool, error) {
+	return false, nil
+}
+
+func (f fakeActLog) HoldAnswer(ctx context.Context, h store.Held) error {
+	f.add("HoldAnswer " + h.Decision)
+	return nil
 }
 
 type fakeDeadlines struct{ *calls }
@@ -752,6 +790,15 @@ func (f fakeDeadlines) SetDeadline(ctx context.Context, id, userID string, s sto
 func (f fakeDeadlines) ClearDeadline(ctx context.Context, id string) error {
 	f.add("ClearDeadline " + id)
 	return nil
+}
+
+func (f fakeDeadlines) SwitchDeadline(ctx context.Context, id string, on bool) error {
+	f.add(fmt.Sprintf("SwitchDeadline %s %v", id, on))
+	return nil
+}
+
+func (f fakeDeadlines) ClockStatus(ctx context.Context, st engine.State, v engine.Viewer) (deadlines.Status, error) {
+	return deadlines.Status{On: true, Waiting: []deadlines.Left{}}, nil
 }
 
 func (f fakePrep) SetPortrait(ctx context.Context, kind, campaign, id, portrait string) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
+	"github.com/fray-vtt/fray/internal/deadlines"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/history"
@@ -61,7 +62,7 @@ func newStack(t *testing.T) *stack {
 	srv := New(Config{
 		Accounts: acc, Tokens: acc, Access: db, Campaigns: camps, Invites: camps, Members: camps,
 		Encounters: prepare, Drafts: prepare, StatBlocks: prepare,
-		Characters: characters.New(db, rules), Carry: carry.New(db, rules), Deadlines: db,
+		Characters: characters.New(db, rules), Carry: carry.New(db, rules), Deadlines: &deadlines.Service{Store: db}, Standing: db, ActLog: db,
 		History: history.New(db, rules), Table: table, Events: db, Hub: hub, Health: db, Rulesets: rules,
 	})
 	return &stack{srv: srv, table: table, proxy: proxy, db: db, setup: setup, rules: rules}

@@ -176,6 +176,18 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}/deadline", s.handleGetDeadline)
 		r.Put("/api/encounters/{id}/deadline", s.handlePutDeadline)
 		r.Delete("/api/encounters/{id}/deadline", s.handleDeleteDeadline)
+		r.Put("/api/encounters/{id}/deadline/on", s.handleSwitchDeadline)
+		r.Get("/api/encounters/{id}/clock", s.handleClock)
+		// act.go: acting from a notice's link
+		r.Get("/act/{token}", s.handleActPage)
+		r.Post("/act/{token}", s.handleActAnswer)
+		r.Get("/api/act/{token}", s.handleAPIActGet)
+		r.Post("/api/act/{token}", s.handleAPIAct)
+		// orders.go: standing orders
+		r.Get("/encounters/{id}/orders", s.handleOrdersPage)
+		r.Post("/encounters/{id}/orders", s.handleOrdersForm)
+		r.Get("/api/encounters/{id}/orders", s.handleAPIOrders)
+		r.Put("/api/encounters/{id}/orders", s.handleAPISetOrders)
 		// rulesets.go
 		r.Get("/api/rulesets", s.handleRulesets)
 	})

@@ -83,10 +83,12 @@ func text(t testing.TB, res *http.Response) string {
 
 // Who may use a route.
 const (
-	public = iota // anyone, signed in or not
-	user          // anyone signed in
-	member        // the campaign's members (the GM and the player)
-	gmOnly        // the campaign's GMs
+	public     = iota // anyone, signed in or not
+	user              // anyone signed in
+	member            // the campaign's members (the GM and the player)
+	gmOnly            // the campaign's GMs
+	playerOnly        // the campaign's players (a GM is refused: 403)
+	linkUser          // the user a link was sent to (anyone else: 403)
 )
 
 // route is one handler as the access test calls it.
@@ -225,6 +227,19 @@ var routes = []route{
 	{"PUT", "/api/encounters/enc/deadline", gmOnly, 200, nil, `{"after":"24h","remindBefore":"2h","fallback":"next-turn"}`, ""},
 	{"DELETE", "/api/encounters/enc/deadline", gmOnly, 204, nil, "", ""},
 	{"POST", "/encounters/enc/deadline", gmOnly, 303, url.Values{"after": {"24h"}, "fallback": {"pause"}}, "", ""},
+	{"PUT", "/api/encounters/enc/deadline/on", gmOnly, 200, nil, `{"on":false}`, ""},
+
+	{"GET", "/api/encounters/enc/clock", member, 200, nil, "", ""},
+	{"GET", "/encounters/enc/orders", member, 200, nil, "", ""},
+	{"GET", "/api/encounters/enc/orders", member, 200, nil, "", ""},
+	{"POST", "/encounters/enc/orders", member, 303, url.Values{"character": {"hero"}, "away": {"on"}}, "", ""},
+	{"PUT", "/api/encounters/enc/orders", playerOnly, 200, nil, `{"character":"hero","away":true,"orders":{}}`, ""},
+
+	// A link to the player's turn (act.go): the table, for them alone.
+	{"GET", "/act/" + plLink, linkUser, 303, nil, "", ""},
+	{"GET", "/api/act/" + plLink, linkUser, 200, nil, "", ""},
+	{"POST", "/act/" + plLink, linkUser, 400, url.Values{"choice": {"x"}}, "", ""},
+	{"POST", "/api/act/" + plLink, linkUser, 400, nil, `{"choice":"x"}`, ""},
 }
 
 // TestEveryRouteChecksAccess calls every handler as someone signed out, a
@@ -245,9 +260,11 @@ func TestEveryRouteChecksAccess(t *testing.T) {
 					want = http.StatusSeeOther
 				}
 			case rt.who == user:
+			case rt.who == linkUser && who != "pl":
+				want = http.StatusForbidden
 			case who == "st":
 				want = http.StatusNotFound
-			case who == "pl" && rt.who == gmOnly:
+			case who == "pl" && rt.who == gmOnly, who == "gm" && rt.who == playerOnly:
 				want = http.StatusForbidden
 			}
 			name := rt.method + " " + rt.path + " as " + who
@@ -262,7 +279,9 @@ func TestEveryRouteChecksAccess(t *testing.T) {
 				}
 				if want != rt.ok {
 					for _, c := range w.calls.log {
-						if !strings.HasPrefix(c, "Current ") && !strings.HasPrefix(c, "Latest ") {
+						// Following a link counts against a rate limit,
+						// refused or not: that is what the limit is for.
+						if !strings.HasPrefix(c, "Current ") && !strings.HasPrefix(c, "Latest ") && !strings.HasPrefix(c, "Allow act:") {
 							t.Fatalf("refused with %d, but the service was called: %s", want, c)
 						}
 					}

@@ -16,6 +16,7 @@ import (
 	"net/http"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/origin"
 	"github.com/fray-vtt/fray/internal/realtime"
@@ -36,17 +37,23 @@ type Config struct {
 	Characters Characters
 	Carry      Carry
 	Deadlines  Deadlines
-	History    History
-	Webhooks   Webhooks
-	Notices    Notices
-	Table      Table
-	Events     EventLog
-	Hub        Hub
-	Pictures   Pictures
-	Sight      PictureSight
-	Notes      CampaignNotes
-	Health     Pinger
-	Rulesets   *engine.Registry
+	// Standing is the players' standing orders (orders.go).
+	Standing StandingOrders
+	// Links checks the links notices carry, ActLog what following one
+	// needs (act.go).
+	Links    *links.Signer
+	ActLog   ActLog
+	History  History
+	Webhooks Webhooks
+	Notices  Notices
+	Table    Table
+	Events   EventLog
+	Hub      Hub
+	Pictures Pictures
+	Sight    PictureSight
+	Notes    CampaignNotes
+	Health   Pinger
+	Rulesets *engine.Registry
 	// Odds runs drafts' encounter odds (a *simulate.Jobs with its
 	// defaults when nil).
 	Odds   Odds

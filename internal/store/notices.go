@@ -238,6 +238,8 @@ type NoticeAudience struct {
 	// Owned are the ids of every character a player owns in the
 	// campaign: the others are the GM's to play.
 	Owned []string
+	// OwnerOf is the user id of the player who owns each of them.
+	OwnerOf map[string]string
 }
 
 // NoticeMember is a member who chose at least one channel for the
@@ -260,7 +262,7 @@ func (db *DB) NoticeAudience(ctx context.Context, encounterID string) (NoticeAud
 		return NoticeAudience{}, encounterNotFound(encounterID)
 	}
 	var a NoticeAudience
-	var hooks [][]string
+	var hooks, owned [][]string
 	var members []struct {
 		UserID     string   `json:"u"`
 		Name       string   `json:"n"`
@@ -281,16 +283,21 @@ func (db *DB) NoticeAudience(ctx context.Context, encounterID string) (NoticeAud
 			FROM campaign_members m JOIN users u ON u.id = m.user_id
 			JOIN notice_settings s ON s.campaign_id = m.campaign_id AND s.user_id = m.user_id AND (s.push OR s.email)
 			WHERE m.campaign_id = c.id), '[]'),
-			ARRAY(SELECT o.character_id FROM character_owners o JOIN campaign_members m
+			ARRAY(SELECT ARRAY[o.character_id, o.user_id::text] FROM character_owners o JOIN campaign_members m
 				ON m.campaign_id = o.campaign_id AND m.user_id = o.user_id AND m.role = 'player'
 				WHERE o.campaign_id = c.id ORDER BY o.character_id)
 		FROM encounters e JOIN campaigns c ON c.id = e.campaign_id
-		WHERE e.id = $1::uuid`, encounterID).Scan(&a.CampaignID, &a.CampaignName, &a.EncounterName, &a.Ruleset, &hooks, &members, &a.Owned)
+		WHERE e.id = $1::uuid`, encounterID).Scan(&a.CampaignID, &a.CampaignName, &a.EncounterName, &a.Ruleset, &hooks, &members, &owned)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return NoticeAudience{}, encounterNotFound(encounterID)
 	}
 	if err != nil {
 		return NoticeAudience{}, fmt.Errorf("store: notice audience: %w", err)
+	}
+	a.OwnerOf = map[string]string{}
+	for _, o := range owned {
+		a.Owned = append(a.Owned, o[0])
+		a.OwnerOf[o[0]] = o[1]
 	}
 	for _, h := range hooks {
 		a.Webhooks = append(a.Webhooks, Webhook{ID: h[0], CampaignID: a.CampaignID, URL: h[1], Format: h[2]})

@@ -55,8 +55,9 @@ func TestMigrateAccountsDownUp(t *testing.T) {
 		return names
 	}
 	all := strings.Join([]string{"api_tokens", "assets", "bestiary", "campaign_members", "campaigns", "carry_overs", "character_owners",
-		"character_revisions", "characters", "commands", "deadlines", "deliveries", "dice_secrets", "draft_steps", "drafts", "encounter_deadlines", "encounters", "events", "invites", "notice_settings", "notices",
-		"password_resets", "push_subscriptions", "rate_limits", "sessions", "snapshots", "users", "vapid_keys", "webhooks"}, ",")
+		"character_revisions", "characters", "clock_banks", "commands", "deadlines", "deliveries", "dice_secrets", "draft_steps", "drafts", "encounter_deadlines", "encounters", "events",
+		"held_answers", "invites", "notice_settings", "notices",
+		"password_resets", "push_subscriptions", "rate_limits", "server_keys", "sessions", "snapshots", "standing_orders", "users", "vapid_keys", "webhooks"}, ",")
 	if got := strings.Join(tables(), ","); got != all {
 		t.Fatalf("tables after up: %s, want %s", got, all)
 	}

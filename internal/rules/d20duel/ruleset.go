@@ -44,7 +44,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Two-d20 duels", Options: optionSpecs,
 	New: newEncounter, Start: newRound, Settle: settle, CanAct: inApproach,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdWait),
 	// The GM's commands name no actor and may be issued while decisions
 	// wait: a duel is a chain of decisions, and these leave them alone
 	// (the steps that resume re-check what they change).
@@ -72,6 +72,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	},
 	// A sealed set of stances or a pair's maneuvers come together; every
 	// other decision alone.
+	Prompts: prompts,
 	Decisions: []kit.DecisionSpec[*State, *Fighter]{
 		kit.OnAnswers(DecStance, answerStances),
 		kit.OnAnswers(DecManeuver, answerManeuver),

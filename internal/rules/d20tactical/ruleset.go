@@ -36,7 +36,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "d20 Modern — tactical grid", Options: optionSpecs,
 	New: newEncounter, Start: rollInitiative, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdMove, Decide: decideMove},
 		{Kind: CmdStep, Decide: decideStep},
@@ -80,6 +80,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnStep(stepObject, askObject),
 	},
 	// Each decision's data is a Cont, its own context.
+	Prompts: prompts,
 	Decisions: []kit.DecisionSpec[*State, *Fighter]{
 		kit.OnAnswer(DecReaction, answerReaction),
 		kit.OnAnswer(DecReady, answerReady),

@@ -45,7 +45,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Symbaroum — d20 under (grid or distance categories)", Options: optionSpecs,
 	New: newEncounter, Start: startFight, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: pass,
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdMove, Decide: decideMove}, {Kind: CmdEngage, Decide: decideEngage}, {Kind: CmdFlank, Decide: decideFlank},
 		{Kind: CmdAdvance, Decide: decideAdvance}, {Kind: CmdRetreat, Decide: decideRetreat}, {Kind: CmdWithdraw, Decide: decideWithdraw},
@@ -79,6 +79,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnStep(stepLadder, runLadderMove),
 		kit.OnStep(stepSurpriseDone, func(tx *Tx, _ kit.None) error { return surpriseDone(tx) }),
 	},
+	Prompts:   prompts,
 	Decisions: decisions,
 	Events:    events,
 })}
@@ -372,4 +373,17 @@ func canAct(st *State, f *Fighter) error {
 // Description implements engine.Describer.
 func (Ruleset) Description() string {
 	return "Symbaroum: players roll a d20 under an attribute, with second chances, Toughness against armour, pain and death tests — on a 2 m grid or distance categories."
+}
+
+// pass is how a fighter's turn passes when its player's time runs out: a
+// death test for one dying (the only thing it may do), else the end of
+// the turn.
+func pass(st *State, f *Fighter) string {
+	if st.Combatant(f.ID).Down {
+		if f.Dying {
+			return CmdDeathTest
+		}
+		return ""
+	}
+	return CmdEndTurn
 }

@@ -48,7 +48,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Open-ended d6 — range bands", Options: optionSpecs,
 	New: newEncounter, Start: newRound, Settle: settle, CanAct: canAct,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	// The combatants' commands, and the GM's (terrain, placement,
 	// rulings), which name no actor.
 	Commands: []kit.Command[*State, *Fighter]{
@@ -75,6 +75,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	},
 	// An Extreme range duel's two skills come together; the rest alone,
 	// each with its Cont.
+	Prompts: prompts,
 	Decisions: []kit.DecisionSpec[*State, *Fighter]{
 		kit.OnAnswers(DecDuel, answerDuel),
 		kit.OnAnswer(DecDefense, answerDefense),

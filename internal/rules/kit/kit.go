@@ -88,6 +88,17 @@ type Rules[S State[F], F comparable] struct {
 	Editor board.Editor
 	// Actions are the commands v may issue now, for the page and bots.
 	Actions func(st S, v engine.Viewer) []engine.Action
+	// Prompts are the decisions asked of a combatant that its player's
+	// standing orders may answer while the player is away or out of time
+	// (see engine.Prompter); each kind must be one of Decisions.
+	Prompts []Prompt[S, F]
+	// Pass is the command, with no arguments, by which fighter f passes
+	// its turn doing nothing (the ruleset's own end of a turn; the one
+	// thing a fighter in a bad way may still do): what a timer sends when
+	// a player's time runs out on their turn; "" when it cannot (a timer
+	// pauses instead). Nil: no fighter can. PassWith(kind) is a Pass that
+	// is always kind.
+	Pass func(st S, f F) string
 }
 
 // Ruleset is a Rules made into an engine.Ruleset (and an engine.Stepper,
@@ -101,6 +112,8 @@ type Ruleset[S State[F], F comparable] struct {
 	steps     map[string]func(*Tx[S, F], engine.Step) error
 	decisions map[string]DecisionSpec[S, F]
 	events    map[string]func(S, engine.Event) error
+	prompts   []engine.PromptSpec
+	holds     map[string]func(S, engine.Decision) bool // "kind/condition"
 }
 
 // New makes r a ruleset. A malformed description — a required part
@@ -145,7 +158,60 @@ func New[S State[F], F comparable](r Rules[S, F]) *Ruleset[S, F] {
 		once("event", e.Kind, seen)
 		rs.events[e.Kind] = e.apply
 	}
+	rs.holds = map[string]func(S, engine.Decision) bool{}
+	for _, p := range r.Prompts {
+		if _, ok := rs.decisions[p.Kind]; !ok {
+			panic(fmt.Sprintf("kit: %s: prompt %q is not a declared decision", r.ID, p.Kind))
+		}
+		spec := engine.PromptSpec{Kind: p.Kind, Label: p.Label, Help: p.Help, Answers: p.Answers}
+		for _, c := range p.Conditions {
+			if c.Holds == nil {
+				panic(fmt.Sprintf("kit: %s: prompt %q: condition %q has no test", r.ID, p.Kind, c.Value))
+			}
+			spec.Conditions = append(spec.Conditions, engine.Choice{Value: c.Value, Label: c.Label})
+			rs.holds[p.Kind+"/"+c.Value] = c.Holds
+		}
+		rs.prompts = append(rs.prompts, spec)
+	}
+	if err := engine.CheckPrompts(rs.prompts); err != nil {
+		panic(fmt.Sprintf("kit: %s: %v", r.ID, err))
+	}
 	return rs
+}
+
+// PassWith is a Rules.Pass that passes every fighter's turn with kind.
+func PassWith[S State[F], F comparable](kind string) func(S, F) string {
+	return func(S, F) string { return kind }
+}
+
+// Prompts implements engine.Prompter.
+func (r *Ruleset[S, F]) Prompts() []engine.PromptSpec { return slices.Clone(r.prompts) }
+
+// Holds implements engine.Prompter.
+func (r *Ruleset[S, F]) Holds(s engine.State, d engine.Decision, condition string) bool {
+	h, ok := r.holds[d.Kind+"/"+condition]
+	st, err := r.state(s)
+	return ok && err == nil && h(st, d)
+}
+
+// Pass implements engine.Passer: the ruleset's Pass, when it declares a
+// command of its own.
+func (r *Ruleset[S, F]) Pass(s engine.State, actor string) string {
+	var zero F
+	st, err := r.state(s)
+	if err != nil || r.rules.Pass == nil {
+		return ""
+	}
+	f := st.Fighter(actor)
+	if f == zero {
+		return ""
+	}
+	if kind := r.rules.Pass(st, f); kind != "" {
+		if _, ok := r.commands[kind]; ok {
+			return kind
+		}
+	}
+	return ""
 }
 
 // ID implements engine.Ruleset.

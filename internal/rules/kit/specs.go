@@ -142,3 +142,30 @@ func EndTurn[S State[F], F comparable](kind string, then func(tx *Tx[S, F]) erro
 		return then(tx)
 	}
 }
+
+// Prompt declares a kind of decision a ruleset asks a combatant that its
+// player's standing orders may answer: the answers an order may give
+// (values of the decision's options) and the conditions it may test
+// besides engine.Always. See engine.PromptSpec.
+type Prompt[S State[F], F comparable] struct {
+	Kind, Label, Help string
+	Answers           []engine.Choice
+	Conditions        []Condition[S, F]
+}
+
+// Condition is one condition of a Prompt: Value names it, Label is how the
+// player reads it ("the hit would take me out"); make one with When.
+type Condition[S State[F], F comparable] struct {
+	Value, Label string
+	Holds        func(st S, d engine.Decision) bool
+}
+
+// When declares a condition tested on the decision's data (what
+// Tx.AskWith stored with it) as a T, the state and the decision: a
+// decision whose data does not decode does not meet it.
+func When[S State[F], F comparable, T any](value, label string, fn func(st S, data T, d engine.Decision) bool) Condition[S, F] {
+	return Condition[S, F]{Value: value, Label: label, Holds: func(st S, d engine.Decision) bool {
+		data, err := decode[T](d.Data)
+		return err == nil && fn(st, data, d)
+	}}
+}

@@ -37,7 +37,7 @@ func New() engine.Ruleset { return ruleset }
 var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Savage Worlds — zones", Options: optionSpecs,
 	New: newEncounter, Start: newRound, Settle: settle,
-	Board: project, Editor: editor, Actions: actions,
+	Board: project, Editor: editor, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	// Every command is a fighter's, but the GM's rulings (The Drop, a
 	// zone's cover), which name no actor.
 	Commands: []kit.Command[*State, *Fighter]{
@@ -75,6 +75,7 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnStep(stepInterrupt, runInterruptStep),
 	},
 	// Each decision's data is a Cont, its own context.
+	Prompts: prompts,
 	Decisions: []kit.DecisionSpec[*State, *Fighter]{
 		kit.OnAnswer(DecSoak, answerSoak),
 		kit.OnAnswer(DecReroll, answerReroll),

@@ -95,13 +95,19 @@ var ruleset = kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Kit skirmish (a test ruleset)",
 	Options: []engine.OptionSpec{kit.IntOption(OptHP, "Hit points", "Hit points every fighter starts with.", 2, 1, 10)},
 	New:     newEncounter, Start: newRound,
-	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions,
+	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdStrike, Decide: decideStrike},
 		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},
 		{Kind: CmdHeal, GM: true, Decide: decideHeal},
 	},
 	Decisions: []kit.DecisionSpec[*State, *Fighter]{kit.OnAnswer(DecParry, answerParry)},
+	Prompts: []kit.Prompt[*State, *Fighter]{{Kind: DecParry, Label: "Parry a blow",
+		Answers: kit.Choices("parry", "Parry", "take", "Take the blow"),
+		Conditions: []kit.Condition[*State, *Fighter]{kit.When[*State, *Fighter]("last", "the blow would take me out", func(st *State, p parry, _ engine.Decision) bool {
+			f := st.Fighter(p.Target)
+			return f != nil && f.HP <= 1
+		})}}},
 	Events: []kit.EventSpec[*State]{
 		kit.OnEvent(KindStruck, func(st *State, d Struck) error { return st.setHP(d.Target, d.HP) }),
 		kit.OnEvent(KindHealed, func(st *State, d Healed) error { return st.setHP(d.Fighter, d.HP) }),
