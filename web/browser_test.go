@@ -93,6 +93,9 @@ func TestBrowserScript(t *testing.T) {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/manifest.webmanifest", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, Static, "static/manifest.webmanifest")
+	})
 	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
 		fs.mu.Lock()
 		defer fs.mu.Unlock()
