@@ -34,11 +34,6 @@ const hang = 3 * time.Minute
 // Hang is the deadline of one step, scaled by FRAY_TEST_SLOW.
 func Hang() time.Duration { return scaled(hang) }
 
-// Long is the deadline of a step that is many steps at once: a whole fight
-// played through the API, a server restarted with its database, a browser
-// drawing every example.
-func Long() time.Duration { return scaled(4 * hang) }
-
 // Slow is FRAY_TEST_SLOW: a factor (1 by default, ≥ 1) by which every
 // deadline is multiplied, for a machine slower than a loaded two-core one.
 func Slow() float64 {
