@@ -1355,6 +1355,13 @@
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
     if (close) dismiss(close.closest('.card'));
+    // A folded or shortened card clicked opens whole (and closes again).
+    const card = !close && e.target instanceof Element ? e.target.closest('#cards .card') : null;
+    if (card && (card.classList.contains('folded') || card.classList.contains('compact') || card.classList.contains('whole'))) {
+      card.classList.toggle('whole', !card.classList.contains('whole'));
+      card.classList.remove('compact');
+      fitTray();
+    }
     if (e.target instanceof Element && e.target.closest('#cards-toggle')) setTrayOpen(!tray.classList.contains('open'));
   });
 
@@ -1946,15 +1953,13 @@
       timers.delete(old);
       old.remove();
     }
-    // A card too long for the tray drops its modifiers and asides, then
-    // if need be shows its totals only, then only two lines of its words
-    // and its last two totals (the log has every word and die).
+    // A card too long for the tray puts each roll in a line — its dice
+    // and every modifier kept, its headline whole — and the tray scrolls
+    // on below its headline; a card opened whole stays so.
     const last = cards.lastElementChild;
     if (last && !last.classList.contains('leaving')) {
-      last.classList.remove('compact', 'folded', 'tight');
-      for (const step of ['compact', 'folded', 'tight']) {
-        if (over()) last.classList.add(step);
-      }
+      last.classList.remove('compact', 'folded');
+      if (over() && !last.classList.contains('whole')) last.classList.add('compact');
     }
     showNewest();
   }
