@@ -99,6 +99,7 @@ type OptionView struct {
 type ZoneRow struct {
 	ID, Name, Description string
 	X, Y                  *int // its place on the map, when set
+	W, H                  int  // the columns and rows it spans there (0: one)
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice
@@ -287,6 +288,14 @@ func boardHint(model string) string {
 		return "Click a rung between two sides to set how far apart they start. Bestiary entries can be dropped anywhere on the board."
 	}
 	return ""
+}
+
+// spanValue is a zone's span for a form: empty for the default of one.
+func spanValue(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 func intp(p *int) string {

@@ -89,6 +89,9 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 				return fmt.Errorf("battlefield: zone %q: its place on the map is a column and a row from 0 to %d", z.ID, MaxZonePlace)
 			}
 		}
+		if err := CheckSpan(z); err != nil {
+			return fmt.Errorf("battlefield: %w", err)
+		}
 		if err := checkProps(z.Props, "zone "+z.ID); err != nil {
 			return err
 		}
@@ -141,6 +144,21 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 		if err := checkProps(st.Props, id); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckSpan checks a zone's size on the page's map: W and H from 0 (one
+// column or row) and, with its place, within the map's 12 columns and
+// rows.
+func CheckSpan(z ZoneSetup) error {
+	side := MaxZonePlace + 1
+	x, y := 0, 0
+	if z.X != nil && z.Y != nil {
+		x, y = *z.X, *z.Y
+	}
+	if z.W < 0 || z.H < 0 || x+max(z.W, 1) > side || y+max(z.H, 1) > side {
+		return fmt.Errorf("zone %q: it spans %d × %d columns and rows from column %d, row %d: the map has %d of each", z.ID, max(z.W, 1), max(z.H, 1), x, y, side)
 	}
 	return nil
 }

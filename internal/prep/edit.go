@@ -155,20 +155,36 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			}
 			x, y = &cx, &cy
 		}
+		// The columns and rows it spans there (a drawn rectangle's).
+		w, h := 0, 0
+		if val("w") != "" || val("h") != "" {
+			if x == nil {
+				return bad("a zone's size on the map needs its place (column and row)")
+			}
+			if w, err = num("w", "The columns a zone spans", 1, 12); err != nil {
+				return err
+			}
+			if h, err = num("h", "The rows a zone spans", 1, 12); err != nil {
+				return err
+			}
+			if *x+w > 12 || *y+h > 12 {
+				return bad("a zone of %d × %d from column %d, row %d does not fit the map's 12 columns and rows", w, h, *x, *y)
+			}
+		}
 		if op == "zone-add" {
 			used := map[string]bool{}
 			for _, z := range b.Zones {
 				used[z.ID] = true
 			}
 			b.Zones = append(b.Zones, board.ZoneSetup{ID: sheet.UniqueSlug(name, used), Name: name, Description: val("description"),
-				Adjacent: []string{}, Props: props, X: x, Y: y})
+				Adjacent: []string{}, Props: props, X: x, Y: y, W: w, H: h})
 			break
 		}
 		z, err := zone(val("zone"))
 		if err != nil {
 			return err
 		}
-		z.Name, z.Description, z.Props, z.X, z.Y = name, val("description"), props, x, y
+		z.Name, z.Description, z.Props, z.X, z.Y, z.W, z.H = name, val("description"), props, x, y, w, h
 	case "zone-remove":
 		if _, err := zone(val("zone")); err != nil {
 			return err

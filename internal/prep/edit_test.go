@@ -95,6 +95,14 @@ func TestEditZones(t *testing.T) {
 	if b.Zones[0].Name != "The ford" || len(b.Zones[0].Props) != 0 || *b.Zones[0].X != 2 || *b.Zones[0].Y != 1 {
 		t.Errorf("update: %+v", b.Zones[0])
 	}
+	// A drawn rectangle's size is kept; it must fit the map's frame.
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "9", "y", "1", "w", "3", "h", "4"))
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "10", "y", "1", "w", "3", "h", "4"), "does not fit")
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "w", "3", "h", "4"), "needs its place")
+	b, _ = ReadBattlefield(*s)
+	if z := b.Zones[0]; *z.X != 9 || z.W != 3 || z.H != 4 {
+		t.Errorf("drawn: %+v", z)
+	}
 	must(t, edit(t, s, zonesEditor, "zone-remove", "zone", "ford"))
 	b, _ = ReadBattlefield(*s)
 	if len(b.Zones) != 1 || len(b.Zones[0].Adjacent) != 0 || len(b.Melees) != 0 || StartOf(s.Combatants[0]).Zone != "" {

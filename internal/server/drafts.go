@@ -346,7 +346,7 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		names[z.ID] = z.Name
 	}
 	for _, z := range bf.Zones {
-		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, Props: z.Props,
+		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, W: z.W, H: z.H, Props: z.Props,
 			Features: board.Features(e.Area, z.Props), Image: zonePicture(setup, z.ID)}
 		for _, a := range prep.Adjacent(bf, z.ID) {
 			row.Adjacent = append(row.Adjacent, engine.Choice{Value: a, Label: cmp(names[a], a)})

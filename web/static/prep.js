@@ -146,17 +146,26 @@
     }
     Object.assign(p.rect.style, { left: l - c.left + 'px', top: t - c.top + 'px', width: r - l + 'px', height: b - t + 'px' });
   }
-  // A drawn rectangle opens the "Add a zone" form with the place under its
-  // centre (the map has 12 columns and 8 rows).
+  // A drawn rectangle opens the "Add a zone" form with the place and size
+  // it covers: columns and rows of the zone map's frame (12 columns and
+  // 8 rows until every zone has a place, then the map's own), so the zone
+  // is drawn on the page where it was drawn here.
   function zoneFromRect(p, x, y) {
     const { c, l, r, t, b } = rectBox(p, x, y);
-    const col = Math.min(11, Math.max(0, Math.floor((((l + r) / 2 - c.left) / c.width) * 12)));
-    const row = Math.min(7, Math.max(0, Math.floor((((t + b) / 2 - c.top) / c.height) * 8)));
-    const fx = document.getElementById('zone-x'), fy = document.getElementById('zone-y');
-    if (fx && fy) {
-      fx.value = String(col);
-      fy.value = String(row);
-    }
+    const zmap = canvas().querySelector('.zmap[data-placed="true"]');
+    const cols = zmap ? Number(zmap.dataset.cols) || 12 : 12, rows = zmap ? Number(zmap.dataset.rows) || 8 : 8;
+    const box = zmap ? zmap.getBoundingClientRect() : c;
+    const at = (v, lo, size, n) => Math.min(n - 1, Math.max(0, Math.floor(((v - lo) / size) * n)));
+    const col = at(l + 1, box.left, box.width, cols), row = at(t + 1, box.top, box.height, rows);
+    const col2 = at(r - 1, box.left, box.width, cols), row2 = at(b - 1, box.top, box.height, rows);
+    const set = (id, v) => {
+      const f = document.getElementById(id);
+      if (f) f.value = String(v);
+    };
+    set('zone-x', col);
+    set('zone-y', row);
+    set('zone-w', Math.max(1, col2 - col + 1));
+    set('zone-h', Math.max(1, row2 - row + 1));
     const name = document.getElementById('zone-name');
     if (name) {
       name.scrollIntoView({ block: 'nearest' });
