@@ -144,3 +144,8 @@ func Archway() Map {
 
 // Open is a 12 × 12 map with no walls at all.
 func Open() Map { return Map{W: 12, H: 12} }
+
+// All are the test maps by name.
+func All() map[string]Map {
+	return map[string]Map{"house": House(), "l-room": LRoom(), "hall": Hall(), "cave": Cave(), "archway": Archway(), "open": Open()}
+}
