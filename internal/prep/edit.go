@@ -190,6 +190,37 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			return err
 		}
 		RemoveZone(s, &b, val("zone"))
+	case "zone-merge":
+		if model != board.Zones {
+			return bad("this battlefield has no zones")
+		}
+		za, err := zone(val("a"))
+		if err != nil {
+			return err
+		}
+		zb, err := zone(val("b"))
+		if err != nil {
+			return err
+		}
+		if za.ID == zb.ID {
+			return bad("choose two different zones to merge")
+		}
+		MergeZones(s, &b, za.ID, zb.ID)
+	case "zone-split":
+		if model != board.Zones {
+			return bad("this battlefield has no zones")
+		}
+		z, err := zone(val("zone"))
+		if err != nil {
+			return err
+		}
+		at, err := num("at", "The line", 1, board.MaxZonePlace)
+		if err != nil {
+			return err
+		}
+		if err := SplitZone(s, &b, z.ID, val("axis"), at); err != nil {
+			return err
+		}
 	case "connect", "disconnect":
 		za, err := zone(val("a"))
 		if err != nil {
@@ -362,7 +393,7 @@ var (
 		"combatant-stats": true,
 		"scene":           true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true,
 		"zone-picture": true, "scene-fit": true}
-	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
+	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true, "zone-merge": true, "zone-split": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
 )

@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/assets"
+	"github.com/fray-vtt/fray/internal/battlemap"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -16,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/uvtt"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -27,6 +29,9 @@ type Drafts interface {
 	// ImportDraft and ReplaceDraft read a setup document.
 	ImportDraft(ctx context.Context, campaignID string, data []byte) (store.Draft, error)
 	ReplaceDraft(ctx context.Context, d store.Draft, data []byte) error
+	// ImportMap makes the draft's battlefield from a battlemap, with
+	// scene as its scene when not "".
+	ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, scene string, o battlemap.Options) (prep.MapReport, error)
 	// Edit applies one form of the editor (its op says which).
 	Edit(ctx context.Context, d store.Draft, form url.Values) error
 	View(ctx context.Context, d store.Draft) (prep.DraftView, error)
