@@ -491,7 +491,11 @@ func (l zoneLayout) viewBox() string {
 }
 
 func (l zoneLayout) colsClass() string {
-	return "zcols-" + strconv.Itoa(min(max(l.Cols, 1), 12)) + " zrows-" + strconv.Itoa(min(max(l.Rows, 1), 12))
+	s := "zcols-" + strconv.Itoa(min(max(l.Cols, 1), 12)) + " zrows-" + strconv.Itoa(min(max(l.Rows, 1), 12))
+	if l.Placed {
+		s += " zplaced"
+	}
+	return s
 }
 
 // groupsIn returns the groups of area id; loose the tokens in it in none.

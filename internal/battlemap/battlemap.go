@@ -712,6 +712,15 @@ func (b *Board) links(r *raster, parts []int) {
 	}
 }
 
+// Ranges are the shortest paths between zones already made (a draft's,
+// after the GM's fix-ups): each zone's centre is CX, CY, each link's
+// passage At.
+func Ranges(zones []Zone, links []Link) []Range {
+	b := &Board{Zones: zones, Links: links}
+	b.ranges()
+	return b.Ranges
+}
+
 // ranges finds the shortest path between every two zones: from a zone's
 // centre to the middle of each passage it crosses to the next zone's
 // centre, in squares (Dijkstra from each zone; at most MaxZones).

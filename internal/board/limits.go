@@ -47,6 +47,9 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 	if bf.Width < 0 || bf.Height < 0 || bf.Width > maxW || bf.Height > maxH {
 		return fmt.Errorf("battlefield: the grid must be at most %d squares wide and %d high, not %d × %d", maxW, maxH, bf.Width, bf.Height)
 	}
+	if !(bf.Scale >= 0 && bf.Scale <= MaxGridSide) {
+		return fmt.Errorf("battlefield: the map's scale is 0 to %d squares a column, not %g", MaxGridSide, bf.Scale)
+	}
 	if !CheckText(bf.Model, MaxIDLen) {
 		return fmt.Errorf("battlefield: the model is not a short text")
 	}

@@ -17,6 +17,10 @@ type Battlefield struct {
 	// Zones model.
 	Zones  []ZoneSetup  `json:"zones,omitempty"`
 	Melees []GroupSetup `json:"melees,omitempty"`
+	// Scale is how many squares of a battlemap one column (and row) of
+	// the zone map stands for, when the zones came from one: the ranges
+	// between zones are measured at it.
+	Scale float64 `json:"scale,omitempty"`
 	// Grid model.
 	Width  int         `json:"width,omitempty"`
 	Height int         `json:"height,omitempty"`

@@ -83,17 +83,12 @@ func applyZones(e board.Editor, s *engine.Setup, m *uvtt.Map, o battlemap.Option
 	side := float64(board.MaxZonePlace + 1)
 	per := math.Max(float64(m.Width), float64(m.Height)) / side
 	at := func(v int) int { return min(int(math.Round(float64(v)/per)), board.MaxZonePlace+1) }
-	bf := board.Battlefield{Model: "", Zones: make([]board.ZoneSetup, len(plan.Zones))}
+	bf := board.Battlefield{Zones: make([]board.ZoneSetup, len(plan.Zones)), Scale: round2(per)}
 	names := map[string]string{}
 	for i, z := range plan.Zones {
 		x0, y0 := min(at(z.X), board.MaxZonePlace), min(at(z.Y), board.MaxZonePlace)
 		x1, y1 := max(at(z.X+z.W), x0+1), max(at(z.Y+z.H), y0+1)
-		desc := z.Description
-		if desc != "" {
-			desc += " "
-		}
-		desc += fmt.Sprintf("%d × %d squares of the map.", z.W, z.H)
-		bf.Zones[i] = board.ZoneSetup{ID: z.ID, Name: z.Name, Description: desc, Adjacent: []string{},
+		bf.Zones[i] = board.ZoneSetup{ID: z.ID, Name: z.Name, Description: z.Description, Adjacent: []string{},
 			X: &x0, Y: &y0, W: x1 - x0, H: y1 - y0}
 		names[z.ID] = z.Name
 	}
@@ -288,4 +283,47 @@ func MapSetup(rs engine.Ruleset, m *uvtt.Map, name string, o battlemap.Options) 
 	}
 	out, err := engine.DecodeSetup(data)
 	return out, rep, err
+}
+
+// ZoneRanges are the ranges between a draft's zones as they stand (after
+// the GM's fix-ups): the fewest borders crossed and, when the zones came
+// from a map (bf.Scale) and all have their place, the squares of the map
+// walked from the middle of one zone's box to the next's. Names are the
+// zones'.
+func ZoneRanges(bf board.Battlefield) []battlemap.Range {
+	zones := make([]battlemap.Zone, len(bf.Zones))
+	index := map[string]int{}
+	scale := bf.Scale
+	for i, z := range bf.Zones {
+		index[z.ID] = i
+		zones[i] = battlemap.Zone{ID: z.ID, Name: z.Name}
+		if z.X == nil || z.Y == nil {
+			scale = 0
+			continue
+		}
+		zones[i].CX = (float64(*z.X) + float64(max(z.W, 1))/2) * bf.Scale
+		zones[i].CY = (float64(*z.Y) + float64(max(z.H, 1))/2) * bf.Scale
+	}
+	var links []battlemap.Link
+	for i, z := range bf.Zones {
+		for _, n := range Adjacent(bf, z.ID) {
+			j, ok := index[n]
+			if !ok || j <= i {
+				continue
+			}
+			a, b := zones[i], zones[j]
+			links = append(links, battlemap.Link{A: a.ID, B: b.ID, At: uvtt.Point{X: (a.CX + b.CX) / 2, Y: (a.CY + b.CY) / 2}})
+		}
+	}
+	rs := battlemap.Ranges(zones, links)
+	for i := range rs {
+		rs[i].A, rs[i].B = zones[index[rs[i].A]].Name, zones[index[rs[i].B]].Name
+		if scale == 0 {
+			rs[i].Squares = 0
+		}
+	}
+	if scale == 0 {
+		slices.SortStableFunc(rs, func(p, q battlemap.Range) int { return p.Hops - q.Hops })
+	}
+	return rs
 }

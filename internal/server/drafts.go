@@ -358,6 +358,12 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		}
 		b.Zones = append(b.Zones, row)
 	}
+	if b.Model == board.Zones {
+		b.Scale = bf.Scale
+		for _, r := range prep.ZoneRanges(bf) {
+			b.Ranges = append(b.Ranges, web.RangeRow{A: r.A, B: r.B, Hops: r.Hops, Squares: r.Squares})
+		}
+	}
 	combatants := map[string]string{}
 	var tokens []board.Token
 	starts := map[string]board.Start{}
