@@ -1285,7 +1285,7 @@ func zonesBoard(m *model, l zoneLayout) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, attrs{"class", classes("zmap", l.colsClass())})
+		templ_7745c5c3_Err = templ.RenderAttributes(ctx, templ_7745c5c3_Buffer, attrs{"class", classes("zmap", l.colsClass()), "data-cols", itoa(l.Cols), "data-rows", itoa(l.Rows), "data-placed", when(l.Placed, "true")})
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -130,7 +130,7 @@ func (k keyBuf) zones(z *board.ZoneMap) keyBuf {
 	}
 	k = k.bool(true).len(len(z.Areas))
 	for _, a := range z.Areas {
-		k = k.str(a.ID).str(a.Name).str(a.Description).strs(a.Features).intPtr(a.X).intPtr(a.Y).int(a.Shade).str(a.Image)
+		k = k.str(a.ID).str(a.Name).str(a.Description).strs(a.Features).intPtr(a.X).intPtr(a.Y).int(a.W).int(a.H).int(a.Shade).str(a.Image)
 	}
 	k = k.len(len(z.Links))
 	for _, l := range z.Links {
