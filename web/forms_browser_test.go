@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/patience"
 )
 
@@ -31,7 +33,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	ctx := WithActURL(context.Background(), "/act")
 	first := engine.Project(rs, st, gm)
 	sections := NewSections()
-	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	shownHTML, err := sections.Render(ctx, first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	turned := engine.Project(rs, next, gm)
-	html, parts, err := sections.RenderParts(ctx, turned, events, false)
+	html, err := sections.Render(ctx, turned, events, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +54,12 @@ func TestBrowserDeferredForms(t *testing.T) {
 		case k == "log":
 			update[k] = h
 		case shownHTML[k] == h:
-		case !changedParts(sent, shownHTML[k], shownParts[k], h, parts[k]):
-			update[k] = h
+		default:
+			parts, whole := htmlscan.Diff(shownHTML[k], h)
+			if whole {
+				update[k] = h
+			}
+			maps.Copy(sent, parts)
 		}
 	}
 	group := "ag-" + slug(first.Current) // the part that becomes the next combatant's actions

@@ -1,13 +1,15 @@
 // Package htmlscan reads HTML fragments with x/net/html's tokenizer for
-// what the encounter page's updates need: the ids of a fragment's
-// top-level elements, and where an element of an id sits. The server's
-// parts (web) and the load generator's page clients read markup the same
-// way through it.
+// what the encounter page's updates need: what changed between two renders
+// of a section (Diff, which the realtime hub sends), how a page applies
+// that (Apply), the ids of a fragment's top-level elements and where an
+// element of an id sits. The hub, the load generator's page clients and
+// the tests read markup the same way through it.
 package htmlscan
 
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -114,4 +116,138 @@ func ElementByID(markup, id string) (start, end int, ok bool) {
 		}
 		at += n
 	}
+}
+
+// A part is an element a page may replace alone: one that carries a
+// data-part attribute and an id unique on the page. Parts inside a part
+// belong to it.
+const partAttr = "data-part"
+
+// span is an outermost part of a section: its id, and its outer HTML is
+// markup[start:end].
+type span struct {
+	id         string
+	start, end int
+}
+
+// parts lists the outermost parts of markup in order, false when markup is
+// not whole HTML or a part has no id.
+func parts(markup string) ([]span, bool) {
+	z := html.NewTokenizer(strings.NewReader(markup))
+	var out []span
+	at, depth, in := 0, 0, -1 // in: the depth the part being read started at, -1 outside parts
+	for {
+		tt := z.Next()
+		n := len(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			return out, z.Err() == io.EOF && in < 0
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, more := z.TagName()
+			closed := tt == html.SelfClosingTagToken || void[atom.Lookup(name)]
+			if in < 0 {
+				id, part := "", false
+				for more {
+					var k, v []byte
+					k, v, more = z.TagAttr()
+					switch string(k) {
+					case "id":
+						id = string(v)
+					case partAttr:
+						part = true
+					}
+				}
+				if part {
+					if id == "" {
+						return nil, false
+					}
+					out = append(out, span{id: id, start: at})
+					if closed {
+						out[len(out)-1].end = at + n
+					} else {
+						in = depth
+					}
+				}
+			}
+			if !closed {
+				depth++
+			}
+		case html.EndTagToken:
+			depth--
+			if depth == in {
+				out[len(out)-1].end = at + n
+				in = -1
+			}
+		}
+		at += n
+	}
+}
+
+// Diff says what a page showing section shown needs to show next, a later
+// render of the same section: nothing (both nil, false) when they are the
+// same; the parts that differ, by the id of the element of shown each
+// replaces (the new one may carry another id: the next combatant's actions
+// in place of the last one's), when they have as many parts and the same
+// markup outside them; else whole, the section to be sent whole.
+func Diff(shown, next string) (changed map[string]string, whole bool) {
+	if shown == next {
+		return nil, false
+	}
+	a, okA := parts(shown)
+	b, okB := parts(next)
+	if !okA || !okB || len(a) == 0 || len(a) != len(b) {
+		return nil, true
+	}
+	ae, be := 0, 0 // where the markup after the previous part starts
+	for i := range a {
+		if shown[ae:a[i].start] != next[be:b[i].start] {
+			return nil, true
+		}
+		ae, be = a[i].end, b[i].end
+	}
+	if shown[ae:] != next[be:] {
+		return nil, true
+	}
+	changed = make(map[string]string, 4)
+	for i := range a {
+		if p := next[b[i].start:b[i].end]; shown[a[i].start:a[i].end] != p {
+			changed[a[i].id] = p
+		}
+	}
+	return changed, false
+}
+
+// Apply returns markup with parts applied as a page applies them: the
+// element of each part's id replaced by the part (its new outer HTML, which
+// may carry another id, even one another part replaces), every element
+// found before any is replaced. found lists the ids markup held.
+func Apply(markup string, parts map[string]string) (out string, found []string) {
+	type at struct {
+		id         string
+		start, end int
+	}
+	var spans []at
+	for id := range parts {
+		if start, end, ok := ElementByID(markup, id); ok {
+			spans = append(spans, at{id, start, end})
+		}
+	}
+	if len(spans) == 0 {
+		return markup, nil
+	}
+	slices.SortFunc(spans, func(a, b at) int { return a.start - b.start })
+	var b strings.Builder
+	b.Grow(len(markup))
+	prev := 0
+	for _, s := range spans {
+		if s.start < prev {
+			continue // inside another part: replaced with it
+		}
+		b.WriteString(markup[prev:s.start])
+		b.WriteString(parts[s.id])
+		prev = s.end
+		found = append(found, s.id)
+	}
+	b.WriteString(markup[prev:])
+	return b.String(), found
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/simulate"
@@ -62,10 +63,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 				}
 			}
 			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-				Pages: func() PageRenderer { return testPages{web.NewSections()} },
-				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-					return web.EntryFragments(ctx, v, events)
-				}})
+				Pages: func() PageRenderer { return web.NewSections() }})
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
@@ -214,7 +212,7 @@ func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 	t.Helper()
 	in := map[string]string{}
 	for _, key := range web.SectionKeys {
-		next, found := web.ReplaceParts(p.sections[key], parts)
+		next, found := htmlscan.Apply(p.sections[key], parts)
 		p.sections[key] = next
 		for _, id := range found {
 			if in[id] != "" {
@@ -228,22 +226,6 @@ func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 			t.Fatalf("part #%s is in no section of the page", id)
 		}
 	}
-}
-
-// testPages is web.Sections as the server's hub sees it: a PartRenderer.
-type testPages struct{ *web.Sections }
-
-func (p testPages) RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error) {
-	html, parts, err := p.Sections.RenderParts(ctx, v, events, full)
-	out := make(map[string][]Part, len(parts))
-	for k, ps := range parts {
-		rp := make([]Part, len(ps))
-		for i, wp := range ps {
-			rp[i] = Part(wp)
-		}
-		out[k] = rp
-	}
-	return html, out, err
 }
 
 // apply applies fragments as app.js's apply does.

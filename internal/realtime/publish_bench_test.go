@@ -1,7 +1,6 @@
 package realtime
 
 import (
-	"context"
 	"syscall"
 	"testing"
 	"time"
@@ -31,10 +30,7 @@ func BenchmarkPublish(b *testing.B) {
 			cpu0 := processCPU()
 			for b.Loop() {
 				hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-					Pages: func() PageRenderer { return testPages{web.NewSections()} },
-					RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-						return web.EntryFragments(ctx, v, events)
-					}})
+					Pages: func() PageRenderer { return web.NewSections() }})
 				var clients []*client
 				for i := range 6 {
 					v := engine.GMViewer()
