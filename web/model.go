@@ -172,13 +172,15 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		}
 	}
 	game, talk := SplitTalk(newEvents)
-	log := entriesIn{full, game, v.Combatants}
-	if err := render("log", log, logEntries(log.Events, namesOf(log.Combatants), full)); err != nil {
-		return nil, err
-	}
-	chat := entriesIn{full, talk, v.Combatants}
-	if err := render("chat", chat, chatEntries(chat.Events, namesOf(chat.Combatants), full)); err != nil {
-		return nil, err
+	lists := [...]struct {
+		key    string
+		events []engine.Event
+	}{{"log", game}, {"chat", talk}}
+	for _, l := range lists {
+		in := entriesIn{full, l.events, v.Combatants}
+		if err := render(l.key, in, entryLists[l.key](in)); err != nil {
+			return nil, err
+		}
 	}
 	if !full {
 		cards := cardsIn{cast{v.Sides, v.Combatants}, newEvents}

@@ -262,6 +262,12 @@ type entriesIn struct {
 	Combatants []engine.Combatant
 }
 
+// entryLists render the entries of the log and of the table talk.
+var entryLists = map[string]func(entriesIn) templ.Component{
+	"log":  func(in entriesIn) templ.Component { return logEntries(in.Events, namesOf(in.Combatants), in.Full) },
+	"chat": func(in entriesIn) templ.Component { return chatEntries(in.Events, namesOf(in.Combatants), in.Full) },
+}
+
 // cardsIn is all the roll cards of events show: the events, and of the
 // combatants their names, sides and portraits.
 type cardsIn struct {

@@ -1,14 +1,18 @@
 package realtime
 
 import (
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/fray-vtt/fray/examples"
+	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -116,4 +120,60 @@ func recordFight(b testing.TB, name string, n int) recorded {
 	}
 	b.Fatalf("no example %s", name)
 	return recorded{}
+}
+
+// fight plays st with the ruleset's tactics, at most maxCommands commands,
+// calling publish with each command's events and the state after them.
+func fight(t testing.TB, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
+	t.Helper()
+	roller := dice.NewRoller(dice.NewSeeded(7))
+	gm := engine.GMViewer()
+	policy := simulate.PolicyFor(rs)
+	initial, err := engine.Copy(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log []engine.Event
+	decide := func(cmd engine.Command) ([]engine.Event, error) {
+		seq := st.Core().Seq
+		events, next, err := engine.DecideOwned(rs, st, gm, "c"+strconv.Itoa(*commands), cmd, roller, nil)
+		if err != nil {
+			if st.Core().Seq != seq { // refused part-way: rebuild from the log
+				if st, err = engine.Copy(initial); err != nil {
+					t.Fatal(err)
+				}
+				if err := engine.Replay(rs, st, log); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return nil, err
+		}
+		log = append(log, events...)
+		st = next
+		*commands++
+		return events, nil
+	}
+	events, err := decide(engine.NewCommand(engine.KindStart, "", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish(events, st)
+	for *commands < maxCommands && st.Core().Status == engine.StatusRunning {
+		offer := engine.NewOffer(rs, st, nil)
+		for refused := 0; ; refused++ {
+			cmd, ok := policy.Next(st, offer)
+			if !ok || refused > 50 {
+				return
+			}
+			events, err := decide(cmd)
+			if err == nil {
+				publish(events, st)
+				break
+			}
+			if fray.ErrorCode(err) == fray.EINTERNAL {
+				t.Fatalf("%s: %v", cmd.Kind, err)
+			}
+			offer.Refuse(cmd)
+		}
+	}
 }
