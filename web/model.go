@@ -166,7 +166,7 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		return err
 	}
 	for _, s := range sections {
-		in := s.input(v, act)
+		in := s.input(v, act, true)
 		if err := render(s.key, in, s.render(in)); err != nil {
 			return nil, err
 		}
@@ -271,6 +271,9 @@ type model struct {
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
 	ids    map[string]int // how often each id was given out (uniqueID)
+	// deferred sends the forms of actions that open one in a <template>
+	// (actionsIn).
+	deferred bool
 }
 
 // actionInfo is an action with the element ids its form uses.

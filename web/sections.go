@@ -21,15 +21,19 @@ import (
 // zeroes each field of each input in turn, over the states of played
 // fights, and fails when one changes nothing: a field the input function
 // no longer fills or the template no longer reads.
+//
+// An input function is given the forms' target (act) and whether the
+// section goes to a live page (live: an update over the websocket, which
+// app.js applies) rather than a page's first render.
 type section struct {
 	key    string
-	input  func(v engine.View, act string) any
+	input  func(v engine.View, act string, live bool) any
 	render func(in any) templ.Component
 }
 
-func sectionOf[T any](key string, input func(engine.View, string) T, render func(T) templ.Component) section {
+func sectionOf[T any](key string, input func(engine.View, string, bool) T, render func(T) templ.Component) section {
 	return section{key,
-		func(v engine.View, act string) any { return input(v, act) },
+		func(v engine.View, act string, live bool) any { return input(v, act, live) },
 		func(in any) templ.Component { return render(in.(T)) }}
 }
 
@@ -55,11 +59,12 @@ var SectionKeys = func() []string {
 	return keys
 }()
 
-// sectionFor renders section key of v, its forms posting to act.
+// sectionFor renders section key of v for a page's first render, its
+// forms posting to act.
 func sectionFor(key string, v engine.View, act string) templ.Component {
 	for _, s := range sections {
 		if s.key == key {
-			return s.render(s.input(v, act))
+			return s.render(s.input(v, act, false))
 		}
 	}
 	panic("web: unknown section " + key)
@@ -87,7 +92,7 @@ type statusIn struct {
 	CarryOver bool   // the GM's, once the encounter is finished
 }
 
-func statusInput(v engine.View, act string) statusIn {
+func statusInput(v engine.View, act string, _ bool) statusIn {
 	m := newModel(v, act)
 	in := statusIn{ID: v.ID, Status: v.Status, Round: v.Round, Phase: v.Phase, YourMove: m.yourMove(), Waiting: v.Waiting,
 		Outcome: m.outcome(), Attention: m.attention(), CarryOver: v.Viewer.GM && v.Status == engine.StatusFinished}
@@ -114,7 +119,7 @@ type pendingIn struct {
 	Combatants []engine.Combatant
 }
 
-func pendingInput(v engine.View, act string) pendingIn {
+func pendingInput(v engine.View, act string, _ bool) pendingIn {
 	in := pendingIn{Act: act, GM: v.Viewer.GM, Pending: v.Pending, Committed: v.Committed, Waiting: v.Waiting, Awaiting: v.Awaiting}
 	if v.Viewer.GM && (len(v.Pending) > 0 || len(v.Awaiting) > 0) {
 		in.Combatants = v.Combatants
@@ -129,16 +134,24 @@ func (in pendingIn) model() *model {
 
 // actionsIn is all #actions shows: the viewer's actions, grouped by
 // combatant under their names, the acting ones first; with none, why.
+// Deferred sends the forms of the actions that open one inert, each in a
+// <template> its page builds when the action is opened (app.js): on a
+// live page, most of an update's markup is the acting combatant's forms,
+// new at every turn and most never opened.
 type actionsIn struct {
 	Act        string
 	Actions    []engine.Action
 	Acting     []string
 	Combatants []engine.Combatant
 	Idle       string // why there are no actions
+	Deferred   bool
 }
 
-func actionsInput(v engine.View, act string) actionsIn {
+func actionsInput(v engine.View, act string, live bool) actionsIn {
 	in := actionsIn{Act: act, Actions: v.Actions}
+	if live && slices.ContainsFunc(v.Actions, func(a engine.Action) bool { return len(a.Fields) > 0 || a.Danger }) {
+		in.Deferred = true
+	}
 	if len(v.Actions) == 0 {
 		in.Idle = newModel(v, act).noActions()
 		return in
@@ -153,7 +166,9 @@ func actionsInput(v engine.View, act string) actionsIn {
 }
 
 func (in actionsIn) model() *model {
-	return newModel(engine.View{Combatants: in.Combatants, Acting: in.Acting, Actions: in.Actions}, in.Act)
+	m := newModel(engine.View{Combatants: in.Combatants, Acting: in.Acting, Actions: in.Actions}, in.Act)
+	m.deferred = in.Deferred
+	return m
 }
 
 // handoutsIn is all #handouts shows: the handouts, and for the GM whom
@@ -164,7 +179,7 @@ type handoutsIn struct {
 	Combatants []engine.Combatant
 }
 
-func handoutsInput(v engine.View, _ string) handoutsIn {
+func handoutsInput(v engine.View, _ string, _ bool) handoutsIn {
 	in := handoutsIn{GM: v.Viewer.GM, Handouts: v.Handouts}
 	if v.Viewer.GM && slices.ContainsFunc(v.Handouts, func(h engine.Handout) bool { return len(h.To) > 0 }) {
 		in.Combatants = v.Combatants
@@ -185,7 +200,7 @@ type notesIn struct {
 	Combatants []engine.Combatant
 }
 
-func notesInput(v engine.View, act string) notesIn {
+func notesInput(v engine.View, act string, _ bool) notesIn {
 	if !v.Viewer.GM {
 		return notesIn{}
 	}
@@ -206,7 +221,7 @@ type orderIn struct {
 	Tokens []board.Token // nil: the combatants, listed
 }
 
-func orderInput(v engine.View, _ string) orderIn {
+func orderInput(v engine.View, _ string, _ bool) orderIn {
 	in := orderIn{cast: cast{v.Sides, v.Combatants}, Order: v.Order, Acting: v.Acting}
 	if v.Board != nil {
 		in.Tokens = make([]board.Token, len(v.Board.Tokens))
@@ -237,7 +252,7 @@ type battlefieldIn struct {
 	Controls []string
 }
 
-func battlefieldInput(v engine.View, _ string) battlefieldIn {
+func battlefieldInput(v engine.View, _ string, _ bool) battlefieldIn {
 	in := battlefieldIn{cast: cast{v.Sides, v.Combatants}, Board: v.Board, Scene: v.Scene, SceneFit: v.SceneFit}
 	if v.Board == nil {
 		in.Acting = v.Acting // the list board marks who acts

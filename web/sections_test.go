@@ -20,7 +20,8 @@ import (
 // input type it looks for a recorded input where the field is set and
 // rendering the input with that field zeroed changes the markup. A field
 // that is never set (its input function dropped it) or never changes what
-// is shown (its template no longer reads it) fails the test. That a
+// is shown (its template no longer reads it) fails the test; so does a
+// section that holds a comment or raw text (see htmlscan's parts). That a
 // section reads nothing but its input the compiler says: its template
 // takes that input and nothing else (sections.go).
 func TestSectionInputsMatter(t *testing.T) {
@@ -49,7 +50,8 @@ func TestSectionInputsMatter(t *testing.T) {
 			for _, viewer := range viewers {
 				v := engine.Project(tb.RS, st, viewer)
 				for _, s := range sections {
-					add(s.key, s.input(v, "/act"))
+					add(s.key, s.input(v, "/act", true))
+					add(s.key, s.input(v, "/act", false))
 				}
 				for _, full := range []bool{false, true} {
 					evs := engine.FilterEvents(st, viewer, events)
@@ -66,7 +68,7 @@ func TestSectionInputsMatter(t *testing.T) {
 			v := engine.Project(tb.RS, st, viewers[0])
 			v.Board = nil
 			for _, s := range sections {
-				add(s.key, s.input(v, "/act"))
+				add(s.key, s.input(v, "/act", true))
 			}
 		}
 		record(nil, tb.St)
@@ -78,6 +80,16 @@ func TestSectionInputsMatter(t *testing.T) {
 			t.Fatal(err)
 		}
 		return b.String()
+	}
+	// The hub finds a section's parts by their attribute (htmlscan.Diff),
+	// reading every raw '<' as a tag's start: no section holds a comment
+	// or raw text.
+	for kind, ins := range inputs {
+		for _, in := range ins {
+			if h := render(kind, in); strings.Contains(h, "<!--") || strings.Contains(h, "<script") || strings.Contains(h, "<style") {
+				t.Fatalf("#%s holds a comment or raw text:\n%s", kind, h)
+			}
+		}
 	}
 	for kind, ins := range inputs {
 		typ := reflect.TypeOf(ins[0])

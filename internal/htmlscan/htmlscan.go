@@ -130,58 +130,139 @@ type span struct {
 	start, end int
 }
 
-// parts lists the outermost parts of markup in order, false when markup is
-// not whole HTML or a part has no id.
+// parts lists the outermost parts of markup in order, false when it cannot
+// tell them. It reads markup as the server's templates write it: every
+// '<', '>' and '"' in text and in attribute values escaped, attribute
+// values double-quoted, no comment and no raw-text element (script,
+// style), so that a raw '<' starts a tag and a raw '>' ends one (web's
+// TestSectionInputsMatter checks every section it renders for comments
+// and raw text). That is a search for the attribute, not a tokenization of
+// the whole section: a page's battlefield is read in a few microseconds.
 func parts(markup string) ([]span, bool) {
-	z := html.NewTokenizer(strings.NewReader(markup))
 	var out []span
-	at, depth, in := 0, 0, -1 // in: the depth the part being read started at, -1 outside parts
-	for {
-		tt := z.Next()
-		n := len(z.Raw())
-		switch tt {
-		case html.ErrorToken:
-			return out, z.Err() == io.EOF && in < 0
-		case html.StartTagToken, html.SelfClosingTagToken:
-			name, more := z.TagName()
-			closed := tt == html.SelfClosingTagToken || void[atom.Lookup(name)]
-			if in < 0 {
-				id, part := "", false
-				for more {
-					var k, v []byte
-					k, v, more = z.TagAttr()
-					switch string(k) {
-					case "id":
-						id = string(v)
-					case partAttr:
-						part = true
-					}
-				}
-				if part {
-					if id == "" {
-						return nil, false
-					}
-					out = append(out, span{id: id, start: at})
-					if closed {
-						out[len(out)-1].end = at + n
-					} else {
-						in = depth
-					}
-				}
-			}
-			if !closed {
-				depth++
-			}
-		case html.EndTagToken:
-			depth--
-			if depth == in {
-				out[len(out)-1].end = at + n
-				in = -1
+	for at := 0; ; {
+		i := strings.Index(markup[at:], " "+partAttr)
+		if i < 0 {
+			return out, true
+		}
+		i += at
+		at = i + 1 + len(partAttr)
+		start := strings.LastIndexByte(markup[:i], '<')
+		if start < 0 || strings.IndexByte(markup[start:i], '>') >= 0 {
+			continue // in text
+		}
+		t, ok := readTag(markup, start)
+		if !ok {
+			return nil, false
+		}
+		if !t.part {
+			continue // in an attribute's value
+		}
+		if t.id == "" {
+			return nil, false
+		}
+		end := t.end
+		if !t.closed {
+			if end = closeOf(markup, t.name, t.end); end < 0 {
+				return nil, false
 			}
 		}
-		at += n
+		out = append(out, span{id: t.id, start: start, end: end})
+		at = end
 	}
 }
+
+// tag is a start tag read by readTag.
+type tag struct {
+	name, id string
+	part     bool // it carries data-part
+	closed   bool // void or self-closing: no end tag
+	end      int  // just after its '>'
+}
+
+// readTag reads the start tag at markup[start] ('<').
+func readTag(markup string, start int) (tag, bool) {
+	i := start + 1
+	n := i
+	for n < len(markup) && !isSpace(markup[n]) && markup[n] != '>' && markup[n] != '/' {
+		n++
+	}
+	t := tag{name: markup[i:n]}
+	for i = n; i < len(markup); {
+		switch c := markup[i]; {
+		case isSpace(c):
+			i++
+		case c == '>':
+			t.end = i + 1
+			t.closed = t.closed || void[atom.Lookup([]byte(t.name))]
+			return t, true
+		case c == '/':
+			t.closed = true
+			i++
+		default:
+			k := i
+			for i < len(markup) && !isSpace(markup[i]) && markup[i] != '=' && markup[i] != '>' && markup[i] != '/' {
+				i++
+			}
+			key, value := markup[k:i], ""
+			if i < len(markup) && markup[i] == '=' {
+				if i+1 >= len(markup) || markup[i+1] != '"' {
+					return tag{}, false
+				}
+				q := strings.IndexByte(markup[i+2:], '"')
+				if q < 0 {
+					return tag{}, false
+				}
+				value = markup[i+2 : i+2+q]
+				i += 3 + q
+			}
+			switch key {
+			case "id":
+				t.id = value
+			case partAttr:
+				t.part = true
+			}
+			t.closed = false // a '/' before an attribute closes nothing
+		}
+	}
+	return tag{}, false
+}
+
+// closeOf is where the element named name whose start tag ends at from
+// ends: just after its end tag, counting the elements of that name inside
+// it; -1 when it does not.
+func closeOf(markup, name string, from int) int {
+	depth := 1
+	for at := from; ; {
+		i := strings.IndexByte(markup[at:], '<')
+		if i < 0 {
+			return -1
+		}
+		i += at
+		if strings.HasPrefix(markup[i+1:], "/"+name+">") {
+			at = i + len(name) + 3
+			if depth--; depth == 0 {
+				return at
+			}
+			continue
+		}
+		rest := markup[i+1:]
+		if strings.HasPrefix(rest, name) && len(rest) > len(name) && (isSpace(rest[len(name)]) || rest[len(name)] == '>' || rest[len(name)] == '/') {
+			t, ok := readTag(markup, i)
+			if !ok {
+				return -1
+			}
+			if !t.closed {
+				depth++
+			}
+			at = t.end
+			continue
+		}
+		at = i + 1
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
 // Diff says what a page showing section shown needs to show next, a later
 // render of the same section: nothing (both nil, false) when they are the

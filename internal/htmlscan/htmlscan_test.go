@@ -67,6 +67,13 @@ func TestDiff(t *testing.T) {
 			}
 		}
 	}
+	// Its words and attribute values do not make parts; elements of a
+	// part's name inside it do not end it; an SVG group closes itself.
+	tricky := `<ul title="x data-part y"><li id="a" data-part> data-part<ul><li>in</li></ul>1</li><g id="g" data-part/><li id="b" data-part title="a&#34;b">2</li></ul>`
+	got, whole := Diff(tricky, strings.Replace(strings.Replace(tricky, ">1<", ">3<", 1), ">2<", ">4<", 1))
+	if want := map[string]string{"a": `<li id="a" data-part> data-part<ul><li>in</li></ul>3</li>`, "b": `<li id="b" data-part title="a&#34;b">4</li>`}; whole || !maps.Equal(got, want) {
+		t.Errorf("Diff = %q, %v; want %q", got, whole, want)
+	}
 	if _, whole := Diff(`<p>a</p>`, `<p>b</p>`); !whole {
 		t.Error("markup without parts that changed is not sent whole")
 	}
