@@ -1,18 +1,13 @@
 package realtime
 
 import (
-	"strconv"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/examples"
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/simulate"
+	"github.com/fray-vtt/fray/internal/tabletest"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -75,44 +70,23 @@ type recorded struct {
 	list []play.Update
 }
 
-// recordFight plays up to n commands of an example with its tactics and
-// keeps each command's update (with a copy of the state after it).
+// recordFight plays up to n commands of an example (tabletest.Play: its
+// tactics, with the table's talk and the stage among them) and keeps each
+// command's update (with a copy of the state after it).
 func recordFight(b testing.TB, name string, n int) recorded {
 	b.Helper()
-	exs, err := examples.All()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, ex := range exs {
-		if ex.Name != name {
+	for _, tb := range tabletest.Tables(b) {
+		if tb.Name != name {
 			continue
 		}
-		setup, err := engine.DecodeSetup(ex.Data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rs, err := rules.Registry().Get(setup.Ruleset)
-		if err != nil {
-			b.Fatal(err)
-		}
-		st, err := engine.NewEncounter(rs, "e", setup)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var r recorded
-		for _, c := range st.Core().Combatants {
-			if c.PC {
-				r.pcs = append(r.pcs, c.ID)
-			}
-		}
-		commands := 0
-		fight(b, rs, st, n, func(events []engine.Event, next engine.State) {
+		r := recorded{pcs: tb.PCs}
+		tabletest.Play(b, tb, n, func(events []engine.Event, next engine.State) {
 			kept, err := engine.Copy(next)
 			if err != nil {
 				b.Fatal(err)
 			}
-			r.list = append(r.list, play.Update{EncounterID: "e", Ruleset: rs, State: kept, Events: events, Seq: next.Core().Seq})
-		}, &commands)
+			r.list = append(r.list, play.Update{EncounterID: "e", Ruleset: tb.RS, State: kept, Events: events, Seq: next.Core().Seq})
+		})
 		if len(r.list) < n/2 {
 			b.Fatalf("only %d commands played", len(r.list))
 		}
@@ -120,60 +94,4 @@ func recordFight(b testing.TB, name string, n int) recorded {
 	}
 	b.Fatalf("no example %s", name)
 	return recorded{}
-}
-
-// fight plays st with the ruleset's tactics, at most maxCommands commands,
-// calling publish with each command's events and the state after them.
-func fight(t testing.TB, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
-	t.Helper()
-	roller := dice.NewRoller(dice.NewSeeded(7))
-	gm := engine.GMViewer()
-	policy := simulate.PolicyFor(rs)
-	initial, err := engine.Copy(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log []engine.Event
-	decide := func(cmd engine.Command) ([]engine.Event, error) {
-		seq := st.Core().Seq
-		events, next, err := engine.DecideOwned(rs, st, gm, "c"+strconv.Itoa(*commands), cmd, roller, nil)
-		if err != nil {
-			if st.Core().Seq != seq { // refused part-way: rebuild from the log
-				if st, err = engine.Copy(initial); err != nil {
-					t.Fatal(err)
-				}
-				if err := engine.Replay(rs, st, log); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return nil, err
-		}
-		log = append(log, events...)
-		st = next
-		*commands++
-		return events, nil
-	}
-	events, err := decide(engine.NewCommand(engine.KindStart, "", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	publish(events, st)
-	for *commands < maxCommands && st.Core().Status == engine.StatusRunning {
-		offer := engine.NewOffer(rs, st, nil)
-		for refused := 0; ; refused++ {
-			cmd, ok := policy.Next(st, offer)
-			if !ok || refused > 50 {
-				return
-			}
-			events, err := decide(cmd)
-			if err == nil {
-				publish(events, st)
-				break
-			}
-			if fray.ErrorCode(err) == fray.EINTERNAL {
-				t.Fatalf("%s: %v", cmd.Kind, err)
-			}
-			offer.Refuse(cmd)
-		}
-	}
 }
