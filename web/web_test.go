@@ -696,7 +696,7 @@ func TestChatPanel(t *testing.T) {
 	}
 	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
 	whisper.Seq = 9
-	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, newModel(testView(), ""), false))))
+	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, Names(testView()), false))))
 	if got != "Dana GM to Ana Vega psst" {
 		t.Errorf("whisper reads %q", got)
 	}
@@ -1040,11 +1040,11 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 // not beside "waiting on the GM".
 func TestYourTurnWaits(t *testing.T) {
 	v := testView()
-	if got := text(parseHTML(t, renderString(t, statusSection(newModel(v, ""))))); !strings.Contains(got, "your turn") {
+	if got := text(parseHTML(t, renderString(t, sectionFor("status", v, "")))); !strings.Contains(got, "your turn") {
 		t.Fatalf("no badge on the player's turn: %q", got)
 	}
 	v.Waiting = []string{"the GM"}
-	got := text(parseHTML(t, renderString(t, statusSection(newModel(v, "")))))
+	got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
 	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
 		t.Errorf("status while the GM rules: %q", got)
 	}
