@@ -470,9 +470,12 @@ func (m *model) attention() string {
 
 // yourMove reports whether the table waits on this player now: it is
 // their turn and no one else's answer holds the fight up (a turn that
-// waits on the GM's ruling is not "your turn" yet).
+// waits on the GM's ruling is not "your turn" yet). Their turn is the
+// current combatant's, or any of theirs in the acting set the engine
+// calls them to (a phase where everyone declares at once has no current
+// combatant): the same turn the tab's title calls them to.
 func (m *model) yourMove() bool {
-	return m.mine() && len(m.v.Waiting) == 0
+	return (m.mine() || m.attention() == "turn") && len(m.v.Waiting) == 0
 }
 
 func (m *model) decisionFor(d engine.Decision) string {

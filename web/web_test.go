@@ -1055,6 +1055,23 @@ func TestYourTurnWaits(t *testing.T) {
 	}
 }
 
+// TestYourTurnWhenAllAct: in a phase where every side declares at once
+// (several acting, the current one another's), the badge says "your
+// turn" when the title does (the view's attention).
+func TestYourTurnWhenAllAct(t *testing.T) {
+	v := testView()
+	v.Current = "someone-else"
+	v.Acting = append([]string{"someone-else"}, v.Viewer.Controls...)
+	v.Attention = &engine.Attention{Turn: v.Viewer.Controls}
+	doc := parseHTML(t, renderString(t, sectionFor("status", v, "")))
+	if got := text(doc); !strings.Contains(got, "your turn") {
+		t.Errorf("no badge while the title calls the player: %q", got)
+	}
+	if a := mustAttr(byID(doc, "status"), "data-attention"); a != "turn" {
+		t.Errorf("data-attention %q", a)
+	}
+}
+
 // A roll card shows its actor: the portrait the view carries, initials
 // without one, and nothing for an actor the view does not hold (a
 // combatant hidden from this viewer is not in its view, so neither is
