@@ -47,6 +47,7 @@ func pageFrameBytes(t *testing.T, example string) {
 	board, boardWhole := map[string][]int{}, map[string]int{}
 	for _, u := range updates.list {
 		hub.Publish(u)
+		hub.settle(u.EncounterID)
 		endOfTurn := slices.ContainsFunc(u.Events, func(ev engine.Event) bool { return ev.Kind == "turn-started" })
 		for name, c := range clients {
 			n, nb := 0, 0
