@@ -1,0 +1,53 @@
+package battlemap
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/fray-vtt/fray/internal/uvtt"
+	"github.com/fray-vtt/fray/internal/uvtt/uvtttest"
+)
+
+// hostile is the worst map the reader lets through: the largest size,
+// the most wall lines, each a loose segment (every end a gap to look
+// for) — or, long, as many segments across the whole map as the walls'
+// total length allows.
+func hostile(long bool) uvtttest.Map {
+	r := rand.New(rand.NewPCG(1, 2))
+	m := uvtttest.Map{W: uvtt.MaxSide, H: uvtt.MaxSide}
+	n := uvtt.MaxWalls
+	if long {
+		n = 550
+	}
+	for range n {
+		a := uvtttest.P{X: r.Float64() * (uvtt.MaxSide - 3), Y: r.Float64() * (uvtt.MaxSide - 3)}
+		b := uvtttest.P{X: a.X + r.Float64()*3, Y: a.Y + r.Float64()*3}
+		if long {
+			b = uvtttest.P{X: uvtt.MaxSide - a.X, Y: uvtt.MaxSide - a.Y}
+		}
+		m.Walls = append(m.Walls, []uvtttest.P{a, b})
+	}
+	return m
+}
+
+// BenchmarkPlanHostile: the time to read the zones of the worst maps
+// (short loose segments everywhere; long ones across the map).
+func BenchmarkPlanHostile(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		long bool
+	}{{"short", false}, {"long", true}} {
+		m, err := uvtt.Parse(context.Background(), hostile(tc.long).JSON())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Plan(m, Options{ZoneSpan: 40}); err != nil {
+					b.Log(err)
+				}
+			}
+		})
+	}
+}
