@@ -139,6 +139,9 @@ const (
 type raster struct {
 	w, ht int
 	h, v  []uint8
+	// gapsCut is set when the walls were too many to look for every
+	// opening.
+	gapsCut bool
 }
 
 func (r *raster) idx(x, y int) int { return y*r.w + x }
@@ -149,6 +152,9 @@ func Plan(m *uvtt.Map, o Options) (*Board, error) {
 	r := rasterise(m, o)
 	label, n := r.fill()
 	b := &Board{Width: m.Width, Height: m.Height}
+	if r.gapsCut {
+		b.Notes = append(b.Notes, "The walls are too many to look for every gap between them: some openings may be walls; connect those zones by hand")
+	}
 	label, n = r.dropOutside(label, n, b)
 	label = r.mergeSmall(label, n, o.MinCells, b)
 	if k := rooms(label, n); k > MaxZones {
@@ -180,9 +186,11 @@ func rasterise(m *uvtt.Map, o Options) *raster {
 		}
 		r.mark(p.A, p.B, kind)
 	}
-	for _, g := range gaps(m, o.Gap) {
+	gs, done := gaps(m, o.Gap)
+	for _, g := range gs {
 		r.mark(g.a, g.b, edgeGap)
 	}
+	r.gapsCut = !done
 	return r
 }
 
@@ -238,11 +246,16 @@ func crosses(a, b, c, d uvtt.Point) bool {
 
 type seg struct{ a, b uvtt.Point }
 
+// gapBudget bounds the segments gaps looks at in all (walls piled on
+// one spot would otherwise make every look at them cost them all).
+const gapBudget = 20_000_000
+
 // gaps finds the openings: from each loose wall end (one that touches no
 // other wall or door), the nearest point within max squares on another
 // wall line or door. Segments are found through buckets of squares, so
-// a map of many loose ends is read in time proportional to its walls.
-func gaps(m *uvtt.Map, max float64) []seg {
+// a map of many loose ends is read in time proportional to its walls; past
+// gapBudget looks, the rest of the ends are left (done is false).
+func gaps(m *uvtt.Map, max float64) (out []seg, done bool) {
 	type piece struct {
 		s    seg
 		line int
@@ -277,7 +290,7 @@ func gaps(m *uvtt.Map, max float64) []seg {
 		}
 	}
 	stamp := make([]int, len(pieces))
-	query := 0
+	query, looks := 0, 0
 	const touch = 0.05
 	near := func(p uvtt.Point, skip int, within float64) (uvtt.Point, float64) {
 		query++
@@ -294,6 +307,7 @@ func gaps(m *uvtt.Map, max float64) []seg {
 						continue
 					}
 					stamp[k] = query
+					looks++
 					if q, d := nearest(p, pieces[k].s); d < bd && d <= within {
 						best, bd = q, d
 					}
@@ -302,9 +316,11 @@ func gaps(m *uvtt.Map, max float64) []seg {
 		}
 		return best, bd
 	}
-	var out []seg
 	seen := map[[4]float64]bool{}
 	for i, w := range m.Walls {
+		if looks > gapBudget {
+			return out, false
+		}
 		pts := w.Points
 		if len(pts) < 2 || dist(pts[0], pts[len(pts)-1]) < touch {
 			continue // closed: a pillar, a room drawn in one line
@@ -325,7 +341,7 @@ func gaps(m *uvtt.Map, max float64) []seg {
 			out = append(out, seg{p, q})
 		}
 	}
-	return out
+	return out, true
 }
 
 // nearest returns the point of s nearest p and its distance.

@@ -3,6 +3,7 @@ package battlemap
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/uvtt"
@@ -49,5 +50,28 @@ func BenchmarkPlanHostile(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPiledWalls: walls piled on one spot (every loose end near every
+// other) are read in bounded time, saying that some openings were not
+// looked for.
+func TestPiledWalls(t *testing.T) {
+	m := uvtttest.Map{W: uvtt.MaxSide, H: uvtt.MaxSide}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range uvtt.MaxWalls {
+		a := uvtttest.P{X: 50 + r.Float64()*2, Y: 50 + r.Float64()*2}
+		m.Walls = append(m.Walls, []uvtttest.P{a, {X: a.X + 0.5, Y: a.Y + 0.3}})
+	}
+	um, err := uvtt.Parse(context.Background(), m.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Plan(um, Options{ZoneSpan: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Notes) == 0 || !strings.Contains(b.Notes[0], "too many to look for every gap") {
+		t.Errorf("notes %q", b.Notes)
 	}
 }
