@@ -87,6 +87,10 @@ type Board struct {
 	// Notes say what the reading did that the GM may want to check
 	// ("2 small rooms merged into their neighbours").
 	Notes []string
+	// Solid marks the squares (row by row, Width × Height) no one can
+	// stand in: outside the walls, or inside a small walled-in room with
+	// no way in (a pillar). A grid makes them walls.
+	Solid []bool
 }
 
 // Zone is one zone: the box of squares it covers (X, Y its top-left
@@ -156,6 +160,8 @@ func Plan(m *uvtt.Map, o Options) (*Board, error) {
 		b.Notes = append(b.Notes, "The walls are too many to look for every gap between them: some openings may be walls; connect those zones by hand")
 	}
 	label, n = r.dropOutside(label, n, b)
+	b.Solid = make([]bool, m.Width*m.Height)
+	r.solid(label, o.MinCells, b.Solid)
 	label = r.mergeSmall(label, n, o.MinCells, b)
 	if k := rooms(label, n); k > MaxZones {
 		return nil, fmt.Errorf("the map has %d rooms, more than the %d zones a board holds: merge some in the program that drew it, or raise the smallest room", k, MaxZones)
@@ -496,6 +502,46 @@ func (r *raster) mergeSmall(label []int, n, minCells int, b *Board) []int {
 		b.Notes = append(b.Notes, plural(merged, "small room")+" (under "+strconv.Itoa(minCells)+" squares: pillars, gaps between walls) merged into "+pick(merged, "its neighbour", "their neighbours"))
 	}
 	return label
+}
+
+// Solid marks the squares of m no one can stand in (Board.Solid), for a
+// grid: however many rooms the map has.
+func Solid(m *uvtt.Map, o Options) []bool {
+	o = o.withDefaults()
+	r := rasterise(m, o)
+	label, n := r.fill()
+	label, _ = r.dropOutside(label, n, &Board{})
+	out := make([]bool, m.Width*m.Height)
+	r.solid(label, o.MinCells, out)
+	return out
+}
+
+// solid marks in out (the map's squares) those left out and those of
+// rooms under minCells squares that no passage leads into.
+func (r *raster) solid(label []int, minCells int, out []bool) {
+	size := map[int]int{}
+	open := map[int]bool{}
+	for i, l := range label {
+		if l < 0 {
+			continue
+		}
+		size[l]++
+		r.neighbours(i, func(j int, k uint8) {
+			if k != edgeWall && label[j] != l {
+				open[l] = true
+			}
+		})
+	}
+	w := r.w - 2
+	for i, l := range label {
+		x, y := i%r.w-1, i/r.w-1
+		if x < 0 || y < 0 || x >= w || y >= r.ht-2 {
+			continue // the ring
+		}
+		if l < 0 || size[l] < minCells && !open[l] {
+			out[y*w+x] = true
+		}
+	}
 }
 
 // rooms counts the rooms left.
