@@ -622,7 +622,7 @@ func TestRollCards(t *testing.T) {
 	}
 	got := text(cards[0])
 	for _, want := range []string{"Ana Vega attacks the Thug: hit.", "Fighting (Ana Vega)", "10+ 1", "d10 · trait die · kept", "3", "d6 · Wild Die · not kept",
-		"wounds −1", "gang-up +1", "cover −2", "total 9", "≥ 5", "hit"} {
+		"wounds −1", "gang-up +1", "cover −2", "total 9", "(needs 5)", "hit"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("card %q lacks %q", got, want)
 		}
@@ -772,7 +772,7 @@ func TestLog(t *testing.T) {
 		t.Error("entry data attributes missing")
 	}
 	got := text(shot)
-	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "≥ 4", "success, 1 raise"} {
+	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "(needs 4)", "success, 1 raise"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("shot entry %q lacks %q", got, want)
 		}

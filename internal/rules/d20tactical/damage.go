@@ -443,10 +443,10 @@ func dyingTurn(tx *Tx, f *Fighter) error {
 	ok := d.Total() <= chance
 	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	data := Stabilized{Fighter: f.ID, Stable: ok, HP: f.HP}
-	text := fmt.Sprintf("%s stabilises (%d ≤ %d%%).", st.NameOf(f.ID), d.Total(), chance)
+	text := fmt.Sprintf("%s stabilises (%s).", st.NameOf(f.ID), dice.Percent(d.Total(), chance))
 	if !ok {
 		data.HP--
-		text = fmt.Sprintf("%s is bleeding out: %d hit points (%d > %d%%).", st.NameOf(f.ID), data.HP, d.Total(), chance)
+		text = fmt.Sprintf("%s is bleeding out: %d hit points (%s).", st.NameOf(f.ID), data.HP, dice.Percent(d.Total(), chance))
 	}
 	if err := tx.Emits(KindStabilize, f.ID, text, data, roll); err != nil {
 		return err

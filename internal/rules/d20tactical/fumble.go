@@ -129,10 +129,10 @@ func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 		rolls = append(rolls, dice.Roll{Label: "Backfire (d%)", Who: a.ID, Dice: []dice.Die{pct}, Total: pct.Total(), Target: BackfirePerc, Compare: dice.AtMost})
 		if pct.Total() <= BackfirePerc {
 			f.Result = FumbleBack
-			text = fmt.Sprintf("%s fumbles and the %s backfires (%d ≤ 25%%): the GM says what happens.", name, w.Name, pct.Total())
+			text = fmt.Sprintf("%s fumbles and the %s backfires (%s): the GM says what happens.", name, w.Name, dice.Percent(pct.Total(), BackfirePerc))
 		} else {
 			f.Result, f.Jammed = FumbleJam, true
-			text = fmt.Sprintf("%s fumbles: no backfire (%d > 25%%), but the %s jams.", name, pct.Total(), w.Name)
+			text = fmt.Sprintf("%s fumbles: no backfire (%s), but the %s jams.", name, dice.Percent(pct.Total(), BackfirePerc), w.Name)
 		}
 	}
 	ev := engine.NewEvent(KindFumble, a.ID, text, f, rolls...)
