@@ -244,11 +244,12 @@ func runDamage(tx *Tx, d damageSpec) error {
 		total += v
 		parts[i] = fmt.Sprint(v)
 	}
-	who := d.Object
+	var text string
 	if t != nil {
-		who = st.NameOf(t.ID)
+		text = fmt.Sprintf("%s takes %d damage", st.NameOf(t.ID), total)
+	} else {
+		text = fmt.Sprintf("%s deals %s %d damage", st.NameOf(a.ID), d.Object, total)
 	}
-	text := fmt.Sprintf("%s takes %d damage", who, total)
 	if len(amounts) > 1 {
 		text += fmt.Sprintf(" (%d of %d shots hit: %s)", hits, d.Shots, strings.Join(parts, " + "))
 	} else if d.Shots > 1 {

@@ -273,10 +273,10 @@ func runHandle(tx *Tx, h handleSpec) error {
 	}
 	w := f.Weapon(h.Weapon)
 	ws := WeaponState{Fighter: f.ID, Weapon: w.ID, Ammo: w.Ammo, Jammed: w.Jammed}
-	text := fmt.Sprintf("The %s is clear.", w.Name)
+	text := fmt.Sprintf("%s clears the %s.", st.NameOf(f.ID), w.Name)
 	if h.What == CmdReload {
 		ws.Ammo = w.Clip
-		text = fmt.Sprintf("The %s is loaded: %d rounds.", w.Name, w.Clip)
+		text = fmt.Sprintf("%s reloads the %s: %d rounds.", st.NameOf(f.ID), w.Name, w.Clip)
 	} else {
 		ws.Jammed = false
 	}
