@@ -17,6 +17,7 @@
 package statblock
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"slices"
@@ -62,6 +63,10 @@ type Entry struct {
 	// Prose entries swallow the unlabelled lines that follow them (a
 	// tactics paragraph wrapped by the PDF).
 	Prose bool
+	// Value, when set, is what must follow a label for it to start the
+	// entry (a number, say: "Strong 15" is an entry, "Strong Gift" an
+	// item of another).
+	Value *regexp.Regexp
 	// Skip, when set, says why Fray does not use this entry; its items
 	// are reported as skipped and Read is not called.
 	Skip string
@@ -104,9 +109,25 @@ func (r Report) IsFilled(field string) bool {
 
 // Builder collects what an entry's reader finds.
 type Builder struct {
-	r    *Report
-	line int
-	text string
+	r     *Report
+	line  int
+	text  string
+	notes map[string]string
+}
+
+// Note keeps a value the block gives that is no form field, for Finish
+// (a printed total that checks or gives another value).
+func (b *Builder) Note(key, value string) {
+	if b.notes == nil {
+		b.notes = map[string]string{}
+	}
+	b.notes[key] = value
+}
+
+// Noted is a value kept by Note.
+func (b *Builder) Noted(key string) (string, bool) {
+	v, ok := b.notes[key]
+	return v, ok
 }
 
 // Set fills a form field from the block.
@@ -196,7 +217,7 @@ func Parse(text string, f Format) (Report, error) {
 				b.line, b.text = ln.N, text
 				p.item(cur, trimItem(text))
 				continue
-			case !cur.Whole && !strings.HasSuffix(prevEnd, "."):
+			case wrapped(prevEnd, text):
 				p.pieces(cur, text, ln.N)
 				continue
 			}
@@ -224,13 +245,17 @@ func (p *parser) label(s string) *Entry {
 	return e
 }
 
-func (p *parser) labelLen(s string) (*Entry, int) {
+func (p *parser) labelLen(s string) (*Entry, int) { return p.labelOf(s, true) }
+
+// labelOf is labelLen, checking an entry's Value or not (a table's row of
+// labels has no values after them).
+func (p *parser) labelOf(s string, value bool) (*Entry, int) {
 	var best *Entry
 	n := 0
 	for i := range p.f.Entries {
 		e := &p.f.Entries[i]
 		for _, l := range e.Labels {
-			if len(l) > n && startsWord(s, l) {
+			if len(l) > n && startsWord(s, l) && (!value || e.Value == nil || e.Value.MatchString(afterLabel(s, len(l)))) {
 				best, n = e, len(l)
 			}
 		}
@@ -296,6 +321,12 @@ func (p *parser) pieces(e *Entry, text string, n int) {
 			continue
 		}
 		p.b.line, p.b.text = n, it
+		if o, l := p.labelOf(it, false); o != nil && o != e && p.label(it) == nil && misprint.MatchString(afterLabel(it, l)) {
+			// A label followed by what the book never prints there: a
+			// misprint ("Quick l1"), not an item of the entry before.
+			p.b.r.Unknown = append(p.b.r.Unknown, Note{Line: n, Text: it, Why: fmt.Sprintf("%q is not followed by what the book prints after it", it[:l])})
+			continue
+		}
 		if o, l := p.labelLen(it); o != nil {
 			// "Height 3, Weight 2": each item starts an entry of its own.
 			e = o
@@ -384,7 +415,7 @@ func (p *parser) labelRow(s string) []string {
 	var out []string
 	s = strings.TrimSpace(s)
 	for s != "" {
-		e, n := p.labelLen(s)
+		e, n := p.labelOf(s, false)
 		if e == nil || (len(s) > n && s[n] != ' ') {
 			return nil
 		}
@@ -435,6 +466,26 @@ func splitName(s string) (string, string) {
 		return strings.TrimSpace(s), ""
 	}
 	return strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:])
+}
+
+// afterLabel is what follows the label of length l in s, past a colon.
+func afterLabel(s string, l int) string {
+	return strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[l:]), ":"))
+}
+
+// misprint matches a value a copy garbled: a short word with a digit
+// ("l1", "1O").
+var misprint = regexp.MustCompile(`^\S{0,2}\d\S{0,2}(\s|$)`)
+
+// wrapped says whether line continues prev, wrapped by the page: prev
+// ends in a comma or a semicolon, or line starts in the middle of a
+// phrase (a small letter, a digit).
+func wrapped(prev, line string) bool {
+	if strings.HasSuffix(prev, ",") || strings.HasSuffix(prev, ";") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(line)
+	return unicode.IsLower(r) || unicode.IsDigit(r)
 }
 
 // looksLabelled matches a line that starts an entry the format does not
