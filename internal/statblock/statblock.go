@@ -218,11 +218,11 @@ func Parse(text string, f Format) (Report, error) {
 				p.item(cur, trimItem(text))
 				continue
 			case wrapped(prevEnd, text):
-				p.pieces(cur, text, ln.N)
+				cur = p.line(text, ln.N, cur)
 				continue
 			}
 		}
-		cur = p.line(text, ln.N)
+		cur = p.line(text, ln.N, nil)
 	}
 	if f.Finish != nil {
 		b.line, b.text = 0, ""
@@ -278,11 +278,11 @@ func startsWord(s, l string) bool {
 
 // line reads one logical line: pieces split at semicolons (and commas,
 // unless the entry is Whole), each starting a new entry when it starts
-// with a label, else an item of the entry before it. It returns the
-// entry the line ends in.
-func (p *parser) line(text string, n int) *Entry {
+// with a label, else an item of the entry before it (cur, for the first
+// piece of a line that continues another). It returns the entry the line
+// ends in.
+func (p *parser) line(text string, n int, cur *Entry) *Entry {
 	text = p.splitMidLine(text)
-	var cur *Entry
 	for _, seg := range splitDepth0(text, ';') {
 		seg = strings.TrimSpace(seg)
 		if seg == "" {
@@ -550,13 +550,13 @@ var (
 
 // Normalize undoes what copying from a PDF does to a block: ligatures,
 // dashes and Unicode minus signs, soft hyphens and odd spaces, "d 8" for
-// "d8", words hyphenated across lines (joined on the first line), and
-// blank lines (dropped). Line numbers stay those of the pasted text.
+// "d8", words hyphenated across lines and brackets left open at a line's
+// end (joined on the first line), and blank lines (dropped). Line numbers stay those of the pasted text.
 func Normalize(text string) []Line {
 	text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 	text = replacer.Replace(text)
 	var out []Line
-	join := false
+	join, open := false, false // a word broken across lines; a bracket left open
 	for i, raw := range strings.Split(text, "\n") {
 		s := strings.TrimRightFunc(raw, unicode.IsSpace)
 		s = strings.TrimLeftFunc(s, unicode.IsSpace)
@@ -564,16 +564,23 @@ func Normalize(text string) []Line {
 		s = bigDie.ReplaceAllString(s, "${1}d$2")
 		s = spaces.ReplaceAllString(s, " ")
 		if s == "" {
-			join = false
+			join, open = false, false
 			continue
 		}
-		if r, _ := utf8.DecodeRuneInString(s); join && len(out) > 0 && unicode.IsLower(r) {
+		r, _ := utf8.DecodeRuneInString(s)
+		switch {
+		case join && len(out) > 0 && unicode.IsLower(r):
 			prev := &out[len(out)-1]
 			prev.Text = strings.TrimSuffix(prev.Text, "-") + s
-		} else {
+		case (open || strings.HasPrefix(s, "(")) && len(out) > 0:
+			prev := &out[len(out)-1]
+			prev.Text += " " + s
+		default:
 			out = append(out, Line{N: i + 1, Text: s})
 		}
-		join = hyphenated(s)
+		last := out[len(out)-1].Text
+		join = hyphenated(last)
+		open = strings.Count(last, "(") > strings.Count(last, ")")
 	}
 	return out
 }
