@@ -240,7 +240,7 @@ func finishTactical(b *statblock.Builder) {
 	}
 	for _, a := range abilityIDs {
 		if !b.Has("abilities." + a.id) {
-			b.Assume("abilities."+a.id, "10", "the block gives no "+a.label+": the sheet's 10")
+			b.Assume("abilities."+a.id, "10", "the block gives no readable "+a.label+": the sheet's 10")
 		}
 	}
 	noted := func(k string) (int, bool) {
