@@ -594,3 +594,16 @@ func hyphenated(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s[:len(s)-1])
 	return unicode.IsLower(r)
 }
+
+// NewBuilder starts a report of a stat block read from elsewhere than
+// pasted text (an actor of another tool): From says where each value
+// comes from, in place of a line.
+func NewBuilder(name string) *Builder {
+	return &Builder{r: &Report{Name: name, Values: url.Values{}}}
+}
+
+// From names where the next values come from (a field's path).
+func (b *Builder) From(source string) { b.line, b.text = 0, source }
+
+// Report is what was read.
+func (b *Builder) Report() Report { return *b.r }
