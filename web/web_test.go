@@ -48,7 +48,7 @@ func testView() engine.View {
 			{ID: "lookout", Name: "Lookout", Side: "bandits", Out: true},
 		},
 		Order:   []string{"ana", "boss", "thug", "bruno", "lookout"},
-		Current: "ana", Acting: []string{"ana"},
+		Current: "ana", Acting: []string{"ana"}, Attention: &engine.Attention{Turn: []string{"ana"}},
 		Pending: []engine.Decision{{
 			ID: "d1", For: "ana", Kind: "soak", Prompt: "Spend a Benny to soak?",
 			Options: []engine.Choice{{Value: "soak", Label: "Soak"}, {Value: "take", Label: "Take the wound"}},
@@ -622,7 +622,7 @@ func TestRollCards(t *testing.T) {
 	}
 	got := text(cards[0])
 	for _, want := range []string{"Ana Vega attacks the Thug: hit.", "Fighting (Ana Vega)", "10+ 1", "d10 · trait die · kept", "3", "d6 · Wild Die · not kept",
-		"wounds −1", "gang-up +1", "cover −2", "total 9", "≥ 5", "hit"} {
+		"wounds −1", "gang-up +1", "cover −2", "total 9", "(needs 5)", "hit"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("card %q lacks %q", got, want)
 		}
@@ -772,7 +772,7 @@ func TestLog(t *testing.T) {
 		t.Error("entry data attributes missing")
 	}
 	got := text(shot)
-	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "≥ 4", "success, 1 raise"} {
+	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "(needs 4)", "success, 1 raise"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("shot entry %q lacks %q", got, want)
 		}
@@ -1055,20 +1055,31 @@ func TestYourTurnWaits(t *testing.T) {
 	}
 }
 
-// TestYourTurnWhenAllAct: in a phase where every side declares at once
-// (several acting, the current one another's), the badge says "your
-// turn" when the title does (the view's attention).
-func TestYourTurnWhenAllAct(t *testing.T) {
-	v := testView()
-	v.Current = "someone-else"
-	v.Acting = append([]string{"someone-else"}, v.Viewer.Controls...)
-	v.Attention = &engine.Attention{Turn: v.Viewer.Controls}
-	doc := parseHTML(t, renderString(t, sectionFor("status", v, "")))
-	if got := text(doc); !strings.Contains(got, "your turn") {
-		t.Errorf("no badge while the title calls the player: %q", got)
-	}
-	if a := mustAttr(byID(doc, "status"), "data-attention"); a != "turn" {
-		t.Errorf("data-attention %q", a)
+// TestBadgeAgreesWithTitle: the badge and the tab's title read the same
+// thing (the engine's Attention), in every phase — a declaration phase
+// where everyone acts at once and another character has the floor first
+// included (d20-under's "before the first round").
+func TestBadgeAgreesWithTitle(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		current   string
+		acting    []string
+		attention *engine.Attention
+		yours     bool
+	}{
+		{"a phase, another first", "bruno", []string{"bruno", "ana"}, &engine.Attention{Turn: []string{"ana"}}, true},
+		{"a phase, ana first", "ana", []string{"ana", "bruno"}, &engine.Attention{Turn: []string{"ana"}}, true},
+		{"someone else's turn", "bruno", []string{"bruno"}, nil, false},
+		{"a decision waits on ana", "ana", []string{"ana"}, &engine.Attention{Decisions: []string{"d1"}}, false},
+	} {
+		v := testView()
+		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
+		m := newModel(v, "")
+		got := text(parseHTML(t, renderString(t, statusSection(statusInput(v, "", false)))))
+		badge := strings.Contains(got, "your turn")
+		if badge != c.yours || badge != (m.attention() == "turn") {
+			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)
+		}
 	}
 }
 

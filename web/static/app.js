@@ -1164,25 +1164,34 @@
     return !!sel && Array.from(sel.options).some((o) => o.value === id);
   }
 
-  // whyNot says, as far as the board tells, why target is not one action
-  // d offers: where both stand, and whom it does offer.
-  function whyNot(d, id) {
+  // whyNot writes into out why target is not one action d offers: at
+  // once whom it does offer; then, asked of the rules with the form as it
+  // is filled in and the target put in (GET …/why), their own reason —
+  // "Rat is out of range: the knife reaches 50 ft" — the words the API's
+  // refusal would give.
+  function whyNot(d, id, out) {
     build(d);
-    const parts = [];
-    const actor = actorOf(d);
-    const tp = tokenPlace(id);
-    const ap = actor ? tokenPlace(actor) : '';
-    const a = actor && squareOf(actor);
-    const t = squareOf(id);
-    if (tp) parts.push(tokenName(id) + ': ' + tp + '.');
-    if (ap && actor !== id) parts.push(tokenName(actor) + ': ' + ap + '.');
-    if (a && t && actor !== id) {
-      parts.push(Math.abs(a[0] - t[0]) + ' squares across and ' + Math.abs(a[1] - t[1]) + ' up or down from each other.');
-    }
     const sel = d.querySelector('select[data-target]');
     const names = sel ? Array.from(sel.options).map((o) => o.textContent.trim()).filter(Boolean) : [];
-    parts.push(names.length ? actionLabel(d) + ' can target: ' + names.join(', ') + '.' : actionLabel(d) + ' has no target now.');
-    return parts.join(' ');
+    const offer = names.length ? actionLabel(d) + ' can target: ' + names.join(', ') + '.' : actionLabel(d) + ' has no target now.';
+    out.textContent = 'Not a legal target for ' + actionLabel(d) + '. ' + offer;
+    out.removeAttribute('data-reason');
+    const form = d.querySelector('form');
+    if (!form || !sel || !wsPath) return;
+    const q = new URLSearchParams(new FormData(form));
+    q.set(sel.name, id);
+    const path = wsPath.replace(/^\/(?:api\/)?encounters\/([^/?]+)\/ws/, '/api/encounters/$1/why');
+    const asked = target;
+    fetch(path + (path.includes('?') ? '&' : '?') + q, { credentials: 'same-origin', cache: 'no-store' })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((j) => {
+        if (!j || !j.reason || target !== asked || !out.isConnected) return;
+        const reason = j.reason.replace(/[.\s]+$/, '');
+        out.dataset.reason = reason;
+        out.textContent = 'Not a legal target for ' + actionLabel(d) + ': ' + reason + '. ' + offer;
+        if (root.classList.contains('tabbed')) say(tokenName(id) + ' — ' + out.textContent);
+      })
+      .catch(() => {});
   }
 
   // applyTarget marks the chosen token and fills every target select that
@@ -1217,10 +1226,8 @@
     line.classList.toggle('refused', !taking.length || (!!atHand && atHand.open && !offers(atHand, target)));
     if (!acts.length) {
       why.textContent = 'None of your actions takes a target now.';
-    } else if (atHand.open && !offers(atHand, target)) {
-      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
-    } else if (!taking.length) {
-      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
+    } else if ((atHand.open && !offers(atHand, target)) || !taking.length) {
+      whyNot(atHand, target, why);
     } else {
       why.textContent = 'For ' + taking.map(actionLabel).join(', ') + '.';
     }
