@@ -121,6 +121,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}", s.handleEncounterView)
 		r.Get("/api/encounters/{id}/events", s.handleEncounterEvents)
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
+		r.Get("/api/encounters/{id}/why", s.handleEncounterWhy)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history
@@ -142,6 +143,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/drafts/{draft}/create", s.handleDraftCreate)
 		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
+		r.Post("/drafts/{draft}/map", s.handleDraftMap)
 		r.Post("/drafts/{draft}/pictures", s.handleDraftPicture)
 		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
 		// odds.go: a draft's encounter odds
