@@ -49,15 +49,12 @@ type pairsDrawer struct{}
 type ladderDrawer struct{}
 type listDrawer struct{}
 
-func (zonesDrawer) draw(m *model) templ.Component  { return zonesBoard(m, m.zoneLayout()) }
-func (gridDrawer) draw(m *model) templ.Component   { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component  { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component   { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component {
-	areas := m.zoneLayout().Areas
-	return m.memoized("zones-words", areas, zonesWords(areas))
-}
+func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
+func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
+func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
+func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
+func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
+func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m.zoneLayout().Areas) }
 func (gridDrawer) words(m *model) templ.Component   { return templ.NopComponent }
 func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
 func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
@@ -82,14 +79,17 @@ func (m *model) zoneLayout() zoneLayout {
 // ---- tokens -------------------------------------------------------------
 
 // initials are up to two letters naming a token: "AV" for Ana Vega, "G2"
-// for Goblin 2.
+// for Goblin 2. A name that ends in a number keeps it whole, after its
+// first letter ("D2" for Dock thug 2, "O12" for Outlaw 12), so numbered
+// copies of one stat block are told apart on the board.
 func initials(name string) string {
+	words := strings.Fields(name)
+	if n := len(words); n > 1 && isNumber(words[n-1]) && !isNumber(words[0]) {
+		return string(unicode.ToUpper([]rune(words[0])[0])) + words[n-1]
+	}
 	var out []rune
-	for _, w := range strings.Fields(name) {
+	for _, w := range words {
 		r := []rune(w)
-		if len(r) == 0 {
-			continue
-		}
 		if unicode.IsDigit(r[0]) {
 			out = append(out, r...)
 		} else {
@@ -103,6 +103,11 @@ func initials(name string) string {
 		out = out[:2]
 	}
 	return string(out)
+}
+
+// isNumber reports whether w is all digits.
+func isNumber(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // marks are what a token shows as icons: its pose, then its conditions.
@@ -176,7 +181,7 @@ func meterClass(mt *board.Meter) string {
 // tokenClasses are a token's classes on the drawing. The viewer's own
 // tokens are marked "mine" by the page itself (app.js, from the encounter's
 // data-controls), not here: the board's markup is the same for every viewer
-// who sees the same tokens, so it is rendered once for them (Sections).
+// who sees the same tokens.
 func (m *model) tokenClasses(t *board.Token) string {
 	return classes("tok", m.sideClass(t.Side), when(t.Acting, "acting"), when(t.Out, "out"), when(t.Down, "down"),
 		when(t.Hidden, "hidden"), when(t.PC, "pc"))
@@ -748,4 +753,48 @@ func modelWords(model string) string {
 		return "distance categories between sides"
 	}
 	return ""
+}
+
+// face is all tokenFace shows of a token: the token, its element's id,
+// its classes and its summary.
+type face struct {
+	T                *board.Token
+	ID               string
+	Classes, Summary string
+}
+
+func (m *model) face(t *board.Token) face {
+	return face{T: t, ID: m.uniqueID("face-" + slug(t.ID)), Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
+}
+
+// rosterRow is all the roster shows of a token.
+type rosterRow struct {
+	T                   *board.Token
+	SideClass, SideName string
+	Place               string
+}
+
+func (m *model) rosterRow(t *board.Token) rosterRow {
+	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Place: m.place(t.ID)}
+}
+
+// orderEntry is all the turn order shows of combatant Token: its
+// element's id, its side's class, whether it may act now or is out, its
+// name, and of its token its draw, portrait and health.
+type orderEntry struct {
+	ID, Token, SideClass string
+	Current, Out         bool
+	Name                 string
+	Initiative, Portrait string
+	Health               *board.Meter
+}
+
+func (m *model) orderEntry(id string) orderEntry {
+	c := m.byID[id]
+	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), Token: id, SideClass: m.sideClass(sideOfID(m, id)),
+		Current: slices.Contains(m.v.Acting, id), Out: c != nil && c.Out, Name: m.name(id)}
+	if t := m.token(id); t != nil {
+		e.Initiative, e.Portrait, e.Health = t.Initiative, t.Portrait, t.Health
+	}
+	return e
 }

@@ -181,7 +181,7 @@ func draftBoard(p DraftProps, b *DraftBoard) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = battlefieldSection(newModel(b.Preview, "")).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = sectionFor("battlefield", b.Preview, "").Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
