@@ -1075,7 +1075,7 @@ func TestBadgeAgreesWithTitle(t *testing.T) {
 		v := testView()
 		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
 		m := newModel(v, "")
-		got := text(parseHTML(t, renderString(t, statusSection(m))))
+		got := text(parseHTML(t, renderString(t, statusSection(statusInput(v, "", false)))))
 		badge := strings.Contains(got, "your turn")
 		if badge != c.yours || badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)

@@ -119,6 +119,16 @@ func TestBoardFitsItsPane(t *testing.T) {
 	for _, f := range fights {
 		open(phone, f.id)
 		steps(t, phone, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`))
+		// The header: the encounter's name whole, each control's words on
+		// one line.
+		var cut []string
+		steps(t, phone, chromedp.Evaluate(`[...document.querySelectorAll('.enc-head h1, .enc-head button, .enc-head summary, .enc-head label')]
+  .filter(e => e.getClientRects().length > 0)
+  .filter(e => e.scrollWidth > e.clientWidth + 1 || (e.tagName !== 'H1' && e.getBoundingClientRect().height > 48))
+  .map(e => e.id || e.textContent.trim())`, &cut))
+		if len(cut) > 0 {
+			t.Errorf("phone %s: cut or folded in the header: %q", f.name, cut)
+		}
 		for turn := 0; turn < 4; turn++ {
 			v := srv.viewAs(gm, f.id)
 			if v.Status != engine.StatusRunning {

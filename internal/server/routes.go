@@ -157,6 +157,9 @@ func (s *Server) routes() http.Handler {
 		r.Get("/campaigns/{id}/bestiary.json", s.handleExportBestiary)
 		r.Post("/campaigns/{id}/bestiary/import", s.handleImportBestiary)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/new", s.handleStatNew)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/paste", s.handleStatPaste) // statpaste.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/paste", s.handleStatPaste)
+		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/export", s.handleStatExport) // statexport.go
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}", s.handleStatSave)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)

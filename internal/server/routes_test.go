@@ -212,6 +212,11 @@ var routes = []route{
 	{"POST", "/campaigns/camp/pcs/hero", gmOnly, 303, url.Values{"name": {"Hero"}}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/portrait", gmOnly, 303, url.Values{"portrait": {""}}, "", ""},
+	// The toy ruleset's book prints no stat blocks: refused, as any ruleset without a format.
+	{"POST", "/campaigns/camp/bestiary/paste", gmOnly, 400, url.Values{"ruleset": {"toy"}, "block": {"Goblin"}}, "", ""},
+	{"POST", "/campaigns/camp/pcs/hero/paste", gmOnly, 400, url.Values{"block": {"Hero"}}, "", ""},
+	{"GET", "/campaigns/camp/bestiary/goblin/export", gmOnly, 200, nil, "", ""},
+	{"GET", "/campaigns/camp/pcs/hero/export", gmOnly, 200, nil, "", ""},
 	{"GET", "/campaigns/camp/characters.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/characters/import", gmOnly, 303, nil, "", `[]`},
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},
