@@ -16,6 +16,8 @@ type PrepProps struct {
 	CampaignID string
 	IsGM       bool
 	Rulesets   []engine.Choice
+	// Foundry are the rulesets that read a Foundry system's actors.
+	Foundry    []engine.Choice
 	Drafts     []DraftSummary
 	Ready      []EncounterSummary // status setup
 	Running    []EncounterSummary // running or paused

@@ -81,3 +81,27 @@ func hasMark(marks map[string]string, name string) bool {
 	_, ok := marks[name]
 	return ok
 }
+
+// FoundryResultProps is a Foundry import's report.
+type FoundryResultProps struct {
+	CampaignID, Kind, Ruleset string
+	Actors                    []FoundryActor
+}
+
+// FoundryActor is one actor as stored: its entry's id, how many fields
+// were filled, what was assumed, what was not mapped, and what became of
+// its portrait.
+type FoundryActor struct {
+	ID, Name string
+	Filled   int
+	Assumed  []statblock.Note
+	Unmapped []string
+	Portrait string
+}
+
+func (p FoundryResultProps) what() string {
+	if p.Kind == "pcs" {
+		return "characters"
+	}
+	return "bestiary entries"
+}

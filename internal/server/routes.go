@@ -160,6 +160,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/paste", s.handleStatPaste) // statpaste.go
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/paste", s.handleStatPaste)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/export", s.handleStatExport) // statexport.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/foundry", s.handleFoundryImport)    // foundry.go
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}", s.handleStatSave)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)

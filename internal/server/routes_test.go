@@ -217,6 +217,8 @@ var routes = []route{
 	{"POST", "/campaigns/camp/pcs/hero/paste", gmOnly, 400, url.Values{"block": {"Hero"}}, "", ""},
 	{"GET", "/campaigns/camp/bestiary/goblin/export", gmOnly, 200, nil, "", ""},
 	{"GET", "/campaigns/camp/pcs/hero/export", gmOnly, 200, nil, "", ""},
+	// The toy ruleset maps no Foundry system: refused, back to the campaign.
+	{"POST", "/campaigns/camp/bestiary/foundry", gmOnly, 303, url.Values{"ruleset": {"toy"}}, "", ""},
 	{"GET", "/campaigns/camp/characters.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/characters/import", gmOnly, 303, nil, "", `[]`},
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},

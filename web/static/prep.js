@@ -252,8 +252,7 @@
       if (d) d.classList.add('over');
     }
   });
-  // (A handler property: the event's name is a word of a ruleset's.)
-  document.ondrop = mapDrop;
+  document.addEventListener('drop', mapDrop);
 
   function paintAt(x, y) {
     const c = cellAt(x, y);
