@@ -103,9 +103,12 @@ func Used(s engine.Setup) map[string]bool {
 	return m
 }
 
-// AddCopies adds n copies of a stat block, numbered "Name 1" … "Name n"
-// when n > 1 (continuing after copies already there), with unique ids, all
-// starting at start.
+// AddCopies adds n copies of a stat block with unique ids, all starting at
+// start. Copies of one name are told apart by number wherever they show
+// (turn order, board, targets, odds, log): n > 1, or a name already in the
+// encounter, numbers the new ones "Name 1" … after the highest number
+// there, and a namesake without a number (the first copy, added alone)
+// takes one first — three drops of Outlaw make Outlaw 1, 2 and 3.
 func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side string, start board.Start, hidden, pc bool, id string) error {
 	if n < 1 || n > 50 {
 		return fray.Errorf(fray.EINVALID, "add 1–50 copies")
@@ -120,19 +123,29 @@ func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side 
 		s.Combatants = append(s.Combatants, c)
 		return nil
 	}
-	first := 1
-	if n > 1 {
-		for _, c := range s.Combatants {
-			if rest, ok := strings.CutPrefix(c.Name, name+" "); ok {
-				if k, err := strconv.Atoi(rest); err == nil && k >= first {
-					first = k + 1
-				}
+	first, taken := 1, false
+	for _, c := range s.Combatants {
+		if c.Name == name {
+			taken = true
+		}
+		if rest, ok := strings.CutPrefix(c.Name, name+" "); ok {
+			if k, err := strconv.Atoi(rest); err == nil && k >= first {
+				first, taken = k+1, true
+			}
+		}
+	}
+	numbered := n > 1 || taken
+	if numbered {
+		for i := range s.Combatants {
+			if c := &s.Combatants[i]; c.Name == name && !c.PC {
+				c.Name = fmt.Sprintf("%s %d", name, first)
+				first++
 			}
 		}
 	}
 	for i := range n {
 		cname := name
-		if n > 1 {
+		if numbered {
 			cname = fmt.Sprintf("%s %d", name, first+i)
 		}
 		cid := sheet.UniqueSlug(cname, used)

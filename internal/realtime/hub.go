@@ -123,10 +123,18 @@ type Hub struct {
 // kind of client (see Publish).
 type room struct {
 	clients map[*client]struct{}
-	// shown is touched only by Publish, which the encounter's owner calls
-	// for one update at a time.
+	// queue holds the updates Publish handed over, in seq order; working
+	// says the room's publisher goroutine runs (publishQueued). published
+	// is the seq of the last update whose frames are queued, and moved is
+	// closed when it moves (awaitPublished). All under Hub.mu.
+	queue     []play.Update
+	working   bool
+	published int64
+	moved     chan struct{}
+	// shown and pages are touched only by the room's publisher, one
+	// update at a time.
 	shown map[string]shown
-	pages PageRenderer // Config.Pages's, made by the first Publish
+	pages PageRenderer // Config.Pages's, made by the first update
 }
 
 // shown is what the update that brought an encounter to seq showed the
@@ -209,28 +217,92 @@ func (h *Hub) Count(id string) int {
 	return 0
 }
 
-// Publish implements play.Publisher: it sends each client of the encounter
+// Publish implements play.Publisher: it hands the update to the
+// encounter's publisher goroutine and returns at once, so the owner's next
+// command never waits for rendering or re-authorisation. The update's state
+// must be frozen: never written to again (play's owner hands over a copy).
+// Updates of an encounter are published one at a time, in seq order.
+func (h *Hub) Publish(u play.Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[u.EncounterID]
+	if r == nil {
+		return
+	}
+	r.queue = append(r.queue, u)
+	if !r.working {
+		r.working = true
+		go h.publishQueued(r)
+	}
+}
+
+// publishQueued publishes r's queued updates until there are none.
+func (h *Hub) publishQueued(r *room) {
+	for {
+		h.mu.Lock()
+		if len(r.queue) == 0 {
+			r.working = false
+			h.mu.Unlock()
+			return
+		}
+		u := r.queue[0]
+		r.queue[0] = play.Update{}
+		r.queue = r.queue[1:]
+		clients := broadcastOrder(r.clients, u.Origin)
+		h.mu.Unlock()
+		h.publish(r, u, clients)
+		h.mu.Lock()
+		r.published = u.Seq
+		if r.moved != nil {
+			close(r.moved)
+			r.moved = nil
+		}
+		h.mu.Unlock()
+	}
+}
+
+// awaitPublished waits until the update that brought encounter id to seq
+// has its frames queued, when it is on its way (handed to Publish), so that
+// a command's ack leaves with its events rather than before them; at most
+// the write timeout.
+func (h *Hub) awaitPublished(id string, seq int64) {
+	timer := time.NewTimer(h.cfg.WriteTimeout)
+	defer timer.Stop()
+	for {
+		h.mu.Lock()
+		r := h.rooms[id]
+		if r == nil || r.published >= seq || !r.working {
+			h.mu.Unlock()
+			return
+		}
+		if r.moved == nil {
+			r.moved = make(chan struct{})
+		}
+		moved := r.moved
+		h.mu.Unlock()
+		select {
+		case <-moved:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// publish sends each client of u's encounter (clients, in broadcast order)
 // the events it may see, rendered once per kind of client (viewer, and
 // whether it wants the projection or the page's fragments). A client
 // granted its access at an older access version than the update's is
 // authorised again first (and closed if its access shrank), so an event
 // committed after a change of access never reaches a viewer who lost it,
-// whichever server the change was made on.
+// whichever server the change was made on; those clients are authorised
+// again concurrently.
 //
 // Only what changed is sent: a viewer who may see none of the update's
 // events and whose projection and fragments are as the previous update
 // left them gets no frame at all (its seq just moves on with the next one
 // it gets), and a page gets only the fragments that changed. The events
 // the GM sees are sent as they were encoded for the log (Update.Encoded).
-func (h *Hub) Publish(u play.Update) {
-	h.mu.Lock()
-	r := h.rooms[u.EncounterID]
-	if r == nil {
-		h.mu.Unlock()
-		return
-	}
-	clients := broadcastOrder(r.clients, u.Origin)
-	h.mu.Unlock()
+func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages == nil && h.cfg.Pages != nil {
 		r.pages = h.cfg.Pages()
 	}
@@ -238,12 +310,13 @@ func (h *Hub) Publish(u play.Update) {
 	if r.pages != nil {
 		render = r.pages.Render
 	}
+	refused := h.reauthorizeAll(clients, u.Access)
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
 	var views projections
 	next := make(map[string]shown, len(frames))
 	for _, c := range clients {
-		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
+		if refused[c] {
 			continue
 		}
 		key := c.frameKey()
@@ -274,6 +347,34 @@ func (h *Hub) Publish(u play.Update) {
 	if r.pages != nil {
 		r.pages.Next()
 	}
+}
+
+// reauthorizeAll authorises again, concurrently, the clients granted their
+// access at an older version than access, and returns those it closed.
+func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
+	var stale []*client
+	for _, c := range clients {
+		if c.authorize != nil && access > c.access.Load() {
+			stale = append(stale, c)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	refused := make(map[*client]bool, len(stale))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, c := range stale {
+		wg.Go(func() {
+			if !h.reauthorize(c) {
+				mu.Lock()
+				refused[c] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return refused
 }
 
 // broadcastOrder lists an update's clients in the order their frames are
@@ -958,8 +1059,11 @@ func (c *client) readLoop(ctx context.Context) {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-		case !c.ackedWithEvents(msg.ID):
-			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+		default:
+			c.hub.awaitPublished(c.encounter, seq) // the ack may leave with the events
+			if !c.ackedWithEvents(msg.ID) {
+				c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+			}
 		}
 		if closeCode != 0 {
 			// No more events; the reply goes out, then the close frame.

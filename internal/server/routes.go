@@ -121,6 +121,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}", s.handleEncounterView)
 		r.Get("/api/encounters/{id}/events", s.handleEncounterEvents)
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
+		r.Get("/api/encounters/{id}/why", s.handleEncounterWhy)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history

@@ -158,6 +158,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/ws", member, 101, nil, "", ""},
 	{"GET", "/api/encounters/enc", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/events", member, 200, nil, "", ""},
+	{"GET", "/api/encounters/enc/why", member, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/commands", member, 200, nil, `{"id":"c1","command":{"kind":"chat","text":"hi"}}`, ""},
 	{"GET", "/encounters/enc/log", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/replay", member, 200, nil, "", ""},
