@@ -28,7 +28,7 @@ import (
 // toy ruleset), may.
 var knowNoRuleset = []string{"internal/engine", "internal/board", "internal/sheet", "internal/prep", "internal/play",
 	"internal/carry", "internal/realtime", "internal/store", "internal/server", "cmd/server", "web",
-	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate"}
+	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate", "internal/say"}
 
 var standIns = []string{"internal/engine/enginetest", "internal/board/boardtest"}
 
