@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -187,5 +188,43 @@ func TestCompleteOffersOnlyWhatTheViewHolds(t *testing.T) {
 	}
 	if got := Complete(v, "attack van"); len(got) != 0 {
 		t.Errorf("a guess completed: %q", got)
+	}
+}
+
+func TestInformDescribesTheBoardAndTheTable(t *testing.T) {
+	v := table()
+	v.Status, v.Round = engine.StatusRunning, 2
+	v.Viewer = engine.PlayerViewer("sal")
+	v.Attention = &engine.Attention{Turn: []string{"sal"}}
+	v.Board = &board.Board{Model: board.Zones,
+		Tokens: []board.Token{{ID: "sal", Name: "Sal"}, {ID: "o1", Name: "Outlaw 1", Down: true}, {ID: "o2", Name: "Outlaw 2"}, {ID: "doc", Name: "Doc Holt"}},
+		Zones: &board.ZoneMap{
+			Areas:  []board.Area{{ID: "street", Name: "Main street"}, {ID: "roof", Name: "The roof"}, {ID: "saloon", Name: "The saloon"}},
+			Links:  []board.Link{{A: "saloon", B: "street"}, {A: "street", B: "roof"}},
+			Groups: []board.Group{{ID: "g", Area: "saloon", Members: []string{"sal", "o2"}}},
+			Places: []board.Placed{{Token: "sal", Area: "saloon", Group: "g"}, {Token: "o2", Area: "saloon", Group: "g"}, {Token: "o1", Area: "street"}, {Token: "doc", Area: "roof"}},
+		}}
+	got, ok := Inform(v, "describe the board")
+	want := "The saloon (where you are): Sal (you) and Outlaw 2 in a melee. Main street (next to yours): Outlaw 1 (down). The roof (2 zones away): Doc Holt."
+	if !ok || got != want {
+		t.Errorf("describe:\n%s\nwant\n%s", got, want)
+	}
+	got, ok = Inform(v, "whose turn?")
+	want = "Round 2. Acting: Sal (you). Your turn: Sal. Question 1 waits on you: Sal is hit: soak? (Soak or Take it)."
+	if !ok || got != want {
+		t.Errorf("status:\n%s\nwant\n%s", got, want)
+	}
+	got, ok = Inform(v, "help")
+	if !ok || !strings.Contains(got, "attack <target> [weapon <weapon>] [bonus <bonus>] [wild attack]") || !strings.Contains(got, "soak or take it") {
+		t.Errorf("help: %s", got)
+	}
+	v.Board = &board.Board{Model: board.Grid, Tokens: v.Board.Tokens, Grid: &board.GridMap{Width: 10, Height: 10, Scale: "5 ft",
+		Places: []board.Placed{{Token: "o1", X: 4, Y: 0}, {Token: "sal", X: 0, Y: 0}, {Token: "doc", X: 1, Y: 1}}}}
+	want = "Sal (you) at A1. Doc Holt at B2, 5 ft from you. Outlaw 1 (down) at E1, 20 ft from you."
+	if got := Describe(v); got != want {
+		t.Errorf("grid:\n%s\nwant\n%s", got, want)
+	}
+	if _, ok := Inform(v, "attack"); ok {
+		t.Error("an action read as a question to the table")
 	}
 }

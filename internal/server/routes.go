@@ -122,6 +122,9 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}/events", s.handleEncounterEvents)
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
+		// say.go: playing by words
+		r.Post("/api/encounters/{id}/say", s.handleAPISay)
+		r.Get("/api/encounters/{id}/say", s.handleAPISayComplete)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history
 		r.Get("/campaigns/{id}/timeline", s.handleTimeline)

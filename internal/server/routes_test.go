@@ -159,6 +159,8 @@ var routes = []route{
 	{"GET", "/api/encounters/enc", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/events", member, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/commands", member, 200, nil, `{"id":"c1","command":{"kind":"chat","text":"hi"}}`, ""},
+	{"POST", "/api/encounters/enc/say", member, 200, nil, `{"text":"status"}`, ""},
+	{"GET", "/api/encounters/enc/say", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/log", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/replay", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/replay", member, 200, nil, "", ""},
