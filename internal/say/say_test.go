@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/board"
+	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
@@ -226,5 +227,21 @@ func TestInformDescribesTheBoardAndTheTable(t *testing.T) {
 	}
 	if _, ok := Inform(v, "attack"); ok {
 		t.Error("an action read as a question to the table")
+	}
+}
+
+func TestSpokenSaysEveryDieAndModifier(t *testing.T) {
+	ev := engine.Event{Kind: "attack", Actor: "sal", Text: "Sal attacks Doc Holt", Involves: []string{"doc"}, Rolls: []dice.Roll{
+		{Label: "Fighting", Who: "sal", Dice: []dice.Die{{Sides: 8, Faces: []int{8, 5}}, {Sides: 6, Faces: []int{2}, Role: "wild"}}, Kept: 1,
+			Mods: []dice.Mod{{Label: "Wounds", Value: -1}, {Label: "Gang up", Value: 1}}, Total: 13, Target: 4, Compare: dice.AtLeast, Result: "success"},
+		{Label: "Damage", Dice: []dice.Die{{Sides: 4, Faces: []int{3}}}, Mod: 2, Total: 5},
+	}}
+	got := Spoken(ev, map[string]string{"sal": "Sal"})
+	want := "Sal attacks Doc Holt. Fighting (Sal): a d8 rolled 8, aced, then 5; a d6 (wild) rolled 2, not kept; wounds minus 1; gang up plus 1; total 13, at least 4: success. Damage: a d4 rolled 3; plus 2; total 5."
+	if got != want {
+		t.Errorf("spoken:\n%s\nwant\n%s", got, want)
+	}
+	if c := Concerns(ev); strings.Join(c, " ") != "sal doc" {
+		t.Errorf("concerns %v", c)
 	}
 }

@@ -125,6 +125,7 @@ func (s *Server) routes() http.Handler {
 		// say.go: playing by words
 		r.Post("/api/encounters/{id}/say", s.handleAPISay)
 		r.Get("/api/encounters/{id}/say", s.handleAPISayComplete)
+		r.Post("/encounters/{id}/say", s.handleSayForm)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history
 		r.Get("/campaigns/{id}/timeline", s.handleTimeline)

@@ -161,6 +161,7 @@ var routes = []route{
 	{"POST", "/api/encounters/enc/commands", member, 200, nil, `{"id":"c1","command":{"kind":"chat","text":"hi"}}`, ""},
 	{"POST", "/api/encounters/enc/say", member, 200, nil, `{"text":"status"}`, ""},
 	{"GET", "/api/encounters/enc/say", member, 200, nil, "", ""},
+	{"POST", "/encounters/enc/say", member, 303, url.Values{"text": {"status"}}, "", ""},
 	{"GET", "/encounters/enc/log", member, 200, nil, "", ""},
 	{"GET", "/encounters/enc/replay", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/replay", member, 200, nil, "", ""},

@@ -167,3 +167,21 @@ func (s *Server) holdSealed(ctx context.Context, encounterID string, view engine
 	}
 	return engine.Command{}, fray.Errorf(fray.EILLEGAL, "that question no longer waits for your answer")
 }
+
+// handleSayForm is the command line without the script: POST
+// /encounters/{id}/say (text), back to the page with the answer, or the
+// refusal, shown.
+func (s *Server) handleSayForm(w http.ResponseWriter, r *http.Request) {
+	e, ok := s.viewed(w, r, s.Table.Current)
+	if !ok {
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		setFlash(w, r, flashError, "The form could not be read.")
+	} else if out, err := s.say(r.Context(), &e, "", r.PostForm.Get("text")); err != nil {
+		setFlash(w, r, flashError, errMessage(err))
+	} else {
+		setFlash(w, r, flashNotice, out.Answer)
+	}
+	http.Redirect(w, r, encounterURL(e.id, "", e.as, nil), http.StatusSeeOther)
+}
