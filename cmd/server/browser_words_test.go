@@ -418,12 +418,12 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 			if !f.gmPlays(300) {
 				t.Fatal("the table never waited on the player")
 			}
-			page, cancel := chromedp.NewContext(browser)
-			defer cancel()
+			page := tab(t, browser)
 			login(t, page, srv.URL, f.player.Name)
 			steps(t, page, chromedp.Navigate(srv.URL+"/encounters/"+f.id),
 				chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())))
 			said, acted := 0, false
+			var typed []string
 			for said < 8 {
 				pv := f.srv.viewAs(f.player, f.id)
 				if slices.ContainsFunc(pv.Committed, func(c engine.Committed) bool { return c.Reveal }) {
@@ -451,13 +451,14 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 					t.Fatalf("%q typed on the page was refused: %s", text, answer)
 				}
 				said++
+				typed = append(typed, text)
 				acted = acted || len(pv.Pending) == 0
 				patience.Until(t, "the command to land", func() bool { return f.srv.viewAs(f.player, f.id).Seq != pv.Seq })
 			}
 			if said == 0 || waitsOnPlayer(f.srv.viewAs(f.player, f.id)) {
 				t.Fatalf("after %d sentences typed the table still waits on the player", said)
 			}
-			t.Logf("%s: a turn in %d typed sentences", ex.Name, said)
+			t.Logf("%s: a turn in %d typed sentences: %q", ex.Name, said, typed)
 		})
 	}
 	for _, rs := range rules.Registry().All() {
