@@ -2,7 +2,12 @@ package rules_test
 
 import (
 	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,4 +94,106 @@ func sameCommand(a, b engine.Command) bool {
 		return true
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+var updateWordsDoc = flag.Bool("update-words-doc", false, "rewrite the command words of docs/playing-by-words.md from the rulesets' declarations")
+
+// The markers around the generated part of docs/playing-by-words.md.
+const (
+	wordsBegin = "<!-- The words below are generated from each ruleset's declared actions, fields and questions, as bots\n" +
+		"playing its examples were offered them, by go test ./internal/rules -run TestWordsDocFollowsDeclarations -update-words-doc. -->\n"
+	wordsEnd = "<!-- End of the generated words. -->\n"
+)
+
+// TestWordsDocFollowsDeclarations holds the players' page on playing by
+// words (docs/playing-by-words.md) to the declarations: its list of each
+// ruleset's command words is the grammar say.Grammar generates from the
+// views a bot's fights of the ruleset's examples offered — the players'
+// and the GM's — each action kind's commonest pattern, and each question
+// kind's commonest answers (rewrite it with -update-words-doc).
+func TestWordsDocFollowsDeclarations(t *testing.T) {
+	path := filepath.Join("..", "..", "docs", "playing-by-words.md")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	begin, end := strings.Index(doc, wordsBegin), strings.Index(doc, wordsEnd)
+	if begin < 0 || end < begin {
+		t.Fatal("the page has no generated words between its markers")
+	}
+	// kind → pattern → times offered, by ruleset and by who.
+	type key struct{ ruleset, who string }
+	seen := map[key]map[string]map[string]int{}
+	for _, s := range everyExample(t) {
+		look := func(v engine.View, c engine.Command) (engine.Command, error) {
+			k := key{s.Ruleset.ID(), "player"}
+			if v.Viewer.GM {
+				k.who = "gm"
+			}
+			for _, r := range say.Grammar(v) {
+				kind := r.Kind
+				if r.Answer {
+					kind = "?" + kind
+				}
+				if seen[k] == nil {
+					seen[k] = map[string]map[string]int{}
+				}
+				if seen[k][kind] == nil {
+					seen[k][kind] = map[string]int{}
+				}
+				seen[k][kind][r.Words]++
+			}
+			return c, nil
+		}
+		enginetest.Bot{Default: 1, Players: true, Words: look}.Play(t, s.Ruleset, s.Setup, 11)
+	}
+	var b strings.Builder
+	for _, rs := range rules.Registry().All() {
+		fmt.Fprintf(&b, "\n### %s\n", rs.ID())
+		for _, who := range []string{"player", "gm"} {
+			kinds := seen[key{rs.ID(), who}]
+			var actions, questions []string
+			for kind, patterns := range kinds {
+				if who == "gm" && seen[key{rs.ID(), "player"}][kind] != nil {
+					continue // said by players too: listed there
+				}
+				best := ""
+				for p, n := range patterns {
+					if best == "" || n > patterns[best] || (n == patterns[best] && p < best) {
+						best = p
+					}
+				}
+				line := "- `" + best + "`"
+				if strings.HasPrefix(kind, "?") {
+					questions = append(questions, line+" (question `"+strings.TrimPrefix(kind, "?")+"`)")
+				} else {
+					actions = append(actions, line)
+				}
+			}
+			slices.Sort(actions)
+			slices.Sort(questions)
+			title := "Players say"
+			if who == "gm" {
+				title = "The GM also says"
+			}
+			if len(actions) > 0 {
+				fmt.Fprintf(&b, "\n%s:\n\n%s\n", title, strings.Join(actions, "\n"))
+			}
+			if len(questions) > 0 {
+				fmt.Fprintf(&b, "\nAnd answers questions with one of their answers, as in:\n\n%s\n", strings.Join(questions, "\n"))
+			}
+		}
+	}
+	b.WriteString("\n")
+	want := doc[:begin+len(wordsBegin)] + b.String() + doc[end:]
+	if *updateWordsDoc {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want != doc {
+		t.Error("docs/playing-by-words.md's command words are not the declarations': run go test ./internal/rules -run TestWordsDocFollowsDeclarations -update-words-doc")
+	}
 }

@@ -84,27 +84,44 @@ func Status(v engine.View) string {
 // Help lists what the viewer may say now, one line each, as the grammar
 // reads it.
 func Help(v engine.View) string {
-	rules := Grammar(v)
-	if len(rules) == 0 {
+	var lines []string
+	for _, r := range Grammar(v) {
+		lines = appendNew(lines, r.Words)
+	}
+	if len(lines) == 0 {
 		return "There is nothing you may do now." + waitingOn(v) + " Say “describe the board” or “status” at any time."
 	}
-	return "You may say: " + strings.Join(rules, "; ") + ". Also “describe the board” and “status”."
+	return "You may say: " + strings.Join(lines, "; ") + ". Also “describe the board” and “status”."
 }
 
-// Grammar is what the viewer may say now, one pattern per action or
-// question: its words, then each field in angle brackets (a target's or a
-// place's alone, another after its label; optional ones, which have a
-// default, in square brackets).
-func Grammar(v engine.View) []string {
-	var out []string
+// Rule is one pattern of what the viewer may say now: an action, or the
+// answers to a question.
+type Rule struct {
+	// Kind is the action's kind, or the question's.
+	Kind string `json:"kind"`
+	// Words are the pattern: the action's words, then each field in angle
+	// brackets (a target's or a place's alone, another after its label;
+	// those with a default, which may go unsaid, in square brackets); or
+	// a question's answers, one of which is said.
+	Words  string `json:"words"`
+	Answer bool   `json:"answer,omitempty"`
+}
+
+// Grammar is what the viewer may say now, one rule per action or
+// question, generated from their declarations.
+func Grammar(v engine.View) []Rule {
+	var out []Rule
 	for _, f := range forms(v) {
 		if f.decision != nil && f.option.Value != f.decision.Options[0].Value {
 			continue
 		}
 		var b strings.Builder
+		r := Rule{}
 		if f.decision != nil {
+			r.Kind, r.Answer = f.decision.Kind, true
 			b.WriteString(strings.ToLower(orList(labels(f.decision.Options))))
 		} else {
+			r.Kind = f.action.Kind
 			b.WriteString(strings.ToLower(f.label))
 		}
 		for i := range f.fields {
@@ -128,7 +145,8 @@ func Grammar(v engine.View) []string {
 			}
 			b.WriteString(" " + part)
 		}
-		out = appendNew(out, b.String())
+		r.Words = b.String()
+		out = append(out, r)
 	}
 	return out
 }
