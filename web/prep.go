@@ -87,6 +87,34 @@ type DraftBoard struct {
 	Distances []DistanceRow
 	// Preview is the battlefield drawn with the starts.
 	Preview engine.View
+	// Ranges are the paths between every two zones, nearest first; Scale
+	// the squares of a map one column of the zone map stands for (0: the
+	// zones did not come from a map).
+	Ranges []RangeRow
+	Scale  float64
+}
+
+// RangeRow is the path from zone A to zone B: Hops borders crossed,
+// Squares of the map walked (when Scale is known).
+type RangeRow struct {
+	A, B          string
+	Hops, Squares int
+}
+
+// rangesHelp says how the range table was made.
+func rangesHelp(b *DraftBoard) string {
+	if b.Scale > 0 {
+		return "The shortest path through the borders, from the middle of one zone to the middle of the next, at the map's scale."
+	}
+	return "The fewest borders crossed from one zone to the other."
+}
+
+// zoneSpanHelp says where the default zone size comes from.
+func zoneSpanHelp(span int) string {
+	if span <= 0 {
+		return ""
+	}
+	return " (this ruleset: " + strconv.Itoa(span) + ", a zone's worth of range)"
 }
 
 // OptionView is a ruleset option with the draft's value.
@@ -99,6 +127,7 @@ type OptionView struct {
 type ZoneRow struct {
 	ID, Name, Description string
 	X, Y                  *int // its place on the map, when set
+	W, H                  int  // the columns and rows it spans there (0: one)
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice
@@ -287,6 +316,14 @@ func boardHint(model string) string {
 		return "Click a rung between two sides to set how far apart they start. Bestiary entries can be dropped anywhere on the board."
 	}
 	return ""
+}
+
+// spanValue is a zone's span for a form: empty for the default of one.
+func spanValue(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 func intp(p *int) string {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/rules"
 )
 
@@ -75,11 +77,11 @@ func TestBrowserUpdateTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// As the hub sends them with parts (Sections.RenderParts): a section
-	// whose markup outside its parts is unchanged as its changed parts.
+	// As the hub sends them with parts: a section whose markup outside its
+	// parts is unchanged as its changed parts.
 	sections := NewSections()
 	ctx := WithActURL(context.Background(), "/act")
-	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	shownHTML, err := sections.Render(ctx, first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +99,14 @@ func TestBrowserUpdateTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		list = append(list, update{st.Core().Seq, events, fr, nil})
-		html, parts, err := sections.RenderParts(ctx, engine.Project(rs, st, gm), events, false)
+		html, err := sections.Render(ctx, engine.Project(rs, st, gm), events, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sections.Next()
-		hu := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
+		hu := asHubSends(st.Core().Seq, events, shownHTML, html)
 		parted = append(parted, update{hu.seq, hu.events, hu.html, hu.parts})
-		shownHTML, shownParts = html, parts
+		shownHTML = html
 	}
 	// As the hub sends them: a section only when its markup is not what the
 	// page shows (internal/realtime, updateFrame).
@@ -175,32 +177,6 @@ func TestBrowserUpdateTime(t *testing.T) {
 	}
 }
 
-// changedParts adds to parts b's parts whose markup differs from a's and
-// reports true when a and b share their skeleton (their markup outside the
-// parts), as the hub decides (internal/realtime, updateFrame); false means
-// the section is sent whole.
-func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) bool {
-	if len(ap) == 0 || len(ap) != len(bp) {
-		return false
-	}
-	ae, be := 0, 0
-	for i := range ap {
-		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
-			return false
-		}
-		ae, be = ap[i].End, bp[i].End
-	}
-	if a[ae:] != b[be:] {
-		return false
-	}
-	for i, p := range bp {
-		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
-			parts[ap[i].ID] = nb
-		}
-	}
-	return true
-}
-
 // hubUpdate is one update for a page as the hub would send it: whole has
 // every section whose markup changed (the log when it has new entries);
 // html and parts are what is sent with parts — the sections whose markup
@@ -211,19 +187,23 @@ type hubUpdate struct {
 	whole, html, parts map[string]string
 }
 
-// asHubSends returns the update rendered as html with parts, for a page
-// showing shownHTML with shownParts.
-func asHubSends(seq int64, events []engine.Event, shownHTML map[string]string, shownParts map[string][]Part, html map[string]string, parts map[string][]Part) hubUpdate {
+// asHubSends returns the update rendered as html, for a page showing
+// shownHTML, as the hub sends it (internal/realtime, updateFrame): a
+// changed section as its changed parts, or whole (htmlscan.Diff).
+func asHubSends(seq int64, events []engine.Event, shownHTML, html map[string]string) hubUpdate {
 	u := hubUpdate{seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
 	for k, h := range html {
 		switch {
 		case k == "log" && len(events) > 0:
 			u.whole[k], u.html[k] = h, h
 		case k == "log" || shownHTML[k] == h:
-		case changedParts(u.parts, shownHTML[k], shownParts[k], h, parts[k]):
-			u.whole[k] = h
 		default:
-			u.whole[k], u.html[k] = h, h
+			u.whole[k] = h
+			parts, whole := htmlscan.Diff(shownHTML[k], h)
+			if whole {
+				u.html[k] = h
+			}
+			maps.Copy(u.parts, parts)
 		}
 	}
 	return u

@@ -203,6 +203,9 @@ type Area struct {
 	Features    []string `json:"features,omitempty"`
 	X           *int     `json:"x,omitempty"`
 	Y           *int     `json:"y,omitempty"`
+	// W and H are the columns and rows the area spans from X, Y (0: one).
+	W int `json:"w,omitempty"`
+	H int `json:"h,omitempty"`
 	// Shade grades how sheltered or hard the area is, 0 (open) to 3, for
 	// the page's fill, as Cell.Shade.
 	Shade int `json:"shade,omitempty"`

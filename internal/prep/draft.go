@@ -3,6 +3,7 @@ package prep
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -177,6 +178,125 @@ func RemoveZone(s *engine.Setup, b *board.Battlefield, id string) {
 			SetStart(&s.Combatants[i], st)
 		}
 	}
+}
+
+// MergeZones merges zone b into zone a: a keeps its name and takes b's
+// borders, the box both covered on the map, b's melees and the starts in
+// b; b's picture and notes go.
+func MergeZones(s *engine.Setup, bf *board.Battlefield, a, b string) {
+	var za, zb *board.ZoneSetup
+	for i := range bf.Zones {
+		switch bf.Zones[i].ID {
+		case a:
+			za = &bf.Zones[i]
+		case b:
+			zb = &bf.Zones[i]
+		}
+	}
+	if za == nil || zb == nil {
+		return
+	}
+	if za.X != nil && zb.X != nil {
+		x0, y0 := min(*za.X, *zb.X), min(*za.Y, *zb.Y)
+		x1 := max(*za.X+max(za.W, 1), *zb.X+max(zb.W, 1))
+		y1 := max(*za.Y+max(za.H, 1), *zb.Y+max(zb.H, 1))
+		za.X, za.Y, za.W, za.H = &x0, &y0, x1-x0, y1-y0
+	}
+	if zb.Description != "" && !strings.Contains(za.Description, zb.Description) && len(za.Description)+len(zb.Description) < board.MaxTextLen {
+		za.Description = strings.TrimSpace(za.Description + " " + zb.Description)
+	}
+	next := Adjacent(*bf, b)
+	for i := range bf.Melees {
+		if bf.Melees[i].Zone == b {
+			bf.Melees[i].Zone = a
+		}
+	}
+	for i := range s.Combatants {
+		if st := StartOf(s.Combatants[i]); st.Zone == b {
+			st.Zone = a
+			SetStart(&s.Combatants[i], st)
+		}
+	}
+	melees := bf.Melees
+	bf.Melees = nil
+	RemoveZone(s, bf, b)
+	bf.Melees = melees
+	for i := range bf.Zones {
+		if bf.Zones[i].ID != a {
+			continue
+		}
+		for _, n := range next {
+			if n != a && !slices.Contains(Adjacent(*bf, a), n) {
+				bf.Zones[i].Adjacent = append(bf.Zones[i].Adjacent, n)
+			}
+		}
+	}
+	s.Notes = slices.DeleteFunc(s.Notes, func(n engine.Note) bool { return n.Subject == "zone:"+b })
+}
+
+// SplitZone cuts a zone placed on the map along a line: axis "col" cuts
+// at column at (the second part starts there), "row" at row at. Both
+// parts keep the zone's borders and border each other; the first keeps
+// its id, melees and starts, the second is new ("… (east)", "… (south)").
+func SplitZone(s *engine.Setup, bf *board.Battlefield, id, axis string, at int) error {
+	i := slices.IndexFunc(bf.Zones, func(z board.ZoneSetup) bool { return z.ID == id })
+	if i < 0 {
+		return fray.Errorf(fray.EINVALID, "no zone %q", id)
+	}
+	if len(bf.Zones) >= board.MaxZones {
+		return fray.Errorf(fray.EINVALID, "a battlefield has at most %d zones", board.MaxZones)
+	}
+	z := bf.Zones[i]
+	if z.X == nil || z.Y == nil {
+		return fray.Errorf(fray.EINVALID, "%s has no place on the map: place it (or draw it) before splitting it along a line", z.Name)
+	}
+	first, second := z, z
+	first.Adjacent, second.Adjacent = slices.Clone(z.Adjacent), slices.Clone(Adjacent(*bf, id))
+	x, y, w, h := *z.X, *z.Y, max(z.W, 1), max(z.H, 1)
+	var a, b string
+	switch axis {
+	case "col":
+		if at <= x || at >= x+w {
+			return fray.Errorf(fray.EINVALID, "a line at column %d does not cross %s (columns %d to %d)", at, z.Name, x, x+w-1)
+		}
+		x2 := at
+		first.W, second.X, second.W = at-x, &x2, x+w-at
+		a, b = "west", "east"
+	case "row":
+		if at <= y || at >= y+h {
+			return fray.Errorf(fray.EINVALID, "a line at row %d does not cross %s (rows %d to %d)", at, z.Name, y, y+h-1)
+		}
+		y2 := at
+		first.H, second.Y, second.H = at-y, &y2, y+h-at
+		a, b = "north", "south"
+	default:
+		return fray.Errorf(fray.EINVALID, "a zone is split along a column (axis col) or a row (axis row), not %q", axis)
+	}
+	used := map[string]bool{}
+	for _, o := range bf.Zones {
+		used[o.ID] = true
+	}
+	second.ID = sheet.UniqueSlug(z.ID+"-"+b, used)
+	first.Name, second.Name = clip(z.Name+" ("+a+")"), clip(z.Name+" ("+b+")")
+	first.Adjacent = append(first.Adjacent, second.ID)
+	second.Adjacent = slices.DeleteFunc(second.Adjacent, func(n string) bool { return n == id })
+	second.Props = maps.Clone(z.Props)
+	bf.Zones[i] = first
+	bf.Zones = slices.Insert(bf.Zones, i+1, second)
+	for j := range bf.Zones {
+		if j != i && j != i+1 && slices.Contains(bf.Zones[j].Adjacent, id) {
+			bf.Zones[j].Adjacent = append(bf.Zones[j].Adjacent, second.ID)
+		}
+	}
+	return nil
+}
+
+// clip keeps a zone's name within its limit.
+func clip(s string) string {
+	if r := []rune(s); len(r) > board.MaxNameLen {
+		return string(r[:board.MaxNameLen])
+	}
+	return s
 }
 
 // Adjacent lists the zones bordering id, in either direction.

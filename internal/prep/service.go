@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/battlemap"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/uvtt"
 )
 
 // ServiceStore is what the GM's preparation needs; *store.DB provides it.
@@ -195,6 +197,28 @@ func (s *Service) Edit(ctx context.Context, d store.Draft, form url.Values) erro
 		return err
 	}
 	return s.saveDraft(ctx, d.ID, setup)
+}
+
+// ImportMap makes the draft's battlefield from a battlemap (ApplyMap),
+// with scene (an uploaded picture's URL, "" to keep the draft's) as its
+// scene: one edit, undone by the editor's undo.
+func (s *Service) ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, scene string, o battlemap.Options) (MapReport, error) {
+	setup, err := decodeDraft(d)
+	if err != nil {
+		return MapReport{}, err
+	}
+	rs, err := s.rules.Get(setup.Ruleset)
+	if err != nil {
+		return MapReport{}, err
+	}
+	rep, err := ApplyMap(rs, &setup, m, o)
+	if err != nil {
+		return MapReport{}, err
+	}
+	if scene != "" {
+		setup.Scene = scene
+	}
+	return rep, s.saveDraft(ctx, d.ID, setup)
 }
 
 // DraftView is a draft as its editor shows it.

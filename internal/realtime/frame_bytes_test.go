@@ -1,7 +1,6 @@
 package realtime
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -37,10 +36,7 @@ func TestPageFrameBytes(t *testing.T) {
 func pageFrameBytes(t *testing.T, example string) {
 	updates := recordFight(t, example, 60)
 	hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-		Pages: func() PageRenderer { return testPages{web.NewSections()} },
-		RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-			return web.EntryFragments(ctx, v, events)
-		}})
+		Pages: func() PageRenderer { return web.NewSections() }})
 	viewers := map[string]engine.Viewer{"GM": engine.GMViewer(), "spectator": {}}
 	clients := map[string]*client{}
 	for name, v := range viewers {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"runtime/debug"
 	"slices"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/play"
 )
 
@@ -34,23 +36,6 @@ type PageRenderer interface {
 	Render(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
 	// Next says an update's frames are built.
 	Next()
-}
-
-// A Part is an element of a page's section that an update may replace
-// alone (web.Part): the element with id ID, whose outer HTML is the
-// section's markup[Start:End].
-type Part struct {
-	ID         string
-	Start, End int
-}
-
-// PartRenderer is a PageRenderer that also says where the parts of the
-// sections it renders sit (by section key; a section it gives none for is
-// always sent whole). When a section's markup outside its parts is as the
-// page shows it, an update carries only its parts that changed ("parts").
-type PartRenderer interface {
-	PageRenderer
-	RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error)
 }
 
 // Encounters is what a websocket session needs from the play service: its
@@ -103,11 +88,6 @@ type OriginChecker interface {
 type Config struct {
 	Events EventLog
 	Render Renderer
-	// RenderEntries, when set, renders only the entries of new events
-	// (the "log", "chat" and "cards" fragments of Render): what a page
-	// whose sections did not change needs when Pages is not set (see
-	// updateFrame).
-	RenderEntries Renderer
 	// Pages, when set, gives each encounter the renderer of its updates'
 	// fragments (instead of Render); snapshots and resumes still use Render.
 	Pages  func() PageRenderer
@@ -153,10 +133,9 @@ type room struct {
 // clients of one frame key: their projection as JSON (when they want it)
 // and their page's fragments (when they want those).
 type shown struct {
-	seq   int64
-	view  []byte
-	html  map[string]string
-	parts map[string][]Part // where html's sections' parts sit (PartRenderer)
+	seq  int64
+	view []byte
+	html map[string]string
 }
 
 // NewHub returns a Hub.
@@ -256,10 +235,8 @@ func (h *Hub) Publish(u play.Update) {
 		r.pages = h.cfg.Pages()
 	}
 	render := h.cfg.Render
-	var parted PartRenderer
 	if r.pages != nil {
 		render = r.pages.Render
-		parted, _ = r.pages.(PartRenderer)
 	}
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	frames := map[string][]byte{}
@@ -274,7 +251,7 @@ func (h *Hub) Publish(u play.Update) {
 		if !done {
 			var err error
 			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, parted, &views)
+			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, &views)
 			if err != nil {
 				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
 				c.close(websocket.StatusInternalError, "render failed")
@@ -344,20 +321,12 @@ func (c *client) frameKey() string {
 // update showed them (prev, valid when at seq base): nil when nothing they
 // can see changed.
 //
-// A page's sections are a function of its viewer's projection alone: when
-// the projection is as prev's (but for its seq, which no section shows),
-// the sections are not rendered again — only the new events' entries are
-// (Config.RenderEntries), and a viewer who sees no new event costs no
-// rendering at all. With Config.Pages, whose renderer renders a section
-// only when its input is new, a page's projection is not encoded to be
-// compared (that cost more than it saved: most updates change every
-// viewer's projection); its sections are rendered and only those that
-// differ from what the page shows are sent.
-//
-// With a PartRenderer, a changed section whose markup outside its parts is
-// as the page shows it is sent as its changed parts ("parts", by element
-// id) instead of whole (changedParts).
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, parted PartRenderer, views *projections) ([]byte, shown, error) {
+// A page's fragments are rendered (render: with Config.Pages, a renderer
+// that renders each section once per distinct input) and only what differs
+// from what the page shows is sent: of a section, the parts that changed
+// (htmlscan.Diff, "parts" by element id) when the rest of it is as the page
+// shows it, else the whole section ("html").
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, views *projections) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -367,58 +336,42 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	if c.wantView && !c.html {
 		return jsonFrame(c, u, prev, follows, events, encoded, views)
 	}
-	var html map[string]string
+	view := views.of(c, u)
 	sameView := false
-	if c.html || c.wantView {
-		view := views.of(c, u)
-		if c.wantView || h.cfg.Pages == nil {
-			if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-				return nil, now, err
-			}
-			sameView = follows && sameButSeq(now.view, prev.view)
+	if c.wantView {
+		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
+			return nil, now, err
 		}
-		if c.html && render != nil {
-			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
-				if len(events) > 0 {
-					if html, err = h.cfg.RenderEntries(context.Background(), view, events, false); err != nil {
-						return nil, now, err
-					}
-				}
-				now.html = make(map[string]string, len(prev.html))
-				for k, v := range prev.html {
-					now.html[k] = v
-				}
-				for k, v := range html {
-					now.html[k] = v
-				}
-				now.parts = prev.parts
-			} else if parted != nil {
-				if html, now.parts, err = parted.RenderParts(context.Background(), view, events, false); err != nil {
-					return nil, now, err
-				}
-				now.html = html
-			} else {
-				if html, err = render(context.Background(), view, events, false); err != nil {
-					return nil, now, err
-				}
-				now.html = html
-			}
-		}
+		sameView = follows && sameButSeq(now.view, prev.view)
 	}
-	var parts map[string]string
+	var html, parts map[string]string
+	if c.html && render != nil {
+		if html, err = render(context.Background(), view, events, false); err != nil {
+			return nil, now, err
+		}
+		now.html = html
+	}
 	if follows {
 		// Send only what differs from what the clients show.
 		if html != nil {
 			changed := make(map[string]string, len(html))
 			for k, v := range html {
-				if k == "log" && len(events) > 0 {
-					changed[k] = v // the log fragment holds the new events' entries
-				} else if k != "log" && prev.html[k] != v {
-					if sameSkeleton(prev.html[k], prev.parts[k], v, now.parts[k]) {
-						parts = changedParts(parts, prev.html[k], prev.parts[k], v, now.parts[k])
-					} else {
-						changed[k] = v
+				switch {
+				case k == "log":
+					if len(events) > 0 {
+						changed[k] = v // the log fragment holds the new events' entries
 					}
+				case prev.html[k] == v:
+				default:
+					p, whole := htmlscan.Diff(prev.html[k], v)
+					if whole {
+						changed[k] = v
+						break
+					}
+					if parts == nil {
+						parts = make(map[string]string, len(p))
+					}
+					maps.Copy(parts, p)
 				}
 			}
 			html = changed
@@ -477,41 +430,6 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
-}
-
-// sameSkeleton reports whether two renders of a section, a and b, whose
-// parts sit at ap and bp, have as many parts and the same markup outside
-// them: then the page showing a shows b once each part that differs is
-// replaced by the one at its place. A section without parts has no
-// skeleton to share.
-func sameSkeleton(a string, ap []Part, b string, bp []Part) bool {
-	if len(ap) == 0 || len(ap) != len(bp) {
-		return false
-	}
-	ae, be := 0, 0 // where the markup after the previous part starts
-	for i := range ap {
-		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
-			return false
-		}
-		ae, be = ap[i].End, bp[i].End
-	}
-	return a[ae:] == b[be:]
-}
-
-// changedParts adds to parts (made when nil) b's parts whose markup differs
-// from a's at the same place (sameSkeleton(a, ap, b, bp) holds), by the id
-// of the element of a they replace (the new one may carry another id: the
-// next combatant's actions in place of the last one's).
-func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) map[string]string {
-	for i, p := range bp {
-		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
-			if parts == nil {
-				parts = make(map[string]string, 4)
-			}
-			parts[ap[i].ID] = nb
-		}
-	}
-	return parts
 }
 
 // projections are one update's projections by viewer key, for Publish:

@@ -45,7 +45,7 @@ const maxUploadBytes = images.MaxBytes + 64<<10
 func isUpload(r *http.Request) bool {
 	p := r.URL.Path
 	return r.Method == http.MethodPost && (strings.HasPrefix(p, "/api/campaigns/") && strings.HasSuffix(p, "/assets") ||
-		strings.HasPrefix(p, "/drafts/") && strings.HasSuffix(p, "/pictures") ||
+		strings.HasPrefix(p, "/drafts/") && (strings.HasSuffix(p, "/pictures") || strings.HasSuffix(p, "/map")) ||
 		strings.HasPrefix(p, "/campaigns/") && strings.HasSuffix(p, "/portrait"))
 }
 

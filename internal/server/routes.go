@@ -146,6 +146,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/drafts/{draft}/create", s.handleDraftCreate)
 		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
+		r.Post("/drafts/{draft}/map", s.handleDraftMap)
 		r.Post("/drafts/{draft}/pictures", s.handleDraftPicture)
 		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
 		// odds.go: a draft's encounter odds

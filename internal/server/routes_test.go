@@ -197,6 +197,7 @@ var routes = []route{
 	{"POST", "/drafts/draft/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/drafts/draft/import", gmOnly, 303, nil, "", `{"name":"Fight"}`},
 	{"POST", "/drafts/draft/pictures", gmOnly, 303, url.Values{"use": {"scene"}}, "", "picture bytes"},
+	{"POST", "/drafts/draft/map", gmOnly, 303, url.Values{}, "", `{"format":0.3,"resolution":{"map_size":{"x":4,"y":4},"pixels_per_grid":50}}`},
 	{"GET", "/drafts/draft/setup.json", gmOnly, 200, nil, "", ""},
 	{"GET", "/drafts/draft/odds", gmOnly, 200, nil, "", ""},
 	{"POST", "/drafts/draft/odds", gmOnly, 303, url.Values{"runs": {"5"}}, "", ""},

@@ -349,7 +349,7 @@
   // makes HTML elements the drawing does not show.
   function parsePart(old, html) {
     if (old instanceof SVGElement) return parse('<svg>' + html + '</svg>').firstElementChild.firstElementChild;
-    return parse(deferForms(html)).firstElementChild;
+    return parse(html).firstElementChild;
   }
 
   // ---- closed actions' forms, built when needed --------------------------
@@ -358,31 +358,31 @@
   // group of actions, new at every end of turn: a form per action (hidden
   // inputs, selects of targets and weapons, help), each behind a closed
   // <details class="act"> nobody opens. An update's sections and parts
-  // arrive with each such form cut out of the markup before it is parsed
-  // (deferForms): the <details> keeps the form's markup in its data-form
-  // attribute and holds only its summary, and build() makes the form the
-  // moment it is needed — a click on its summary (before the details
-  // opens), a toggle, the keyboard's run, a target or a place picked that
-  // it may offer, an open form or one the user filled carried over an
-  // update (keepBuilt). The page's first render, and a page without this
-  // script, have every form.
+  // bring each such form inert, in a <template> inside its <details>, and
+  // build() makes the form the moment it is needed — a click on its
+  // summary (before the details opens), a toggle, the keyboard's run, a
+  // target or a place picked that it may offer, an open form or one the
+  // user filled carried over an update (keepBuilt). The page's first
+  // render, and a page without this script, have every form.
 
-  const actForm = /<details class="act( [^"]*)?"([^>]*)>(<summary[^>]*>[\s\S]*?<\/summary>)(<form[\s\S]*?<\/form>)<\/details>/g;
-
-  function deferForms(html) {
-    if (!html.includes('<details class="act')) return html;
-    return html.replace(actForm, (_, cls, rest, summary, form) =>
-      '<details class="act' + (cls || '') + '"' + rest + ' data-form="' + form.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '">' + summary + '</details>');
+  // unbuilt is d's <template> while its form is not built, else null.
+  function unbuilt(d) {
+    return d.querySelector(':scope > template');
   }
 
-  // build makes a closed action's form from its data-form, filled as the
+  // formOf is d's form, built or not (in its template).
+  function formOf(d) {
+    const t = unbuilt(d);
+    return (t ? t.content : d).querySelector('form');
+  }
+
+  // build makes a closed action's form from its template, filled as the
   // page fills every form: the target and the place picked, the pending
   // mark of a command it sent.
   function build(d) {
-    if (!d || !d.hasAttribute('data-form')) return d;
-    const form = d.getAttribute('data-form');
-    d.removeAttribute('data-form');
-    d.append(parse(form));
+    const t = d && unbuilt(d);
+    if (!t) return d;
+    t.replaceWith(t.content);
     const f = d.querySelector('form');
     if (!f) return d;
     if (target) {
@@ -402,12 +402,12 @@
   }
 
   // mayOffer reports whether d's form may offer value in a select marked
-  // attr (data-target, data-place): a built form is looked at; an unbuilt
-  // one by its markup, where a plain value appears as it is written.
+  // attr (data-target, data-place): a built form has such a select; an
+  // unbuilt one the value among its options.
   function mayOffer(d, attr, value) {
-    const form = d.getAttribute('data-form');
-    if (form === null) return !!d.querySelector('select[' + attr + ']');
-    return form.includes(attr + '="true"') && (!/^[\w.,:-]*$/.test(value) || form.includes('value="' + value + '"'));
+    const t = unbuilt(d);
+    if (!t) return !!d.querySelector('select[' + attr + ']');
+    return Array.from(t.content.querySelectorAll('select[' + attr + '] option')).some((o) => o.value === value);
   }
 
   // buildOffering builds every unbuilt action in scope whose form may offer
@@ -415,8 +415,8 @@
   // selects sees them all.
   function buildOffering(scope, attr, value) {
     if (!scope || !value) return;
-    for (const d of scope.querySelectorAll('details.act[data-form]')) {
-      if (mayOffer(d, attr, value)) build(d);
+    for (const d of scope.querySelectorAll('details.act')) {
+      if (unbuilt(d) && mayOffer(d, attr, value)) build(d);
     }
   }
 
@@ -425,8 +425,8 @@
   // focused or waiting for the server's answer. carryOver then copies what
   // the user did; the rest go back to their markup.
   function keepBuilt(old, node) {
-    for (const d of old.querySelectorAll('details.act:not([data-form])')) {
-      if (!d.id) continue;
+    for (const d of old.querySelectorAll('details.act')) {
+      if (!d.id || unbuilt(d)) continue;
       const f = d.querySelector('form');
       const busy = d.open || d.contains(document.activeElement) || (f && f.dataset.pending) ||
         Array.from(d.querySelectorAll('select[id], input[id]')).some(edited);
@@ -439,7 +439,7 @@
   // way of opening it.
   document.addEventListener('click', (e) => {
     const s = e.target instanceof Element ? e.target.closest('summary') : null;
-    if (s && s.parentElement && s.parentElement.matches('details.act[data-form]')) build(s.parentElement);
+    if (s && s.parentElement && s.parentElement.matches('details.act')) build(s.parentElement);
   }, true);
   document.addEventListener('toggle', (e) => {
     if (e.target instanceof HTMLDetailsElement && e.target.open) build(e.target);
@@ -473,7 +473,7 @@
       if (lastHTML[key] === html[key]) continue;
       lastHTML[key] = html[key];
       const old = document.getElementById(key);
-      const node = old && parse(deferForms(html[key])).firstElementChild;
+      const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
       if (key === 'battlefield') window.frayMarkMine(node);
       if (active && active !== document.body && old.contains(active)) {
@@ -572,7 +572,9 @@
           a.replaceWith(b);
         } else if (a.nodeType === Node.ELEMENT_NODE) {
           const renamed = a.id !== b.id;
-          if (a.tagName !== b.tagName || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
+          // A template's content is no child of it (isEqualNode does not
+          // read it): an inert form is always replaced.
+          if (a.tagName !== b.tagName || a.tagName === 'TEMPLATE' || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
             a.replaceWith(b);
           } else if (renamed && a.contains(document.activeElement)) {
             a.replaceWith(b);
@@ -1137,7 +1139,7 @@
     const out = [];
     const add = (d) => { if (d && !out.includes(d)) out.push(d); };
     // An unbuilt form takes a target if its markup has a target select.
-    const takes = (d) => d.hasAttribute('data-form') ? d.getAttribute('data-form').includes('data-target="true"') : !!d.querySelector('select[data-target]');
+    const takes = (d) => !!formOf(d)?.querySelector('select[data-target]');
     for (const d of document.querySelectorAll('#actions details.act[open]')) if (takes(d)) add(d);
     const groups = Array.from(document.querySelectorAll('#actions .action-group[id^="ag-"]:not(#ag-gm)'));
     groups.sort((a, b) => Number(b.classList.contains('acting')) - Number(a.classList.contains('acting')));
@@ -1297,7 +1299,8 @@
   function applyPlace(open) {
     buildOffering(document.getElementById('actions'), 'data-place', place);
     const selects = document.querySelectorAll('#actions select[data-place]');
-    root.classList.toggle('places', selects.length > 0 || !!document.querySelector('#actions details.act[data-form*=\'data-place="true"\']'));
+    root.classList.toggle('places', selects.length > 0 ||
+      Array.from(document.querySelectorAll('#actions details.act > template')).some((t) => t.content.querySelector('select[data-place]')));
     let first = null;
     let offered = false;
     for (const sel of selects) {
@@ -1593,7 +1596,7 @@
 
   function endTurn() {
     const g = actingGroup();
-    if (g) for (const d of g.querySelectorAll('details.act[data-form*="data-ends-turn"]')) build(d);
+    if (g) for (const d of g.querySelectorAll('details.act')) if (unbuilt(d) && formOf(d)?.hasAttribute('data-ends-turn')) build(d);
     const form = g && g.querySelector('form.action[data-ends-turn]');
     if (!form) return false;
     const d = form.closest('details.act');
