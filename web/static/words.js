@@ -35,11 +35,13 @@
 
   // ---- announcements ----------------------------------------------------
 
-  const kept = 60; // the region keeps the latest lines only
-  function announce(text) {
+  const kept = 200; // the region keeps the latest lines only
+  // announce adds a line; seq marks one that reads an event out.
+  function announce(text, seq) {
     if (!text) return;
     const p = document.createElement('p');
     p.textContent = text;
+    if (seq) p.dataset.seq = String(seq);
     region.append(p);
     while (region.childElementCount > kept) region.firstElementChild.remove();
   }
@@ -85,7 +87,7 @@
     for (const li of fresh) {
       read.add(seqOf(li));
       last = Math.max(last, seqOf(li));
-      if (concernsMe(li)) announce(li.dataset.spoken);
+      if (concernsMe(li)) announce(li.dataset.spoken, seqOf(li));
     }
     const st = statusNow();
     if (st && st !== lastStatus) {
