@@ -344,6 +344,15 @@ func TestBrowserWordsReadOut(t *testing.T) {
 	if bad := tr.unnamed(); len(bad) > 0 {
 		t.Errorf("interactive elements without a name: %v", bad)
 	}
+	// Every token the player may see is something to operate, named by
+	// its combatant (the roster's buttons: the drawing is aria-hidden).
+	for _, c := range f.srv.viewAs(f.player, f.id).Combatants {
+		if !slices.ContainsFunc(tr.nodes, func(n *accessibility.Node) bool {
+			return !n.Ignored && interactive[axString(n.Role)] && strings.Contains(axString(n.Name), c.Name)
+		}) {
+			t.Errorf("no control on the page is named for %s", c.Name)
+		}
+	}
 	heard := ear.heard
 	names := map[string]string{}
 	for _, c := range f.srv.viewAs(f.player, f.id).Combatants {
