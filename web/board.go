@@ -692,6 +692,27 @@ func (m *model) sideTokens(side string) []*board.Token {
 	return out
 }
 
+// engagedIn are the ladder's engaged pairs between the two sides of gap
+// (either way round); the first gap also takes any pair whose sides have
+// no gap of their own, so that every pair is drawn.
+func (m *model) engagedIn(gap board.SideGap, first bool) []board.Engagement {
+	l := m.board.Ladder
+	between := func(e board.Engagement, g board.SideGap) bool {
+		a, b := m.token(e.A), m.token(e.B)
+		if a == nil || b == nil {
+			return false
+		}
+		return (a.Side == g.A && b.Side == g.B) || (a.Side == g.B && b.Side == g.A)
+	}
+	var out []board.Engagement
+	for _, e := range l.Engaged {
+		if between(e, gap) || (first && !slices.ContainsFunc(l.Gaps, func(g board.SideGap) bool { return between(e, g) })) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // rungClass marks the rung a gap stands at.
 func rungClass(gap board.SideGap, i int) string {
 	if gap.Rung == i {

@@ -285,6 +285,10 @@ type Engagement struct {
 type LadderMap struct {
 	Rungs []Rung    `json:"rungs"`
 	Gaps  []SideGap `json:"gaps"`
+	// Engaged are pairs of tokens locked together whatever the rung of
+	// their sides (a melee), drawn between the two camps on the ladder;
+	// Distance names the engagement ("melee").
+	Engaged []Engagement `json:"engaged,omitempty"`
 }
 
 // Rung is one distance category and what it means.

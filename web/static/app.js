@@ -1729,12 +1729,14 @@
       if (s) s.focus();
       return true;
     }
-    if (cards && cards.children.length) {
-      for (const c of Array.from(cards.children)) dismiss(c);
-      return true;
-    }
+    // The target before the cards: Escape twice leaves an action's form,
+    // then forgets its target, whatever rolls are on the screen.
     if (target) {
       clearTarget();
+      return true;
+    }
+    if (cards && cards.children.length) {
+      for (const c of Array.from(cards.children)) dismiss(c);
       return true;
     }
     return false;
