@@ -79,14 +79,17 @@ func (m *model) zoneLayout() zoneLayout {
 // ---- tokens -------------------------------------------------------------
 
 // initials are up to two letters naming a token: "AV" for Ana Vega, "G2"
-// for Goblin 2.
+// for Goblin 2. A name that ends in a number keeps it whole, after its
+// first letter ("D2" for Dock thug 2, "O12" for Outlaw 12), so numbered
+// copies of one stat block are told apart on the board.
 func initials(name string) string {
+	words := strings.Fields(name)
+	if n := len(words); n > 1 && isNumber(words[n-1]) && !isNumber(words[0]) {
+		return string(unicode.ToUpper([]rune(words[0])[0])) + words[n-1]
+	}
 	var out []rune
-	for _, w := range strings.Fields(name) {
+	for _, w := range words {
 		r := []rune(w)
-		if len(r) == 0 {
-			continue
-		}
 		if unicode.IsDigit(r[0]) {
 			out = append(out, r...)
 		} else {
@@ -100,6 +103,11 @@ func initials(name string) string {
 		out = out[:2]
 	}
 	return string(out)
+}
+
+// isNumber reports whether w is all digits.
+func isNumber(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // marks are what a token shows as icons: its pose, then its conditions.

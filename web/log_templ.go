@@ -263,7 +263,7 @@ func logEntry(ev engine.Event, names map[string]string, undone bool, extra templ
 }
 
 // rollItem shows one roll: "Fighting (Ana): d8: 8★ + 5, d6: 2 (not kept)
-// wounds −1, flanking +1 = 14 ≥ 4 — success". A pick (a dealt card) shows
+// wounds −1, flanking +1 = 14 (needs 4) — success". A pick (a dealt card) shows
 // only its label.
 func rollItem(r dice.Roll, names map[string]string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
@@ -493,7 +493,7 @@ func rollItem(r dice.Roll, names map[string]string) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if v := r.Versus(); v != "" {
+			if v := r.Needs(); v != "" {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 40, "<span class=\"target\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err

@@ -435,10 +435,6 @@ func (m *model) whoAmI(as string) string {
 	return strings.Join(names, ", ")
 }
 
-func (m *model) mine() bool {
-	return m.v.Current != "" && !m.v.Viewer.GM && slices.Contains(m.v.Viewer.Controls, m.v.Current)
-}
-
 // oneClick are the pending decisions this viewer answers with one click:
 // for the GM, all but the players' own (those are offered as "Decide for").
 func (m *model) oneClick() []engine.Decision {
@@ -468,11 +464,14 @@ func (m *model) attention() string {
 	return ""
 }
 
-// yourMove reports whether the table waits on this player now: it is
-// their turn and no one else's answer holds the fight up (a turn that
-// waits on the GM's ruling is not "your turn" yet).
+// yourMove reports whether the table waits on this player now: one of
+// their characters may act and no one's answer holds the fight up (a turn
+// that waits on the GM's ruling is not "your turn" yet). It reads the
+// engine's Attention — what the tab's title and a notification say — so
+// the badge and the title agree in every phase, a declaration phase where
+// everyone acts at once included.
 func (m *model) yourMove() bool {
-	return m.mine() && len(m.v.Waiting) == 0
+	return !m.v.Viewer.GM && m.v.Attention != nil && len(m.v.Attention.Turn) > 0 && len(m.v.Waiting) == 0
 }
 
 func (m *model) decisionFor(d engine.Decision) string {

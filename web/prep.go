@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/statblock"
 )
 
 // PrepProps is the preparation part of a campaign page: drafts, encounters
@@ -15,6 +16,8 @@ type PrepProps struct {
 	CampaignID string
 	IsGM       bool
 	Rulesets   []engine.Choice
+	// Foundry are the rulesets that read a Foundry system's actors.
+	Foundry    []engine.Choice
 	Drafts     []DraftSummary
 	Ready      []EncounterSummary // status setup
 	Running    []EncounterSummary // running or paused
@@ -191,6 +194,11 @@ type StatBlockProps struct {
 	Derived       []engine.Choice // label, value
 	Problem       string
 	Notice, Error string
+	// CanPaste: the ruleset's book prints stat blocks Fray reads. Paste
+	// is what reading PasteText gave (nil before a paste).
+	CanPaste  bool
+	PasteText string
+	Paste     *statblock.Report
 }
 
 func (p StatBlockProps) title() string {

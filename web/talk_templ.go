@@ -917,7 +917,7 @@ func cardRoll(r dice.Roll, names map[string]string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		if v := r.Versus(); v != "" {
+		if v := r.Needs(); v != "" {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 72, "<span class=\"vs\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

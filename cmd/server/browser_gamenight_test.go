@@ -368,12 +368,16 @@ func TestTableGameNight(t *testing.T) {
 						otherTok := fmt.Sprintf(`#board-view [data-token=%q]`, other)
 						steps(t, p.ctx, chromedp.Evaluate(`document.querySelector('`+otherTok+`').scrollIntoView({block: 'center', inline: 'center'})`, nil))
 						o := rectOf(t, p.ctx, otherTok)
-						steps(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), settled())
-						var why string
+						// The rules' own reason arrives (GET …/why): "Not a legal
+						// target for Attack: Rat is on your side. …".
+						steps(t, p.ctx, chromedp.MouseClickXY(o.X+o.W/2, o.Y+o.H/2), settled(),
+							waitJS(`!!document.querySelector('#target-line .target-why[data-reason]')`))
+						var why, reason string
 						var kept bool
 						steps(t, p.ctx, chromedp.Evaluate(`document.getElementById('target-line').textContent.replace(/\s+/g, ' ')`, &why),
+							chromedp.Evaluate(`document.querySelector('#target-line .target-why').dataset.reason`, &reason),
 							chromedp.Evaluate(fmt.Sprintf(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some(s => s.value === %q)`, target), &kept))
-						if !strings.Contains(why, "Not a legal target") || !strings.Contains(why, "can target") || !kept {
+						if !strings.Contains(why, "Not a legal target") || !strings.Contains(why, "can target") || reason == "" || !strings.Contains(why, reason) || strings.Contains(why, "squares across") || !kept {
 							t.Errorf("%s, %s: picking %s, which the attack cannot take, says %q (form kept its target: %v)", name, p.name, other, why, kept)
 						}
 						t.Logf("%s, %s: picking %s says %q", name, p.name, other, why)

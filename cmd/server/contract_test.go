@@ -21,7 +21,8 @@ import (
 // field values among those offered. Every pick must be accepted — what is
 // advertised is what the rules take (see kit.Narrow) — never refused, and
 // never answered with a server error; and every encounter must reach its
-// end.
+// end. What the fights leave is read for its notation as a player would
+// (notationCheck): cards, log, export and notices.
 func TestAdvertisedActionsContract(t *testing.T) {
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "7"})
 	gm := srv.signup("contract-gm")
@@ -38,12 +39,16 @@ func TestAdvertisedActionsContract(t *testing.T) {
 				t.Fatalf("import: %d", code)
 			}
 			rng := rand.New(rand.NewPCG(uint64(i), 11))
+			s := *srv
+			s.t = t
+			nc := &notationCheck{t: t, srv: &s, gm: gm, id: created.ID}
 			refused := map[string]int{}
 			sealed := map[string]map[string]any{}
 			for step := 0; ; step++ {
 				v := srv.viewAs(gm, created.ID)
 				if v.Status == engine.StatusFinished {
 					t.Logf("%s finished after %d commands", ex.Name, step)
+					nc.history()
 					if len(refused) > 0 {
 						t.Errorf("%d advertised commands refused, want none: %v", total(refused), refused)
 					}
@@ -61,6 +66,9 @@ func TestAdvertisedActionsContract(t *testing.T) {
 					map[string]any{"id": fmt.Sprintf("k%d", step), "command": cmd}, &reply)
 				switch {
 				case code == http.StatusOK:
+					if step%4 == 0 {
+						nc.table(step)
+					}
 				case code >= 400 && code < 500 && reply.Message != "" && reply.Code != "internal":
 					refused[fmt.Sprintf("%v: %s", cmd["kind"], reply.Message)]++
 				default:

@@ -48,7 +48,7 @@ func main() {
 }
 
 // cpuProfile starts a CPU profile of the whole process into the file named
-// by $FRAY_CPUPROFILE, for measuring (docs/performance.md, The JSON path):
+// by $FRAY_CPUPROFILE, for measuring (docs/performance.md, The JSON path and PostgreSQL):
 // the profile is complete once the server has shut down on SIGINT or
 // SIGTERM. Off unless the variable is set; nothing is served over HTTP.
 func cpuProfile(path string) (stop func(), err error) {

@@ -101,6 +101,28 @@ func TestMapCommand(t *testing.T) {
 	if !strings.Contains(report.String(), "3 zones, 2 links") {
 		t.Errorf("report %q", report.String())
 	}
+	// On d20-tactical's grid the squares outside the L are walls, in the
+	// ruleset's own property, and no one starts in them.
+	out.Reset()
+	if err := mapCmd(ctx, []string{filepath.Join(dir, "l-room.dd2vtt"), "-ruleset", "d20-tactical"}, &out, &report); err != nil {
+		t.Fatal(err)
+	}
+	setup, _ = engine.DecodeSetup([]byte(out.String()))
+	bf, _ = board.Read(setup.Battlefield)
+	walls := map[[2]int]bool{}
+	for _, c := range bf.Cells {
+		if c.Props.Bool("wall") && c.X >= 4 && c.Y < 4 {
+			walls[[2]int{c.X, c.Y}] = true
+		}
+	}
+	if bf.Width != 8 || bf.Height != 8 || len(bf.Cells) != 16 || len(walls) != 16 {
+		t.Errorf("l-room grid %d × %d, cells %+v", bf.Width, bf.Height, bf.Cells)
+	}
+	for _, c := range setup.Combatants {
+		if st, _ := board.ReadStart(c.Start); st.X != nil && walls[[2]int{*st.X, *st.Y}] {
+			t.Errorf("%s starts in a wall at %d,%d", c.ID, *st.X, *st.Y)
+		}
+	}
 	// The picture, re-encoded.
 	pic := uvtttest.Archway()
 	pic.Image = scenePNG(t, 70*10, 70*5)

@@ -87,6 +87,10 @@ type Board struct {
 	// Notes say what the reading did that the GM may want to check
 	// ("2 small rooms merged into their neighbours").
 	Notes []string
+	// Solid marks the squares (row by row, Width × Height) no one can
+	// stand in: outside the walls, or inside a small walled-in room with
+	// no way in (a pillar). A grid makes them walls.
+	Solid []bool
 }
 
 // Zone is one zone: the box of squares it covers (X, Y its top-left
@@ -139,6 +143,9 @@ const (
 type raster struct {
 	w, ht int
 	h, v  []uint8
+	// gapsCut is set when the walls were too many to look for every
+	// opening.
+	gapsCut bool
 }
 
 func (r *raster) idx(x, y int) int { return y*r.w + x }
@@ -149,8 +156,16 @@ func Plan(m *uvtt.Map, o Options) (*Board, error) {
 	r := rasterise(m, o)
 	label, n := r.fill()
 	b := &Board{Width: m.Width, Height: m.Height}
+	if r.gapsCut {
+		b.Notes = append(b.Notes, "The walls are too many to look for every gap between them: some openings may be walls; connect those zones by hand")
+	}
 	label, n = r.dropOutside(label, n, b)
+	b.Solid = make([]bool, m.Width*m.Height)
+	r.solid(label, o.MinCells, b.Solid)
 	label = r.mergeSmall(label, n, o.MinCells, b)
+	if k := rooms(label, n); k > MaxZones {
+		return nil, fmt.Errorf("the map has %d rooms, more than the %d zones a board holds: merge some in the program that drew it, or raise the smallest room", k, MaxZones)
+	}
 	parts := r.split(label, n, o)
 	zones := r.renumber(parts)
 	if len(zones) > MaxZones {
@@ -177,9 +192,11 @@ func rasterise(m *uvtt.Map, o Options) *raster {
 		}
 		r.mark(p.A, p.B, kind)
 	}
-	for _, g := range gaps(m, o.Gap) {
+	gs, done := gaps(m, o.Gap)
+	for _, g := range gs {
 		r.mark(g.a, g.b, edgeGap)
 	}
+	r.gapsCut = !done
 	return r
 }
 
@@ -187,10 +204,23 @@ func rasterise(m *uvtt.Map, o Options) *raster {
 // crosses, unless a kind that takes precedence is there already.
 func (r *raster) mark(a, b uvtt.Point, kind uint8) {
 	a, b = uvtt.Point{X: a.X + 1, Y: a.Y + 1}, uvtt.Point{X: b.X + 1, Y: b.Y + 1}
-	x0 := max(0, int(math.Floor(min(a.X, b.X)-1)))
-	x1 := min(r.w-1, int(math.Ceil(max(a.X, b.X)+1)))
-	y0 := max(0, int(math.Floor(min(a.Y, b.Y)-1)))
-	y1 := min(r.ht-1, int(math.Ceil(max(a.Y, b.Y)+1)))
+	// A long segment is looked at a square's length at a time: only the
+	// edges near it are tested.
+	n := max(1, int(math.Ceil(dist(a, b))))
+	for k := range n {
+		p := uvtt.Point{X: a.X + (b.X-a.X)*float64(k)/float64(n), Y: a.Y + (b.Y-a.Y)*float64(k)/float64(n)}
+		q := uvtt.Point{X: a.X + (b.X-a.X)*float64(k+1)/float64(n), Y: a.Y + (b.Y-a.Y)*float64(k+1)/float64(n)}
+		r.markNear(a, b, p, q, kind)
+	}
+}
+
+// markNear marks the edges near the piece p–q of the segment a–b that
+// a–b crosses.
+func (r *raster) markNear(a, b, p, q uvtt.Point, kind uint8) {
+	x0 := max(0, int(math.Floor(min(p.X, q.X)-1)))
+	x1 := min(r.w-1, int(math.Ceil(max(p.X, q.X)+1)))
+	y0 := max(0, int(math.Floor(min(p.Y, q.Y)-1)))
+	y1 := min(r.ht-1, int(math.Ceil(max(p.Y, q.Y)+1)))
 	for y := y0; y <= y1; y++ {
 		for x := x0; x <= x1; x++ {
 			c := uvtt.Point{X: float64(x) + 0.5, Y: float64(y) + 0.5}
@@ -222,43 +252,81 @@ func crosses(a, b, c, d uvtt.Point) bool {
 
 type seg struct{ a, b uvtt.Point }
 
+// gapBudget bounds the segments gaps looks at in all (walls piled on
+// one spot would otherwise make every look at them cost them all).
+const gapBudget = 20_000_000
+
 // gaps finds the openings: from each loose wall end (one that touches no
 // other wall or door), the nearest point within max squares on another
-// wall line or door.
-func gaps(m *uvtt.Map, max float64) []seg {
-	type line struct {
-		segs []seg
-		door bool
+// wall line or door. Segments are found through buckets of squares, so
+// a map of many loose ends is read in time proportional to its walls; past
+// gapBudget looks, the rest of the ends are left (done is false).
+func gaps(m *uvtt.Map, max float64) (out []seg, done bool) {
+	type piece struct {
+		s    seg
+		line int
 	}
-	var lines []line
-	for _, w := range m.Walls {
-		l := line{}
-		for i := 1; i < len(w.Points); i++ {
-			l.segs = append(l.segs, seg{w.Points[i-1], w.Points[i]})
+	var pieces []piece
+	for i, w := range m.Walls {
+		for j := 1; j < len(w.Points); j++ {
+			pieces = append(pieces, piece{seg{w.Points[j-1], w.Points[j]}, i})
 		}
-		lines = append(lines, l)
 	}
 	for _, p := range m.Portals {
-		lines = append(lines, line{segs: []seg{{p.A, p.B}}, door: true})
+		pieces = append(pieces, piece{seg{p.A, p.B}, -1})
 	}
+	const side = 4.0 // squares a bucket
+	off := float64(uvtt.Margin + 1)
+	nx := int(math.Ceil((float64(m.Width)+2*off)/side)) + 1
+	ny := int(math.Ceil((float64(m.Height)+2*off)/side)) + 1
+	bucketOf := func(p uvtt.Point) (int, int) {
+		return min(nx-1, int(math.Max(0, math.Floor((p.X+off)/side)))), min(ny-1, int(math.Max(0, math.Floor((p.Y+off)/side))))
+	}
+	buckets := make([][]int32, nx*ny)
+	for k, pc := range pieces {
+		n := int(math.Ceil(dist(pc.s.a, pc.s.b)/(side/2))) + 1
+		last := -1
+		for t := 0; t <= n; t++ {
+			f := float64(t) / float64(n)
+			bx, by := bucketOf(uvtt.Point{X: pc.s.a.X + (pc.s.b.X-pc.s.a.X)*f, Y: pc.s.a.Y + (pc.s.b.Y-pc.s.a.Y)*f})
+			if b := by*nx + bx; b != last {
+				buckets[b] = append(buckets[b], int32(k))
+				last = b
+			}
+		}
+	}
+	stamp := make([]int, len(pieces))
+	query, looks := 0, 0
 	const touch = 0.05
 	near := func(p uvtt.Point, skip int, within float64) (uvtt.Point, float64) {
+		query++
 		best, bd := uvtt.Point{}, math.Inf(1)
-		for j, l := range lines {
-			if j == skip {
-				continue
-			}
-			for _, s := range l.segs {
-				if q, d := nearest(p, s); d < bd && d <= within {
-					best, bd = q, d
+		bx, by := bucketOf(p)
+		ring := int(math.Ceil(within/side)) + 1
+		for y := by - ring; y <= by+ring; y++ {
+			for x := bx - ring; x <= bx+ring; x++ {
+				if x < 0 || y < 0 || x >= nx || y >= ny {
+					continue
+				}
+				for _, k := range buckets[y*nx+x] {
+					if stamp[k] == query || pieces[k].line == skip && skip >= 0 {
+						continue
+					}
+					stamp[k] = query
+					looks++
+					if q, d := nearest(p, pieces[k].s); d < bd && d <= within {
+						best, bd = q, d
+					}
 				}
 			}
 		}
 		return best, bd
 	}
-	var out []seg
 	seen := map[[4]float64]bool{}
 	for i, w := range m.Walls {
+		if looks > gapBudget {
+			return out, false
+		}
 		pts := w.Points
 		if len(pts) < 2 || dist(pts[0], pts[len(pts)-1]) < touch {
 			continue // closed: a pillar, a room drawn in one line
@@ -279,7 +347,7 @@ func gaps(m *uvtt.Map, max float64) []seg {
 			out = append(out, seg{p, q})
 		}
 	}
-	return out
+	return out, true
 }
 
 // nearest returns the point of s nearest p and its distance.
@@ -383,28 +451,31 @@ func (r *raster) dropOutside(label []int, n int, b *Board) ([]int, int) {
 // neighbour they share the longest border with (any edge: a pillar's
 // inside is walled all round), smallest first.
 func (r *raster) mergeSmall(label []int, n, minCells int, b *Board) []int {
-	merged := 0
-	for {
-		size := make([]int, n)
-		for _, l := range label {
-			if l >= 0 {
-				size[l]++
-			}
+	cells := make([][]int, n)
+	for i, l := range label {
+		if l >= 0 {
+			cells[l] = append(cells[l], i)
 		}
+	}
+	kept := 0
+	for _, c := range cells {
+		if len(c) > 0 {
+			kept++
+		}
+	}
+	merged := 0
+	for kept > 1 {
 		small := -1
-		for l, s := range size {
-			if s > 0 && s < minCells && (small < 0 || s < size[small]) {
+		for l, c := range cells {
+			if len(c) > 0 && len(c) < minCells && (small < 0 || len(c) < len(cells[small])) {
 				small = l
 			}
 		}
-		if small < 0 || size[small] == countKept(size) {
+		if small < 0 {
 			break
 		}
 		border := map[int]int{}
-		for i, l := range label {
-			if l != small {
-				continue
-			}
+		for _, i := range cells[small] {
 			r.neighbours(i, func(j int, _ uint8) {
 				if o := label[j]; o >= 0 && o != small {
 					border[o]++
@@ -417,11 +488,14 @@ func (r *raster) mergeSmall(label []int, n, minCells int, b *Board) []int {
 				into = o
 			}
 		}
-		for i, l := range label {
-			if l == small {
-				label[i] = into // -1: a lone speck, left out
-			}
+		for _, i := range cells[small] {
+			label[i] = into // -1: a lone speck, left out
 		}
+		if into >= 0 {
+			cells[into] = append(cells[into], cells[small]...)
+		}
+		cells[small] = nil
+		kept--
 		merged++
 	}
 	if merged > 0 {
@@ -430,10 +504,53 @@ func (r *raster) mergeSmall(label []int, n, minCells int, b *Board) []int {
 	return label
 }
 
-func countKept(size []int) int {
+// Solid marks the squares of m no one can stand in (Board.Solid), for a
+// grid: however many rooms the map has.
+func Solid(m *uvtt.Map, o Options) []bool {
+	o = o.withDefaults()
+	r := rasterise(m, o)
+	label, n := r.fill()
+	label, _ = r.dropOutside(label, n, &Board{})
+	out := make([]bool, m.Width*m.Height)
+	r.solid(label, o.MinCells, out)
+	return out
+}
+
+// solid marks in out (the map's squares) those left out and those of
+// rooms under minCells squares that no passage leads into.
+func (r *raster) solid(label []int, minCells int, out []bool) {
+	size := map[int]int{}
+	open := map[int]bool{}
+	for i, l := range label {
+		if l < 0 {
+			continue
+		}
+		size[l]++
+		r.neighbours(i, func(j int, k uint8) {
+			if k != edgeWall && label[j] != l {
+				open[l] = true
+			}
+		})
+	}
+	w := r.w - 2
+	for i, l := range label {
+		x, y := i%r.w-1, i/r.w-1
+		if x < 0 || y < 0 || x >= w || y >= r.ht-2 {
+			continue // the ring
+		}
+		if l < 0 || size[l] < minCells && !open[l] {
+			out[y*w+x] = true
+		}
+	}
+}
+
+// rooms counts the rooms left.
+func rooms(label []int, n int) int {
+	seen := make([]bool, n)
 	k := 0
-	for _, s := range size {
-		if s > 0 {
+	for _, l := range label {
+		if l >= 0 && !seen[l] {
+			seen[l] = true
 			k++
 		}
 	}
@@ -478,6 +595,9 @@ func (r *raster) split(label []int, n int, o Options) []int {
 			parent = append(parent, l)
 		}
 		parts[i] = p
+	}
+	if len(parent) > 4*MaxZones {
+		return parts // far too many: Plan refuses them (no merging needed)
 	}
 	// Tiles too small (a room's ragged end) join the tile of their room
 	// they share the most open edges with; one with none stays.

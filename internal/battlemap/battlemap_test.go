@@ -156,3 +156,44 @@ func TestPlanTooManyZones(t *testing.T) {
 		t.Fatalf("25 zones: %v", err)
 	}
 }
+
+// TestSolid: the squares a grid makes walls — outside the L, the
+// pillars' insides — and none where there is floor (a closet with a door
+// is floor, however small).
+func TestSolid(t *testing.T) {
+	closet := uvtttest.House()
+	closet.Walls = append(closet.Walls, []uvtttest.P{{X: 0, Y: 1}, {X: 1, Y: 1}, {X: 1, Y: 0}})
+	closet.Portals = append(closet.Portals, uvtttest.Portal{A: uvtttest.P{X: 0, Y: 1}, B: uvtttest.P{X: 1, Y: 1}})
+	for _, tc := range []struct {
+		name string
+		m    uvtttest.Map
+		want [][2]int
+	}{
+		{"house", uvtttest.House(), nil},
+		{"closet with a door", closet, nil},
+		{"hall", uvtttest.Hall(), [][2]int{{3, 2}, {8, 3}}},
+		{"open", uvtttest.Open(), nil},
+		{"l-room", uvtttest.LRoom(), func() (q [][2]int) {
+			for y := range 4 {
+				for x := 4; x < 8; x++ {
+					q = append(q, [2]int{x, y})
+				}
+			}
+			return q
+		}()},
+	} {
+		m, err := uvtt.Parse(context.Background(), tc.m.JSON())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][2]int
+		for i, s := range Solid(m, Options{}) {
+			if s {
+				got = append(got, [2]int{i % m.Width, i / m.Width})
+			}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: solid %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

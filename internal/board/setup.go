@@ -143,6 +143,10 @@ type Editor struct {
 	// Distances are the pairs model's distances or the ladder's rungs, in
 	// order, the first the default.
 	Distances []string `json:"distances,omitempty"`
+	// Wall is what a square of the grid takes to be solid wall (blocks
+	// movement and sight) in the ruleset's own properties, for squares a
+	// battlemap has no floor in (grid model; nil: none is made).
+	Wall Props `json:"wall,omitempty"`
 	// ZoneSpan is how many squares of a battlemap (5 ft each) one zone
 	// stands for across (zones model): an imported map's rooms larger
 	// than that are split into zones of at most this side

@@ -164,18 +164,31 @@ type Mod struct {
 	Unit  string `json:"unit,omitempty"`
 }
 
-// Versus is how the log words the comparison: "≥ 4", "≤ 12", "in 5–12",
-// "vs 9". Empty when the roll has no target.
-func (r Roll) Versus() string {
+// Needs is how every reader is told what a roll had to make, in words a
+// newcomer reads right: "(needs 4)", "(needs ≤ 10)", "(needs 5–12)",
+// "(against 9)". Written after the total ("1 (needs 4) — miss"), it never
+// reads as a claim about the total the way "1 ≥ 4" does. Empty when the
+// roll has no target. Pages, the log, exports and notices all word a
+// roll's target through it; a test keeps "≥" and "≤" from
+// standing between a total and a target anywhere a player reads.
+func (r Roll) Needs() string {
 	switch {
 	case r.Compare == Window:
-		return fmt.Sprintf("in %d–%d", r.Low+1, r.Target)
+		return fmt.Sprintf("(needs %d–%d)", r.Low+1, r.Target)
 	case r.Target == 0 && r.Compare != AtMost:
 		return ""
-	case r.Compare == AtLeast || r.Compare == AtMost:
-		return fmt.Sprintf("%s %d", r.Compare, r.Target)
+	case r.Compare == AtMost:
+		return fmt.Sprintf("(needs ≤ %d)", r.Target)
+	case r.Compare == Opposed:
+		return fmt.Sprintf("(against %d)", r.Target)
 	}
-	return fmt.Sprintf("vs %d", r.Target)
+	return fmt.Sprintf("(needs %d)", r.Target) // AtLeast, the default
+}
+
+// Percent words a d% roll against a chance inside a sentence the way
+// Needs words a roll against its target: "rolled 57, needs ≤ 10%".
+func Percent(total, chance int) string {
+	return fmt.Sprintf("rolled %d, needs ≤ %d%%", total, chance)
 }
 
 // Faces counts the die faces in the roll.

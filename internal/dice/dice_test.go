@@ -1,6 +1,9 @@
 package dice
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestAceExplodesOnMaximum(t *testing.T) {
 	r := NewRoller(NewFixed(6, 6, 2, 3))
@@ -60,19 +63,35 @@ func TestSeededRepeats(t *testing.T) {
 	}
 }
 
-func TestVersus(t *testing.T) {
+// TestNeeds: a target is worded after the total as what the roll needed,
+// never as a comparison a newcomer reads as a false statement ("1 ≥ 4").
+func TestNeeds(t *testing.T) {
 	for _, tc := range []struct {
-		r    Roll
-		want string
+		r            Roll
+		needs, whole string
 	}{
-		{Roll{Total: 14, Target: 4}, "vs 4"},
-		{Roll{Total: 7, Target: 12, Compare: AtMost}, "≤ 12"},
-		{Roll{Total: 15, Target: 14, Compare: AtLeast}, "≥ 14"},
-		{Roll{Total: 9, Target: 12, Low: 4, Compare: Window}, "in 5–12"},
-		{Roll{Total: 9}, ""},
+		{Roll{Total: 1, Target: 4, Result: "miss"}, "(needs 4)", "1 (needs 4) — miss"},
+		{Roll{Total: 57, Target: 10, Compare: AtMost, Result: "failure"}, "(needs ≤ 10)", "57 (needs ≤ 10) — failure"},
+		{Roll{Total: 15, Target: 14, Compare: AtLeast}, "(needs 14)", "15 (needs 14)"},
+		{Roll{Total: 9, Target: 12, Low: 4, Compare: Window, Result: "hit"}, "(needs 5–12)", "9 (needs 5–12) — hit"},
+		{Roll{Total: 9, Target: 7, Compare: Opposed}, "(against 7)", "9 (against 7)"},
+		{Roll{Total: 9}, "", "9"},
 	} {
-		if got := tc.r.Versus(); got != tc.want {
-			t.Errorf("%+v: %q, want %q", tc.r, got, tc.want)
+		if got := tc.r.Needs(); got != tc.needs {
+			t.Errorf("%+v: Needs %q, want %q", tc.r, got, tc.needs)
 		}
+		whole := fmt.Sprint(tc.r.Total)
+		if tc.needs != "" {
+			whole += " " + tc.needs
+		}
+		if tc.r.Result != "" {
+			whole += " — " + tc.r.Result
+		}
+		if whole != tc.whole {
+			t.Errorf("%+v reads %q, want %q", tc.r, whole, tc.whole)
+		}
+	}
+	if got := Percent(57, 10); got != "rolled 57, needs ≤ 10%" {
+		t.Errorf("Percent = %q", got)
 	}
 }

@@ -390,3 +390,14 @@ func decideGM(tx *Tx, cmd Command) error {
 	}
 	return fray.Errorf(fray.EINVALID, "unknown command %q", cmd.Kind)
 }
+
+// Refusal is why the rules would refuse cmd from viewer in st now, in the
+// words a refusal gives the player ("it is not Ana's turn", "Rat is out of
+// range: the knife reaches 50 ft"), or nil when they would take it. It
+// decides cmd on a clone, with dice no one keeps, and keeps nothing: a page
+// asks it why a target or a form from a page the table has moved past is
+// not taken, so the page says what the API's error would.
+func Refusal(rs Ruleset, st State, viewer Viewer, cmd Command) error {
+	_, _, err := Decide(rs, st, viewer, "refusal", cmd, dice.NewRoller(dice.NewSeeded(1)))
+	return err
+}

@@ -416,7 +416,11 @@ func (tx *Tx) answer(d Decision, choice string, values Values, by string, label 
 	}
 	if !d.Sealed {
 		steps := tx.stepsAfter([]string{d.ID})
-		text := label.text(d.Prompt + ": " + d.Label(choice))
+		prompt := d.Prompt
+		if c := b.Combatant(actor); c != nil && !strings.Contains(prompt, c.Name) {
+			prompt = c.Name + ": " + prompt // the log says whose answer it is
+		}
+		text := label.text(prompt + ": " + d.Label(choice))
 		if err := tx.Emit(Event{Kind: KindDecisionResolved, Actor: actor, Text: text}.withData(DecisionResolved{ID: d.ID, Choice: choice, Values: values, By: by, DecidedFor: label.Player, Via: label.Via}).With(d.concerns(b)...)); err != nil {
 			return err
 		}

@@ -72,7 +72,7 @@ func TestPlayersDecisionsAreTheirs(t *testing.T) {
 	}
 
 	evs := g.do(gmOfSam, "answer", "", map[string]any{"decision": id, "choice": "no", "override": true})
-	if evs[0].Kind != engine.KindDecisionResolved || evs[0].Text != "The GM decided for Sam: Strike back at orc?: Let it go" {
+	if evs[0].Kind != engine.KindDecisionResolved || evs[0].Text != "The GM decided for Sam: Hero: Strike back at orc?: Let it go" {
 		t.Fatalf("override logged as %q", evs[0].Text)
 	}
 	var data engine.DecisionResolved
@@ -143,7 +143,7 @@ func TestAcceptDefaultsOverride(t *testing.T) {
 	g.do(heroPl, "hit", "hero", map[string]any{"target": "orc"}, 6)
 	g.do(gmOfSam, "answer", "", map[string]any{"decision": g.st.Core().Pending[0].ID, "choice": "yes"}, 5)
 	evs := g.do(gmOfSam, engine.KindAcceptDefaults, "", map[string]any{"override": true})
-	if evs[0].Text != "The GM decided for Sam: Strike back at orc?: Let it go" || g.st.Core().Waiting() {
+	if evs[0].Text != "The GM decided for Sam: Hero: Strike back at orc?: Let it go" || g.st.Core().Waiting() {
 		t.Fatalf("accept-defaults with override: %v %q", kinds(evs), evs[0].Text)
 	}
 	g.replayMatches()

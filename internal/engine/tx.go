@@ -164,6 +164,9 @@ func (tx *Tx) Acted(id, text string) error {
 	if !slices.Contains(tx.Base().Acting, id) {
 		return fmt.Errorf("%s is not acting", id)
 	}
+	if text == "" {
+		text = tx.Base().name(id) + " is done acting."
+	}
 	return tx.Emit(Event{Kind: KindActed, Actor: id, Text: text}.withData(Acted{Combatant: id}))
 }
 
@@ -182,6 +185,12 @@ func (tx *Tx) Reorder(id string, to int, reason, text string) error {
 	}
 	order := slices.Delete(slices.Clone(b.Order), from, from+1)
 	order = slices.Insert(order, to, id)
+	if text == "" {
+		text = b.name(id) + " now acts first."
+		if to > 0 {
+			text = b.name(id) + " now acts after " + b.name(order[to-1]) + "."
+		}
+	}
 	turn := b.Turn
 	if b.Turn >= 0 && b.Turn < len(b.Order) {
 		current := b.Order[b.Turn]
@@ -202,6 +211,9 @@ func (tx *Tx) Reorder(id string, to int, reason, text string) error {
 func (tx *Tx) SetOrder(order []string, turn int, reason, text string) error {
 	if turn < -1 || turn >= len(order) {
 		return fmt.Errorf("order: turn %d is outside the order", turn)
+	}
+	if text == "" {
+		text = "The turn order changes."
 	}
 	return tx.Emit(Event{Kind: KindOrderChanged, Text: text}.withData(OrderChanged{Order: order, Turn: turn, Reason: reason}))
 }
@@ -236,7 +248,7 @@ func (tx *Tx) EndInterrupt(text string) error {
 
 // TakeOut removes id from the fight (dead, fled, unconscious for good).
 func (tx *Tx) TakeOut(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantOut, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
+	return tx.Emit(Event{Kind: KindCombatantOut, Actor: id, Text: tx.line(text, id, "is out of the fight", reason)}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // BringBack returns an out combatant to the fight (healed, revived).
@@ -245,17 +257,17 @@ func (tx *Tx) BringBack(id, reason, text string) error {
 	if c == nil || !c.Out {
 		return fray.Errorf(fray.EILLEGAL, "%s is not out of the fight", tx.Base().name(id))
 	}
-	return tx.Emit(Event{Kind: KindCombatantBack, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
+	return tx.Emit(Event{Kind: KindCombatantBack, Actor: id, Text: tx.line(text, id, "is back in the fight", reason)}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // PutDown marks id incapacitated but still taking turns (dying, bleeding).
 func (tx *Tx) PutDown(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantDown, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
+	return tx.Emit(Event{Kind: KindCombatantDown, Actor: id, Text: tx.line(text, id, "is down", reason)}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // GetUp returns a down combatant to the fight (stabilised and healed).
 func (tx *Tx) GetUp(id, reason, text string) error {
-	return tx.Emit(Event{Kind: KindCombatantUp, Actor: id, Text: text}.withData(CombatantOut{Combatant: id, Reason: reason}))
+	return tx.Emit(Event{Kind: KindCombatantUp, Actor: id, Text: tx.line(text, id, "is back on their feet", reason)}.withData(CombatantOut{Combatant: id, Reason: reason}))
 }
 
 // End emits the end of the encounter with outcome.
@@ -294,4 +306,18 @@ func (tx *Tx) LastStanding() (bool, error) {
 		}
 	}
 	return true, tx.End(o)
+}
+
+// line is an event's text, or, when its ruleset gave none, the engine's
+// own line saying who and what: "Draugr is out of the fight (dead)." No
+// log line is ever only an event's kind.
+func (tx *Tx) line(text, id, what, reason string) string {
+	if text != "" {
+		return text
+	}
+	text = tx.Base().name(id) + " " + what
+	if reason != "" {
+		text += " (" + strings.ReplaceAll(reason, "-", " ") + ")"
+	}
+	return text + "."
 }

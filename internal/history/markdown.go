@@ -121,7 +121,7 @@ func Markdown(doc Export) string {
 }
 
 // mdRoll writes a roll like "Fighting (Brak): d10 10+4 (aced), d6 3 (not
-// kept) +1 = **15** vs 4 — success", and a pick (a dealt card) by its
+// kept) +1 = **15** (needs 4) — success", and a pick (a dealt card) by its
 // label alone, "Deal: K♠ (Brak)", as the page does.
 func mdRoll(r dice.Roll, names map[string]string) string {
 	var b strings.Builder
@@ -163,8 +163,8 @@ func mdRoll(r dice.Roll, names map[string]string) string {
 		fmt.Fprintf(&b, " −%d", -r.Mod)
 	}
 	fmt.Fprintf(&b, " = **%d**", r.Total)
-	if r.Target != 0 {
-		fmt.Fprintf(&b, " vs %d", r.Target)
+	if n := r.Needs(); n != "" {
+		b.WriteString(" " + n)
 	}
 	if r.Result != "" {
 		b.WriteString(" — " + mdEscape(r.Result))

@@ -16,7 +16,7 @@ func TestMarkdownRollAndPick(t *testing.T) {
 	}{
 		{dice.Roll{Label: "Deal: K♠", Who: "brak", Dice: []dice.Die{{Sides: 52, Faces: []int{17}, Role: dice.RolePick}}, Total: 17}, "Deal: K♠ (Brak)"},
 		{dice.Roll{Label: "Fighting", Who: "brak", Dice: []dice.Die{{Sides: 8, Faces: []int{5}}}, Mod: 1, Total: 6, Target: 4, Result: "success"},
-			"Fighting (Brak): d8 5 +1 = **6** vs 4 — success"},
+			"Fighting (Brak): d8 5 +1 = **6** (needs 4) — success"},
 	} {
 		if got := mdRoll(tc.roll, names); got != tc.want {
 			t.Errorf("mdRoll = %q, want %q", got, tc.want)

@@ -230,24 +230,27 @@ func readTag(markup string, start int) (tag, bool) {
 
 // closeOf is where the element named name whose start tag ends at from
 // ends: just after its end tag, counting the elements of that name inside
-// it; -1 when it does not.
+// it; -1 when it does not. It searches for the end tags and for the start
+// tags of that name between them, not for every tag.
 func closeOf(markup, name string, from int) int {
+	end, open := "</"+name+">", "<"+name
 	depth := 1
 	for at := from; ; {
-		i := strings.IndexByte(markup[at:], '<')
-		if i < 0 {
+		e := strings.Index(markup[at:], end)
+		if e < 0 {
 			return -1
 		}
-		i += at
-		if strings.HasPrefix(markup[i+1:], "/"+name+">") {
-			at = i + len(name) + 3
-			if depth--; depth == 0 {
-				return at
+		e += at
+		for o := at; ; {
+			i := strings.Index(markup[o:e], open)
+			if i < 0 {
+				break
 			}
-			continue
-		}
-		rest := markup[i+1:]
-		if strings.HasPrefix(rest, name) && len(rest) > len(name) && (isSpace(rest[len(name)]) || rest[len(name)] == '>' || rest[len(name)] == '/') {
+			i += o
+			if c := markup[i+len(open)]; !isSpace(c) && c != '>' && c != '/' {
+				o = i + len(open) // another name that starts alike
+				continue
+			}
 			t, ok := readTag(markup, i)
 			if !ok {
 				return -1
@@ -255,10 +258,12 @@ func closeOf(markup, name string, from int) int {
 			if !t.closed {
 				depth++
 			}
-			at = t.end
-			continue
+			o = t.end
 		}
-		at = i + 1
+		at = e + len(end)
+		if depth--; depth == 0 {
+			return at
+		}
 	}
 }
 

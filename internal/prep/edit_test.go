@@ -257,6 +257,40 @@ func TestAddCarriesPortrait(t *testing.T) {
 	}
 }
 
+// Drops of one bestiary entry are numbered: alone the first is plain
+// "Outlaw"; the second makes it "Outlaw 1" and is "Outlaw 2"; a drop of
+// two after them goes on at 3 and 4. Every name differs.
+func TestDropsOfOneEntryAreNumbered(t *testing.T) {
+	blocks := map[string]store.StatBlock{"outlaw": {ID: "outlaw", Name: "Outlaw", Stats: []byte(`{}`)}}
+	ed := DraftEditor{Block: func(kind, id string) (store.StatBlock, error) { return blocks[id], nil }}
+	s := engine.Setup{Name: "T", Ruleset: "x", Sides: []engine.Side{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}}
+	names := func() string {
+		var out []string
+		for _, c := range s.Combatants {
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	drop := func(count, want string) {
+		t.Helper()
+		must(t, ed.Apply(&s, "add-bestiary", url.Values{"entry": {"outlaw"}, "count": {count}, "side": {"b"}}))
+		if got := names(); got != want {
+			t.Errorf("after a drop of %s: %s, want %s", count, got, want)
+		}
+	}
+	drop("1", "Outlaw")
+	drop("1", "Outlaw 1, Outlaw 2")
+	drop("1", "Outlaw 1, Outlaw 2, Outlaw 3")
+	drop("2", "Outlaw 1, Outlaw 2, Outlaw 3, Outlaw 4, Outlaw 5")
+	ids := map[string]bool{}
+	for _, c := range s.Combatants {
+		ids[c.ID] = true
+	}
+	if len(ids) != len(s.Combatants) {
+		t.Errorf("ids repeat: %v", ids)
+	}
+}
+
 // TestMergeAndSplitZones: the fix-ups of an imported map. Merging takes
 // the other zone's box, borders and starts; splitting cuts a placed zone
 // along a column or a row into two that border each other and keep the
@@ -293,4 +327,26 @@ func TestMergeAndSplitZones(t *testing.T) {
 	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "hall", "axis", "diagonal", "at", "2"), "not \"diagonal\"")
 	must(t, edit(t, s, zonesEditor, "zone-add", "name", "Loose"))
 	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "loose", "axis", "col", "at", "1"), "no place on the map")
+}
+
+// TestDescriptionsFollowNames: an imported map's descriptions name the
+// zones their doors lead to; merging and renaming keep them true.
+func TestDescriptionsFollowNames(t *testing.T) {
+	s := draft(zonesEditor)
+	WriteBattlefield(s, board.Battlefield{Zones: []board.ZoneSetup{
+		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2.", Adjacent: []string{"room-2"}},
+		{ID: "room-2", Name: "Room 2", Description: "An open door leads to Room 3, Room 10. A closed door leads to Room 1.", Adjacent: []string{"room-3"}},
+		{ID: "room-3", Name: "Room 3", Description: "An open door leads to Room 2.", Adjacent: []string{}},
+		{ID: "room-10", Name: "Room 10", Adjacent: []string{}},
+	}})
+	must(t, edit(t, s, zonesEditor, "zone-merge", "a", "room-2", "b", "room-3"))
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "room-1", "name", "Kitchen", "description", "A closed door leads to Room 2."))
+	b, _ := ReadBattlefield(*s)
+	got := map[string]string{}
+	for _, z := range b.Zones {
+		got[z.ID] = z.Description
+	}
+	if got["room-1"] != "A closed door leads to Room 2." || got["room-2"] != "An open door leads to Room 10. A closed door leads to Kitchen." {
+		t.Errorf("descriptions %q", got)
+	}
 }

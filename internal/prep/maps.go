@@ -3,6 +3,7 @@ package prep
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -64,7 +65,7 @@ func ApplyMap(rs engine.Ruleset, s *engine.Setup, m *uvtt.Map, o battlemap.Optio
 	case board.Zones:
 		return applyZones(e, s, m, o)
 	case board.Grid:
-		return applyGrid(e, s, old.Model, m)
+		return applyGrid(e, s, old.Model, m, o)
 	}
 	return MapReport{}, fray.Errorf(fray.EINVALID, "a %s battlefield has no places a map could give (it is %s): use the map's picture as the scene instead",
 		rs.ID(), ModelOf(e, old))
@@ -171,7 +172,7 @@ func squaresPerCell(scale string) int {
 	return max(1, int(math.Round(v/MapSquareMetres)))
 }
 
-func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map) (MapReport, error) {
+func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map, o battlemap.Options) (MapReport, error) {
 	per := squaresPerCell(e.Scale)
 	w, h := ceilDiv(m.Width, per), ceilDiv(m.Height, per)
 	maxW, maxH := board.MaxGridSide, board.MaxGridSide
@@ -187,15 +188,41 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map) (MapR
 	}
 	bf := board.Battlefield{Model: model, Width: w, Height: h}
 	rep := MapReport{Width: w, Height: h}
+	var solid []bool // the map's squares made walls (one map square a cell)
 	if per > 1 {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("Each square of %s holds %d × %d squares of the map.", e.Scale, per, per))
 	}
-	if len(m.Walls) > 0 || len(m.Portals) > 0 {
-		rep.Notes = append(rep.Notes, "The map's walls and doors are drawn on the picture; on a grid they do not block squares yet: paint the squares that should.")
+	if per == 1 && len(e.Wall) > 0 && len(m.Walls) > 0 {
+		// Squares with no floor (outside the walls, a pillar's inside)
+		// become the ruleset's walls.
+		solid = battlemap.Solid(m, o)
+		for i, s := range solid {
+			if s {
+				bf.Cells = append(bf.Cells, board.CellSetup{X: i % m.Width, Y: i / m.Width, Props: maps.Clone(e.Wall)})
+			}
+		}
+		if n := len(bf.Cells); n > 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s outside the walls or inside pillars made walls.", count(n, "square")))
+		}
 	}
-	// Starts: the first side down the left column, the others down the
-	// right, one a square.
-	rows := [2]int{}
+	if len(m.Walls) > 0 || len(m.Portals) > 0 {
+		rep.Notes = append(rep.Notes, "The walls between squares and the doors are drawn on the picture; on a grid they do not block yet: paint the squares that should.")
+	}
+	// Starts: the first side on the free squares from the left, column
+	// by column, the others from the right, one a square (a board too
+	// small: several a square).
+	var free [][2]int
+	for x := range w {
+		for y := range h {
+			if solid == nil || !solid[y*w+x] {
+				free = append(free, [2]int{x, y})
+			}
+		}
+	}
+	if len(free) == 0 {
+		return MapReport{}, fray.Errorf(fray.EINVALID, "the map has no floor: every square is outside its walls")
+	}
+	taken := [2]int{}
 	for i := range s.Combatants {
 		c := &s.Combatants[i]
 		st := StartOf(*c)
@@ -206,12 +233,12 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map) (MapR
 		if len(s.Sides) > 0 && c.Side == s.Sides[0].ID {
 			k = 0
 		}
-		x := min(rows[k]/h, w-1) // a small board: several a square
+		n := taken[k] % len(free)
 		if k == 1 {
-			x = w - 1 - x
+			n = len(free) - 1 - n
 		}
-		y := rows[k] % h
-		rows[k]++
+		taken[k]++
+		x, y := free[n][0], free[n][1]
 		st.X, st.Y, st.Zone, st.Group = &x, &y, "", ""
 		SetStart(c, st)
 	}

@@ -23,8 +23,7 @@ var frameBytesExamples = []string{"sw-zones-dusty-gulch", "d20-tactical-rooftop-
 // update with a turn-started event) and over all updates; and of those
 // bytes, the battlefield's (sent whole, or as parts: its tokens' faces,
 // tokens on a grid, roster rows and the key), with how many updates sent it whole. Run with
-// -v; see docs/performance.md, "Fan-out to 2,000 sockets" and "Parts on
-// every board".
+// -v; see docs/performance.md.
 //
 //	go test ./internal/realtime -run TestPageFrameBytes -v
 func TestPageFrameBytes(t *testing.T) {
@@ -48,6 +47,7 @@ func pageFrameBytes(t *testing.T, example string) {
 	board, boardWhole := map[string][]int{}, map[string]int{}
 	for _, u := range updates.list {
 		hub.Publish(u)
+		hub.settle(u.EncounterID)
 		endOfTurn := slices.ContainsFunc(u.Events, func(ev engine.Event) bool { return ev.Kind == "turn-started" })
 		for name, c := range clients {
 			n, nb := 0, 0

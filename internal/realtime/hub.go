@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -123,10 +124,18 @@ type Hub struct {
 // kind of client (see Publish).
 type room struct {
 	clients map[*client]struct{}
-	// shown is touched only by Publish, which the encounter's owner calls
-	// for one update at a time.
+	// queue holds the updates Publish handed over, in seq order; working
+	// says the room's publisher goroutine runs (publishQueued). published
+	// is the seq of the last update whose frames are queued, and moved is
+	// closed when it moves (awaitPublished). All under Hub.mu.
+	queue     []play.Update
+	working   bool
+	published int64
+	moved     chan struct{}
+	// shown and pages are touched only by the room's publisher, one
+	// update at a time.
 	shown map[string]shown
-	pages PageRenderer // Config.Pages's, made by the first Publish
+	pages PageRenderer // Config.Pages's, made by the first update
 }
 
 // shown is what the update that brought an encounter to seq showed the
@@ -209,28 +218,93 @@ func (h *Hub) Count(id string) int {
 	return 0
 }
 
-// Publish implements play.Publisher: it sends each client of the encounter
+// Publish implements play.Publisher: it hands the update to the
+// encounter's publisher goroutine and returns at once, so the owner's next
+// command never waits for rendering or re-authorisation. The update's state
+// must be frozen: never written to again (play's owner hands over a copy).
+// Updates of an encounter are published one at a time, in seq order.
+func (h *Hub) Publish(u play.Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[u.EncounterID]
+	if r == nil {
+		return
+	}
+	r.queue = append(r.queue, u)
+	if !r.working {
+		r.working = true
+		go h.publishQueued(r)
+	}
+}
+
+// publishQueued publishes r's queued updates until there are none.
+func (h *Hub) publishQueued(r *room) {
+	for {
+		h.mu.Lock()
+		if len(r.queue) == 0 {
+			r.working = false
+			h.mu.Unlock()
+			return
+		}
+		u := r.queue[0]
+		r.queue[0] = play.Update{}
+		r.queue = r.queue[1:]
+		clients := broadcastOrder(r.clients, u.Origin)
+		h.mu.Unlock()
+		h.publish(r, u, clients)
+		h.mu.Lock()
+		r.published = u.Seq
+		if r.moved != nil {
+			close(r.moved)
+			r.moved = nil
+		}
+		h.mu.Unlock()
+	}
+}
+
+// awaitPublished waits until the update that brought encounter id to seq
+// has its frames queued, when it is on its way (handed to Publish), so that
+// a command's ack leaves with its events rather than before them; at most
+// the write timeout.
+func (h *Hub) awaitPublished(id string, seq int64) {
+	timer := time.NewTimer(h.cfg.WriteTimeout)
+	defer timer.Stop()
+	for {
+		h.mu.Lock()
+		r := h.rooms[id]
+		if r == nil || r.published >= seq || !r.working {
+			h.mu.Unlock()
+			return
+		}
+		if r.moved == nil {
+			r.moved = make(chan struct{})
+		}
+		moved := r.moved
+		h.mu.Unlock()
+		select {
+		case <-moved:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// publish sends each client of u's encounter (clients, in broadcast order)
 // the events it may see, rendered once per kind of client (viewer, and
 // whether it wants the projection or the page's fragments). A client
 // granted its access at an older access version than the update's is
 // authorised again first (and closed if its access shrank), so an event
 // committed after a change of access never reaches a viewer who lost it,
-// whichever server the change was made on.
+// whichever server the change was made on; those clients are authorised
+// again concurrently.
 //
 // Only what changed is sent: a viewer who may see none of the update's
 // events and whose projection and fragments are as the previous update
 // left them gets no frame at all (its seq just moves on with the next one
 // it gets), and a page gets only the fragments that changed. The events
 // the GM sees are sent as they were encoded for the log (Update.Encoded).
-func (h *Hub) Publish(u play.Update) {
-	h.mu.Lock()
-	r := h.rooms[u.EncounterID]
-	if r == nil {
-		h.mu.Unlock()
-		return
-	}
-	clients := broadcastOrder(r.clients, u.Origin)
-	h.mu.Unlock()
+// The frames of the kinds of client are built concurrently.
+func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages == nil && h.cfg.Pages != nil {
 		r.pages = h.cfg.Pages()
 	}
@@ -238,42 +312,117 @@ func (h *Hub) Publish(u play.Update) {
 	if r.pages != nil {
 		render = r.pages.Render
 	}
+	refused := h.reauthorizeAll(clients, u.Access)
+	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
-	frames := map[string][]byte{}
-	var views projections
-	next := make(map[string]shown, len(frames))
+	// One frame per kind of client (frame key), built concurrently: the
+	// acting client's first, and sent at once; then the others'.
+	type built struct {
+		data []byte
+		now  shown
+		err  error
+	}
+	var keys []string
+	frames := map[string]*built{}
 	for _, c := range clients {
-		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
-			continue
+		if k := c.frameKey(); frames[k] == nil {
+			frames[k] = &built{}
+			keys = append(keys, k)
 		}
-		key := c.frameKey()
-		data, done := frames[key]
-		if !done {
-			var err error
-			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, &views)
-			if err != nil {
-				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
-				c.close(websocket.StatusInternalError, "render failed")
-				continue
+	}
+	var views projections
+	build := func(c *client) {
+		f := frames[c.frameKey()]
+		f.data, f.now, f.err = h.updateFrame(c, u, r.shown[c.frameKey()], base, render, &views)
+	}
+	sent := 0
+	if len(clients) > 0 && u.Origin == any(clients[0]) {
+		build(clients[0])
+		h.send(clients[0], u, frames[clients[0].frameKey()].data, frames[clients[0].frameKey()].err)
+		sent = 1
+	}
+	work := make(chan *client)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Go(func() {
+			for c := range work {
+				build(c)
 			}
-			frames[key] = data
-			next[key] = now
+		})
+	}
+	started := map[string]bool{}
+	if sent == 1 {
+		started[clients[0].frameKey()] = true
+	}
+	for _, c := range clients {
+		if k := c.frameKey(); !started[k] {
+			started[k] = true
+			work <- c
 		}
-		var ack []byte
-		if u.Origin == any(c) {
-			// The client's own command: its ack leaves with its events.
-			ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
-			c.acked.Store(&u.CommandID)
-		}
-		if data != nil || ack != nil {
-			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
+	}
+	close(work)
+	wg.Wait()
+	for _, c := range clients[sent:] {
+		f := frames[c.frameKey()]
+		h.send(c, u, f.data, f.err)
+	}
+	next := make(map[string]shown, len(frames))
+	for k, f := range frames {
+		if f.err == nil {
+			next[k] = f.now
 		}
 	}
 	r.shown = next
 	if r.pages != nil {
 		r.pages.Next()
 	}
+}
+
+// send queues u's frame data for c, with the ack of c's own command; a
+// frame that could not be built (err) closes c.
+func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
+	if err != nil {
+		h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
+		c.close(websocket.StatusInternalError, "render failed")
+		return
+	}
+	var ack []byte
+	if u.Origin == any(c) {
+		// The client's own command: its ack leaves with its events.
+		ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
+		c.acked.Store(&u.CommandID)
+	}
+	if data != nil || ack != nil {
+		c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
+	}
+}
+
+// reauthorizeAll authorises again, concurrently, the clients granted their
+// access at an older version than access, and returns those it closed.
+func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
+	var stale []*client
+	for _, c := range clients {
+		if c.authorize != nil && access > c.access.Load() {
+			stale = append(stale, c)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	refused := make(map[*client]bool, len(stale))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, c := range stale {
+		wg.Go(func() {
+			if !h.reauthorize(c) {
+				mu.Lock()
+				refused[c] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return refused
 }
 
 // broadcastOrder lists an update's clients in the order their frames are
@@ -439,6 +588,7 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 // the same thing). The first few viewers are kept; an update seldom has
 // more that want a projection (the rest are projected each).
 type projections struct {
+	mu    sync.Mutex // frames are built concurrently (publish)
 	n     int
 	keys  [4]string
 	views [4]engine.View
@@ -447,16 +597,21 @@ type projections struct {
 // of returns u's projection for c's viewer; the frame key is made first.
 func (p *projections) of(c *client, u play.Update) engine.View {
 	c.frameKey()
+	p.mu.Lock()
 	for i := range p.n {
 		if p.keys[i] == c.viewKey {
+			p.mu.Unlock()
 			return p.views[i]
 		}
 	}
+	p.mu.Unlock()
 	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	p.mu.Lock()
 	if p.n < len(p.keys) {
 		p.keys[p.n], p.views[p.n] = c.viewKey, view
 		p.n++
 	}
+	p.mu.Unlock()
 	return view
 }
 
@@ -958,8 +1113,11 @@ func (c *client) readLoop(ctx context.Context) {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-		case !c.ackedWithEvents(msg.ID):
-			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+		default:
+			c.hub.awaitPublished(c.encounter, seq) // the ack may leave with the events
+			if !c.ackedWithEvents(msg.ID) {
+				c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+			}
 		}
 		if closeCode != 0 {
 			// No more events; the reply goes out, then the close frame.

@@ -57,6 +57,7 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 				commands++
 				log = append(log, events...)
 				hub.Publish(play.Update{EncounterID: "e", Ruleset: rs, State: next, Events: events, Seq: next.Core().Seq})
+				hub.settle("e")
 				for _, p := range pages {
 					p.drain(t)
 					p.check(t, rs, next, log, commands)

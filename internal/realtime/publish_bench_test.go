@@ -42,6 +42,7 @@ func BenchmarkPublish(b *testing.B) {
 				}
 				for _, u := range updates.list {
 					hub.Publish(u)
+					hub.settle(u.EncounterID)
 					for _, c := range clients {
 						for _, ok := c.send.pop(); ok; _, ok = c.send.pop() {
 						}

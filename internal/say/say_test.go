@@ -237,7 +237,7 @@ func TestSpokenSaysEveryDieAndModifier(t *testing.T) {
 		{Label: "Damage", Dice: []dice.Die{{Sides: 4, Faces: []int{3}}}, Mod: 2, Total: 5},
 	}}
 	got := Spoken(ev, map[string]string{"sal": "Sal"})
-	want := "Sal attacks Doc Holt. Fighting (Sal): a d8 rolled 8, aced, then 5; a d6 (wild) rolled 2, not kept; wounds minus 1; gang up plus 1; total 13, at least 4: success. Damage: a d4 rolled 3; plus 2; total 5."
+	want := "Sal attacks Doc Holt. Fighting (Sal): a d8 rolled 8, aced, then 5; a d6 (wild) rolled 2, not kept; wounds minus 1; gang up plus 1; total 13, needs 4: success. Damage: a d4 rolled 3; plus 2; total 5."
 	if got != want {
 		t.Errorf("spoken:\n%s\nwant\n%s", got, want)
 	}

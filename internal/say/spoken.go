@@ -72,8 +72,8 @@ func spokenRoll(r dice.Roll, names map[string]string) string {
 		b.WriteString("; " + signedWords(r.Mod))
 	}
 	fmt.Fprintf(&b, "; total %d", r.Total)
-	if v := r.Versus(); v != "" {
-		v = strings.NewReplacer("≥", "at least", "≤", "at most", "vs", "against", "–", " to ").Replace(v)
+	if v := r.Needs(); v != "" {
+		v = strings.NewReplacer("(", "", ")", "", "≤", "at most", "–", " to ").Replace(v)
 		b.WriteString(", " + v)
 	}
 	if r.Result != "" {

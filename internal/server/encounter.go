@@ -113,10 +113,19 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 		back("The form could not be read.")
 		return
 	}
-	cmd, err := commandFromForm(engine.Project(e.ruleset, e.state, e.viewer), r.PostForm)
+	cmd, offered, err := commandFromForm(engine.Project(e.ruleset, e.state, e.viewer), r.PostForm)
 	if err != nil {
 		back(errMessage(err))
 		return
+	}
+	if !offered {
+		// A form from a page the table has moved past: the rules say why
+		// they no longer take it (whose turn it is, what waits, what is
+		// spent) — or take it, if it still may be.
+		if err := engine.Refusal(e.ruleset, e.state, e.viewer, cmd); err != nil {
+			back(errMessage(err))
+			return
+		}
 	}
 	cmdID := r.PostForm.Get("cid")
 	if cmdID == "" {
@@ -240,18 +249,23 @@ func (s *Server) handleEncounterCommand(w http.ResponseWriter, r *http.Request) 
 }
 
 // commandFromForm builds a command from form values, typing each field as
-// the action (or decision) on the viewer's page declares it.
-func commandFromForm(view engine.View, form url.Values) (engine.Command, error) {
+// the action (or decision) on the viewer's page declares it. An action the
+// view does not offer (a form from a page the table has moved past) is
+// built with its values as text, and offered is false: the caller asks the
+// rules why they refuse it rather than saying only that it is not offered.
+func commandFromForm(view engine.View, form url.Values) (cmd engine.Command, offered bool, err error) {
 	kind, actor := form.Get("kind"), form.Get("actor")
 	fields := map[string]any{}
 	if kind == engine.KindChat {
 		// The chat box: a message, or "/roll 2d6+1", to everyone or one party.
 		raw, err := json.Marshal(engine.NewCommand(kind, "", map[string]any{"text": form.Get("text"), "to": form.Get("to")}))
 		if err != nil {
-			return engine.Command{}, err
+			return engine.Command{}, true, err
 		}
-		return engine.DecodeCommand(raw)
+		cmd, err := engine.DecodeCommand(raw)
+		return cmd, true, err
 	}
+	offered = true
 	if kind == engine.KindAnswer {
 		actor = "" // the decision says who answers
 		id := form.Get("decision")
@@ -265,7 +279,7 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 			}
 			values, err := typedFields(d.Fields, form, "values.")
 			if err != nil {
-				return engine.Command{}, err
+				return engine.Command{}, true, err
 			}
 			fields["values"] = values
 		}
@@ -278,18 +292,22 @@ func commandFromForm(view engine.View, form url.Values) (engine.Command, error) 
 			}
 		}
 		if action == nil {
-			return engine.Command{}, fray.Errorf(fray.EILLEGAL, "that action is not available now")
-		}
-		var err error
-		if fields, err = typedFields(action.Fields, form, ""); err != nil {
-			return engine.Command{}, err
+			offered = false
+			for name := range form {
+				if name != "kind" && name != "actor" && name != "cid" {
+					fields[name] = form.Get(name)
+				}
+			}
+		} else if fields, err = typedFields(action.Fields, form, ""); err != nil {
+			return engine.Command{}, true, err
 		}
 	}
 	raw, err := json.Marshal(engine.NewCommand(kind, actor, fields))
 	if err != nil {
-		return engine.Command{}, err
+		return engine.Command{}, offered, err
 	}
-	return engine.DecodeCommand(raw)
+	cmd, err = engine.DecodeCommand(raw)
+	return cmd, offered, err
 }
 
 // typedFields reads the form values of fields (named prefix+name), typed as

@@ -76,8 +76,14 @@ func TestEncounterAPI(t *testing.T) {
 func TestEncounterAct(t *testing.T) {
 	w := newWorld(t, nil)
 	res := w.do(t, req{method: "POST", path: "/encounters/enc/act", form: url.Values{"kind": {"fly"}, "actor": {"hero"}}, as: "pl"})
-	if res.StatusCode != 303 || res.Header.Get("Location") != "/encounters/enc" || flashOf(t, res, flashError) != "that action is not available now" {
+	// Not offered: the rules say why, and nothing is submitted.
+	if res.StatusCode != 303 || res.Header.Get("Location") != "/encounters/enc" || flashOf(t, res, flashError) != `unknown command "fly"` || w.calls.has("Submit fly pl") {
 		t.Fatalf("an action not offered: %d %q", res.StatusCode, flashOf(t, res, flashError))
+	}
+	// The page asks the same question without submitting anything.
+	res = w.do(t, req{method: "GET", path: "/api/encounters/enc/why?kind=fly&actor=hero", as: "pl"})
+	if body := text(t, res); res.StatusCode != 200 || body != `{"reason":"unknown command \"fly\""}`+"\n" {
+		t.Fatalf("why: %d %q", res.StatusCode, body)
 	}
 	res = w.do(t, req{method: "POST", path: "/encounters/enc/act?as=hero", form: url.Values{"kind": {"chat"}, "text": {"hi"}}, as: "gm"})
 	if res.Header.Get("Location") != "/encounters/enc?as=hero" || flashOf(t, res, flashError) != "" || !w.calls.has("Submit chat gm") {
@@ -91,26 +97,29 @@ func TestCommandFromForm(t *testing.T) {
 			{Name: "target", Type: engine.FieldSelect}, {Name: "bonus", Label: "Bonus", Type: engine.FieldNumber}, {Name: "all-out", Type: engine.FieldCheckbox}}}},
 		Pending: []engine.Decision{{ID: "d1", Fields: []engine.Field{{Name: "percent", Label: "Percent", Type: engine.FieldNumber}}}},
 	}
-	cmd, err := commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"hero"}, "target": {"orc"}, "bonus": {"2"}, "all-out": {"on"}})
-	if err != nil {
+	cmd, offered, err := commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"hero"}, "target": {"orc"}, "bonus": {"2"}, "all-out": {"on"}})
+	if err != nil || !offered {
 		t.Fatal(err)
 	}
 	var args map[string]any
 	if err := json.Unmarshal(cmd.Args, &args); err != nil || args["target"] != "orc" || args["bonus"] != float64(2) || args["all-out"] != true {
 		t.Fatalf("args %s (%v)", cmd.Args, err)
 	}
-	if _, err := commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"hero"}, "bonus": {"two"}}); fray.ErrorCode(err) != fray.EINVALID {
+	if _, _, err := commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"hero"}, "bonus": {"two"}}); fray.ErrorCode(err) != fray.EINVALID {
 		t.Fatalf("a number that is not one: %v", err)
 	}
-	if _, err := commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"orc"}}); fray.ErrorCode(err) != fray.EILLEGAL {
-		t.Fatalf("an action offered to someone else: %v", err)
+	// An action offered to someone else, or no more: built as it is
+	// written, for the rules to say why they refuse it.
+	cmd, offered, err = commandFromForm(view, url.Values{"kind": {"attack"}, "actor": {"orc"}, "target": {"hero"}, "cid": {"c9"}})
+	if err != nil || offered || cmd.Actor != "orc" || string(cmd.Args) != `{"target":"hero"}` {
+		t.Fatalf("an action offered to someone else: %+v %s %v %v", cmd, cmd.Args, offered, err)
 	}
-	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "actor": {"hero"}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"40"}})
+	cmd, _, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "actor": {"hero"}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"40"}})
 	if err != nil || cmd.Actor != "" || !strings.Contains(string(cmd.Args), `"percent":40`) || strings.Contains(string(cmd.Args), "override") {
 		t.Fatalf("an answer: %+v %s %v", cmd, cmd.Args, err)
 	}
 	// "Decide for …" with its box ticked: the answer says so.
-	cmd, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"10"}, "override": {"on"}})
+	cmd, _, err = commandFromForm(view, url.Values{"kind": {engine.KindAnswer}, "decision": {"d1"}, "choice": {"set"}, "values.percent": {"10"}, "override": {"on"}})
 	if err != nil || !strings.Contains(string(cmd.Args), `"override":true`) {
 		t.Fatalf("an answer for a player: %s %v", cmd.Args, err)
 	}

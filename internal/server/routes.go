@@ -121,6 +121,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/api/encounters/{id}", s.handleEncounterView)
 		r.Get("/api/encounters/{id}/events", s.handleEncounterEvents)
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
+		r.Get("/api/encounters/{id}/why", s.handleEncounterWhy)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
 		// say.go: playing by words
 		r.Post("/api/encounters/{id}/say", s.handleAPISay)
@@ -160,6 +161,10 @@ func (s *Server) routes() http.Handler {
 		r.Get("/campaigns/{id}/bestiary.json", s.handleExportBestiary)
 		r.Post("/campaigns/{id}/bestiary/import", s.handleImportBestiary)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/new", s.handleStatNew)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/paste", s.handleStatPaste) // statpaste.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/paste", s.handleStatPaste)
+		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/export", s.handleStatExport) // statexport.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/foundry", s.handleFoundryImport)    // foundry.go
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}", s.handleStatSave)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)

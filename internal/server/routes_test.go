@@ -158,6 +158,7 @@ var routes = []route{
 	{"GET", "/api/encounters/enc/ws", member, 101, nil, "", ""},
 	{"GET", "/api/encounters/enc", member, 200, nil, "", ""},
 	{"GET", "/api/encounters/enc/events", member, 200, nil, "", ""},
+	{"GET", "/api/encounters/enc/why", member, 200, nil, "", ""},
 	{"POST", "/api/encounters/enc/commands", member, 200, nil, `{"id":"c1","command":{"kind":"chat","text":"hi"}}`, ""},
 	{"POST", "/api/encounters/enc/say", member, 200, nil, `{"text":"status"}`, ""},
 	{"GET", "/api/encounters/enc/say", member, 200, nil, "", ""},
@@ -214,6 +215,13 @@ var routes = []route{
 	{"POST", "/campaigns/camp/pcs/hero", gmOnly, 303, url.Values{"name": {"Hero"}}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/delete", gmOnly, 303, url.Values{}, "", ""},
 	{"POST", "/campaigns/camp/bestiary/goblin/portrait", gmOnly, 303, url.Values{"portrait": {""}}, "", ""},
+	// The toy ruleset's book prints no stat blocks: refused, as any ruleset without a format.
+	{"POST", "/campaigns/camp/bestiary/paste", gmOnly, 400, url.Values{"ruleset": {"toy"}, "block": {"Goblin"}}, "", ""},
+	{"POST", "/campaigns/camp/pcs/hero/paste", gmOnly, 400, url.Values{"block": {"Hero"}}, "", ""},
+	{"GET", "/campaigns/camp/bestiary/goblin/export", gmOnly, 200, nil, "", ""},
+	{"GET", "/campaigns/camp/pcs/hero/export", gmOnly, 200, nil, "", ""},
+	// The toy ruleset maps no Foundry system: refused, back to the campaign.
+	{"POST", "/campaigns/camp/bestiary/foundry", gmOnly, 303, url.Values{"ruleset": {"toy"}}, "", ""},
 	{"GET", "/campaigns/camp/characters.json", gmOnly, 200, nil, "", ""},
 	{"POST", "/campaigns/camp/characters/import", gmOnly, 303, nil, "", `[]`},
 	{"GET", "/encounters/enc/carry-over", gmOnly, 200, nil, "", ""},

@@ -40,6 +40,11 @@ const (
 	// MaxPoints bounds the points of all the polylines together: a cave
 	// drawn in many short segments runs to a few tens of thousands.
 	MaxPoints = 200000
+	// MaxLengthPerSquare bounds the walls' total length, in squares, by
+	// the map's area: 4 is a wall along every edge of every square, far
+	// more than any drawn map holds, and it bounds what reading the
+	// zones costs (internal/battlemap walks the walls square by square).
+	MaxLengthPerSquare = 4
 	// MaxPortals bounds the doors and windows.
 	MaxPortals = 2000
 	// Margin is how far outside the map a coordinate may lie, in squares:
@@ -254,7 +259,26 @@ func universal(doc *uvttDoc) (*Map, error) {
 		}
 		m.Portals = append(m.Portals, Portal{A: a, B: b, Closed: p.Closed})
 	}
-	return m, nil
+	return m, m.checkLength()
+}
+
+// checkLength refuses walls longer in all than MaxLengthPerSquare squares
+// for each square of the map (plus its rim).
+func (m *Map) checkLength() error {
+	total := 0.0
+	for _, w := range m.Walls {
+		for i := 1; i < len(w.Points); i++ {
+			total += math.Hypot(w.Points[i].X-w.Points[i-1].X, w.Points[i].Y-w.Points[i-1].Y)
+		}
+	}
+	for _, p := range m.Portals {
+		total += math.Hypot(p.B.X-p.A.X, p.B.Y-p.A.Y)
+	}
+	limit := float64(MaxLengthPerSquare * (m.Width + 2*Margin) * (m.Height + 2*Margin))
+	if total > limit {
+		return fray.Errorf(fray.ETOOLARGE, "the map's walls and doors are %.0f squares long in all: a %d × %d map may hold at most %.0f", total, m.Width, m.Height, limit)
+	}
+	return nil
 }
 
 // foundry checks and converts a Foundry scene: walls in pixels, c is
@@ -318,7 +342,7 @@ func foundry(doc *uvttDoc) (*Map, error) {
 			m.Walls = append(m.Walls, Wall{Points: []Point{a, b}, Sight: sight})
 		}
 	}
-	return m, nil
+	return m, m.checkLength()
 }
 
 // side checks a map's size in squares, rounding a fraction up.

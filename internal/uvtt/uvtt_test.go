@@ -78,6 +78,7 @@ func TestParseRefuses(t *testing.T) {
 		{"too many points", `{"format":0.3,` + res + `,"line_of_sight":[[` + many(MaxPoints+1, `{"x":1,"y":1}`) + `]]}`, fray.ETOOLARGE, "more than 200000 points"},
 		{"too deep", `{"format":0.3,"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}`, fray.EINVALID, "nested deeper"},
 		{"walls not numbers", `{"format":0.3,` + res + `,"line_of_sight":[[{"x":"a","y":1}]]}`, fray.EINVALID, "not valid JSON of a map"},
+		{"walls too long", `{"format":0.3,` + res + `,"line_of_sight":[` + many(300, `[{"x":0,"y":0},{"x":10,"y":10},{"x":0,"y":10},{"x":10,"y":0}]`) + `]}`, fray.ETOOLARGE, "squares long in all"},
 		{"foundry wall of 3", `{"width":100,"height":100,"grid":50,"walls":[{"c":[1,2,3]}]}`, fray.EINVALID, "wall 1 has 3 coordinates"},
 		{"foundry no grid", `{"width":100,"height":100,"walls":[]}`, fray.EINVALID, "grid size 0"},
 	} {

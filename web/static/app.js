@@ -905,6 +905,11 @@
   const tabs = document.getElementById('tabs');
 
   const tabScroll = {}; // each tab's page scroll and the board's pan, kept while another shows
+  // The board's zoom (fitGrid) and what revealAction last brought into view.
+  let zoom = 1;
+  let fitWidth = false; // a phone's "Fit": the grid as wide as the screen
+  let fitSquare = 0; // a desktop's square at zoom 1, px, the base of its zoom
+  let revealed = null; // the acting tokens last brought into view
 
   function showTab(name, remember) {
     const was = root.dataset.tab;
@@ -930,8 +935,10 @@
         }
       }
     }
-    // A list shown again opens at its newest entry.
+    // A list shown again opens at its newest entry; the board, at the
+    // action if a turn started while it was away.
     if (name === 'log' || name === 'chat') toBottom(document.getElementById(name));
+    if (name === 'board' && was !== name) revealAction(false);
     if (remember) {
       try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
     }
@@ -1157,25 +1164,34 @@
     return !!sel && Array.from(sel.options).some((o) => o.value === id);
   }
 
-  // whyNot says, as far as the board tells, why target is not one action
-  // d offers: where both stand, and whom it does offer.
-  function whyNot(d, id) {
+  // whyNot writes into out why target is not one action d offers: at
+  // once whom it does offer; then, asked of the rules with the form as it
+  // is filled in and the target put in (GET …/why), their own reason —
+  // "Rat is out of range: the knife reaches 50 ft" — the words the API's
+  // refusal would give.
+  function whyNot(d, id, out) {
     build(d);
-    const parts = [];
-    const actor = actorOf(d);
-    const tp = tokenPlace(id);
-    const ap = actor ? tokenPlace(actor) : '';
-    const a = actor && squareOf(actor);
-    const t = squareOf(id);
-    if (tp) parts.push(tokenName(id) + ': ' + tp + '.');
-    if (ap && actor !== id) parts.push(tokenName(actor) + ': ' + ap + '.');
-    if (a && t && actor !== id) {
-      parts.push(Math.abs(a[0] - t[0]) + ' squares across and ' + Math.abs(a[1] - t[1]) + ' up or down from each other.');
-    }
     const sel = d.querySelector('select[data-target]');
     const names = sel ? Array.from(sel.options).map((o) => o.textContent.trim()).filter(Boolean) : [];
-    parts.push(names.length ? actionLabel(d) + ' can target: ' + names.join(', ') + '.' : actionLabel(d) + ' has no target now.');
-    return parts.join(' ');
+    const offer = names.length ? actionLabel(d) + ' can target: ' + names.join(', ') + '.' : actionLabel(d) + ' has no target now.';
+    out.textContent = 'Not a legal target for ' + actionLabel(d) + '. ' + offer;
+    out.removeAttribute('data-reason');
+    const form = d.querySelector('form');
+    if (!form || !sel || !wsPath) return;
+    const q = new URLSearchParams(new FormData(form));
+    q.set(sel.name, id);
+    const path = wsPath.replace(/^\/(?:api\/)?encounters\/([^/?]+)\/ws/, '/api/encounters/$1/why');
+    const asked = target;
+    fetch(path + (path.includes('?') ? '&' : '?') + q, { credentials: 'same-origin', cache: 'no-store' })
+      .then((res) => (res.ok ? res.json() : null))
+      .then((j) => {
+        if (!j || !j.reason || target !== asked || !out.isConnected) return;
+        const reason = j.reason.replace(/[.\s]+$/, '');
+        out.dataset.reason = reason;
+        out.textContent = 'Not a legal target for ' + actionLabel(d) + ': ' + reason + '. ' + offer;
+        if (root.classList.contains('tabbed')) say(tokenName(id) + ' — ' + out.textContent);
+      })
+      .catch(() => {});
   }
 
   // applyTarget marks the chosen token and fills every target select that
@@ -1210,10 +1226,8 @@
     line.classList.toggle('refused', !taking.length || (!!atHand && atHand.open && !offers(atHand, target)));
     if (!acts.length) {
       why.textContent = 'None of your actions takes a target now.';
-    } else if (atHand.open && !offers(atHand, target)) {
-      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
-    } else if (!taking.length) {
-      why.textContent = 'Not a legal target for ' + actionLabel(atHand) + '. ' + whyNot(atHand, target);
+    } else if ((atHand.open && !offers(atHand, target)) || !taking.length) {
+      whyNot(atHand, target, why);
     } else {
       why.textContent = 'For ' + taking.map(actionLabel).join(', ') + '.';
     }
@@ -1340,12 +1354,24 @@
       applyPlace(true);
       return;
     }
+    const zb = e.target instanceof Element ? e.target.closest('[data-zoom-by]') : null;
+    if (zb && root.contains(zb)) {
+      zoomBoard(zb.dataset.zoomBy);
+      return;
+    }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
       clearTarget();
       return;
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
     if (close) dismiss(close.closest('.card'));
+    // A folded or shortened card clicked opens whole (and closes again).
+    const card = !close && e.target instanceof Element ? e.target.closest('#cards .card') : null;
+    if (card && (card.classList.contains('folded') || card.classList.contains('compact') || card.classList.contains('whole'))) {
+      card.classList.toggle('whole', !card.classList.contains('whole'));
+      card.classList.remove('compact');
+      fitTray();
+    }
     if (e.target instanceof Element && e.target.closest('#cards-toggle')) setTrayOpen(!tray.classList.contains('open'));
   });
 
@@ -1375,6 +1401,8 @@
   // with every update).
   function prepareBoard() {
     fitGrid();
+    fitZones();
+    revealAction(false);
     const v = boardView();
     if (!v || v.hasAttribute('tabindex')) return;
     v.tabIndex = 0;
@@ -1384,25 +1412,102 @@
     if (cursorLine) v.setAttribute('aria-describedby', 'board-cursor');
   }
 
-  // fitGrid: a wide screen draws the grid to fit its box, unless its
-  // squares would be too small to read or hit; then it pans, at a
-  // readable size, inside the board. (A phone always pans, at the
-  // drawing's own size.)
-  const minSquare = 24;
+  // fitGrid: a wide screen draws the whole grid inside its box (contain),
+  // whatever its size; a phone draws squares a finger can hit and pans.
+  // The board's zoom buttons scale either: "Fit" goes back to the whole
+  // board (a phone's width), + and − scale by a quarter, and the board
+  // pans inside its box once it is larger.
   function fitGrid() {
     const gmap = document.querySelector('#board-view .gmap');
     const svg = gmap && gmap.querySelector('svg.grid-svg');
     if (!svg) return;
     const [w, h] = gridSize(svg);
-    const pan = !root.classList.contains('tabbed') && gmap.clientWidth > 0 &&
-      Math.min(gmap.clientWidth / (w + 0.7), gmap.clientHeight / (h + 0.7)) < minSquare;
-    gmap.classList.toggle('pan', pan);
-    svg.style.width = pan ? Math.ceil((w + 0.7) * minSquare) + 'px' : '';
-    svg.style.height = pan ? Math.ceil((h + 0.7) * minSquare) + 'px' : '';
+    const cw = w + 0.7, ch = h + 0.7;
+    let square = 0; // 0: the stylesheet's own size
+    if (root.classList.contains('tabbed')) {
+      const own = Number(svg.getAttribute('width')) / cw;
+      square = (fitWidth && gmap.clientWidth > 0 ? gmap.clientWidth / cw : own) * zoom;
+    } else if (zoom !== 1 && fitSquare > 0) {
+      square = fitSquare * zoom;
+    }
+    svg.style.width = square ? Math.floor(cw * square) + 'px' : '';
+    svg.style.height = square ? Math.floor(ch * square) + 'px' : '';
+    gmap.classList.toggle('pan', square > 0 && (svg.clientWidth > gmap.clientWidth + 1 || svg.clientHeight > gmap.clientHeight + 1));
+    if (!square && svg.clientWidth > 0) fitSquare = Math.min(svg.clientWidth / cw, svg.clientHeight / ch);
+    const z = document.querySelector('#battlefield .board-zoom');
+    if (z) z.dataset.zoom = square ? String(Math.round(zoom * 100)) : 'fit';
   }
   if ('ResizeObserver' in window) {
     const pane = document.getElementById('pane-board');
-    if (pane) new ResizeObserver(() => fitGrid()).observe(pane);
+    if (pane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(pane);
+  }
+
+  // fitZones draws a crowded zone's tokens smaller (tight), then as discs
+  // alone (tighter), until they fit the zone: a desktop's zone map fits
+  // its pane as a grid does. (A phone stacks its zones; they grow.)
+  function fitZones() {
+    const tabbed = root.classList.contains('tabbed');
+    for (const a of document.querySelectorAll('#board-view .zarea')) {
+      a.classList.remove('tight', 'tighter');
+      if (tabbed) continue;
+      for (const step of ['tight', 'tighter']) {
+        if (a.scrollHeight <= a.clientHeight + 1 && a.scrollWidth <= a.clientWidth + 1) break;
+        a.classList.add(step);
+      }
+    }
+  }
+
+  // zoomBoard follows a zoom button, keeping what was in the middle of the
+  // board in the middle.
+  function zoomBoard(how) {
+    const gmap = document.querySelector('#board-view .gmap');
+    if (!gmap) return;
+    const mx = (gmap.scrollLeft + gmap.clientWidth / 2) / Math.max(1, gmap.scrollWidth);
+    const my = (gmap.scrollTop + gmap.clientHeight / 2) / Math.max(1, gmap.scrollHeight);
+    if (how === 'fit') {
+      zoom = 1;
+      fitWidth = true;
+    } else {
+      zoom = Math.min(4, Math.max(0.25, zoom * (how === 'in' ? 1.25 : 0.8)));
+      if (Math.abs(zoom - 1) < 0.01) zoom = 1;
+    }
+    fitGrid();
+    gmap.scrollTo({ left: mx * gmap.scrollWidth - gmap.clientWidth / 2, top: my * gmap.scrollHeight - gmap.clientHeight / 2, behavior: 'instant' });
+  }
+
+  // revealAction brings the acting token (else the viewer's own) into view
+  // when a turn starts — inside the board's box and, on a phone, the
+  // window — so a zoomed or panning board shows where the action is.
+  // It moves only what scrolls by itself (never the page of a desktop).
+  function revealAction(force) {
+    const v = boardView();
+    if (!v || v.getClientRects().length === 0) return;
+    const shown = (sel) => Array.from(v.querySelectorAll(sel)).filter((e) => e.getClientRects().length > 0);
+    const acting = shown('[data-token].acting');
+    const key = acting.map((e) => e.dataset.token).join(' ');
+    if (!force && key === revealed) return;
+    revealed = key;
+    const el = acting[0] || shown('[data-token].mine')[0];
+    if (el) reveal(el);
+  }
+
+  function reveal(el) {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (!/(auto|scroll)/.test(s.overflowX + ' ' + s.overflowY)) continue;
+      const r = el.getBoundingClientRect();
+      const c = a.getBoundingClientRect();
+      const left = c.left + a.clientLeft, top = c.top + a.clientTop;
+      if (r.left < left || r.right > left + a.clientWidth) a.scrollLeft += r.left + r.width / 2 - (left + a.clientWidth / 2);
+      if (r.top < top || r.bottom > top + a.clientHeight) a.scrollTop += r.top + r.height / 2 - (top + a.clientHeight / 2);
+    }
+    if (!root.classList.contains('tabbed')) return;
+    // A phone's window, above its tabs and the roll cards' toast.
+    const r = el.getBoundingClientRect();
+    const toast = document.getElementById('cards-tray');
+    const bar = Math.min(tabs && !tabs.hidden ? tabs.getBoundingClientRect().top : innerHeight,
+      toast && !toast.hidden && toast.getClientRects().length ? toast.getBoundingClientRect().top : innerHeight);
+    if (r.top < 0 || r.bottom > bar) window.scrollBy({ top: r.top + r.height / 2 - bar / 2, behavior: 'instant' });
   }
 
   function stops() {
@@ -1858,15 +1963,13 @@
       timers.delete(old);
       old.remove();
     }
-    // A card too long for the tray drops its modifiers and asides, then
-    // if need be shows its totals only, then only two lines of its words
-    // and its last two totals (the log has every word and die).
+    // A card too long for the tray puts each roll in a line — its dice
+    // and every modifier kept, its headline whole — and the tray scrolls
+    // on below its headline; a card opened whole stays so.
     const last = cards.lastElementChild;
     if (last && !last.classList.contains('leaving')) {
-      last.classList.remove('compact', 'folded', 'tight');
-      for (const step of ['compact', 'folded', 'tight']) {
-        if (over()) last.classList.add(step);
-      }
+      last.classList.remove('compact', 'folded');
+      if (over() && !last.classList.contains('whole')) last.classList.add('compact');
     }
     showNewest();
   }

@@ -532,4 +532,33 @@
   // counts. (After the swap, not the settle: a key pressed in between
   // must find the new board ready.)
   document.body.addEventListener('htmx:afterSwap', redraw);
+
+  // The page stays where the GM works across every edit: the editor
+  // swapped in anew is as tall as the old until its pictures have loaded
+  // (a shorter page would pull the window up), and the window goes back
+  // to where it was, whatever the swap focused or scrolled.
+  // The tray's side too: chips dropped next join the side it says.
+  let kept = null;
+  let traySide = '';
+  document.body.addEventListener('htmx:beforeSwap', () => {
+    traySide = value('tray-side') || traySide;
+    if (!kept) kept = { y: window.scrollY };
+    document.body.style.minHeight = document.documentElement.scrollHeight + 'px';
+  });
+  document.body.addEventListener('htmx:afterSwap', () => {
+    const side = document.getElementById('tray-side');
+    if (side && traySide && Array.from(side.options).some((o) => o.value === traySide)) side.value = traySide;
+  });
+  document.body.addEventListener('htmx:afterSettle', () => {
+    if (!kept) return;
+    const y = kept.y;
+    kept = null;
+    window.scrollTo({ top: y, behavior: 'instant' });
+    const waiting = Array.from(document.images).filter((i) => !i.complete)
+      .map((i) => new Promise((done) => { i.addEventListener('load', done, { once: true }); i.addEventListener('error', done, { once: true }); }));
+    Promise.all(waiting).then(() => {
+      document.body.style.minHeight = '';
+      if (Math.abs(window.scrollY - y) > 1 && !kept) window.scrollTo({ top: y, behavior: 'instant' });
+    });
+  });
 })();

@@ -104,17 +104,27 @@ func runManeuver(tx *Tx, p pairStep) error {
 	if kit.Opt(tx.Base(), OptHurtOrDistracted) != HurtAsk {
 		return offerManeuver(tx, offerStep{A: p.A, B: p.B, Hurt: wounded})
 	}
-	def := HurtNone
+	// The dice's reading is the answer offered: whoever took a wound was
+	// hurt. The GM confirms it with one click, or changes it when someone
+	// was (very) distracted by what no die shows.
+	def, reading := HurtNone, "neither took a wound"
 	switch len(wounded) {
 	case 1:
-		def = wounded[0]
+		def, reading = wounded[0], st.NameOf(wounded[0])+" took a wound"
 	case 2:
-		def = HurtBoth
+		def, reading = HurtBoth, "both took a wound"
+	}
+	options := []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
+		{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}
+	for i := range options {
+		if options[i].Value == def {
+			options[i].Label += " (by the dice)"
+		}
 	}
 	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecHurt, Default: def,
-		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted?", st.NameOf(p.A), st.NameOf(p.B)),
-		Options: []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
-			{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}}, hurtCtx(p))
+		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted? By the dice %s — confirm, or change it if someone was distracted.",
+			st.NameOf(p.A), st.NameOf(p.B), reading),
+		Options: options}, hurtCtx(p))
 }
 
 func answerHurt(tx *Tx, c hurtCtx, ans engine.Answered) error {

@@ -1,6 +1,7 @@
 package d20duel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
@@ -45,7 +46,8 @@ func TestManeuverAfterCompleteMiss(t *testing.T) {
 
 // TestManeuverHurtOrDistracted: seed "Your opponent was hurt or (very)
 // distracted" — the GM rules (option hurt-or-distracted "ask"); the
-// default answer is whoever took a wound.
+// question comes pre-answered by the dice's reading, whoever took a wound,
+// which it states, so one click confirms it.
 func TestManeuverHurtOrDistracted(t *testing.T) {
 	start := func(t *testing.T) *State {
 		st := duel(t, map[string]string{OptHurtOrDistracted: HurtAsk}, "striking")
@@ -58,6 +60,17 @@ func TestManeuverHurtOrDistracted(t *testing.T) {
 	st := start(t)
 	d := pendingFor(t, st, DecHurt, engine.GM)
 	eq(t, "default answer", d.Default, "bront")
+	if !strings.Contains(d.Prompt, "By the dice Bront took a wound") {
+		t.Errorf("the question does not say the dice's reading: %q", d.Prompt)
+	}
+	for _, o := range d.Options {
+		if by := strings.HasSuffix(o.Label, "(by the dice)"); by != (o.Value == d.Default) {
+			t.Errorf("option %s labelled %q: the dice's reading is the default alone", o.Value, o.Label)
+		}
+	}
+	// Accepting the defaults (one click) confirms the reading.
+	_, accepted := scenario.Do(t, st, gm, engine.NewCommand(engine.KindAcceptDefaults, "", nil))
+	pendingFor(t, accepted, DecManeuver, "ana")
 
 	_, hurt := answer(t, st, gm, DecHurt, engine.GM, "bront", nil)
 	pendingFor(t, hurt, DecManeuver, "ana")

@@ -482,7 +482,7 @@ func iterations(f *Fighter) int {
 // a form never offers what the attack refuses. It returns the attack.
 func attackRefusal(st *State, f, t *Fighter, args attackArgs, full bool) (attackSpec, error) {
 	if !st.opponents(f.ID, t.ID) {
-		return attackSpec{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return attackSpec{}, kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	}
 	if args.Shots < 0 || args.Shots > MaxAuto {
 		return attackSpec{}, fray.Errorf(fray.EINVALID, "shots run from 1 to %d", MaxAuto)
@@ -662,7 +662,7 @@ func canCharge(st *State, f *Fighter) error {
 // charge runs.
 func chargeRefusal(st *State, f, t *Fighter, w *Weapon, weapon string, all map[Cell]Route) (Route, error) {
 	if !st.opponents(f.ID, t.ID) {
-		return Route{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return Route{}, kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	}
 	if w == nil {
 		return Route{}, fray.Errorf(fray.EINVALID, "%s has no weapon %q", st.NameOf(f.ID), weapon)

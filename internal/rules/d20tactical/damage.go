@@ -244,11 +244,12 @@ func runDamage(tx *Tx, d damageSpec) error {
 		total += v
 		parts[i] = fmt.Sprint(v)
 	}
-	who := d.Object
+	var text string
 	if t != nil {
-		who = st.NameOf(t.ID)
+		text = fmt.Sprintf("%s takes %d damage", st.NameOf(t.ID), total)
+	} else {
+		text = fmt.Sprintf("%s deals %s %d damage", st.NameOf(a.ID), d.Object, total)
 	}
-	text := fmt.Sprintf("%s takes %d damage", who, total)
 	if len(amounts) > 1 {
 		text += fmt.Sprintf(" (%d of %d shots hit: %s)", hits, d.Shots, strings.Join(parts, " + "))
 	} else if d.Shots > 1 {
@@ -443,10 +444,10 @@ func dyingTurn(tx *Tx, f *Fighter) error {
 	ok := d.Total() <= chance
 	roll := dice.Roll{Label: "Stabilise (d%)", Who: f.ID, Dice: []dice.Die{d}, Total: d.Total(), Target: chance, Compare: dice.AtMost, Result: passFail(ok), Outcome: dice.OutcomeOf(ok)}
 	data := Stabilized{Fighter: f.ID, Stable: ok, HP: f.HP}
-	text := fmt.Sprintf("%s stabilises (%d ≤ %d%%).", st.NameOf(f.ID), d.Total(), chance)
+	text := fmt.Sprintf("%s stabilises (%s).", st.NameOf(f.ID), dice.Percent(d.Total(), chance))
 	if !ok {
 		data.HP--
-		text = fmt.Sprintf("%s is bleeding out: %d hit points (%d > %d%%).", st.NameOf(f.ID), data.HP, d.Total(), chance)
+		text = fmt.Sprintf("%s is bleeding out: %d hit points (%s).", st.NameOf(f.ID), data.HP, dice.Percent(d.Total(), chance))
 	}
 	if err := tx.Emits(KindStabilize, f.ID, text, data, roll); err != nil {
 		return err

@@ -129,10 +129,10 @@ func fumble(tx *Tx, s attackSpec, a, t *Fighter, w *Weapon, band int) error {
 		rolls = append(rolls, dice.Roll{Label: "Backfire (d%)", Who: a.ID, Dice: []dice.Die{pct}, Total: pct.Total(), Target: BackfirePerc, Compare: dice.AtMost})
 		if pct.Total() <= BackfirePerc {
 			f.Result = FumbleBack
-			text = fmt.Sprintf("%s fumbles and the %s backfires (%d ≤ 25%%): the GM says what happens.", name, w.Name, pct.Total())
+			text = fmt.Sprintf("%s fumbles and the %s backfires (%s): the GM says what happens.", name, w.Name, dice.Percent(pct.Total(), BackfirePerc))
 		} else {
 			f.Result, f.Jammed = FumbleJam, true
-			text = fmt.Sprintf("%s fumbles: no backfire (%d > 25%%), but the %s jams.", name, pct.Total(), w.Name)
+			text = fmt.Sprintf("%s fumbles: no backfire (%s), but the %s jams.", name, dice.Percent(pct.Total(), BackfirePerc), w.Name)
 		}
 	}
 	ev := engine.NewEvent(KindFumble, a.ID, text, f, rolls...)
@@ -273,10 +273,10 @@ func runHandle(tx *Tx, h handleSpec) error {
 	}
 	w := f.Weapon(h.Weapon)
 	ws := WeaponState{Fighter: f.ID, Weapon: w.ID, Ammo: w.Ammo, Jammed: w.Jammed}
-	text := fmt.Sprintf("The %s is clear.", w.Name)
+	text := fmt.Sprintf("%s clears the %s.", st.NameOf(f.ID), w.Name)
 	if h.What == CmdReload {
 		ws.Ammo = w.Clip
-		text = fmt.Sprintf("The %s is loaded: %d rounds.", w.Name, w.Clip)
+		text = fmt.Sprintf("%s reloads the %s: %d rounds.", st.NameOf(f.ID), w.Name, w.Clip)
 	} else {
 		ws.Jammed = false
 	}

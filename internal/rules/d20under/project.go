@@ -351,6 +351,7 @@ var editor = func() board.Editor {
 	}
 	return board.Editor{
 		Model:  board.Grid,
+		Wall:   board.Props{"terrain": TerrainWall},
 		Models: []board.Option{{Value: board.Grid, Label: "2 m squares"}, {Value: board.Ladder, Label: "Distance categories"}},
 		Area: []board.Field{
 			{Name: "terrain", Label: "Terrain", Type: board.FieldSelect, Default: "open", Options: []board.Option{

@@ -71,7 +71,7 @@ func canDuel(st *State, f, t *Fighter, w *Weapon) error {
 	case w.Extreme() == 0:
 		return fray.Errorf(fray.EILLEGAL, "the %s does not reach Extreme range (a Far or Very Far optimal range does)", w.Name)
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	case st.Band(f, t) != BandExtreme:
 		return fray.Errorf(fray.EILLEGAL, "%s is not at Extreme range", st.NameOf(t.ID))
 	}

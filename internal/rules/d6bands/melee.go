@@ -36,7 +36,7 @@ func reach(st *State, f, t *Fighter, w *Weapon) error {
 	case t.ID == f.ID:
 		return fray.Errorf(fray.EILLEGAL, "%s cannot strike themselves", st.NameOf(f.ID))
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	case inContact(f, t):
 		return visibleTo(st, f, t)
 	case w.Long && !f.Off && !t.Off && f.at() == t.at():

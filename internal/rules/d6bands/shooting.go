@@ -123,7 +123,7 @@ func planShot(st *State, f, t *Fighter, w *Weapon, aimed, called bool) (Attack, 
 	}
 	a.Band = st.Band(f, t)
 	if a.Band == BandExtreme {
-		return a, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range: only a duel (extreme-duel) gives a shot", st.NameOf(t.ID))
+		return a, fray.Errorf(fray.EILLEGAL, "%s is at Extreme range: only an Extreme range duel gives a shot", st.NameOf(t.ID))
 	}
 	if aimed {
 		a.Actions = 2

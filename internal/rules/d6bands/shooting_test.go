@@ -229,8 +229,8 @@ func TestShootingRefusals(t *testing.T) {
 		msg  string
 	}{
 		{"no line of sight", []any{"target", "orc", "weapon", "bow"}, fray.EILLEGAL, "Ana has no line of sight to Orc"},
-		{"beyond Very Far", []any{"target", "far", "weapon", "bow"}, fray.EILLEGAL, "Far is at Extreme range: only a duel (extreme-duel) gives a shot"},
-		{"off the map", []any{"target", "off", "weapon", "bow"}, fray.EILLEGAL, "Off is at Extreme range: only a duel (extreme-duel) gives a shot"},
+		{"beyond Very Far", []any{"target", "far", "weapon", "bow"}, fray.EILLEGAL, "Far is at Extreme range: only an Extreme range duel gives a shot"},
+		{"off the map", []any{"target", "off", "weapon", "bow"}, fray.EILLEGAL, "Off is at Extreme range: only an Extreme range duel gives a shot"},
 		{"a melee weapon", []any{"target", "spy", "weapon", "sword"}, fray.ENOTFOUND, "no combatant \"spy\""},
 		{"a sword", []any{"target", "far", "weapon", "sword"}, fray.EILLEGAL, "the Sword is not a ranged weapon"},
 		{"no such weapon", []any{"target", "far", "weapon", "axe"}, fray.EINVALID, "Ana has no weapon \"axe\""},

@@ -79,8 +79,12 @@ func (tx *Tx[S, F]) Target(id string) (F, error) {
 func (tx *Tx[S, F]) Named(id string) (F, error) {
 	var zero F
 	f := tx.State.Fighter(id)
-	if c := tx.Base().Combatant(id); f == zero || c == nil || c.Out || !engine.Visible(tx.State, tx.Viewer(), id) {
+	c := tx.Base().Combatant(id)
+	if f == zero || c == nil || !engine.Visible(tx.State, tx.Viewer(), id) {
 		return zero, fray.Errorf(fray.ENOTFOUND, "no combatant %q in the fight", id)
+	}
+	if c.Out {
+		return zero, fray.Errorf(fray.EILLEGAL, "%s is out of the fight", c.Name)
 	}
 	return f, nil
 }
@@ -100,4 +104,14 @@ func (tx *Tx[S, F]) Opponent(actor, id string) (F, error) {
 		return f, fray.Errorf(fray.EILLEGAL, "%s is on your side", c.Name)
 	}
 	return f, nil
+}
+
+// OwnSide is the refusal of a target on the actor's own side, in the
+// player's words: the actor itself ("Ana cannot target themselves"), or
+// an ally ("Bo is on Ana's side").
+func OwnSide(target, actor string, self bool) error {
+	if self {
+		return fray.Errorf(fray.EILLEGAL, "%s cannot target themselves", actor)
+	}
+	return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", target, actor)
 }

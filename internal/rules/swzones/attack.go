@@ -270,7 +270,7 @@ func decideFight(tx *Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "%s is not in %s's melee", st.NameOf(t.ID), st.NameOf(f.ID))
 	}
 	if !st.opponents(f.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	}
 	w, err := meleeWeapon(st, f, args.Weapon)
 	if err != nil {
@@ -373,7 +373,7 @@ func decideShoot(tx *Tx, cmd engine.Command) error {
 // far and its range band.
 func shotRefusal(st *State, f, t *Fighter, weapon string) (Weapon, Attack, Band, error) {
 	if !st.opponents(f.ID, t.ID) {
-		return Weapon{}, Attack{}, Band{}, fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return Weapon{}, Attack{}, Band{}, kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	}
 	w, err := rangedWeapon(st, f, weapon)
 	if err != nil {

@@ -52,7 +52,7 @@ func decideDrop(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	if !st.opponents(a.ID, t.ID) {
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(a.ID))
+		return kit.OwnSide(st.NameOf(t.ID), st.NameOf(a.ID), t.ID == a.ID)
 	}
 	text := fmt.Sprintf("The GM rules that %s has The Drop on %s: +4 to attack and damage until the end of %s's turn.", st.NameOf(a.ID), st.NameOf(t.ID), st.NameOf(a.ID))
 	return tx.Emit(engine.NewEvent(KindDrop, a.ID, text, DropGranted{Attacker: a.ID, Target: t.ID}).With(t.ID))

@@ -276,7 +276,7 @@ func pushInto(st *State, f, t *Fighter, into string) (string, error) {
 	case t.ID == f.ID:
 		return "", fray.Errorf(fray.EILLEGAL, "a fighter cannot push themself")
 	case !st.opponents(f.ID, t.ID):
-		return "", fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return "", kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	case t.Zone != f.Zone:
 		return "", fray.Errorf(fray.EILLEGAL, "%s is not in %s's zone", st.NameOf(t.ID), st.NameOf(f.ID))
 	case t.Melee != "" && f.Melee != t.Melee:
@@ -397,7 +397,7 @@ func canGrapple(st *State, f, t *Fighter) error {
 	case f.Melee == "" || t.Melee != f.Melee:
 		return fray.Errorf(fray.EILLEGAL, "%s must be in %s's melee to grapple them", st.NameOf(f.ID), st.NameOf(t.ID))
 	case !st.opponents(f.ID, t.ID):
-		return fray.Errorf(fray.EILLEGAL, "%s is on %s's side", st.NameOf(t.ID), st.NameOf(f.ID))
+		return kit.OwnSide(st.NameOf(t.ID), st.NameOf(f.ID), t.ID == f.ID)
 	case t.Grip != nil && t.Grip.By != f.ID:
 		return fray.Errorf(fray.EILLEGAL, "%s is already held by %s", st.NameOf(t.ID), st.NameOf(t.Grip.By))
 	case t.Grip != nil && t.Grip.Level == Bound:

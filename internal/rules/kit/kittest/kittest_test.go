@@ -95,10 +95,13 @@ func TestOneSetOfMessages(t *testing.T) {
 			t.Errorf("%s %s: %q, want %q", c.cmd.Kind, c.cmd.Args, msg, c.text)
 		}
 	}
-	// One out of the fight is no target, and no longer named by the GM.
+	// One out of the fight is no target, and no longer named by the GM:
+	// each is told so by name.
 	st.Combatants[2].Out = true
 	if msg := scenario.Fail(t, st, ana, strike("gob"), fray.EILLEGAL); !strings.Contains(msg, "Gob is out of the fight") {
 		t.Errorf("strike the fallen: %q", msg)
 	}
-	scenario.Fail(t, st, gm, heal("gob"), fray.ENOTFOUND)
+	if msg := scenario.Fail(t, st, gm, heal("gob"), fray.EILLEGAL); !strings.Contains(msg, "Gob is out of the fight") {
+		t.Errorf("heal the fallen: %q, want the reason by name", msg)
+	}
 }
