@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -195,5 +196,47 @@ func TestWordsDocFollowsDeclarations(t *testing.T) {
 	}
 	if want != doc {
 		t.Error("docs/playing-by-words.md's command words are not the declarations': run go test ./internal/rules -run TestWordsDocFollowsDeclarations -update-words-doc")
+	}
+}
+
+// TestEveryBoardDescribed: "describe the board" says, for every example
+// of every ruleset, whatever its position model, where each combatant the
+// viewer sees stands — for the GM and for a player, who hears nothing of a
+// combatant hidden from them.
+func TestEveryBoardDescribed(t *testing.T) {
+	models := map[string]bool{}
+	for _, s := range everyExample(t) {
+		t.Run(s.Name, func(t *testing.T) {
+			_, st, err := engine.Decide(s.Ruleset, s.State, engine.GMViewer(), "start", engine.NewCommand(engine.KindStart, "", nil), dice.NewRoller(dice.NewDerived(dice.TestSeed(1))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			viewers := []engine.Viewer{engine.GMViewer()}
+			for _, c := range st.Core().Combatants {
+				if c.PC {
+					viewers = append(viewers, engine.PlayerViewer(c.ID))
+					break
+				}
+			}
+			for _, who := range viewers {
+				v := engine.Project(s.Ruleset, st, who)
+				if v.Board == nil {
+					t.Fatal("no board")
+				}
+				models[v.Board.Model] = true
+				said := say.Describe(v)
+				for _, c := range st.Core().Combatants {
+					seen := engine.Visible(st, who, c.ID)
+					if named := strings.Contains(said, c.Name); seen && !named && !c.Out {
+						t.Errorf("%v: the board described names no %s: %s", who, c.Name, said)
+					} else if !seen && named {
+						t.Errorf("%v: the board described names the hidden %s: %s", who, c.Name, said)
+					}
+				}
+			}
+		})
+	}
+	if len(models) < 4 {
+		t.Errorf("described boards of %d position models, want the four", len(models))
 	}
 }

@@ -203,9 +203,9 @@ func Describe(v engine.View) string {
 	var lines []string
 	switch {
 	case bd.Zones != nil:
-		lines = describeZones(bd.Zones, me, who)
+		lines = describeZones(bd.Zones, bd.Tokens, me, who)
 	case bd.Grid != nil:
-		lines = describeGrid(bd.Grid, me, who)
+		lines = describeGrid(bd.Grid, bd.Tokens, me, who)
 	case bd.Pairs != nil:
 		for _, e := range bd.Pairs.Engagements {
 			line := who(e.A) + " and " + who(e.B) + ": " + e.Distance
@@ -260,7 +260,7 @@ func Describe(v engine.View) string {
 
 // describeZones says each zone with who is there (and in which melee),
 // nearest the viewer first, with its distance in zones.
-func describeZones(z *board.ZoneMap, me string, who func(string) string) []string {
+func describeZones(z *board.ZoneMap, tokens []board.Token, me string, who func(string) string) []string {
 	area := map[string]string{}
 	for _, p := range z.Places {
 		if !p.Off {
@@ -355,13 +355,24 @@ func describeZones(z *board.ZoneMap, me string, who func(string) string) []strin
 		}
 		lines = append(lines, line+".")
 	}
+	var off []string
+	for _, t := range tokens {
+		if _, ok := area[t.ID]; !ok {
+			if n := who(t.ID); n != "" {
+				off = append(off, n)
+			}
+		}
+	}
+	if len(off) > 0 {
+		lines = append(lines, "Off the board: "+andList(off)+".")
+	}
 	return lines
 }
 
 // describeGrid says where each combatant stands, nearest the viewer first,
 // with the distance in the grid's scale (squares counted as the board
-// counts them: diagonals as one).
-func describeGrid(g *board.GridMap, me string, who func(string) string) []string {
+// counts them: diagonals as one), then who is off the map.
+func describeGrid(g *board.GridMap, tokens []board.Token, me string, who func(string) string) []string {
 	scale, unit := 1, "squares"
 	if f := strings.Fields(g.Scale); len(f) == 2 {
 		if n, err := strconv.Atoi(f[0]); err == nil {
@@ -383,9 +394,16 @@ func describeGrid(g *board.GridMap, me string, who func(string) string) []string
 	}
 	slices.SortStableFunc(places, func(a, b board.Placed) int { return dist(a) - dist(b) })
 	var lines []string
+	placed := map[string]bool{}
+	var off []string
 	for _, p := range places {
 		n := who(p.Token)
-		if n == "" || p.Off {
+		if n == "" {
+			continue
+		}
+		placed[p.Token] = true
+		if p.Off {
+			off = append(off, n)
 			continue
 		}
 		line := n + " at " + board.SquareName(p.X, p.Y)
@@ -393,6 +411,16 @@ func describeGrid(g *board.GridMap, me string, who func(string) string) []string
 			line += fmt.Sprintf(", %d %s from you", dist(p)*scale, unit)
 		}
 		lines = append(lines, line+".")
+	}
+	for _, t := range tokens {
+		if !placed[t.ID] {
+			if n := who(t.ID); n != "" {
+				off = append(off, n)
+			}
+		}
+	}
+	if len(off) > 0 {
+		lines = append(lines, "Off the map: "+andList(off)+".")
 	}
 	return lines
 }

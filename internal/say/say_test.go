@@ -221,7 +221,7 @@ func TestInformDescribesTheBoardAndTheTable(t *testing.T) {
 	}
 	v.Board = &board.Board{Model: board.Grid, Tokens: v.Board.Tokens, Grid: &board.GridMap{Width: 10, Height: 10, Scale: "5 ft",
 		Places: []board.Placed{{Token: "o1", X: 4, Y: 0}, {Token: "sal", X: 0, Y: 0}, {Token: "doc", X: 1, Y: 1}}}}
-	want = "Sal (you) at A1. Doc Holt at B2, 5 ft from you. Outlaw 1 (down) at E1, 20 ft from you."
+	want = "Sal (you) at A1. Doc Holt at B2, 5 ft from you. Outlaw 1 (down) at E1, 20 ft from you. Off the map: Outlaw 2."
 	if got := Describe(v); got != want {
 		t.Errorf("grid:\n%s\nwant\n%s", got, want)
 	}
