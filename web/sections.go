@@ -9,6 +9,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/say"
 )
 
 // A section is a part of the encounter page that an update replaces: its
@@ -90,12 +91,14 @@ type statusIn struct {
 	Facts     []board.Stat
 	Attention string // what waits on the viewer: "decision", "turn" or ""
 	CarryOver bool   // the GM's, once the encounter is finished
+	// Spoken is the status as the announcements read it (say.Status).
+	Spoken string
 }
 
 func statusInput(v engine.View, act string, _ bool) statusIn {
 	m := newModel(v, act)
 	in := statusIn{ID: v.ID, Status: v.Status, Round: v.Round, Phase: v.Phase, YourMove: m.yourMove(), Waiting: v.Waiting,
-		Outcome: m.outcome(), Attention: m.attention(), CarryOver: v.Viewer.GM && v.Status == engine.StatusFinished}
+		Outcome: m.outcome(), Attention: m.attention(), CarryOver: v.Viewer.GM && v.Status == engine.StatusFinished, Spoken: say.Status(v)}
 	if v.Current != "" {
 		in.Turn = m.actingNames()
 	}

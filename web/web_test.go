@@ -234,8 +234,18 @@ func TestEncounterPageStructure(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "polite" {
-		t.Errorf("log aria-live = %q, want polite", v)
+	// One polite live region reads every event out (#announce); the log,
+	// the chat and the cards are not live, so nothing is read twice.
+	var live []string
+	for _, n := range findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "aria-live"); return v == "polite" || v == "assertive" }) {
+		id, _ := attr(n, "id")
+		live = append(live, id)
+	}
+	if strings.Join(live, " ") != "announce board-cursor" {
+		t.Errorf("live regions %v, want the announcements and the board's cursor", live)
+	}
+	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "off" {
+		t.Errorf("log aria-live = %q, want off", v)
 	}
 	if v, _ := attr(byID(doc, "conn"), "role"); v != "status" {
 		t.Errorf("conn role = %q", v)
@@ -668,8 +678,8 @@ func TestRollCards(t *testing.T) {
 func TestChatPanel(t *testing.T) {
 	_, doc := encounterPage(t)
 	chat := byID(doc, "chat")
-	if chat == nil || chat.Data != "ol" || mustAttr(chat, "aria-live") != "polite" {
-		t.Fatal("no live chat list")
+	if chat == nil || chat.Data != "ol" || mustAttr(chat, "aria-live") != "off" {
+		t.Fatal("no chat list, or a live one (the announcements read it out)")
 	}
 	if byID(chat, "ev-20") == nil || byID(byID(doc, "log"), "ev-20") != nil {
 		t.Error("the chat message is not in the chat, or also in the log")
@@ -1075,7 +1085,7 @@ func TestBadgeAgreesWithTitle(t *testing.T) {
 		v := testView()
 		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
 		m := newModel(v, "")
-		got := text(parseHTML(t, renderString(t, statusSection(statusInput(v, "", false)))))
+		got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
 		badge := strings.Contains(got, "your turn")
 		if badge != c.yours || badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,20 +36,20 @@ func TestBrowserMapImport(t *testing.T) {
 	}
 	house := uvtttest.House()
 	house.Image = scenePNG(t, 700, 420)
-	file := filepath.Join(t.TempDir(), "house.dd2vtt")
-	if err := os.WriteFile(file, house.JSON(), 0o600); err != nil {
-		t.Fatal(err)
-	}
 
 	gm := tab(t, browserSized(t, 1440, 900))
 	login(t, gm, srv.URL, gmUser.Name)
 	areas := func(n int) chromedp.Action {
 		return waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, n))
 	}
+	// The file dropped on the board, as a GM drags it from their files.
+	drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
+		document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
 	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
-		chromedp.Evaluate(`document.getElementById('map-import').open = true`, nil),
-		chromedp.SetUploadFiles(`#map-file`, []string{file}, chromedp.ByQuery),
-		submits(`#map-import-submit`), areas(3))
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
+			return err
+		}), areas(3))
 	var notice string
 	steps(t, gm, chromedp.Evaluate(`(document.querySelector('.flash, .notice, [role=status]') || {}).textContent || ''`, &notice))
 	if !strings.Contains(notice, "3 zones, 2 links") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,6 +115,29 @@ func TestBrowserPasteStatBlock(t *testing.T) {
 				t.Errorf("the board's combatant reads %q", chip)
 			}
 			keepScreenshot(gm, "statpaste-dropped")
+
+			// The other ways in: the form, and a Foundry file from the
+			// campaign page.
+			gm = tab(t, newBrowser(t))
+			login(t, gm, srv.URL, gmUser.Name)
+			steps(t, gm, chromedp.Navigate(srv.URL+c+"/bestiary/new?ruleset=sw-zones"), chromedp.WaitVisible(`#stat-form`, chromedp.ByQuery))
+			keepScreenshot(gm, "import-form")
+			pack, err := filepath.Abs("../../internal/rules/testdata/foundry/symbaroum-pack.db")
+			if err != nil {
+				t.Fatal(err)
+			}
+			steps(t, gm, chromedp.Navigate(srv.URL+c), chromedp.WaitVisible(`#foundry-bestiary`, chromedp.ByQuery),
+				chromedp.ScrollIntoView(`#foundry-bestiary`, chromedp.ByQuery),
+				chromedp.SetUploadFiles(`#foundry-bestiary-file`, []string{pack}, chromedp.ByQuery),
+				setValue("foundry-bestiary-ruleset", "d20-under"))
+			keepScreenshot(gm, "import-foundry-form")
+			steps(t, gm, submits(`#foundry-bestiary-import`), chromedp.WaitVisible(`#foundry-result`, chromedp.ByQuery))
+			var result string
+			steps(t, gm, chromedp.Text(`#foundry-result`, &result, chromedp.ByQuery))
+			if !strings.Contains(result, "Corrupted Wolf") || !strings.Contains(result, "Sigrid") || !strings.Contains(result, "Portrait kept.") {
+				t.Errorf("the Foundry report reads %q", result)
+			}
+			keepScreenshot(gm, "import-foundry-result")
 		})
 	}
 }

@@ -70,3 +70,35 @@ func TestStatBlockExportRoundTrip(t *testing.T) {
 		t.Errorf("a refused entry was stored: %d", r.code)
 	}
 }
+
+// TestPasteOntoACharacter: a block pasted on a character's sheet fills
+// its editor, unsaved, keeping its name; saving makes a revision; a
+// block that cannot be read changes nothing and says why.
+func TestPasteOntoACharacter(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	gm := srv.signup("gamemaster")
+	var camp struct{ ID string }
+	srv.withUser(gm).do("POST", "/api/campaigns", map[string]string{"name": "Sheets"}, &camp)
+	c := "/campaigns/" + camp.ID
+	pc := url.Values{"ruleset": {"sw-zones"}, "name": {"Brak"}, "wildCard": {"on"}, "attributes.agility": {"d6"}, "attributes.smarts": {"d6"},
+		"attributes.spirit": {"d6"}, "attributes.strength": {"d6"}, "attributes.vigor": {"d6"}}
+	if r := srv.prepForm(gm, c+"/pcs", pc); r.code != 303 {
+		t.Fatalf("character: %d %s", r.code, r.body)
+	}
+	block := "Brak the Bold (WC)\nAttributes: Agility d8, Smarts d4, Spirit d6, Strength d10, Vigor d8\nSkills: Fighting d10\nGear: battle axe (Str+d8)"
+	r := srv.prepForm(gm, c+"/pcs/brak/paste", url.Values{"block": {block}})
+	if r.code != 200 || !bytes.Contains(r.body, []byte(`value="Brak"`)) || !bytes.Contains(r.body, []byte(`<option value="d10" selected>`)) {
+		t.Fatalf("paste: %d %s", r.code, r.body)
+	}
+	before := srv.get(gm, c+"/pcs/brak/export").body
+	if bytes.Contains(before, []byte("d10")) {
+		t.Fatal("a paste saved the sheet")
+	}
+	r = srv.prepForm(gm, c+"/pcs/brak/paste", url.Values{"block": {"Attributes: Agility d8"}})
+	if r.code != 400 || !bytes.Contains(r.body, []byte("no name")) {
+		t.Fatalf("a block without a name: %d", r.code)
+	}
+	if after := srv.get(gm, c+"/pcs/brak/export").body; !bytes.Equal(before, after) {
+		t.Fatal("a refused paste changed the sheet")
+	}
+}

@@ -33,7 +33,7 @@ var layers = [][]string{
 	// character sheets and carry-over arithmetic; the notices' outbox
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with
-	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit"},
+	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit", "internal/say"},
 	// the rulesets, and the test kits (imagestest: hostile pictures)
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest", "internal/images/imagestest"},
 	// the registry of every ruleset

@@ -215,9 +215,12 @@ func MergeZones(s *engine.Setup, bf *board.Battlefield, a, b string) {
 		y1 := max(*za.Y+max(za.H, 1), *zb.Y+max(zb.H, 1))
 		za.X, za.Y, za.W, za.H = &x0, &y0, x1-x0, y1-y0
 	}
-	if zb.Description != "" && !strings.Contains(za.Description, zb.Description) && len(za.Description)+len(zb.Description) < board.MaxTextLen {
-		za.Description = strings.TrimSpace(za.Description + " " + zb.Description)
+	// Descriptions that name b (an imported map's "A closed door leads
+	// to Room 3.") name a now; a's no longer leads to itself.
+	for i := range bf.Zones {
+		bf.Zones[i].Description = RenameIn(bf.Zones[i].Description, zb.Name, za.Name)
 	}
+	za.Description = dropSelf(za.Description, za.Name)
 	next := Adjacent(*bf, b)
 	for i := range bf.Melees {
 		if bf.Melees[i].Zone == b {
@@ -302,6 +305,62 @@ func SplitZone(s *engine.Setup, bf *board.Battlefield, id, axis string, at int) 
 		}
 	}
 	return nil
+}
+
+// RenameIn replaces the name old by new in a description, where it stands
+// as a whole name ("Room 1" is not the start of "Room 10").
+func RenameIn(desc, old, new string) string {
+	if old == "" || old == new {
+		return desc
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(desc, old)
+		if i < 0 {
+			b.WriteString(desc)
+			return b.String()
+		}
+		end := i + len(old)
+		whole := (i == 0 || !isNameRune(rune(desc[i-1]))) && (end == len(desc) || !isNameRune(rune(desc[end])))
+		b.WriteString(desc[:i])
+		if whole {
+			b.WriteString(new)
+		} else {
+			b.WriteString(old)
+		}
+		desc = desc[end:]
+	}
+}
+
+func isNameRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// dropSelf takes name out of the lists of the sentences "… leads to A,
+// B." of a description, and a sentence whose list it empties.
+func dropSelf(desc, name string) string {
+	var out []string
+	for _, sentence := range strings.SplitAfter(desc, ". ") {
+		head, list, ok := strings.Cut(sentence, " leads to ")
+		if !ok {
+			out = append(out, sentence)
+			continue
+		}
+		tail := ""
+		if t := strings.TrimRight(list, " "); strings.HasSuffix(t, ".") {
+			list, tail = strings.TrimSuffix(t, "."), ". "
+		}
+		var keep []string
+		for _, n := range strings.Split(list, ", ") {
+			if n != name && !slices.Contains(keep, n) {
+				keep = append(keep, n)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, head+" leads to "+strings.Join(keep, ", ")+tail)
+		}
+	}
+	return strings.TrimSpace(strings.Join(out, ""))
 }
 
 // clip keeps a zone's name within its limit.

@@ -184,6 +184,13 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 		if err != nil {
 			return err
 		}
+		if z.Name != name {
+			for i := range b.Zones {
+				if b.Zones[i].ID != z.ID {
+					b.Zones[i].Description = RenameIn(b.Zones[i].Description, z.Name, name)
+				}
+			}
+		}
 		z.Name, z.Description, z.Props, z.X, z.Y, z.W, z.H = name, val("description"), props, x, y, w, h
 	case "zone-remove":
 		if _, err := zone(val("zone")); err != nil {

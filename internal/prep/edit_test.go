@@ -328,3 +328,25 @@ func TestMergeAndSplitZones(t *testing.T) {
 	must(t, edit(t, s, zonesEditor, "zone-add", "name", "Loose"))
 	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "loose", "axis", "col", "at", "1"), "no place on the map")
 }
+
+// TestDescriptionsFollowNames: an imported map's descriptions name the
+// zones their doors lead to; merging and renaming keep them true.
+func TestDescriptionsFollowNames(t *testing.T) {
+	s := draft(zonesEditor)
+	WriteBattlefield(s, board.Battlefield{Zones: []board.ZoneSetup{
+		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2.", Adjacent: []string{"room-2"}},
+		{ID: "room-2", Name: "Room 2", Description: "An open door leads to Room 3, Room 10. A closed door leads to Room 1.", Adjacent: []string{"room-3"}},
+		{ID: "room-3", Name: "Room 3", Description: "An open door leads to Room 2.", Adjacent: []string{}},
+		{ID: "room-10", Name: "Room 10", Adjacent: []string{}},
+	}})
+	must(t, edit(t, s, zonesEditor, "zone-merge", "a", "room-2", "b", "room-3"))
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "room-1", "name", "Kitchen", "description", "A closed door leads to Room 2."))
+	b, _ := ReadBattlefield(*s)
+	got := map[string]string{}
+	for _, z := range b.Zones {
+		got[z.ID] = z.Description
+	}
+	if got["room-1"] != "A closed door leads to Room 2." || got["room-2"] != "An open door leads to Room 10. A closed door leads to Kitchen." {
+		t.Errorf("descriptions %q", got)
+	}
+}

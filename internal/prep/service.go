@@ -12,6 +12,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/uvtt"
 )
@@ -211,7 +212,13 @@ func (s *Service) ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, sce
 	if err != nil {
 		return MapReport{}, err
 	}
-	rep, err := ApplyMap(rs, &setup, m, o)
+	// Reading the zones takes up to a second of a core on the worst map
+	// the reader lets through: under the decoders' gate, like the file.
+	var rep MapReport
+	err = intake.Run(ctx, intake.Job{What: "map file", Cost: int64(m.Width+4) * int64(m.Height+4) * 64}, func(context.Context) error {
+		rep, err = ApplyMap(rs, &setup, m, o)
+		return err
+	})
 	if err != nil {
 		return MapReport{}, err
 	}

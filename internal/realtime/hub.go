@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -302,6 +303,7 @@ func (h *Hub) awaitPublished(id string, seq int64) {
 // left them gets no frame at all (its seq just moves on with the next one
 // it gets), and a page gets only the fragments that changed. The events
 // the GM sees are sent as they were encoded for the log (Update.Encoded).
+// The frames of the kinds of client are built concurrently.
 func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages == nil && h.cfg.Pages != nil {
 		r.pages = h.cfg.Pages()
@@ -311,41 +313,87 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 		render = r.pages.Render
 	}
 	refused := h.reauthorizeAll(clients, u.Access)
+	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
-	frames := map[string][]byte{}
-	var views projections
-	next := make(map[string]shown, len(frames))
+	// One frame per kind of client (frame key), built concurrently: the
+	// acting client's first, and sent at once; then the others'.
+	type built struct {
+		data []byte
+		now  shown
+		err  error
+	}
+	var keys []string
+	frames := map[string]*built{}
 	for _, c := range clients {
-		if refused[c] {
-			continue
+		if k := c.frameKey(); frames[k] == nil {
+			frames[k] = &built{}
+			keys = append(keys, k)
 		}
-		key := c.frameKey()
-		data, done := frames[key]
-		if !done {
-			var err error
-			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, &views)
-			if err != nil {
-				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
-				c.close(websocket.StatusInternalError, "render failed")
-				continue
+	}
+	var views projections
+	build := func(c *client) {
+		f := frames[c.frameKey()]
+		f.data, f.now, f.err = h.updateFrame(c, u, r.shown[c.frameKey()], base, render, &views)
+	}
+	sent := 0
+	if len(clients) > 0 && u.Origin == any(clients[0]) {
+		build(clients[0])
+		h.send(clients[0], u, frames[clients[0].frameKey()].data, frames[clients[0].frameKey()].err)
+		sent = 1
+	}
+	work := make(chan *client)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Go(func() {
+			for c := range work {
+				build(c)
 			}
-			frames[key] = data
-			next[key] = now
+		})
+	}
+	started := map[string]bool{}
+	if sent == 1 {
+		started[clients[0].frameKey()] = true
+	}
+	for _, c := range clients {
+		if k := c.frameKey(); !started[k] {
+			started[k] = true
+			work <- c
 		}
-		var ack []byte
-		if u.Origin == any(c) {
-			// The client's own command: its ack leaves with its events.
-			ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
-			c.acked.Store(&u.CommandID)
-		}
-		if data != nil || ack != nil {
-			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
+	}
+	close(work)
+	wg.Wait()
+	for _, c := range clients[sent:] {
+		f := frames[c.frameKey()]
+		h.send(c, u, f.data, f.err)
+	}
+	next := make(map[string]shown, len(frames))
+	for k, f := range frames {
+		if f.err == nil {
+			next[k] = f.now
 		}
 	}
 	r.shown = next
 	if r.pages != nil {
 		r.pages.Next()
+	}
+}
+
+// send queues u's frame data for c, with the ack of c's own command; a
+// frame that could not be built (err) closes c.
+func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
+	if err != nil {
+		h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
+		c.close(websocket.StatusInternalError, "render failed")
+		return
+	}
+	var ack []byte
+	if u.Origin == any(c) {
+		// The client's own command: its ack leaves with its events.
+		ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
+		c.acked.Store(&u.CommandID)
+	}
+	if data != nil || ack != nil {
+		c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
 	}
 }
 
@@ -540,6 +588,7 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 // the same thing). The first few viewers are kept; an update seldom has
 // more that want a projection (the rest are projected each).
 type projections struct {
+	mu    sync.Mutex // frames are built concurrently (publish)
 	n     int
 	keys  [4]string
 	views [4]engine.View
@@ -548,16 +597,21 @@ type projections struct {
 // of returns u's projection for c's viewer; the frame key is made first.
 func (p *projections) of(c *client, u play.Update) engine.View {
 	c.frameKey()
+	p.mu.Lock()
 	for i := range p.n {
 		if p.keys[i] == c.viewKey {
+			p.mu.Unlock()
 			return p.views[i]
 		}
 	}
+	p.mu.Unlock()
 	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	p.mu.Lock()
 	if p.n < len(p.keys) {
 		p.keys[p.n], p.views[p.n] = c.viewKey, view
 		p.n++
 	}
+	p.mu.Unlock()
 	return view
 }
 

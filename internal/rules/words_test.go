@@ -29,7 +29,7 @@ import (
 var knowNoRuleset = []string{"internal/engine", "internal/board", "internal/sheet", "internal/prep", "internal/play",
 	"internal/carry", "internal/realtime", "internal/store", "internal/server", "cmd/server", "web",
 	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate",
-	"internal/statblock"}
+	"internal/statblock", "internal/say"}
 
 var standIns = []string{"internal/engine/enginetest", "internal/board/boardtest"}
 

@@ -123,6 +123,10 @@ func (s *Server) routes() http.Handler {
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
 		r.Get("/api/encounters/{id}/why", s.handleEncounterWhy)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
+		// say.go: playing by words
+		r.Post("/api/encounters/{id}/say", s.handleAPISay)
+		r.Get("/api/encounters/{id}/say", s.handleAPISayComplete)
+		r.Post("/encounters/{id}/say", s.handleSayForm)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history
 		r.Get("/campaigns/{id}/timeline", s.handleTimeline)

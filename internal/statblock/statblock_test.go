@@ -74,3 +74,19 @@ func TestParse(t *testing.T) {
 		t.Errorf("no name: %v", err)
 	}
 }
+
+// BenchmarkParse reads a block of the generic format the size of a long
+// book monster (a paste is read once a request).
+func BenchmarkParse(b *testing.B) {
+	f := Format{Entries: []Entry{
+		{Labels: []string{"Height"}, Read: func(b *Builder, it string) error { b.Set("height", it); return nil }},
+		{Labels: []string{"Gear"}, Read: func(b *Builder, it string) error { b.Set("gear."+it, "on"); return nil }},
+	}}
+	text := "Ogre\n" + strings.Repeat("Height 3\nGear: rope, torch, lamp, ﬂask, d 8 dice\n", 40)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := Parse(text, f); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

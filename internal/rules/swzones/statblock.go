@@ -30,6 +30,7 @@ var (
 	swRange  = regexp.MustCompile(`\b(\d+/\d+/\d+)\b`)
 	swBonus  = regexp.MustCompile(`^([A-Za-z][A-Za-z /]*?)\s*\+(\d+)\b`)
 	wcMarks  = []string{"(wild card)", "(wc)", "☠", "[wc]"}
+	swArmour = regexp.MustCompile(`^\(\s*\+(\d+)\s*\)$`) // "(+2)"
 )
 
 // StatBlockFormat implements statblock.Parser.
@@ -125,7 +126,7 @@ func readGear(b *statblock.Builder, it string) error {
 		addWeapon(b, w)
 		return nil
 	}
-	if m := regexp.MustCompile(`^\(\s*\+(\d+)\s*\)$`).FindStringSubmatch(strings.TrimSpace(inner)); m != nil {
+	if m := swArmour.FindStringSubmatch(strings.TrimSpace(inner)); m != nil {
 		if !b.Has("armor") {
 			b.Set("armor", m[1])
 			return nil
