@@ -49,15 +49,12 @@ type pairsDrawer struct{}
 type ladderDrawer struct{}
 type listDrawer struct{}
 
-func (zonesDrawer) draw(m *model) templ.Component  { return zonesBoard(m, m.zoneLayout()) }
-func (gridDrawer) draw(m *model) templ.Component   { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component  { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component   { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component {
-	areas := m.zoneLayout().Areas
-	return m.memoized("zones-words", areas, zonesWords(areas))
-}
+func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
+func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
+func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
+func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
+func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
+func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m.zoneLayout().Areas) }
 func (gridDrawer) words(m *model) templ.Component   { return templ.NopComponent }
 func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
 func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
@@ -68,6 +65,12 @@ func (listDrawer) words(m *model) templ.Component   { return templ.NopComponent 
 func (m *model) zoneLayout() zoneLayout {
 	if m.zones == nil {
 		l := layoutZones(m.board.Zones)
+		// The map's cells reach as far as the scene laid under them.
+		if _, ok := m.sceneMap(); ok && l.Cols > 0 {
+			fit := m.v.SceneFit
+			l.Cols = min(max(l.Cols, int(math.Ceil(fit.X+fit.W))), board.MaxZonePlace+1)
+			l.Rows = min(max(l.Rows, int(math.Ceil(fit.Y+fit.H))), board.MaxZonePlace+1)
+		}
 		m.zones = &l
 	}
 	return *m.zones
@@ -76,14 +79,17 @@ func (m *model) zoneLayout() zoneLayout {
 // ---- tokens -------------------------------------------------------------
 
 // initials are up to two letters naming a token: "AV" for Ana Vega, "G2"
-// for Goblin 2.
+// for Goblin 2. A name that ends in a number keeps it whole, after its
+// first letter ("D2" for Dock thug 2, "O12" for Outlaw 12), so numbered
+// copies of one stat block are told apart on the board.
 func initials(name string) string {
+	words := strings.Fields(name)
+	if n := len(words); n > 1 && isNumber(words[n-1]) && !isNumber(words[0]) {
+		return string(unicode.ToUpper([]rune(words[0])[0])) + words[n-1]
+	}
 	var out []rune
-	for _, w := range strings.Fields(name) {
+	for _, w := range words {
 		r := []rune(w)
-		if len(r) == 0 {
-			continue
-		}
 		if unicode.IsDigit(r[0]) {
 			out = append(out, r...)
 		} else {
@@ -97,6 +103,11 @@ func initials(name string) string {
 		out = out[:2]
 	}
 	return string(out)
+}
+
+// isNumber reports whether w is all digits.
+func isNumber(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 // marks are what a token shows as icons: its pose, then its conditions.
@@ -170,7 +181,7 @@ func meterClass(mt *board.Meter) string {
 // tokenClasses are a token's classes on the drawing. The viewer's own
 // tokens are marked "mine" by the page itself (app.js, from the encounter's
 // data-controls), not here: the board's markup is the same for every viewer
-// who sees the same tokens, so it is rendered once for them (Sections).
+// who sees the same tokens.
 func (m *model) tokenClasses(t *board.Token) string {
 	return classes("tok", m.sideClass(t.Side), when(t.Acting, "acting"), when(t.Out, "out"), when(t.Down, "down"),
 		when(t.Hidden, "hidden"), when(t.PC, "pc"))
@@ -320,14 +331,18 @@ func (m *model) group(id string) *board.Group {
 // the areas they border, so most borders are short lines.
 type zoneLayout struct {
 	Cols, Rows int
-	At         map[string][2]int // area id → column, row
-	Areas      []zoneCell
-	Lines      []zoneLine
+	// Placed is set when every area has its place: the map is the
+	// editor's frame of 12 columns.
+	Placed bool
+	At     map[string][2]int // area id → column, row
+	Areas  []zoneCell
+	Lines  []zoneLine
 }
 
 type zoneCell struct {
 	board.Area
 	Col, Row int
+	W, H     int      // columns and rows spanned, at least 1
 	Next     []string // names of the areas it borders
 }
 
@@ -407,23 +422,38 @@ func layoutZones(zm *board.ZoneMap) zoneLayout {
 			l.At[id] = best
 		}
 	}
-	// Trim empty rows and columns.
+	// A laid-out map is trimmed of empty rows and columns; a placed one
+	// is drawn where the GM put it (over the scene where it lies).
 	minC, minR := math.MaxInt, math.MaxInt
 	for _, p := range l.At {
 		minC, minR = min(minC, p[0]), min(minR, p[1])
+	}
+	if hinted {
+		minC, minR = 0, 0
+	}
+	span := map[string][2]int{}
+	for _, a := range zm.Areas {
+		span[a.ID] = [2]int{max(a.W, 1), max(a.H, 1)}
 	}
 	for id, p := range l.At {
 		p[0] -= minC
 		p[1] -= minR
 		l.At[id] = p
-		l.Cols, l.Rows = max(l.Cols, p[0]+1), max(l.Rows, p[1]+1)
+		l.Cols, l.Rows = max(l.Cols, p[0]+span[id][0]), max(l.Rows, p[1]+span[id][1])
 	}
+	if hinted {
+		// The frame the GM drew in (the editor's): 12 columns, at least
+		// 8 rows.
+		l.Placed = true
+		l.Cols, l.Rows = board.MaxZonePlace+1, max(l.Rows, 8)
+	}
+	l.Cols, l.Rows = min(l.Cols, board.MaxZonePlace+1), min(l.Rows, board.MaxZonePlace+1)
 	names := map[string]string{}
 	for _, a := range zm.Areas {
 		names[a.ID] = a.Name
 	}
 	for _, a := range zm.Areas {
-		c := zoneCell{Area: a, Col: l.At[a.ID][0], Row: l.At[a.ID][1]}
+		c := zoneCell{Area: a, Col: l.At[a.ID][0], Row: l.At[a.ID][1], W: span[a.ID][0], H: span[a.ID][1]}
 		for _, nb := range links[a.ID] {
 			c.Next = append(c.Next, names[nb])
 		}
@@ -431,12 +461,14 @@ func layoutZones(zm *board.ZoneMap) zoneLayout {
 	}
 	for _, k := range zm.Links {
 		a, b := l.At[k.A], l.At[k.B]
-		l.Lines = append(l.Lines, zoneLine{half(a[0]), half(a[1]), half(b[0]), half(b[1])})
+		sa, sb := span[k.A], span[k.B]
+		l.Lines = append(l.Lines, zoneLine{mid(a[0], sa[0]), mid(a[1], sa[1]), mid(b[0], sb[0]), mid(b[1], sb[1])})
 	}
 	return l
 }
 
-func half(n int) string { return strconv.Itoa(n) + ".5" }
+// mid is the middle of n cells from the one at p.
+func mid(p, n int) string { return strconv.FormatFloat(float64(p)+float64(max(n, 1))/2, 'f', -1, 64) }
 
 func abs(n int) int {
 	if n < 0 {
@@ -446,9 +478,17 @@ func abs(n int) int {
 }
 
 // gridClass places an area in the zone map's CSS grid: zc-<col> zr-<row>
-// (columns and rows 1–12).
+// (columns and rows 1–12) and, for an area drawn larger than one cell,
+// zw-<columns> zh-<rows> spanned.
 func gridClass(c zoneCell) string {
-	return "zc-" + strconv.Itoa(min(c.Col, 11)+1) + " zr-" + strconv.Itoa(min(c.Row, 11)+1)
+	s := "zc-" + strconv.Itoa(min(c.Col, 11)+1) + " zr-" + strconv.Itoa(min(c.Row, 11)+1)
+	if c.W > 1 {
+		s += " zw-" + strconv.Itoa(min(c.W, 12-min(c.Col, 11)))
+	}
+	if c.H > 1 {
+		s += " zh-" + strconv.Itoa(min(c.H, 12-min(c.Row, 11)))
+	}
+	return s
 }
 
 func (l zoneLayout) viewBox() string {
@@ -456,7 +496,11 @@ func (l zoneLayout) viewBox() string {
 }
 
 func (l zoneLayout) colsClass() string {
-	return "zcols-" + strconv.Itoa(min(max(l.Cols, 1), 12)) + " zrows-" + strconv.Itoa(min(max(l.Rows, 1), 12))
+	s := "zcols-" + strconv.Itoa(min(max(l.Cols, 1), 12)) + " zrows-" + strconv.Itoa(min(max(l.Rows, 1), 12))
+	if l.Placed {
+		s += " zplaced"
+	}
+	return s
 }
 
 // groupsIn returns the groups of area id; loose the tokens in it in none.
@@ -648,6 +692,27 @@ func (m *model) sideTokens(side string) []*board.Token {
 	return out
 }
 
+// engagedIn are the ladder's engaged pairs between the two sides of gap
+// (either way round); the first gap also takes any pair whose sides have
+// no gap of their own, so that every pair is drawn.
+func (m *model) engagedIn(gap board.SideGap, first bool) []board.Engagement {
+	l := m.board.Ladder
+	between := func(e board.Engagement, g board.SideGap) bool {
+		a, b := m.token(e.A), m.token(e.B)
+		if a == nil || b == nil {
+			return false
+		}
+		return (a.Side == g.A && b.Side == g.B) || (a.Side == g.B && b.Side == g.A)
+	}
+	var out []board.Engagement
+	for _, e := range l.Engaged {
+		if between(e, gap) || (first && !slices.ContainsFunc(l.Gaps, func(g board.SideGap) bool { return between(e, g) })) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // rungClass marks the rung a gap stands at.
 func rungClass(gap board.SideGap, i int) string {
 	if gap.Rung == i {
@@ -709,4 +774,48 @@ func modelWords(model string) string {
 		return "distance categories between sides"
 	}
 	return ""
+}
+
+// face is all tokenFace shows of a token: the token, its element's id,
+// its classes and its summary.
+type face struct {
+	T                *board.Token
+	ID               string
+	Classes, Summary string
+}
+
+func (m *model) face(t *board.Token) face {
+	return face{T: t, ID: m.uniqueID("face-" + slug(t.ID)), Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
+}
+
+// rosterRow is all the roster shows of a token.
+type rosterRow struct {
+	T                   *board.Token
+	SideClass, SideName string
+	Place               string
+}
+
+func (m *model) rosterRow(t *board.Token) rosterRow {
+	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Place: m.place(t.ID)}
+}
+
+// orderEntry is all the turn order shows of combatant Token: its
+// element's id, its side's class, whether it may act now or is out, its
+// name, and of its token its draw, portrait and health.
+type orderEntry struct {
+	ID, Token, SideClass string
+	Current, Out         bool
+	Name                 string
+	Initiative, Portrait string
+	Health               *board.Meter
+}
+
+func (m *model) orderEntry(id string) orderEntry {
+	c := m.byID[id]
+	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), Token: id, SideClass: m.sideClass(sideOfID(m, id)),
+		Current: slices.Contains(m.v.Acting, id), Out: c != nil && c.Out, Name: m.name(id)}
+	if t := m.token(id); t != nil {
+		e.Initiative, e.Portrait, e.Health = t.Initiative, t.Portrait, t.Health
+	}
+	return e
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,13 +15,14 @@ import (
 
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/patience"
 )
 
 // TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch
 // through an end of turn sent as the hub sends it (changed parts): the next
-// combatant's actions arrive with their forms unbuilt (app.js keeps a
-// closed action's form as markup until it is needed). The "1" key opens
+// combatant's actions arrive with their forms unbuilt (each in a
+// <template>, which app.js builds when it is needed). The "1" key opens
 // the first of them; a token clicked on the board opens an action that
 // takes it; opening one by its summary builds it; the user fills it in; an update that re-sends the group with that
 // form changed keeps it open with the user's values; submitting it sends
@@ -31,7 +33,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	ctx := WithActURL(context.Background(), "/act")
 	first := engine.Project(rs, st, gm)
 	sections := NewSections()
-	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	shownHTML, err := sections.Render(ctx, first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +43,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatal(err)
 	}
 	turned := engine.Project(rs, next, gm)
-	html, parts, err := sections.RenderParts(ctx, turned, events, false)
+	html, err := sections.Render(ctx, turned, events, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +54,12 @@ func TestBrowserDeferredForms(t *testing.T) {
 		case k == "log":
 			update[k] = h
 		case shownHTML[k] == h:
-		case !changedParts(sent, shownHTML[k], shownParts[k], h, parts[k]):
-			update[k] = h
+		default:
+			parts, whole := htmlscan.Diff(shownHTML[k], h)
+			if whole {
+				update[k] = h
+			}
+			maps.Copy(sent, parts)
 		}
 	}
 	group := "ag-" + slug(first.Current) // the part that becomes the next combatant's actions
@@ -120,7 +126,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	var details string
 	eval(`(() => {
   const all = [...document.querySelectorAll('#`+nextGroup+` details.act')];
-  const d = all.find((d) => (d.getAttribute('data-form') || '').includes('data-target="true"'));
+  const d = all.find((d) => { const t = d.querySelector(':scope > template'); return t && t.content.querySelector('select[data-target]'); });
   return d && !d.querySelector('form') ? d.id : '';
 })()`, &details)
 	if details == "" {
@@ -133,7 +139,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	var firstAct string
 	eval(`(() => {
   const a = document.querySelector('#`+nextGroup+` > .bar > details.act, #`+nextGroup+` > .bar > form.action');
-  return a && a.matches('details.act[data-form]') ? a.id : '';
+  return a && a.matches('details.act') && a.querySelector(':scope > template') ? a.id : '';
 })()`, &firstAct)
 	if firstAct == "" {
 		t.Fatalf("%s's first action is not an unbuilt form", nextGroup)
@@ -147,9 +153,9 @@ func TestBrowserDeferredForms(t *testing.T) {
 	// action that takes it, with the token chosen (the forms built for it).
 	var token string
 	eval(`(() => {
-  const f = document.getElementById('`+details+`').getAttribute('data-form');
-  const m = /<option value="([^"]+)"/.exec(f.split('data-target="true"')[1] || '');
-  return m ? m[1] : '';
+  const t = document.querySelector('#`+details+` > template');
+  const o = t && t.content.querySelector('select[data-target] option');
+  return o ? o.value : '';
 })()`, &token)
 	if token == "" {
 		t.Fatalf("%s offers no target", details)

@@ -928,11 +928,11 @@ func Replay(p ReplayProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = statusSection(m).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = sectionFor("status", m.v, m.act).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = orderSection(m).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = sectionFor("order", m.v, m.act).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -940,7 +940,7 @@ func Replay(p ReplayProps) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = battlefieldSection(m).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = sectionFor("battlefield", m.v, m.act).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

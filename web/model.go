@@ -107,11 +107,6 @@ func (p EncounterProps) replayURL() string {
 	return encounterURL(p.View.ID) + "/replay"
 }
 
-// SectionKeys are the keys of Fragments' result that replace an element
-// of the page, in page order. Each names the id of the element its HTML
-// replaces.
-var SectionKeys = []string{"status", "pending", "actions", "handouts", "notes", "order", "battlefield"}
-
 type actURLKey struct{}
 
 // WithActURL returns a context that makes Fragments render forms posting to
@@ -128,90 +123,70 @@ func DefaultActURL(encounterID string) string {
 }
 
 // Fragments renders the parts of the encounter page a live update replaces.
-// Keys "status", "pending", "actions", "handouts", "notes", "order" and
-// "battlefield" hold the
-// outer HTML of the element with that id. "log" holds <li> entries of the
-// game log and "chat" those of the table talk (chat messages and free
-// rolls) for newEvents: the new entries to append when full is false, the
-// whole list (newEvents being all of it) to replace the list's contents
-// when full is true. Entries carry ids (ev-<seq>, round-<n>) so a client
-// can drop duplicates. "cards" holds a roll card for each new event with
-// dice (not when full): the page shows them over the table for a while.
-// Forms post to the URL set with WithActURL.
+// The keys of SectionKeys hold the outer HTML of the element with that id.
+// "log" holds <li> entries of the game log and "chat" those of the table
+// talk (chat messages and free rolls) for newEvents: the new entries to
+// append when full is false, the whole list (newEvents being all of it) to
+// replace the list's contents when full is true. Entries carry ids
+// (ev-<seq>, round-<n>) so a client can drop duplicates. "cards" holds a
+// roll card for each new event with dice (not when full): the page shows
+// them over the table for a while. Forms post to the URL set with
+// WithActURL.
 func Fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, full, true, nil, nil)
+	return fragments(ctx, v, newEvents, full, nil)
 }
 
-// EntryFragments renders only Fragments' "log", "chat" and "cards" for
-// newEvents (as with full false): what a page whose sections are as they
-// were needs for an update.
-func EntryFragments(ctx context.Context, v engine.View, newEvents []engine.Event) (map[string]string, error) {
-	return fragments(ctx, v, newEvents, false, false, nil, nil)
-}
-
-// fragments renders Fragments' result (EntryFragments' without sections),
-// taking the sections from memo when it is set, and recording where their
-// parts sit into parts when that is set (Sections.RenderParts).
-func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full, sections bool, memo *Sections, parts map[string][]Part) (map[string]string, error) {
+// fragments renders Fragments' result, each fragment from its input alone
+// (sections.go), through memo when it is set.
+func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, full bool, memo *Sections) (map[string]string, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	act, _ := ctx.Value(actURLKey{}).(string)
-	var m *model
-	if memo != nil {
-		like := memo.lookupsFor(v)
-		m = newModelOf(v, act, like)
-		if like == nil {
-			memo.keepLookups(m)
-		}
-	} else {
-		m = newModel(v, act)
+	if act == "" {
+		act = DefaultActURL(v.ID)
 	}
-	m.memo = memo
-	m.parts = parts
-	out := make(map[string]string, len(SectionKeys)+3)
-	buf := renderBuffers.Get().(*bytes.Buffer)
-	defer renderBuffers.Put(buf)
-	render := func(key string, c templ.Component) error {
-		buf.Reset()
-		if err := c.Render(ctx, buf); err != nil {
-			return fmt.Errorf("web: render %s: %w", key, err)
-		}
-		out[key] = buf.String()
-		return nil
-	}
-	if sections {
-		for _, key := range SectionKeys {
-			if memo != nil {
-				html, err := memo.section(ctx, key, v, m, buf)
-				if err != nil {
-					return nil, fmt.Errorf("web: render %s: %w", key, err)
-				}
-				out[key] = html
-				continue
+	out := make(map[string]string, len(sections)+3)
+	render := func(key string, in any, c templ.Component) error {
+		draw := func() (string, error) {
+			buf := renderBuffers.Get().(*bytes.Buffer)
+			defer renderBuffers.Put(buf)
+			buf.Reset()
+			if err := c.Render(ctx, buf); err != nil {
+				return "", fmt.Errorf("web: render %s: %w", key, err)
 			}
-			if err := render(key, m.section(key)); err != nil {
-				return nil, err
-			}
+			return buf.String(), nil
 		}
+		var err error
+		if memo == nil {
+			out[key], err = draw()
+		} else {
+			out[key], err = memo.render(key, in, draw)
+		}
+		return err
 	}
-	if memo != nil && memo.sharedEntries(v, act, newEvents, full, out) {
-		return out, nil
-	}
-	game, talk := SplitTalk(newEvents)
-	if err := render("log", m.logEntries(game, full)); err != nil {
-		return nil, err
-	}
-	if err := render("chat", chatEntries(talk, m, full)); err != nil {
-		return nil, err
-	}
-	if !full {
-		if err := render("cards", m.rollCards(newEvents)); err != nil {
+	for _, s := range sections {
+		in := s.input(v, act, true)
+		if err := render(s.key, in, s.render(in)); err != nil {
 			return nil, err
 		}
 	}
-	if memo != nil {
-		memo.keepEntries(v, act, newEvents, full, out)
+	game, talk := SplitTalk(newEvents)
+	lists := [...]struct {
+		key    string
+		events []engine.Event
+	}{{"log", game}, {"chat", talk}}
+	for _, l := range lists {
+		in := entriesIn{full, l.events, v.Combatants}
+		if err := render(l.key, in, entryLists[l.key](in)); err != nil {
+			return nil, err
+		}
+	}
+	if !full {
+		cards := cardsIn{cast{v.Sides, v.Combatants}, newEvents}
+		if err := render("cards", cards, rollCards(cards)); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -239,9 +214,11 @@ func SplitTalk(events []engine.Event) (game, talk []engine.Event) {
 }
 
 // Names maps every combatant id in v to its name.
-func Names(v engine.View) map[string]string {
-	names := make(map[string]string, len(v.Combatants))
-	for _, c := range v.Combatants {
+func Names(v engine.View) map[string]string { return namesOf(v.Combatants) }
+
+func namesOf(combatants []engine.Combatant) map[string]string {
+	names := make(map[string]string, len(combatants))
+	for _, c := range combatants {
 		names[c.ID] = c.Name
 	}
 	return names
@@ -253,17 +230,22 @@ func Names(v engine.View) map[string]string {
 //
 // PendingSection renders #pending.
 func PendingSection(v engine.View, actURL string) templ.Component {
-	return pendingSection(newModel(v, actURL))
+	return sectionFor("pending", v, orDefault(actURL, v.ID))
 }
 
 // ActionsSection renders #actions; see PendingSection.
 func ActionsSection(v engine.View, actURL string) templ.Component {
-	return actionsSection(newModel(v, actURL))
+	return sectionFor("actions", v, orDefault(actURL, v.ID))
 }
 
 // BattlefieldSection renders #battlefield; see PendingSection.
-func BattlefieldSection(v engine.View) templ.Component {
-	return battlefieldSection(newModel(v, ""))
+func BattlefieldSection(v engine.View) templ.Component { return sectionFor("battlefield", v, "") }
+
+func orDefault(act, encounterID string) string {
+	if act == "" {
+		return DefaultActURL(encounterID)
+	}
+	return act
 }
 
 // LogEntries renders log entries for events, with a round heading before the
@@ -272,7 +254,9 @@ func LogEntries(events []engine.Event, names map[string]string, full bool) templ
 	return logEntries(events, names, full)
 }
 
-// model is a View prepared for rendering: lookups computed once per render.
+// model is a section's input prepared for rendering: its lookups computed
+// once per render. A section's template makes it from its input alone
+// (sections.go).
 type model struct {
 	v      engine.View
 	act    string
@@ -286,26 +270,10 @@ type model struct {
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
-	memo   *Sections // renders parts once per distinct input; nil renders all
-	// parts, when set, receives where each section's parts sit (Part);
-	// rec records them while such a section renders.
-	parts map[string][]Part
-	rec   *partRecorder
-	ids   map[string]int // how often each id was given out (uniqueID)
-	// tokenKeys are the tokens' encodings for memo's keys (tokenKey).
-	tokenKeys map[*board.Token][]byte
-	// commonKey is the encoding of what every section's input holds of v
-	// (keyBuf.common), for the keys of its sections (Sections.section).
-	commonKey []byte
-	// shell renders the battlefield with holes for what differs between
-	// viewers who see the same tokens (Sections.battlefield).
-	shell bool
-	// skel, when set, renders the battlefield's skeleton: the shell with a
-	// hole for each token's face and roster row (Sections.shell).
-	skel *skeleton
-	// bare is the list board (and its lookup) of the models derived from
-	// this one that have no board and no one acting (newModelOf).
-	bare *model
+	ids    map[string]int // how often each id was given out (uniqueID)
+	// deferred sends the forms of actions that open one in a <template>
+	// (actionsIn).
+	deferred bool
 }
 
 // actionInfo is an action with the element ids its form uses.
@@ -324,66 +292,28 @@ type actionGroup struct {
 	More   []actionInfo
 }
 
-func newModel(v engine.View, act string) *model { return newModelOf(v, act, nil) }
-
-// derive is newModel(in, m.act) for in, a part of m's view (sectionInput,
-// shellInput): when in holds the same combatants and sides (the same
-// slices), their lookups are m's rather than built again.
-func (m *model) derive(in engine.View) *model {
-	if sameSlice(in.Combatants, m.v.Combatants) && sameSlice(in.Sides, m.v.Sides) {
-		return newModelOf(in, m.act, m)
-	}
-	return newModelOf(in, m.act, nil)
-}
-
-func sameSlice[T any](a, b []T) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
-// newModelOf is newModel, with the combatants' and sides' lookups of like
-// (which has the same combatants and sides) when like is not nil.
-func newModelOf(v engine.View, act string, like *model) *model {
+func newModel(v engine.View, act string) *model {
 	if act == "" {
 		act = DefaultActURL(v.ID)
 	}
 	m := &model{
-		v:     v,
-		act:   act,
-		board: v.Board,
+		v:      v,
+		act:    act,
+		board:  v.Board,
+		names:  namesOf(v.Combatants),
+		byID:   make(map[string]*engine.Combatant, len(v.Combatants)),
+		sideNo: make(map[string]int, len(v.Sides)),
 	}
-	if like != nil {
-		m.names, m.byID, m.sideNo = like.names, like.byID, like.sideNo
-	} else {
-		m.names = Names(v)
-		m.byID = make(map[string]*engine.Combatant, len(v.Combatants))
-		m.sideNo = make(map[string]int, len(v.Sides))
-		for i := range v.Combatants {
-			m.byID[v.Combatants[i].ID] = &v.Combatants[i]
-		}
-		for i, s := range v.Sides {
-			m.sideNo[s.ID] = i
-		}
+	for i := range v.Combatants {
+		m.byID[v.Combatants[i].ID] = &v.Combatants[i]
+	}
+	for i, s := range v.Sides {
+		m.sideNo[s.ID] = i
 	}
 	if m.board == nil {
-		if like != nil && len(v.Acting) == 0 && sameSlice(v.Combatants, like.v.Combatants) {
-			// The sections that read no board, derived from like: one
-			// list for all of them.
-			if like.bare == nil {
-				like.bare = &model{board: listBoard(engine.View{Combatants: v.Combatants})}
-				like.bare.tokens = tokenLookup(like.bare.board)
-			}
-			m.board, m.tokens = like.bare.board, like.bare.tokens
-		} else {
-			m.board = listBoard(v)
-		}
+		m.board = listBoard(v)
 	}
-	switch {
-	case m.tokens != nil: // the bare list's
-	case like != nil && like.board == m.board:
-		m.tokens = like.tokens
-	default:
-		m.tokens = tokenLookup(m.board)
-	}
+	m.tokens = tokenLookup(m.board)
 	if len(v.Actions) == 0 {
 		return m
 	}
@@ -462,26 +392,6 @@ func listBoard(v engine.View) *board.Board {
 			Hidden: c.Hidden, Acting: slices.Contains(v.Acting, c.ID)})
 	}
 	return b
-}
-
-func (m *model) section(key string) templ.Component {
-	switch key {
-	case "status":
-		return statusSection(m)
-	case "pending":
-		return pendingSection(m)
-	case "actions":
-		return actionsSection(m)
-	case "order":
-		return orderSection(m)
-	case "battlefield":
-		return battlefieldSection(m)
-	case "handouts":
-		return handoutsSection(m)
-	case "notes":
-		return notesSection(m)
-	}
-	panic("web: unknown section " + key)
 }
 
 // name returns a combatant's name, or its id when it is not visible.
@@ -734,6 +644,21 @@ func logItems(events []engine.Event) []logItem {
 		items = append(items, logItem{Event: ev})
 	}
 	return items
+}
+
+// uniqueID is id the first time a render asks for it, then id.2, id.3…
+// (a duellist drawn in two engagements, a combatant twice in an order), so
+// that ids stay unique on the page: a slug holds no '.', so no other
+// token's id can be one of these.
+func (m *model) uniqueID(id string) string {
+	if m.ids == nil {
+		m.ids = map[string]int{}
+	}
+	m.ids[id]++
+	if n := m.ids[id]; n > 1 {
+		return id + "." + strconv.Itoa(n)
+	}
+	return id
 }
 
 // waiting names everyone the encounter waits on.

@@ -31,7 +31,7 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 		t.Fatal(err)
 	}
 	sections := NewSections()
-	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	shownHTML, err := sections.Render(ctx, first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,15 +46,15 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 			t.Fatalf("end-turn %d: %v", i, err)
 		}
 		st = next
-		html, parts, err := sections.RenderParts(ctx, engine.Project(rs, st, viewer), events, false)
+		html, err := sections.Render(ctx, engine.Project(rs, st, viewer), events, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sections.Next()
-		u := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
+		u := asHubSends(st.Core().Seq, events, shownHTML, html)
 		sentParts += len(u.parts)
 		list = append(list, u)
-		shownHTML, shownParts = html, parts
+		shownHTML = html
 	}
 	if sentParts == 0 {
 		t.Fatal("no update was sent as parts")

@@ -7,6 +7,7 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/statblock"
 )
 
 // PrepProps is the preparation part of a campaign page: drafts, encounters
@@ -15,6 +16,8 @@ type PrepProps struct {
 	CampaignID string
 	IsGM       bool
 	Rulesets   []engine.Choice
+	// Foundry are the rulesets that read a Foundry system's actors.
+	Foundry    []engine.Choice
 	Drafts     []DraftSummary
 	Ready      []EncounterSummary // status setup
 	Running    []EncounterSummary // running or paused
@@ -87,6 +90,34 @@ type DraftBoard struct {
 	Distances []DistanceRow
 	// Preview is the battlefield drawn with the starts.
 	Preview engine.View
+	// Ranges are the paths between every two zones, nearest first; Scale
+	// the squares of a map one column of the zone map stands for (0: the
+	// zones did not come from a map).
+	Ranges []RangeRow
+	Scale  float64
+}
+
+// RangeRow is the path from zone A to zone B: Hops borders crossed,
+// Squares of the map walked (when Scale is known).
+type RangeRow struct {
+	A, B          string
+	Hops, Squares int
+}
+
+// rangesHelp says how the range table was made.
+func rangesHelp(b *DraftBoard) string {
+	if b.Scale > 0 {
+		return "The shortest path through the borders, from the middle of one zone to the middle of the next, at the map's scale."
+	}
+	return "The fewest borders crossed from one zone to the other."
+}
+
+// zoneSpanHelp says where the default zone size comes from.
+func zoneSpanHelp(span int) string {
+	if span <= 0 {
+		return ""
+	}
+	return " (this ruleset: " + strconv.Itoa(span) + ", a zone's worth of range)"
 }
 
 // OptionView is a ruleset option with the draft's value.
@@ -99,6 +130,7 @@ type OptionView struct {
 type ZoneRow struct {
 	ID, Name, Description string
 	X, Y                  *int // its place on the map, when set
+	W, H                  int  // the columns and rows it spans there (0: one)
 	Props                 board.Props
 	Features              []string
 	Adjacent              []engine.Choice
@@ -162,6 +194,11 @@ type StatBlockProps struct {
 	Derived       []engine.Choice // label, value
 	Problem       string
 	Notice, Error string
+	// CanPaste: the ruleset's book prints stat blocks Fray reads. Paste
+	// is what reading PasteText gave (nil before a paste).
+	CanPaste  bool
+	PasteText string
+	Paste     *statblock.Report
 }
 
 func (p StatBlockProps) title() string {
@@ -287,6 +324,14 @@ func boardHint(model string) string {
 		return "Click a rung between two sides to set how far apart they start. Bestiary entries can be dropped anywhere on the board."
 	}
 	return ""
+}
+
+// spanValue is a zone's span for a form: empty for the default of one.
+func spanValue(n int) string {
+	if n <= 1 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 func intp(p *int) string {

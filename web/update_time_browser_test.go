@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,6 +25,7 @@ import (
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/rules"
 )
 
@@ -54,9 +56,9 @@ const measureUpdates = `(() => {
 // TestBrowserUpdateTime REPORTS (it asserts no time) the main-thread time
 // app.js takes to apply one update on the GM's page in Chromium, layout
 // included: sw-zones-dusty-gulch played by ending turns, each update
-// carrying the new log entries and either every section (the worst case) or,
-// as the hub sends them, only the sections whose markup changed (or their
-// changed parts); and, for the floor this machine's Chromium sets, the
+// carrying the new log entries and either every section (the worst case) or
+// what the hub sends (a changed section, or its changed parts:
+// htmlscan.Diff); and, for the floor this machine's Chromium sets, the
 // status line alone. Run with -v to see the figures; see docs/performance.md. FRAY_UPDATE_TRACE=<dir>
 // writes each list's Chromium trace there.
 func TestBrowserUpdateTime(t *testing.T) {
@@ -75,11 +77,11 @@ func TestBrowserUpdateTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// As the hub sends them with parts (Sections.RenderParts): a section
-	// whose markup outside its parts is unchanged as its changed parts.
+	// As the hub sends them with parts: a section whose markup outside its
+	// parts is unchanged as its changed parts.
 	sections := NewSections()
 	ctx := WithActURL(context.Background(), "/act")
-	shownHTML, shownParts, err := sections.RenderParts(ctx, first, nil, true)
+	shownHTML, err := sections.Render(ctx, first, nil, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,28 +99,14 @@ func TestBrowserUpdateTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		list = append(list, update{st.Core().Seq, events, fr, nil})
-		html, parts, err := sections.RenderParts(ctx, engine.Project(rs, st, gm), events, false)
+		html, err := sections.Render(ctx, engine.Project(rs, st, gm), events, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sections.Next()
-		hu := asHubSends(st.Core().Seq, events, shownHTML, shownParts, html, parts)
+		hu := asHubSends(st.Core().Seq, events, shownHTML, html)
 		parted = append(parted, update{hu.seq, hu.events, hu.html, hu.parts})
-		shownHTML, shownParts = html, parts
-	}
-	// As the hub sends them: a section only when its markup is not what the
-	// page shows (internal/realtime, updateFrame).
-	changed := make([]update, len(list))
-	shown := firstHTML
-	for i, u := range list {
-		html := map[string]string{}
-		for k, v := range u.html {
-			if k == "log" && len(u.events) > 0 || k != "log" && shown[k] != v {
-				html[k] = v
-			}
-		}
-		changed[i] = update{u.seq, u.events, html, nil}
-		shown = u.html
+		shownHTML = html
 	}
 	// The floor: the same updates carrying only the status line (whose
 	// turn, the round), what the smallest update costs this machine's
@@ -136,7 +124,7 @@ func TestBrowserUpdateTime(t *testing.T) {
 		name    string
 		list    []update
 		compare bool // the page it leaves is the full render's
-	}{{"every section each", list, true}, {"changed sections only", changed, true}, {"changed parts only", parted, true}, {"the status line only: the floor", floor, false}} {
+	}{{"every section each", list, true}, {"as the hub sends them: changed sections, or their changed parts", parted, true}, {"the status line only: the floor", floor, false}} {
 		var size, partsSent int
 		for _, u := range mode.list {
 			for _, h := range u.html {
@@ -175,32 +163,6 @@ func TestBrowserUpdateTime(t *testing.T) {
 	}
 }
 
-// changedParts adds to parts b's parts whose markup differs from a's and
-// reports true when a and b share their skeleton (their markup outside the
-// parts), as the hub decides (internal/realtime, updateFrame); false means
-// the section is sent whole.
-func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) bool {
-	if len(ap) == 0 || len(ap) != len(bp) {
-		return false
-	}
-	ae, be := 0, 0
-	for i := range ap {
-		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
-			return false
-		}
-		ae, be = ap[i].End, bp[i].End
-	}
-	if a[ae:] != b[be:] {
-		return false
-	}
-	for i, p := range bp {
-		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
-			parts[ap[i].ID] = nb
-		}
-	}
-	return true
-}
-
 // hubUpdate is one update for a page as the hub would send it: whole has
 // every section whose markup changed (the log when it has new entries);
 // html and parts are what is sent with parts — the sections whose markup
@@ -211,19 +173,23 @@ type hubUpdate struct {
 	whole, html, parts map[string]string
 }
 
-// asHubSends returns the update rendered as html with parts, for a page
-// showing shownHTML with shownParts.
-func asHubSends(seq int64, events []engine.Event, shownHTML map[string]string, shownParts map[string][]Part, html map[string]string, parts map[string][]Part) hubUpdate {
+// asHubSends returns the update rendered as html, for a page showing
+// shownHTML, as the hub sends it (internal/realtime, updateFrame): a
+// changed section as its changed parts, or whole (htmlscan.Diff).
+func asHubSends(seq int64, events []engine.Event, shownHTML, html map[string]string) hubUpdate {
 	u := hubUpdate{seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
 	for k, h := range html {
 		switch {
 		case k == "log" && len(events) > 0:
 			u.whole[k], u.html[k] = h, h
 		case k == "log" || shownHTML[k] == h:
-		case changedParts(u.parts, shownHTML[k], shownParts[k], h, parts[k]):
-			u.whole[k] = h
 		default:
-			u.whole[k], u.html[k] = h, h
+			u.whole[k] = h
+			parts, whole := htmlscan.Diff(shownHTML[k], h)
+			if whole {
+				u.html[k] = h
+			}
+			maps.Copy(u.parts, parts)
 		}
 	}
 	return u

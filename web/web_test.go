@@ -234,8 +234,18 @@ func TestEncounterPageStructure(t *testing.T) {
 			t.Errorf("%s = %q, want %q", k, got, want)
 		}
 	}
-	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "polite" {
-		t.Errorf("log aria-live = %q, want polite", v)
+	// One polite live region reads every event out (#announce); the log,
+	// the chat and the cards are not live, so nothing is read twice.
+	var live []string
+	for _, n := range findAll(doc, func(n *html.Node) bool { v, _ := attr(n, "aria-live"); return v == "polite" || v == "assertive" }) {
+		id, _ := attr(n, "id")
+		live = append(live, id)
+	}
+	if strings.Join(live, " ") != "announce board-cursor" {
+		t.Errorf("live regions %v, want the announcements and the board's cursor", live)
+	}
+	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "off" {
+		t.Errorf("log aria-live = %q, want off", v)
 	}
 	if v, _ := attr(byID(doc, "conn"), "role"); v != "status" {
 		t.Errorf("conn role = %q", v)
@@ -668,8 +678,8 @@ func TestRollCards(t *testing.T) {
 func TestChatPanel(t *testing.T) {
 	_, doc := encounterPage(t)
 	chat := byID(doc, "chat")
-	if chat == nil || chat.Data != "ol" || mustAttr(chat, "aria-live") != "polite" {
-		t.Fatal("no live chat list")
+	if chat == nil || chat.Data != "ol" || mustAttr(chat, "aria-live") != "off" {
+		t.Fatal("no chat list, or a live one (the announcements read it out)")
 	}
 	if byID(chat, "ev-20") == nil || byID(byID(doc, "log"), "ev-20") != nil {
 		t.Error("the chat message is not in the chat, or also in the log")
@@ -696,7 +706,7 @@ func TestChatPanel(t *testing.T) {
 	}
 	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
 	whisper.Seq = 9
-	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, newModel(testView(), ""), false))))
+	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, Names(testView()), false))))
 	if got != "Dana GM to Ana Vega psst" {
 		t.Errorf("whisper reads %q", got)
 	}
@@ -865,11 +875,16 @@ func TestFragments(t *testing.T) {
 	}
 
 	// The same fragments equal the page's sections, so a live update and a
-	// reload agree.
+	// reload agree — but for the live update's closed action forms, which
+	// travel inert in a <template> the page builds when one is opened.
 	page, _ := encounterPage(t)
 	frags, _ = Fragments(ctx, v, testLog(), true)
+	if !strings.Contains(frags["actions"], "<template>") {
+		t.Error("a live update's actions send no form in a <template>")
+	}
+	built := strings.NewReplacer("<template>", "", "</template>", "")
 	for _, key := range SectionKeys {
-		if !strings.Contains(page, frags[key]) {
+		if !strings.Contains(page, built.Replace(frags[key])) {
 			t.Errorf("fragment %q differs from the page's section", key)
 		}
 	}
@@ -921,8 +936,23 @@ func TestZoneLayout(t *testing.T) {
 	// Hints win.
 	x0, x1 := 0, 3
 	l = layoutZones(&board.ZoneMap{Areas: []board.Area{{ID: "a", X: &x0, Y: &x0}, {ID: "b", X: &x1, Y: &x0}}})
-	if l.At["b"] != [2]int{3, 0} || l.Cols != 4 {
-		t.Errorf("hinted layout %v", l.At)
+	if l.At["b"] != [2]int{3, 0} || l.Cols != 12 || l.Rows != 8 || !l.Placed {
+		t.Errorf("hinted layout %v, %d × %d", l.At, l.Cols, l.Rows)
+	}
+	// A zone drawn at column 9 stays there, the size it was drawn (not
+	// packed next to column 1), in the editor's frame of 12 columns; its
+	// border runs between the middles of the two boxes.
+	x9, y2 := 9, 2
+	l = layoutZones(&board.ZoneMap{Areas: []board.Area{{ID: "a", X: &x0, Y: &x0, W: 3, H: 2}, {ID: "b", X: &x9, Y: &y2, W: 2, H: 10}},
+		Links: []board.Link{{A: "a", B: "b"}}})
+	if l.At["a"] != [2]int{0, 0} || l.At["b"] != [2]int{9, 2} || l.Cols != 12 || l.Rows != 12 {
+		t.Errorf("drawn layout %v, %d × %d", l.At, l.Cols, l.Rows)
+	}
+	if got := gridClass(l.Areas[1]); got != "zc-10 zr-3 zw-2 zh-10" {
+		t.Errorf("drawn zone's classes %q", got)
+	}
+	if ln := l.Lines[0]; ln != (zoneLine{"1.5", "1", "10", "7"}) {
+		t.Errorf("border %+v", ln)
 	}
 }
 
@@ -1025,11 +1055,11 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 // not beside "waiting on the GM".
 func TestYourTurnWaits(t *testing.T) {
 	v := testView()
-	if got := text(parseHTML(t, renderString(t, statusSection(newModel(v, ""))))); !strings.Contains(got, "your turn") {
+	if got := text(parseHTML(t, renderString(t, sectionFor("status", v, "")))); !strings.Contains(got, "your turn") {
 		t.Fatalf("no badge on the player's turn: %q", got)
 	}
 	v.Waiting = []string{"the GM"}
-	got := text(parseHTML(t, renderString(t, statusSection(newModel(v, "")))))
+	got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
 	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
 		t.Errorf("status while the GM rules: %q", got)
 	}
@@ -1055,7 +1085,7 @@ func TestBadgeAgreesWithTitle(t *testing.T) {
 		v := testView()
 		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
 		m := newModel(v, "")
-		got := text(parseHTML(t, renderString(t, statusSection(m))))
+		got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
 		badge := strings.Contains(got, "your turn")
 		if badge != c.yours || badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)

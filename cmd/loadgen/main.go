@@ -73,6 +73,10 @@ type options struct {
 	pgbenchClients int
 	pgbenchDB      string
 	dataDir        string
+
+	ramp   []int
+	period time.Duration
+	limit  time.Duration
 }
 
 func main() {
@@ -115,8 +119,26 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters, at most 50: as many transactions in flight as Fray has commands, within the cluster's connections)")
 	fs.StringVar(&o.pgbenchDB, "pgbench-db", "", "with -compare: a URL of the server's PostgreSQL cluster (pgbench uses its database fray_pgbench)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "with -compare: the server's data directory, to find its private PostgreSQL cluster")
+	var ramp string
+	fs.StringVar(&ramp, "ramp", "", "capacity ramp: live tables per step, e.g. 200,400,800,1200; each step adds encounters (and their -clients) up to its count, offers one command per -period per table and stops after the first step whose p99 submit → last client passes -limit (overrides -encounters and -rate)")
+	fs.DurationVar(&o.period, "period", 5*time.Second, "with -ramp: each table's time between commands")
+	fs.DurationVar(&o.limit, "limit", 100*time.Millisecond, "with -ramp: the p99 submit → last client that ends the ramp")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	for _, f := range strings.Split(ramp, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || len(o.ramp) > 0 && n <= o.ramp[len(o.ramp)-1] {
+			return o, fmt.Errorf("-ramp %q: table counts must be positive and rising", ramp)
+		}
+		o.ramp = append(o.ramp, n)
+	}
+	if len(o.ramp) > 0 {
+		o.encounters = o.ramp[0]
+		o.rate = float64(o.encounters) / o.period.Seconds()
 	}
 	if fs.NArg() > 0 {
 		return o, fmt.Errorf("unexpected arguments: %q", fs.Args())
@@ -146,6 +168,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return o, errors.New("give -compare or -spectators, not both")
 	case o.compare && o.rate > 0:
 		return o, errors.New("-compare measures capacity: drop -rate")
+	case len(o.ramp) > 0 && (o.compare || o.spectators > 0):
+		return o, errors.New("-ramp runs alone: drop -compare and -spectators")
+	case o.period <= 0 || o.limit <= 0:
+		return o, errors.New("-period and -limit must be positive")
 	}
 	return o, nil
 }
@@ -209,9 +235,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var rssStart int64 // with -ramp: before any encounter is set up
 	if o.pid > 0 {
 		if _, err := readRSS(o.pid); err != nil {
 			return fmt.Errorf("-pid %d: %w", o.pid, err)
+		}
+		if len(o.ramp) > 0 {
+			if rssStart, err = settledRSS(ctx, o.pid); err != nil {
+				return err
+			}
 		}
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, format, args...) }
@@ -293,6 +325,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if o.compare {
 		return compare(ctx, o, doc, fl, stdout, logf)
+	}
+	if len(o.ramp) > 0 {
+		return rampUp(ctx, o, fl, campaign, doc, rssStart, stdout, logf)
 	}
 	interrupted, err := measure(ctx, o, encs, 0, res, logf)
 	if err != nil {
@@ -475,6 +510,7 @@ type fleet struct {
 
 	mu          sync.Mutex
 	clients     []*client
+	readers     context.Context // the readers' (connectTo)
 	stopReaders context.CancelFunc
 	pages       bool // the connected clients are page clients
 }
@@ -482,23 +518,31 @@ type fleet struct {
 // connect opens -clients connections per encounter, GMs first, so every
 // encounter's GM is up early; pages says in which mode.
 func (f *fleet) connect(ctx context.Context, pages bool) error {
-	readCtx, stop := context.WithCancel(f.readCtx)
+	return f.connectTo(ctx, pages, f.encs)
+}
+
+// connectTo is connect for encs alone (new encounters of a ramp's step).
+func (f *fleet) connectTo(ctx context.Context, pages bool, encs []*encounter) error {
 	f.mu.Lock()
-	f.stopReaders, f.pages = stop, pages
+	if f.stopReaders == nil {
+		f.readers, f.stopReaders = context.WithCancel(f.readCtx)
+	}
+	f.pages = pages
+	readCtx := f.readers
 	f.mu.Unlock()
 	type slot struct{ e, i int }
-	slots := make([]slot, 0, len(f.encs)*f.o.clients)
+	slots := make([]slot, 0, len(encs)*f.o.clients)
 	for i := range f.o.clients {
-		for e := range f.encs {
+		for e := range encs {
 			slots = append(slots, slot{e, i})
 		}
 	}
-	for _, e := range f.encs {
+	for _, e := range encs {
 		e.clients = make([]*client, f.o.clients)
 	}
 	return parallel(len(slots), 4*f.o.parallel, func(k int) error {
 		s := slots[k]
-		e := f.encs[s.e]
+		e := encs[s.e]
 		c, err := dial(ctx, f.a, e, e.viewerFor(s.i), s.i == 0, pages, s.i == 0 || f.o.views)
 		if err != nil {
 			return err
@@ -519,7 +563,7 @@ func (f *fleet) connect(ctx context.Context, pages bool) error {
 func (f *fleet) disconnect() {
 	f.mu.Lock()
 	all, stop := f.clients, f.stopReaders
-	f.clients, f.stopReaders = nil, nil
+	f.clients, f.stopReaders, f.readers = nil, nil, nil
 	f.mu.Unlock()
 	closeAll(all)
 	if stop != nil {

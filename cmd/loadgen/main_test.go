@@ -151,3 +151,23 @@ func TestParseServerMessage(t *testing.T) {
 		t.Error("a truncated message was accepted")
 	}
 }
+
+// TestRampFlags: -ramp sets the first step's encounters and its rate (one
+// command per -period per table), and refuses counts that do not rise.
+func TestRampFlags(t *testing.T) {
+	o, err := parseFlags([]string{"-ramp", "200, 400,800", "-period", "4s"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(o.ramp) != 3 || o.ramp[2] != 800 || o.encounters != 200 || o.rate != 50 {
+		t.Errorf("-ramp 200,400,800 -period 4s: ramp %v, %d encounters at %.1f/s", o.ramp, o.encounters, o.rate)
+	}
+	for _, bad := range []string{"400,200", "0", "x", "200,200"} {
+		if _, err := parseFlags([]string{"-ramp", bad}, io.Discard); err == nil {
+			t.Errorf("-ramp %s accepted", bad)
+		}
+	}
+	if _, err := parseFlags([]string{"-ramp", "200", "-compare"}, io.Discard); err == nil {
+		t.Error("-ramp with -compare accepted")
+	}
+}

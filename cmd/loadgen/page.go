@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fray-vtt/fray/internal/htmlscan"
+	"github.com/fray-vtt/fray/web"
 )
 
 // page is what a page client (-html) holds of the encounter page: the
@@ -33,8 +34,15 @@ func newPage() *page {
 	return &page{last: map[string]string{}, stale: map[string]bool{}, brought: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
 }
 
-// sectionKeys are the fragments that replace an element of the page.
-var sectionKeys = map[string]bool{"status": true, "pending": true, "actions": true, "order": true, "battlefield": true}
+// sectionKeys are the fragments that replace an element of the page:
+// the page's own list (web.SectionKeys).
+var sectionKeys = func() map[string]bool {
+	keys := make(map[string]bool, len(web.SectionKeys))
+	for _, k := range web.SectionKeys {
+		keys[k] = true
+	}
+	return keys
+}()
 
 // apply applies a message's fragments; snapshot replaces the lists' contents.
 func (p *page) apply(fr map[string]string, snapshot bool) error {

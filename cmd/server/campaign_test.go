@@ -144,7 +144,7 @@ func TestCampaignMovesBetweenServers(t *testing.T) {
 		return data
 	}
 	for _, tc := range []struct{ name, archive, says string }{
-		{"cut short", cut, "not a complete zip"},
+		{"cut short", cut, "not a ZIP archive"},
 		{"a changed byte", rewriteZip(t, file, false, func(n string, d []byte) []byte { return bodyOf(n, d, `"round":1`, `"round":2`) }), "was changed"},
 		{"a forged event's copy of its round", rewriteZip(t, file, true, func(n string, d []byte) []byte { return bodyOf(n, d, `"round":1`, `"round":2`) }), "differ from its body"},
 		{"a forged event", rewriteZip(t, file, true, func(n string, d []byte) []byte { return bodyOf(n, d, `"text":"`, `"text":"Not `) }), "does not match its digest"},

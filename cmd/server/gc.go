@@ -11,7 +11,7 @@ import (
 // Most of what a command allocates (its projections, frames, copies) is
 // garbage a moment later and the live heap is small, so collecting at 4×
 // the live heap rather than 2× costs tens of MiB and saves about a sixth of
-// the server's CPU per command (docs/performance.md, Garbage collection).
+// the server's CPU per command (docs/performance.md, Memory).
 // But 4× is a price in memory that grows with what is live: 10,000 idle
 // page sockets hold ≈ 75 MiB, and at 400 % the process would grow to
 // ≈ 375 MiB before collecting. So the target is 400 % only while the

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -470,10 +471,52 @@ func (sw *hiddenSweep) pages(when string, history bool) {
 	sw.check("the clock "+when, sw.srv.get(sw.player, "/api/encounters/"+sw.id+"/clock").body)
 	sw.links(when)
 	if history {
+		sw.words(when)
 		sw.check("the standing orders page "+when, sw.srv.get(sw.player, "/encounters/"+sw.id+"/orders").body)
 		sw.check("the standing orders API "+when, sw.srv.get(sw.player, "/api/encounters/"+sw.id+"/orders").body)
 		sw.check("the log page "+when, sw.srv.get(sw.player, "/encounters/"+sw.id+"/log").body)
 		sw.check("the timeline "+when, sw.srv.get(sw.player, "/campaigns/"+sw.campaign+"/timeline").body)
+	}
+}
+
+// words asks, as the player, the command line (POST and GET
+// /api/encounters/{id}/say) to complete the hidden combatant's name and
+// id after each of their actions' words, and to read sentences naming it
+// (each refused: it names nothing the player's view holds), and the table's
+// questions (the board described, the status, help): no answer may name
+// the combatant, nor a completion finish its name. A sentence that could
+// be read as a command carrying free text is left out: the player's own
+// words would reach the log.
+func (sw *hiddenSweep) words(when string) {
+	sw.t.Helper()
+	base := "/api/encounters/" + sw.id + "/say"
+	v := sw.srv.viewAs(sw.player, sw.id)
+	texts := []string{"", "describe the board", "status", "help", unseenName, "attack " + unseenName}
+	partial := []string{"", "a", unseenName[:5], unseenCombatant[:4]}
+	for _, a := range v.Actions {
+		if slices.ContainsFunc(a.Fields, func(f engine.Field) bool { return f.Type == engine.FieldString }) {
+			continue
+		}
+		texts = append(texts, a.Label+" "+unseenName, a.Label+" "+unseenCombatant)
+		partial = append(partial, a.Label+" ", a.Label+" "+unseenName[:5], a.Label+" "+unseenCombatant[:4])
+	}
+	for _, text := range partial {
+		sw.check("the command line's completions "+when, sw.srv.get(sw.player, base+"?text="+url.QueryEscape(text)).body)
+	}
+	seq := v.Seq
+	for _, text := range texts {
+		var reply json.RawMessage
+		code := sw.srv.call(sw.player, "POST", base, map[string]string{"text": text}, &reply)
+		if code >= 500 {
+			sw.t.Fatalf("said %q: %d %s", text, code, reply)
+		}
+		sw.check("the command line's answer "+when, reply)
+		if code == http.StatusOK && strings.Contains(string(reply), `"said"`) {
+			sw.t.Fatalf("%q was read as a command: %s", text, reply)
+		}
+	}
+	if sw.srv.viewAs(sw.player, sw.id).Seq != seq {
+		sw.t.Fatal("the sweep's sentences changed the encounter")
 	}
 }
 

@@ -7,6 +7,7 @@
 //	server encounter import FILE         import an encounter setup document
 //	server verify FILE [HEAD…]           check an encounter's JSON export
 //	server simulate FILE                 the odds of a setup document's fight
+//	server map FILE -ruleset ID          a setup document from a battlemap file
 //	server user list|disable|enable|reset-password NAME   operate accounts
 //	server status                        disk use by campaign
 //	server backup FILE / restore FILE    a whole server's backup
@@ -47,7 +48,7 @@ func main() {
 }
 
 // cpuProfile starts a CPU profile of the whole process into the file named
-// by $FRAY_CPUPROFILE, for measuring (docs/performance.md, The JSON path):
+// by $FRAY_CPUPROFILE, for measuring (docs/performance.md, The JSON path and PostgreSQL):
 // the profile is complete once the server has shut down on SIGINT or
 // SIGTERM. Off unless the variable is set; nothing is served over HTTP.
 func cpuProfile(path string) (stop func(), err error) {
@@ -115,6 +116,8 @@ func runCommand(ctx context.Context, args []string, getenv func(string) string, 
 		return verify(args, stdout)
 	case "simulate":
 		return simulateCmd(ctx, args, stdout)
+	case "map":
+		return mapCmd(ctx, args, stdout, os.Stderr)
 	case "campaign":
 		return campaignCmd(ctx, args, getenv, stdout)
 	case "backup":
@@ -155,6 +158,10 @@ const usage = `usage:
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed
+  server map FILE -ruleset ID [-name NAME] [-zone N] [-gap N] [-min N] [-picture OUT]
+                                         a setup document from a battlemap (.dd2vtt, .uvtt, .df2vtt,
+                                         Foundry scene JSON): rooms become zones, doors links; its
+                                         picture re-encoded to OUT (upload it as the scene); no database
   server backup FILE|-                   write a backup of everything (accounts, campaigns, pictures)
                                          while the server runs; - writes it to standard output
   server restore FILE                    restore a backup into an empty data directory or DATABASE_URL

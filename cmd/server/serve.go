@@ -68,7 +68,7 @@ func serve(ctx context.Context, cfg config, stdout io.Writer, before func(contex
 	// The hub publishes what the live encounters commit; sessions reach the
 	// live encounters through the server (realtime.ServeOptions.Table).
 	hub := realtime.NewHub(realtime.Config{
-		Events: db, Render: server.RenderFragments, RenderEntries: server.RenderEntries, Pages: server.Pages, Logger: log, Origins: origins,
+		Events: db, Render: server.RenderFragments, Pages: server.Pages, Logger: log, Origins: origins,
 	})
 	// Turn deadlines, clocks and standing orders: every instance runs a
 	// worker; each wait is claimed by one (see internal/deadlines). Every

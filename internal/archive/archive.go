@@ -51,6 +51,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/images"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/proof"
@@ -166,6 +167,12 @@ func refuse(format string, args ...any) error {
 	return fray.Errorf(fray.EINVALID, "the campaign archive is refused, nothing was imported: "+format, args...)
 }
 
+// refused is err, from reading the archive's zip, saying that nothing was
+// stored; its code is kept (an archive too large is ETOOLARGE).
+func refused(err error) error {
+	return fray.Errorf(fray.ErrorCode(err), "%s; nothing was imported", fray.ErrorMessage(err))
+}
+
 // Read checks the archive in r (size bytes) whole and returns the campaign
 // it holds, ready for store.ImportCampaign. Any fault refuses the whole
 // archive with a message that says what is wrong.
@@ -174,57 +181,37 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 	if size > MaxBytes {
 		return a, Meta{}, fray.Errorf(fray.ETOOLARGE, "the campaign archive is refused, nothing was imported: it is larger than %d bytes", MaxBytes)
 	}
-	zr, err := zip.NewReader(r, size)
+	// The one bounded path every archive takes: entries counted and
+	// their declared sizes checked before anything is decompressed, names
+	// that are plain relative paths, reads that stop at the declared size.
+	z, err := intake.UnzipAt(r, size, intake.ZipLimits{What: "campaign archive", MaxFiles: MaxEntries, MaxFileBytes: max(MaxJSONBytes, images.MaxBytes), MaxTotalBytes: MaxTotalBytes})
 	if err != nil {
-		return a, Meta{}, refuse("it is not a complete zip file (cut short, or not an archive): %v", err)
+		return a, Meta{}, refused(err)
 	}
-	if len(zr.File) > MaxEntries {
-		return a, Meta{}, refuse("it has %d entries; at most %d are read", len(zr.File), MaxEntries)
-	}
-	files := map[string]*zip.File{}
-	var total uint64
-	for _, f := range zr.File {
+	files := map[string]intake.File{}
+	for _, f := range z.Files {
 		name := f.Name
 		if name != manifestName && name != "campaign.json" && name != "pictures.json" && !encounterEntry.MatchString(name) && !pictureEntry.MatchString(name) {
 			return a, Meta{}, refuse("it holds an entry named %q, which a campaign archive does not have", name)
 		}
-		if files[name] != nil {
-			return a, Meta{}, refuse("it holds %q twice", name)
-		}
-		limit := uint64(MaxJSONBytes)
-		if pictureEntry.MatchString(name) {
-			limit = images.MaxBytes
-		}
-		if f.UncompressedSize64 > limit {
-			return a, Meta{}, refuse("%s is %d bytes; at most %d are read", name, f.UncompressedSize64, limit)
-		}
-		if total += f.UncompressedSize64; total > MaxTotalBytes {
-			return a, Meta{}, refuse("its entries hold more than %d bytes", uint64(MaxTotalBytes))
+		if limit := entryLimit(name); f.Size > limit {
+			return a, Meta{}, refuse("%s is %d bytes; at most %d are read", name, f.Size, limit)
 		}
 		files[name] = f
 	}
-	// read returns an entry's bytes, no more than its kind's bound, and
-	// checks them against the manifest (meta nil: the manifest itself).
+	// read returns an entry's bytes and checks them against the manifest
+	// (meta nil: the manifest itself).
 	read := func(name string, meta *Meta) ([]byte, error) {
-		f := files[name]
-		if f == nil {
+		f, ok := files[name]
+		if !ok {
 			return nil, refuse("it has no %s", name)
 		}
-		limit := int64(MaxJSONBytes)
-		if pictureEntry.MatchString(name) {
-			limit = images.MaxBytes
-		}
-		rc, err := f.Open()
+		data, err := f.Read(ctx)
 		if err != nil {
-			return nil, refuse("%s cannot be read: %v", name, err)
-		}
-		defer rc.Close()
-		data, err := io.ReadAll(io.LimitReader(rc, limit+1))
-		if err != nil {
-			return nil, refuse("%s is damaged: %v", name, err)
-		}
-		if int64(len(data)) > limit {
-			return nil, refuse("%s is larger than %d bytes", name, limit)
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			return nil, refused(err)
 		}
 		if meta != nil {
 			sum := sha256.Sum256(data)
@@ -254,7 +241,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 		}
 	}
 	for name := range meta.Entries {
-		if files[name] == nil {
+		if _, ok := files[name]; !ok {
 			return a, meta, refuse("%s is listed but missing (was the archive cut short?)", name)
 		}
 	}
@@ -320,7 +307,7 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 			name := ""
 			for _, ext := range []string{"png", "jpg"} {
 				n := "pictures/" + info.ID + map[bool]string{true: ".thumb"}[thumb] + "." + ext
-				if files[n] != nil {
+				if _, ok := files[n]; ok {
 					name = n
 				}
 			}
@@ -355,6 +342,14 @@ func Read(ctx context.Context, r io.ReaderAt, size int64, rulesets *engine.Regis
 		}
 	}
 	return a, meta, nil
+}
+
+// entryLimit is the most an entry of the archive named name may hold.
+func entryLimit(name string) int64 {
+	if pictureEntry.MatchString(name) {
+		return images.MaxBytes
+	}
+	return MaxJSONBytes
 }
 
 // checkPicture checks a picture from an archive as an upload is checked —

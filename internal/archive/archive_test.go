@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/images"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/internal/store"
@@ -99,8 +100,8 @@ func TestReadRefusesBadArchives(t *testing.T) {
 		data []byte
 		says string
 	}{
-		{"empty", nil, "not a complete zip"},
-		{"cut short", data[:len(data)-30], "not a complete zip"},
+		{"empty", nil, "not a ZIP archive"},
+		{"cut short", data[:len(data)-30], "not a ZIP archive"},
 		{"a climbing path", with(t, data, map[string][]byte{"../evil": []byte("x")}), `"../evil"`},
 		{"an absolute path", with(t, data, map[string][]byte{"/etc/passwd": []byte("x")}), `"/etc/passwd"`},
 		{"an unlisted picture", with(t, data, map[string][]byte{"pictures/" + strings.Repeat("cd", 32) + ".png": pic.Data}), "not listed"},
@@ -120,7 +121,7 @@ func TestReadRefusesBadArchives(t *testing.T) {
 	for i := range MaxEntries {
 		many[fmt.Sprintf("pictures/%064x.png", i)] = nil
 	}
-	if _, err := read(with(t, data, many)); err == nil || !strings.Contains(err.Error(), "entries") {
+	if _, err := read(with(t, data, many)); err == nil || !strings.Contains(err.Error(), "files or more") || fray.ErrorCode(err) != fray.ETOOLARGE {
 		t.Errorf("too many entries: %v", err)
 	}
 	var big bytes.Buffer

@@ -203,6 +203,9 @@ type Area struct {
 	Features    []string `json:"features,omitempty"`
 	X           *int     `json:"x,omitempty"`
 	Y           *int     `json:"y,omitempty"`
+	// W and H are the columns and rows the area spans from X, Y (0: one).
+	W int `json:"w,omitempty"`
+	H int `json:"h,omitempty"`
 	// Shade grades how sheltered or hard the area is, 0 (open) to 3, for
 	// the page's fill, as Cell.Shade.
 	Shade int `json:"shade,omitempty"`
@@ -282,6 +285,10 @@ type Engagement struct {
 type LadderMap struct {
 	Rungs []Rung    `json:"rungs"`
 	Gaps  []SideGap `json:"gaps"`
+	// Engaged are pairs of tokens locked together whatever the rung of
+	// their sides (a melee), drawn between the two camps on the ladder;
+	// Distance names the engagement ("melee").
+	Engaged []Engagement `json:"engaged,omitempty"`
 }
 
 // Rung is one distance category and what it means.

@@ -47,6 +47,9 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 	if bf.Width < 0 || bf.Height < 0 || bf.Width > maxW || bf.Height > maxH {
 		return fmt.Errorf("battlefield: the grid must be at most %d squares wide and %d high, not %d × %d", maxW, maxH, bf.Width, bf.Height)
 	}
+	if !(bf.Scale >= 0 && bf.Scale <= MaxGridSide) {
+		return fmt.Errorf("battlefield: the map's scale is 0 to %d squares a column, not %g", MaxGridSide, bf.Scale)
+	}
 	if !CheckText(bf.Model, MaxIDLen) {
 		return fmt.Errorf("battlefield: the model is not a short text")
 	}
@@ -88,6 +91,9 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 			if p != nil && (*p < 0 || *p > MaxZonePlace) {
 				return fmt.Errorf("battlefield: zone %q: its place on the map is a column and a row from 0 to %d", z.ID, MaxZonePlace)
 			}
+		}
+		if err := CheckSpan(z); err != nil {
+			return fmt.Errorf("battlefield: %w", err)
 		}
 		if err := checkProps(z.Props, "zone "+z.ID); err != nil {
 			return err
@@ -141,6 +147,21 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 		if err := checkProps(st.Props, id); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// CheckSpan checks a zone's size on the page's map: W and H from 0 (one
+// column or row) and, with its place, within the map's 12 columns and
+// rows.
+func CheckSpan(z ZoneSetup) error {
+	side := MaxZonePlace + 1
+	x, y := 0, 0
+	if z.X != nil && z.Y != nil {
+		x, y = *z.X, *z.Y
+	}
+	if z.W < 0 || z.H < 0 || x+max(z.W, 1) > side || y+max(z.H, 1) > side {
+		return fmt.Errorf("zone %q: it spans %d × %d columns and rows from column %d, row %d: the map has %d of each", z.ID, max(z.W, 1), max(z.H, 1), x, y, side)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) 
 	case Zones:
 		zm := &ZoneMap{Areas: []Area{}, Links: []Link{}, Groups: []Group{}, Places: []Placed{}}
 		for i, z := range bf.Zones {
-			zm.Areas = append(zm.Areas, Area{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y,
+			zm.Areas = append(zm.Areas, Area{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, W: z.W, H: z.H,
 				Features: Features(e.Area, z.Props), Shade: shade(z.Props)})
 			for _, n := range z.Adjacent {
 				j := slices.IndexFunc(bf.Zones, func(o ZoneSetup) bool { return o.ID == n })

@@ -17,6 +17,10 @@ type Battlefield struct {
 	// Zones model.
 	Zones  []ZoneSetup  `json:"zones,omitempty"`
 	Melees []GroupSetup `json:"melees,omitempty"`
+	// Scale is how many squares of a battlemap one column (and row) of
+	// the zone map stands for, when the zones came from one: the ranges
+	// between zones are measured at it.
+	Scale float64 `json:"scale,omitempty"`
 	// Grid model.
 	Width  int         `json:"width,omitempty"`
 	Height int         `json:"height,omitempty"`
@@ -35,9 +39,13 @@ type ZoneSetup struct {
 	Adjacent    []string `json:"adjacent"`
 	Props       Props    `json:"props,omitempty"`
 	// X and Y place the zone on the page's map (column and row from 0);
-	// without them the page lays the zones out itself.
+	// without them the page lays the zones out itself. W and H are the
+	// columns and rows it spans there (0: one), as the GM drew it: the
+	// page draws it in that box, over the scene where it lies.
 	X *int `json:"x,omitempty"`
 	Y *int `json:"y,omitempty"`
+	W int  `json:"w,omitempty"`
+	H int  `json:"h,omitempty"`
 }
 
 // GroupSetup is a starting melee: members in zone.
@@ -135,6 +143,15 @@ type Editor struct {
 	// Distances are the pairs model's distances or the ladder's rungs, in
 	// order, the first the default.
 	Distances []string `json:"distances,omitempty"`
+	// Wall is what a square of the grid takes to be solid wall (blocks
+	// movement and sight) in the ruleset's own properties, for squares a
+	// battlemap has no floor in (grid model; nil: none is made).
+	Wall Props `json:"wall,omitempty"`
+	// ZoneSpan is how many squares of a battlemap (5 ft each) one zone
+	// stands for across (zones model): an imported map's rooms larger
+	// than that are split into zones of at most this side
+	// (internal/battlemap).
+	ZoneSpan int `json:"zoneSpan,omitempty"`
 }
 
 // Field is one property in an Editor: a select of Options, a whole number

@@ -1,7 +1,9 @@
 package htmlscan
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +35,63 @@ func TestElementByID(t *testing.T) {
 	}
 	if _, _, ok := ElementByID(markup, "nope"); ok {
 		t.Error("found an id the markup does not hold")
+	}
+}
+
+// TestDiff: parts that differ are sent by the id they replace; a change
+// outside the parts, a part more or fewer, or markup without parts is sent
+// whole; the same markup is nothing.
+func TestDiff(t *testing.T) {
+	shown := `<section id="s"><h2>T</h2><ul><li id="a" data-part>1<span id="in" data-part>x</span></li><li id="b" data-part>2</li></ul><img id="i" data-part></section>`
+	for _, c := range []struct {
+		name, next string
+		want       map[string]string
+		whole      bool
+	}{
+		{"same", shown, nil, false},
+		{"one part", strings.Replace(shown, ">2<", ">3<", 1), map[string]string{"b": `<li id="b" data-part>3</li>`}, false},
+		{"inner part", strings.Replace(shown, ">x<", ">y<", 1), map[string]string{"a": `<li id="a" data-part>1<span id="in" data-part>y</span></li>`}, false},
+		{"another id", strings.Replace(shown, `<li id="b" data-part>2`, `<li id="c" data-part>2`, 1), map[string]string{"b": `<li id="c" data-part>2</li>`}, false},
+		{"void part", strings.Replace(shown, `<img id="i" data-part>`, `<img id="i" data-part alt="">`, 1), map[string]string{"i": `<img id="i" data-part alt="">`}, false},
+		{"outside", strings.Replace(shown, ">T<", ">U<", 1), nil, true},
+		{"fewer parts", strings.Replace(shown, `<li id="b" data-part>2</li>`, ``, 1), nil, true},
+		{"no parts", `<p>a</p>`, nil, true},
+	} {
+		got, whole := Diff(shown, c.next)
+		if whole != c.whole || !maps.Equal(got, c.want) {
+			t.Errorf("%s: Diff = %q, %v; want %q, %v", c.name, got, whole, c.want, c.whole)
+		}
+		if !whole {
+			if applied, _ := Apply(shown, got); applied != c.next {
+				t.Errorf("%s: applied, the parts give %q, not %q", c.name, applied, c.next)
+			}
+		}
+	}
+	// Its words and attribute values do not make parts; elements of a
+	// part's name inside it do not end it; an SVG group closes itself.
+	tricky := `<ul title="x data-part y"><li id="a" data-part> data-part<ul><li>in</li></ul>1</li><g id="g" data-part/><li id="b" data-part title="a&#34;b">2</li></ul>`
+	got, whole := Diff(tricky, strings.Replace(strings.Replace(tricky, ">1<", ">3<", 1), ">2<", ">4<", 1))
+	if want := map[string]string{"a": `<li id="a" data-part> data-part<ul><li>in</li></ul>3</li>`, "b": `<li id="b" data-part title="a&#34;b">4</li>`}; whole || !maps.Equal(got, want) {
+		t.Errorf("Diff = %q, %v; want %q", got, whole, want)
+	}
+	if _, whole := Diff(`<p>a</p>`, `<p>b</p>`); !whole {
+		t.Error("markup without parts that changed is not sent whole")
+	}
+	if _, whole := Diff(`<p id="a" data-part>a</p>`, `<p data-part>b</p>`); !whole {
+		t.Error("a part without an id is not sent whole")
+	}
+}
+
+// TestApply: the element of an id is found whole — nested elements of the
+// same tag, void elements — and replaced by its part; every element is
+// found before any is replaced, so a part may carry another part's id.
+func TestApply(t *testing.T) {
+	markup := `<section id="s"><div id="a"><div>x</div><input id="i"></div><p id="b">y</p></section>`
+	got, found := Apply(markup, map[string]string{"a": `<div id="b">1</div>`, "b": `<p id="a">2</p>`})
+	if want := `<section id="s"><div id="b">1</div><p id="a">2</p></section>`; got != want || len(found) != 2 {
+		t.Errorf("Apply = %q (%q), want %q", got, found, want)
+	}
+	if got, found := Apply(markup, map[string]string{"nope": "<p></p>"}); got != markup || len(found) != 0 {
+		t.Errorf("a part of an id markup lacks changed it: %q", got)
 	}
 }

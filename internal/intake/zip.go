@@ -47,13 +47,19 @@ type File struct {
 }
 
 // Unzip reads the directory of a ZIP archive held in data (read with Read,
-// so its size is capped). It refuses, before decompressing anything, more
+// so its size is capped); see UnzipAt.
+func Unzip(data []byte, lim ZipLimits) (*Archive, error) {
+	return UnzipAt(bytes.NewReader(data), int64(len(data)), lim)
+}
+
+// UnzipAt reads the directory of a ZIP archive of size bytes in r — a file
+// too large to hold in memory, such as a campaign archive. It refuses, before decompressing anything, more
 // than MaxFiles entries, an entry declared larger than MaxFileBytes or
 // entries together declared larger than MaxTotalBytes, an encrypted entry
 // or one compressed otherwise than stored or deflated, and a name that is
 // absolute, climbs out of the archive (..), holds a backslash, a control
 // character or invalid UTF-8, or repeats another.
-func Unzip(data []byte, lim ZipLimits) (*Archive, error) {
+func UnzipAt(r io.ReaderAt, size int64, lim ZipLimits) (*Archive, error) {
 	what := lim.What
 	if what == "" {
 		what = "archive"
@@ -63,10 +69,14 @@ func Unzip(data []byte, lim ZipLimits) (*Archive, error) {
 	}
 	// archive/zip allocates a File for each record the directory
 	// declares: count them first.
-	if n := declaredFiles(data); n > lim.MaxFiles {
+	n, err := declaredFiles(r, size)
+	if err != nil {
+		return nil, fray.Errorf(fray.EINVALID, "the %s cannot be read", what)
+	}
+	if n > lim.MaxFiles {
 		return nil, fray.Errorf(fray.ETOOLARGE, "the %s holds %d files or more; at most %d are accepted", what, n, lim.MaxFiles)
 	}
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	zr, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
 		return nil, fray.Errorf(fray.EINVALID, "the %s is not a ZIP archive, or is damaged", what)
 	}
@@ -108,19 +118,46 @@ func Unzip(data []byte, lim ZipLimits) (*Archive, error) {
 
 // declaredFiles is the number of entries the archive's end of central
 // directory record declares; for a ZIP64 archive (whose record says
-// 0xFFFF), the number of directory records' signatures in data, which is
-// at least as many.
-func declaredFiles(data []byte) int {
+// 0xFFFF), the number of directory records' signatures in the archive,
+// which is at least as many.
+func declaredFiles(r io.ReaderAt, size int64) (int, error) {
+	return declaredFilesIn(r, size, 1<<20)
+}
+
+// declaredFilesIn is declaredFiles reading chunk bytes at a time.
+func declaredFilesIn(r io.ReaderAt, size int64, chunkBytes int) (int, error) {
 	const eocdLen = 22
-	for i := len(data) - eocdLen; i >= 0 && i >= len(data)-eocdLen-0xffff; i-- {
-		if string(data[i:i+4]) == "PK\x05\x06" {
-			if n := int(binary.LittleEndian.Uint16(data[i+10:])); n != 0xffff {
-				return n
+	tail := min(size, eocdLen+0xffff)
+	buf := make([]byte, tail)
+	if _, err := r.ReadAt(buf, size-tail); err != nil && err != io.EOF {
+		return 0, err
+	}
+	for i := len(buf) - eocdLen; i >= 0; i-- {
+		if string(buf[i:i+4]) == "PK\x05\x06" {
+			if n := int(binary.LittleEndian.Uint16(buf[i+10:])); n != 0xffff {
+				return n, nil
 			}
 			break
 		}
 	}
-	return bytes.Count(data, []byte("PK\x01\x02"))
+	// Count signatures a chunk at a time; a chunk starts three bytes
+	// before the previous one ended, so a signature across the seam is
+	// seen once, in the later chunk.
+	sig := []byte("PK\x01\x02")
+	chunk := make([]byte, chunkBytes)
+	n := 0
+	for off := int64(0); off < size; {
+		m, err := r.ReadAt(chunk, off)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		n += bytes.Count(chunk[:m], sig)
+		if off+int64(m) >= size || m < len(sig) {
+			break
+		}
+		off += int64(m - len(sig) + 1)
+	}
+	return n, nil
 }
 
 // cleanName reports whether name is a plain relative path.

@@ -133,3 +133,24 @@ func FuzzUnzip(f *testing.F) {
 		}
 	})
 }
+
+// A ZIP64 archive's entries are counted by their directory signatures a
+// chunk at a time: a signature across two chunks is counted once.
+func TestDeclaredFilesCountsAcrossChunks(t *testing.T) {
+	sig := "PK\x01\x02"
+	for _, data := range []string{
+		"", sig, "xx" + sig + "yyy" + sig, sig + sig + sig, "abcdefg" + sig + "h",
+		"0123456" + sig + "89" + sig + sig + "PK\x01" + "PK\x05\x06" + strings.Repeat("\xff", 18),
+	} {
+		want := strings.Count(data, sig)
+		if strings.Contains(data, "PK\x05\x06") {
+			want = strings.Count(data, sig) // the record says 0xFFFF: ZIP64, count signatures
+		}
+		for chunk := 4; chunk <= 12; chunk++ {
+			got, err := declaredFilesIn(strings.NewReader(data), int64(len(data)), chunk)
+			if err != nil || got != want {
+				t.Errorf("%q in chunks of %d: %d files (%v), want %d", data, chunk, got, err, want)
+			}
+		}
+	}
+}

@@ -23,23 +23,23 @@ var layers = [][]string{
 	// dice, strict JSON, reading HTML fragments, browser origins, uploaded pictures, embedded files, a private
 	// PostgreSQL; the tests' deadlines and their Chromium
 	{"internal/dice", "internal/strictjson", "internal/htmlscan", "internal/origin", "internal/images", "examples", "migrations", "internal/pgcluster",
-		"internal/patience", "internal/chromium"},
+		"internal/patience", "internal/chromium", "internal/statblock", "internal/uvtt/uvtttest"},
 	// the position models' vocabulary; what anyone can check of a history
 	// (the hash chain, provable dice, sealed answers: a third party's
 	// verifier, over the dice derivation alone)
-	{"internal/board", "internal/proof"},
+	{"internal/board", "internal/proof", "internal/uvtt", "internal/foundry"},
 	// the pure engine; password hashing and tokens; signed links
-	{"internal/engine", "internal/auth", "internal/links"},
+	{"internal/engine", "internal/auth", "internal/links", "internal/battlemap"},
 	// character sheets and carry-over arithmetic; the notices' outbox
 	// (what a command's events cause); the encounter odds, fights played
 	// on the pure engine; the kit every ruleset is built with
-	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit"},
+	{"internal/sheet", "internal/outbox", "internal/simulate", "internal/rules/kit", "internal/say"},
 	// the rulesets, and the test kits (imagestest: hostile pictures)
 	{"internal/rules/*", "internal/engine/enginetest", "internal/board/boardtest", "internal/prep/preptest", "internal/images/imagestest"},
 	// the registry of every ruleset
 	{"internal/rules"},
 	// PostgreSQL; whole-database backups (pg_dump, pg_restore)
-	{"internal/store", "internal/backup"},
+	{"internal/store", "internal/backup", "internal/tabletest"},
 	// the live encounters; a database per test
 	{"internal/play", "internal/testdb"},
 	// websocket sessions

@@ -97,7 +97,10 @@ type Update struct {
 }
 
 // Publisher receives every update, in seq order per encounter. Publish is
-// called from the owner goroutine and must not block.
+// called from the owner goroutine and must not block. An update's State is
+// frozen — a copy no one writes to again, the one Current returns at that
+// seq — so a publisher may read it after Publish returns, while the owner
+// decides the next command.
 type Publisher interface {
 	Publish(u Update)
 }
@@ -701,8 +704,18 @@ func (o *owner) publishCommand(events []engine.Event, encoded [][]byte, origin a
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
+	if o.frozen == nil {
+		frozen, err := engine.Copy(o.state)
+		if err != nil {
+			// Not a state the engine makes; its clients catch up with the
+			// next update (sent whole, since it does not follow this one).
+			o.svc.cfg.Logger.Error("freeze state to publish", "encounter", o.id, "seq", o.state.Core().Seq, "err", err)
+			return
+		}
+		o.frozen = frozen
+	}
 	o.svc.cfg.Publisher.Publish(Update{
-		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Head: o.head, Access: o.access,
+		EncounterID: o.id, Ruleset: o.rs, State: o.frozen, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Head: o.head, Access: o.access,
 		Origin: origin, CommandID: cmdID,
 	})
 }

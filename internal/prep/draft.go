@@ -3,6 +3,7 @@ package prep
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -102,9 +103,12 @@ func Used(s engine.Setup) map[string]bool {
 	return m
 }
 
-// AddCopies adds n copies of a stat block, numbered "Name 1" … "Name n"
-// when n > 1 (continuing after copies already there), with unique ids, all
-// starting at start.
+// AddCopies adds n copies of a stat block with unique ids, all starting at
+// start. Copies of one name are told apart by number wherever they show
+// (turn order, board, targets, odds, log): n > 1, or a name already in the
+// encounter, numbers the new ones "Name 1" … after the highest number
+// there, and a namesake without a number (the first copy, added alone)
+// takes one first — three drops of Outlaw make Outlaw 1, 2 and 3.
 func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side string, start board.Start, hidden, pc bool, id string) error {
 	if n < 1 || n > 50 {
 		return fray.Errorf(fray.EINVALID, "add 1–50 copies")
@@ -119,19 +123,29 @@ func AddCopies(s *engine.Setup, name string, stats json.RawMessage, n int, side 
 		s.Combatants = append(s.Combatants, c)
 		return nil
 	}
-	first := 1
-	if n > 1 {
-		for _, c := range s.Combatants {
-			if rest, ok := strings.CutPrefix(c.Name, name+" "); ok {
-				if k, err := strconv.Atoi(rest); err == nil && k >= first {
-					first = k + 1
-				}
+	first, taken := 1, false
+	for _, c := range s.Combatants {
+		if c.Name == name {
+			taken = true
+		}
+		if rest, ok := strings.CutPrefix(c.Name, name+" "); ok {
+			if k, err := strconv.Atoi(rest); err == nil && k >= first {
+				first, taken = k+1, true
+			}
+		}
+	}
+	numbered := n > 1 || taken
+	if numbered {
+		for i := range s.Combatants {
+			if c := &s.Combatants[i]; c.Name == name && !c.PC {
+				c.Name = fmt.Sprintf("%s %d", name, first)
+				first++
 			}
 		}
 	}
 	for i := range n {
 		cname := name
-		if n > 1 {
+		if numbered {
 			cname = fmt.Sprintf("%s %d", name, first+i)
 		}
 		cid := sheet.UniqueSlug(cname, used)
@@ -177,6 +191,184 @@ func RemoveZone(s *engine.Setup, b *board.Battlefield, id string) {
 			SetStart(&s.Combatants[i], st)
 		}
 	}
+}
+
+// MergeZones merges zone b into zone a: a keeps its name and takes b's
+// borders, the box both covered on the map, b's melees and the starts in
+// b; b's picture and notes go.
+func MergeZones(s *engine.Setup, bf *board.Battlefield, a, b string) {
+	var za, zb *board.ZoneSetup
+	for i := range bf.Zones {
+		switch bf.Zones[i].ID {
+		case a:
+			za = &bf.Zones[i]
+		case b:
+			zb = &bf.Zones[i]
+		}
+	}
+	if za == nil || zb == nil {
+		return
+	}
+	if za.X != nil && zb.X != nil {
+		x0, y0 := min(*za.X, *zb.X), min(*za.Y, *zb.Y)
+		x1 := max(*za.X+max(za.W, 1), *zb.X+max(zb.W, 1))
+		y1 := max(*za.Y+max(za.H, 1), *zb.Y+max(zb.H, 1))
+		za.X, za.Y, za.W, za.H = &x0, &y0, x1-x0, y1-y0
+	}
+	// Descriptions that name b (an imported map's "A closed door leads
+	// to Room 3.") name a now; a's no longer leads to itself.
+	for i := range bf.Zones {
+		bf.Zones[i].Description = RenameIn(bf.Zones[i].Description, zb.Name, za.Name)
+	}
+	za.Description = dropSelf(za.Description, za.Name)
+	next := Adjacent(*bf, b)
+	for i := range bf.Melees {
+		if bf.Melees[i].Zone == b {
+			bf.Melees[i].Zone = a
+		}
+	}
+	for i := range s.Combatants {
+		if st := StartOf(s.Combatants[i]); st.Zone == b {
+			st.Zone = a
+			SetStart(&s.Combatants[i], st)
+		}
+	}
+	melees := bf.Melees
+	bf.Melees = nil
+	RemoveZone(s, bf, b)
+	bf.Melees = melees
+	for i := range bf.Zones {
+		if bf.Zones[i].ID != a {
+			continue
+		}
+		for _, n := range next {
+			if n != a && !slices.Contains(Adjacent(*bf, a), n) {
+				bf.Zones[i].Adjacent = append(bf.Zones[i].Adjacent, n)
+			}
+		}
+	}
+	s.Notes = slices.DeleteFunc(s.Notes, func(n engine.Note) bool { return n.Subject == "zone:"+b })
+}
+
+// SplitZone cuts a zone placed on the map along a line: axis "col" cuts
+// at column at (the second part starts there), "row" at row at. Both
+// parts keep the zone's borders and border each other; the first keeps
+// its id, melees and starts, the second is new ("… (east)", "… (south)").
+func SplitZone(s *engine.Setup, bf *board.Battlefield, id, axis string, at int) error {
+	i := slices.IndexFunc(bf.Zones, func(z board.ZoneSetup) bool { return z.ID == id })
+	if i < 0 {
+		return fray.Errorf(fray.EINVALID, "no zone %q", id)
+	}
+	if len(bf.Zones) >= board.MaxZones {
+		return fray.Errorf(fray.EINVALID, "a battlefield has at most %d zones", board.MaxZones)
+	}
+	z := bf.Zones[i]
+	if z.X == nil || z.Y == nil {
+		return fray.Errorf(fray.EINVALID, "%s has no place on the map: place it (or draw it) before splitting it along a line", z.Name)
+	}
+	first, second := z, z
+	first.Adjacent, second.Adjacent = slices.Clone(z.Adjacent), slices.Clone(Adjacent(*bf, id))
+	x, y, w, h := *z.X, *z.Y, max(z.W, 1), max(z.H, 1)
+	var a, b string
+	switch axis {
+	case "col":
+		if at <= x || at >= x+w {
+			return fray.Errorf(fray.EINVALID, "a line at column %d does not cross %s (columns %d to %d)", at, z.Name, x, x+w-1)
+		}
+		x2 := at
+		first.W, second.X, second.W = at-x, &x2, x+w-at
+		a, b = "west", "east"
+	case "row":
+		if at <= y || at >= y+h {
+			return fray.Errorf(fray.EINVALID, "a line at row %d does not cross %s (rows %d to %d)", at, z.Name, y, y+h-1)
+		}
+		y2 := at
+		first.H, second.Y, second.H = at-y, &y2, y+h-at
+		a, b = "north", "south"
+	default:
+		return fray.Errorf(fray.EINVALID, "a zone is split along a column (axis col) or a row (axis row), not %q", axis)
+	}
+	used := map[string]bool{}
+	for _, o := range bf.Zones {
+		used[o.ID] = true
+	}
+	second.ID = sheet.UniqueSlug(z.ID+"-"+b, used)
+	first.Name, second.Name = clip(z.Name+" ("+a+")"), clip(z.Name+" ("+b+")")
+	first.Adjacent = append(first.Adjacent, second.ID)
+	second.Adjacent = slices.DeleteFunc(second.Adjacent, func(n string) bool { return n == id })
+	second.Props = maps.Clone(z.Props)
+	bf.Zones[i] = first
+	bf.Zones = slices.Insert(bf.Zones, i+1, second)
+	for j := range bf.Zones {
+		if j != i && j != i+1 && slices.Contains(bf.Zones[j].Adjacent, id) {
+			bf.Zones[j].Adjacent = append(bf.Zones[j].Adjacent, second.ID)
+		}
+	}
+	return nil
+}
+
+// RenameIn replaces the name old by new in a description, where it stands
+// as a whole name ("Room 1" is not the start of "Room 10").
+func RenameIn(desc, old, new string) string {
+	if old == "" || old == new {
+		return desc
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(desc, old)
+		if i < 0 {
+			b.WriteString(desc)
+			return b.String()
+		}
+		end := i + len(old)
+		whole := (i == 0 || !isNameRune(rune(desc[i-1]))) && (end == len(desc) || !isNameRune(rune(desc[end])))
+		b.WriteString(desc[:i])
+		if whole {
+			b.WriteString(new)
+		} else {
+			b.WriteString(old)
+		}
+		desc = desc[end:]
+	}
+}
+
+func isNameRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+}
+
+// dropSelf takes name out of the lists of the sentences "… leads to A,
+// B." of a description, and a sentence whose list it empties.
+func dropSelf(desc, name string) string {
+	var out []string
+	for _, sentence := range strings.SplitAfter(desc, ". ") {
+		head, list, ok := strings.Cut(sentence, " leads to ")
+		if !ok {
+			out = append(out, sentence)
+			continue
+		}
+		tail := ""
+		if t := strings.TrimRight(list, " "); strings.HasSuffix(t, ".") {
+			list, tail = strings.TrimSuffix(t, "."), ". "
+		}
+		var keep []string
+		for _, n := range strings.Split(list, ", ") {
+			if n != name && !slices.Contains(keep, n) {
+				keep = append(keep, n)
+			}
+		}
+		if len(keep) > 0 {
+			out = append(out, head+" leads to "+strings.Join(keep, ", ")+tail)
+		}
+	}
+	return strings.TrimSpace(strings.Join(out, ""))
+}
+
+// clip keeps a zone's name within its limit.
+func clip(s string) string {
+	if r := []rune(s); len(r) > board.MaxNameLen {
+		return string(r[:board.MaxNameLen])
+	}
+	return s
 }
 
 // Adjacent lists the zones bordering id, in either direction.

@@ -155,25 +155,79 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			}
 			x, y = &cx, &cy
 		}
+		// The columns and rows it spans there (a drawn rectangle's).
+		w, h := 0, 0
+		if val("w") != "" || val("h") != "" {
+			if x == nil {
+				return bad("a zone's size on the map needs its place (column and row)")
+			}
+			if w, err = num("w", "The columns a zone spans", 1, 12); err != nil {
+				return err
+			}
+			if h, err = num("h", "The rows a zone spans", 1, 12); err != nil {
+				return err
+			}
+			if *x+w > 12 || *y+h > 12 {
+				return bad("a zone of %d × %d from column %d, row %d does not fit the map's 12 columns and rows", w, h, *x, *y)
+			}
+		}
 		if op == "zone-add" {
 			used := map[string]bool{}
 			for _, z := range b.Zones {
 				used[z.ID] = true
 			}
 			b.Zones = append(b.Zones, board.ZoneSetup{ID: sheet.UniqueSlug(name, used), Name: name, Description: val("description"),
-				Adjacent: []string{}, Props: props, X: x, Y: y})
+				Adjacent: []string{}, Props: props, X: x, Y: y, W: w, H: h})
 			break
 		}
 		z, err := zone(val("zone"))
 		if err != nil {
 			return err
 		}
-		z.Name, z.Description, z.Props, z.X, z.Y = name, val("description"), props, x, y
+		if z.Name != name {
+			for i := range b.Zones {
+				if b.Zones[i].ID != z.ID {
+					b.Zones[i].Description = RenameIn(b.Zones[i].Description, z.Name, name)
+				}
+			}
+		}
+		z.Name, z.Description, z.Props, z.X, z.Y, z.W, z.H = name, val("description"), props, x, y, w, h
 	case "zone-remove":
 		if _, err := zone(val("zone")); err != nil {
 			return err
 		}
 		RemoveZone(s, &b, val("zone"))
+	case "zone-merge":
+		if model != board.Zones {
+			return bad("this battlefield has no zones")
+		}
+		za, err := zone(val("a"))
+		if err != nil {
+			return err
+		}
+		zb, err := zone(val("b"))
+		if err != nil {
+			return err
+		}
+		if za.ID == zb.ID {
+			return bad("choose two different zones to merge")
+		}
+		MergeZones(s, &b, za.ID, zb.ID)
+	case "zone-split":
+		if model != board.Zones {
+			return bad("this battlefield has no zones")
+		}
+		z, err := zone(val("zone"))
+		if err != nil {
+			return err
+		}
+		at, err := num("at", "The line", 1, board.MaxZonePlace)
+		if err != nil {
+			return err
+		}
+		if err := SplitZone(s, &b, z.ID, val("axis"), at); err != nil {
+			return err
+		}
 	case "connect", "disconnect":
 		za, err := zone(val("a"))
 		if err != nil {
@@ -346,7 +400,7 @@ var (
 		"combatant-stats": true,
 		"scene":           true, "portrait": true, "handout-add": true, "handout-remove": true, "note": true,
 		"zone-picture": true, "scene-fit": true}
-	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true,
+	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true, "zone-merge": true, "zone-split": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
 		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
 )

@@ -2,6 +2,7 @@ package prep
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,6 +95,14 @@ func TestEditZones(t *testing.T) {
 	b, _ = ReadBattlefield(*s)
 	if b.Zones[0].Name != "The ford" || len(b.Zones[0].Props) != 0 || *b.Zones[0].X != 2 || *b.Zones[0].Y != 1 {
 		t.Errorf("update: %+v", b.Zones[0])
+	}
+	// A drawn rectangle's size is kept; it must fit the map's frame.
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "9", "y", "1", "w", "3", "h", "4"))
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "x", "10", "y", "1", "w", "3", "h", "4"), "does not fit")
+	refused(t, edit(t, s, zonesEditor, "zone-update", "zone", "ford", "name", "The ford", "w", "3", "h", "4"), "needs its place")
+	b, _ = ReadBattlefield(*s)
+	if z := b.Zones[0]; *z.X != 9 || z.W != 3 || z.H != 4 {
+		t.Errorf("drawn: %+v", z)
 	}
 	must(t, edit(t, s, zonesEditor, "zone-remove", "zone", "ford"))
 	b, _ = ReadBattlefield(*s)
@@ -245,5 +254,99 @@ func TestAddCarriesPortrait(t *testing.T) {
 		if c.Portrait != pic {
 			t.Errorf("%s has portrait %q", c.Name, c.Portrait)
 		}
+	}
+}
+
+// Drops of one bestiary entry are numbered: alone the first is plain
+// "Outlaw"; the second makes it "Outlaw 1" and is "Outlaw 2"; a drop of
+// two after them goes on at 3 and 4. Every name differs.
+func TestDropsOfOneEntryAreNumbered(t *testing.T) {
+	blocks := map[string]store.StatBlock{"outlaw": {ID: "outlaw", Name: "Outlaw", Stats: []byte(`{}`)}}
+	ed := DraftEditor{Block: func(kind, id string) (store.StatBlock, error) { return blocks[id], nil }}
+	s := engine.Setup{Name: "T", Ruleset: "x", Sides: []engine.Side{{ID: "a", Name: "A"}, {ID: "b", Name: "B"}}}
+	names := func() string {
+		var out []string
+		for _, c := range s.Combatants {
+			out = append(out, c.Name)
+		}
+		return strings.Join(out, ", ")
+	}
+	drop := func(count, want string) {
+		t.Helper()
+		must(t, ed.Apply(&s, "add-bestiary", url.Values{"entry": {"outlaw"}, "count": {count}, "side": {"b"}}))
+		if got := names(); got != want {
+			t.Errorf("after a drop of %s: %s, want %s", count, got, want)
+		}
+	}
+	drop("1", "Outlaw")
+	drop("1", "Outlaw 1, Outlaw 2")
+	drop("1", "Outlaw 1, Outlaw 2, Outlaw 3")
+	drop("2", "Outlaw 1, Outlaw 2, Outlaw 3, Outlaw 4, Outlaw 5")
+	ids := map[string]bool{}
+	for _, c := range s.Combatants {
+		ids[c.ID] = true
+	}
+	if len(ids) != len(s.Combatants) {
+		t.Errorf("ids repeat: %v", ids)
+	}
+}
+
+// TestMergeAndSplitZones: the fix-ups of an imported map. Merging takes
+// the other zone's box, borders and starts; splitting cuts a placed zone
+// along a column or a row into two that border each other and keep the
+// zone's borders; each refusal says why.
+func TestMergeAndSplitZones(t *testing.T) {
+	s := draft(zonesEditor)
+	for _, z := range [][]string{{"Hall", "0", "0", "6", "4"}, {"Study", "6", "0", "3", "4"}, {"Yard", "0", "4", "9", "2"}} {
+		must(t, edit(t, s, zonesEditor, "zone-add", "name", z[0], "x", z[1], "y", z[2], "w", z[3], "h", z[4]))
+	}
+	must(t, edit(t, s, zonesEditor, "connect", "a", "hall", "b", "study"))
+	must(t, edit(t, s, zonesEditor, "connect", "a", "study", "b", "yard"))
+	SetStart(&s.Combatants[1], board.Start{Zone: "study"})
+
+	must(t, edit(t, s, zonesEditor, "zone-merge", "a", "hall", "b", "study"))
+	b, _ := ReadBattlefield(*s)
+	if len(b.Zones) != 2 || b.Zones[0].ID != "hall" || *b.Zones[0].X != 0 || b.Zones[0].W != 9 || b.Zones[0].H != 4 ||
+		!slices.Equal(Adjacent(b, "hall"), []string{"yard"}) || StartOf(s.Combatants[1]).Zone != "hall" {
+		t.Fatalf("merged: %+v, orc %+v", b.Zones, StartOf(s.Combatants[1]))
+	}
+	refused(t, edit(t, s, zonesEditor, "zone-merge", "a", "hall", "b", "hall"), "two different zones")
+
+	must(t, edit(t, s, zonesEditor, "zone-split", "zone", "hall", "axis", "col", "at", "4"))
+	b, _ = ReadBattlefield(*s)
+	if len(b.Zones) != 3 || b.Zones[0].Name != "Hall (west)" || b.Zones[0].W != 4 || b.Zones[1].Name != "Hall (east)" ||
+		*b.Zones[1].X != 4 || b.Zones[1].W != 5 || b.Zones[1].H != 4 {
+		t.Fatalf("split: %+v", b.Zones)
+	}
+	east := b.Zones[1].ID
+	if !slices.Contains(Adjacent(b, "hall"), east) || !slices.Contains(Adjacent(b, east), "yard") || !slices.Contains(Adjacent(b, "yard"), east) {
+		t.Errorf("split borders: hall %v, east %v, yard %v", Adjacent(b, "hall"), Adjacent(b, east), Adjacent(b, "yard"))
+	}
+	must(t, edit(t, s, zonesEditor, "zone-split", "zone", "yard", "axis", "row", "at", "5"))
+	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "hall", "axis", "col", "at", "7"), "does not cross")
+	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "hall", "axis", "diagonal", "at", "2"), "not \"diagonal\"")
+	must(t, edit(t, s, zonesEditor, "zone-add", "name", "Loose"))
+	refused(t, edit(t, s, zonesEditor, "zone-split", "zone", "loose", "axis", "col", "at", "1"), "no place on the map")
+}
+
+// TestDescriptionsFollowNames: an imported map's descriptions name the
+// zones their doors lead to; merging and renaming keep them true.
+func TestDescriptionsFollowNames(t *testing.T) {
+	s := draft(zonesEditor)
+	WriteBattlefield(s, board.Battlefield{Zones: []board.ZoneSetup{
+		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2.", Adjacent: []string{"room-2"}},
+		{ID: "room-2", Name: "Room 2", Description: "An open door leads to Room 3, Room 10. A closed door leads to Room 1.", Adjacent: []string{"room-3"}},
+		{ID: "room-3", Name: "Room 3", Description: "An open door leads to Room 2.", Adjacent: []string{}},
+		{ID: "room-10", Name: "Room 10", Adjacent: []string{}},
+	}})
+	must(t, edit(t, s, zonesEditor, "zone-merge", "a", "room-2", "b", "room-3"))
+	must(t, edit(t, s, zonesEditor, "zone-update", "zone", "room-1", "name", "Kitchen", "description", "A closed door leads to Room 2."))
+	b, _ := ReadBattlefield(*s)
+	got := map[string]string{}
+	for _, z := range b.Zones {
+		got[z.ID] = z.Description
+	}
+	if got["room-1"] != "A closed door leads to Room 2." || got["room-2"] != "An open door leads to Room 10. A closed door leads to Kitchen." {
+		t.Errorf("descriptions %q", got)
 	}
 }

@@ -8,10 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fray-vtt/fray/internal/battlemap"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/uvtt"
 )
 
 // ServiceStore is what the GM's preparation needs; *store.DB provides it.
@@ -195,6 +198,34 @@ func (s *Service) Edit(ctx context.Context, d store.Draft, form url.Values) erro
 		return err
 	}
 	return s.saveDraft(ctx, d.ID, setup)
+}
+
+// ImportMap makes the draft's battlefield from a battlemap (ApplyMap),
+// with scene (an uploaded picture's URL, "" to keep the draft's) as its
+// scene: one edit, undone by the editor's undo.
+func (s *Service) ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, scene string, o battlemap.Options) (MapReport, error) {
+	setup, err := decodeDraft(d)
+	if err != nil {
+		return MapReport{}, err
+	}
+	rs, err := s.rules.Get(setup.Ruleset)
+	if err != nil {
+		return MapReport{}, err
+	}
+	// Reading the zones takes up to a second of a core on the worst map
+	// the reader lets through: under the decoders' gate, like the file.
+	var rep MapReport
+	err = intake.Run(ctx, intake.Job{What: "map file", Cost: int64(m.Width+4) * int64(m.Height+4) * 64}, func(context.Context) error {
+		rep, err = ApplyMap(rs, &setup, m, o)
+		return err
+	})
+	if err != nil {
+		return MapReport{}, err
+	}
+	if scene != "" {
+		setup.Scene = scene
+	}
+	return rep, s.saveDraft(ctx, d.ID, setup)
 }
 
 // DraftView is a draft as its editor shows it.

@@ -88,7 +88,7 @@ func (s *Service) SaveStatBlock(ctx context.Context, in StatSave) (string, error
 	}
 	id := in.ID
 	if id == "" {
-		used := map[string]bool{"new": true, "import": true}
+		used := map[string]bool{"new": true, "import": true, "paste": true}
 		existing, err := s.db.StatBlocks(ctx, in.Kind, in.CampaignID)
 		if err != nil {
 			return "", err

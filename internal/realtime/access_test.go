@@ -166,6 +166,7 @@ func TestPublishChecksStaleSockets(t *testing.T) {
 	book.set("bob", Grant{Viewer: engine.PlayerViewer("bob-pc"), Access: 2}, nil)
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Access: 2,
 		Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+	hub.settle("e")
 	if code := closedWith(t, ann); code != CloseAccessRevoked {
 		t.Fatalf("ann closed with %d", code)
 	}
@@ -178,6 +179,7 @@ func TestPublishChecksStaleSockets(t *testing.T) {
 	st.Seq = 2
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Access: 2,
 		Events: []engine.Event{{Seq: 2, Kind: "tock"}}})
+	hub.settle("e")
 	if _, _, err := bob.Read(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -207,5 +209,38 @@ func TestSessionClosesAtExpiry(t *testing.T) {
 	defer c.CloseNow()
 	if code := closedWith(t, c); code != CloseSignedOut || time.Now().Before(expires) {
 		t.Fatalf("closed with %d at %v, expiry %v", code, time.Now(), expires)
+	}
+}
+
+// TestPublishDoesNotWaitForTheHub: Publish hands the update over and
+// returns while its clients are still being authorised again (the owner's
+// next command never waits for that); the events then reach them, in
+// order.
+func TestPublishDoesNotWaitForTheHub(t *testing.T) {
+	hub, book, url := accessHub(t, "ann")
+	ann := dialAs(t, hub, url, "ann")
+	book.set("ann", Grant{Viewer: engine.PlayerViewer("ann-pc"), Access: 2}, nil)
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Seq: 1}
+	book.mu.Lock() // ann's re-authorisation waits
+	returned := make(chan struct{})
+	go func() {
+		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Access: 2,
+			Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Seq: 2}, Seq: 2, Access: 2,
+			Events: []engine.Event{{Seq: 2, Kind: "tock"}}})
+		close(returned)
+	}()
+	select {
+	case <-returned:
+	case <-time.After(patience.Hang()):
+		book.mu.Unlock()
+		t.Fatal("Publish waited for a client's re-authorisation")
+	}
+	book.mu.Unlock()
+	for _, want := range []string{`"tick"`, `"tock"`} {
+		_, data, err := ann.Read(context.Background())
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Fatalf("ann got %s %v, want %s", data, err, want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package realtime
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -24,8 +23,7 @@ var frameBytesExamples = []string{"sw-zones-dusty-gulch", "d20-tactical-rooftop-
 // update with a turn-started event) and over all updates; and of those
 // bytes, the battlefield's (sent whole, or as parts: its tokens' faces,
 // tokens on a grid, roster rows and the key), with how many updates sent it whole. Run with
-// -v; see docs/performance.md, "Fan-out to 2,000 sockets" and "Parts on
-// every board".
+// -v; see docs/performance.md.
 //
 //	go test ./internal/realtime -run TestPageFrameBytes -v
 func TestPageFrameBytes(t *testing.T) {
@@ -37,10 +35,7 @@ func TestPageFrameBytes(t *testing.T) {
 func pageFrameBytes(t *testing.T, example string) {
 	updates := recordFight(t, example, 60)
 	hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-		Pages: func() PageRenderer { return testPages{web.NewSections()} },
-		RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-			return web.EntryFragments(ctx, v, events)
-		}})
+		Pages: func() PageRenderer { return web.NewSections() }})
 	viewers := map[string]engine.Viewer{"GM": engine.GMViewer(), "spectator": {}}
 	clients := map[string]*client{}
 	for name, v := range viewers {
@@ -52,6 +47,7 @@ func pageFrameBytes(t *testing.T, example string) {
 	board, boardWhole := map[string][]int{}, map[string]int{}
 	for _, u := range updates.list {
 		hub.Publish(u)
+		hub.settle(u.EncounterID)
 		endOfTurn := slices.ContainsFunc(u.Events, func(ev engine.Event) bool { return ev.Kind == "turn-started" })
 		for name, c := range clients {
 			n, nb := 0, 0

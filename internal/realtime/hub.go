@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -19,6 +21,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/play"
 )
 
@@ -34,23 +37,6 @@ type PageRenderer interface {
 	Render(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, error)
 	// Next says an update's frames are built.
 	Next()
-}
-
-// A Part is an element of a page's section that an update may replace
-// alone (web.Part): the element with id ID, whose outer HTML is the
-// section's markup[Start:End].
-type Part struct {
-	ID         string
-	Start, End int
-}
-
-// PartRenderer is a PageRenderer that also says where the parts of the
-// sections it renders sit (by section key; a section it gives none for is
-// always sent whole). When a section's markup outside its parts is as the
-// page shows it, an update carries only its parts that changed ("parts").
-type PartRenderer interface {
-	PageRenderer
-	RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error)
 }
 
 // Encounters is what a websocket session needs from the play service: its
@@ -103,11 +89,6 @@ type OriginChecker interface {
 type Config struct {
 	Events EventLog
 	Render Renderer
-	// RenderEntries, when set, renders only the entries of new events
-	// (the "log", "chat" and "cards" fragments of Render): what a page
-	// whose sections did not change needs when Pages is not set (see
-	// updateFrame).
-	RenderEntries Renderer
 	// Pages, when set, gives each encounter the renderer of its updates'
 	// fragments (instead of Render); snapshots and resumes still use Render.
 	Pages  func() PageRenderer
@@ -143,20 +124,27 @@ type Hub struct {
 // kind of client (see Publish).
 type room struct {
 	clients map[*client]struct{}
-	// shown is touched only by Publish, which the encounter's owner calls
-	// for one update at a time.
+	// queue holds the updates Publish handed over, in seq order; working
+	// says the room's publisher goroutine runs (publishQueued). published
+	// is the seq of the last update whose frames are queued, and moved is
+	// closed when it moves (awaitPublished). All under Hub.mu.
+	queue     []play.Update
+	working   bool
+	published int64
+	moved     chan struct{}
+	// shown and pages are touched only by the room's publisher, one
+	// update at a time.
 	shown map[string]shown
-	pages PageRenderer // Config.Pages's, made by the first Publish
+	pages PageRenderer // Config.Pages's, made by the first update
 }
 
 // shown is what the update that brought an encounter to seq showed the
 // clients of one frame key: their projection as JSON (when they want it)
 // and their page's fragments (when they want those).
 type shown struct {
-	seq   int64
-	view  []byte
-	html  map[string]string
-	parts map[string][]Part // where html's sections' parts sit (PartRenderer)
+	seq  int64
+	view []byte
+	html map[string]string
 }
 
 // NewHub returns a Hub.
@@ -230,73 +218,211 @@ func (h *Hub) Count(id string) int {
 	return 0
 }
 
-// Publish implements play.Publisher: it sends each client of the encounter
+// Publish implements play.Publisher: it hands the update to the
+// encounter's publisher goroutine and returns at once, so the owner's next
+// command never waits for rendering or re-authorisation. The update's state
+// must be frozen: never written to again (play's owner hands over a copy).
+// Updates of an encounter are published one at a time, in seq order.
+func (h *Hub) Publish(u play.Update) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.rooms[u.EncounterID]
+	if r == nil {
+		return
+	}
+	r.queue = append(r.queue, u)
+	if !r.working {
+		r.working = true
+		go h.publishQueued(r)
+	}
+}
+
+// publishQueued publishes r's queued updates until there are none.
+func (h *Hub) publishQueued(r *room) {
+	for {
+		h.mu.Lock()
+		if len(r.queue) == 0 {
+			r.working = false
+			h.mu.Unlock()
+			return
+		}
+		u := r.queue[0]
+		r.queue[0] = play.Update{}
+		r.queue = r.queue[1:]
+		clients := broadcastOrder(r.clients, u.Origin)
+		h.mu.Unlock()
+		h.publish(r, u, clients)
+		h.mu.Lock()
+		r.published = u.Seq
+		if r.moved != nil {
+			close(r.moved)
+			r.moved = nil
+		}
+		h.mu.Unlock()
+	}
+}
+
+// awaitPublished waits until the update that brought encounter id to seq
+// has its frames queued, when it is on its way (handed to Publish), so that
+// a command's ack leaves with its events rather than before them; at most
+// the write timeout.
+func (h *Hub) awaitPublished(id string, seq int64) {
+	timer := time.NewTimer(h.cfg.WriteTimeout)
+	defer timer.Stop()
+	for {
+		h.mu.Lock()
+		r := h.rooms[id]
+		if r == nil || r.published >= seq || !r.working {
+			h.mu.Unlock()
+			return
+		}
+		if r.moved == nil {
+			r.moved = make(chan struct{})
+		}
+		moved := r.moved
+		h.mu.Unlock()
+		select {
+		case <-moved:
+		case <-timer.C:
+			return
+		}
+	}
+}
+
+// publish sends each client of u's encounter (clients, in broadcast order)
 // the events it may see, rendered once per kind of client (viewer, and
 // whether it wants the projection or the page's fragments). A client
 // granted its access at an older access version than the update's is
 // authorised again first (and closed if its access shrank), so an event
 // committed after a change of access never reaches a viewer who lost it,
-// whichever server the change was made on.
+// whichever server the change was made on; those clients are authorised
+// again concurrently.
 //
 // Only what changed is sent: a viewer who may see none of the update's
 // events and whose projection and fragments are as the previous update
 // left them gets no frame at all (its seq just moves on with the next one
 // it gets), and a page gets only the fragments that changed. The events
 // the GM sees are sent as they were encoded for the log (Update.Encoded).
-func (h *Hub) Publish(u play.Update) {
-	h.mu.Lock()
-	r := h.rooms[u.EncounterID]
-	if r == nil {
-		h.mu.Unlock()
-		return
-	}
-	clients := broadcastOrder(r.clients, u.Origin)
-	h.mu.Unlock()
+// The frames of the kinds of client are built concurrently.
+func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages == nil && h.cfg.Pages != nil {
 		r.pages = h.cfg.Pages()
 	}
 	render := h.cfg.Render
-	var parted PartRenderer
 	if r.pages != nil {
 		render = r.pages.Render
-		parted, _ = r.pages.(PartRenderer)
 	}
+	refused := h.reauthorizeAll(clients, u.Access)
+	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
 	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
-	frames := map[string][]byte{}
-	var views projections
-	next := make(map[string]shown, len(frames))
+	// One frame per kind of client (frame key), built concurrently: the
+	// acting client's first, and sent at once; then the others'.
+	type built struct {
+		data []byte
+		now  shown
+		err  error
+	}
+	var keys []string
+	frames := map[string]*built{}
 	for _, c := range clients {
-		if c.authorize != nil && u.Access > c.access.Load() && !h.reauthorize(c) {
-			continue
+		if k := c.frameKey(); frames[k] == nil {
+			frames[k] = &built{}
+			keys = append(keys, k)
 		}
-		key := c.frameKey()
-		data, done := frames[key]
-		if !done {
-			var err error
-			var now shown
-			data, now, err = h.updateFrame(c, u, r.shown[key], base, render, parted, &views)
-			if err != nil {
-				h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
-				c.close(websocket.StatusInternalError, "render failed")
-				continue
+	}
+	var views projections
+	build := func(c *client) {
+		f := frames[c.frameKey()]
+		f.data, f.now, f.err = h.updateFrame(c, u, r.shown[c.frameKey()], base, render, &views)
+	}
+	sent := 0
+	if len(clients) > 0 && u.Origin == any(clients[0]) {
+		build(clients[0])
+		h.send(clients[0], u, frames[clients[0].frameKey()].data, frames[clients[0].frameKey()].err)
+		sent = 1
+	}
+	work := make(chan *client)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(keys)) {
+		wg.Go(func() {
+			for c := range work {
+				build(c)
 			}
-			frames[key] = data
-			next[key] = now
+		})
+	}
+	started := map[string]bool{}
+	if sent == 1 {
+		started[clients[0].frameKey()] = true
+	}
+	for _, c := range clients {
+		if k := c.frameKey(); !started[k] {
+			started[k] = true
+			work <- c
 		}
-		var ack []byte
-		if u.Origin == any(c) {
-			// The client's own command: its ack leaves with its events.
-			ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
-			c.acked.Store(&u.CommandID)
-		}
-		if data != nil || ack != nil {
-			c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
+	}
+	close(work)
+	wg.Wait()
+	for _, c := range clients[sent:] {
+		f := frames[c.frameKey()]
+		h.send(c, u, f.data, f.err)
+	}
+	next := make(map[string]shown, len(frames))
+	for k, f := range frames {
+		if f.err == nil {
+			next[k] = f.now
 		}
 	}
 	r.shown = next
 	if r.pages != nil {
 		r.pages.Next()
 	}
+}
+
+// send queues u's frame data for c, with the ack of c's own command; a
+// frame that could not be built (err) closes c.
+func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
+	if err != nil {
+		h.cfg.Logger.Error("render update", "encounter", u.EncounterID, "err", err)
+		c.close(websocket.StatusInternalError, "render failed")
+		return
+	}
+	var ack []byte
+	if u.Origin == any(c) {
+		// The client's own command: its ack leaves with its events.
+		ack = encode(ackMessage{Type: "ack", ID: u.CommandID, Seq: u.Seq})
+		c.acked.Store(&u.CommandID)
+	}
+	if data != nil || ack != nil {
+		c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
+	}
+}
+
+// reauthorizeAll authorises again, concurrently, the clients granted their
+// access at an older version than access, and returns those it closed.
+func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
+	var stale []*client
+	for _, c := range clients {
+		if c.authorize != nil && access > c.access.Load() {
+			stale = append(stale, c)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	refused := make(map[*client]bool, len(stale))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, c := range stale {
+		wg.Go(func() {
+			if !h.reauthorize(c) {
+				mu.Lock()
+				refused[c] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	return refused
 }
 
 // broadcastOrder lists an update's clients in the order their frames are
@@ -344,20 +470,12 @@ func (c *client) frameKey() string {
 // update showed them (prev, valid when at seq base): nil when nothing they
 // can see changed.
 //
-// A page's sections are a function of its viewer's projection alone: when
-// the projection is as prev's (but for its seq, which no section shows),
-// the sections are not rendered again — only the new events' entries are
-// (Config.RenderEntries), and a viewer who sees no new event costs no
-// rendering at all. With Config.Pages, whose renderer renders a section
-// only when its input is new, a page's projection is not encoded to be
-// compared (that cost more than it saved: most updates change every
-// viewer's projection); its sections are rendered and only those that
-// differ from what the page shows are sent.
-//
-// With a PartRenderer, a changed section whose markup outside its parts is
-// as the page shows it is sent as its changed parts ("parts", by element
-// id) instead of whole (changedParts).
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, parted PartRenderer, views *projections) ([]byte, shown, error) {
+// A page's fragments are rendered (render: with Config.Pages, a renderer
+// that renders each section once per distinct input) and only what differs
+// from what the page shows is sent: of a section, the parts that changed
+// (htmlscan.Diff, "parts" by element id) when the rest of it is as the page
+// shows it, else the whole section ("html").
+func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, views *projections) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -367,58 +485,42 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 	if c.wantView && !c.html {
 		return jsonFrame(c, u, prev, follows, events, encoded, views)
 	}
-	var html map[string]string
+	view := views.of(c, u)
 	sameView := false
-	if c.html || c.wantView {
-		view := views.of(c, u)
-		if c.wantView || h.cfg.Pages == nil {
-			if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-				return nil, now, err
-			}
-			sameView = follows && sameButSeq(now.view, prev.view)
+	if c.wantView {
+		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
+			return nil, now, err
 		}
-		if c.html && render != nil {
-			if sameView && prev.html != nil && h.cfg.RenderEntries != nil {
-				if len(events) > 0 {
-					if html, err = h.cfg.RenderEntries(context.Background(), view, events, false); err != nil {
-						return nil, now, err
-					}
-				}
-				now.html = make(map[string]string, len(prev.html))
-				for k, v := range prev.html {
-					now.html[k] = v
-				}
-				for k, v := range html {
-					now.html[k] = v
-				}
-				now.parts = prev.parts
-			} else if parted != nil {
-				if html, now.parts, err = parted.RenderParts(context.Background(), view, events, false); err != nil {
-					return nil, now, err
-				}
-				now.html = html
-			} else {
-				if html, err = render(context.Background(), view, events, false); err != nil {
-					return nil, now, err
-				}
-				now.html = html
-			}
-		}
+		sameView = follows && sameButSeq(now.view, prev.view)
 	}
-	var parts map[string]string
+	var html, parts map[string]string
+	if c.html && render != nil {
+		if html, err = render(context.Background(), view, events, false); err != nil {
+			return nil, now, err
+		}
+		now.html = html
+	}
 	if follows {
 		// Send only what differs from what the clients show.
 		if html != nil {
 			changed := make(map[string]string, len(html))
 			for k, v := range html {
-				if k == "log" && len(events) > 0 {
-					changed[k] = v // the log fragment holds the new events' entries
-				} else if k != "log" && prev.html[k] != v {
-					if sameSkeleton(prev.html[k], prev.parts[k], v, now.parts[k]) {
-						parts = changedParts(parts, prev.html[k], prev.parts[k], v, now.parts[k])
-					} else {
-						changed[k] = v
+				switch {
+				case k == "log":
+					if len(events) > 0 {
+						changed[k] = v // the log fragment holds the new events' entries
 					}
+				case prev.html[k] == v:
+				default:
+					p, whole := htmlscan.Diff(prev.html[k], v)
+					if whole {
+						changed[k] = v
+						break
+					}
+					if parts == nil {
+						parts = make(map[string]string, len(p))
+					}
+					maps.Copy(parts, p)
 				}
 			}
 			html = changed
@@ -479,41 +581,6 @@ func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engi
 	return append(frame, '}'), now, nil
 }
 
-// sameSkeleton reports whether two renders of a section, a and b, whose
-// parts sit at ap and bp, have as many parts and the same markup outside
-// them: then the page showing a shows b once each part that differs is
-// replaced by the one at its place. A section without parts has no
-// skeleton to share.
-func sameSkeleton(a string, ap []Part, b string, bp []Part) bool {
-	if len(ap) == 0 || len(ap) != len(bp) {
-		return false
-	}
-	ae, be := 0, 0 // where the markup after the previous part starts
-	for i := range ap {
-		if a[ae:ap[i].Start] != b[be:bp[i].Start] {
-			return false
-		}
-		ae, be = ap[i].End, bp[i].End
-	}
-	return a[ae:] == b[be:]
-}
-
-// changedParts adds to parts (made when nil) b's parts whose markup differs
-// from a's at the same place (sameSkeleton(a, ap, b, bp) holds), by the id
-// of the element of a they replace (the new one may carry another id: the
-// next combatant's actions in place of the last one's).
-func changedParts(parts map[string]string, a string, ap []Part, b string, bp []Part) map[string]string {
-	for i, p := range bp {
-		if nb := b[p.Start:p.End]; a[ap[i].Start:ap[i].End] != nb {
-			if parts == nil {
-				parts = make(map[string]string, 4)
-			}
-			parts[ap[i].ID] = nb
-		}
-	}
-	return parts
-}
-
 // projections are one update's projections by viewer key, for Publish:
 // clients with different frame keys but one viewer — the GM's page and
 // the GM's JSON socket (a bot, a second screen), a player's page and the
@@ -521,6 +588,7 @@ func changedParts(parts map[string]string, a string, ap []Part, b string, bp []P
 // the same thing). The first few viewers are kept; an update seldom has
 // more that want a projection (the rest are projected each).
 type projections struct {
+	mu    sync.Mutex // frames are built concurrently (publish)
 	n     int
 	keys  [4]string
 	views [4]engine.View
@@ -529,16 +597,21 @@ type projections struct {
 // of returns u's projection for c's viewer; the frame key is made first.
 func (p *projections) of(c *client, u play.Update) engine.View {
 	c.frameKey()
+	p.mu.Lock()
 	for i := range p.n {
 		if p.keys[i] == c.viewKey {
+			p.mu.Unlock()
 			return p.views[i]
 		}
 	}
+	p.mu.Unlock()
 	view := engine.Project(u.Ruleset, u.State, c.viewer)
+	p.mu.Lock()
 	if p.n < len(p.keys) {
 		p.keys[p.n], p.views[p.n] = c.viewKey, view
 		p.n++
 	}
+	p.mu.Unlock()
 	return view
 }
 
@@ -1040,8 +1113,11 @@ func (c *client) readLoop(ctx context.Context) {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
 			}
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", ID: msg.ID, Code: fray.ErrorCode(err), Message: fray.ErrorMessage(err)})})
-		case !c.ackedWithEvents(msg.ID):
-			c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+		default:
+			c.hub.awaitPublished(c.encounter, seq) // the ack may leave with the events
+			if !c.ackedWithEvents(msg.ID) {
+				c.enqueue(frame{data: encode(ackMessage{Type: "ack", ID: msg.ID, Seq: seq})})
+			}
 		}
 		if closeCode != 0 {
 			// No more events; the reply goes out, then the close frame.

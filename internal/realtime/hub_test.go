@@ -95,6 +95,7 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 		st.Seq = i
 		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: i,
 			Events: []engine.Event{{Seq: i, Kind: "tick", Text: big}}})
+		hub.settle("e")
 	}
 	for want := int64(1); want <= updates; want++ {
 		select {
@@ -134,5 +135,20 @@ func TestDecodeClientMessage(t *testing.T) {
 		if _, _, err := DecodeClientMessage([]byte(tc.in)); fray.ErrorCode(err) != tc.code {
 			t.Errorf("%s: %v, want code %q", tc.in, err, tc.code)
 		}
+	}
+}
+
+// settle waits until encounter id's published updates have their frames
+// queued (Publish hands them to a goroutine of the hub's).
+func (h *Hub) settle(id string) {
+	for {
+		h.mu.Lock()
+		r := h.rooms[id]
+		busy := r != nil && (r.working || len(r.queue) > 0)
+		h.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(100 * time.Microsecond)
 	}
 }

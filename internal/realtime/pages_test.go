@@ -5,67 +5,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/fray-vtt/fray/examples"
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/play"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/simulate"
+	"github.com/fray-vtt/fray/internal/tabletest"
 	"github.com/fray-vtt/fray/web"
 )
 
 // TestPageFramesEqualAFullRender plays a fight of every example with the
-// simulator's tactics and publishes each command's update to page clients
-// of every kind of viewer (the GM, each player character's player, a
-// spectator), two clients of each. Each client applies its frames as
-// app.js does (sections replaced, parts of sections spliced into them by
-// id); after every command its page — every section, and the log
-// and table talk built from appended entries — must be exactly what a
-// fresh full render of its viewer's projection gives. Whatever the hub
-// skips, shares or leaves out of a frame must never leave a page showing
-// something else.
+// simulator's tactics, the table's talk and the stage among the blows (a
+// whisper, a free roll, a handout shown to one player, the GM's notes,
+// pictures: tabletest.Play), and publishes each command's update to page
+// clients of every kind of viewer (the GM, each player character's
+// player, a spectator), two clients of each. Each client applies its
+// frames as app.js does (sections replaced, parts of sections spliced into
+// them by id: htmlscan.Apply); after every command its page — every
+// section, and the log and table talk built from appended entries — must
+// be exactly what a fresh full render of its viewer's projection gives.
+// Whatever the hub skips, shares or leaves out of a frame must never leave
+// a page showing something else.
 func TestPageFramesEqualAFullRender(t *testing.T) {
-	reg := rules.Registry()
-	exs, err := examples.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(exs) == 0 {
-		t.Fatal("no examples")
-	}
-	for _, ex := range exs {
-		t.Run(ex.Name, func(t *testing.T) {
-			setup, err := engine.DecodeSetup(ex.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := reg.Get(setup.Ruleset)
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := engine.NewEncounter(rs, "e", setup)
-			if err != nil {
-				t.Fatal(err)
-			}
-			viewers := []engine.Viewer{engine.GMViewer(), {}}
-			for _, c := range st.Core().Combatants {
-				if c.PC {
-					viewers = append(viewers, engine.PlayerViewer(c.ID))
-				}
-			}
+	for _, tb := range tabletest.Tables(t) {
+		t.Run(tb.Name, func(t *testing.T) {
+			rs, st := tb.RS, tb.St
+			viewers := tb.Viewers()
 			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-				Pages: func() PageRenderer { return testPages{web.NewSections()} },
-				RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-					return web.EntryFragments(ctx, v, events)
-				}})
+				Pages: func() PageRenderer { return web.NewSections() }})
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
@@ -83,15 +54,17 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 			commands := 0
 			publish := func(events []engine.Event, next engine.State) {
 				t.Helper()
+				commands++
 				log = append(log, events...)
 				hub.Publish(play.Update{EncounterID: "e", Ruleset: rs, State: next, Events: events, Seq: next.Core().Seq})
+				hub.settle("e")
 				for _, p := range pages {
 					p.drain(t)
 					p.check(t, rs, next, log, commands)
 				}
 			}
-			fight(t, rs, st, 40, publish, &commands)
-			if commands < 10 {
+			tabletest.Play(t, tb, 40, publish)
+			if commands < 5 {
 				t.Fatalf("only %d commands played", commands)
 			}
 			parts := 0
@@ -103,62 +76,6 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 			}
 			t.Logf("%d commands, %d parts applied by %d pages", commands, parts, len(pages))
 		})
-	}
-}
-
-// fight plays st with the ruleset's tactics, at most maxCommands commands,
-// calling publish with each command's events and the state after them.
-func fight(t testing.TB, rs engine.Ruleset, st engine.State, maxCommands int, publish func([]engine.Event, engine.State), commands *int) {
-	t.Helper()
-	roller := dice.NewRoller(dice.NewSeeded(7))
-	gm := engine.GMViewer()
-	policy := simulate.PolicyFor(rs)
-	initial, err := engine.Copy(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var log []engine.Event
-	decide := func(cmd engine.Command) ([]engine.Event, error) {
-		seq := st.Core().Seq
-		events, next, err := engine.DecideOwned(rs, st, gm, "c"+strconv.Itoa(*commands), cmd, roller, nil)
-		if err != nil {
-			if st.Core().Seq != seq { // refused part-way: rebuild from the log
-				if st, err = engine.Copy(initial); err != nil {
-					t.Fatal(err)
-				}
-				if err := engine.Replay(rs, st, log); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return nil, err
-		}
-		log = append(log, events...)
-		st = next
-		*commands++
-		return events, nil
-	}
-	events, err := decide(engine.NewCommand(engine.KindStart, "", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	publish(events, st)
-	for *commands < maxCommands && st.Core().Status == engine.StatusRunning {
-		offer := engine.NewOffer(rs, st, nil)
-		for refused := 0; ; refused++ {
-			cmd, ok := policy.Next(st, offer)
-			if !ok || refused > 50 {
-				return
-			}
-			events, err := decide(cmd)
-			if err == nil {
-				publish(events, st)
-				break
-			}
-			if fray.ErrorCode(err) == fray.EINTERNAL {
-				t.Fatalf("%s: %v", cmd.Kind, err)
-			}
-			offer.Refuse(cmd)
-		}
 	}
 }
 
@@ -214,7 +131,7 @@ func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 	t.Helper()
 	in := map[string]string{}
 	for _, key := range web.SectionKeys {
-		next, found := web.ReplaceParts(p.sections[key], parts)
+		next, found := htmlscan.Apply(p.sections[key], parts)
 		p.sections[key] = next
 		for _, id := range found {
 			if in[id] != "" {
@@ -228,22 +145,6 @@ func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 			t.Fatalf("part #%s is in no section of the page", id)
 		}
 	}
-}
-
-// testPages is web.Sections as the server's hub sees it: a PartRenderer.
-type testPages struct{ *web.Sections }
-
-func (p testPages) RenderParts(ctx context.Context, v engine.View, events []engine.Event, full bool) (map[string]string, map[string][]Part, error) {
-	html, parts, err := p.Sections.RenderParts(ctx, v, events, full)
-	out := make(map[string][]Part, len(parts))
-	for k, ps := range parts {
-		rp := make([]Part, len(ps))
-		for i, wp := range ps {
-			rp[i] = Part(wp)
-		}
-		out[k] = rp
-	}
-	return html, out, err
 }
 
 // apply applies fragments as app.js's apply does.

@@ -1,15 +1,13 @@
 package realtime
 
 import (
-	"context"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
-	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/tabletest"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -31,10 +29,7 @@ func BenchmarkPublish(b *testing.B) {
 			cpu0 := processCPU()
 			for b.Loop() {
 				hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-					Pages: func() PageRenderer { return testPages{web.NewSections()} },
-					RenderEntries: func(ctx context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
-						return web.EntryFragments(ctx, v, events)
-					}})
+					Pages: func() PageRenderer { return web.NewSections() }})
 				var clients []*client
 				for i := range 6 {
 					v := engine.GMViewer()
@@ -47,6 +42,7 @@ func BenchmarkPublish(b *testing.B) {
 				}
 				for _, u := range updates.list {
 					hub.Publish(u)
+					hub.settle(u.EncounterID)
 					for _, c := range clients {
 						for _, ok := c.send.pop(); ok; _, ok = c.send.pop() {
 						}
@@ -75,44 +71,23 @@ type recorded struct {
 	list []play.Update
 }
 
-// recordFight plays up to n commands of an example with its tactics and
-// keeps each command's update (with a copy of the state after it).
+// recordFight plays up to n commands of an example (tabletest.Play: its
+// tactics, with the table's talk and the stage among them) and keeps each
+// command's update (with a copy of the state after it).
 func recordFight(b testing.TB, name string, n int) recorded {
 	b.Helper()
-	exs, err := examples.All()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, ex := range exs {
-		if ex.Name != name {
+	for _, tb := range tabletest.Tables(b) {
+		if tb.Name != name {
 			continue
 		}
-		setup, err := engine.DecodeSetup(ex.Data)
-		if err != nil {
-			b.Fatal(err)
-		}
-		rs, err := rules.Registry().Get(setup.Ruleset)
-		if err != nil {
-			b.Fatal(err)
-		}
-		st, err := engine.NewEncounter(rs, "e", setup)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var r recorded
-		for _, c := range st.Core().Combatants {
-			if c.PC {
-				r.pcs = append(r.pcs, c.ID)
-			}
-		}
-		commands := 0
-		fight(b, rs, st, n, func(events []engine.Event, next engine.State) {
+		r := recorded{pcs: tb.PCs}
+		tabletest.Play(b, tb, n, func(events []engine.Event, next engine.State) {
 			kept, err := engine.Copy(next)
 			if err != nil {
 				b.Fatal(err)
 			}
-			r.list = append(r.list, play.Update{EncounterID: "e", Ruleset: rs, State: kept, Events: events, Seq: next.Core().Seq})
-		}, &commands)
+			r.list = append(r.list, play.Update{EncounterID: "e", Ruleset: tb.RS, State: kept, Events: events, Seq: next.Core().Seq})
+		})
 		if len(r.list) < n/2 {
 			b.Fatalf("only %d commands played", len(r.list))
 		}

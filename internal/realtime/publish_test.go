@@ -101,6 +101,7 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 		}
 		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: ev.Seq,
 			Events: []engine.Event{ev}, Encoded: [][]byte{enc}})
+		hub.settle("e")
 	}
 
 	// 1: a visible event; the first update sends everything.
@@ -194,6 +195,7 @@ func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 	ev := engine.Event{Seq: 7, Kind: "tick", Command: "cmd-1"}
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 7, Events: []engine.Event{ev},
 		Origin: sender, CommandID: "cmd-1"})
+	hub.settle("e")
 	f, _ := sender.send.pop()
 	if !strings.Contains(string(f.data), `"type":"events"`) || string(f.ack) != `{"type":"ack","id":"cmd-1","seq":7}` {
 		t.Fatalf("the sender's frame: data %s, ack %s", f.data, f.ack)

@@ -93,6 +93,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 
 	st.Seq = 1
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+	hub.settle("e")
 	read(a, `"seq":1`)
 	read(b, `"seq":1`)
 	if err := a.Write(ctx, websocket.MessageText, []byte(`{"type":"command","id":"c1","command":{"kind":"pause"}}`)); err != nil {
@@ -111,6 +112,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 	}
 	st.Seq = 2
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Events: []engine.Event{{Seq: 2, Kind: "tick"}}})
+	hub.settle("e")
 	read(b, `"seq":2`)
 
 	closed := make(chan error, 1)

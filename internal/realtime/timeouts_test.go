@@ -42,6 +42,7 @@ func TestSocketOutlivesServerTimeouts(t *testing.T) {
 	time.Sleep(time.Second) // past both timeouts
 	st.Seq = 1
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
+	hub.settle("e")
 	if _, data, err := c.Read(ctx); err != nil || !strings.Contains(string(data), `"events"`) {
 		t.Fatalf("an update after the write timeout: %s, %v", data, err)
 	}

@@ -107,7 +107,7 @@ func BenchmarkProjectView(b *testing.B) {
 // face block, the commitment checks) and the events' chain (salts,
 // canonical JSON, digests and links; "provable"). The database append,
 // which neither changes, is left out, so the ratio is an upper bound of
-// the share of a command's CPU. docs/performance.md, "Fairness".
+// the share of a command's CPU. docs/performance.md, "The JSON path and PostgreSQL".
 func BenchmarkCommandProof(b *testing.B) {
 	p, st := playedExample(b, "sw-zones-dusty-gulch", 40)
 	pick := rand.New(rand.NewPCG(7, 7))

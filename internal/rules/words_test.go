@@ -28,7 +28,8 @@ import (
 // toy ruleset), may.
 var knowNoRuleset = []string{"internal/engine", "internal/board", "internal/sheet", "internal/prep", "internal/play",
 	"internal/carry", "internal/realtime", "internal/store", "internal/server", "cmd/server", "web",
-	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate"}
+	"internal/history", "internal/campaigns", "internal/characters", "internal/accounts", "internal/simulate",
+	"internal/statblock", "internal/say"}
 
 var standIns = []string{"internal/engine/enginetest", "internal/board/boardtest"}
 
@@ -174,10 +175,15 @@ func rulesetVocabulary(t *testing.T) vocabulary {
 
 // coreWords are the words of the core's own model, whoever else uses
 // them: every JSON name of a view, a board, an editor, a battlefield and a
-// roll ("hidden", "status", "dropped"), and the encounter's statuses.
+// roll ("hidden", "status", "dropped"), the encounter's statuses, and the
+// browser's drag-and-drop events, which a page must spell as the browser
+// does (a file dropped on the editor fires "drop").
 func coreWords() map[string]bool {
 	out := map[string]bool{string(engine.StatusSetup): true, string(engine.StatusRunning): true,
 		string(engine.StatusPaused): true, string(engine.StatusFinished): true}
+	for _, event := range []string{"dragstart", "dragenter", "dragover", "dragleave", "drop", "dragend"} {
+		out[event] = true
+	}
 	seen := map[reflect.Type]bool{}
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {

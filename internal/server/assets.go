@@ -45,8 +45,8 @@ const maxUploadBytes = images.MaxBytes + 64<<10
 func isUpload(r *http.Request) bool {
 	p := r.URL.Path
 	return r.Method == http.MethodPost && (strings.HasPrefix(p, "/api/campaigns/") && strings.HasSuffix(p, "/assets") ||
-		strings.HasPrefix(p, "/drafts/") && strings.HasSuffix(p, "/pictures") ||
-		strings.HasPrefix(p, "/campaigns/") && strings.HasSuffix(p, "/portrait"))
+		strings.HasPrefix(p, "/drafts/") && (strings.HasSuffix(p, "/pictures") || strings.HasSuffix(p, "/map")) ||
+		strings.HasPrefix(p, "/campaigns/") && (strings.HasSuffix(p, "/portrait") || strings.HasSuffix(p, "/foundry")))
 }
 
 // handleUploadAsset stores a picture for a campaign's GMs: POST

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/foundry"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/simulate"
@@ -138,6 +139,9 @@ func (s *Server) prepProps(ctx context.Context, m membership, encs []store.Encou
 	for _, rs := range s.Rulesets.All() {
 		if _, ok := rs.(sheet.Schemaer); ok {
 			p.Rulesets = append(p.Rulesets, engine.Choice{Value: rs.ID(), Label: rs.Title()})
+		}
+		if fm, ok := rs.(foundry.Mapper); ok {
+			p.Foundry = append(p.Foundry, engine.Choice{Value: rs.ID(), Label: rs.Title() + " ← Foundry " + fm.FoundrySystem()})
 		}
 	}
 	for _, e := range encs {

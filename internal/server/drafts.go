@@ -9,6 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/fray-vtt/fray/internal/assets"
+	"github.com/fray-vtt/fray/internal/battlemap"
 	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -16,6 +17,7 @@ import (
 	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/uvtt"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -27,6 +29,9 @@ type Drafts interface {
 	// ImportDraft and ReplaceDraft read a setup document.
 	ImportDraft(ctx context.Context, campaignID string, data []byte) (store.Draft, error)
 	ReplaceDraft(ctx context.Context, d store.Draft, data []byte) error
+	// ImportMap makes the draft's battlefield from a battlemap, with
+	// scene as its scene when not "".
+	ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, scene string, o battlemap.Options) (prep.MapReport, error)
 	// Edit applies one form of the editor (its op says which).
 	Edit(ctx context.Context, d store.Draft, form url.Values) error
 	View(ctx context.Context, d store.Draft) (prep.DraftView, error)
@@ -346,12 +351,18 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		names[z.ID] = z.Name
 	}
 	for _, z := range bf.Zones {
-		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, Props: z.Props,
+		row := web.ZoneRow{ID: z.ID, Name: z.Name, Description: z.Description, X: z.X, Y: z.Y, W: z.W, H: z.H, Props: z.Props,
 			Features: board.Features(e.Area, z.Props), Image: zonePicture(setup, z.ID)}
 		for _, a := range prep.Adjacent(bf, z.ID) {
 			row.Adjacent = append(row.Adjacent, engine.Choice{Value: a, Label: cmp(names[a], a)})
 		}
 		b.Zones = append(b.Zones, row)
+	}
+	if b.Model == board.Zones {
+		b.Scale = bf.Scale
+		for _, r := range prep.ZoneRanges(bf) {
+			b.Ranges = append(b.Ranges, web.RangeRow{A: r.A, B: r.B, Hops: r.Hops, Squares: r.Squares})
+		}
 	}
 	combatants := map[string]string{}
 	var tokens []board.Token

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/assets"
+	"github.com/fray-vtt/fray/internal/battlemap"
 	"github.com/fray-vtt/fray/internal/campaigns"
 	"github.com/fray-vtt/fray/internal/carry"
 	"github.com/fray-vtt/fray/internal/characters"
@@ -27,6 +28,7 @@ import (
 	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/store"
+	"github.com/fray-vtt/fray/internal/uvtt"
 )
 
 // The handler tests run the routes over small fakes of the services: one
@@ -414,6 +416,11 @@ func (f fakePrep) ImportDraft(ctx context.Context, campaign string, data []byte)
 		return store.Draft{}, fray.Errorf(fray.EINVALID, "not a setup document")
 	}
 	return draftRow, nil
+}
+
+func (f fakePrep) ImportMap(ctx context.Context, d store.Draft, m *uvtt.Map, scene string, o battlemap.Options) (prep.MapReport, error) {
+	f.add("ImportMap")
+	return prep.MapReport{}, nil
 }
 
 func (f fakePrep) ReplaceDraft(ctx context.Context, d store.Draft, data []byte) error {

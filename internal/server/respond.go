@@ -175,6 +175,9 @@ func (s *Server) limitBody(n int64) func(http.Handler) http.Handler {
 						return
 					}
 					limit = maxUploadBytes
+					if strings.HasSuffix(r.URL.Path, "/map") {
+						limit = maxMapBytes
+					}
 				}
 				r.Body = http.MaxBytesReader(w, r.Body, limit)
 			}

@@ -123,6 +123,10 @@ func (s *Server) routes() http.Handler {
 		r.Post("/api/encounters/{id}/commands", s.handleEncounterCommand)
 		r.Get("/api/encounters/{id}/why", s.handleEncounterWhy)
 		r.Get("/api/encounters/{id}/ws", s.handleEncounterSocket)
+		// say.go: playing by words
+		r.Post("/api/encounters/{id}/say", s.handleAPISay)
+		r.Get("/api/encounters/{id}/say", s.handleAPISayComplete)
+		r.Post("/encounters/{id}/say", s.handleSayForm)
 
 		// timeline.go, log.go, replay.go, export.go, chain.go: history
 		r.Get("/campaigns/{id}/timeline", s.handleTimeline)
@@ -143,6 +147,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/drafts/{draft}/create", s.handleDraftCreate)
 		r.Post("/drafts/{draft}/delete", s.handleDraftDelete)
 		r.Post("/drafts/{draft}/import", s.handleDraftReplace)
+		r.Post("/drafts/{draft}/map", s.handleDraftMap)
 		r.Post("/drafts/{draft}/pictures", s.handleDraftPicture)
 		r.Get("/drafts/{draft}/setup.json", s.handleDraftExport)
 		// odds.go: a draft's encounter odds
@@ -156,6 +161,10 @@ func (s *Server) routes() http.Handler {
 		r.Get("/campaigns/{id}/bestiary.json", s.handleExportBestiary)
 		r.Post("/campaigns/{id}/bestiary/import", s.handleImportBestiary)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/new", s.handleStatNew)
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/paste", s.handleStatPaste) // statpaste.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/paste", s.handleStatPaste)
+		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}/export", s.handleStatExport) // statexport.go
+		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/foundry", s.handleFoundryImport)    // foundry.go
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}", s.handleStatSave)
 		r.Get("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatPage)
 		r.Post("/campaigns/{id}/{kind:bestiary|pcs}/{entry}", s.handleStatSave)

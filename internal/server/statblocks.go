@@ -20,6 +20,7 @@ import (
 	"github.com/fray-vtt/fray/internal/intake"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/statblock"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -96,14 +97,18 @@ func (s *Server) renderStat(w http.ResponseWriter, r *http.Request, p web.StatBl
 			return
 		}
 	} else {
-		// Posted back after an error: keep every row the GM filled in.
+		// Posted back after an error, or read from a pasted block: keep
+		// every row filled in.
 		for k := range values {
-			if strings.Count(k, ".") == 2 {
-				p.ListRows++
+			if parts := strings.Split(k, "."); len(parts) == 3 {
+				if n, err := strconv.Atoi(parts[1]); err == nil && n < 100 {
+					p.ListRows = max(p.ListRows, n+1)
+				}
 			}
 		}
 	}
 	p.Values = values
+	_, p.CanPaste = rs.(statblock.Parser)
 	if len(stats) > 0 {
 		p.Derived, p.Problem = derived(rs, stats)
 	}

@@ -349,7 +349,7 @@
   // makes HTML elements the drawing does not show.
   function parsePart(old, html) {
     if (old instanceof SVGElement) return parse('<svg>' + html + '</svg>').firstElementChild.firstElementChild;
-    return parse(deferForms(html)).firstElementChild;
+    return parse(html).firstElementChild;
   }
 
   // ---- closed actions' forms, built when needed --------------------------
@@ -358,31 +358,31 @@
   // group of actions, new at every end of turn: a form per action (hidden
   // inputs, selects of targets and weapons, help), each behind a closed
   // <details class="act"> nobody opens. An update's sections and parts
-  // arrive with each such form cut out of the markup before it is parsed
-  // (deferForms): the <details> keeps the form's markup in its data-form
-  // attribute and holds only its summary, and build() makes the form the
-  // moment it is needed — a click on its summary (before the details
-  // opens), a toggle, the keyboard's run, a target or a place picked that
-  // it may offer, an open form or one the user filled carried over an
-  // update (keepBuilt). The page's first render, and a page without this
-  // script, have every form.
+  // bring each such form inert, in a <template> inside its <details>, and
+  // build() makes the form the moment it is needed — a click on its
+  // summary (before the details opens), a toggle, the keyboard's run, a
+  // target or a place picked that it may offer, an open form or one the
+  // user filled carried over an update (keepBuilt). The page's first
+  // render, and a page without this script, have every form.
 
-  const actForm = /<details class="act( [^"]*)?"([^>]*)>(<summary[^>]*>[\s\S]*?<\/summary>)(<form[\s\S]*?<\/form>)<\/details>/g;
-
-  function deferForms(html) {
-    if (!html.includes('<details class="act')) return html;
-    return html.replace(actForm, (_, cls, rest, summary, form) =>
-      '<details class="act' + (cls || '') + '"' + rest + ' data-form="' + form.replace(/&/g, '&amp;').replace(/"/g, '&quot;') + '">' + summary + '</details>');
+  // unbuilt is d's <template> while its form is not built, else null.
+  function unbuilt(d) {
+    return d.querySelector(':scope > template');
   }
 
-  // build makes a closed action's form from its data-form, filled as the
+  // formOf is d's form, built or not (in its template).
+  function formOf(d) {
+    const t = unbuilt(d);
+    return (t ? t.content : d).querySelector('form');
+  }
+
+  // build makes a closed action's form from its template, filled as the
   // page fills every form: the target and the place picked, the pending
   // mark of a command it sent.
   function build(d) {
-    if (!d || !d.hasAttribute('data-form')) return d;
-    const form = d.getAttribute('data-form');
-    d.removeAttribute('data-form');
-    d.append(parse(form));
+    const t = d && unbuilt(d);
+    if (!t) return d;
+    t.replaceWith(t.content);
     const f = d.querySelector('form');
     if (!f) return d;
     if (target) {
@@ -402,12 +402,12 @@
   }
 
   // mayOffer reports whether d's form may offer value in a select marked
-  // attr (data-target, data-place): a built form is looked at; an unbuilt
-  // one by its markup, where a plain value appears as it is written.
+  // attr (data-target, data-place): a built form has such a select; an
+  // unbuilt one the value among its options.
   function mayOffer(d, attr, value) {
-    const form = d.getAttribute('data-form');
-    if (form === null) return !!d.querySelector('select[' + attr + ']');
-    return form.includes(attr + '="true"') && (!/^[\w.,:-]*$/.test(value) || form.includes('value="' + value + '"'));
+    const t = unbuilt(d);
+    if (!t) return !!d.querySelector('select[' + attr + ']');
+    return Array.from(t.content.querySelectorAll('select[' + attr + '] option')).some((o) => o.value === value);
   }
 
   // buildOffering builds every unbuilt action in scope whose form may offer
@@ -415,8 +415,8 @@
   // selects sees them all.
   function buildOffering(scope, attr, value) {
     if (!scope || !value) return;
-    for (const d of scope.querySelectorAll('details.act[data-form]')) {
-      if (mayOffer(d, attr, value)) build(d);
+    for (const d of scope.querySelectorAll('details.act')) {
+      if (unbuilt(d) && mayOffer(d, attr, value)) build(d);
     }
   }
 
@@ -425,8 +425,8 @@
   // focused or waiting for the server's answer. carryOver then copies what
   // the user did; the rest go back to their markup.
   function keepBuilt(old, node) {
-    for (const d of old.querySelectorAll('details.act:not([data-form])')) {
-      if (!d.id) continue;
+    for (const d of old.querySelectorAll('details.act')) {
+      if (!d.id || unbuilt(d)) continue;
       const f = d.querySelector('form');
       const busy = d.open || d.contains(document.activeElement) || (f && f.dataset.pending) ||
         Array.from(d.querySelectorAll('select[id], input[id]')).some(edited);
@@ -439,7 +439,7 @@
   // way of opening it.
   document.addEventListener('click', (e) => {
     const s = e.target instanceof Element ? e.target.closest('summary') : null;
-    if (s && s.parentElement && s.parentElement.matches('details.act[data-form]')) build(s.parentElement);
+    if (s && s.parentElement && s.parentElement.matches('details.act')) build(s.parentElement);
   }, true);
   document.addEventListener('toggle', (e) => {
     if (e.target instanceof HTMLDetailsElement && e.target.open) build(e.target);
@@ -473,7 +473,7 @@
       if (lastHTML[key] === html[key]) continue;
       lastHTML[key] = html[key];
       const old = document.getElementById(key);
-      const node = old && parse(deferForms(html[key])).firstElementChild;
+      const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
       if (key === 'battlefield') window.frayMarkMine(node);
       if (active && active !== document.body && old.contains(active)) {
@@ -572,7 +572,9 @@
           a.replaceWith(b);
         } else if (a.nodeType === Node.ELEMENT_NODE) {
           const renamed = a.id !== b.id;
-          if (a.tagName !== b.tagName || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
+          // A template's content is no child of it (isEqualNode does not
+          // read it): an inert form is always replaced.
+          if (a.tagName !== b.tagName || a.tagName === 'TEMPLATE' || (renamed && !(loose || (a.classList.contains('action-group') && b.classList.contains('action-group'))))) {
             a.replaceWith(b);
           } else if (renamed && a.contains(document.activeElement)) {
             a.replaceWith(b);
@@ -903,6 +905,11 @@
   const tabs = document.getElementById('tabs');
 
   const tabScroll = {}; // each tab's page scroll and the board's pan, kept while another shows
+  // The board's zoom (fitGrid) and what revealAction last brought into view.
+  let zoom = 1;
+  let fitWidth = false; // a phone's "Fit": the grid as wide as the screen
+  let fitSquare = 0; // a desktop's square at zoom 1, px, the base of its zoom
+  let revealed = null; // the acting tokens last brought into view
 
   function showTab(name, remember) {
     const was = root.dataset.tab;
@@ -928,8 +935,10 @@
         }
       }
     }
-    // A list shown again opens at its newest entry.
+    // A list shown again opens at its newest entry; the board, at the
+    // action if a turn started while it was away.
     if (name === 'log' || name === 'chat') toBottom(document.getElementById(name));
+    if (name === 'board' && was !== name) revealAction(false);
     if (remember) {
       try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
     }
@@ -1137,7 +1146,7 @@
     const out = [];
     const add = (d) => { if (d && !out.includes(d)) out.push(d); };
     // An unbuilt form takes a target if its markup has a target select.
-    const takes = (d) => d.hasAttribute('data-form') ? d.getAttribute('data-form').includes('data-target="true"') : !!d.querySelector('select[data-target]');
+    const takes = (d) => !!formOf(d)?.querySelector('select[data-target]');
     for (const d of document.querySelectorAll('#actions details.act[open]')) if (takes(d)) add(d);
     const groups = Array.from(document.querySelectorAll('#actions .action-group[id^="ag-"]:not(#ag-gm)'));
     groups.sort((a, b) => Number(b.classList.contains('acting')) - Number(a.classList.contains('acting')));
@@ -1304,7 +1313,8 @@
   function applyPlace(open) {
     buildOffering(document.getElementById('actions'), 'data-place', place);
     const selects = document.querySelectorAll('#actions select[data-place]');
-    root.classList.toggle('places', selects.length > 0 || !!document.querySelector('#actions details.act[data-form*=\'data-place="true"\']'));
+    root.classList.toggle('places', selects.length > 0 ||
+      Array.from(document.querySelectorAll('#actions details.act > template')).some((t) => t.content.querySelector('select[data-place]')));
     let first = null;
     let offered = false;
     for (const sel of selects) {
@@ -1344,12 +1354,24 @@
       applyPlace(true);
       return;
     }
+    const zb = e.target instanceof Element ? e.target.closest('[data-zoom-by]') : null;
+    if (zb && root.contains(zb)) {
+      zoomBoard(zb.dataset.zoomBy);
+      return;
+    }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
       clearTarget();
       return;
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
     if (close) dismiss(close.closest('.card'));
+    // A folded or shortened card clicked opens whole (and closes again).
+    const card = !close && e.target instanceof Element ? e.target.closest('#cards .card') : null;
+    if (card && (card.classList.contains('folded') || card.classList.contains('compact') || card.classList.contains('whole'))) {
+      card.classList.toggle('whole', !card.classList.contains('whole'));
+      card.classList.remove('compact');
+      fitTray();
+    }
     if (e.target instanceof Element && e.target.closest('#cards-toggle')) setTrayOpen(!tray.classList.contains('open'));
   });
 
@@ -1379,6 +1401,8 @@
   // with every update).
   function prepareBoard() {
     fitGrid();
+    fitZones();
+    revealAction(false);
     const v = boardView();
     if (!v || v.hasAttribute('tabindex')) return;
     v.tabIndex = 0;
@@ -1388,25 +1412,102 @@
     if (cursorLine) v.setAttribute('aria-describedby', 'board-cursor');
   }
 
-  // fitGrid: a wide screen draws the grid to fit its box, unless its
-  // squares would be too small to read or hit; then it pans, at a
-  // readable size, inside the board. (A phone always pans, at the
-  // drawing's own size.)
-  const minSquare = 24;
+  // fitGrid: a wide screen draws the whole grid inside its box (contain),
+  // whatever its size; a phone draws squares a finger can hit and pans.
+  // The board's zoom buttons scale either: "Fit" goes back to the whole
+  // board (a phone's width), + and − scale by a quarter, and the board
+  // pans inside its box once it is larger.
   function fitGrid() {
     const gmap = document.querySelector('#board-view .gmap');
     const svg = gmap && gmap.querySelector('svg.grid-svg');
     if (!svg) return;
     const [w, h] = gridSize(svg);
-    const pan = !root.classList.contains('tabbed') && gmap.clientWidth > 0 &&
-      Math.min(gmap.clientWidth / (w + 0.7), gmap.clientHeight / (h + 0.7)) < minSquare;
-    gmap.classList.toggle('pan', pan);
-    svg.style.width = pan ? Math.ceil((w + 0.7) * minSquare) + 'px' : '';
-    svg.style.height = pan ? Math.ceil((h + 0.7) * minSquare) + 'px' : '';
+    const cw = w + 0.7, ch = h + 0.7;
+    let square = 0; // 0: the stylesheet's own size
+    if (root.classList.contains('tabbed')) {
+      const own = Number(svg.getAttribute('width')) / cw;
+      square = (fitWidth && gmap.clientWidth > 0 ? gmap.clientWidth / cw : own) * zoom;
+    } else if (zoom !== 1 && fitSquare > 0) {
+      square = fitSquare * zoom;
+    }
+    svg.style.width = square ? Math.floor(cw * square) + 'px' : '';
+    svg.style.height = square ? Math.floor(ch * square) + 'px' : '';
+    gmap.classList.toggle('pan', square > 0 && (svg.clientWidth > gmap.clientWidth + 1 || svg.clientHeight > gmap.clientHeight + 1));
+    if (!square && svg.clientWidth > 0) fitSquare = Math.min(svg.clientWidth / cw, svg.clientHeight / ch);
+    const z = document.querySelector('#battlefield .board-zoom');
+    if (z) z.dataset.zoom = square ? String(Math.round(zoom * 100)) : 'fit';
   }
   if ('ResizeObserver' in window) {
     const pane = document.getElementById('pane-board');
-    if (pane) new ResizeObserver(() => fitGrid()).observe(pane);
+    if (pane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(pane);
+  }
+
+  // fitZones draws a crowded zone's tokens smaller (tight), then as discs
+  // alone (tighter), until they fit the zone: a desktop's zone map fits
+  // its pane as a grid does. (A phone stacks its zones; they grow.)
+  function fitZones() {
+    const tabbed = root.classList.contains('tabbed');
+    for (const a of document.querySelectorAll('#board-view .zarea')) {
+      a.classList.remove('tight', 'tighter');
+      if (tabbed) continue;
+      for (const step of ['tight', 'tighter']) {
+        if (a.scrollHeight <= a.clientHeight + 1 && a.scrollWidth <= a.clientWidth + 1) break;
+        a.classList.add(step);
+      }
+    }
+  }
+
+  // zoomBoard follows a zoom button, keeping what was in the middle of the
+  // board in the middle.
+  function zoomBoard(how) {
+    const gmap = document.querySelector('#board-view .gmap');
+    if (!gmap) return;
+    const mx = (gmap.scrollLeft + gmap.clientWidth / 2) / Math.max(1, gmap.scrollWidth);
+    const my = (gmap.scrollTop + gmap.clientHeight / 2) / Math.max(1, gmap.scrollHeight);
+    if (how === 'fit') {
+      zoom = 1;
+      fitWidth = true;
+    } else {
+      zoom = Math.min(4, Math.max(0.25, zoom * (how === 'in' ? 1.25 : 0.8)));
+      if (Math.abs(zoom - 1) < 0.01) zoom = 1;
+    }
+    fitGrid();
+    gmap.scrollTo({ left: mx * gmap.scrollWidth - gmap.clientWidth / 2, top: my * gmap.scrollHeight - gmap.clientHeight / 2, behavior: 'instant' });
+  }
+
+  // revealAction brings the acting token (else the viewer's own) into view
+  // when a turn starts — inside the board's box and, on a phone, the
+  // window — so a zoomed or panning board shows where the action is.
+  // It moves only what scrolls by itself (never the page of a desktop).
+  function revealAction(force) {
+    const v = boardView();
+    if (!v || v.getClientRects().length === 0) return;
+    const shown = (sel) => Array.from(v.querySelectorAll(sel)).filter((e) => e.getClientRects().length > 0);
+    const acting = shown('[data-token].acting');
+    const key = acting.map((e) => e.dataset.token).join(' ');
+    if (!force && key === revealed) return;
+    revealed = key;
+    const el = acting[0] || shown('[data-token].mine')[0];
+    if (el) reveal(el);
+  }
+
+  function reveal(el) {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (!/(auto|scroll)/.test(s.overflowX + ' ' + s.overflowY)) continue;
+      const r = el.getBoundingClientRect();
+      const c = a.getBoundingClientRect();
+      const left = c.left + a.clientLeft, top = c.top + a.clientTop;
+      if (r.left < left || r.right > left + a.clientWidth) a.scrollLeft += r.left + r.width / 2 - (left + a.clientWidth / 2);
+      if (r.top < top || r.bottom > top + a.clientHeight) a.scrollTop += r.top + r.height / 2 - (top + a.clientHeight / 2);
+    }
+    if (!root.classList.contains('tabbed')) return;
+    // A phone's window, above its tabs and the roll cards' toast.
+    const r = el.getBoundingClientRect();
+    const toast = document.getElementById('cards-tray');
+    const bar = Math.min(tabs && !tabs.hidden ? tabs.getBoundingClientRect().top : innerHeight,
+      toast && !toast.hidden && toast.getClientRects().length ? toast.getBoundingClientRect().top : innerHeight);
+    if (r.top < 0 || r.bottom > bar) window.scrollBy({ top: r.top + r.height / 2 - bar / 2, behavior: 'instant' });
   }
 
   function stops() {
@@ -1600,7 +1701,7 @@
 
   function endTurn() {
     const g = actingGroup();
-    if (g) for (const d of g.querySelectorAll('details.act[data-form*="data-ends-turn"]')) build(d);
+    if (g) for (const d of g.querySelectorAll('details.act')) if (unbuilt(d) && formOf(d)?.hasAttribute('data-ends-turn')) build(d);
     const form = g && g.querySelector('form.action[data-ends-turn]');
     if (!form) return false;
     const d = form.closest('details.act');
@@ -1628,12 +1729,14 @@
       if (s) s.focus();
       return true;
     }
-    if (cards && cards.children.length) {
-      for (const c of Array.from(cards.children)) dismiss(c);
-      return true;
-    }
+    // The target before the cards: Escape twice leaves an action's form,
+    // then forgets its target, whatever rolls are on the screen.
     if (target) {
       clearTarget();
+      return true;
+    }
+    if (cards && cards.children.length) {
+      for (const c of Array.from(cards.children)) dismiss(c);
       return true;
     }
     return false;
@@ -1862,15 +1965,13 @@
       timers.delete(old);
       old.remove();
     }
-    // A card too long for the tray drops its modifiers and asides, then
-    // if need be shows its totals only, then only two lines of its words
-    // and its last two totals (the log has every word and die).
+    // A card too long for the tray puts each roll in a line — its dice
+    // and every modifier kept, its headline whole — and the tray scrolls
+    // on below its headline; a card opened whole stays so.
     const last = cards.lastElementChild;
     if (last && !last.classList.contains('leaving')) {
-      last.classList.remove('compact', 'folded', 'tight');
-      for (const step of ['compact', 'folded', 'tight']) {
-        if (over()) last.classList.add(step);
-      }
+      last.classList.remove('compact', 'folded');
+      if (over() && !last.classList.contains('whole')) last.classList.add('compact');
     }
     showNewest();
   }

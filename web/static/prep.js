@@ -146,17 +146,26 @@
     }
     Object.assign(p.rect.style, { left: l - c.left + 'px', top: t - c.top + 'px', width: r - l + 'px', height: b - t + 'px' });
   }
-  // A drawn rectangle opens the "Add a zone" form with the place under its
-  // centre (the map has 12 columns and 8 rows).
+  // A drawn rectangle opens the "Add a zone" form with the place and size
+  // it covers: columns and rows of the zone map's frame (12 columns and
+  // 8 rows until every zone has a place, then the map's own), so the zone
+  // is drawn on the page where it was drawn here.
   function zoneFromRect(p, x, y) {
     const { c, l, r, t, b } = rectBox(p, x, y);
-    const col = Math.min(11, Math.max(0, Math.floor((((l + r) / 2 - c.left) / c.width) * 12)));
-    const row = Math.min(7, Math.max(0, Math.floor((((t + b) / 2 - c.top) / c.height) * 8)));
-    const fx = document.getElementById('zone-x'), fy = document.getElementById('zone-y');
-    if (fx && fy) {
-      fx.value = String(col);
-      fy.value = String(row);
-    }
+    const zmap = canvas().querySelector('.zmap[data-placed="true"]');
+    const cols = zmap ? Number(zmap.dataset.cols) || 12 : 12, rows = zmap ? Number(zmap.dataset.rows) || 8 : 8;
+    const box = zmap ? zmap.getBoundingClientRect() : c;
+    const at = (v, lo, size, n) => Math.min(n - 1, Math.max(0, Math.floor(((v - lo) / size) * n)));
+    const col = at(l + 1, box.left, box.width, cols), row = at(t + 1, box.top, box.height, rows);
+    const col2 = at(r - 1, box.left, box.width, cols), row2 = at(b - 1, box.top, box.height, rows);
+    const set = (id, v) => {
+      const f = document.getElementById(id);
+      if (f) f.value = String(v);
+    };
+    set('zone-x', col);
+    set('zone-y', row);
+    set('zone-w', Math.max(1, col2 - col + 1));
+    set('zone-h', Math.max(1, row2 - row + 1));
     const name = document.getElementById('zone-name');
     if (name) {
       name.scrollIntoView({ block: 'nearest' });
@@ -170,13 +179,80 @@
     const onBoard = !!e.target.closest('#board-preview');
     if (!src && !onBoard) return;
     press = { x: e.clientX, y: e.clientY, src, moved: false, cells: new Map() };
-    if (!src && onBoard && !picked) {
+    if (!src && onBoard && splitting()) {
+      press.split = true;
+    } else if (!src && onBoard && !picked) {
       if (model() === 'zones' && !e.target.closest('[data-area]')) press.draw = true;
       if (model() === 'grid' && cellAt(e.clientX, e.clientY)) press.paint = true;
     }
     if (press.paint) paintAt(e.clientX, e.clientY);
-    if (src || press.draw || press.paint) e.preventDefault();
+    if (src || press.draw || press.paint || press.split) e.preventDefault();
   });
+
+  // Splitting a zone along a drawn line: with "Draw a split line"
+  // pressed, a stroke across a zone fills the split form — the zone under
+  // the stroke's middle, a line down or across the map as the stroke
+  // mostly runs, at the nearest column or row boundary — and sends it.
+  const splitting = () => {
+    const b = document.getElementById('split-draw');
+    return !!b && b.getAttribute('aria-pressed') === 'true';
+  };
+  document.addEventListener('click', (e) => {
+    const b = e.target.closest('#split-draw');
+    if (!b) return;
+    b.setAttribute('aria-pressed', splitting() ? 'false' : 'true');
+    if (canvas()) canvas().classList.toggle('splitting', splitting());
+  });
+  function drawLine(p, x, y) {
+    const c = canvas().getBoundingClientRect();
+    if (!p.line) {
+      p.line = document.createElement('div');
+      p.line.className = 'split-line';
+      canvas().appendChild(p.line);
+    }
+    const len = Math.hypot(x - p.x, y - p.y), angle = Math.atan2(y - p.y, x - p.x);
+    Object.assign(p.line.style, { left: p.x - c.left + 'px', top: p.y - c.top + 'px', width: len + 'px',
+      transform: 'rotate(' + angle + 'rad)' });
+  }
+  function splitFromLine(p, x, y) {
+    if (p.line) p.line.remove();
+    const zmap = canvas().querySelector('.zmap');
+    if (!zmap) return;
+    const mx = (p.x + x) / 2, my = (p.y + y) / 2;
+    const area = document.elementsFromPoint(mx, my).map((el) => el.closest && el.closest('#board-preview [data-area]')).find(Boolean);
+    if (!area) return;
+    const box = zmap.getBoundingClientRect();
+    const cols = Number(zmap.dataset.cols) || 12, rows = Number(zmap.dataset.rows) || 8;
+    const down = Math.abs(x - p.x) < Math.abs(y - p.y);
+    const at = down ? Math.round(((mx - box.left) / box.width) * cols) : Math.round(((my - box.top) / box.height) * rows);
+    const set = (id, v) => {
+      const f = document.getElementById(id);
+      if (f) f.value = String(v);
+    };
+    set('split-zone', area.dataset.area);
+    set('split-axis', down ? 'col' : 'row');
+    set('split-at', at);
+    const form = document.getElementById('split-form');
+    if (form) form.requestSubmit();
+  }
+
+  // A map file dropped on the import form or on the board is imported.
+  function mapDrop(e) {
+    const form = document.getElementById('map-form'), input = document.getElementById('map-file');
+    if (!form || !input || !e.dataTransfer || !e.dataTransfer.files.length) return;
+    if (!e.target.closest('#map-drop, #board-preview')) return;
+    e.preventDefault();
+    input.files = e.dataTransfer.files;
+    form.requestSubmit();
+  }
+  document.addEventListener('dragover', (e) => {
+    if (e.dataTransfer && [...e.dataTransfer.types].includes('Files') && e.target.closest && e.target.closest('#map-drop, #board-preview')) {
+      e.preventDefault();
+      const d = document.getElementById('map-drop');
+      if (d) d.classList.add('over');
+    }
+  });
+  document.addEventListener('drop', mapDrop);
 
   function paintAt(x, y) {
     const c = cellAt(x, y);
@@ -201,6 +277,8 @@
       move(press.ghost, e.clientX, e.clientY);
     } else if (press.draw) {
       drawRect(press, e.clientX, e.clientY);
+    } else if (press.split) {
+      drawLine(press, e.clientX, e.clientY);
     } else if (press.paint) {
       paintAt(e.clientX, e.clientY);
     }
@@ -220,6 +298,11 @@
     }
     if (p.draw) {
       if (p.moved) zoneFromRect(p, e.clientX, e.clientY);
+      return;
+    }
+    if (p.split) {
+      if (p.moved) splitFromLine(p, e.clientX, e.clientY);
+      else if (p.line) p.line.remove();
       return;
     }
     const t = target(e.clientX, e.clientY);
@@ -449,4 +532,33 @@
   // counts. (After the swap, not the settle: a key pressed in between
   // must find the new board ready.)
   document.body.addEventListener('htmx:afterSwap', redraw);
+
+  // The page stays where the GM works across every edit: the editor
+  // swapped in anew is as tall as the old until its pictures have loaded
+  // (a shorter page would pull the window up), and the window goes back
+  // to where it was, whatever the swap focused or scrolled.
+  // The tray's side too: chips dropped next join the side it says.
+  let kept = null;
+  let traySide = '';
+  document.body.addEventListener('htmx:beforeSwap', () => {
+    traySide = value('tray-side') || traySide;
+    if (!kept) kept = { y: window.scrollY };
+    document.body.style.minHeight = document.documentElement.scrollHeight + 'px';
+  });
+  document.body.addEventListener('htmx:afterSwap', () => {
+    const side = document.getElementById('tray-side');
+    if (side && traySide && Array.from(side.options).some((o) => o.value === traySide)) side.value = traySide;
+  });
+  document.body.addEventListener('htmx:afterSettle', () => {
+    if (!kept) return;
+    const y = kept.y;
+    kept = null;
+    window.scrollTo({ top: y, behavior: 'instant' });
+    const waiting = Array.from(document.images).filter((i) => !i.complete)
+      .map((i) => new Promise((done) => { i.addEventListener('load', done, { once: true }); i.addEventListener('error', done, { once: true }); }));
+    Promise.all(waiting).then(() => {
+      document.body.style.minHeight = '';
+      if (Math.abs(window.scrollY - y) > 1 && !kept) window.scrollTo({ top: y, behavior: 'instant' });
+    });
+  });
 })();

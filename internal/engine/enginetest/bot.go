@@ -55,6 +55,12 @@ type Bot struct {
 	// entropy a page contributes to the dice; the GM plays the rest. (The
 	// engine leaves the GM's entropy out.)
 	Players bool
+	// Words, when set, sends every command the bot picks (but the reveal
+	// of a sealed answer, which a page sends by itself) as words: given
+	// the issuer's view and the command, it returns the command those
+	// words were read as (package say), or their refusal, which counts
+	// as one.
+	Words func(v engine.View, c engine.Command) (engine.Command, error)
 }
 
 // Played is what a Bot's fight left.
@@ -101,9 +107,18 @@ func (b Bot) Play(t testing.TB, rs engine.Ruleset, setup engine.Setup, seed uint
 	p.Log = append(p.Log, events...)
 	refused := 0
 	for i := 0; i < maxCommands && st.Core().Status == engine.StatusRunning; i++ {
-		c, what, viewer, ok := b.next(pick, rs, st, kept)
+		c, what, viewer, ok, unsaid := b.next(pick, rs, st, kept)
 		if !ok {
 			t.Fatalf("nothing offered (round %d, acting %v, phase %q)", st.Core().Round, st.Core().Acting, st.Core().Label)
+		}
+		if unsaid != nil {
+			refused++
+			p.Done["refused:"+what]++
+			p.Refusals[what+": words: "+fray.ErrorMessage(unsaid)]++
+			if b.MaxRefusals > 0 && refused > b.MaxRefusals {
+				t.Fatalf("too many refusals; the last: %s: %v", what, unsaid)
+			}
+			continue
 		}
 		private, err := engine.Copy(st)
 		if err != nil {
@@ -179,7 +194,7 @@ type keptAnswer struct {
 // reveals a sealed answer it committed to as soon as it may; otherwise it
 // picks from the GM's view, and, with Players, plays a player character's
 // action or answer from its player's view instead.
-func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[string]keptAnswer) (engine.Command, string, engine.Viewer, bool) {
+func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[string]keptAnswer) (_ engine.Command, _ string, _ engine.Viewer, _ bool, unsaid error) {
 	gm := engine.GMViewer()
 	v := engine.Project(rs, st, gm)
 	for _, c := range v.Committed {
@@ -189,7 +204,7 @@ func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[
 				args["values"] = k.values
 			}
 			delete(kept, c.Decision)
-			return b.withEntropy(pick, engine.NewCommand(engine.KindUnseal, "", args), k.viewer), "unseal", k.viewer, true
+			return b.withEntropy(pick, engine.NewCommand(engine.KindUnseal, "", args), k.viewer), "unseal", k.viewer, true, nil
 		}
 	}
 	var actions []engine.Action
@@ -210,6 +225,16 @@ func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[
 		if len(d.Fields) > 0 {
 			args["values"] = Values(pick, d.Fields, b.Texts...)
 		}
+		if b.Words != nil {
+			said, err := b.Words(engine.Project(rs, st, who), engine.NewCommand(engine.KindAnswer, "", args))
+			if err != nil {
+				return engine.Command{}, "answer:" + d.Kind, who, true, err
+			}
+			args = map[string]any{}
+			if err := json.Unmarshal(said.Args, &args); err != nil {
+				panic(err)
+			}
+		}
 		if d.Sealed {
 			k := keptAnswer{viewer: who, choice: args["choice"].(string), nonce: hexOf(pick, 16)}
 			if vs, ok := args["values"].(map[string]any); ok {
@@ -226,14 +251,15 @@ func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[
 			kept[d.ID] = k
 			args = map[string]any{"decision": d.ID, "commitment": commitment}
 		}
-		return b.withEntropy(pick, engine.NewCommand(engine.KindAnswer, "", args), who), "answer:" + d.Kind, who, true
+		return b.withEntropy(pick, engine.NewCommand(engine.KindAnswer, "", args), who), "answer:" + d.Kind, who, true, nil
 	}
 	i := Weighted(pick, weights)
 	if i < 0 {
-		return engine.Command{}, "", gm, false
+		return engine.Command{}, "", gm, false, nil
 	}
 	a := actions[i]
 	who := b.playerOf(st, a.Actor, gm)
+	seen := v
 	if !who.GM {
 		// The player's own view offers the action, or the GM plays it.
 		pv := engine.Project(rs, st, who)
@@ -241,14 +267,22 @@ func (b Bot) next(pick *rand.Rand, rs engine.Ruleset, st engine.State, kept map[
 		if j < 0 {
 			who = gm
 		} else {
-			a = pv.Actions[j]
+			a, seen = pv.Actions[j], pv
 		}
 	}
 	fields := Values(pick, a.Fields, b.Texts...)
 	for k, v := range b.Fixed[a.Kind] {
 		fields[k] = v
 	}
-	return b.withEntropy(pick, engine.NewCommand(a.Kind, a.Actor, fields), who), a.Kind, who, true
+	c := engine.NewCommand(a.Kind, a.Actor, fields)
+	if b.Words != nil {
+		said, err := b.Words(seen, c)
+		if err != nil {
+			return engine.Command{}, a.Kind, who, true, err
+		}
+		c = said
+	}
+	return b.withEntropy(pick, c, who), a.Kind, who, true, nil
 }
 
 // playerOf is who plays combatant id: its player, with Players and when

@@ -8,7 +8,7 @@
 // rules: the sheet in stats.go, tests and the automatic results of the
 // black die in test.go, attacks (Strike and Guard, Grapple and Defense,
 // Find Weakness, armour) in attack.go, wounds, Disarm and Immobilize in
-// wounds.go and disarm.go, stances and the exchange in exchange.go, the two
+// wounds.go and blows.go, stances and the exchange in exchange.go, the two
 // distances and maneuvering in distances.go and maneuver.go, what fighters
 // who are not engaged do in approach.go, the cinematic option in
 // cinematic.go, GM commands in gm.go, pending work in flow.go and the

@@ -22,7 +22,7 @@ import (
 //     opportunity (d20).
 //   - Charge: reaching a target with exactly your speed (give or take the
 //     tolerance), standing, in a straight line; the full round: +2 to hit
-//     and −2 Defense until your next turn (charge.go's attack).
+//     and −2 Defense until your next turn (attack.go's charge).
 //   - Jump: 10 ft of movement and a Jump check to clear a pit, an obstacle
 //     or a foe, landing beyond it; failing, you fall prone where you stand.
 //   - 5-ft step (d20): one square, free, provoking nothing, if the fighter

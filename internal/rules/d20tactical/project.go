@@ -178,7 +178,8 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 // editor is the battlefield editor: a grid of 5-ft squares whose squares
 // take walls, pits, obstacles, materials and difficult terrain, and whose
 // combatants start in a posture, perhaps surprised.
-var editor = board.Editor{Model: board.Grid, Area: cellProps, Start: startProps, MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "5 ft"}
+var editor = board.Editor{Model: board.Grid, Area: cellProps, Start: startProps, MaxWidth: MaxWidth, MaxHeight: MaxHeight, Scale: "5 ft",
+	Wall: board.Props{"wall": true}}
 
 // sheetSections is the rest of a fighter's stat block: saves and speed, what its
 // turn has left, and its weapons as they stand.

@@ -321,12 +321,12 @@ func project(st *State, v engine.Viewer) *board.Board {
 		}
 		l.Gaps = append(l.Gaps, board.SideGap{A: gp.A, B: gp.B, Rung: rungOf(gp.Moves), Note: note})
 	}
-	b.Ladder = l
 	for _, p := range st.Melee {
 		if engine.Visible(st, v, p.A) && engine.Visible(st, v, p.B) {
-			b.Notes = append(b.Notes, fmt.Sprintf("In melee: %s and %s", st.NameOf(p.A), st.NameOf(p.B)))
+			l.Engaged = append(l.Engaged, board.Engagement{A: p.A, B: p.B, Distance: "melee"})
 		}
 	}
+	b.Ladder = l
 	for _, t := range st.Traps {
 		if st.trapKnown(t, v) {
 			b.Notes = append(b.Notes, fmt.Sprintf("A %s lies before %s's line", t.name(), st.sideName(t.Side)))
@@ -351,6 +351,7 @@ var editor = func() board.Editor {
 	}
 	return board.Editor{
 		Model:  board.Grid,
+		Wall:   board.Props{"terrain": TerrainWall},
 		Models: []board.Option{{Value: board.Grid, Label: "2 m squares"}, {Value: board.Ladder, Label: "Distance categories"}},
 		Area: []board.Field{
 			{Name: "terrain", Label: "Terrain", Type: board.FieldSelect, Default: "open", Options: []board.Option{

@@ -7,7 +7,7 @@
 // armour segments, on a 2 m grid or on distance categories.
 //
 // Files follow the seed: the sheet in stats.go and fighter.go, success
-// tests in successtest.go, who rolls in opposed.go, initiative and the
+// tests and who rolls an opposed one in successtest.go, initiative and the
 // turn cycle in initiative.go and turn.go, positions in grid.go and
 // ladder.go, movement actions in movement.go, attacks in attack.go,
 // damage, pain and dying in damage.go, free attacks in freeattack.go,

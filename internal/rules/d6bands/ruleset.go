@@ -12,7 +12,7 @@
 // initiative and turns in turn.go, GM commands in gm.go, pending decisions
 // and steps in flow.go, and every interpretation as an option in
 // options.go. What players may do now is in actions.go, what each viewer
-// sees in project.go and board.go (the map for the page and the prep
+// sees in board.go (the map for the page and the prep
 // editor), the stat editor in schema.go, what outlives a fight in
 // carry.go, and how events change the state in apply.go. The GM's guide is
 // docs/rules/d6-bands.md.

@@ -23,7 +23,9 @@ const (
 
 // editor is the battlefield editor: zones with a cover level and the
 // cover's Armour.
-var editor = board.Editor{Model: board.Zones, Area: []board.Field{
+// A zone spans 6 squares of a battlemap: a range of 6" (a square is an
+// inch) is one zone (see ranges.go).
+var editor = board.Editor{Model: board.Zones, ZoneSpan: 6, Area: []board.Field{
 	{Name: PropCover, Label: "Cover", Type: board.FieldSelect, Default: "", Options: []board.Option{
 		{Value: "", Label: "None"}, {Value: "light", Label: "Light"}, {Value: "medium", Label: "Medium"},
 		{Value: "heavy", Label: "Heavy"}, {Value: "near-total", Label: "Near-total"},
@@ -86,7 +88,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 		}
 		a.Features = features
 		if z.X != nil && z.Y != nil {
-			a.X, a.Y = z.X, z.Y
+			a.X, a.Y, a.W, a.H = z.X, z.Y, z.W, z.H
 		}
 		zm.Areas = append(zm.Areas, a)
 		for _, n := range z.Adjacent {

@@ -37,6 +37,9 @@ type Zone struct {
 	// X and Y place the zone on the page's map, when the setup says.
 	X *int `json:"x,omitempty"`
 	Y *int `json:"y,omitempty"`
+	// W and H are the columns and rows it spans there (0: one).
+	W int `json:"w,omitempty"`
+	H int `json:"h,omitempty"`
 }
 
 // Melee is one group of fighters engaged with each other in a zone.
@@ -234,7 +237,10 @@ func parseBattlefield(raw json.RawMessage) ([]Zone, []board.GroupSetup, error) {
 		if (zs.X == nil) != (zs.Y == nil) || (zs.X != nil && (*zs.X < 0 || *zs.X > 11 || *zs.Y < 0 || *zs.Y > 11)) {
 			return nil, nil, bad("zone %s: x and y go together, each 0–11", zs.ID)
 		}
-		z.X, z.Y = zs.X, zs.Y
+		if err := board.CheckSpan(zs); err != nil {
+			return nil, nil, bad("%v", err)
+		}
+		z.X, z.Y, z.W, z.H = zs.X, zs.Y, zs.W, zs.H
 		zones[i] = z
 	}
 	link := func(a, b int) {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/testdb"
+	"github.com/fray-vtt/fray/internal/uvtt/uvtttest"
+)
+
+// TestBrowserMapImport: the GM imports a battlemap (the house: a west
+// room, a north-east and a south-east room, with its picture) into a
+// draft from the editor, splits the west room along a line drawn on the
+// board, merges the two east rooms (undoing and redoing the merge), sees
+// the range table, and creates the encounter; a player, on a desktop and
+// on a phone, sees the three zones drawn over the picture where those
+// rooms are on it.
+func TestBrowserMapImport(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	gmUser, playerUser := srv.signup("cartographer"), srv.signup("player-one")
+	var camp struct{ ID string }
+	srv.withUser(gmUser).do("POST", "/api/campaigns", map[string]string{"name": "Maps"}, &camp)
+	srv.join(gmUser, camp.ID, playerUser)
+	ex, err := prep.ExampleNamed("sw-zones-goblin-ford")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := srv.upload(gmUser, "/campaigns/"+camp.ID+"/drafts/import", ex.Data)
+	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
+		t.Fatalf("draft: %d %s", imp.code, imp.body)
+	}
+	house := uvtttest.House()
+	house.Image = scenePNG(t, 700, 420)
+
+	gm := tab(t, browserSized(t, 1440, 900))
+	login(t, gm, srv.URL, gmUser.Name)
+	areas := func(n int) chromedp.Action {
+		return waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, n))
+	}
+	// The file dropped on the board, as a GM drags it from their files.
+	drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
+		document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
+	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
+			return err
+		}), areas(3))
+	var notice string
+	steps(t, gm, chromedp.Evaluate(`(document.querySelector('.flash, .notice, [role=status]') || {}).textContent || ''`, &notice))
+	if !strings.Contains(notice, "3 zones, 2 links") {
+		t.Errorf("after the import the page says %q", notice)
+	}
+	steps(t, gm, chromedp.Evaluate(`document.getElementById('draft-board').scrollIntoView()`, nil))
+	keepScreenshot(gm, "mapimport-editor")
+
+	// The west room split along a line drawn down its middle.
+	steps(t, gm, chromedp.Click(`#split-draw`, chromedp.ByQuery))
+	var box []float64
+	steps(t, gm, chromedp.Evaluate(`(() => { document.querySelector('#board-preview').scrollIntoView({ block: 'center' }); const r = document.querySelector('#board-preview [data-area="room-1"]').getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })()`, &box))
+	x := box[0] + box[2]*0.5
+	steps(t, gm, drag(x, box[1]+box[3]*0.1, x+2, box[1]+box[3]*0.9), areas(4))
+	var names []string
+	steps(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#board-preview [data-area] .zname')].map(n => n.textContent.trim())`, &names))
+	if strings.Join(names, "|") != "Room 1 (west)|Room 1 (east)|Room 2|Room 3" {
+		t.Fatalf("after the split the zones are %q", names)
+	}
+	// The two east rooms merged; undone; done again.
+	steps(t, gm, setValue("merge-a", "room-2"), setValue("merge-b", "room-3"), chromedp.Click(`#merge`, chromedp.ByQuery), areas(3),
+		chromedp.Click(`#undo`, chromedp.ByQuery), areas(4),
+		setValue("merge-a", "room-2"), setValue("merge-b", "room-3"), chromedp.Click(`#merge`, chromedp.ByQuery), areas(3))
+	var ranges []string
+	steps(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#zone-ranges tbody tr')].map(r => r.textContent.replace(/\s+/g, ' ').trim())`, &ranges))
+	if len(ranges) != 3 {
+		t.Errorf("range table %q", ranges)
+	}
+	steps(t, gm, chromedp.Evaluate(`document.getElementById('draft-board').scrollIntoView()`, nil))
+	keepScreenshot(gm, "mapimport-fixed")
+	steps(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+	var encURL string
+	steps(t, gm, chromedp.Location(&encURL))
+	steps(t, gm, waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
+		chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"))
+
+	// Where each zone must lie over the picture, as fractions of it
+	// (left, top, right, bottom): the west room is squares 0–5 of 10
+	// across, cut in two; the east rooms squares 5–10; all 6 rows deep.
+	// Zones sit on the page's columns, so allow half a column (1/24).
+	want := map[string][4]float64{"room-1": {0, 0, 0.25, 1}, "room-1-east": {0.25, 0, 0.5, 1}, "room-2": {0.5, 0, 1, 1}}
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1440, 900}, {"phone", 390, 844}} {
+		p := tab(t, browserSized(t, size.w, size.h))
+		login(t, p, srv.URL, playerUser.Name)
+		steps(t, p, chromedp.Navigate(encURL), waitJS(`document.querySelector('#conn').dataset.state === 'live'`))
+		if size.name == "phone" {
+			steps(t, p, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`))
+		}
+		steps(t, p, waitJS(`document.querySelectorAll('.zmap [data-area]').length === 3 && !!document.getElementById('map-img')`), settled())
+		var got map[string][]float64
+		steps(t, p, chromedp.Evaluate(`(() => { const m = document.getElementById('map-img').getBoundingClientRect(); const out = {};
+			for (const a of document.querySelectorAll('.zmap [data-area]')) { const r = a.getBoundingClientRect();
+				out[a.dataset.area] = [(r.left - m.left) / m.width, (r.top - m.top) / m.height, (r.right - m.left) / m.width, (r.bottom - m.top) / m.height, m.width, m.height]; }
+			return out; })()`, &got))
+		keepScreenshot(p, "mapimport-player-"+size.name)
+		for id, w := range want {
+			g, ok := got[id]
+			if !ok {
+				t.Errorf("%s: no zone %s on the player's board (%v)", size.name, id, got)
+				continue
+			}
+			if g[4] < 100 || g[5] < 50 {
+				t.Errorf("%s: the picture is drawn %.0f × %.0f px", size.name, g[4], g[5])
+			}
+			for i := range 4 {
+				if d := g[i] - w[i]; d < -1.0/24 || d > 1.0/24 {
+					t.Errorf("%s: zone %s lies at %.3f of the picture on side %d, want %.3f (all: %.3f)", size.name, id, g[i], i, w[i], g[:4])
+				}
+			}
+		}
+	}
+}
