@@ -3,7 +3,10 @@ package web
 import (
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/fray-vtt/fray/examples"
 )
 
 // Campaign roles, as CampaignSummary.Role and MemberRow.Role carry them.
@@ -70,7 +73,14 @@ type ExampleOption struct {
 	Name, Label                        string
 	Ruleset, RulesetTitle, Description string
 	Model                              string
+	// Length is how long its fight runs by the engine's own odds, "≈ 7
+	// rounds, about 25 minutes at 2 players" (empty when not measured).
+	Length string
 }
+
+// examplesFights is how many fights of each example its length is the
+// median of.
+var examplesFights = strconv.Itoa(examples.LengthFights)
 
 // exampleGroup is the examples of one ruleset.
 type exampleGroup struct {
@@ -104,12 +114,16 @@ func exampleGroups(exs []ExampleOption) []exampleGroup {
 }
 
 // exampleLabel is an example's name, with its battlefield's model when
-// its ruleset offers more than one.
+// its ruleset offers more than one, and how long its fight runs.
 func exampleLabel(g exampleGroup, e ExampleOption) string {
+	label := e.Label
 	if len(g.Models) > 1 && modelWords(e.Model) != "" {
-		return e.Label + " (" + modelWords(e.Model) + ")"
+		label += " (" + modelWords(e.Model) + ")"
 	}
-	return e.Label
+	if e.Length != "" {
+		label += " — " + e.Length
+	}
+	return label
 }
 
 // JoinProps is the data of an invite link's page. Error (an expired or

@@ -434,7 +434,8 @@ func gmCampaign() CampaignProps {
 			{ID: "bruno", Name: "Bruno"},
 		},
 		Examples: []ExampleOption{
-			{Name: "sw-zones-goblin-ford", Label: "Goblin Ford", Ruleset: "sw-zones", RulesetTitle: "Zones game", Description: "Fights in zones.", Model: "zones"},
+			{Name: "sw-zones-goblin-ford", Label: "Goblin Ford", Ruleset: "sw-zones", RulesetTitle: "Zones game", Description: "Fights in zones.", Model: "zones",
+				Length: "≈ 7 rounds, about 25 minutes at 2 players"},
 			{Name: "sw-zones-dusty-gulch", Label: "Dusty Gulch", Ruleset: "sw-zones", RulesetTitle: "Zones game", Description: "Fights in zones.", Model: "zones"},
 			{Name: "d20-under-crypt", Label: "Crypt", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "grid"},
 			{Name: "d20-under-road", Label: "Road", Ruleset: "d20-under", RulesetTitle: "Under game", Description: "Rolls under.", Model: "ladder"},
@@ -466,9 +467,13 @@ func TestCampaignGM(t *testing.T) {
 	}
 	// Grouped by ruleset, the model named where a ruleset has several; each
 	// ruleset said in a line with its position models.
-	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford", "sw-zones-dusty-gulch=Dusty Gulch",
+	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford — ≈ 7 rounds, about 25 minutes at 2 players", "sw-zones-dusty-gulch=Dusty Gulch",
 		"d20-under-crypt=Crypt (a grid of squares)", "d20-under-road=Road (distance categories between sides)"}) {
 		t.Errorf("examples %v", opts)
+	}
+	// How the minutes are estimated is said beside the picker.
+	if got := text(byID(doc, "example-length-help")); !strings.Contains(got, "seconds for each player character's turn") {
+		t.Errorf("the picker does not say how its minutes are estimated: %q", got)
 	}
 	var groups []string
 	for _, g := range findAll(sel, tag("optgroup")) {

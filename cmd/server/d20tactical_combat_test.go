@@ -23,7 +23,7 @@ import (
 // through the HTTP API, must replay from the stored initial state to the
 // stored final state and project to the view the server gives the GM.
 func TestD20TacticalFullCombat(t *testing.T) {
-	f := startFight(t, "20261204", "d20-tactical-warehouse-raid", "raid", "reyes", "okafor")
+	f := startFight(t, "1", "d20-tactical-warehouse-raid", "raid", "reyes", "okafor")
 	// Before the start nothing but the GM's start is possible.
 	if r := f.plWS.command("early", map[string]any{"kind": d20tactical.CmdEndTurn, "actor": "reyes"}); r.Type != "error" {
 		t.Fatalf("a command before the start: %+v", r)

@@ -21,7 +21,7 @@ import (
 // stored initial state to the stored final state and project to the view
 // the server gives the GM.
 func TestD6BandsFullCombat(t *testing.T) {
-	f := startFight(t, "2", "d6-bands-lantern-market", "market", "mira", "sten")
+	f := startFight(t, "1", "d6-bands-lantern-market", "market", "mira", "sten")
 	if r := f.gmWS.command("start", map[string]any{"kind": "start"}); r.Type != "ack" {
 		t.Fatalf("start: %+v", r)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -107,13 +109,28 @@ func TestDraftOdds(t *testing.T) {
 		t.Fatalf("finished: %+v", s)
 	}
 	section := srv.prepReq(tb.gm, "GET", draft+"/odds", "", nil)
-	for _, want := range []string{`id="odds"`, `id="odds-sides"`, "95 % interval", "over 20 fights", `id="simulate"`} {
+	length := html.EscapeString(s.Result.Length.String())
+	for _, want := range []string{`id="odds"`, `id="odds-sides"`, "95 % interval", "over 20 fights", `id="simulate"`,
+		length, "seconds for each player character&#39;s turn"} {
 		if !strings.Contains(string(section.body), want) {
 			t.Errorf("the section lacks %q:\n%s", want, section.body)
 		}
 	}
 	if strings.Contains(string(section.body), "data-active") {
 		t.Error("a finished simulation keeps polling")
+	}
+	// The example picker shows each shipped example's length, the
+	// figure TestExampleLengths holds to the engine's own odds.
+	campaign := string(srv.prepReq(tb.gm, "GET", "/campaigns/"+tb.campaign, "", nil).body)
+	exs, err := examples.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ex := range exs {
+		want := html.EscapeString(simulate.LengthOf(ex.Rounds, ex.Players, ex.Others).String())
+		if ex.Rounds == 0 || !strings.Contains(campaign, want) {
+			t.Errorf("the example picker does not show %s's length %q", ex.Name, want)
+		}
 	}
 	page := srv.prepReq(tb.gm, "GET", draft, "", nil)
 	if !strings.Contains(string(page.body), `id="odds-sides"`) {
@@ -239,6 +256,16 @@ axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 		t.Errorf("rates broken over two lines: %q", broken)
 	}
 	keepSection(phone, "odds-phone")
+
+	// The example picker, with each example's length, fits a phone too.
+	steps(t, phone, chromedp.Navigate(srv.URL+"/campaigns/"+tb.campaign), chromedp.WaitVisible(`#example-select`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('#example-form, #example-form *')].filter(e =>
+  e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className)`, &overflow))
+	if len(overflow) > 0 {
+		t.Errorf("the example picker is wider than the phone's screen: %v", overflow)
+	}
+	steps(t, phone, chromedp.Evaluate(`document.getElementById('example-form').scrollIntoView()`, nil))
+	keepScreenshot(phone, "campaign-examples-phone")
 }
 
 // keepSection saves a picture of the odds section, as keepScreenshot

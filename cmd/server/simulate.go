@@ -84,7 +84,8 @@ func printOdds(out io.Writer, r simulate.Result) {
 	}
 	fmt.Fprintf(w, "undecided\t%d\n", r.Undecided)
 	w.Flush()
-	fmt.Fprintf(out, "\nMedian length: %s rounds (a fight still on after %d rounds is undecided).\n\n", trim(r.Rounds), r.MaxRounds)
+	fmt.Fprintf(out, "\nMedian length: %s rounds (a fight still on after %d rounds is undecided): %s.\n%s\n\n",
+		trim(r.Rounds), r.MaxRounds, r.Length, simulate.LengthHow())
 	w = tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "combatant\tside\tfalls")
 	sides := map[string]string{}

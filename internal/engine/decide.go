@@ -356,8 +356,11 @@ func decideGM(tx *Tx, cmd Command) error {
 			return err
 		}
 		c := b.Combatant(args.Combatant)
-		if c == nil || !c.Hidden {
+		if c == nil {
 			return fray.Errorf(fray.EILLEGAL, "no hidden combatant %q", args.Combatant)
+		}
+		if !c.Hidden {
+			return fray.Errorf(fray.EILLEGAL, "%s is not hidden: everyone sees them already", c.Name)
 		}
 		ev := NewEvent(KindRevealed, "", c.Name+" is revealed.", Revealed{Combatant: c.ID})
 		return tx.Emit(ev.With(c.ID))

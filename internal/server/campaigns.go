@@ -14,6 +14,7 @@ import (
 	"github.com/fray-vtt/fray/internal/foundry"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/sheet"
+	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/web"
 )
@@ -116,6 +117,9 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 // what the ruleset is like and the position model its battlefield uses.
 func (s *Server) exampleOption(ex prep.Example) web.ExampleOption {
 	o := web.ExampleOption{Name: ex.Name, Label: ex.Title, Ruleset: ex.Ruleset, Model: ex.Model}
+	if ex.Rounds > 0 {
+		o.Length = simulate.LengthOf(ex.Rounds, ex.Players, ex.Others).String()
+	}
 	if rs, err := s.Rulesets.Get(ex.Ruleset); err == nil {
 		o.RulesetTitle = rs.Title()
 		if d, ok := rs.(engine.Describer); ok {

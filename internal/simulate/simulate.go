@@ -73,7 +73,9 @@ type Result struct {
 	Undecided int `json:"undecided"`
 	MaxRounds int `json:"maxRounds"`
 	// Rounds is the median number of rounds of every fight.
-	Rounds     float64      `json:"rounds"`
+	Rounds float64 `json:"rounds"`
+	// Length is how long that takes at the table (see LengthOf).
+	Length     Length       `json:"length"`
 	Sides      []SideOdds   `json:"sides"`
 	Combatants []Casualties `json:"combatants"`
 }

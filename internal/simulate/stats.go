@@ -47,9 +47,14 @@ func (t *tally) result() Result {
 		r.Sides = append(r.Sides, SideOdds{ID: side.ID, Name: side.Name, Wins: w, Rate: rate(w, n), Low: low, High: high,
 			Rounds: Median(won[side.ID])})
 	}
+	players := 0
 	for _, c := range b.Combatants {
+		if c.PC {
+			players++
+		}
 		r.Combatants = append(r.Combatants, Casualties{ID: c.ID, Name: c.Name, Side: c.Side, Fell: fell[c.ID], Rate: rate(fell[c.ID], n)})
 	}
+	r.Length = LengthOf(r.Rounds, players, len(b.Combatants)-players)
 	return r
 }
 

@@ -114,17 +114,13 @@ func runManeuver(tx *Tx, p pairStep) error {
 	case 2:
 		def, reading = HurtBoth, "both took a wound"
 	}
-	options := []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
-		{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}
-	for i := range options {
-		if options[i].Value == def {
-			options[i].Label += " (by the dice)"
-		}
-	}
+	// The answers keep their plain names (a spoken answer says them); the
+	// page marks the default, and the question says whose reading it is.
 	return tx.AskWith(engine.Decision{For: engine.GM, Kind: DecHurt, Default: def,
 		Prompt: fmt.Sprintf("After the exchange between %s and %s: who was hurt or (very) distracted? By the dice %s — confirm, or change it if someone was distracted.",
 			st.NameOf(p.A), st.NameOf(p.B), reading),
-		Options: options}, hurtCtx(p))
+		Options: []engine.Choice{{Value: HurtNone, Label: "Neither"}, {Value: p.A, Label: st.NameOf(p.A)},
+			{Value: p.B, Label: st.NameOf(p.B)}, {Value: HurtBoth, Label: "Both"}}}, hurtCtx(p))
 }
 
 func answerHurt(tx *Tx, c hurtCtx, ans engine.Answered) error {

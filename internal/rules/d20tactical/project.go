@@ -133,7 +133,9 @@ func conditions(st *State, f *Fighter, full bool) []board.Condition {
 	case "stable":
 		add("stable", "Stable", "unconscious", "Unconscious below 0 hit points, no longer bleeding.")
 	case "disabled":
-		add("disabled", "Disabled", "wounded", "0 hit points: one move or standard action a turn; a standard action costs a hit point.")
+		// Its id is not the plain word: "disabled" is a page's and an
+		// account's too.
+		add("zero-hp", "Disabled", "wounded", "0 hit points: one move or standard action a turn; a standard action costs a hit point.")
 	}
 	if f.FlatFooted {
 		add("flat-footed", "Flat-footed", "unaware", "No Dexterity bonus to Defense, no attacks of opportunity until its first turn.")
