@@ -3,6 +3,7 @@ package d20tactical
 import (
 	"cmp"
 	"fmt"
+	"github.com/fray-vtt/fray/internal/board"
 	"slices"
 	"strconv"
 
@@ -167,7 +168,7 @@ func pickRoute(rs map[Cell]Route, to string, what string) (Route, error) {
 	}
 	r, ok := rs[c]
 	if !ok {
-		return Route{}, fray.Errorf(fray.EILLEGAL, "%s: square %s cannot be reached that way now", what, c)
+		return Route{}, fray.Errorf(fray.EILLEGAL, "%s: out of reach — %s is beyond what this movement allows now, or no open path leads there", what, board.SquareName(c.X, c.Y))
 	}
 	return r, nil
 }

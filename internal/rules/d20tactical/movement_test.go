@@ -58,7 +58,7 @@ func TestMove(t *testing.T) {
 	}
 	st := open(t, nil)
 	msg := fail(t, st, gm, cmd(CmdMove, "ana", "to", "13,0"), "illegal")
-	eq(t, "message", msg, "move: square 13,0 cannot be reached that way now")
+	eq(t, "message", msg, "move: out of reach — N1 is beyond what this movement allows now, or no open path leads there")
 	fail(t, st, gm, cmd(CmdMove, "ana", "to", "here"), "invalid")
 	fail(t, st, gm, cmd(CmdMove, "ana", "to", "19,9"), "illegal") // bo stands there
 	// After a full move action and a double move nothing is left: the turn
