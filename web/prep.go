@@ -307,8 +307,11 @@ func pictureLabel(p Picture) string {
 
 // htmxConfig keeps htmx within the pages' Content-Security-Policy (no
 // inline styles, no eval) and lets an edit refused with 4xx swap in the
-// editor that says why.
-const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,` +
+// editor that says why. The settle runs in the swap's own task (no delay):
+// between the two, the new editor's forms are not yet boosted (a key
+// pressed then would post them the old way, reloading the page) and the
+// window has not yet gone back to where the GM was working.
+const htmxConfig = `{"includeIndicatorStyles":false,"defaultSettleDelay":0,"allowEval":false,"allowScriptTags":false,"selfRequestsOnly":true,` +
 	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"4..","swap":true,"error":false},{"code":"...","swap":false,"error":true}]}`
 
 // boardHint says how to edit the board of a position model in place.

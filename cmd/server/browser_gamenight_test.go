@@ -394,6 +394,9 @@ func TestTableGameNight(t *testing.T) {
 			if size.phone {
 				steps(t, player, chromedp.Click("#tab-act", chromedp.ByID))
 			}
+			for _, p := range people {
+				steps(t, p.ctx, holdCards)
+			}
 			var goID string
 			steps(t, player, chromedp.Evaluate(`(() => { const d = [...document.querySelectorAll('#actions details.act[open]')].find(d => d.querySelector('select[data-target]'));
   return d ? d.querySelector('button[type="submit"]').id : ''; })()`, &goID))
@@ -487,6 +490,7 @@ func TestTableGameNight(t *testing.T) {
 							}
 						}
 						if len(short.Clipped) > 0 {
+							keepScreenshot(p.ctx, "gamenight-"+b.name+"-"+size.name+"-"+p.name+"-short-clipped")
 							t.Errorf("%s: in a 640 px tall window, cards cut off: %v", where, short.Clipped)
 						}
 						steps(t, p.ctx, chromedp.EmulateViewport(size.w, size.h), settled())
@@ -504,6 +508,9 @@ func TestTableGameNight(t *testing.T) {
 				steps(t, player, chromedp.Click("#tab-act", chromedp.ByID))
 			}
 			// Your own card settles into the log by itself.
+			for _, p := range people {
+				steps(t, p.ctx, releaseCards)
+			}
 			steps(t, player, chromedp.Poll(fmt.Sprintf(`!document.getElementById(%q)`, cardID), nil, chromedp.WithPollingTimeout(patience.Hang())))
 
 			if size.phone {

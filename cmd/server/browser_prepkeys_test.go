@@ -57,6 +57,15 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 				waitJS(fmt.Sprintf(`document.querySelector('#board-preview').dataset.model === %q`, m)))
 		}
 		steps(t, gm, chromedp.Evaluate(`window.__marker = 'kept'`, nil))
+		// Every form of an editor swapped in is posted in place from the
+		// swap's own task on: a key pressed right after must not post one
+		// the old way (a reload), so nothing may wait for a timer.
+		steps(t, gm, chromedp.Evaluate(`window.__unboosted = [];
+document.body.addEventListener('htmx:afterSwap', () => queueMicrotask(() => {
+  for (const f of document.querySelectorAll('#draft-editor form')) {
+    if (!f.closest('[hx-boost="false"]') && !(f['htmx-internal-data'] || {}).boosted) window.__unboosted.push(f.id || f.action);
+  }
+}))`, nil))
 	}
 	// run is steps that says where the focus and the cursor were when it
 	// failed.
@@ -74,10 +83,16 @@ func TestBrowserPrepByKeyboard(t *testing.T) {
 		}
 	}
 	kept := func(t *testing.T) {
+		t.Helper()
 		var marker string
 		steps(t, gm, chromedp.Evaluate(`window.__marker || ''`, &marker))
 		if marker != "kept" {
 			t.Fatal("the page reloaded while the board was edited by keyboard")
+		}
+		var unboosted []string
+		steps(t, gm, chromedp.Evaluate(`window.__unboosted`, &unboosted))
+		if len(unboosted) > 0 {
+			t.Fatalf("forms of a swapped-in editor were not yet posted in place once the swap's task ended: %v", unboosted[:min(3, len(unboosted))])
 		}
 	}
 

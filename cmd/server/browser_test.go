@@ -79,8 +79,26 @@ func steps(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	ctx, cancel := patience.Context(ctx)
 	defer cancel()
 	if err := chromedp.Run(ctx, actions...); err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v; %s", err, pageState(ctx))
 	}
+}
+
+// pageState says where a page is and what it holds, for a failed step's
+// message (and keeps its screenshot when FRAY_SCREENSHOTS is set): a step
+// that timed out in CI is then read from its log, not guessed at.
+func pageState(ctx context.Context) string {
+	ctx = context.WithoutCancel(ctx)
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	var state string
+	err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({ url: location.pathname + location.search,
+		focus: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+		error: [...document.querySelectorAll('.error, [role=alert]')].map(e => e.textContent.trim()).filter(Boolean).join(' | ').slice(0, 300) })`, &state))
+	if err != nil {
+		return "the page did not answer: " + err.Error()
+	}
+	keepScreenshot(ctx, "failed-step")
+	return "the page: " + state
 }
 
 // login signs in through the log-in page.

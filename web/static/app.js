@@ -578,8 +578,11 @@
             a.replaceWith(b);
           } else if (renamed && a.contains(document.activeElement)) {
             a.replaceWith(b);
-          } else if (a.isEqualNode(b)) {
-            // Unchanged (compared natively, much faster than walking it).
+          } else if (a.isEqualNode(b) && (!b.querySelector('template') || a.innerHTML === b.innerHTML)) {
+            // Unchanged (compared natively, much faster than walking it;
+            // but a template's content is no child of it, so where one is
+            // inside, its markup is compared too: an action's inert form
+            // changes while its button stays the same).
           } else if (formControls.has(a.tagName)) {
             a.replaceWith(b);
           } else {
@@ -1249,7 +1252,10 @@
     const go = d.querySelector('button[type="submit"]');
     if (go) {
       go.focus({ preventScroll: true });
-      go.scrollIntoView({ block: 'nearest' });
+      // A phone's button comes above its tabs and the roll cards' toast,
+      // not under them (where a tap would hit the tab).
+      if (root.classList.contains('tabbed')) reveal(go);
+      else go.scrollIntoView({ block: 'nearest' });
     }
   }
 
@@ -1365,9 +1371,10 @@
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
     if (close) dismiss(close.closest('.card'));
-    // A folded or shortened card clicked opens whole (and closes again).
+    // A folded or shortened card clicked opens whole (and closes again);
+    // so does a phone's toast, which leaves out what followed the roll.
     const card = !close && e.target instanceof Element ? e.target.closest('#cards .card') : null;
-    if (card && (card.classList.contains('folded') || card.classList.contains('compact') || card.classList.contains('whole'))) {
+    if (card && (card.classList.contains('folded') || card.classList.contains('compact') || card.classList.contains('whole') || root.classList.contains('tabbed'))) {
       card.classList.toggle('whole', !card.classList.contains('whole'));
       card.classList.remove('compact');
       fitTray();
@@ -1957,7 +1964,11 @@
   // whenever those may have changed (each update, a resize), not only when
   // a card comes or goes.
   function fitTray() {
-    if (!tray || !cards || tray.hidden || tray.classList.contains('open') || root.classList.contains('tabbed')) return;
+    if (!tray || !cards || tray.hidden || tray.classList.contains('open')) return;
+    if (root.classList.contains('tabbed')) {
+      fitToast();
+      return;
+    }
     const over = () => tray.scrollHeight > tray.clientHeight + 1;
     while (cards.children.length > 1 && over()) {
       const old = cards.firstElementChild;
@@ -1966,14 +1977,28 @@
       old.remove();
     }
     // A card too long for the tray puts each roll in a line — its dice
-    // and every modifier kept, its headline whole — and the tray scrolls
-    // on below its headline; a card opened whole stays so.
+    // and every modifier kept, its headline whole; one still too long
+    // folds to its totals, as older cards do, and opens whole on a click
+    // (the tray then scrolls on below its headline). A card opened whole
+    // stays so.
     const last = cards.lastElementChild;
     if (last && !last.classList.contains('leaving')) {
       last.classList.remove('compact', 'folded');
       if (over() && !last.classList.contains('whole')) last.classList.add('compact');
+      if (over() && !last.classList.contains('whole')) last.classList.replace('compact', 'folded');
     }
     showNewest();
+  }
+
+  const toastShare = 0.24;
+  // fitToast keeps a phone's toast (its newest card only) to less than a
+  // quarter of the screen: a card taller folds to its totals and opens
+  // whole on a tap.
+  function fitToast() {
+    const last = cards.lastElementChild;
+    if (!last || last.classList.contains('leaving') || last.classList.contains('whole')) return;
+    last.classList.remove('compact', 'folded');
+    if (tray.getBoundingClientRect().height > innerHeight * toastShare) last.classList.add('folded');
   }
 
   // showNewest shows the newest card from its headline: one still taller
