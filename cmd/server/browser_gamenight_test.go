@@ -222,15 +222,20 @@ func tabletop(t *testing.T, w, h int64) context.Context {
 }
 
 // cardsJS checks the roll cards on screen: none clipped (each shown card
-// wholly inside the window and its tray, nothing cut inside it), and
-// measures the tray.
+// inside the window and its tray, or reached by scrolling the tray from
+// its headline or the card itself; nothing cut), and measures the tray.
 const cardsJS = `(() => {
   const tray = document.getElementById('cards-tray');
   const cards = [...document.querySelectorAll('#cards .card')].filter(c => getComputedStyle(c).display !== 'none');
   const t = tray.getBoundingClientRect();
+  // What scrolls is reached, not cut: a card longer than its tray starts
+  // at the tray's top (its headline first) in a tray that scrolls; one
+  // longer than a phone's toast scrolls inside itself.
+  const scrolls = e => /(auto|scroll)/.test(getComputedStyle(e).overflowY);
   const clipped = cards.filter(c => { const r = c.getBoundingClientRect();
-    return r.top < Math.max(0, t.top) - 1 || r.bottom > Math.min(innerHeight, t.bottom) + 1 || r.left < -1 || r.right > innerWidth + 1 ||
-      c.scrollHeight > c.clientHeight + 1; }).map(c => { const r = c.getBoundingClientRect();
+    const below = r.bottom > Math.min(innerHeight, t.bottom) + 1;
+    return r.top < Math.max(0, t.top) - 1 || (below && !(scrolls(tray) && r.top <= t.top + 1)) || r.left < -1 || r.right > innerWidth + 1 ||
+      (c.scrollHeight > c.clientHeight + 1 && !scrolls(c)); }).map(c => { const r = c.getBoundingClientRect();
     return c.id + ' [' + c.className + '] top ' + r.top.toFixed(1) + ' bottom ' + r.bottom.toFixed(1) + ' scroll ' + c.scrollHeight + '/' + c.clientHeight +
       ' in tray ' + t.top.toFixed(1) + '–' + t.bottom.toFixed(1) + ' scrolled ' + tray.scrollTop + '/' + tray.scrollHeight + '/' + tray.clientHeight; });
   const tabs = [...document.querySelectorAll('#tabs [data-show]')].filter(b => b.offsetParent).map(b => {

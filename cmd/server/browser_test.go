@@ -87,8 +87,7 @@ func steps(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 // message (and keeps its screenshot when FRAY_SCREENSHOTS is set): a step
 // that timed out in CI is then read from its log, not guessed at.
 func pageState(ctx context.Context) string {
-	ctx = context.WithoutCancel(ctx)
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	ctx, cancel := patience.Context(context.WithoutCancel(ctx))
 	defer cancel()
 	var state string
 	err := chromedp.Run(ctx, chromedp.Evaluate(`JSON.stringify({ url: location.pathname + location.search,

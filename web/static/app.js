@@ -1964,11 +1964,7 @@
   // whenever those may have changed (each update, a resize), not only when
   // a card comes or goes.
   function fitTray() {
-    if (!tray || !cards || tray.hidden || tray.classList.contains('open')) return;
-    if (root.classList.contains('tabbed')) {
-      fitToast();
-      return;
-    }
+    if (!tray || !cards || tray.hidden || tray.classList.contains('open') || root.classList.contains('tabbed')) return;
     const over = () => tray.scrollHeight > tray.clientHeight + 1;
     while (cards.children.length > 1 && over()) {
       const old = cards.firstElementChild;
@@ -1977,28 +1973,14 @@
       old.remove();
     }
     // A card too long for the tray puts each roll in a line — its dice
-    // and every modifier kept, its headline whole; one still too long
-    // folds to its totals, as older cards do, and opens whole on a click
-    // (the tray then scrolls on below its headline). A card opened whole
-    // stays so.
+    // and every modifier kept, its headline whole — and the tray scrolls
+    // on below its headline; a card opened whole stays so.
     const last = cards.lastElementChild;
     if (last && !last.classList.contains('leaving')) {
       last.classList.remove('compact', 'folded');
       if (over() && !last.classList.contains('whole')) last.classList.add('compact');
-      if (over() && !last.classList.contains('whole')) last.classList.replace('compact', 'folded');
     }
     showNewest();
-  }
-
-  const toastShare = 0.24;
-  // fitToast keeps a phone's toast (its newest card only) to less than a
-  // quarter of the screen: a card taller folds to its totals and opens
-  // whole on a tap.
-  function fitToast() {
-    const last = cards.lastElementChild;
-    if (!last || last.classList.contains('leaving') || last.classList.contains('whole')) return;
-    last.classList.remove('compact', 'folded');
-    if (tray.getBoundingClientRect().height > innerHeight * toastShare) last.classList.add('folded');
   }
 
   // showNewest shows the newest card from its headline: one still taller
