@@ -27,7 +27,7 @@ const (
 )
 
 // TestGuidesFollowOptions holds every ruleset's GM guide
-// (docs/rules/<id>.md; kittest's README for the kit's test ruleset) to its option declarations, so a guide cannot say
+// (docs/rules/<id>.md) to its option declarations, so a guide cannot say
 // one default while the code applies another:
 //
 //   - its options table is the one optionsTable makes from the
@@ -41,10 +41,6 @@ func TestGuidesFollowOptions(t *testing.T) {
 	for _, rs := range rulesets {
 		t.Run(rs.ID(), func(t *testing.T) {
 			path := filepath.Join("..", "..", "docs", "rules", rs.ID()+".md")
-			if rs.ID() == kittest.ID {
-				// Not shipped: its guide is a test's, beside its code.
-				path = filepath.Join("kit", "kittest", "README.md")
-			}
 			raw, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
