@@ -13,7 +13,6 @@ import (
 	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/patience"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
@@ -120,30 +119,15 @@ func writeJSON(c *websocket.Conn, m any) {
 	_ = c.Write(context.Background(), websocket.MessageText, b)
 }
 
-// axeSource is the vendored axe-core (testdata/axe-core), injected into
-// pages by the tests only.
-func axeSource(t *testing.T) string {
+// checkAxe runs axe-core on the page (chromium.Axe) and fails the test
+// for each violation it finds.
+func checkAxe(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
+	var violations []string
+	within(t, ctx, chromium.Axe("", &violations))
+	for _, v := range violations {
+		t.Errorf("%s: axe: %s", what, v)
 	}
-	return string(b)
-}
-
-// axeViolations runs axe-core on the page and describes every violation.
-func axeViolations(t *testing.T, ctx context.Context, axe string) []string {
-	t.Helper()
-	var out []string
-	run := axe + `;
-axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
-	c, cancel := patience.Context(ctx)
-	defer cancel()
-	if err := chromedp.Run(c, chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
-		t.Fatalf("axe: %v", err)
-	}
-	return out
 }
 
 // screenshotDir is where screenshots go: FRAY_SCREENSHOTS when set (the
@@ -189,7 +173,6 @@ func lastAction(s boardtest.Sample) []engine.Event {
 // (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
 func TestTableScreens(t *testing.T) {
 	b := browser(t)
-	axe := axeSource(t)
 	dir := screenshotDir(t)
 	for _, s := range boardtest.All() {
 		srv := serveSample(t, s)
@@ -247,15 +230,11 @@ func TestTableScreens(t *testing.T) {
 					if s.Name == "zones" {
 						shot(s.Name + "-phone-act")
 					}
-					for _, v := range axeViolations(t, ctx, axe) {
-						t.Error("axe: " + v)
-					}
+					checkAxe(t, ctx, "the actions")
 					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
 				}
 				shot(s.Name + "-" + size.name)
-				for _, v := range axeViolations(t, ctx, axe) {
-					t.Error("axe: " + v)
-				}
+				checkAxe(t, ctx, "the board")
 			})
 		}
 	}
@@ -315,7 +294,6 @@ func draftSamples() map[string]DraftProps {
 // screenshot is kept with the table's.
 func TestDraftEditors(t *testing.T) {
 	b := browser(t)
-	axe := axeSource(t)
 	dir := screenshotDir(t)
 	want := map[string][]string{
 		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
@@ -337,9 +315,7 @@ func TestDraftEditors(t *testing.T) {
 		t.Cleanup(srv.Close)
 		ctx := newTab(t, b, 1280, 800)
 		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
-		for _, v := range axeViolations(t, ctx, axe) {
-			t.Errorf("%s: axe: %s", name, v)
-		}
+		checkAxe(t, ctx, name)
 		var png []byte
 		within(t, ctx, chromedp.FullScreenshot(&png, 100))
 		if err := os.WriteFile(filepath.Join(dir, "prep-"+name+".png"), png, 0o644); err != nil {
