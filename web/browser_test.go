@@ -257,11 +257,7 @@ func TestBrowserScript(t *testing.T) {
 	// labelled.
 	card := eval(`(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
 		return (r.top >= 0 && r.bottom <= innerHeight ? 'visible ' : 'off-screen ') + c.textContent.replace(/\s+/g, ' ') })()`)
-	for _, want := range []string{"visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises"} {
-		if !strings.Contains(card, want) {
-			t.Errorf("card %q lacks %q", card, want)
-		}
-	}
+	contains(t, "card", card, "visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises")
 	// A duplicate delivery adds nothing. The page handles frames in order,
 	// so once the ack sent after it has settled the form, the duplicate has
 	// been handled too.

@@ -202,6 +202,17 @@ func text(n *html.Node) string {
 	return strings.Join(strings.Fields(b.String()), " ")
 }
 
+// contains fails the test for each of wants that got (what, described)
+// does not contain.
+func contains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(got, want) {
+			t.Errorf("%s %q lacks %q", what, got, want)
+		}
+	}
+}
+
 func encounterPage(t *testing.T) (string, *html.Node) {
 	t.Helper()
 	s := renderString(t, Encounter(EncounterProps{
@@ -284,17 +295,9 @@ func mustAttr(n *html.Node, k string) string { v, _ := attr(n, k); return v }
 func TestEncounterHeaderAndStatus(t *testing.T) {
 	_, doc := encounterPage(t)
 	head := text(findAll(doc, func(n *html.Node) bool { return hasClass(n, "enc-head") })[0])
-	for _, want := range []string{"Ambush at the Market", "You are Ana Vega", "Switch viewer"} {
-		if !strings.Contains(head, want) {
-			t.Errorf("header %q lacks %q", head, want)
-		}
-	}
+	contains(t, "header", head, "Ambush at the Market", "You are Ana Vega", "Switch viewer")
 	status := text(byID(doc, "status"))
-	for _, want := range []string{"Running", "Round 2", "Turn Ana Vega", "your turn", "40 cards left"} {
-		if !strings.Contains(status, want) {
-			t.Errorf("status %q lacks %q", status, want)
-		}
-	}
+	contains(t, "status", status, "Running", "Round 2", "Turn Ana Vega", "your turn", "40 cards left")
 }
 
 func TestBattlefield(t *testing.T) {
@@ -315,26 +318,14 @@ func TestBattlefield(t *testing.T) {
 		t.Fatalf("got %d areas, want 3", len(areas))
 	}
 	market := text(areas[0])
-	for _, want := range []string{"Market Square", "Light cover", "Melee 1", "Ana Vega", "Thug"} {
-		if !strings.Contains(market, want) {
-			t.Errorf("market area %q lacks %q", market, want)
-		}
-	}
+	contains(t, "market area", market, "Market Square", "Light cover", "Melee 1", "Ana Vega", "Thug")
 	if lines := findAll(bf, tag("line")); len(lines) != 2 {
 		t.Errorf("got %d border lines, want 2", len(lines))
 	}
 	zl := text(byID(doc, "area-market"))
-	for _, want := range []string{"Market Square", "Light cover", "next to Dark Alley, Rooftops", "Stalls and carts."} {
-		if !strings.Contains(zl, want) {
-			t.Errorf("zone list entry %q lacks %q", zl, want)
-		}
-	}
+	contains(t, "zone list entry", zl, "Market Square", "Light cover", "next to Dark Alley, Rooftops", "Stalls and carts.")
 	ana := text(byID(doc, "tok-ana"))
-	for _, want := range []string{"Ana Vega", "Heroes", "Wild Card", "acting", "Market Square, in melee with Thug", "Wounds 1/3", "Parry 6", "Toughness 7 (2)", "Agility d8", "Long sword", "Str+d8"} {
-		if !strings.Contains(ana, want) {
-			t.Errorf("Ana's roster entry %q lacks %q", ana, want)
-		}
-	}
+	contains(t, "Ana's roster entry", ana, "Ana Vega", "Heroes", "Wild Card", "acting", "Market Square, in melee with Thug", "Wounds 1/3", "Parry 6", "Toughness 7 (2)", "Agility d8", "Long sword", "Str+d8")
 	if d := findAll(byID(doc, "tok-ana"), tag("details")); len(d) != 1 {
 		t.Error("Ana's sheet is not in a <details>")
 	}
@@ -365,30 +356,14 @@ func TestEachModelDraws(t *testing.T) {
 		}
 	}
 	grid := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))))
-	for _, want := range []string{"One square: 30 m", "0 Close, 1 Medium", "Off the map", "C4, in contact with Raider 1", "Dust storm"} {
-		if !strings.Contains(grid, want) {
-			t.Errorf("band grid lacks %q", want)
-		}
-	}
+	contains(t, "band grid", grid, "One square: 30 m", "0 Close, 1 Medium", "Off the map", "C4, in contact with Raider 1", "Dust storm")
 	squares := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))))
-	for _, want := range []string{"E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down"} {
-		if !strings.Contains(squares, want) {
-			t.Errorf("5-ft grid lacks %q", want)
-		}
-	}
+	contains(t, "5-ft grid", squares, "E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down")
 	pairs := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Pairs().View))))
-	for _, want := range []string{"Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex"} {
-		if !strings.Contains(pairs, want) {
-			t.Errorf("pairs lack %q", want)
-		}
-	}
+	contains(t, "pairs", pairs, "Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex")
 	ladder := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View))))
-	for _, want := range []string{"Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2",
-		"Medium from Wolves; Long from The witch", "Long from Hunters"} {
-		if !strings.Contains(ladder, want) {
-			t.Errorf("ladder lacks %q", want)
-		}
-	}
+	contains(t, "ladder", ladder, "Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2",
+		"Medium from Wolves; Long from The witch", "Long from Hunters")
 	v := testView()
 	v.Board = &board.Board{Model: "hexes", Tokens: v.Board.Tokens}
 	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
@@ -631,12 +606,8 @@ func TestRollCards(t *testing.T) {
 		t.Fatalf("cards: %d (dealt cards must not get one)", len(cards))
 	}
 	got := text(cards[0])
-	for _, want := range []string{"Ana Vega attacks the Thug: hit.", "Fighting (Ana Vega)", "10+ 1", "d10 · trait die · kept", "3", "d6 · Wild Die · not kept",
-		"wounds −1", "gang-up +1", "cover −2", "total 9", "(needs 5)", "hit"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("card %q lacks %q", got, want)
-		}
-	}
+	contains(t, "card", got, "Ana Vega attacks the Thug: hit.", "Fighting (Ana Vega)", "10+ 1", "d10 · trait die · kept", "3", "d6 · Wild Die · not kept",
+		"wounds −1", "gang-up +1", "cover −2", "total 9", "(needs 5)", "hit")
 	if b := findAll(cards[0], tag("button")); len(b) != 1 || mustAttr(b[0], "aria-label") != "Dismiss roll" {
 		t.Error("a card has no labelled dismiss button")
 	}
@@ -782,11 +753,7 @@ func TestLog(t *testing.T) {
 		t.Error("entry data attributes missing")
 	}
 	got := text(shot)
-	for _, want := range []string{"Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "(needs 4)", "success, 1 raise"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("shot entry %q lacks %q", got, want)
-		}
-	}
+	contains(t, "shot entry", got, "Bruno shoots the Thug.", "Shooting (Bruno)", "d8: 8★ aced + 5", "cover −2", "11", "(needs 4)", "success, 1 raise")
 	aces := findAll(shot, func(n *html.Node) bool { return hasClass(n, "ace") })
 	if len(aces) != 1 || text(aces[0]) != "8★ aced" {
 		t.Errorf("aced face not marked: %d", len(aces))
@@ -965,11 +932,7 @@ func TestNames(t *testing.T) {
 
 func TestIndexAndChoose(t *testing.T) {
 	s := renderString(t, Index(IndexProps{User: "ana"}))
-	for _, want := range []string{"No campaigns yet", "example encounters"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("empty index lacks %q", want)
-		}
-	}
+	contains(t, "empty index", s, "No campaigns yet", "example encounters")
 	s = renderString(t, Index(IndexProps{User: "ana", Campaigns: []CampaignSummary{{
 		ID: "c1", Name: "Red Sands", Role: "gm",
 		Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}},
@@ -980,11 +943,7 @@ func TestIndexAndChoose(t *testing.T) {
 	s = renderString(t, Choose(ChooseProps{EncounterID: "enc-1", Name: "Ambush", Options: []ViewerOption{
 		{As: "gm", Label: "The GM", Hint: "sees everything"}, {As: "ana", Label: "Ana Vega"},
 	}}))
-	for _, want := range []string{"Open this encounter as…", `href="/encounters/enc-1?as=gm"`, `href="/encounters/enc-1?as=ana"`, "sees everything"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("choose page lacks %q", want)
-		}
-	}
+	contains(t, "choose page", s, "Open this encounter as…", `href="/encounters/enc-1?as=gm"`, `href="/encounters/enc-1?as=ana"`, "sees everything")
 }
 
 func TestStaticAssets(t *testing.T) {
@@ -1007,27 +966,15 @@ func TestStaticAssets(t *testing.T) {
 // board shows.
 func TestBoardKey(t *testing.T) {
 	zones := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Zones().View))), "board-key"))
-	for _, want := range []string{"Heroes", "Goblins", "ringed: may act now", "red dashed frame: fighting in melee", "dotted line",
-		"bar: shrinks as Wounds grow", "Shaken"} {
-		if !strings.Contains(zones, want) {
-			t.Errorf("the zones key lacks %q: %s", want, zones)
-		}
-	}
+	contains(t, "the zones key", zones, "Heroes", "Goblins", "ringed: may act now", "red dashed frame: fighting in melee", "dotted line",
+		"bar: shrinks as Wounds grow", "Shaken")
 	if strings.Contains(zones, "black square") || strings.Contains(zones, "range in squares") {
 		t.Errorf("the zones key explains what it does not show: %s", zones)
 	}
 	bands := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))), "board-key"))
-	for _, want := range []string{"range in squares: 0 Close, 1 Medium", "in contact", "off the map"} {
-		if !strings.Contains(bands, want) {
-			t.Errorf("the band grid's key lacks %q: %s", want, bands)
-		}
-	}
+	contains(t, "the band grid's key", bands, "range in squares: 0 Close, 1 Medium", "in contact", "off the map")
 	squares := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))), "board-key"))
-	for _, want := range []string{"bar: HP left", "Bleeding out", "flattened: lying on the ground", "down: still in the fight"} {
-		if !strings.Contains(squares, want) {
-			t.Errorf("the 5-ft grid's key lacks %q: %s", want, squares)
-		}
-	}
+	contains(t, "the 5-ft grid's key", squares, "bar: HP left", "Bleeding out", "flattened: lying on the ground", "down: still in the fight")
 }
 
 // TestBarsShowWhatIsLeft: a bar means one thing whatever the ruleset
