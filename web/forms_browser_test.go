@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,9 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/patience"
 )
 
@@ -29,39 +26,9 @@ import (
 // the command with them, and the form is marked pending.
 func TestBrowserDeferredForms(t *testing.T) {
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
-	gm := engine.GMViewer()
-	ctx := WithActURL(context.Background(), "/act")
-	first := engine.Project(rs, st, gm)
-	sections := NewSections()
-	shownHTML, err := sections.Render(ctx, first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections.Next()
-	events, next, err := engine.DecideOwned(rs, st, gm, "c0", engine.NewCommand("end-turn", first.Current, nil), dice.NewRoller(dice.NewSeeded(3)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	turned := engine.Project(rs, next, gm)
-	html, err := sections.Render(ctx, turned, events, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	update := map[string]string{}
-	sent := map[string]string{}
-	for k, h := range html {
-		switch {
-		case k == "log":
-			update[k] = h
-		case shownHTML[k] == h:
-		default:
-			parts, whole := htmlscan.Diff(shownHTML[k], h)
-			if whole {
-				update[k] = h
-			}
-			maps.Copy(sent, parts)
-		}
-	}
+	fight := replay(t, rs, st, engine.GMViewer(), endTurns(t, rs, 1))
+	first, turned, u := fight.first, fight.last, fight.sent[0]
+	sent := u.parts
 	group := "ag-" + slug(first.Current) // the part that becomes the next combatant's actions
 	nextGroup := "ag-" + slug(turned.Current)
 	if !strings.Contains(sent[group], `id="`+nextGroup+`"`) {
@@ -80,7 +47,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		if err != nil {
 			return
 		}
-		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": shownHTML})
+		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": fight.firstHTML})
 		conns <- c
 		for {
 			_, data, err := c.Read(context.Background())
@@ -118,7 +85,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	run(chromedp.Navigate(srv.URL + "/page"))
 	conn := recv(t, conns)
 	waitFor(`document.getElementById('conn').textContent === 'live'`)
-	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": events, "html": update, "parts": sent})
+	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html, "parts": sent})
 	waitFor(`!!document.getElementById('` + nextGroup + `')`)
 
 	// The next combatant's actions that take a target came without their
@@ -189,7 +156,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	if again == sent[group] {
 		t.Fatalf("%s has no help to change", form)
 	}
-	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
+	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
 	waitFor(`(document.getElementById('` + form + `-help') || {}).textContent?.startsWith('Updated.')`)
 	var open bool
 	eval(`document.getElementById('`+details+`').open`, &open)
