@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/chromium"
@@ -50,68 +49,6 @@ func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 
 func poll(js string) chromedp.Action {
 	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(patience.Hang()))
-}
-
-// sampleServer serves one sample encounter as the real server would: the
-// page under the site's Content-Security-Policy, the static files, and a
-// websocket that sends the snapshot and records the commands it gets.
-type sampleServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	sample   boardtest.Sample
-	frames   chan map[string]any
-	conns    chan *websocket.Conn
-	maxConns int
-}
-
-func serveSample(t *testing.T, s boardtest.Sample) *sampleServer {
-	t.Helper()
-	ss := &sampleServer{sample: s, frames: make(chan map[string]any, 20), conns: make(chan *websocket.Conn, 20)}
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		ss.mu.Lock()
-		defer ss.mu.Unlock()
-		_ = Encounter(EncounterProps{View: ss.sample.View, Log: ss.sample.Log, As: "", WSURL: "/ws?html=1", ActURL: "/act",
-			CampaignID: "c1", CampaignName: "The campaign"}).Render(WithUser(r.Context(), "dana"), w)
-	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		ss.mu.Lock()
-		fr, err := Fragments(WithActURL(r.Context(), "/act"), ss.sample.View, ss.sample.Log, true)
-		snap := map[string]any{"type": "snapshot", "seq": ss.sample.View.Seq, "view": ss.sample.View, "html": fr}
-		ss.mu.Unlock()
-		if err != nil {
-			panic(err)
-		}
-		writeJSON(c, snap)
-		select {
-		case ss.conns <- c:
-		default:
-		}
-		for {
-			_, data, err := c.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var msg map[string]any
-			if json.Unmarshal(data, &msg) == nil {
-				select {
-				case ss.frames <- msg:
-				default:
-				}
-			}
-		}
-	})
-	ss.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'")
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ss.Close)
-	return ss
 }
 
 func writeJSON(c *websocket.Conn, m any) {
@@ -175,7 +112,7 @@ func TestTableScreens(t *testing.T) {
 	b := browser(t)
 	dir := screenshotDir(t)
 	for _, s := range boardtest.All() {
-		srv := serveSample(t, s)
+		srv := serveFake(t, EncounterProps{View: s.View, Log: s.Log, WSURL: "/ws?html=1", ActURL: "/act", CampaignID: "c1", CampaignName: "The campaign"}, "dana", nil)
 		for _, size := range []struct {
 			name string
 			w, h int64
