@@ -1,16 +1,12 @@
 package web
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
@@ -35,37 +31,12 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatalf("the end of turn did not send %s's actions as the part %s: %v", nextGroup, group, sent)
 	}
 
-	frames := make(chan map[string]any, 10)
-	conns := make(chan *websocket.Conn, 1)
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		_ = Encounter(EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(r.Context(), w)
+	srv := serveFake(t, EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}, "", func(mux *http.ServeMux) {
+		mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"heads":[]}`))
+		})
 	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": fight.firstHTML})
-		conns <- c
-		for {
-			_, data, err := c.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var msg map[string]any
-			if json.Unmarshal(data, &msg) == nil {
-				frames <- msg
-			}
-		}
-	})
-	mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"heads":[]}`))
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
 
 	bctx := newTab(t, browser(t), 1280, 900)
 	bctx, cancel := patience.Context(bctx)
@@ -83,7 +54,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	waitFor := func(js string) { t.Helper(); run(poll(js)) }
 
 	run(chromedp.Navigate(srv.URL + "/page"))
-	conn := recv(t, conns)
+	conn := recv(t, srv.conns)
 	waitFor(`document.getElementById('conn').textContent === 'live'`)
 	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html, "parts": sent})
 	waitFor(`!!document.getElementById('` + nextGroup + `')`)
@@ -173,7 +144,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 
 	// Submitted, the command carries the user's values.
 	run(chromedp.Click(`#`+form+`-go`, chromedp.ByQuery))
-	msg := recv(t, frames)
+	msg := recv(t, srv.frames)
 	cmd, _ := msg["command"].(map[string]any)
 	if msg["type"] != "command" || cmd["actor"] != turned.Current {
 		t.Fatalf("frame %v, want a command of %s", msg, turned.Current)

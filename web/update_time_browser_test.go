@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,7 +19,6 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/dice"
@@ -227,37 +224,7 @@ func spread(ms []float64) string {
 // inflate; nil if the trace has none), and the page it leaves.
 func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []float64, string) {
 	t.Helper()
-	sent := make(chan struct{})
-	lastStatus := r.firstHTML["status"]
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, req *http.Request) {
-		_ = Encounter(EncounterProps{View: r.first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(req.Context(), w)
-	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, req *http.Request) {
-		c, err := websocket.Accept(w, req, nil)
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		writeJSON(c, map[string]any{"type": "snapshot", "seq": r.first.Seq, "view": r.first, "html": r.firstHTML})
-		for _, u := range updates {
-			time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
-			if s, ok := u.html["status"]; ok {
-				lastStatus = s
-			}
-			msg := map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html}
-			if len(u.parts) > 0 {
-				msg["parts"] = u.parts
-			}
-			writeJSON(c, msg)
-		}
-		close(sent)
-		<-req.Context().Done()
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-
+	srv := serveFake(t, EncounterProps{View: r.first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}, "", nil)
 	ctx, cancel := chromedp.NewContext(chromium.Start(t, chromedp.WindowSize(1280, 900)))
 	defer cancel()
 	ctx, cancel = patience.Context(ctx)
@@ -284,10 +251,18 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 	}), chromedp.Navigate(srv.URL+"/page")); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-sent:
-	case <-ctx.Done():
-		t.Fatal("the updates were not all sent")
+	conn := recv(t, srv.conns)
+	lastStatus := r.firstHTML["status"]
+	for _, u := range updates {
+		time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
+		if s, ok := u.html["status"]; ok {
+			lastStatus = s
+		}
+		msg := map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html}
+		if len(u.parts) > 0 {
+			msg["parts"] = u.parts
+		}
+		writeJSON(conn, msg)
 	}
 	var times []float64
 	for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
