@@ -212,6 +212,27 @@ func contains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
+// cardsFor renders the roll cards v's viewer gets for new events.
+func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node {
+	t.Helper()
+	frags, err := Fragments(context.Background(), v, events, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+}
+
+// hiddenInputs maps the names of form's hidden inputs to their values.
+func hiddenInputs(form *html.Node) map[string]string {
+	hidden := map[string]string{}
+	for _, in := range findAll(form, tag("input")) {
+		if mustAttr(in, "type") == "hidden" {
+			hidden[mustAttr(in, "name")] = mustAttr(in, "value")
+		}
+	}
+	return hidden
+}
+
 func encounterPage(t *testing.T) (string, *html.Node) {
 	t.Helper()
 	s := renderString(t, Encounter(EncounterProps{
@@ -403,12 +424,7 @@ func TestPendingDecision(t *testing.T) {
 	if mustAttr(form, "method") != "post" || mustAttr(form, "action") != "/encounters/enc-1/commands?as=ana" {
 		t.Errorf("decision form posts to %q %q", mustAttr(form, "method"), mustAttr(form, "action"))
 	}
-	hidden := map[string]string{}
-	for _, in := range findAll(form, tag("input")) {
-		if mustAttr(in, "type") == "hidden" {
-			hidden[mustAttr(in, "name")] = mustAttr(in, "value")
-		}
-	}
+	hidden := hiddenInputs(form)
 	// An answer names no actor: the decision says who answers.
 	if hidden["kind"] != "answer" || hidden["decision"] != "d1" || hidden["actor"] != "" {
 		t.Errorf("hidden inputs %v", hidden)
@@ -475,12 +491,7 @@ func TestActions(t *testing.T) {
 	if mustAttr(attack, "method") != "post" || mustAttr(attack, "action") != "/encounters/enc-1/commands?as=ana" {
 		t.Error("attack form does not post to ActURL")
 	}
-	hidden := map[string]string{}
-	for _, in := range findAll(attack, tag("input")) {
-		if mustAttr(in, "type") == "hidden" {
-			hidden[mustAttr(in, "name")] = mustAttr(in, "value")
-		}
-	}
+	hidden := hiddenInputs(attack)
 	if hidden["kind"] != "fight" || hidden["actor"] != "ana" {
 		t.Errorf("hidden inputs %v", hidden)
 	}
@@ -580,12 +591,7 @@ func TestRollCards(t *testing.T) {
 	ev.Seq, ev.Command = 8, "cmd-1"
 	deal := engine.NewEvent("cards-dealt", "", "Cards are dealt.", nil, dice.Roll{Label: "Deal: K♠", Dice: []dice.Die{{Sides: 52, Faces: []int{3}, Role: dice.RolePick}}})
 	deal.Seq = 9
-	frags, err := Fragments(context.Background(), testView(), []engine.Event{ev, deal}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := parseHTML(t, frags["cards"])
-	cards := findAll(doc, func(n *html.Node) bool { return hasClass(n, "card") })
+	cards := cardsFor(t, testView(), ev, deal)
 	if len(cards) != 1 || mustAttr(cards[0], "id") != "card-8" || mustAttr(cards[0], "data-command") != "cmd-1" {
 		t.Fatalf("cards: %d (dealt cards must not get one)", len(cards))
 	}
@@ -612,11 +618,7 @@ func TestRollCards(t *testing.T) {
 	} {
 		e := engine.NewEvent("roll", "ana", "A roll.", nil, c.roll)
 		e.Seq = 10
-		f, err := Fragments(context.Background(), testView(), []engine.Event{e}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := findAll(parseHTML(t, f["cards"]), func(n *html.Node) bool { return hasClass(n, "card-result") })
+		res := findAll(cardsFor(t, testView(), e)[0], func(n *html.Node) bool { return hasClass(n, "card-result") })
 		if len(res) != 1 || !hasClass(res[0], c.want) {
 			t.Errorf("%s: result not %s", c.roll.Label, c.want)
 		}
@@ -1033,11 +1035,7 @@ func TestRollCardActor(t *testing.T) {
 		t.Helper()
 		ev := engine.NewEvent("attack", actor, "An attack.", nil, dice.Roll{Label: "Fighting", Total: 5, Dice: []dice.Die{{Sides: 6, Faces: []int{5}}}})
 		ev.Seq, ev.Command = 8, "cmd-1"
-		frags, err := Fragments(context.Background(), v, []engine.Event{ev}, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cards := findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+		cards := cardsFor(t, v, ev)
 		if len(cards) != 1 {
 			t.Fatalf("%d cards", len(cards))
 		}
