@@ -456,9 +456,7 @@ func TestPendingDecision(t *testing.T) {
 	// A sealed answer is shown to its author only as theirs, still hidden.
 	v.Waiting = []string{"Red Mara"}
 	v.Committed = []engine.Committed{{Decision: "d2", For: "ana", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}}
-	if got := text(parseHTML(t, renderString(t, PendingSection(v, "")))); !strings.Contains(got, "You chose Feint — hidden until everyone has chosen.") {
-		t.Errorf("sealed answer: %q", got)
-	}
+	contains(t, "sealed answer", text(parseHTML(t, renderString(t, PendingSection(v, "")))), "You chose Feint — hidden until everyone has chosen.")
 }
 
 func TestActions(t *testing.T) {
@@ -564,9 +562,7 @@ func TestDangerousControlsConfirm(t *testing.T) {
 			t.Fatalf("%s has no confirm button", id)
 		}
 	}
-	if got := text(byID(zone, "act-end")); !strings.Contains(got, "End the encounter for everyone? It cannot be resumed.") || !strings.Contains(got, "Yes, end encounter") {
-		t.Errorf("end confirmation reads %q", got)
-	}
+	contains(t, "end confirmation", text(byID(zone, "act-end")), "End the encounter for everyone? It cannot be resumed.", "Yes, end encounter")
 	gm := byID(doc, "ag-gm")
 	if gm == nil || byID(gm, "act-pause") == nil || byID(gm, "act-end") != nil || byID(gm, "act-accept-defaults") == nil {
 		t.Error("the GM's safe controls are not apart from the dangerous ones")
@@ -860,9 +856,7 @@ func TestGenericRuleset(t *testing.T) {
 	if len(items) != len(v.Combatants) {
 		t.Fatalf("generic battlefield lists %d of %d combatants", len(items), len(v.Combatants))
 	}
-	if got := text(items[4]); !strings.Contains(got, "Lookout") || !strings.Contains(got, "Bandits") || !strings.Contains(got, "out") {
-		t.Errorf("generic combatant %q", got)
-	}
+	contains(t, "generic combatant", text(items[4]), "Lookout", "Bandits", "out")
 }
 
 func TestZoneLayout(t *testing.T) {
