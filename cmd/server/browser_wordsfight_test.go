@@ -288,3 +288,94 @@ func (f *wordsFight) sealedUnseen(page context.Context, ear *listener, gv engine
 		}
 	}
 }
+
+// TestBrowserReadOutOnlyMine: "Read out only what concerns me". Two tabs
+// of the same player follow a fight, one with the option off, one with it
+// ticked: the first reads out every event of the player's log, in order;
+// the second only those about a character the player controls (its actor,
+// one it involves or who rolled for it — say.Concerns), in order — and
+// fewer than the first, though some.
+func TestBrowserReadOutOnlyMine(t *testing.T) {
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "12"})
+	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setup engine.Setup
+	if err := json.Unmarshal(ex.Data, &setup); err != nil {
+		t.Fatal(err)
+	}
+	pc := ""
+	for _, c := range setup.Combatants {
+		if c.PC && pc == "" {
+			pc = c.ID
+		}
+	}
+	f := newWordsFight(t, srv, "mine", ex.Data, pc, 12)
+	f.say(f.gm, "start encounter")
+	browser := newBrowser(t)
+	open := func() context.Context {
+		page := tab(t, browser)
+		login(t, page, srv.URL, f.player.Name)
+		steps(t, page, chromedp.Navigate(srv.URL+"/encounters/"+f.id),
+			chromedp.Poll(`document.querySelector('#conn').dataset.state === 'live'`, nil, chromedp.WithPollingTimeout(patience.Hang())))
+		return page
+	}
+	all, mine := open(), open()
+	var ticked, off bool
+	steps(t, mine, chromedp.Click("#announce-mine", chromedp.ByQuery), chromedp.Evaluate(`document.getElementById('announce-mine').checked`, &ticked))
+	steps(t, all, chromedp.Evaluate(`document.getElementById('announce-mine').checked`, &off))
+	if !ticked || off {
+		t.Fatalf("the option is %v in the tab that ticked it, %v in the other", ticked, off)
+	}
+	from := f.srv.viewAs(f.player, f.id).Seq
+	earAll, earMine := &listener{seen: map[int64]bool{}}, &listener{seen: map[int64]bool{}}
+	for range 15 {
+		if f.srv.viewAs(f.gm, f.id).Status == engine.StatusFinished {
+			break
+		}
+		ok := f.gmPlays(4)
+		earAll.listen(t, all)
+		earMine.listen(t, mine)
+		if ok {
+			if text := f.sentence(f.srv.viewAs(f.player, f.id)); text != "" {
+				f.say(f.player, text)
+			}
+		}
+	}
+	var log struct{ Events []engine.Event }
+	f.srv.call(f.player, "GET", fmt.Sprintf("/api/encounters/%s/events?since=%d", f.id, from), nil, &log)
+	if len(log.Events) == 0 {
+		t.Fatal("no events to hear")
+	}
+	last := log.Events[len(log.Events)-1].Seq
+	var wantAll, wantMine []int64
+	for _, ev := range log.Events {
+		wantAll = append(wantAll, ev.Seq)
+		if slices.Contains(say.Concerns(ev), pc) {
+			wantMine = append(wantMine, ev.Seq)
+		}
+	}
+	heard := func(page context.Context, ear *listener) []int64 {
+		steps(t, page, chromedp.Poll(fmt.Sprintf(`Number(document.getElementById('encounter').dataset.announced) >= %d`, last), nil,
+			chromedp.WithPollingTimeout(patience.Hang())))
+		ear.listen(t, page)
+		var seqs []int64
+		for _, seq := range ear.seqs {
+			if seq != 0 {
+				seqs = append(seqs, seq)
+			}
+		}
+		return seqs
+	}
+	if got := heard(all, earAll); !slices.Equal(got, wantAll) {
+		t.Errorf("with the option off the page read out events %v, the player's log is %v", got, wantAll)
+	}
+	if got := heard(mine, earMine); !slices.Equal(got, wantMine) {
+		t.Errorf("with only what concerns them the page read out events %v, those about %s are %v", got, pc, wantMine)
+	}
+	if len(wantMine) == 0 || len(wantMine) == len(wantAll) {
+		t.Fatalf("%d of %d events concern the player's character: the test tells nothing apart", len(wantMine), len(wantAll))
+	}
+	t.Logf("%d events read out with the option off, %d with it on", len(wantAll), len(wantMine))
+}
