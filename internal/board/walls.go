@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Walls between squares: a grid's walls, doors and windows that run along
@@ -81,9 +82,10 @@ type Walls struct {
 
 	// index holds, for the north and the west side of each square
 	// (including the row and column past the last), whether it blocks
-	// movement (bit 0) and sight (bit 1). Built on first use; a change to
-	// Edges must reset it (Set does).
-	index []uint8
+	// movement (bit 0) and sight (bit 1). Built on first use, atomically:
+	// states are read by several goroutines at once. Edges are never
+	// changed in place (With makes new walls), so it never goes stale.
+	index atomic.Pointer[[]uint8]
 }
 
 const (
@@ -149,12 +151,11 @@ func (w *Walls) Door(id string) *Edge {
 	return nil
 }
 
-// Set opens or closes the door of id, reporting whether there is one.
-// Edges are replaced, not changed in place: a copy of w made before keeps
-// its own.
-func (w *Walls) Set(id string, open bool) bool {
+// With returns the walls with the door of id opened or closed, and
+// whether there is such a door; w itself is left as it was.
+func (w *Walls) With(id string, open bool) (*Walls, bool) {
 	if w.Door(id) == nil {
-		return false
+		return w, false
 	}
 	edges := make([]Edge, len(w.Edges))
 	copy(edges, w.Edges)
@@ -163,8 +164,7 @@ func (w *Walls) Set(id string, open bool) bool {
 			edges[i].Open = open
 		}
 	}
-	w.Edges, w.index = edges, nil
-	return true
+	return &Walls{Width: w.Width, Height: w.Height, Edges: edges}, true
 }
 
 func (w *Walls) slot(x, y int, side string) int {
@@ -180,8 +180,9 @@ func (w *Walls) flags(x, y int, side string) uint8 {
 	if w == nil || len(w.Edges) == 0 || x < 0 || y < 0 || x > w.Width || y > w.Height {
 		return 0
 	}
-	if w.index == nil {
-		index := make([]uint8, (w.Width+1)*(w.Height+1)*2)
+	index := w.index.Load()
+	if index == nil {
+		idx := make([]uint8, (w.Width+1)*(w.Height+1)*2)
 		for _, e := range w.Edges {
 			var f uint8
 			if e.blocksMove() {
@@ -190,11 +191,12 @@ func (w *Walls) flags(x, y int, side string) uint8 {
 			if e.blocksSight() {
 				f |= blockSight
 			}
-			index[w.slot(e.X, e.Y, e.Side)] |= f
+			idx[w.slot(e.X, e.Y, e.Side)] |= f
 		}
-		w.index = index
+		w.index.Store(&idx)
+		index = &idx
 	}
-	return w.index[w.slot(x, y, side)]
+	return (*index)[w.slot(x, y, side)]
 }
 
 // between returns what blocks the side shared by two orthogonal

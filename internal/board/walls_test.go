@@ -89,7 +89,7 @@ func TestWallsClear(t *testing.T) {
 
 func TestWallsDoor(t *testing.T) {
 	w := house(t)
-	before := *w
+	before := w
 	door := Edge{X: 0, Y: 3, Side: North}.ID()
 	if w.Door(door) == nil || w.Door(Edge{X: 2, Y: 1, Side: West}.ID()) != nil {
 		t.Fatalf("Door finds the door %s and no wall", door)
@@ -97,8 +97,9 @@ func TestWallsDoor(t *testing.T) {
 	if w.Step(0, 2, 0, 3, Strict) || w.Clear(0, 0, 0, 3) {
 		t.Fatal("a closed door lets through")
 	}
-	if !w.Set(door, true) {
-		t.Fatal("Set found no door")
+	w, ok := w.With(door, true)
+	if !ok {
+		t.Fatal("With found no door")
 	}
 	if !w.Step(0, 2, 0, 3, Strict) || !w.Step(0, 3, 0, 2, Strict) || !w.Clear(0, 0, 0, 3) {
 		t.Error("an open door blocks")
@@ -106,11 +107,11 @@ func TestWallsDoor(t *testing.T) {
 	if before.Step(0, 2, 0, 3, Strict) {
 		t.Error("opening the door changed a copy made before")
 	}
-	w.Set(door, false)
+	w, _ = w.With(door, false)
 	if w.Step(0, 2, 0, 3, Strict) || w.Clear(0, 3, 0, 0) {
 		t.Error("a door closed again lets through")
 	}
-	if w.Set(Edge{X: 2, Y: 1, Side: West}.ID(), true) {
+	if _, ok := w.With(Edge{X: 2, Y: 1, Side: West}.ID(), true); ok {
 		t.Error("a wall opened")
 	}
 	var none *Walls
