@@ -34,9 +34,9 @@ const (
 	South = "s"
 )
 
-// MaxEdges bounds the edges of one grid (a 60 × 60 grid has about 7,300
-// sides; a drawn map uses a fraction).
-const MaxEdges = 4000
+// MaxEdges bounds the edges of one grid: every side of the largest grid
+// (MaxGridSide across and down), so that no map imported whole is refused.
+const MaxEdges = 2 * MaxGridSide * (MaxGridSide + 1)
 
 // Edge is a wall, a door or a window along one side of square X, Y.
 type Edge struct {

@@ -77,3 +77,29 @@ func TestWallsBetweenSquares(t *testing.T) {
 		t.Error("not engaged through the open door")
 	}
 }
+
+// TestWallsNeedAGrid: walls between squares on distance categories, or
+// off the grid, are refused with the reason.
+func TestWallsNeedAGrid(t *testing.T) {
+	ladder := ladderSetup(noCrit, "short", spec{ID: "ana", Side: "heroes", PC: true}, spec{ID: "orc", Side: "foes"})
+	var bf map[string]any
+	if err := json.Unmarshal(ladder.Battlefield, &bf); err != nil {
+		t.Fatal(err)
+	}
+	bf["edges"] = []map[string]any{{"x": 1, "y": 0, "side": "w"}}
+	ladder.Battlefield = mustJSON(bf)
+	grid := walledSetup(t, spec{ID: "ana", Side: "heroes", PC: true, X: 0, Y: 1}, spec{ID: "orc", Side: "foes", X: 8, Y: 1})
+	grid.Battlefield = mustJSON(map[string]any{"model": "grid", "width": 10, "height": 3, "edges": []map[string]any{{"x": 10, "y": 0, "side": "e"}}})
+	for _, tc := range []struct {
+		setup engine.Setup
+		want  string
+	}{
+		{ladder, `battlefield: walls between squares (edges) need a grid, not "ladder"`},
+		{grid, "battlefield: the edge at 10,0 e is off the 10 × 3 grid"},
+	} {
+		_, err := engine.NewEncounter(New(), "e1", tc.setup)
+		if err == nil || fray.ErrorMessage(err) != tc.want {
+			t.Errorf("NewEncounter = %v, want %q", err, tc.want)
+		}
+	}
+}
