@@ -286,6 +286,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 		}
 		b.Width, b.Height = w, h
 		b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X >= w || c.Y >= h })
+		b.Edges = slices.DeleteFunc(b.Edges, func(e board.Edge) bool { _, err := board.NewWalls(w, h, []board.Edge{e}); return err != nil })
 		for i := range s.Combatants {
 			if st := StartOf(s.Combatants[i]); st.X != nil && (*st.X >= w || *st.Y >= h) {
 				st.X, st.Y = nil, nil
