@@ -116,7 +116,7 @@ func doorActions(b *Base) []Action {
 		if e.Kind != board.EdgeDoor {
 			continue
 		}
-		c := Choice{Value: e.ID(), Label: "Door " + e.Name()}
+		c := Choice{Value: e.ID(), Label: e.Name()}
 		if e.Open {
 			open = append(open, c)
 		} else {
