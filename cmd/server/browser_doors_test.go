@@ -15,7 +15,8 @@ import (
 
 // TestBrowserGridDoors: the GM imports the house (three rooms, a closed
 // door and an open one) onto d20-tactical's grid in the draft editor and
-// sees its walls and doors between squares on the preview; creates and
+// sees its walls and doors between squares on the preview; draws a window
+// between two squares by hand; creates and
 // starts the encounter and opens the closed door from the table; a
 // player, on a desktop and on a phone, sees the walls and both doors
 // open.
@@ -58,6 +59,16 @@ func TestBrowserGridDoors(t *testing.T) {
 	if n := strings.Count(walls, "M"); n != 13 {
 		t.Errorf("the preview draws %d wall segments, want 13: %q", n, walls)
 	}
+	// A window drawn by hand: B3's north side.
+	steps(t, gm, setValue("edge-square", "B3"), setValue("edge-side", "n"), setValue("edge-kind", "window"),
+		chromedp.Click(`#edge-set`, chromedp.ByQuery),
+		waitJS(`!!document.querySelector('#board-preview path.windows') && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`))
+	var windows string
+	steps(t, gm, chromedp.Evaluate(`document.querySelector('#board-preview path.windows').getAttribute('d')`, &windows),
+		chromedp.Evaluate(`document.getElementById('draft-board').scrollIntoView()`, nil))
+	if windows != "M1.00 2.00L2.00 2.00" {
+		t.Errorf("the window drawn by hand is %q", windows)
+	}
 	keepScreenshot(gm, "doors-editor")
 
 	steps(t, gm, chromedp.Click(`#create-encounter`, chromedp.ByQuery), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
@@ -78,7 +89,7 @@ func TestBrowserGridDoors(t *testing.T) {
 		if size.name == "phone" {
 			steps(t, p, chromedp.Click("#tab-board", chromedp.ByID), waitJS(`document.getElementById('encounter').dataset.tab === 'board'`))
 		}
-		steps(t, p, waitJS(`document.querySelectorAll('#battlefield .door.open').length === 2 && !!document.querySelector('#battlefield path.walls')`), settled())
+		steps(t, p, waitJS(`document.querySelectorAll('#battlefield .door.open').length === 2 && !!document.querySelector('#battlefield path.walls') && !!document.querySelector('#battlefield path.windows')`), settled())
 		var closed int
 		steps(t, p, chromedp.Evaluate(`document.querySelectorAll('#battlefield .door.closed').length`, &closed))
 		if closed != 0 {
