@@ -373,18 +373,24 @@ func isNameRune(r rune) bool {
 }
 
 // dropSelf takes name out of the lists of the sentences "… leads to A,
-// B." of a description, and a sentence whose list it empties.
+// B." (and "… looks into …") of a description, and a sentence whose list
+// it empties.
 func dropSelf(desc, name string) string {
 	return keepNames(desc, func(n string) bool { return n != name })
 }
 
-// keepNames keeps in the lists of the sentences "… leads to A, B." of a
+// keepNames keeps in the lists of the sentences "… leads to A, B." (a
+// door or an opening) and "… looks into A, B." (a window) of a
 // description the names keep says to (once each), and drops a sentence
 // whose list it empties.
 func keepNames(desc string, keep func(string) bool) string {
 	var out []string
 	for _, sentence := range strings.SplitAfter(desc, ". ") {
-		head, list, ok := strings.Cut(sentence, " leads to ")
+		verb := " leads to "
+		if !strings.Contains(sentence, verb) {
+			verb = " looks into "
+		}
+		head, list, ok := strings.Cut(sentence, verb)
 		if !ok {
 			out = append(out, sentence)
 			continue
@@ -400,7 +406,7 @@ func keepNames(desc string, keep func(string) bool) string {
 			}
 		}
 		if len(kept) > 0 {
-			out = append(out, head+" leads to "+strings.Join(kept, ", ")+tail)
+			out = append(out, head+verb+strings.Join(kept, ", ")+tail)
 		}
 	}
 	return strings.TrimSpace(strings.Join(out, ""))

@@ -361,7 +361,7 @@ func TestSplitKeepsDoorsOnTheirSide(t *testing.T) {
 	at := func(v int) *int { return &v }
 	s := draft(zonesEditor)
 	WriteBattlefield(s, board.Battlefield{Zones: []board.ZoneSetup{
-		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2. An opening leads to Yard, Porch.",
+		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2. An opening leads to Yard, Porch. A window looks into Yard.",
 			Adjacent: []string{"room-2", "yard", "porch"}, X: at(0), Y: at(1), W: 6, H: 6},
 		{ID: "room-2", Name: "Room 2", Description: "A closed door leads to Room 1. An open door leads to Room 3.", Adjacent: []string{"room-3"}, X: at(6), Y: at(1), W: 6, H: 4},
 		{ID: "room-3", Name: "Room 3", Description: "An open door leads to Room 2.", Adjacent: []string{}, X: at(6), Y: at(5), W: 6, H: 3},
@@ -376,7 +376,7 @@ func TestSplitKeepsDoorsOnTheirSide(t *testing.T) {
 		got[z.ID] = z.Description
 	}
 	want := map[string]string{
-		"room-1":      "An opening leads to Yard, Porch.",
+		"room-1":      "An opening leads to Yard, Porch. A window looks into Yard.",
 		"room-1-east": "A closed door leads to Room 2. An opening leads to Porch.",
 		"room-2":      "A closed door leads to Room 1 (east). An open door leads to Room 3.",
 		"room-3":      "An open door leads to Room 2.",

@@ -67,7 +67,9 @@ func applyPlaces(e board.Editor, s *engine.Setup, old board.Battlefield, m *uvtt
 		}
 	} else {
 		for _, c := range s.Combatants {
-			pl.At[c.ID] = room(c.Side)
+			if !c.Hidden { // a hidden fighter engages no one
+				pl.At[c.ID] = room(c.Side)
+			}
 		}
 	}
 	bf := board.Battlefield{Model: old.Model, Places: pl}
@@ -215,6 +217,9 @@ func Place(e board.Editor, s *engine.Setup, who, room string) ([]PlaceRange, err
 	} else {
 		for _, c := range s.Combatants {
 			if c.ID == who || equalName(c.Name, who) {
+				if c.Hidden {
+					return nil, fray.Errorf(fray.EINVALID, "%s is hidden: a hidden fighter starts engaged with no one; reveal them first", c.Name)
+				}
 				id = c.ID
 				break
 			}

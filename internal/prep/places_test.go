@@ -159,6 +159,17 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	if fmt.Sprint(bf.Distances) != "[{heroes cult Medium}]" || bf.Places.At["cult"] != "" {
 		t.Errorf("taken out: %+v, at %v", bf.Distances, bf.Places.At)
 	}
+	// A hidden fighter engages no one: not put in a room.
+	duel, _ := reg.Get("d20-duel")
+	de, _ := EditorOf(duel)
+	ds, _, err := MapSetup(duel, m, "", "", battlemap.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds.Combatants[1].Hidden = true
+	if _, err := Place(de, &ds, ds.Combatants[1].ID, "Room 1"); err == nil || !strings.Contains(err.Error(), "is hidden") {
+		t.Errorf("a hidden fighter put in a room: %v", err)
+	}
 	// On the grid a map gives no places.
 	grid := NewDraftSetup(rs, "grid")
 	if _, err := Place(e, &grid, "heroes", "Room 1"); err == nil {

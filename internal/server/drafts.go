@@ -396,7 +396,9 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 			}
 		} else {
 			for _, c := range setup.Combatants {
-				b.Placed = append(b.Placed, web.PlacedRow{ID: c.ID, Name: c.Name, Room: pl.At[c.ID]})
+				if !c.Hidden { // engages no one: Place refuses it
+					b.Placed = append(b.Placed, web.PlacedRow{ID: c.ID, Name: c.Name, Room: pl.At[c.ID]})
+				}
 			}
 		}
 		// What the places give, as Place wrote it: derived on a copy.
