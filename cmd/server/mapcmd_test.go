@@ -88,9 +88,51 @@ func TestMapCommand(t *testing.T) {
 			})
 		}
 	}
+	// On d20-under's distance categories and d20-duel's engagements the
+	// rooms are places: -place puts a side or a fighter in one and the
+	// starting distance is the walk between the rooms (the house's Room 1
+	// to Room 3: 8 squares, 12.2 m, Medium — more than a 10 m move; Room
+	// 2 to Room 3: 4.6 m, beyond a duel's 2 m: not engaged).
+	var out, report strings.Builder
+	for _, tc := range []struct {
+		args      []string
+		want, say string
+	}{
+		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "heroes=Room 1", "-place", "cult=room 3"}, "[{heroes cult Medium}]", "12.2 m, Medium"},
+		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "Queen's rangers=Room 2", "-place", "cult=Room 3"}, "[{heroes cult Short}]", "4.6 m, Short"},
+		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 2"}, "[{jesper krall Striking}]", "0.0 m, Striking"},
+		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 3"}, "[]", "4.6 m, not engaged"},
+	} {
+		out.Reset()
+		report.Reset()
+		if err := mapCmd(ctx, append([]string{filepath.Join(dir, "house.dd2vtt")}, tc.args...), &out, &report); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		setup, err := engine.DecodeSetup([]byte(out.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bf, _ := board.Read(setup.Battlefield)
+		got := fmt.Sprint(bf.Distances)
+		if bf.Model != board.Ladder {
+			got = fmt.Sprint(bf.Pairs)
+		}
+		if got != tc.want || !strings.Contains(report.String(), tc.say) || !strings.Contains(report.String(), "3 rooms to start in, 2 links") {
+			t.Errorf("%v: derived %s, want %s; report %q", tc.args, got, tc.want, report.String())
+		}
+		doc := filepath.Join(dir, "placed.json")
+		if err := os.WriteFile(doc, []byte(out.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var odds strings.Builder
+		if err := run(ctx, []string{"simulate", doc, "-runs", "2", "-seed", "3", "-rounds", "4"}, env, &odds); err != nil {
+			t.Errorf("%v: server simulate refuses it: %v", tc.args, err)
+		}
+	}
 	// The house for sw-zones: three rooms, placed on the page's 12
 	// columns (10 squares across: 1.2 columns a square), joined as drawn.
-	var out, report strings.Builder
+	out.Reset()
+	report.Reset()
 	if err := mapCmd(ctx, []string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "sw-zones"}, &out, &report); err != nil {
 		t.Fatal(err)
 	}
@@ -136,46 +178,6 @@ func TestMapCommand(t *testing.T) {
 	for _, c := range setup.Combatants {
 		if st, _ := board.ReadStart(c.Start); st.X != nil && walls[[2]int{*st.X, *st.Y}] {
 			t.Errorf("%s starts in a wall at %d,%d", c.ID, *st.X, *st.Y)
-		}
-	}
-	// On d20-under's distance categories and d20-duel's engagements the
-	// rooms are places: -place puts a side or a fighter in one and the
-	// starting distance is the walk between the rooms (the house's Room 1
-	// to Room 3: 8 squares, 12.2 m, Medium — more than a 10 m move; Room
-	// 2 to Room 3: 4.6 m, beyond a duel's 2 m: not engaged).
-	for _, tc := range []struct {
-		args      []string
-		want, say string
-	}{
-		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "heroes=Room 1", "-place", "cult=room 3"}, "[{heroes cult Medium}]", "12.2 m, Medium"},
-		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "Queen's rangers=Room 2", "-place", "cult=Room 3"}, "[{heroes cult Short}]", "4.6 m, Short"},
-		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 2"}, "[{jesper krall Striking}]", "0.0 m, Striking"},
-		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 3"}, "[]", "4.6 m, not engaged"},
-	} {
-		out.Reset()
-		report.Reset()
-		if err := mapCmd(ctx, append([]string{filepath.Join(dir, "house.dd2vtt")}, tc.args...), &out, &report); err != nil {
-			t.Fatalf("%v: %v", tc.args, err)
-		}
-		setup, err := engine.DecodeSetup([]byte(out.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		bf, _ := board.Read(setup.Battlefield)
-		got := fmt.Sprint(bf.Distances)
-		if bf.Model != board.Ladder {
-			got = fmt.Sprint(bf.Pairs)
-		}
-		if got != tc.want || !strings.Contains(report.String(), tc.say) || !strings.Contains(report.String(), "3 rooms to start in, 2 links") {
-			t.Errorf("%v: derived %s, want %s; report %q", tc.args, got, tc.want, report.String())
-		}
-		doc := filepath.Join(dir, "placed.json")
-		if err := os.WriteFile(doc, []byte(out.String()), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		var odds strings.Builder
-		if err := run(ctx, []string{"simulate", doc, "-runs", "2", "-seed", "3", "-rounds", "4"}, env, &odds); err != nil {
-			t.Errorf("%v: server simulate refuses it: %v", tc.args, err)
 		}
 	}
 	// The picture, re-encoded.
