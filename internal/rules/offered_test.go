@@ -379,7 +379,7 @@ func walledMaps(tb testing.TB) []started {
 	var out []started
 	for _, rs := range rules.Registry().All() {
 		for name, m := range map[string]*uvtt.Map{"house": house, "split": split} {
-			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", battlemap.Options{})
+			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", "", battlemap.Options{})
 			if err != nil {
 				continue // no grid, or the map is too large for it
 			}
