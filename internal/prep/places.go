@@ -40,9 +40,10 @@ func applyPlaces(e board.Editor, s *engine.Setup, old board.Battlefield, m *uvtt
 	if len(plan.Zones) == 0 {
 		return MapReport{}, fray.Errorf(fray.EINVALID, "the map has no rooms to start in")
 	}
-	pl := &board.Places{Rooms: make([]board.Place, len(plan.Zones)), Paths: []board.Path{}, At: map[string]string{}}
+	pl := &board.Places{Rooms: make([]board.Place, len(plan.Zones)), Paths: []board.Path{}, At: map[string]string{},
+		Width: m.Width, Height: m.Height}
 	for i, z := range plan.Zones {
-		pl.Rooms[i] = board.Place{ID: z.ID, Name: z.Name, Description: z.Description}
+		pl.Rooms[i] = board.Place{ID: z.ID, Name: z.Name, Description: z.Description, CX: round2(z.CX), CY: round2(z.CY)}
 	}
 	first, far, best := plan.Zones[0].ID, plan.Zones[0].ID, -1
 	for _, r := range plan.Ranges {
