@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,8 @@ type DraftBoard struct {
 	// Grid model.
 	Width, Height int
 	Cells         []CellRow
+	// Edges are the walls, doors and windows between squares.
+	Edges []board.Edge
 	// Pairs model.
 	Pairs []PairRow
 	// Ladder model: the distance between each two sides.
@@ -176,6 +179,26 @@ func metres(r PlaceRangeRow) string {
 type RangeRow struct {
 	A, B          string
 	Hops, Squares int
+}
+
+// edgesHelp counts the walls between squares and says what they do.
+func edgesHelp(edges []board.Edge) string {
+	var walls, doors, windows int
+	for _, e := range edges {
+		switch e.Kind {
+		case board.EdgeDoor:
+			doors++
+		case board.EdgeWindow:
+			windows++
+		default:
+			walls++
+		}
+	}
+	what := "None yet."
+	if len(edges) > 0 {
+		what = fmt.Sprintf("%d walls, %d doors and %d windows, drawn on the board.", walls, doors, windows)
+	}
+	return what + " A wall or a closed door blocks movement and sight between the two squares it separates, a window only movement; the GM opens and closes doors in play."
 }
 
 // rangesHelp says how the range table was made.

@@ -180,6 +180,28 @@ func TestMapCommand(t *testing.T) {
 			t.Errorf("%s starts in a wall at %d,%d", c.ID, *st.X, *st.Y)
 		}
 	}
+	// On a grid the house keeps its walls between squares and its two
+	// doors, as the file left them (internal/battlemap TestEdges has the
+	// whole list).
+	out.Reset()
+	report.Reset()
+	if err := mapCmd(ctx, []string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-tactical"}, &out, &report); err != nil {
+		t.Fatal(err)
+	}
+	setup, _ = engine.DecodeSetup([]byte(out.String()))
+	bf, _ = board.Read(setup.Battlefield)
+	var doors []string
+	for _, e := range bf.Edges {
+		if e.Kind == board.EdgeDoor {
+			doors = append(doors, e.ID()+" "+strconv.FormatBool(e.Open))
+		}
+	}
+	if len(bf.Edges) != 11 || !slices.Equal(doors, []string{"5,1,w false", "7,3,n true"}) {
+		t.Errorf("house edges %+v", bf.Edges)
+	}
+	if !strings.Contains(report.String(), "Between squares: 9 walls, 2 doors") {
+		t.Errorf("report %q", report.String())
+	}
 	// The picture, re-encoded.
 	pic := uvtttest.Archway()
 	pic.Image = scenePNG(t, 70*10, 70*5)

@@ -25,6 +25,9 @@ type Battlefield struct {
 	Width  int         `json:"width,omitempty"`
 	Height int         `json:"height,omitempty"`
 	Cells  []CellSetup `json:"cells,omitempty"`
+	// Edges are walls, doors and windows between squares (walls.go); the
+	// engine keeps them, and opens and closes the doors.
+	Edges []Edge `json:"edges,omitempty"`
 	// Pairs model: the engagements the fight starts with.
 	Pairs []PairSetup `json:"pairs,omitempty"`
 	// Ladder model: the starting distance between pairs of sides.

@@ -123,6 +123,25 @@ func TestEditGrid(t *testing.T) {
 	if len(b.Cells) != 2 || !b.Cells[0].Props.Bool("difficult") || b.Cells[0].Props.String("label") != "Rubble" {
 		t.Fatalf("cells %+v", b.Cells)
 	}
+	// Walls between squares: B2's east side a wall, then a door (the same
+	// side, named from C2), opened; C3's north side a window; cleared.
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "B2", "side", "e", "kind", "wall"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "w", "kind", "door", "open", "on"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "n", "kind", "window"))
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "up", "kind", "wall"), "side is n, e, s or w")
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "n", "kind", "portcullis"), "a wall, a door, a window or none")
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "K1", "side", "n", "kind", "wall"), "from A1 to J8")
+	b, _ = ReadBattlefield(*s)
+	want := []board.Edge{{X: 2, Y: 1, Side: board.West, Kind: board.EdgeDoor, Open: true}, {X: 2, Y: 2, Side: board.North, Kind: board.EdgeWindow}}
+	if !slices.Equal(b.Edges, want) {
+		t.Fatalf("edges %+v, want %+v", b.Edges, want)
+	}
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "w", "kind", "none"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "s", "kind", "none"))
+	b, _ = ReadBattlefield(*s)
+	if len(b.Edges) != 0 {
+		t.Fatalf("edges left %+v", b.Edges)
+	}
 	// A start: a cell, a contact group, a posture.
 	f := url.Values{"start.x": {"9"}, "start.y": {"7"}, "start.group": {"g1"}, "start.prop.posture": {"prone"}}
 	st, err := StartFromForm(gridEditor, b, f, "start.", "Ana")

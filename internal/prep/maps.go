@@ -214,7 +214,15 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map, o bat
 		}
 	}
 	if len(m.Walls) > 0 || len(m.Portals) > 0 {
-		rep.Notes = append(rep.Notes, "The walls between squares and the doors are drawn on the picture; on a grid they do not block yet: paint the squares that should.")
+		// The walls between squares, the doors (as the file left them) and
+		// the windows: they block movement and sight on every grid.
+		bf.Edges = battlemap.Edges(m, o, per)
+		if note := edgesNote(bf.Edges); note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+		if per > 1 {
+			rep.Notes = append(rep.Notes, "Walls and doors inside a square of "+e.Scale+" are left out; a side of one with an opening anywhere along it is open.")
+		}
 	}
 	// Starts: the first side on the free squares from the left, column
 	// by column, the others from the right, one a square (a board too
@@ -257,6 +265,32 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map, o bat
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// edgesNote says what walls between squares a map gave a grid.
+func edgesNote(edges []board.Edge) string {
+	var walls, doors, windows int
+	for _, e := range edges {
+		switch e.Kind {
+		case board.EdgeDoor:
+			doors++
+		case board.EdgeWindow:
+			windows++
+		default:
+			walls++
+		}
+	}
+	if walls+doors+windows == 0 {
+		return ""
+	}
+	parts := []string{count(walls, "wall")}
+	if doors > 0 {
+		parts = append(parts, count(doors, "door"))
+	}
+	if windows > 0 {
+		parts = append(parts, count(windows, "window"))
+	}
+	return "Between squares: " + strings.Join(parts, ", ") + " (a square's side each); they block movement and sight, a window only movement, and the GM opens and closes the doors in play."
+}
 
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
 

@@ -346,7 +346,7 @@ func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
 
 // draftBoard is the editor's view of a draft's battlefield.
 func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.DraftBoard {
-	b := &web.DraftBoard{Editor: e, Model: prep.ModelOf(e, bf), Width: bf.Width, Height: bf.Height}
+	b := &web.DraftBoard{Editor: e, Model: prep.ModelOf(e, bf), Width: bf.Width, Height: bf.Height, Edges: bf.Edges}
 	names := map[string]string{}
 	for _, z := range bf.Zones {
 		names[z.ID] = z.Name
