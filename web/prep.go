@@ -107,6 +107,9 @@ type DraftBoard struct {
 	// PlaceMap names the rooms on the map's picture (nil: their places
 	// on it are unknown).
 	PlaceMap *PlaceMap
+	// PlacesChanged is set when a starting distance or engagement was
+	// changed by hand from what the rooms give.
+	PlacesChanged bool
 }
 
 // PlaceMap is a map W × H squares with its rooms' names at their middles.
@@ -164,6 +167,14 @@ func placedWho(model string) string {
 		return "each side"
 	}
 	return "each combatant"
+}
+
+// placesWhat names what the rooms give a battlefield.
+func placesWhat(model string) string {
+	if model == board.Ladder {
+		return "distances"
+	}
+	return "engagements"
 }
 
 // metres writes a walk's length ("12.2 m").

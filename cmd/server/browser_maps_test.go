@@ -131,7 +131,8 @@ func TestBrowserMapImport(t *testing.T) {
 // Room 1 and the cult in the room farthest from it (Room 3: 8 squares,
 // 12.2 m, Medium); the GM puts the cult in Room 2 instead (5 squares,
 // 7.6 m: Short, within one 10 m move), the table and the starting
-// distance follow, and the encounter is created with it. The rooms are
+// distance follow (a distance set by hand is told apart until the cult is
+// put in its room again), and the encounter is created with it. The rooms are
 // named on the map's picture where they lie. Looked at on a desktop and
 // on a phone.
 func TestBrowserMapPlaces(t *testing.T) {
@@ -183,6 +184,13 @@ func TestBrowserMapPlaces(t *testing.T) {
 			// The cult one door nearer.
 			steps(t, gm, setValue("room-1", "room-2"), chromedp.Click(`#room-1-save`, chromedp.ByQuery),
 				rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"))
+			// A distance set by hand is told apart from the map's, until
+			// the cult is put in its room again.
+			idle := `!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`
+			steps(t, gm, setValue("dist-0", "Long"), chromedp.Click(`#dist-0-save`, chromedp.ByQuery),
+				waitJS(`!!document.getElementById('places-changed') && document.getElementById('dist-0').value === 'Long' && `+idle),
+				setValue("room-1", "room-2"), chromedp.Click(`#room-1-save`, chromedp.ByQuery),
+				waitJS(`!document.getElementById('places-changed') && document.getElementById('dist-0').value === 'Short' && `+idle))
 		}
 		var rung string
 		steps(t, gm, rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"),

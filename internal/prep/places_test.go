@@ -146,6 +146,16 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	if rep.Places != 3 || len(rep.Ranges) != 1 || !strings.Contains(rep.Ranges[0], "Queen's rangers (Room 1) — Cult of the Black Sun (Room 3)") {
 		t.Errorf("report %+v", rep)
 	}
+	// A hand edit is told apart from what the rooms give, until a side
+	// is put in a room again.
+	bf, _ := ReadBattlefield(s)
+	if !PlacesHold(e, board.Ladder, s, bf) {
+		t.Error("the derived distances do not hold")
+	}
+	bf.Distances[0].Rung = "Long"
+	if PlacesHold(e, board.Ladder, s, bf) {
+		t.Error("a hand edit is not seen")
+	}
 	before := string(s.Battlefield)
 	for _, p := range [][2]string{{"nobody", "Room 1"}, {"heroes", "Cellar"}} {
 		if _, err := Place(e, &s, p[0], p[1]); err == nil || string(s.Battlefield) != before {
@@ -155,7 +165,7 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	if _, err := Place(e, &s, "cult", ""); err != nil {
 		t.Fatal(err)
 	}
-	bf, _ := ReadBattlefield(s)
+	bf, _ = ReadBattlefield(s)
 	if fmt.Sprint(bf.Distances) != "[{heroes cult Medium}]" || bf.Places.At["cult"] != "" {
 		t.Errorf("taken out: %+v, at %v", bf.Distances, bf.Places.At)
 	}

@@ -413,6 +413,7 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		for _, r := range prep.DerivePlaces(e, b.Model, setup, &derived) {
 			b.PlaceRanges = append(b.PlaceRanges, web.PlaceRangeRow{A: r.A, From: r.From, B: r.B, To: r.To, Metres: r.Metres, Distance: r.Distance, NoPath: r.NoPath})
 		}
+		b.PlacesChanged = !prep.PlacesHold(e, b.Model, setup, bf)
 	}
 	if b.Model == board.Ladder && len(e.Distances) > 0 {
 		for i, sa := range setup.Sides {
