@@ -186,3 +186,30 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 		t.Error("a grid took a place")
 	}
 }
+
+// TestRoomPlaceEdit: the editor's room-place edit puts a fighter in a
+// room by id and derives the engagements; bad input is refused and
+// changes nothing.
+func TestRoomPlaceEdit(t *testing.T) {
+	s := draft(pairsEditor)
+	e := pairsEditor
+	e.Reaches = []board.Reach{{Distance: "Striking", Metres: 2}}
+	refused(t, edit(t, s, e, "room-place", "who", "ana", "room", "hall"), "no rooms from a map")
+	bf, _ := ReadBattlefield(*s)
+	bf.Places = &board.Places{Rooms: []board.Place{{ID: "hall", Name: "Hall"}, {ID: "yard", Name: "Yard"}},
+		Paths: []board.Path{{A: "hall", B: "yard", Metres: 9}}, At: map[string]string{}}
+	WriteBattlefield(s, bf)
+	must(t, edit(t, s, e, "room-place", "who", "ana", "room", "hall"))
+	must(t, edit(t, s, e, "room-place", "who", "orc", "room", "hall"))
+	must(t, edit(t, s, e, "room-place", "who", "gob", "room", "yard"))
+	before := string(s.Battlefield)
+	refused(t, edit(t, s, e, "room-place", "who", "ana", "room", "cellar"), `no room "cellar"`)
+	refused(t, edit(t, s, e, "room-place", "who", "troll", "room", "hall"), `no combatant "troll"`)
+	if string(s.Battlefield) != before {
+		t.Error("a refused edit changed the battlefield")
+	}
+	bf, _ = ReadBattlefield(*s)
+	if fmt.Sprint(bf.Pairs) != "[{ana orc Striking}]" {
+		t.Errorf("pairs %v, want Ana and the orc (one room) at Striking, the goblin (9 m off) not engaged", bf.Pairs)
+	}
+}
