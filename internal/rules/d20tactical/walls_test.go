@@ -12,7 +12,7 @@ import (
 // columns E and F (the west sides of column 5), with a closed door in it
 // between E3 and F3: ana at 2,2 west of it, cy at 10,2 east of it, bo out
 // of the way at 0,9.
-func walled(t *testing.T) *State {
+func walled(t *testing.T, with ...func([]spec)) *State {
 	t.Helper()
 	var edges []map[string]any
 	for y := range 10 {
@@ -23,7 +23,7 @@ func walled(t *testing.T) *State {
 		edges = append(edges, e)
 	}
 	bf := mustJSON(map[string]any{"width": 20, "height": 10, "edges": edges})
-	return skirmishOn(t, nil, bf, at(1, 0, 9))
+	return skirmishOn(t, nil, bf, append([]func([]spec){at(1, 0, 9)}, with...)...)
 }
 
 // offeredEast lists the squares east of the wall offered to ana in any
@@ -89,6 +89,19 @@ func TestWallsBetweenSquares(t *testing.T) {
 	_, shut := do(t, open, gm, engine.NewCommand(engine.KindCloseDoor, "", map[string]any{"door": "5,2,w"}))
 	fail(t, shut, gm, cmd(CmdMove, "ana", "to", "6,2"), "illegal")
 	fail(t, shut, gm, cmd(CmdAttack, "ana", "target", "cy", "weapon", "pistol"), "illegal")
+}
+
+// TestNoThreatThroughAWall: an opponent threatens no square behind a wall
+// between squares (no attack of opportunity through it).
+func TestNoThreatThroughAWall(t *testing.T) {
+	st := walled(t, at(1, 5, 5))
+	bo := st.Fighters["bo"]
+	bo.FlatFooted = false // as after bo's first turn
+	threat := threatMap(st, st.Fighters["ana"])
+	eq(t, "E6 behind the wall", threat[Cell{4, 5}], false)
+	eq(t, "G6 on bo's side", threat[Cell{6, 5}], true)
+	eq(t, "F5 on bo's side", threat[Cell{5, 4}], true)
+	eq(t, "E6 out of reach", inReach(st, bo, Cell{4, 5}), false)
 }
 
 func offersDoor(st *State, kind, door string) bool {
