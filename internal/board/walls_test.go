@@ -146,3 +146,54 @@ func TestNewWallsRefuses(t *testing.T) {
 		t.Errorf("south and east sides read as %v, want the neighbours' north and west", got)
 	}
 }
+
+// BenchmarkWalls: a 60 × 60 grid with a wall every fourth column, a door
+// in each every fourth row: a clear line of sight down the grid, one
+// stopped by a wall, every step out of every square (what a route search
+// asks), and the first question of a copy (whose index is built anew:
+// every command is decided on a copy of the state).
+func BenchmarkWalls(b *testing.B) {
+	var edges []Edge
+	for x := 4; x < 60; x += 4 {
+		for y := range 60 {
+			e := Edge{X: x, Y: y, Side: West}
+			if y%4 == 2 {
+				e.Kind = EdgeDoor
+			}
+			edges = append(edges, e)
+		}
+	}
+	w, err := NewWalls(60, 60, edges)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("clear", func(b *testing.B) {
+		for b.Loop() {
+			w.Clear(0, 0, 3, 59)
+		}
+	})
+	b.Run("blocked", func(b *testing.B) {
+		for b.Loop() {
+			w.Clear(0, 0, 59, 57)
+		}
+	})
+	b.Run("steps", func(b *testing.B) {
+		for b.Loop() {
+			for y := 1; y < 59; y++ {
+				for x := 1; x < 59; x++ {
+					for dy := -1; dy <= 1; dy++ {
+						for dx := -1; dx <= 1; dx++ {
+							w.Step(x, y, x+dx, y+dy, Strict)
+						}
+					}
+				}
+			}
+		}
+	})
+	b.Run("copy's first use", func(b *testing.B) {
+		for b.Loop() {
+			fresh := &Walls{Width: w.Width, Height: w.Height, Edges: w.Edges}
+			fresh.Clear(0, 0, 59, 57)
+		}
+	})
+}
