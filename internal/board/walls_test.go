@@ -197,3 +197,26 @@ func BenchmarkWalls(b *testing.B) {
 		}
 	})
 }
+
+// TestCheckBattlefieldEdges: the limits a battlefield enters with hold
+// its edges too, and a refusal quotes no more of a bad value than a few
+// characters.
+func TestCheckBattlefieldEdges(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	for _, tc := range []struct {
+		edges []Edge
+		want  string
+	}{
+		{[]Edge{{X: 9, Y: 0, Side: West}}, "battlefield: the edge at 9,0 w is off the 4 × 4 grid"},
+		{[]Edge{{X: 1, Y: 0, Side: long}}, "battlefield: the edge at 1,0 xxxxxxxx: side is n, e, s or w"},
+		{[]Edge{{X: 1, Y: 0, Side: North, Kind: long}}, `battlefield: the edge at 1,0 n: kind is wall, door or window, not "xxxxxxxxxxxxxxxx"`},
+	} {
+		err := CheckBattlefield(Editor{Model: Grid}, Battlefield{Width: 4, Height: 4, Edges: tc.edges}, nil)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("CheckBattlefield = %v, want %q", err, tc.want)
+		}
+	}
+	if err := CheckBattlefield(Editor{Model: Grid}, Battlefield{Width: 4, Height: 4, Edges: []Edge{{X: 1, Y: 0, Side: East, Kind: EdgeDoor}}}, nil); err != nil {
+		t.Error(err)
+	}
+}
