@@ -116,3 +116,26 @@ func offersDoor(st *State, kind, door string) bool {
 	}
 	return false
 }
+
+// TestChargeThroughAWall: a straight charge goes through an open door but
+// not through a window (which lets the charger see the target, not reach
+// it) nor a closed door.
+func TestChargeThroughAWall(t *testing.T) {
+	// cy at 9,2: the square before it, 8,2, is exactly 30 ft from ana.
+	charge := cmd(CmdCharge, "ana", "target", "cy", "weapon", "knife")
+	st := walled(t, at(2, 9, 2))
+	fail(t, st, gm, charge, "illegal")
+	_, open := do(t, st, gm, engine.NewCommand(engine.KindOpenDoor, "", map[string]any{"door": "5,2,w"}))
+	events, _ := do(t, open, gm, charge, 6, 2)
+	eq(t, "charged through the door", movedTo(t, events).To.String(), "8,2")
+
+	bf := mustJSON(map[string]any{"width": 20, "height": 10, "edges": []map[string]any{{"x": 5, "y": 2, "side": "w", "kind": "window"}}})
+	st = skirmishOn(t, nil, bf, at(1, 0, 9), at(2, 9, 2))
+	if !st.sight(Cell{2, 2}, Cell{9, 2}) {
+		t.Fatal("no sight through the window")
+	}
+	msg := fail(t, st, gm, charge, "illegal")
+	if strings.Contains(msg, "line of sight") {
+		t.Errorf("refused for sight: %q", msg)
+	}
+}
