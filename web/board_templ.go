@@ -1548,7 +1548,7 @@ func zonesWords(areas []zoneCell) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var47 string
-				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(joinNames(a.Next))
+				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(commaList(a.Next))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/board.templ`, Line: 338, Col: 52}
 				}

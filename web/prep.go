@@ -98,6 +98,54 @@ type DraftBoard struct {
 	// zones did not come from a map).
 	Ranges []RangeRow
 	Scale  float64
+	// Rooms are a map's places on a pairs or ladder battlefield, Placed
+	// the sides (ladder) or combatants (pairs) to put in them, and
+	// PlaceRanges the starting distances the rooms give.
+	Rooms       []engine.Choice
+	Placed      []PlacedRow
+	PlaceRanges []PlaceRangeRow
+}
+
+// PlacedRow is a side or combatant and the room it starts in ("" none).
+type PlacedRow struct {
+	ID, Name, Room string
+}
+
+// PlaceRangeRow is a starting distance derived from the rooms: between A
+// in room From and B in room To, Metres walked; Distance is what it
+// makes ("" not engaged), NoPath that no walk joins the rooms.
+type PlaceRangeRow struct {
+	A, From, B, To string
+	Metres         float64
+	Distance       string
+	NoPath         bool
+}
+
+// placeDistance says what a derived distance makes, in words.
+func placeDistance(r PlaceRangeRow) string {
+	switch {
+	case r.NoPath:
+		return "no way through: set it by hand"
+	case r.Distance == "":
+		return "not engaged"
+	}
+	return r.Distance
+}
+
+// placedWho says what a battlefield puts in a map's rooms.
+func placedWho(model string) string {
+	if model == board.Ladder {
+		return "each side"
+	}
+	return "each combatant"
+}
+
+// metres writes a walk's length ("12.2 m").
+func metres(r PlaceRangeRow) string {
+	if r.NoPath {
+		return "–"
+	}
+	return strconv.FormatFloat(r.Metres, 'f', 1, 64) + "\u00a0m"
 }
 
 // RangeRow is the path from zone A to zone B: Hops borders crossed,

@@ -405,6 +405,10 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			return err
 		}
 		b.Pairs = slices.Delete(b.Pairs, i, i+1)
+	case "room-place":
+		// Place writes the battlefield with the distances derived.
+		_, err := Place(e, s, val("who"), val("room"))
+		return err
 	case "distance-set":
 		if model != board.Ladder {
 			return bad("this battlefield has no distances")
@@ -439,7 +443,7 @@ var (
 		"zone-picture": true, "scene-fit": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true, "zone-merge": true, "zone-split": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
-		"cell-set": true, "cell-remove": true, "edge-set": true, "pair-add": true, "pair-remove": true, "distance-set": true}
+		"cell-set": true, "cell-remove": true, "edge-set": true, "pair-add": true, "pair-remove": true, "distance-set": true, "room-place": true}
 )
 
 // editSetup applies an edit of the settings, sides or combatants.

@@ -390,7 +390,7 @@ func walledMaps(tb testing.TB) []started {
 	for _, rs := range rules.Registry().All() {
 		for _, name := range []string{"house", "house-open", "split"} {
 			m := map[string]*uvtt.Map{"house": house, "house-open": houseOpen, "split": split}[name]
-			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", battlemap.Options{})
+			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", "", battlemap.Options{})
 			if err != nil {
 				continue // no grid, or the map is too large for it
 			}
