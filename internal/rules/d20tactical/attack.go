@@ -570,7 +570,7 @@ func chargeLanes(st *State, f, t *Fighter, w *Weapon, all map[Cell]Route) []Rout
 	for x := t.X - reach; x <= t.X+reach; x++ {
 		for y := t.Y - reach; y <= t.Y+reach; y++ {
 			s := Cell{x, y}
-			if s == cell(t) || s == cell(f) || distance(&st.Base, s, cell(t)) > w.ReachFeet() {
+			if s == cell(t) || s == cell(f) || distance(&st.Base, s, cell(t)) > w.ReachFeet() || !st.sight(s, cell(t)) {
 				continue
 			}
 			var r Route
