@@ -86,6 +86,13 @@ func (m *model) legend() legend {
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Shade >= 3 && !c.Blocks }), "dense", "",
 			"dark square: heavy cover or very hard ground")
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Blocks }), "blocks", "", "black square: blocks the line of sight")
+		edge := func(kind string, open bool) bool {
+			return slices.ContainsFunc(g.Edges, func(e board.Edge) bool { return e.Kind == kind && (kind != board.EdgeDoor || e.Open == open) })
+		}
+		add(edge(board.EdgeWall, false), "wall", "", "thick line: a wall between squares, blocks movement and sight")
+		add(edge(board.EdgeDoor, false), "door-closed", "", "brown bar: a closed door, blocks movement and sight")
+		add(edge(board.EdgeDoor, true), "door-open", "", "brown leaf swung out: an open door")
+		add(edge(board.EdgeWindow, false), "window", "", "blue dashes: a window, blocks movement but not sight")
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Group != "" && !p.Off }), "group", "", "red dashed frame: in contact")
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Off }), "off", "", "off the map: beyond the drawn squares")
 	case b.Model == board.Pairs && b.Pairs != nil:

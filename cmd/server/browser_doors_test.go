@@ -91,9 +91,17 @@ func TestBrowserGridDoors(t *testing.T) {
 		}
 		steps(t, p, waitJS(`document.querySelectorAll('#battlefield .door.open').length === 2 && !!document.querySelector('#battlefield path.walls') && !!document.querySelector('#battlefield path.windows')`), settled())
 		var closed int
-		steps(t, p, chromedp.Evaluate(`document.querySelectorAll('#battlefield .door.closed').length`, &closed))
+		var key string
+		steps(t, p, chromedp.Evaluate(`document.querySelectorAll('#battlefield .door.closed').length`, &closed),
+			chromedp.Evaluate(`document.getElementById('board-key').textContent`, &key))
 		if closed != 0 {
 			t.Errorf("%s: %d closed doors after the GM opened the only one", size.name, closed)
+		}
+		if !strings.Contains(key, "a wall between squares") || !strings.Contains(key, "an open door") || !strings.Contains(key, "a window") || strings.Contains(key, "a closed door") {
+			t.Errorf("%s: the board's key says %q", size.name, key)
+		}
+		if size.name == "desktop" {
+			steps(t, p, chromedp.Click(`#board-key summary`, chromedp.ByQuery), waitJS(`document.getElementById('board-key').open`))
 		}
 		keepScreenshot(p, "doors-player-"+size.name)
 	}

@@ -70,6 +70,11 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 			return err
 		}
 	}
+	if len(bf.Edges) > 0 {
+		if _, err := NewWalls(bf.Width, bf.Height, bf.Edges); err != nil {
+			return fmt.Errorf("battlefield: %w", err)
+		}
+	}
 	if len(bf.Zones) > MaxZones {
 		return fmt.Errorf("battlefield: at most %d zones, not %d", MaxZones, len(bf.Zones))
 	}

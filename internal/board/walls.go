@@ -103,7 +103,7 @@ func NewWalls(width, height int, edges []Edge) (*Walls, error) {
 	w := &Walls{Width: width, Height: height, Edges: make([]Edge, 0, len(edges))}
 	seen := make(map[string]bool, len(edges))
 	for _, e := range edges {
-		where := fmt.Sprintf("the edge at %d,%d %s", e.X, e.Y, e.Side)
+		where := fmt.Sprintf("the edge at %d,%d %.8s", e.X, e.Y, e.Side)
 		switch strings.ToLower(e.Side) {
 		case North, "north":
 			e.Side = North
@@ -124,7 +124,7 @@ func NewWalls(width, height int, edges []Edge) (*Walls, error) {
 			e.Kind = EdgeWall
 		case EdgeDoor, EdgeWindow:
 		default:
-			return nil, fmt.Errorf("%s: kind is wall, door or window, not %q", where, e.Kind)
+			return nil, fmt.Errorf("%s: kind is wall, door or window, not %.16q", where, e.Kind)
 		}
 		if e.Open && e.Kind != EdgeDoor {
 			return nil, fmt.Errorf("%s: only a door opens", where)

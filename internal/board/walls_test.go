@@ -146,3 +146,77 @@ func TestNewWallsRefuses(t *testing.T) {
 		t.Errorf("south and east sides read as %v, want the neighbours' north and west", got)
 	}
 }
+
+// BenchmarkWalls: a 60 × 60 grid with a wall every fourth column, a door
+// in each every fourth row: a clear line of sight down the grid, one
+// stopped by a wall, every step out of every square (what a route search
+// asks), and the first question of a copy (whose index is built anew:
+// every command is decided on a copy of the state).
+func BenchmarkWalls(b *testing.B) {
+	var edges []Edge
+	for x := 4; x < 60; x += 4 {
+		for y := range 60 {
+			e := Edge{X: x, Y: y, Side: West}
+			if y%4 == 2 {
+				e.Kind = EdgeDoor
+			}
+			edges = append(edges, e)
+		}
+	}
+	w, err := NewWalls(60, 60, edges)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("clear", func(b *testing.B) {
+		for b.Loop() {
+			w.Clear(0, 0, 3, 59)
+		}
+	})
+	b.Run("blocked", func(b *testing.B) {
+		for b.Loop() {
+			w.Clear(0, 0, 59, 57)
+		}
+	})
+	b.Run("steps", func(b *testing.B) {
+		for b.Loop() {
+			for y := 1; y < 59; y++ {
+				for x := 1; x < 59; x++ {
+					for dy := -1; dy <= 1; dy++ {
+						for dx := -1; dx <= 1; dx++ {
+							w.Step(x, y, x+dx, y+dy, Strict)
+						}
+					}
+				}
+			}
+		}
+	})
+	b.Run("copy's first use", func(b *testing.B) {
+		for b.Loop() {
+			fresh := &Walls{Width: w.Width, Height: w.Height, Edges: w.Edges}
+			fresh.Clear(0, 0, 59, 57)
+		}
+	})
+}
+
+// TestCheckBattlefieldEdges: the limits a battlefield enters with hold
+// its edges too, and a refusal quotes no more of a bad value than a few
+// characters.
+func TestCheckBattlefieldEdges(t *testing.T) {
+	long := strings.Repeat("x", 10000)
+	for _, tc := range []struct {
+		edges []Edge
+		want  string
+	}{
+		{[]Edge{{X: 9, Y: 0, Side: West}}, "battlefield: the edge at 9,0 w is off the 4 × 4 grid"},
+		{[]Edge{{X: 1, Y: 0, Side: long}}, "battlefield: the edge at 1,0 xxxxxxxx: side is n, e, s or w"},
+		{[]Edge{{X: 1, Y: 0, Side: North, Kind: long}}, `battlefield: the edge at 1,0 n: kind is wall, door or window, not "xxxxxxxxxxxxxxxx"`},
+	} {
+		err := CheckBattlefield(Editor{Model: Grid}, Battlefield{Width: 4, Height: 4, Edges: tc.edges}, nil)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("CheckBattlefield = %v, want %q", err, tc.want)
+		}
+	}
+	if err := CheckBattlefield(Editor{Model: Grid}, Battlefield{Width: 4, Height: 4, Edges: []Edge{{X: 1, Y: 0, Side: East, Kind: EdgeDoor}}}, nil); err != nil {
+		t.Error(err)
+	}
+}

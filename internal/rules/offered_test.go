@@ -19,6 +19,7 @@ import (
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/uvtt"
 	"github.com/fray-vtt/fray/internal/uvtt/uvtttest"
 )
@@ -361,13 +362,22 @@ func clientPick(pick *rand.Rand, view engine.View) (engine.Command, string, bool
 // walledMaps are battlemaps with walls and doors between squares imported
 // onto every grid ruleset's board (as `server map` does), so that the
 // contract holds where walls stand between squares: the house (rooms,
-// a closed door, an open one: one map square a square) and, for a grid
+// a closed door, an open one: one map square a square), the house with
+// both doors open, and, for a grid
 // of larger squares, a map split by a wall with a closed and an open door
 // that falls on the sides of its squares. Only those whose grid keeps
 // some edges are played.
 func walledMaps(tb testing.TB) []started {
 	tb.Helper()
 	house, err := uvtt.Parse(context.Background(), uvtttest.House().JSON())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opened := uvtttest.House()
+	for i := range opened.Portals {
+		opened.Portals[i].Closed = false
+	}
+	houseOpen, err := uvtt.Parse(context.Background(), opened.JSON())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -378,7 +388,8 @@ func walledMaps(tb testing.TB) []started {
 		Portals: []uvtt.Portal{{A: pt(40, 20), B: pt(40, 21), Closed: true}, {A: pt(40, 40), B: pt(40, 41)}}}
 	var out []started
 	for _, rs := range rules.Registry().All() {
-		for name, m := range map[string]*uvtt.Map{"house": house, "split": split} {
+		for _, name := range []string{"house", "house-open", "split"} {
+			m := map[string]*uvtt.Map{"house": house, "house-open": houseOpen, "split": split}[name]
 			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", "", battlemap.Options{})
 			if err != nil {
 				continue // no grid, or the map is too large for it
@@ -393,8 +404,29 @@ func walledMaps(tb testing.TB) []started {
 			out = append(out, started{setup.Name, rs, setup, st})
 		}
 	}
-	if len(out) < 3 {
+	if len(out) < 5 {
 		tb.Fatalf("%d walled maps, want one at least for each grid ruleset", len(out))
 	}
 	return out
+}
+
+// TestTacticsOnWalledMaps: each grid ruleset's tactics play the walled
+// maps without a command refused or an error; where a way round the walls
+// joins the sides (every map but the house, whose closed door seals the
+// west room), they find it and the fights are decided.
+func TestTacticsOnWalledMaps(t *testing.T) {
+	for _, s := range walledMaps(t) {
+		res, err := simulate.Run(context.Background(), s.Ruleset, s.Setup, simulate.Options{Runs: 4, Seed: 7, MaxRounds: 40})
+		if err != nil {
+			t.Errorf("%s: %v", s.Name, err)
+			continue
+		}
+		if res.Runs != 4 {
+			t.Errorf("%s: %d fights played of 4 (%s)", s.Name, res.Runs, res.Stopped)
+		}
+		t.Logf("%s: %s, %d of %d undecided, median %.1f rounds", s.Name, res.Policy, res.Undecided, res.Runs, res.Rounds)
+		if !strings.Contains(s.Name, "-house-map") && res.Undecided > 0 {
+			t.Errorf("%s: %d of %d fights undecided after %d rounds: the bots found no way round the walls", s.Name, res.Undecided, res.Runs, res.MaxRounds)
+		}
+	}
 }

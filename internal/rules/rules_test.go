@@ -88,6 +88,7 @@ func TestCopyIsTheDecodedSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	starts = append(starts, started{"toy", toy, enginetest.Setup(), toySt})
+	starts = append(starts, walledMaps(t)...) // walls between squares, doors opened and closed
 
 	steps := 0
 	for _, s := range starts {

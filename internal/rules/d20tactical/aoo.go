@@ -60,7 +60,8 @@ func threatens(st *State, r *Fighter, c Cell) bool {
 }
 
 // inReach reports whether square c is within the reach of r's best melee
-// weapon, r up. A melee fumble's free attack needs only this (seed
+// weapon, r up, and r could strike into it: no wall (a wall square, or a
+// wall or closed door between squares) on the line. A melee fumble's free attack needs only this (seed
 // "Fumbles": "all opponents within range of the fumbling attacker"): a
 // flat-footed opponent, who could take no attack of opportunity, still
 // gets it.
@@ -69,7 +70,7 @@ func inReach(st *State, r *Fighter, c Cell) bool {
 		return false
 	}
 	w := bestMelee(r)
-	return w != nil && distance(&st.Base, cell(r), c) <= w.ReachFeet()
+	return w != nil && distance(&st.Base, cell(r), c) <= w.ReachFeet() && st.sight(cell(r), c)
 }
 
 // canReactAt reports whether r could react to something of kind at c.
@@ -80,7 +81,8 @@ func canReactAt(st *State, r *Fighter, c Cell, kind string) bool {
 	return threatens(st, r, c)
 }
 
-// threatMap are the squares f's opponents threaten.
+// threatMap are the squares f's opponents threaten (as threatens: within
+// reach and not behind a wall).
 func threatMap(st *State, f *Fighter) map[Cell]bool {
 	out := map[Cell]bool{}
 	for _, c := range st.Combatants {
@@ -95,7 +97,7 @@ func threatMap(st *State, f *Fighter) map[Cell]bool {
 		reach := w.ReachFeet() / Square
 		for x := r.X - reach; x <= r.X+reach; x++ {
 			for y := r.Y - reach; y <= r.Y+reach; y++ {
-				if distance(&st.Base, cell(r), Cell{x, y}) <= w.ReachFeet() {
+				if distance(&st.Base, cell(r), Cell{x, y}) <= w.ReachFeet() && st.sight(cell(r), Cell{x, y}) {
 					out[Cell{x, y}] = true
 				}
 			}

@@ -570,7 +570,7 @@ func chargeLanes(st *State, f, t *Fighter, w *Weapon, all map[Cell]Route) []Rout
 	for x := t.X - reach; x <= t.X+reach; x++ {
 		for y := t.Y - reach; y <= t.Y+reach; y++ {
 			s := Cell{x, y}
-			if s == cell(t) || s == cell(f) || distance(&st.Base, s, cell(t)) > w.ReachFeet() {
+			if s == cell(t) || s == cell(f) || distance(&st.Base, s, cell(t)) > w.ReachFeet() || !st.sight(s, cell(t)) {
 				continue
 			}
 			var r Route
@@ -606,15 +606,23 @@ func chargeLanes(st *State, f, t *Fighter, w *Weapon, all map[Cell]Route) []Rout
 	return out
 }
 
-// chargeLine is the straight line from f to s, if clear: no walls, pits,
-// obstacles or difficult terrain, no opponent in the way, s free.
+// chargeLine is the straight line from f to s, if clear: no walls (wall
+// squares, or walls and closed doors between squares), pits, obstacles or
+// difficult terrain, no opponent in the way, s free.
 func chargeLine(st *State, f *Fighter, s Cell) (Route, bool) {
 	t := st.Grid.at(s.X, s.Y)
 	if !st.Grid.inside(s.X, s.Y) || !t.walkable() || t.rough() || st.occupant(s, f.ID) != nil {
 		return Route{}, false
 	}
 	path := append(line(cell(f), s), s)
+	prev := cell(f)
 	for _, p := range path {
+		// The line steps from a square to a neighbour: each step must be
+		// one a move could take.
+		if st.barred(prev, p) {
+			return Route{}, false
+		}
+		prev = p
 		pt := st.Grid.at(p.X, p.Y)
 		if !pt.walkable() || pt.rough() {
 			return Route{}, false

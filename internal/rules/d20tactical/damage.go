@@ -475,7 +475,7 @@ func treatTargets(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 		if c.ID == f.ID || c.Out || !engine.Visible(st, v, c.ID) || t.HP >= 0 || t.Stable || t.Dead {
 			continue
 		}
-		if distance(&st.Base, cell(f), cell(t)) <= Square {
+		if distance(&st.Base, cell(f), cell(t)) <= Square && !st.barred(cell(f), cell(t)) {
 			out = append(out, engine.Choice{Value: c.ID, Label: fmt.Sprintf("%s (%d hit points)", c.Name, t.HP)})
 		}
 	}
@@ -500,6 +500,8 @@ func decideTreat(tx *Tx, cmd engine.Command) error {
 		return fray.Errorf(fray.EILLEGAL, "%s is not dying", st.NameOf(t.ID))
 	case distance(&st.Base, cell(f), cell(t)) > Square:
 		return fray.Errorf(fray.EILLEGAL, "%s must be next to %s to treat it", st.NameOf(f.ID), st.NameOf(t.ID))
+	case st.barred(cell(f), cell(t)):
+		return fray.Errorf(fray.EILLEGAL, "a wall stands between %s and %s", st.NameOf(f.ID), st.NameOf(t.ID))
 	}
 	b, err := f.Budget.useStandard()
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 // columns E and F (the west sides of column 5), with a closed door in it
 // between E3 and F3: ana at 2,2 west of it, cy at 10,2 east of it, bo out
 // of the way at 0,9.
-func walled(t *testing.T) *State {
+func walled(t *testing.T, with ...func([]spec)) *State {
 	t.Helper()
 	var edges []map[string]any
 	for y := range 10 {
@@ -23,7 +23,7 @@ func walled(t *testing.T) *State {
 		edges = append(edges, e)
 	}
 	bf := mustJSON(map[string]any{"width": 20, "height": 10, "edges": edges})
-	return skirmishOn(t, nil, bf, at(1, 0, 9))
+	return skirmishOn(t, nil, bf, append([]func([]spec){at(1, 0, 9)}, with...)...)
 }
 
 // offeredEast lists the squares east of the wall offered to ana in any
@@ -91,6 +91,19 @@ func TestWallsBetweenSquares(t *testing.T) {
 	fail(t, shut, gm, cmd(CmdAttack, "ana", "target", "cy", "weapon", "pistol"), "illegal")
 }
 
+// TestNoThreatThroughAWall: an opponent threatens no square behind a wall
+// between squares (no attack of opportunity through it).
+func TestNoThreatThroughAWall(t *testing.T) {
+	st := walled(t, at(1, 5, 5))
+	bo := st.Fighters["bo"]
+	bo.FlatFooted = false // as after bo's first turn
+	threat := threatMap(st, st.Fighters["ana"])
+	eq(t, "E6 behind the wall", threat[Cell{4, 5}], false)
+	eq(t, "G6 on bo's side", threat[Cell{6, 5}], true)
+	eq(t, "F5 on bo's side", threat[Cell{5, 4}], true)
+	eq(t, "E6 out of reach", inReach(st, bo, Cell{4, 5}), false)
+}
+
 func offersDoor(st *State, kind, door string) bool {
 	for _, a := range engine.Project(New(), st, gm).Actions {
 		if a.Kind == kind && len(a.Fields) == 1 {
@@ -102,4 +115,27 @@ func offersDoor(st *State, kind, door string) bool {
 		}
 	}
 	return false
+}
+
+// TestChargeThroughAWall: a straight charge goes through an open door but
+// not through a window (which lets the charger see the target, not reach
+// it) nor a closed door.
+func TestChargeThroughAWall(t *testing.T) {
+	// cy at 9,2: the square before it, 8,2, is exactly 30 ft from ana.
+	charge := cmd(CmdCharge, "ana", "target", "cy", "weapon", "knife")
+	st := walled(t, at(2, 9, 2))
+	fail(t, st, gm, charge, "illegal")
+	_, open := do(t, st, gm, engine.NewCommand(engine.KindOpenDoor, "", map[string]any{"door": "5,2,w"}))
+	events, _ := do(t, open, gm, charge, 6, 2)
+	eq(t, "charged through the door", movedTo(t, events).To.String(), "8,2")
+
+	bf := mustJSON(map[string]any{"width": 20, "height": 10, "edges": []map[string]any{{"x": 5, "y": 2, "side": "w", "kind": "window"}}})
+	st = skirmishOn(t, nil, bf, at(1, 0, 9), at(2, 9, 2))
+	if !st.sight(Cell{2, 2}, Cell{9, 2}) {
+		t.Fatal("no sight through the window")
+	}
+	msg := fail(t, st, gm, charge, "illegal")
+	if strings.Contains(msg, "line of sight") {
+		t.Errorf("refused for sight: %q", msg)
+	}
 }

@@ -481,14 +481,14 @@ func (s *State) moveLabel(f *Fighter, c Cell, r route) string {
 	withdraw, past, engage := 0, 0, 0
 	for _, e := range s.enemiesOf(f.ID) {
 		g := s.Fighters[e]
-		nearStart := chebyshev(g.X, g.Y, start.X, start.Y) == 1
-		nearDest := chebyshev(g.X, g.Y, c.X, c.Y) == 1
+		nearStart := s.touching(Cell{g.X, g.Y}, start)
+		nearDest := s.touching(Cell{g.X, g.Y}, c)
 		switch {
 		case nearStart && !nearDest:
 			withdraw++
 		case nearDest && !nearStart:
 			engage++
-		case !nearStart && !nearDest && slices.ContainsFunc(r.Path[:len(r.Path)-1], func(p Cell) bool { return chebyshev(g.X, g.Y, p.X, p.Y) == 1 }):
+		case !nearStart && !nearDest && slices.ContainsFunc(r.Path[:len(r.Path)-1], func(p Cell) bool { return s.touching(Cell{g.X, g.Y}, p) }):
 			past++
 		}
 	}

@@ -141,7 +141,13 @@ func (s *State) at(x, y int) string {
 // adjacent reports whether two fighters stand in neighbouring squares.
 func (s *State) adjacent(a, b string) bool {
 	fa, fb := s.Fighters[a], s.Fighters[b]
-	return a != b && chebyshev(fa.X, fa.Y, fb.X, fb.Y) == 1 && s.step(Cell{fa.X, fa.Y}, Cell{fb.X, fb.Y})
+	return a != b && s.touching(Cell{fa.X, fa.Y}, Cell{fb.X, fb.Y})
+}
+
+// touching reports whether squares a and b are neighbours with no wall
+// between them: standing so, two enemies are engaged.
+func (s *State) touching(a, b Cell) bool {
+	return chebyshev(a.X, a.Y, b.X, b.Y) == 1 && s.step(a, b)
 }
 
 // step reports whether no wall, window or closed door between squares
@@ -208,14 +214,14 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 	}
 	around := func(e *Fighter, mark func(int)) {
 		for _, d := range neighbours {
-			if c := (Cell{e.X + d.X, e.Y + d.Y}); g.inside(c.X, c.Y) {
+			if c := (Cell{e.X + d.X, e.Y + d.Y}); g.inside(c.X, c.Y) && s.step(Cell{e.X, e.Y}, c) {
 				mark(index(c))
 			}
 		}
 	}
 	for _, id := range s.enemiesOf(f.ID) {
 		e := s.Fighters[id]
-		if chebyshev(e.X, e.Y, f.X, f.Y) == 1 {
+		if s.touching(Cell{e.X, e.Y}, Cell{f.X, f.Y}) {
 			continue // enemies next to the start are not "passed"
 		}
 		around(e, func(i int) { penalty[i]++ })

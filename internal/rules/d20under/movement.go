@@ -128,7 +128,7 @@ func (s *State) gridSteps(f *Fighter, r route, token int, after afterCtx) []engi
 	dest := r.Path[len(r.Path)-1]
 	near := func(e string, c Cell) bool {
 		g := s.Fighters[e]
-		return chebyshev(g.X, g.Y, c.X, c.Y) == 1
+		return s.touching(Cell{g.X, g.Y}, c)
 	}
 	foes := s.enemiesOf(f.ID)
 	var steps []engine.Step
@@ -322,7 +322,7 @@ func (s *State) engageRouteIn(routes map[Cell]route, f, t *Fighter, flank bool) 
 	var bestCell Cell
 	found := false
 	for c, r := range routes {
-		if chebyshev(c.X, c.Y, t.X, t.Y) != 1 {
+		if !s.touching(c, Cell{t.X, t.Y}) {
 			continue
 		}
 		if flank && !s.flanksFrom(f.ID, t.ID, c) {
@@ -699,7 +699,7 @@ func (s *State) chargeRouteIn(routes map[Cell]route, f, t *Fighter) (route, bool
 	var bestCell Cell
 	found := false
 	for c, r := range routes {
-		if chebyshev(c.X, c.Y, t.X, t.Y) != 1 {
+		if !s.touching(c, Cell{t.X, t.Y}) {
 			continue
 		}
 		if len(r.Path) > chebyshev(f.X, f.Y, t.X, t.Y) {

@@ -211,7 +211,7 @@ func (s *State) aroundSteps(f *Fighter, c trapCtx, way around) []engine.Step {
 	var steps []engine.Step
 	near := func(e string, x Cell) bool {
 		g := s.Fighters[e]
-		return chebyshev(g.X, g.Y, x.X, x.Y) == 1
+		return s.touching(Cell{g.X, g.Y}, x)
 	}
 	prev := Cell{f.X, f.Y}
 	for i, x := range way.Path {

@@ -103,3 +103,24 @@ func TestWallsNeedAGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestEngageThroughAWall: Engage goes round a wall to a square truly next
+// to the enemy, never to one across the wall from it.
+func TestEngageThroughAWall(t *testing.T) {
+	// ana at 2,1, the orc just east of the wall at 5,1: D2 and E2 are
+	// across the wall from it; with the door closed no square next to it
+	// on ana's side exists.
+	st := begin(t, newState(t, walledSetup(t,
+		spec{ID: "ana", Side: "heroes", PC: true, X: 2, Y: 1},
+		spec{ID: "orc", Side: "foes", X: 5, Y: 1},
+	)))
+	if _, ok := st.engageRoute(st.Fighters["ana"], st.Fighters["orc"], false); ok {
+		t.Fatal("an engage route across the closed door")
+	}
+	fail(t, st, gm, cmd(CmdEngage, "ana", "target", "orc"), fray.EILLEGAL)
+	_, open := do(t, st, gm, openDoor("5,1,w"))
+	_, st = do(t, open, gm, cmd(CmdEngage, "ana", "target", "orc"))
+	if f := st.Fighters["ana"]; !st.inMelee("ana", "orc") || f.X != 4 || f.Y != 1 {
+		t.Errorf("engaged through the door from %d,%d: %v", f.X, f.Y, st.inMelee("ana", "orc"))
+	}
+}

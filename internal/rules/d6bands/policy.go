@@ -173,17 +173,13 @@ func (st *State) closeIn(f *Fighter, foes []string, shooter bool, o *engine.Offe
 			}
 		}
 	}
-	gap := func(p point) int {
-		d := -1
-		for _, x := range foes {
-			if t := st.Fighters[x]; !t.Off {
-				if n := st.distance(p, t.at()); d < 0 || n < d {
-					d = n
-				}
-			}
+	var at []point
+	for _, x := range foes {
+		if t := st.Fighters[x]; !t.Off {
+			at = append(at, t.at())
 		}
-		return d
 	}
+	gap := st.walkGap(at)
 	var options []point
 	if f.Off {
 		for y := 0; y < st.Height; y++ {
@@ -320,3 +316,50 @@ func bestMelee(f *Fighter) Weapon {
 // average is the mean of open-ended dice: a 6 is rerolled as two dice,
 // so each die averages (1+…+5 + 2·mean)/6 = 3.75.
 func average(d Dice) float64 { return 3.75*float64(d.N) + float64(d.Bonus) }
+
+// walkGap measures from a square to the nearest of squares (-1 when there
+// are none): the bands between, or with walls between squares on the map
+// the moves it takes to go round them, so that a bot heads for the door
+// rather than into the wall. A square the walls cut off from all of them
+// counts its bands plus the map's size: worse than any way round, and
+// still nearer the nearer it is.
+func (st *State) walkGap(squares []point) func(point) int {
+	bands := func(p point) int {
+		d := -1
+		for _, q := range squares {
+			if n := st.distance(p, q); d < 0 || n < d {
+				d = n
+			}
+		}
+		return d
+	}
+	if st.Walls == nil || len(squares) == 0 {
+		return bands
+	}
+	steps := make([]int, st.Width*st.Height)
+	for i := range steps {
+		steps[i] = -1
+	}
+	queue := make([]point, 0, len(steps))
+	for _, q := range squares {
+		if st.onMap(q.X, q.Y) && steps[q.Y*st.Width+q.X] < 0 {
+			steps[q.Y*st.Width+q.X] = 0
+			queue = append(queue, q)
+		}
+	}
+	for head := 0; head < len(queue); head++ {
+		p := queue[head]
+		for _, q := range st.ways(p) {
+			if steps[q.Y*st.Width+q.X] < 0 {
+				steps[q.Y*st.Width+q.X] = steps[p.Y*st.Width+p.X] + 1
+				queue = append(queue, q)
+			}
+		}
+	}
+	return func(p point) int {
+		if st.onMap(p.X, p.Y) && steps[p.Y*st.Width+p.X] >= 0 {
+			return steps[p.Y*st.Width+p.X]
+		}
+		return bands(p) + st.Width*st.Height
+	}
+}
