@@ -290,7 +290,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 	for _, t := range engine.Tokens(st, v) {
 		f := st.Fighters[t.ID]
 		most := kit.OptInt(&st.Base, OptHP)
-		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d hit points", f.HP, most)}
+		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d %s", f.HP, most, map[bool]string{true: "hit point", false: "hit points"}[most == 1])}
 		if v.CanCommand(t.ID) {
 			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6"}}}}
 		}
