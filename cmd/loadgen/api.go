@@ -154,6 +154,17 @@ func (a *api) command(ctx context.Context, encounter, id string, cmd any) error 
 	return a.do(ctx, http.MethodPost, "/api/encounters/"+url.PathEscape(encounter)+"/commands", nil, body, nil)
 }
 
+// say sends a sentence in words with a command id (POST …/say), as a bot
+// or a chat bridge does: the server reads it against the account's own
+// view and submits the command it names.
+func (a *api) say(ctx context.Context, encounter, id, text string) error {
+	body, err := json.Marshal(map[string]string{"id": id, "text": text})
+	if err != nil {
+		return err
+	}
+	return a.do(ctx, http.MethodPost, "/api/encounters/"+url.PathEscape(encounter)+"/say", nil, body, nil)
+}
+
 // gmView is the part of the GM's projection the load generator needs.
 type gmView struct {
 	Current    string `json:"current"`

@@ -22,6 +22,10 @@
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -rate 1000 -pid "$SERVER_PID"
 //	go run ./cmd/loadgen -url http://127.0.0.1:8080 -encounters 1 -spectators 2000 -rate 1
 //
+// With -say the GM says "end turn" in words to POST …/say, as a bot or a
+// chat bridge does (docs/playing-by-words.md), instead of sending the
+// command on its socket: the server reads the words against the GM's view.
+//
 // It only drives servers on the loopback interface. See docs/performance.md.
 package main
 
@@ -74,6 +78,8 @@ type options struct {
 	pgbenchDB      string
 	dataDir        string
 
+	say bool
+
 	ramp   []int
 	period time.Duration
 	limit  time.Duration
@@ -119,6 +125,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.pgbenchClients, "pgbench-clients", 0, "with -compare: pgbench clients (default -encounters, at most 50: as many transactions in flight as Fray has commands, within the cluster's connections)")
 	fs.StringVar(&o.pgbenchDB, "pgbench-db", "", "with -compare: a URL of the server's PostgreSQL cluster (pgbench uses its database fray_pgbench)")
 	fs.StringVar(&o.dataDir, "data-dir", "", "with -compare: the server's data directory, to find its private PostgreSQL cluster")
+	fs.BoolVar(&o.say, "say", false, "the GM says \"end turn\" in words to POST /api/encounters/{id}/say (as a bot or chat bridge does) instead of sending the end-turn command on its socket; the answer is the ack")
 	var ramp string
 	fs.StringVar(&ramp, "ramp", "", "capacity ramp: live tables per step, e.g. 200,400,800,1200; each step adds encounters (and their -clients) up to its count, offers one command per -period per table and stops after the first step whose p99 submit → last client passes -limit (overrides -encounters and -rate)")
 	fs.DurationVar(&o.period, "period", 5*time.Second, "with -ramp: each table's time between commands")
@@ -364,7 +371,7 @@ func measure(ctx context.Context, o options, encs []*encounter, round int, res *
 	// runCtx, whose deadline leaves room for one ack timeout.
 	start := time.Now()
 	w := window{start: start, from: start.Add(o.warmup), until: start.Add(o.warmup + o.duration), timeout: o.timeout,
-		encounters: o.encounters, ids: "lg-" + strconv.Itoa(round) + "-"}
+		encounters: o.encounters, ids: "lg-" + strconv.Itoa(round) + "-", words: o.say}
 	if round == 0 {
 		w.ids = "lg-"
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -25,6 +26,8 @@ type encounter struct {
 	// HTTP): a page client learns it from turn-started events alone, which
 	// a phase where everyone declares at once does not send.
 	whoseTurn func(context.Context) (string, error)
+	// say sends the GM's words (POST …/say) with a command id, for -say.
+	say func(ctx context.Context, cmdID, text string) error
 
 	// Touched only by the GM loop (drive), read after it has returned.
 	current                        string // whose turn the GM last saw
@@ -127,6 +130,7 @@ func setupEncounter(ctx context.Context, a *api, campaign string, doc []byte, in
 		v, err := a.view(ctx, id)
 		return v.Current, err
 	}
+	e.say = func(ctx context.Context, cmdID, text string) error { return a.say(ctx, id, cmdID, text) }
 	for _, c := range v.Combatants {
 		if c.PC {
 			e.pcs = append(e.pcs, c.ID)
@@ -342,6 +346,7 @@ type window struct {
 	start, from, until time.Time
 	timeout            time.Duration // wait at most this long for an ack
 	interval           time.Duration // with -rate, one command per interval per encounter; 0 for back-to-back
+	words              bool          // -say: the GM says "end turn" over HTTP instead of sending the command on its socket
 	encounters         int
 }
 
@@ -427,6 +432,15 @@ func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 		e.mu.Lock()
 		e.flights[id] = &flight{sent: now, left: len(e.clients), watchers: e.watchers, measured: measured}
 		e.mu.Unlock()
+		if w.words {
+			if measured {
+				e.sent++
+			}
+			if !e.sayEndTurn(ctx, w, id, now, measured, elog) {
+				return
+			}
+			continue
+		}
 		if err := gm.conn.Write(ctx, websocket.MessageText, msg); err != nil {
 			if ctx.Err() == nil {
 				e.loopErr = fmt.Errorf("send: %w", err)
@@ -494,6 +508,53 @@ func (e *encounter) drive(ctx context.Context, w window, elog *errorLog) {
 				return
 			}
 		}
+	}
+}
+
+// sayEndTurn is one turn of the GM's loop with -say: "end turn" in words,
+// sent as the command id over HTTP (POST …/say), whose answer is its ack;
+// the server reads the words against the GM's view, so no actor is named.
+// It reports whether the loop goes on.
+func (e *encounter) sayEndTurn(ctx context.Context, w window, id string, sent time.Time, measured bool, elog *errorLog) bool {
+	sctx, cancel := context.WithTimeout(ctx, w.timeout)
+	err := e.say(sctx, id, "end turn")
+	cancel()
+	if err == nil {
+		if measured {
+			e.acked++
+			e.ackLat = append(e.ackLat, time.Since(sent))
+		}
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	e.mu.Lock()
+	delete(e.flights, id) // refused or lost: no events to wait for
+	e.mu.Unlock()
+	code, msg := "say", err.Error()
+	var ae *apiError
+	switch {
+	case errors.As(err, &ae) && ae.Code != "":
+		code, msg = ae.Code, ae.Message
+	case errors.Is(err, context.DeadlineExceeded):
+		if measured {
+			e.timeouts++
+		}
+		elog.note("timeout", fmt.Sprintf("no answer to %s within %s", id, w.timeout))
+		return true
+	}
+	if measured {
+		e.errored++
+		e.errs[code]++
+	}
+	elog.note(code, msg)
+	// Do not spin on a persistent error.
+	select {
+	case <-time.After(5 * time.Millisecond):
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -15,7 +15,6 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
@@ -470,17 +469,7 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 				if text == "" {
 					t.Fatalf("nothing to say, though the table waits on the player: %+v", pv.Attention)
 				}
-				var answer, class string
-				steps(t, page,
-					chromedp.Evaluate(`document.getElementById('words-answer').textContent = ''`, nil),
-					chromedp.KeyEvent("/"),
-					chromedp.Poll(`document.activeElement && document.activeElement.id === 'words-input'`, nil, chromedp.WithPollingTimeout(patience.Hang())),
-					chromedp.KeyEvent(text),
-					chromedp.KeyEvent(kb.Enter),
-					chromedp.Poll(`document.getElementById('words-answer').textContent !== ''`, nil, chromedp.WithPollingTimeout(patience.Hang())),
-					chromedp.Text("#words-answer", &answer, chromedp.ByQuery),
-					chromedp.AttributeValue("#words-answer", "class", &class, nil, chromedp.ByQuery))
-				if strings.Contains(class, "refused") {
+				if answer, refused := typeSentence(t, page, text); refused {
 					t.Fatalf("%q typed on the page was refused: %s", text, answer)
 				}
 				said++
