@@ -39,7 +39,9 @@ func TestBrowserPickPlaceOnBoard(t *testing.T) {
 			if code := api.do("POST", "/api/encounters", ex.Data, &created); code != http.StatusCreated {
 				t.Fatalf("import %s: %d", ex.Name, code)
 			}
-			if v := srv.viewAs(gm, created.ID); v.Board == nil || v.Board.Model != model {
+			// A field of one place (kit-skirmish) has nowhere to move to.
+			if v := srv.viewAs(gm, created.ID); v.Board == nil || v.Board.Model != model ||
+				(model == board.Zones && (v.Board.Zones == nil || len(v.Board.Zones.Areas) < 2)) {
 				continue
 			}
 			api.do("POST", "/api/encounters/"+created.ID+"/commands", map[string]any{"id": "start", "command": map[string]any{"kind": "start"}}, nil)

@@ -16,20 +16,28 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/sheet"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
-// rulesetFor is a ruleset whose board editor offers position model m
-// (its default model first), read from the registry; switch is true when
-// the draft must be switched to m.
+// rulesetFor is a ruleset a GM can draft encounters of (it has a stat
+// schema, as the campaign page's list asks) whose board editor offers
+// position model m (its default model first), read from the registry;
+// switch is true when the draft must be switched to m.
 func rulesetFor(t *testing.T, m string) (engine.Ruleset, bool) {
 	t.Helper()
+	var drafted []engine.Ruleset
 	for _, rs := range rules.Registry().All() {
+		if _, ok := rs.(sheet.Schemaer); ok {
+			drafted = append(drafted, rs)
+		}
+	}
+	for _, rs := range drafted {
 		if e, ok := prep.EditorOf(rs); ok && e.Model == m {
 			return rs, false
 		}
 	}
-	for _, rs := range rules.Registry().All() {
+	for _, rs := range drafted {
 		if e, ok := prep.EditorOf(rs); ok && slices.ContainsFunc(e.Models, func(o board.Option) bool { return o.Value == m }) {
 			return rs, true
 		}

@@ -418,7 +418,9 @@ func TestBrowserWordsReadOut(t *testing.T) {
 // table no longer waits on them) with the keyboard alone, on the page's
 // command line: "/" to reach it, the sentence typed, Enter.
 func TestBrowserKeyboardTurnByWords(t *testing.T) {
-	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "8"})
+	// Two accounts and a log-in for every ruleset: more than a burst of
+	// log-ins, refilled at once.
+	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "8", "FRAY_LOGIN_REFILL": "1ms"})
 	exs, err := prep.Examples()
 	if err != nil {
 		t.Fatal(err)

@@ -253,3 +253,25 @@ func TestSceneFit(t *testing.T) {
 	}
 	g.replayMatches()
 }
+
+// TestLastNoteDeletedIsNoNotes: the GM emptying the only note of an
+// encounter leaves it with no notes — the same state a snapshot of it
+// decodes to, and its replay folds to.
+func TestLastNoteDeletedIsNoNotes(t *testing.T) {
+	s := twoPlayers()
+	s.Notes = []engine.Note{{Subject: "encounter", Text: "The bridge collapses."}}
+	g := newGame(t, s)
+	g.do(gm, engine.KindStart, "", nil)
+	g.do(gm, engine.KindSetNote, "", map[string]any{"subject": "encounter", "text": ""})
+	if notes := g.st.Core().Stage.Notes; notes != nil {
+		t.Fatalf("notes left: %#v", notes)
+	}
+	copied, err := engine.Copy(g.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := snap(t, copied), snap(t, g.st); a != b {
+		t.Fatalf("a copy differs from the state:\n%s\n%s", a, b)
+	}
+	g.replayMatches()
+}

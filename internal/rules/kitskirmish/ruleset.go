@@ -9,6 +9,7 @@
 package kitskirmish
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -163,11 +164,25 @@ func (s *State) setHP(id string, hp int) error {
 }
 
 // newEncounter puts everyone in the field with the option's hit points.
+// The field is the whole battlefield: zones, squares or starts drawn in a
+// setup would be ignored, so they are refused, as stats are.
 func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	st := &State{Base: base, Fighters: map[string]*Fighter{}}
+	if len(setup.Battlefield) > 0 {
+		var bf board.Battlefield
+		if err := json.Unmarshal(setup.Battlefield, &bf); err != nil {
+			return nil, fray.Errorf(fray.EINVALID, "battlefield: %v", err)
+		}
+		if len(bf.Zones)+len(bf.Melees)+len(bf.Cells)+len(bf.Pairs)+len(bf.Distances)+bf.Width+bf.Height > 0 {
+			return nil, fray.Errorf(fray.EINVALID, "%s is fought in one field: it takes no zones, squares or distances", ID)
+		}
+	}
 	for _, c := range setup.Combatants {
 		if len(c.Stats) > 0 && string(c.Stats) != "{}" && string(c.Stats) != "null" {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s takes no stats", c.ID, ID)
+		}
+		if start, err := board.ReadStart(c.Start); err != nil || start.Zone != "" || start.X != nil || start.Y != nil || start.Group != "" || len(start.Props) > 0 {
+			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s is fought in one field: it takes no start", c.ID, ID)
 		}
 		st.Fighters[c.ID] = &Fighter{ID: c.ID, HP: kit.OptInt(&base, OptHP)}
 	}
@@ -290,7 +305,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 	for _, t := range engine.Tokens(st, v) {
 		f := st.Fighters[t.ID]
 		most := kit.OptInt(&st.Base, OptHP)
-		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d hit points", f.HP, most)}
+		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d %s", f.HP, most, map[bool]string{true: "hit point", false: "hit points"}[most == 1])}
 		if v.CanCommand(t.ID) {
 			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6"}}}}
 		}

@@ -1,6 +1,7 @@
 package kitskirmish
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -63,6 +64,33 @@ func TestStrikeAndParry(t *testing.T) {
 	_, st = scenario.Answer(t, st, engine.PlayerViewer("bo"), d, "parry", nil, 5)
 	if st.Fighters["bo"].HP != 2 {
 		t.Fatalf("bo parried, yet has %d hit points", st.Fighters["bo"].HP)
+	}
+}
+
+// TestOneFieldOnly: a setup that draws zones or squares, or starts a
+// fighter somewhere, is refused with the reason — the field is the whole
+// battlefield, and nothing drawn would be kept — while an empty
+// battlefield, as a draft writes one, is not.
+func TestOneFieldOnly(t *testing.T) {
+	for _, c := range []struct {
+		battlefield, start, want string
+	}{
+		{`{"zones":[{"id":"yard","name":"Yard"}]}`, ``, "one field: it takes no zones"},
+		{`{"width":4,"height":4}`, ``, "one field: it takes no zones"},
+		{``, `{"zone":"yard"}`, `combatant "ana": kit-skirmish is fought in one field: it takes no start`},
+		{`{}`, ``, ""},
+		{`{"model":"zones"}`, `null`, ""},
+	} {
+		setup, err := engine.DecodeSetup(Example)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup.Battlefield = json.RawMessage(c.battlefield)
+		setup.Combatants[0].Start = json.RawMessage(c.start)
+		_, err = engine.NewEncounter(New(), "e", setup)
+		if c.want == "" && err != nil || c.want != "" && (fray.ErrorCode(err) != fray.EINVALID || !strings.Contains(fray.ErrorMessage(err), c.want)) {
+			t.Errorf("battlefield %s, start %s: %v, want %q", c.battlefield, c.start, err, c.want)
+		}
 	}
 }
 
