@@ -535,6 +535,19 @@ type gridPic struct {
 	Off      []string // tokens off the map
 	Cols     []gridLabel
 	Rows     []gridLabel
+	// Walls and Windows are the paths of the walls and windows between
+	// squares (a door's jambs are wall); Doors the doors themselves.
+	Walls, Windows string
+	Doors          []gridDoor
+}
+
+// gridDoor is a door between two squares: a bar across the gap between
+// its jambs while closed, a leaf swung open (a thin line at right angles
+// to the wall) while open.
+type gridDoor struct {
+	X1, Y1, X2, Y2 string
+	Open           bool
+	Title          string
 }
 
 type gridToken struct {
@@ -641,6 +654,7 @@ func newGridPic(m *model) gridPic {
 		p.Groups = append(p.Groups, gridGroup{X: f2(float64(b[0]) + 0.04), Y: f2(float64(b[1]) + 0.04),
 			W: f2(float64(b[2]-b[0]+1) - 0.08), H: f2(float64(b[3]-b[1]+1) - 0.08)})
 	}
+	p.edges(g.Edges)
 	if p.W <= 26 {
 		for x := 0; x < p.W; x++ {
 			p.Cols = append(p.Cols, gridLabel{At: f2(float64(x) + 0.5), Text: strings.TrimRight(board.SquareName(x, 0), "1")})
@@ -650,6 +664,47 @@ func newGridPic(m *model) gridPic {
 		p.Rows = append(p.Rows, gridLabel{At: f2(float64(y) + 0.5), Text: strconv.Itoa(y + 1)})
 	}
 	return p
+}
+
+// doorJamb is how much of a door's side is wall at each end.
+const doorJamb = 0.15
+
+// edges draws the walls, windows and doors between squares that lie on
+// the drawing.
+func (p *gridPic) edges(edges []board.Edge) {
+	var walls, windows strings.Builder
+	seg := func(b *strings.Builder, x1, y1, x2, y2 float64) {
+		b.WriteString("M" + f2(x1) + " " + f2(y1) + "L" + f2(x2) + " " + f2(y2))
+	}
+	for _, e := range edges {
+		// The side from (x1, y1) to (x1+dx, y1+dy), a square long.
+		x1, y1, dx, dy := float64(e.X), float64(e.Y), 1.0, 0.0
+		switch {
+		case e.Side == board.West && e.X >= 0 && e.X <= p.W && e.Y >= 0 && e.Y < p.H:
+			dx, dy = 0, 1
+		case e.Side == board.North && e.X >= 0 && e.X < p.W && e.Y >= 0 && e.Y <= p.H:
+		default:
+			continue
+		}
+		switch e.Kind {
+		case board.EdgeWindow:
+			seg(&windows, x1, y1, x1+dx, y1+dy)
+		case board.EdgeDoor:
+			seg(&walls, x1, y1, x1+dx*doorJamb, y1+dy*doorJamb)
+			seg(&walls, x1+dx*(1-doorJamb), y1+dy*(1-doorJamb), x1+dx, y1+dy)
+			hx, hy := x1+dx*doorJamb, y1+dy*doorJamb // the hinge
+			d := gridDoor{X1: f2(hx), Y1: f2(hy), X2: f2(x1 + dx*(1-doorJamb)), Y2: f2(y1 + dy*(1-doorJamb)), Open: e.Open,
+				Title: "Door " + e.Name() + " — closed"}
+			if e.Open {
+				// The leaf swings into the square east or south of the side.
+				d.X2, d.Y2, d.Title = f2(hx+dy*(1-2*doorJamb)), f2(hy+dx*(1-2*doorJamb)), "Door "+e.Name()+" — open"
+			}
+			p.Doors = append(p.Doors, d)
+		default:
+			seg(&walls, x1, y1, x1+dx, y1+dy)
+		}
+	}
+	p.Walls, p.Windows = walls.String(), windows.String()
 }
 
 func (p gridPic) viewBox() string {

@@ -29,9 +29,12 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// fakeServer speaks the websocket protocol for one encounter: a snapshot on
-// connect, then it hands every frame it reads to the test.
+// fakeServer serves one encounter as the real server would: the page
+// (props with the encounter as it stands, for user) under the site's
+// Content-Security-Policy, the static files, and a websocket that sends the
+// snapshot on connect, then hands every frame it reads to the test.
 type fakeServer struct {
+	*httptest.Server
 	down   atomic.Bool // refuse websockets, as a server that is away
 	mu     sync.Mutex
 	v      engine.View
@@ -39,7 +42,37 @@ type fakeServer struct {
 	frames chan map[string]any // client frames
 	sinces chan string         // ?since= of each connection
 	conns  chan *websocket.Conn
-	posts  chan string // plain form posts to /act
+}
+
+// serveFake starts a fakeServer of props' encounter; more adds routes.
+func serveFake(t *testing.T, props EncounterProps, user string, more func(*http.ServeMux)) *fakeServer {
+	t.Helper()
+	s := &fakeServer{v: props.View, log: props.Log,
+		frames: make(chan map[string]any, 20), sinces: make(chan string, 20), conns: make(chan *websocket.Conn, 20)}
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.FileServerFS(Static))
+	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		p := props
+		p.View, p.Log = s.v, s.log
+		ctx := r.Context()
+		if user != "" {
+			ctx = WithUser(ctx, user)
+		}
+		_ = Encounter(p).Render(ctx, w)
+	})
+	mux.HandleFunc("/ws", s.ws)
+	if more != nil {
+		more(mux)
+	}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The policy the real server sends: nothing inline.
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'")
+		mux.ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s
 }
 
 func (s *fakeServer) ws(w http.ResponseWriter, r *http.Request) {
@@ -86,38 +119,22 @@ func recv[T any](t *testing.T, ch chan T) T {
 }
 
 func TestBrowserScript(t *testing.T) {
-	fs := &fakeServer{
-		v: testView(), log: testLog(),
-		frames: make(chan map[string]any, 10), sinces: make(chan string, 10),
-		conns: make(chan *websocket.Conn, 10), posts: make(chan string, 10),
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/manifest.webmanifest", func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFileFS(w, r, Static, "static/manifest.webmanifest")
+	posts := make(chan string, 10) // plain form posts to /act
+	fs := serveFake(t, EncounterProps{View: testView(), Log: testLog(), As: "ana", WSURL: "/ws?as=ana&html=1", ActURL: "/act"}, "", func(mux *http.ServeMux) {
+		mux.HandleFunc("/manifest.webmanifest", func(w http.ResponseWriter, r *http.Request) {
+			http.ServeFileFS(w, r, Static, "static/manifest.webmanifest")
+		})
+		mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
+			// The hash chain's links the page checks its fingerprints against.
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"heads":[{"seq":7,"link":"` + strings.Repeat("ab", 32) + `"}]}`))
+		})
+		mux.HandleFunc("/act", func(w http.ResponseWriter, r *http.Request) {
+			_ = r.ParseForm()
+			posts <- r.PostForm.Encode()
+			http.Redirect(w, r, "/page", http.StatusSeeOther)
+		})
 	})
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		fs.mu.Lock()
-		defer fs.mu.Unlock()
-		_ = Encounter(EncounterProps{View: fs.v, Log: fs.log, As: "ana", WSURL: "/ws?as=ana&html=1", ActURL: "/act"}).Render(r.Context(), w)
-	})
-	mux.HandleFunc("/ws", fs.ws)
-	mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
-		// The hash chain's links the page checks its fingerprints against.
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"heads":[{"seq":7,"link":"` + strings.Repeat("ab", 32) + `"}]}`))
-	})
-	mux.HandleFunc("/act", func(w http.ResponseWriter, r *http.Request) {
-		_ = r.ParseForm()
-		fs.posts <- r.PostForm.Encode()
-		http.Redirect(w, r, "/page", http.StatusSeeOther)
-	})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		// The policy the real server sends: nothing inline.
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'")
-		mux.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
 
 	ctx, cancel := chromedp.NewContext(chromium.Start(t))
 	defer cancel()
@@ -184,7 +201,7 @@ func TestBrowserScript(t *testing.T) {
 	}
 	const logCount = `String(document.querySelectorAll('#log > li').length)`
 
-	run(chromedp.Navigate(srv.URL + "/page"))
+	run(chromedp.Navigate(fs.URL + "/page"))
 	if s := recv(t, fs.sinces); s != "7" {
 		t.Errorf("since = %q, want the page's seq 7", s)
 	}
@@ -257,11 +274,7 @@ func TestBrowserScript(t *testing.T) {
 	// labelled.
 	card := eval(`(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
 		return (r.top >= 0 && r.bottom <= innerHeight ? 'visible ' : 'off-screen ') + c.textContent.replace(/\s+/g, ' ') })()`)
-	for _, want := range []string{"visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises"} {
-		if !strings.Contains(card, want) {
-			t.Errorf("card %q lacks %q", card, want)
-		}
-	}
+	contains(t, "card", card, "visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises")
 	// A duplicate delivery adds nothing. The page handles frames in order,
 	// so once the ack sent after it has settled the form, the duplicate has
 	// been handled too.
@@ -329,7 +342,7 @@ func TestBrowserScript(t *testing.T) {
 	// open: a form that had posted would have left it (and reached the
 	// server before the page could reconnect).
 	select {
-	case p := <-fs.posts:
+	case p := <-posts:
 		t.Fatalf("a form posted while the server was away: %s", p)
 	default:
 	}
@@ -341,7 +354,7 @@ func TestBrowserScript(t *testing.T) {
 	// while it handles pagehide, so the socket is gone once this returns.
 	eval(`(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
 	run(chromedp.Click("#act-ana-fight-go", chromedp.ByID))
-	if p := recv(t, fs.posts); p != "actor=ana&attacks=1&kind=fight&target=thug" {
+	if p := recv(t, posts); p != "actor=ana&attacks=1&kind=fight&target=thug" {
 		t.Errorf("form post = %q", p)
 	}
 

@@ -1,21 +1,14 @@
 package web
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
-	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/internal/patience"
 )
 
@@ -29,76 +22,21 @@ import (
 // the command with them, and the form is marked pending.
 func TestBrowserDeferredForms(t *testing.T) {
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
-	gm := engine.GMViewer()
-	ctx := WithActURL(context.Background(), "/act")
-	first := engine.Project(rs, st, gm)
-	sections := NewSections()
-	shownHTML, err := sections.Render(ctx, first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections.Next()
-	events, next, err := engine.DecideOwned(rs, st, gm, "c0", engine.NewCommand("end-turn", first.Current, nil), dice.NewRoller(dice.NewSeeded(3)), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	turned := engine.Project(rs, next, gm)
-	html, err := sections.Render(ctx, turned, events, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	update := map[string]string{}
-	sent := map[string]string{}
-	for k, h := range html {
-		switch {
-		case k == "log":
-			update[k] = h
-		case shownHTML[k] == h:
-		default:
-			parts, whole := htmlscan.Diff(shownHTML[k], h)
-			if whole {
-				update[k] = h
-			}
-			maps.Copy(sent, parts)
-		}
-	}
+	fight := replay(t, rs, st, engine.GMViewer(), endTurns(t, rs, 1))
+	first, turned, u := fight.first, fight.last, fight.sent[0]
+	sent := u.parts
 	group := "ag-" + slug(first.Current) // the part that becomes the next combatant's actions
 	nextGroup := "ag-" + slug(turned.Current)
 	if !strings.Contains(sent[group], `id="`+nextGroup+`"`) {
 		t.Fatalf("the end of turn did not send %s's actions as the part %s: %v", nextGroup, group, sent)
 	}
 
-	frames := make(chan map[string]any, 10)
-	conns := make(chan *websocket.Conn, 1)
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		_ = Encounter(EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(r.Context(), w)
+	srv := serveFake(t, EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}, "", func(mux *http.ServeMux) {
+		mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"heads":[]}`))
+		})
 	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": shownHTML})
-		conns <- c
-		for {
-			_, data, err := c.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var msg map[string]any
-			if json.Unmarshal(data, &msg) == nil {
-				frames <- msg
-			}
-		}
-	})
-	mux.HandleFunc("/api/encounters/", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(`{"heads":[]}`))
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
 
 	bctx := newTab(t, browser(t), 1280, 900)
 	bctx, cancel := patience.Context(bctx)
@@ -116,9 +54,9 @@ func TestBrowserDeferredForms(t *testing.T) {
 	waitFor := func(js string) { t.Helper(); run(poll(js)) }
 
 	run(chromedp.Navigate(srv.URL + "/page"))
-	conn := recv(t, conns)
+	conn := recv(t, srv.conns)
 	waitFor(`document.getElementById('conn').textContent === 'live'`)
-	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": events, "html": update, "parts": sent})
+	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html, "parts": sent})
 	waitFor(`!!document.getElementById('` + nextGroup + `')`)
 
 	// The next combatant's actions that take a target came without their
@@ -189,7 +127,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 	if again == sent[group] {
 		t.Fatalf("%s has no help to change", form)
 	}
-	writeJSON(conn, map[string]any{"type": "events", "seq": next.Core().Seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
+	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
 	waitFor(`(document.getElementById('` + form + `-help') || {}).textContent?.startsWith('Updated.')`)
 	var open bool
 	eval(`document.getElementById('`+details+`').open`, &open)
@@ -206,7 +144,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 
 	// Submitted, the command carries the user's values.
 	run(chromedp.Click(`#`+form+`-go`, chromedp.ByQuery))
-	msg := recv(t, frames)
+	msg := recv(t, srv.frames)
 	cmd, _ := msg["command"].(map[string]any)
 	if msg["type"] != "command" || cmd["actor"] != turned.Current {
 		t.Fatalf("frame %v, want a command of %s", msg, turned.Current)

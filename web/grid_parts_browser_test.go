@@ -1,8 +1,6 @@
 package web
 
 import (
-	"context"
-	"slices"
 	"strings"
 	"testing"
 
@@ -22,80 +20,42 @@ import (
 func TestBrowserGridTokenParts(t *testing.T) {
 	rs, st := startedExample(t, "d20-tactical-rooftop-crossfire")
 	viewer := engine.GMViewer()
-	ctx := WithActURL(context.Background(), "/act")
-	first := engine.Project(rs, st, viewer)
-	firstHTML, err := Fragments(ctx, first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections := NewSections()
-	shownHTML, err := sections.Render(ctx, first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections.Next()
 	roller := dice.NewRoller(dice.NewSeeded(5))
 	policy := simulate.PolicyFor(rs)
-	var list []hubUpdate
-	gridParts := 0
-	for i := 0; len(list) < 24 && st.Core().Status == engine.StatusRunning; i++ {
+	r := replay(t, rs, st, viewer, func(i int, st engine.State) ([]engine.Event, engine.State, bool) {
+		if i == 24 || st.Core().Status != engine.StatusRunning {
+			return nil, nil, false
+		}
 		offer := engine.NewOffer(rs, st, nil)
-		var events []engine.Event
 		for refused := 0; ; refused++ {
 			cmd, ok := policy.Next(st, offer)
 			if !ok || refused > 50 {
 				t.Fatalf("command %d: the bot has nothing to do", i)
 			}
-			var next engine.State
-			if events, next, err = engine.DecideOwned(rs, st, viewer, "c"+itoa(i)+"-"+itoa(refused), cmd, roller, nil); err == nil {
-				st = next
-				break
+			if events, next, err := engine.DecideOwned(rs, st, viewer, "c"+itoa(i)+"-"+itoa(refused), cmd, roller, nil); err == nil {
+				return events, next, true
 			}
 			offer.Refuse(cmd)
 		}
-		html, err := sections.Render(ctx, engine.Project(rs, st, viewer), events, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sections.Next()
-		u := asHubSends(st.Core().Seq, events, shownHTML, html)
+	})
+	gridParts := 0
+	for _, u := range r.sent {
 		for id := range u.parts {
 			if strings.HasPrefix(id, "gtok-") {
 				gridParts++
 			}
 		}
-		list = append(list, u)
-		shownHTML = html
 	}
 	if gridParts < 5 {
-		t.Fatalf("%d grid tokens were sent as parts in %d updates", gridParts, len(list))
+		t.Fatalf("%d grid tokens were sent as parts in %d updates", gridParts, len(r.sent))
 	}
 	var shows []string
-	for _, withParts := range []bool{false, true} {
-		size := 0
-		for _, u := range list {
-			if withParts {
-				size += markupBytes(u.html) + markupBytes(u.parts)
-			} else {
-				size += markupBytes(u.whole)
-			}
-		}
-		_, cpu, show := playToGM(t, first, firstHTML, len(list), func(yield func(int64, []engine.Event, map[string]string, map[string]string)) {
-			for _, u := range list {
-				if withParts {
-					yield(u.seq, u.events, u.html, u.parts)
-				} else {
-					yield(u.seq, u.events, u.whole, nil)
-				}
-			}
-		})
-		t.Logf("with parts %v: %d bytes of markup per update on average", withParts, size/len(list))
+	for _, list := range [][]pageUpdate{r.whole, r.sent} {
+		withParts := partsIn(list) > 0
+		_, cpu, show := playToGM(t, r, list)
+		t.Logf("with parts %v: %d bytes of markup per update on average", withParts, markupBytes(list)/len(list))
 		if len(cpu) > 1 {
-			upd := slices.Clone(cpu[1:]) // the first message is the snapshot
-			slices.Sort(upd)
-			p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
-			t.Logf("with parts %v, %d updates: main-thread CPU ms per update (the trace's thread time): p50 %.2f, p95 %.2f, mean %.2f",
-				withParts, len(upd), p(0.5), p(0.95), meanOf(upd))
+			t.Logf("with parts %v, %d updates: main-thread CPU ms per update (the trace's thread time): %s", withParts, len(cpu)-1, spread(cpu))
 		}
 		if !strings.Contains(show, "\ndrawn gtok-") {
 			t.Fatalf("with parts %v: no token drawn on the grid:\n%s", withParts, show)
@@ -105,20 +65,4 @@ func TestBrowserGridTokenParts(t *testing.T) {
 	if shows[0] != shows[1] {
 		t.Errorf("the page after parts differs from the page after whole sections:\n%s\n\n%s", shows[1], shows[0])
 	}
-}
-
-func markupBytes(m map[string]string) int {
-	n := 0
-	for _, h := range m {
-		n += len(h)
-	}
-	return n
-}
-
-func meanOf(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

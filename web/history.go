@@ -154,8 +154,6 @@ func roundOptions(n int) []int {
 	return out
 }
 
-func joinNames(names []string) string { return strings.Join(names, ", ") }
-
 func fallenText(f Fallen) string {
 	s := f.Name
 	if f.Side != "" {

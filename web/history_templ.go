@@ -1468,7 +1468,7 @@ func Timeline(p TimelineProps) templ.Component {
 							return templ_7745c5c3_Err
 						}
 						var templ_7745c5c3_Var75 string
-						templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(joinNames(s.Members))
+						templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(commaList(s.Members))
 						if templ_7745c5c3_Err != nil {
 							return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/history.templ`, Line: 265, Col: 97}
 						}

@@ -1,26 +1,44 @@
 package web
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
-// inputKey is kind's input in encoded for the memo (Sections): every field
-// of every struct it holds, exported or not, whatever its tags, in order;
-// each string, list and map prefixed by its length, each pointer and
-// interface by whether it is set (an interface by its dynamic type too),
-// a map's entries in the order of their keys' encodings. So the encoding
-// is a prefix code: two inputs encode alike only when they are equal, and
-// a field added to an input type is in its key without anyone adding it.
+// inputKey is kind's input in encoded for the memo (Sections): kind and
+// the SHA-256 digest of an encoding of every field of every struct the
+// input holds, exported or not, whatever its tags, in order; each string,
+// list and map prefixed by its length, each pointer and interface by
+// whether it is set (an interface by its dynamic type too), a map's
+// entries in the order of their keys' encodings. So the encoding is a
+// prefix code — two inputs encode alike only when they are equal — and a
+// field added to an input type is in its key without anyone adding it.
+// The memo keeps the digest, not the encoding (a few KiB per section and
+// viewer of every live table): two inputs share a render only if they are
+// equal or SHA-256 collides, which no one can make happen.
 func inputKey(kind string, in any) string {
-	b := make([]byte, 0, 512)
-	b = append(b, kind...)
-	b = append(b, 0)
-	return string(appendValue(b, reflect.ValueOf(in)))
+	buf := keyBuffers.Get().(*[]byte)
+	enc := appendValue((*buf)[:0], reflect.ValueOf(in))
+	sum := sha256.Sum256(enc)
+	*buf = enc
+	keyBuffers.Put(buf)
+	key := make([]byte, 0, len(kind)+1+len(sum))
+	key = append(key, kind...)
+	key = append(key, 0)
+	return string(append(key, sum[:]...))
 }
+
+// keyBuffers hold encodings while they are digested: grown once to the
+// largest input, a buffer serves every later key.
+var keyBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 0, 4<<10)
+	return &b
+}}
 
 func appendValue(b []byte, v reflect.Value) []byte {
 	switch v.Kind() {

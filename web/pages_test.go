@@ -171,9 +171,7 @@ func TestLayoutUser(t *testing.T) {
 	s, doc = page(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
 	checkPage(t, s, doc)
 	nav = findAll(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "account-nav") })
-	if got := text(nav[0]); !strings.Contains(got, "Signed in as Ana <3") {
-		t.Errorf("header %q does not name the user", got)
-	}
+	contains(t, "header", text(nav[0]), "Signed in as Ana <3")
 	if strings.Contains(s, "Ana <3") {
 		t.Error("user name is not escaped")
 	}
@@ -316,12 +314,8 @@ func TestAccount(t *testing.T) {
 	if forms(doc, "/account/tokens/t%2F2/revoke") != nil {
 		t.Error("revoked token has a revoke form")
 	}
-	if got := text(byID(doc, "token-t_2")); !strings.Contains(got, "old script") || !strings.Contains(got, "revoked") {
-		t.Errorf("revoked token row %q", got)
-	}
-	if got := text(byID(doc, "token-t3")); !strings.Contains(got, "never used") {
-		t.Errorf("unused token row %q", got)
-	}
+	contains(t, "revoked token row", text(byID(doc, "token-t_2")), "old script", "revoked")
+	contains(t, "unused token row", text(byID(doc, "token-t3")), "never used")
 	if got := text(byID(doc, "revoke-token-t1")); got != "Revoke token dice bot" {
 		t.Errorf("revoke button reads %q", got)
 	}
@@ -389,13 +383,9 @@ func TestIndexPages(t *testing.T) {
 	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e1" {
 		t.Error("campaign or encounter link")
 	}
-	if got := text(red); !strings.Contains(got, "Red Sands GM") || !strings.Contains(got, "Running") {
-		t.Errorf("campaign %q lacks role or status", got)
-	}
+	contains(t, "Red Sands (role and status)", text(red), "Red Sands GM", "Running")
 	blue := byID(doc, "campaign-c_2").Parent.Parent
-	if got := text(blue); !strings.Contains(got, "Player") || !strings.Contains(got, "No encounters") {
-		t.Errorf("campaign %q", got)
-	}
+	contains(t, "Blue Peaks", text(blue), "Player", "No encounters")
 	if a := findAll(blue, tag("a")); mustAttr(a[0], "href") != "/campaigns/c%2F2" {
 		t.Error("campaign id not escaped")
 	}
@@ -472,9 +462,7 @@ func TestCampaignGM(t *testing.T) {
 		t.Errorf("examples %v", opts)
 	}
 	// How the minutes are estimated is said beside the picker.
-	if got := text(byID(doc, "example-length-help")); !strings.Contains(got, "seconds for each player character's turn") {
-		t.Errorf("the picker does not say how its minutes are estimated: %q", got)
-	}
+	contains(t, "the picker's help on its minutes", text(byID(doc, "example-length-help")), "seconds for each player character's turn")
 	var groups []string
 	for _, g := range findAll(sel, tag("optgroup")) {
 		groups = append(groups, mustAttr(g, "label"))
@@ -515,18 +503,12 @@ func TestCampaignGM(t *testing.T) {
 			t.Errorf("remove button %q", got)
 		}
 	}
-	if got := text(byID(doc, "member-u2")); !strings.Contains(got, "Ana") || !strings.Contains(got, "Player") || !strings.Contains(got, "Ana Vega") {
-		t.Errorf("member row %q", got)
-	}
-	if got := text(byID(doc, "member-u1")); !strings.Contains(got, "(you)") || !strings.Contains(got, "GM") {
-		t.Errorf("own row %q", got)
-	}
+	contains(t, "member row", text(byID(doc, "member-u2")), "Ana", "Player", "Ana Vega")
+	contains(t, "own row", text(byID(doc, "member-u1")), "(you)", "GM")
 
 	// Characters: the encounters each is in, a link to its page when it
 	// has a sheet.
-	if got := text(byID(doc, "char-ana")); !strings.Contains(got, "in Ambush, The mill") {
-		t.Errorf("Ana's row %q names no encounters", got)
-	}
+	contains(t, "Ana's row", text(byID(doc, "char-ana")), "in Ambush, The mill")
 	if a := byID(doc, "char-ana-page"); a == nil || mustAttr(a, "href") != "/campaigns/c1/characters/ana" || byID(doc, "char-bruno-page") != nil {
 		t.Error("character page links")
 	}
@@ -634,9 +616,7 @@ func TestCampaignPlayer(t *testing.T) {
 	if got := text(byID(doc, "characters")); !strings.Contains(got, "Your characters") || !strings.Contains(got, "Ana Vega") || strings.Contains(got, "Bruno") {
 		t.Errorf("player characters %q", got)
 	}
-	if got := text(byID(doc, "members")); !strings.Contains(got, "Gina") || !strings.Contains(got, "Cole") {
-		t.Errorf("members %q", got)
-	}
+	contains(t, "members", text(byID(doc, "members")), "Gina", "Cole")
 	if n := byID(doc, "flash-error"); n == nil || mustAttr(n, "role") != "alert" {
 		t.Error("error")
 	}
@@ -647,14 +627,10 @@ func TestCampaignPlayer(t *testing.T) {
 	// Without an owner row in Characters, the member's own list is used.
 	p.Characters = nil
 	_, doc = page(t, "Ana", Campaign(p))
-	if got := text(byID(doc, "characters")); !strings.Contains(got, "Ana Vega") {
-		t.Errorf("player characters from member row %q", got)
-	}
+	contains(t, "player characters from member row", text(byID(doc, "characters")), "Ana Vega")
 	p.Members[1].Characters = nil
 	_, doc = page(t, "Ana", Campaign(p))
-	if got := text(byID(doc, "characters")); !strings.Contains(got, "not given you a character") {
-		t.Errorf("no characters %q", got)
-	}
+	contains(t, "no characters", text(byID(doc, "characters")), "not given you a character")
 }
 
 func TestJoin(t *testing.T) {

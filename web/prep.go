@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -84,6 +85,8 @@ type DraftBoard struct {
 	// Grid model.
 	Width, Height int
 	Cells         []CellRow
+	// Edges are the walls, doors and windows between squares.
+	Edges []board.Edge
 	// Pairs model.
 	Pairs []PairRow
 	// Ladder model: the distance between each two sides.
@@ -95,6 +98,54 @@ type DraftBoard struct {
 	// zones did not come from a map).
 	Ranges []RangeRow
 	Scale  float64
+	// Rooms are a map's places on a pairs or ladder battlefield, Placed
+	// the sides (ladder) or combatants (pairs) to put in them, and
+	// PlaceRanges the starting distances the rooms give.
+	Rooms       []engine.Choice
+	Placed      []PlacedRow
+	PlaceRanges []PlaceRangeRow
+}
+
+// PlacedRow is a side or combatant and the room it starts in ("" none).
+type PlacedRow struct {
+	ID, Name, Room string
+}
+
+// PlaceRangeRow is a starting distance derived from the rooms: between A
+// in room From and B in room To, Metres walked; Distance is what it
+// makes ("" not engaged), NoPath that no walk joins the rooms.
+type PlaceRangeRow struct {
+	A, From, B, To string
+	Metres         float64
+	Distance       string
+	NoPath         bool
+}
+
+// placeDistance says what a derived distance makes, in words.
+func placeDistance(r PlaceRangeRow) string {
+	switch {
+	case r.NoPath:
+		return "no way through: set it by hand"
+	case r.Distance == "":
+		return "not engaged"
+	}
+	return r.Distance
+}
+
+// placedWho says what a battlefield puts in a map's rooms.
+func placedWho(model string) string {
+	if model == board.Ladder {
+		return "each side"
+	}
+	return "each combatant"
+}
+
+// metres writes a walk's length ("12.2 m").
+func metres(r PlaceRangeRow) string {
+	if r.NoPath {
+		return "–"
+	}
+	return strconv.FormatFloat(r.Metres, 'f', 1, 64) + "\u00a0m"
 }
 
 // RangeRow is the path from zone A to zone B: Hops borders crossed,
@@ -102,6 +153,26 @@ type DraftBoard struct {
 type RangeRow struct {
 	A, B          string
 	Hops, Squares int
+}
+
+// edgesHelp counts the walls between squares and says what they do.
+func edgesHelp(edges []board.Edge) string {
+	var walls, doors, windows int
+	for _, e := range edges {
+		switch e.Kind {
+		case board.EdgeDoor:
+			doors++
+		case board.EdgeWindow:
+			windows++
+		default:
+			walls++
+		}
+	}
+	what := "None yet."
+	if len(edges) > 0 {
+		what = fmt.Sprintf("%d walls, %d doors and %d windows, drawn on the board.", walls, doors, windows)
+	}
+	return what + " A wall or a closed door blocks movement and sight between the two squares it separates, a window only movement; the GM opens and closes doors in play."
 }
 
 // rangesHelp says how the range table was made.

@@ -302,8 +302,8 @@ func (in cardsIn) model() *model {
 // section and each list of new entries once per distinct input: the
 // viewers whose input is the same share one render, and a section whose
 // input did not change since the last update is not rendered again. The
-// memo is a map from the input's encoding itself (inputKey), not from a
-// digest of it, so two inputs share a render only when they are equal.
+// memo is a map from a digest of the input's complete encoding
+// (inputKey), so two inputs share a render only when they are equal.
 //
 // What one update rendered is kept until the next but one (Next), so the
 // memory held is about two updates' sections. A Sections is safe for
@@ -314,10 +314,13 @@ type Sections struct {
 	update uint64 // counts Next's calls
 }
 
-// memoEntry is a rendered section and the last update that used it.
+// memoEntry is a rendered section and the last update that used it. A
+// render of new entries (the log's, the talk's, the roll cards) is shared
+// by the viewers of its update only (once): the next update's are others.
 type memoEntry struct {
 	html string
 	used uint64
+	once bool
 }
 
 // NewSections returns an empty Sections.
@@ -335,7 +338,7 @@ func (s *Sections) Next() {
 	defer s.mu.Unlock()
 	s.update++
 	for k, e := range s.memo {
-		if e.used+1 < s.update {
+		if e.once || e.used+1 < s.update {
 			delete(s.memo, k)
 		}
 	}
@@ -359,7 +362,7 @@ func (s *Sections) render(kind string, in any, draw func() (string, error)) (str
 		return "", err
 	}
 	s.mu.Lock()
-	s.memo[key] = &memoEntry{html: html, used: s.update}
+	s.memo[key] = &memoEntry{html: html, used: s.update, once: kind == "cards" || entryLists[kind] != nil}
 	s.mu.Unlock()
 	return html, nil
 }

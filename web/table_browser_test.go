@@ -7,13 +7,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/patience"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
 
@@ -53,97 +51,20 @@ func poll(js string) chromedp.Action {
 	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(patience.Hang()))
 }
 
-// sampleServer serves one sample encounter as the real server would: the
-// page under the site's Content-Security-Policy, the static files, and a
-// websocket that sends the snapshot and records the commands it gets.
-type sampleServer struct {
-	*httptest.Server
-	mu       sync.Mutex
-	sample   boardtest.Sample
-	frames   chan map[string]any
-	conns    chan *websocket.Conn
-	maxConns int
-}
-
-func serveSample(t *testing.T, s boardtest.Sample) *sampleServer {
-	t.Helper()
-	ss := &sampleServer{sample: s, frames: make(chan map[string]any, 20), conns: make(chan *websocket.Conn, 20)}
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		ss.mu.Lock()
-		defer ss.mu.Unlock()
-		_ = Encounter(EncounterProps{View: ss.sample.View, Log: ss.sample.Log, As: "", WSURL: "/ws?html=1", ActURL: "/act",
-			CampaignID: "c1", CampaignName: "The campaign"}).Render(WithUser(r.Context(), "dana"), w)
-	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		ss.mu.Lock()
-		fr, err := Fragments(WithActURL(r.Context(), "/act"), ss.sample.View, ss.sample.Log, true)
-		snap := map[string]any{"type": "snapshot", "seq": ss.sample.View.Seq, "view": ss.sample.View, "html": fr}
-		ss.mu.Unlock()
-		if err != nil {
-			panic(err)
-		}
-		writeJSON(c, snap)
-		select {
-		case ss.conns <- c:
-		default:
-		}
-		for {
-			_, data, err := c.Read(context.Background())
-			if err != nil {
-				return
-			}
-			var msg map[string]any
-			if json.Unmarshal(data, &msg) == nil {
-				select {
-				case ss.frames <- msg:
-				default:
-				}
-			}
-		}
-	})
-	ss.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'")
-		mux.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ss.Close)
-	return ss
-}
-
 func writeJSON(c *websocket.Conn, m any) {
 	b, _ := json.Marshal(m)
 	_ = c.Write(context.Background(), websocket.MessageText, b)
 }
 
-// axeSource is the vendored axe-core (testdata/axe-core), injected into
-// pages by the tests only.
-func axeSource(t *testing.T) string {
+// checkAxe runs axe-core on the page (chromium.Axe) and fails the test
+// for each violation it finds.
+func checkAxe(t *testing.T, ctx context.Context, what string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
+	var violations []string
+	within(t, ctx, chromium.Axe("", &violations))
+	for _, v := range violations {
+		t.Errorf("%s: axe: %s", what, v)
 	}
-	return string(b)
-}
-
-// axeViolations runs axe-core on the page and describes every violation.
-func axeViolations(t *testing.T, ctx context.Context, axe string) []string {
-	t.Helper()
-	var out []string
-	run := axe + `;
-axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ' (' + v.impact + '): ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
-	c, cancel := patience.Context(ctx)
-	defer cancel()
-	if err := chromedp.Run(c, chromedp.Evaluate(run, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) })); err != nil {
-		t.Fatalf("axe: %v", err)
-	}
-	return out
 }
 
 // screenshotDir is where screenshots go: FRAY_SCREENSHOTS when set (the
@@ -189,10 +110,9 @@ func lastAction(s boardtest.Sample) []engine.Event {
 // (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
 func TestTableScreens(t *testing.T) {
 	b := browser(t)
-	axe := axeSource(t)
 	dir := screenshotDir(t)
 	for _, s := range boardtest.All() {
-		srv := serveSample(t, s)
+		srv := serveFake(t, EncounterProps{View: s.View, Log: s.Log, WSURL: "/ws?html=1", ActURL: "/act", CampaignID: "c1", CampaignName: "The campaign"}, "dana", nil)
 		for _, size := range []struct {
 			name string
 			w, h int64
@@ -247,15 +167,11 @@ func TestTableScreens(t *testing.T) {
 					if s.Name == "zones" {
 						shot(s.Name + "-phone-act")
 					}
-					for _, v := range axeViolations(t, ctx, axe) {
-						t.Error("axe: " + v)
-					}
+					checkAxe(t, ctx, "the actions")
 					within(t, ctx, chromedp.Click("#tab-board", chromedp.ByID), poll(`document.getElementById('encounter').dataset.tab === 'board'`))
 				}
 				shot(s.Name + "-" + size.name)
-				for _, v := range axeViolations(t, ctx, axe) {
-					t.Error("axe: " + v)
-				}
+				checkAxe(t, ctx, "the board")
 			})
 		}
 	}
@@ -315,7 +231,6 @@ func draftSamples() map[string]DraftProps {
 // screenshot is kept with the table's.
 func TestDraftEditors(t *testing.T) {
 	b := browser(t)
-	axe := axeSource(t)
 	dir := screenshotDir(t)
 	want := map[string][]string{
 		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
@@ -337,9 +252,7 @@ func TestDraftEditors(t *testing.T) {
 		t.Cleanup(srv.Close)
 		ctx := newTab(t, b, 1280, 800)
 		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
-		for _, v := range axeViolations(t, ctx, axe) {
-			t.Errorf("%s: axe: %s", name, v)
-		}
+		checkAxe(t, ctx, name)
 		var png []byte
 		within(t, ctx, chromedp.FullScreenshot(&png, 100))
 		if err := os.WriteFile(filepath.Join(dir, "prep-"+name+".png"), png, 0o644); err != nil {

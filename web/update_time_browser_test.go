@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,7 +19,6 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
-	"github.com/coder/websocket"
 
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/dice"
@@ -63,58 +61,14 @@ const measureUpdates = `(() => {
 // writes each list's Chromium trace there.
 func TestBrowserUpdateTime(t *testing.T) {
 	rs, st := startedExample(t, "sw-zones-dusty-gulch")
-	gm := engine.GMViewer()
-	roller := dice.NewRoller(dice.NewSeeded(3))
-	const updates = 60
-	type update struct {
-		seq    int64
-		events []engine.Event
-		html   map[string]string
-		parts  map[string]string // elements of sections, by id
-	}
-	first := engine.Project(rs, st, gm)
-	firstHTML, err := Fragments(WithActURL(context.Background(), "/act"), first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// As the hub sends them with parts: a section whose markup outside its
-	// parts is unchanged as its changed parts.
-	sections := NewSections()
-	ctx := WithActURL(context.Background(), "/act")
-	shownHTML, err := sections.Render(ctx, first, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sections.Next()
-	var list, parted []update
-	for i := range updates {
-		v := engine.Project(rs, st, gm)
-		events, next, err := engine.DecideOwned(rs, st, gm, "c"+itoa(i), engine.NewCommand("end-turn", v.Current, nil), roller, nil)
-		if err != nil {
-			t.Fatalf("end-turn %d: %v", i, err)
-		}
-		st = next
-		fr, err := Fragments(ctx, engine.Project(rs, st, gm), events, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list = append(list, update{st.Core().Seq, events, fr, nil})
-		html, err := sections.Render(ctx, engine.Project(rs, st, gm), events, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sections.Next()
-		hu := asHubSends(st.Core().Seq, events, shownHTML, html)
-		parted = append(parted, update{hu.seq, hu.events, hu.html, hu.parts})
-		shownHTML = html
-	}
+	r := replay(t, rs, st, engine.GMViewer(), endTurns(t, rs, 60))
 	// The floor: the same updates carrying only the status line (whose
 	// turn, the round), what the smallest update costs this machine's
 	// Chromium — the page's own work per message, a style and layout pass
 	// of one line. Its page is not the others' (it is not compared).
-	floor := make([]update, len(parted))
-	for i, u := range parted {
-		floor[i] = update{u.seq, u.events, map[string]string{}, nil}
+	floor := make([]pageUpdate, len(r.sent))
+	for i, u := range r.sent {
+		floor[i] = pageUpdate{u.seq, u.events, map[string]string{}, nil}
 		if h, ok := u.html["status"]; ok {
 			floor[i].html["status"] = h
 		}
@@ -122,38 +76,17 @@ func TestBrowserUpdateTime(t *testing.T) {
 	var shows []string
 	for _, mode := range []struct {
 		name    string
-		list    []update
+		list    []pageUpdate
 		compare bool // the page it leaves is the full render's
-	}{{"every section each", list, true}, {"as the hub sends them: changed sections, or their changed parts", parted, true}, {"the status line only: the floor", floor, false}} {
-		var size, partsSent int
-		for _, u := range mode.list {
-			for _, h := range u.html {
-				size += len(h)
-			}
-			for _, h := range u.parts {
-				size += len(h)
-			}
-			partsSent += len(u.parts)
-		}
-		times, cpu, show := playToGM(t, first, firstHTML, len(list), func(yield func(seq int64, events []engine.Event, html, parts map[string]string)) {
-			for _, u := range mode.list {
-				yield(u.seq, u.events, u.html, u.parts)
-			}
-		})
+	}{{"every section each", r.all, true}, {"as the hub sends them: changed sections, or their changed parts", r.sent, true}, {"the status line only: the floor", floor, false}} {
+		times, cpu, show := playToGM(t, r, mode.list)
 		if mode.compare {
 			shows = append(shows, show)
 		}
-		t.Logf("GM page (%s): %d bytes of markup per update on average, %d parts in all", mode.name, size/len(mode.list), partsSent)
-		upd := slices.Clone(times[1:]) // the first message is the snapshot
-		slices.Sort(upd)
-		p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
-		t.Logf("GM page, %d updates (%s): main-thread ms per update, layout included: p50 %.2f, p95 %.2f, max %.2f; the snapshot %.2f",
-			len(upd), mode.name, p(0.5), p(0.95), upd[len(upd)-1], times[0])
+		t.Logf("GM page (%s): %d bytes of markup per update on average, %d parts in all", mode.name, markupBytes(mode.list)/len(mode.list), partsIn(mode.list))
+		t.Logf("GM page, %d updates (%s): main-thread ms per update, layout included: %s; the snapshot %.2f", len(times)-1, mode.name, spread(times), times[0])
 		if len(cpu) > 1 {
-			upd = slices.Clone(cpu[1:])
-			slices.Sort(upd)
-			t.Logf("GM page, %d updates (%s): main-thread CPU ms per update (the trace's thread time): p50 %.2f, p95 %.2f, max %.2f",
-				len(upd), mode.name, p(0.5), p(0.95), upd[len(upd)-1])
+			t.Logf("GM page, %d updates (%s): main-thread CPU ms per update (the trace's thread time): %s", len(cpu)-1, mode.name, spread(cpu))
 		}
 	}
 	for i, show := range shows[1:] {
@@ -163,77 +96,135 @@ func TestBrowserUpdateTime(t *testing.T) {
 	}
 }
 
-// hubUpdate is one update for a page as the hub would send it: whole has
-// every section whose markup changed (the log when it has new entries);
-// html and parts are what is sent with parts — the sections whose markup
-// outside their parts changed, and the changed parts of the others.
-type hubUpdate struct {
-	seq                int64
-	events             []engine.Event
-	whole, html, parts map[string]string
+// pageUpdate is one "events" frame to a page: its sections and parts.
+type pageUpdate struct {
+	seq         int64
+	events      []engine.Event
+	html, parts map[string]string
 }
 
-// asHubSends returns the update rendered as html, for a page showing
-// shownHTML, as the hub sends it (internal/realtime, updateFrame): a
-// changed section as its changed parts, or whole (htmlscan.Diff).
-func asHubSends(seq int64, events []engine.Event, shownHTML, html map[string]string) hubUpdate {
-	u := hubUpdate{seq, events, map[string]string{}, map[string]string{}, map[string]string{}}
-	for k, h := range html {
-		switch {
-		case k == "log" && len(events) > 0:
-			u.whole[k], u.html[k] = h, h
-		case k == "log" || shownHTML[k] == h:
-		default:
-			u.whole[k] = h
-			parts, whole := htmlscan.Diff(shownHTML[k], h)
-			if whole {
-				u.html[k] = h
+// replayed is a viewer's page through a fight: its first and last view,
+// the first's render (the snapshot's sections) and each update after it
+// three ways — every
+// section (all), the sections whose markup changed (whole, the log when
+// it has new entries), and as the hub sends them (sent; internal/realtime,
+// updateFrame): a changed section as its changed parts (htmlscan.Diff), or
+// whole.
+type replayed struct {
+	first, last      engine.View
+	firstHTML        map[string]string
+	all, whole, sent []pageUpdate
+}
+
+// replay renders viewer's page of st, then each update after the commands
+// step plays (the events and state after the i-th; false when done).
+func replay(t *testing.T, rs engine.Ruleset, st engine.State, viewer engine.Viewer, step func(i int, st engine.State) ([]engine.Event, engine.State, bool)) replayed {
+	t.Helper()
+	ctx := WithActURL(context.Background(), "/act")
+	sections := NewSections()
+	r := replayed{first: engine.Project(rs, st, viewer)}
+	shown, err := sections.Render(ctx, r.first, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections.Next()
+	r.firstHTML = shown
+	for i := 0; ; i++ {
+		events, next, ok := step(i, st)
+		if !ok {
+			return r
+		}
+		st, r.last = next, engine.Project(rs, next, viewer)
+		html, err := sections.Render(ctx, r.last, events, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sections.Next()
+		seq := st.Core().Seq
+		whole := pageUpdate{seq, events, map[string]string{}, nil}
+		sent := pageUpdate{seq, events, map[string]string{}, map[string]string{}}
+		for k, h := range html {
+			switch {
+			case k == "log" && len(events) > 0:
+				whole.html[k], sent.html[k] = h, h
+			case k == "log" || shown[k] == h:
+			default:
+				whole.html[k] = h
+				parts, all := htmlscan.Diff(shown[k], h)
+				if all {
+					sent.html[k] = h
+				}
+				maps.Copy(sent.parts, parts)
 			}
-			maps.Copy(u.parts, parts)
+		}
+		r.all = append(r.all, pageUpdate{seq, events, html, nil})
+		r.whole = append(r.whole, whole)
+		r.sent = append(r.sent, sent)
+		shown = html
+	}
+}
+
+// endTurns is a replay's step: the GM ends n turns one after another.
+func endTurns(t *testing.T, rs engine.Ruleset, n int) func(int, engine.State) ([]engine.Event, engine.State, bool) {
+	roller := dice.NewRoller(dice.NewSeeded(3))
+	gm := engine.GMViewer()
+	return func(i int, st engine.State) ([]engine.Event, engine.State, bool) {
+		if i == n {
+			return nil, nil, false
+		}
+		events, next, err := engine.DecideOwned(rs, st, gm, "c"+itoa(i), engine.NewCommand("end-turn", engine.Project(rs, st, gm).Current, nil), roller, nil)
+		if err != nil {
+			t.Fatalf("end-turn %d: %v", i, err)
+		}
+		return events, next, true
+	}
+}
+
+// markupBytes is the markup the updates carry, sections and parts.
+func markupBytes(list []pageUpdate) int {
+	n := 0
+	for _, u := range list {
+		for _, h := range u.html {
+			n += len(h)
+		}
+		for _, h := range u.parts {
+			n += len(h)
 		}
 	}
-	return u
+	return n
 }
 
-// playToGM opens the GM's page in Chromium, sends it the snapshot then the
-// updates, one every 30 ms, checks the page ends showing the last status,
-// and returns the main-thread milliseconds each message took (the
+// partsIn counts the parts the updates carry.
+func partsIn(list []pageUpdate) int {
+	n := 0
+	for _, u := range list {
+		n += len(u.parts)
+	}
+	return n
+}
+
+// spread describes milliseconds per update (the snapshot's, first, left
+// out): the median, the 95th percentile, the mean and the largest.
+func spread(ms []float64) string {
+	upd := slices.Clone(ms[1:])
+	slices.Sort(upd)
+	p := func(q float64) float64 { return upd[min(len(upd)-1, int(q*float64(len(upd))))] }
+	sum := 0.0
+	for _, x := range upd {
+		sum += x
+	}
+	return fmt.Sprintf("p50 %.2f, p95 %.2f, mean %.2f, max %.2f", p(0.5), p(0.95), sum/float64(len(upd)), upd[len(upd)-1])
+}
+
+// playToGM opens the GM's page of r in Chromium, sends it the snapshot then
+// the updates, one every 30 ms, checks the page ends showing the last
+// status, and returns the main-thread milliseconds each message took (the
 // snapshot's first), as the page timed them and as the main thread's CPU
 // time in a Chromium trace (which the machine's other work does not
 // inflate; nil if the trace has none), and the page it leaves.
-func playToGM(t *testing.T, first engine.View, firstHTML map[string]string, updates int, each func(func(int64, []engine.Event, map[string]string, map[string]string))) ([]float64, []float64, string) {
+func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []float64, string) {
 	t.Helper()
-	sent := make(chan struct{})
-	lastStatus := firstHTML["status"]
-	mux := http.NewServeMux()
-	mux.Handle("/static/", http.FileServerFS(Static))
-	mux.HandleFunc("/page", func(w http.ResponseWriter, r *http.Request) {
-		_ = Encounter(EncounterProps{View: first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}).Render(r.Context(), w)
-	})
-	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
-		c, err := websocket.Accept(w, r, nil)
-		if err != nil {
-			return
-		}
-		defer c.CloseNow()
-		writeJSON(c, map[string]any{"type": "snapshot", "seq": first.Seq, "view": first, "html": firstHTML})
-		each(func(seq int64, events []engine.Event, html, parts map[string]string) {
-			time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
-			if s, ok := html["status"]; ok {
-				lastStatus = s
-			}
-			msg := map[string]any{"type": "events", "seq": seq, "events": events, "html": html}
-			if len(parts) > 0 {
-				msg["parts"] = parts
-			}
-			writeJSON(c, msg)
-		})
-		close(sent)
-		<-r.Context().Done()
-	})
-	srv := httptest.NewServer(mux)
-	defer srv.Close()
-
+	srv := serveFake(t, EncounterProps{View: r.first, As: "gm", WSURL: "/ws?html=1", ActURL: "/act"}, "", nil)
 	ctx, cancel := chromedp.NewContext(chromium.Start(t, chromedp.WindowSize(1280, 900)))
 	defer cancel()
 	ctx, cancel = patience.Context(ctx)
@@ -260,22 +251,30 @@ func playToGM(t *testing.T, first engine.View, firstHTML map[string]string, upda
 	}), chromedp.Navigate(srv.URL+"/page")); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-sent:
-	case <-ctx.Done():
-		t.Fatal("the updates were not all sent")
+	conn := recv(t, srv.conns)
+	lastStatus := r.firstHTML["status"]
+	for _, u := range updates {
+		time.Sleep(30 * time.Millisecond) // one update at a time, as a table plays
+		if s, ok := u.html["status"]; ok {
+			lastStatus = s
+		}
+		msg := map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html}
+		if len(u.parts) > 0 {
+			msg["parts"] = u.parts
+		}
+		writeJSON(conn, msg)
 	}
 	var times []float64
 	for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times)); err != nil {
 			t.Fatal(err)
 		}
-		if len(times) >= updates+1 {
+		if len(times) > len(updates) {
 			break
 		}
 	}
-	if len(times) < updates+1 {
-		t.Fatalf("the page handled %d messages of %d", len(times), updates+1)
+	if len(times) <= len(updates) {
+		t.Fatalf("the page handled %d messages of %d", len(times), len(updates)+1)
 	}
 	var status string
 	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('status').outerHTML`, &status)); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/web"
@@ -12,26 +11,24 @@ import (
 // sections the server's fragments replace and the entries of the lists
 // they append to. It applies a message's fragments as app.js does —
 // replace the section whose id is its key (skipping one whose HTML did
-// not change), append the new log and chat entries it does not have yet —
-// reading every fragment through an HTML tokenizer: a fragment a page
-// could not apply is an error, not a silent success. (It tokenizes rather
-// than builds a tree: on the machine the measurements run on, the load
-// generator shares two cores with the server it measures.)
+// not change), splice parts into the sections that hold their ids
+// (htmlscan.Apply, as the frames test and the browser tests do), append
+// the new log and chat entries it does not have yet — reading every
+// fragment through an HTML tokenizer: a fragment a page could not apply is
+// an error, not a silent success. (It tokenizes rather than builds a tree:
+// on the machine the measurements run on, the load generator shares two
+// cores with the server it measures.)
 type page struct {
-	last  map[string]string // each section's HTML
-	stale map[string]bool   // sections changed by parts since their HTML came
-	// brought are the ids parts brought into a section since its HTML came
-	// that it did not hold (by id: the section's key).
-	brought map[string]string
-	lists   map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
-	seen    map[string]map[string]bool
+	last  map[string]string   // each section's HTML, parts spliced in
+	lists map[string][]string // "log", "chat": entry ids, oldest first, the last maxEntries
+	seen  map[string]map[string]bool
 }
 
 // maxEntries bounds the entries a page client remembers per list.
 const maxEntries = 200
 
 func newPage() *page {
-	return &page{last: map[string]string{}, stale: map[string]bool{}, brought: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
+	return &page{last: map[string]string{}, lists: map[string][]string{}, seen: map[string]map[string]bool{}}
 }
 
 // sectionKeys are the fragments that replace an element of the page:
@@ -49,7 +46,7 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 	for key, h := range fr {
 		switch {
 		case sectionKeys[key]:
-			if p.last[key] == h && !p.stale[key] {
+			if p.last[key] == h {
 				continue
 			}
 			ids, err := htmlscan.TopIDs(h)
@@ -60,12 +57,6 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 				return fmt.Errorf("fragment %s: its first element is not #%s: %.120q", key, key, h)
 			}
 			p.last[key] = h
-			delete(p.stale, key)
-			for id, k := range p.brought {
-				if k == key {
-					delete(p.brought, id)
-				}
-			}
 		case key == "log" || key == "chat":
 			ids, err := htmlscan.TopIDs(h)
 			if err != nil {
@@ -103,13 +94,8 @@ func (p *page) apply(fr map[string]string, snapshot bool) error {
 
 // applyParts applies a message's parts (elements of sections, by the id of
 // the element each replaces) as app.js does: each part must be one element
-// with an id, and the element it replaces must be in one of the page's
-// sections, which then no longer shows the markup last received for it.
-// The part is not spliced into the section's markup (the load generator
-// would tokenize the whole section again, which a browser does not), so
-// the ids looked for are those of the section as last received, and those
-// parts brought since (a part may carry another id than the element it
-// replaces: the next combatant's actions in place of the last one's).
+// with an id, spliced into the section that holds the element it replaces
+// (htmlscan.Apply); a part no section holds is an error.
 func (p *page) applyParts(parts map[string]string) error {
 	for id, h := range parts {
 		ids, err := htmlscan.TopIDs(h)
@@ -119,22 +105,22 @@ func (p *page) applyParts(parts map[string]string) error {
 		if len(ids) != 1 || ids[0] == "" {
 			return fmt.Errorf("part %s: not one element with an id: %.120q", id, h)
 		}
-		key, found := p.brought[id]
-		if !found {
-			attr := ` id="` + id + `"`
-			for k, sec := range p.last {
-				if strings.Contains(sec, attr) {
-					key, found = k, true
-					break
-				}
+	}
+	applied := make(map[string]bool, len(parts))
+	for key, sec := range p.last {
+		holds := false
+		for id := range parts {
+			if _, _, ok := htmlscan.ElementByID(sec, id); ok {
+				applied[id], holds = true, true // found, even inside another part
 			}
 		}
-		if !found {
-			return fmt.Errorf("part %s: no section of the page holds #%s", id, id)
+		if holds {
+			p.last[key], _ = htmlscan.Apply(sec, parts)
 		}
-		p.stale[key] = true
-		if ids[0] != id {
-			p.brought[ids[0]] = key
+	}
+	for id := range parts {
+		if !applied[id] {
+			return fmt.Errorf("part %s: no section of the page holds #%s", id, id)
 		}
 	}
 	return nil

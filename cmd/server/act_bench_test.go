@@ -10,8 +10,7 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/links"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
+	"github.com/fray-vtt/fray/internal/rules/kitskirmish"
 	"github.com/fray-vtt/fray/internal/testdb"
 	"github.com/fray-vtt/fray/web"
 )
@@ -22,14 +21,13 @@ import (
 // waiting for them; each reports what its page weighs with what it loads
 // (stylesheet and scripts) as "page-B" and "with-assets-B".
 func BenchmarkDecisionPage(b *testing.B) {
-	b.Cleanup(rules.Register(kittest.New()))
 	dbURL := testdb.URL(b)
 	base := benchServer(b, dbURL, [2]string{"FRAY_LOGIN_REFILL", "1ns"}, [2]string{"FRAY_DICE_SEED", "3"})
 	var gm, sam struct{ ID, Token string }
 	benchDo(b, base, "", "POST", "/api/signup", `{"name":"gamemaster","password":"`+testPassword+`"}`, &gm)
 	benchDo(b, base, "", "POST", "/api/signup", `{"name":"sam","password":"`+testPassword+`"}`, &sam)
 	var created struct{ ID, Campaign string }
-	benchDo(b, base, gm.Token, "POST", "/api/encounters", string(kittest.Example), &created)
+	benchDo(b, base, gm.Token, "POST", "/api/encounters", string(kitskirmish.Example), &created)
 	var inv struct{ URL string }
 	benchDo(b, base, gm.Token, "POST", "/api/campaigns/"+created.Campaign+"/invites", "", &inv)
 	benchDo(b, base, sam.Token, "POST", "/api/join/"+inv.URL[strings.LastIndex(inv.URL, "/")+1:], "", nil)

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -26,10 +24,6 @@ import (
 // and sign-up pages and a missing page. None has a violation. (It replaces
 // the older check of a few of these pages.)
 func TestAccessibilityEveryPage(t *testing.T) {
-	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "4"})
 	night := newGameNight(srv)
 	live, _, _ := night.encounter("sw-zones-goblin-ford")
@@ -73,9 +67,6 @@ func TestAccessibilityEveryPage(t *testing.T) {
 	for _, seq := range []int64{0, latest / 2, latest} {
 		pages = append(pages, page{night.player, fmt.Sprintf("%s/replay?seq=%d", e, seq), true})
 	}
-	run := string(axeJS) + `;
-axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' ' + (n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 160)).join(' | ')))`
 	checked := 0
 	for _, size := range browserSizes {
 		users := map[*apiUser]context.Context{}
@@ -94,7 +85,7 @@ axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
 			var violations []string
 			cx, cancel := patience.Context(ctx)
 			err := chromedp.Run(cx, chromedp.Navigate(srv.URL+pg.path), chromedp.WaitReady("main", chromedp.ByQuery),
-				chromedp.Evaluate(run, &violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+				chromium.Axe("", &violations))
 			cancel()
 			if err != nil {
 				t.Fatalf("%s %s: %v", size.name, pg.path, err)

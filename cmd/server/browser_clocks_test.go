@@ -12,8 +12,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/links"
 	"github.com/fray-vtt/fray/internal/patience"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
+	"github.com/fray-vtt/fray/internal/rules/kitskirmish"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -26,13 +25,12 @@ import (
 // with a tap; then the table shows the goblin's turn going on. The
 // standing orders page is the player's.
 func TestBrowserClockAndDecisionPage(t *testing.T) {
-	t.Cleanup(rules.Register(kittest.New()))
 	dbURL := testdb.URL(t)
 	srv := startClocked(t, dbURL, map[string]string{"FRAY_DICE_SEED": "3", "FRAY_LOGIN_REFILL": "1ms"})
 	signer := serverSigner(t, dbURL)
 	gm, sam := srv.signup("gamemaster"), srv.signup("sam")
 	var created struct{ ID, Campaign string }
-	if code := srv.call(gm, "POST", "/api/encounters", kittest.Example, &created); code != http.StatusCreated {
+	if code := srv.call(gm, "POST", "/api/encounters", kitskirmish.Example, &created); code != http.StatusCreated {
 		t.Fatalf("import: %d", code)
 	}
 	id := created.ID
@@ -70,19 +68,9 @@ func TestBrowserClockAndDecisionPage(t *testing.T) {
 			keepScreenshot(ctx, "clock-table-"+size.name)
 
 			// The goblin strikes Ana until she is asked to parry.
-			send(t, sam, map[string]any{"kind": kittest.CmdEndTurn, "actor": "ana"})
-			send(t, gm, map[string]any{"kind": kittest.CmdEndTurn, "actor": "bo"})
-			var d engine.Decision
-			for range 30 {
-				if v := srv.viewAs(sam, id); len(v.Pending) > 0 {
-					d = v.Pending[0]
-					break
-				}
-				send(t, gm, map[string]any{"kind": kittest.CmdStrike, "actor": "gob", "target": "ana"})
-			}
-			if d.ID == "" {
-				t.Fatal("the goblin never hit")
-			}
+			send(t, sam, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "ana"})
+			send(t, gm, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "bo"})
+			d := untilAnaIsAsked(t, func() engine.View { return srv.viewAs(gm, id) }, func(u *apiUser, cmd map[string]any) { send(t, u, cmd) }, gm, sam, gm)
 			srv.clock.Advance(7 * time.Minute)
 			var opened int64
 			for _, ev := range allEvents(t, srv.testServer, gm, id) {
@@ -124,8 +112,8 @@ func TestBrowserClockAndDecisionPage(t *testing.T) {
 			}
 
 			// Back to Ana's turn for the next screen.
-			send(t, gm, map[string]any{"kind": kittest.CmdEndTurn, "actor": "gob"})
-			send(t, gm, map[string]any{"kind": kittest.CmdEndTurn, "actor": "sneak"})
+			send(t, gm, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "gob"})
+			send(t, gm, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "sneak"})
 		})
 	}
 }

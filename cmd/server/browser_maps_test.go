@@ -125,3 +125,75 @@ func TestBrowserMapImport(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserMapPlaces: on d20-under's distance categories the GM drops
+// the house into a draft: its rooms become places, the heroes start in
+// Room 1 and the cult in the room farthest from it (Room 3: 8 squares,
+// 12.2 m, Medium); the GM puts the cult in Room 2 instead (5 squares,
+// 7.6 m: Short, within one 10 m move), the table and the starting
+// distance follow, and the encounter is created with it. Looked at on a
+// desktop and on a phone.
+func TestBrowserMapPlaces(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	gmUser := srv.signup("cartographer")
+	var camp struct{ ID string }
+	srv.withUser(gmUser).do("POST", "/api/campaigns", map[string]string{"name": "Maps"}, &camp)
+	ex, err := prep.ExampleNamed("d20-under-karvosti-road")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imp := srv.upload(gmUser, "/campaigns/"+camp.ID+"/drafts/import", ex.Data)
+	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
+		t.Fatalf("draft: %d %s", imp.code, imp.body)
+	}
+	house := uvtttest.House()
+	house.Image = scenePNG(t, 700, 420)
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"desktop", 1440, 900}, {"phone", 390, 844}} {
+		gm := tab(t, browserSized(t, size.w, size.h))
+		login(t, gm, srv.URL, gmUser.Name)
+		// rows waits for the table to name the rung, then reads it all.
+		rows := func(rung, want string) chromedp.Action {
+			return chromedp.ActionFunc(func(ctx context.Context) error {
+				var got string
+				err := chromedp.Run(ctx, waitJS(fmt.Sprintf(`[...document.querySelectorAll('#place-ranges tbody td')].some(d => d.textContent.trim() === %q) && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, rung)),
+					chromedp.Evaluate(`[...document.querySelectorAll('#place-ranges tbody tr')].map(r => [...r.cells].map(c => c.textContent.replace(/\s+/g, ' ').trim()).join(' / ')).join(' | ')`, &got))
+				if err == nil && got != want {
+					t.Errorf("%s: the table of starting distances reads %q, want %q", size.name, got, want)
+				}
+				return err
+			})
+		}
+		steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
+		if size.name == "desktop" {
+			drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
+				document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
+			steps(t, gm, chromedp.ActionFunc(func(ctx context.Context) error {
+				_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
+				return err
+			}), rows("Medium", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 3 / 12.2 m / Medium"))
+			var notice string
+			steps(t, gm, chromedp.Evaluate(`(document.querySelector('.flash, .notice, [role=status]') || {}).textContent || ''`, &notice))
+			if !strings.Contains(notice, "3 rooms to start in, 2 links") {
+				t.Errorf("after the import the page says %q", notice)
+			}
+			// The cult one door nearer.
+			steps(t, gm, setValue("room-1", "room-2"), chromedp.Click(`#room-1-save`, chromedp.ByQuery),
+				rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"))
+		}
+		var rung string
+		steps(t, gm, rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"),
+			chromedp.Evaluate(`document.getElementById('dist-0').value`, &rung),
+			chromedp.Evaluate(`document.getElementById('place-list').scrollIntoView()`, nil))
+		if rung != "Short" {
+			t.Errorf("%s: the starting distance reads %q, want Short", size.name, rung)
+		}
+		keepScreenshot(gm, "mapplaces-editor-"+size.name)
+	}
+	gm := tab(t, browserSized(t, 1440, 900))
+	login(t, gm, srv.URL, gmUser.Name)
+	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#create-encounter`, chromedp.ByQuery),
+		submits(`#create-encounter`), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+}

@@ -4,14 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/examples"
+	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/rules"
@@ -27,10 +25,6 @@ import (
 // (ruleset-<example>.png, and -phone.png, as docs/screenshots has them) at
 // 1440×900 and 390×844, the fight played on until a roll card shows.
 func TestRulesetTables(t *testing.T) {
-	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "3"})
 	gm := srv.signup("table-gm")
 	api := srv.withUser(gm)
@@ -88,15 +82,12 @@ func TestRulesetTables(t *testing.T) {
 		for i, pg := range pages {
 			var violations []string
 			var drawn, tokens, listed int
-			run := string(axeJS) + `;
-axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`
 			c, cancel := patience.Context(ctx)
 			err := chromedp.Run(c, chromedp.Navigate(srv.URL+"/encounters/"+pg.id), chromedp.WaitReady("#battlefield", chromedp.ByID),
 				chromedp.Evaluate(`document.querySelectorAll('#battlefield.model-`+pg.model+`').length - document.querySelectorAll('#battlefield .board-none').length`, &drawn),
 				chromedp.Evaluate(`new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token)).size`, &tokens),
 				chromedp.Evaluate(`document.querySelectorAll('#battlefield .roster li').length`, &listed),
-				chromedp.Evaluate(run, &violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+				chromium.Axe("", &violations))
 			cancel()
 			if err != nil {
 				t.Fatalf("%s %s: %v", size.name, pg.name, err)

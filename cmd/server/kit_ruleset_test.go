@@ -2,39 +2,48 @@ package main
 
 import (
 	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
+	"github.com/fray-vtt/fray/internal/rules/kitskirmish"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
-// TestANewRulesetIsOnePackage: a ruleset made with the kit alone (package
-// kittest, which Fray does not ship) and registered with one line is
+// TestANewRulesetIsOnePackage: kit-skirmish, the ruleset made with the kit
+// alone, is one package and one line. Outside its package no code but the
+// registry's one call names it (tests aside), and it imports nothing of
+// Fray's but the kit and the core the kit types; so registered, it is
 // listed, imported, played to its end through the HTTP API by a client
 // that knows no rules, and played on the encounter page in a real browser
-// — drawn under its position model, its actions the page's own forms —
-// with no code of its own anywhere but its package.
+// — drawn under its position model, its actions the page's own forms.
+// It is the shipped kit-skirmish itself, not a copy made for the test, so
+// the proof cannot drift from what a sixth ruleset's author would do.
 func TestANewRulesetIsOnePackage(t *testing.T) {
-	t.Cleanup(rules.Register(kittest.New()))
+	oneLine(t, "internal/rules/kitskirmish", "internal/rules/kit", "internal/engine", "internal/board", "internal/dice", "internal/fray")
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "5"})
 	gm := srv.signup("kit-gm")
 
 	var listed []struct{ ID string }
 	if code := srv.call(gm, "GET", "/api/rulesets", nil, &listed); code != http.StatusOK ||
-		!slices.ContainsFunc(listed, func(r struct{ ID string }) bool { return r.ID == kittest.ID }) {
+		!slices.ContainsFunc(listed, func(r struct{ ID string }) bool { return r.ID == kitskirmish.ID }) {
 		t.Fatalf("rulesets: %d %v", code, listed)
 	}
 	importIt := func() string {
 		var created struct{ ID string }
-		if code := srv.call(gm, "POST", "/api/encounters", kittest.Example, &created); code != http.StatusCreated {
+		if code := srv.call(gm, "POST", "/api/encounters", kitskirmish.Example, &created); code != http.StatusCreated {
 			t.Fatalf("import: %d", code)
 		}
 		return created.ID
@@ -59,7 +68,7 @@ func TestANewRulesetIsOnePackage(t *testing.T) {
 		if cmd == nil {
 			t.Fatalf("nothing offered (status %s)", v.Status)
 		}
-		if cmd["kind"] == kittest.CmdHeal {
+		if cmd["kind"] == kitskirmish.CmdHeal {
 			continue // the GM's healing would only draw the fight out
 		}
 		var reply struct{ Code, Message string }
@@ -88,4 +97,72 @@ func TestANewRulesetIsOnePackage(t *testing.T) {
 	if v := srv.viewAs(gm, id); v.Round != 1 || v.Seq < 4 {
 		t.Fatalf("after the page's strike: round %d, seq %d", v.Round, v.Seq)
 	}
+}
+
+// oneLine fails t unless the package at dir (from the module's root)
+// imports no package of the module but allowed, and no non-test file
+// outside it names it but one: the registry, once.
+func oneLine(t *testing.T, dir string, allowed ...string) {
+	t.Helper()
+	const module = "github.com/fray-vtt/fray/"
+	root := filepath.Join("..", "..")
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	uses := map[string]int{} // a file outside the package: how often it names it
+	err := filepath.WalkDir(root, func(file string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(file, ".go") || strings.HasSuffix(file, "_test.go") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, file)
+		f, err := parser.ParseFile(fset, file, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		inside := filepath.ToSlash(filepath.Dir(rel)) == dir
+		for _, imp := range f.Imports {
+			p := strings.Trim(imp.Path.Value, `"`)
+			if inside && strings.HasPrefix(p, module) && !slices.Contains(allowed, strings.TrimPrefix(p, module)) {
+				t.Errorf("%s imports %s: a ruleset made with the kit imports only %v", rel, p, allowed)
+			}
+			if !inside && p == module+dir {
+				src, err := os.ReadFile(file)
+				if err != nil {
+					return err
+				}
+				uses[filepath.ToSlash(rel)] = strings.Count(string(src), path.Base(dir)+".")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(uses) != 1 || uses["internal/rules/rules.go"] != 1 {
+		t.Errorf("%s is named outside its package by %v; want the registry's one line in internal/rules/rules.go", dir, uses)
+	}
+}
+
+// untilAnaIsAsked has the goblin of kitskirmish.Example strike Ana, once a
+// turn as the rules allow, until a blow lands and she is asked to parry,
+// and returns the question. Between strikes each turn round the table is
+// ended by whoever owns its fighter: Ana's by sam, Bo's by bo, the
+// goblins' by the GM. view is the GM's view of the encounter.
+func untilAnaIsAsked(t *testing.T, view func() engine.View, send func(u *apiUser, cmd map[string]any), gm, sam, bo *apiUser) engine.Decision {
+	t.Helper()
+	owner := map[string]*apiUser{"ana": sam, "bo": bo, "gob": gm, "sneak": gm}
+	for range 60 {
+		v := view()
+		if len(v.Pending) > 0 {
+			return v.Pending[0]
+		}
+		if v.Current == "gob" && slices.ContainsFunc(v.Actions, func(a engine.Action) bool { return a.Kind == kitskirmish.CmdStrike && a.Actor == "gob" }) {
+			send(gm, map[string]any{"kind": kitskirmish.CmdStrike, "actor": "gob", "target": "ana"})
+		} else {
+			send(owner[v.Current], map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": v.Current})
+		}
+	}
+	t.Fatal("the goblin never hit")
+	return engine.Decision{}
 }

@@ -15,8 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/notify"
 	"github.com/fray-vtt/fray/internal/notify/notifytest"
 	"github.com/fray-vtt/fray/internal/patience"
-	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
+	"github.com/fray-vtt/fray/internal/rules/kitskirmish"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
 
@@ -62,7 +61,6 @@ func getPage(t *testing.T, srv *testServer, u *apiUser, method, path string, for
 // to a question its player answered on the table is refused. A turn
 // notice's link opens the player's table.
 func TestNoticeLinksActOnce(t *testing.T) {
-	t.Cleanup(rules.Register(kittest.New()))
 	smtp := notifytest.NewSMTPServer(t)
 	hooks := newHookReceiver(t)
 	addr := freeAddr(t)
@@ -72,7 +70,7 @@ func TestNoticeLinksActOnce(t *testing.T) {
 	})
 	gm, sam, kim := srv.signup("gamemaster"), srv.signup("sam"), srv.signup("kim")
 	var created struct{ ID, Campaign string }
-	if code := srv.call(gm, "POST", "/api/encounters", kittest.Example, &created); code != http.StatusCreated {
+	if code := srv.call(gm, "POST", "/api/encounters", kitskirmish.Example, &created); code != http.StatusCreated {
 		t.Fatalf("import: %d", code)
 	}
 	id := created.ID
@@ -109,24 +107,19 @@ func TestNoticeLinksActOnce(t *testing.T) {
 		return code
 	}
 	send(gm, map[string]any{"kind": engine.KindStart})
-	send(sam, map[string]any{"kind": kittest.CmdEndTurn, "actor": "ana"})
-	send(kim, map[string]any{"kind": kittest.CmdEndTurn, "actor": "bo"})
+	send(sam, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "ana"})
+	send(kim, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "bo"})
 
 	// ask strikes Ana with the goblin until the blow lands and Ana is asked
 	// to parry, and returns the question.
 	ask := func() engine.Decision {
 		t.Helper()
-		send(gm, map[string]any{"kind": kittest.CmdHeal, "combatant": "ana"}) // so the blow never takes her out
-		for range 30 {
-			if v := srv.viewAs(sam, id); len(v.Pending) > 0 {
-				return v.Pending[0]
+		send(gm, map[string]any{"kind": kitskirmish.CmdHeal, "combatant": "ana"}) // so the blow never takes her out (refused when she is unhurt)
+		return untilAnaIsAsked(t, func() engine.View { return srv.viewAs(gm, id) }, func(u *apiUser, cmd map[string]any) {
+			if code := send(u, cmd); code != http.StatusOK {
+				t.Fatalf("%v: %d", cmd, code)
 			}
-			if code := send(gm, map[string]any{"kind": kittest.CmdStrike, "actor": "gob", "target": "ana"}); code != http.StatusOK {
-				t.Fatalf("strike: %d", code)
-			}
-		}
-		t.Fatal("the goblin never hit")
-		return engine.Decision{}
+		}, gm, sam, kim)
 	}
 	// await returns the first text find finds a link in, about decision d.
 	await := func(what string, find func() []string) string {
@@ -265,10 +258,9 @@ func TestNoticeLinksActOnce(t *testing.T) {
 	}
 	refused(sam, token, http.StatusUnprocessableEntity, "no longer waits")
 
-	// A turn's link opens the table.
-	send(gm, map[string]any{"kind": kittest.CmdEndTurn, "actor": "gob"})
-	send(gm, map[string]any{"kind": kittest.CmdEndTurn, "actor": "sneak"})
-	turn := await("turn notice", func() []string {
+	// A turn's link opens the table: the newest turn's notice (the goblin's
+	// turns went round the table before).
+	turns := func() []string {
 		var out []string
 		for _, p := range phone.Payloads() {
 			if p.Type == "turn" && p.Act != "" {
@@ -276,7 +268,11 @@ func TestNoticeLinksActOnce(t *testing.T) {
 			}
 		}
 		return out
-	})
+	}
+	earlier := len(turns())
+	send(gm, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "gob"})
+	send(gm, map[string]any{"kind": kitskirmish.CmdEndTurn, "actor": "sneak"})
+	turn := await("turn notice", func() []string { return turns()[min(earlier, len(turns())):] })
 	if status, _, loc := getPage(t, srv.testServer, sam, "GET", "/act/"+turn, nil); status != http.StatusSeeOther || !strings.HasPrefix(loc, "/encounters/"+id) {
 		t.Fatalf("a turn's link: %d to %q", status, loc)
 	}

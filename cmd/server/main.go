@@ -158,10 +158,12 @@ const usage = `usage:
   server simulate FILE [-runs N] [-seed S] [-rounds R] [-json]
                                          the odds of a setup document's fight: N fights (default 200)
                                          played by the ruleset's tactics, no database needed
-  server map FILE -ruleset ID [-name NAME] [-zone N] [-gap N] [-min N] [-picture OUT]
+  server map FILE -ruleset ID [-model MODEL] [-name NAME] [-zone N] [-gap N] [-min N] [-place WHO=ROOM]… [-picture OUT]
                                          a setup document from a battlemap (.dd2vtt, .uvtt, .df2vtt,
-                                         Foundry scene JSON): rooms become zones, doors links; its
-                                         picture re-encoded to OUT (upload it as the scene); no database
+                                         Foundry scene JSON): rooms become zones, doors links (on pairs
+                                         or distance categories, places: -place starts a side or fighter
+                                         in a room and the distances follow); its picture re-encoded to
+                                         OUT (upload it as the scene); no database
   server backup FILE|-                   write a backup of everything (accounts, campaigns, pictures)
                                          while the server runs; - writes it to standard output
   server restore FILE                    restore a backup into an empty data directory or DATABASE_URL

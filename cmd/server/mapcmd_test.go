@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -44,19 +45,33 @@ func TestMapCommand(t *testing.T) {
 		if err := os.WriteFile(file, uvtttest.All()[name].JSON(), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		for _, rs := range []string{"sw-zones", "d20-tactical", "d20-under", "d6-bands"} {
-			t.Run(name+"/"+rs, func(t *testing.T) {
+		// Each ruleset's battlefield: zones or a grid (the picture fitted
+		// to it), or places (the picture only a scene).
+		for _, rs := range []struct {
+			id, model string
+			places    bool
+		}{{"sw-zones", "", false}, {"d20-tactical", "", false}, {"d20-under", "", false}, {"d6-bands", "", false},
+			{"d20-under", board.Ladder, true}, {"d20-duel", "", true}} {
+			t.Run(name+"/"+rs.id+rs.model, func(t *testing.T) {
 				var out strings.Builder
 				var report strings.Builder
-				if err := mapCmd(ctx, []string{file, "-ruleset", rs, "-name", name + " " + rs}, &out, &report); err != nil {
+				args := []string{file, "-ruleset", rs.id, "-name", name + " " + rs.id}
+				if rs.model != "" {
+					args = append(args, "-model", rs.model)
+				}
+				if err := mapCmd(ctx, args, &out, &report); err != nil {
 					t.Fatal(err)
 				}
 				setup, err := engine.DecodeSetup([]byte(out.String()))
 				if err != nil {
 					t.Fatalf("the document does not decode: %v\n%s", err, out.String())
 				}
-				if setup.Name != name+" "+rs || setup.SceneFit == nil {
-					t.Errorf("name %q, fit %v", setup.Name, setup.SceneFit)
+				bf, err := board.Read(setup.Battlefield)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if setup.Name != name+" "+rs.id || (setup.SceneFit == nil) != rs.places || (bf.Places != nil) != rs.places {
+					t.Errorf("name %q, fit %v, places %v", setup.Name, setup.SceneFit, bf.Places)
 				}
 				doc := filepath.Join(t.TempDir(), "setup.json")
 				if err := os.WriteFile(doc, []byte(out.String()), 0o600); err != nil {
@@ -73,9 +88,51 @@ func TestMapCommand(t *testing.T) {
 			})
 		}
 	}
+	// On d20-under's distance categories and d20-duel's engagements the
+	// rooms are places: -place puts a side or a fighter in one and the
+	// starting distance is the walk between the rooms (the house's Room 1
+	// to Room 3: 8 squares, 12.2 m, Medium — more than a 10 m move; Room
+	// 2 to Room 3: 4.6 m, beyond a duel's 2 m: not engaged).
+	var out, report strings.Builder
+	for _, tc := range []struct {
+		args      []string
+		want, say string
+	}{
+		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "heroes=Room 1", "-place", "cult=room 3"}, "[{heroes cult Medium}]", "12.2 m, Medium"},
+		{[]string{"-ruleset", "d20-under", "-model", "ladder", "-place", "Queen's rangers=Room 2", "-place", "cult=Room 3"}, "[{heroes cult Short}]", "4.6 m, Short"},
+		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 2"}, "[{jesper krall Striking}]", "0.0 m, Striking"},
+		{[]string{"-ruleset", "d20-duel", "-place", "jesper=Room 2", "-place", "krall=Room 3"}, "[]", "4.6 m, not engaged"},
+	} {
+		out.Reset()
+		report.Reset()
+		if err := mapCmd(ctx, append([]string{filepath.Join(dir, "house.dd2vtt")}, tc.args...), &out, &report); err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		setup, err := engine.DecodeSetup([]byte(out.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bf, _ := board.Read(setup.Battlefield)
+		got := fmt.Sprint(bf.Distances)
+		if bf.Model != board.Ladder {
+			got = fmt.Sprint(bf.Pairs)
+		}
+		if got != tc.want || !strings.Contains(report.String(), tc.say) || !strings.Contains(report.String(), "3 rooms to start in, 2 links") {
+			t.Errorf("%v: derived %s, want %s; report %q", tc.args, got, tc.want, report.String())
+		}
+		doc := filepath.Join(dir, "placed.json")
+		if err := os.WriteFile(doc, []byte(out.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var odds strings.Builder
+		if err := run(ctx, []string{"simulate", doc, "-runs", "2", "-seed", "3", "-rounds", "4"}, env, &odds); err != nil {
+			t.Errorf("%v: server simulate refuses it: %v", tc.args, err)
+		}
+	}
 	// The house for sw-zones: three rooms, placed on the page's 12
 	// columns (10 squares across: 1.2 columns a square), joined as drawn.
-	var out, report strings.Builder
+	out.Reset()
+	report.Reset()
 	if err := mapCmd(ctx, []string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "sw-zones"}, &out, &report); err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +180,28 @@ func TestMapCommand(t *testing.T) {
 			t.Errorf("%s starts in a wall at %d,%d", c.ID, *st.X, *st.Y)
 		}
 	}
+	// On a grid the house keeps its walls between squares and its two
+	// doors, as the file left them (internal/battlemap TestEdges has the
+	// whole list).
+	out.Reset()
+	report.Reset()
+	if err := mapCmd(ctx, []string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-tactical"}, &out, &report); err != nil {
+		t.Fatal(err)
+	}
+	setup, _ = engine.DecodeSetup([]byte(out.String()))
+	bf, _ = board.Read(setup.Battlefield)
+	var doors []string
+	for _, e := range bf.Edges {
+		if e.Kind == board.EdgeDoor {
+			doors = append(doors, e.ID()+" "+strconv.FormatBool(e.Open))
+		}
+	}
+	if len(bf.Edges) != 11 || !slices.Equal(doors, []string{"5,1,w false", "7,3,n true"}) {
+		t.Errorf("house edges %+v", bf.Edges)
+	}
+	if !strings.Contains(report.String(), "Between squares: 9 walls, 2 doors") {
+		t.Errorf("report %q", report.String())
+	}
 	// The picture, re-encoded.
 	pic := uvtttest.Archway()
 	pic.Image = scenePNG(t, 70*10, 70*5)
@@ -148,7 +227,11 @@ func TestMapCommand(t *testing.T) {
 	}{
 		{[]string{bad, "-ruleset", "sw-zones"}, "outside the 10 × 10 squares"},
 		{[]string{big, "-ruleset", "d20-tactical"}, "crop the map"},
-		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-duel"}, "use the map's picture as the scene"},
+		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-duel", "-place", "nobody=Room 1"}, `no combatant "nobody"`},
+		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-under", "-model", "ladder", "-place", "heroes=Cellar"}, `no room "Cellar"`},
+		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-under", "-place", "heroes"}, "a place is WHO=ROOM"},
+		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-under", "-place", "heroes=Room 1"}, "no rooms from a map"},
+		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "d20-under", "-model", "hex"}, `no "hex" battlefield`},
 		{[]string{filepath.Join(dir, "house.dd2vtt")}, "-ruleset is required"},
 		{[]string{filepath.Join(dir, "house.dd2vtt"), "-ruleset", "sw-zones", "-picture", png}, "holds no picture"},
 	} {

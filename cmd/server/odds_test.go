@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/fray-vtt/fray/examples"
+	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/simulate"
 	"github.com/fray-vtt/fray/internal/testdb"
@@ -222,15 +222,8 @@ func TestBrowserOdds(t *testing.T) {
 	}
 	keepSection(ctx, "odds-desktop")
 	// The section, result and all, passes axe-core.
-	axeJS, err := os.ReadFile(filepath.Join("..", "..", "web", "testdata", "axe-core", "axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var violations []string
-	steps(t, ctx, chromedp.Evaluate(string(axeJS)+`;
-axe.run('#odds', {resultTypes: ['violations']}).then(r => r.violations.map(v =>
-  v.id + ': ' + v.help + ' — ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`,
-		&violations, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }))
+	steps(t, ctx, chromium.Axe("#odds", &violations))
 	for _, v := range violations {
 		t.Error(v)
 	}

@@ -19,7 +19,9 @@
 //     equal tiles of at most that side, each a zone ("Room 2, part 1");
 //   - two zones are linked when a passage or an open edge joins them: a
 //     closed door is still a link, noted in both zones' descriptions;
-//     windows are walls (they do not join for movement).
+//     windows are walls (they do not join for movement), but two zones
+//     a window looks between (and no passage joins) are kept in
+//     Board.Windows and noted in their descriptions, for sight.
 //
 // Nothing here knows a ruleset: ZoneSpan comes from the ruleset's
 // board.Editor (how many squares of a map one zone stands for).
@@ -81,6 +83,10 @@ type Board struct {
 	Width, Height int
 	Zones         []Zone
 	Links         []Link
+	// Windows are the zones a window (a wall that blocks movement but
+	// not sight: uvtt.Wall.Sight false) looks between, where no link
+	// joins them; Kind is Window. No path crosses them.
+	Windows []Link
 	// Ranges are the shortest paths between every two zones that are
 	// joined, nearest first.
 	Ranges []Range
@@ -111,6 +117,8 @@ const (
 	Opening    = "opening"     // a gap in a wall, an archway
 	Door       = "door"        // an open door
 	ClosedDoor = "closed door" // a closed door: still a way through
+	// Window is no link: a wall one sees through (Board.Windows).
+	Window = "window"
 )
 
 // Link joins two zones.
@@ -143,6 +151,9 @@ const (
 type raster struct {
 	w, ht int
 	h, v  []uint8
+	// seeH and seeV mark the wall edges only windows make (nil when the
+	// map has no window), laid out as h and v.
+	seeH, seeV []bool
 	// gapsCut is set when the walls were too many to look for every
 	// opening.
 	gapsCut bool
@@ -172,6 +183,9 @@ func Plan(m *uvtt.Map, o Options) (*Board, error) {
 		return nil, fmt.Errorf("the map makes %d zones, more than the %d a board holds: use a larger zone size", len(zones), MaxZones)
 	}
 	b.build(r, zones, parts)
+	if n := len(b.Windows); n > 0 {
+		b.Notes = append(b.Notes, fmt.Sprintf("%s between zones no passage joins: walls for movement, said in the zones' descriptions", pick(n, "A window looks", strconv.Itoa(n)+" windows look")))
+	}
 	return b, nil
 }
 
@@ -180,9 +194,26 @@ func rasterise(m *uvtt.Map, o Options) *raster {
 	// A ring of one square round the map: the outside is what it joins.
 	w, h := m.Width+2, m.Height+2
 	r := &raster{w: w, ht: h, h: make([]uint8, w*h), v: make([]uint8, w*h)}
+	windows := false
 	for _, w := range m.Walls {
+		windows = windows || !w.Sight
 		for i := 1; i < len(w.Points); i++ {
 			r.mark(w.Points[i-1], w.Points[i], edgeWall)
+		}
+	}
+	if windows {
+		// The walls that block sight, alone: a wall edge they leave
+		// open is a window.
+		seen := &raster{w: w, ht: h, h: make([]uint8, w*h), v: make([]uint8, w*h)}
+		for _, w := range m.Walls {
+			for i := 1; w.Sight && i < len(w.Points); i++ {
+				seen.mark(w.Points[i-1], w.Points[i], edgeWall)
+			}
+		}
+		r.seeH, r.seeV = make([]bool, w*h), make([]bool, w*h)
+		for i := range r.h {
+			r.seeH[i] = r.h[i] == edgeWall && seen.h[i] != edgeWall
+			r.seeV[i] = r.v[i] == edgeWall && seen.v[i] != edgeWall
 		}
 	}
 	for _, p := range m.Portals {
@@ -765,6 +796,8 @@ func (b *Board) links(r *raster, parts []int) {
 	sum := map[pair][3]float64{}
 	rank := map[string]int{Open: 0, Opening: 1, Door: 2, ClosedDoor: 3}
 	kindOf := map[uint8]string{edgeOpen: Open, edgeGap: Opening, edgeDoor: Door, edgeClosed: ClosedDoor}
+	windows := map[pair]bool{}
+	see := func(marks []bool, i int) bool { return marks != nil && marks[i] }
 	for i, z := range parts {
 		if z < 0 {
 			continue
@@ -775,11 +808,12 @@ func (b *Board) links(r *raster, parts []int) {
 			kind uint8
 			at   uvtt.Point
 			ok   bool
+			see  bool
 		}{
-			{i + 1, r.h[i], uvtt.Point{X: float64(x + 1), Y: float64(y) + 0.5}, x+1 < r.w},
-			{i + r.w, r.v[i], uvtt.Point{X: float64(x) + 0.5, Y: float64(y + 1)}, y+1 < r.ht},
+			{i + 1, r.h[i], uvtt.Point{X: float64(x + 1), Y: float64(y) + 0.5}, x+1 < r.w, see(r.seeH, i)},
+			{i + r.w, r.v[i], uvtt.Point{X: float64(x) + 0.5, Y: float64(y + 1)}, y+1 < r.ht, see(r.seeV, i)},
 		} {
-			if !d.ok || d.kind == edgeWall {
+			if !d.ok {
 				continue
 			}
 			o := parts[d.j]
@@ -787,6 +821,12 @@ func (b *Board) links(r *raster, parts []int) {
 				continue
 			}
 			k := pair{min(z, o), max(z, o)}
+			if d.kind == edgeWall {
+				if d.see {
+					windows[k] = true
+				}
+				continue
+			}
 			l := Link{A: b.Zones[k.a].ID, B: b.Zones[k.b].ID, Kind: kindOf[d.kind], At: d.at}
 			cur, ok := best[k]
 			switch {
@@ -806,6 +846,19 @@ func (b *Board) links(r *raster, parts []int) {
 	slices.SortFunc(keys, func(p, q pair) int { return cmp.Or(cmp.Compare(p.a, q.a), cmp.Compare(p.b, q.b)) })
 	closed := make([][]string, len(b.Zones))
 	doors := make([][]string, len(b.Zones))
+	seen := make([][]string, len(b.Zones))
+	var panes []pair
+	for k := range windows {
+		if _, linked := best[k]; !linked {
+			panes = append(panes, k)
+		}
+	}
+	slices.SortFunc(panes, func(p, q pair) int { return cmp.Or(cmp.Compare(p.a, q.a), cmp.Compare(p.b, q.b)) })
+	for _, k := range panes {
+		b.Windows = append(b.Windows, Link{A: b.Zones[k.a].ID, B: b.Zones[k.b].ID, Kind: Window})
+		seen[k.a] = append(seen[k.a], b.Zones[k.b].Name)
+		seen[k.b] = append(seen[k.b], b.Zones[k.a].Name)
+	}
 	for _, k := range keys {
 		l := best[k]
 		s := sum[k]
@@ -827,6 +880,9 @@ func (b *Board) links(r *raster, parts []int) {
 		}
 		if len(closed[z]) > 0 {
 			parts = append(parts, "A closed door leads to "+strings.Join(closed[z], ", ")+".")
+		}
+		if len(seen[z]) > 0 {
+			parts = append(parts, "A window looks into "+strings.Join(seen[z], ", ")+".")
 		}
 		b.Zones[z].Description = strings.Join(parts, " ")
 	}

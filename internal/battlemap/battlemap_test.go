@@ -197,3 +197,55 @@ func TestSolid(t *testing.T) {
 		}
 	}
 }
+
+// TestWindows: a Foundry window (a wall that blocks movement, not sight)
+// between two rooms keeps them apart for movement — no link, no range —
+// but is kept for sight and said in both descriptions. Drawn: an 8 × 4
+// house, a window wall down x=4 between Room 1 (west) and Room 2 (east);
+// Room 2's south-east corner walled off into a 2 × 2 closet by plain
+// walls with a door, and the closet's window-free.
+func TestWindows(t *testing.T) {
+	p := func(x, y float64) uvtt.Point { return uvtt.Point{X: x, Y: y} }
+	m := &uvtt.Map{Width: 8, Height: 4, Walls: []uvtt.Wall{
+		{Points: []uvtt.Point{p(0, 0), p(8, 0), p(8, 4), p(0, 4), p(0, 0)}, Sight: true},
+		{Points: []uvtt.Point{p(4, 0), p(4, 4)}}, // the window
+		{Points: []uvtt.Point{p(6, 4), p(6, 2), p(6.5, 2)}, Sight: true},
+		{Points: []uvtt.Point{p(7.5, 2), p(8, 2)}, Sight: true},
+	}, Portals: []uvtt.Portal{{A: p(6.5, 2), B: p(7.5, 2)}}}
+	b, err := Plan(m, Options{ZoneSpan: 8, Gap: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zones, links, windows []string
+	desc := map[string]string{}
+	for _, z := range b.Zones {
+		zones = append(zones, fmt.Sprintf("%s %d", z.ID, z.Cells))
+		desc[z.ID] = z.Description
+	}
+	for _, l := range b.Links {
+		links = append(links, l.A+" "+l.B+" "+l.Kind)
+	}
+	for _, l := range b.Windows {
+		windows = append(windows, l.A+" "+l.B+" "+l.Kind)
+	}
+	if want := []string{"room-1 16", "room-2 12", "room-3 4"}; !slices.Equal(zones, want) {
+		t.Errorf("zones %q, want %q", zones, want)
+	}
+	if want := []string{"room-2 room-3 door"}; !slices.Equal(links, want) {
+		t.Errorf("links %q, want %q", links, want)
+	}
+	if want := []string{"room-1 room-2 window"}; !slices.Equal(windows, want) {
+		t.Errorf("windows %q, want %q", windows, want)
+	}
+	for _, r := range b.Ranges {
+		if r.A == "room-1" || r.B == "room-1" {
+			t.Errorf("a path through the window: %+v", r)
+		}
+	}
+	if len(b.Notes) != 1 || !strings.HasPrefix(b.Notes[0], "A window looks between zones") {
+		t.Errorf("notes %q", b.Notes)
+	}
+	if desc["room-1"] != "A window looks into Room 2." || desc["room-2"] != "An open door leads to Room 3. A window looks into Room 1." {
+		t.Errorf("descriptions %q", desc)
+	}
+}

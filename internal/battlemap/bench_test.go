@@ -33,16 +33,18 @@ func hostile(long bool) uvtttest.Map {
 }
 
 // BenchmarkPlanHostile: the time to read the zones of the worst maps
-// (short loose segments everywhere; long ones across the map).
+// (short loose segments everywhere; long ones across the map; either with
+// one window, which lays the walls that block sight a second time).
 func BenchmarkPlanHostile(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		long bool
-	}{{"short", false}, {"long", true}} {
+		name         string
+		long, window bool
+	}{{"short", false, false}, {"long", true, false}, {"short-window", false, true}, {"long-window", true, true}} {
 		m, err := uvtt.Parse(context.Background(), hostile(tc.long).JSON())
 		if err != nil {
 			b.Fatal(err)
 		}
+		m.Walls[0].Sight = !tc.window
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := Plan(m, Options{ZoneSpan: 40}); err != nil {

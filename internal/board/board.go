@@ -242,10 +242,13 @@ type Placed struct {
 
 // GridMap is the grid model: Width × Height cells of Scale each.
 type GridMap struct {
-	Width  int      `json:"width"`
-	Height int      `json:"height"`
-	Scale  string   `json:"scale"` // "30 m", "2 m", "5 ft"
-	Cells  []Cell   `json:"cells,omitempty"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Scale  string `json:"scale"` // "30 m", "2 m", "5 ft"
+	Cells  []Cell `json:"cells,omitempty"`
+	// Edges are the walls, doors and windows between squares (walls.go),
+	// doors as they stand now.
+	Edges  []Edge   `json:"edges,omitempty"`
 	Places []Placed `json:"places"`
 	// Bands names distances in cells, nearest first ("Very Close",
 	// "Close", …), when the ruleset measures range in whole cells.

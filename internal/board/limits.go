@@ -130,6 +130,9 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 			return fmt.Errorf("battlefield: a distance names sides and a rung of at most %d bytes", MaxIDLen)
 		}
 	}
+	if err := checkPlaces(bf.Places); err != nil {
+		return err
+	}
 	for id, st := range starts {
 		if (st.X == nil) != (st.Y == nil) {
 			return fmt.Errorf("%s: a start on the grid needs both x and y", id)
@@ -146,6 +149,35 @@ func CheckBattlefield(e Editor, bf Battlefield, starts map[string]Start) error {
 		}
 		if err := checkProps(st.Props, id); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkPlaces bounds a map's places as zones are bounded: at most
+// MaxZones rooms, a path for each two, and who stands where among the
+// sides and combatants (MaxPairs); a path's length is a number of metres
+// a map could hold.
+func checkPlaces(pl *Places) error {
+	if pl == nil {
+		return nil
+	}
+	if len(pl.Rooms) > MaxZones || len(pl.Paths) > MaxZones*(MaxZones-1)/2 || len(pl.At) > MaxPairs {
+		return fmt.Errorf("battlefield: at most %d places, a path between each two and %d starts in them", MaxZones, MaxPairs)
+	}
+	for _, r := range pl.Rooms {
+		if r.ID == "" || len(r.ID) > MaxIDLen || !CheckText(r.ID, MaxIDLen) || !CheckText(r.Name, MaxNameLen) || !CheckText(r.Description, MaxTextLen) {
+			return fmt.Errorf("battlefield: a place has an id of 1–%d bytes, a name of at most %d characters and a description of %d", MaxIDLen, MaxNameLen, MaxTextLen)
+		}
+	}
+	for _, p := range pl.Paths {
+		if len(p.A) > MaxIDLen || len(p.B) > MaxIDLen || !(p.Metres >= 0 && p.Metres <= 1e5) {
+			return fmt.Errorf("battlefield: a path joins two places' ids of at most %d bytes and is 0 to 100 km long", MaxIDLen)
+		}
+	}
+	for k, v := range pl.At {
+		if len(k) > MaxIDLen || len(v) > MaxIDLen {
+			return fmt.Errorf("battlefield: a place's start names ids of at most %d bytes", MaxIDLen)
 		}
 	}
 	return nil

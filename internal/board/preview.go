@@ -61,6 +61,11 @@ func Preview(e Editor, bf Battlefield, tokens []Token, starts map[string]Start) 
 		for _, c := range bf.Cells {
 			g.Cells = append(g.Cells, Cell{X: c.X, Y: c.Y, Features: Features(e.Area, c.Props), Shade: max(1, shade(c.Props))})
 		}
+		// The walls between squares as the encounter will keep them; a
+		// draft's that the grid refuses (creating says why) are not drawn.
+		if w, err := NewWalls(g.Width, g.Height, bf.Edges); err == nil && len(w.Edges) > 0 {
+			g.Edges = w.Edges
+		}
 		for _, t := range tokens {
 			st := starts[t.ID]
 			if st.X == nil || st.Y == nil {

@@ -25,10 +25,47 @@ type Battlefield struct {
 	Width  int         `json:"width,omitempty"`
 	Height int         `json:"height,omitempty"`
 	Cells  []CellSetup `json:"cells,omitempty"`
+	// Edges are walls, doors and windows between squares (walls.go); the
+	// engine keeps them, and opens and closes the doors.
+	Edges []Edge `json:"edges,omitempty"`
 	// Pairs model: the engagements the fight starts with.
 	Pairs []PairSetup `json:"pairs,omitempty"`
 	// Ladder model: the starting distance between pairs of sides.
 	Distances []DistanceSetup `json:"distances,omitempty"`
+	// Places are a battlemap's rooms on a battlefield without zones
+	// (pairs, ladder), kept for prep: where the GM puts each side or
+	// combatant, from which it derives Distances or Pairs. Rulesets read
+	// none of it.
+	Places *Places `json:"places,omitempty"`
+}
+
+// Places are the rooms a battlemap gave a pairs or ladder battlefield and
+// who starts in which: a position model with no zones still has a map to
+// measure the starting distances on (internal/prep derives them through
+// the Editor's Reaches).
+type Places struct {
+	Rooms []Place `json:"rooms"`
+	// Paths are the shortest walks between two rooms through the doors
+	// and openings, from the middle of one to the middle of the other,
+	// at the map's scale; two rooms with no path have none.
+	Paths []Path `json:"paths"`
+	// At is the room each side (ladder) or each combatant (pairs) starts
+	// in, by id.
+	At map[string]string `json:"at,omitempty"`
+}
+
+// Place is one room of a map.
+type Place struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// Path is the shortest walk between rooms A and B, in metres.
+type Path struct {
+	A      string  `json:"a"`
+	B      string  `json:"b"`
+	Metres float64 `json:"metres"`
 }
 
 // ZoneSetup is one zone.
@@ -152,6 +189,18 @@ type Editor struct {
 	// than that are split into zones of at most this side
 	// (internal/battlemap).
 	ZoneSpan int `json:"zoneSpan,omitempty"`
+	// Reaches map a walk on a battlemap onto Distances (pairs, ladder),
+	// nearest first: a path of at most Metres starts at Distance, the
+	// first reach that holds it; a longer path than every reach starts at
+	// the last of Distances (ladder) or not engaged (pairs). None: a map
+	// cannot give this ruleset's distances.
+	Reaches []Reach `json:"reaches,omitempty"`
+}
+
+// Reach is how far one of an Editor's Distances goes, in metres.
+type Reach struct {
+	Distance string  `json:"distance"`
+	Metres   float64 `json:"metres"`
 }
 
 // Field is one property in an Editor: a select of Options, a whole number

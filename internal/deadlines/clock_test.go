@@ -15,7 +15,7 @@ import (
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
+	"github.com/fray-vtt/fray/internal/rules/kitskirmish"
 	"github.com/fray-vtt/fray/internal/store"
 	"github.com/fray-vtt/fray/internal/testdb"
 )
@@ -42,7 +42,6 @@ type clockTable struct {
 
 func newClockTable(t *testing.T) *clockTable {
 	t.Helper()
-	t.Cleanup(rules.Register(kittest.New()))
 	ct := &clockTable{t: t, ctx: context.Background(), at: time.Date(2030, 1, 1, 9, 0, 0, 0, time.UTC)}
 	db, err := store.Open(ct.ctx, testdb.URL(t))
 	if err != nil {
@@ -68,7 +67,7 @@ func newClockTable(t *testing.T) *clockTable {
 			t.Fatal(err)
 		}
 	}
-	enc, err := prep.Import(ct.ctx, db, reg, c.ID, kittest.Example)
+	enc, err := prep.Import(ct.ctx, db, reg, c.ID, kitskirmish.Example)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,11 +186,11 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 		RemindBefore: time.Minute, Fallback: store.FallbackNextTurn}); err != nil {
 		t.Fatal(err)
 	}
-	orders := engine.StandingOrders{kittest.DecParry: {When: "last", Then: "parry", Else: "take"}}
-	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kittest.ID, ct.kim.ID, store.Standing{Orders: orders}); err != nil {
+	orders := engine.StandingOrders{kitskirmish.DecParry: {When: "last", Then: "parry", Else: "take"}}
+	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kitskirmish.ID, ct.kim.ID, store.Standing{Orders: orders}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kittest.ID, ct.sam.ID, store.Standing{Orders: orders}); err == nil {
+	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kitskirmish.ID, ct.sam.ID, store.Standing{Orders: orders}); err == nil {
 		t.Fatal("Sam set the orders of Kim's character")
 	}
 	ct.as("gm", engine.NewCommand(engine.KindStart, "", nil))
@@ -204,7 +203,7 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 	}
 
 	ct.advance(3 * time.Minute)
-	ct.as("ana", engine.NewCommand(kittest.CmdStrike, "ana", map[string]any{"target": "gob"}))
+	ct.as("ana", engine.NewCommand(kitskirmish.CmdStrike, "ana", map[string]any{"target": "gob"}))
 	ct.tick() // the goblin's parry: the GM's, no one's clock runs
 	if left, waited := ct.left("ana"); left != 9*time.Minute || waited {
 		t.Fatalf("while the GM decides: Ana has %s (waited %v), want 9m standing still", left, waited)
@@ -217,7 +216,7 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 	ct.as("gm", engine.NewCommand(engine.KindAnswer, "", map[string]any{"decision": ct.state().Pending[0].ID, "choice": "take"}))
 	ct.tick()
 	ct.advance(time.Minute)
-	ct.as("ana", engine.NewCommand(kittest.CmdEndTurn, "ana", nil))
+	ct.as("ana", engine.NewCommand(kitskirmish.CmdEndTurn, "ana", nil))
 	ct.tick()
 	if left, _ := ct.left("ana"); left != 8*time.Minute {
 		t.Fatalf("after the turn: Ana has %s, want 8m", left)
@@ -247,7 +246,7 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 	// dry, is answered at once by his standing order (he has 2 hit
 	// points: not the last blow, so he takes it).
 	ct.tick()
-	ct.as("gm", engine.NewCommand(kittest.CmdStrike, "gob", map[string]any{"target": "bo"}))
+	ct.as("gm", engine.NewCommand(kitskirmish.CmdStrike, "gob", map[string]any{"target": "bo"}))
 	ct.tick()
 	took := ct.logHas(engine.KindDecisionResolved, "(by kim's standing order)")
 	var d engine.DecisionResolved
@@ -259,16 +258,18 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 	}
 
 	// Live play: switched off, nothing runs out; Kim marks himself away,
-	// and his order answers the next blow at once — his last hit point:
-	// he parries.
+	// and his order answers the next blow — the hidden goblin's, the first
+	// having struck its once this turn — at once: his last hit point, he
+	// parries.
 	anaLeft, _ := ct.left("ana")
 	if err := ct.clocks.SwitchDeadline(ct.ctx, ct.id, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kittest.ID, ct.kim.ID, store.Standing{Orders: orders, Away: true}); err != nil {
+	if err := ct.db.SetStanding(ct.ctx, ct.camp, "bo", kitskirmish.ID, ct.kim.ID, store.Standing{Orders: orders, Away: true}); err != nil {
 		t.Fatal(err)
 	}
-	ct.as("gm", engine.NewCommand(kittest.CmdStrike, "gob", map[string]any{"target": "bo"}))
+	ct.as("gm", engine.NewCommand(kitskirmish.CmdEndTurn, "gob", nil))
+	ct.as("gm", engine.NewCommand(kitskirmish.CmdStrike, "sneak", map[string]any{"target": "bo"}))
 	ct.advance(48 * time.Hour)
 	ct.tick()
 	var parried bool
@@ -281,14 +282,13 @@ func TestClockRunsForWhomTheTableWaitsOn(t *testing.T) {
 	if !parried {
 		t.Fatal("away Kim's order did not parry the last blow")
 	}
-	ct.as("gm", engine.NewCommand(kittest.CmdEndTurn, "gob", nil))
 	ct.tick()
 	ct.advance(48 * time.Hour)
 	ct.tick()
 	if b := ct.state(); b.Current() != "sneak" {
 		t.Fatalf("switched off, a turn passed: %s acts", b.Current())
 	}
-	ct.as("gm", engine.NewCommand(kittest.CmdEndTurn, "sneak", nil)) // round 2: Ana
+	ct.as("gm", engine.NewCommand(kitskirmish.CmdEndTurn, "sneak", nil)) // round 2: Ana
 	if err := ct.clocks.SwitchDeadline(ct.ctx, ct.id, true); err != nil {
 		t.Fatal(err)
 	}

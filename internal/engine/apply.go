@@ -76,6 +76,8 @@ func applyCore(b *Base, ev Event) error {
 		b.Reactions = append(b.Reactions, *ev.Uses)
 	}
 	switch ev.Kind {
+	case KindDoorOpened, KindDoorClosed:
+		return applyDoor(b, ev)
 	case KindStarted:
 		b.Status = StatusRunning
 		var d Started

@@ -65,6 +65,9 @@ func NewEncounter(rs Ruleset, id string, setup Setup) (State, error) {
 	if err := newStage(&base, setup); err != nil {
 		return nil, err
 	}
+	if err := newWalls(rs, &base, setup.Battlefield); err != nil {
+		return nil, err
+	}
 	specs := rs.Options()
 	for _, o := range specs {
 		base.Options[o.Name] = o.Default
@@ -183,7 +186,7 @@ const (
 func isCoreCommand(kind string) bool {
 	switch kind {
 	case KindStart, KindPause, KindResume, KindEnd, KindReveal, KindRewind, KindRevealEvent, KindAcceptDefaults, KindAnswer,
-		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout, KindPassTurn:
+		KindChat, KindFreeRoll, KindUnseal, KindRevealTimeout, KindPassTurn, KindOpenDoor, KindCloseDoor:
 		return true
 	}
 	return isStageCommand(kind)
@@ -243,6 +246,15 @@ func decide(tx *Tx, cmd Command) error {
 		return settle(tx)
 	case KindPassTurn:
 		return decidePassTurn(tx, cmd)
+	case KindOpenDoor, KindCloseDoor:
+		// Doors are the GM's at any stage of the fight, like the stage.
+		if !tx.viewer.GM {
+			return fray.Errorf(fray.EFORBIDDEN, "only the GM opens and closes doors")
+		}
+		if cmd.Actor != "" {
+			return fray.Errorf(fray.EINVALID, "%q names no actor", cmd.Kind)
+		}
+		return decideDoor(tx, cmd)
 	case KindAnswer:
 		if b.Status == StatusSetup {
 			return fray.Errorf(fray.EILLEGAL, "the encounter has not started")

@@ -21,6 +21,7 @@ package engine
 import (
 	"slices"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -121,6 +122,9 @@ type Base struct {
 	// Stage is the scene, the handouts and the GM's notes (stage.go):
 	// changed only by the stage's own events, kept by a rewind.
 	Stage Stage `json:"stage,omitzero"`
+	// Walls are the walls, doors and windows between a grid's squares
+	// (doors.go), nil for none: changed only by the door events.
+	Walls *board.Walls `json:"walls,omitempty"`
 }
 
 // HidingChange is one entry of Base.Hiding: Hidden are the combatants who

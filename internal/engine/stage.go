@@ -378,6 +378,8 @@ func setNote(notes []Note, n Note) []Note {
 		return append(notes, n)
 	case i < 0:
 		return notes
+	case n.Text == "" && len(notes) == 1:
+		return nil // no notes is nil, as a snapshot decodes it
 	case n.Text == "":
 		return slices.Delete(slices.Clone(notes), i, i+1)
 	}

@@ -163,10 +163,11 @@ func Project(rs Ruleset, st State, v Viewer) View {
 		}
 	}
 	projectStage(b, v, &view)
+	projectWalls(b, &view)
 	// The GM's, the stage's and the ruleset's actions, in one array.
 	var gm, stage, ruleset []Action
 	if v.GM {
-		gm, stage = gmActions(b, v), stageActions(b, view.Board)
+		gm, stage = gmActions(b, v), append(stageActions(b, view.Board), doorActions(b)...)
 	}
 	if b.Status == StatusRunning {
 		ruleset = rulesetActions(rs, st, v)

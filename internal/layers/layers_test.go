@@ -133,7 +133,7 @@ func TestImportsGoDown(t *testing.T) {
 // are told apart.
 func TestLayerOf(t *testing.T) {
 	for pkg, want := range map[string]int{
-		"internal/fray": 0, "internal/intake": 1, "internal/rules/kit": 5, "internal/rules/swzones": 6, "internal/rules/kit/kittest": 6,
+		"internal/fray": 0, "internal/intake": 1, "internal/rules/kit": 5, "internal/rules/swzones": 6, "internal/rules/kitskirmish": 6,
 		"internal/rules": 7, "internal/engine/enginetest": 6, "internal/server": 13, "cmd/server": 14, "internal/nope": -1,
 	} {
 		if got := layerOf(pkg); got != want {

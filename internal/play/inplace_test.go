@@ -55,12 +55,12 @@ func (c *conflictCounter) AppendCommand(ctx context.Context, a store.Append) (st
 	return r, err
 }
 
-// Commands are decided in place on the owner's live state. One refused after
-// some of its events were applied, and one resent (decided again, then found
-// to have been committed before), leave the live state exactly what the
-// database holds, publish nothing, and the next command goes on from there
-// without a conflict.
-func TestDecidingInPlaceKeepsTheLiveStateTrue(t *testing.T) {
+// Commands are decided on a copy of the owner's frozen live state. One
+// refused after some of its events were applied, and one resent (decided
+// again, then found to have been committed before), leave the live state
+// exactly what the database holds, publish nothing, and the next command
+// goes on from there without a conflict.
+func TestDecidingKeepsTheLiveStateTrue(t *testing.T) {
 	ctx := context.Background()
 	lt := newLiveTable(t)
 	published := &recorder{}

@@ -1,10 +1,10 @@
 // Package play runs live encounters: one owner goroutine per encounter keeps
-// its state in memory and serialises its commands: it decides each in place
-// on that state with the engine, appends the events (and, every
+// its state in memory and serialises its commands: it decides each on a
+// copy of that state with the engine, appends the events (and, every
 // store.SnapshotEvery events, a snapshot) in a group-committed transaction,
-// and publishes the result. A command that changed the state but was not
-// committed makes the owner reload the state from the database; readers
-// get a frozen copy.
+// and makes the copy the state and publishes it. The state in memory is
+// never written to once it is there, so readers and the publisher share
+// it; a command that was not committed leaves it as it was.
 package play
 
 import (
@@ -183,7 +183,7 @@ func (s *Service) Submit(ctx context.Context, id string, sender Sender, cmdID st
 		return 0, err
 	}
 	res := make(chan result, 1)
-	err := s.send(ctx, id, request{ctx: ctx, sender: sender, cmdID: cmdID, cmd: cmd, reply: res})
+	err := s.send(ctx, id, &request{ctx: ctx, sender: sender, cmdID: cmdID, cmd: cmd, reply: res})
 	if err != nil {
 		return 0, store.Classify(err)
 	}
@@ -200,7 +200,7 @@ func (s *Service) Submit(ctx context.Context, id string, sender Sender, cmdID st
 // read-only.
 func (s *Service) Current(ctx context.Context, id string) (engine.Ruleset, engine.State, error) {
 	res := make(chan result, 1)
-	if err := s.send(ctx, id, request{ctx: ctx, current: true, reply: res}); err != nil {
+	if err := s.send(ctx, id, &request{ctx: ctx, current: true, reply: res}); err != nil {
 		return nil, nil, err
 	}
 	select {
@@ -222,7 +222,7 @@ func (s *Service) Sync(id string, seq int64) {
 		return
 	}
 	select {
-	case o.requests <- request{ctx: context.Background(), syncTo: seq}:
+	case o.requests <- &request{ctx: context.Background(), syncTo: seq}:
 	default: // the owner is busy; it will notice on its next append conflict
 	}
 }
@@ -261,7 +261,7 @@ func (s *Service) Close() {
 	s.working.Wait()
 }
 
-func (s *Service) send(ctx context.Context, id string, req request) error {
+func (s *Service) send(ctx context.Context, id string, req *request) error {
 	for {
 		s.mu.Lock()
 		if s.closed {
@@ -270,7 +270,7 @@ func (s *Service) send(ctx context.Context, id string, req request) error {
 		}
 		o := s.owners[id]
 		if o == nil {
-			o = &owner{svc: s, id: id, requests: make(chan request, 64), stop: make(chan struct{}), done: make(chan struct{})}
+			o = &owner{svc: s, id: id, requests: make(chan *request, 64), stop: make(chan struct{}), done: make(chan struct{})}
 			s.owners[id] = o
 			s.working.Add(1)
 			go o.run()
@@ -305,19 +305,21 @@ type result struct {
 
 // owner serialises one encounter's commands.
 type owner struct {
-	svc      *Service
-	id       string
-	requests chan request
+	svc *Service
+	id  string
+	// requests holds pointers: a channel's buffer is allocated whole when
+	// made, and a live encounter should not carry 64 requests' worth of
+	// memory for the one or two it ever has queued.
+	requests chan *request
 	stop     chan struct{}
 	done     chan struct{}
 
 	rs engine.Ruleset
-	// state is the live state: commands are decided on it in place. nil
-	// means it must be loaded (again) before use; see load.
+	// state is the live state, frozen: never written once it is here.
+	// Commands are decided on a copy, which becomes the state when it is
+	// committed; readers (Current) and the publisher share it as it is.
+	// nil means it must be loaded before use; see load.
 	state engine.State
-	// frozen is a copy of state at its seq for readers (Current), made when
-	// first asked for; nil once state moves on.
-	frozen engine.State
 	// shown is the seq clients have been published up to, once loaded
 	// (shownSet): a reload publishes what they missed.
 	shown    int64
@@ -371,7 +373,7 @@ func (o *owner) run() {
 	}
 }
 
-func (o *owner) handle(req request) {
+func (o *owner) handle(req *request) {
 	var r result
 	switch {
 	case req.syncTo > 0:
@@ -383,11 +385,7 @@ func (o *owner) handle(req request) {
 		return
 	case req.current:
 		if r.err = o.ensureLoaded(req.ctx); r.err == nil {
-			r.rs, r.state, r.err = o.rs, o.frozen, nil
-			if r.state == nil {
-				r.state, r.err = engine.Copy(o.state)
-				o.frozen = r.state
-			}
+			r.rs, r.state = o.rs, o.state
 		}
 	default:
 		r.seq, r.err = o.submit(req)
@@ -441,7 +439,7 @@ func (o *owner) load(ctx context.Context) error {
 		o.dice = dice.NewRoller(src)
 	}
 	shown := o.shown
-	o.rs, o.state, o.frozen, o.access, o.snapSeq, o.stale, o.head = rs, st, nil, l.Access, l.SnapshotSeq, false, head
+	o.rs, o.state, o.access, o.snapSeq, o.stale, o.head = rs, st, l.Access, l.SnapshotSeq, false, head
 	if seq := st.Core().Seq; !o.shownSet || seq <= shown {
 		o.shown, o.shownSet = seq, true
 		return nil
@@ -457,10 +455,6 @@ func (o *owner) load(ctx context.Context) error {
 	o.publish(missed, nil)
 	return nil
 }
-
-// discard drops a live state a command changed in place without it being
-// committed: the next use loads it again from the database.
-func (o *owner) discard() { o.state, o.frozen, o.stale = nil, nil, false }
 
 // catchUp folds in the events another process appended (or a commit whose
 // outcome was unknown made) and publishes them.
@@ -484,7 +478,7 @@ func (o *owner) catchUp(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o.state, o.frozen, o.access, o.head = next, nil, t.Access, head
+	o.state, o.access, o.head = next, t.Access, head
 	o.publish(t.Events, nil)
 	return nil
 }
@@ -517,7 +511,7 @@ var errRetry = errors.New("retry")
 
 // submit decides and appends one command, deciding again after a conflict
 // with another server, and resolving a commit whose outcome is unknown.
-func (o *owner) submit(req request) (int64, error) {
+func (o *owner) submit(req *request) (int64, error) {
 	ctx := req.ctx
 	conflicts := 0
 	var deadline time.Time // set once a commit of this command may have happened
@@ -557,7 +551,7 @@ func (o *owner) submit(req request) (int64, error) {
 // attempt decides the command on the current state and appends it. resolving
 // says a previous attempt's commit may have happened: the encounter is then
 // settled and reloaded first.
-func (o *owner) attempt(req request, resolving bool) (int64, error) {
+func (o *owner) attempt(req *request, resolving bool) (int64, error) {
 	ctx := req.ctx
 	if resolving {
 		// Wait for the lost transaction to end, if it is still running, so
@@ -590,23 +584,17 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	}
 	hist := &history{ctx: ctx, store: o.svc.cfg.Store, rs: o.rs, id: o.id, current: o.state}
 	from, fromStatus := o.state.Core().Seq, o.state.Core().Status
-	// Decide in place: the copy a command would otherwise be decided on
-	// costs more than the rules. Commands that read the encounter's past
-	// (rewind, reveal-event) read the live state as it was, so they get a
-	// copy.
-	private, inPlace := o.state, !readsHistory(req.cmd.Kind)
-	if !inPlace {
-		var err error
-		if private, err = engine.Copy(o.state); err != nil {
-			return 0, fmt.Errorf("copy encounter %s state: %w", o.id, err)
-		}
+	// Decide on a copy: the live state is frozen (see owner.state). A
+	// committed command's copy becomes the live state and is published
+	// as it is, so a command costs one copy, as when it was decided in
+	// place and copied to be published, and the encounter holds one state.
+	private, err := engine.Copy(o.state)
+	if err != nil {
+		return 0, fmt.Errorf("copy encounter %s state: %w", o.id, err)
 	}
 	sender := req.sender
 	events, next, err := engine.DecideOwned(o.rs, private, sender.Viewer, req.cmdID, req.cmd, o.dice, hist)
 	if err != nil {
-		if inPlace && private.Core().Seq != from {
-			o.discard() // refused after some of its events were applied
-		}
 		// A resent command that already happened is not an error: it may be
 		// illegal now precisely because it was applied. And a refusal must
 		// come from the sender's current access, not an old one.
@@ -623,28 +611,18 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 		}
 		return 0, err
 	}
-	// From here on, until the commit, a failure leaves the state with
-	// events that are not (or not known to be) in the database.
-	uncommitted := func() {
-		if inPlace {
-			o.discard()
-		}
-	}
 	to := next.Core().Seq
 	bodies, err := store.EncodeEvents(events, req.cmdID)
 	if err != nil {
-		uncommitted()
 		return 0, err
 	}
 	chain, err := proof.Extend(o.head, from+1, bodies)
 	if err != nil {
-		uncommitted()
 		return 0, fmt.Errorf("chain: %w", err)
 	}
 	var snapshot []byte
 	if store.SnapshotDue(from, to) {
 		if snapshot, err = engine.Snapshot(next); err != nil {
-			uncommitted()
 			return 0, fmt.Errorf("snapshot: %w", err)
 		}
 	}
@@ -659,34 +637,21 @@ func (o *owner) attempt(req request, resolving bool) (int64, error) {
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicateCommand):
-		uncommitted() // decided again, but it happened before
 		return r.Seq, nil
 	case errors.Is(err, store.ErrAccessChanged):
-		uncommitted()
 		return 0, err
 	case fray.ErrorCode(err) == fray.ECONFLICT:
-		// Another process moved the encounter on: catch up (reload, when
-		// decided in place) and decide again.
-		if inPlace {
-			o.discard()
-			if lerr := o.ensureLoaded(ctx); lerr != nil {
-				return 0, lerr
-			}
-		} else if cerr := o.catchUp(ctx); cerr != nil {
+		// Another process moved the encounter on: catch up and decide again.
+		if cerr := o.catchUp(ctx); cerr != nil {
 			return 0, cerr
 		}
 		return 0, errRetry
 	case err != nil:
-		// Maybe committed, maybe not: reload (or catch up) before the next
-		// decision.
-		if inPlace {
-			o.discard()
-		} else {
-			o.stale = true
-		}
+		// Maybe committed, maybe not: catch up before the next decision.
+		o.stale = true
 		return 0, err
 	}
-	o.state, o.frozen, o.access, o.head = next, nil, r.Access, chain[len(chain)-1].Link
+	o.state, o.access, o.head = next, r.Access, chain[len(chain)-1].Link
 	if snapshot != nil {
 		o.snapSeq = to
 	}
@@ -704,26 +669,10 @@ func (o *owner) publishCommand(events []engine.Event, encoded [][]byte, origin a
 	if o.svc.cfg.Publisher == nil || len(events) == 0 {
 		return
 	}
-	if o.frozen == nil {
-		frozen, err := engine.Copy(o.state)
-		if err != nil {
-			// Not a state the engine makes; its clients catch up with the
-			// next update (sent whole, since it does not follow this one).
-			o.svc.cfg.Logger.Error("freeze state to publish", "encounter", o.id, "seq", o.state.Core().Seq, "err", err)
-			return
-		}
-		o.frozen = frozen
-	}
 	o.svc.cfg.Publisher.Publish(Update{
-		EncounterID: o.id, Ruleset: o.rs, State: o.frozen, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Head: o.head, Access: o.access,
+		EncounterID: o.id, Ruleset: o.rs, State: o.state, Events: events, Encoded: encoded, Seq: o.state.Core().Seq, Head: o.head, Access: o.access,
 		Origin: origin, CommandID: cmdID,
 	})
-}
-
-// readsHistory reports whether commands of kind consult the encounter's
-// past (engine.History), whose latest state is the live one.
-func readsHistory(kind string) bool {
-	return kind == engine.KindRewind || kind == engine.KindRevealEvent
 }
 
 // PublisherFunc adapts a function to Publisher.

@@ -254,6 +254,10 @@ func MergeZones(s *engine.Setup, bf *board.Battlefield, a, b string) {
 // at column at (the second part starts there), "row" at row at. Both
 // parts keep the zone's borders and border each other; the first keeps
 // its id, melees and starts, the second is new ("… (east)", "… (south)").
+// The doors a description names ("A closed door leads to Room 2.") stay
+// with the part on the side the zone they lead to lies (both parts when
+// it lies across the line, or has no place), and the other zones' doors
+// lead to the parts on their side.
 func SplitZone(s *engine.Setup, bf *board.Battlefield, id, axis string, at int) error {
 	i := slices.IndexFunc(bf.Zones, func(z board.ZoneSetup) bool { return z.ID == id })
 	if i < 0 {
@@ -297,6 +301,38 @@ func SplitZone(s *engine.Setup, bf *board.Battlefield, id, axis string, at int) 
 	first.Adjacent = append(first.Adjacent, second.ID)
 	second.Adjacent = slices.DeleteFunc(second.Adjacent, func(n string) bool { return n == id })
 	second.Props = maps.Clone(z.Props)
+	// sides says which parts a zone lies beside: the first when it
+	// reaches before the line, the second when it reaches past it.
+	sides := func(o board.ZoneSetup) (bool, bool) {
+		if o.X == nil || o.Y == nil {
+			return true, true
+		}
+		p, n := *o.X, max(o.W, 1)
+		if axis == "row" {
+			p, n = *o.Y, max(o.H, 1)
+		}
+		return p < at, p+n > at
+	}
+	byName := map[string]board.ZoneSetup{}
+	for _, o := range bf.Zones {
+		byName[o.Name] = o
+	}
+	first.Description = keepNames(z.Description, func(n string) bool { o, ok := byName[n]; f, _ := sides(o); return !ok || f })
+	second.Description = keepNames(z.Description, func(n string) bool { o, ok := byName[n]; _, g := sides(o); return !ok || g })
+	for j := range bf.Zones {
+		if j == i {
+			continue
+		}
+		var to []string
+		f, g := sides(bf.Zones[j])
+		if f {
+			to = append(to, first.Name)
+		}
+		if g {
+			to = append(to, second.Name)
+		}
+		bf.Zones[j].Description = RenameIn(bf.Zones[j].Description, z.Name, strings.Join(to, ", "))
+	}
 	bf.Zones[i] = first
 	bf.Zones = slices.Insert(bf.Zones, i+1, second)
 	for j := range bf.Zones {
@@ -337,11 +373,24 @@ func isNameRune(r rune) bool {
 }
 
 // dropSelf takes name out of the lists of the sentences "… leads to A,
-// B." of a description, and a sentence whose list it empties.
+// B." (and "… looks into …") of a description, and a sentence whose list
+// it empties.
 func dropSelf(desc, name string) string {
+	return keepNames(desc, func(n string) bool { return n != name })
+}
+
+// keepNames keeps in the lists of the sentences "… leads to A, B." (a
+// door or an opening) and "… looks into A, B." (a window) of a
+// description the names keep says to (once each), and drops a sentence
+// whose list it empties.
+func keepNames(desc string, keep func(string) bool) string {
 	var out []string
 	for _, sentence := range strings.SplitAfter(desc, ". ") {
-		head, list, ok := strings.Cut(sentence, " leads to ")
+		verb := " leads to "
+		if !strings.Contains(sentence, verb) {
+			verb = " looks into "
+		}
+		head, list, ok := strings.Cut(sentence, verb)
 		if !ok {
 			out = append(out, sentence)
 			continue
@@ -350,14 +399,14 @@ func dropSelf(desc, name string) string {
 		if t := strings.TrimRight(list, " "); strings.HasSuffix(t, ".") {
 			list, tail = strings.TrimSuffix(t, "."), ". "
 		}
-		var keep []string
+		var kept []string
 		for _, n := range strings.Split(list, ", ") {
-			if n != name && !slices.Contains(keep, n) {
-				keep = append(keep, n)
+			if keep(n) && !slices.Contains(kept, n) {
+				kept = append(kept, n)
 			}
 		}
-		if len(keep) > 0 {
-			out = append(out, head+" leads to "+strings.Join(keep, ", ")+tail)
+		if len(kept) > 0 {
+			out = append(out, head+verb+strings.Join(kept, ", ")+tail)
 		}
 	}
 	return strings.TrimSpace(strings.Join(out, ""))

@@ -286,6 +286,7 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 		}
 		b.Width, b.Height = w, h
 		b.Cells = slices.DeleteFunc(b.Cells, func(c board.CellSetup) bool { return c.X >= w || c.Y >= h })
+		b.Edges = slices.DeleteFunc(b.Edges, func(e board.Edge) bool { _, err := board.NewWalls(w, h, []board.Edge{e}); return err != nil })
 		for i := range s.Combatants {
 			if st := StartOf(s.Combatants[i]); st.X != nil && (*st.X >= w || *st.Y >= h) {
 				st.X, st.Y = nil, nil
@@ -343,6 +344,42 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			}
 		}
 		slices.SortFunc(b.Cells, func(a, c board.CellSetup) int { return (a.Y-c.Y)*1000 + a.X - c.X })
+	case "edge-set":
+		// A wall, a door or a window along one side of a square, or none
+		// (the side cleared): what an imported map's walls between squares
+		// are, drawn by hand.
+		if model != board.Grid {
+			return bad("this battlefield is not a grid")
+		}
+		x, y, problem := squareOf(val("square"), b)
+		if problem != "" {
+			return bad("%s", problem)
+		}
+		kind := val("kind")
+		if kind != "none" && kind != "wall" && kind != board.EdgeDoor && kind != board.EdgeWindow {
+			return bad("a side of a square takes a wall, a door, a window or none, not %q", kind)
+		}
+		one, err := board.NewWalls(b.Width, b.Height, []board.Edge{{X: x, Y: y, Side: val("side")}})
+		if err != nil {
+			return bad("%s", err.Error())
+		}
+		all, err := board.NewWalls(b.Width, b.Height, b.Edges)
+		if err != nil {
+			return bad("%s", err.Error())
+		}
+		e := one.Edges[0]
+		edges := slices.DeleteFunc(all.Edges, func(o board.Edge) bool { return o.ID() == e.ID() })
+		if kind != "none" {
+			e.Kind, e.Open = kind, kind == board.EdgeDoor && f.Get("open") != ""
+			if e.Kind == "wall" {
+				e.Kind = board.EdgeWall
+			}
+			if len(edges) >= board.MaxEdges {
+				return bad("a grid has at most %d walls, doors and windows between squares", board.MaxEdges)
+			}
+			edges = append(edges, e)
+		}
+		b.Edges = edges
 	case "pair-add":
 		if model != board.Pairs {
 			return bad("this battlefield has no engagements")
@@ -368,6 +405,10 @@ func (ed DraftEditor) Apply(s *engine.Setup, op string, f url.Values) error {
 			return err
 		}
 		b.Pairs = slices.Delete(b.Pairs, i, i+1)
+	case "room-place":
+		// Place writes the battlefield with the distances derived.
+		_, err := Place(e, s, val("who"), val("room"))
+		return err
 	case "distance-set":
 		if model != board.Ladder {
 			return bad("this battlefield has no distances")
@@ -402,7 +443,7 @@ var (
 		"zone-picture": true, "scene-fit": true}
 	battlefieldOps = map[string]bool{"model": true, "zone-add": true, "zone-update": true, "zone-remove": true, "zone-merge": true, "zone-split": true,
 		"connect": true, "disconnect": true, "melee-add": true, "melee-remove": true, "grid-size": true,
-		"cell-set": true, "cell-remove": true, "pair-add": true, "pair-remove": true, "distance-set": true}
+		"cell-set": true, "cell-remove": true, "edge-set": true, "pair-add": true, "pair-remove": true, "distance-set": true, "room-place": true}
 )
 
 // editSetup applies an edit of the settings, sides or combatants.

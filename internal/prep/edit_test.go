@@ -123,6 +123,25 @@ func TestEditGrid(t *testing.T) {
 	if len(b.Cells) != 2 || !b.Cells[0].Props.Bool("difficult") || b.Cells[0].Props.String("label") != "Rubble" {
 		t.Fatalf("cells %+v", b.Cells)
 	}
+	// Walls between squares: B2's east side a wall, then a door (the same
+	// side, named from C2), opened; C3's north side a window; cleared.
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "B2", "side", "e", "kind", "wall"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "w", "kind", "door", "open", "on"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "n", "kind", "window"))
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "up", "kind", "wall"), "side is n, e, s or w")
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "C3", "side", "n", "kind", "portcullis"), "a wall, a door, a window or none")
+	refused(t, edit(t, s, gridEditor, "edge-set", "square", "K1", "side", "n", "kind", "wall"), "from A1 to J8")
+	b, _ = ReadBattlefield(*s)
+	want := []board.Edge{{X: 2, Y: 1, Side: board.West, Kind: board.EdgeDoor, Open: true}, {X: 2, Y: 2, Side: board.North, Kind: board.EdgeWindow}}
+	if !slices.Equal(b.Edges, want) {
+		t.Fatalf("edges %+v, want %+v", b.Edges, want)
+	}
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "w", "kind", "none"))
+	must(t, edit(t, s, gridEditor, "edge-set", "square", "C2", "side", "s", "kind", "none"))
+	b, _ = ReadBattlefield(*s)
+	if len(b.Edges) != 0 {
+		t.Fatalf("edges left %+v", b.Edges)
+	}
 	// A start: a cell, a contact group, a posture.
 	f := url.Values{"start.x": {"9"}, "start.y": {"7"}, "start.group": {"g1"}, "start.prop.posture": {"prone"}}
 	st, err := StartFromForm(gridEditor, b, f, "start.", "Ana")
@@ -348,5 +367,46 @@ func TestDescriptionsFollowNames(t *testing.T) {
 	}
 	if got["room-1"] != "A closed door leads to Room 2." || got["room-2"] != "An open door leads to Room 10. A closed door leads to Kitchen." {
 		t.Errorf("descriptions %q", got)
+	}
+}
+
+// TestSplitKeepsDoorsOnTheirSide: the house's west room (columns 0–5 of
+// the page's map) has a door to Room 2 (east of it, rows 0–3) and, drawn
+// here, an archway to a Yard south of its west half (columns 0–2); split
+// down column 3, the east half keeps the door to Room 2, the west half
+// the archway, and a Porch above the whole room keeps a door to both.
+// The other rooms' doors lead to the half on their side.
+func TestSplitKeepsDoorsOnTheirSide(t *testing.T) {
+	at := func(v int) *int { return &v }
+	s := draft(zonesEditor)
+	WriteBattlefield(s, board.Battlefield{Zones: []board.ZoneSetup{
+		{ID: "room-1", Name: "Room 1", Description: "A closed door leads to Room 2. An opening leads to Yard, Porch. A window looks into Yard.",
+			Adjacent: []string{"room-2", "yard", "porch"}, X: at(0), Y: at(1), W: 6, H: 6},
+		{ID: "room-2", Name: "Room 2", Description: "A closed door leads to Room 1. An open door leads to Room 3.", Adjacent: []string{"room-3"}, X: at(6), Y: at(1), W: 6, H: 4},
+		{ID: "room-3", Name: "Room 3", Description: "An open door leads to Room 2.", Adjacent: []string{}, X: at(6), Y: at(5), W: 6, H: 3},
+		{ID: "yard", Name: "Yard", Description: "An opening leads to Room 1.", Adjacent: []string{}, X: at(0), Y: at(7), W: 3, H: 2},
+		{ID: "porch", Name: "Porch", Description: "An opening leads to Room 1.", Adjacent: []string{}, X: at(0), Y: at(0), W: 6, H: 1},
+		{ID: "cellar", Name: "Cellar", Description: "A closed door leads to Room 1.", Adjacent: []string{"room-1"}},
+	}})
+	must(t, edit(t, s, zonesEditor, "zone-split", "zone", "room-1", "axis", "col", "at", "3"))
+	b, _ := ReadBattlefield(*s)
+	got := map[string]string{}
+	for _, z := range b.Zones {
+		got[z.ID] = z.Description
+	}
+	want := map[string]string{
+		"room-1":      "An opening leads to Yard, Porch. A window looks into Yard.",
+		"room-1-east": "A closed door leads to Room 2. An opening leads to Porch.",
+		"room-2":      "A closed door leads to Room 1 (east). An open door leads to Room 3.",
+		"room-3":      "An open door leads to Room 2.",
+		"yard":        "An opening leads to Room 1 (west).",
+		"porch":       "An opening leads to Room 1 (west), Room 1 (east).",
+		// Placed nowhere: it could be either side.
+		"cellar": "A closed door leads to Room 1 (west), Room 1 (east).",
+	}
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("%s: %q, want %q", id, got[id], w)
+		}
 	}
 }

@@ -29,6 +29,9 @@ import (
 //   - Grid: the board is the map's squares at the editor's scale (a map
 //     square is 5 ft; a 30 m band holds 20 of them), the scene fitted to
 //     it.
+//   - Pairs and ladder: the rooms become places the sides or combatants
+//     start in, and the starting distances follow from the paths between
+//     them (places.go); the picture is only the scene.
 //
 // Walls do not yet block squares on a grid: they make zones only.
 
@@ -38,10 +41,13 @@ const MapSquareMetres = 1.524
 // MapReport says what ApplyMap made of a map.
 type MapReport struct {
 	Zones, Links int
+	// Places are the rooms made places (pairs and ladder models).
+	Places int
 	// Width and Height are the grid made (grid model).
 	Width, Height int
 	// Ranges are the lines of the range table ("Room 1 → Room 3: 2 zones,
-	// 9 squares"), nearest first (zones model).
+	// 9 squares"), nearest first (zones model), or of the starting
+	// distances the places give (PlaceRange, pairs and ladder models).
 	Ranges []string
 	Notes  []string
 }
@@ -66,6 +72,8 @@ func ApplyMap(rs engine.Ruleset, s *engine.Setup, m *uvtt.Map, o battlemap.Optio
 		return applyZones(e, s, m, o)
 	case board.Grid:
 		return applyGrid(e, s, old.Model, m, o)
+	case board.Pairs, board.Ladder:
+		return applyPlaces(e, s, old, m, o)
 	}
 	return MapReport{}, fray.Errorf(fray.EINVALID, "a %s battlefield has no places a map could give (it is %s): use the map's picture as the scene instead",
 		rs.ID(), ModelOf(e, old))
@@ -206,7 +214,15 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map, o bat
 		}
 	}
 	if len(m.Walls) > 0 || len(m.Portals) > 0 {
-		rep.Notes = append(rep.Notes, "The walls between squares and the doors are drawn on the picture; on a grid they do not block yet: paint the squares that should.")
+		// The walls between squares, the doors (as the file left them) and
+		// the windows: they block movement and sight on every grid.
+		bf.Edges = battlemap.Edges(m, o, per)
+		if note := edgesNote(bf.Edges); note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+		if per > 1 {
+			rep.Notes = append(rep.Notes, "Walls and doors inside a square of "+e.Scale+" are left out; a side of one with an opening anywhere along it is open.")
+		}
 	}
 	// Starts: the first side on the free squares from the left, column
 	// by column, the others from the right, one a square (a board too
@@ -250,6 +266,32 @@ func applyGrid(e board.Editor, s *engine.Setup, model string, m *uvtt.Map, o bat
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
+// edgesNote says what walls between squares a map gave a grid.
+func edgesNote(edges []board.Edge) string {
+	var walls, doors, windows int
+	for _, e := range edges {
+		switch e.Kind {
+		case board.EdgeDoor:
+			doors++
+		case board.EdgeWindow:
+			windows++
+		default:
+			walls++
+		}
+	}
+	if walls+doors+windows == 0 {
+		return ""
+	}
+	parts := []string{count(walls, "wall")}
+	if doors > 0 {
+		parts = append(parts, count(doors, "door"))
+	}
+	if windows > 0 {
+		parts = append(parts, count(windows, "window"))
+	}
+	return "Between squares: " + strings.Join(parts, ", ") + " (a square's side each); they block movement and sight, a window only movement, and the GM opens and closes the doors in play."
+}
+
 func round2(f float64) float64 { return math.Round(f*100) / 100 }
 
 func count(n int, what string) string {
@@ -260,18 +302,25 @@ func count(n int, what string) string {
 }
 
 // MapSetup makes a whole setup document from a map for ruleset rs: the
-// fighters of the ruleset's first shipped example of its default
-// battlefield (a starting point to change), on the battlefield the map
-// makes (ApplyMap). It is what `server map` prints.
-func MapSetup(rs engine.Ruleset, m *uvtt.Map, name string, o battlemap.Options) (engine.Setup, MapReport, error) {
+// fighters of the ruleset's first shipped example of the battlefield's
+// model (model, "" for the ruleset's default; a starting point to
+// change), on the battlefield the map makes (ApplyMap). It is what
+// `server map` prints.
+func MapSetup(rs engine.Ruleset, m *uvtt.Map, name, model string, o battlemap.Options) (engine.Setup, MapReport, error) {
 	exs, err := Examples()
 	if err != nil {
 		return engine.Setup{}, MapReport{}, err
 	}
 	e, _ := EditorOf(rs)
+	if model == "" {
+		model = e.Model
+	}
+	if model != e.Model && !slices.ContainsFunc(e.Models, func(o board.Option) bool { return o.Value == model }) {
+		return engine.Setup{}, MapReport{}, fray.Errorf(fray.EINVALID, "%s has no %q battlefield", rs.ID(), model)
+	}
 	var s *engine.Setup
 	for _, ex := range exs {
-		if ex.Ruleset != rs.ID() || ex.Model != "" && ex.Model != e.Model {
+		if ex.Ruleset != rs.ID() || ModelOf(e, board.Battlefield{Model: ex.Model}) != model {
 			continue
 		}
 		var setup engine.Setup
@@ -297,6 +346,9 @@ func MapSetup(rs engine.Ruleset, m *uvtt.Map, name string, o battlemap.Options) 
 	bf, err := ReadBattlefield(*s)
 	if err != nil {
 		return engine.Setup{}, MapReport{}, err
+	}
+	if model != e.Model {
+		bf.Model = model
 	}
 	WriteBattlefield(s, board.Battlefield{Model: bf.Model})
 	rep, err := ApplyMap(rs, s, m, o)

@@ -19,27 +19,50 @@ import (
 	"github.com/fray-vtt/fray/internal/play"
 )
 
-// grantBook is each test user's current grant, and how often it was read.
+// grantBook is each test user's current grant, how often it was read, and
+// how many times it was asked (one Regrant: several users at once).
 type grantBook struct {
 	mu     sync.Mutex
 	grants map[string]Grant
 	errs   map[string]error
 	reads  map[string]*atomic.Int32
+	asked  atomic.Int32
+}
+
+// bookGrantee is a session's user granted from a grantBook.
+type bookGrantee struct {
+	book *grantBook
+	user string
+}
+
+func (g bookGrantee) Regrant(_ context.Context, all []Grantee) []Regranted {
+	g.book.asked.Add(1)
+	g.book.mu.Lock()
+	defer g.book.mu.Unlock()
+	out := make([]Regranted, len(all))
+	for i, each := range all {
+		u := each.(bookGrantee).user
+		g.book.reads[u].Add(1)
+		out[i] = Regranted{g.book.grants[u], g.book.errs[u]}
+	}
+	return out
+}
+
+// grantFunc is a Grantee that asks a function, one session at a time.
+type grantFunc func(ctx context.Context) (Grant, error)
+
+func (f grantFunc) Regrant(ctx context.Context, all []Grantee) []Regranted {
+	out := make([]Regranted, len(all))
+	for i, g := range all {
+		out[i].Grant, out[i].Err = g.(grantFunc)(ctx)
+	}
+	return out
 }
 
 func (b *grantBook) set(user string, g Grant, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.grants[user], b.errs[user] = g, err
-}
-
-func (b *grantBook) authorizer(user string) Authorizer {
-	return func(context.Context) (Grant, error) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		b.reads[user].Add(1)
-		return b.grants[user], b.errs[user]
-	}
 }
 
 // accessHub serves encounter "e" of campaign "c" to users named by the
@@ -58,7 +81,7 @@ func accessHub(t *testing.T, users ...string) (*Hub, *grantBook, string) {
 		u := r.URL.Query().Get("user")
 		g := book.grants[u]
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: g.Viewer, Since: -1,
-			Campaign: "c", User: u, Access: g.Access, Expires: g.Expires, Authorize: book.authorizer(u)})
+			Campaign: "c", User: u, Access: g.Access, Expires: g.Expires, Grantee: bookGrantee{book, u}})
 	}))
 	t.Cleanup(func() { hub.Close(); srv.Close() })
 	return hub, book, "ws" + strings.TrimPrefix(srv.URL, "http")
@@ -170,6 +193,9 @@ func TestPublishChecksStaleSockets(t *testing.T) {
 	if code := closedWith(t, ann); code != CloseAccessRevoked {
 		t.Fatalf("ann closed with %d", code)
 	}
+	if n := book.asked.Load(); n != 1 {
+		t.Fatalf("the encounter's two sockets were checked in %d queries, not one", n)
+	}
 	_, data, err := bob.Read(context.Background())
 	if err != nil || !strings.Contains(string(data), `"tick"`) {
 		t.Fatalf("bob: %s %v", data, err)
@@ -196,9 +222,9 @@ func TestSessionClosesAtExpiry(t *testing.T) {
 	expires := time.Now().Add(300 * time.Millisecond)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.PlayerViewer("x"), Since: -1, Campaign: "c", User: "u",
-			Access: 1, Expires: expires, Authorize: func(context.Context) (Grant, error) {
+			Access: 1, Expires: expires, Grantee: grantFunc(func(context.Context) (Grant, error) {
 				return Grant{Viewer: engine.PlayerViewer("x"), Access: 1, Expires: expires}, nil
-			}})
+			})})
 	}))
 	defer srv.Close()
 	defer hub.Close()

@@ -69,10 +69,24 @@ type Grant struct {
 	Expires time.Time // when the credential ends; zero for none
 }
 
-// Authorizer grants a session's user their current access again. Its error
-// carries fray.EUNAUTHORIZED when the user's credential ended and
-// fray.ENOTFOUND when they may no longer see the encounter.
-type Authorizer func(ctx context.Context) (Grant, error)
+// A Grantee is a session's user as the server knows them (its credential,
+// who it previews as), to be granted their access again when it may have
+// changed.
+type Grantee interface {
+	// Regrant grants the users of grantees — sessions of one encounter,
+	// made by the same server as this one — their current access again,
+	// all at once (the server reads them in one query): one answer per
+	// grantee, in order. An answer's error carries fray.EUNAUTHORIZED when
+	// the user's credential ended and fray.ENOTFOUND when they may no
+	// longer see the encounter.
+	Regrant(ctx context.Context, grantees []Grantee) []Regranted
+}
+
+// Regranted is a Grantee's answer: its grant, or why there is none.
+type Regranted struct {
+	Grant
+	Err error
+}
 
 // EventLog reads persisted events, for resuming clients.
 type EventLog interface {
@@ -103,6 +117,13 @@ type Config struct {
 	// PingInterval (default 25 s) and WriteTimeout (default 10 s).
 	PingInterval, WriteTimeout time.Duration
 }
+
+// entryLists are the keys of a page's fragments that hold new entries (see
+// web.Fragments and docs/protocol.md): the game log's and the table talk's
+// lines and the roll cards, which the page appends rather than replaces.
+// An update sends them when it has some, and nothing compares them with
+// the last update's. TestEntryListsAreWebs keeps this set web's.
+var entryLists = map[string]bool{"log": true, "chat": true, "cards": true}
 
 // MaxResume is how many missed events a client may resume; beyond it the
 // client gets a fresh snapshot.
@@ -184,9 +205,9 @@ type client struct {
 	sent      int64 // the last event seq written; only the writer touches it
 
 	campaign, user string
-	authorize      Authorizer   // nil: access is never checked again
+	grantee        Grantee      // nil: access is never checked again
 	access         atomic.Int64 // the campaign access version viewer was last granted at
-	recheck        sync.Mutex   // one re-authorisation at a time
+	recheck        sync.Mutex   // one answer applied at a time
 	expires        atomic.Int64 // unix nanoseconds when the credential ends; 0: never
 	expiry         *time.Timer
 	pingMu         sync.Mutex
@@ -397,30 +418,72 @@ func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
 	}
 }
 
-// reauthorizeAll authorises again, concurrently, the clients granted their
-// access at an older version than access, and returns those it closed.
+// reauthorizeAll grants again the clients granted their access at an older
+// version than access (one query for the encounter), and returns those it
+// closed.
 func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
 	var stale []*client
 	for _, c := range clients {
-		if c.authorize != nil && access > c.access.Load() {
+		if c.grantee != nil && access > c.access.Load() {
 			stale = append(stale, c)
 		}
 	}
 	if len(stale) == 0 {
 		return nil
 	}
-	refused := make(map[*client]bool, len(stale))
+	return h.regrant(stale)
+}
+
+// regrant grants the users of clients their access again, one Regrant (one
+// query) per encounter, at most eight encounters at once, and returns the
+// clients that may not stay (they are closed, with the code that says why).
+func (h *Hub) regrant(clients []*client) map[*client]bool {
+	type group struct {
+		clients  []*client
+		grantees []Grantee
+	}
+	groups := map[string]*group{}
+	var order []*group
+	for _, c := range clients {
+		if c.grantee == nil {
+			continue
+		}
+		g := groups[c.encounter]
+		if g == nil {
+			g = &group{}
+			groups[c.encounter] = g
+			order = append(order, g)
+		}
+		g.clients, g.grantees = append(g.clients, c), append(g.grantees, c.grantee)
+	}
+	refused := map[*client]bool{}
 	var mu sync.Mutex
+	work := make(chan *group)
 	var wg sync.WaitGroup
-	for _, c := range stale {
+	for range min(8, len(order)) {
 		wg.Go(func() {
-			if !h.reauthorize(c) {
-				mu.Lock()
-				refused[c] = true
-				mu.Unlock()
+			for g := range work {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				answers := g.grantees[0].Regrant(ctx, g.grantees)
+				cancel()
+				for i, c := range g.clients {
+					a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
+					if i < len(answers) {
+						a = answers[i]
+					}
+					if !h.apply(c, a) {
+						mu.Lock()
+						refused[c] = true
+						mu.Unlock()
+					}
+				}
 			}
 		})
 	}
+	for _, g := range order {
+		work <- g
+	}
+	close(work)
 	wg.Wait()
 	return refused
 }
@@ -498,7 +561,14 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 		if html, err = render(context.Background(), view, events, false); err != nil {
 			return nil, now, err
 		}
-		now.html = html
+		// What the clients show is remembered, for the next update to
+		// send only what differs; new entries are not what they show.
+		now.html = make(map[string]string, len(html))
+		for k, v := range html {
+			if !entryLists[k] {
+				now.html[k] = v
+			}
+		}
 	}
 	if follows {
 		// Send only what differs from what the clients show.
@@ -509,6 +579,10 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 				case k == "log":
 					if len(events) > 0 {
 						changed[k] = v // the log fragment holds the new events' entries
+					}
+				case entryLists[k]:
+					if v != "" {
+						changed[k] = v
 					}
 				case prev.html[k] == v:
 				default:
@@ -758,40 +832,20 @@ func encodedLen(events [][]byte) int {
 func (h *Hub) AccessChanged(campaignID, userID string, version int64) {
 	var check []*client
 	for _, c := range h.clients() {
-		if c.campaign != campaignID || c.authorize == nil {
+		if c.campaign != campaignID || c.grantee == nil {
 			continue
 		}
 		if c.user == userID || version < 0 || !c.access.CompareAndSwap(version-1, version) && c.access.Load() < version {
 			check = append(check, c)
 		}
 	}
-	for _, c := range check {
-		h.reauthorize(c)
-	}
+	h.regrant(check)
 }
 
 // RecheckAll re-authorises every client, e.g. after notifications of
 // access changes may have been lost.
 func (h *Hub) RecheckAll() {
-	clients := h.clients()
-	work := make(chan *client)
-	var wg sync.WaitGroup
-	for range min(8, len(clients)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range work {
-				if c.authorize != nil {
-					h.reauthorize(c)
-				}
-			}
-		}()
-	}
-	for _, c := range clients {
-		work <- c
-	}
-	close(work)
-	wg.Wait()
+	h.regrant(h.clients())
 }
 
 func (h *Hub) clients() []*client {
@@ -806,17 +860,15 @@ func (h *Hub) clients() []*client {
 	return all
 }
 
-// reauthorize grants c's user their access again and reports whether c may
-// stay: with an unchanged viewer it moves to the new access version, else it
-// is closed with the code that says why.
-func (h *Hub) reauthorize(c *client) bool {
+// apply takes c's user's access granted again (a) and reports whether c
+// may stay: with an unchanged viewer it moves to the new access version,
+// else it is closed with the code that says why.
+func (h *Hub) apply(c *client, a Regranted) bool {
 	c.recheck.Lock()
 	defer c.recheck.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	g, err := c.authorize(ctx)
-	if code, reason := refusal(err); code != 0 {
-		h.cfg.Logger.Info("websocket access ended", "encounter", c.encounter, "user", c.user, "code", int(code), "err", err)
+	g := a.Grant
+	if code, reason := refusal(a.Err); code != 0 {
+		h.cfg.Logger.Info("websocket access ended", "encounter", c.encounter, "user", c.user, "code", int(code), "err", a.Err)
 		c.close(code, reason)
 		return false
 	}
@@ -933,9 +985,9 @@ type ServeOptions struct {
 	// when the credential ends (zero: never).
 	Access  int64
 	Expires time.Time
-	// Authorize grants the user's access again when it may have changed;
+	// Grantee grants the user's access again when it may have changed;
 	// nil never checks again.
-	Authorize Authorizer
+	Grantee Grantee
 }
 
 // Serve upgrades the request to a websocket, sends the client its first
@@ -970,7 +1022,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	c := &client{
 		hub: h, conn: conn, cork: cw.conn, encounter: opt.Encounter, table: opt.Table, viewer: opt.Viewer, html: opt.HTML, wantView: opt.View,
 		send: newQueue(h.cfg.SendQueue), ctx: ctx, cancel: cancel,
-		campaign: opt.Campaign, user: opt.User, authorize: opt.Authorize,
+		campaign: opt.Campaign, user: opt.User, grantee: opt.Grantee,
 	}
 	c.access.Store(opt.Access)
 	if !h.add(c) {
@@ -1150,10 +1202,14 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 	var reason string
 	for attempt := 0; ; attempt++ {
 		seq, err := c.table.Submit(ctx, c.encounter, sender, id, cmd)
-		if !errors.Is(err, play.ErrAccessChanged) || c.authorize == nil || attempt == 3 {
+		if !errors.Is(err, play.ErrAccessChanged) || c.grantee == nil || attempt == 3 {
 			return seq, closeCode, reason, err
 		}
-		g, aerr := c.authorize(ctx)
+		a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
+		if answers := c.grantee.Regrant(ctx, []Grantee{c.grantee}); len(answers) == 1 {
+			a = answers[0]
+		}
+		g, aerr := a.Grant, a.Err
 		if code, why := refusal(aerr); code != 0 {
 			if code == websocket.StatusTryAgainLater {
 				return 0, code, why, aerr

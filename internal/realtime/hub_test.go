@@ -18,14 +18,21 @@ import (
 	"github.com/fray-vtt/fray/internal/play"
 )
 
-// fixedEncounter serves one unchanging state; enough to test fan-out.
-type fixedEncounter struct{ st engine.State }
+// fixedEncounter serves one unchanging state, under its ruleset (rs) or
+// one that offers nothing; enough to test fan-out.
+type fixedEncounter struct {
+	rs engine.Ruleset
+	st engine.State
+}
 
 func (f fixedEncounter) Submit(context.Context, string, play.Sender, string, engine.Command) (int64, error) {
 	return 0, fray.Errorf(fray.EILLEGAL, "read-only")
 }
 func (f fixedEncounter) Current(context.Context, string) (engine.Ruleset, engine.State, error) {
-	return nullRules{}, f.st, nil
+	if f.rs == nil {
+		return nullRules{}, f.st, nil
+	}
+	return f.rs, f.st, nil
 }
 func (f fixedEncounter) Events(context.Context, string, int64, int) ([]engine.Event, error) {
 	return nil, nil

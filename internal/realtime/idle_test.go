@@ -2,7 +2,6 @@ package realtime
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"net"
@@ -20,26 +19,9 @@ import (
 	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
-	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/rules"
 	"github.com/fray-vtt/fray/web"
 )
-
-// exampleTable serves one unchanging encounter with its ruleset.
-type exampleTable struct {
-	rs engine.Ruleset
-	st engine.State
-}
-
-func (e exampleTable) Submit(context.Context, string, play.Sender, string, engine.Command) (int64, error) {
-	return 0, nil
-}
-func (e exampleTable) Current(context.Context, string) (engine.Ruleset, engine.State, error) {
-	return e.rs, e.st, nil
-}
-func (e exampleTable) Events(context.Context, string, int64, int) ([]engine.Event, error) {
-	return nil, nil
-}
 
 // TestIdleSocketMemory reports what an idle encounter page's socket holds
 // on the server: it opens page sockets (html=1, the GM of
@@ -67,7 +49,7 @@ func TestIdleSocketMemory(t *testing.T) {
 		idleSockets = n
 	}
 	raiseOpenFiles(t, idleSockets+512)
-	table := exampleTable{}
+	table := fixedEncounter{}
 	exs, err := examples.All()
 	if err != nil {
 		t.Fatal(err)

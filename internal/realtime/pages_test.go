@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -144,6 +145,28 @@ func (p *testPage) applyParts(t *testing.T, parts map[string]string) {
 		if in[id] == "" {
 			t.Fatalf("part #%s is in no section of the page", id)
 		}
+	}
+}
+
+// TestEntryListsAreWebs checks that the fragments the hub treats as new
+// entries (entryLists: sent when there are some, never remembered or
+// compared) are exactly those of an update's render that are not web's
+// sections: a section taken for a list would leave pages stale, a list
+// taken for a section would be remembered and diffed for nothing.
+func TestEntryListsAreWebs(t *testing.T) {
+	tb := tabletest.Tables(t)[0]
+	frags, err := web.Fragments(context.Background(), engine.Project(tb.RS, tb.St, engine.GMViewer()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := map[string]bool{}
+	for key := range frags {
+		if !slices.Contains(web.SectionKeys, key) {
+			lists[key] = true
+		}
+	}
+	if !maps.Equal(lists, entryLists) {
+		t.Fatalf("an update's fragments besides the sections are %v; the hub's entryLists are %v", slices.Sorted(maps.Keys(lists)), slices.Sorted(maps.Keys(entryLists)))
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/rules"
-	"github.com/fray-vtt/fray/internal/rules/kit/kittest"
 )
 
 var updateGuides = flag.Bool("update-guides", false, "rewrite the options table of every docs/rules guide from the option declarations")
@@ -37,7 +36,7 @@ const (
 //     option exists and the value is one of its choices (or in its range);
 //     wherever it calls something an option (option `name`), it is one.
 func TestGuidesFollowOptions(t *testing.T) {
-	rulesets := append(rules.Registry().All(), kittest.New())
+	rulesets := rules.Registry().All()
 	for _, rs := range rulesets {
 		t.Run(rs.ID(), func(t *testing.T) {
 			path := filepath.Join("..", "..", "docs", "rules", rs.ID()+".md")

@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -10,10 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/battlemap"
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/prep"
+	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/uvtt"
+	"github.com/fray-vtt/fray/internal/uvtt/uvtttest"
 )
 
 // Advertised actions are a contract (issue 26): what the view offers is
@@ -133,7 +140,7 @@ func TestOfferedActionsKeepTheirContract(t *testing.T) {
 	var failures []offerFailure
 	sent, refused := map[string]int{}, map[string]int{}
 	refusals := map[string]map[string]int{}
-	for _, s := range everyExample(t) {
+	for _, s := range append(everyExample(t), walledMaps(t)...) {
 		id := s.Ruleset.ID()
 		if refusals[id] == nil {
 			refusals[id] = map[string]int{}
@@ -349,4 +356,45 @@ func clientPick(pick *rand.Rand, view engine.View) (engine.Command, string, bool
 	}
 	a := actions[pick.IntN(len(actions))]
 	return engine.NewCommand(a.Kind, a.Actor, enginetest.Values(pick, a.Fields, "", "a feint")), a.Kind, true
+}
+
+// walledMaps are battlemaps with walls and doors between squares imported
+// onto every grid ruleset's board (as `server map` does), so that the
+// contract holds where walls stand between squares: the house (rooms,
+// a closed door, an open one: one map square a square) and, for a grid
+// of larger squares, a map split by a wall with a closed and an open door
+// that falls on the sides of its squares. Only those whose grid keeps
+// some edges are played.
+func walledMaps(tb testing.TB) []started {
+	tb.Helper()
+	house, err := uvtt.Parse(context.Background(), uvtttest.House().JSON())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pt := func(x, y float64) uvtt.Point { return uvtt.Point{X: x, Y: y} }
+	wall := func(ps ...uvtt.Point) uvtt.Wall { return uvtt.Wall{Points: ps, Sight: true} }
+	split := &uvtt.Map{Width: 80, Height: 60, Walls: []uvtt.Wall{wall(pt(0, 0), pt(80, 0), pt(80, 60), pt(0, 60), pt(0, 0)),
+		wall(pt(40, 0), pt(40, 20)), wall(pt(40, 21), pt(40, 40)), wall(pt(40, 41), pt(40, 60))},
+		Portals: []uvtt.Portal{{A: pt(40, 20), B: pt(40, 21), Closed: true}, {A: pt(40, 40), B: pt(40, 41)}}}
+	var out []started
+	for _, rs := range rules.Registry().All() {
+		for name, m := range map[string]*uvtt.Map{"house": house, "split": split} {
+			setup, _, err := prep.MapSetup(rs, m, rs.ID()+"-"+name+"-map", "", battlemap.Options{})
+			if err != nil {
+				continue // no grid, or the map is too large for it
+			}
+			if bf, err := board.Read(setup.Battlefield); err != nil || len(bf.Edges) == 0 {
+				continue
+			}
+			st, err := engine.NewEncounter(rs, setup.Name, setup)
+			if err != nil {
+				tb.Fatalf("%s: %v", setup.Name, err)
+			}
+			out = append(out, started{setup.Name, rs, setup, st})
+		}
+	}
+	if len(out) < 3 {
+		tb.Fatalf("%d walled maps, want one at least for each grid ruleset", len(out))
+	}
+	return out
 }

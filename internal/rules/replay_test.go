@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
+	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/rules"
 )
 
@@ -24,13 +26,17 @@ type stored struct {
 
 // TestStoredLogsReplay replays logs stored by the build before the ruleset
 // kit (testdata/replay, two examples per ruleset, played by a bot from a
-// fixed seed): every ruleset folds them to exactly the state that build
-// did, byte for byte. A change to how a ruleset reads its events — the kit's
+// fixed seed; a ruleset shipped since stores its own with -store-replay
+// when it is registered): every ruleset folds them to exactly the state
+// that build did, byte for byte. A change to how a ruleset reads its events — the kit's
 // typed appliers, d20-under's declared values — that would read an old
 // event differently fails here.
 func TestStoredLogsReplay(t *testing.T) {
 	engine.SetStrictApply(true)
 	defer engine.SetStrictApply(false)
+	if *storeReplay {
+		storeMissingLogs(t)
+	}
 	files, err := filepath.Glob("testdata/replay/*.json.gz")
 	if err != nil || len(files) < 2*len(rules.Registry().All()) {
 		t.Fatalf("want two stored logs per ruleset, got %v (%v)", files, err)
@@ -94,6 +100,52 @@ func TestStoredLogsReplay(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+var storeReplay = flag.Bool("store-replay", false, "store two bot-played logs (testdata/replay) of each ruleset that has fewer")
+
+// storeMissingLogs gives a ruleset registered since the logs were stored
+// its two: its first two examples, played by a bot from a fixed seed with
+// this build. From then on they hold its later builds to how this one
+// reads its events.
+func storeMissingLogs(t *testing.T) {
+	have := map[string]int{}
+	files, _ := filepath.Glob("testdata/replay/*.json.gz")
+	for _, file := range files {
+		var head struct{ Ruleset string }
+		if err := json.Unmarshal(readStored(t, file).Initial, &head); err != nil {
+			t.Fatal(err)
+		}
+		have[head.Ruleset]++
+	}
+	for _, s := range everyExample(t) {
+		id := s.Ruleset.ID()
+		if have[id] >= 2 {
+			continue
+		}
+		have[id]++
+		p := enginetest.Bot{Default: 1}.Play(t, s.Ruleset, s.Setup, 1)
+		var log stored
+		var err error
+		if log.Initial, err = engine.Snapshot(p.Initial); err != nil {
+			t.Fatal(err)
+		}
+		if log.Final, err = engine.Snapshot(p.Final); err != nil {
+			t.Fatal(err)
+		}
+		log.Events = p.Log
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		if err := json.NewEncoder(zw).Encode(log); err != nil {
+			t.Fatal(err)
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("testdata", "replay", s.Name+".json.gz"), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

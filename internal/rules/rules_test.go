@@ -247,3 +247,24 @@ func TestEveryRulesetDescribesItself(t *testing.T) {
 		}
 	}
 }
+
+// TestReachesNameTheirDistances: what a ruleset's editor declares for
+// maps (board.Editor.Reaches) names its own distances, nearest first, so
+// prep's derivation from a map's paths gives only distances the ruleset
+// reads.
+func TestReachesNameTheirDistances(t *testing.T) {
+	for _, rs := range rules.Registry().All() {
+		b, ok := rs.(engine.Boarder)
+		if !ok {
+			continue
+		}
+		e := b.Editor()
+		last := 0.0
+		for i, r := range e.Reaches {
+			if !slices.Contains(e.Distances, r.Distance) || r.Metres <= last && i > 0 || r.Metres < 0 {
+				t.Errorf("%s: reach %d %+v: not one of %v, or not farther than the one before", rs.ID(), i, r, e.Distances)
+			}
+			last = r.Metres
+		}
+	}
+}

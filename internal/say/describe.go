@@ -422,6 +422,23 @@ func describeGrid(g *board.GridMap, tokens []board.Token, me string, who func(st
 	if len(off) > 0 {
 		lines = append(lines, "Off the map: "+andList(off)+".")
 	}
+	// The doors, as the board draws them: the walls between squares are
+	// on the map, but a door changes which way is open.
+	for _, e := range g.Edges {
+		if e.Kind != board.EdgeDoor {
+			continue
+		}
+		ax, ay, bx, by := e.Squares()
+		state := "closed"
+		if e.Open {
+			state = "open"
+		}
+		if ax < 0 || ay < 0 {
+			lines = append(lines, "A door on the edge of "+board.SquareName(bx, by)+": "+state+".")
+			continue
+		}
+		lines = append(lines, "The door between "+board.SquareName(ax, ay)+" and "+board.SquareName(bx, by)+": "+state+".")
+	}
 	return lines
 }
 

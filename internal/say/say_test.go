@@ -220,8 +220,10 @@ func TestInformDescribesTheBoardAndTheTable(t *testing.T) {
 		t.Errorf("help: %s", got)
 	}
 	v.Board = &board.Board{Model: board.Grid, Tokens: v.Board.Tokens, Grid: &board.GridMap{Width: 10, Height: 10, Scale: "5 ft",
-		Places: []board.Placed{{Token: "o1", X: 4, Y: 0}, {Token: "sal", X: 0, Y: 0}, {Token: "doc", X: 1, Y: 1}}}}
-	want = "Sal (you) at A1. Doc Holt at B2, 5 ft from you. Outlaw 1 (down) at E1, 20 ft from you. Off the map: Outlaw 2."
+		Places: []board.Placed{{Token: "o1", X: 4, Y: 0}, {Token: "sal", X: 0, Y: 0}, {Token: "doc", X: 1, Y: 1}},
+		Edges:  []board.Edge{{X: 2, Y: 0, Side: board.West}, {X: 2, Y: 1, Side: board.West, Kind: board.EdgeDoor}, {X: 5, Y: 3, Side: board.North, Kind: board.EdgeDoor, Open: true}}}}
+	want = "Sal (you) at A1. Doc Holt at B2, 5 ft from you. Outlaw 1 (down) at E1, 20 ft from you. Off the map: Outlaw 2. " +
+		"The door between B2 and C2: closed. The door between F3 and F4: open."
 	if got := Describe(v); got != want {
 		t.Errorf("grid:\n%s\nwant\n%s", got, want)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/play"
+	"github.com/fray-vtt/fray/internal/realtime"
 	"github.com/fray-vtt/fray/internal/store"
 )
 
@@ -21,6 +22,9 @@ type Access interface {
 	// userID and their role and characters in campaign campaignID:
 	// EUNAUTHORIZED for an ended credential, ENOTFOUND for a non-member.
 	Access(ctx context.Context, cred store.Credential, userID, campaignID string, now time.Time) (store.Access, error)
+	// Accesses is Access for several users of one campaign, in one
+	// statement: one answer per user, in order.
+	Accesses(ctx context.Context, campaignID string, users []store.SignedIn, now time.Time) ([]store.UserAccess, error)
 	// EncounterCampaign is the campaign of an encounter; ENOTFOUND for none.
 	EncounterCampaign(ctx context.Context, id string) (string, error)
 	// AssetHolders are the campaigns that hold a picture, and who uploaded
@@ -214,6 +218,48 @@ func (s *Server) regrant(ctx context.Context, e *viewedEncounter) error {
 	}
 	e.role, e.characters, e.grant, e.state = a.Role, a.Characters, g, st
 	return nil
+}
+
+// socketGrantee is the user of an encounter's websocket session as the hub
+// grants them their access again (realtime.Grantee): the sessions of one
+// encounter in one query, whatever how many the access change concerns.
+type socketGrantee struct {
+	s *Server
+	e viewedEncounter
+}
+
+// Regrant implements realtime.Grantee. The hub groups sessions by
+// encounter, and every Grantee of this server's sessions is a
+// *socketGrantee.
+func (g *socketGrantee) Regrant(ctx context.Context, all []realtime.Grantee) []realtime.Regranted {
+	out := make([]realtime.Regranted, len(all))
+	each := make([]*socketGrantee, len(all))
+	users := make([]store.SignedIn, len(all))
+	for i, a := range all {
+		each[i] = a.(*socketGrantee)
+		users[i] = store.SignedIn{Cred: each[i].e.principal.cred, UserID: each[i].e.user.ID}
+	}
+	accesses, err := g.s.Access.Accesses(ctx, g.e.campaign, users, time.Now())
+	var st engine.State
+	if err == nil {
+		_, st, err = g.s.Table.Current(ctx, g.e.id)
+	}
+	for i, o := range each {
+		var gr grant
+		switch {
+		case err != nil:
+			out[i].Err = err
+		case accesses[i].Err != nil:
+			out[i].Err = accesses[i].Err
+			if fray.ErrorCode(out[i].Err) == fray.ENOTFOUND {
+				out[i].Err = noSuchEncounter()
+			}
+		default:
+			gr, out[i].Err = grantFrom(accesses[i].Access, st, o.e.as, o.e.user.Name)
+			out[i].Grant = realtime.Grant{Viewer: gr.viewer, Access: gr.access, Expires: gr.expires}
+		}
+	}
+	return out
 }
 
 // submit runs a command for the user of e, as e's viewer. If the user's

@@ -80,9 +80,12 @@ func (s *Server) handleDraftMap(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	msg := "Map imported (" + m.Source + ", " + strconv.Itoa(m.Width) + " × " + strconv.Itoa(m.Height) + " squares): "
-	if rep.Zones > 0 {
+	switch {
+	case rep.Zones > 0:
 		msg += count(rep.Zones, "zone") + ", " + count(rep.Links, "link") + "."
-	} else {
+	case rep.Places > 0:
+		msg += count(rep.Places, "room") + " to start in, " + count(rep.Links, "link") + "; the starting distances follow from the rooms you put each in."
+	default:
 		msg += "a grid of " + strconv.Itoa(rep.Width) + " × " + strconv.Itoa(rep.Height) + "."
 	}
 	for _, n := range rep.Notes {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -345,7 +346,7 @@ func (s *Server) handleDraftCreate(w http.ResponseWriter, r *http.Request) {
 
 // draftBoard is the editor's view of a draft's battlefield.
 func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.DraftBoard {
-	b := &web.DraftBoard{Editor: e, Model: prep.ModelOf(e, bf), Width: bf.Width, Height: bf.Height}
+	b := &web.DraftBoard{Editor: e, Model: prep.ModelOf(e, bf), Width: bf.Width, Height: bf.Height, Edges: bf.Edges}
 	names := map[string]string{}
 	for _, z := range bf.Zones {
 		names[z.ID] = z.Name
@@ -384,6 +385,28 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 	}
 	for i, pr := range bf.Pairs {
 		b.Pairs = append(b.Pairs, web.PairRow{Index: i, A: pr.A, B: pr.B, Distance: pr.Distance})
+	}
+	if pl := bf.Places; pl != nil && (b.Model == board.Ladder || b.Model == board.Pairs) {
+		for _, r := range pl.Rooms {
+			b.Rooms = append(b.Rooms, engine.Choice{Value: r.ID, Label: r.Name})
+		}
+		if b.Model == board.Ladder {
+			for _, sd := range setup.Sides {
+				b.Placed = append(b.Placed, web.PlacedRow{ID: sd.ID, Name: sd.Name, Room: pl.At[sd.ID]})
+			}
+		} else {
+			for _, c := range setup.Combatants {
+				if !c.Hidden { // engages no one: Place refuses it
+					b.Placed = append(b.Placed, web.PlacedRow{ID: c.ID, Name: c.Name, Room: pl.At[c.ID]})
+				}
+			}
+		}
+		// What the places give, as Place wrote it: derived on a copy.
+		derived := bf
+		derived.Distances, derived.Pairs = slices.Clone(bf.Distances), slices.Clone(bf.Pairs)
+		for _, r := range prep.DerivePlaces(e, b.Model, setup, &derived) {
+			b.PlaceRanges = append(b.PlaceRanges, web.PlaceRangeRow{A: r.A, From: r.From, B: r.B, To: r.To, Metres: r.Metres, Distance: r.Distance, NoPath: r.NoPath})
+		}
 	}
 	if b.Model == board.Ladder && len(e.Distances) > 0 {
 		for i, sa := range setup.Sides {

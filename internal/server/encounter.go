@@ -143,8 +143,8 @@ func (s *Server) handleEncounterAct(w http.ResponseWriter, r *http.Request) {
 // PC id), since (resume after this seq), html=1 (rendered fragments for the
 // page), view=1 (the projection in every events message). The session
 // keeps the credential it was opened with: whenever the user's access may
-// have changed, the hub grants it again through Authorize and ends the
-// session if it shrank.
+// have changed, the hub grants it again (socketGrantee: one query for the
+// encounter's sessions) and ends the session if it shrank.
 func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
 	e, ok := s.viewed(w, r, s.Table.Current)
 	if !ok {
@@ -164,13 +164,7 @@ func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
 		Encounter: e.id, Table: s.Table, Viewer: e.viewer, Since: since,
 		HTML: q.Get("html") == "1", View: q.Get("view") == "1",
 		Campaign: e.campaign, User: e.user.ID, Access: e.access, Expires: e.expires,
-		Authorize: func(ctx context.Context) (realtime.Grant, error) {
-			re := e
-			if err := s.regrant(ctx, &re); err != nil {
-				return realtime.Grant{}, err
-			}
-			return realtime.Grant{Viewer: re.viewer, Access: re.access, Expires: re.expires}, nil
-		},
+		Grantee: &socketGrantee{s: s, e: e},
 	})
 }
 

@@ -181,6 +181,14 @@ func (f fakeAccess) Access(ctx context.Context, cred store.Credential, userID, c
 	return a, nil
 }
 
+func (f fakeAccess) Accesses(ctx context.Context, campaign string, users []store.SignedIn, now time.Time) ([]store.UserAccess, error) {
+	out := make([]store.UserAccess, len(users))
+	for i, u := range users {
+		out[i].Access, out[i].Err = f.Access(ctx, u.Cred, u.UserID, campaign, now)
+	}
+	return out, nil
+}
+
 // assetID is the fake campaign's one picture, which its scene shows.
 var assetID = strings.Repeat("ab", 32)
 

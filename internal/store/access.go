@@ -79,56 +79,117 @@ type Access struct {
 // the campaign, an unknown campaign and malformed ids are ENOTFOUND
 // (campaign not found).
 func (db *DB) Access(ctx context.Context, cred Credential, userID, campaignID string, now time.Time) (Access, error) {
-	if len(cred.Hash) != TokenHashLen || (cred.Kind != CredentialSession && cred.Kind != CredentialToken) || !validUUID(userID) {
-		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "you are not signed in")
-	}
-	if !validUUID(campaignID) {
-		return Access{}, campaignNotFound(campaignID)
-	}
-	var (
-		a       = Access{UserID: userID}
-		role    *string
-		expires *time.Time
-		version *int64
-		tokenOK bool
-	)
-	err := db.pool.QueryRow(ctx, `
-		SELECT
-			(SELECT access_version FROM campaigns WHERE id = $1::uuid),
-			(SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = $2::uuid),
-			COALESCE((SELECT array_agg(o.character_id ORDER BY o.character_id COLLATE "C")
-				FROM character_owners o WHERE o.campaign_id = $1::uuid AND o.user_id = $2::uuid), '{}'),
-			CASE WHEN $3::text = 'session' THEN
-				(SELECT s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id
-					WHERE s.token_hash = $4 AND s.user_id = $2::uuid AND s.expires_at > $5 AND u.disabled_at IS NULL)
-			END,
-			$3::text = 'token' AND EXISTS (SELECT 1 FROM api_tokens t JOIN users u ON u.id = t.user_id
-				WHERE t.token_hash = $4 AND t.user_id = $2::uuid AND t.revoked_at IS NULL AND u.disabled_at IS NULL),
-			CASE WHEN (SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = $2::uuid) = 'gm' THEN
-				(SELECT json_object_agg(o.character_id, u.name) FROM character_owners o JOIN users u ON u.id = o.user_id
-					WHERE o.campaign_id = $1::uuid AND o.user_id <> $2::uuid)
-			END`,
-		campaignID, userID, cred.Kind, cred.Hash, now).
-		Scan(&version, &role, &a.Characters, &expires, &tokenOK, &a.Players)
+	got, err := db.Accesses(ctx, campaignID, []SignedIn{{Cred: cred, UserID: userID}}, now)
 	if err != nil {
-		return Access{}, fmt.Errorf("store: access: %w", err)
+		return Access{}, err
 	}
-	switch {
-	case cred.Kind == CredentialSession && expires == nil:
-		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "your session has ended: log in again")
-	case cred.Kind == CredentialToken && !tokenOK:
-		return Access{}, fray.Errorf(fray.EUNAUTHORIZED, "that API token is not valid")
-	case version == nil || role == nil:
-		return Access{}, campaignNotFound(campaignID)
+	return got[0].Access, got[0].Err
+}
+
+// SignedIn is a user whose access is asked for: the credential they signed
+// in with, and who they are.
+type SignedIn struct {
+	Cred   Credential
+	UserID string
+}
+
+// UserAccess is what Accesses found for one user: their access, or why
+// they have none (Err, as Access's).
+type UserAccess struct {
+	Access
+	Err error
+}
+
+// Accesses is Access for several users of one campaign at once, in one
+// statement: a live encounter's sockets are checked again together when
+// its campaign's access changes, not one query each. The result has one
+// entry per user, in order. The error is for the statement as a whole.
+func (db *DB) Accesses(ctx context.Context, campaignID string, members []SignedIn, now time.Time) ([]UserAccess, error) {
+	out := make([]UserAccess, len(members))
+	var (
+		users, kinds []string
+		hashes       [][]byte
+		asked        []int // index in members of each row asked for
+	)
+	for i, m := range members {
+		switch {
+		case len(m.Cred.Hash) != TokenHashLen || (m.Cred.Kind != CredentialSession && m.Cred.Kind != CredentialToken) || !validUUID(m.UserID):
+			out[i].Err = fray.Errorf(fray.EUNAUTHORIZED, "you are not signed in")
+		case !validUUID(campaignID):
+			out[i].Err = campaignNotFound(campaignID)
+		default:
+			users, kinds, hashes = append(users, m.UserID), append(kinds, m.Cred.Kind), append(hashes, m.Cred.Hash)
+			asked = append(asked, i)
+		}
 	}
-	a.Role, a.Version = *role, *version
-	if expires != nil {
-		a.Expires = *expires
+	if len(asked) == 0 {
+		return out, nil
 	}
-	if a.Characters == nil {
-		a.Characters = []string{}
+	rows, err := db.pool.Query(ctx, `
+		SELECT
+			q.n,
+			(SELECT access_version FROM campaigns WHERE id = $1::uuid),
+			(SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = q.user_id),
+			COALESCE((SELECT array_agg(o.character_id ORDER BY o.character_id COLLATE "C")
+				FROM character_owners o WHERE o.campaign_id = $1::uuid AND o.user_id = q.user_id), '{}'),
+			CASE WHEN q.kind = 'session' THEN
+				(SELECT s.expires_at FROM sessions s JOIN users u ON u.id = s.user_id
+					WHERE s.token_hash = q.hash AND s.user_id = q.user_id AND s.expires_at > $5 AND u.disabled_at IS NULL)
+			END,
+			q.kind = 'token' AND EXISTS (SELECT 1 FROM api_tokens t JOIN users u ON u.id = t.user_id
+				WHERE t.token_hash = q.hash AND t.user_id = q.user_id AND t.revoked_at IS NULL AND u.disabled_at IS NULL),
+			CASE WHEN (SELECT role FROM campaign_members WHERE campaign_id = $1::uuid AND user_id = q.user_id) = 'gm' THEN
+				(SELECT json_object_agg(o.character_id, u.name) FROM character_owners o JOIN users u ON u.id = o.user_id
+					WHERE o.campaign_id = $1::uuid AND o.user_id <> q.user_id)
+			END
+		FROM unnest($2::uuid[], $3::text[], $4::bytea[]) WITH ORDINALITY AS q(user_id, kind, hash, n)`,
+		campaignID, users, kinds, hashes, now)
+	if err != nil {
+		return nil, fmt.Errorf("store: access: %w", err)
 	}
-	return a, nil
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			n       int64
+			a       Access
+			role    *string
+			expires *time.Time
+			version *int64
+			tokenOK bool
+		)
+		if err := rows.Scan(&n, &version, &role, &a.Characters, &expires, &tokenOK, &a.Players); err != nil {
+			return nil, fmt.Errorf("store: access: %w", err)
+		}
+		if n < 1 || n > int64(len(asked)) {
+			return nil, fmt.Errorf("store: access: row %d of %d", n, len(asked))
+		}
+		i := asked[n-1]
+		a.UserID = members[i].UserID
+		cred := members[i].Cred
+		switch {
+		case cred.Kind == CredentialSession && expires == nil:
+			out[i].Err = fray.Errorf(fray.EUNAUTHORIZED, "your session has ended: log in again")
+			continue
+		case cred.Kind == CredentialToken && !tokenOK:
+			out[i].Err = fray.Errorf(fray.EUNAUTHORIZED, "that API token is not valid")
+			continue
+		case version == nil || role == nil:
+			out[i].Err = campaignNotFound(campaignID)
+			continue
+		}
+		a.Role, a.Version = *role, *version
+		if expires != nil {
+			a.Expires = *expires
+		}
+		if a.Characters == nil {
+			a.Characters = []string{}
+		}
+		out[i].Access = a
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: access: %w", err)
+	}
+	return out, nil
 }
 
 // session returns the user of an unexpired session and when it expires.

@@ -114,6 +114,42 @@ func TestAccess(t *testing.T) {
 	}
 }
 
+// Accesses answers for several users of one campaign in one statement
+// exactly what Access answers for each: a live encounter's sockets are
+// checked together.
+func TestAccessesAnswersAsAccess(t *testing.T) {
+	db, _ := open(t)
+	ctx := context.Background()
+	f := newAccessFixture(t, db)
+	stranger := newUser(t, db, "stranger")
+	tok := newHash()
+	if _, err := db.CreateAPIToken(ctx, stranger.ID, "bot", tok); err != nil {
+		t.Fatal(err)
+	}
+	asked := []store.SignedIn{
+		{Cred: f.playerSess, UserID: f.player.ID},
+		{Cred: f.gmToken, UserID: f.gm.ID},
+		{Cred: f.gmSession, UserID: f.player.ID},                                              // someone else's session
+		{Cred: store.Credential{Kind: store.CredentialToken, Hash: tok}, UserID: stranger.ID}, // not a member
+		{Cred: store.Credential{Kind: "cookie", Hash: f.playerSess.Hash}, UserID: f.player.ID},
+		{Cred: f.playerTokn, UserID: f.player.ID},
+	}
+	now := time.Now()
+	got, err := db.Accesses(ctx, f.campaign, asked, now)
+	if err != nil || len(got) != len(asked) {
+		t.Fatalf("Accesses = %d answers, %v", len(got), err)
+	}
+	for i, m := range asked {
+		want, werr := db.Access(ctx, m.Cred, m.UserID, f.campaign, now)
+		if fray.ErrorCode(got[i].Err) != fray.ErrorCode(werr) || fmt.Sprint(got[i].Access) != fmt.Sprint(want) {
+			t.Errorf("user %d: Accesses gives %+v, %v; Access gives %+v, %v", i, got[i].Access, got[i].Err, want, werr)
+		}
+	}
+	if got[0].Role != store.RolePlayer || got[1].Role != store.RoleGM || got[1].Players == nil || got[2].Err == nil || got[3].Err == nil || got[5].Err != nil {
+		t.Fatalf("Accesses = %+v", got)
+	}
+}
+
 // Every change that can take access away bumps the campaign's access version
 // and is announced on AccessNotifyChannel, in commit order; changes that
 // take nothing away are not.

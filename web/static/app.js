@@ -1136,12 +1136,6 @@
     return s ? s.textContent.replace(/[▾▴]/g, '').trim() : 'this action';
   }
 
-  function actorOf(el) {
-    const form = el && (el.closest('form') || el.querySelector('form'));
-    const a = form && form.querySelector('input[name="actor"]');
-    return a ? a.value : '';
-  }
-
   // The actions that take a target, the likeliest first: one already open,
   // then the acting character's (main before "More…"), then the other
   // characters'. The GM's encounter controls are never opened for a click.

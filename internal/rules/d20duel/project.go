@@ -59,7 +59,11 @@ func project(st *State, v engine.Viewer) *board.Board {
 
 // editor is the battlefield editor: prep sets up pairs at Striking or
 // Grappling distance.
-var editor = board.Editor{Model: board.Pairs, Distances: []string{distanceLabels[Striking], distanceLabels[Grappling]}}
+// editor's one reach: two fighters in the same room of a map (a path of
+// 0 m) or a step apart start engaged at Striking; farther, apart.
+// Grappling is never where a fight starts on a map.
+var editor = board.Editor{Model: board.Pairs, Distances: []string{distanceLabels[Striking], distanceLabels[Grappling]},
+	Reaches: []board.Reach{{Distance: distanceLabels[Striking], Metres: 2}}}
 
 func healthMeter(st *State, f *Fighter, collapse int) *board.Meter {
 	p := f.penalty(&st.Base, 0)

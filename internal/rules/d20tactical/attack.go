@@ -155,7 +155,7 @@ func checkAttack(st *State, a *Fighter, t *Fighter, w *Weapon, s attackSpec) err
 		}
 		return nil
 	}
-	if !st.Grid.sight(cell(a), cell(t)) {
+	if !st.sight(cell(a), cell(t)) {
 		return fray.Errorf(fray.EILLEGAL, "%s has no line of sight to %s", st.NameOf(a.ID), st.NameOf(t.ID))
 	}
 	band, ok := rangeBand(&st.Base, w, d)

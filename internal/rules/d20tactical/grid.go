@@ -269,7 +269,7 @@ func onLine(a, c Cell, each func(Cell) bool) {
 	}
 }
 
-// sight reports whether a can see c: no wall on the line between.
+// sight reports whether a can see c: no wall square on the line between.
 func (g *Grid) sight(a, c Cell) bool {
 	clear := true
 	onLine(a, c, func(p Cell) bool {
@@ -277,6 +277,12 @@ func (g *Grid) sight(a, c Cell) bool {
 		return clear
 	})
 	return clear
+}
+
+// sight reports whether a can see c: no wall square on the line between
+// and no wall or closed door between squares across it (board.Walls).
+func (st *State) sight(a, c Cell) bool {
+	return st.Grid.sight(a, c) && st.Walls.Clear(a.X, a.Y, c.X, c.Y)
 }
 
 // obstacleCover is the obstacle between a and c that covers c best (one
@@ -338,6 +344,14 @@ func (g *Grid) cornerCut(a, b Cell) bool {
 		return false
 	}
 	return g.at(b.X, a.Y).Wall || g.at(a.X, b.Y).Wall
+}
+
+// barred reports whether one step from a to its neighbour b is barred by
+// a wall: a wall, window or closed door between them (board.Walls, judged
+// by d20's corner rule, Strict) or a diagonal squeezing past a wall
+// square's corner.
+func (st *State) barred(a, b Cell) bool {
+	return st.Grid.cornerCut(a, b) || !st.Walls.Step(a.X, a.Y, b.X, b.Y, board.Strict)
 }
 
 // Route is a path to a square: its squares after the start and its cost.
@@ -465,7 +479,7 @@ func reach(st *State, f *Fighter, budget int, paths bool) map[Cell]Route {
 		}
 		for _, d := range neighbours {
 			nc := Cell{it.n.c.X + d.X, it.n.c.Y + d.Y}
-			if !g.inside(nc.X, nc.Y) || !g.at(nc.X, nc.Y).walkable() || g.cornerCut(it.n.c, nc) {
+			if !g.inside(nc.X, nc.Y) || !g.at(nc.X, nc.Y).walkable() || st.barred(it.n.c, nc) {
 				continue
 			}
 			if o := occupants[square(nc)]; o != nil && st.opponents(o.ID, f.ID) && !o.Down() {
@@ -527,7 +541,7 @@ func straight(st *State, f *Fighter, d Cell, budget int) []Route {
 	for {
 		next := Cell{cur.X + d.X, cur.Y + d.Y}
 		t := st.Grid.at(next.X, next.Y)
-		if !st.Grid.inside(next.X, next.Y) || !t.walkable() || t.rough() || st.Grid.cornerCut(cur, next) {
+		if !st.Grid.inside(next.X, next.Y) || !t.walkable() || t.rough() || st.barred(cur, next) {
 			return out
 		}
 		if o := st.occupant(next, f.ID); o != nil && st.opponents(o.ID, f.ID) && !o.Down() {

@@ -118,7 +118,7 @@ func adjacent(st *State, f *Fighter, smooth bool) map[Cell]Route {
 	for _, d := range neighbours {
 		c := Cell{from.X + d.X, from.Y + d.Y}
 		t := st.Grid.at(c.X, c.Y)
-		if !st.Grid.inside(c.X, c.Y) || !t.walkable() || (smooth && t.rough()) || st.Grid.cornerCut(from, c) || st.occupant(c, f.ID) != nil {
+		if !st.Grid.inside(c.X, c.Y) || !t.walkable() || (smooth && t.rough()) || st.barred(from, c) || st.occupant(c, f.ID) != nil {
 			continue
 		}
 		out[c] = Route{To: c, Path: []Cell{c}, Feet: Square}
@@ -527,7 +527,7 @@ func jumpChoices(st *State, f *Fighter) map[Cell]jumpSpec {
 		over := Cell{from.X + d.X, from.Y + d.Y}
 		land := Cell{over.X + d.X, over.Y + d.Y}
 		if !st.Grid.inside(land.X, land.Y) || !st.Grid.at(land.X, land.Y).walkable() || st.occupant(land, f.ID) != nil ||
-			st.Grid.cornerCut(from, over) || st.Grid.cornerCut(over, land) {
+			st.barred(from, over) || st.barred(over, land) {
 			continue
 		}
 		t := st.Grid.at(over.X, over.Y)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/fray-vtt/fray/internal/board"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -277,6 +278,7 @@ type stepField struct {
 	width, height int
 	steps         []int
 	wall          []bool
+	walls         *board.Walls // the walls between squares
 }
 
 const far = 1 << 20
@@ -287,9 +289,10 @@ func (sf stepField) inside(c Cell) bool {
 	return c.X >= 0 && c.Y >= 0 && c.X < sf.width && c.Y < sf.height
 }
 
-// cornerCut is Grid.cornerCut on the field's copy of the walls.
+// cornerCut is State.barred on the field's copy of the walls.
 func (sf stepField) cornerCut(a, b Cell) bool {
-	return a.X != b.X && a.Y != b.Y && (sf.wall[a.Y*sf.width+b.X] || sf.wall[b.Y*sf.width+a.X])
+	return a.X != b.X && a.Y != b.Y && (sf.wall[a.Y*sf.width+b.X] || sf.wall[b.Y*sf.width+a.X]) ||
+		!sf.walls.Step(a.X, a.Y, b.X, b.Y, board.Strict)
 }
 
 // down is the neighbour of c nearest the opponents (the first in the
@@ -314,7 +317,7 @@ func (sf stepField) down(c Cell) (Cell, bool) {
 func (st *State) field(f *Fighter) stepField {
 	g := st.Grid
 	n := g.Width * g.Height
-	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n), wall: make([]bool, n)}
+	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n), wall: make([]bool, n), walls: st.Walls}
 	blocked := make([]bool, n)
 	for _, t := range g.Cells {
 		if g.inside(t.X, t.Y) {

@@ -680,7 +680,7 @@ func runReadyCheck(tx *Tx, rc readyCheck) error {
 		if st.Combatant(rc.By).Hidden && !st.Combatant(c.ID).Hidden {
 			continue // no one reacts to what they cannot see
 		}
-		if !st.Grid.sight(cell(r), cell(by)) {
+		if !st.sight(cell(r), cell(by)) {
 			continue
 		}
 		what := "moves"

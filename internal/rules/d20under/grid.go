@@ -141,7 +141,15 @@ func (s *State) at(x, y int) string {
 // adjacent reports whether two fighters stand in neighbouring squares.
 func (s *State) adjacent(a, b string) bool {
 	fa, fb := s.Fighters[a], s.Fighters[b]
-	return a != b && chebyshev(fa.X, fa.Y, fb.X, fb.Y) == 1
+	return a != b && chebyshev(fa.X, fa.Y, fb.X, fb.Y) == 1 && s.step(Cell{fa.X, fa.Y}, Cell{fb.X, fb.Y})
+}
+
+// step reports whether no wall, window or closed door between squares
+// (board.Walls) bars one step from a to its neighbour b. The seed has no
+// rule against passing a wall's corner: a diagonal is barred only when
+// neither way round it is open (board.Loose).
+func (s *State) step(a, b Cell) bool {
+	return s.Walls.Step(a.X, a.Y, b.X, b.Y, board.Loose)
 }
 
 // route is a way to a square: the squares entered, what they cost, and
@@ -268,7 +276,7 @@ func (s *State) reachable(f *Fighter, squares int) map[Cell]route {
 					continue
 				}
 				i := index(next)
-				if closed[i] {
+				if closed[i] || !s.step(c, next) {
 					continue
 				}
 				u := used + int(cost[i])
@@ -326,13 +334,17 @@ func (s *State) attackersAround(id string) []string {
 }
 
 // lineOfSight reports whether a shot from a to b on the grid is clear: no
-// wall and no one standing between (seed: Line of Sight — ranged weapons
+// wall (a wall square, or a wall or closed door between squares) and no
+// one standing between (seed: Line of Sight — ranged weapons
 // cannot shoot past other combatants).
 func (s *State) lineOfSight(a, b string) bool {
 	if s.Model != board.Grid {
 		return true
 	}
 	fa, fb := s.Fighters[a], s.Fighters[b]
+	if !s.Walls.Clear(fa.X, fa.Y, fb.X, fb.Y) {
+		return false
+	}
 	for _, c := range line(Cell{fa.X, fa.Y}, Cell{fb.X, fb.Y}) {
 		if (c.X == fa.X && c.Y == fa.Y) || (c.X == fb.X && c.Y == fb.Y) {
 			continue

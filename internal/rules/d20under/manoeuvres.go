@@ -303,7 +303,7 @@ func push(tx *Tx, by, id string) error {
 		x, y := t.X, t.Y
 		for i := 0; i < kit.OptInt(&st.Base, OptPushBackSquares); i++ {
 			nx, ny := x+dx, y+dy
-			if !st.Grid.inside(nx, ny) || st.Grid.wall(nx, ny) || st.at(nx, ny) != "" {
+			if !st.Grid.inside(nx, ny) || st.Grid.wall(nx, ny) || !st.step(Cell{x, y}, Cell{nx, ny}) || st.at(nx, ny) != "" {
 				break
 			}
 			x, y = nx, ny

@@ -230,6 +230,7 @@ func (s *State) guess(f *Fighter, field stepField) (Cell, bool) {
 type stepField struct {
 	width, height int
 	steps         []int
+	walls         *board.Walls // the walls between squares
 }
 
 const far = 1 << 20
@@ -247,6 +248,9 @@ func (sf stepField) down(c Cell) (Cell, bool) {
 	best, bestSteps := Cell{}, sf.at(c)
 	for _, d := range neighbours {
 		n := Cell{c.X + d.X, c.Y + d.Y}
+		if !sf.walls.Step(c.X, c.Y, n.X, n.Y, board.Loose) {
+			continue
+		}
 		if s := sf.at(n); s < bestSteps {
 			best, bestSteps = n, s
 		}
@@ -260,7 +264,7 @@ func (sf stepField) down(c Cell) (Cell, bool) {
 func (s *State) field(f *Fighter) stepField {
 	g := s.Grid
 	n := g.Width * g.Height
-	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n)}
+	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n), walls: s.Walls}
 	wall := make([]bool, n)
 	for _, c := range g.Cells {
 		if g.inside(c.X, c.Y) && c.Terrain == TerrainWall {
@@ -286,7 +290,7 @@ func (s *State) field(f *Fighter) stepField {
 		queue = queue[1:]
 		for _, d := range neighbours {
 			nc := Cell{c.X + d.X, c.Y + d.Y}
-			if !g.inside(nc.X, nc.Y) || wall[nc.Y*g.Width+nc.X] || sf.at(nc) != far {
+			if !g.inside(nc.X, nc.Y) || wall[nc.Y*g.Width+nc.X] || !s.step(c, nc) || sf.at(nc) != far {
 				continue
 			}
 			sf.steps[nc.Y*g.Width+nc.X] = sf.at(c) + 1

@@ -349,6 +349,13 @@ var editor = func() board.Editor {
 	for _, r := range rungs {
 		distances = append(distances, r.Name)
 	}
+	// A map's path of n metres takes ⌈n/10⌉ moves (a move is 5 squares of
+	// 2 m), which rungOf names; Close is the seed's 1–2 m. Beyond the
+	// last reach: Extreme.
+	reaches := []board.Reach{{Distance: rungs[0].Name, Metres: 2}}
+	for i := 1; i < len(rungs)-1; i++ {
+		reaches = append(reaches, board.Reach{Distance: rungs[i].Name, Metres: float64((rungs[i+1].Moves - 1) * SquaresPerMove * 2)})
+	}
 	return board.Editor{
 		Model:  board.Grid,
 		Wall:   board.Props{"terrain": TerrainWall},
@@ -366,5 +373,6 @@ var editor = func() board.Editor {
 		},
 		MaxWidth: MaxGrid, MaxHeight: MaxGrid, Scale: "2 m",
 		Distances: distances,
+		Reaches:   reaches,
 	}
 }()

@@ -185,7 +185,7 @@ func (s *State) wayAround(f *Fighter, t *Trap, c trapCtx) (around, bool) {
 			}
 			for _, d := range neighbours {
 				y := Cell{x.X + d.X, x.Y + d.Y}
-				if closed(y) {
+				if closed(y) || !s.step(x, y) {
 					continue
 				}
 				n := cost + g.cost(y.X, y.Y)
@@ -471,7 +471,7 @@ func (s *State) trapCells(f *Fighter) []Cell {
 	for dy := -1; dy <= 1; dy++ {
 		for dx := -1; dx <= 1; dx++ {
 			c := Cell{f.X + dx, f.Y + dy}
-			if !s.Grid.inside(c.X, c.Y) || s.Grid.wall(c.X, c.Y) || s.anyTrapAt(c) {
+			if !s.Grid.inside(c.X, c.Y) || s.Grid.wall(c.X, c.Y) || s.anyTrapAt(c) || c != (Cell{f.X, f.Y}) && !s.step(Cell{f.X, f.Y}, c) {
 				continue
 			}
 			if id := s.at(c.X, c.Y); id != "" && id != f.ID {

@@ -166,7 +166,7 @@ func moveChoices(st *State, v engine.Viewer, f *Fighter) []engine.Choice {
 		}
 		return out
 	}
-	for _, p := range st.neighbours(f.at()) {
+	for _, p := range st.ways(f.at()) {
 		cellChoice(p)
 	}
 	for _, c := range st.Combatants {

@@ -201,6 +201,20 @@ func (s *State) neighbours(p point) []point {
 	return out
 }
 
+// ways are the neighbours of p one move may reach: those no wall, window
+// or closed door between squares (board.Walls) separates from p. The seed
+// has no rule on a wall's corner: a diagonal is barred only when neither
+// way round it is open (board.Loose).
+func (s *State) ways(p point) []point {
+	return slices.DeleteFunc(s.neighbours(p), func(q point) bool { return !s.step(p, q) })
+}
+
+// step reports whether one move from p to its neighbour q crosses no wall
+// between squares.
+func (s *State) step(p, q point) bool {
+	return s.Walls.Step(p.X, p.Y, q.X, q.Y, board.Loose)
+}
+
 // Band is the range band between two combatants.
 func (s *State) Band(a, b *Fighter) int {
 	switch {
@@ -248,11 +262,15 @@ func line(a, b point) []point {
 }
 
 // sight reports whether the line of sight from square a to square b is
-// clear (spec c6): no square between them blocks it, and fewer than
+// clear (spec c6): no square between them blocks it, no wall or closed
+// door between squares crosses it, and fewer than
 // heavy-cover-los squares of heavy cover lie on the way, b's own included.
 func (s *State) sight(a, b point) bool {
 	if a == b {
 		return true
+	}
+	if !s.Walls.Clear(a.X, a.Y, b.X, b.Y) {
+		return false
 	}
 	heavy := 0
 	if s.cell(b.X, b.Y).Cover == 3 {

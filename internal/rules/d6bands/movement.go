@@ -180,6 +180,9 @@ func decideMove(tx *Tx, cmd engine.Command) error {
 	} else if st.distance(f.at(), to) != 1 {
 		return fray.Errorf(fray.EILLEGAL, "a move goes one band: (%d,%d) is %s away", to.X, to.Y, bandWord(st.distance(f.at(), to)))
 	}
+	if !f.Off && !st.step(f.at(), to) {
+		return fray.Errorf(fray.EILLEGAL, "a wall stands between %s and %s", f.at().Name(), to.Name())
+	}
 	mv.X, mv.Y = to.X, to.Y
 	if diff, water := impassable(st, f, to); diff > 0 {
 		return moveImpassable(tx, f, mv, diff, water)
@@ -331,7 +334,7 @@ func decideDash(tx *Tx, cmd engine.Command) error {
 	}
 	path := dashPath(st, f.at(), dest.Cell)
 	if path == nil {
-		return fray.Errorf(fray.EILLEGAL, "no way to (%d,%d) without crossing impassable terrain", dest.Cell.X, dest.Cell.Y)
+		return fray.Errorf(fray.EILLEGAL, "no way to (%d,%d) without crossing impassable terrain or a wall", dest.Cell.X, dest.Cell.Y)
 	}
 	if err := need(st, f, 2, "A dash"); err != nil {
 		return err
@@ -390,19 +393,23 @@ func decideDash(tx *Tx, cmd engine.Command) error {
 
 // dashPath is the squares a dash from a to b enters, b last: directly
 // when b is next to a, else through the neighbour of both whose terrain
-// is easiest. Impassable squares are avoided; nil when there is no way.
+// is easiest. Impassable squares and walls between squares are avoided;
+// nil when there is no way.
 func dashPath(st *State, a, b point) []point {
 	if st.cell(b.X, b.Y).Impassable > 0 {
 		return nil
 	}
 	if st.distance(a, b) == 1 {
+		if !st.step(a, b) {
+			return nil
+		}
 		return []point{b}
 	}
 	var best []point
 	bestDiff := 99
-	for _, p := range st.neighbours(a) {
+	for _, p := range st.ways(a) {
 		c := st.cell(p.X, p.Y)
-		if st.distance(p, b) != 1 || c.Impassable > 0 {
+		if st.distance(p, b) != 1 || c.Impassable > 0 || !st.step(p, b) {
 			continue
 		}
 		if d := max(c.Dash, st.cell(b.X, b.Y).Dash); d < bestDiff {

@@ -194,7 +194,7 @@ func (st *State) closeIn(f *Fighter, foes []string, shooter bool, o *engine.Offe
 			}
 		}
 	} else {
-		options = st.neighbours(f.at())
+		options = st.ways(f.at())
 	}
 	var best point
 	bestGap, bestHard, found := 0, 0, false
@@ -225,7 +225,7 @@ func (st *State) coverNear(f, t *Fighter) (point, bool) {
 	}
 	now := st.distance(f.at(), t.at())
 	best, bestCover := point{}, 0
-	for _, p := range st.neighbours(f.at()) {
+	for _, p := range st.ways(f.at()) {
 		c := st.cell(p.X, p.Y)
 		if hard, _ := impassable(st, f, p); hard > 0 || c.Blocks || st.distance(p, t.at()) > now || now <= 1 {
 			continue

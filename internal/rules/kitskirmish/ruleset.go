@@ -1,12 +1,12 @@
-// Package kittest is the smallest whole ruleset the kit makes, "kit-skirmish":
-// fighters in one field take turns striking at an opponent with a d6 —
-// 4 or more hits — and the one struck may try to parry (5 or more) before
-// it loses a hit point; at 0 it is out, and the fight ends when one side
-// is left. It is built with package kit alone, as the proof that a new
-// ruleset is one package and one registration line (docs/architecture.md,
-// "Adding a ruleset"). Fray does not ship it: tests register it with
-// rules.Register.
-package kittest
+// Package kitskirmish is the "kit-skirmish" ruleset, the smallest whole
+// one the kit makes: fighters in one field take turns striking once at an
+// opponent with a d6 — 4 or more hits — and the one struck may try to
+// parry (5 or more) before it loses a hit point; at 0 it is out, and the
+// fight ends when one side is left. It is built with package kit alone and
+// registered with one line in rules.Registry, the proof that a new ruleset
+// is one package and one registration line (docs/architecture.md, "Adding
+// a ruleset"); its guide is docs/rules/kit-skirmish.md.
+package kitskirmish
 
 import (
 	"fmt"
@@ -28,6 +28,8 @@ const (
 	CmdEndTurn = "end-turn"
 	CmdHeal    = "heal"
 
+	KindHit       = "hit"
+	KindMissed    = "missed"
 	KindStruck    = "struck"
 	KindParried   = "parried"
 	KindHealed    = "healed"
@@ -39,8 +41,10 @@ const (
 	OptHP = "hp"
 )
 
-// Example is an encounter of the ruleset: two heroes against two
-// goblins, one of them hidden.
+// Example is the smallest encounter of the ruleset, which the engine's and
+// the server's tests play for its fixed ids: two heroes against two
+// goblins, one of them hidden. The shipped examples are under
+// examples/encounters.
 var Example = []byte(`{"name":"A skirmish in the field","ruleset":"kit-skirmish",
  "sides":[{"id":"heroes","name":"Heroes"},{"id":"goblins","name":"Goblins"}],
  "combatants":[
@@ -56,10 +60,12 @@ type State struct {
 	Fighters map[string]*Fighter `json:"fighters"`
 }
 
-// Fighter is one combatant.
+// Fighter is one combatant. Struck is whether it has struck this turn:
+// a fighter strikes once a turn, and its next turn clears it.
 type Fighter struct {
-	ID string `json:"id"`
-	HP int    `json:"hp"`
+	ID     string `json:"id"`
+	HP     int    `json:"hp"`
+	Struck bool   `json:"struck,omitempty"`
 }
 
 // Fighter implements kit.State.
@@ -67,6 +73,12 @@ func (s *State) Fighter(id string) *Fighter { return s.Fighters[id] }
 
 // Tx is a command being decided under kit-skirmish.
 type Tx = kit.Tx[*State, *Fighter]
+
+// Swing is the data of a hit or missed event: who struck (at whom is in
+// the event's text and the parry that follows).
+type Swing struct {
+	Attacker string `json:"attacker"`
+}
 
 // Struck is the data of a struck event: Target lost a hit point to
 // Attacker (HP is what it has left).
@@ -88,11 +100,22 @@ type parry struct {
 	Target   string `json:"target"`
 }
 
+// Ruleset is the kit-skirmish ruleset: the kit's, with a description for
+// the GM choosing an encounter.
+type Ruleset struct {
+	*kit.Ruleset[*State, *Fighter]
+}
+
 // New returns the ruleset.
 func New() engine.Ruleset { return ruleset }
 
-var ruleset = kit.New(kit.Rules[*State, *Fighter]{
-	ID: ID, Title: "Kit skirmish (a test ruleset)",
+// Description implements engine.Describer.
+func (Ruleset) Description() string {
+	return "The smallest fight: one field, a d6 to strike (4 or more), a d6 to parry (5 or more), a few hit points each."
+}
+
+var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
+	ID: ID, Title: "Kit skirmish",
 	Options: []engine.OptionSpec{kit.IntOption(OptHP, "Hit points", "Hit points every fighter starts with.", 2, 1, 10)},
 	New:     newEncounter, Start: newRound,
 	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
@@ -109,10 +132,27 @@ var ruleset = kit.New(kit.Rules[*State, *Fighter]{
 			return f != nil && f.HP <= 1
 		})}}},
 	Events: []kit.EventSpec[*State]{
+		kit.OnEvent(KindHit, (*State).swung),
+		kit.OnEvent(KindMissed, (*State).swung),
+		kit.OnEvent(engine.KindTurnStarted, func(st *State, d engine.TurnStarted) error {
+			if f := st.Fighter(d.Combatant); f != nil {
+				f.Struck = false
+			}
+			return nil
+		}),
 		kit.OnEvent(KindStruck, func(st *State, d Struck) error { return st.setHP(d.Target, d.HP) }),
 		kit.OnEvent(KindHealed, func(st *State, d Healed) error { return st.setHP(d.Fighter, d.HP) }),
 	},
-})
+})}
+
+// swung marks the attacker as having struck this turn.
+func (s *State) swung(d Swing) error {
+	f, err := kit.Found(s.Fighter(d.Attacker), d.Attacker)
+	if err == nil {
+		f.Struck = true
+	}
+	return err
+}
 
 func (s *State) setHP(id string, hp int) error {
 	f, err := kit.Found(s.Fighter(id), id)
@@ -157,8 +197,8 @@ func advance(tx *Tx) error {
 	return tx.StartTurn(i, tx.Base().NameOf(tx.Base().Order[i])+"'s turn.")
 }
 
-// decideStrike rolls a d6 at an opponent: 4 or more hits, and the one hit
-// is asked whether to parry.
+// decideStrike rolls a d6 at an opponent, once a turn: 4 or more hits,
+// and the one hit is asked whether to parry.
 func decideStrike(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Target string `json:"target"`
@@ -172,11 +212,14 @@ func decideStrike(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	b := tx.Base()
+	if f.Struck {
+		return fray.Errorf(fray.EILLEGAL, "%s has struck this turn: end the turn", b.NameOf(f.ID))
+	}
 	r := d6(tx, "Strike", f.ID, 4, "hit", "miss")
 	if r.Outcome == dice.Bad {
-		return tx.Emits("missed", f.ID, fmt.Sprintf("%s strikes at %s and misses.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), nil, r)
+		return tx.Emits(KindMissed, f.ID, fmt.Sprintf("%s strikes at %s and misses.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), Swing{f.ID}, r)
 	}
-	if err := tx.Emits("hit", f.ID, fmt.Sprintf("%s strikes %s.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), nil, r); err != nil {
+	if err := tx.Emits(KindHit, f.ID, fmt.Sprintf("%s strikes %s.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), Swing{f.ID}, r); err != nil {
 		return err
 	}
 	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecParry, Prompt: b.PublicNameOf(t.ID) + " is struck: parry?", Default: "take",
@@ -218,7 +261,8 @@ func answerParry(tx *Tx, p parry, a engine.Answered) error {
 	return nil
 }
 
-// decideHeal is the GM giving a fighter a hit point back.
+// decideHeal is the GM giving a wounded fighter a hit point back, never
+// above the hit points it started with.
 func decideHeal(tx *Tx, cmd engine.Command) error {
 	var args struct {
 		Combatant string `json:"combatant"`
@@ -230,7 +274,11 @@ func decideHeal(tx *Tx, cmd engine.Command) error {
 	if err != nil {
 		return err
 	}
-	ev := engine.NewEvent(KindHealed, "", fmt.Sprintf("The GM heals %s.", tx.Base().PublicNameOf(f.ID)), Healed{Fighter: f.ID, HP: f.HP + 1})
+	b := tx.Base()
+	if f.HP >= kit.OptInt(b, OptHP) {
+		return fray.Errorf(fray.EILLEGAL, "%s is not wounded", b.PublicNameOf(f.ID))
+	}
+	ev := engine.NewEvent(KindHealed, "", fmt.Sprintf("The GM heals %s.", b.PublicNameOf(f.ID)), Healed{Fighter: f.ID, HP: f.HP + 1})
 	return tx.Emit(ev.With(f.ID))
 }
 
@@ -254,8 +302,9 @@ func project(st *State, v engine.Viewer) *board.Board {
 	return b
 }
 
-// actions are the fighter's strike and end of turn on its turn, and the
-// GM's heal.
+// actions are the fighter's strike (until it struck) and end of turn on
+// its turn, and the
+// GM's heal of a wounded fighter.
 func actions(st *State, v engine.Viewer) []engine.Action {
 	var out []engine.Action
 	if cur := st.Current(); cur != "" && v.CanCommand(cur) && !st.Waiting() {
@@ -265,21 +314,23 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 				targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
 			}
 		}
-		if len(targets) > 0 {
+		if len(targets) > 0 && !st.Fighters[cur].Struck {
 			out = append(out, engine.Action{Kind: CmdStrike, Actor: cur, Label: "Strike", Main: true,
 				Fields: []engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true}}})
 		}
 		out = append(out, engine.Action{Kind: CmdEndTurn, Actor: cur, Label: "End turn", Main: true})
 	}
 	if v.GM {
-		var all []engine.Choice
+		var wounded []engine.Choice
 		for _, c := range st.Combatants {
-			if !c.Out {
-				all = append(all, engine.Choice{Value: c.ID, Label: c.Name + " (" + strconv.Itoa(st.Fighters[c.ID].HP) + " hp)"})
+			if hp := st.Fighters[c.ID].HP; !c.Out && hp < kit.OptInt(&st.Base, OptHP) {
+				wounded = append(wounded, engine.Choice{Value: c.ID, Label: c.Name + " (" + strconv.Itoa(hp) + " hp)"})
 			}
 		}
-		out = append(out, engine.Action{Kind: CmdHeal, Label: "Heal", Fields: []engine.Field{
-			{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: all, Target: true}}})
+		if len(wounded) > 0 {
+			out = append(out, engine.Action{Kind: CmdHeal, Label: "Heal", Fields: []engine.Field{
+				{Name: "combatant", Label: "Combatant", Type: engine.FieldSelect, Options: wounded, Target: true}}})
+		}
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package kittest
+package kitskirmish
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package kittest
+package kitskirmish
 
 import (
 	"strings"
@@ -64,6 +64,72 @@ func TestStrikeAndParry(t *testing.T) {
 	if st.Fighters["bo"].HP != 2 {
 		t.Fatalf("bo parried, yet has %d hit points", st.Fighters["bo"].HP)
 	}
+}
+
+// TestOneStrikeATurn: after a strike, hit or miss, a fighter is offered
+// only the end of its turn and a second strike is refused by name; its
+// next turn it strikes again.
+func TestOneStrikeATurn(t *testing.T) {
+	ana, gm := engine.PlayerViewer("ana"), engine.GMViewer()
+	strike := engine.NewCommand(CmdStrike, "ana", map[string]any{"target": "gob"})
+	for _, die := range []int{1, 6} {
+		_, st := scenario.Do(t, example(t), ana, strike, die)
+		if st.Waiting() {
+			_, st = scenario.Answer(t, st, gm, st.Pending[0], "take", nil)
+		}
+		var kinds []string
+		for _, a := range New().Actions(st, ana) {
+			kinds = append(kinds, a.Kind)
+		}
+		if len(kinds) != 1 || kinds[0] != CmdEndTurn {
+			t.Errorf("after a strike rolling %d, Ana is offered %v", die, kinds)
+		}
+		if msg := scenario.Fail(t, st, ana, strike, fray.EILLEGAL); !strings.Contains(msg, "Ana has struck this turn") {
+			t.Errorf("a second strike: %q", msg)
+		}
+		for _, id := range []string{"ana", "bo", "gob", "sneak"} {
+			_, st = scenario.Do(t, st, gm, engine.NewCommand(CmdEndTurn, id, nil))
+		}
+		if st.Round != 2 || st.Current() != "ana" || st.Fighters["ana"].Struck {
+			t.Fatalf("round %d, %s acts, Ana has struck: %v", st.Round, st.Current(), st.Fighters["ana"].Struck)
+		}
+		scenario.Do(t, st, ana, strike, die)
+	}
+}
+
+// TestHealAsFarAsTheStart: the GM heals a wounded fighter a hit point, is
+// offered only the wounded, and is refused one at full hit points by
+// name, with nothing changed.
+func TestHealAsFarAsTheStart(t *testing.T) {
+	st := example(t)
+	gm := engine.GMViewer()
+	heal := func(id string) engine.Command { return engine.NewCommand(CmdHeal, "", map[string]any{"combatant": id}) }
+	offered := func(st *State) []string {
+		var ids []string
+		for _, a := range New().Actions(st, gm) {
+			if a.Kind == CmdHeal {
+				for _, c := range a.Fields[0].Options {
+					ids = append(ids, c.Value)
+				}
+			}
+		}
+		return ids
+	}
+	if got := offered(st); len(got) != 0 {
+		t.Fatalf("no one is wounded, yet Heal offers %v", got)
+	}
+	if msg := scenario.Fail(t, st, gm, heal("ana"), fray.EILLEGAL); !strings.Contains(msg, "Ana is not wounded") {
+		t.Errorf("healing the unhurt: %q", msg)
+	}
+	st.Fighters["ana"].HP = 1
+	if got := offered(st); len(got) != 1 || got[0] != "ana" {
+		t.Fatalf("Ana is wounded; Heal offers %v", got)
+	}
+	_, st = scenario.Do(t, st, gm, heal("ana"))
+	if hp := st.Fighters["ana"].HP; hp != 2 {
+		t.Fatalf("healed to %d hit points, want 2", hp)
+	}
+	scenario.Fail(t, st, gm, heal("ana"), fray.EILLEGAL)
 }
 
 // TestOneSetOfMessages: the kit resolves actors, targets and the
