@@ -430,6 +430,8 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser := newBrowser(t)
+	// One GM and one player for every ruleset: sign-ups are rate-limited.
+	gm, player := srv.signup("keys-gm"), srv.signup("keys-player")
 	done := map[string]bool{}
 	for i, ex := range exs {
 		if done[ex.Ruleset] {
@@ -449,7 +451,7 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 					pc = c.ID
 				}
 			}
-			f := newWordsFight(t, &s, fmt.Sprint("keys", i), ex.Data, pc, uint64(i))
+			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(i))
 			f.say(f.gm, "start encounter")
 			if !f.gmPlays(300) {
 				t.Fatal("the table never waited on the player")
