@@ -9,7 +9,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/patience"
 )
 
 // TestBrowserDeferredForms drives the GM's page of sw-zones-dusty-gulch
@@ -39,34 +38,20 @@ func TestBrowserDeferredForms(t *testing.T) {
 	})
 
 	bctx := newTab(t, browser(t), 1280, 900)
-	bctx, cancel := patience.Context(bctx)
-	defer cancel()
-	run := func(actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(bctx, actions...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	eval := func(js string, out any) {
-		t.Helper()
-		run(chromedp.Evaluate(js, out))
-	}
-	waitFor := func(js string) { t.Helper(); run(poll(js)) }
-
-	run(chromedp.Navigate(srv.URL + "/page"))
+	within(t, bctx, chromedp.Navigate(srv.URL+"/page"))
 	conn := recv(t, srv.conns)
-	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	within(t, bctx, poll(`document.getElementById('conn').textContent === 'live'`))
 	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": u.events, "html": u.html, "parts": sent})
-	waitFor(`!!document.getElementById('` + nextGroup + `')`)
+	within(t, bctx, poll(`!!document.getElementById('`+nextGroup+`')`))
 
 	// The next combatant's actions that take a target came without their
 	// forms; the first of them is the one the user opens.
 	var details string
-	eval(`(() => {
+	within(t, bctx, chromedp.Evaluate(`(() => {
   const all = [...document.querySelectorAll('#`+nextGroup+` details.act')];
   const d = all.find((d) => { const t = d.querySelector(':scope > template'); return t && t.content.querySelector('select[data-target]'); });
   return d && !d.querySelector('form') ? d.id : '';
-})()`, &details)
+})()`, &details))
 	if details == "" {
 		t.Fatalf("no action of %s that takes a target arrived unbuilt", nextGroup)
 	}
@@ -75,39 +60,39 @@ func TestBrowserDeferredForms(t *testing.T) {
 	// The keyboard: "1" runs the acting combatant's first action, which
 	// opens (built) when it takes input.
 	var firstAct string
-	eval(`(() => {
+	within(t, bctx, chromedp.Evaluate(`(() => {
   const a = document.querySelector('#`+nextGroup+` > .bar > details.act, #`+nextGroup+` > .bar > form.action');
   return a && a.matches('details.act') && a.querySelector(':scope > template') ? a.id : '';
-})()`, &firstAct)
+})()`, &firstAct))
 	if firstAct == "" {
 		t.Fatalf("%s's first action is not an unbuilt form", nextGroup)
 	}
-	run(chromedp.Evaluate(`document.activeElement.blur()`, nil), chromedp.KeyEvent("1"))
-	waitFor(`document.getElementById('` + firstAct + `').open && document.activeElement.id === '` + strings.TrimSuffix(firstAct, "-d") + `-go'`)
-	run(chromedp.KeyEvent("\x1b")) // Escape closes it
-	waitFor(`!document.getElementById('` + firstAct + `').open`)
+	within(t, bctx, chromedp.Evaluate(`document.activeElement.blur()`, nil), chromedp.KeyEvent("1"))
+	within(t, bctx, poll(`document.getElementById('`+firstAct+`').open && document.activeElement.id === '`+strings.TrimSuffix(firstAct, "-d")+`-go'`))
+	within(t, bctx, chromedp.KeyEvent("\x1b")) // Escape closes it
+	within(t, bctx, poll(`!document.getElementById('`+firstAct+`').open`))
 
 	// A token clicked on the board that this action offers opens an
 	// action that takes it, with the token chosen (the forms built for it).
 	var token string
-	eval(`(() => {
+	within(t, bctx, chromedp.Evaluate(`(() => {
   const t = document.querySelector('#`+details+` > template');
   const o = t && t.content.querySelector('select[data-target] option');
   return o ? o.value : '';
-})()`, &token)
+})()`, &token))
 	if token == "" {
 		t.Fatalf("%s offers no target", details)
 	}
-	run(chromedp.Click(`.tok-btn[data-token="`+token+`"]`, chromedp.ByQuery))
-	waitFor(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some((s) => s.value === '` + token + `')`)
-	run(chromedp.Click(`#target-clear`, chromedp.ByID), chromedp.Evaluate(`for (const d of document.querySelectorAll('#actions details[open]')) d.open = false`, nil))
+	within(t, bctx, chromedp.Click(`.tok-btn[data-token="`+token+`"]`, chromedp.ByQuery))
+	within(t, bctx, poll(`[...document.querySelectorAll('#actions details.act[open] select[data-target]')].some((s) => s.value === '`+token+`')`))
+	within(t, bctx, chromedp.Click(`#target-clear`, chromedp.ByID), chromedp.Evaluate(`for (const d of document.querySelectorAll('#actions details[open]')) d.open = false`, nil))
 
-	run(chromedp.Click(`#`+details+` > summary`, chromedp.ByQuery))
-	waitFor(`document.getElementById('` + details + `').open && !!document.getElementById('` + form + `-go')`)
+	within(t, bctx, chromedp.Click(`#`+details+` > summary`, chromedp.ByQuery))
+	within(t, bctx, poll(`document.getElementById('`+details+`').open && !!document.getElementById('`+form+`-go')`))
 
 	// Half-fill it: every select to its last option, every number one up.
 	var filled map[string][]string // by control id: its name and value
-	eval(`(() => {
+	within(t, bctx, chromedp.Evaluate(`(() => {
   const out = {};
   for (const el of document.getElementById('`+form+`').elements) {
     if (el.tagName === 'SELECT') el.value = el.options[el.options.length - 1].value;
@@ -116,7 +101,7 @@ func TestBrowserDeferredForms(t *testing.T) {
     out[el.id] = [el.name, el.value];
   }
   return out;
-})()`, &filled)
+})()`, &filled))
 	if len(filled) == 0 {
 		t.Fatalf("%s has no select or number to fill", form)
 	}
@@ -128,22 +113,22 @@ func TestBrowserDeferredForms(t *testing.T) {
 		t.Fatalf("%s has no help to change", form)
 	}
 	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
-	waitFor(`(document.getElementById('` + form + `-help') || {}).textContent?.startsWith('Updated.')`)
+	within(t, bctx, poll(`(document.getElementById('`+form+`-help') || {}).textContent?.startsWith('Updated.')`))
 	var open bool
-	eval(`document.getElementById('`+details+`').open`, &open)
+	within(t, bctx, chromedp.Evaluate(`document.getElementById('`+details+`').open`, &open))
 	if !open {
 		t.Errorf("%s closed by the update", details)
 	}
 	for id, f := range filled {
 		var got string
-		eval(`(document.getElementById('`+id+`') || {}).value || ''`, &got)
+		within(t, bctx, chromedp.Evaluate(`(document.getElementById('`+id+`') || {}).value || ''`, &got))
 		if want := f[1]; got != want {
 			t.Errorf("after the update #%s = %q, want the user's %q", id, got, want)
 		}
 	}
 
 	// Submitted, the command carries the user's values.
-	run(chromedp.Click(`#`+form+`-go`, chromedp.ByQuery))
+	within(t, bctx, chromedp.Click(`#`+form+`-go`, chromedp.ByQuery))
 	msg := recv(t, srv.frames)
 	cmd, _ := msg["command"].(map[string]any)
 	if msg["type"] != "command" || cmd["actor"] != turned.Current {
@@ -155,7 +140,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		}
 	}
 	var pending string
-	eval(`document.getElementById('`+form+`').dataset.pending || ''`, &pending)
+	within(t, bctx, chromedp.Evaluate(`document.getElementById('`+form+`').dataset.pending || ''`, &pending))
 	if pending != msg["id"] {
 		t.Errorf("form pending %q, want the command's id %v", pending, msg["id"])
 	}

@@ -336,9 +336,7 @@ func TestAccount(t *testing.T) {
 	if strings.Count(s, "fray_pat_SECRET123") != 1 {
 		t.Error("new token shown more than once")
 	}
-	if !strings.Contains(text(code.Parent.Parent), "Copy it now") {
-		t.Error("no note to copy the token now")
-	}
+	contains(t, "the new token's note", text(code.Parent.Parent), "Copy it now")
 	if b := byID(doc, "new-token-copy"); b == nil || mustAttr(b, "type") != "button" || mustAttr(b, "data-copy") != "new-token" {
 		t.Error("copy button")
 	}
@@ -355,9 +353,7 @@ func TestAccount(t *testing.T) {
 func TestIndexPages(t *testing.T) {
 	s, doc := page(t, "", Index(IndexProps{}))
 	checkPage(t, s, doc)
-	if !strings.Contains(text(doc), "virtual tabletop") {
-		t.Error("landing does not say what Fray is")
-	}
+	contains(t, "the landing page", text(doc), "virtual tabletop")
 	main := byID(doc, "main")
 	var hrefs []string
 	for _, a := range findAll(main, func(n *html.Node) bool { return n.Data == "a" && hasClass(n, "btn") }) {
@@ -553,9 +549,7 @@ func TestCampaignGM(t *testing.T) {
 	if strings.Count(s, "tok123") != 1 {
 		t.Error("invite URL shown more than once")
 	}
-	if !strings.Contains(text(code.Parent.Parent), "Copy it now") {
-		t.Error("no copy hint")
-	}
+	contains(t, "the new invite's note", text(code.Parent.Parent), "Copy it now")
 	create := postForm(t, doc, "/campaigns/c1/invites")
 	if b := submit(t, create); mustAttr(b, "id") != "create-invite" {
 		t.Error("#create-invite")

@@ -104,7 +104,36 @@ type DraftBoard struct {
 	Rooms       []engine.Choice
 	Placed      []PlacedRow
 	PlaceRanges []PlaceRangeRow
+	// PlaceMap names the rooms on the map's picture (nil: their places
+	// on it are unknown).
+	PlaceMap *PlaceMap
+	// PlacesChanged is set when a starting distance or engagement was
+	// changed by hand from what the rooms give.
+	PlacesChanged bool
 }
+
+// PlaceMap is a map W × H squares with its rooms' names at their middles.
+type PlaceMap struct {
+	W, H  int
+	Marks []PlaceMark
+}
+
+// PlaceMark is a room's name at (X, Y), in squares of the map.
+type PlaceMark struct {
+	Name string
+	X, Y float64
+}
+
+// viewBox is the map's frame in squares, for its SVG.
+func (m *PlaceMap) viewBox() string { return "0 0 " + strconv.Itoa(m.W) + " " + strconv.Itoa(m.H) }
+
+// fontSize is the rooms' names' size in squares: a twenty-fifth of the
+// map's longer side, never under half a square.
+func (m *PlaceMap) fontSize() string {
+	return strconv.FormatFloat(max(0.5, float64(max(m.W, m.H))/25), 'f', 2, 64)
+}
+
+func num(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // PlacedRow is a side or combatant and the room it starts in ("" none).
 type PlacedRow struct {
@@ -138,6 +167,14 @@ func placedWho(model string) string {
 		return "each side"
 	}
 	return "each combatant"
+}
+
+// placesWhat names what the rooms give a battlefield.
+func placesWhat(model string) string {
+	if model == board.Ladder {
+		return "distances"
+	}
+	return "engagements"
 }
 
 // metres writes a walk's length ("12.2 m").

@@ -20,11 +20,10 @@ import (
 	"github.com/chromedp/cdproto/tracing"
 	"github.com/chromedp/chromedp"
 
-	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/dice"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/htmlscan"
-	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/tabletest"
 )
 
 // measureUpdates wraps the page's WebSocket before app.js runs: every
@@ -356,32 +355,10 @@ func messageCPU(t *testing.T, events []json.RawMessage) []float64 {
 // startedExample returns an example encounter, started.
 func startedExample(t *testing.T, name string) (engine.Ruleset, engine.State) {
 	t.Helper()
-	exs, err := examples.All()
+	tb := tabletest.Example(t, name)
+	_, st, err := engine.DecideOwned(tb.RS, tb.St, engine.GMViewer(), "start", engine.NewCommand(engine.KindStart, "", nil), dice.NewRoller(dice.NewSeeded(1)), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, ex := range exs {
-		if ex.Name != name {
-			continue
-		}
-		setup, err := engine.DecodeSetup(ex.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rs, err := rules.Registry().Get(setup.Ruleset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := engine.NewEncounter(rs, "e", setup)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, st, err = engine.DecideOwned(rs, st, engine.GMViewer(), "start", engine.NewCommand(engine.KindStart, "", nil), dice.NewRoller(dice.NewSeeded(1)), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rs, st
-	}
-	t.Fatalf("no example %s", name)
-	return nil, nil
+	return tb.RS, st
 }

@@ -350,9 +350,7 @@ func TestBattlefield(t *testing.T) {
 	if !strings.Contains(text(thug), "Bandits") || !strings.Contains(text(thug), "Shaken : Can only move.") || !hasClass(thug, "side-1") {
 		t.Errorf("thug %q lacks side name, condition text or colour", text(thug))
 	}
-	if !strings.Contains(text(byID(doc, "tok-lookout")), "out") {
-		t.Error("an out combatant is not said to be out")
-	}
+	contains(t, "the Lookout (out)", text(byID(doc, "tok-lookout")), "out")
 }
 
 // Every position model is drawn by its own drawer, and a board the page
@@ -419,9 +417,7 @@ func TestOrder(t *testing.T) {
 			t.Errorf("%q is marked current too", text(it))
 		}
 	}
-	if !strings.Contains(text(items[1]), "Red Joker") || !strings.Contains(text(items[1]), "Wounds 2/3") {
-		t.Errorf("boss card or health missing: %q", text(items[1]))
-	}
+	contains(t, "Red Mara's turn (card and health)", text(items[1]), "Red Joker", "Wounds 2/3")
 	out := items[4]
 	if len(findAll(out, tag("s"))) != 1 || !strings.Contains(text(out), "(out)") {
 		t.Errorf("out combatant not struck through with text: %q", text(out))
@@ -452,9 +448,7 @@ func TestPendingDecision(t *testing.T) {
 	if !slices.Equal(choices, []string{"soak=Soak", "take=Take the wound"}) {
 		t.Errorf("choices %v", choices)
 	}
-	if !strings.Contains(text(form), "Spend a Benny to soak?") {
-		t.Error("prompt missing")
-	}
+	contains(t, "the decision's prompt", text(form), "Spend a Benny to soak?")
 
 	// A viewer waiting on someone else is told whom.
 	v := testView()
@@ -694,9 +688,7 @@ func TestGMSeesWhoADecisionIsFor(t *testing.T) {
 	v := testView()
 	v.Viewer = engine.GMViewer()
 	s := text(parseHTML(t, renderString(t, PendingSection(v, ""))))
-	if !strings.Contains(s, "Asked of Ana Vega") {
-		t.Errorf("GM pending section %q does not say whom the decision is for", s)
-	}
+	contains(t, "the GM's pending section", s, "Asked of Ana Vega")
 	v.Pending[0].For = engine.GM
 	doc := parseHTML(t, renderString(t, PendingSection(v, "")))
 	for _, in := range findAll(doc, tag("input")) {
@@ -796,9 +788,7 @@ func TestFragments(t *testing.T) {
 			t.Errorf("fragment %q is not the outer HTML of #%s: %.80s", key, key, frags[key])
 		}
 	}
-	if !strings.Contains(frags["actions"], `action="/encounters/enc-1/commands?as=ana"`) {
-		t.Error("actions fragment ignores WithActURL")
-	}
+	contains(t, "the actions fragment (WithActURL)", frags["actions"], `action="/encounters/enc-1/commands?as=ana"`)
 	if !strings.Contains(frags["battlefield"], "Market Square") || !strings.Contains(frags["order"], "Red Joker") || !strings.Contains(frags["chat"], "Careful!") {
 		t.Error("fragments lack content")
 	}
@@ -825,9 +815,7 @@ func TestFragments(t *testing.T) {
 	if frags["log"] != "" {
 		t.Errorf("empty incremental log = %q", frags["log"])
 	}
-	if !strings.Contains(frags["actions"], `action="/encounters/enc-1/commands"`) {
-		t.Error("default act URL not used")
-	}
+	contains(t, "the actions fragment (default act URL)", frags["actions"], `action="/encounters/enc-1/commands"`)
 	frags, err = Fragments(context.Background(), v, nil, true)
 	if err != nil {
 		t.Fatal(err)
@@ -841,9 +829,7 @@ func TestFragments(t *testing.T) {
 	// travel inert in a <template> the page builds when one is opened.
 	page, _ := encounterPage(t)
 	frags, _ = Fragments(ctx, v, testLog(), true)
-	if !strings.Contains(frags["actions"], "<template>") {
-		t.Error("a live update's actions send no form in a <template>")
-	}
+	contains(t, "a live update's actions (a form in a template)", frags["actions"], "<template>")
 	built := strings.NewReplacer("<template>", "", "</template>", "")
 	for _, key := range SectionKeys {
 		if !strings.Contains(page, built.Replace(frags[key])) {

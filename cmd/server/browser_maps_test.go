@@ -131,8 +131,10 @@ func TestBrowserMapImport(t *testing.T) {
 // Room 1 and the cult in the room farthest from it (Room 3: 8 squares,
 // 12.2 m, Medium); the GM puts the cult in Room 2 instead (5 squares,
 // 7.6 m: Short, within one 10 m move), the table and the starting
-// distance follow, and the encounter is created with it. Looked at on a
-// desktop and on a phone.
+// distance follow (a distance set by hand is told apart until the cult is
+// put in its room again), and the encounter is created with it. The rooms are
+// named on the map's picture where they lie. Looked at on a desktop and
+// on a phone.
 func TestBrowserMapPlaces(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
 	gmUser := srv.signup("cartographer")
@@ -182,13 +184,33 @@ func TestBrowserMapPlaces(t *testing.T) {
 			// The cult one door nearer.
 			steps(t, gm, setValue("room-1", "room-2"), chromedp.Click(`#room-1-save`, chromedp.ByQuery),
 				rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"))
+			// A distance set by hand is told apart from the map's, until
+			// the cult is put in its room again.
+			idle := `!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`
+			steps(t, gm, setValue("dist-0", "Long"), chromedp.Click(`#dist-0-save`, chromedp.ByQuery),
+				waitJS(`!!document.getElementById('places-changed') && document.getElementById('dist-0').value === 'Long' && `+idle),
+				setValue("room-1", "room-2"), chromedp.Click(`#room-1-save`, chromedp.ByQuery),
+				waitJS(`!document.getElementById('places-changed') && document.getElementById('dist-0').value === 'Short' && `+idle))
 		}
 		var rung string
 		steps(t, gm, rows("Short", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 2 / 7.6 m / Short"),
 			chromedp.Evaluate(`document.getElementById('dist-0').value`, &rung),
-			chromedp.Evaluate(`document.getElementById('place-list').scrollIntoView()`, nil))
+			chromedp.Evaluate(`document.getElementById('place-map').scrollIntoView()`, nil))
 		if rung != "Short" {
 			t.Errorf("%s: the starting distance reads %q, want Short", size.name, rung)
+		}
+		// The rooms named on the map's picture where they are: Room 1
+		// the west half, Rooms 2 and 3 the east (fractions of the map).
+		var marks map[string][]float64
+		steps(t, gm, waitJS(`(() => { const i = document.querySelector('#place-map image'); return !!i && i.getBBox().width > 0; })()`),
+			chromedp.Evaluate(`(() => { const m = document.querySelector('#place-map').getBoundingClientRect(); const out = {};
+				for (const t of document.querySelectorAll('#place-map text')) { const r = t.getBoundingClientRect();
+					out[t.textContent] = [(r.left + r.width / 2 - m.left) / m.width, (r.top + r.height / 2 - m.top) / m.height]; }
+				return out; })()`, &marks))
+		for name, want := range map[string][2]float64{"Room 1": {0.25, 0.5}, "Room 2": {0.75, 0.25}, "Room 3": {0.75, 0.75}} {
+			if g, ok := marks[name]; !ok || g[0] < want[0]-0.1 || g[0] > want[0]+0.1 || g[1] < want[1]-0.1 || g[1] > want[1]+0.1 {
+				t.Errorf("%s: %s is named at %v of the map, want about %v (all %v)", size.name, name, g, want, marks)
+			}
 		}
 		keepScreenshot(gm, "mapplaces-editor-"+size.name)
 	}

@@ -23,6 +23,7 @@ const (
 	MaxIDLen     = 64   // bytes of a zone, melee or group id
 	MaxNameLen   = 80   // characters of a zone's name
 	MaxTextLen   = 1000 // characters of a zone's description
+	MaxMapSide   = 1000 // squares of a battlemap's side, for its places
 )
 
 // CheckText reports whether s is a text of at most max characters: valid
@@ -165,9 +166,15 @@ func checkPlaces(pl *Places) error {
 	if len(pl.Rooms) > MaxZones || len(pl.Paths) > MaxZones*(MaxZones-1)/2 || len(pl.At) > MaxPairs {
 		return fmt.Errorf("battlefield: at most %d places, a path between each two and %d starts in them", MaxZones, MaxPairs)
 	}
+	if pl.Width < 0 || pl.Height < 0 || pl.Width > MaxMapSide || pl.Height > MaxMapSide {
+		return fmt.Errorf("battlefield: the places' map is 0 to %d squares a side", MaxMapSide)
+	}
 	for _, r := range pl.Rooms {
 		if r.ID == "" || len(r.ID) > MaxIDLen || !CheckText(r.ID, MaxIDLen) || !CheckText(r.Name, MaxNameLen) || !CheckText(r.Description, MaxTextLen) {
 			return fmt.Errorf("battlefield: a place has an id of 1–%d bytes, a name of at most %d characters and a description of %d", MaxIDLen, MaxNameLen, MaxTextLen)
+		}
+		if !(r.CX >= 0 && r.CY >= 0 && r.CX <= MaxMapSide && r.CY <= MaxMapSide) {
+			return fmt.Errorf("battlefield: place %q: its middle is 0 to %d squares from the map's corner", r.ID, MaxMapSide)
 		}
 	}
 	for _, p := range pl.Paths {

@@ -52,6 +52,10 @@ type Places struct {
 	// At is the room each side (ladder) or each combatant (pairs) starts
 	// in, by id.
 	At map[string]string `json:"at,omitempty"`
+	// Width and Height are the map's size in squares, the frame of the
+	// rooms' centres (0: unknown).
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
 }
 
 // Place is one room of a map.
@@ -59,6 +63,10 @@ type Place struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	// CX and CY are the middle of its floor, in squares of the map: where
+	// the editor names it on the map's picture.
+	CX float64 `json:"cx,omitempty"`
+	CY float64 `json:"cy,omitempty"`
 }
 
 // Path is the shortest walk between rooms A and B, in metres.

@@ -2,6 +2,7 @@ package prep
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -40,9 +41,10 @@ func applyPlaces(e board.Editor, s *engine.Setup, old board.Battlefield, m *uvtt
 	if len(plan.Zones) == 0 {
 		return MapReport{}, fray.Errorf(fray.EINVALID, "the map has no rooms to start in")
 	}
-	pl := &board.Places{Rooms: make([]board.Place, len(plan.Zones)), Paths: []board.Path{}, At: map[string]string{}}
+	pl := &board.Places{Rooms: make([]board.Place, len(plan.Zones)), Paths: []board.Path{}, At: map[string]string{},
+		Width: m.Width, Height: m.Height}
 	for i, z := range plan.Zones {
-		pl.Rooms[i] = board.Place{ID: z.ID, Name: z.Name, Description: z.Description}
+		pl.Rooms[i] = board.Place{ID: z.ID, Name: z.Name, Description: z.Description, CX: round2(z.CX), CY: round2(z.CY)}
 	}
 	first, far, best := plan.Zones[0].ID, plan.Zones[0].ID, -1
 	for _, r := range plan.Ranges {
@@ -256,4 +258,25 @@ func Place(e board.Editor, s *engine.Setup, who, room string) ([]PlaceRange, err
 // spaces aside.
 func equalName(a, b string) bool {
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b))
+}
+
+// PlacesHold says whether bf's starting distances (ladder) or engagements
+// (pairs) are those its places give, or a hand edit has changed one
+// since; true when it has no places.
+func PlacesHold(e board.Editor, model string, s engine.Setup, bf board.Battlefield) bool {
+	derived := bf
+	derived.Distances, derived.Pairs = slices.Clone(bf.Distances), slices.Clone(bf.Pairs)
+	DerivePlaces(e, model, s, &derived)
+	set := func(b board.Battlefield) map[string]bool {
+		out := map[string]bool{}
+		key := func(a, c, d string) string { return min(a, c) + "\x00" + max(a, c) + "\x00" + d }
+		for _, d := range b.Distances {
+			out[key(d.A, d.B, d.Rung)] = true
+		}
+		for _, p := range b.Pairs {
+			out[key(p.A, p.B, p.Distance)] = true
+		}
+		return out
+	}
+	return maps.Equal(set(bf), set(derived))
 }

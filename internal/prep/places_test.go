@@ -146,6 +146,16 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	if rep.Places != 3 || len(rep.Ranges) != 1 || !strings.Contains(rep.Ranges[0], "Queen's rangers (Room 1) — Cult of the Black Sun (Room 3)") {
 		t.Errorf("report %+v", rep)
 	}
+	// A hand edit is told apart from what the rooms give, until a side
+	// is put in a room again.
+	bf, _ := ReadBattlefield(s)
+	if !PlacesHold(e, board.Ladder, s, bf) {
+		t.Error("the derived distances do not hold")
+	}
+	bf.Distances[0].Rung = "Long"
+	if PlacesHold(e, board.Ladder, s, bf) {
+		t.Error("a hand edit is not seen")
+	}
 	before := string(s.Battlefield)
 	for _, p := range [][2]string{{"nobody", "Room 1"}, {"heroes", "Cellar"}} {
 		if _, err := Place(e, &s, p[0], p[1]); err == nil || string(s.Battlefield) != before {
@@ -155,7 +165,7 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	if _, err := Place(e, &s, "cult", ""); err != nil {
 		t.Fatal(err)
 	}
-	bf, _ := ReadBattlefield(s)
+	bf, _ = ReadBattlefield(s)
 	if fmt.Sprint(bf.Distances) != "[{heroes cult Medium}]" || bf.Places.At["cult"] != "" {
 		t.Errorf("taken out: %+v, at %v", bf.Distances, bf.Places.At)
 	}
@@ -174,5 +184,32 @@ func TestPlaceRefusesAndKeeps(t *testing.T) {
 	grid := NewDraftSetup(rs, "grid")
 	if _, err := Place(e, &grid, "heroes", "Room 1"); err == nil {
 		t.Error("a grid took a place")
+	}
+}
+
+// TestRoomPlaceEdit: the editor's room-place edit puts a fighter in a
+// room by id and derives the engagements; bad input is refused and
+// changes nothing.
+func TestRoomPlaceEdit(t *testing.T) {
+	s := draft(pairsEditor)
+	e := pairsEditor
+	e.Reaches = []board.Reach{{Distance: "Striking", Metres: 2}}
+	refused(t, edit(t, s, e, "room-place", "who", "ana", "room", "hall"), "no rooms from a map")
+	bf, _ := ReadBattlefield(*s)
+	bf.Places = &board.Places{Rooms: []board.Place{{ID: "hall", Name: "Hall"}, {ID: "yard", Name: "Yard"}},
+		Paths: []board.Path{{A: "hall", B: "yard", Metres: 9}}, At: map[string]string{}}
+	WriteBattlefield(s, bf)
+	must(t, edit(t, s, e, "room-place", "who", "ana", "room", "hall"))
+	must(t, edit(t, s, e, "room-place", "who", "orc", "room", "hall"))
+	must(t, edit(t, s, e, "room-place", "who", "gob", "room", "yard"))
+	before := string(s.Battlefield)
+	refused(t, edit(t, s, e, "room-place", "who", "ana", "room", "cellar"), `no room "cellar"`)
+	refused(t, edit(t, s, e, "room-place", "who", "troll", "room", "hall"), `no combatant "troll"`)
+	if string(s.Battlefield) != before {
+		t.Error("a refused edit changed the battlefield")
+	}
+	bf, _ = ReadBattlefield(*s)
+	if fmt.Sprint(bf.Pairs) != "[{ana orc Striking}]" {
+		t.Errorf("pairs %v, want Ana and the orc (one room) at Striking, the goblin (9 m off) not engaged", bf.Pairs)
 	}
 }

@@ -90,14 +90,7 @@ func accessHub(t *testing.T, users ...string) (*Hub, *grantBook, string) {
 func dialAs(t *testing.T, hub *Hub, url, user string) *websocket.Conn {
 	t.Helper()
 	before := hub.Count("e")
-	c, _, err := websocket.Dial(context.Background(), url+"?user="+user, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.CloseNow() })
-	if _, _, err := c.Read(context.Background()); err != nil { // the snapshot
-		t.Fatal(err)
-	}
+	c := dialSnapshot(t, context.Background(), url+"?user="+user)
 	// The hub counts a client before it sends its snapshot.
 	if hub.Count("e") <= before {
 		t.Fatalf("%s's session is not counted after its snapshot", user)

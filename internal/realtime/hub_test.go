@@ -42,6 +42,21 @@ type nullRules struct{ engine.Ruleset }
 
 func (nullRules) Actions(engine.State, engine.Viewer) []engine.Action { return nil }
 
+// dialSnapshot opens a websocket to url and reads its snapshot.
+func dialSnapshot(t *testing.T, ctx context.Context, url string) *websocket.Conn {
+	t.Helper()
+	c, _, err := websocket.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	c.SetReadLimit(1 << 20)
+	if _, _, err := c.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestSlowClientIsDroppedOthersKeepUp publishes far more than a client that
 // never reads can buffer: it is disconnected, and a reading client still
 // receives every update in order.
@@ -55,22 +70,8 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 	defer srv.Close()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 	ctx := context.Background()
-	slow, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer slow.CloseNow()
-	fast, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fast.CloseNow()
-	fast.SetReadLimit(1 << 20)
-	for _, c := range []*websocket.Conn{slow, fast} { // the snapshot
-		if _, _, err := c.Read(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dialSnapshot(t, ctx, url) // the slow client: it never reads again
+	fast := dialSnapshot(t, ctx, url)
 	// The hub counts a client before it sends its snapshot.
 	if n := hub.Count("e"); n != 2 {
 		t.Fatalf("%d clients connected, want 2", n)

@@ -16,10 +16,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fray-vtt/fray/examples"
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
-	"github.com/fray-vtt/fray/internal/rules"
+	"github.com/fray-vtt/fray/internal/tabletest"
 	"github.com/fray-vtt/fray/web"
 )
 
@@ -49,28 +48,8 @@ func TestIdleSocketMemory(t *testing.T) {
 		idleSockets = n
 	}
 	raiseOpenFiles(t, idleSockets+512)
-	table := fixedEncounter{}
-	exs, err := examples.All()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, ex := range exs {
-		if ex.Name == "sw-zones-dusty-gulch" {
-			setup, err := engine.DecodeSetup(ex.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if table.rs, err = rules.Registry().Get(setup.Ruleset); err != nil {
-				t.Fatal(err)
-			}
-			if table.st, err = engine.NewEncounter(table.rs, "e", setup); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if table.st == nil {
-		t.Fatal("no example sw-zones-dusty-gulch")
-	}
+	example := tabletest.Example(t, "sw-zones-dusty-gulch")
+	table := fixedEncounter{rs: example.RS, st: example.St}
 	// The clients answer no pings: none may come while the test runs.
 	hub := NewHub(Config{Events: table, Render: web.Fragments, Pages: func() PageRenderer { return web.NewSections() }, PingInterval: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

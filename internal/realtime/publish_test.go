@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 )
@@ -53,15 +51,7 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 	// would close the connection).
 	dial := func(query string) chan frame {
 		t.Helper()
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/?"+query, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.CloseNow() })
-		c.SetReadLimit(1 << 20)
-		if _, _, err := c.Read(ctx); err != nil { // the snapshot
-			t.Fatal(err)
-		}
+		c := dialSnapshot(t, ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/?"+query)
 		frames := make(chan frame, 16)
 		go func() {
 			for {

@@ -65,14 +65,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
 	dial := func() *websocket.Conn {
-		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.CloseNow() })
-		if _, _, err := c.Read(ctx); err != nil { // the snapshot
-			t.Fatal(err)
-		}
+		c := dialSnapshot(t, ctx, "ws"+strings.TrimPrefix(srv.URL, "http"))
 		select {
 		case <-returned:
 		case <-ctx.Done():

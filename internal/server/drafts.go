@@ -387,8 +387,14 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		b.Pairs = append(b.Pairs, web.PairRow{Index: i, A: pr.A, B: pr.B, Distance: pr.Distance})
 	}
 	if pl := bf.Places; pl != nil && (b.Model == board.Ladder || b.Model == board.Pairs) {
+		if pl.Width > 0 && pl.Height > 0 {
+			b.PlaceMap = &web.PlaceMap{W: pl.Width, H: pl.Height}
+		}
 		for _, r := range pl.Rooms {
 			b.Rooms = append(b.Rooms, engine.Choice{Value: r.ID, Label: r.Name})
+			if b.PlaceMap != nil {
+				b.PlaceMap.Marks = append(b.PlaceMap.Marks, web.PlaceMark{Name: r.Name, X: r.CX, Y: r.CY})
+			}
 		}
 		if b.Model == board.Ladder {
 			for _, sd := range setup.Sides {
@@ -407,6 +413,7 @@ func draftBoard(e board.Editor, bf board.Battlefield, setup engine.Setup) *web.D
 		for _, r := range prep.DerivePlaces(e, b.Model, setup, &derived) {
 			b.PlaceRanges = append(b.PlaceRanges, web.PlaceRangeRow{A: r.A, From: r.From, B: r.B, To: r.To, Metres: r.Metres, Distance: r.Distance, NoPath: r.NoPath})
 		}
+		b.PlacesChanged = !prep.PlacesHold(e, b.Model, setup, bf)
 	}
 	if b.Model == board.Ladder && len(e.Distances) > 0 {
 		for i, sa := range setup.Sides {

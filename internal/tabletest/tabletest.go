@@ -53,6 +53,36 @@ func Picture(name string) string {
 // Tables are the shipped examples, their stages dressed.
 func Tables(t testing.TB) []Table {
 	t.Helper()
+	exs := shipped(t)
+	out := make([]Table, 0, len(exs))
+	for _, ex := range exs {
+		out = append(out, newTable(t, ex, func(setup *engine.Setup) {
+			setup.Scene = Picture("scene")
+			setup.Handouts = append(setup.Handouts, engine.Handout{ID: "letter", Title: "The letter", Text: "Meet me at dawn.", Image: Picture("letter")})
+			setup.Notes = append(setup.Notes, engine.Note{Subject: "encounter", Text: "They bluff."})
+			if len(setup.Combatants) > 0 {
+				setup.Combatants[0].Portrait = Picture("face")
+			}
+		}))
+	}
+	return out
+}
+
+// Example is the shipped example called name as it ships, its stage not
+// dressed.
+func Example(t testing.TB, name string) Table {
+	t.Helper()
+	for _, ex := range shipped(t) {
+		if ex.Name == name {
+			return newTable(t, ex, func(*engine.Setup) {})
+		}
+	}
+	t.Fatalf("no example %s", name)
+	return Table{}
+}
+
+func shipped(t testing.TB) []examples.Example {
+	t.Helper()
 	exs, err := examples.All()
 	if err != nil {
 		t.Fatal(err)
@@ -60,36 +90,32 @@ func Tables(t testing.TB) []Table {
 	if len(exs) == 0 {
 		t.Fatal("no examples")
 	}
-	reg := rules.Registry()
-	var out []Table
-	for _, ex := range exs {
-		setup, err := engine.DecodeSetup(ex.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		setup.Scene = Picture("scene")
-		setup.Handouts = append(setup.Handouts, engine.Handout{ID: "letter", Title: "The letter", Text: "Meet me at dawn.", Image: Picture("letter")})
-		setup.Notes = append(setup.Notes, engine.Note{Subject: "encounter", Text: "They bluff."})
-		if len(setup.Combatants) > 0 {
-			setup.Combatants[0].Portrait = Picture("face")
-		}
-		rs, err := reg.Get(setup.Ruleset)
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := engine.NewEncounter(rs, "e", setup)
-		if err != nil {
-			t.Fatal(ex.Name, err)
-		}
-		tb := Table{Name: ex.Name, RS: rs, St: st}
-		for _, c := range st.Core().Combatants {
-			if c.PC {
-				tb.PCs = append(tb.PCs, c.ID)
-			}
-		}
-		out = append(out, tb)
+	return exs
+}
+
+// newTable is example ex's table, its setup changed by dress first.
+func newTable(t testing.TB, ex examples.Example, dress func(*engine.Setup)) Table {
+	t.Helper()
+	setup, err := engine.DecodeSetup(ex.Data)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	dress(&setup)
+	rs, err := rules.Registry().Get(setup.Ruleset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := engine.NewEncounter(rs, "e", setup)
+	if err != nil {
+		t.Fatal(ex.Name, err)
+	}
+	tb := Table{Name: ex.Name, RS: rs, St: st}
+	for _, c := range st.Core().Combatants {
+		if c.PC {
+			tb.PCs = append(tb.PCs, c.ID)
+		}
+	}
+	return tb
 }
 
 // Play plays tb as the GM: the start, then up to maxCommands of the

@@ -20,6 +20,24 @@
   const model = () => (canvas() ? canvas().dataset.model : '');
   const value = (id) => (document.getElementById(id) || {}).value || '';
 
+  // setValue sets the field #id, if the page has it, to v.
+  const setValue = (id, v) => {
+    const f = document.getElementById(id);
+    if (f) f.value = String(v);
+  };
+
+  // squareMark draws a one-square mark of class cls at x, y on a grid's
+  // svg.
+  function squareMark(svg, cls, x, y) {
+    const mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    mark.setAttribute('class', cls);
+    mark.setAttribute('x', x);
+    mark.setAttribute('y', y);
+    mark.setAttribute('width', 1);
+    mark.setAttribute('height', 1);
+    svg.appendChild(mark);
+  }
+
   // source is what a pointer went down on that can be dragged.
   function source(el) {
     const chip = el.closest('[data-drag-token],[data-drag-add]');
@@ -158,14 +176,10 @@
     const at = (v, lo, size, n) => Math.min(n - 1, Math.max(0, Math.floor(((v - lo) / size) * n)));
     const col = at(l + 1, box.left, box.width, cols), row = at(t + 1, box.top, box.height, rows);
     const col2 = at(r - 1, box.left, box.width, cols), row2 = at(b - 1, box.top, box.height, rows);
-    const set = (id, v) => {
-      const f = document.getElementById(id);
-      if (f) f.value = String(v);
-    };
-    set('zone-x', col);
-    set('zone-y', row);
-    set('zone-w', Math.max(1, col2 - col + 1));
-    set('zone-h', Math.max(1, row2 - row + 1));
+    setValue('zone-x', col);
+    setValue('zone-y', row);
+    setValue('zone-w', Math.max(1, col2 - col + 1));
+    setValue('zone-h', Math.max(1, row2 - row + 1));
     const name = document.getElementById('zone-name');
     if (name) {
       name.scrollIntoView({ block: 'nearest' });
@@ -225,13 +239,9 @@
     const cols = Number(zmap.dataset.cols) || 12, rows = Number(zmap.dataset.rows) || 8;
     const down = Math.abs(x - p.x) < Math.abs(y - p.y);
     const at = down ? Math.round(((mx - box.left) / box.width) * cols) : Math.round(((my - box.top) / box.height) * rows);
-    const set = (id, v) => {
-      const f = document.getElementById(id);
-      if (f) f.value = String(v);
-    };
-    set('split-zone', area.dataset.area);
-    set('split-axis', down ? 'col' : 'row');
-    set('split-at', at);
+    setValue('split-zone', area.dataset.area);
+    setValue('split-axis', down ? 'col' : 'row');
+    setValue('split-at', at);
     const form = document.getElementById('split-form');
     if (form) form.requestSubmit();
   }
@@ -258,14 +268,7 @@
     const c = cellAt(x, y);
     if (!c || press.cells.has(c.join(','))) return;
     press.cells.set(c.join(','), true);
-    const svg = document.querySelector('#board-preview .grid-svg');
-    const mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-    mark.setAttribute('class', 'paint-mark');
-    mark.setAttribute('x', c[0]);
-    mark.setAttribute('y', c[1]);
-    mark.setAttribute('width', 1);
-    mark.setAttribute('height', 1);
-    svg.appendChild(mark);
+    squareMark(document.querySelector('#board-preview .grid-svg'), 'paint-mark', c[0], c[1]);
   }
 
   document.addEventListener('pointermove', (e) => {
@@ -382,14 +385,7 @@
     const say = document.getElementById('board-cursor');
     if (!h) return;
     if (cursor.x !== undefined) {
-      const svg = c.querySelector('.grid-svg');
-      const mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      mark.setAttribute('class', 'cursor-mark');
-      mark.setAttribute('x', cursor.x);
-      mark.setAttribute('y', cursor.y);
-      mark.setAttribute('width', 1);
-      mark.setAttribute('height', 1);
-      svg.appendChild(mark);
+      squareMark(c.querySelector('.grid-svg'), 'cursor-mark', cursor.x, cursor.y);
     } else if (h.el !== c) {
       h.el.classList.add('cursor');
     }
@@ -507,13 +503,7 @@
     const cell = /^(\d+),(\d+)$/.exec(at);
     const svg = c.querySelector('.grid-svg');
     if (cell && svg) {
-      const mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      mark.setAttribute('class', 'problem-mark');
-      mark.setAttribute('x', cell[1]);
-      mark.setAttribute('y', cell[2]);
-      mark.setAttribute('width', 1);
-      mark.setAttribute('height', 1);
-      svg.appendChild(mark);
+      squareMark(svg, 'problem-mark', cell[1], cell[2]);
     }
   }
   // redraw marks a board drawn anew (the page's, or a swapped editor's):
