@@ -54,8 +54,8 @@ func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGri
 func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
 func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
 func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m.zoneLayout().Areas) }
-func (gridDrawer) words(m *model) templ.Component   { return templ.NopComponent }
+func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m, m.zoneLayout().Areas) }
+func (gridDrawer) words(m *model) templ.Component   { return gridWords(m) }
 func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
 func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
 func (listDrawer) words(m *model) templ.Component   { return templ.NopComponent }

@@ -308,8 +308,9 @@ func TestEncounterHeaderAndStatus(t *testing.T) {
 func TestBattlefield(t *testing.T) {
 	_, doc := encounterPage(t)
 	bf := byID(doc, "battlefield")
-	// The drawing is for the eye; the roster and the zone list are for
-	// everyone.
+	// The drawing is for the eye (its crowded zones scroll); the roster and
+	// the zone list are for everyone, each zone's entry named by the zone
+	// and who is in it.
 	for _, d := range findAll(bf, func(n *html.Node) bool { return hasClass(n, "zmap") }) {
 		if mustAttr(d, "aria-hidden") != "true" {
 			t.Error("the zone drawing is not hidden from screen readers")
@@ -321,6 +322,13 @@ func TestBattlefield(t *testing.T) {
 	areas := findAll(bf, func(n *html.Node) bool { return hasClass(n, "zarea") })
 	if len(areas) != 3 {
 		t.Fatalf("got %d areas, want 3", len(areas))
+	}
+	entries := findAll(bf, func(n *html.Node) bool { return hasClass(n, "zone-entry") })
+	if len(entries) != 3 {
+		t.Fatalf("got %d zone entries, want 3", len(entries))
+	}
+	if name := mustAttr(entries[0], "aria-label"); !strings.HasPrefix(name, "Zone Market Square") || !strings.Contains(name, "Ana Vega") {
+		t.Errorf("the market's entry is named %q", name)
 	}
 	market := text(areas[0])
 	contains(t, "market area", market, "Market Square", "Light cover", "Melee 1", "Ana Vega", "Thug")
@@ -364,7 +372,12 @@ func TestEachModelDraws(t *testing.T) {
 	contains(t, "5-ft grid", squares, "E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down")
 	pairs := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Pairs().View))))
 	contains(t, "pairs", pairs, "Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex")
-	ladder := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View))))
+	// The ladder's gaps are named groups: a screen reader reads their names.
+	ladderDoc := parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View)))
+	ladder := text(ladderDoc)
+	for _, n := range findAll(ladderDoc, func(n *html.Node) bool { return hasClass(n, "ladder") }) {
+		ladder += " " + mustAttr(n, "aria-label")
+	}
 	contains(t, "ladder", ladder, "Hunters and Wolves are at Medium", "Hunters and The witch are at Long", "Rifles, −2",
 		"Medium from Wolves; Long from The witch", "Long from Hunters")
 	v := testView()

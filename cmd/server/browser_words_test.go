@@ -40,7 +40,12 @@ type wordsFight struct {
 
 func newWordsFight(t *testing.T, srv *testServer, tag string, setup []byte, pc string, seed uint64) *wordsFight {
 	t.Helper()
-	gm, player := srv.signup(tag+"-gm"), srv.signup(tag+"-player")
+	return newWordsFightAs(t, srv, srv.signup(tag+"-gm"), srv.signup(tag+"-player"), setup, pc, seed)
+}
+
+// newWordsFightAs is newWordsFight between accounts already made.
+func newWordsFightAs(t *testing.T, srv *testServer, gm, player *apiUser, setup []byte, pc string, seed uint64) *wordsFight {
+	t.Helper()
 	var created struct{ ID, Campaign string }
 	if code := srv.call(gm, "POST", "/api/encounters", setup, &created); code != http.StatusCreated {
 		t.Fatalf("import: %d", code)
@@ -170,7 +175,8 @@ func (tr axTree) text(n *accessibility.Node) string {
 // interactive are the roles a person operates: each must have a name.
 var interactive = map[string]bool{"button": true, "link": true, "textbox": true, "combobox": true, "checkbox": true,
 	"radio": true, "menuitem": true, "tab": true, "slider": true, "spinbutton": true, "listbox": true, "option": true,
-	"switch": true, "searchbox": true, "menuitemcheckbox": true, "menuitemradio": true, "treeitem": true}
+	"switch": true, "searchbox": true, "menuitemcheckbox": true, "menuitemradio": true, "treeitem": true,
+	"DisclosureTriangle": true, "DisclosureTriangleGrouped": true} // a <summary>
 
 // unnamed lists the interactive nodes of the tree without a name.
 func (tr axTree) unnamed() []string {
@@ -426,6 +432,8 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser := newBrowser(t)
+	// One GM and one player for every ruleset: sign-ups are rate-limited.
+	gm, player := srv.signup("keys-gm"), srv.signup("keys-player")
 	done := map[string]bool{}
 	for i, ex := range exs {
 		if done[ex.Ruleset] {
@@ -445,7 +453,7 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 					pc = c.ID
 				}
 			}
-			f := newWordsFight(t, &s, fmt.Sprint("keys", i), ex.Data, pc, uint64(i))
+			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(i))
 			f.say(f.gm, "start encounter")
 			if !f.gmPlays(300) {
 				t.Fatal("the table never waited on the player")

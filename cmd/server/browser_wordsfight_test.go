@@ -67,6 +67,8 @@ func TestBrowserEveryFightByWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	browser := newBrowser(t)
+	// One GM and one player for every ruleset: sign-ups are rate-limited.
+	gm, player := srv.signup("pagefight-gm"), srv.signup("pagefight-player")
 	started := time.Now()
 	done := map[string]bool{}
 	typedAll := 0
@@ -88,7 +90,7 @@ func TestBrowserEveryFightByWords(t *testing.T) {
 					pc = c.ID
 				}
 			}
-			f := newWordsFight(t, &s, fmt.Sprint("pagefight", i), ex.Data, pc, uint64(100+i))
+			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(100+i))
 			page := tab(t, browser)
 			login(t, page, srv.URL, f.player.Name)
 			steps(t, page, chromedp.Navigate(srv.URL+"/encounters/"+f.id),
