@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fray-vtt/fray/internal/htmlscan"
 	"github.com/fray-vtt/fray/web"
@@ -108,10 +109,13 @@ func (p *page) applyParts(parts map[string]string) error {
 	}
 	applied := make(map[string]bool, len(parts))
 	for key, sec := range p.last {
+		// Only a section whose markup names a part's id is read through
+		// the tokenizer (Apply): a browser finds an element by id without
+		// reading the page, and the load generator shares the machine.
 		holds := false
 		for id := range parts {
-			if _, _, ok := htmlscan.ElementByID(sec, id); ok {
-				applied[id], holds = true, true // found, even inside another part
+			if strings.Contains(sec, ` id="`+id+`"`) {
+				applied[id], holds = true, true // even inside another part
 			}
 		}
 		if holds {

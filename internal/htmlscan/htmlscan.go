@@ -63,8 +63,45 @@ var void = map[atom.Atom]bool{atom.Area: true, atom.Base: true, atom.Br: true, a
 	atom.Hr: true, atom.Img: true, atom.Input: true, atom.Link: true, atom.Meta: true, atom.Source: true, atom.Track: true, atom.Wbr: true}
 
 // ElementByID finds the element of id id in markup: its outer HTML is
-// markup[start:end].
+// markup[start:end]. Markup as Fray's templates write it (a double-quoted
+// id after a space) is searched for the attribute and only the element's
+// own tags are read, as Diff does; anything else is read through the
+// tokenizer from the start (elementByIDTokenized), as is markup that
+// names the id but not in that form.
 func ElementByID(markup, id string) (start, end int, ok bool) {
+	if !strings.Contains(markup, id) {
+		return 0, 0, false // no attribute can hold it
+	}
+	needle := ` id="` + id + `"`
+	for at := 0; ; {
+		i := strings.Index(markup[at:], needle)
+		if i < 0 {
+			return elementByIDTokenized(markup, id)
+		}
+		i += at
+		at = i + len(needle)
+		start := strings.LastIndexByte(markup[:i], '<')
+		if start < 0 || strings.IndexByte(markup[start:i], '>') >= 0 {
+			continue // in text
+		}
+		t, ok := readTag(markup, start)
+		switch {
+		case !ok || markup[start+1] == '/' || markup[start+1] == '!':
+			return elementByIDTokenized(markup, id)
+		case t.id != id:
+			continue // in another attribute's value
+		case t.closed:
+			return start, t.end, true
+		}
+		if end := closeOf(markup, t.name, t.end); end >= 0 {
+			return start, end, true
+		}
+		return elementByIDTokenized(markup, id)
+	}
+}
+
+// elementByIDTokenized is ElementByID reading every token of markup.
+func elementByIDTokenized(markup, id string) (start, end int, ok bool) {
 	z := html.NewTokenizer(strings.NewReader(markup))
 	at, depth := 0, 0
 	start = -1

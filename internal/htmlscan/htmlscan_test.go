@@ -36,6 +36,24 @@ func TestElementByID(t *testing.T) {
 	if _, _, ok := ElementByID(markup, "nope"); ok {
 		t.Error("found an id the markup does not hold")
 	}
+	// The search and the tokenizer agree, on markup as templates write it
+	// and on markup the search leaves to the tokenizer.
+	for _, m := range []string{
+		markup,
+		`<p title="x id=&#34;a&#34;">t</p><div data-x=" id=" id="a"><div>in</div></div>`,
+		`<p>an id="a" in text</p><section id="a"><div><div></div></div></section>`,
+		`<ul><li id='a'>single</li><li  id=a>bare</li></ul>`,
+		`<div id="a"><div id="a2">x</div>`, // never closed
+		`<!-- <b id="a"> --><i id="a">i</i>`,
+	} {
+		for _, id := range []string{"a", "a2", "i", "b", "c", "zz"} {
+			s1, e1, ok1 := ElementByID(m, id)
+			s2, e2, ok2 := elementByIDTokenized(m, id)
+			if ok1 != ok2 || ok1 && m[s1:e1] != m[s2:e2] {
+				t.Errorf("ElementByID(%q, %q) = %q, %v; the tokenizer finds %q, %v", m, id, m[s1:max(e1, s1)], ok1, m[s2:max(e2, s2)], ok2)
+			}
+		}
+	}
 }
 
 // TestDiff: parts that differ are sent by the id they replace; a change
