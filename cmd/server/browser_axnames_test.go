@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -72,16 +71,7 @@ func TestBrowserBoardNamed(t *testing.T) {
 		t.Run(ex.Name, func(t *testing.T) {
 			s := *srv
 			s.t = t
-			var setup engine.Setup
-			if err := json.Unmarshal(ex.Data, &setup); err != nil {
-				t.Fatal(err)
-			}
-			pc := ""
-			for _, c := range setup.Combatants {
-				if c.PC && pc == "" {
-					pc = c.ID
-				}
-			}
+			pc := setupPC(t, ex.Data)
 			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(200+i))
 			f.say(f.gm, "start encounter")
 			page := tab(t, browser)

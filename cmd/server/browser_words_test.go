@@ -443,16 +443,7 @@ func TestBrowserKeyboardTurnByWords(t *testing.T) {
 		t.Run(ex.Ruleset, func(t *testing.T) {
 			s := *srv
 			s.t = t
-			var setup engine.Setup
-			if err := json.Unmarshal(ex.Data, &setup); err != nil {
-				t.Fatal(err)
-			}
-			pc := ""
-			for _, c := range setup.Combatants {
-				if c.PC && pc == "" {
-					pc = c.ID
-				}
-			}
+			pc := setupPC(t, ex.Data)
 			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(i))
 			f.say(f.gm, "start encounter")
 			if !f.gmPlays(300) {
@@ -530,4 +521,19 @@ func (f *wordsFight) turnSentence(v engine.View, acted bool) string {
 		f.t.Fatal(err)
 	}
 	return text
+}
+
+// setupPC is the id of the first player character of an example's setup.
+func setupPC(t *testing.T, data []byte) string {
+	t.Helper()
+	var setup engine.Setup
+	if err := json.Unmarshal(data, &setup); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range setup.Combatants {
+		if c.PC {
+			return c.ID
+		}
+	}
+	return ""
 }

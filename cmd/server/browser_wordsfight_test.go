@@ -80,16 +80,7 @@ func TestBrowserEveryFightByWords(t *testing.T) {
 		t.Run(ex.Ruleset, func(t *testing.T) {
 			s := *srv
 			s.t = t
-			var setup engine.Setup
-			if err := json.Unmarshal(ex.Data, &setup); err != nil {
-				t.Fatal(err)
-			}
-			pc := ""
-			for _, c := range setup.Combatants {
-				if c.PC && pc == "" {
-					pc = c.ID
-				}
-			}
+			pc := setupPC(t, ex.Data)
 			f := newWordsFightAs(t, &s, gm, player, ex.Data, pc, uint64(100+i))
 			page := tab(t, browser)
 			login(t, page, srv.URL, f.player.Name)
