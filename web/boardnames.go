@@ -60,8 +60,8 @@ func (m *model) occupied() []occupiedSquare {
 	return out
 }
 
-// duelName names an engaged pair: "Jesper and Krall: Grappling; Krall
-// shows Reckless".
+// duelName names an engaged pair: the two, their distance as the ruleset
+// says it, and what each shows.
 func (m *model) duelName(e board.Engagement) string {
 	s := m.name(e.A) + " and " + m.name(e.B) + ": " + e.Distance
 	for _, id := range []string{e.A, e.B} {

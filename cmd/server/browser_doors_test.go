@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/fray-vtt/fray/internal/prep"
 	"github.com/fray-vtt/fray/internal/testdb"
 	"github.com/fray-vtt/fray/internal/uvtt/uvtttest"
 )
@@ -23,29 +20,15 @@ import (
 func TestBrowserGridDoors(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
 	gmUser, playerUser := srv.signup("doorwarden"), srv.signup("player-one")
-	var camp struct{ ID string }
-	srv.withUser(gmUser).do("POST", "/api/campaigns", map[string]string{"name": "Doors"}, &camp)
-	srv.join(gmUser, camp.ID, playerUser)
-	ex, err := prep.ExampleNamed("d20-tactical-alley-brawl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imp := srv.upload(gmUser, "/campaigns/"+camp.ID+"/drafts/import", ex.Data)
-	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
-		t.Fatalf("draft: %d %s", imp.code, imp.body)
-	}
+	camp, draft := srv.exampleDraft(gmUser, "Doors", "d20-tactical-alley-brawl")
+	srv.join(gmUser, camp, playerUser)
 	house := uvtttest.House()
 	house.Image = scenePNG(t, 700, 420)
 
 	gm := tab(t, browserSized(t, 1440, 900))
 	login(t, gm, srv.URL, gmUser.Name)
-	drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
-		document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
-	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
-		chromedp.ActionFunc(func(ctx context.Context) error {
-			_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
-			return err
-		}),
+	steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
+		dropOnBoard("house.dd2vtt", house.JSON()),
 		waitJS(`document.querySelectorAll('#board-preview .door').length === 2 && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`))
 	var doors []string
 	steps(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#board-preview .door')].map(d => d.getAttribute('class') + ' ' + d.textContent)`, &doors),

@@ -23,17 +23,8 @@ import (
 func TestBrowserMapImport(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
 	gmUser, playerUser := srv.signup("cartographer"), srv.signup("player-one")
-	var camp struct{ ID string }
-	srv.withUser(gmUser).do("POST", "/api/campaigns", map[string]string{"name": "Maps"}, &camp)
-	srv.join(gmUser, camp.ID, playerUser)
-	ex, err := prep.ExampleNamed("sw-zones-goblin-ford")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imp := srv.upload(gmUser, "/campaigns/"+camp.ID+"/drafts/import", ex.Data)
-	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
-		t.Fatalf("draft: %d %s", imp.code, imp.body)
-	}
+	camp, draft := srv.exampleDraft(gmUser, "Maps", "sw-zones-goblin-ford")
+	srv.join(gmUser, camp, playerUser)
 	house := uvtttest.House()
 	house.Image = scenePNG(t, 700, 420)
 
@@ -42,14 +33,8 @@ func TestBrowserMapImport(t *testing.T) {
 	areas := func(n int) chromedp.Action {
 		return waitJS(fmt.Sprintf(`document.querySelectorAll('#board-preview [data-area]').length === %d && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')`, n))
 	}
-	// The file dropped on the board, as a GM drags it from their files.
-	drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
-		document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
-	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
-		chromedp.ActionFunc(func(ctx context.Context) error {
-			_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
-			return err
-		}), areas(3))
+	steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery),
+		dropOnBoard("house.dd2vtt", house.JSON()), areas(3))
 	var notice string
 	steps(t, gm, chromedp.Evaluate(`(document.querySelector('.flash, .notice, [role=status]') || {}).textContent || ''`, &notice))
 	if !strings.Contains(notice, "3 zones, 2 links") {
@@ -138,16 +123,7 @@ func TestBrowserMapImport(t *testing.T) {
 func TestBrowserMapPlaces(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
 	gmUser := srv.signup("cartographer")
-	var camp struct{ ID string }
-	srv.withUser(gmUser).do("POST", "/api/campaigns", map[string]string{"name": "Maps"}, &camp)
-	ex, err := prep.ExampleNamed("d20-under-karvosti-road")
-	if err != nil {
-		t.Fatal(err)
-	}
-	imp := srv.upload(gmUser, "/campaigns/"+camp.ID+"/drafts/import", ex.Data)
-	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
-		t.Fatalf("draft: %d %s", imp.code, imp.body)
-	}
+	_, draft := srv.exampleDraft(gmUser, "Maps", "d20-under-karvosti-road")
 	house := uvtttest.House()
 	house.Image = scenePNG(t, 700, 420)
 	for _, size := range []struct {
@@ -168,14 +144,9 @@ func TestBrowserMapPlaces(t *testing.T) {
 				return err
 			})
 		}
-		steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
+		steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#board-preview`, chromedp.ByQuery))
 		if size.name == "desktop" {
-			drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], 'house.dd2vtt', { type: 'application/json' }));
-				document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(house.JSON()))
-			steps(t, gm, chromedp.ActionFunc(func(ctx context.Context) error {
-				_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
-				return err
-			}), rows("Medium", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 3 / 12.2 m / Medium"))
+			steps(t, gm, dropOnBoard("house.dd2vtt", house.JSON()), rows("Medium", "Queen's rangers — Cult of the Black Sun / Room 1 — Room 3 / 12.2 m / Medium"))
 			var notice string
 			steps(t, gm, chromedp.Evaluate(`(document.querySelector('.flash, .notice, [role=status]') || {}).textContent || ''`, &notice))
 			if !strings.Contains(notice, "3 rooms to start in, 2 links") {
@@ -216,6 +187,35 @@ func TestBrowserMapPlaces(t *testing.T) {
 	}
 	gm := tab(t, browserSized(t, 1440, 900))
 	login(t, gm, srv.URL, gmUser.Name)
-	steps(t, gm, chromedp.Navigate(srv.URL+imp.location), chromedp.WaitVisible(`#create-encounter`, chromedp.ByQuery),
+	steps(t, gm, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#create-encounter`, chromedp.ByQuery),
 		submits(`#create-encounter`), chromedp.WaitVisible("#act-start-go", chromedp.ByID))
+}
+
+// exampleDraft makes a campaign of gm's named campaign and, in it, a draft
+// of a shipped example: what the map tests drop a map into. It returns the
+// campaign's id and the draft editor's path.
+func (s *testServer) exampleDraft(gm *apiUser, campaign, example string) (camp, draft string) {
+	s.t.Helper()
+	var c struct{ ID string }
+	s.withUser(gm).do("POST", "/api/campaigns", map[string]string{"name": campaign}, &c)
+	ex, err := prep.ExampleNamed(example)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	imp := s.upload(gm, "/campaigns/"+c.ID+"/drafts/import", ex.Data)
+	if imp.code != 303 || !strings.HasPrefix(imp.location, "/drafts/") {
+		s.t.Fatalf("draft: %d %s", imp.code, imp.body)
+	}
+	return c.ID, imp.location
+}
+
+// dropOnBoard drops a file on the draft editor's board, as a GM drags it
+// there from their files.
+func dropOnBoard(name string, data []byte) chromedp.Action {
+	drop := fmt.Sprintf(`(() => { const dt = new DataTransfer(); dt.items.add(new File([%q], %q, { type: 'application/json' }));
+		document.querySelector('#board-preview').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true })); })()`, string(data), name)
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		_, err := chromedp.RunResponse(ctx, chromedp.Evaluate(drop, nil))
+		return err
+	})
 }
