@@ -194,17 +194,7 @@ type RangeRow struct {
 
 // edgesHelp counts the walls between squares and says what they do.
 func edgesHelp(edges []board.Edge) string {
-	var walls, doors, windows int
-	for _, e := range edges {
-		switch e.Kind {
-		case board.EdgeDoor:
-			doors++
-		case board.EdgeWindow:
-			windows++
-		default:
-			walls++
-		}
-	}
+	walls, doors, windows := board.CountEdges(edges)
 	what := "None yet."
 	if len(edges) > 0 {
 		what = fmt.Sprintf("%d walls, %d doors and %d windows, drawn on the board.", walls, doors, windows)

@@ -69,6 +69,22 @@ func (e Edge) Name() string {
 	return SquareName(ax, ay) + "|" + SquareName(bx, by)
 }
 
+// CountEdges counts edges by kind: what the import's notes and the draft
+// editor's help say a grid has between its squares.
+func CountEdges(edges []Edge) (walls, doors, windows int) {
+	for _, e := range edges {
+		switch e.Kind {
+		case EdgeDoor:
+			doors++
+		case EdgeWindow:
+			windows++
+		default:
+			walls++
+		}
+	}
+	return walls, doors, windows
+}
+
 func (e Edge) blocksMove() bool { return e.Kind != EdgeDoor || !e.Open }
 
 func (e Edge) blocksSight() bool { return e.Kind == EdgeWall || e.Kind == EdgeDoor && !e.Open }

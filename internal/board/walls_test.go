@@ -220,3 +220,10 @@ func TestCheckBattlefieldEdges(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestCountEdges(t *testing.T) {
+	edges := []Edge{{Kind: EdgeWall}, {Kind: EdgeDoor}, {Kind: EdgeWall}, {Kind: EdgeWindow}, {Kind: EdgeDoor, Open: true}}
+	if w, d, n := CountEdges(edges); w != 2 || d != 2 || n != 1 {
+		t.Fatalf("CountEdges = %d walls, %d doors, %d windows; want 2, 2, 1", w, d, n)
+	}
+}

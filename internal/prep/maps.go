@@ -268,17 +268,7 @@ func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // edgesNote says what walls between squares a map gave a grid.
 func edgesNote(edges []board.Edge) string {
-	var walls, doors, windows int
-	for _, e := range edges {
-		switch e.Kind {
-		case board.EdgeDoor:
-			doors++
-		case board.EdgeWindow:
-			windows++
-		default:
-			walls++
-		}
-	}
+	walls, doors, windows := board.CountEdges(edges)
 	if walls+doors+windows == 0 {
 		return ""
 	}
