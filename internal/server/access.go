@@ -228,6 +228,14 @@ type socketGrantee struct {
 	e viewedEncounter
 }
 
+// newSocketGrantee is the grantee of a session opened as e. It keeps who
+// the user is, not the state e was read at: a session lives for hours, and
+// a state it held would stay in memory beside every later one.
+func newSocketGrantee(s *Server, e viewedEncounter) *socketGrantee {
+	e.state, e.ruleset = nil, nil
+	return &socketGrantee{s: s, e: e}
+}
+
 // Regrant implements realtime.Grantee. The hub groups sessions by
 // encounter, and every Grantee of this server's sessions is a
 // *socketGrantee.

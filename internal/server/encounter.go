@@ -164,7 +164,7 @@ func (s *Server) handleEncounterSocket(w http.ResponseWriter, r *http.Request) {
 		Encounter: e.id, Table: s.Table, Viewer: e.viewer, Since: since,
 		HTML: q.Get("html") == "1", View: q.Get("view") == "1",
 		Campaign: e.campaign, User: e.user.ID, Access: e.access, Expires: e.expires,
-		Grantee: &socketGrantee{s: s, e: e},
+		Grantee: newSocketGrantee(s, e),
 	})
 }
 

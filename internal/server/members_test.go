@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
 )
 
@@ -36,5 +37,14 @@ func TestMembers(t *testing.T) {
 	}
 	if res := w.do(t, req{method: "PUT", path: "/api/campaigns/camp/characters/hero", json: `{"user":"x"}`, as: "gm"}); res.StatusCode != 400 {
 		t.Fatalf("API: an unknown member: %d", res.StatusCode)
+	}
+}
+
+// A websocket session's grantee keeps who its user is, never the state
+// the session was opened at (which would stay in memory for its life).
+func TestSocketGranteeHoldsNoState(t *testing.T) {
+	e := viewedEncounter{id: "e", state: &engine.Base{ID: "e"}}
+	if g := newSocketGrantee(nil, e); g.e.state != nil || g.e.ruleset != nil || g.e.id != "e" {
+		t.Fatalf("grantee keeps %+v", g.e)
 	}
 }
