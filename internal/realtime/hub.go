@@ -335,7 +335,6 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	}
 	refused := h.reauthorizeAll(clients, u.Access)
 	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
-	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	// One frame per kind of client (frame key), built concurrently: the
 	// acting client's first, and sent at once; then the others'.
 	type built struct {
@@ -354,7 +353,7 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	var views projections
 	build := func(c *client) {
 		f := frames[c.frameKey()]
-		f.data, f.now, f.err = h.updateFrame(c, u, r.shown[c.frameKey()], base, render, &views)
+		f.data, f.now, f.err = updateFrame(c, u, r.shown[c.frameKey()], render, &views)
 	}
 	sent := 0
 	if len(clients) > 0 && u.Origin == any(clients[0]) {
@@ -530,31 +529,30 @@ func (c *client) frameKey() string {
 }
 
 // updateFrame builds u's frame for clients like c, given what the previous
-// update showed them (prev, valid when at seq base): nil when nothing they
-// can see changed.
+// update showed them (prev; none for a client that resumes): nil when
+// nothing they can see changed.
 //
 // A page's fragments are rendered (render: with Config.Pages, a renderer
 // that renders each section once per distinct input) and only what differs
 // from what the page shows is sent: of a section, the parts that changed
 // (htmlscan.Diff, "parts" by element id) when the rest of it is as the page
 // shows it, else the whole section ("html").
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, views *projections) ([]byte, shown, error) {
+//
+// The projection, for clients that want it, is encoded straight into the
+// frame after its events, and what the clients show next is that part of
+// the frame (frames are never written to once queued), so a command costs
+// one buffer of the view's size, not two and a copy.
+func updateFrame(c *client, u play.Update, prev shown, render Renderer, views *projections) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
 		return nil, now, err
 	}
-	follows := prev.seq == base && prev.seq > 0 // the clients show what prev showed
-	if c.wantView && !c.html {
-		return jsonFrame(c, u, prev, follows, events, encoded, views)
-	}
-	view := views.of(c, u)
-	sameView := false
-	if c.wantView {
-		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-			return nil, now, err
-		}
-		sameView = follows && sameButSeq(now.view, prev.view)
+	// The clients show what prev showed when it is the previous update's.
+	follows := prev.seq > 0 && prev.seq == u.Seq-int64(len(u.Events))
+	var view engine.View
+	if c.wantView || c.html {
+		view = views.of(c, u)
 	}
 	var html, parts map[string]string
 	if c.html && render != nil {
@@ -570,46 +568,58 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 			}
 		}
 	}
-	if follows {
+	if follows && html != nil {
 		// Send only what differs from what the clients show.
-		if html != nil {
-			changed := make(map[string]string, len(html))
-			for k, v := range html {
-				switch {
-				case k == "log":
-					if len(events) > 0 {
-						changed[k] = v // the log fragment holds the new events' entries
-					}
-				case entryLists[k]:
-					if v != "" {
-						changed[k] = v
-					}
-				case prev.html[k] == v:
-				default:
-					p, whole := htmlscan.Diff(prev.html[k], v)
-					if whole {
-						changed[k] = v
-						break
-					}
-					if parts == nil {
-						parts = make(map[string]string, len(p))
-					}
-					maps.Copy(parts, p)
+		changed := make(map[string]string, len(html))
+		for k, v := range html {
+			switch {
+			case k == "log":
+				if len(events) > 0 {
+					changed[k] = v // the log fragment holds the new events' entries
 				}
+			case entryLists[k]:
+				if v != "" {
+					changed[k] = v
+				}
+			case prev.html[k] == v:
+			default:
+				p, whole := htmlscan.Diff(prev.html[k], v)
+				if whole {
+					changed[k] = v
+					break
+				}
+				if parts == nil {
+					parts = make(map[string]string, len(p))
+				}
+				maps.Copy(parts, p)
 			}
-			html = changed
 		}
-		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 && len(parts) == 0 {
-			return nil, now, nil
-		}
+		html = changed
 	}
 	// The frame is made its size at once: fragments copied into a frame
 	// grown on the way were copied twice.
-	size := 256 + len(now.view) + encodedLen(encoded) + fragmentsLen(html) + fragmentsLen(parts)
+	size := 256 + len(prev.view) + encodedLen(encoded) + fragmentsLen(html) + fragmentsLen(parts)
 	frame := appendEventsFrame(make([]byte, 0, size+size/64), u.Seq, encoded)
-	if c.wantView && !sameView {
+	sameView := !c.wantView
+	if c.wantView {
+		head := len(frame)
 		frame = append(frame, `,"view":`...)
-		frame = append(frame, now.view...)
+		start := len(frame)
+		if frame, err = appendJSON(frame, view); err != nil {
+			return nil, now, err
+		}
+		now.view = frame[start:len(frame):len(frame)]
+		if follows && sameButSeq(now.view, prev.view) {
+			// Unchanged but for its seq: the clients keep the view they
+			// have (prev's bytes stand for it: the seq is all they differ
+			// in), and the frame goes without it.
+			now.view = prev.view
+			frame = frame[:head]
+			sameView = true
+		}
+	}
+	if follows && len(events) == 0 && sameView && len(html) == 0 && len(parts) == 0 {
+		return nil, now, nil
 	}
 	if len(html) > 0 {
 		frame = append(frame, `,"html":`...)
@@ -622,35 +632,6 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 		if frame, err = appendFragments(frame, parts); err != nil {
 			return nil, now, err
 		}
-	}
-	return append(frame, '}'), now, nil
-}
-
-// jsonFrame is updateFrame for clients that want the projection and no
-// fragments (bots, the load generator's GM): the view is encoded straight
-// into the frame, after its events, and what the clients show next is that
-// part of the frame (frames are never written to once queued), so a command
-// costs one buffer of the view's size, not two and a copy.
-func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engine.Event, encoded [][]byte, views *projections) ([]byte, shown, error) {
-	now := shown{seq: u.Seq}
-	view := views.of(c, u)
-	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
-	head := len(frame)
-	frame = append(frame, `,"view":`...)
-	start := len(frame)
-	frame, err := appendJSON(frame, view)
-	if err != nil {
-		return nil, now, err
-	}
-	now.view = frame[start:len(frame):len(frame)]
-	if follows && sameButSeq(now.view, prev.view) {
-		// Unchanged but for its seq: the clients keep the view they have
-		// (prev's bytes stand for it: the seq is all they differ in).
-		now.view = prev.view
-		if len(events) == 0 {
-			return nil, now, nil
-		}
-		frame = frame[:head]
 	}
 	return append(frame, '}'), now, nil
 }
@@ -778,29 +759,9 @@ func sameButSeq(a, b []byte) bool {
 	return bytes.Equal(skip(a[i:]), skip(b[j:]))
 }
 
-// eventsFrame is the events message a resuming client c gets: the events
-// it may see, with its full projection and fragments as it asked.
-func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st engine.State, events []engine.Event, full bool) ([]byte, error) {
-	msg := eventsMessage{Type: "events", Seq: st.Core().Seq, Events: engine.FilterEvents(st, c.viewer, events)}
-	if c.html || c.wantView {
-		view := engine.Project(rs, st, c.viewer)
-		if c.wantView {
-			msg.View = &view
-		}
-		if c.html && h.cfg.Render != nil {
-			html, err := h.cfg.Render(ctx, view, msg.Events, full)
-			if err != nil {
-				return nil, err
-			}
-			msg.HTML = html
-		}
-	}
-	return encode(msg), nil
-}
-
 // appendEventsFrame appends the start of an events message (see
-// eventsMessage) around events already encoded: everything but the view,
-// the fragments and the closing brace.
+// docs/protocol.md) around events already encoded: everything but the
+// view, the fragments and the closing brace.
 func appendEventsFrame(b []byte, seq int64, events [][]byte) []byte {
 	b = append(b, `{"type":"events","seq":`...)
 	b = strconv.AppendInt(b, seq, 10)
@@ -1116,7 +1077,9 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 		if since == seq {
 			events = nil
 		}
-		data, err := h.eventsFrame(ctx, c, rs, st, events, false)
+		// A resume is an update to clients that show nothing yet.
+		u := play.Update{EncounterID: c.encounter, Ruleset: rs, State: st, Seq: seq, Events: events}
+		data, _, err := updateFrame(c, u, shown{}, h.cfg.Render, &projections{})
 		return data, seq, err
 	}
 	view := engine.Project(rs, st, c.viewer)

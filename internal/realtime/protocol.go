@@ -118,15 +118,6 @@ type snapshotMessage struct {
 	HTML    map[string]string `json:"html,omitempty"`
 }
 
-// eventsMessage carries events the client has not seen, in seq order.
-type eventsMessage struct {
-	Type   string            `json:"type"` // "events"
-	Seq    int64             `json:"seq"`
-	Events []engine.Event    `json:"events"`
-	View   *engine.View      `json:"view,omitempty"`
-	HTML   map[string]string `json:"html,omitempty"`
-}
-
 type ackMessage struct {
 	Type string `json:"type"` // "ack"
 	ID   string `json:"id"`
