@@ -18,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 	gojson "github.com/goccy/go-json"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -342,46 +343,31 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 		now  shown
 		err  error
 	}
-	var keys []string
 	frames := map[string]*built{}
-	for _, c := range clients {
-		if k := c.frameKey(); frames[k] == nil {
-			frames[k] = &built{}
-			keys = append(keys, k)
-		}
-	}
 	var views projections
-	build := func(c *client) {
-		f := frames[c.frameKey()]
-		f.data, f.now, f.err = updateFrame(c, u, r.shown[c.frameKey()], render, &views)
-	}
+	var builders errgroup.Group
+	builders.SetLimit(runtime.GOMAXPROCS(0))
 	sent := 0
-	if len(clients) > 0 && u.Origin == any(clients[0]) {
-		build(clients[0])
-		h.send(clients[0], u, frames[clients[0].frameKey()].data, frames[clients[0].frameKey()].err)
-		sent = 1
-	}
-	work := make(chan *client)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(keys)) {
-		wg.Go(func() {
-			for c := range work {
-				build(c)
-			}
-		})
-	}
-	started := map[string]bool{}
-	if sent == 1 {
-		started[clients[0].frameKey()] = true
-	}
-	for _, c := range clients {
-		if k := c.frameKey(); !started[k] {
-			started[k] = true
-			work <- c
+	for i, c := range clients {
+		k := c.frameKey()
+		if frames[k] != nil {
+			continue
 		}
+		f := &built{}
+		frames[k] = f
+		build := func() error {
+			f.data, f.now, f.err = updateFrame(c, u, r.shown[k], render, &views)
+			return nil
+		}
+		if i == 0 && u.Origin == any(c) {
+			_ = build()
+			h.send(c, u, f.data, f.err)
+			sent = 1
+			continue
+		}
+		builders.Go(build)
 	}
-	close(work)
-	wg.Wait()
+	_ = builders.Wait()
 	for _, c := range clients[sent:] {
 		f := frames[c.frameKey()]
 		h.send(c, u, f.data, f.err)
@@ -442,7 +428,6 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 		grantees []Grantee
 	}
 	groups := map[string]*group{}
-	var order []*group
 	for _, c := range clients {
 		if c.grantee == nil {
 			continue
@@ -451,39 +436,33 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 		if g == nil {
 			g = &group{}
 			groups[c.encounter] = g
-			order = append(order, g)
 		}
 		g.clients, g.grantees = append(g.clients, c), append(g.grantees, c.grantee)
 	}
 	refused := map[*client]bool{}
 	var mu sync.Mutex
-	work := make(chan *group)
-	var wg sync.WaitGroup
-	for range min(8, len(order)) {
-		wg.Go(func() {
-			for g := range work {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				answers := g.grantees[0].Regrant(ctx, g.grantees)
-				cancel()
-				for i, c := range g.clients {
-					a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-					if i < len(answers) {
-						a = answers[i]
-					}
-					if !h.apply(c, a) {
-						mu.Lock()
-						refused[c] = true
-						mu.Unlock()
-					}
+	var checks errgroup.Group
+	checks.SetLimit(8)
+	for _, g := range groups {
+		checks.Go(func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			answers := g.grantees[0].Regrant(ctx, g.grantees)
+			cancel()
+			for i, c := range g.clients {
+				a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
+				if i < len(answers) {
+					a = answers[i]
+				}
+				if !h.apply(c, a) {
+					mu.Lock()
+					refused[c] = true
+					mu.Unlock()
 				}
 			}
+			return nil
 		})
 	}
-	for _, g := range order {
-		work <- g
-	}
-	close(work)
-	wg.Wait()
+	_ = checks.Wait()
 	return refused
 }
 
