@@ -806,19 +806,18 @@ func (h *Hub) clients() []*client {
 func (h *Hub) apply(c *client, a Regranted) bool {
 	c.recheck.Lock()
 	defer c.recheck.Unlock()
-	g := a.Grant
 	if code, reason := refusal(a.Err); code != 0 {
 		h.cfg.Logger.Info("websocket access ended", "encounter", c.encounter, "user", c.user, "code", int(code), "err", a.Err)
 		c.close(code, reason)
 		return false
 	}
-	if g.Viewer.Key() != c.viewer.Key() {
+	if a.Viewer.Key() != c.viewer.Key() {
 		c.close(CloseAccessChanged, "your access changed: reconnect")
 		return false
 	}
-	for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+	for v := c.access.Load(); a.Access > v && !c.access.CompareAndSwap(v, a.Access); v = c.access.Load() {
 	}
-	c.setExpiry(g.Expires)
+	c.setExpiry(a.Expires)
 	return true
 }
 
@@ -864,15 +863,9 @@ func (c *client) expired() bool {
 // Close disconnects every client with a going-away close frame and waits.
 func (h *Hub) Close() {
 	h.mu.Lock()
-	h.closed = true
-	var all []*client
-	for _, r := range h.rooms {
-		for c := range r.clients {
-			all = append(all, c)
-		}
-	}
+	h.closed = true // no client is added from now on
 	h.mu.Unlock()
-	for _, c := range all {
+	for _, c := range h.clients() {
 		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
 	h.conns.Wait()
@@ -1151,24 +1144,20 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 		if answers := c.grantee.Regrant(ctx, []Grantee{c.grantee}); len(answers) == 1 {
 			a = answers[0]
 		}
-		g, aerr := a.Grant, a.Err
-		if code, why := refusal(aerr); code != 0 {
-			if code == websocket.StatusTryAgainLater {
-				return 0, code, why, aerr
-			}
+		if code, why := refusal(a.Err); code != 0 {
 			if code == CloseAccessRevoked {
 				// Answer as to a stranger: the encounter does not exist for them.
-				aerr = fray.Errorf(fray.ENOTFOUND, "no such encounter")
+				a.Err = fray.Errorf(fray.ENOTFOUND, "no such encounter")
 			}
-			return 0, code, why, aerr
+			return 0, code, why, a.Err
 		}
-		if g.Viewer.Key() != c.viewer.Key() {
+		if a.Viewer.Key() != c.viewer.Key() {
 			closeCode, reason = CloseAccessChanged, "your access changed: reconnect"
 		} else {
-			for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+			for v := c.access.Load(); a.Access > v && !c.access.CompareAndSwap(v, a.Access); v = c.access.Load() {
 			}
 		}
-		sender.Viewer, sender.Access = g.Viewer, g.Access
+		sender.Viewer, sender.Access = a.Viewer, a.Access
 	}
 }
 
