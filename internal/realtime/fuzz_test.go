@@ -72,6 +72,7 @@ func TestPlainMessageAsOrdinary(t *testing.T) {
 		{`{"type":"command","id":"","command":{"kind":"x"}}`, false},
 		{`{"type":"ping","id":"c","command":{"kind":"x"}}`, false},
 		{`{"type":"command","id":"c","command":{"kind":"x"},"id":"d"}`, false},
+		{`{"id":"","id":"c","command":{"kind":"x"}}`, false},
 		{`{"type":"command","id":"c","Command":{"kind":"x"}}`, false},
 		{`{"type":"command","id":"c","command":{"kind":"x"}}}`, false},
 		{`{"type":"command","id":"c","command":"x"}`, false},
