@@ -19,7 +19,6 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/tabletest"
-	"github.com/fray-vtt/fray/web"
 )
 
 // TestIdleSocketMemory reports what an idle encounter page's socket holds
@@ -51,7 +50,7 @@ func TestIdleSocketMemory(t *testing.T) {
 	example := tabletest.Example(t, "sw-zones-dusty-gulch")
 	table := fixedEncounter{rs: example.RS, st: example.St}
 	// The clients answer no pings: none may come while the test runs.
-	hub := NewHub(Config{Events: table, Render: web.Fragments, Pages: func() PageRenderer { return web.NewSections() }, PingInterval: time.Hour})
+	hub := pageHub(Config{Events: table, PingInterval: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: table, Viewer: engine.GMViewer(), Since: -1, HTML: true})
 	}))

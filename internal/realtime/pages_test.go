@@ -36,19 +36,17 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 		t.Run(tb.Name, func(t *testing.T) {
 			rs, st := tb.RS, tb.St
 			viewers := tb.Viewers()
-			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-				Pages: func() PageRenderer { return web.NewSections() }})
+			hub := pageHub(Config{})
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
-					p := &testPage{viewer: v, c: &client{hub: hub, encounter: "e", viewer: v, html: true, send: newQueue(1 << 12)}}
+					p := &testPage{viewer: v, c: queued(hub, v, true, false)}
 					full, err := web.Fragments(context.Background(), engine.Project(rs, st, v), nil, true)
 					if err != nil {
 						t.Fatal(err)
 					}
 					p.apply(t, full, true)
 					pages = append(pages, p)
-					hub.add(p.c)
 				}
 			}
 			var log []engine.Event
@@ -92,11 +90,7 @@ type testPage struct {
 
 func (p *testPage) drain(t *testing.T) {
 	t.Helper()
-	for {
-		f, ok := p.c.send.pop()
-		if !ok {
-			return
-		}
+	for _, f := range p.c.queuedFrames() {
 		if f.data == nil {
 			continue
 		}
