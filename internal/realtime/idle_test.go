@@ -2,9 +2,8 @@ package realtime
 
 import (
 	"bufio"
+	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/tabletest"
@@ -25,8 +26,8 @@ import (
 // on the server: it opens page sockets (html=1, the GM of
 // sw-zones-dusty-gulch, each sent its rendered snapshot, which the client
 // reads and drops) and reads the heap and the goroutine stacks in use
-// (after a collection) before and after, per socket. The clients are raw
-// TCP connections in a child process (this test binary again), so the
+// (after a collection) before and after, per socket. The clients are
+// connections in a child process (this test binary again), so the
 // figure is the server's alone. It reports, and fails only above 24 KiB a
 // socket (about 8 now; 32 when the session ran on net/http's handler):
 //
@@ -123,67 +124,27 @@ func TestIdleSocketMemory(t *testing.T) {
 // one's first frame (the snapshot), and answers "opened"; the sockets stay
 // open, idle, until stdin closes.
 func idleClients(addr string) {
-	var conns []net.Conn
-	fail := func(err error) {
-		fmt.Println("error:", err)
-		os.Exit(1)
-	}
+	var conns []*websocket.Conn
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		n, err := strconv.Atoi(in.Text())
-		if err != nil {
-			fail(err)
+		for i := 0; i < n && err == nil; i++ {
+			var c *websocket.Conn
+			if c, _, err = websocket.Dial(context.Background(), "ws://"+addr, nil); err == nil {
+				conns = append(conns, c)
+				c.SetReadLimit(-1)
+				_, _, err = c.Read(context.Background())
+			}
 		}
-		for range n {
-			c, err := net.Dial("tcp", addr)
-			if err != nil {
-				fail(err)
-			}
-			conns = append(conns, c)
-			_, err = c.Write([]byte("GET / HTTP/1.1\r\nHost: " + addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-				"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
-			if err != nil {
-				fail(err)
-			}
-			br := bufio.NewReaderSize(c, 16)
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil {
-				fail(err)
-			}
-			if resp.StatusCode != http.StatusSwitchingProtocols {
-				fail(fmt.Errorf("status %d", resp.StatusCode))
-			}
-			if err := skipFrame(br); err != nil {
-				fail(err)
-			}
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
 		}
 		fmt.Println("opened")
 	}
 	for _, c := range conns {
-		c.Close()
+		c.CloseNow()
 	}
-}
-
-// skipFrame reads one unmasked websocket frame (a server's) and drops it.
-func skipFrame(r *bufio.Reader) error {
-	var h [2]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return err
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126, 127:
-		ext := make([]byte, map[uint64]int{126: 2, 127: 8}[n])
-		if _, err := io.ReadFull(r, ext); err != nil {
-			return err
-		}
-		n = 0
-		for _, b := range ext {
-			n = n<<8 | uint64(b)
-		}
-	}
-	_, err := io.CopyN(io.Discard, r, int64(n))
-	return err
 }
 
 // residentBytes is the process's resident memory (VmRSS), 0 where /proc
