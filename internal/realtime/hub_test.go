@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/internal/fray"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/play"
 )
@@ -81,26 +80,4 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 		t.Fatalf("%d clients connected, want the slow one dropped", n)
 	}
 	hub.Close()
-}
-
-func TestDecodeClientMessage(t *testing.T) {
-	cases := []struct{ in, code string }{
-		{`{"type":"command","id":"a","command":{"kind":"start"}}`, ""},
-		{`{"type":"command","id":"","command":{"kind":"start"}}`, fray.EINVALID},
-		{`{"type":"hello","id":"a"}`, fray.EINVALID},
-		{`{"type":"command","id":"a","command":{"kind":"start"},"x":1}`, fray.EINVALID},
-		{`{"type":"command","id":"a","command":[1]}`, fray.EINVALID},
-		{`{"type":"command","id":"a","command":{"kind":"start"}} {}`, fray.EINVALID},
-		{`{`, fray.EINVALID},
-		{"{\"type\":\"command\",\"id\":\"a\xff\",\"command\":{\"kind\":\"start\"}}", fray.EINVALID},             // invalid UTF-8
-		{`{"type":"command","id":"a\udc00","command":{"kind":"start"}}`, fray.EINVALID},                         // a lone surrogate
-		{`{"type":"command","id":"a\u0000","command":{"kind":"start"}}`, fray.EINVALID},                         // a control character
-		{`{"type":"command","id":"` + strings.Repeat("x", 65) + `","command":{"kind":"start"}}`, fray.EINVALID}, // too long
-		{`{"type":"command","id":"épée","command":{"kind":"start"}}`, ""},
-	}
-	for _, tc := range cases {
-		if _, _, err := DecodeClientMessage([]byte(tc.in)); fray.ErrorCode(err) != tc.code {
-			t.Errorf("%s: %v, want code %q", tc.in, err, tc.code)
-		}
-	}
 }
