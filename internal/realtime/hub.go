@@ -344,7 +344,11 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 		err  error
 	}
 	frames := map[string]*built{}
-	var views projections
+	// One projection per viewer, made by the first frame that needs it:
+	// the GM's page and the GM's JSON socket (a bot, a second screen), a
+	// player's page and the same player's bot share one (viewers with
+	// equal keys see the same thing).
+	views := map[string]func() engine.View{}
 	var builders errgroup.Group
 	builders.SetLimit(runtime.GOMAXPROCS(0))
 	sent := 0
@@ -355,8 +359,12 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 		}
 		f := &built{}
 		frames[k] = f
+		if views[c.viewKey] == nil {
+			views[c.viewKey] = sync.OnceValue(func() engine.View { return engine.Project(u.Ruleset, u.State, c.viewer) })
+		}
+		view := views[c.viewKey]
 		build := func() error {
-			f.data, f.now, f.err = updateFrame(c, u, r.shown[k], render, &views)
+			f.data, f.now, f.err = updateFrame(c, u, r.shown[k], render, view)
 			return nil
 		}
 		if i == 0 && u.Origin == any(c) {
@@ -508,7 +516,8 @@ func (c *client) frameKey() string {
 }
 
 // updateFrame builds u's frame for clients like c, given what the previous
-// update showed them (prev; none for a client that resumes): nil when
+// update showed them (prev; none for a client that resumes) and their
+// viewer's projection of u (project, made when first asked): nil when
 // nothing they can see changed.
 //
 // A page's fragments are rendered (render: with Config.Pages, a renderer
@@ -521,7 +530,7 @@ func (c *client) frameKey() string {
 // frame after its events, and what the clients show next is that part of
 // the frame (frames are never written to once queued), so a command costs
 // one buffer of the view's size, not two and a copy.
-func updateFrame(c *client, u play.Update, prev shown, render Renderer, views *projections) ([]byte, shown, error) {
+func updateFrame(c *client, u play.Update, prev shown, render Renderer, project func() engine.View) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
@@ -530,8 +539,8 @@ func updateFrame(c *client, u play.Update, prev shown, render Renderer, views *p
 	// The clients show what prev showed when it is the previous update's.
 	follows := prev.seq > 0 && prev.seq == u.Seq-int64(len(u.Events))
 	var view engine.View
-	if c.wantView || c.html {
-		view = views.of(c, u)
+	if c.wantView || c.html && render != nil {
+		view = project()
 	}
 	var html, parts map[string]string
 	if c.html && render != nil {
@@ -613,40 +622,6 @@ func updateFrame(c *client, u play.Update, prev shown, render Renderer, views *p
 		}
 	}
 	return append(frame, '}'), now, nil
-}
-
-// projections are one update's projections by viewer key, for Publish:
-// clients with different frame keys but one viewer — the GM's page and
-// the GM's JSON socket (a bot, a second screen), a player's page and the
-// same player's bot — share one projection (viewers with equal keys see
-// the same thing). The first few viewers are kept; an update seldom has
-// more that want a projection (the rest are projected each).
-type projections struct {
-	mu    sync.Mutex // frames are built concurrently (publish)
-	n     int
-	keys  [4]string
-	views [4]engine.View
-}
-
-// of returns u's projection for c's viewer; the frame key is made first.
-func (p *projections) of(c *client, u play.Update) engine.View {
-	c.frameKey()
-	p.mu.Lock()
-	for i := range p.n {
-		if p.keys[i] == c.viewKey {
-			p.mu.Unlock()
-			return p.views[i]
-		}
-	}
-	p.mu.Unlock()
-	view := engine.Project(u.Ruleset, u.State, c.viewer)
-	p.mu.Lock()
-	if p.n < len(p.keys) {
-		p.keys[p.n], p.views[p.n] = c.viewKey, view
-		p.n++
-	}
-	p.mu.Unlock()
-	return view
 }
 
 // appendFragments appends a frame's fragments as a JSON object. Their
@@ -1051,7 +1026,7 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 		}
 		// A resume is an update to clients that show nothing yet.
 		u := play.Update{EncounterID: c.encounter, Ruleset: rs, State: st, Seq: seq, Events: events}
-		data, _, err := updateFrame(c, u, shown{}, h.cfg.Render, &projections{})
+		data, _, err := updateFrame(c, u, shown{}, h.cfg.Render, func() engine.View { return engine.Project(rs, st, c.viewer) })
 		return data, seq, err
 	}
 	view := engine.Project(rs, st, c.viewer)

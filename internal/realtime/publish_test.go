@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,11 +169,11 @@ func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 // every running encounter's ruleset for its actions once).
 type countingRules struct {
 	nullRules
-	projections *int
+	projections *atomic.Int32
 }
 
 func (r countingRules) Actions(st engine.State, v engine.Viewer) []engine.Action {
-	*r.projections++
+	r.projections.Add(1)
 	return nil
 }
 
@@ -180,25 +181,24 @@ func (r countingRules) Actions(st engine.State, v engine.Viewer) []engine.Action
 // viewer has: the GM's page and the GM's JSON socket share the GM's
 // projection, a player's page and the same player's bot theirs.
 func TestOneProjectionPerViewer(t *testing.T) {
-	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Combatants: []engine.Combatant{
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Seq: 1, Combatants: []engine.Combatant{
 		{ID: "ana", Name: "Ana", Side: "a", PC: true}, {ID: "spy", Name: "Spy", Side: "b", Hidden: true},
 	}}
-	var n int
-	u := play.Update{EncounterID: "e", Ruleset: countingRules{projections: &n}, State: st, Seq: 1}
+	var n atomic.Int32
+	hub := NewHub(Config{Render: func(context.Context, engine.View, []engine.Event, bool) (map[string]string, error) { return nil, nil }})
 	gm, player := engine.GMViewer(), engine.PlayerViewer("ana")
-	clients := []*client{
-		{viewer: gm, html: true}, {viewer: gm, wantView: true}, {viewer: player, html: true},
-		{viewer: player, wantView: true}, {viewer: engine.PlayerViewer("ana"), wantView: true},
+	queued(hub, gm, true, false)
+	queued(hub, player, true, false)
+	views := map[*client]int{queued(hub, gm, false, true): 2, queued(hub, player, false, true): 1, queued(hub, engine.PlayerViewer("ana"), false, true): 1}
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: countingRules{projections: &n}, State: st, Seq: 1})
+	hub.settle("e")
+	if n.Load() != 2 {
+		t.Fatalf("%d projections for two viewers", n.Load())
 	}
-	var views projections
-	got := map[string]engine.View{}
-	for _, c := range clients {
-		got[c.frameKey()] = views.of(c, u)
-	}
-	if n != 2 {
-		t.Fatalf("%d projections for two viewers", n)
-	}
-	if !got["gm+html"].Viewer.GM || got["p:ana+view"].Viewer.GM || len(got["p:ana+html"].Combatants) != 1 || len(got["gm+view"].Combatants) != 2 {
-		t.Fatalf("projections shared across viewers: %+v", got)
+	for c, want := range views {
+		var m struct{ View engine.View }
+		if err := json.Unmarshal(c.queuedFrames()[0].data, &m); err != nil || len(m.View.Combatants) != want {
+			t.Fatalf("%s sees %d combatants, want %d (%v): projections shared across viewers", c.viewer.Key(), len(m.View.Combatants), want, err)
+		}
 	}
 }
