@@ -918,7 +918,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	}
 	// The server's read and write timeouts bound requests, not sockets:
 	// taking the connection over clears its deadlines (net/http does),
-	// and pings keep a socket alive (TestSocketOutlivesServerTimeouts).
+	// and pings keep a socket alive (TestSessionOutlivesServe).
 	cw := &corkingWriter{ResponseWriter: w, timeout: h.cfg.WriteTimeout}
 	conn, err := websocket.Accept(cw, r, opts)
 	if err != nil {

@@ -47,19 +47,22 @@ func (l *lockedBuffer) String() string {
 }
 
 // TestSessionOutlivesServe: Serve returns once the session is established
-// (so net/http frees the request), and the session goes on — updates
-// reach it, its commands are answered; a panic in a session ends that
-// session with 1011, not the server; Close ends the rest with 1001.
+// (so net/http frees the request), and the session goes on — past the HTTP
+// server's read and write timeouts, which bound requests, updates reach it
+// and its commands are answered; a panic in a session ends that session
+// with 1011, not the server; Close ends the rest with 1001.
 func TestSessionOutlivesServe(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := panickyEncounter{fixedEncounter{st: st}}
 	var log lockedBuffer
 	hub := NewHub(Config{Events: enc, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	returned := make(chan struct{}, 2)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
 		returned <- struct{}{}
 	}))
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+	srv.Start()
 	defer srv.Close()
 	defer hub.Close()
 	ctx, cancel := patience.Context(context.Background())
@@ -83,6 +86,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 	if n := hub.Count("e"); n != 2 {
 		t.Fatalf("%d sessions after Serve returned, want 2", n)
 	}
+	time.Sleep(time.Second) // past both timeouts
 
 	st.Seq = 1
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
