@@ -334,7 +334,13 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages != nil {
 		render = r.pages.Render
 	}
-	refused := h.reauthorizeAll(clients, u.Access)
+	var stale []*client // granted their access at an older version than u's
+	for _, c := range clients {
+		if u.Access > c.access.Load() {
+			stale = append(stale, c)
+		}
+	}
+	refused := h.regrant(stale)
 	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
 	// One frame per kind of client (frame key), built concurrently: the
 	// acting client's first, and sent at once; then the others'.
@@ -409,22 +415,6 @@ func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
 	if data != nil || ack != nil {
 		c.enqueue(frame{seq: u.Seq, data: data, ack: ack})
 	}
-}
-
-// reauthorizeAll grants again the clients granted their access at an older
-// version than access (one query for the encounter), and returns those it
-// closed.
-func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
-	var stale []*client
-	for _, c := range clients {
-		if c.grantee != nil && access > c.access.Load() {
-			stale = append(stale, c)
-		}
-	}
-	if len(stale) == 0 {
-		return nil
-	}
-	return h.regrant(stale)
 }
 
 // regrant grants the users of clients their access again, one Regrant (one
