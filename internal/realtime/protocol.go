@@ -43,7 +43,7 @@ func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 // for anything else, or anything decodeClientMessage would refuse, which
 // decodeClientMessage then reads the ordinary way (and words the refusal).
 // What it accepts, decodeClientMessage accepts as the same message and
-// command (TestPlainMessageAsOrdinary, FuzzDecodeClientMessage).
+// command (TestDecodeClientMessage, FuzzDecodeClientMessage).
 func decodePlainMessage(data []byte) (ClientMessage, engine.Command, bool) {
 	var buf [3]strictjson.Field
 	fields, ok := strictjson.PlainFields(data, buf[:0])
