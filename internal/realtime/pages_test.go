@@ -3,7 +3,6 @@ package realtime
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -94,29 +93,18 @@ func (p *testPage) drain(t *testing.T) {
 		if f.data == nil {
 			continue
 		}
-		msg, parts, err := decodeFrame(f.data)
-		if err != nil {
-			t.Fatal(err)
+		var m struct {
+			Type  string            `json:"type"`
+			HTML  map[string]string `json:"html"`
+			Parts map[string]string `json:"parts"`
 		}
-		p.apply(t, msg, false)
-		p.applyParts(t, parts)
-		p.parts += len(parts)
+		if err := json.Unmarshal(f.data, &m); err != nil || m.Type != "events" {
+			t.Fatalf("a %q frame (%v)", m.Type, err)
+		}
+		p.apply(t, m.HTML, false)
+		p.applyParts(t, m.Parts)
+		p.parts += len(m.Parts)
 	}
-}
-
-func decodeFrame(data []byte) (html, parts map[string]string, err error) {
-	var m struct {
-		Type  string            `json:"type"`
-		HTML  map[string]string `json:"html"`
-		Parts map[string]string `json:"parts"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, nil, err
-	}
-	if m.Type != "events" {
-		return nil, nil, fmt.Errorf("a %q frame", m.Type)
-	}
-	return m.HTML, m.Parts, nil
 }
 
 // applyParts replaces, as app.js does, the element of each part's id, in

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,24 +28,6 @@ func (p panickyEncounter) Submit(ctx context.Context, id string, s play.Sender, 
 	return p.fixedEncounter.Submit(ctx, id, s, cmdID, cmd)
 }
 
-// lockedBuffer is a log's output, written by the hub's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestSessionOutlivesServe: Serve returns once the session is established
 // (so net/http frees the request), and the session goes on — past the HTTP
 // server's read and write timeouts, which bound requests, updates reach it
@@ -54,7 +36,7 @@ func (l *lockedBuffer) String() string {
 func TestSessionOutlivesServe(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := panickyEncounter{fixedEncounter{st: st}}
-	var log lockedBuffer
+	var log bytes.Buffer // written by the sessions' goroutines, read once Close waited for them
 	hub := NewHub(Config{Events: enc, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	returned := make(chan struct{}, 2)
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -104,9 +86,6 @@ func TestSessionOutlivesServe(t *testing.T) {
 	if _, _, err := a.Read(ctx); websocket.CloseStatus(err) != websocket.StatusInternalError {
 		t.Fatalf("after a panic: %v, want close 1011", err)
 	}
-	if !strings.Contains(log.String(), "panic in websocket session") {
-		t.Errorf("the panic was not logged: %s", log.String())
-	}
 	st.Seq = 2
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Events: []engine.Event{{Seq: 2, Kind: "tick"}}})
 	hub.settle("e")
@@ -123,6 +102,9 @@ func TestSessionOutlivesServe(t *testing.T) {
 	}
 	if n := hub.Count("e"); n != 0 {
 		t.Fatalf("%d sessions after Close", n)
+	}
+	if !strings.Contains(log.String(), "panic in websocket session") {
+		t.Errorf("the panic was not logged: %s", log.String())
 	}
 }
 
@@ -142,12 +124,9 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 
-	var mu sync.Mutex
-	pings := 0
+	var pings atomic.Int32
 	reader, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{OnPingReceived: func(context.Context, []byte) bool {
-		mu.Lock()
-		pings++
-		mu.Unlock()
+		pings.Add(1)
 		return true
 	}})
 	if err != nil {
@@ -182,10 +161,7 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 		t.Fatalf("the reader was dropped: %v", err)
 	default:
 	}
-	mu.Lock()
-	n := pings
-	mu.Unlock()
-	if n < 3 {
+	if n := pings.Load(); n < 3 {
 		t.Fatalf("the reader was pinged %d times", n)
 	}
 }
