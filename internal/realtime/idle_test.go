@@ -81,16 +81,10 @@ func TestIdleSocketMemory(t *testing.T) {
 		if !fromChild.Scan() || fromChild.Text() != "opened" {
 			t.Fatalf("the clients: %q %v", fromChild.Text(), fromChild.Err())
 		}
-		deadline := patience.Deadline()
-		for hub.Count("e") < want && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if got := hub.Count("e"); got != want {
-			t.Fatalf("%d sockets connected, want %d", got, want)
-		}
+		patience.Until(t, fmt.Sprint(want, " sockets connected"), func() bool { return hub.Count("e") == want })
 		// net/http's goroutines of the handshakes ended: one goroutine
 		// a session is left.
-		for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		for deadline := patience.Deadline(); runtime.NumGoroutine() > goroutines && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)
 		}
 		time.Sleep(200 * time.Millisecond) // the sessions settled

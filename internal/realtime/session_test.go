@@ -148,13 +148,7 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	}
 	defer silent.CloseNow()
 
-	deadline := patience.Deadline()
-	for hub.Count("e") != 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := hub.Count("e"); n != 1 {
-		t.Fatalf("%d sockets, want the reader's alone", n)
-	}
+	patience.Until(t, "the silent socket's end, the reader's alone left", func() bool { return hub.Count("e") == 1 })
 	time.Sleep(500 * time.Millisecond)
 	select {
 	case err := <-readErr:
