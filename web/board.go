@@ -13,67 +13,39 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 )
 
-// A drawer draws the battlefield under one position model. The page picks
-// it by the board's model, so any ruleset that projects a board.Board is
-// drawn without page code of its own; a board of an unknown model, or none,
-// is drawn as a plain list. Every drawing is a picture for the eye and the
+// drawing is the battlefield drawn under its board's position model: the
+// picture, and its words (what the picture shows that the roster does not
+// say: the zones and their borders, what a distance means). The page picks
+// them by the board's model, so any ruleset that projects a board.Board is
+// drawn without page code of its own; a board of an unknown model, or
+// none, is drawn as a plain list. Every picture is for the eye and the
 // pointer (aria-hidden, clickable tokens); the roster under it is the same
 // table as a list, for keyboards and screen readers.
-type drawer interface {
-	// draw is the picture; words what the picture shows that the roster
-	// does not say (the zones and their borders, what a distance means).
-	draw(m *model) templ.Component
-	words(m *model) templ.Component
-}
-
-var drawers = map[string]drawer{
-	board.Zones:  zonesDrawer{},
-	board.Grid:   gridDrawer{},
-	board.Pairs:  pairsDrawer{},
-	board.Ladder: ladderDrawer{},
-}
-
-func (m *model) drawer() drawer {
-	b := m.board
-	drawn := b.Model == board.Zones && b.Zones != nil || b.Model == board.Grid && b.Grid != nil ||
-		b.Model == board.Pairs && b.Pairs != nil || b.Model == board.Ladder && b.Ladder != nil
-	if d, ok := drawers[b.Model]; ok && drawn {
-		return d
+func (m *model) drawing() (picture, words templ.Component) {
+	switch b := m.board; {
+	case b.Model == board.Zones && b.Zones != nil:
+		l := m.zoneLayout()
+		return zonesBoard(m, l), zonesWords(m, l.Areas)
+	case b.Model == board.Grid && b.Grid != nil:
+		return gridBoard(m, newGridPic(m)), gridWords(m)
+	case b.Model == board.Pairs && b.Pairs != nil:
+		return pairsBoard(m), templ.NopComponent
+	case b.Model == board.Ladder && b.Ladder != nil:
+		return ladderBoard(m), ladderWords(m)
 	}
-	return listDrawer{}
+	return listBoardView(m), templ.NopComponent
 }
 
-type zonesDrawer struct{}
-type gridDrawer struct{}
-type pairsDrawer struct{}
-type ladderDrawer struct{}
-type listDrawer struct{}
-
-func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
-func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m, m.zoneLayout().Areas) }
-func (gridDrawer) words(m *model) templ.Component   { return gridWords(m) }
-func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
-func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
-func (listDrawer) words(m *model) templ.Component   { return templ.NopComponent }
-
-// zoneLayout lays the zone map out once per render: the picture and the
-// words both use it.
+// zoneLayout lays the zone map out, the cells reaching as far as the
+// scene laid under them.
 func (m *model) zoneLayout() zoneLayout {
-	if m.zones == nil {
-		l := layoutZones(m.board.Zones)
-		// The map's cells reach as far as the scene laid under them.
-		if _, ok := m.sceneMap(); ok && l.Cols > 0 {
-			fit := m.v.SceneFit
-			l.Cols = min(max(l.Cols, int(math.Ceil(fit.X+fit.W))), board.MaxZonePlace+1)
-			l.Rows = min(max(l.Rows, int(math.Ceil(fit.Y+fit.H))), board.MaxZonePlace+1)
-		}
-		m.zones = &l
+	l := layoutZones(m.board.Zones)
+	if _, ok := m.sceneMap(); ok && l.Cols > 0 {
+		fit := m.v.SceneFit
+		l.Cols = min(max(l.Cols, int(math.Ceil(fit.X+fit.W))), board.MaxZonePlace+1)
+		l.Rows = min(max(l.Rows, int(math.Ceil(fit.Y+fit.H))), board.MaxZonePlace+1)
 	}
-	return *m.zones
+	return l
 }
 
 // ---- tokens -------------------------------------------------------------

@@ -37,7 +37,7 @@ func battlefieldSection(in battlefieldIn) templ.Component {
 		}
 		ctx = templ.ClearChildren(ctx)
 		m := in.model()
-		d := m.drawer()
+		picture, words := m.drawing()
 		var templ_7745c5c3_Var2 = []any{"panel", "battlefield", "model-" + slug(m.board.Model)}
 		templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_Buffer, templ_7745c5c3_Var2...)
 		if templ_7745c5c3_Err != nil {
@@ -133,7 +133,7 @@ func battlefieldSection(in battlefieldIn) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = d.draw(m).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = picture.Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -142,7 +142,7 @@ func battlefieldSection(in battlefieldIn) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		} else {
-			templ_7745c5c3_Err = d.draw(m).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = picture.Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -180,7 +180,7 @@ func battlefieldSection(in battlefieldIn) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = d.words(m).Render(ctx, templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = words.Render(ctx, templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -265,7 +265,6 @@ type model struct {
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
 	board  *board.Board   // the view's board, or one built from the combatants
 	tokens map[string]*board.Token
-	zones  *zoneLayout // the zone map laid out, once per render
 	acts   []actionInfo
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
