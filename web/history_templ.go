@@ -555,7 +555,7 @@ func EncounterLog(p LogProps) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				} else {
-					templ_7745c5c3_Err = logEntry(it.Event, Names(p.View), p.Undone[it.Event.Seq], entryMeta(p, it.Event)).Render(ctx, templ_7745c5c3_Buffer)
+					templ_7745c5c3_Err = logEntry(it.Event, namesOf(p.View.Combatants), p.Undone[it.Event.Seq], entryMeta(p, it.Event)).Render(ctx, templ_7745c5c3_Buffer)
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -213,45 +213,12 @@ func SplitTalk(events []engine.Event) (game, talk []engine.Event) {
 	return game, talk
 }
 
-// Names maps every combatant id in v to its name.
-func Names(v engine.View) map[string]string { return namesOf(v.Combatants) }
-
 func namesOf(combatants []engine.Combatant) map[string]string {
 	names := make(map[string]string, len(combatants))
 	for _, c := range combatants {
 		names[c.ID] = c.Name
 	}
 	return names
-}
-
-// PendingSection, ActionsSection and BattlefieldSection render one section
-// of the encounter page alone, as Fragments does. actURL is the forms'
-// target ("" for DefaultActURL).
-//
-// PendingSection renders #pending.
-func PendingSection(v engine.View, actURL string) templ.Component {
-	return sectionFor("pending", v, orDefault(actURL, v.ID))
-}
-
-// ActionsSection renders #actions; see PendingSection.
-func ActionsSection(v engine.View, actURL string) templ.Component {
-	return sectionFor("actions", v, orDefault(actURL, v.ID))
-}
-
-// BattlefieldSection renders #battlefield; see PendingSection.
-func BattlefieldSection(v engine.View) templ.Component { return sectionFor("battlefield", v, "") }
-
-func orDefault(act, encounterID string) string {
-	if act == "" {
-		return DefaultActURL(encounterID)
-	}
-	return act
-}
-
-// LogEntries renders log entries for events, with a round heading before the
-// first entry of each round; full adds an empty-state entry when there are none.
-func LogEntries(events []engine.Event, names map[string]string, full bool) templ.Component {
-	return logEntries(events, names, full)
 }
 
 // model is a section's input prepared for rendering: its lookups computed

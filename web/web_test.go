@@ -233,6 +233,13 @@ func hiddenInputs(form *html.Node) map[string]string {
 	return hidden
 }
 
+// sectionDoc renders section key of v, its forms posting to /act, and
+// parses it.
+func sectionDoc(t *testing.T, key string, v engine.View) *html.Node {
+	t.Helper()
+	return parseHTML(t, renderString(t, sectionFor(key, v, "/act")))
+}
+
 func encounterPage(t *testing.T) (string, *html.Node) {
 	t.Helper()
 	s := renderString(t, Encounter(EncounterProps{
@@ -358,7 +365,7 @@ func TestBattlefield(t *testing.T) {
 func TestEachModelDraws(t *testing.T) {
 	want := map[string]string{"zones": "zmap", "grid-bands": "grid-svg", "grid-squares": "grid-svg", "pairs": "duels", "ladder": "ladders"}
 	for _, s := range boardtest.All() {
-		doc := parseHTML(t, renderString(t, BattlefieldSection(s.View)))
+		doc := sectionDoc(t, "battlefield", s.View)
 		if len(findAll(doc, func(n *html.Node) bool { return hasClass(n, want[s.Name]) })) != 1 {
 			t.Errorf("%s: no .%s drawing", s.Name, want[s.Name])
 		}
@@ -366,14 +373,14 @@ func TestEachModelDraws(t *testing.T) {
 			t.Errorf("%s: %d roster buttons for %d tokens", s.Name, got, len(s.View.Board.Tokens))
 		}
 	}
-	grid := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))))
+	grid := text(sectionDoc(t, "battlefield", boardtest.GridBands().View))
 	contains(t, "band grid", grid, "One square: 30 m", "0 Close, 1 Medium", "Off the map", "C4, in contact with Raider 1", "Dust storm")
-	squares := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))))
+	squares := text(sectionDoc(t, "battlefield", boardtest.GridSquares().View))
 	contains(t, "5-ft grid", squares, "E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down")
-	pairs := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Pairs().View))))
+	pairs := text(sectionDoc(t, "battlefield", boardtest.Pairs().View))
 	contains(t, "pairs", pairs, "Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex")
 	// The ladder's gaps are named groups: a screen reader reads their names.
-	ladderDoc := parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View)))
+	ladderDoc := sectionDoc(t, "battlefield", boardtest.Ladder().View)
 	ladder := text(ladderDoc)
 	for _, n := range findAll(ladderDoc, func(n *html.Node) bool { return hasClass(n, "ladder") }) {
 		ladder += " " + mustAttr(n, "aria-label")
@@ -382,7 +389,7 @@ func TestEachModelDraws(t *testing.T) {
 		"Medium from Wolves; Long from The witch", "Long from Hunters")
 	v := testView()
 	v.Board = &board.Board{Model: "hexes", Tokens: v.Board.Tokens}
-	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
+	doc := sectionDoc(t, "battlefield", v)
 	if !strings.Contains(text(doc), "keeps no positions") || len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "tok-btn") })) != 5 {
 		t.Error("an unknown model does not fall back to the roster")
 	}
@@ -453,7 +460,7 @@ func TestPendingDecision(t *testing.T) {
 	// A viewer waiting on someone else is told whom.
 	v := testView()
 	v.Pending, v.Waiting = nil, []string{"the GM", "Bruno"}
-	s := renderString(t, PendingSection(v, ""))
+	s := renderString(t, sectionFor("pending", v, "/act"))
 	if got := text(parseHTML(t, s)); !strings.Contains(got, "Waiting for: the GM Bruno") || strings.Contains(s, "<form") {
 		t.Errorf("waiting section wrong: %s", got)
 	}
@@ -463,7 +470,7 @@ func TestPendingDecision(t *testing.T) {
 	// A sealed answer is shown to its author only as theirs, still hidden.
 	v.Waiting = []string{"Red Mara"}
 	v.Committed = []engine.Committed{{Decision: "d2", For: "ana", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}}
-	contains(t, "sealed answer", text(parseHTML(t, renderString(t, PendingSection(v, "")))), "You chose Feint — hidden until everyone has chosen.")
+	contains(t, "sealed answer", text(sectionDoc(t, "pending", v)), "You chose Feint — hidden until everyone has chosen.")
 }
 
 func TestActions(t *testing.T) {
@@ -555,7 +562,7 @@ func TestActions(t *testing.T) {
 // other controls; Start is the GM's main button.
 func TestDangerousControlsConfirm(t *testing.T) {
 	v := boardtest.GridSquares().View
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc := sectionDoc(t, "actions", v)
 	zone := byID(doc, "danger-zone")
 	if zone == nil {
 		t.Fatal("no danger zone")
@@ -576,7 +583,7 @@ func TestDangerousControlsConfirm(t *testing.T) {
 	}
 	v.Status, v.Actions = engine.StatusSetup, []engine.Action{{Kind: engine.KindStart, Label: "Start encounter", Main: true},
 		{Kind: engine.KindEnd, Label: "End encounter", Danger: true}}
-	doc = parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc = sectionDoc(t, "actions", v)
 	start := byID(doc, "act-start-go")
 	if start == nil || !hasClass(start, "primary") || byID(byID(doc, "ag-gm"), "act-end-go") != nil {
 		t.Error("Start is not the GM's main button, apart from End")
@@ -627,7 +634,7 @@ func TestRollCards(t *testing.T) {
 		}
 	}
 	// The log of a dealt card names the card, not a die.
-	log := text(parseHTML(t, renderString(t, LogEntries([]engine.Event{deal}, nil, false))))
+	log := text(parseHTML(t, renderString(t, logEntries([]engine.Event{deal}, nil, false))))
 	if !strings.Contains(log, "Deal: K♠") || strings.Contains(log, "d52") {
 		t.Errorf("deal log %q", log)
 	}
@@ -666,7 +673,7 @@ func TestChatPanel(t *testing.T) {
 	}
 	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
 	whisper.Seq = 9
-	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, Names(testView()), false))))
+	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, namesOf(testView().Combatants), false))))
 	if got != "Dana GM to Ana Vega psst" {
 		t.Errorf("whisper reads %q", got)
 	}
@@ -677,7 +684,7 @@ func TestUnknownFieldTypeFallsBackToText(t *testing.T) {
 	v.Actions = []engine.Action{{Kind: "shout", Actor: "ana", Label: "Shout", Fields: []engine.Field{
 		{Name: "words", Label: "Words", Type: "text", Default: "Charge!"},
 	}}}
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "")))
+	doc := sectionDoc(t, "actions", v)
 	in := byID(doc, "act-ana-shout-words")
 	if in == nil || in.Data != "input" || mustAttr(in, "type") != "text" || mustAttr(in, "value") != "Charge!" || mustAttr(in, "data-type") != "text" {
 		t.Errorf("unknown field type rendered as %+v", in)
@@ -687,10 +694,10 @@ func TestUnknownFieldTypeFallsBackToText(t *testing.T) {
 func TestGMSeesWhoADecisionIsFor(t *testing.T) {
 	v := testView()
 	v.Viewer = engine.GMViewer()
-	s := text(parseHTML(t, renderString(t, PendingSection(v, ""))))
+	s := text(sectionDoc(t, "pending", v))
 	contains(t, "the GM's pending section", s, "Asked of Ana Vega")
 	v.Pending[0].For = engine.GM
-	doc := parseHTML(t, renderString(t, PendingSection(v, "")))
+	doc := sectionDoc(t, "pending", v)
 	for _, in := range findAll(doc, tag("input")) {
 		if mustAttr(in, "name") == "actor" {
 			t.Error("a decision for the GM carries an actor")
@@ -702,7 +709,7 @@ func TestGMActionsHaveNoActor(t *testing.T) {
 	v := testView()
 	v.Viewer = engine.GMViewer()
 	v.Actions = []engine.Action{{Kind: engine.KindPause, Label: "Pause"}}
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc := sectionDoc(t, "actions", v)
 	forms := findAll(doc, tag("form"))
 	if len(forms) != 1 {
 		t.Fatal("no form")
@@ -850,7 +857,7 @@ func TestFragments(t *testing.T) {
 func TestGenericRuleset(t *testing.T) {
 	v := testView()
 	v.Ruleset, v.Board = "no-board", nil
-	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
+	doc := sectionDoc(t, "battlefield", v)
 	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "roster-item") })
 	if len(items) != len(v.Combatants) {
 		t.Fatalf("generic battlefield lists %d of %d combatants", len(items), len(v.Combatants))
@@ -902,13 +909,6 @@ func TestZoneLayout(t *testing.T) {
 	}
 }
 
-func TestNames(t *testing.T) {
-	n := Names(testView())
-	if len(n) != 5 || n["boss"] != "Red Mara" || n["ana"] != "Ana Vega" {
-		t.Errorf("Names = %v", n)
-	}
-}
-
 func TestIndexAndChoose(t *testing.T) {
 	s := renderString(t, Index(IndexProps{User: "ana"}))
 	contains(t, "empty index", s, "No campaigns yet", "example encounters")
@@ -944,15 +944,15 @@ func TestStaticAssets(t *testing.T) {
 // each bar counts and the ruleset's icons in its words, only those the
 // board shows.
 func TestBoardKey(t *testing.T) {
-	zones := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Zones().View))), "board-key"))
+	zones := text(byID(sectionDoc(t, "battlefield", boardtest.Zones().View), "board-key"))
 	contains(t, "the zones key", zones, "Heroes", "Goblins", "ringed: may act now", "red dashed frame: fighting in melee", "dotted line",
 		"bar: shrinks as Wounds grow", "Shaken")
 	if strings.Contains(zones, "black square") || strings.Contains(zones, "range in squares") {
 		t.Errorf("the zones key explains what it does not show: %s", zones)
 	}
-	bands := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))), "board-key"))
+	bands := text(byID(sectionDoc(t, "battlefield", boardtest.GridBands().View), "board-key"))
 	contains(t, "the band grid's key", bands, "range in squares: 0 Close, 1 Medium", "in contact", "off the map")
-	squares := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))), "board-key"))
+	squares := text(byID(sectionDoc(t, "battlefield", boardtest.GridSquares().View), "board-key"))
 	contains(t, "the 5-ft grid's key", squares, "bar: HP left", "Bleeding out", "flattened: lying on the ground", "down: still in the fight")
 }
 
@@ -981,11 +981,11 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 // not beside "waiting on the GM".
 func TestYourTurnWaits(t *testing.T) {
 	v := testView()
-	if got := text(parseHTML(t, renderString(t, sectionFor("status", v, "")))); !strings.Contains(got, "your turn") {
+	if got := text(sectionDoc(t, "status", v)); !strings.Contains(got, "your turn") {
 		t.Fatalf("no badge on the player's turn: %q", got)
 	}
 	v.Waiting = []string{"the GM"}
-	got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
+	got := text(sectionDoc(t, "status", v))
 	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
 		t.Errorf("status while the GM rules: %q", got)
 	}
@@ -1011,7 +1011,7 @@ func TestBadgeAgreesWithTitle(t *testing.T) {
 		v := testView()
 		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
 		m := newModel(v, "")
-		got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
+		got := text(sectionDoc(t, "status", v))
 		badge := strings.Contains(got, "your turn")
 		if badge != c.yours || badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)
