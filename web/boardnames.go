@@ -86,7 +86,7 @@ func (m *model) gapName(l *board.LadderMap, g board.SideGap) string {
 // roll's result: "Sal: Sal shoots Outlaw 1 — hit. Shooting 14".
 func cardName(g []engine.Event, m *model) string {
 	first := g[0]
-	s := cardText(first)
+	s := eventText(first)
 	if actor := m.byID[first.Actor]; actor != nil && !strings.HasPrefix(s, actor.Name) {
 		s = actor.Name + ": " + s
 	}

@@ -88,7 +88,8 @@ func anyWhisper(g []engine.Event) bool {
 	return slices.ContainsFunc(g, func(ev engine.Event) bool { return len(ev.Audience) > 0 })
 }
 
-func cardText(ev engine.Event) string {
+// eventText is what an event says, or its kind when it says nothing.
+func eventText(ev engine.Event) string {
 	if ev.Text != "" {
 		return ev.Text
 	}
