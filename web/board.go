@@ -803,29 +803,6 @@ func modelWords(model string) string {
 	return ""
 }
 
-// face is all tokenFace shows of a token: the token, its element's id,
-// its classes and its summary.
-type face struct {
-	T                *board.Token
-	ID               string
-	Classes, Summary string
-}
-
-func (m *model) face(t *board.Token) face {
-	return face{T: t, ID: m.uniqueID("face-" + slug(t.ID)), Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
-}
-
-// rosterRow is all the roster shows of a token.
-type rosterRow struct {
-	T                   *board.Token
-	SideClass, SideName string
-	Place               string
-}
-
-func (m *model) rosterRow(t *board.Token) rosterRow {
-	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Place: m.place(t.ID)}
-}
-
 // orderEntry is all the turn order shows of combatant Token: its
 // element's id, its side's class, whether it may act now or is out, its
 // name, and of its token its draw, portrait and health.
