@@ -34,9 +34,7 @@ func (m *model) legend() legend {
 	bars := map[string]bool{}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
-		if !sides[t.Side] {
-			sides[t.Side] = true
-		}
+		sides[t.Side] = true
 		acting = acting || t.Acting
 		out = out || t.Out
 		down = down || t.Down && !t.Out

@@ -361,12 +361,7 @@ func listBoard(v engine.View) *board.Board {
 }
 
 // name returns a combatant's name, or its id when it is not visible.
-func (m *model) name(id string) string {
-	if n, ok := m.names[id]; ok {
-		return n
-	}
-	return id
-}
+func (m *model) name(id string) string { return whoName(m.names, id) }
 
 func (m *model) sideName(id string) string {
 	if i, ok := m.sideNo[id]; ok {
@@ -476,30 +471,18 @@ func statusLabel(s engine.Status) string {
 	return string(s)
 }
 
-// slug makes s safe inside an id attribute: letters, digits, '-' and '_'.
+// slug makes s safe inside an id attribute: letters, digits, '-' and '_'
+// (any other character becomes '_'; s itself when it is safe already).
 func slug(s string) string {
-	ok := true
-	for _, r := range s {
-		if !isSlugRune(r) {
-			ok = false
-			break
-		}
-	}
-	if ok && s != "" {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isSlugRune(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
+	if s == "" {
 		return "_"
 	}
-	return b.String()
+	return strings.Map(func(r rune) rune {
+		if isSlugRune(r) {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 func isSlugRune(r rune) bool {

@@ -318,11 +318,7 @@ func (p StatBlockProps) action() string {
 }
 
 func draftPath(id string, parts ...string) string {
-	s := "/drafts/" + id
-	for _, p := range parts {
-		s += "/" + p
-	}
-	return s
+	return "/drafts/" + strings.Join(append([]string{id}, parts...), "/")
 }
 
 func fieldID(name string) string { return "f-" + slug(name) }
@@ -365,10 +361,7 @@ func propValue(p board.Props, f board.Field) string {
 		}
 		return ""
 	}
-	if v := p.String(f.Name); v != "" {
-		return v
-	}
-	return ""
+	return p.String(f.Name)
 }
 
 // startSquare names a start's square as the board does, "" for none.
