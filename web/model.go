@@ -71,8 +71,7 @@ type EncounterProps struct {
 	// CampaignID, when set, adds a link back to the campaign's page, named
 	// CampaignName (or "the campaign").
 	CampaignID, CampaignName string
-	// LogURL and ReplayURL link the encounter's history pages; empty means
-	// /encounters/{id}/log and /encounters/{id}/replay.
+	// LogURL and ReplayURL link the encounter's history pages.
 	LogURL, ReplayURL string
 	// Deadline, for GMs only, is the encounter's turn-deadline form in the
 	// Menu; nil shows none.
@@ -91,20 +90,6 @@ type DeadlineForm struct {
 	Set                           bool
 	Clock, Off                    bool
 	Bank, Increment               string
-}
-
-func (p EncounterProps) logURL() string {
-	if p.LogURL != "" {
-		return p.LogURL
-	}
-	return encounterURL(p.View.ID) + "/log"
-}
-
-func (p EncounterProps) replayURL() string {
-	if p.ReplayURL != "" {
-		return p.ReplayURL
-	}
-	return encounterURL(p.View.ID) + "/replay"
 }
 
 type actURLKey struct{}
