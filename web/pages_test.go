@@ -367,7 +367,7 @@ func TestIndexPages(t *testing.T) {
 	}
 
 	p := IndexProps{User: "ana", Campaigns: []CampaignSummary{
-		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e1", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
+		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
 		{ID: "c/2", Name: "Blue Peaks", Role: "player"},
 	}}
 	s, doc = page(t, "ana", Index(p))
@@ -376,8 +376,8 @@ func TestIndexPages(t *testing.T) {
 		t.Errorf("h1 %q", text(h[0]))
 	}
 	red := byID(doc, "campaign-c1").Parent.Parent
-	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e1" {
-		t.Error("campaign or encounter link")
+	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e%201%2Fx" {
+		t.Error("campaign or encounter link (its id escaped)")
 	}
 	contains(t, "Red Sands (role and status)", text(red), "Red Sands GM", "Running")
 	blue := byID(doc, "campaign-c_2").Parent.Parent

@@ -909,16 +909,11 @@ func TestZoneLayout(t *testing.T) {
 	}
 }
 
+// TestIndexAndChoose: a user without campaigns is pointed at the examples
+// (TestIndexPages has the list); the choose page links each viewer.
 func TestIndexAndChoose(t *testing.T) {
 	s := renderString(t, Index(IndexProps{User: "ana"}))
 	contains(t, "empty index", s, "No campaigns yet", "example encounters")
-	s = renderString(t, Index(IndexProps{User: "ana", Campaigns: []CampaignSummary{{
-		ID: "c1", Name: "Red Sands", Role: "gm",
-		Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}},
-	}}}))
-	if !strings.Contains(s, "Red Sands") || !strings.Contains(s, `href="/encounters/e%201%2Fx"`) || strings.Contains(s, "No campaigns yet") {
-		t.Errorf("index wrong: %s", s)
-	}
 	s = renderString(t, Choose(ChooseProps{EncounterID: "enc-1", Name: "Ambush", Options: []ViewerOption{
 		{As: "gm", Label: "The GM", Hint: "sees everything"}, {As: "ana", Label: "Ana Vega"},
 	}}))
