@@ -323,15 +323,6 @@ func draftPath(id string, parts ...string) string {
 
 func fieldID(name string) string { return "f-" + slug(name) }
 
-// rows is the indexes of a list's rows: its items and blank rows.
-func rows(n int) []int {
-	out := make([]int, n+sheet.ListRows)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
 func listName(list string, i int, item string) string {
 	return list + "." + strconv.Itoa(i) + "." + item
 }
