@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -37,7 +38,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		})
 	})
 
-	bctx := newTab(t, browser(t), 1280, 900)
+	bctx := newTab(t, chromium.Start(t), 1280, 900)
 	within(t, bctx, chromedp.Navigate(srv.URL+"/page"))
 	conn := recv(t, srv.conns)
 	within(t, bctx, poll(`document.getElementById('conn').textContent === 'live'`))

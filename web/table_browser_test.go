@@ -20,13 +20,6 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
-// browser starts a headless Chromium for the test (internal/chromium: the
-// flags every test's browser takes, and one browser suite at a time).
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	return chromium.Start(t)
-}
-
 // newTab opens a tab of the given size.
 func newTab(t *testing.T, b context.Context, w, h int64) context.Context {
 	t.Helper()
@@ -109,7 +102,7 @@ func lastAction(s boardtest.Sample) []engine.Event {
 // the board, axe-core finds no violation, and a screenshot is kept
 // (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
 func TestTableScreens(t *testing.T) {
-	b := browser(t)
+	b := chromium.Start(t)
 	dir := screenshotDir(t)
 	for _, s := range boardtest.All() {
 		srv := serveFake(t, EncounterProps{View: s.View, Log: s.Log, WSURL: "/ws?html=1", ActURL: "/act", CampaignID: "c1", CampaignName: "The campaign"}, "dana", nil)
@@ -230,7 +223,7 @@ func draftSamples() map[string]DraftProps {
 // the model's own controls are there, axe-core finds no violation, and a
 // screenshot is kept with the table's.
 func TestDraftEditors(t *testing.T) {
-	b := browser(t)
+	b := chromium.Start(t)
 	dir := screenshotDir(t)
 	want := map[string][]string{
 		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
