@@ -13,15 +13,6 @@ import (
 	"github.com/a-h/templ"
 )
 
-func renderCtx(t *testing.T, ctx context.Context, c templ.Component) (string, *html.Node) {
-	t.Helper()
-	var b bytes.Buffer
-	if err := c.Render(ctx, &b); err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	return b.String(), parseHTML(t, b.String())
-}
-
 // page renders c for a signed-in user ("" for a visitor).
 func page(t *testing.T, user string, c templ.Component) (string, *html.Node) {
 	t.Helper()
@@ -29,7 +20,11 @@ func page(t *testing.T, user string, c templ.Component) (string, *html.Node) {
 	if user != "" {
 		ctx = WithUser(ctx, user)
 	}
-	return renderCtx(t, ctx, c)
+	var b bytes.Buffer
+	if err := c.Render(ctx, &b); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return b.String(), parseHTML(t, b.String())
 }
 
 // forms returns the forms posting to action.
