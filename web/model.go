@@ -595,9 +595,6 @@ func (m *model) uniqueID(id string) string {
 	return id
 }
 
-// waiting names everyone the encounter waits on.
-func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
-
 // answerField is a decision's field as its form posts it: nested under
 // "values." so that the answer command carries it in its values.
 func answerField(f engine.Field) engine.Field {

@@ -153,7 +153,7 @@ func (m *model) noActions() string {
 	case len(m.v.Pending) > 0:
 		return "Answer the question above first."
 	case len(m.v.Waiting) > 0:
-		return "Waiting for " + m.waiting() + "."
+		return "Waiting for " + commaList(m.v.Waiting) + "."
 	case m.v.Current != "":
 		return "Waiting for " + m.actingNames() + "."
 	}
