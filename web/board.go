@@ -524,8 +524,9 @@ type gridDoor struct {
 
 type gridToken struct {
 	ID       string
-	At       string // the square, "x,y"
-	X, Y, R  string // centre and radius, in cell units
+	At       string  // the square, "x,y"
+	X, Y     string  // its centre, in cell units
+	R        float64 // its radius, in cell units, to a hundredth
 	Initials string
 	Shape    string // the token's pose's (board.Flat, board.Low) or none
 }
@@ -587,7 +588,7 @@ func newGridPic(m *model) gridPic {
 				cx = float64(k[0]) + (float64(i%per)+0.5)/float64(per)
 				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
 			}
-			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
+			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: math.Round(r*100) / 100,
 				Initials: initials(m.name(pl.Token))}
 			if s := m.token(pl.Token).Pose; s != nil {
 				gt.Shape = s.Shape
@@ -770,15 +771,8 @@ func bandsText(bands []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func parseF(s string) float64 {
-	v, _ := strconv.ParseFloat(s, 64)
-	return v
-}
-
-// scale multiplies a length written in cell units.
-func scale(s string, k float64) string { return f2(parseF(s) * k) }
-func grow(s string, d float64) string  { return f2(parseF(s) + d) }
-func neg(s string) string              { return f2(-parseF(s)) }
+// r is k times the token's radius, written for the drawing.
+func (gt gridToken) r(k float64) string { return f2(gt.R * k) }
 
 // nextText is an area's borders, shown beside its name on a phone.
 func nextText(next []string) string {
