@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -291,7 +290,11 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 		// The whole trace, to open in a browser's performance panel.
 		name := filepath.Join(dir, t.Name()+"-"+strconv.Itoa(traceRuns)+".json")
 		traceRuns++
-		if err := os.WriteFile(name, append(append([]byte("["), bytes.Join(rawBytes(traced), []byte(","))...), ']'), 0o644); err != nil {
+		whole, err := json.Marshal(traced) // a JSON array of the events as Chromium sent them
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, whole, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("trace written to %s", name)
@@ -309,14 +312,6 @@ const drawnTokens = `+ Array.from(document.querySelectorAll('#battlefield svg [d
 
 // traceRuns numbers the traces one test binary writes.
 var traceRuns int
-
-func rawBytes(raw []json.RawMessage) [][]byte {
-	out := make([][]byte, len(raw))
-	for i, r := range raw {
-		out[i] = r
-	}
-	return out
-}
 
 // messageCPU is the main thread's CPU time, in milliseconds, of each
 // websocket message the page handled, in order: the thread time (tdur) of
