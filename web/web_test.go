@@ -222,6 +222,20 @@ func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node 
 	return findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
 }
 
+// options are a select's options as value=text, a selected one marked
+// with a final "*".
+func options(sel *html.Node) []string {
+	var out []string
+	for _, o := range findAll(sel, tag("option")) {
+		s := mustAttr(o, "value") + "=" + text(o)
+		if _, ok := attr(o, "selected"); ok {
+			s += "*"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
 // hiddenInputs maps the names of form's hidden inputs to their values.
 func hiddenInputs(form *html.Node) map[string]string {
 	hidden := map[string]string{}
@@ -511,15 +525,7 @@ func TestActions(t *testing.T) {
 	if len(sel) != 1 || mustAttr(sel[0], "name") != "target" || mustAttr(sel[0], "data-type") != "select" || mustAttr(sel[0], "data-target") != "true" {
 		t.Fatal("target select missing or not marked as a target")
 	}
-	var opts []string
-	for _, o := range findAll(sel[0], tag("option")) {
-		s := mustAttr(o, "value") + "=" + text(o)
-		if _, ok := attr(o, "selected"); ok {
-			s += "*"
-		}
-		opts = append(opts, s)
-	}
-	if !slices.Equal(opts, []string{"thug=Thug", "boss=Red Mara*"}) {
+	if opts := options(sel[0]); !slices.Equal(opts, []string{"thug=Thug", "boss=Red Mara*"}) {
 		t.Errorf("select options %v", opts)
 	}
 	// Every control has a label pointing at it and a data-type.
@@ -655,21 +661,14 @@ func TestChatPanel(t *testing.T) {
 	if form == nil || mustAttr(form, "method") != "post" || byID(form, "chat-text") == nil || mustAttr(byID(form, "chat-text"), "maxlength") != "500" {
 		t.Fatal("chat form missing")
 	}
-	var to []string
-	for _, o := range findAll(byID(form, "chat-to"), tag("option")) {
-		to = append(to, mustAttr(o, "value")+"="+text(o))
-	}
-	if !slices.Equal(to, []string{"=Everyone", "gm=Whisper to the GM"}) {
+	if to := options(byID(form, "chat-to")); !slices.Equal(to, []string{"=Everyone", "gm=Whisper to the GM"}) {
 		t.Errorf("a player may write to %v", to)
 	}
 	v := testView()
 	v.Viewer = engine.GMViewer()
-	to = nil
-	for _, o := range findAll(byID(parseHTML(t, renderString(t, Encounter(EncounterProps{View: v}))), "chat-to"), tag("option")) {
-		to = append(to, mustAttr(o, "value"))
-	}
-	if !slices.Equal(to, []string{"", "gm", "ana", "bruno"}) {
-		t.Errorf("the GM may write to %v", to)
+	gm := options(byID(parseHTML(t, renderString(t, Encounter(EncounterProps{View: v}))), "chat-to"))
+	if !slices.Equal(gm, []string{"=Everyone", "gm=Only me (secret)", "ana=Whisper to Ana Vega", "bruno=Whisper to Bruno"}) {
+		t.Errorf("the GM may write to %v", gm)
 	}
 	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
 	whisper.Seq = 9
