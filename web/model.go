@@ -217,7 +217,6 @@ type model struct {
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
 	board  *board.Board   // the view's board, or one built from the combatants
 	tokens map[string]*board.Token
-	acts   []actionInfo
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
@@ -282,7 +281,6 @@ func newModel(v engine.View, act string) *model {
 			id += "-" + strconv.Itoa(n)
 		}
 		info := actionInfo{Action: a, ID: id}
-		m.acts = append(m.acts, info)
 		if a.Actor == "" {
 			if a.Danger {
 				m.danger = append(m.danger, info)

@@ -163,7 +163,7 @@ func (m *model) noActions() string {
 // firstTab is the pane a phone opens on: the table's actions and turn
 // order for anyone who plays (the GM included), the board for a spectator.
 func (m *model) firstTab() string {
-	if m.v.Viewer.GM || len(m.v.Viewer.Controls) > 0 || len(m.acts) > 0 || len(m.v.Pending) > 0 {
+	if m.v.Viewer.GM || len(m.v.Viewer.Controls) > 0 || len(m.v.Actions) > 0 || len(m.v.Pending) > 0 {
 		return "act"
 	}
 	return "board"
