@@ -962,45 +962,37 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 	}
 }
 
-// TestYourTurnWaits: "your turn" shows only when the table waits on you,
-// not beside "waiting on the GM".
-func TestYourTurnWaits(t *testing.T) {
-	v := testView()
-	if got := text(sectionDoc(t, "status", v)); !strings.Contains(got, "your turn") {
-		t.Fatalf("no badge on the player's turn: %q", got)
-	}
-	v.Waiting = []string{"the GM"}
-	got := text(sectionDoc(t, "status", v))
-	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
-		t.Errorf("status while the GM rules: %q", got)
-	}
-}
-
 // TestBadgeAgreesWithTitle: the badge and the tab's title read the same
 // thing (the engine's Attention), in every phase — a declaration phase
 // where everyone acts at once and another character has the floor first
-// included (d20-under's "before the first round").
+// included (d20-under's "before the first round"); but "your turn" shows
+// only when the table waits on you, not beside "waiting on the GM".
 func TestBadgeAgreesWithTitle(t *testing.T) {
+	turn := &engine.Attention{Turn: []string{"ana"}}
 	for _, c := range []struct {
 		name      string
 		current   string
 		acting    []string
 		attention *engine.Attention
+		waiting   []string
 		yours     bool
 	}{
-		{"a phase, another first", "bruno", []string{"bruno", "ana"}, &engine.Attention{Turn: []string{"ana"}}, true},
-		{"a phase, ana first", "ana", []string{"ana", "bruno"}, &engine.Attention{Turn: []string{"ana"}}, true},
-		{"someone else's turn", "bruno", []string{"bruno"}, nil, false},
-		{"a decision waits on ana", "ana", []string{"ana"}, &engine.Attention{Decisions: []string{"d1"}}, false},
+		{"ana's turn", "ana", []string{"ana"}, turn, nil, true},
+		{"a phase, another first", "bruno", []string{"bruno", "ana"}, turn, nil, true},
+		{"a phase, ana first", "ana", []string{"ana", "bruno"}, turn, nil, true},
+		{"someone else's turn", "bruno", []string{"bruno"}, nil, nil, false},
+		{"a decision waits on ana", "ana", []string{"ana"}, &engine.Attention{Decisions: []string{"d1"}}, nil, false},
+		{"ana's turn, the GM rules", "ana", []string{"ana"}, turn, []string{"the GM"}, false},
 	} {
 		v := testView()
-		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
+		v.Current, v.Acting, v.Attention, v.Waiting = c.current, c.acting, c.attention, c.waiting
 		m := newModel(v, "")
 		got := text(sectionDoc(t, "status", v))
 		badge := strings.Contains(got, "your turn")
-		if badge != c.yours || badge != (m.attention() == "turn") {
+		if badge != c.yours || c.waiting == nil && badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)
 		}
+		contains(t, c.name, got, c.waiting...)
 	}
 }
 
