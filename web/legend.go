@@ -94,8 +94,10 @@ func (m *model) legend() legend {
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Group != "" && !p.Off }), "group", "", "red dashed frame: in contact")
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Off }), "off", "", "off the map: beyond the drawn squares")
 	case b.Model == board.Pairs && b.Pairs != nil:
-		for _, d := range distinctDistances(b.Pairs) {
-			add(true, "dist", d, "engaged at "+d)
+		var seen []string // each distance once
+		for _, e := range b.Pairs.Engagements {
+			add(!slices.Contains(seen, e.Distance), "dist", e.Distance, "engaged at "+e.Distance)
+			seen = append(seen, e.Distance)
 		}
 	case b.Model == board.Ladder && b.Ladder != nil:
 		add(len(b.Ladder.Gaps) > 0, "rung", "◀ ▶", "the distance between the two sides")
@@ -109,14 +111,4 @@ func barMeaning(mt *board.Meter) string {
 		return "bar: " + mt.Label + " left (full: unhurt)"
 	}
 	return "bar: shrinks as " + mt.Label + " grow (full: unhurt, empty: taken out)"
-}
-
-func distinctDistances(p *board.PairMap) []string {
-	var out []string
-	for _, e := range p.Engagements {
-		if !slices.Contains(out, e.Distance) {
-			out = append(out, e.Distance)
-		}
-	}
-	return out
 }

@@ -461,15 +461,11 @@ func slug(s string) string {
 		return "_"
 	}
 	return strings.Map(func(r rune) rune {
-		if isSlugRune(r) {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
 			return r
 		}
 		return '_'
 	}, s)
-}
-
-func isSlugRune(r rune) bool {
-	return r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 func encounterURL(id string) string { return "/encounters/" + url.PathEscape(id) }
