@@ -118,10 +118,7 @@ func TestTableScreens(t *testing.T) {
 				if len(act) == 0 {
 					t.Fatal("the sample has no action with dice")
 				}
-				fr, err := Fragments(WithActURL(context.Background(), "/act"), s.View, act, false)
-				if err != nil {
-					t.Fatal(err)
-				}
+				fr := fragmentsOf(t, WithActURL(context.Background(), "/act"), s.View, act, false)
 				writeJSON(conn, map[string]any{"type": "events", "seq": s.View.Seq, "events": act, "html": fr})
 				within(t, ctx, poll(`document.querySelectorAll('#cards .card').length === 1`))
 				var card, board struct{ X, Y, W, H float64 }

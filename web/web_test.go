@@ -212,14 +212,20 @@ func contains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
-// cardsFor renders the roll cards v's viewer gets for new events.
-func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node {
+// fragmentsOf is Fragments' result; an error fails the test.
+func fragmentsOf(t *testing.T, ctx context.Context, v engine.View, events []engine.Event, full bool) map[string]string {
 	t.Helper()
-	frags, err := Fragments(context.Background(), v, events, false)
+	frags, err := Fragments(ctx, v, events, full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+	return frags
+}
+
+// cardsFor renders the roll cards v's viewer gets for new events.
+func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node {
+	t.Helper()
+	return findAll(parseHTML(t, fragmentsOf(t, context.Background(), v, events, false)["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
 }
 
 // options are a select's options as value=text, a selected one marked
@@ -766,10 +772,7 @@ func TestFragments(t *testing.T) {
 	v := testView()
 	newEvents := testLog()[3:] // round 2 started, Ana's attack
 	ctx := WithActURL(context.Background(), "/encounters/enc-1/commands?as=ana")
-	frags, err := Fragments(ctx, v, newEvents, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags := fragmentsOf(t, ctx, v, newEvents, false)
 	want := append(slices.Clone(SectionKeys), "log", "chat", "cards")
 	if len(frags) != len(want) {
 		t.Errorf("got %d keys, want %v", len(frags), want)
@@ -805,18 +808,12 @@ func TestFragments(t *testing.T) {
 	}
 
 	// No events, incremental: nothing to append. Full: the empty state.
-	frags, err = Fragments(context.Background(), v, nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags = fragmentsOf(t, context.Background(), v, nil, false)
 	if frags["log"] != "" {
 		t.Errorf("empty incremental log = %q", frags["log"])
 	}
 	contains(t, "the actions fragment (default act URL)", frags["actions"], `action="/encounters/enc-1/commands"`)
-	frags, err = Fragments(context.Background(), v, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags = fragmentsOf(t, context.Background(), v, nil, true)
 	if !strings.Contains(frags["log"], `id="log-empty"`) || !strings.Contains(frags["chat"], `id="chat-empty"`) {
 		t.Error("full empty log or chat lacks the empty state")
 	}
