@@ -77,6 +77,15 @@ func submit(t *testing.T, form *html.Node) *html.Node {
 	return b[0]
 }
 
+// links fails the test unless #id is a link to href, reading reads
+// (when reads is not "").
+func links(t *testing.T, doc *html.Node, id, href, reads string) {
+	t.Helper()
+	if a := byID(doc, id); a == nil || mustAttr(a, "href") != href || reads != "" && text(a) != reads {
+		t.Errorf("#%s is not a link to %s reading %q: %v", id, href, reads, a)
+	}
+}
+
 // ownScript reports whether src is one of the site's own scripts: the
 // page's app.js, or a page's own (the clock's, push's): never inline,
 // never from elsewhere.
@@ -156,12 +165,8 @@ func TestLayoutUser(t *testing.T) {
 	if forms(doc, "/logout") != nil || strings.Contains(text(nav[0]), "Log out") || strings.Contains(s, "Signed in as") {
 		t.Error("visitor sees a log-out button")
 	}
-	if l := byID(doc, "login-link"); l == nil || mustAttr(l, "href") != "/login" {
-		t.Error("visitor has no log-in link")
-	}
-	if l := byID(doc, "signup-link"); l == nil || mustAttr(l, "href") != "/signup" {
-		t.Error("visitor has no sign-up link")
-	}
+	links(t, doc, "login-link", "/login", "")
+	links(t, doc, "signup-link", "/signup", "")
 
 	s, doc = page(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
 	checkPage(t, s, doc)
@@ -170,9 +175,7 @@ func TestLayoutUser(t *testing.T) {
 	if strings.Contains(s, "Ana <3") {
 		t.Error("user name is not escaped")
 	}
-	if l := byID(doc, "account-link"); l == nil || mustAttr(l, "href") != "/account" {
-		t.Error("no account link")
-	}
+	links(t, doc, "account-link", "/account", "")
 	out := postForm(t, doc, "/logout")
 	if b := submit(t, out); text(b) != "Log out" || mustAttr(b, "id") != "logout" {
 		t.Errorf("log-out button %q", text(b))
@@ -214,9 +217,7 @@ func TestAuthFormLogin(t *testing.T) {
 	if _, ok := attr(f, "aria-describedby"); ok {
 		t.Error("form described by a missing error")
 	}
-	if l := byID(doc, "auth-other"); l == nil || mustAttr(l, "href") != "/signup?next=/join/abc" || text(l) != "Sign up" {
-		t.Error("no sign-up link keeping next")
-	}
+	links(t, doc, "auth-other", "/signup?next=/join/abc", "Sign up")
 	if text(submit(t, f)) != "Log in" {
 		t.Error("submit label")
 	}
@@ -617,12 +618,8 @@ func TestJoin(t *testing.T) {
 	if h := findAll(doc, tag("h1")); text(h[0]) != "You're invited to Red Sands" {
 		t.Errorf("h1 %q", text(h[0]))
 	}
-	if a := byID(doc, "join-signup"); a == nil || mustAttr(a, "href") != "/signup?next=/join/tok%25201" || text(a) != "Sign up to join" {
-		t.Errorf("sign-up link %v", a)
-	}
-	if a := byID(doc, "join-login"); a == nil || mustAttr(a, "href") != "/login?next=/join/tok%25201" || text(a) != "Log in" {
-		t.Error("log-in link")
-	}
+	links(t, doc, "join-signup", "/signup?next=/join/tok%25201", "Sign up to join")
+	links(t, doc, "join-login", "/login?next=/join/tok%25201", "Log in")
 	if findAll(doc, tag("form")) != nil {
 		t.Error("visitor can post the join form")
 	}
@@ -663,12 +660,8 @@ func TestEncounterCampaignLinkAndSwitch(t *testing.T) {
 	}
 	p.CanSwitch, p.CampaignID, p.CampaignName = true, "c 1", "Red Sands"
 	_, doc = page(t, "gina", Encounter(p))
-	if a := byID(doc, "switch-viewer"); a == nil || mustAttr(a, "href") != "/encounters/enc-1?choose=1" {
-		t.Error("GM has no switch-viewer link")
-	}
-	if a := byID(doc, "campaign-link"); a == nil || mustAttr(a, "href") != "/campaigns/c%201" || text(a) != "Back to Red Sands" {
-		t.Error("campaign link")
-	}
+	links(t, doc, "switch-viewer", "/encounters/enc-1?choose=1", "")
+	links(t, doc, "campaign-link", "/campaigns/c%201", "Back to Red Sands")
 	p.CampaignName = ""
 	_, doc = page(t, "gina", Encounter(p))
 	if a := byID(doc, "campaign-link"); text(a) != "Back to the campaign" {
