@@ -608,46 +608,6 @@ func short(hash string) string {
 // thumbURL is a picture's thumbnail.
 func thumbURL(picture string) string { return picture + "?size=thumb" }
 
-// handoutAudience says, for the GM, whom a handout was shown to.
-func (m *model) handoutAudience(h engine.Handout) string {
-	switch {
-	case !h.Revealed:
-		return "Not shown yet"
-	case len(h.To) == 0:
-		return "Shown to everyone"
-	}
-	names := make([]string, 0, len(h.To))
-	for _, id := range h.To {
-		names = append(names, m.name(id))
-	}
-	return "Shown to " + strings.Join(names, ", ")
-}
-
-// noteSubjects are what the GM may write notes on: the encounter, and
-// each combatant with a note or in the fight.
-func (m *model) noteSubjects() []engine.Choice {
-	out := []engine.Choice{{Value: "encounter", Label: "The encounter"}}
-	for _, c := range m.v.Combatants {
-		out = append(out, engine.Choice{Value: "combatant:" + c.ID, Label: c.Name})
-	}
-	for _, n := range m.v.Notes {
-		if !slices.ContainsFunc(out, func(c engine.Choice) bool { return c.Value == n.Subject }) {
-			out = append(out, engine.Choice{Value: n.Subject, Label: n.Subject})
-		}
-	}
-	return out
-}
-
-// note is the GM's note on subject.
-func (m *model) note(subject string) string {
-	for _, n := range m.v.Notes {
-		if n.Subject == subject {
-			return n.Text
-		}
-	}
-	return ""
-}
-
 // fallbackLabel says what a turn deadline's fallback does.
 func fallbackLabel(fallback string) string {
 	switch fallback {
