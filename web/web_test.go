@@ -102,13 +102,11 @@ func testLog() []engine.Event {
 	}
 }
 
+// renderString is the markup of c rendered for a visitor (page).
 func renderString(t *testing.T, c templ.Component) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := c.Render(context.Background(), &b); err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	return b.String()
+	s, _ := page(t, "", c)
+	return s
 }
 
 func parseHTML(t *testing.T, s string) *html.Node {
