@@ -797,11 +797,11 @@ func modelWords(model string) string {
 	return ""
 }
 
-// orderEntry is all the turn order shows of combatant Token: its
-// element's id, its side's class, whether it may act now or is out, its
-// name, and of its token its draw, portrait and health.
+// orderEntry is all the turn order shows of a combatant: its element's
+// id, its side's class, whether it may act now or is out, its name, and
+// of its token its draw, portrait and health.
 type orderEntry struct {
-	ID, Token, SideClass string
+	ID, SideClass        string
 	Current, Out         bool
 	Name                 string
 	Initiative, Portrait string
@@ -809,9 +809,11 @@ type orderEntry struct {
 }
 
 func (m *model) orderEntry(id string) orderEntry {
-	c := m.byID[id]
-	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), Token: id, SideClass: m.sideClass(sideOfID(m, id)),
-		Current: slices.Contains(m.v.Acting, id), Out: c != nil && c.Out, Name: m.name(id)}
+	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), SideClass: m.sideClass(""),
+		Current: slices.Contains(m.v.Acting, id), Name: m.name(id)}
+	if c := m.byID[id]; c != nil {
+		e.SideClass, e.Out = m.sideClass(c.Side), c.Out
+	}
 	if t := m.token(id); t != nil {
 		e.Initiative, e.Portrait, e.Health = t.Initiative, t.Portrait, t.Health
 	}

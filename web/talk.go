@@ -125,13 +125,6 @@ func dangerQuestion(a actionInfo) string {
 	return a.Label + "?"
 }
 
-func sideOfID(m *model, id string) string {
-	if c := m.byID[id]; c != nil {
-		return c.Side
-	}
-	return ""
-}
-
 // actingNames is who may act now: one name, or several in a phase.
 func (m *model) actingNames() string {
 	if len(m.v.Acting) == 0 {
