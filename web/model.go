@@ -263,7 +263,10 @@ func newModel(v engine.View, act string) *model {
 	if m.board == nil {
 		m.board = listBoard(v)
 	}
-	m.tokens = tokenLookup(m.board)
+	m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
+	for i := range m.board.Tokens {
+		m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
+	}
 	if len(v.Actions) == 0 {
 		return m
 	}
@@ -321,15 +324,6 @@ func newModel(v engine.View, act string) *model {
 		return 0
 	})
 	return m
-}
-
-// tokenLookup maps each token of b by its id.
-func tokenLookup(b *board.Board) map[string]*board.Token {
-	tokens := make(map[string]*board.Token, len(b.Tokens))
-	for i := range b.Tokens {
-		tokens[b.Tokens[i].ID] = &b.Tokens[i]
-	}
-	return tokens
 }
 
 // listBoard is the board of a ruleset that draws none: every combatant a
