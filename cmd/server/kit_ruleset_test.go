@@ -5,11 +5,14 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -32,7 +35,7 @@ import (
 // It is the shipped kit-skirmish itself, not a copy made for the test, so
 // the proof cannot drift from what a sixth ruleset's author would do.
 func TestANewRulesetIsOnePackage(t *testing.T) {
-	oneLine(t, "internal/rules/kitskirmish", "internal/rules/kit", "internal/engine", "internal/board", "internal/dice", "internal/fray")
+	oneLine(t, "internal/rules/kitskirmish", "internal/rules/kit", "internal/engine", "internal/board", "internal/dice", "internal/fray", "internal/sheet")
 	srv := startServerEnv(t, testdb.URL(t), map[string]string{"FRAY_DICE_SEED": "5"})
 	gm := srv.signup("kit-gm")
 
@@ -165,4 +168,68 @@ func untilAnaIsAsked(t *testing.T, view func() engine.View, send func(u *apiUser
 	}
 	t.Fatal("the goblin never hit")
 	return engine.Decision{}
+}
+
+// TestKitSkirmishFromTheCampaignPage: a GM prepares a kit-skirmish fight
+// the way every other ruleset's is prepared — the campaign page offers it
+// for drafts and the bestiary, the stat editor saves a fighter with its
+// own hit points (and refuses one with none it allows, saying why), and a
+// draft of the bestiary's fighters becomes an encounter that starts with
+// them.
+func TestKitSkirmishFromTheCampaignPage(t *testing.T) {
+	srv := startServer(t, testdb.URL(t))
+	gm := srv.signup("kit-gm")
+	var camp struct{ ID string }
+	srv.withUser(gm).do("POST", "/api/campaigns", map[string]string{"name": "Mill road"}, &camp)
+	c := "/campaigns/" + camp.ID
+	page := string(srv.prepReq(gm, "GET", c, "", nil).body)
+	for _, sel := range []string{"new-draft-ruleset", "new-bestiary-ruleset", "new-pcs-ruleset"} {
+		opts := regexp.MustCompile(`(?s)<select id="` + sel + `".*?</select>`).FindString(page)
+		if !strings.Contains(opts, `<option value="`+kitskirmish.ID+`">`) {
+			t.Errorf("the campaign page's %s does not offer %s: %s", sel, kitskirmish.ID, opts)
+		}
+	}
+	save := func(name, hp string) prepReply {
+		return srv.prepForm(gm, c+"/bestiary", url.Values{"name": {name}, "ruleset": {kitskirmish.ID}, "hp": {hp}})
+	}
+	if r := save("Giant", "12"); r.code == http.StatusSeeOther || !strings.Contains(string(r.body), "hit points are 1 to 10, not 12") {
+		t.Fatalf("a fighter of 12 hit points: %d, %s", r.code, r.body)
+	}
+	for _, f := range [][2]string{{"Ogre", "3"}, {"Shepherd", ""}} {
+		if r := save(f[0], f[1]); r.code != http.StatusSeeOther {
+			t.Fatalf("save %s: %d %s", f[0], r.code, r.body)
+		}
+	}
+	d := srv.prepForm(gm, c+"/drafts", url.Values{"name": {"On the mill road"}, "ruleset": {kitskirmish.ID}})
+	draft := strings.SplitN(d.location, "?", 2)[0]
+	if d.code != http.StatusSeeOther || !strings.HasPrefix(draft, "/drafts/") {
+		t.Fatalf("new draft: %d %s", d.code, d.body)
+	}
+	for _, op := range []url.Values{
+		{"op": {"side-add"}, "name": {"Shepherds"}},
+		{"op": {"side-add"}, "name": {"Ogres"}},
+		{"op": {"add-bestiary"}, "entry": {"shepherd"}, "side": {"shepherds"}, "count": {"2"}},
+		{"op": {"add-bestiary"}, "entry": {"ogre"}, "side": {"ogres"}},
+	} {
+		if r := srv.prepForm(gm, draft+"/edit", op); r.code != http.StatusSeeOther && r.code != http.StatusOK {
+			t.Fatalf("%s: %d %s", op.Get("op"), r.code, r.body)
+		}
+	}
+	created := srv.prepForm(gm, draft+"/create", nil)
+	if created.code != http.StatusSeeOther || !strings.HasPrefix(created.location, "/encounters/") {
+		t.Fatalf("create: %d %s %s", created.code, created.location, created.body)
+	}
+	id := strings.SplitN(strings.TrimPrefix(created.location, "/encounters/"), "?", 2)[0]
+	var reply struct{ Code, Message string }
+	if code := srv.call(gm, "POST", "/api/encounters/"+id+"/commands", map[string]any{"id": "go", "command": map[string]any{"kind": engine.KindStart}}, &reply); code != http.StatusOK {
+		t.Fatalf("start: %d %+v", code, reply)
+	}
+	meters := map[string]string{}
+	for _, tok := range srv.viewAs(gm, id).Board.Tokens {
+		meters[tok.Name] = tok.Health.Text
+	}
+	want := map[string]string{"Ogre": "3 of 3 hit points", "Shepherd 1": "2 of 2 hit points", "Shepherd 2": "2 of 2 hit points"}
+	if !maps.Equal(meters, want) {
+		t.Errorf("the fight starts with %v, want %v", meters, want)
+	}
 }

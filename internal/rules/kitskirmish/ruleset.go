@@ -1,8 +1,9 @@
 // Package kitskirmish is the "kit-skirmish" ruleset, the smallest whole
 // one the kit makes: fighters in one field take turns striking once at an
 // opponent with a d6 — 4 or more hits — and the one struck may try to
-// parry (5 or more) before it loses a hit point; at 0 it is out, and the
-// fight ends when one side is left. It is built with package kit alone and
+// parry (5 or more, paid for with its next strike) before it loses a hit
+// point; at 0 it is out, and the fight ends when one side is left. It is
+// built with package kit and the core's types alone and
 // registered with one line in rules.Registry, the proof that a new ruleset
 // is one package and one registration line (docs/architecture.md, "Adding
 // a ruleset"); its guide is docs/rules/kit-skirmish.md.
@@ -72,6 +73,16 @@ type Fighter struct {
 	Struck  bool   `json:"struck,omitempty"`
 	Guarded bool   `json:"guarded,omitempty"`
 	Winded  bool   `json:"winded,omitempty"`
+	// Most is the hit points its stats gave it; none: the encounter's.
+	Most int `json:"most,omitempty"`
+}
+
+// most is the hit points f started with, which a heal never passes.
+func (f *Fighter) most(b *engine.Base) int {
+	if f.Most > 0 {
+		return f.Most
+	}
+	return kit.OptInt(b, OptHP)
 }
 
 // Fighter implements kit.State.
@@ -181,9 +192,9 @@ func (s *State) setHP(id string, hp int) error {
 	return err
 }
 
-// newEncounter puts everyone in the field with the option's hit points.
-// The field is the whole battlefield: zones, squares or starts drawn in a
-// setup would be ignored, so they are refused, as stats are.
+// newEncounter puts everyone in the field with its own hit points or the
+// option's. The field is the whole battlefield: zones, squares or starts
+// drawn in a setup would be ignored, so they are refused.
 func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 	st := &State{Base: base, Fighters: map[string]*Fighter{}}
 	if len(setup.Battlefield) > 0 {
@@ -196,13 +207,16 @@ func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 		}
 	}
 	for _, c := range setup.Combatants {
-		if len(c.Stats) > 0 && string(c.Stats) != "{}" && string(c.Stats) != "null" {
-			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s takes no stats", c.ID, ID)
+		stats, err := readStats(c.Stats)
+		if err != nil {
+			return nil, fray.Errorf(fray.ErrorCode(err), "combatant %q: %s", c.ID, fray.ErrorMessage(err))
 		}
 		if start, err := board.ReadStart(c.Start); err != nil || start.Zone != "" || start.X != nil || start.Y != nil || start.Group != "" || len(start.Props) > 0 {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q: %s is fought in one field: it takes no start", c.ID, ID)
 		}
-		st.Fighters[c.ID] = &Fighter{ID: c.ID, HP: kit.OptInt(&base, OptHP)}
+		f := &Fighter{ID: c.ID, Most: stats.HP}
+		f.HP = f.most(&base)
+		st.Fighters[c.ID] = f
 	}
 	return st, nil
 }
@@ -315,7 +329,7 @@ func decideHeal(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	b := tx.Base()
-	if f.HP >= kit.OptInt(b, OptHP) {
+	if f.HP >= f.most(b) {
 		return fray.Errorf(fray.EILLEGAL, "%s is not wounded", b.PublicNameOf(f.ID))
 	}
 	ev := engine.NewEvent(KindHealed, "", fmt.Sprintf("The GM heals %s.", b.PublicNameOf(f.ID)), Healed{Fighter: f.ID, HP: f.HP + 1})
@@ -329,7 +343,7 @@ func project(st *State, v engine.Viewer) *board.Board {
 	b := &board.Board{Model: board.Zones, Zones: zm}
 	for _, t := range engine.Tokens(st, v) {
 		f := st.Fighters[t.ID]
-		most := kit.OptInt(&st.Base, OptHP)
+		most := f.most(&st.Base)
 		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d %s", f.HP, most, map[bool]string{true: "hit point", false: "hit points"}[most == 1])}
 		if v.CanCommand(t.ID) {
 			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6, costs the next strike"}}}}
@@ -366,8 +380,8 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 	if v.GM {
 		var wounded []engine.Choice
 		for _, c := range st.Combatants {
-			if hp := st.Fighters[c.ID].HP; !c.Out && hp < kit.OptInt(&st.Base, OptHP) {
-				wounded = append(wounded, engine.Choice{Value: c.ID, Label: c.Name + " (" + strconv.Itoa(hp) + " hp)"})
+			if f := st.Fighters[c.ID]; !c.Out && f.HP < f.most(&st.Base) {
+				wounded = append(wounded, engine.Choice{Value: c.ID, Label: c.Name + " (" + strconv.Itoa(f.HP) + " hp)"})
 			}
 		}
 		if len(wounded) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/engine/enginetest"
 	"github.com/fray-vtt/fray/internal/fray"
+	"github.com/fray-vtt/fray/internal/sheet"
 )
 
 func TestMain(m *testing.M) { enginetest.Main(m) }
@@ -280,4 +281,49 @@ func sheetOf(t *testing.T, st *State, v engine.Viewer, id string) string {
 	}
 	t.Fatalf("no token %s", id)
 	return ""
+}
+
+// TestFighterStats: a fighter's stats may give it its own hit points —
+// it starts with them, its meter counts to them, a heal stops at them —
+// and stats that are not a fighter's are refused with the reason, as the
+// stat editor's Derive refuses them.
+func TestFighterStats(t *testing.T) {
+	setup, err := engine.DecodeSetup(Example)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup.Combatants[2].Stats = json.RawMessage(`{"hp":4}`)
+	setup.Combatants[3].Stats = json.RawMessage(`{}`)
+	gm := engine.GMViewer()
+	_, st := scenario.Do(t, scenario.New(t, setup), gm, engine.NewCommand(engine.KindStart, "", nil))
+	if gob, sneak := st.Fighters["gob"].HP, st.Fighters["sneak"].HP; gob != 4 || sneak != 2 {
+		t.Fatalf("Gob starts with %d hit points, Sneak %d; want 4 and 2", gob, sneak)
+	}
+	for _, tok := range project(st, gm).Tokens {
+		if tok.ID == "gob" && tok.Health.Text != "4 of 4 hit points" {
+			t.Errorf("Gob's meter: %q", tok.Health.Text)
+		}
+	}
+	st.Fighters["gob"].HP = 2
+	heal := engine.NewCommand(CmdHeal, "", map[string]any{"combatant": "gob"})
+	_, st = scenario.Do(t, st, gm, heal)
+	_, st = scenario.Do(t, st, gm, heal)
+	if msg := scenario.Fail(t, st, gm, heal, fray.EILLEGAL); st.Fighters["gob"].HP != 4 || !strings.Contains(msg, "Gob is not wounded") {
+		t.Errorf("healed to %d, then %q; want 4 and not wounded", st.Fighters["gob"].HP, msg)
+	}
+	for _, c := range []struct{ stats, want string }{
+		{`{"hp":0}`, "hit points are 1 to 10, not 0"},
+		{`{"hp":11}`, "hit points are 1 to 10, not 11"},
+		{`{"hp":"x"}`, "stats:"},
+		{`{"strength":3}`, "strength"},
+	} {
+		setup.Combatants[2].Stats = json.RawMessage(c.stats)
+		_, err := engine.NewEncounter(New(), "e", setup)
+		_, derr := New().(sheet.Deriver).Derive(json.RawMessage(c.stats))
+		for _, e := range []error{err, derr} {
+			if fray.ErrorCode(e) != fray.EINVALID || !strings.Contains(fray.ErrorMessage(e), c.want) {
+				t.Errorf("stats %s: %v, want %q", c.stats, e, c.want)
+			}
+		}
+	}
 }
