@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,14 +60,8 @@ func controls(form *html.Node) map[string]*html.Node {
 	return m
 }
 
-func names(form *html.Node) []string {
-	var out []string
-	for name := range controls(form) {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
-}
+// names are the names of a form's controls, sorted.
+func names(form *html.Node) []string { return slices.Sorted(maps.Keys(controls(form))) }
 
 func submit(t *testing.T, form *html.Node) *html.Node {
 	t.Helper()
