@@ -157,13 +157,9 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		}
 	}
 	game, talk := SplitTalk(newEvents)
-	lists := [...]struct {
-		key    string
-		events []engine.Event
-	}{{"log", game}, {"chat", talk}}
-	for _, l := range lists {
-		in := entriesIn{full, l.events, v.Combatants}
-		if err := render(l.key, in, entryLists[l.key](in)); err != nil {
+	for key, events := range map[string][]engine.Event{"log": game, "chat": talk} {
+		in := entriesIn{full, events, v.Combatants}
+		if err := render(key, in, entryLists[key](in)); err != nil {
 			return nil, err
 		}
 	}
