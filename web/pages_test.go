@@ -127,16 +127,13 @@ func checkPage(t *testing.T, s string, doc *html.Node) {
 			t.Errorf("control %q (id %q) has no label", mustAttr(c, "name"), id)
 		}
 	}
-	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-describedby"); return ok }) {
-		for _, id := range strings.Fields(mustAttr(n, "aria-describedby")) {
-			if !seen[id] {
-				t.Errorf("aria-describedby names missing #%s", id)
+	for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
+		for _, a := range []string{"aria-describedby", "aria-labelledby"} {
+			for _, id := range strings.Fields(mustAttr(n, a)) {
+				if !seen[id] {
+					t.Errorf("%s names missing #%s", a, id)
+				}
 			}
-		}
-	}
-	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-labelledby"); return ok }) {
-		if id := mustAttr(n, "aria-labelledby"); !seen[id] {
-			t.Errorf("aria-labelledby names missing #%s", id)
 		}
 	}
 	// Forms that change state post; the only get forms would be searches.
