@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -235,11 +234,9 @@ func TestDraftEditors(t *testing.T) {
 				t.Errorf("%s editor has no #%s", name, id)
 			}
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/static/", http.FileServerFS(Static))
-		mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
-		srv := httptest.NewServer(mux)
-		t.Cleanup(srv.Close)
+		srv := serveFake(t, EncounterProps{}, "", func(mux *http.ServeMux) {
+			mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
+		})
 		ctx := newTab(t, b, 1280, 800)
 		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
 		checkAxe(t, ctx, name)
