@@ -156,14 +156,6 @@ func TestBrowserScript(t *testing.T) {
 			}
 		}
 	})
-	eval := func(js string) string {
-		t.Helper()
-		var s string
-		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &s)); err != nil {
-			t.Fatalf("eval %s: %v", js, err)
-		}
-		return s
-	}
 	// command is the command a frame carries, without the entropy every
 	// command must bring for its dice: 16 random bytes in hex, fresh for
 	// each command (a resent frame keeps its own).
@@ -195,7 +187,7 @@ func TestBrowserScript(t *testing.T) {
 	}
 	conn := recv(t, fs.conns)
 	within(t, ctx, poll(`document.getElementById('conn').textContent === 'live'`))
-	if n := eval(logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
+	if n := evaluate[string](t, ctx, logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
 		t.Errorf("log has %s rows after the snapshot", n)
 	}
 
@@ -209,7 +201,7 @@ func TestBrowserScript(t *testing.T) {
 		`document.getElementById('pick-thug').getAttribute('aria-pressed')`: "true",
 		`document.getElementById('target-name').textContent`:                "Thug",
 	} {
-		if got := eval(js); got != want {
+		if got := evaluate[string](t, ctx, js); got != want {
 			t.Errorf("after picking the Thug: %s = %q, want %q", js, got, want)
 		}
 	}
@@ -221,7 +213,7 @@ func TestBrowserScript(t *testing.T) {
 	if msg["type"] != "command" || command(msg) != `{"actor":"ana","attacks":1,"kind":"fight","target":"thug","wild":false}` {
 		t.Errorf("frame = %v, command %s", msg, command(msg))
 	}
-	if eval(`document.getElementById('act-ana-fight').dataset.pending || ''`) != msg["id"] {
+	if evaluate[string](t, ctx, `document.getElementById('act-ana-fight').dataset.pending || ''`) != msg["id"] {
 		t.Error("form not marked pending")
 	}
 
@@ -254,13 +246,13 @@ func TestBrowserScript(t *testing.T) {
 		`document.getElementById('encounter').dataset.seq`:                                                  "8",
 		logCount: "8",
 	} {
-		if got := eval(js); got != want {
+		if got := evaluate[string](t, ctx, js); got != want {
 			t.Errorf("after update: %s = %q, want %q", js, got, want)
 		}
 	}
 	// The roll card of the player's own action is on screen, modifiers
 	// labelled.
-	card := eval(`(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
+	card := evaluate[string](t, ctx, `(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
 		return (r.top >= 0 && r.bottom <= innerHeight ? 'visible ' : 'off-screen ') + c.textContent.replace(/\s+/g, ' ') })()`)
 	contains(t, "card", card, "visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises")
 	// A duplicate delivery adds nothing. The page handles frames in order,
@@ -269,10 +261,10 @@ func TestBrowserScript(t *testing.T) {
 	writeJSON(conn, update)
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
 	within(t, ctx, poll(`!document.getElementById('act-ana-fight').dataset.pending && !document.getElementById('act-ana-fight-go').hasAttribute('aria-disabled')`))
-	if n := eval(logCount); n != "8" {
+	if n := evaluate[string](t, ctx, logCount); n != "8" {
 		t.Errorf("duplicate delivery: log has %s rows", n)
 	}
-	if n := eval(`String(document.querySelectorAll('#cards .card').length)`); n != "1" {
+	if n := evaluate[string](t, ctx, `String(document.querySelectorAll('#cards .card').length)`); n != "1" {
 		t.Errorf("duplicate delivery: %s cards", n)
 	}
 	within(t, ctx, chromedp.Click("#card-8 .card-close", chromedp.ByQuery))
@@ -303,7 +295,7 @@ func TestBrowserScript(t *testing.T) {
 	// reconnects from the last seq and resends it with the same id.
 	within(t, ctx, chromedp.Click("#act-ana-end-turn-go", chromedp.ByID))
 	msg = recv(t, fs.frames)
-	if eval(`document.getElementById('notice').textContent`) != "" {
+	if evaluate[string](t, ctx, `document.getElementById('notice').textContent`) != "" {
 		t.Error("notice not cleared by a new command")
 	}
 	// While the server is away the page says so, and a form sent meanwhile
@@ -340,7 +332,7 @@ func TestBrowserScript(t *testing.T) {
 
 	// Without a socket the form posts normally. The page lets its socket go
 	// while it handles pagehide, so the socket is gone once this returns.
-	eval(`(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
+	evaluate[string](t, ctx, `(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
 	within(t, ctx, chromedp.Click("#act-ana-fight-go", chromedp.ByID))
 	if p := recv(t, posts); p != "actor=ana&attacks=1&kind=fight&target=thug" {
 		t.Errorf("form post = %q", p)

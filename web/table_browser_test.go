@@ -39,6 +39,14 @@ func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	}
 }
 
+// evaluate is the value of js in ctx's page.
+func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	var v T
+	within(t, ctx, chromedp.Evaluate(js, &v))
+	return v
+}
+
 func poll(js string) chromedp.Action {
 	return chromedp.Poll(js, nil, chromedp.WithPollingTimeout(patience.Hang()))
 }
@@ -131,13 +139,10 @@ func TestTableScreens(t *testing.T) {
 				if size.name == "desktop" && card.X < board.X+board.W && board.X < card.X+card.W && card.Y < board.Y+board.H && board.Y < card.Y+card.H {
 					t.Errorf("the roll card %+v covers the board %+v", card, board)
 				}
-				var overflow int
-				within(t, ctx, chromedp.Evaluate(`document.documentElement.scrollWidth - window.innerWidth`, &overflow))
-				if overflow > 0 {
+				if overflow := evaluate[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); overflow > 0 {
 					t.Errorf("the page scrolls sideways by %dpx", overflow)
 				}
-				var drawn []string
-				within(t, ctx, chromedp.Evaluate(`[...new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token))]`, &drawn))
+				drawn := evaluate[[]string](t, ctx, `[...new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token))]`)
 				if len(drawn) != len(s.View.Board.Tokens) {
 					t.Errorf("the board shows %d of %d tokens: %v", len(drawn), len(s.View.Board.Tokens), drawn)
 				}
