@@ -372,16 +372,9 @@ func (m *model) whoAmI(as string) string {
 // oneClick are the pending decisions this viewer answers with one click:
 // for the GM, all but the players' own (those are offered as "Decide for").
 func (m *model) oneClick() []engine.Decision {
-	if len(m.v.Awaiting) == 0 {
-		return m.v.Pending
-	}
-	var out []engine.Decision
-	for _, d := range m.v.Pending {
-		if !slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID }) {
-			out = append(out, d)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(m.v.Pending), func(d engine.Decision) bool {
+		return slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID })
+	})
 }
 
 // attention is what the page calls the viewer's attention to (the tab's
