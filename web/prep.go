@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -327,14 +328,9 @@ func listName(list string, i int, item string) string {
 	return list + "." + strconv.Itoa(i) + "." + item
 }
 
+// groupFields are the schema's fields of group, in order.
 func groupFields(s sheet.Schema, group string) []sheet.Field {
-	var out []sheet.Field
-	for _, f := range s.Fields {
-		if f.Group == group {
-			out = append(out, f)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(s.Fields), func(f sheet.Field) bool { return f.Group != group })
 }
 
 func valueOr(values map[string]string, name, def string) string {
