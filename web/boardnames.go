@@ -44,15 +44,11 @@ func (m *model) zoneName(a zoneCell) string {
 // occupiedSquare is a token on the grid, named with its square.
 type occupiedSquare struct{ ID, Name string }
 
-// occupied names the square of each token on the grid, in the board's
-// order: "Square C8: Sal, Outlaws, Wounded".
+// occupied names the square of each token on the grid (a grid board's
+// words call it), in the board's order: "Square C8: Sal, Outlaws, Wounded".
 func (m *model) occupied() []occupiedSquare {
-	g := m.board.Grid
-	if g == nil {
-		return nil
-	}
 	var out []occupiedSquare
-	for _, p := range g.Places {
+	for _, p := range m.board.Grid.Places {
 		if t := m.token(p.Token); t != nil && !p.Off {
 			out = append(out, occupiedSquare{ID: t.ID, Name: "Square " + board.SquareName(p.X, p.Y) + ": " + m.tokenSummary(t)})
 		}

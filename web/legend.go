@@ -76,9 +76,7 @@ func (m *model) legend() legend {
 			"green ground: cover or rough ground, as the zone's badges say")
 	case b.Model == board.Grid && b.Grid != nil:
 		g := b.Grid
-		if len(g.Bands) > 0 {
-			l.Bands = bandsText(g.Bands)
-		}
+		l.Bands = bandsText(g.Bands) // "" without bands
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Shade > 0 && c.Shade < 3 && !c.Blocks }), "shade", "",
 			"green square: cover or hard ground (hover it for what)")
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Shade >= 3 && !c.Blocks }), "dense", "",
