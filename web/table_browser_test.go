@@ -85,21 +85,14 @@ func screenshotDir(t *testing.T) string {
 }
 
 // lastAction is the events of the sample's last action with dice (those
-// of its command), as a live update would bring them.
+// of its command, as its roll card groups them), as a live update would
+// bring them.
 func lastAction(s boardtest.Sample) []engine.Event {
-	var last []engine.Event
-	for i, ev := range s.Log {
-		if len(ev.Rolls) == 0 || engine.IsTableTalk(ev.Kind) || len(last) > 0 && ev.Command != "" && ev.Command == last[0].Command {
-			continue
-		}
-		last = []engine.Event{ev}
-		for _, more := range s.Log[i+1:] {
-			if more.Command != "" && more.Command == ev.Command {
-				last = append(last, more)
-			}
-		}
+	game, _ := SplitTalk(s.Log)
+	if groups := cardGroups(game); len(groups) > 0 {
+		return groups[len(groups)-1]
 	}
-	return last
+	return nil
 }
 
 // TestTableScreens draws every position model's sample table mid-fight, at
