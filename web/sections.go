@@ -159,11 +159,8 @@ func actionsInput(v engine.View, act string, live bool) actionsIn {
 		in.Idle = newModel(v, act).noActions()
 		return in
 	}
-	for _, a := range v.Actions {
-		if a.Actor != "" {
-			in.Acting, in.Combatants = v.Acting, v.Combatants
-			break
-		}
+	if slices.ContainsFunc(v.Actions, func(a engine.Action) bool { return a.Actor != "" }) {
+		in.Acting, in.Combatants = v.Acting, v.Combatants
 	}
 	return in
 }
@@ -198,9 +195,9 @@ func (in handoutsIn) audience(h engine.Handout) string {
 	case len(h.To) == 0:
 		return "Shown to everyone"
 	}
-	names := make([]string, 0, len(h.To))
+	known, names := namesOf(in.Combatants), make([]string, 0, len(h.To))
 	for _, id := range h.To {
-		names = append(names, whoName(namesOf(in.Combatants), id))
+		names = append(names, whoName(known, id))
 	}
 	return "Shown to " + commaList(names)
 }
