@@ -22,17 +22,10 @@ func (m *model) zoneName(a zoneCell) string {
 		s += " (" + strings.Join(a.Features, ", ") + ")"
 	}
 	groups, loose := m.groupsIn(a.ID)
-	var who []string
-	for _, id := range loose {
-		who = append(who, m.name(id))
-	}
+	who := m.nameEach(loose)
 	for _, g := range groups {
-		var names []string
-		for _, id := range g.Members {
-			names = append(names, m.name(id))
-		}
-		if len(names) > 0 {
-			who = append(who, strings.Join(names, " and ")+" in "+groupLabel(g))
+		if len(g.Members) > 0 {
+			who = append(who, strings.Join(m.nameEach(g.Members), " and ")+" in "+groupLabel(g))
 		}
 	}
 	if len(who) == 0 {

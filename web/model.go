@@ -336,6 +336,15 @@ func listBoard(v engine.View) *board.Board {
 // name returns a combatant's name, or its id when it is not visible.
 func (m *model) name(id string) string { return whoName(m.names, id) }
 
+// nameEach is the name of each of ids, in order.
+func (m *model) nameEach(ids []string) []string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = m.name(id)
+	}
+	return names
+}
+
 func (m *model) sideName(id string) string {
 	if i, ok := m.sideNo[id]; ok {
 		return m.v.Sides[i].Name
@@ -362,11 +371,7 @@ func (m *model) whoAmI(as string) string {
 		}
 		return m.name(as)
 	}
-	names := make([]string, len(m.v.Viewer.Controls))
-	for i, id := range m.v.Viewer.Controls {
-		names[i] = m.name(id)
-	}
-	return strings.Join(names, ", ")
+	return commaList(m.nameEach(m.v.Viewer.Controls))
 }
 
 // oneClick are the pending decisions this viewer answers with one click:

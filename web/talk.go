@@ -130,11 +130,7 @@ func (m *model) actingNames() string {
 	if len(m.v.Acting) == 0 {
 		return m.name(m.v.Current)
 	}
-	names := make([]string, len(m.v.Acting))
-	for i, id := range m.v.Acting {
-		names[i] = m.name(id)
-	}
-	return strings.Join(names, ", ")
+	return commaList(m.nameEach(m.v.Acting))
 }
 
 func (m *model) noActions() string {
