@@ -309,16 +309,9 @@ func newModel(v engine.View, act string) *model {
 			g.Main, g.More = g.More[:n], g.More[n:]
 		}
 	}
-	// The acting combatant's actions come first.
-	slices.SortStableFunc(m.groups, func(a, b actionGroup) int {
-		switch {
-		case a.Acting && !b.Acting:
-			return -1
-		case b.Acting && !a.Acting:
-			return 1
-		}
-		return 0
-	})
+	// The acting combatants' actions come first, each part in its order.
+	acting := slices.DeleteFunc(slices.Clone(m.groups), func(g actionGroup) bool { return !g.Acting })
+	m.groups = append(acting, slices.DeleteFunc(m.groups, func(g actionGroup) bool { return g.Acting })...)
 	return m
 }
 
