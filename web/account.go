@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -100,16 +101,10 @@ func withNext(path, next string) string {
 // describedBy is an aria-describedby attribute naming the non-empty ids, or
 // no attribute when all are empty.
 func describedBy(ids ...string) templ.Attributes {
-	var out []string
-	for _, id := range ids {
-		if id != "" {
-			out = append(out, id)
-		}
-	}
-	if len(out) == 0 {
+	if ids = slices.DeleteFunc(ids, func(id string) bool { return id == "" }); len(ids) == 0 {
 		return nil
 	}
-	return templ.Attributes{"aria-describedby": strings.Join(out, " ")}
+	return templ.Attributes{"aria-describedby": strings.Join(ids, " ")}
 }
 
 // ifSet returns id when cond holds, else "".

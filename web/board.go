@@ -13,67 +13,39 @@ import (
 	"github.com/fray-vtt/fray/internal/board"
 )
 
-// A drawer draws the battlefield under one position model. The page picks
-// it by the board's model, so any ruleset that projects a board.Board is
-// drawn without page code of its own; a board of an unknown model, or none,
-// is drawn as a plain list. Every drawing is a picture for the eye and the
+// drawing is the battlefield drawn under its board's position model: the
+// picture, and its words (what the picture shows that the roster does not
+// say: the zones and their borders, what a distance means). The page picks
+// them by the board's model, so any ruleset that projects a board.Board is
+// drawn without page code of its own; a board of an unknown model, or
+// none, is drawn as a plain list. Every picture is for the eye and the
 // pointer (aria-hidden, clickable tokens); the roster under it is the same
 // table as a list, for keyboards and screen readers.
-type drawer interface {
-	// draw is the picture; words what the picture shows that the roster
-	// does not say (the zones and their borders, what a distance means).
-	draw(m *model) templ.Component
-	words(m *model) templ.Component
-}
-
-var drawers = map[string]drawer{
-	board.Zones:  zonesDrawer{},
-	board.Grid:   gridDrawer{},
-	board.Pairs:  pairsDrawer{},
-	board.Ladder: ladderDrawer{},
-}
-
-func (m *model) drawer() drawer {
-	b := m.board
-	drawn := b.Model == board.Zones && b.Zones != nil || b.Model == board.Grid && b.Grid != nil ||
-		b.Model == board.Pairs && b.Pairs != nil || b.Model == board.Ladder && b.Ladder != nil
-	if d, ok := drawers[b.Model]; ok && drawn {
-		return d
+func (m *model) drawing() (picture, words templ.Component) {
+	switch b := m.board; {
+	case b.Model == board.Zones && b.Zones != nil:
+		l := m.zoneLayout()
+		return zonesBoard(m, l), zonesWords(m, l.Areas)
+	case b.Model == board.Grid && b.Grid != nil:
+		return gridBoard(m, newGridPic(m)), gridWords(m)
+	case b.Model == board.Pairs && b.Pairs != nil:
+		return pairsBoard(m), templ.NopComponent
+	case b.Model == board.Ladder && b.Ladder != nil:
+		return ladderBoard(m), ladderWords(m)
 	}
-	return listDrawer{}
+	return listBoardView(m), templ.NopComponent
 }
 
-type zonesDrawer struct{}
-type gridDrawer struct{}
-type pairsDrawer struct{}
-type ladderDrawer struct{}
-type listDrawer struct{}
-
-func (zonesDrawer) draw(m *model) templ.Component   { return zonesBoard(m, m.zoneLayout()) }
-func (gridDrawer) draw(m *model) templ.Component    { return gridBoard(m, newGridPic(m)) }
-func (pairsDrawer) draw(m *model) templ.Component   { return pairsBoard(m) }
-func (ladderDrawer) draw(m *model) templ.Component  { return ladderBoard(m) }
-func (listDrawer) draw(m *model) templ.Component    { return listBoardView(m) }
-func (zonesDrawer) words(m *model) templ.Component  { return zonesWords(m, m.zoneLayout().Areas) }
-func (gridDrawer) words(m *model) templ.Component   { return gridWords(m) }
-func (pairsDrawer) words(m *model) templ.Component  { return templ.NopComponent }
-func (ladderDrawer) words(m *model) templ.Component { return ladderWords(m) }
-func (listDrawer) words(m *model) templ.Component   { return templ.NopComponent }
-
-// zoneLayout lays the zone map out once per render: the picture and the
-// words both use it.
+// zoneLayout lays the zone map out, the cells reaching as far as the
+// scene laid under them.
 func (m *model) zoneLayout() zoneLayout {
-	if m.zones == nil {
-		l := layoutZones(m.board.Zones)
-		// The map's cells reach as far as the scene laid under them.
-		if _, ok := m.sceneMap(); ok && l.Cols > 0 {
-			fit := m.v.SceneFit
-			l.Cols = min(max(l.Cols, int(math.Ceil(fit.X+fit.W))), board.MaxZonePlace+1)
-			l.Rows = min(max(l.Rows, int(math.Ceil(fit.Y+fit.H))), board.MaxZonePlace+1)
-		}
-		m.zones = &l
+	l := layoutZones(m.board.Zones)
+	if _, ok := m.sceneMap(); ok && l.Cols > 0 {
+		fit := m.v.SceneFit
+		l.Cols = min(max(l.Cols, int(math.Ceil(fit.X+fit.W))), board.MaxZonePlace+1)
+		l.Rows = min(max(l.Rows, int(math.Ceil(fit.Y+fit.H))), board.MaxZonePlace+1)
 	}
-	return *m.zones
+	return l
 }
 
 // ---- tokens -------------------------------------------------------------
@@ -99,10 +71,7 @@ func initials(name string) string {
 			break
 		}
 	}
-	if len(out) > 2 {
-		out = out[:2]
-	}
-	return string(out)
+	return string(out[:min(len(out), 2)])
 }
 
 // isNumber reports whether w is all digits.
@@ -194,10 +163,7 @@ func (m *model) controlsAttr() attrs {
 	if m.v.Viewer.GM || len(m.v.Viewer.Controls) == 0 {
 		return nil
 	}
-	ids, err := json.Marshal(m.v.Viewer.Controls)
-	if err != nil {
-		return nil
-	}
+	ids, _ := json.Marshal(m.v.Viewer.Controls) // a list of strings always encodes
 	return attrs{"data-controls", string(ids)}
 }
 
@@ -552,8 +518,9 @@ type gridDoor struct {
 
 type gridToken struct {
 	ID       string
-	At       string // the square, "x,y"
-	X, Y, R  string // centre and radius, in cell units
+	At       string  // the square, "x,y"
+	X, Y     string  // its centre, in cell units
+	R        float64 // its radius, in cell units, to a hundredth
 	Initials string
 	Shape    string // the token's pose's (board.Flat, board.Low) or none
 }
@@ -615,7 +582,7 @@ func newGridPic(m *model) gridPic {
 				cx = float64(k[0]) + (float64(i%per)+0.5)/float64(per)
 				cy = float64(k[1]) + (float64(i/per)+0.5)/float64(per)
 			}
-			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: f2(r),
+			gt := gridToken{ID: pl.Token, At: strconv.Itoa(k[0]) + "," + strconv.Itoa(k[1]), X: f2(cx), Y: f2(cy), R: math.Round(r*100) / 100,
 				Initials: initials(m.name(pl.Token))}
 			if s := m.token(pl.Token).Pose; s != nil {
 				gt.Shape = s.Shape
@@ -798,15 +765,8 @@ func bandsText(bands []string) string {
 	return strings.Join(parts, ", ")
 }
 
-func parseF(s string) float64 {
-	v, _ := strconv.ParseFloat(s, 64)
-	return v
-}
-
-// scale multiplies a length written in cell units.
-func scale(s string, k float64) string { return f2(parseF(s) * k) }
-func grow(s string, d float64) string  { return f2(parseF(s) + d) }
-func neg(s string) string              { return f2(-parseF(s)) }
+// r is k times the token's radius, written for the drawing.
+func (gt gridToken) r(k float64) string { return f2(gt.R * k) }
 
 // nextText is an area's borders, shown beside its name on a phone.
 func nextText(next []string) string {
@@ -831,34 +791,11 @@ func modelWords(model string) string {
 	return ""
 }
 
-// face is all tokenFace shows of a token: the token, its element's id,
-// its classes and its summary.
-type face struct {
-	T                *board.Token
-	ID               string
-	Classes, Summary string
-}
-
-func (m *model) face(t *board.Token) face {
-	return face{T: t, ID: m.uniqueID("face-" + slug(t.ID)), Classes: m.tokenClasses(t), Summary: m.tokenSummary(t)}
-}
-
-// rosterRow is all the roster shows of a token.
-type rosterRow struct {
-	T                   *board.Token
-	SideClass, SideName string
-	Place               string
-}
-
-func (m *model) rosterRow(t *board.Token) rosterRow {
-	return rosterRow{T: t, SideClass: m.sideClass(t.Side), SideName: m.sideName(t.Side), Place: m.place(t.ID)}
-}
-
-// orderEntry is all the turn order shows of combatant Token: its
-// element's id, its side's class, whether it may act now or is out, its
-// name, and of its token its draw, portrait and health.
+// orderEntry is all the turn order shows of a combatant: its element's
+// id, its side's class, whether it may act now or is out, its name, and
+// of its token its draw, portrait and health.
 type orderEntry struct {
-	ID, Token, SideClass string
+	ID, SideClass        string
 	Current, Out         bool
 	Name                 string
 	Initiative, Portrait string
@@ -866,9 +803,11 @@ type orderEntry struct {
 }
 
 func (m *model) orderEntry(id string) orderEntry {
-	c := m.byID[id]
-	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), Token: id, SideClass: m.sideClass(sideOfID(m, id)),
-		Current: slices.Contains(m.v.Acting, id), Out: c != nil && c.Out, Name: m.name(id)}
+	e := orderEntry{ID: m.uniqueID("turn-" + slug(id)), SideClass: m.sideClass(""),
+		Current: slices.Contains(m.v.Acting, id), Name: m.name(id)}
+	if c := m.byID[id]; c != nil {
+		e.SideClass, e.Out = m.sideClass(c.Side), c.Out
+	}
 	if t := m.token(id); t != nil {
 		e.Initiative, e.Portrait, e.Health = t.Initiative, t.Portrait, t.Health
 	}

@@ -22,17 +22,10 @@ func (m *model) zoneName(a zoneCell) string {
 		s += " (" + strings.Join(a.Features, ", ") + ")"
 	}
 	groups, loose := m.groupsIn(a.ID)
-	var who []string
-	for _, id := range loose {
-		who = append(who, m.name(id))
-	}
+	who := m.nameEach(loose)
 	for _, g := range groups {
-		var names []string
-		for _, id := range g.Members {
-			names = append(names, m.name(id))
-		}
-		if len(names) > 0 {
-			who = append(who, strings.Join(names, " and ")+" in "+groupLabel(g))
+		if len(g.Members) > 0 {
+			who = append(who, strings.Join(m.nameEach(g.Members), " and ")+" in "+groupLabel(g))
 		}
 	}
 	if len(who) == 0 {
@@ -44,15 +37,11 @@ func (m *model) zoneName(a zoneCell) string {
 // occupiedSquare is a token on the grid, named with its square.
 type occupiedSquare struct{ ID, Name string }
 
-// occupied names the square of each token on the grid, in the board's
-// order: "Square C8: Sal, Outlaws, Wounded".
+// occupied names the square of each token on the grid (a grid board's
+// words call it), in the board's order: "Square C8: Sal, Outlaws, Wounded".
 func (m *model) occupied() []occupiedSquare {
-	g := m.board.Grid
-	if g == nil {
-		return nil
-	}
 	var out []occupiedSquare
-	for _, p := range g.Places {
+	for _, p := range m.board.Grid.Places {
 		if t := m.token(p.Token); t != nil && !p.Off {
 			out = append(out, occupiedSquare{ID: t.ID, Name: "Square " + board.SquareName(p.X, p.Y) + ": " + m.tokenSummary(t)})
 		}
@@ -86,7 +75,7 @@ func (m *model) gapName(l *board.LadderMap, g board.SideGap) string {
 // roll's result: "Sal: Sal shoots Outlaw 1 — hit. Shooting 14".
 func cardName(g []engine.Event, m *model) string {
 	first := g[0]
-	s := cardText(first)
+	s := eventText(first)
 	if actor := m.byID[first.Actor]; actor != nil && !strings.HasPrefix(s, actor.Name) {
 		s = actor.Name + ": " + s
 	}

@@ -156,30 +156,6 @@ func TestBrowserScript(t *testing.T) {
 			}
 		}
 	})
-	eval := func(js string) string {
-		t.Helper()
-		var s string
-		if err := chromedp.Run(ctx, chromedp.Evaluate(js, &s)); err != nil {
-			t.Fatalf("eval %s: %v", js, err)
-		}
-		return s
-	}
-	waitFor := func(js string) {
-		t.Helper()
-		for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			var ok bool
-			if chromedp.Run(ctx, chromedp.Evaluate(js, &ok)) == nil && ok {
-				return
-			}
-		}
-		t.Fatalf("timed out waiting for %s", js)
-	}
-	run := func(actions ...chromedp.Action) {
-		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// command is the command a frame carries, without the entropy every
 	// command must bring for its dice: 16 random bytes in hex, fresh for
 	// each command (a resent frame keeps its own).
@@ -201,31 +177,35 @@ func TestBrowserScript(t *testing.T) {
 	}
 	const logCount = `String(document.querySelectorAll('#log > li').length)`
 
-	run(chromedp.Navigate(fs.URL + "/page"))
+	// The tab is made by the first Run on ctx itself (within's context
+	// would take it away when it ends).
+	if err := chromedp.Run(ctx, chromedp.Navigate(fs.URL+"/page")); err != nil {
+		t.Fatal(err)
+	}
 	if s := recv(t, fs.sinces); s != "7" {
 		t.Errorf("since = %q, want the page's seq 7", s)
 	}
 	conn := recv(t, fs.conns)
-	waitFor(`document.getElementById('conn').textContent === 'live'`)
-	if n := eval(logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
+	within(t, ctx, poll(`document.getElementById('conn').textContent === 'live'`))
+	if n := evaluate[string](t, ctx, logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
 		t.Errorf("log has %s rows after the snapshot", n)
 	}
 
 	// The user clicks the Thug on the board: it becomes the target, Attack
 	// opens with it chosen and its button takes the focus. Then the user
 	// opens Ana's sheet and attacks.
-	run(chromedp.Click(`.zmap [data-token="thug"]`, chromedp.ByQuery))
-	waitFor(`document.getElementById('act-ana-fight-d').open && document.activeElement.id === 'act-ana-fight-go'`)
+	within(t, ctx, chromedp.Click(`.zmap [data-token="thug"]`, chromedp.ByQuery))
+	within(t, ctx, poll(`document.getElementById('act-ana-fight-d').open && document.activeElement.id === 'act-ana-fight-go'`))
 	for js, want := range map[string]string{
 		`document.getElementById('act-ana-fight-target').value`:             "thug",
 		`document.getElementById('pick-thug').getAttribute('aria-pressed')`: "true",
 		`document.getElementById('target-name').textContent`:                "Thug",
 	} {
-		if got := eval(js); got != want {
+		if got := evaluate[string](t, ctx, js); got != want {
 			t.Errorf("after picking the Thug: %s = %q, want %q", js, got, want)
 		}
 	}
-	run(
+	within(t, ctx,
 		chromedp.Click("#tok-ana-sheet summary", chromedp.ByQuery),
 		chromedp.Click("#act-ana-fight-go", chromedp.ByID),
 	)
@@ -233,7 +213,7 @@ func TestBrowserScript(t *testing.T) {
 	if msg["type"] != "command" || command(msg) != `{"actor":"ana","attacks":1,"kind":"fight","target":"thug","wild":false}` {
 		t.Errorf("frame = %v, command %s", msg, command(msg))
 	}
-	if eval(`document.getElementById('act-ana-fight').dataset.pending || ''`) != msg["id"] {
+	if evaluate[string](t, ctx, `document.getElementById('act-ana-fight').dataset.pending || ''`) != msg["id"] {
 		t.Error("form not marked pending")
 	}
 
@@ -254,7 +234,7 @@ func TestBrowserScript(t *testing.T) {
 	}
 	update := map[string]any{"type": "events", "seq": 8, "events": []any{ev8}, "html": fr}
 	writeJSON(conn, update)
-	waitFor(`!!document.getElementById('ev-8')`)
+	within(t, ctx, poll(`!!document.getElementById('ev-8')`))
 	for js, want := range map[string]string{
 		`document.activeElement.id`:                                                                         "act-ana-fight-go",
 		`document.getElementById('act-ana-fight-target').value`:                                             "thug",
@@ -266,13 +246,13 @@ func TestBrowserScript(t *testing.T) {
 		`document.getElementById('encounter').dataset.seq`:                                                  "8",
 		logCount: "8",
 	} {
-		if got := eval(js); got != want {
+		if got := evaluate[string](t, ctx, js); got != want {
 			t.Errorf("after update: %s = %q, want %q", js, got, want)
 		}
 	}
 	// The roll card of the player's own action is on screen, modifiers
 	// labelled.
-	card := eval(`(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
+	card := evaluate[string](t, ctx, `(() => { const c = document.getElementById('card-8'); const r = c.getBoundingClientRect();
 		return (r.top >= 0 && r.bottom <= innerHeight ? 'visible ' : 'off-screen ') + c.textContent.replace(/\s+/g, ' ') })()`)
 	contains(t, "card", card, "visible", "Ana hits the Thug.", "gang-up +1", "wounds −1", "14", "success, 2 raises")
 	// A duplicate delivery adds nothing. The page handles frames in order,
@@ -280,51 +260,51 @@ func TestBrowserScript(t *testing.T) {
 	// been handled too.
 	writeJSON(conn, update)
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
-	waitFor(`!document.getElementById('act-ana-fight').dataset.pending && !document.getElementById('act-ana-fight-go').hasAttribute('aria-disabled')`)
-	if n := eval(logCount); n != "8" {
+	within(t, ctx, poll(`!document.getElementById('act-ana-fight').dataset.pending && !document.getElementById('act-ana-fight-go').hasAttribute('aria-disabled')`))
+	if n := evaluate[string](t, ctx, logCount); n != "8" {
 		t.Errorf("duplicate delivery: log has %s rows", n)
 	}
-	if n := eval(`String(document.querySelectorAll('#cards .card').length)`); n != "1" {
+	if n := evaluate[string](t, ctx, `String(document.querySelectorAll('#cards .card').length)`); n != "1" {
 		t.Errorf("duplicate delivery: %s cards", n)
 	}
-	run(chromedp.Click("#card-8 .card-close", chromedp.ByQuery))
-	waitFor(`!document.getElementById('card-8')`)
+	within(t, ctx, chromedp.Click("#card-8 .card-close", chromedp.ByQuery))
+	within(t, ctx, poll(`!document.getElementById('card-8')`))
 
 	// A decision is answered with the button's value; an error shows in #notice.
-	run(chromedp.Click("#dec-d1-1", chromedp.ByID))
+	within(t, ctx, chromedp.Click("#dec-d1-1", chromedp.ByID))
 	msg = recv(t, fs.frames)
 	if command(msg) != `{"choice":"take","decision":"d1","kind":"answer"}` {
 		t.Errorf("answer = %s", command(msg))
 	}
 	writeJSON(conn, map[string]any{"type": "error", "id": msg["id"], "code": "illegal", "message": "Nope, not now."})
-	waitFor(`document.getElementById('notice').textContent === 'Nope, not now.'`)
-	waitFor(`!document.getElementById('dec-d1').dataset.pending`)
+	within(t, ctx, poll(`document.getElementById('notice').textContent === 'Nope, not now.'`))
+	within(t, ctx, poll(`!document.getElementById('dec-d1').dataset.pending`))
 
 	// A free roll from the chat box goes to the server; the box clears on
 	// the ack and keeps the chosen audience.
-	run(chromedp.SendKeys("#chat-text", "/roll 2d6+1", chromedp.ByID), chromedp.SetValue("#chat-to", "gm", chromedp.ByID),
+	within(t, ctx, chromedp.SendKeys("#chat-text", "/roll 2d6+1", chromedp.ByID), chromedp.SetValue("#chat-to", "gm", chromedp.ByID),
 		chromedp.Click("#chat-send", chromedp.ByID))
 	msg = recv(t, fs.frames)
 	if command(msg) != `{"kind":"chat","text":"/roll 2d6+1","to":"gm"}` {
 		t.Errorf("chat = %s", command(msg))
 	}
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
-	waitFor(`document.getElementById('chat-text').value === '' && document.getElementById('chat-to').value === 'gm'`)
+	within(t, ctx, poll(`document.getElementById('chat-text').value === '' && document.getElementById('chat-to').value === 'gm'`))
 
 	// The connection drops with a command unacknowledged: the script
 	// reconnects from the last seq and resends it with the same id.
-	run(chromedp.Click("#act-ana-end-turn-go", chromedp.ByID))
+	within(t, ctx, chromedp.Click("#act-ana-end-turn-go", chromedp.ByID))
 	msg = recv(t, fs.frames)
-	if eval(`document.getElementById('notice').textContent`) != "" {
+	if evaluate[string](t, ctx, `document.getElementById('notice').textContent`) != "" {
 		t.Error("notice not cleared by a new command")
 	}
 	// While the server is away the page says so, and a form sent meanwhile
 	// waits for the connection instead of posting into an error page.
 	fs.down.Store(true)
 	_ = conn.Close(websocket.StatusGoingAway, "bye")
-	waitFor(`document.getElementById('conn').dataset.state === 'retry' && document.getElementById('conn').textContent === 'reconnecting…'`)
-	run(chromedp.SendKeys("#chat-text", "still there?", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID))
-	waitFor(`document.getElementById('notice').textContent.startsWith('Reconnecting')`)
+	within(t, ctx, poll(`document.getElementById('conn').dataset.state === 'retry' && document.getElementById('conn').textContent === 'reconnecting…'`))
+	within(t, ctx, chromedp.SendKeys("#chat-text", "still there?", chromedp.ByID), chromedp.Click("#chat-send", chromedp.ByID))
+	within(t, ctx, poll(`document.getElementById('notice').textContent.startsWith('Reconnecting')`))
 	fs.down.Store(false)
 	if s := recv(t, fs.sinces); s != "8" {
 		t.Errorf("reconnect since = %q, want 8", s)
@@ -346,14 +326,14 @@ func TestBrowserScript(t *testing.T) {
 		t.Fatalf("a form posted while the server was away: %s", p)
 	default:
 	}
-	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	within(t, ctx, poll(`document.getElementById('conn').textContent === 'live'`))
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
-	waitFor(`!document.getElementById('act-ana-end-turn').dataset.pending`)
+	within(t, ctx, poll(`!document.getElementById('act-ana-end-turn').dataset.pending`))
 
 	// Without a socket the form posts normally. The page lets its socket go
 	// while it handles pagehide, so the socket is gone once this returns.
-	eval(`(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
-	run(chromedp.Click("#act-ana-fight-go", chromedp.ByID))
+	evaluate[string](t, ctx, `(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)
+	within(t, ctx, chromedp.Click("#act-ana-fight-go", chromedp.ByID))
 	if p := recv(t, posts); p != "actor=ana&attacks=1&kind=fight&target=thug" {
 		t.Errorf("form post = %q", p)
 	}

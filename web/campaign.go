@@ -176,23 +176,15 @@ func inviteState(i InviteRow) string {
 
 func inviteActive(i InviteRow) bool { return !i.Revoked && !i.Expired }
 
-// self is the viewer's own member row, if listed.
-func (p CampaignProps) self() (MemberRow, bool) {
-	for _, m := range p.Members {
-		if m.IsSelf {
-			return m, true
-		}
-	}
-	return MemberRow{}, false
-}
-
-// myCharacters are the names of the characters the viewer plays: those of
-// Characters owned by the viewer, or else their member row's list.
+// myCharacters are the names of the characters the viewer (the member
+// row marked IsSelf) plays: those of Characters owned by the viewer, or
+// else their member row's list.
 func (p CampaignProps) myCharacters() []string {
-	me, ok := p.self()
-	if !ok {
+	i := slices.IndexFunc(p.Members, func(m MemberRow) bool { return m.IsSelf })
+	if i < 0 {
 		return nil
 	}
+	me := p.Members[i]
 	var names []string
 	for _, c := range p.Characters {
 		if c.OwnerID != "" && c.OwnerID == me.UserID {

@@ -101,8 +101,6 @@ type CarryProps struct {
 
 func (p CarryProps) finished() bool { return p.Status == engine.StatusFinished }
 
-func (p CarryProps) action() string { return encounterURL(p.EncounterID) + "/carry-over" }
-
 // decidable reports whether the page has a character to decide for.
 func (p CarryProps) decidable() bool {
 	for _, c := range p.Characters {
@@ -167,9 +165,6 @@ func carryBounds(f sheet.CarryField) templ.Attributes {
 	}
 	return attrs
 }
-
-// encounterLogURL is an encounter's log page.
-func encounterLogURL(id string) string { return encounterURL(id) + "/log" }
 
 // carryURL is an encounter's carry-over page.
 func carryURL(id string) string { return "/encounters/" + url.PathEscape(id) + "/carry-over" }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fray-vtt/fray/internal/chromium"
 	"github.com/fray-vtt/fray/internal/engine"
 )
 
@@ -37,7 +38,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 		})
 	})
 
-	bctx := newTab(t, browser(t), 1280, 900)
+	bctx := newTab(t, chromium.Start(t), 1280, 900)
 	within(t, bctx, chromedp.Navigate(srv.URL+"/page"))
 	conn := recv(t, srv.conns)
 	within(t, bctx, poll(`document.getElementById('conn').textContent === 'live'`))
@@ -46,12 +47,11 @@ func TestBrowserDeferredForms(t *testing.T) {
 
 	// The next combatant's actions that take a target came without their
 	// forms; the first of them is the one the user opens.
-	var details string
-	within(t, bctx, chromedp.Evaluate(`(() => {
+	details := evaluate[string](t, bctx, `(() => {
   const all = [...document.querySelectorAll('#`+nextGroup+` details.act')];
   const d = all.find((d) => { const t = d.querySelector(':scope > template'); return t && t.content.querySelector('select[data-target]'); });
   return d && !d.querySelector('form') ? d.id : '';
-})()`, &details))
+})()`)
 	if details == "" {
 		t.Fatalf("no action of %s that takes a target arrived unbuilt", nextGroup)
 	}
@@ -59,11 +59,10 @@ func TestBrowserDeferredForms(t *testing.T) {
 
 	// The keyboard: "1" runs the acting combatant's first action, which
 	// opens (built) when it takes input.
-	var firstAct string
-	within(t, bctx, chromedp.Evaluate(`(() => {
+	firstAct := evaluate[string](t, bctx, `(() => {
   const a = document.querySelector('#`+nextGroup+` > .bar > details.act, #`+nextGroup+` > .bar > form.action');
   return a && a.matches('details.act') && a.querySelector(':scope > template') ? a.id : '';
-})()`, &firstAct))
+})()`)
 	if firstAct == "" {
 		t.Fatalf("%s's first action is not an unbuilt form", nextGroup)
 	}
@@ -74,12 +73,11 @@ func TestBrowserDeferredForms(t *testing.T) {
 
 	// A token clicked on the board that this action offers opens an
 	// action that takes it, with the token chosen (the forms built for it).
-	var token string
-	within(t, bctx, chromedp.Evaluate(`(() => {
+	token := evaluate[string](t, bctx, `(() => {
   const t = document.querySelector('#`+details+` > template');
   const o = t && t.content.querySelector('select[data-target] option');
   return o ? o.value : '';
-})()`, &token))
+})()`)
 	if token == "" {
 		t.Fatalf("%s offers no target", details)
 	}
@@ -90,9 +88,9 @@ func TestBrowserDeferredForms(t *testing.T) {
 	within(t, bctx, chromedp.Click(`#`+details+` > summary`, chromedp.ByQuery))
 	within(t, bctx, poll(`document.getElementById('`+details+`').open && !!document.getElementById('`+form+`-go')`))
 
-	// Half-fill it: every select to its last option, every number one up.
-	var filled map[string][]string // by control id: its name and value
-	within(t, bctx, chromedp.Evaluate(`(() => {
+	// Half-fill it: every select to its last option, every number one up
+	// (filled: by control id, its name and value).
+	filled := evaluate[map[string][]string](t, bctx, `(() => {
   const out = {};
   for (const el of document.getElementById('`+form+`').elements) {
     if (el.tagName === 'SELECT') el.value = el.options[el.options.length - 1].value;
@@ -101,7 +99,7 @@ func TestBrowserDeferredForms(t *testing.T) {
     out[el.id] = [el.name, el.value];
   }
   return out;
-})()`, &filled))
+})()`)
 	if len(filled) == 0 {
 		t.Fatalf("%s has no select or number to fill", form)
 	}
@@ -114,14 +112,11 @@ func TestBrowserDeferredForms(t *testing.T) {
 	}
 	writeJSON(conn, map[string]any{"type": "events", "seq": u.seq, "events": []any{}, "html": map[string]string{}, "parts": map[string]string{nextGroup: again}})
 	within(t, bctx, poll(`(document.getElementById('`+form+`-help') || {}).textContent?.startsWith('Updated.')`))
-	var open bool
-	within(t, bctx, chromedp.Evaluate(`document.getElementById('`+details+`').open`, &open))
-	if !open {
+	if !evaluate[bool](t, bctx, `document.getElementById('`+details+`').open`) {
 		t.Errorf("%s closed by the update", details)
 	}
 	for id, f := range filled {
-		var got string
-		within(t, bctx, chromedp.Evaluate(`(document.getElementById('`+id+`') || {}).value || ''`, &got))
+		got := evaluate[string](t, bctx, `(document.getElementById('`+id+`') || {}).value || ''`)
 		if want := f[1]; got != want {
 			t.Errorf("after the update #%s = %q, want the user's %q", id, got, want)
 		}
@@ -139,8 +134,7 @@ func TestBrowserDeferredForms(t *testing.T) {
 			t.Errorf("command's %s = %s, want %q", f[0], got, f[1])
 		}
 	}
-	var pending string
-	within(t, bctx, chromedp.Evaluate(`document.getElementById('`+form+`').dataset.pending || ''`, &pending))
+	pending := evaluate[string](t, bctx, `document.getElementById('`+form+`').dataset.pending || ''`)
 	if pending != msg["id"] {
 		t.Errorf("form pending %q, want the command's id %v", pending, msg["id"])
 	}

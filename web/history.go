@@ -146,14 +146,6 @@ func (p ReplayProps) stepLabel() string {
 	return "Event " + strconv.FormatInt(p.Seq, 10) + " of " + strconv.FormatInt(p.Latest, 10)
 }
 
-func roundOptions(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i + 1
-	}
-	return out
-}
-
 func fallenText(f Fallen) string {
 	s := f.Name
 	if f.Side != "" {

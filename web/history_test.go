@@ -45,7 +45,7 @@ func rewindEvent(seq int64, undone ...int64) engine.Event {
 
 func TestLogMarksUndoneEntries(t *testing.T) {
 	events := append(testLog(), rewindEvent(8, 7))
-	s := renderString(t, LogEntries(events, Names(testView()), true))
+	s := renderString(t, logEntries(events, namesOf(testView().Combatants), true))
 	doc := parseHTML(t, s)
 	undone := byID(doc, "ev-7")
 	if !hasClass(undone, "undone") || !strings.Contains(text(undone), "undone") {
@@ -59,7 +59,7 @@ func TestLogMarksUndoneEntries(t *testing.T) {
 	}
 	// A live batch with only the rewind marks nothing itself: the script
 	// marks the entries already on the page from data-undone.
-	one := renderString(t, LogEntries(events[len(events)-1:], nil, false))
+	one := renderString(t, logEntries(events[len(events)-1:], nil, false))
 	if strings.Contains(one, `class="entry kind-fight`) || !strings.Contains(one, `data-undone="7"`) {
 		t.Fatalf("live rewind entry: %s", one)
 	}

@@ -34,9 +34,7 @@ func (m *model) legend() legend {
 	bars := map[string]bool{}
 	for i := range b.Tokens {
 		t := &b.Tokens[i]
-		if !sides[t.Side] {
-			sides[t.Side] = true
-		}
+		sides[t.Side] = true
 		acting = acting || t.Acting
 		out = out || t.Out
 		down = down || t.Down && !t.Out
@@ -78,9 +76,7 @@ func (m *model) legend() legend {
 			"green ground: cover or rough ground, as the zone's badges say")
 	case b.Model == board.Grid && b.Grid != nil:
 		g := b.Grid
-		if len(g.Bands) > 0 {
-			l.Bands = bandsText(g.Bands)
-		}
+		l.Bands = bandsText(g.Bands) // "" without bands
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Shade > 0 && c.Shade < 3 && !c.Blocks }), "shade", "",
 			"green square: cover or hard ground (hover it for what)")
 		add(slices.ContainsFunc(g.Cells, func(c board.Cell) bool { return c.Shade >= 3 && !c.Blocks }), "dense", "",
@@ -96,8 +92,10 @@ func (m *model) legend() legend {
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Group != "" && !p.Off }), "group", "", "red dashed frame: in contact")
 		add(slices.ContainsFunc(g.Places, func(p board.Placed) bool { return p.Off }), "off", "", "off the map: beyond the drawn squares")
 	case b.Model == board.Pairs && b.Pairs != nil:
-		for _, d := range distinctDistances(b.Pairs) {
-			add(true, "dist", d, "engaged at "+d)
+		var seen []string // each distance once
+		for _, e := range b.Pairs.Engagements {
+			add(!slices.Contains(seen, e.Distance), "dist", e.Distance, "engaged at "+e.Distance)
+			seen = append(seen, e.Distance)
 		}
 	case b.Model == board.Ladder && b.Ladder != nil:
 		add(len(b.Ladder.Gaps) > 0, "rung", "◀ ▶", "the distance between the two sides")
@@ -111,14 +109,4 @@ func barMeaning(mt *board.Meter) string {
 		return "bar: " + mt.Label + " left (full: unhurt)"
 	}
 	return "bar: shrinks as " + mt.Label + " grow (full: unhurt, empty: taken out)"
-}
-
-func distinctDistances(p *board.PairMap) []string {
-	var out []string
-	for _, e := range p.Engagements {
-		if !slices.Contains(out, e.Distance) {
-			out = append(out, e.Distance)
-		}
-	}
-	return out
 }

@@ -71,8 +71,7 @@ type EncounterProps struct {
 	// CampaignID, when set, adds a link back to the campaign's page, named
 	// CampaignName (or "the campaign").
 	CampaignID, CampaignName string
-	// LogURL and ReplayURL link the encounter's history pages; empty means
-	// /encounters/{id}/log and /encounters/{id}/replay.
+	// LogURL and ReplayURL link the encounter's history pages.
 	LogURL, ReplayURL string
 	// Deadline, for GMs only, is the encounter's turn-deadline form in the
 	// Menu; nil shows none.
@@ -91,20 +90,6 @@ type DeadlineForm struct {
 	Set                           bool
 	Clock, Off                    bool
 	Bank, Increment               string
-}
-
-func (p EncounterProps) logURL() string {
-	if p.LogURL != "" {
-		return p.LogURL
-	}
-	return encounterURL(p.View.ID) + "/log"
-}
-
-func (p EncounterProps) replayURL() string {
-	if p.ReplayURL != "" {
-		return p.ReplayURL
-	}
-	return encounterURL(p.View.ID) + "/replay"
 }
 
 type actURLKey struct{}
@@ -172,13 +157,9 @@ func fragments(ctx context.Context, v engine.View, newEvents []engine.Event, ful
 		}
 	}
 	game, talk := SplitTalk(newEvents)
-	lists := [...]struct {
-		key    string
-		events []engine.Event
-	}{{"log", game}, {"chat", talk}}
-	for _, l := range lists {
-		in := entriesIn{full, l.events, v.Combatants}
-		if err := render(l.key, in, entryLists[l.key](in)); err != nil {
+	for key, events := range map[string][]engine.Event{"log": game, "chat": talk} {
+		in := entriesIn{full, events, v.Combatants}
+		if err := render(key, in, entryLists[key](in)); err != nil {
 			return nil, err
 		}
 	}
@@ -213,45 +194,12 @@ func SplitTalk(events []engine.Event) (game, talk []engine.Event) {
 	return game, talk
 }
 
-// Names maps every combatant id in v to its name.
-func Names(v engine.View) map[string]string { return namesOf(v.Combatants) }
-
 func namesOf(combatants []engine.Combatant) map[string]string {
 	names := make(map[string]string, len(combatants))
 	for _, c := range combatants {
 		names[c.ID] = c.Name
 	}
 	return names
-}
-
-// PendingSection, ActionsSection and BattlefieldSection render one section
-// of the encounter page alone, as Fragments does. actURL is the forms'
-// target ("" for DefaultActURL).
-//
-// PendingSection renders #pending.
-func PendingSection(v engine.View, actURL string) templ.Component {
-	return sectionFor("pending", v, orDefault(actURL, v.ID))
-}
-
-// ActionsSection renders #actions; see PendingSection.
-func ActionsSection(v engine.View, actURL string) templ.Component {
-	return sectionFor("actions", v, orDefault(actURL, v.ID))
-}
-
-// BattlefieldSection renders #battlefield; see PendingSection.
-func BattlefieldSection(v engine.View) templ.Component { return sectionFor("battlefield", v, "") }
-
-func orDefault(act, encounterID string) string {
-	if act == "" {
-		return DefaultActURL(encounterID)
-	}
-	return act
-}
-
-// LogEntries renders log entries for events, with a round heading before the
-// first entry of each round; full adds an empty-state entry when there are none.
-func LogEntries(events []engine.Event, names map[string]string, full bool) templ.Component {
-	return logEntries(events, names, full)
 }
 
 // model is a section's input prepared for rendering: its lookups computed
@@ -265,8 +213,6 @@ type model struct {
 	sideNo map[string]int // side id → index in v.Sides, for its colour class
 	board  *board.Board   // the view's board, or one built from the combatants
 	tokens map[string]*board.Token
-	zones  *zoneLayout // the zone map laid out, once per render
-	acts   []actionInfo
 	groups []actionGroup
 	gm     []actionInfo // the GM's controls with no actor, dangerous ones last
 	danger []actionInfo
@@ -313,7 +259,10 @@ func newModel(v engine.View, act string) *model {
 	if m.board == nil {
 		m.board = listBoard(v)
 	}
-	m.tokens = tokenLookup(m.board)
+	m.tokens = make(map[string]*board.Token, len(m.board.Tokens))
+	for i := range m.board.Tokens {
+		m.tokens[m.board.Tokens[i].ID] = &m.board.Tokens[i]
+	}
 	if len(v.Actions) == 0 {
 		return m
 	}
@@ -331,7 +280,6 @@ func newModel(v engine.View, act string) *model {
 			id += "-" + strconv.Itoa(n)
 		}
 		info := actionInfo{Action: a, ID: id}
-		m.acts = append(m.acts, info)
 		if a.Actor == "" {
 			if a.Danger {
 				m.danger = append(m.danger, info)
@@ -361,26 +309,10 @@ func newModel(v engine.View, act string) *model {
 			g.Main, g.More = g.More[:n], g.More[n:]
 		}
 	}
-	// The acting combatant's actions come first.
-	slices.SortStableFunc(m.groups, func(a, b actionGroup) int {
-		switch {
-		case a.Acting && !b.Acting:
-			return -1
-		case b.Acting && !a.Acting:
-			return 1
-		}
-		return 0
-	})
+	// The acting combatants' actions come first, each part in its order.
+	acting := slices.DeleteFunc(slices.Clone(m.groups), func(g actionGroup) bool { return !g.Acting })
+	m.groups = append(acting, slices.DeleteFunc(m.groups, func(g actionGroup) bool { return g.Acting })...)
 	return m
-}
-
-// tokenLookup maps each token of b by its id.
-func tokenLookup(b *board.Board) map[string]*board.Token {
-	tokens := make(map[string]*board.Token, len(b.Tokens))
-	for i := range b.Tokens {
-		tokens[b.Tokens[i].ID] = &b.Tokens[i]
-	}
-	return tokens
 }
 
 // listBoard is the board of a ruleset that draws none: every combatant a
@@ -395,11 +327,15 @@ func listBoard(v engine.View) *board.Board {
 }
 
 // name returns a combatant's name, or its id when it is not visible.
-func (m *model) name(id string) string {
-	if n, ok := m.names[id]; ok {
-		return n
+func (m *model) name(id string) string { return whoName(m.names, id) }
+
+// nameEach is the name of each of ids, in order.
+func (m *model) nameEach(ids []string) []string {
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = m.name(id)
 	}
-	return id
+	return names
 }
 
 func (m *model) sideName(id string) string {
@@ -428,26 +364,15 @@ func (m *model) whoAmI(as string) string {
 		}
 		return m.name(as)
 	}
-	names := make([]string, len(m.v.Viewer.Controls))
-	for i, id := range m.v.Viewer.Controls {
-		names[i] = m.name(id)
-	}
-	return strings.Join(names, ", ")
+	return commaList(m.nameEach(m.v.Viewer.Controls))
 }
 
 // oneClick are the pending decisions this viewer answers with one click:
 // for the GM, all but the players' own (those are offered as "Decide for").
 func (m *model) oneClick() []engine.Decision {
-	if len(m.v.Awaiting) == 0 {
-		return m.v.Pending
-	}
-	var out []engine.Decision
-	for _, d := range m.v.Pending {
-		if !slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID }) {
-			out = append(out, d)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(m.v.Pending), func(d engine.Decision) bool {
+		return slices.ContainsFunc(m.v.Awaiting, func(a engine.Awaiting) bool { return a.Decision.ID == d.ID })
+	})
 }
 
 // attention is what the page calls the viewer's attention to (the tab's
@@ -510,34 +435,18 @@ func statusLabel(s engine.Status) string {
 	return string(s)
 }
 
-// slug makes s safe inside an id attribute: letters, digits, '-' and '_'.
+// slug makes s safe inside an id attribute: letters, digits, '-' and '_'
+// (any other character becomes '_'; s itself when it is safe already).
 func slug(s string) string {
-	ok := true
-	for _, r := range s {
-		if !isSlugRune(r) {
-			ok = false
-			break
-		}
-	}
-	if ok && s != "" {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if isSlugRune(r) {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
+	if s == "" {
 		return "_"
 	}
-	return b.String()
-}
-
-func isSlugRune(r rune) bool {
-	return r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '_'
+	}, s)
 }
 
 func encounterURL(id string) string { return "/encounters/" + url.PathEscape(id) }
@@ -661,9 +570,6 @@ func (m *model) uniqueID(id string) string {
 	return id
 }
 
-// waiting names everyone the encounter waits on.
-func (m *model) waiting() string { return strings.Join(m.v.Waiting, ", ") }
-
 // answerField is a decision's field as its form posts it: nested under
 // "values." so that the answer command carries it in its values.
 func answerField(f engine.Field) engine.Field {
@@ -682,46 +588,6 @@ func short(hash string) string {
 
 // thumbURL is a picture's thumbnail.
 func thumbURL(picture string) string { return picture + "?size=thumb" }
-
-// handoutAudience says, for the GM, whom a handout was shown to.
-func (m *model) handoutAudience(h engine.Handout) string {
-	switch {
-	case !h.Revealed:
-		return "Not shown yet"
-	case len(h.To) == 0:
-		return "Shown to everyone"
-	}
-	names := make([]string, 0, len(h.To))
-	for _, id := range h.To {
-		names = append(names, m.name(id))
-	}
-	return "Shown to " + strings.Join(names, ", ")
-}
-
-// noteSubjects are what the GM may write notes on: the encounter, and
-// each combatant with a note or in the fight.
-func (m *model) noteSubjects() []engine.Choice {
-	out := []engine.Choice{{Value: "encounter", Label: "The encounter"}}
-	for _, c := range m.v.Combatants {
-		out = append(out, engine.Choice{Value: "combatant:" + c.ID, Label: c.Name})
-	}
-	for _, n := range m.v.Notes {
-		if !slices.ContainsFunc(out, func(c engine.Choice) bool { return c.Value == n.Subject }) {
-			out = append(out, engine.Choice{Value: n.Subject, Label: n.Subject})
-		}
-	}
-	return out
-}
-
-// note is the GM's note on subject.
-func (m *model) note(subject string) string {
-	for _, n := range m.v.Notes {
-		if n.Subject == subject {
-			return n.Text
-		}
-	}
-	return ""
-}
 
 // fallbackLabel says what a turn deadline's fallback does.
 func fallbackLabel(fallback string) string {

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"context"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,15 +14,6 @@ import (
 	"github.com/a-h/templ"
 )
 
-func renderCtx(t *testing.T, ctx context.Context, c templ.Component) (string, *html.Node) {
-	t.Helper()
-	var b bytes.Buffer
-	if err := c.Render(ctx, &b); err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	return b.String(), parseHTML(t, b.String())
-}
-
 // page renders c for a signed-in user ("" for a visitor).
 func page(t *testing.T, user string, c templ.Component) (string, *html.Node) {
 	t.Helper()
@@ -29,7 +21,11 @@ func page(t *testing.T, user string, c templ.Component) (string, *html.Node) {
 	if user != "" {
 		ctx = WithUser(ctx, user)
 	}
-	return renderCtx(t, ctx, c)
+	var b bytes.Buffer
+	if err := c.Render(ctx, &b); err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return b.String(), parseHTML(t, b.String())
 }
 
 // forms returns the forms posting to action.
@@ -64,14 +60,8 @@ func controls(form *html.Node) map[string]*html.Node {
 	return m
 }
 
-func names(form *html.Node) []string {
-	var out []string
-	for name := range controls(form) {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
-}
+// names are the names of a form's controls, sorted.
+func names(form *html.Node) []string { return slices.Sorted(maps.Keys(controls(form))) }
 
 func submit(t *testing.T, form *html.Node) *html.Node {
 	t.Helper()
@@ -80,6 +70,15 @@ func submit(t *testing.T, form *html.Node) *html.Node {
 		t.Fatalf("form %q has %d submit buttons", mustAttr(form, "action"), len(b))
 	}
 	return b[0]
+}
+
+// links fails the test unless #id is a link to href, reading reads
+// (when reads is not "").
+func links(t *testing.T, doc *html.Node, id, href, reads string) {
+	t.Helper()
+	if a := byID(doc, id); a == nil || mustAttr(a, "href") != href || reads != "" && text(a) != reads {
+		t.Errorf("#%s is not a link to %s reading %q: %v", id, href, reads, a)
+	}
 }
 
 // ownScript reports whether src is one of the site's own scripts: the
@@ -128,16 +127,13 @@ func checkPage(t *testing.T, s string, doc *html.Node) {
 			t.Errorf("control %q (id %q) has no label", mustAttr(c, "name"), id)
 		}
 	}
-	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-describedby"); return ok }) {
-		for _, id := range strings.Fields(mustAttr(n, "aria-describedby")) {
-			if !seen[id] {
-				t.Errorf("aria-describedby names missing #%s", id)
+	for _, n := range findAll(doc, func(*html.Node) bool { return true }) {
+		for _, a := range []string{"aria-describedby", "aria-labelledby"} {
+			for _, id := range strings.Fields(mustAttr(n, a)) {
+				if !seen[id] {
+					t.Errorf("%s names missing #%s", a, id)
+				}
 			}
-		}
-	}
-	for _, n := range findAll(doc, func(n *html.Node) bool { _, ok := attr(n, "aria-labelledby"); return ok }) {
-		if id := mustAttr(n, "aria-labelledby"); !seen[id] {
-			t.Errorf("aria-labelledby names missing #%s", id)
 		}
 	}
 	// Forms that change state post; the only get forms would be searches.
@@ -161,12 +157,8 @@ func TestLayoutUser(t *testing.T) {
 	if forms(doc, "/logout") != nil || strings.Contains(text(nav[0]), "Log out") || strings.Contains(s, "Signed in as") {
 		t.Error("visitor sees a log-out button")
 	}
-	if l := byID(doc, "login-link"); l == nil || mustAttr(l, "href") != "/login" {
-		t.Error("visitor has no log-in link")
-	}
-	if l := byID(doc, "signup-link"); l == nil || mustAttr(l, "href") != "/signup" {
-		t.Error("visitor has no sign-up link")
-	}
+	links(t, doc, "login-link", "/login", "")
+	links(t, doc, "signup-link", "/signup", "")
 
 	s, doc = page(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
 	checkPage(t, s, doc)
@@ -175,9 +167,7 @@ func TestLayoutUser(t *testing.T) {
 	if strings.Contains(s, "Ana <3") {
 		t.Error("user name is not escaped")
 	}
-	if l := byID(doc, "account-link"); l == nil || mustAttr(l, "href") != "/account" {
-		t.Error("no account link")
-	}
+	links(t, doc, "account-link", "/account", "")
 	out := postForm(t, doc, "/logout")
 	if b := submit(t, out); text(b) != "Log out" || mustAttr(b, "id") != "logout" {
 		t.Errorf("log-out button %q", text(b))
@@ -219,9 +209,7 @@ func TestAuthFormLogin(t *testing.T) {
 	if _, ok := attr(f, "aria-describedby"); ok {
 		t.Error("form described by a missing error")
 	}
-	if l := byID(doc, "auth-other"); l == nil || mustAttr(l, "href") != "/signup?next=/join/abc" || text(l) != "Sign up" {
-		t.Error("no sign-up link keeping next")
-	}
+	links(t, doc, "auth-other", "/signup?next=/join/abc", "Sign up")
 	if text(submit(t, f)) != "Log in" {
 		t.Error("submit label")
 	}
@@ -367,7 +355,7 @@ func TestIndexPages(t *testing.T) {
 	}
 
 	p := IndexProps{User: "ana", Campaigns: []CampaignSummary{
-		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e1", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
+		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
 		{ID: "c/2", Name: "Blue Peaks", Role: "player"},
 	}}
 	s, doc = page(t, "ana", Index(p))
@@ -376,8 +364,8 @@ func TestIndexPages(t *testing.T) {
 		t.Errorf("h1 %q", text(h[0]))
 	}
 	red := byID(doc, "campaign-c1").Parent.Parent
-	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e1" {
-		t.Error("campaign or encounter link")
+	if a := findAll(red, tag("a")); len(a) < 2 || mustAttr(a[0], "href") != "/campaigns/c1" || mustAttr(a[1], "href") != "/encounters/e%201%2Fx" {
+		t.Error("campaign or encounter link (its id escaped)")
 	}
 	contains(t, "Red Sands (role and status)", text(red), "Red Sands GM", "Running")
 	blue := byID(doc, "campaign-c_2").Parent.Parent
@@ -447,13 +435,9 @@ func TestCampaignGM(t *testing.T) {
 	if sel == nil || sel.Data != "select" || mustAttr(sel, "name") != "example" || controls(ex)["example"] != sel {
 		t.Fatal("#example-select")
 	}
-	var opts []string
-	for _, o := range findAll(sel, tag("option")) {
-		opts = append(opts, mustAttr(o, "value")+"="+text(o))
-	}
 	// Grouped by ruleset, the model named where a ruleset has several; each
 	// ruleset said in a line with its position models.
-	if !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford — ≈ 7 rounds, about 25 minutes at 2 players", "sw-zones-dusty-gulch=Dusty Gulch",
+	if opts := options(sel); !slices.Equal(opts, []string{"sw-zones-goblin-ford=Goblin Ford — ≈ 7 rounds, about 25 minutes at 2 players", "sw-zones-dusty-gulch=Dusty Gulch",
 		"d20-under-crypt=Crypt (a grid of squares)", "d20-under-road=Road (distance categories between sides)"}) {
 		t.Errorf("examples %v", opts)
 	}
@@ -513,7 +497,10 @@ func TestCampaignGM(t *testing.T) {
 	if len(assign) != 2 {
 		t.Fatalf("got %d character forms", len(assign))
 	}
-	for i, want := range []struct{ id, owner string }{{"ana", "u2"}, {"bruno", ""}} {
+	for i, want := range []struct {
+		id   string
+		opts []string // the owner preselected
+	}{{"ana", []string{"=Unassigned", "u1=Gina", "u2=Ana*", "u3=Cole"}}, {"bruno", []string{"=Unassigned*", "u1=Gina", "u2=Ana", "u3=Cole"}}} {
 		f := assign[i]
 		c := controls(f)
 		if mustAttr(c["character"], "type") != "hidden" || mustAttr(c["character"], "value") != want.id {
@@ -523,18 +510,8 @@ func TestCampaignGM(t *testing.T) {
 		if sel == nil || c["user"] != sel {
 			t.Fatalf("#char-%s-user", want.id)
 		}
-		var opts, chosen []string
-		for _, o := range findAll(sel, tag("option")) {
-			opts = append(opts, mustAttr(o, "value")+"="+text(o))
-			if _, ok := attr(o, "selected"); ok {
-				chosen = append(chosen, mustAttr(o, "value"))
-			}
-		}
-		if !slices.Equal(opts, []string{"=Unassigned", "u1=Gina", "u2=Ana", "u3=Cole"}) {
-			t.Errorf("member options %v", opts)
-		}
-		if !slices.Equal(chosen, []string{want.owner}) {
-			t.Errorf("%s preselects %v, want %q", want.id, chosen, want.owner)
+		if opts := options(sel); !slices.Equal(opts, want.opts) {
+			t.Errorf("%s's member options %v, want %v", want.id, opts, want.opts)
 		}
 		if b := submit(t, f); mustAttr(b, "id") != "char-"+want.id+"-assign" || !strings.HasPrefix(text(b), "Assign") {
 			t.Errorf("assign button %q", mustAttr(b, "id"))
@@ -633,12 +610,8 @@ func TestJoin(t *testing.T) {
 	if h := findAll(doc, tag("h1")); text(h[0]) != "You're invited to Red Sands" {
 		t.Errorf("h1 %q", text(h[0]))
 	}
-	if a := byID(doc, "join-signup"); a == nil || mustAttr(a, "href") != "/signup?next=/join/tok%25201" || text(a) != "Sign up to join" {
-		t.Errorf("sign-up link %v", a)
-	}
-	if a := byID(doc, "join-login"); a == nil || mustAttr(a, "href") != "/login?next=/join/tok%25201" || text(a) != "Log in" {
-		t.Error("log-in link")
-	}
+	links(t, doc, "join-signup", "/signup?next=/join/tok%25201", "Sign up to join")
+	links(t, doc, "join-login", "/login?next=/join/tok%25201", "Log in")
 	if findAll(doc, tag("form")) != nil {
 		t.Error("visitor can post the join form")
 	}
@@ -679,12 +652,8 @@ func TestEncounterCampaignLinkAndSwitch(t *testing.T) {
 	}
 	p.CanSwitch, p.CampaignID, p.CampaignName = true, "c 1", "Red Sands"
 	_, doc = page(t, "gina", Encounter(p))
-	if a := byID(doc, "switch-viewer"); a == nil || mustAttr(a, "href") != "/encounters/enc-1?choose=1" {
-		t.Error("GM has no switch-viewer link")
-	}
-	if a := byID(doc, "campaign-link"); a == nil || mustAttr(a, "href") != "/campaigns/c%201" || text(a) != "Back to Red Sands" {
-		t.Error("campaign link")
-	}
+	links(t, doc, "switch-viewer", "/encounters/enc-1?choose=1", "")
+	links(t, doc, "campaign-link", "/campaigns/c%201", "Back to Red Sands")
 	p.CampaignName = ""
 	_, doc = page(t, "gina", Encounter(p))
 	if a := byID(doc, "campaign-link"); text(a) != "Back to the campaign" {

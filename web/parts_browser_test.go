@@ -26,12 +26,23 @@ func TestBrowserPartsKeepMine(t *testing.T) {
 		t.Fatal("no update was sent as parts")
 	}
 	mine := regexp.MustCompile(`class="[^"]*\bmine\b`)
-	var shows []string
-	for _, list := range [][]pageUpdate{r.whole, r.sent} {
-		_, _, show := playToGM(t, r, list)
+	samePage(t, r, func(list []pageUpdate, _ []float64, show string) {
 		if n := len(mine.FindAllString(show, -1)); n < 2 {
 			t.Errorf("with %d parts: %d elements marked mine (want the token's face and its roster row)", partsIn(list), n)
 		}
+	})
+}
+
+// samePage plays r's updates to a page in Chromium twice, as whole
+// sections and as the hub sends them (parts), hands each page to check
+// with the list it was sent and the main-thread CPU of each message, and
+// fails when the two pages differ.
+func samePage(t *testing.T, r replayed, check func(list []pageUpdate, cpu []float64, show string)) {
+	t.Helper()
+	var shows []string
+	for _, list := range [][]pageUpdate{r.whole, r.sent} {
+		_, cpu, show := playToGM(t, r, list)
+		check(list, cpu, show)
 		shows = append(shows, show)
 	}
 	if shows[0] != shows[1] {

@@ -2,6 +2,7 @@ package web
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -318,36 +319,18 @@ func (p StatBlockProps) action() string {
 }
 
 func draftPath(id string, parts ...string) string {
-	s := "/drafts/" + id
-	for _, p := range parts {
-		s += "/" + p
-	}
-	return s
+	return "/drafts/" + strings.Join(append([]string{id}, parts...), "/")
 }
 
 func fieldID(name string) string { return "f-" + slug(name) }
-
-// rows is the indexes of a list's rows: its items and blank rows.
-func rows(n int) []int {
-	out := make([]int, n+sheet.ListRows)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
 
 func listName(list string, i int, item string) string {
 	return list + "." + strconv.Itoa(i) + "." + item
 }
 
+// groupFields are the schema's fields of group, in order.
 func groupFields(s sheet.Schema, group string) []sheet.Field {
-	var out []sheet.Field
-	for _, f := range s.Fields {
-		if f.Group == group {
-			out = append(out, f)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(s.Fields), func(f sheet.Field) bool { return f.Group != group })
 }
 
 func valueOr(values map[string]string, name, def string) string {
@@ -365,10 +348,7 @@ func propValue(p board.Props, f board.Field) string {
 		}
 		return ""
 	}
-	if v := p.String(f.Name); v != "" {
-		return v
-	}
-	return ""
+	return p.String(f.Name)
 }
 
 // startSquare names a start's square as the board does, "" for none.

@@ -159,11 +159,8 @@ func actionsInput(v engine.View, act string, live bool) actionsIn {
 		in.Idle = newModel(v, act).noActions()
 		return in
 	}
-	for _, a := range v.Actions {
-		if a.Actor != "" {
-			in.Acting, in.Combatants = v.Acting, v.Combatants
-			break
-		}
+	if slices.ContainsFunc(v.Actions, func(a engine.Action) bool { return a.Actor != "" }) {
+		in.Acting, in.Combatants = v.Acting, v.Combatants
 	}
 	return in
 }
@@ -190,8 +187,19 @@ func handoutsInput(v engine.View, _ string, _ bool) handoutsIn {
 	return in
 }
 
-func (in handoutsIn) model() *model {
-	return newModel(engine.View{Combatants: in.Combatants, Viewer: engine.Viewer{GM: in.GM}, Handouts: in.Handouts}, "")
+// audience says, for the GM, whom a handout was shown to.
+func (in handoutsIn) audience(h engine.Handout) string {
+	switch {
+	case !h.Revealed:
+		return "Not shown yet"
+	case len(h.To) == 0:
+		return "Shown to everyone"
+	}
+	known, names := namesOf(in.Combatants), make([]string, 0, len(h.To))
+	for _, id := range h.To {
+		names = append(names, whoName(known, id))
+	}
+	return "Shown to " + commaList(names)
 }
 
 // notesIn is all #notes shows: for the GM, the notes and what they may be
@@ -210,8 +218,29 @@ func notesInput(v engine.View, act string, _ bool) notesIn {
 	return notesIn{Act: act, GM: true, Notes: v.Notes, Combatants: v.Combatants}
 }
 
-func (in notesIn) model() *model {
-	return newModel(engine.View{Combatants: in.Combatants, Viewer: engine.Viewer{GM: in.GM}, Notes: in.Notes}, in.Act)
+// subjects are what the GM may write notes on: the encounter, and
+// each combatant with a note or in the fight.
+func (in notesIn) subjects() []engine.Choice {
+	out := []engine.Choice{{Value: "encounter", Label: "The encounter"}}
+	for _, c := range in.Combatants {
+		out = append(out, engine.Choice{Value: "combatant:" + c.ID, Label: c.Name})
+	}
+	for _, n := range in.Notes {
+		if !slices.ContainsFunc(out, func(c engine.Choice) bool { return c.Value == n.Subject }) {
+			out = append(out, engine.Choice{Value: n.Subject, Label: n.Subject})
+		}
+	}
+	return out
+}
+
+// note is the GM's note on subject.
+func (in notesIn) note(subject string) string {
+	for _, n := range in.Notes {
+		if n.Subject == subject {
+			return n.Text
+		}
+	}
+	return ""
 }
 
 // orderIn is all #order shows: the turn order (or, before it is set,

@@ -93,8 +93,11 @@ func TestSectionInputsMatter(t *testing.T) {
 	}
 	for kind, ins := range inputs {
 		typ := reflect.TypeOf(ins[0])
-		for _, f := range fields(typ, nil) {
-			name := typ.Name() + "." + typ.FieldByIndex(f).Name
+		for _, sf := range reflect.VisibleFields(typ) {
+			if sf.Anonymous && sf.Type.Kind() == reflect.Struct {
+				continue // its fields are visible in its place
+			}
+			f, name := sf.Index, typ.Name()+"."+sf.Name
 			set, matters := false, false
 			for _, in := range ins {
 				v := reflect.ValueOf(in)
@@ -122,20 +125,4 @@ func TestSectionInputsMatter(t *testing.T) {
 	if len(inputs) != len(renderers) {
 		t.Errorf("inputs of %d kinds recorded, %d rendered", len(inputs), len(renderers))
 	}
-}
-
-// fields are the indexes of typ's fields, those of the structs it embeds
-// in their place.
-func fields(typ reflect.Type, at []int) [][]int {
-	var out [][]int
-	for i := range typ.NumField() {
-		f := typ.Field(i)
-		index := append(append([]int(nil), at...), i)
-		if f.Anonymous && f.Type.Kind() == reflect.Struct {
-			out = append(out, fields(f.Type, index)...)
-			continue
-		}
-		out = append(out, index)
-	}
-	return out
 }

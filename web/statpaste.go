@@ -14,12 +14,7 @@ import (
 // assumed, and lists what was not understood, so the GM checks and
 // corrects before pressing Save.
 
-func (p StatBlockProps) pasteAction() string {
-	if p.ID == "" {
-		return campaignPath(p.CampaignID, p.Kind, "paste")
-	}
-	return campaignPath(p.CampaignID, p.Kind, p.ID, "paste")
-}
+func (p StatBlockProps) pasteAction() string { return p.action() + "/paste" }
 
 // marks are the form's fields the paste assumed, with why.
 func (p StatBlockProps) marks() map[string]string {

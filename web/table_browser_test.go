@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -19,13 +18,6 @@ import (
 	"github.com/fray-vtt/fray/internal/board/boardtest"
 	"github.com/fray-vtt/fray/internal/engine"
 )
-
-// browser starts a headless Chromium for the test (internal/chromium: the
-// flags every test's browser takes, and one browser suite at a time).
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	return chromium.Start(t)
-}
 
 // newTab opens a tab of the given size.
 func newTab(t *testing.T, b context.Context, w, h int64) context.Context {
@@ -45,6 +37,14 @@ func within(t *testing.T, ctx context.Context, actions ...chromedp.Action) {
 	if err := chromedp.Run(c, actions...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// evaluate is the value of js in ctx's page.
+func evaluate[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	var v T
+	within(t, ctx, chromedp.Evaluate(js, &v))
+	return v
 }
 
 func poll(js string) chromedp.Action {
@@ -85,21 +85,14 @@ func screenshotDir(t *testing.T) string {
 }
 
 // lastAction is the events of the sample's last action with dice (those
-// of its command), as a live update would bring them.
+// of its command, as its roll card groups them), as a live update would
+// bring them.
 func lastAction(s boardtest.Sample) []engine.Event {
-	var last []engine.Event
-	for i, ev := range s.Log {
-		if len(ev.Rolls) == 0 || engine.IsTableTalk(ev.Kind) || len(last) > 0 && ev.Command != "" && ev.Command == last[0].Command {
-			continue
-		}
-		last = []engine.Event{ev}
-		for _, more := range s.Log[i+1:] {
-			if more.Command != "" && more.Command == ev.Command {
-				last = append(last, more)
-			}
-		}
+	game, _ := SplitTalk(s.Log)
+	if groups := cardGroups(game); len(groups) > 0 {
+		return groups[len(groups)-1]
 	}
-	return last
+	return nil
 }
 
 // TestTableScreens draws every position model's sample table mid-fight, at
@@ -109,7 +102,7 @@ func lastAction(s boardtest.Sample) []engine.Event {
 // the board, axe-core finds no violation, and a screenshot is kept
 // (docs/screenshots with FRAY_SCREENSHOTS=docs/screenshots).
 func TestTableScreens(t *testing.T) {
-	b := browser(t)
+	b := chromium.Start(t)
 	dir := screenshotDir(t)
 	for _, s := range boardtest.All() {
 		srv := serveFake(t, EncounterProps{View: s.View, Log: s.Log, WSURL: "/ws?html=1", ActURL: "/act", CampaignID: "c1", CampaignName: "The campaign"}, "dana", nil)
@@ -125,10 +118,7 @@ func TestTableScreens(t *testing.T) {
 				if len(act) == 0 {
 					t.Fatal("the sample has no action with dice")
 				}
-				fr, err := Fragments(WithActURL(context.Background(), "/act"), s.View, act, false)
-				if err != nil {
-					t.Fatal(err)
-				}
+				fr := fragmentsOf(t, WithActURL(context.Background(), "/act"), s.View, act, false)
 				writeJSON(conn, map[string]any{"type": "events", "seq": s.View.Seq, "events": act, "html": fr})
 				within(t, ctx, poll(`document.querySelectorAll('#cards .card').length === 1`))
 				var card, board struct{ X, Y, W, H float64 }
@@ -142,13 +132,10 @@ func TestTableScreens(t *testing.T) {
 				if size.name == "desktop" && card.X < board.X+board.W && board.X < card.X+card.W && card.Y < board.Y+board.H && board.Y < card.Y+card.H {
 					t.Errorf("the roll card %+v covers the board %+v", card, board)
 				}
-				var overflow int
-				within(t, ctx, chromedp.Evaluate(`document.documentElement.scrollWidth - window.innerWidth`, &overflow))
-				if overflow > 0 {
+				if overflow := evaluate[int](t, ctx, `document.documentElement.scrollWidth - window.innerWidth`); overflow > 0 {
 					t.Errorf("the page scrolls sideways by %dpx", overflow)
 				}
-				var drawn []string
-				within(t, ctx, chromedp.Evaluate(`[...new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token))]`, &drawn))
+				drawn := evaluate[[]string](t, ctx, `[...new Set([...document.querySelectorAll('#battlefield [data-token]')].map(e => e.dataset.token))]`)
 				if len(drawn) != len(s.View.Board.Tokens) {
 					t.Errorf("the board shows %d of %d tokens: %v", len(drawn), len(s.View.Board.Tokens), drawn)
 				}
@@ -230,7 +217,7 @@ func draftSamples() map[string]DraftProps {
 // the model's own controls are there, axe-core finds no violation, and a
 // screenshot is kept with the table's.
 func TestDraftEditors(t *testing.T) {
-	b := browser(t)
+	b := chromium.Start(t)
 	dir := screenshotDir(t)
 	want := map[string][]string{
 		"zones":  {"zone-name", "zone-cover", "zone-x", "connect", "cb-ana-zone"},
@@ -245,11 +232,9 @@ func TestDraftEditors(t *testing.T) {
 				t.Errorf("%s editor has no #%s", name, id)
 			}
 		}
-		mux := http.NewServeMux()
-		mux.Handle("/static/", http.FileServerFS(Static))
-		mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
-		srv := httptest.NewServer(mux)
-		t.Cleanup(srv.Close)
+		srv := serveFake(t, EncounterProps{}, "", func(mux *http.ServeMux) {
+			mux.HandleFunc("/draft", func(w http.ResponseWriter, r *http.Request) { _ = Draft(p).Render(WithUser(r.Context(), "dana"), w) })
+		})
 		ctx := newTab(t, b, 1280, 800)
 		within(t, ctx, chromedp.Navigate(srv.URL+"/draft"), chromedp.WaitReady("#draft-board", chromedp.ByID))
 		checkAxe(t, ctx, name)

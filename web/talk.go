@@ -88,7 +88,8 @@ func anyWhisper(g []engine.Event) bool {
 	return slices.ContainsFunc(g, func(ev engine.Event) bool { return len(ev.Audience) > 0 })
 }
 
-func cardText(ev engine.Event) string {
+// eventText is what an event says, or its kind when it says nothing.
+func eventText(ev engine.Event) string {
 	if ev.Text != "" {
 		return ev.Text
 	}
@@ -124,23 +125,12 @@ func dangerQuestion(a actionInfo) string {
 	return a.Label + "?"
 }
 
-func sideOfID(m *model, id string) string {
-	if c := m.byID[id]; c != nil {
-		return c.Side
-	}
-	return ""
-}
-
 // actingNames is who may act now: one name, or several in a phase.
 func (m *model) actingNames() string {
 	if len(m.v.Acting) == 0 {
 		return m.name(m.v.Current)
 	}
-	names := make([]string, len(m.v.Acting))
-	for i, id := range m.v.Acting {
-		names[i] = m.name(id)
-	}
-	return strings.Join(names, ", ")
+	return commaList(m.nameEach(m.v.Acting))
 }
 
 func (m *model) noActions() string {
@@ -152,7 +142,7 @@ func (m *model) noActions() string {
 	case len(m.v.Pending) > 0:
 		return "Answer the question above first."
 	case len(m.v.Waiting) > 0:
-		return "Waiting for " + m.waiting() + "."
+		return "Waiting for " + commaList(m.v.Waiting) + "."
 	case m.v.Current != "":
 		return "Waiting for " + m.actingNames() + "."
 	}
@@ -162,7 +152,7 @@ func (m *model) noActions() string {
 // firstTab is the pane a phone opens on: the table's actions and turn
 // order for anyone who plays (the GM included), the board for a spectator.
 func (m *model) firstTab() string {
-	if m.v.Viewer.GM || len(m.v.Viewer.Controls) > 0 || len(m.acts) > 0 || len(m.v.Pending) > 0 {
+	if m.v.Viewer.GM || len(m.v.Viewer.Controls) > 0 || len(m.v.Actions) > 0 || len(m.v.Pending) > 0 {
 		return "act"
 	}
 	return "board"

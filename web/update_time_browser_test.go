@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -240,6 +239,8 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 			close(traceDone)
 		}
 	})
+	// The tab is made by the first Run on ctx itself (within's context
+	// would take it away when it ends).
 	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
 		_, err := cdppage.AddScriptToEvaluateOnNewDocument(measureUpdates).Do(ctx)
 		if err != nil {
@@ -265,9 +266,7 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 	}
 	var times []float64
 	for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times)); err != nil {
-			t.Fatal(err)
-		}
+		within(t, ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times))
 		if len(times) > len(updates) {
 			break
 		}
@@ -275,19 +274,12 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 	if len(times) <= len(updates) {
 		t.Fatalf("the page handled %d messages of %d", len(times), len(updates)+1)
 	}
-	var status string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('status').outerHTML`, &status)); err != nil {
-		t.Fatal(err)
-	}
+	var status, show string
+	within(t, ctx, chromedp.Evaluate(`document.getElementById('status').outerHTML`, &status),
+		chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`+drawnTokens, &show),
+		tracing.End())
 	if status != lastStatus {
 		t.Errorf("after the updates #status is\n%s\nnot\n%s", status, lastStatus)
-	}
-	var show string
-	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`+drawnTokens, &show)); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Run(ctx, tracing.End()); err != nil {
-		t.Fatal(err)
 	}
 	select {
 	case <-traceDone:
@@ -298,7 +290,11 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 		// The whole trace, to open in a browser's performance panel.
 		name := filepath.Join(dir, t.Name()+"-"+strconv.Itoa(traceRuns)+".json")
 		traceRuns++
-		if err := os.WriteFile(name, append(append([]byte("["), bytes.Join(rawBytes(traced), []byte(","))...), ']'), 0o644); err != nil {
+		whole, err := json.Marshal(traced) // a JSON array of the events as Chromium sent them
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, whole, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("trace written to %s", name)
@@ -316,14 +312,6 @@ const drawnTokens = `+ Array.from(document.querySelectorAll('#battlefield svg [d
 
 // traceRuns numbers the traces one test binary writes.
 var traceRuns int
-
-func rawBytes(raw []json.RawMessage) [][]byte {
-	out := make([][]byte, len(raw))
-	for i, r := range raw {
-		out[i] = r
-	}
-	return out
-}
 
 // messageCPU is the main thread's CPU time, in milliseconds, of each
 // websocket message the page handled, in order: the thread time (tdur) of

@@ -102,13 +102,11 @@ func testLog() []engine.Event {
 	}
 }
 
+// renderString is the markup of c rendered for a visitor (page).
 func renderString(t *testing.T, c templ.Component) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := c.Render(context.Background(), &b); err != nil {
-		t.Fatalf("render: %v", err)
-	}
-	return b.String()
+	s, _ := page(t, "", c)
+	return s
 }
 
 func parseHTML(t *testing.T, s string) *html.Node {
@@ -212,14 +210,34 @@ func contains(t *testing.T, what, got string, wants ...string) {
 	}
 }
 
-// cardsFor renders the roll cards v's viewer gets for new events.
-func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node {
+// fragmentsOf is Fragments' result; an error fails the test.
+func fragmentsOf(t *testing.T, ctx context.Context, v engine.View, events []engine.Event, full bool) map[string]string {
 	t.Helper()
-	frags, err := Fragments(context.Background(), v, events, false)
+	frags, err := Fragments(ctx, v, events, full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return findAll(parseHTML(t, frags["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+	return frags
+}
+
+// cardsFor renders the roll cards v's viewer gets for new events.
+func cardsFor(t *testing.T, v engine.View, events ...engine.Event) []*html.Node {
+	t.Helper()
+	return findAll(parseHTML(t, fragmentsOf(t, context.Background(), v, events, false)["cards"]), func(n *html.Node) bool { return hasClass(n, "card") })
+}
+
+// options are a select's options as value=text, a selected one marked
+// with a final "*".
+func options(sel *html.Node) []string {
+	var out []string
+	for _, o := range findAll(sel, tag("option")) {
+		s := mustAttr(o, "value") + "=" + text(o)
+		if _, ok := attr(o, "selected"); ok {
+			s += "*"
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // hiddenInputs maps the names of form's hidden inputs to their values.
@@ -231,6 +249,13 @@ func hiddenInputs(form *html.Node) map[string]string {
 		}
 	}
 	return hidden
+}
+
+// sectionDoc renders section key of v, its forms posting to /act, and
+// parses it.
+func sectionDoc(t *testing.T, key string, v engine.View) *html.Node {
+	t.Helper()
+	return parseHTML(t, renderString(t, sectionFor(key, v, "/act")))
 }
 
 func encounterPage(t *testing.T) (string, *html.Node) {
@@ -254,10 +279,14 @@ func TestEncounterPageStructure(t *testing.T) {
 	// break), no inline script, style or handler (the strict
 	// Content-Security-Policy), controls labelled.
 	checkPage(t, s, doc)
-	root := byID(doc, "encounter")
-	for k, want := range map[string]string{"data-ws-url": "/encounters/enc-1/ws?as=ana&html=1", "data-seq": "7", "data-encounter": "enc-1"} {
-		if got, _ := attr(root, k); got != want {
-			t.Errorf("%s = %q, want %q", k, got, want)
+	// What the script needs; the log, the connection state and the notice
+	// as a screen reader meets them.
+	for _, c := range []struct{ id, attr, want string }{
+		{"encounter", "data-ws-url", "/encounters/enc-1/ws?as=ana&html=1"}, {"encounter", "data-seq", "7"}, {"encounter", "data-encounter", "enc-1"},
+		{"log", "aria-live", "off"}, {"conn", "role", "status"}, {"notice", "role", "alert"},
+	} {
+		if got := mustAttr(byID(doc, c.id), c.attr); got != c.want {
+			t.Errorf("#%s %s = %q, want %q", c.id, c.attr, got, c.want)
 		}
 	}
 	// One polite live region reads every event out (#announce); the log,
@@ -269,15 +298,6 @@ func TestEncounterPageStructure(t *testing.T) {
 	}
 	if strings.Join(live, " ") != "announce board-cursor" {
 		t.Errorf("live regions %v, want the announcements and the board's cursor", live)
-	}
-	if v, _ := attr(byID(doc, "log"), "aria-live"); v != "off" {
-		t.Errorf("log aria-live = %q, want off", v)
-	}
-	if v, _ := attr(byID(doc, "conn"), "role"); v != "status" {
-		t.Errorf("conn role = %q", v)
-	}
-	if v, _ := attr(byID(doc, "notice"), "role"); v != "alert" {
-		t.Errorf("notice role = %q", v)
 	}
 	if html := findAll(doc, tag("html")); len(html) != 1 || mustAttr(html[0], "lang") != "en" {
 		t.Error("html lang=en missing")
@@ -358,7 +378,7 @@ func TestBattlefield(t *testing.T) {
 func TestEachModelDraws(t *testing.T) {
 	want := map[string]string{"zones": "zmap", "grid-bands": "grid-svg", "grid-squares": "grid-svg", "pairs": "duels", "ladder": "ladders"}
 	for _, s := range boardtest.All() {
-		doc := parseHTML(t, renderString(t, BattlefieldSection(s.View)))
+		doc := sectionDoc(t, "battlefield", s.View)
 		if len(findAll(doc, func(n *html.Node) bool { return hasClass(n, want[s.Name]) })) != 1 {
 			t.Errorf("%s: no .%s drawing", s.Name, want[s.Name])
 		}
@@ -366,14 +386,14 @@ func TestEachModelDraws(t *testing.T) {
 			t.Errorf("%s: %d roster buttons for %d tokens", s.Name, got, len(s.View.Board.Tokens))
 		}
 	}
-	grid := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))))
+	grid := text(sectionDoc(t, "battlefield", boardtest.GridBands().View))
 	contains(t, "band grid", grid, "One square: 30 m", "0 Close, 1 Medium", "Off the map", "C4, in contact with Raider 1", "Dust storm")
-	squares := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))))
+	squares := text(sectionDoc(t, "battlefield", boardtest.GridSquares().View))
 	contains(t, "5-ft grid", squares, "E6", "Prone", "hidden", "Bleeding out", "HP 0/24", "down")
-	pairs := text(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Pairs().View))))
+	pairs := text(sectionDoc(t, "battlefield", boardtest.Pairs().View))
 	contains(t, "pairs", pairs, "Striking", "shows Feint", "Grappling", "Not engaged", "Striking with Vex")
 	// The ladder's gaps are named groups: a screen reader reads their names.
-	ladderDoc := parseHTML(t, renderString(t, BattlefieldSection(boardtest.Ladder().View)))
+	ladderDoc := sectionDoc(t, "battlefield", boardtest.Ladder().View)
 	ladder := text(ladderDoc)
 	for _, n := range findAll(ladderDoc, func(n *html.Node) bool { return hasClass(n, "ladder") }) {
 		ladder += " " + mustAttr(n, "aria-label")
@@ -382,7 +402,7 @@ func TestEachModelDraws(t *testing.T) {
 		"Medium from Wolves; Long from The witch", "Long from Hunters")
 	v := testView()
 	v.Board = &board.Board{Model: "hexes", Tokens: v.Board.Tokens}
-	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
+	doc := sectionDoc(t, "battlefield", v)
 	if !strings.Contains(text(doc), "keeps no positions") || len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "tok-btn") })) != 5 {
 		t.Error("an unknown model does not fall back to the roster")
 	}
@@ -453,7 +473,7 @@ func TestPendingDecision(t *testing.T) {
 	// A viewer waiting on someone else is told whom.
 	v := testView()
 	v.Pending, v.Waiting = nil, []string{"the GM", "Bruno"}
-	s := renderString(t, PendingSection(v, ""))
+	s := renderString(t, sectionFor("pending", v, "/act"))
 	if got := text(parseHTML(t, s)); !strings.Contains(got, "Waiting for: the GM Bruno") || strings.Contains(s, "<form") {
 		t.Errorf("waiting section wrong: %s", got)
 	}
@@ -463,7 +483,7 @@ func TestPendingDecision(t *testing.T) {
 	// A sealed answer is shown to its author only as theirs, still hidden.
 	v.Waiting = []string{"Red Mara"}
 	v.Committed = []engine.Committed{{Decision: "d2", For: "ana", Prompt: "Your stance?", Choice: "feint", Label: "Feint"}}
-	contains(t, "sealed answer", text(parseHTML(t, renderString(t, PendingSection(v, "")))), "You chose Feint — hidden until everyone has chosen.")
+	contains(t, "sealed answer", text(sectionDoc(t, "pending", v)), "You chose Feint — hidden until everyone has chosen.")
 }
 
 func TestActions(t *testing.T) {
@@ -504,26 +524,14 @@ func TestActions(t *testing.T) {
 	if len(sel) != 1 || mustAttr(sel[0], "name") != "target" || mustAttr(sel[0], "data-type") != "select" || mustAttr(sel[0], "data-target") != "true" {
 		t.Fatal("target select missing or not marked as a target")
 	}
-	var opts []string
-	for _, o := range findAll(sel[0], tag("option")) {
-		s := mustAttr(o, "value") + "=" + text(o)
-		if _, ok := attr(o, "selected"); ok {
-			s += "*"
-		}
-		opts = append(opts, s)
-	}
-	if !slices.Equal(opts, []string{"thug=Thug", "boss=Red Mara*"}) {
+	if opts := options(sel[0]); !slices.Equal(opts, []string{"thug=Thug", "boss=Red Mara*"}) {
 		t.Errorf("select options %v", opts)
 	}
-	// Every control has a label pointing at it and a data-type.
+	// Every control has a data-type (and a label: checkPage, in
+	// TestEncounterPageStructure, checks every control of this page).
 	for _, c := range findAll(attack, func(n *html.Node) bool {
 		return n.Data == "select" || n.Data == "input" && mustAttr(n, "type") != "hidden"
 	}) {
-		id := mustAttr(c, "id")
-		labels := findAll(attack, func(n *html.Node) bool { return n.Data == "label" && mustAttr(n, "for") == id })
-		if id == "" || len(labels) != 1 {
-			t.Errorf("control %q has no label", mustAttr(c, "name"))
-		}
 		if mustAttr(c, "data-type") == "" {
 			t.Errorf("control %q has no data-type", mustAttr(c, "name"))
 		}
@@ -555,7 +563,7 @@ func TestActions(t *testing.T) {
 // other controls; Start is the GM's main button.
 func TestDangerousControlsConfirm(t *testing.T) {
 	v := boardtest.GridSquares().View
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc := sectionDoc(t, "actions", v)
 	zone := byID(doc, "danger-zone")
 	if zone == nil {
 		t.Fatal("no danger zone")
@@ -576,7 +584,7 @@ func TestDangerousControlsConfirm(t *testing.T) {
 	}
 	v.Status, v.Actions = engine.StatusSetup, []engine.Action{{Kind: engine.KindStart, Label: "Start encounter", Main: true},
 		{Kind: engine.KindEnd, Label: "End encounter", Danger: true}}
-	doc = parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc = sectionDoc(t, "actions", v)
 	start := byID(doc, "act-start-go")
 	if start == nil || !hasClass(start, "primary") || byID(byID(doc, "ag-gm"), "act-end-go") != nil {
 		t.Error("Start is not the GM's main button, apart from End")
@@ -627,7 +635,7 @@ func TestRollCards(t *testing.T) {
 		}
 	}
 	// The log of a dealt card names the card, not a die.
-	log := text(parseHTML(t, renderString(t, LogEntries([]engine.Event{deal}, nil, false))))
+	log := text(parseHTML(t, renderString(t, logEntries([]engine.Event{deal}, nil, false))))
 	if !strings.Contains(log, "Deal: K♠") || strings.Contains(log, "d52") {
 		t.Errorf("deal log %q", log)
 	}
@@ -648,25 +656,18 @@ func TestChatPanel(t *testing.T) {
 	if form == nil || mustAttr(form, "method") != "post" || byID(form, "chat-text") == nil || mustAttr(byID(form, "chat-text"), "maxlength") != "500" {
 		t.Fatal("chat form missing")
 	}
-	var to []string
-	for _, o := range findAll(byID(form, "chat-to"), tag("option")) {
-		to = append(to, mustAttr(o, "value")+"="+text(o))
-	}
-	if !slices.Equal(to, []string{"=Everyone", "gm=Whisper to the GM"}) {
+	if to := options(byID(form, "chat-to")); !slices.Equal(to, []string{"=Everyone", "gm=Whisper to the GM"}) {
 		t.Errorf("a player may write to %v", to)
 	}
 	v := testView()
 	v.Viewer = engine.GMViewer()
-	to = nil
-	for _, o := range findAll(byID(parseHTML(t, renderString(t, Encounter(EncounterProps{View: v}))), "chat-to"), tag("option")) {
-		to = append(to, mustAttr(o, "value"))
-	}
-	if !slices.Equal(to, []string{"", "gm", "ana", "bruno"}) {
-		t.Errorf("the GM may write to %v", to)
+	gm := options(byID(parseHTML(t, renderString(t, Encounter(EncounterProps{View: v}))), "chat-to"))
+	if !slices.Equal(gm, []string{"=Everyone", "gm=Only me (secret)", "ana=Whisper to Ana Vega", "bruno=Whisper to Bruno"}) {
+		t.Errorf("the GM may write to %v", gm)
 	}
 	whisper := engine.NewEvent(engine.KindChatMessage, "", "GM → Ana Vega: psst", engine.Chat{From: "Dana", GM: true, To: "ana", Text: "psst"})
 	whisper.Seq = 9
-	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, Names(testView()), false))))
+	got := text(parseHTML(t, renderString(t, chatEntries([]engine.Event{whisper}, namesOf(testView().Combatants), false))))
 	if got != "Dana GM to Ana Vega psst" {
 		t.Errorf("whisper reads %q", got)
 	}
@@ -677,7 +678,7 @@ func TestUnknownFieldTypeFallsBackToText(t *testing.T) {
 	v.Actions = []engine.Action{{Kind: "shout", Actor: "ana", Label: "Shout", Fields: []engine.Field{
 		{Name: "words", Label: "Words", Type: "text", Default: "Charge!"},
 	}}}
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "")))
+	doc := sectionDoc(t, "actions", v)
 	in := byID(doc, "act-ana-shout-words")
 	if in == nil || in.Data != "input" || mustAttr(in, "type") != "text" || mustAttr(in, "value") != "Charge!" || mustAttr(in, "data-type") != "text" {
 		t.Errorf("unknown field type rendered as %+v", in)
@@ -687,14 +688,12 @@ func TestUnknownFieldTypeFallsBackToText(t *testing.T) {
 func TestGMSeesWhoADecisionIsFor(t *testing.T) {
 	v := testView()
 	v.Viewer = engine.GMViewer()
-	s := text(parseHTML(t, renderString(t, PendingSection(v, ""))))
+	s := text(sectionDoc(t, "pending", v))
 	contains(t, "the GM's pending section", s, "Asked of Ana Vega")
 	v.Pending[0].For = engine.GM
-	doc := parseHTML(t, renderString(t, PendingSection(v, "")))
-	for _, in := range findAll(doc, tag("input")) {
-		if mustAttr(in, "name") == "actor" {
-			t.Error("a decision for the GM carries an actor")
-		}
+	doc := sectionDoc(t, "pending", v)
+	if controls(doc)["actor"] != nil {
+		t.Error("a decision for the GM carries an actor")
 	}
 }
 
@@ -702,15 +701,13 @@ func TestGMActionsHaveNoActor(t *testing.T) {
 	v := testView()
 	v.Viewer = engine.GMViewer()
 	v.Actions = []engine.Action{{Kind: engine.KindPause, Label: "Pause"}}
-	doc := parseHTML(t, renderString(t, ActionsSection(v, "/act")))
+	doc := sectionDoc(t, "actions", v)
 	forms := findAll(doc, tag("form"))
 	if len(forms) != 1 {
 		t.Fatal("no form")
 	}
-	for _, in := range findAll(forms[0], tag("input")) {
-		if mustAttr(in, "name") == "actor" {
-			t.Error("a GM-level action carries an actor input; the engine rejects unknown fields")
-		}
+	if controls(forms[0])["actor"] != nil {
+		t.Error("a GM-level action carries an actor input; the engine rejects unknown fields")
 	}
 	if h := findAll(doc, tag("h3")); len(h) != 1 || text(h[0]) != "Encounter" {
 		t.Error("GM actions are not grouped under Encounter")
@@ -769,10 +766,7 @@ func TestFragments(t *testing.T) {
 	v := testView()
 	newEvents := testLog()[3:] // round 2 started, Ana's attack
 	ctx := WithActURL(context.Background(), "/encounters/enc-1/commands?as=ana")
-	frags, err := Fragments(ctx, v, newEvents, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags := fragmentsOf(t, ctx, v, newEvents, false)
 	want := append(slices.Clone(SectionKeys), "log", "chat", "cards")
 	if len(frags) != len(want) {
 		t.Errorf("got %d keys, want %v", len(frags), want)
@@ -808,18 +802,12 @@ func TestFragments(t *testing.T) {
 	}
 
 	// No events, incremental: nothing to append. Full: the empty state.
-	frags, err = Fragments(context.Background(), v, nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags = fragmentsOf(t, context.Background(), v, nil, false)
 	if frags["log"] != "" {
 		t.Errorf("empty incremental log = %q", frags["log"])
 	}
 	contains(t, "the actions fragment (default act URL)", frags["actions"], `action="/encounters/enc-1/commands"`)
-	frags, err = Fragments(context.Background(), v, nil, true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frags = fragmentsOf(t, context.Background(), v, nil, true)
 	if !strings.Contains(frags["log"], `id="log-empty"`) || !strings.Contains(frags["chat"], `id="chat-empty"`) {
 		t.Error("full empty log or chat lacks the empty state")
 	}
@@ -850,7 +838,7 @@ func TestFragments(t *testing.T) {
 func TestGenericRuleset(t *testing.T) {
 	v := testView()
 	v.Ruleset, v.Board = "no-board", nil
-	doc := parseHTML(t, renderString(t, BattlefieldSection(v)))
+	doc := sectionDoc(t, "battlefield", v)
 	items := findAll(doc, func(n *html.Node) bool { return n.Data == "li" && hasClass(n, "roster-item") })
 	if len(items) != len(v.Combatants) {
 		t.Fatalf("generic battlefield lists %d of %d combatants", len(items), len(v.Combatants))
@@ -902,23 +890,11 @@ func TestZoneLayout(t *testing.T) {
 	}
 }
 
-func TestNames(t *testing.T) {
-	n := Names(testView())
-	if len(n) != 5 || n["boss"] != "Red Mara" || n["ana"] != "Ana Vega" {
-		t.Errorf("Names = %v", n)
-	}
-}
-
+// TestIndexAndChoose: a user without campaigns is pointed at the examples
+// (TestIndexPages has the list); the choose page links each viewer.
 func TestIndexAndChoose(t *testing.T) {
 	s := renderString(t, Index(IndexProps{User: "ana"}))
 	contains(t, "empty index", s, "No campaigns yet", "example encounters")
-	s = renderString(t, Index(IndexProps{User: "ana", Campaigns: []CampaignSummary{{
-		ID: "c1", Name: "Red Sands", Role: "gm",
-		Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}},
-	}}}))
-	if !strings.Contains(s, "Red Sands") || !strings.Contains(s, `href="/encounters/e%201%2Fx"`) || strings.Contains(s, "No campaigns yet") {
-		t.Errorf("index wrong: %s", s)
-	}
 	s = renderString(t, Choose(ChooseProps{EncounterID: "enc-1", Name: "Ambush", Options: []ViewerOption{
 		{As: "gm", Label: "The GM", Hint: "sees everything"}, {As: "ana", Label: "Ana Vega"},
 	}}))
@@ -944,15 +920,15 @@ func TestStaticAssets(t *testing.T) {
 // each bar counts and the ruleset's icons in its words, only those the
 // board shows.
 func TestBoardKey(t *testing.T) {
-	zones := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.Zones().View))), "board-key"))
+	zones := text(byID(sectionDoc(t, "battlefield", boardtest.Zones().View), "board-key"))
 	contains(t, "the zones key", zones, "Heroes", "Goblins", "ringed: may act now", "red dashed frame: fighting in melee", "dotted line",
 		"bar: shrinks as Wounds grow", "Shaken")
 	if strings.Contains(zones, "black square") || strings.Contains(zones, "range in squares") {
 		t.Errorf("the zones key explains what it does not show: %s", zones)
 	}
-	bands := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridBands().View))), "board-key"))
+	bands := text(byID(sectionDoc(t, "battlefield", boardtest.GridBands().View), "board-key"))
 	contains(t, "the band grid's key", bands, "range in squares: 0 Close, 1 Medium", "in contact", "off the map")
-	squares := text(byID(parseHTML(t, renderString(t, BattlefieldSection(boardtest.GridSquares().View))), "board-key"))
+	squares := text(byID(sectionDoc(t, "battlefield", boardtest.GridSquares().View), "board-key"))
 	contains(t, "the 5-ft grid's key", squares, "bar: HP left", "Bleeding out", "flattened: lying on the ground", "down: still in the fight")
 }
 
@@ -977,45 +953,37 @@ func TestBarsShowWhatIsLeft(t *testing.T) {
 	}
 }
 
-// TestYourTurnWaits: "your turn" shows only when the table waits on you,
-// not beside "waiting on the GM".
-func TestYourTurnWaits(t *testing.T) {
-	v := testView()
-	if got := text(parseHTML(t, renderString(t, sectionFor("status", v, "")))); !strings.Contains(got, "your turn") {
-		t.Fatalf("no badge on the player's turn: %q", got)
-	}
-	v.Waiting = []string{"the GM"}
-	got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
-	if strings.Contains(got, "your turn") || !strings.Contains(got, "the GM") {
-		t.Errorf("status while the GM rules: %q", got)
-	}
-}
-
 // TestBadgeAgreesWithTitle: the badge and the tab's title read the same
 // thing (the engine's Attention), in every phase — a declaration phase
 // where everyone acts at once and another character has the floor first
-// included (d20-under's "before the first round").
+// included (d20-under's "before the first round"); but "your turn" shows
+// only when the table waits on you, not beside "waiting on the GM".
 func TestBadgeAgreesWithTitle(t *testing.T) {
+	turn := &engine.Attention{Turn: []string{"ana"}}
 	for _, c := range []struct {
 		name      string
 		current   string
 		acting    []string
 		attention *engine.Attention
+		waiting   []string
 		yours     bool
 	}{
-		{"a phase, another first", "bruno", []string{"bruno", "ana"}, &engine.Attention{Turn: []string{"ana"}}, true},
-		{"a phase, ana first", "ana", []string{"ana", "bruno"}, &engine.Attention{Turn: []string{"ana"}}, true},
-		{"someone else's turn", "bruno", []string{"bruno"}, nil, false},
-		{"a decision waits on ana", "ana", []string{"ana"}, &engine.Attention{Decisions: []string{"d1"}}, false},
+		{"ana's turn", "ana", []string{"ana"}, turn, nil, true},
+		{"a phase, another first", "bruno", []string{"bruno", "ana"}, turn, nil, true},
+		{"a phase, ana first", "ana", []string{"ana", "bruno"}, turn, nil, true},
+		{"someone else's turn", "bruno", []string{"bruno"}, nil, nil, false},
+		{"a decision waits on ana", "ana", []string{"ana"}, &engine.Attention{Decisions: []string{"d1"}}, nil, false},
+		{"ana's turn, the GM rules", "ana", []string{"ana"}, turn, []string{"the GM"}, false},
 	} {
 		v := testView()
-		v.Current, v.Acting, v.Attention = c.current, c.acting, c.attention
+		v.Current, v.Acting, v.Attention, v.Waiting = c.current, c.acting, c.attention, c.waiting
 		m := newModel(v, "")
-		got := text(parseHTML(t, renderString(t, sectionFor("status", v, ""))))
+		got := text(sectionDoc(t, "status", v))
 		badge := strings.Contains(got, "your turn")
-		if badge != c.yours || badge != (m.attention() == "turn") {
+		if badge != c.yours || c.waiting == nil && badge != (m.attention() == "turn") {
 			t.Errorf("%s: badge %v, title %q, want your turn %v: %q", c.name, badge, m.attention(), c.yours, got)
 		}
+		contains(t, c.name, got, c.waiting...)
 	}
 }
 

@@ -228,7 +228,7 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(statusOf(fray.ErrorCode(store.Classify(err))))
 	}
-	render(w, r, web.DraftFragment(p))
+	render(w, r, web.DraftEditor(p))
 }
 
 // handleDraftPicture uploads a picture to the draft's campaign and puts it
