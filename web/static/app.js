@@ -46,6 +46,33 @@
   });
 })();
 
+// ---- Storage a browser may refuse ------------------------------------------
+//
+// localStorage and sessionStorage throw where the browser refuses them
+// (a private mode, storage turned off): window.frayStorage reads such a
+// key as null and reports whether a write was kept, so that no use of
+// them needs a try of its own. area is 'localStorage' (the default) or
+// 'sessionStorage'.
+window.frayStorage = {
+  get(key, area = 'localStorage') {
+    try {
+      return window[area].getItem(key);
+    } catch (err) {
+      return null;
+    }
+  },
+  // set keeps value under key, or forgets key when value is null.
+  set(key, value, area = 'localStorage') {
+    try {
+      if (value === null) window[area].removeItem(key);
+      else window[area].setItem(key, value);
+      return true;
+    } catch (err) {
+      return false;
+    }
+  },
+};
+
 // ---- The viewer's own tokens -----------------------------------------------
 //
 // The server draws the board alike for every viewer who sees the same
@@ -845,28 +872,8 @@
   // and the server checks them against the commitment.
 
   const encounterID = root.dataset.encounter || '';
+  const store = window.frayStorage;
   const keptKey = (decision) => 'fray-sealed:' + encounterID + ':' + decision;
-
-  function keep(decision, answer) {
-    try {
-      localStorage.setItem(keptKey(decision), JSON.stringify(answer));
-      return true;
-    } catch (err) {
-      return false;
-    }
-  }
-
-  function kept(decision) {
-    try {
-      return JSON.parse(localStorage.getItem(keptKey(decision)) || 'null');
-    } catch (err) {
-      return null;
-    }
-  }
-
-  function forget(decision) {
-    try { localStorage.removeItem(keptKey(decision)); } catch (err) { /* private mode */ }
-  }
 
   // commit turns an answer into its commitment, keeping the answer.
   async function commit(command, submitter) {
@@ -874,7 +881,7 @@
     const answer = { choice: command.choice || '', nonce, label: submitter ? submitter.textContent.trim() : '' };
     if (command.values) answer.values = command.values;
     const c = await window.frayProof.commitment(command.decision, answer.choice, answer.values, nonce);
-    if (!keep(command.decision, answer)) throw new Error('no storage');
+    if (!store.set(keptKey(command.decision), JSON.stringify(answer))) throw new Error('no storage');
     return { kind: 'answer', decision: command.decision, commitment: c };
   }
 
@@ -885,7 +892,7 @@
   function revealSealed() {
     for (const el of document.querySelectorAll('#pending .committed[data-decision]')) {
       const decision = el.dataset.decision;
-      const answer = kept(decision);
+      const answer = JSON.parse(store.get(keptKey(decision)) || 'null');
       const choice = el.querySelector('.sealed-choice');
       if (choice) {
         choice.textContent = answer ? 'You chose ' + (answer.label || answer.choice) + ', sealed' : 'Your answer is sealed (kept by the page you answered on)';
@@ -896,7 +903,7 @@
       if (answer.values) command.values = answer.values;
       // A reveal refused is not retried: the error says why.
       send(newID(), null, command, (ok) => {
-        if (ok) forget(decision);
+        if (ok) store.set(keptKey(decision), null);
       });
     }
   }
@@ -942,9 +949,7 @@
     // action if a turn started while it was away.
     if (name === 'log' || name === 'chat') toBottom(document.getElementById(name));
     if (name === 'board' && was !== name) revealAction(false);
-    if (remember) {
-      try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
-    }
+    if (remember) store.set('fray-tab', name, 'sessionStorage');
   }
 
   function toBottom(list) {
@@ -973,11 +978,7 @@
     const on = phone.matches;
     root.classList.toggle('tabbed', on);
     if (tabs) tabs.hidden = !on;
-    if (on) {
-      let saved = null;
-      try { saved = sessionStorage.getItem('fray-tab'); } catch (err) { /* private mode */ }
-      showTab(saved || root.dataset.tab || 'board', false);
-    }
+    if (on) showTab(store.get('fray-tab', 'sessionStorage') || root.dataset.tab || 'board', false);
   }
 
   // dot marks a tab that has news the user has not seen.
@@ -1013,10 +1014,6 @@
   const controls = document.getElementById('attention-controls');
   let attending = null; // the attention last seen; null before the first look
   let audio = null;
-
-  function storedSound() {
-    try { return localStorage.getItem('fray-sound') === 'on'; } catch (err) { return false; }
-  }
 
   function tone() {
     if (!soundToggle || !soundToggle.checked) return;
@@ -1073,9 +1070,9 @@
   if (controls) {
     controls.hidden = false;
     if (soundToggle) {
-      soundToggle.checked = storedSound();
+      soundToggle.checked = store.get('fray-sound') === 'on';
       soundToggle.addEventListener('change', () => {
-        try { localStorage.setItem('fray-sound', soundToggle.checked ? 'on' : 'off'); } catch (err) { /* private mode */ }
+        store.set('fray-sound', soundToggle.checked ? 'on' : 'off');
         if (soundToggle.checked) {
           // Audio may start only after a user's gesture: this one.
           const AC = window.AudioContext || window.webkitAudioContext;
@@ -2030,14 +2027,6 @@
   let checkAgain = false;
   let lastCheck = 0;
 
-  function seenHeads() {
-    try {
-      return JSON.parse(localStorage.getItem(headsKey) || '{}') || {};
-    } catch (err) {
-      return {};
-    }
-  }
-
   function warnLost(seqN, link) {
     const w = document.getElementById('chain-warning');
     if (!w) return;
@@ -2054,7 +2043,7 @@
     checking = true;
     lastCheck = Date.now();
     try {
-      const seen = seenHeads();
+      const seen = JSON.parse(store.get(headsKey) || '{}') || {};
       const seqs = Object.keys(seen).map(Number).filter((n) => n > 0).sort((a, b) => a - b);
       const after = Math.max(0, (seqs.length ? Math.min(seqs[0], seq) : seq) - 1);
       const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after,
@@ -2080,7 +2069,7 @@
       const fresh = seqs.filter((n) => !lost.includes(n)).slice(-(keepHeads - 1));
       for (const n of fresh) kept[n] = seen[n];
       if (!lost.includes(head.seq)) kept[head.seq] = head.link;
-      try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+      store.set(headsKey, JSON.stringify(kept));
     } catch (err) {
       // Offline or signed out: the next update checks again.
     } finally {
@@ -2232,8 +2221,7 @@
     for (const c of doc.chain) {
       if (c.salt && !shown.has(c.seq)) return { bad: [c.seq, 'an event given whole in the chain is missing'] };
     }
-    let seen = {};
-    try { seen = JSON.parse(localStorage.getItem('fray-heads:' + doc.encounter.id) || '{}') || {}; } catch (err) { /* none */ }
+    const seen = JSON.parse(window.frayStorage.get('fray-heads:' + doc.encounter.id) || '{}') || {};
     const heads = Object.keys(seen).map(Number);
     for (const n of heads) {
       if (links.get(n) !== seen[n]) return { bad: [n, 'the history you were shown at the table (fingerprint ' + String(seen[n]).slice(0, 12) + ') is not part of this one'] };

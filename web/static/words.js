@@ -46,19 +46,10 @@
     while (region.childElementCount > kept) region.firstElementChild.remove();
   }
 
+  // Without storage the option lasts the page.
   const onlyMine = 'fray-announce-mine';
-  try {
-    mine.checked = localStorage.getItem(onlyMine) === '1';
-  } catch (err) {
-    // no storage: the option lasts the page
-  }
-  mine.addEventListener('change', () => {
-    try {
-      localStorage.setItem(onlyMine, mine.checked ? '1' : '0');
-    } catch (err) {
-      // ignore
-    }
-  });
+  mine.checked = window.frayStorage.get(onlyMine) === '1';
+  mine.addEventListener('change', () => window.frayStorage.set(onlyMine, mine.checked ? '1' : '0'));
 
   function concernsMe(li) {
     if (!mine.checked || controls.length === 0) return true;
