@@ -412,20 +412,24 @@ window.frayStorage = {
     t.replaceWith(t.content);
     const f = d.querySelector('form');
     if (!f) return d;
-    if (target) {
-      for (const sel of f.querySelectorAll('select[data-target]')) {
-        if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
-      }
-    }
-    if (place) {
-      for (const sel of f.querySelectorAll('select[data-place]')) {
-        if (Array.from(sel.options).some((o) => o.value === place)) sel.value = place;
-      }
-    }
+    fillSelects(f, 'data-target', target);
+    fillSelects(f, 'data-place', place);
     for (const [id, p] of pending) {
       if (p.formId === f.id) markPending(f, id);
     }
     return d;
+  }
+
+  // hasOption reports whether a select offers value.
+  const hasOption = (sel, value) => Array.from(sel.options).some((o) => o.value === value);
+
+  // fillSelects sets every select marked attr in scope that offers value
+  // to it.
+  function fillSelects(scope, attr, value) {
+    if (!scope || !value) return;
+    for (const sel of scope.querySelectorAll('select[' + attr + ']')) {
+      if (hasOption(sel, value)) sel.value = value;
+    }
   }
 
   // mayOffer reports whether d's form may offer value in a select marked
@@ -661,7 +665,7 @@ window.frayStorage = {
       if (el.type === 'checkbox') {
         n.checked = el.checked;
       } else if (el.tagName === 'SELECT') {
-        if (Array.from(n.options).some((o) => o.value === el.value)) n.value = el.value;
+        if (hasOption(n, el.value)) n.value = el.value;
       } else {
         n.value = el.value;
       }
@@ -1155,7 +1159,7 @@ window.frayStorage = {
     if (!mayOffer(d, 'data-target', id)) return false;
     build(d);
     const sel = d.querySelector('select[data-target]');
-    return !!sel && Array.from(sel.options).some((o) => o.value === id);
+    return !!sel && hasOption(sel, id);
   }
 
   // whyNot writes into out why target is not one action d offers: at
@@ -1205,15 +1209,8 @@ window.frayStorage = {
     if (!target || !line) return;
     if (name) name.textContent = tokenName(target);
     buildOffering(document.getElementById('actions'), 'data-target', target);
-    let why = line.querySelector('.target-why');
-    if (!why) {
-      why = document.createElement('span');
-      why.className = 'target-why';
-      line.append(why);
-    }
-    for (const sel of document.querySelectorAll('#actions select[data-target]')) {
-      if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
-    }
+    const why = document.getElementById('target-why');
+    fillSelects(document.getElementById('actions'), 'data-target', target);
     const acts = targetActions();
     const taking = acts.filter((d) => offers(d, target));
     const atHand = acts[0];
@@ -1315,7 +1312,7 @@ window.frayStorage = {
     let first = null;
     let offered = false;
     for (const sel of selects) {
-      if (!place || !Array.from(sel.options).some((o) => o.value === place)) continue;
+      if (!place || !hasOption(sel, place)) continue;
       offered = true;
       sel.value = place;
       const d = sel.closest('details.act');
@@ -1327,14 +1324,10 @@ window.frayStorage = {
     return offered;
   }
 
-  function pickToken(id) {
+  // setTarget makes id (or '', none) the target; open as in applyTarget.
+  function setTarget(id, open) {
     target = id;
-    applyTarget(true);
-  }
-
-  function clearTarget() {
-    target = '';
-    applyTarget(false);
+    applyTarget(open);
   }
 
   document.addEventListener('click', (e) => {
@@ -1342,7 +1335,7 @@ window.frayStorage = {
     if (el && root.contains(el)) {
       // Picking is on purpose only: a second click keeps the target (Clear
       // or Esc forgets it).
-      pickToken(el.dataset.token);
+      setTarget(el.dataset.token, true);
       return;
     }
     const at = placeAt(e);
@@ -1357,7 +1350,7 @@ window.frayStorage = {
       return;
     }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
-      clearTarget();
+      setTarget('', false);
       return;
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
@@ -1376,8 +1369,7 @@ window.frayStorage = {
   // A target chosen from a list counts like one clicked on the board.
   document.addEventListener('change', (e) => {
     if (e.target instanceof HTMLSelectElement && e.target.dataset.target && root.contains(e.target)) {
-      target = e.target.value;
-      applyTarget(false);
+      setTarget(e.target.value, false);
     }
     if (e.target instanceof HTMLSelectElement && e.target.dataset.place && root.contains(e.target)) {
       place = e.target.value;
@@ -1545,7 +1537,7 @@ window.frayStorage = {
 
   function placeOffered(value) {
     buildOffering(document.getElementById('actions'), 'data-place', value);
-    return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => Array.from(s.options).some((o) => o.value === value));
+    return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => hasOption(s, value));
   }
 
   function say(text) {
@@ -1638,7 +1630,7 @@ window.frayStorage = {
       const here = tokensAt(svg, cursor[0], cursor[1]);
       if (here.length) {
         // Several in one square: each Enter picks the next.
-        pickToken(here[(here.indexOf(target) + 1) % here.length]);
+        setTarget(here[(here.indexOf(target) + 1) % here.length], true);
         drawCursor(false);
         return;
       }
@@ -1648,7 +1640,7 @@ window.frayStorage = {
     }
     if (typeof cursor !== 'string') return;
     if (cursor.startsWith('tok:')) {
-      pickToken(cursor.slice(4));
+      setTarget(cursor.slice(4), true);
       return;
     }
     place = cursor.slice(5);
@@ -1730,7 +1722,7 @@ window.frayStorage = {
     // The target before the cards: Escape twice leaves an action's form,
     // then forgets its target, whatever rolls are on the screen.
     if (target) {
-      clearTarget();
+      setTarget('', false);
       return true;
     }
     if (cards && cards.children.length) {
