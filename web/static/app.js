@@ -1,6 +1,8 @@
 // Fray encounter page: live updates over one websocket, and commands sent
 // through it. Without this script (or without a socket) every form still
 // posts to the server and the page reloads, so nothing here is required.
+// A browser that parses it (ES2020) has fetch, ResizeObserver and
+// MutationObserver: they are used without a feature test.
 //
 // Protocol (JSON text frames), see docs/protocol.md:
 //   server → client  {"type":"snapshot","seq":N,"view":{…},"html":{…}}
@@ -568,7 +570,7 @@ window.frayStorage = {
     applyTarget(false);
     applyPlace(false);
     revealSealed();
-    if (!snapshot && window.fetch) soonCheckHeads();
+    if (!snapshot) soonCheckHeads();
     redrawBoard();
     if (!snapshot && wantsAttention()) dot('act');
     attend();
@@ -963,7 +965,7 @@ window.frayStorage = {
   // A list read at its newest entry stays there when its pane shrinks or
   // grows (a roll card arriving above the log, say).
   for (const list of [document.getElementById('log'), document.getElementById('chat')]) {
-    if (!list || !('ResizeObserver' in window)) continue;
+    if (!list) continue;
     let pinned = true;
     let seen = list.clientHeight; // the height the last resize left
     list.addEventListener('scroll', () => {
@@ -1427,10 +1429,8 @@ window.frayStorage = {
     const z = document.querySelector('#battlefield .board-zoom');
     if (z) z.dataset.zoom = square ? String(Math.round(zoom * 100)) : 'fit';
   }
-  if ('ResizeObserver' in window) {
-    const pane = document.getElementById('pane-board');
-    if (pane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(pane);
-  }
+  const boardPane = document.getElementById('pane-board');
+  if (boardPane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(boardPane);
 
   // fitZones draws a crowded zone's tokens smaller (tight), then as discs
   // alone (tighter), until they fit the zone: a desktop's zone map fits
@@ -1976,7 +1976,7 @@ window.frayStorage = {
     if (above > 0) tray.scrollTop -= above;
   }
 
-  if (tray && 'ResizeObserver' in window) new ResizeObserver(() => fitTray()).observe(tray.parentElement);
+  if (tray) new ResizeObserver(() => fitTray()).observe(tray.parentElement);
 
   function showCards(html) {
     if (!cards || !html) return;
@@ -2086,7 +2086,7 @@ window.frayStorage = {
 
   setConn('retry', 'connecting…');
   connect();
-  if (window.fetch) checkHeads();
+  checkHeads();
 })();
 
 // ---- History (issue 6): replay keyboard steps, undone log entries ---------
@@ -2119,7 +2119,7 @@ window.frayStorage = {
   }
 
   const log = document.getElementById('log');
-  if (!log || !('MutationObserver' in window)) return;
+  if (!log) return;
 
   function markUndone(entry) {
     for (const seq of (entry.dataset.undone || '').split(/\s+/)) {
@@ -2158,7 +2158,7 @@ window.frayStorage = {
   const panel = document.getElementById('check');
   const button = document.getElementById('check-button');
   const out = document.getElementById('check-result');
-  if (!panel || !button || !out || !window.fetch || !window.frayProof) return;
+  if (!panel || !button || !out) return;
   const p = window.frayProof;
   const enc = new TextEncoder();
   button.hidden = false;
@@ -2246,7 +2246,7 @@ window.frayStorage = {
 (() => {
   'use strict';
 
-  if (!document.getElementById('odds') || typeof fetch !== 'function') return;
+  if (!document.getElementById('odds')) return;
   const headers = { 'X-Fray-Fragment': 'odds' };
   let timer = 0;
 
