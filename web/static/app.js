@@ -1080,9 +1080,8 @@ window.frayStorage = {
       soundToggle.addEventListener('change', () => {
         store.set('fray-sound', soundToggle.checked ? 'on' : 'off');
         if (soundToggle.checked) {
-          // Audio may start only after a user's gesture: this one.
-          const AC = window.AudioContext || window.webkitAudioContext;
-          if (AC && !audio) { try { audio = new AC(); } catch (err) { /* none */ } }
+          // Audio may start only after a user's gesture: this one (tone
+          // makes the audio context).
           tone();
         }
       });
