@@ -786,7 +786,7 @@ window.frayStorage = {
   function buildCommand(form, submitter) {
     const cmd = {};
     for (const el of form.elements) {
-      if (!el.name || el.disabled || el.hasAttribute('data-form-only')) continue;
+      if (!el.name || el.disabled) continue;
       if (el.tagName === 'BUTTON' || el.type === 'submit') continue;
       switch (el.dataset.type || el.type) {
         case 'number': {
