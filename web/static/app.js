@@ -1704,17 +1704,11 @@ window.frayStorage = {
       setTrayOpen(false);
       return true;
     }
-    for (const d of document.querySelectorAll('#enc-menu[open], #board-key[open]')) {
-      d.open = false;
-      const s = d.querySelector('summary');
-      if (s) s.focus();
-      return true;
-    }
     const open = Array.from(document.querySelectorAll('#actions details.act[open], #actions details.more[open]'));
-    const act = open.find((d) => d.matches('details.act')) || open[0];
-    if (act) {
-      act.open = false;
-      const s = act.querySelector('summary');
+    const shut = document.querySelector('#enc-menu[open], #board-key[open]') || open.find((d) => d.matches('details.act')) || open[0];
+    if (shut) {
+      shut.open = false;
+      const s = shut.querySelector('summary');
       if (s) s.focus();
       return true;
     }
