@@ -2156,15 +2156,7 @@ window.frayStorage = {
   const enc = new TextEncoder();
   button.hidden = false;
 
-  const concat = (...parts) => {
-    const all = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
-    let at = 0;
-    for (const x of parts) {
-      all.set(x, at);
-      at += x.length;
-    }
-    return all;
-  };
+  const concat = (...parts) => new Uint8Array(parts.flatMap((x) => Array.from(x)));
 
   function seqBytes(seq) {
     const b = new Uint8Array(8);
