@@ -81,7 +81,8 @@ window.frayStorage = {
 // tokens (it renders it once for them all); the page marks the viewer's own
 // tokens "mine" itself, from its root's data-controls (the ids of the
 // combatants the player controls), on load and on every new battlefield
-// before it is shown: window.frayMarkMine(el).
+// before it is shown: window.frayMarkMine(el). window.frayOwn is that set
+// of ids.
 (() => {
   'use strict';
 
@@ -102,6 +103,7 @@ window.frayStorage = {
     }
   }
   window.frayMarkMine = markMine;
+  window.frayOwn = own;
   markMine(document.getElementById('battlefield'));
 })();
 

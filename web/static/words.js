@@ -26,12 +26,7 @@
     const s = p.toString();
     return api + (s ? '?' + s : '');
   };
-  let controls = [];
-  try {
-    controls = JSON.parse(root.dataset.controls || '[]');
-  } catch (err) {
-    controls = [];
-  }
+  const controls = window.frayOwn; // the ids of the combatants the viewer plays
 
   // ---- announcements ----------------------------------------------------
 
@@ -52,8 +47,8 @@
   mine.addEventListener('change', () => window.frayStorage.set(onlyMine, mine.checked ? '1' : '0'));
 
   function concernsMe(li) {
-    if (!mine.checked || controls.length === 0) return true;
-    return (li.dataset.concerns || '').split(' ').some((id) => controls.includes(id));
+    if (!mine.checked || controls.size === 0) return true;
+    return (li.dataset.concerns || '').split(' ').some((id) => controls.has(id));
   }
 
   const seqOf = (li) => Number(li.id.slice(3));
