@@ -108,14 +108,9 @@
   }
 
   function show(completions) {
-    list.replaceChildren();
+    close();
     options = completions;
-    active = -1;
-    input.removeAttribute('aria-activedescendant');
-    if (options.length === 0) {
-      close();
-      return;
-    }
+    if (options.length === 0) return;
     options.forEach((text, i) => {
       const li = document.createElement('li');
       li.id = 'words-opt-' + i;
@@ -183,12 +178,10 @@
     } else if (e.key === 'Tab' && !e.shiftKey && options.length === 1 && !list.hidden) {
       e.preventDefault();
       pick(0);
-    } else if (e.key === 'Escape') {
-      if (!list.hidden) {
-        e.preventDefault();
-        e.stopPropagation();
-        close();
-      }
+    } else if (e.key === 'Escape' && !list.hidden) {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
     }
   });
 
@@ -202,7 +195,9 @@
     close();
     form.setAttribute('aria-busy', 'true');
     const id = 'say-' + Date.now().toString(36) + '-' + (n++) + '-' + Math.random().toString(36).slice(2, 8);
-    let said;
+    let said = 'The server could not be reached: try again.';
+    let shown = ''; // the answer shown, when not what is said
+    let ok = false;
     try {
       const res = await fetch(withAs({}), {
         method: 'POST',
@@ -211,23 +206,21 @@
         body: JSON.stringify({ id, text }),
       });
       const body = await res.json().catch(() => ({}));
-      if (res.ok) {
+      ok = res.ok;
+      if (ok) {
         // A command's events arrive with the log and are read from there;
         // here, what it was read as — or the table's answer.
         said = body.said ? 'You: ' + body.said + '.' : body.answer;
-        answer.textContent = body.answer || said;
-        answer.classList.remove('refused');
+        shown = body.answer;
         input.value = '';
       } else {
         said = body.message || 'That could not be done.';
-        answer.textContent = said;
-        answer.classList.add('refused');
       }
     } catch (err) {
-      said = 'The server could not be reached: try again.';
-      answer.textContent = said;
-      answer.classList.add('refused');
+      // The server could not be reached: said says so.
     }
+    answer.textContent = shown || said;
+    answer.classList.toggle('refused', !ok);
     form.removeAttribute('aria-busy');
     announce(said);
     input.focus();
