@@ -192,7 +192,7 @@
     const src = source(e.target);
     const onBoard = !!e.target.closest('#board-preview');
     if (!src && !onBoard) return;
-    press = { x: e.clientX, y: e.clientY, src, moved: false, cells: new Map() };
+    press = { x: e.clientX, y: e.clientY, src, moved: false, cells: new Set() };
     if (!src && onBoard && splitting()) {
       press.split = true;
     } else if (!src && onBoard && !picked) {
@@ -267,7 +267,7 @@
   function paintAt(x, y) {
     const c = cellAt(x, y);
     if (!c || press.cells.has(c.join(','))) return;
-    press.cells.set(c.join(','), true);
+    press.cells.add(c.join(','));
     squareMark(document.querySelector('#board-preview .grid-svg'), 'paint-mark', c[0], c[1]);
   }
 
@@ -294,7 +294,7 @@
     if (p.ghost) p.ghost.remove();
     if (p.paint) {
       const brush = new FormData(document.getElementById('cell-form') || undefined);
-      const v = { op: 'cell-set', cells: [...p.cells.keys()] };
+      const v = { op: 'cell-set', cells: [...p.cells] };
       for (const [k, val] of brush) if (k.startsWith('prop.')) v[k] = val;
       post(v);
       return;
@@ -360,12 +360,9 @@
     const g = document.querySelector('#board-preview .grid-svg .ground');
     return g ? [g.width.baseVal.value, g.height.baseVal.value] : null;
   }
+  // tokenAt is the first token on the square x, y (data-at), or null.
   function tokenAt(x, y) {
-    for (const g of document.querySelectorAll('#board-preview .grid-svg [data-token]')) {
-      const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute('transform') || '');
-      if (m && Math.floor(+m[1]) === x && Math.floor(+m[2]) === y) return g;
-    }
-    return null;
+    return document.querySelector('#board-preview .grid-svg [data-token][data-at="' + x + ',' + y + '"]');
   }
   // here is the place under the cursor: {t, el, label}.
   function here() {
@@ -400,12 +397,8 @@
     showCursor();
   }
   function leaveBoard() {
-    const c = canvas();
     cursor = null;
-    if (c) {
-      c.querySelectorAll('.cursor').forEach((el) => el.classList.remove('cursor'));
-      c.querySelectorAll('.cursor-mark').forEach((el) => el.remove());
-    }
+    showCursor(); // shows none
   }
   function moveCursor(key) {
     const size = gridSize();
