@@ -723,6 +723,7 @@ window.frayStorage = {
       }
       prev = li;
       added = true;
+      if (li.dataset.undone) markUndone(li);
     }
     if (snapshot) {
       for (const li of Array.from(list.children)) {
@@ -735,6 +736,24 @@ window.frayStorage = {
     if (wasAtBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     list.dataset.shown = 'true';
     return added;
+  }
+
+  // markUndone marks the entries a rewind's entry undid (its data-undone
+  // lists their seqs) that the page already shows: the server marks those
+  // it renders with the rewind, not those it sent before.
+  function markUndone(entry) {
+    for (const seq of entry.dataset.undone.split(/\s+/)) {
+      const li = seq && document.getElementById('ev-' + seq);
+      if (!li || li.classList.contains('undone')) continue;
+      li.classList.add('undone');
+      const text = li.querySelector('.entry-text');
+      if (text && !text.querySelector('.undone-badge')) {
+        const badge = document.createElement('span');
+        badge.className = 'badge undone-badge';
+        badge.textContent = 'undone';
+        text.prepend(badge, ' ');
+      }
+    }
   }
 
   function showNotice(text) {
@@ -2084,61 +2103,31 @@ window.frayStorage = {
   checkHeads();
 })();
 
-// ---- History (issue 6): replay keyboard steps, undone log entries ---------
+// ---- History (issue 6): replay keyboard steps ------------------------------
 //
 // Replay page ([data-replay]): ← and → follow the Previous and Next links,
 // Home and End the First and Last ones (each step is its own URL, so the
 // browser's history and shared links work the same); the log starts
 // scrolled to the step.
-// Any log (#log): a rewind's entry lists the seqs it undid in data-undone;
-// entries already on the page are marked undone when it arrives live.
 (() => {
   'use strict';
 
-  if (document.querySelector('[data-replay]')) {
-    // The log ends at this step: show its end.
-    const replayLog = document.getElementById('log');
-    if (replayLog) replayLog.scrollTo({ top: replayLog.scrollHeight, behavior: 'instant' });
-    const keys = { ArrowLeft: 'replay-prev', ArrowRight: 'replay-next', Home: 'replay-first', End: 'replay-last' };
-    document.addEventListener('keydown', (e) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-      const id = keys[e.key];
-      if (!id) return;
-      const t = e.target;
-      if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName))) return;
-      const link = document.getElementById(id);
-      if (!link || !link.href) return; // a disabled step is a <span>
-      e.preventDefault();
-      location.assign(link.href);
-    });
-  }
-
-  const log = document.getElementById('log');
-  if (!log) return;
-
-  function markUndone(entry) {
-    for (const seq of (entry.dataset.undone || '').split(/\s+/)) {
-      const li = seq && document.getElementById('ev-' + seq);
-      if (!li || li.classList.contains('undone')) continue;
-      li.classList.add('undone');
-      const text = li.querySelector('.entry-text');
-      if (text && !text.querySelector('.undone-badge')) {
-        const badge = document.createElement('span');
-        badge.className = 'badge undone-badge';
-        badge.textContent = 'undone';
-        text.prepend(badge, ' ');
-      }
-    }
-  }
-
-  for (const li of log.querySelectorAll('li[data-undone]')) markUndone(li);
-  new MutationObserver((changes) => {
-    for (const c of changes) {
-      for (const n of c.addedNodes) {
-        if (n.nodeType === 1 && n.dataset.undone) markUndone(n);
-      }
-    }
-  }).observe(log, { childList: true });
+  if (!document.querySelector('[data-replay]')) return;
+  // The log ends at this step: show its end.
+  const replayLog = document.getElementById('log');
+  if (replayLog) replayLog.scrollTo({ top: replayLog.scrollHeight, behavior: 'instant' });
+  const keys = { ArrowLeft: 'replay-prev', ArrowRight: 'replay-next', Home: 'replay-first', End: 'replay-last' };
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const id = keys[e.key];
+    if (!id) return;
+    const t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName))) return;
+    const link = document.getElementById(id);
+    if (!link || !link.href) return; // a disabled step is a <span>
+    e.preventDefault();
+    location.assign(link.href);
+  });
 })();
 
 // ---- Checking a history in the page (replay page's #check) ---------------
