@@ -75,6 +75,56 @@ window.frayStorage = {
   },
 };
 
+// ---- Squares of a grid -------------------------------------------------------
+//
+// window.frayGrid reads and marks the squares of a grid board's drawing
+// (svg.grid-svg, a unit a square), for the table and the draft editor.
+window.frayGrid = {
+  // size is the grid's [width, height] in squares ([0, 0] without one).
+  size(svg) {
+    const g = svg && svg.querySelector('rect.ground');
+    return g ? [Number(g.getAttribute('width')), Number(g.getAttribute('height'))] : [0, 0];
+  },
+  // squareAt is the square [x, y] of svg under a point of the screen, or null.
+  squareAt(svg, clientX, clientY) {
+    const m = svg && svg.getScreenCTM();
+    if (!m) return null;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    const [w, h] = window.frayGrid.size(svg);
+    const x = Math.floor(p.x);
+    const y = Math.floor(p.y);
+    return x >= 0 && y >= 0 && x < w && y < h ? [x, y] : null;
+  },
+  // name is a square's name: its column's letters (A…Z, AA…), its row from 1.
+  name(x, y) {
+    let col = '';
+    for (let n = x; ; n = Math.floor(n / 26) - 1) {
+      col = String.fromCharCode(65 + (n % 26)) + col;
+      if (n < 26) break;
+    }
+    return col + (y + 1);
+  },
+  // mark puts svg's one mark of class cls on the square xy, or takes it
+  // away (xy null).
+  mark(svg, cls, xy) {
+    let el = svg.querySelector('rect.' + cls);
+    if (!xy) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el) {
+      el = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      el.setAttribute('class', cls);
+      el.setAttribute('width', '1');
+      el.setAttribute('height', '1');
+      el.setAttribute('vector-effect', 'non-scaling-stroke');
+      svg.appendChild(el);
+    }
+    el.setAttribute('x', String(xy[0]));
+    el.setAttribute('y', String(xy[1]));
+  },
+};
+
 // ---- The viewer's own tokens -----------------------------------------------
 //
 // The server draws the board alike for every viewer who sees the same
@@ -225,6 +275,7 @@ window.frayStorage = {
   const conn = document.getElementById('conn');
   const notice = document.getElementById('notice');
   let seq = Number(root.dataset.seq) || 0;
+  const { size: gridSize, squareAt, name: squareName, mark: svgMark } = window.frayGrid;
 
   // Commands sent but not yet acknowledged, by id: the exact frame (resent
   // unchanged after a reconnect; the server applies an id at most once) and
@@ -1280,37 +1331,8 @@ window.frayStorage = {
     if (!(e.target instanceof Element)) return '';
     const area = e.target.closest('#battlefield [data-area]');
     if (area) return area.dataset.area;
-    const svg = e.target.closest('#battlefield svg.grid-svg');
-    const m = svg && svg.getScreenCTM();
-    if (!m) return '';
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    const x = Math.floor(p.x);
-    const y = Math.floor(p.y);
-    const size = gridSize(svg);
-    return x >= 0 && y >= 0 && x < size[0] && y < size[1] ? x + ',' + y : '';
-  }
-
-  function gridSize(svg) {
-    const g = svg && svg.querySelector('rect.ground');
-    return g ? [Number(g.getAttribute('width')), Number(g.getAttribute('height'))] : [0, 0];
-  }
-
-  function svgMark(svg, cls, xy) {
-    let mark = svg.querySelector('rect.' + cls);
-    if (!xy) {
-      if (mark) mark.remove();
-      return;
-    }
-    if (!mark) {
-      mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      mark.setAttribute('class', cls);
-      mark.setAttribute('width', '1');
-      mark.setAttribute('height', '1');
-      mark.setAttribute('vector-effect', 'non-scaling-stroke');
-      svg.appendChild(mark);
-    }
-    mark.setAttribute('x', String(xy[0]));
-    mark.setAttribute('y', String(xy[1]));
+    const xy = squareAt(e.target.closest('#battlefield svg.grid-svg'), e.clientX, e.clientY);
+    return xy ? xy.join(',') : '';
   }
 
   function markPlace() {
@@ -1540,15 +1562,6 @@ window.frayStorage = {
     const i = key.indexOf(':');
     const attr = key.slice(0, i) === 'area' ? 'data-area' : 'data-token';
     return v.querySelector('[' + attr + '="' + CSS.escape(key.slice(i + 1)) + '"]');
-  }
-
-  function squareName(x, y) {
-    let col = '';
-    for (let n = x; ; n = Math.floor(n / 26) - 1) {
-      col = String.fromCharCode(65 + (n % 26)) + col;
-      if (n < 26) break;
-    }
-    return col + (y + 1);
   }
 
   function tokensAt(svg, x, y) {

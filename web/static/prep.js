@@ -50,19 +50,10 @@
     return tok ? { token: tok.dataset.token, el: tok } : null;
   }
 
-  // cellAt is the grid square under a point of the screen, or null.
-  function cellAt(x, y) {
-    const svg = document.querySelector('#board-preview .grid-svg');
-    const ground = svg && svg.querySelector('.ground');
-    if (!ground) return null;
-    const pt = svg.createSVGPoint();
-    pt.x = x;
-    pt.y = y;
-    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-    const cx = Math.floor(p.x), cy = Math.floor(p.y);
-    if (cx < 0 || cy < 0 || cx >= ground.width.baseVal.value || cy >= ground.height.baseVal.value) return null;
-    return [cx, cy];
-  }
+  // grid is the board's grid drawing, if it is a grid (see app.js's
+  // window.frayGrid); cellAt is its square under a point of the screen.
+  const grid = () => document.querySelector('#board-preview .grid-svg');
+  const cellAt = (x, y) => window.frayGrid.squareAt(grid(), x, y);
 
   // target is the place on the board under a point: a zone, a square,
   // another combatant, or the board itself.
@@ -268,7 +259,7 @@
     const c = cellAt(x, y);
     if (!c || press.cells.has(c.join(','))) return;
     press.cells.add(c.join(','));
-    squareMark(document.querySelector('#board-preview .grid-svg'), 'paint-mark', c[0], c[1]);
+    squareMark(grid(), 'paint-mark', c[0], c[1]);
   }
 
   document.addEventListener('pointermove', (e) => {
@@ -356,10 +347,6 @@
     if (model() === 'pairs') out.push({ el: c, label: 'not engaged', t: { board: true } });
     return out;
   }
-  function gridSize() {
-    const g = document.querySelector('#board-preview .grid-svg .ground');
-    return g ? [g.width.baseVal.value, g.height.baseVal.value] : null;
-  }
   // tokenAt is the first token on the square x, y (data-at), or null.
   function tokenAt(x, y) {
     return document.querySelector('#board-preview .grid-svg [data-token][data-at="' + x + ',' + y + '"]');
@@ -369,7 +356,7 @@
     if (!cursor) return null;
     if (cursor.x !== undefined) {
       const tok = tokenAt(cursor.x, cursor.y);
-      return { t: { cell: [cursor.x, cursor.y] }, el: tok, label: String.fromCharCode(65 + cursor.x) + (cursor.y + 1) };
+      return { t: { cell: [cursor.x, cursor.y] }, el: tok, label: window.frayGrid.name(cursor.x, cursor.y) };
     }
     return places()[cursor.i] || null;
   }
@@ -392,7 +379,7 @@
   function enterBoard() {
     const c = canvas();
     if (!c) return;
-    if (!cursor) cursor = gridSize() ? { x: 0, y: 0 } : { i: 0 };
+    if (!cursor) cursor = grid() ? { x: 0, y: 0 } : { i: 0 };
     c.focus();
     showCursor();
   }
@@ -401,8 +388,8 @@
     showCursor(); // shows none
   }
   function moveCursor(key) {
-    const size = gridSize();
-    if (cursor.x !== undefined && size) {
+    if (cursor.x !== undefined && grid()) {
+      const size = window.frayGrid.size(grid());
       const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
       cursor.x = Math.min(size[0] - 1, Math.max(0, cursor.x + d[0]));
       cursor.y = Math.min(size[1] - 1, Math.max(0, cursor.y + d[1]));
