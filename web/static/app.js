@@ -539,7 +539,7 @@ window.frayGrid = {
   // apply brings re-rendered sections up to date and updates the log and
   // the chat, keeping the keyboard focus, open <details> and half-filled
   // controls where they were; then it shows new roll cards. It reads the
-  // layout (scroll places, whether a list sits at its bottom) before it
+  // layout (the scroll places of the sections it changes) before it
   // writes anything, so an update costs one layout, not one per section;
   // and it patches a section in place (morph) rather than replacing it, so
   // that only what changed is styled and laid out again. parts are elements
@@ -588,10 +588,6 @@ window.frayGrid = {
       }
       changed.push({ key: id, old, node, more: false, scrolled: [] });
     }
-    const pinned = {};
-    for (const id of ['log', 'chat']) {
-      if (typeof html[id] === 'string') pinned[id] = atBottom(id);
-    }
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
       keepBuilt(old, node);
@@ -617,8 +613,8 @@ window.frayGrid = {
     // A focused control the morph kept keeps the focus; one it replaced
     // hands it to its successor.
     if (focus && (!document.activeElement || document.activeElement === document.body)) restoreFocus(focus);
-    if (typeof html.log === 'string') updateList('log', html.log, snapshot, pinned.log);
-    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot, pinned.chat) && !snapshot) dot('chat');
+    if (typeof html.log === 'string') updateList('log', html.log, snapshot);
+    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
     applyPlace(false);
@@ -697,12 +693,6 @@ window.frayGrid = {
     }
   }
 
-  // atBottom reports whether a list is scrolled to (nearly) its end.
-  function atBottom(listId) {
-    const list = document.getElementById(listId);
-    return !!list && list.scrollHeight - list.scrollTop - list.clientHeight < 24;
-  }
-
   function byId(scope, id) {
     return id ? scope.querySelector('#' + CSS.escape(id)) : null;
   }
@@ -747,7 +737,7 @@ window.frayGrid = {
   // snapshot is the whole list: entries it lacks are removed and changed
   // ones replaced. Existing nodes stay put, so the live region announces
   // only what is new. It reports whether anything was added.
-  function updateList(listId, html, snapshot, wasAtBottom) {
+  function updateList(listId, html, snapshot) {
     const list = document.getElementById(listId);
     if (!list) return false;
     const items = Array.from(parse(html).children);
@@ -784,7 +774,7 @@ window.frayGrid = {
       const empty = document.getElementById(listId + '-empty');
       if (empty) empty.remove();
     }
-    if (wasAtBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
+    if (pinned.get(list) || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     list.dataset.shown = 'true';
     return added;
   }
@@ -1035,19 +1025,21 @@ window.frayGrid = {
   }
 
   // A list read at its newest entry stays there when its pane shrinks or
-  // grows (a roll card arriving above the log, say).
+  // grows (a roll card arriving above the log, say), and when a snapshot
+  // replaces its entries.
+  const pinned = new Map(); // #log and #chat → read at its newest entry
   for (const list of [document.getElementById('log'), document.getElementById('chat')]) {
     if (!list) continue;
-    let pinned = true;
+    pinned.set(list, true);
     let seen = list.clientHeight; // the height the last resize left
     list.addEventListener('scroll', () => {
       // A pane squeezed since then (a roll card arriving) moved the bottom
       // away by what it lost, not the reader: that much still counts.
       const squeezed = Math.max(0, seen - list.clientHeight);
-      pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24 + squeezed;
+      pinned.set(list, list.scrollHeight - list.scrollTop - list.clientHeight < 24 + squeezed);
     }, { passive: true });
     new ResizeObserver(() => {
-      if (pinned) toBottom(list);
+      if (pinned.get(list)) toBottom(list);
       seen = list.clientHeight;
     }).observe(list);
   }
