@@ -620,7 +620,9 @@ window.frayGrid = {
     applyPlace(false);
     revealSealed();
     if (!snapshot) soonCheckHeads();
-    redrawBoard();
+    // The board is new (prepared above): the cursor is drawn again.
+    const v = boardView();
+    if (v && document.activeElement === v && v.matches(':focus-visible')) drawCursor(false);
     if (!snapshot && wantsAttention()) dot('act');
     attend();
     fitTray(); // the panes beside the tray may have changed its height
@@ -1863,13 +1865,6 @@ window.frayGrid = {
     for (const el of document.querySelectorAll('#battlefield .cursor')) el.classList.remove('cursor');
     const svg = document.querySelector('#board-view svg.grid-svg');
     if (svg) svgMark(svg, 'cursor-mark', null);
-  }
-
-  // After an update: the board is new, the cursor is drawn again.
-  function redrawBoard() {
-    prepareBoard();
-    const v = boardView();
-    if (v && document.activeElement === v && v.matches(':focus-visible')) drawCursor(false);
   }
 
   // ---- roll cards ---------------------------------------------------------
