@@ -1826,16 +1826,12 @@ window.frayGrid = {
         else done = false;
         break;
       }
-      case 'l': {
-        if (root.classList.contains('tabbed')) showTab('log', true);
-        const log = document.getElementById('log');
-        if (log) log.focus();
-        break;
-      }
+      case 'l':
       case 'c': {
-        if (root.classList.contains('tabbed')) showTab('chat', true);
-        const box = document.getElementById('chat-text');
-        if (box) box.focus();
+        // The log, or the chat's box.
+        if (root.classList.contains('tabbed')) showTab(key === 'l' ? 'log' : 'chat', true);
+        const el = document.getElementById(key === 'l' ? 'log' : 'chat-text');
+        if (el) el.focus();
         break;
       }
       default:
