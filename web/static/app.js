@@ -993,27 +993,20 @@ window.frayGrid = {
 
   function showTab(name, remember) {
     const was = root.dataset.tab;
-    const gmap = () => document.querySelector('#board-view .gmap');
-    if (root.classList.contains('tabbed') && was && was !== name) {
-      const g = gmap();
-      tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
-    }
+    const moved = root.classList.contains('tabbed') && was !== name;
+    const g = document.querySelector('#board-view .gmap');
+    if (moved && was) tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
     root.dataset.tab = name;
     const back = tabScroll[name];
-    if (root.classList.contains('tabbed') && was !== name) {
+    if (moved) {
       window.scrollTo({ top: back ? back.y : 0, behavior: 'instant' });
-      const g = gmap();
       if (g && back) g.scrollTo({ left: back.gx, top: back.gy, behavior: 'instant' });
     }
-    if (tabs) {
-      for (const t of tabs.querySelectorAll('[data-show]')) {
-        const on = t.dataset.show === name;
-        t.setAttribute('aria-selected', on ? 'true' : 'false');
-        if (on) {
-          const d = t.querySelector('.tab-dot');
-          if (d) d.hidden = true;
-        }
-      }
+    for (const t of tabs ? tabs.querySelectorAll('[data-show]') : []) {
+      const on = t.dataset.show === name;
+      t.setAttribute('aria-selected', on ? 'true' : 'false');
+      const d = on && t.querySelector('.tab-dot');
+      if (d) d.hidden = true;
     }
     // A list shown again opens at its newest entry; the board, at the
     // action if a turn started while it was away.
@@ -1180,17 +1173,12 @@ window.frayGrid = {
     return btn ? btn.closest('.roster-item') : null;
   }
 
-  function tokenName(id) {
-    const item = rosterItem(id);
-    const name = item && item.querySelector('.tok-name');
-    return name ? name.textContent : id;
+  // rosterText is the text of the element sel in token id's roster row.
+  function rosterText(id, sel) {
+    const el = rosterItem(id)?.querySelector(sel);
+    return el ? el.textContent.trim() : '';
   }
-
-  function tokenPlace(id) {
-    const item = rosterItem(id);
-    const pl = item && item.querySelector('.tok-place');
-    return pl ? pl.textContent.trim() : '';
-  }
+  const tokenName = (id) => rosterText(id, '.tok-name') || id;
 
   // The square a grid token stands on, or null.
   function squareOf(id) {
@@ -1601,7 +1589,8 @@ window.frayGrid = {
     el.classList.add('cursor');
     if (scroll) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     if (cursor.startsWith('tok:')) {
-      say(tokenName(cursor.slice(4)) + (tokenPlace(cursor.slice(4)) ? ', ' + tokenPlace(cursor.slice(4)) : '') + '. Enter targets it.');
+      const at = rosterText(cursor.slice(4), '.tok-place');
+      say(tokenName(cursor.slice(4)) + (at ? ', ' + at : '') + '. Enter targets it.');
     } else {
       const nameEl = el.querySelector('.zname');
       const name = nameEl ? nameEl.textContent : cursor.slice(5);
