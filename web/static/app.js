@@ -35,9 +35,9 @@
 // tone plays, and a hidden tab shows a notification (see attend()).
 // Error pages: "Go back" returns through the browser's history when there
 // is one, so the form the visitor filled in keeps its input.
-(() => {
-  'use strict';
+'use strict';
 
+(() => {
   const back = document.querySelector('a[data-back]');
   if (!back) return;
   back.addEventListener('click', (e) => {
@@ -134,8 +134,6 @@ window.frayGrid = {
 // before it is shown: window.frayMarkMine(el). window.frayOwn is that set
 // of ids.
 (() => {
-  'use strict';
-
   const root = document.querySelector('[data-controls]');
   let own = new Set();
   try {
@@ -165,8 +163,6 @@ window.frayGrid = {
 // JSON (RFC 8785: keys sorted by UTF-16 code units, JSON.stringify's
 // numbers and strings) and the commitment to a sealed answer.
 (() => {
-  'use strict';
-
   const K = new Uint32Array([
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -248,8 +244,6 @@ window.frayGrid = {
 })();
 
 (() => {
-  'use strict';
-
   if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') return;
   for (const btn of document.querySelectorAll('button[data-copy]')) {
     const source = document.getElementById(btn.dataset.copy);
@@ -266,8 +260,6 @@ window.frayGrid = {
 })();
 
 (() => {
-  'use strict';
-
   const root = document.querySelector('[data-ws-url]');
   if (!root || !('WebSocket' in window)) return;
 
@@ -2095,8 +2087,6 @@ window.frayGrid = {
 // browser's history and shared links work the same); the log starts
 // scrolled to the step.
 (() => {
-  'use strict';
-
   if (!document.querySelector('[data-replay]')) return;
   // The log ends at this step: show its end.
   const replayLog = document.getElementById('log');
@@ -2122,8 +2112,6 @@ window.frayGrid = {
 // from the encounter's genesis, every event given whole against its digest,
 // the export's head, and the heads this browser showed at the table.
 (() => {
-  'use strict';
-
   const panel = document.getElementById('check');
   const button = document.getElementById('check-button');
   const out = document.getElementById('check-result');
@@ -2205,8 +2193,6 @@ window.frayGrid = {
 })();
 
 (() => {
-  'use strict';
-
   if (!document.getElementById('odds')) return;
   const headers = { 'X-Fray-Fragment': 'odds' };
   let timer = 0;
