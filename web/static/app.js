@@ -6,13 +6,14 @@
 //
 // Protocol (JSON text frames), see docs/protocol.md:
 //   server → client  {"type":"snapshot","seq":N,"view":{…},"html":{…}}
-//                    {"type":"events","seq":N,"events":[…],"html":{…}}
+//                    {"type":"events","seq":N,"events":[…],"html":{…},"parts":{…}}
 //                    {"type":"ack","id":"…","seq":N}
 //                    {"type":"error","id":"…","code":"…","message":"…"}
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
 // "battlefield") to that element's new outer HTML, "log" and "chat" to <li>
-// entries, and "cards" (events only) to roll cards, one an action.
+// entries, and "cards" (events only) to roll cards, one an action; parts
+// maps the id of an element of a section (data-part) to its outer HTML.
 //
 // The table: on a phone the panes become tabs (Board · Act · Log · Chat);
 // clicking a token (or its roster button) picks it as the target of every
