@@ -38,16 +38,12 @@
 // is one, so the form the visitor filled in keeps its input.
 'use strict';
 
-(() => {
-  const back = document.querySelector('a[data-back]');
-  if (!back) return;
-  back.addEventListener('click', (e) => {
-    if (window.history.length > 1) {
-      e.preventDefault();
-      window.history.back();
-    }
-  });
-})();
+document.addEventListener('click', (e) => {
+  if (e.target instanceof Element && e.target.closest('a[data-back]') && window.history.length > 1) {
+    e.preventDefault();
+    window.history.back();
+  }
+});
 
 // ---- Storage a browser may refuse ------------------------------------------
 //
