@@ -45,7 +45,7 @@ document.addEventListener('click', (e) => {
   }
 });
 
-// ---- Storage a browser may refuse ------------------------------------------
+// ---- Helpers every page's scripts share (app.js loads first) ---------------
 //
 // localStorage and sessionStorage throw where the browser refuses them
 // (a private mode, storage turned off): window.frayStorage reads such a
@@ -71,6 +71,10 @@ window.frayStorage = {
     }
   },
 };
+
+// window.frayTyping reports whether el takes typing (a field, a list, an
+// editable), where the page's own keys must not act.
+window.frayTyping = (el) => el instanceof Element && (el.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
 
 // ---- Squares of a grid -------------------------------------------------------
 //
@@ -1663,10 +1667,6 @@ window.frayGrid = {
     if (close) close.addEventListener('click', () => help.close());
   }
 
-  function typing(el) {
-    return el instanceof Element && (el.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
-  }
-
   // The acting character's group of actions (the viewer's first, for a
   // GM: whoever acts).
   function actingGroup() {
@@ -1768,7 +1768,7 @@ window.frayGrid = {
         return;
       }
     }
-    if (typing(t) || (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' '))) return;
+    if (window.frayTyping(t) || (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' '))) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     switch (key) {
@@ -2093,8 +2093,7 @@ window.frayGrid = {
     if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     const id = keys[e.key];
     if (!id) return;
-    const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName))) return;
+    if (window.frayTyping(e.target) || e.target instanceof HTMLButtonElement) return;
     const link = document.getElementById(id);
     if (!link || !link.href) return; // a disabled step is a <span>
     e.preventDefault();

@@ -464,7 +464,7 @@
     }
     // Ctrl+Z undoes the last edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it —
     // except in a text field, where they undo typing.
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !e.target.closest('input,textarea,select')) {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !window.frayTyping(e.target)) {
       const redo = e.key.toLowerCase() === 'y' || e.shiftKey;
       const btn = document.getElementById(redo ? 'redo' : 'undo');
       if (btn && !btn.disabled) post({ op: redo ? 'redo' : 'undo' });

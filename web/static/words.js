@@ -229,8 +229,7 @@
   // "/" goes to the command line from anywhere but a field.
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (window.frayTyping(e.target)) return;
     if (document.querySelector('dialog[open]')) return;
     e.preventDefault();
     const pane = form.closest('[data-pane]');
