@@ -481,10 +481,7 @@
     const el = c.querySelector('[data-area="' + esc + '"], [data-token="' + esc + '"]');
     if (el) el.classList.add('problem');
     const cell = /^(\d+),(\d+)$/.exec(at);
-    const svg = c.querySelector('.grid-svg');
-    if (cell && svg) {
-      squareMark(svg, 'problem-mark', cell[1], cell[2]);
-    }
+    if (cell && grid()) squareMark(grid(), 'problem-mark', cell[1], cell[2]);
   }
   // redraw marks a board drawn anew (the page's, or a swapped editor's):
   // the check's problem, and the keyboard's cursor where it was.
