@@ -59,10 +59,7 @@
   const loaded = entries().reduce((m, li) => Math.max(m, seqOf(li) || 0), 0);
   const read = new Set();
   let last = loaded;
-  const statusNow = () => {
-    const st = document.getElementById('status');
-    return st ? st.dataset.spoken || '' : '';
-  };
+  const statusNow = () => document.getElementById('status')?.dataset.spoken || '';
   let lastStatus = statusNow();
   let queued = false;
 
