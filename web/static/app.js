@@ -766,8 +766,7 @@ window.frayGrid = {
         if (!keep.has(li.id)) li.remove();
       }
     } else if (added) {
-      const empty = document.getElementById(listId + '-empty');
-      if (empty) empty.remove();
+      document.getElementById(listId + '-empty')?.remove();
     }
     if (pinned.get(list) || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     list.dataset.shown = 'true';
@@ -1663,8 +1662,7 @@ window.frayGrid = {
   if (help && typeof help.showModal === 'function' && helpOpen) {
     helpOpen.hidden = false;
     helpOpen.addEventListener('click', () => help.showModal());
-    const close = document.getElementById('keys-close');
-    if (close) close.addEventListener('click', () => help.close());
+    document.getElementById('keys-close')?.addEventListener('click', () => help.close());
   }
 
   // The acting character's group of actions (the viewer's first, for a
@@ -1714,8 +1712,7 @@ window.frayGrid = {
     const shut = document.querySelector('#enc-menu[open], #board-key[open]') || open.find((d) => d.matches('details.act')) || open[0];
     if (shut) {
       shut.open = false;
-      const s = shut.querySelector('summary');
-      if (s) s.focus();
+      shut.querySelector('summary')?.focus();
       return true;
     }
     // The target before the cards: Escape twice leaves an action's form,
@@ -1808,8 +1805,7 @@ window.frayGrid = {
       case 'c': {
         // The log, or the chat's box.
         if (root.classList.contains('tabbed')) showTab(key === 'l' ? 'log' : 'chat', true);
-        const el = document.getElementById(key === 'l' ? 'log' : 'chat-text');
-        if (el) el.focus();
+        document.getElementById(key === 'l' ? 'log' : 'chat-text')?.focus();
         break;
       }
       default:
@@ -1924,8 +1920,7 @@ window.frayGrid = {
       showNewest();
     }
     if (refocus) {
-      const log = document.getElementById('log');
-      if (log) log.focus({ preventScroll: true });
+      document.getElementById('log')?.focus({ preventScroll: true });
     }
   }
 

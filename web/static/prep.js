@@ -233,8 +233,7 @@
     setValue('split-zone', area.dataset.area);
     setValue('split-axis', down ? 'col' : 'row');
     setValue('split-at', at);
-    const form = document.getElementById('split-form');
-    if (form) form.requestSubmit();
+    document.getElementById('split-form')?.requestSubmit();
   }
 
   // A map file dropped on the import form or on the board is imported.

@@ -231,8 +231,7 @@
     e.preventDefault();
     const pane = form.closest('[data-pane]');
     if (pane && root.dataset.tab && pane.dataset.pane !== root.dataset.tab) {
-      const tab = document.querySelector('.tab[data-show="' + pane.dataset.pane + '"]');
-      if (tab) tab.click();
+      document.querySelector('.tab[data-show="' + pane.dataset.pane + '"]')?.click();
     }
     input.focus();
     input.select();
