@@ -1107,7 +1107,6 @@ window.frayGrid = {
     const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
     document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
     if (iconLink && iconLink.getAttribute('href') !== (text ? alertIcon : baseIcon)) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
-    if (root.dataset.attention !== now) root.dataset.attention = now;
     const rising = attending !== null && now !== '' && now !== attending;
     attending = now;
     if (!rising) return;
@@ -2036,7 +2035,6 @@ window.frayGrid = {
         code.textContent = head.link.slice(0, 12);
         code.title = head.link;
         document.getElementById('fingerprint').hidden = false;
-        root.dataset.head = head.link;
       }
       // Keep the newest heads, and those lost, so the warning stays.
       const kept = {};
