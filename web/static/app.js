@@ -1918,9 +1918,7 @@ window.frayGrid = {
       fitTray();
       showNewest();
     }
-    if (refocus) {
-      document.getElementById('log')?.focus({ preventScroll: true });
-    }
+    if (refocus) document.getElementById('log')?.focus({ preventScroll: true });
   }
 
   // fitTray lets the oldest cards go while a desktop's tray cannot show
@@ -1967,8 +1965,7 @@ window.frayGrid = {
       // Yours: sent from this page, or the roll of a character you play
       // (an attack resolved once the GM ruled on it comes with the GM's
       // answer).
-      const item = card.dataset.actor ? rosterItem(card.dataset.actor) : null;
-      const mine = sent.has(card.dataset.command || '') || (!!item && item.classList.contains('mine'));
+      const mine = sent.has(card.dataset.command || '') || !!rosterItem(card.dataset.actor || '')?.classList.contains('mine');
       const same = card.dataset.command ? cards.querySelector('.card[data-command="' + CSS.escape(card.dataset.command) + '"]:not(.leaving)') : null;
       let shown = card;
       if (same) {
