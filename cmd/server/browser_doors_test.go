@@ -33,7 +33,7 @@ func TestBrowserGridDoors(t *testing.T) {
 	var doors []string
 	steps(t, gm, chromedp.Evaluate(`[...document.querySelectorAll('#board-preview .door')].map(d => d.getAttribute('class') + ' ' + d.textContent)`, &doors),
 		chromedp.Evaluate(`document.getElementById('draft-board').scrollIntoView()`, nil))
-	if strings.Join(doors, "|") != "door closed Door E2|F2 — closed|door open Door H3|H4 — open" {
+	if strings.Join(doors, "|") != "door closed Door between E2 and F2 — closed|door open Door between H3 and H4 — open" {
 		t.Errorf("the preview's doors: %q", doors)
 	}
 	var walls string
@@ -60,7 +60,7 @@ func TestBrowserGridDoors(t *testing.T) {
 	steps(t, gm, waitJS(`document.querySelector('#conn').dataset.state === 'live'`),
 		chromedp.Click("#act-start-go", chromedp.ByID), logHas("The encounter begins"),
 		chromedp.Click(`#act-open-door-open`, chromedp.ByID), setValue("act-open-door-door", "5,1,w"),
-		chromedp.Click(`#act-open-door-go`, chromedp.ByID), logHas("The GM opens the door E2|F2."))
+		chromedp.Click(`#act-open-door-go`, chromedp.ByID), logHas("The GM opens the door between E2 and F2."))
 
 	for _, size := range []struct {
 		name string

@@ -59,14 +59,15 @@ func (e Edge) Squares() (ax, ay, bx, by int) {
 	return e.X, e.Y - 1, e.X, e.Y
 }
 
-// Name is how people read the edge: the two squares it separates
-// ("C4|D4"), or the one on the grid for its border.
+// Name is how people read the edge, aloud too: the two squares it
+// separates ("between C4 and D4"), or the one on the grid for its border
+// ("by A1").
 func (e Edge) Name() string {
 	ax, ay, bx, by := e.Squares()
 	if ax < 0 || ay < 0 {
-		return SquareName(bx, by)
+		return "by " + SquareName(bx, by)
 	}
-	return SquareName(ax, ay) + "|" + SquareName(bx, by)
+	return "between " + SquareName(ax, ay) + " and " + SquareName(bx, by)
 }
 
 // CountEdges counts edges by kind: what the import's notes and the draft

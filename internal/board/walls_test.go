@@ -227,3 +227,21 @@ func TestCountEdges(t *testing.T) {
 		t.Fatalf("CountEdges = %d walls, %d doors, %d windows; want 2, 2, 1", w, d, n)
 	}
 }
+
+// TestEdgeName: an edge reads as the squares it separates, or the one
+// square on the grid for its border — words a screen reader says well.
+func TestEdgeName(t *testing.T) {
+	for _, tc := range []struct {
+		e    Edge
+		want string
+	}{
+		{Edge{X: 3, Y: 3, Side: West}, "between C4 and D4"},
+		{Edge{X: 1, Y: 2, Side: North}, "between B2 and B3"},
+		{Edge{X: 0, Y: 0, Side: West}, "by A1"},
+		{Edge{X: 2, Y: 0, Side: North}, "by C1"},
+	} {
+		if got := tc.e.Name(); got != tc.want {
+			t.Errorf("%+v: %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}

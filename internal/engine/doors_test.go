@@ -51,7 +51,7 @@ func TestDoors(t *testing.T) {
 		t.Fatal("a closed door: open-door offered, close-door not")
 	}
 	tb.do(gm, door(engine.KindOpenDoor, "2,1,w"))
-	if ev := tb.last(); ev.Kind != engine.KindDoorOpened || ev.Text != "The GM opens the door B2|C2." || !isOpen() {
+	if ev := tb.last(); ev.Kind != engine.KindDoorOpened || ev.Text != "The GM opens the door between B2 and C2." || !isOpen() {
 		t.Fatalf("opened: %+v, open %v", ev, isOpen())
 	}
 	if offered(engine.KindOpenDoor) || !offered(engine.KindCloseDoor) {

@@ -69,7 +69,7 @@ func TestWallsBetweenSquares(t *testing.T) {
 
 	events, open := do(t, st, gm, engine.NewCommand(engine.KindOpenDoor, "", map[string]any{"door": "5,2,w"}))
 	eq(t, "event", len(find(events, engine.KindDoorOpened)), 1)
-	eq(t, "text", find(events, engine.KindDoorOpened)[0].Text, "The GM opens the door E3|F3.")
+	eq(t, "text", find(events, engine.KindDoorOpened)[0].Text, "The GM opens the door between E3 and F3.")
 	if len(offeredEast(open)) == 0 {
 		t.Fatal("no move through the open door offered")
 	}

@@ -33,6 +33,7 @@ const (
 	KindMissed    = "missed"
 	KindStruck    = "struck"
 	KindParried   = "parried"
+	KindGuarded   = "guarded"
 	KindHealed    = "healed"
 	KindTurnEnded = "turn-ended"
 
@@ -62,11 +63,15 @@ type State struct {
 }
 
 // Fighter is one combatant. Struck is whether it has struck this turn:
-// a fighter strikes once a turn, and its next turn clears it.
+// a fighter strikes once a turn, and its next turn clears it. A parry is
+// paid for with the next strike: Guarded is whether the fighter tried one
+// since its turn began, Winded whether this turn's strike went on one.
 type Fighter struct {
-	ID     string `json:"id"`
-	HP     int    `json:"hp"`
-	Struck bool   `json:"struck,omitempty"`
+	ID      string `json:"id"`
+	HP      int    `json:"hp"`
+	Struck  bool   `json:"struck,omitempty"`
+	Guarded bool   `json:"guarded,omitempty"`
+	Winded  bool   `json:"winded,omitempty"`
 }
 
 // Fighter implements kit.State.
@@ -87,6 +92,12 @@ type Struck struct {
 	Attacker string `json:"attacker"`
 	Target   string `json:"target"`
 	HP       int    `json:"hp"`
+}
+
+// Guarded is the data of a guarded event: Fighter tries a parry and gives
+// up its next strike for it.
+type Guarded struct {
+	Fighter string `json:"fighter"`
 }
 
 // Healed is the data of a healed event.
@@ -137,9 +148,16 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 		kit.OnEvent(KindMissed, (*State).swung),
 		kit.OnEvent(engine.KindTurnStarted, func(st *State, d engine.TurnStarted) error {
 			if f := st.Fighter(d.Combatant); f != nil {
-				f.Struck = false
+				f.Struck, f.Winded, f.Guarded = false, f.Guarded, false
 			}
 			return nil
+		}),
+		kit.OnEvent(KindGuarded, func(st *State, d Guarded) error {
+			f, err := kit.Found(st.Fighter(d.Fighter), d.Fighter)
+			if err == nil {
+				f.Guarded = true
+			}
+			return err
 		}),
 		kit.OnEvent(KindStruck, func(st *State, d Struck) error { return st.setHP(d.Target, d.HP) }),
 		kit.OnEvent(KindHealed, func(st *State, d Healed) error { return st.setHP(d.Fighter, d.HP) }),
@@ -230,6 +248,9 @@ func decideStrike(tx *Tx, cmd engine.Command) error {
 	if f.Struck {
 		return fray.Errorf(fray.EILLEGAL, "%s has struck this turn: end the turn", b.NameOf(f.ID))
 	}
+	if f.Winded {
+		return fray.Errorf(fray.EILLEGAL, "%s parried since the last turn and has no strike this turn: end the turn", b.NameOf(f.ID))
+	}
 	r := d6(tx, "Strike", f.ID, 4, "hit", "miss")
 	if r.Outcome == dice.Bad {
 		return tx.Emits(KindMissed, f.ID, fmt.Sprintf("%s strikes at %s and misses.", b.NameOf(f.ID), b.PublicNameOf(t.ID)), Swing{f.ID}, r)
@@ -238,7 +259,7 @@ func decideStrike(tx *Tx, cmd engine.Command) error {
 		return err
 	}
 	return tx.AskWith(engine.Decision{For: t.ID, Kind: DecParry, Prompt: b.PublicNameOf(t.ID) + " is struck: parry?", Default: "take",
-		Options: kit.Choices("parry", "Try to parry (5 or more)", "take", "Take the blow")}, parry{Attacker: f.ID, Target: t.ID})
+		Options: kit.Choices("parry", "Try to parry (5 or more; costs the next strike)", "take", "Take the blow")}, parry{Attacker: f.ID, Target: t.ID})
 }
 
 // d6 rolls a d6 for who against target or more.
@@ -252,10 +273,14 @@ func d6(tx *Tx, label, who string, target int, pass, fail string) dice.Roll {
 	return r
 }
 
-// answerParry rolls the parry, if tried, and takes the hit point.
+// answerParry rolls the parry, if tried — which costs the one parrying
+// its next strike — and takes the hit point.
 func answerParry(tx *Tx, p parry, a engine.Answered) error {
 	b := tx.Base()
 	if a.Choice == "parry" {
+		if err := tx.Emits(KindGuarded, p.Target, b.PublicNameOf(p.Target)+" gives up the next strike to parry.", Guarded{p.Target}); err != nil {
+			return err
+		}
 		r := d6(tx, "Parry", p.Target, 5, "parried", "failed")
 		if r.Outcome == dice.Good {
 			return tx.Emits(KindParried, p.Target, b.PublicNameOf(p.Target)+" parries.", nil, r)
@@ -307,7 +332,10 @@ func project(st *State, v engine.Viewer) *board.Board {
 		most := kit.OptInt(&st.Base, OptHP)
 		t.Health = &board.Meter{Label: "Hit points", Value: f.HP, Max: most, Low: true, Text: fmt.Sprintf("%d of %d %s", f.HP, most, map[bool]string{true: "hit point", false: "hit points"}[most == 1])}
 		if v.CanCommand(t.ID) {
-			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6"}}}}
+			t.Sheet = []board.Section{{Title: "Fighter", Stats: []board.Stat{{Label: "Strike", Value: "4+ on a d6"}, {Label: "Parry", Value: "5+ on a d6, costs the next strike"}}}}
+			if f.Winded {
+				t.Sheet[0].Stats[0].Value = "none this turn: parried"
+			}
 		}
 		b.Tokens = append(b.Tokens, t)
 		if !t.Out {
@@ -329,7 +357,7 @@ func actions(st *State, v engine.Viewer) []engine.Action {
 				targets = append(targets, engine.Choice{Value: c.ID, Label: c.Name})
 			}
 		}
-		if len(targets) > 0 && !st.Fighters[cur].Struck {
+		if f := st.Fighters[cur]; len(targets) > 0 && !f.Struck && !f.Winded {
 			out = append(out, engine.Action{Kind: CmdStrike, Actor: cur, Label: "Strike", Main: true,
 				Fields: []engine.Field{{Name: "target", Label: "Target", Type: engine.FieldSelect, Options: targets, Target: true}}})
 		}

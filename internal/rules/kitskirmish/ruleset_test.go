@@ -2,6 +2,7 @@ package kitskirmish
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -198,4 +199,85 @@ func TestOneSetOfMessages(t *testing.T) {
 	if msg := scenario.Fail(t, st, gm, heal("gob"), fray.EILLEGAL); !strings.Contains(msg, "Gob is out of the fight") {
 		t.Errorf("heal the fallen: %q, want the reason by name", msg)
 	}
+}
+
+// TestAParryCostsTheNextStrike: a fighter who tries to parry — held (5)
+// or not (1) — has no strike on its next turn: none is offered, one is
+// refused by name, its sheet says why; the turn after, it strikes again.
+// One who takes the blow keeps its strike.
+func TestAParryCostsTheNextStrike(t *testing.T) {
+	gm, bo := engine.GMViewer(), engine.PlayerViewer("bo")
+	strike := engine.NewCommand(CmdStrike, "bo", map[string]any{"target": "gob"})
+	offered := func(st *State) bool {
+		for _, a := range New().Actions(st, bo) {
+			if a.Kind == CmdStrike {
+				return true
+			}
+		}
+		return false
+	}
+	endTurns := func(st *State, ids ...string) *State {
+		for _, id := range ids {
+			_, st = scenario.Do(t, st, gm, engine.NewCommand(CmdEndTurn, id, nil))
+		}
+		return st
+	}
+	for _, c := range []struct {
+		answer string
+		dice   []int
+		winded bool
+		hp     int
+	}{
+		{"parry", []int{5}, true, 2},
+		{"parry", []int{1}, true, 1},
+		{"take", nil, false, 1},
+	} {
+		st := endTurns(example(t), "ana", "bo")
+		events, st := scenario.Do(t, st, gm, engine.NewCommand(CmdStrike, "gob", map[string]any{"target": "bo"}), 6)
+		events2, st := scenario.Answer(t, st, bo, st.Pending[0], c.answer, nil, c.dice...)
+		events = append(events, events2...)
+		if got := len(find(events, KindGuarded)) > 0; got != c.winded || st.Fighters["bo"].HP != c.hp {
+			t.Errorf("%s %v: guarded event %v, %d hit points; want %v, %d", c.answer, c.dice, got, st.Fighters["bo"].HP, c.winded, c.hp)
+		}
+		st = endTurns(st, "gob", "sneak", "ana")
+		if st.Current() != "bo" || offered(st) == c.winded {
+			t.Fatalf("%s %v: %s's turn, Bo is offered Strike: %v", c.answer, c.dice, st.Current(), offered(st))
+		}
+		if c.winded {
+			if msg := scenario.Fail(t, st, bo, strike, fray.EILLEGAL); !strings.Contains(msg, "Bo parried since the last turn and has no strike this turn") {
+				t.Errorf("a strike after a parry: %q", msg)
+			}
+			if sheet := sheetOf(t, st, bo, "bo"); !strings.Contains(sheet, "none this turn: parried") {
+				t.Errorf("Bo's sheet after a parry: %s", sheet)
+			}
+			st = endTurns(st, "bo", "gob", "sneak", "ana")
+			if !offered(st) {
+				t.Fatalf("%s %v: the turn after, Bo is not offered Strike", c.answer, c.dice)
+			}
+		}
+		scenario.Do(t, st, bo, strike, 1)
+	}
+}
+
+// find returns the events of kind.
+func find(events []engine.Event, kind string) []engine.Event {
+	var out []engine.Event
+	for _, ev := range events {
+		if ev.Kind == kind {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// sheetOf is id's sheet as v sees it, its stats written out.
+func sheetOf(t *testing.T, st *State, v engine.Viewer, id string) string {
+	t.Helper()
+	for _, tok := range project(st, v).Tokens {
+		if tok.ID == id {
+			return fmt.Sprint(tok.Sheet)
+		}
+	}
+	t.Fatalf("no token %s", id)
+	return ""
 }
