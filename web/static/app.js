@@ -20,24 +20,14 @@
 // target select that offers it and opens the likeliest action that can
 // take it, or says why the action at hand cannot; the board has a keyboard
 // cursor and the page keys listed by "?"; roll cards wait in their tray (a
-// toast on a phone) a few seconds, then settle into the log.
-//
-// Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
-// token or invite link) and reports in #<data-copy-status>. It is revealed
-// only where the clipboard API exists (secure contexts); elsewhere the text
-// stays selectable by hand.
-// A draft's page: the encounter odds section (#odds) refreshes itself while
-// a simulation runs, and its forms post without leaving the page (the
-// server answers them with the section, asked by the X-Fray-Fragment
-// header). Without the script they post, the page reloads and shows the
-// progress as it stood.
-// Attention: when it becomes the viewer's turn or a decision waits for
-// them (#status's data-attention), the title and icon change, an optional
-// tone plays, and a hidden tab shows a notification (see attend()).
-// Error pages: "Go back" returns through the browser's history when there
-// is one, so the form the visitor filled in keeps its input.
+// toast on a phone) a few seconds, then settle into the log; when it
+// becomes the viewer's turn or a decision waits for them, the page calls
+// for attention (see attend()). Other pages' parts are described where
+// they are.
 'use strict';
 
+// Error pages: "Go back" returns through the browser's history when there
+// is one, so the form the visitor filled in keeps its input.
 document.addEventListener('click', (e) => {
   if (e.target instanceof Element && e.target.closest('a[data-back]') && window.history.length > 1) {
     e.preventDefault();
@@ -244,6 +234,10 @@ window.frayGrid = {
   window.frayProof = { sha256, plainSHA256, canonical, commitment, randomHex, hex, unhex };
 })();
 
+// Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
+// token or invite link) and reports in #<data-copy-status>. It is revealed
+// only where the clipboard API exists (secure contexts); elsewhere the text
+// stays selectable by hand.
 (() => {
   if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') return;
   for (const btn of document.querySelectorAll('button[data-copy]')) {
@@ -2178,6 +2172,11 @@ window.frayGrid = {
   });
 })();
 
+// A draft's page: the encounter odds section (#odds) refreshes itself while
+// a simulation runs, and its forms post without leaving the page (the
+// server answers them with the section, asked by the X-Fray-Fragment
+// header). Without the script they post, the page reloads and shows the
+// progress as it stood.
 (() => {
   if (!document.getElementById('odds')) return;
   const headers = { 'X-Fray-Fragment': 'odds' };
