@@ -1509,26 +1509,15 @@ window.frayGrid = {
     if (r.top < 0 || r.bottom > bar) window.scrollBy({ top: r.top + r.height / 2 - bar / 2, behavior: 'instant' });
   }
 
+  // stops are the places the cursor stops at off a grid, in the board's
+  // order: each zone and token once, by its key, at its first element.
   function stops() {
-    const v = boardView();
-    if (!v) return [];
-    const out = [];
-    const seen = new Set();
-    for (const el of v.querySelectorAll('[data-area], [data-token]')) {
+    const out = new Map();
+    for (const el of boardView()?.querySelectorAll('[data-area], [data-token]') || []) {
       const key = el.dataset.area !== undefined ? 'area:' + el.dataset.area : 'tok:' + el.dataset.token;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ key, el });
+      if (!out.has(key)) out.set(key, el);
     }
-    return out;
-  }
-
-  function stopEl(key) {
-    const v = boardView();
-    if (!v || typeof key !== 'string') return null;
-    const i = key.indexOf(':');
-    const attr = key.slice(0, i) === 'area' ? 'data-area' : 'data-token';
-    return v.querySelector('[' + attr + '="' + CSS.escape(key.slice(i + 1)) + '"]');
+    return Array.from(out, ([key, el]) => ({ key, el }));
   }
 
   function tokensAt(svg, x, y) {
@@ -1566,7 +1555,7 @@ window.frayGrid = {
       if (scroll && mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       return;
     }
-    const el = stopEl(cursor);
+    const el = stops().find((s) => s.key === cursor)?.el;
     if (!el) {
       say('');
       return;
