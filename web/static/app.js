@@ -325,12 +325,6 @@ window.frayGrid = {
     sock.addEventListener('close', (e) => {
       if (ws !== sock) return;
       ws = null;
-      if (e.code === 1008) {
-        // Policy violation: the server refuses this viewer; retrying won't help.
-        stopped = true;
-        setConn('off', 'disconnected — reload the page');
-        return;
-      }
       if (e.code === 4401 || e.code === 4403 || e.code === 4409) {
         // Signed out, no longer a member, or access changed: the page as it
         // stands is no longer what this viewer may see. Load it afresh (the
@@ -340,6 +334,9 @@ window.frayGrid = {
         location.reload();
         return;
       }
+      // Any other close is retried, 1008 too: the server sends it to a
+      // client too slow to keep up (docs/protocol.md), never to refuse
+      // one; the new socket brings the page up to date from its seq.
       scheduleReconnect();
     });
   }
