@@ -1217,7 +1217,7 @@ window.frayGrid = {
     q.set(sel.name, id);
     const path = wsPath.replace(/^\/(?:api\/)?encounters\/([^/?]+)\/ws/, '/api/encounters/$1/why');
     const asked = target;
-    fetch(path + (path.includes('?') ? '&' : '?') + q, { credentials: 'same-origin', cache: 'no-store' })
+    fetch(path + (path.includes('?') ? '&' : '?') + q, { cache: 'no-store' })
       .then((res) => (res.ok ? res.json() : null))
       .then((j) => {
         if (!j || !j.reason || target !== asked || !out.isConnected) return;
@@ -1997,8 +1997,7 @@ window.frayGrid = {
       const seen = JSON.parse(store.get(headsKey) || '{}') || {};
       const seqs = Object.keys(seen).map(Number).filter((n) => n > 0).sort((a, b) => a - b);
       const after = Math.max(0, (seqs.length ? Math.min(seqs[0], seq) : seq) - 1);
-      const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after,
-        { credentials: 'same-origin', cache: 'no-store' });
+      const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after, { cache: 'no-store' });
       if (!res.ok) return;
       const heads = (await res.json()).heads || [];
       const links = new Map(heads.map((h) => [h.seq, h.link]));
@@ -2140,7 +2139,7 @@ window.frayGrid = {
     out.textContent = 'Checking…';
     out.dataset.result = '';
     try {
-      const res = await fetch(panel.dataset.export, { credentials: 'same-origin', cache: 'no-store' });
+      const res = await fetch(panel.dataset.export, { cache: 'no-store' });
       if (!res.ok) throw new Error('the export could not be downloaded (' + res.status + ')');
       const r = await check(await res.json());
       if (r.bad) {
@@ -2192,7 +2191,7 @@ window.frayGrid = {
   function poll() {
     const sec = document.getElementById('odds');
     if (!sec) return;
-    fetch(sec.dataset.oddsUrl, { headers, credentials: 'same-origin' })
+    fetch(sec.dataset.oddsUrl, { headers })
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
       .then((html) => swap(html, ''), () => { timer = setTimeout(poll, 5000); });
   }
@@ -2203,7 +2202,7 @@ window.frayGrid = {
     e.preventDefault();
     const button = form.querySelector('button[type="submit"]');
     if (button) button.disabled = true;
-    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), headers, credentials: 'same-origin' })
+    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), headers })
       .then((r) => r.text())
       .then((html) => swap(html, document.getElementById('simulate') ? 'odds-cancel' : 'simulate'), () => form.submit());
   });

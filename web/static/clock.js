@@ -54,7 +54,7 @@
       return;
     }
     try {
-      const res = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      const res = await fetch(url, { headers: { Accept: 'application/json' } });
       if (!res.ok) {
         return;
       }

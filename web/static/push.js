@@ -50,7 +50,6 @@
 
   const send = (method, body) => fetch('/api/push/subscriptions', {
     method,
-    credentials: 'same-origin',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   }).then(async (r) => {

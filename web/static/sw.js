@@ -58,7 +58,6 @@ async function answer(note, choice) {
   try {
     const res = await fetch('/api' + link.pathname, {
       method: 'POST',
-      credentials: 'same-origin',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify({ choice }),
     });

@@ -142,7 +142,7 @@
   async function suggest() {
     const n = ++asked;
     try {
-      const res = await fetch(withAs({ text: input.value }), { credentials: 'same-origin', headers: { Accept: 'application/json' } });
+      const res = await fetch(withAs({ text: input.value }), { headers: { Accept: 'application/json' } });
       if (!res.ok || n !== asked) return;
       const body = await res.json();
       if (n !== asked || document.activeElement !== input) return;
@@ -198,7 +198,6 @@
     try {
       const res = await fetch(withAs({}), {
         method: 'POST',
-        credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
         body: JSON.stringify({ id, text }),
       });
