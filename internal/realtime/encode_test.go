@@ -17,7 +17,10 @@ import (
 // and checks, at every event of the fight, that marshal (and appendJSON,
 // which encodes views into frames) writes exactly the bytes encoding/json
 // writes for the GM's view, every player's view and the event: the frames'
-// encoder is a faster drop-in, never another format.
+// encoder is a faster drop-in, never another format. Each viewer's frame
+// carries the event as the engine's filter leaves it for them (rewritten,
+// or left out, when it names someone they may not see), the GM's the log's
+// own bytes.
 func TestFramesEncodeAsEncodingJSON(t *testing.T) {
 	if raceDetector {
 		// One goroutine encoding every frame of every example: nothing for
