@@ -330,6 +330,15 @@ func TestBrowserScript(t *testing.T) {
 	writeJSON(conn, map[string]any{"type": "ack", "id": msg["id"], "seq": 8})
 	within(t, ctx, poll(`!document.getElementById('act-ana-end-turn').dataset.pending`))
 
+	// A socket the server drops as too slow to keep up (1008) is reconnected
+	// like any other: the page catches up from its seq rather than give up.
+	_ = conn.Close(websocket.StatusPolicyViolation, "client too slow")
+	if s := recv(t, fs.sinces); s != "8" {
+		t.Errorf("reconnect after 1008: since = %q, want 8", s)
+	}
+	_ = recv(t, fs.conns)
+	within(t, ctx, poll(`document.getElementById('conn').textContent === 'live'`))
+
 	// Without a socket the form posts normally. The page lets its socket go
 	// while it handles pagehide, so the socket is gone once this returns.
 	evaluate[string](t, ctx, `(() => { window.dispatchEvent(new Event('pagehide')); return '' })()`)

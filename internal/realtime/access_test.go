@@ -48,17 +48,6 @@ func (g bookGrantee) Regrant(_ context.Context, all []Grantee) []Regranted {
 	return out
 }
 
-// grantFunc is a Grantee that asks a function, one session at a time.
-type grantFunc func(ctx context.Context) (Grant, error)
-
-func (f grantFunc) Regrant(ctx context.Context, all []Grantee) []Regranted {
-	out := make([]Regranted, len(all))
-	for i, g := range all {
-		out[i].Grant, out[i].Err = g.(grantFunc)(ctx)
-	}
-	return out
-}
-
 func (b *grantBook) set(user string, g Grant, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -209,23 +198,10 @@ func TestPublishChecksStaleSockets(t *testing.T) {
 
 // A session whose credential expires is closed at that time.
 func TestSessionClosesAtExpiry(t *testing.T) {
-	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
-	enc := fixedEncounter{st: st}
-	hub := NewHub(Config{Events: enc})
+	hub, book, url := accessHub(t, "u")
 	expires := time.Now().Add(300 * time.Millisecond)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.PlayerViewer("x"), Since: -1, Campaign: "c", User: "u",
-			Access: 1, Expires: expires, Grantee: grantFunc(func(context.Context) (Grant, error) {
-				return Grant{Viewer: engine.PlayerViewer("x"), Access: 1, Expires: expires}, nil
-			})})
-	}))
-	defer srv.Close()
-	defer hub.Close()
-	c, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.CloseNow()
+	book.set("u", Grant{Viewer: engine.PlayerViewer("x"), Access: 1, Expires: expires}, nil)
+	c := dialAs(t, hub, url, "u")
 	if code := closedWith(t, c); code != CloseSignedOut || time.Now().Before(expires) {
 		t.Fatalf("closed with %d at %v, expiry %v", code, time.Now(), expires)
 	}

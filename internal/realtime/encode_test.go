@@ -92,25 +92,12 @@ func TestFramesEncodeAsEncodingJSON(t *testing.T) {
 }
 
 // BenchmarkMarshalView compares the frames' encoder with encoding/json on
-// the GM's view of a sw-zones fight in progress.
+// the GM's view of a sw-zones fight in progress (the state after half the
+// commands recordFight plays).
 func BenchmarkMarshalView(b *testing.B) {
-	ex, err := prep.ExampleNamed("sw-zones-dusty-gulch")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := prep.Prepare(rules.Registry(), ex.Data)
-	if err != nil {
-		b.Fatal(err)
-	}
-	played := enginetest.Bot{Default: 1, MaxCommands: 4000}.Play(b, p.Ruleset, p.Setup, 3)
-	st, err := engine.Copy(played.Initial)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := engine.Replay(p.Ruleset, st, played.Log[:len(played.Log)/2]); err != nil {
-		b.Fatal(err)
-	}
-	view := engine.Project(p.Ruleset, st, engine.GMViewer())
+	fight := recordFight(b, "sw-zones-dusty-gulch", 60)
+	u := fight.list[len(fight.list)/2]
+	view := engine.Project(u.Ruleset, u.State, engine.GMViewer())
 	raw, _ := json.Marshal(view)
 	for name, enc := range map[string]func(any) ([]byte, error){"encoding-json": json.Marshal, "frames": marshal} {
 		b.Run(name, func(b *testing.B) {

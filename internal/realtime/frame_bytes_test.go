@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/fray-vtt/fray/internal/engine"
-	"github.com/fray-vtt/fray/web"
 )
 
 // frameBytesExamples are one example per kind of board: zones, a grid of
@@ -34,15 +33,8 @@ func TestPageFrameBytes(t *testing.T) {
 
 func pageFrameBytes(t *testing.T, example string) {
 	updates := recordFight(t, example, 60)
-	hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-		Pages: func() PageRenderer { return web.NewSections() }})
-	viewers := map[string]engine.Viewer{"GM": engine.GMViewer(), "spectator": {}}
-	clients := map[string]*client{}
-	for name, v := range viewers {
-		c := &client{hub: hub, encounter: "e", viewer: v, html: true, send: newQueue(1 << 12)}
-		hub.add(c)
-		clients[name] = c
-	}
+	hub := pageHub(Config{})
+	clients := map[string]*client{"GM": queued(hub, engine.GMViewer(), true, false), "spectator": queued(hub, engine.Viewer{}, true, false)}
 	turns, all := map[string][]int{}, map[string][]int{}
 	board, boardWhole := map[string][]int{}, map[string]int{}
 	for _, u := range updates.list {
@@ -51,7 +43,7 @@ func pageFrameBytes(t *testing.T, example string) {
 		endOfTurn := slices.ContainsFunc(u.Events, func(ev engine.Event) bool { return ev.Kind == "turn-started" })
 		for name, c := range clients {
 			n, nb := 0, 0
-			for f, ok := c.send.pop(); ok; f, ok = c.send.pop() {
+			for _, f := range c.queuedFrames() {
 				n += len(f.data)
 				if f.data == nil {
 					continue

@@ -18,6 +18,7 @@ import (
 
 	"github.com/coder/websocket"
 	gojson "github.com/goccy/go-json"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/fray"
@@ -333,9 +334,14 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 	if r.pages != nil {
 		render = r.pages.Render
 	}
-	refused := h.reauthorizeAll(clients, u.Access)
+	var stale []*client // granted their access at an older version than u's
+	for _, c := range clients {
+		if u.Access > c.access.Load() {
+			stale = append(stale, c)
+		}
+	}
+	refused := h.regrant(stale)
 	clients = slices.DeleteFunc(clients, func(c *client) bool { return refused[c] })
-	base := u.Seq - int64(len(u.Events)) // the seq the previous update brought the encounter to
 	// One frame per kind of client (frame key), built concurrently: the
 	// acting client's first, and sent at once; then the others'.
 	type built struct {
@@ -343,46 +349,39 @@ func (h *Hub) publish(r *room, u play.Update, clients []*client) {
 		now  shown
 		err  error
 	}
-	var keys []string
 	frames := map[string]*built{}
-	for _, c := range clients {
-		if k := c.frameKey(); frames[k] == nil {
-			frames[k] = &built{}
-			keys = append(keys, k)
-		}
-	}
-	var views projections
-	build := func(c *client) {
-		f := frames[c.frameKey()]
-		f.data, f.now, f.err = h.updateFrame(c, u, r.shown[c.frameKey()], base, render, &views)
-	}
+	// One projection per viewer, made by the first frame that needs it:
+	// the GM's page and the GM's JSON socket (a bot, a second screen), a
+	// player's page and the same player's bot share one (viewers with
+	// equal keys see the same thing).
+	views := map[string]func() engine.View{}
+	var builders errgroup.Group
+	builders.SetLimit(runtime.GOMAXPROCS(0))
 	sent := 0
-	if len(clients) > 0 && u.Origin == any(clients[0]) {
-		build(clients[0])
-		h.send(clients[0], u, frames[clients[0].frameKey()].data, frames[clients[0].frameKey()].err)
-		sent = 1
-	}
-	work := make(chan *client)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(keys)) {
-		wg.Go(func() {
-			for c := range work {
-				build(c)
-			}
-		})
-	}
-	started := map[string]bool{}
-	if sent == 1 {
-		started[clients[0].frameKey()] = true
-	}
-	for _, c := range clients {
-		if k := c.frameKey(); !started[k] {
-			started[k] = true
-			work <- c
+	for i, c := range clients {
+		k := c.frameKey()
+		if frames[k] != nil {
+			continue
 		}
+		f := &built{}
+		frames[k] = f
+		if views[c.viewKey] == nil {
+			views[c.viewKey] = sync.OnceValue(func() engine.View { return engine.Project(u.Ruleset, u.State, c.viewer) })
+		}
+		view := views[c.viewKey]
+		build := func() error {
+			f.data, f.now, f.err = updateFrame(c, u, r.shown[k], render, view)
+			return nil
+		}
+		if i == 0 && u.Origin == any(c) {
+			_ = build()
+			h.send(c, u, f.data, f.err)
+			sent = 1
+			continue
+		}
+		builders.Go(build)
 	}
-	close(work)
-	wg.Wait()
+	_ = builders.Wait()
 	for _, c := range clients[sent:] {
 		f := frames[c.frameKey()]
 		h.send(c, u, f.data, f.err)
@@ -418,22 +417,6 @@ func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
 	}
 }
 
-// reauthorizeAll grants again the clients granted their access at an older
-// version than access (one query for the encounter), and returns those it
-// closed.
-func (h *Hub) reauthorizeAll(clients []*client, access int64) map[*client]bool {
-	var stale []*client
-	for _, c := range clients {
-		if c.grantee != nil && access > c.access.Load() {
-			stale = append(stale, c)
-		}
-	}
-	if len(stale) == 0 {
-		return nil
-	}
-	return h.regrant(stale)
-}
-
 // regrant grants the users of clients their access again, one Regrant (one
 // query) per encounter, at most eight encounters at once, and returns the
 // clients that may not stay (they are closed, with the code that says why).
@@ -443,7 +426,6 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 		grantees []Grantee
 	}
 	groups := map[string]*group{}
-	var order []*group
 	for _, c := range clients {
 		if c.grantee == nil {
 			continue
@@ -452,39 +434,33 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 		if g == nil {
 			g = &group{}
 			groups[c.encounter] = g
-			order = append(order, g)
 		}
 		g.clients, g.grantees = append(g.clients, c), append(g.grantees, c.grantee)
 	}
 	refused := map[*client]bool{}
 	var mu sync.Mutex
-	work := make(chan *group)
-	var wg sync.WaitGroup
-	for range min(8, len(order)) {
-		wg.Go(func() {
-			for g := range work {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				answers := g.grantees[0].Regrant(ctx, g.grantees)
-				cancel()
-				for i, c := range g.clients {
-					a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-					if i < len(answers) {
-						a = answers[i]
-					}
-					if !h.apply(c, a) {
-						mu.Lock()
-						refused[c] = true
-						mu.Unlock()
-					}
+	var checks errgroup.Group
+	checks.SetLimit(8)
+	for _, g := range groups {
+		checks.Go(func() error {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			answers := g.grantees[0].Regrant(ctx, g.grantees)
+			cancel()
+			for i, c := range g.clients {
+				a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
+				if i < len(answers) {
+					a = answers[i]
+				}
+				if !h.apply(c, a) {
+					mu.Lock()
+					refused[c] = true
+					mu.Unlock()
 				}
 			}
+			return nil
 		})
 	}
-	for _, g := range order {
-		work <- g
-	}
-	close(work)
-	wg.Wait()
+	_ = checks.Wait()
 	return refused
 }
 
@@ -530,31 +506,31 @@ func (c *client) frameKey() string {
 }
 
 // updateFrame builds u's frame for clients like c, given what the previous
-// update showed them (prev, valid when at seq base): nil when nothing they
-// can see changed.
+// update showed them (prev; none for a client that resumes) and their
+// viewer's projection of u (project, made when first asked): nil when
+// nothing they can see changed.
 //
 // A page's fragments are rendered (render: with Config.Pages, a renderer
 // that renders each section once per distinct input) and only what differs
 // from what the page shows is sent: of a section, the parts that changed
 // (htmlscan.Diff, "parts" by element id) when the rest of it is as the page
 // shows it, else the whole section ("html").
-func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, render Renderer, views *projections) ([]byte, shown, error) {
+//
+// The projection, for clients that want it, is encoded straight into the
+// frame after its events, and what the clients show next is that part of
+// the frame (frames are never written to once queued), so a command costs
+// one buffer of the view's size, not two and a copy.
+func updateFrame(c *client, u play.Update, prev shown, render Renderer, project func() engine.View) ([]byte, shown, error) {
 	now := shown{seq: u.Seq}
 	events, encoded, err := visibleEncoded(c.viewer, u)
 	if err != nil {
 		return nil, now, err
 	}
-	follows := prev.seq == base && prev.seq > 0 // the clients show what prev showed
-	if c.wantView && !c.html {
-		return jsonFrame(c, u, prev, follows, events, encoded, views)
-	}
-	view := views.of(c, u)
-	sameView := false
-	if c.wantView {
-		if now.view, err = appendJSON(make([]byte, 0, len(prev.view)+64), view); err != nil {
-			return nil, now, err
-		}
-		sameView = follows && sameButSeq(now.view, prev.view)
+	// The clients show what prev showed when it is the previous update's.
+	follows := prev.seq > 0 && prev.seq == u.Seq-int64(len(u.Events))
+	var view engine.View
+	if c.wantView || c.html && render != nil {
+		view = project()
 	}
 	var html, parts map[string]string
 	if c.html && render != nil {
@@ -570,46 +546,58 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 			}
 		}
 	}
-	if follows {
+	if follows && html != nil {
 		// Send only what differs from what the clients show.
-		if html != nil {
-			changed := make(map[string]string, len(html))
-			for k, v := range html {
-				switch {
-				case k == "log":
-					if len(events) > 0 {
-						changed[k] = v // the log fragment holds the new events' entries
-					}
-				case entryLists[k]:
-					if v != "" {
-						changed[k] = v
-					}
-				case prev.html[k] == v:
-				default:
-					p, whole := htmlscan.Diff(prev.html[k], v)
-					if whole {
-						changed[k] = v
-						break
-					}
-					if parts == nil {
-						parts = make(map[string]string, len(p))
-					}
-					maps.Copy(parts, p)
+		changed := make(map[string]string, len(html))
+		for k, v := range html {
+			switch {
+			case k == "log":
+				if len(events) > 0 {
+					changed[k] = v // the log fragment holds the new events' entries
 				}
+			case entryLists[k]:
+				if v != "" {
+					changed[k] = v
+				}
+			case prev.html[k] == v:
+			default:
+				p, whole := htmlscan.Diff(prev.html[k], v)
+				if whole {
+					changed[k] = v
+					break
+				}
+				if parts == nil {
+					parts = make(map[string]string, len(p))
+				}
+				maps.Copy(parts, p)
 			}
-			html = changed
 		}
-		if len(events) == 0 && (!c.wantView || sameView) && len(html) == 0 && len(parts) == 0 {
-			return nil, now, nil
-		}
+		html = changed
 	}
 	// The frame is made its size at once: fragments copied into a frame
 	// grown on the way were copied twice.
-	size := 256 + len(now.view) + encodedLen(encoded) + fragmentsLen(html) + fragmentsLen(parts)
+	size := 256 + len(prev.view) + encodedLen(encoded) + fragmentsLen(html) + fragmentsLen(parts)
 	frame := appendEventsFrame(make([]byte, 0, size+size/64), u.Seq, encoded)
-	if c.wantView && !sameView {
+	sameView := !c.wantView
+	if c.wantView {
+		head := len(frame)
 		frame = append(frame, `,"view":`...)
-		frame = append(frame, now.view...)
+		start := len(frame)
+		if frame, err = appendJSON(frame, view); err != nil {
+			return nil, now, err
+		}
+		now.view = frame[start:len(frame):len(frame)]
+		if follows && sameButSeq(now.view, prev.view) {
+			// Unchanged but for its seq: the clients keep the view they
+			// have (prev's bytes stand for it: the seq is all they differ
+			// in), and the frame goes without it.
+			now.view = prev.view
+			frame = frame[:head]
+			sameView = true
+		}
+	}
+	if follows && len(events) == 0 && sameView && len(html) == 0 && len(parts) == 0 {
+		return nil, now, nil
 	}
 	if len(html) > 0 {
 		frame = append(frame, `,"html":`...)
@@ -624,69 +612,6 @@ func (h *Hub) updateFrame(c *client, u play.Update, prev shown, base int64, rend
 		}
 	}
 	return append(frame, '}'), now, nil
-}
-
-// jsonFrame is updateFrame for clients that want the projection and no
-// fragments (bots, the load generator's GM): the view is encoded straight
-// into the frame, after its events, and what the clients show next is that
-// part of the frame (frames are never written to once queued), so a command
-// costs one buffer of the view's size, not two and a copy.
-func jsonFrame(c *client, u play.Update, prev shown, follows bool, events []engine.Event, encoded [][]byte, views *projections) ([]byte, shown, error) {
-	now := shown{seq: u.Seq}
-	view := views.of(c, u)
-	frame := appendEventsFrame(make([]byte, 0, 256+len(prev.view)+encodedLen(encoded)), u.Seq, encoded)
-	head := len(frame)
-	frame = append(frame, `,"view":`...)
-	start := len(frame)
-	frame, err := appendJSON(frame, view)
-	if err != nil {
-		return nil, now, err
-	}
-	now.view = frame[start:len(frame):len(frame)]
-	if follows && sameButSeq(now.view, prev.view) {
-		// Unchanged but for its seq: the clients keep the view they have
-		// (prev's bytes stand for it: the seq is all they differ in).
-		now.view = prev.view
-		if len(events) == 0 {
-			return nil, now, nil
-		}
-		frame = frame[:head]
-	}
-	return append(frame, '}'), now, nil
-}
-
-// projections are one update's projections by viewer key, for Publish:
-// clients with different frame keys but one viewer — the GM's page and
-// the GM's JSON socket (a bot, a second screen), a player's page and the
-// same player's bot — share one projection (viewers with equal keys see
-// the same thing). The first few viewers are kept; an update seldom has
-// more that want a projection (the rest are projected each).
-type projections struct {
-	mu    sync.Mutex // frames are built concurrently (publish)
-	n     int
-	keys  [4]string
-	views [4]engine.View
-}
-
-// of returns u's projection for c's viewer; the frame key is made first.
-func (p *projections) of(c *client, u play.Update) engine.View {
-	c.frameKey()
-	p.mu.Lock()
-	for i := range p.n {
-		if p.keys[i] == c.viewKey {
-			p.mu.Unlock()
-			return p.views[i]
-		}
-	}
-	p.mu.Unlock()
-	view := engine.Project(u.Ruleset, u.State, c.viewer)
-	p.mu.Lock()
-	if p.n < len(p.keys) {
-		p.keys[p.n], p.views[p.n] = c.viewKey, view
-		p.n++
-	}
-	p.mu.Unlock()
-	return view
 }
 
 // appendFragments appends a frame's fragments as a JSON object. Their
@@ -778,29 +703,9 @@ func sameButSeq(a, b []byte) bool {
 	return bytes.Equal(skip(a[i:]), skip(b[j:]))
 }
 
-// eventsFrame is the events message a resuming client c gets: the events
-// it may see, with its full projection and fragments as it asked.
-func (h *Hub) eventsFrame(ctx context.Context, c *client, rs engine.Ruleset, st engine.State, events []engine.Event, full bool) ([]byte, error) {
-	msg := eventsMessage{Type: "events", Seq: st.Core().Seq, Events: engine.FilterEvents(st, c.viewer, events)}
-	if c.html || c.wantView {
-		view := engine.Project(rs, st, c.viewer)
-		if c.wantView {
-			msg.View = &view
-		}
-		if c.html && h.cfg.Render != nil {
-			html, err := h.cfg.Render(ctx, view, msg.Events, full)
-			if err != nil {
-				return nil, err
-			}
-			msg.HTML = html
-		}
-	}
-	return encode(msg), nil
-}
-
 // appendEventsFrame appends the start of an events message (see
-// eventsMessage) around events already encoded: everything but the view,
-// the fragments and the closing brace.
+// docs/protocol.md) around events already encoded: everything but the
+// view, the fragments and the closing brace.
 func appendEventsFrame(b []byte, seq int64, events [][]byte) []byte {
 	b = append(b, `{"type":"events","seq":`...)
 	b = strconv.AppendInt(b, seq, 10)
@@ -866,19 +771,18 @@ func (h *Hub) clients() []*client {
 func (h *Hub) apply(c *client, a Regranted) bool {
 	c.recheck.Lock()
 	defer c.recheck.Unlock()
-	g := a.Grant
 	if code, reason := refusal(a.Err); code != 0 {
 		h.cfg.Logger.Info("websocket access ended", "encounter", c.encounter, "user", c.user, "code", int(code), "err", a.Err)
 		c.close(code, reason)
 		return false
 	}
-	if g.Viewer.Key() != c.viewer.Key() {
+	if a.Viewer.Key() != c.viewer.Key() {
 		c.close(CloseAccessChanged, "your access changed: reconnect")
 		return false
 	}
-	for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+	for v := c.access.Load(); a.Access > v && !c.access.CompareAndSwap(v, a.Access); v = c.access.Load() {
 	}
-	c.setExpiry(g.Expires)
+	c.setExpiry(a.Expires)
 	return true
 }
 
@@ -924,15 +828,9 @@ func (c *client) expired() bool {
 // Close disconnects every client with a going-away close frame and waits.
 func (h *Hub) Close() {
 	h.mu.Lock()
-	h.closed = true
-	var all []*client
-	for _, r := range h.rooms {
-		for c := range r.clients {
-			all = append(all, c)
-		}
-	}
+	h.closed = true // no client is added from now on
 	h.mu.Unlock()
-	for _, c := range all {
+	for _, c := range h.clients() {
 		c.close(websocket.StatusGoingAway, "server shutting down")
 	}
 	h.conns.Wait()
@@ -1010,7 +908,7 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	}
 	// The server's read and write timeouts bound requests, not sockets:
 	// taking the connection over clears its deadlines (net/http does),
-	// and pings keep a socket alive (TestSocketOutlivesServerTimeouts).
+	// and pings keep a socket alive (TestSessionOutlivesServe).
 	cw := &corkingWriter{ResponseWriter: w, timeout: h.cfg.WriteTimeout}
 	conn, err := websocket.Accept(cw, r, opts)
 	if err != nil {
@@ -1116,7 +1014,9 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 		if since == seq {
 			events = nil
 		}
-		data, err := h.eventsFrame(ctx, c, rs, st, events, false)
+		// A resume is an update to clients that show nothing yet.
+		u := play.Update{EncounterID: c.encounter, Ruleset: rs, State: st, Seq: seq, Events: events}
+		data, _, err := updateFrame(c, u, shown{}, h.cfg.Render, func() engine.View { return engine.Project(rs, st, c.viewer) })
 		return data, seq, err
 	}
 	view := engine.Project(rs, st, c.viewer)
@@ -1209,24 +1109,20 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 		if answers := c.grantee.Regrant(ctx, []Grantee{c.grantee}); len(answers) == 1 {
 			a = answers[0]
 		}
-		g, aerr := a.Grant, a.Err
-		if code, why := refusal(aerr); code != 0 {
-			if code == websocket.StatusTryAgainLater {
-				return 0, code, why, aerr
-			}
+		if code, why := refusal(a.Err); code != 0 {
 			if code == CloseAccessRevoked {
 				// Answer as to a stranger: the encounter does not exist for them.
-				aerr = fray.Errorf(fray.ENOTFOUND, "no such encounter")
+				a.Err = fray.Errorf(fray.ENOTFOUND, "no such encounter")
 			}
-			return 0, code, why, aerr
+			return 0, code, why, a.Err
 		}
-		if g.Viewer.Key() != c.viewer.Key() {
+		if a.Viewer.Key() != c.viewer.Key() {
 			closeCode, reason = CloseAccessChanged, "your access changed: reconnect"
 		} else {
-			for v := c.access.Load(); g.Access > v && !c.access.CompareAndSwap(v, g.Access); v = c.access.Load() {
+			for v := c.access.Load(); a.Access > v && !c.access.CompareAndSwap(v, a.Access); v = c.access.Load() {
 			}
 		}
-		sender.Viewer, sender.Access = g.Viewer, g.Access
+		sender.Viewer, sender.Access = a.Viewer, a.Access
 	}
 }
 

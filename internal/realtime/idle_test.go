@@ -2,9 +2,8 @@ package realtime
 
 import (
 	"bufio"
+	"context"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,24 +15,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/patience"
 	"github.com/fray-vtt/fray/internal/tabletest"
-	"github.com/fray-vtt/fray/web"
 )
 
 // TestIdleSocketMemory reports what an idle encounter page's socket holds
 // on the server: it opens page sockets (html=1, the GM of
 // sw-zones-dusty-gulch, each sent its rendered snapshot, which the client
 // reads and drops) and reads the heap and the goroutine stacks in use
-// (after a collection) before and after, per socket. The clients are raw
-// TCP connections in a child process (this test binary again), so the
+// (after a collection) before and after, per socket. The clients are
+// connections in a child process (this test binary again), so the
 // figure is the server's alone. It reports, and fails only above 24 KiB a
 // socket (about 8 now; 32 when the session ran on net/http's handler):
 //
 //	go test ./internal/realtime -run TestIdleSocketMemory -v
 //
-// 400 sockets by default; FRAY_IDLE_SOCKETS=10000 opens that many.
+// 400 sockets by default; FRAY_IDLE_SOCKETS=10000 opens that many (the
+// Go runtime raises the open files' soft limit to the hard one).
 func TestIdleSocketMemory(t *testing.T) {
 	if addr := os.Getenv("FRAY_IDLE_CLIENTS_OF"); addr != "" {
 		idleClients(addr)
@@ -47,11 +48,10 @@ func TestIdleSocketMemory(t *testing.T) {
 		}
 		idleSockets = n
 	}
-	raiseOpenFiles(t, idleSockets+512)
 	example := tabletest.Example(t, "sw-zones-dusty-gulch")
 	table := fixedEncounter{rs: example.RS, st: example.St}
 	// The clients answer no pings: none may come while the test runs.
-	hub := NewHub(Config{Events: table, Render: web.Fragments, Pages: func() PageRenderer { return web.NewSections() }, PingInterval: time.Hour})
+	hub := pageHub(Config{Events: table, PingInterval: time.Hour})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: table, Viewer: engine.GMViewer(), Since: -1, HTML: true})
 	}))
@@ -81,16 +81,10 @@ func TestIdleSocketMemory(t *testing.T) {
 		if !fromChild.Scan() || fromChild.Text() != "opened" {
 			t.Fatalf("the clients: %q %v", fromChild.Text(), fromChild.Err())
 		}
-		deadline := patience.Deadline()
-		for hub.Count("e") < want && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if got := hub.Count("e"); got != want {
-			t.Fatalf("%d sockets connected, want %d", got, want)
-		}
+		patience.Until(t, fmt.Sprint(want, " sockets connected"), func() bool { return hub.Count("e") == want })
 		// net/http's goroutines of the handshakes ended: one goroutine
 		// a session is left.
-		for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
+		for deadline := patience.Deadline(); runtime.NumGoroutine() > goroutines && time.Now().Before(deadline); {
 			time.Sleep(10 * time.Millisecond)
 		}
 		time.Sleep(200 * time.Millisecond) // the sessions settled
@@ -124,67 +118,27 @@ func TestIdleSocketMemory(t *testing.T) {
 // one's first frame (the snapshot), and answers "opened"; the sockets stay
 // open, idle, until stdin closes.
 func idleClients(addr string) {
-	var conns []net.Conn
-	fail := func(err error) {
-		fmt.Println("error:", err)
-		os.Exit(1)
-	}
+	var conns []*websocket.Conn
 	in := bufio.NewScanner(os.Stdin)
 	for in.Scan() {
 		n, err := strconv.Atoi(in.Text())
-		if err != nil {
-			fail(err)
+		for i := 0; i < n && err == nil; i++ {
+			var c *websocket.Conn
+			if c, _, err = websocket.Dial(context.Background(), "ws://"+addr, nil); err == nil {
+				conns = append(conns, c)
+				c.SetReadLimit(-1)
+				_, _, err = c.Read(context.Background())
+			}
 		}
-		for range n {
-			c, err := net.Dial("tcp", addr)
-			if err != nil {
-				fail(err)
-			}
-			conns = append(conns, c)
-			_, err = c.Write([]byte("GET / HTTP/1.1\r\nHost: " + addr + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-				"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
-			if err != nil {
-				fail(err)
-			}
-			br := bufio.NewReaderSize(c, 16)
-			resp, err := http.ReadResponse(br, nil)
-			if err != nil {
-				fail(err)
-			}
-			if resp.StatusCode != http.StatusSwitchingProtocols {
-				fail(fmt.Errorf("status %d", resp.StatusCode))
-			}
-			if err := skipFrame(br); err != nil {
-				fail(err)
-			}
+		if err != nil {
+			fmt.Println("error:", err)
+			os.Exit(1)
 		}
 		fmt.Println("opened")
 	}
 	for _, c := range conns {
-		c.Close()
+		c.CloseNow()
 	}
-}
-
-// skipFrame reads one unmasked websocket frame (a server's) and drops it.
-func skipFrame(r *bufio.Reader) error {
-	var h [2]byte
-	if _, err := io.ReadFull(r, h[:]); err != nil {
-		return err
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126, 127:
-		ext := make([]byte, map[uint64]int{126: 2, 127: 8}[n])
-		if _, err := io.ReadFull(r, ext); err != nil {
-			return err
-		}
-		n = 0
-		for _, b := range ext {
-			n = n<<8 | uint64(b)
-		}
-	}
-	_, err := io.CopyN(io.Discard, r, int64(n))
-	return err
 }
 
 // residentBytes is the process's resident memory (VmRSS), 0 where /proc

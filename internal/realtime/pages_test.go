@@ -3,7 +3,6 @@ package realtime
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -36,19 +35,17 @@ func TestPageFramesEqualAFullRender(t *testing.T) {
 		t.Run(tb.Name, func(t *testing.T) {
 			rs, st := tb.RS, tb.St
 			viewers := tb.Viewers()
-			hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-				Pages: func() PageRenderer { return web.NewSections() }})
+			hub := pageHub(Config{})
 			var pages []*testPage
 			for _, v := range viewers {
 				for range 2 {
-					p := &testPage{viewer: v, c: &client{hub: hub, encounter: "e", viewer: v, html: true, send: newQueue(1 << 12)}}
+					p := &testPage{viewer: v, c: queued(hub, v, true, false)}
 					full, err := web.Fragments(context.Background(), engine.Project(rs, st, v), nil, true)
 					if err != nil {
 						t.Fatal(err)
 					}
 					p.apply(t, full, true)
 					pages = append(pages, p)
-					hub.add(p.c)
 				}
 			}
 			var log []engine.Event
@@ -92,37 +89,22 @@ type testPage struct {
 
 func (p *testPage) drain(t *testing.T) {
 	t.Helper()
-	for {
-		f, ok := p.c.send.pop()
-		if !ok {
-			return
-		}
+	for _, f := range p.c.queuedFrames() {
 		if f.data == nil {
 			continue
 		}
-		msg, parts, err := decodeFrame(f.data)
-		if err != nil {
-			t.Fatal(err)
+		var m struct {
+			Type  string            `json:"type"`
+			HTML  map[string]string `json:"html"`
+			Parts map[string]string `json:"parts"`
 		}
-		p.apply(t, msg, false)
-		p.applyParts(t, parts)
-		p.parts += len(parts)
+		if err := json.Unmarshal(f.data, &m); err != nil || m.Type != "events" {
+			t.Fatalf("a %q frame (%v)", m.Type, err)
+		}
+		p.apply(t, m.HTML, false)
+		p.applyParts(t, m.Parts)
+		p.parts += len(m.Parts)
 	}
-}
-
-func decodeFrame(data []byte) (html, parts map[string]string, err error) {
-	var m struct {
-		Type  string            `json:"type"`
-		HTML  map[string]string `json:"html"`
-		Parts map[string]string `json:"parts"`
-	}
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, nil, err
-	}
-	if m.Type != "events" {
-		return nil, nil, fmt.Errorf("a %q frame", m.Type)
-	}
-	return m.HTML, m.Parts, nil
 }
 
 // applyParts replaces, as app.js does, the element of each part's id, in

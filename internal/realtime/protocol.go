@@ -43,42 +43,30 @@ func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 // for anything else, or anything decodeClientMessage would refuse, which
 // decodeClientMessage then reads the ordinary way (and words the refusal).
 // What it accepts, decodeClientMessage accepts as the same message and
-// command (TestPlainMessageAsOrdinary, FuzzDecodeClientMessage).
+// command (TestDecodeClientMessage, FuzzDecodeClientMessage).
 func decodePlainMessage(data []byte) (ClientMessage, engine.Command, bool) {
 	var buf [3]strictjson.Field
 	fields, ok := strictjson.PlainFields(data, buf[:0])
 	if !ok || len(fields) != len(buf) {
 		return ClientMessage{}, engine.Command{}, false
 	}
+	// Three fields, each key taken once: a repeated key leaves another
+	// missing, and the message is refused.
 	var m ClientMessage
-	var seen [3]bool
 	for _, f := range fields {
-		var i int
-		switch string(f.Key) {
-		case "type":
-			i = 0
-		case "id":
-			i = 1
-		case "command":
-			i = 2
+		switch key := string(f.Key); {
+		case key == "type" && m.Type == "" && !f.Object && string(f.Value) == "command":
+			m.Type = "command"
+		case key == "id" && m.ID == "" && !f.Object:
+			m.ID = string(f.Value)
+		case key == "command" && m.Command == nil && f.Object:
+			m.Command = f.Value
 		default:
 			return ClientMessage{}, engine.Command{}, false
 		}
-		if seen[i] || f.Object != (i == 2) {
-			return ClientMessage{}, engine.Command{}, false
-		}
-		seen[i] = true
-		switch i {
-		case 0:
-			if string(f.Value) != "command" {
-				return ClientMessage{}, engine.Command{}, false
-			}
-			m.Type = "command"
-		case 1:
-			m.ID = string(f.Value)
-		case 2:
-			m.Command = f.Value
-		}
+	}
+	if m.Type == "" || m.Command == nil {
+		return ClientMessage{}, engine.Command{}, false
 	}
 	if play.CheckCommandID(m.ID) != nil {
 		return ClientMessage{}, engine.Command{}, false
@@ -116,15 +104,6 @@ type snapshotMessage struct {
 	Seq     int64             `json:"seq"`
 	View    engine.View       `json:"view"`
 	HTML    map[string]string `json:"html,omitempty"`
-}
-
-// eventsMessage carries events the client has not seen, in seq order.
-type eventsMessage struct {
-	Type   string            `json:"type"` // "events"
-	Seq    int64             `json:"seq"`
-	Events []engine.Event    `json:"events"`
-	View   *engine.View      `json:"view,omitempty"`
-	HTML   map[string]string `json:"html,omitempty"`
 }
 
 type ackMessage struct {

@@ -8,7 +8,6 @@ import (
 	"github.com/fray-vtt/fray/internal/engine"
 	"github.com/fray-vtt/fray/internal/play"
 	"github.com/fray-vtt/fray/internal/tabletest"
-	"github.com/fray-vtt/fray/web"
 )
 
 // BenchmarkPublish measures the hub's side of one update: building and
@@ -28,24 +27,20 @@ func BenchmarkPublish(b *testing.B) {
 			b.ReportAllocs()
 			cpu0 := processCPU()
 			for b.Loop() {
-				hub := NewHub(Config{Render: web.Fragments, SendQueue: 1 << 12,
-					Pages: func() PageRenderer { return web.NewSections() }})
+				hub := pageHub(Config{})
 				var clients []*client
 				for i := range 6 {
 					v := engine.GMViewer()
 					if i > 0 && len(updates.pcs) > 0 {
 						v = engine.PlayerViewer(updates.pcs[(i-1)%len(updates.pcs)])
 					}
-					c := &client{hub: hub, encounter: "e", viewer: v, html: mode == "page", wantView: mode == "json" && i == 0, send: newQueue(1 << 12)}
-					hub.add(c)
-					clients = append(clients, c)
+					clients = append(clients, queued(hub, v, mode == "page", mode == "json" && i == 0))
 				}
 				for _, u := range updates.list {
 					hub.Publish(u)
 					hub.settle(u.EncounterID)
 					for _, c := range clients {
-						for _, ok := c.send.pop(); ok; _, ok = c.send.pop() {
-						}
+						c.queuedFrames()
 					}
 				}
 			}

@@ -5,9 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,62 +24,32 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Combatants: []engine.Combatant{
 		{ID: "ana", Name: "Ana", Side: "a", PC: true}, {ID: "spy", Name: "Spy", Side: "b", Hidden: true},
 	}}
-	enc := fixedEncounter{st: st}
 	render := func(_ context.Context, v engine.View, events []engine.Event, _ bool) (map[string]string, error) {
 		return map[string]string{"status": fmt.Sprint("round ", v.Round), "order": "same", "log": fmt.Sprint(len(events), " entries")}, nil
 	}
-	hub := NewHub(Config{Events: enc, Render: render})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := engine.GMViewer()
-		if r.URL.Query().Get("as") == "ana" {
-			v = engine.PlayerViewer("ana")
-		}
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: v, Since: -1,
-			HTML: r.URL.Query().Get("html") == "1", View: r.URL.Query().Get("view") == "1"})
-	}))
-	defer srv.Close()
-	ctx := context.Background()
-	type frame struct {
+	hub := NewHub(Config{Render: render})
+	gm, ana := engine.GMViewer(), engine.PlayerViewer("ana")
+	gmView, playerView, playerPage := queued(hub, gm, false, true), queued(hub, ana, false, true), queued(hub, ana, true, false)
+	type sent struct {
 		Seq    int64
 		Events []engine.Event
 		View   json.RawMessage
 		HTML   map[string]string
 		raw    string
 	}
-	// Each client's frames, read as they come (a read that times out
-	// would close the connection).
-	dial := func(query string) chan frame {
+	// next is the frame c got from the last update, if any.
+	next := func(c *client) (sent, bool) {
 		t.Helper()
-		c := dialSnapshot(t, ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/?"+query)
-		frames := make(chan frame, 16)
-		go func() {
-			for {
-				_, data, err := c.Read(ctx)
-				if err != nil {
-					return
-				}
-				var f frame
-				if err := json.Unmarshal(data, &f); err != nil {
-					return
-				}
-				f.raw = string(data)
-				frames <- f
-			}
-		}()
-		return frames
-	}
-	gm, playerView, playerPage := dial("view=1"), dial("as=ana&view=1"), dial("as=ana&html=1")
-	// The hub counts a client before it sends its snapshot.
-	if n := hub.Count("e"); n != 3 {
-		t.Fatalf("%d clients connected, want 3", n)
-	}
-	next := func(c chan frame) (frame, bool) {
-		select {
-		case f := <-c:
-			return f, true
-		case <-time.After(300 * time.Millisecond):
-			return frame{}, false
+		frames := c.queuedFrames()
+		var f sent
+		if len(frames) == 0 {
+			return f, false
 		}
+		if err := json.Unmarshal(frames[0].data, &f); err != nil || len(frames) > 1 {
+			t.Fatalf("%d frames from one update: %s (%v)", len(frames), frames[0].data, err)
+		}
+		f.raw = string(frames[0].data)
+		return f, true
 	}
 	publish := func(ev engine.Event, round int) {
 		st.Seq, st.Round = ev.Seq, round
@@ -96,17 +65,17 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 
 	// 1: a visible event; the first update sends everything.
 	publish(engine.Event{Seq: 1, Kind: "tick", Actor: "ana"}, 1)
-	for _, c := range []chan frame{gm, playerView, playerPage} {
+	for _, c := range []*client{gmView, playerView, playerPage} {
 		if f, ok := next(c); !ok || f.Seq != 1 || len(f.Events) != 1 {
 			t.Fatalf("update 1: %+v %v", f, ok)
 		}
 	}
 	// 2: the hidden spy's secret event, nothing the player sees changes.
 	publish(engine.Event{Seq: 2, Kind: "tick", Actor: "spy", Secret: true}, 1)
-	if f, ok := next(gm); !ok || f.Seq != 2 || len(f.Events) != 1 || !strings.Contains(f.raw, `"secret":true`) {
+	if f, ok := next(gmView); !ok || f.Seq != 2 || len(f.Events) != 1 || !strings.Contains(f.raw, `"secret":true`) {
 		t.Fatalf("update 2 to the GM: %+v %v", f, ok)
 	}
-	for _, c := range []chan frame{playerView, playerPage} {
+	for _, c := range []*client{playerView, playerPage} {
 		if f, ok := next(c); ok {
 			t.Fatalf("update 2 (nothing the player can see) reached the player: %s", f.raw)
 		}
@@ -119,6 +88,9 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 	if f, ok := next(playerPage); !ok || f.Seq != 3 || len(f.HTML) != 2 || f.HTML["status"] != "round 2" || f.HTML["log"] != "1 entries" {
 		t.Fatalf("update 3 to the player's page: %+v %v", f, ok)
 	}
+	if f, ok := next(gmView); !ok || f.Seq != 3 {
+		t.Fatalf("update 3 to the GM: %+v %v", f, ok)
+	}
 	// 4: a visible event that changes nothing else: the events, the log.
 	publish(engine.Event{Seq: 4, Kind: "tick", Actor: "ana"}, 2)
 	if f, ok := next(playerView); !ok || f.Seq != 4 || len(f.Events) != 1 || f.View != nil {
@@ -127,12 +99,9 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 	if f, ok := next(playerPage); !ok || f.Seq != 4 || len(f.HTML) != 1 || f.HTML["log"] != "1 entries" {
 		t.Fatalf("update 4 to the player's page: %+v %v", f, ok)
 	}
-	for seq := int64(3); seq <= 4; seq++ {
-		if f, ok := next(gm); !ok || f.Seq != seq {
-			t.Fatalf("update %d to the GM: %+v %v", seq, f, ok)
-		}
+	if f, ok := next(gmView); !ok || f.Seq != 4 {
+		t.Fatalf("update 4 to the GM: %+v %v", f, ok)
 	}
-	hub.Close()
 }
 
 // countingConn counts the writes that reach the network.
@@ -178,22 +147,20 @@ func TestCorkedFramesLeaveTogether(t *testing.T) {
 // clients get the events alone, and the reader does not ack again.
 func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 	hub := NewHub(Config{})
-	sender := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: newQueue(4)}
-	other := &client{hub: hub, encounter: "e", viewer: engine.GMViewer(), send: newQueue(4)}
-	hub.rooms["e"] = &room{clients: map[*client]struct{}{sender: {}, other: {}}}
+	sender, other := queued(hub, engine.GMViewer(), false, false), queued(hub, engine.GMViewer(), false, false)
 	st := &engine.Base{ID: "e", Seq: 7, Status: engine.StatusRunning}
 	ev := engine.Event{Seq: 7, Kind: "tick", Command: "cmd-1"}
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 7, Events: []engine.Event{ev},
 		Origin: sender, CommandID: "cmd-1"})
 	hub.settle("e")
-	f, _ := sender.send.pop()
+	f := sender.queuedFrames()[0]
 	if !strings.Contains(string(f.data), `"type":"events"`) || string(f.ack) != `{"type":"ack","id":"cmd-1","seq":7}` {
 		t.Fatalf("the sender's frame: data %s, ack %s", f.data, f.ack)
 	}
 	if !sender.ackedWithEvents("cmd-1") || sender.ackedWithEvents("cmd-2") {
 		t.Fatal("the sender's reader would ack cmd-1 again, or not ack its next command")
 	}
-	if f, _ := other.send.pop(); f.ack != nil || other.acked.Load() != nil {
+	if f := other.queuedFrames()[0]; f.ack != nil || other.acked.Load() != nil {
 		t.Fatalf("another client got an ack: %s", f.ack)
 	}
 }
@@ -202,11 +169,11 @@ func TestOwnCommandAckedWithItsEvents(t *testing.T) {
 // every running encounter's ruleset for its actions once).
 type countingRules struct {
 	nullRules
-	projections *int
+	projections *atomic.Int32
 }
 
 func (r countingRules) Actions(st engine.State, v engine.Viewer) []engine.Action {
-	*r.projections++
+	r.projections.Add(1)
 	return nil
 }
 
@@ -214,25 +181,24 @@ func (r countingRules) Actions(st engine.State, v engine.Viewer) []engine.Action
 // viewer has: the GM's page and the GM's JSON socket share the GM's
 // projection, a player's page and the same player's bot theirs.
 func TestOneProjectionPerViewer(t *testing.T) {
-	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Combatants: []engine.Combatant{
+	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1, Seq: 1, Combatants: []engine.Combatant{
 		{ID: "ana", Name: "Ana", Side: "a", PC: true}, {ID: "spy", Name: "Spy", Side: "b", Hidden: true},
 	}}
-	var n int
-	u := play.Update{EncounterID: "e", Ruleset: countingRules{projections: &n}, State: st, Seq: 1}
+	var n atomic.Int32
+	hub := NewHub(Config{Render: func(context.Context, engine.View, []engine.Event, bool) (map[string]string, error) { return nil, nil }})
 	gm, player := engine.GMViewer(), engine.PlayerViewer("ana")
-	clients := []*client{
-		{viewer: gm, html: true}, {viewer: gm, wantView: true}, {viewer: player, html: true},
-		{viewer: player, wantView: true}, {viewer: engine.PlayerViewer("ana"), wantView: true},
+	queued(hub, gm, true, false)
+	queued(hub, player, true, false)
+	views := map[*client]int{queued(hub, gm, false, true): 2, queued(hub, player, false, true): 1, queued(hub, engine.PlayerViewer("ana"), false, true): 1}
+	hub.Publish(play.Update{EncounterID: "e", Ruleset: countingRules{projections: &n}, State: st, Seq: 1})
+	hub.settle("e")
+	if n.Load() != 2 {
+		t.Fatalf("%d projections for two viewers", n.Load())
 	}
-	var views projections
-	got := map[string]engine.View{}
-	for _, c := range clients {
-		got[c.frameKey()] = views.of(c, u)
-	}
-	if n != 2 {
-		t.Fatalf("%d projections for two viewers", n)
-	}
-	if !got["gm+html"].Viewer.GM || got["p:ana+view"].Viewer.GM || len(got["p:ana+html"].Combatants) != 1 || len(got["gm+view"].Combatants) != 2 {
-		t.Fatalf("projections shared across viewers: %+v", got)
+	for c, want := range views {
+		var m struct{ View engine.View }
+		if err := json.Unmarshal(c.queuedFrames()[0].data, &m); err != nil || len(m.View.Combatants) != want {
+			t.Fatalf("%s sees %d combatants, want %d (%v): projections shared across viewers", c.viewer.Key(), len(m.View.Combatants), want, err)
+		}
 	}
 }

@@ -58,15 +58,3 @@ func (q *queue) take(buf []frame) []frame {
 	}
 	return buf
 }
-
-// pop takes the oldest waiting frame, if any.
-func (q *queue) pop() (frame, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.items) == 0 {
-		return frame{}, false
-	}
-	f := q.items[0]
-	q.items = q.items[1:]
-	return f, true
-}

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,38 +28,23 @@ func (p panickyEncounter) Submit(ctx context.Context, id string, s play.Sender, 
 	return p.fixedEncounter.Submit(ctx, id, s, cmdID, cmd)
 }
 
-// lockedBuffer is a log's output, written by the hub's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // TestSessionOutlivesServe: Serve returns once the session is established
-// (so net/http frees the request), and the session goes on — updates
-// reach it, its commands are answered; a panic in a session ends that
-// session with 1011, not the server; Close ends the rest with 1001.
+// (so net/http frees the request), and the session goes on — past the HTTP
+// server's read and write timeouts, which bound requests, updates reach it
+// and its commands are answered; a panic in a session ends that session
+// with 1011, not the server; Close ends the rest with 1001.
 func TestSessionOutlivesServe(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := panickyEncounter{fixedEncounter{st: st}}
-	var log lockedBuffer
+	var log bytes.Buffer // written by the sessions' goroutines, read once Close waited for them
 	hub := NewHub(Config{Events: enc, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	returned := make(chan struct{}, 2)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
 		returned <- struct{}{}
 	}))
+	srv.Config.ReadTimeout, srv.Config.WriteTimeout = 300*time.Millisecond, 300*time.Millisecond
+	srv.Start()
 	defer srv.Close()
 	defer hub.Close()
 	ctx, cancel := patience.Context(context.Background())
@@ -83,6 +68,7 @@ func TestSessionOutlivesServe(t *testing.T) {
 	if n := hub.Count("e"); n != 2 {
 		t.Fatalf("%d sessions after Serve returned, want 2", n)
 	}
+	time.Sleep(time.Second) // past both timeouts
 
 	st.Seq = 1
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 1, Events: []engine.Event{{Seq: 1, Kind: "tick"}}})
@@ -100,9 +86,6 @@ func TestSessionOutlivesServe(t *testing.T) {
 	if _, _, err := a.Read(ctx); websocket.CloseStatus(err) != websocket.StatusInternalError {
 		t.Fatalf("after a panic: %v, want close 1011", err)
 	}
-	if !strings.Contains(log.String(), "panic in websocket session") {
-		t.Errorf("the panic was not logged: %s", log.String())
-	}
 	st.Seq = 2
 	hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: 2, Events: []engine.Event{{Seq: 2, Kind: "tick"}}})
 	hub.settle("e")
@@ -119,6 +102,9 @@ func TestSessionOutlivesServe(t *testing.T) {
 	}
 	if n := hub.Count("e"); n != 0 {
 		t.Fatalf("%d sessions after Close", n)
+	}
+	if !strings.Contains(log.String(), "panic in websocket session") {
+		t.Errorf("the panic was not logged: %s", log.String())
 	}
 }
 
@@ -138,12 +124,9 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 
-	var mu sync.Mutex
-	pings := 0
+	var pings atomic.Int32
 	reader, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{OnPingReceived: func(context.Context, []byte) bool {
-		mu.Lock()
-		pings++
-		mu.Unlock()
+		pings.Add(1)
 		return true
 	}})
 	if err != nil {
@@ -165,23 +148,14 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	}
 	defer silent.CloseNow()
 
-	deadline := patience.Deadline()
-	for hub.Count("e") != 1 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := hub.Count("e"); n != 1 {
-		t.Fatalf("%d sockets, want the reader's alone", n)
-	}
+	patience.Until(t, "the silent socket's end, the reader's alone left", func() bool { return hub.Count("e") == 1 })
 	time.Sleep(500 * time.Millisecond)
 	select {
 	case err := <-readErr:
 		t.Fatalf("the reader was dropped: %v", err)
 	default:
 	}
-	mu.Lock()
-	n := pings
-	mu.Unlock()
-	if n < 3 {
+	if n := pings.Load(); n < 3 {
 		t.Fatalf("the reader was pinged %d times", n)
 	}
 }

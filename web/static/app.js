@@ -1,50 +1,120 @@
 // Fray encounter page: live updates over one websocket, and commands sent
 // through it. Without this script (or without a socket) every form still
 // posts to the server and the page reloads, so nothing here is required.
+// A browser that parses it (ES2020) has fetch, ResizeObserver and
+// MutationObserver: they are used without a feature test.
 //
 // Protocol (JSON text frames), see docs/protocol.md:
 //   server → client  {"type":"snapshot","seq":N,"view":{…},"html":{…}}
-//                    {"type":"events","seq":N,"events":[…],"html":{…}}
+//                    {"type":"events","seq":N,"events":[…],"html":{…},"parts":{…}}
 //                    {"type":"ack","id":"…","seq":N}
 //                    {"type":"error","id":"…","code":"…","message":"…"}
 //   client → server  {"type":"command","id":"<uuid>","command":{"kind":…,…}}
 // html maps a section id ("status", "pending", "actions", "order",
 // "battlefield") to that element's new outer HTML, "log" and "chat" to <li>
-// entries, and "cards" (events only) to roll cards, one an action.
+// entries, and "cards" (events only) to roll cards, one an action; parts
+// maps the id of an element of a section (data-part) to its outer HTML.
 //
 // The table: on a phone the panes become tabs (Board · Act · Log · Chat);
 // clicking a token (or its roster button) picks it as the target of every
 // target select that offers it and opens the likeliest action that can
 // take it, or says why the action at hand cannot; the board has a keyboard
 // cursor and the page keys listed by "?"; roll cards wait in their tray (a
-// toast on a phone) a few seconds, then settle into the log.
-//
-// Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
-// token or invite link) and reports in #<data-copy-status>. It is revealed
-// only where the clipboard API exists (secure contexts); elsewhere the text
-// stays selectable by hand.
-// A draft's page: the encounter odds section (#odds) refreshes itself while
-// a simulation runs, and its forms post without leaving the page (the
-// server answers them with the section, asked by the X-Fray-Fragment
-// header). Without the script they post, the page reloads and shows the
-// progress as it stood.
-// Attention: when it becomes the viewer's turn or a decision waits for
-// them (#status's data-attention), the title and icon change, an optional
-// tone plays, and a hidden tab shows a notification (see attend()).
+// toast on a phone) a few seconds, then settle into the log; when it
+// becomes the viewer's turn or a decision waits for them, the page calls
+// for attention (see attend()). Other pages' parts are described where
+// they are.
+'use strict';
+
 // Error pages: "Go back" returns through the browser's history when there
 // is one, so the form the visitor filled in keeps its input.
-(() => {
-  'use strict';
+document.addEventListener('click', (e) => {
+  if (e.target instanceof Element && e.target.closest('a[data-back]') && window.history.length > 1) {
+    e.preventDefault();
+    window.history.back();
+  }
+});
 
-  const back = document.querySelector('a[data-back]');
-  if (!back) return;
-  back.addEventListener('click', (e) => {
-    if (window.history.length > 1) {
-      e.preventDefault();
-      window.history.back();
+// ---- Helpers every page's scripts share (app.js loads first) ---------------
+//
+// localStorage and sessionStorage throw where the browser refuses them
+// (a private mode, storage turned off): window.frayStorage reads such a
+// key as null and reports whether a write was kept, so that no use of
+// them needs a try of its own. area is 'localStorage' (the default) or
+// 'sessionStorage'.
+window.frayStorage = {
+  get(key, area = 'localStorage') {
+    try {
+      return window[area].getItem(key);
+    } catch (err) {
+      return null;
     }
-  });
-})();
+  },
+  // set keeps value under key, or forgets key when value is null.
+  set(key, value, area = 'localStorage') {
+    try {
+      if (value === null) window[area].removeItem(key);
+      else window[area].setItem(key, value);
+      return true;
+    } catch (err) {
+      return false;
+    }
+  },
+};
+
+// window.frayTyping reports whether el takes typing (a field, a list, an
+// editable), where the page's own keys must not act.
+window.frayTyping = (el) => el instanceof Element && (el.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+
+// ---- Squares of a grid -------------------------------------------------------
+//
+// window.frayGrid reads and marks the squares of a grid board's drawing
+// (svg.grid-svg, a unit a square), for the table and the draft editor.
+window.frayGrid = {
+  // size is the grid's [width, height] in squares ([0, 0] without one).
+  size(svg) {
+    const g = svg && svg.querySelector('rect.ground');
+    return g ? [Number(g.getAttribute('width')), Number(g.getAttribute('height'))] : [0, 0];
+  },
+  // squareAt is the square [x, y] of svg under a point of the screen, or null.
+  squareAt(svg, clientX, clientY) {
+    const m = svg && svg.getScreenCTM();
+    if (!m) return null;
+    const p = new DOMPoint(clientX, clientY).matrixTransform(m.inverse());
+    const [w, h] = window.frayGrid.size(svg);
+    const x = Math.floor(p.x);
+    const y = Math.floor(p.y);
+    return x >= 0 && y >= 0 && x < w && y < h ? [x, y] : null;
+  },
+  // name is a square's name: its column's letters (A…Z, AA…), its row from 1.
+  name(x, y) {
+    let col = '';
+    for (let n = x; ; n = Math.floor(n / 26) - 1) {
+      col = String.fromCharCode(65 + (n % 26)) + col;
+      if (n < 26) break;
+    }
+    return col + (y + 1);
+  },
+  // mark puts svg's one mark of class cls on the square xy, or takes it
+  // away (xy null).
+  mark(svg, cls, xy) {
+    let el = svg.querySelector('rect.' + cls);
+    if (!xy) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el) {
+      el = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      el.setAttribute('class', cls);
+      el.setAttribute('width', '1');
+      el.setAttribute('height', '1');
+      el.setAttribute('vector-effect', 'non-scaling-stroke');
+      svg.appendChild(el);
+    }
+    el.setAttribute('x', String(xy[0]));
+    el.setAttribute('y', String(xy[1]));
+  },
+};
 
 // ---- The viewer's own tokens -----------------------------------------------
 //
@@ -52,10 +122,9 @@
 // tokens (it renders it once for them all); the page marks the viewer's own
 // tokens "mine" itself, from its root's data-controls (the ids of the
 // combatants the player controls), on load and on every new battlefield
-// before it is shown: window.frayMarkMine(el).
+// before it is shown: window.frayMarkMine(el). window.frayOwn is that set
+// of ids.
 (() => {
-  'use strict';
-
   const root = document.querySelector('[data-controls]');
   let own = new Set();
   try {
@@ -73,6 +142,7 @@
     }
   }
   window.frayMarkMine = markMine;
+  window.frayOwn = own;
   markMine(document.getElementById('battlefield'));
 })();
 
@@ -84,8 +154,6 @@
 // JSON (RFC 8785: keys sorted by UTF-16 code units, JSON.stringify's
 // numbers and strings) and the commitment to a sealed answer.
 (() => {
-  'use strict';
-
   const K = new Uint32Array([
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -166,9 +234,11 @@
   window.frayProof = { sha256, plainSHA256, canonical, commitment, randomHex, hex, unhex };
 })();
 
+// Any page: a <button data-copy="ID" hidden> copies the text of #ID (a new
+// token or invite link) and reports in #<data-copy-status>. It is revealed
+// only where the clipboard API exists (secure contexts); elsewhere the text
+// stays selectable by hand.
 (() => {
-  'use strict';
-
   if (!navigator.clipboard || typeof navigator.clipboard.writeText !== 'function') return;
   for (const btn of document.querySelectorAll('button[data-copy]')) {
     const source = document.getElementById(btn.dataset.copy);
@@ -185,8 +255,6 @@
 })();
 
 (() => {
-  'use strict';
-
   const root = document.querySelector('[data-ws-url]');
   if (!root || !('WebSocket' in window)) return;
 
@@ -194,6 +262,7 @@
   const conn = document.getElementById('conn');
   const notice = document.getElementById('notice');
   let seq = Number(root.dataset.seq) || 0;
+  const { size: gridSize, squareAt, name: squareName, mark: svgMark } = window.frayGrid;
 
   // Commands sent but not yet acknowledged, by id: the exact frame (resent
   // unchanged after a reconnect; the server applies an id at most once) and
@@ -256,12 +325,6 @@
     sock.addEventListener('close', (e) => {
       if (ws !== sock) return;
       ws = null;
-      if (e.code === 1008) {
-        // Policy violation: the server refuses this viewer; retrying won't help.
-        stopped = true;
-        setConn('off', 'disconnected — reload the page');
-        return;
-      }
       if (e.code === 4401 || e.code === 4403 || e.code === 4409) {
         // Signed out, no longer a member, or access changed: the page as it
         // stands is no longer what this viewer may see. Load it afresh (the
@@ -271,6 +334,9 @@
         location.reload();
         return;
       }
+      // Any other close is retried, 1008 too: the server sends it to a
+      // client too slow to keep up (docs/protocol.md), never to refuse
+      // one; the new socket brings the page up to date from its seq.
       scheduleReconnect();
     });
   }
@@ -385,20 +451,24 @@
     t.replaceWith(t.content);
     const f = d.querySelector('form');
     if (!f) return d;
-    if (target) {
-      for (const sel of f.querySelectorAll('select[data-target]')) {
-        if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
-      }
-    }
-    if (place) {
-      for (const sel of f.querySelectorAll('select[data-place]')) {
-        if (Array.from(sel.options).some((o) => o.value === place)) sel.value = place;
-      }
-    }
+    fillSelects(f, 'data-target', target);
+    fillSelects(f, 'data-place', place);
     for (const [id, p] of pending) {
       if (p.formId === f.id) markPending(f, id);
     }
     return d;
+  }
+
+  // hasOption reports whether a select offers value.
+  const hasOption = (sel, value) => Array.from(sel.options).some((o) => o.value === value);
+
+  // fillSelects sets every select marked attr in scope that offers value
+  // to it.
+  function fillSelects(scope, attr, value) {
+    if (!scope || !value) return;
+    for (const sel of scope.querySelectorAll('select[' + attr + ']')) {
+      if (hasOption(sel, value)) sel.value = value;
+    }
   }
 
   // mayOffer reports whether d's form may offer value in a select marked
@@ -453,7 +523,7 @@
   // apply brings re-rendered sections up to date and updates the log and
   // the chat, keeping the keyboard focus, open <details> and half-filled
   // controls where they were; then it shows new roll cards. It reads the
-  // layout (scroll places, whether a list sits at its bottom) before it
+  // layout (the scroll places of the sections it changes) before it
   // writes anything, so an update costs one layout, not one per section;
   // and it patches a section in place (morph) rather than replacing it, so
   // that only what changed is styled and laid out again. parts are elements
@@ -502,10 +572,6 @@
       }
       changed.push({ key: id, old, node, more: false, scrolled: [] });
     }
-    const pinned = {};
-    for (const id of ['log', 'chat']) {
-      if (typeof html[id] === 'string') pinned[id] = atBottom(id);
-    }
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
       keepBuilt(old, node);
@@ -531,14 +597,16 @@
     // A focused control the morph kept keeps the focus; one it replaced
     // hands it to its successor.
     if (focus && (!document.activeElement || document.activeElement === document.body)) restoreFocus(focus);
-    if (typeof html.log === 'string') updateList('log', html.log, snapshot, pinned.log);
-    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot, pinned.chat) && !snapshot) dot('chat');
+    if (typeof html.log === 'string') updateList('log', html.log, snapshot);
+    if (typeof html.chat === 'string' && updateList('chat', html.chat, snapshot) && !snapshot) dot('chat');
     if (!snapshot && typeof html.cards === 'string') showCards(html.cards);
     applyTarget(false);
     applyPlace(false);
     revealSealed();
-    if (!snapshot && window.fetch) soonCheckHeads();
-    redrawBoard();
+    if (!snapshot) soonCheckHeads();
+    // The board is new (prepared above): the cursor is drawn again.
+    const v = boardView();
+    if (v && document.activeElement === v && v.matches(':focus-visible')) drawCursor(false);
     if (!snapshot && wantsAttention()) dot('act');
     attend();
     fitTray(); // the panes beside the tray may have changed its height
@@ -611,12 +679,6 @@
     }
   }
 
-  // atBottom reports whether a list is scrolled to (nearly) its end.
-  function atBottom(listId) {
-    const list = document.getElementById(listId);
-    return !!list && list.scrollHeight - list.scrollTop - list.clientHeight < 24;
-  }
-
   function byId(scope, id) {
     return id ? scope.querySelector('#' + CSS.escape(id)) : null;
   }
@@ -634,7 +696,7 @@
       if (el.type === 'checkbox') {
         n.checked = el.checked;
       } else if (el.tagName === 'SELECT') {
-        if (Array.from(n.options).some((o) => o.value === el.value)) n.value = el.value;
+        if (hasOption(n, el.value)) n.value = el.value;
       } else {
         n.value = el.value;
       }
@@ -661,7 +723,7 @@
   // snapshot is the whole list: entries it lacks are removed and changed
   // ones replaced. Existing nodes stay put, so the live region announces
   // only what is new. It reports whether anything was added.
-  function updateList(listId, html, snapshot, wasAtBottom) {
+  function updateList(listId, html, snapshot) {
     const list = document.getElementById(listId);
     if (!list) return false;
     const items = Array.from(parse(html).children);
@@ -688,18 +750,36 @@
       }
       prev = li;
       added = true;
+      if (li.dataset.undone) markUndone(li);
     }
     if (snapshot) {
       for (const li of Array.from(list.children)) {
         if (!keep.has(li.id)) li.remove();
       }
     } else if (added) {
-      const empty = document.getElementById(listId + '-empty');
-      if (empty) empty.remove();
+      document.getElementById(listId + '-empty')?.remove();
     }
-    if (wasAtBottom || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
+    if (pinned.get(list) || !snapshot || !list.dataset.shown) list.scrollTo({ top: list.scrollHeight, behavior: 'instant' });
     list.dataset.shown = 'true';
     return added;
+  }
+
+  // markUndone marks the entries a rewind's entry undid (its data-undone
+  // lists their seqs) that the page already shows: the server marks those
+  // it renders with the rewind, not those it sent before.
+  function markUndone(entry) {
+    for (const seq of entry.dataset.undone.split(/\s+/)) {
+      const li = seq && document.getElementById('ev-' + seq);
+      if (!li || li.classList.contains('undone')) continue;
+      li.classList.add('undone');
+      const text = li.querySelector('.entry-text');
+      if (text && !text.querySelector('.undone-badge')) {
+        const badge = document.createElement('span');
+        badge.className = 'badge undone-badge';
+        badge.textContent = 'undone';
+        text.prepend(badge, ' ');
+      }
+    }
   }
 
   function showNotice(text) {
@@ -743,7 +823,7 @@
     const b = crypto.getRandomValues(new Uint8Array(16));
     b[6] = (b[6] & 0x0f) | 0x40;
     b[8] = (b[8] & 0x3f) | 0x80;
-    const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+    const h = window.frayProof.hex(b);
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
@@ -753,7 +833,7 @@
   function buildCommand(form, submitter) {
     const cmd = {};
     for (const el of form.elements) {
-      if (!el.name || el.disabled || el.hasAttribute('data-form-only')) continue;
+      if (!el.name || el.disabled) continue;
       if (el.tagName === 'BUTTON' || el.type === 'submit') continue;
       switch (el.dataset.type || el.type) {
         case 'number': {
@@ -845,28 +925,8 @@
   // and the server checks them against the commitment.
 
   const encounterID = root.dataset.encounter || '';
+  const store = window.frayStorage;
   const keptKey = (decision) => 'fray-sealed:' + encounterID + ':' + decision;
-
-  function keep(decision, answer) {
-    try {
-      localStorage.setItem(keptKey(decision), JSON.stringify(answer));
-      return true;
-    } catch (err) {
-      return false;
-    }
-  }
-
-  function kept(decision) {
-    try {
-      return JSON.parse(localStorage.getItem(keptKey(decision)) || 'null');
-    } catch (err) {
-      return null;
-    }
-  }
-
-  function forget(decision) {
-    try { localStorage.removeItem(keptKey(decision)); } catch (err) { /* private mode */ }
-  }
 
   // commit turns an answer into its commitment, keeping the answer.
   async function commit(command, submitter) {
@@ -874,7 +934,7 @@
     const answer = { choice: command.choice || '', nonce, label: submitter ? submitter.textContent.trim() : '' };
     if (command.values) answer.values = command.values;
     const c = await window.frayProof.commitment(command.decision, answer.choice, answer.values, nonce);
-    if (!keep(command.decision, answer)) throw new Error('no storage');
+    if (!store.set(keptKey(command.decision), JSON.stringify(answer))) throw new Error('no storage');
     return { kind: 'answer', decision: command.decision, commitment: c };
   }
 
@@ -885,7 +945,7 @@
   function revealSealed() {
     for (const el of document.querySelectorAll('#pending .committed[data-decision]')) {
       const decision = el.dataset.decision;
-      const answer = kept(decision);
+      const answer = JSON.parse(store.get(keptKey(decision)) || 'null');
       const choice = el.querySelector('.sealed-choice');
       if (choice) {
         choice.textContent = answer ? 'You chose ' + (answer.label || answer.choice) + ', sealed' : 'Your answer is sealed (kept by the page you answered on)';
@@ -896,7 +956,7 @@
       if (answer.values) command.values = answer.values;
       // A reveal refused is not retried: the error says why.
       send(newID(), null, command, (ok) => {
-        if (ok) forget(decision);
+        if (ok) store.set(keptKey(decision), null);
       });
     }
   }
@@ -916,35 +976,26 @@
 
   function showTab(name, remember) {
     const was = root.dataset.tab;
-    const gmap = () => document.querySelector('#board-view .gmap');
-    if (root.classList.contains('tabbed') && was && was !== name) {
-      const g = gmap();
-      tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
-    }
+    const moved = root.classList.contains('tabbed') && was !== name;
+    const g = document.querySelector('#board-view .gmap');
+    if (moved && was) tabScroll[was] = { y: window.scrollY, gx: g ? g.scrollLeft : 0, gy: g ? g.scrollTop : 0 };
     root.dataset.tab = name;
     const back = tabScroll[name];
-    if (root.classList.contains('tabbed') && was !== name) {
+    if (moved) {
       window.scrollTo({ top: back ? back.y : 0, behavior: 'instant' });
-      const g = gmap();
       if (g && back) g.scrollTo({ left: back.gx, top: back.gy, behavior: 'instant' });
     }
-    if (tabs) {
-      for (const t of tabs.querySelectorAll('[data-show]')) {
-        const on = t.dataset.show === name;
-        t.setAttribute('aria-selected', on ? 'true' : 'false');
-        if (on) {
-          const d = t.querySelector('.tab-dot');
-          if (d) d.hidden = true;
-        }
-      }
+    for (const t of tabs ? tabs.querySelectorAll('[data-show]') : []) {
+      const on = t.dataset.show === name;
+      t.setAttribute('aria-selected', on ? 'true' : 'false');
+      const d = on && t.querySelector('.tab-dot');
+      if (d) d.hidden = true;
     }
     // A list shown again opens at its newest entry; the board, at the
     // action if a turn started while it was away.
     if (name === 'log' || name === 'chat') toBottom(document.getElementById(name));
     if (name === 'board' && was !== name) revealAction(false);
-    if (remember) {
-      try { sessionStorage.setItem('fray-tab', name); } catch (err) { /* private mode */ }
-    }
+    if (remember) store.set('fray-tab', name, 'sessionStorage');
   }
 
   function toBottom(list) {
@@ -952,19 +1003,21 @@
   }
 
   // A list read at its newest entry stays there when its pane shrinks or
-  // grows (a roll card arriving above the log, say).
+  // grows (a roll card arriving above the log, say), and when a snapshot
+  // replaces its entries.
+  const pinned = new Map(); // #log and #chat → read at its newest entry
   for (const list of [document.getElementById('log'), document.getElementById('chat')]) {
-    if (!list || !('ResizeObserver' in window)) continue;
-    let pinned = true;
+    if (!list) continue;
+    pinned.set(list, true);
     let seen = list.clientHeight; // the height the last resize left
     list.addEventListener('scroll', () => {
       // A pane squeezed since then (a roll card arriving) moved the bottom
       // away by what it lost, not the reader: that much still counts.
       const squeezed = Math.max(0, seen - list.clientHeight);
-      pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 24 + squeezed;
+      pinned.set(list, list.scrollHeight - list.scrollTop - list.clientHeight < 24 + squeezed);
     }, { passive: true });
     new ResizeObserver(() => {
-      if (pinned) toBottom(list);
+      if (pinned.get(list)) toBottom(list);
       seen = list.clientHeight;
     }).observe(list);
   }
@@ -973,11 +1026,7 @@
     const on = phone.matches;
     root.classList.toggle('tabbed', on);
     if (tabs) tabs.hidden = !on;
-    if (on) {
-      let saved = null;
-      try { saved = sessionStorage.getItem('fray-tab'); } catch (err) { /* private mode */ }
-      showTab(saved || root.dataset.tab || 'board', false);
-    }
+    if (on) showTab(store.get('fray-tab', 'sessionStorage') || root.dataset.tab || 'board', false);
   }
 
   // dot marks a tab that has news the user has not seen.
@@ -1014,10 +1063,6 @@
   let attending = null; // the attention last seen; null before the first look
   let audio = null;
 
-  function storedSound() {
-    try { return localStorage.getItem('fray-sound') === 'on'; } catch (err) { return false; }
-  }
-
   function tone() {
     if (!soundToggle || !soundToggle.checked) return;
     const AC = window.AudioContext || window.webkitAudioContext;
@@ -1053,7 +1098,6 @@
     const text = now === 'turn' ? 'Your turn' : now === 'decision' ? 'A decision waits for you' : '';
     document.title = text ? '● ' + text + ' — ' + baseTitle : baseTitle;
     if (iconLink && iconLink.getAttribute('href') !== (text ? alertIcon : baseIcon)) iconLink.setAttribute('href', text ? alertIcon : baseIcon);
-    if (root.dataset.attention !== now) root.dataset.attention = now;
     const rising = attending !== null && now !== '' && now !== attending;
     attending = now;
     if (!rising) return;
@@ -1073,13 +1117,12 @@
   if (controls) {
     controls.hidden = false;
     if (soundToggle) {
-      soundToggle.checked = storedSound();
+      soundToggle.checked = store.get('fray-sound') === 'on';
       soundToggle.addEventListener('change', () => {
-        try { localStorage.setItem('fray-sound', soundToggle.checked ? 'on' : 'off'); } catch (err) { /* private mode */ }
+        store.set('fray-sound', soundToggle.checked ? 'on' : 'off');
         if (soundToggle.checked) {
-          // Audio may start only after a user's gesture: this one.
-          const AC = window.AudioContext || window.webkitAudioContext;
-          if (AC && !audio) { try { audio = new AC(); } catch (err) { /* none */ } }
+          // Audio may start only after a user's gesture: this one (tone
+          // makes the audio context).
           tone();
         }
       });
@@ -1112,17 +1155,12 @@
     return btn ? btn.closest('.roster-item') : null;
   }
 
-  function tokenName(id) {
-    const item = rosterItem(id);
-    const name = item && item.querySelector('.tok-name');
-    return name ? name.textContent : id;
+  // rosterText is the text of the element sel in token id's roster row.
+  function rosterText(id, sel) {
+    const el = rosterItem(id)?.querySelector(sel);
+    return el ? el.textContent.trim() : '';
   }
-
-  function tokenPlace(id) {
-    const item = rosterItem(id);
-    const pl = item && item.querySelector('.tok-place');
-    return pl ? pl.textContent.trim() : '';
-  }
+  const tokenName = (id) => rosterText(id, '.tok-name') || id;
 
   // The square a grid token stands on, or null.
   function squareOf(id) {
@@ -1158,7 +1196,7 @@
     if (!mayOffer(d, 'data-target', id)) return false;
     build(d);
     const sel = d.querySelector('select[data-target]');
-    return !!sel && Array.from(sel.options).some((o) => o.value === id);
+    return !!sel && hasOption(sel, id);
   }
 
   // whyNot writes into out why target is not one action d offers: at
@@ -1208,15 +1246,8 @@
     if (!target || !line) return;
     if (name) name.textContent = tokenName(target);
     buildOffering(document.getElementById('actions'), 'data-target', target);
-    let why = line.querySelector('.target-why');
-    if (!why) {
-      why = document.createElement('span');
-      why.className = 'target-why';
-      line.append(why);
-    }
-    for (const sel of document.querySelectorAll('#actions select[data-target]')) {
-      if (Array.from(sel.options).some((o) => o.value === target)) sel.value = target;
-    }
+    const why = document.getElementById('target-why');
+    fillSelects(document.getElementById('actions'), 'data-target', target);
     const acts = targetActions();
     const taking = acts.filter((d) => offers(d, target));
     const atHand = acts[0];
@@ -1264,37 +1295,8 @@
     if (!(e.target instanceof Element)) return '';
     const area = e.target.closest('#battlefield [data-area]');
     if (area) return area.dataset.area;
-    const svg = e.target.closest('#battlefield svg.grid-svg');
-    const m = svg && svg.getScreenCTM();
-    if (!m) return '';
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(m.inverse());
-    const x = Math.floor(p.x);
-    const y = Math.floor(p.y);
-    const size = gridSize(svg);
-    return x >= 0 && y >= 0 && x < size[0] && y < size[1] ? x + ',' + y : '';
-  }
-
-  function gridSize(svg) {
-    const g = svg && svg.querySelector('rect.ground');
-    return g ? [Number(g.getAttribute('width')), Number(g.getAttribute('height'))] : [0, 0];
-  }
-
-  function svgMark(svg, cls, xy) {
-    let mark = svg.querySelector('rect.' + cls);
-    if (!xy) {
-      if (mark) mark.remove();
-      return;
-    }
-    if (!mark) {
-      mark = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      mark.setAttribute('class', cls);
-      mark.setAttribute('width', '1');
-      mark.setAttribute('height', '1');
-      mark.setAttribute('vector-effect', 'non-scaling-stroke');
-      svg.appendChild(mark);
-    }
-    mark.setAttribute('x', String(xy[0]));
-    mark.setAttribute('y', String(xy[1]));
+    const xy = squareAt(e.target.closest('#battlefield svg.grid-svg'), e.clientX, e.clientY);
+    return xy ? xy.join(',') : '';
   }
 
   function markPlace() {
@@ -1318,7 +1320,7 @@
     let first = null;
     let offered = false;
     for (const sel of selects) {
-      if (!place || !Array.from(sel.options).some((o) => o.value === place)) continue;
+      if (!place || !hasOption(sel, place)) continue;
       offered = true;
       sel.value = place;
       const d = sel.closest('details.act');
@@ -1330,14 +1332,10 @@
     return offered;
   }
 
-  function pickToken(id) {
+  // setTarget makes id (or '', none) the target; open as in applyTarget.
+  function setTarget(id, open) {
     target = id;
-    applyTarget(true);
-  }
-
-  function clearTarget() {
-    target = '';
-    applyTarget(false);
+    applyTarget(open);
   }
 
   document.addEventListener('click', (e) => {
@@ -1345,7 +1343,7 @@
     if (el && root.contains(el)) {
       // Picking is on purpose only: a second click keeps the target (Clear
       // or Esc forgets it).
-      pickToken(el.dataset.token);
+      setTarget(el.dataset.token, true);
       return;
     }
     const at = placeAt(e);
@@ -1360,7 +1358,7 @@
       return;
     }
     if (e.target instanceof Element && e.target.id === 'target-clear') {
-      clearTarget();
+      setTarget('', false);
       return;
     }
     const close = e.target instanceof Element ? e.target.closest('.card-close') : null;
@@ -1379,8 +1377,7 @@
   // A target chosen from a list counts like one clicked on the board.
   document.addEventListener('change', (e) => {
     if (e.target instanceof HTMLSelectElement && e.target.dataset.target && root.contains(e.target)) {
-      target = e.target.value;
-      applyTarget(false);
+      setTarget(e.target.value, false);
     }
     if (e.target instanceof HTMLSelectElement && e.target.dataset.place && root.contains(e.target)) {
       place = e.target.value;
@@ -1438,10 +1435,8 @@
     const z = document.querySelector('#battlefield .board-zoom');
     if (z) z.dataset.zoom = square ? String(Math.round(zoom * 100)) : 'fit';
   }
-  if ('ResizeObserver' in window) {
-    const pane = document.getElementById('pane-board');
-    if (pane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(pane);
-  }
+  const boardPane = document.getElementById('pane-board');
+  if (boardPane) new ResizeObserver(() => { fitGrid(); fitZones(); }).observe(boardPane);
 
   // fitZones draws a crowded zone's tokens smaller (tight), then as discs
   // alone (tighter), until they fit the zone: a desktop's zone map fits
@@ -1511,35 +1506,15 @@
     if (r.top < 0 || r.bottom > bar) window.scrollBy({ top: r.top + r.height / 2 - bar / 2, behavior: 'instant' });
   }
 
+  // stops are the places the cursor stops at off a grid, in the board's
+  // order: each zone and token once, by its key, at its first element.
   function stops() {
-    const v = boardView();
-    if (!v) return [];
-    const out = [];
-    const seen = new Set();
-    for (const el of v.querySelectorAll('[data-area], [data-token]')) {
+    const out = new Map();
+    for (const el of boardView()?.querySelectorAll('[data-area], [data-token]') || []) {
       const key = el.dataset.area !== undefined ? 'area:' + el.dataset.area : 'tok:' + el.dataset.token;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ key, el });
+      if (!out.has(key)) out.set(key, el);
     }
-    return out;
-  }
-
-  function stopEl(key) {
-    const v = boardView();
-    if (!v || typeof key !== 'string') return null;
-    const i = key.indexOf(':');
-    const attr = key.slice(0, i) === 'area' ? 'data-area' : 'data-token';
-    return v.querySelector('[' + attr + '="' + CSS.escape(key.slice(i + 1)) + '"]');
-  }
-
-  function squareName(x, y) {
-    let col = '';
-    for (let n = x; ; n = Math.floor(n / 26) - 1) {
-      col = String.fromCharCode(65 + (n % 26)) + col;
-      if (n < 26) break;
-    }
-    return col + (y + 1);
+    return Array.from(out, ([key, el]) => ({ key, el }));
   }
 
   function tokensAt(svg, x, y) {
@@ -1548,7 +1523,7 @@
 
   function placeOffered(value) {
     buildOffering(document.getElementById('actions'), 'data-place', value);
-    return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => Array.from(s.options).some((o) => o.value === value));
+    return Array.from(document.querySelectorAll('#actions select[data-place]')).some((s) => hasOption(s, value));
   }
 
   function say(text) {
@@ -1577,7 +1552,7 @@
       if (scroll && mark) mark.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       return;
     }
-    const el = stopEl(cursor);
+    const el = stops().find((s) => s.key === cursor)?.el;
     if (!el) {
       say('');
       return;
@@ -1585,7 +1560,8 @@
     el.classList.add('cursor');
     if (scroll) el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     if (cursor.startsWith('tok:')) {
-      say(tokenName(cursor.slice(4)) + (tokenPlace(cursor.slice(4)) ? ', ' + tokenPlace(cursor.slice(4)) : '') + '. Enter targets it.');
+      const at = rosterText(cursor.slice(4), '.tok-place');
+      say(tokenName(cursor.slice(4)) + (at ? ', ' + at : '') + '. Enter targets it.');
     } else {
       const nameEl = el.querySelector('.zname');
       const name = nameEl ? nameEl.textContent : cursor.slice(5);
@@ -1641,7 +1617,7 @@
       const here = tokensAt(svg, cursor[0], cursor[1]);
       if (here.length) {
         // Several in one square: each Enter picks the next.
-        pickToken(here[(here.indexOf(target) + 1) % here.length]);
+        setTarget(here[(here.indexOf(target) + 1) % here.length], true);
         drawCursor(false);
         return;
       }
@@ -1651,7 +1627,7 @@
     }
     if (typeof cursor !== 'string') return;
     if (cursor.startsWith('tok:')) {
-      pickToken(cursor.slice(4));
+      setTarget(cursor.slice(4), true);
       return;
     }
     place = cursor.slice(5);
@@ -1665,12 +1641,7 @@
   if (help && typeof help.showModal === 'function' && helpOpen) {
     helpOpen.hidden = false;
     helpOpen.addEventListener('click', () => help.showModal());
-    const close = document.getElementById('keys-close');
-    if (close) close.addEventListener('click', () => help.close());
-  }
-
-  function typing(el) {
-    return el instanceof Element && (el.isContentEditable || /^(INPUT|SELECT|TEXTAREA)$/.test(el.tagName));
+    document.getElementById('keys-close')?.addEventListener('click', () => help.close());
   }
 
   // The acting character's group of actions (the viewer's first, for a
@@ -1716,24 +1687,17 @@
       setTrayOpen(false);
       return true;
     }
-    for (const d of document.querySelectorAll('#enc-menu[open], #board-key[open]')) {
-      d.open = false;
-      const s = d.querySelector('summary');
-      if (s) s.focus();
-      return true;
-    }
     const open = Array.from(document.querySelectorAll('#actions details.act[open], #actions details.more[open]'));
-    const act = open.find((d) => d.matches('details.act')) || open[0];
-    if (act) {
-      act.open = false;
-      const s = act.querySelector('summary');
-      if (s) s.focus();
+    const shut = document.querySelector('#enc-menu[open], #board-key[open]') || open.find((d) => d.matches('details.act')) || open[0];
+    if (shut) {
+      shut.open = false;
+      shut.querySelector('summary')?.focus();
       return true;
     }
     // The target before the cards: Escape twice leaves an action's form,
     // then forgets its target, whatever rolls are on the screen.
     if (target) {
-      clearTarget();
+      setTarget('', false);
       return true;
     }
     if (cards && cards.children.length) {
@@ -1780,7 +1744,7 @@
         return;
       }
     }
-    if (typing(t) || (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' '))) return;
+    if (window.frayTyping(t) || (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' '))) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
     let done = true;
     switch (key) {
@@ -1816,16 +1780,11 @@
         else done = false;
         break;
       }
-      case 'l': {
-        if (root.classList.contains('tabbed')) showTab('log', true);
-        const log = document.getElementById('log');
-        if (log) log.focus();
-        break;
-      }
+      case 'l':
       case 'c': {
-        if (root.classList.contains('tabbed')) showTab('chat', true);
-        const box = document.getElementById('chat-text');
-        if (box) box.focus();
+        // The log, or the chat's box.
+        if (root.classList.contains('tabbed')) showTab(key === 'l' ? 'log' : 'chat', true);
+        document.getElementById(key === 'l' ? 'log' : 'chat-text')?.focus();
         break;
       }
       default:
@@ -1855,13 +1814,6 @@
     for (const el of document.querySelectorAll('#battlefield .cursor')) el.classList.remove('cursor');
     const svg = document.querySelector('#board-view svg.grid-svg');
     if (svg) svgMark(svg, 'cursor-mark', null);
-  }
-
-  // After an update: the board is new, the cursor is drawn again.
-  function redrawBoard() {
-    prepareBoard();
-    const v = boardView();
-    if (v && document.activeElement === v && v.matches(':focus-visible')) drawCursor(false);
   }
 
   // ---- roll cards ---------------------------------------------------------
@@ -1946,10 +1898,7 @@
       fitTray();
       showNewest();
     }
-    if (refocus) {
-      const log = document.getElementById('log');
-      if (log) log.focus({ preventScroll: true });
-    }
+    if (refocus) document.getElementById('log')?.focus({ preventScroll: true });
   }
 
   // fitTray lets the oldest cards go while a desktop's tray cannot show
@@ -1987,7 +1936,7 @@
     if (above > 0) tray.scrollTop -= above;
   }
 
-  if (tray && 'ResizeObserver' in window) new ResizeObserver(() => fitTray()).observe(tray.parentElement);
+  if (tray) new ResizeObserver(() => fitTray()).observe(tray.parentElement);
 
   function showCards(html) {
     if (!cards || !html) return;
@@ -1996,8 +1945,7 @@
       // Yours: sent from this page, or the roll of a character you play
       // (an attack resolved once the GM ruled on it comes with the GM's
       // answer).
-      const item = card.dataset.actor ? rosterItem(card.dataset.actor) : null;
-      const mine = sent.has(card.dataset.command || '') || (!!item && item.classList.contains('mine'));
+      const mine = sent.has(card.dataset.command || '') || !!rosterItem(card.dataset.actor || '')?.classList.contains('mine');
       const same = card.dataset.command ? cards.querySelector('.card[data-command="' + CSS.escape(card.dataset.command) + '"]:not(.leaving)') : null;
       let shown = card;
       if (same) {
@@ -2030,14 +1978,6 @@
   let checkAgain = false;
   let lastCheck = 0;
 
-  function seenHeads() {
-    try {
-      return JSON.parse(localStorage.getItem(headsKey) || '{}') || {};
-    } catch (err) {
-      return {};
-    }
-  }
-
   function warnLost(seqN, link) {
     const w = document.getElementById('chain-warning');
     if (!w) return;
@@ -2054,7 +1994,7 @@
     checking = true;
     lastCheck = Date.now();
     try {
-      const seen = seenHeads();
+      const seen = JSON.parse(store.get(headsKey) || '{}') || {};
       const seqs = Object.keys(seen).map(Number).filter((n) => n > 0).sort((a, b) => a - b);
       const after = Math.max(0, (seqs.length ? Math.min(seqs[0], seq) : seq) - 1);
       const res = await fetch('/api/encounters/' + encodeURIComponent(encounterID) + '/chain?after=' + after,
@@ -2072,7 +2012,6 @@
         code.textContent = head.link.slice(0, 12);
         code.title = head.link;
         document.getElementById('fingerprint').hidden = false;
-        root.dataset.head = head.link;
       }
       // Keep the newest heads, and those lost, so the warning stays.
       const kept = {};
@@ -2080,7 +2019,7 @@
       const fresh = seqs.filter((n) => !lost.includes(n)).slice(-(keepHeads - 1));
       for (const n of fresh) kept[n] = seen[n];
       if (!lost.includes(head.seq)) kept[head.seq] = head.link;
-      try { localStorage.setItem(headsKey, JSON.stringify(kept)); } catch (err) { /* private mode */ }
+      store.set(headsKey, JSON.stringify(kept));
     } catch (err) {
       // Offline or signed out: the next update checks again.
     } finally {
@@ -2105,64 +2044,31 @@
 
   setConn('retry', 'connecting…');
   connect();
-  if (window.fetch) checkHeads();
+  checkHeads();
 })();
 
-// ---- History (issue 6): replay keyboard steps, undone log entries ---------
+// ---- History (issue 6): replay keyboard steps ------------------------------
 //
 // Replay page ([data-replay]): ← and → follow the Previous and Next links,
 // Home and End the First and Last ones (each step is its own URL, so the
 // browser's history and shared links work the same); the log starts
 // scrolled to the step.
-// Any log (#log): a rewind's entry lists the seqs it undid in data-undone;
-// entries already on the page are marked undone when it arrives live.
 (() => {
-  'use strict';
-
-  if (document.querySelector('[data-replay]')) {
-    // The log ends at this step: show its end.
-    const replayLog = document.getElementById('log');
-    if (replayLog) replayLog.scrollTo({ top: replayLog.scrollHeight, behavior: 'instant' });
-    const keys = { ArrowLeft: 'replay-prev', ArrowRight: 'replay-next', Home: 'replay-first', End: 'replay-last' };
-    document.addEventListener('keydown', (e) => {
-      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-      const id = keys[e.key];
-      if (!id) return;
-      const t = e.target;
-      if (t && (t.isContentEditable || /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(t.tagName))) return;
-      const link = document.getElementById(id);
-      if (!link || !link.href) return; // a disabled step is a <span>
-      e.preventDefault();
-      location.assign(link.href);
-    });
-  }
-
-  const log = document.getElementById('log');
-  if (!log || !('MutationObserver' in window)) return;
-
-  function markUndone(entry) {
-    for (const seq of (entry.dataset.undone || '').split(/\s+/)) {
-      const li = seq && document.getElementById('ev-' + seq);
-      if (!li || li.classList.contains('undone')) continue;
-      li.classList.add('undone');
-      const text = li.querySelector('.entry-text');
-      if (text && !text.querySelector('.undone-badge')) {
-        const badge = document.createElement('span');
-        badge.className = 'badge undone-badge';
-        badge.textContent = 'undone';
-        text.prepend(badge, ' ');
-      }
-    }
-  }
-
-  for (const li of log.querySelectorAll('li[data-undone]')) markUndone(li);
-  new MutationObserver((changes) => {
-    for (const c of changes) {
-      for (const n of c.addedNodes) {
-        if (n.nodeType === 1 && n.dataset.undone) markUndone(n);
-      }
-    }
-  }).observe(log, { childList: true });
+  if (!document.querySelector('[data-replay]')) return;
+  // The log ends at this step: show its end.
+  const replayLog = document.getElementById('log');
+  if (replayLog) replayLog.scrollTo({ top: replayLog.scrollHeight, behavior: 'instant' });
+  const keys = { ArrowLeft: 'replay-prev', ArrowRight: 'replay-next', Home: 'replay-first', End: 'replay-last' };
+  document.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    const id = keys[e.key];
+    if (!id) return;
+    if (window.frayTyping(e.target) || e.target instanceof HTMLButtonElement) return;
+    const link = document.getElementById(id);
+    if (!link || !link.href) return; // a disabled step is a <span>
+    e.preventDefault();
+    location.assign(link.href);
+  });
 })();
 
 // ---- Checking a history in the page (replay page's #check) ---------------
@@ -2172,25 +2078,15 @@
 // from the encounter's genesis, every event given whole against its digest,
 // the export's head, and the heads this browser showed at the table.
 (() => {
-  'use strict';
-
   const panel = document.getElementById('check');
   const button = document.getElementById('check-button');
   const out = document.getElementById('check-result');
-  if (!panel || !button || !out || !window.fetch || !window.frayProof) return;
+  if (!panel || !button || !out) return;
   const p = window.frayProof;
   const enc = new TextEncoder();
   button.hidden = false;
 
-  const concat = (...parts) => {
-    const all = new Uint8Array(parts.reduce((n, x) => n + x.length, 0));
-    let at = 0;
-    for (const x of parts) {
-      all.set(x, at);
-      at += x.length;
-    }
-    return all;
-  };
+  const concat = (...parts) => new Uint8Array(parts.flatMap((x) => Array.from(x)));
 
   function seqBytes(seq) {
     const b = new Uint8Array(8);
@@ -2232,8 +2128,7 @@
     for (const c of doc.chain) {
       if (c.salt && !shown.has(c.seq)) return { bad: [c.seq, 'an event given whole in the chain is missing'] };
     }
-    let seen = {};
-    try { seen = JSON.parse(localStorage.getItem('fray-heads:' + doc.encounter.id) || '{}') || {}; } catch (err) { /* none */ }
+    const seen = JSON.parse(window.frayStorage.get('fray-heads:' + doc.encounter.id) || '{}') || {};
     const heads = Object.keys(seen).map(Number);
     for (const n of heads) {
       if (links.get(n) !== seen[n]) return { bad: [n, 'the history you were shown at the table (fingerprint ' + String(seen[n]).slice(0, 12) + ') is not part of this one'] };
@@ -2263,10 +2158,13 @@
   });
 })();
 
+// A draft's page: the encounter odds section (#odds) refreshes itself while
+// a simulation runs, and its forms post without leaving the page (the
+// server answers them with the section, asked by the X-Fray-Fragment
+// header). Without the script they post, the page reloads and shows the
+// progress as it stood.
 (() => {
-  'use strict';
-
-  if (!document.getElementById('odds') || typeof fetch !== 'function') return;
+  if (!document.getElementById('odds')) return;
   const headers = { 'X-Fray-Fragment': 'odds' };
   let timer = 0;
 

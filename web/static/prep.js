@@ -50,19 +50,10 @@
     return tok ? { token: tok.dataset.token, el: tok } : null;
   }
 
-  // cellAt is the grid square under a point of the screen, or null.
-  function cellAt(x, y) {
-    const svg = document.querySelector('#board-preview .grid-svg');
-    const ground = svg && svg.querySelector('.ground');
-    if (!ground) return null;
-    const pt = svg.createSVGPoint();
-    pt.x = x;
-    pt.y = y;
-    const p = pt.matrixTransform(svg.getScreenCTM().inverse());
-    const cx = Math.floor(p.x), cy = Math.floor(p.y);
-    if (cx < 0 || cy < 0 || cx >= ground.width.baseVal.value || cy >= ground.height.baseVal.value) return null;
-    return [cx, cy];
-  }
+  // grid is the board's grid drawing, if it is a grid (see app.js's
+  // window.frayGrid); cellAt is its square under a point of the screen.
+  const grid = () => document.querySelector('#board-preview .grid-svg');
+  const cellAt = (x, y) => window.frayGrid.squareAt(grid(), x, y);
 
   // target is the place on the board under a point: a zone, a square,
   // another combatant, or the board itself.
@@ -192,7 +183,7 @@
     const src = source(e.target);
     const onBoard = !!e.target.closest('#board-preview');
     if (!src && !onBoard) return;
-    press = { x: e.clientX, y: e.clientY, src, moved: false, cells: new Map() };
+    press = { x: e.clientX, y: e.clientY, src, moved: false, cells: new Set() };
     if (!src && onBoard && splitting()) {
       press.split = true;
     } else if (!src && onBoard && !picked) {
@@ -242,8 +233,7 @@
     setValue('split-zone', area.dataset.area);
     setValue('split-axis', down ? 'col' : 'row');
     setValue('split-at', at);
-    const form = document.getElementById('split-form');
-    if (form) form.requestSubmit();
+    document.getElementById('split-form')?.requestSubmit();
   }
 
   // A map file dropped on the import form or on the board is imported.
@@ -267,8 +257,8 @@
   function paintAt(x, y) {
     const c = cellAt(x, y);
     if (!c || press.cells.has(c.join(','))) return;
-    press.cells.set(c.join(','), true);
-    squareMark(document.querySelector('#board-preview .grid-svg'), 'paint-mark', c[0], c[1]);
+    press.cells.add(c.join(','));
+    squareMark(grid(), 'paint-mark', c[0], c[1]);
   }
 
   document.addEventListener('pointermove', (e) => {
@@ -294,7 +284,7 @@
     if (p.ghost) p.ghost.remove();
     if (p.paint) {
       const brush = new FormData(document.getElementById('cell-form') || undefined);
-      const v = { op: 'cell-set', cells: [...p.cells.keys()] };
+      const v = { op: 'cell-set', cells: [...p.cells] };
       for (const [k, val] of brush) if (k.startsWith('prop.')) v[k] = val;
       post(v);
       return;
@@ -356,23 +346,16 @@
     if (model() === 'pairs') out.push({ el: c, label: 'not engaged', t: { board: true } });
     return out;
   }
-  function gridSize() {
-    const g = document.querySelector('#board-preview .grid-svg .ground');
-    return g ? [g.width.baseVal.value, g.height.baseVal.value] : null;
-  }
+  // tokenAt is the first token on the square x, y (data-at), or null.
   function tokenAt(x, y) {
-    for (const g of document.querySelectorAll('#board-preview .grid-svg [data-token]')) {
-      const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(g.getAttribute('transform') || '');
-      if (m && Math.floor(+m[1]) === x && Math.floor(+m[2]) === y) return g;
-    }
-    return null;
+    return document.querySelector('#board-preview .grid-svg [data-token][data-at="' + x + ',' + y + '"]');
   }
   // here is the place under the cursor: {t, el, label}.
   function here() {
     if (!cursor) return null;
     if (cursor.x !== undefined) {
       const tok = tokenAt(cursor.x, cursor.y);
-      return { t: { cell: [cursor.x, cursor.y] }, el: tok, label: String.fromCharCode(65 + cursor.x) + (cursor.y + 1) };
+      return { t: { cell: [cursor.x, cursor.y] }, el: tok, label: window.frayGrid.name(cursor.x, cursor.y) };
     }
     return places()[cursor.i] || null;
   }
@@ -395,21 +378,17 @@
   function enterBoard() {
     const c = canvas();
     if (!c) return;
-    if (!cursor) cursor = gridSize() ? { x: 0, y: 0 } : { i: 0 };
+    if (!cursor) cursor = grid() ? { x: 0, y: 0 } : { i: 0 };
     c.focus();
     showCursor();
   }
   function leaveBoard() {
-    const c = canvas();
     cursor = null;
-    if (c) {
-      c.querySelectorAll('.cursor').forEach((el) => el.classList.remove('cursor'));
-      c.querySelectorAll('.cursor-mark').forEach((el) => el.remove());
-    }
+    showCursor(); // shows none
   }
   function moveCursor(key) {
-    const size = gridSize();
-    if (cursor.x !== undefined && size) {
+    if (cursor.x !== undefined && grid()) {
+      const size = window.frayGrid.size(grid());
       const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[key];
       cursor.x = Math.min(size[0] - 1, Math.max(0, cursor.x + d[0]));
       cursor.y = Math.min(size[1] - 1, Math.max(0, cursor.y + d[1]));
@@ -484,7 +463,7 @@
     }
     // Ctrl+Z undoes the last edit, Ctrl+Shift+Z (or Ctrl+Y) redoes it —
     // except in a text field, where they undo typing.
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !e.target.closest('input,textarea,select')) {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && /^[zy]$/i.test(e.key) && !window.frayTyping(e.target)) {
       const redo = e.key.toLowerCase() === 'y' || e.shiftKey;
       const btn = document.getElementById(redo ? 'redo' : 'undo');
       if (btn && !btn.disabled) post({ op: redo ? 'redo' : 'undo' });
@@ -501,10 +480,7 @@
     const el = c.querySelector('[data-area="' + esc + '"], [data-token="' + esc + '"]');
     if (el) el.classList.add('problem');
     const cell = /^(\d+),(\d+)$/.exec(at);
-    const svg = c.querySelector('.grid-svg');
-    if (cell && svg) {
-      squareMark(svg, 'problem-mark', cell[1], cell[2]);
-    }
+    if (cell && grid()) squareMark(grid(), 'problem-mark', cell[1], cell[2]);
   }
   // redraw marks a board drawn anew (the page's, or a swapped editor's):
   // the check's problem, and the keyboard's cursor where it was.

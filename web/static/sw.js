@@ -25,9 +25,7 @@ self.addEventListener('push', (event) => {
   };
   if (Array.isArray(p.actions) && p.act) {
     options.actions = p.actions.slice(0, 2).map((a) => ({ action: String(a.action), title: String(a.title) }));
-    for (const a of options.actions) {
-      options.data.answers[a.action] = a.title;
-    }
+    options.data.answers = Object.fromEntries(options.actions.map((a) => [a.action, a.title]));
   }
   event.waitUntil(self.registration.showNotification(p.title || 'Fray', options));
 });

@@ -26,12 +26,7 @@
     const s = p.toString();
     return api + (s ? '?' + s : '');
   };
-  let controls = [];
-  try {
-    controls = JSON.parse(root.dataset.controls || '[]');
-  } catch (err) {
-    controls = [];
-  }
+  const controls = window.frayOwn; // the ids of the combatants the viewer plays
 
   // ---- announcements ----------------------------------------------------
 
@@ -46,23 +41,14 @@
     while (region.childElementCount > kept) region.firstElementChild.remove();
   }
 
+  // Without storage the option lasts the page.
   const onlyMine = 'fray-announce-mine';
-  try {
-    mine.checked = localStorage.getItem(onlyMine) === '1';
-  } catch (err) {
-    // no storage: the option lasts the page
-  }
-  mine.addEventListener('change', () => {
-    try {
-      localStorage.setItem(onlyMine, mine.checked ? '1' : '0');
-    } catch (err) {
-      // ignore
-    }
-  });
+  mine.checked = window.frayStorage.get(onlyMine) === '1';
+  mine.addEventListener('change', () => window.frayStorage.set(onlyMine, mine.checked ? '1' : '0'));
 
   function concernsMe(li) {
-    if (!mine.checked || controls.length === 0) return true;
-    return (li.dataset.concerns || '').split(' ').some((id) => controls.includes(id));
+    if (!mine.checked || controls.size === 0) return true;
+    return (li.dataset.concerns || '').split(' ').some((id) => controls.has(id));
   }
 
   const seqOf = (li) => Number(li.id.slice(3));
@@ -73,10 +59,7 @@
   const loaded = entries().reduce((m, li) => Math.max(m, seqOf(li) || 0), 0);
   const read = new Set();
   let last = loaded;
-  const statusNow = () => {
-    const st = document.getElementById('status');
-    return st ? st.dataset.spoken || '' : '';
-  };
+  const statusNow = () => document.getElementById('status')?.dataset.spoken || '';
   let lastStatus = statusNow();
   let queued = false;
 
@@ -122,14 +105,9 @@
   }
 
   function show(completions) {
-    list.replaceChildren();
+    close();
     options = completions;
-    active = -1;
-    input.removeAttribute('aria-activedescendant');
-    if (options.length === 0) {
-      close();
-      return;
-    }
+    if (options.length === 0) return;
     options.forEach((text, i) => {
       const li = document.createElement('li');
       li.id = 'words-opt-' + i;
@@ -197,12 +175,10 @@
     } else if (e.key === 'Tab' && !e.shiftKey && options.length === 1 && !list.hidden) {
       e.preventDefault();
       pick(0);
-    } else if (e.key === 'Escape') {
-      if (!list.hidden) {
-        e.preventDefault();
-        e.stopPropagation();
-        close();
-      }
+    } else if (e.key === 'Escape' && !list.hidden) {
+      e.preventDefault();
+      e.stopPropagation();
+      close();
     }
   });
 
@@ -216,7 +192,9 @@
     close();
     form.setAttribute('aria-busy', 'true');
     const id = 'say-' + Date.now().toString(36) + '-' + (n++) + '-' + Math.random().toString(36).slice(2, 8);
-    let said;
+    let said = 'The server could not be reached: try again.';
+    let shown = ''; // the answer shown, when not what is said
+    let ok = false;
     try {
       const res = await fetch(withAs({}), {
         method: 'POST',
@@ -225,23 +203,21 @@
         body: JSON.stringify({ id, text }),
       });
       const body = await res.json().catch(() => ({}));
-      if (res.ok) {
+      ok = res.ok;
+      if (ok) {
         // A command's events arrive with the log and are read from there;
         // here, what it was read as — or the table's answer.
         said = body.said ? 'You: ' + body.said + '.' : body.answer;
-        answer.textContent = body.answer || said;
-        answer.classList.remove('refused');
+        shown = body.answer;
         input.value = '';
       } else {
         said = body.message || 'That could not be done.';
-        answer.textContent = said;
-        answer.classList.add('refused');
       }
     } catch (err) {
-      said = 'The server could not be reached: try again.';
-      answer.textContent = said;
-      answer.classList.add('refused');
+      // The server could not be reached: said says so.
     }
+    answer.textContent = shown || said;
+    answer.classList.toggle('refused', !ok);
     form.removeAttribute('aria-busy');
     announce(said);
     input.focus();
@@ -250,14 +226,12 @@
   // "/" goes to the command line from anywhere but a field.
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-    const t = e.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (window.frayTyping(e.target)) return;
     if (document.querySelector('dialog[open]')) return;
     e.preventDefault();
     const pane = form.closest('[data-pane]');
     if (pane && root.dataset.tab && pane.dataset.pane !== root.dataset.tab) {
-      const tab = document.querySelector('.tab[data-show="' + pane.dataset.pane + '"]');
-      if (tab) tab.click();
+      document.querySelector('.tab[data-show="' + pane.dataset.pane + '"]')?.click();
     }
     input.focus();
     input.select();

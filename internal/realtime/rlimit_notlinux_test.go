@@ -1,7 +1,0 @@
-//go:build !linux
-
-package realtime
-
-import "testing"
-
-func raiseOpenFiles(*testing.T, int) {}
