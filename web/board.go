@@ -204,13 +204,8 @@ func (m *model) place(id string) string {
 			}
 			s := m.areaName(p.Area)
 			if g := m.group(p.Group); g != nil {
-				var others []string
-				for _, o := range g.Members {
-					if o != id {
-						others = append(others, m.name(o))
-					}
-				}
-				s += ", in melee with " + strings.Join(others, ", ")
+				others := slices.DeleteFunc(slices.Clone(g.Members), func(o string) bool { return o == id })
+				s += ", in melee with " + commaList(m.nameEach(others))
 			}
 			return s
 		}
@@ -472,11 +467,7 @@ func (l zoneLayout) colsClass() string {
 // groupsIn returns the groups of area id; loose the tokens in it in none.
 func (m *model) groupsIn(area string) (groups []board.Group, loose []string) {
 	zm := m.board.Zones
-	for _, g := range zm.Groups {
-		if g.Area == area {
-			groups = append(groups, g)
-		}
-	}
+	groups = slices.DeleteFunc(slices.Clone(zm.Groups), func(g board.Group) bool { return g.Area != area })
 	for _, p := range zm.Places {
 		if p.Area == area && (p.Group == "" || m.group(p.Group) == nil) {
 			loose = append(loose, p.Token)

@@ -264,16 +264,9 @@ func playToGM(t *testing.T, r replayed, updates []pageUpdate) ([]float64, []floa
 		}
 		writeJSON(conn, msg)
 	}
-	var times []float64
-	for deadline := patience.Deadline(); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		within(t, ctx, chromedp.Evaluate(`window.__updateTimes || []`, &times))
-		if len(times) > len(updates) {
-			break
-		}
-	}
-	if len(times) <= len(updates) {
-		t.Fatalf("the page handled %d messages of %d", len(times), len(updates)+1)
-	}
+	// Every message handled: the snapshot and each update.
+	within(t, ctx, poll(`(window.__updateTimes || []).length > `+strconv.Itoa(len(updates))))
+	times := evaluate[[]float64](t, ctx, `window.__updateTimes`)
 	var status, show string
 	within(t, ctx, chromedp.Evaluate(`document.getElementById('status').outerHTML`, &status),
 		chromedp.Evaluate(`document.getElementById('battlefield').outerHTML + document.getElementById('actions').outerHTML`+drawnTokens, &show),
