@@ -337,7 +337,7 @@ func TestBrowserScript(t *testing.T) {
 		t.Errorf("reconnect after 1008: since = %q, want 8", s)
 	}
 	_ = recv(t, fs.conns)
-	waitFor(`document.getElementById('conn').textContent === 'live'`)
+	within(t, ctx, poll(`document.getElementById('conn').textContent === 'live'`))
 
 	// Without a socket the form posts normally. The page lets its socket go
 	// while it handles pagehide, so the socket is gone once this returns.

@@ -21,13 +21,15 @@ import (
 // the encounter is created.
 
 // EditorOf is rs's battlefield editor; ok is false for a ruleset that
-// draws no board (its drafts have no battlefield to edit).
+// draws no board, or draws one but whose editor names no position model
+// (one fought in a single field): its drafts have no battlefield to edit.
 func EditorOf(rs engine.Ruleset) (board.Editor, bool) {
 	b, ok := rs.(engine.Boarder)
 	if !ok {
 		return board.Editor{}, false
 	}
-	return b.Editor(), true
+	e := b.Editor()
+	return e, e.Model != ""
 }
 
 // ModelOf is the position model a draft's battlefield uses: the one it

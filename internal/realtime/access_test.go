@@ -114,7 +114,6 @@ func closedWith(t *testing.T, c *websocket.Conn) websocket.StatusCode {
 func TestAccessChangedRoutesAndCloses(t *testing.T) {
 	hub, book, url := accessHub(t, "ann", "bob", "cid", "dee")
 	ann, bob, cid, dee := dialAs(t, hub, url, "ann"), dialAs(t, hub, url, "bob"), dialAs(t, hub, url, "cid"), dialAs(t, hub, url, "dee")
-	_ = bob
 
 	// ann is signed out: closed 4401; nobody else is read.
 	book.set("ann", Grant{}, fray.Errorf(fray.EUNAUTHORIZED, "signed out"))

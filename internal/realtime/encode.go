@@ -10,11 +10,10 @@ import gojson "github.com/goccy/go-json"
 // to that for every view of every example fight) in half the time.
 func marshal(v any) ([]byte, error) { return gojson.Marshal(v) }
 
-// appendJSON appends v's encoding (as marshal's) to b.
-func appendJSON(b []byte, v any) ([]byte, error) {
+// appendJSON appends v's encoding (as marshal's, with opts) to b.
+func appendJSON(b []byte, v any, opts ...gojson.EncodeOptionFunc) ([]byte, error) {
 	w := appender{b}
-	enc := gojson.NewEncoder(&w)
-	if err := enc.Encode(v); err != nil {
+	if err := gojson.NewEncoder(&w).EncodeWithOption(v, opts...); err != nil {
 		return b, err
 	}
 	return w.b[:len(w.b)-1], nil // Encode ends with a newline

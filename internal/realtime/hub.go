@@ -622,12 +622,7 @@ func updateFrame(c *client, u play.Update, prev shown, render Renderer, project 
 // (A hand-written encoder that copied the markup in runs was 2–4 times
 // slower than go-json's vector code.)
 func appendFragments(frame []byte, html map[string]string) ([]byte, error) {
-	frame = slices.Grow(frame, fragmentsLen(html)+16)
-	w := appender{frame}
-	if err := gojson.NewEncoder(&w).EncodeWithOption(html, gojson.DisableHTMLEscape()); err != nil {
-		return frame, err
-	}
-	return w.b[:len(w.b)-1], nil // Encode ends with a newline
+	return appendJSON(slices.Grow(frame, fragmentsLen(html)+16), html, gojson.DisableHTMLEscape())
 }
 
 // fragmentsLen is how many bytes fragments take in a frame, their

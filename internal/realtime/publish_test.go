@@ -30,77 +30,62 @@ func TestPublishSendsOnlyWhatChanged(t *testing.T) {
 	hub := NewHub(Config{Render: render})
 	gm, ana := engine.GMViewer(), engine.PlayerViewer("ana")
 	gmView, playerView, playerPage := queued(hub, gm, false, true), queued(hub, ana, false, true), queued(hub, ana, true, false)
-	type sent struct {
-		Seq    int64
-		Events []engine.Event
-		View   json.RawMessage
-		HTML   map[string]string
-		raw    string
-	}
-	// next is the frame c got from the last update, if any.
-	next := func(c *client) (sent, bool) {
+	// what tells, in short, what the frame c got from the last update holds.
+	what := func(c *client) string {
 		t.Helper()
 		frames := c.queuedFrames()
-		var f sent
 		if len(frames) == 0 {
-			return f, false
+			return "nothing"
+		}
+		var f struct {
+			Seq    int64
+			Events []engine.Event
+			View   json.RawMessage
+			HTML   map[string]string
 		}
 		if err := json.Unmarshal(frames[0].data, &f); err != nil || len(frames) > 1 {
 			t.Fatalf("%d frames from one update: %s (%v)", len(frames), frames[0].data, err)
 		}
-		f.raw = string(frames[0].data)
-		return f, true
+		var events []string
+		for _, ev := range f.Events {
+			if ev.Secret {
+				ev.Actor += " (secret)"
+			}
+			events = append(events, ev.Actor)
+		}
+		return fmt.Sprintf("seq %d, events %v, view %t, html %v", f.Seq, events, f.View != nil, f.HTML)
 	}
-	publish := func(ev engine.Event, round int) {
-		st.Seq, st.Round = ev.Seq, round
-		ev.Text = "something happens"
-		enc, err := json.Marshal(ev)
+	for _, u := range []struct {
+		ev            engine.Event
+		round         int
+		gm, bot, page string // what the GM's bot, the player's bot and the player's page get
+	}{
+		// A visible event: the first update sends everything.
+		{engine.Event{Seq: 1, Actor: "ana"}, 1, "seq 1, events [ana], view true, html map[]", "seq 1, events [ana], view true, html map[]",
+			"seq 1, events [ana], view false, html map[log:1 entries order:same status:round 1]"},
+		// The hidden spy's secret event: nothing the player sees changes.
+		{engine.Event{Seq: 2, Actor: "spy", Secret: true}, 1, "seq 2, events [spy (secret)], view false, html map[]", "nothing", "nothing"},
+		// A visible event, and a new round: the views and the status change.
+		{engine.Event{Seq: 3, Actor: "ana"}, 2, "seq 3, events [ana], view true, html map[]", "seq 3, events [ana], view true, html map[]",
+			"seq 3, events [ana], view false, html map[log:1 entries status:round 2]"},
+		// A visible event that changes nothing else: the events, the log.
+		{engine.Event{Seq: 4, Actor: "ana"}, 2, "seq 4, events [ana], view false, html map[]", "seq 4, events [ana], view false, html map[]",
+			"seq 4, events [ana], view false, html map[log:1 entries]"},
+	} {
+		st.Seq, st.Round = u.ev.Seq, u.round
+		u.ev.Kind, u.ev.Text = "tick", "something happens"
+		enc, err := json.Marshal(u.ev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: ev.Seq,
-			Events: []engine.Event{ev}, Encoded: [][]byte{enc}})
+		hub.Publish(play.Update{EncounterID: "e", Ruleset: nullRules{}, State: st, Seq: u.ev.Seq,
+			Events: []engine.Event{u.ev}, Encoded: [][]byte{enc}})
 		hub.settle("e")
-	}
-
-	// 1: a visible event; the first update sends everything.
-	publish(engine.Event{Seq: 1, Kind: "tick", Actor: "ana"}, 1)
-	for _, c := range []*client{gmView, playerView, playerPage} {
-		if f, ok := next(c); !ok || f.Seq != 1 || len(f.Events) != 1 {
-			t.Fatalf("update 1: %+v %v", f, ok)
+		for c, want := range map[*client]string{gmView: u.gm, playerView: u.bot, playerPage: u.page} {
+			if got := what(c); got != want {
+				t.Errorf("update %d to %s: %s, want %s", u.ev.Seq, c.frameKey(), got, want)
+			}
 		}
-	}
-	// 2: the hidden spy's secret event, nothing the player sees changes.
-	publish(engine.Event{Seq: 2, Kind: "tick", Actor: "spy", Secret: true}, 1)
-	if f, ok := next(gmView); !ok || f.Seq != 2 || len(f.Events) != 1 || !strings.Contains(f.raw, `"secret":true`) {
-		t.Fatalf("update 2 to the GM: %+v %v", f, ok)
-	}
-	for _, c := range []*client{playerView, playerPage} {
-		if f, ok := next(c); ok {
-			t.Fatalf("update 2 (nothing the player can see) reached the player: %s", f.raw)
-		}
-	}
-	// 3: a visible event, and a new round: the player's view and status change.
-	publish(engine.Event{Seq: 3, Kind: "tick", Actor: "ana"}, 2)
-	if f, ok := next(playerView); !ok || f.Seq != 3 || len(f.Events) != 1 || len(f.View) == 0 {
-		t.Fatalf("update 3 to the player's bot: %+v %v", f, ok)
-	}
-	if f, ok := next(playerPage); !ok || f.Seq != 3 || len(f.HTML) != 2 || f.HTML["status"] != "round 2" || f.HTML["log"] != "1 entries" {
-		t.Fatalf("update 3 to the player's page: %+v %v", f, ok)
-	}
-	if f, ok := next(gmView); !ok || f.Seq != 3 {
-		t.Fatalf("update 3 to the GM: %+v %v", f, ok)
-	}
-	// 4: a visible event that changes nothing else: the events, the log.
-	publish(engine.Event{Seq: 4, Kind: "tick", Actor: "ana"}, 2)
-	if f, ok := next(playerView); !ok || f.Seq != 4 || len(f.Events) != 1 || f.View != nil {
-		t.Fatalf("update 4 to the player's bot: %+v %v", f, ok)
-	}
-	if f, ok := next(playerPage); !ok || f.Seq != 4 || len(f.HTML) != 1 || f.HTML["log"] != "1 entries" {
-		t.Fatalf("update 4 to the player's page: %+v %v", f, ok)
-	}
-	if f, ok := next(gmView); !ok || f.Seq != 4 {
-		t.Fatalf("update 4 to the GM: %+v %v", f, ok)
 	}
 }
 

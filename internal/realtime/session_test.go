@@ -133,15 +133,11 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer reader.CloseNow()
-	readErr := make(chan error, 1)
-	go func() {
-		for {
-			if _, _, err := reader.Read(ctx); err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
+	if _, _, err := reader.Read(ctx); err != nil { // the snapshot
+		t.Fatal(err)
+	}
+	// The reader reads on (and answers pings) until the connection ends.
+	reading := reader.CloseRead(ctx)
 	silent, _, err := websocket.Dial(ctx, url, nil) // never reads: answers no ping
 	if err != nil {
 		t.Fatal(err)
@@ -150,10 +146,8 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 
 	patience.Until(t, "the silent socket's end, the reader's alone left", func() bool { return hub.Count("e") == 1 })
 	time.Sleep(500 * time.Millisecond)
-	select {
-	case err := <-readErr:
-		t.Fatalf("the reader was dropped: %v", err)
-	default:
+	if reading.Err() != nil {
+		t.Fatal("the reader was dropped")
 	}
 	if n := pings.Load(); n < 3 {
 		t.Fatalf("the reader was pinged %d times", n)

@@ -34,7 +34,10 @@ type Grid struct {
 	Height int       `json:"height"`
 	Cells  []Terrain `json:"cells,omitempty"`
 
-	index []int32 // 1 + the position in Cells of each square listed (see at)
+	// index holds 1 + the position in Cells of each square listed (see
+	// at): a memo, since the hub projects one state for many viewers at
+	// once and the squares never change once set up.
+	index engine.Memo[[]int32]
 }
 
 // Terrain is one square that is not open ground.
@@ -74,16 +77,18 @@ func obstacleHeight(o string) int {
 // searches ask it for every square they look at, so the squares listed are
 // indexed by position once, in a slice rather than a map.
 func (g *Grid) at(x, y int) Terrain {
-	if g.index == nil {
-		g.index = make([]int32, g.Width*g.Height)
+	index := g.index.Load()
+	if index == nil {
+		built := make([]int32, g.Width*g.Height)
 		for i, c := range g.Cells {
 			if g.inside(c.X, c.Y) {
-				g.index[c.Y*g.Width+c.X] = int32(i) + 1
+				built[c.Y*g.Width+c.X] = int32(i) + 1
 			}
 		}
+		index = g.index.Keep(&built)
 	}
 	if g.inside(x, y) {
-		if i := g.index[y*g.Width+x]; i > 0 {
+		if i := (*index)[y*g.Width+x]; i > 0 {
 			return g.Cells[i-1]
 		}
 	}
@@ -152,43 +157,43 @@ func checkProps(fields []board.Field, p board.Props, where string) error {
 	return nil
 }
 
-// parseGrid reads the setup's battlefield.
-func parseGrid(raw json.RawMessage) (Grid, error) {
+// parseGrid reads the setup's battlefield into g.
+func parseGrid(raw json.RawMessage, g *Grid) error {
 	bf, err := board.Read(raw)
 	if err != nil {
-		return Grid{}, fray.Errorf(fray.EINVALID, "%v", err)
+		return fray.Errorf(fray.EINVALID, "%v", err)
 	}
 	if bf.Model != "" && bf.Model != board.Grid {
-		return Grid{}, fray.Errorf(fray.EINVALID, "battlefield: d20-tactical uses a grid, not %q", bf.Model)
+		return fray.Errorf(fray.EINVALID, "battlefield: d20-tactical uses a grid, not %q", bf.Model)
 	}
 	if len(bf.Zones) > 0 || len(bf.Melees) > 0 || len(bf.Pairs) > 0 || len(bf.Distances) > 0 {
-		return Grid{}, fray.Errorf(fray.EINVALID, "battlefield: d20-tactical uses a grid of 5-ft squares (width, height, cells)")
+		return fray.Errorf(fray.EINVALID, "battlefield: d20-tactical uses a grid of 5-ft squares (width, height, cells)")
 	}
 	if bf.Width < 2 || bf.Height < 2 || bf.Width > MaxWidth || bf.Height > MaxHeight {
-		return Grid{}, fray.Errorf(fray.EINVALID, "battlefield: the grid must be 2–%d squares wide and 2–%d high", MaxWidth, MaxHeight)
+		return fray.Errorf(fray.EINVALID, "battlefield: the grid must be 2–%d squares wide and 2–%d high", MaxWidth, MaxHeight)
 	}
-	g := Grid{Width: bf.Width, Height: bf.Height}
+	g.Width, g.Height = bf.Width, bf.Height
 	seen := map[[2]int]bool{}
 	for _, c := range bf.Cells {
 		where := fmt.Sprintf("square %d,%d", c.X, c.Y)
 		if !g.inside(c.X, c.Y) {
-			return Grid{}, fray.Errorf(fray.EINVALID, "%s is off the grid", where)
+			return fray.Errorf(fray.EINVALID, "%s is off the grid", where)
 		}
 		if seen[[2]int{c.X, c.Y}] {
-			return Grid{}, fray.Errorf(fray.EINVALID, "%s is listed twice", where)
+			return fray.Errorf(fray.EINVALID, "%s is listed twice", where)
 		}
 		seen[[2]int{c.X, c.Y}] = true
 		if err := checkProps(cellProps, c.Props, where); err != nil {
-			return Grid{}, err
+			return err
 		}
 		t := Terrain{X: c.X, Y: c.Y, Label: c.Props.String("label"), Wall: c.Props.Bool("wall"), Pit: c.Props.Bool("pit"),
 			Difficult: c.Props.Bool("difficult"), Obstacle: c.Props.String("obstacle"), Material: c.Props.Int("material"), JumpDC: c.Props.Int("jumpDC")}
 		if t.Wall && (t.Pit || t.Obstacle != "") {
-			return Grid{}, fray.Errorf(fray.EINVALID, "%s: a wall is neither a pit nor an obstacle", where)
+			return fray.Errorf(fray.EINVALID, "%s: a wall is neither a pit nor an obstacle", where)
 		}
 		g.Cells = append(g.Cells, t)
 	}
-	return g, nil
+	return nil
 }
 
 // Cell is a square's coordinates.

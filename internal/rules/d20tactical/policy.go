@@ -315,7 +315,7 @@ func (sf stepField) down(c Cell) (Cell, bool) {
 // from their squares, on a copy of the grid's walls); steps is nil when
 // none stands.
 func (st *State) field(f *Fighter) stepField {
-	g := st.Grid
+	g := &st.Grid
 	n := g.Width * g.Height
 	sf := stepField{width: g.Width, height: g.Height, steps: make([]int, n), wall: make([]bool, n), walls: st.Walls}
 	blocked := make([]bool, n)

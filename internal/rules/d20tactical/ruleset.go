@@ -179,11 +179,10 @@ const (
 // newEncounter reads the grid, each combatant's stats and starting square
 // and posture.
 func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
-	g, err := parseGrid(setup.Battlefield)
-	if err != nil {
+	st := &State{Base: base, Fighters: map[string]*Fighter{}}
+	if err := parseGrid(setup.Battlefield, &st.Grid); err != nil {
 		return nil, err
 	}
-	st := &State{Base: base, Grid: g, Fighters: map[string]*Fighter{}}
 	lp := kit.OptInt(&base, OptLifePoints)
 	for _, c := range setup.Combatants {
 		sheet, err := parseSheet(c.Stats)
@@ -205,10 +204,10 @@ func newEncounter(setup engine.Setup, base engine.Base) (*State, error) {
 			return nil, err
 		}
 		f.X, f.Y = *start.X, *start.Y
-		if !g.inside(f.X, f.Y) {
+		if !st.Grid.inside(f.X, f.Y) {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q starts off the grid (%d,%d)", c.ID, f.X, f.Y)
 		}
-		if t := g.at(f.X, f.Y); !t.walkable() {
+		if t := st.Grid.at(f.X, f.Y); !t.walkable() {
 			return nil, fray.Errorf(fray.EINVALID, "combatant %q starts in a wall, a pit or an obstacle (%d,%d)", c.ID, f.X, f.Y)
 		}
 		if o := st.occupant(Cell{f.X, f.Y}, ""); o != nil {

@@ -141,7 +141,8 @@ var ruleset = Ruleset{kit.New(kit.Rules[*State, *Fighter]{
 	ID: ID, Title: "Kit skirmish",
 	Options: []engine.OptionSpec{kit.IntOption(OptHP, "Hit points", "Hit points every fighter starts with.", 2, 1, 10)},
 	New:     newEncounter, Start: newRound,
-	Board: project, Editor: board.Editor{Model: board.Zones}, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
+	// No Editor: one field, nothing to draw in a draft.
+	Board: project, Actions: actions, Pass: kit.PassWith[*State, *Fighter](CmdEndTurn),
 	Commands: []kit.Command[*State, *Fighter]{
 		{Kind: CmdStrike, Decide: decideStrike},
 		{Kind: CmdEndTurn, Decide: kit.EndTurn(KindTurnEnded, advance)},

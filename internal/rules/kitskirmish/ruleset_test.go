@@ -237,7 +237,7 @@ func TestAParryCostsTheNextStrike(t *testing.T) {
 		events, st := scenario.Do(t, st, gm, engine.NewCommand(CmdStrike, "gob", map[string]any{"target": "bo"}), 6)
 		events2, st := scenario.Answer(t, st, bo, st.Pending[0], c.answer, nil, c.dice...)
 		events = append(events, events2...)
-		if got := len(find(events, KindGuarded)) > 0; got != c.winded || st.Fighters["bo"].HP != c.hp {
+		if got := len(enginetest.Find(events, KindGuarded)) > 0; got != c.winded || st.Fighters["bo"].HP != c.hp {
 			t.Errorf("%s %v: guarded event %v, %d hit points; want %v, %d", c.answer, c.dice, got, st.Fighters["bo"].HP, c.winded, c.hp)
 		}
 		st = endTurns(st, "gob", "sneak", "ana")
@@ -258,17 +258,6 @@ func TestAParryCostsTheNextStrike(t *testing.T) {
 		}
 		scenario.Do(t, st, bo, strike, 1)
 	}
-}
-
-// find returns the events of kind.
-func find(events []engine.Event, kind string) []engine.Event {
-	var out []engine.Event
-	for _, ev := range events {
-		if ev.Kind == kind {
-			out = append(out, ev)
-		}
-	}
-	return out
 }
 
 // sheetOf is id's sheet as v sees it, its stats written out.
