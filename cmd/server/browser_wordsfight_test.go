@@ -47,6 +47,18 @@ func caughtUp(t *testing.T, page context.Context, seq int64) {
 		chromedp.WithPollingTimeout(patience.Hang())))
 }
 
+// readOut waits until page's words have read out every entry of its log:
+// words.js reads 50 ms after the last change, so an entry that landed
+// just before a check would otherwise be heard inside the window the check
+// opens next.
+func readOut(t *testing.T, page context.Context) {
+	t.Helper()
+	steps(t, page, chromedp.Poll(`(() => {
+		const seqs = Array.from(document.querySelectorAll('li[id^="ev-"][data-spoken]:not(.undone)'), (li) => Number(li.id.slice(3)));
+		return Number(document.getElementById('encounter').dataset.announced) >= Math.max(0, ...seqs);
+	})()`, nil, chromedp.WithPollingTimeout(patience.Hang())))
+}
+
 // TestBrowserEveryFightByWords plays one whole fight of every ruleset —
 // its first example — where every command of the player is typed into the
 // encounter page's command line in Chromium, the bot choosing each
@@ -201,6 +213,7 @@ func (f *wordsFight) sealedUnseen(page context.Context, ear *listener, gv engine
 	t := f.t
 	t.Helper()
 	caughtUp(t, page, f.srv.viewAs(f.player, f.id).Seq)
+	readOut(t, page)
 	ear.listen(t, page)
 	heard := len(ear.heard)
 	choice := d.Options[f.rng.IntN(len(d.Options))]
