@@ -88,10 +88,19 @@ func ownScript(src string) bool {
 	return src == "/static/app.js" || src == "/static/clock.js" || src == "/static/push.js" || src == "/static/prep.js" || src == "/static/words.js"
 }
 
+// checkedPage renders c for user (page) and checks it (checkPage).
+func checkedPage(t *testing.T, user string, c templ.Component, searches ...string) (string, *html.Node) {
+	t.Helper()
+	s, doc := page(t, user, c)
+	checkPage(t, s, doc, searches...)
+	return s, doc
+}
+
 // checkPage checks what every page must obey: no inline script, style or
 // handler (strict CSP), unique ids, every visible control labelled, every
-// aria-describedby pointing at an element.
-func checkPage(t *testing.T, s string, doc *html.Node) {
+// aria-describedby pointing at an element, and every form posting but the
+// searches (get forms to those actions: filters, "go to event").
+func checkPage(t *testing.T, s string, doc *html.Node, searches ...string) {
 	t.Helper()
 	for _, sc := range findAll(doc, tag("script")) {
 		if src, _ := attr(sc, "src"); !ownScript(src) || sc.FirstChild != nil {
@@ -136,10 +145,11 @@ func checkPage(t *testing.T, s string, doc *html.Node) {
 			}
 		}
 	}
-	// Forms that change state post; the only get forms would be searches.
+	// Forms that change state post; the only get forms are the searches.
 	for _, f := range findAll(doc, tag("form")) {
-		if mustAttr(f, "method") != "post" {
-			t.Errorf("form %q does not post", mustAttr(f, "action"))
+		action, method := mustAttr(f, "action"), mustAttr(f, "method")
+		if method != "post" && (method != "get" || action == "" || !strings.Contains(strings.Join(searches, " "), action)) {
+			t.Errorf("form %q (%s) neither posts nor is a search", action, method)
 		}
 	}
 	if h := findAll(doc, tag("h1")); len(h) != 1 {
@@ -148,8 +158,7 @@ func checkPage(t *testing.T, s string, doc *html.Node) {
 }
 
 func TestLayoutUser(t *testing.T) {
-	s, doc := page(t, "", Index(IndexProps{}))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "", Index(IndexProps{}))
 	nav := findAll(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "account-nav") })
 	if len(nav) != 1 {
 		t.Fatal("no account nav in the header")
@@ -160,8 +169,7 @@ func TestLayoutUser(t *testing.T) {
 	links(t, doc, "login-link", "/login", "")
 	links(t, doc, "signup-link", "/signup", "")
 
-	s, doc = page(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
-	checkPage(t, s, doc)
+	s, doc = checkedPage(t, "Ana <3", Index(IndexProps{User: "Ana <3"}))
 	nav = findAll(doc, func(n *html.Node) bool { return n.Data == "nav" && hasClass(n, "account-nav") })
 	contains(t, "header", text(nav[0]), "Signed in as Ana <3")
 	if strings.Contains(s, "Ana <3") {
@@ -181,8 +189,7 @@ func TestLayoutUser(t *testing.T) {
 }
 
 func TestAuthFormLogin(t *testing.T) {
-	s, doc := page(t, "", AuthForm(AuthFormProps{Mode: "login", Next: "/join/abc", Name: "ana"}))
-	checkPage(t, s, doc)
+	_, doc := checkedPage(t, "", AuthForm(AuthFormProps{Mode: "login", Next: "/join/abc", Name: "ana"}))
 	f := postForm(t, doc, "/login")
 	c := controls(f)
 	if got := names(f); !slices.Equal(got, []string{"name", "next", "password"}) {
@@ -224,8 +231,7 @@ func TestAuthFormLogin(t *testing.T) {
 }
 
 func TestAuthFormSignup(t *testing.T) {
-	s, doc := page(t, "", AuthForm(AuthFormProps{Mode: "signup", Next: "/join/a b&c", Name: "bo", Error: "That name is taken."}))
-	checkPage(t, s, doc)
+	_, doc := checkedPage(t, "", AuthForm(AuthFormProps{Mode: "signup", Next: "/join/a b&c", Name: "bo", Error: "That name is taken."}))
 	f := postForm(t, doc, "/signup")
 	c := controls(f)
 	if got := names(f); !slices.Equal(got, []string{"name", "next", "password", "password2"}) {
@@ -273,8 +279,7 @@ func TestAccount(t *testing.T) {
 		},
 		Notice: "Token created.",
 	}
-	s, doc := page(t, "ana", Account(p))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "ana", Account(p))
 	pw := postForm(t, doc, "/account/password")
 	if got := names(pw); !slices.Equal(got, []string{"current", "password", "password2"}) {
 		t.Errorf("password fields %v", got)
@@ -315,8 +320,7 @@ func TestAccount(t *testing.T) {
 	}
 
 	p.NewToken, p.Notice, p.Error = "fray_pat_SECRET123", "", "Names must be unique."
-	s, doc = page(t, "ana", Account(p))
-	checkPage(t, s, doc)
+	s, doc = checkedPage(t, "ana", Account(p))
 	code := byID(doc, "new-token")
 	if code == nil || code.Data != "code" || text(code) != "fray_pat_SECRET123" {
 		t.Fatal("new token not in a <code>")
@@ -339,8 +343,7 @@ func TestAccount(t *testing.T) {
 }
 
 func TestIndexPages(t *testing.T) {
-	s, doc := page(t, "", Index(IndexProps{}))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "", Index(IndexProps{}))
 	contains(t, "the landing page", text(doc), "virtual tabletop")
 	main := byID(doc, "main")
 	var hrefs []string
@@ -358,8 +361,7 @@ func TestIndexPages(t *testing.T) {
 		{ID: "c1", Name: "Red Sands", Role: "gm", Encounters: []EncounterSummary{{ID: "e 1/x", Name: "Ambush", Ruleset: "sw-zones", Status: "running"}}},
 		{ID: "c/2", Name: "Blue Peaks", Role: "player"},
 	}}
-	s, doc = page(t, "ana", Index(p))
-	checkPage(t, s, doc)
+	s, doc = checkedPage(t, "ana", Index(p))
 	if h := findAll(doc, tag("h1")); text(h[0]) != "Your campaigns" {
 		t.Errorf("h1 %q", text(h[0]))
 	}
@@ -419,8 +421,7 @@ func gmCampaign() CampaignProps {
 }
 
 func TestCampaignGM(t *testing.T) {
-	s, doc := page(t, "Gina", Campaign(gmCampaign()))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "Gina", Campaign(gmCampaign()))
 	if h := findAll(doc, tag("h1")); text(h[0]) != "Red Sands" {
 		t.Error("h1")
 	}
@@ -569,8 +570,7 @@ func TestCampaignPlayer(t *testing.T) {
 	p.Members[0].IsSelf = false
 	p.Members[1].IsSelf = true
 	p.Error = "Only a GM can do that."
-	s, doc := page(t, "Ana", Campaign(p))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "Ana", Campaign(p))
 	for _, id := range []string{"invites", "create-invite", "new-invite-url", "example-select", "add-example", "import-file", "char-ana-user", "char-ana-assign"} {
 		if byID(doc, id) != nil {
 			t.Errorf("player sees GM-only #%s", id)
@@ -605,8 +605,7 @@ func TestCampaignPlayer(t *testing.T) {
 }
 
 func TestJoin(t *testing.T) {
-	s, doc := page(t, "", Join(JoinProps{Token: "tok 1", CampaignName: "Red Sands"}))
-	checkPage(t, s, doc)
+	_, doc := checkedPage(t, "", Join(JoinProps{Token: "tok 1", CampaignName: "Red Sands"}))
 	if h := findAll(doc, tag("h1")); text(h[0]) != "You're invited to Red Sands" {
 		t.Errorf("h1 %q", text(h[0]))
 	}
@@ -620,8 +619,7 @@ func TestJoin(t *testing.T) {
 		t.Errorf("sign-up link %q", mustAttr(a, "href"))
 	}
 
-	s, doc = page(t, "Ana", Join(JoinProps{Token: "tok1", CampaignName: "Red Sands", User: "Ana"}))
-	checkPage(t, s, doc)
+	_, doc = checkedPage(t, "Ana", Join(JoinProps{Token: "tok1", CampaignName: "Red Sands", User: "Ana"}))
 	f := postForm(t, doc, "/join/tok1")
 	if b := submit(t, f); mustAttr(b, "id") != "join-campaign" || text(b) != "Join Red Sands as Ana" {
 		t.Errorf("join button %q", text(b))
@@ -630,8 +628,7 @@ func TestJoin(t *testing.T) {
 		t.Error("signed-in user asked to sign up")
 	}
 
-	s, doc = page(t, "Ana", Join(JoinProps{Token: "tok1", User: "Ana", Error: "This invite has expired."}))
-	checkPage(t, s, doc)
+	_, doc = checkedPage(t, "Ana", Join(JoinProps{Token: "tok1", User: "Ana", Error: "This invite has expired."}))
 	if n := byID(doc, "join-error"); n == nil || mustAttr(n, "role") != "alert" || text(n) != "This invite has expired." {
 		t.Error("error")
 	}
@@ -642,8 +639,7 @@ func TestJoin(t *testing.T) {
 
 func TestEncounterCampaignLinkAndSwitch(t *testing.T) {
 	p := EncounterProps{View: testView(), As: "ana", WSURL: "/ws", ActURL: "/act"}
-	s, doc := page(t, "ana", Encounter(p))
-	checkPage(t, s, doc)
+	s, doc := checkedPage(t, "ana", Encounter(p))
 	if byID(doc, "switch-viewer") != nil || strings.Contains(s, "Switch viewer") {
 		t.Error("player can switch viewer")
 	}
