@@ -72,12 +72,42 @@ func submit(t *testing.T, form *html.Node) *html.Node {
 	return b[0]
 }
 
+// submits fails the test unless form's one submit button is #id, reading
+// reads (when reads is not "").
+func submits(t *testing.T, form *html.Node, id, reads string) {
+	t.Helper()
+	if b := submit(t, form); mustAttr(b, "id") != id || reads != "" && text(b) != reads {
+		t.Errorf("form %q's button is #%s reading %q, want #%s reading %q", mustAttr(form, "action"), mustAttr(b, "id"), text(b), id, reads)
+	}
+}
+
+// says fails the test unless #id has the role given (an alert, a status)
+// and reads reads.
+func says(t *testing.T, doc *html.Node, id, role, reads string) {
+	t.Helper()
+	if n := byID(doc, id); n == nil || mustAttr(n, "role") != role || text(n) != reads {
+		t.Errorf("#%s is not a %s reading %q: %v", id, role, reads, n)
+	}
+}
+
 // links fails the test unless #id is a link to href, reading reads
 // (when reads is not "").
 func links(t *testing.T, doc *html.Node, id, href, reads string) {
 	t.Helper()
 	if a := byID(doc, id); a == nil || mustAttr(a, "href") != href || reads != "" && text(a) != reads {
 		t.Errorf("#%s is not a link to %s reading %q: %v", id, href, reads, a)
+	}
+}
+
+// passwordFields fails the test unless each control of c named in
+// autocomplete is a password field with that autocomplete and no value (a
+// password is never sent back).
+func passwordFields(t *testing.T, c map[string]*html.Node, autocomplete map[string]string) {
+	t.Helper()
+	for name, want := range autocomplete {
+		if n := c[name]; mustAttr(n, "type") != "password" || mustAttr(n, "autocomplete") != want || mustAttr(n, "value") != "" {
+			t.Errorf("%s: type %q, autocomplete %q, value %q; want a password field, %q, empty", name, mustAttr(n, "type"), mustAttr(n, "autocomplete"), mustAttr(n, "value"), want)
+		}
 	}
 }
 
@@ -176,10 +206,7 @@ func TestLayoutUser(t *testing.T) {
 		t.Error("user name is not escaped")
 	}
 	links(t, doc, "account-link", "/account", "")
-	out := postForm(t, doc, "/logout")
-	if b := submit(t, out); text(b) != "Log out" || mustAttr(b, "id") != "logout" {
-		t.Errorf("log-out button %q", text(b))
-	}
+	submits(t, postForm(t, doc, "/logout"), "logout", "Log out")
 	if byID(doc, "login-link") != nil || byID(doc, "signup-link") != nil {
 		t.Error("signed-in user is offered log in / sign up in the header")
 	}
@@ -201,14 +228,9 @@ func TestAuthFormLogin(t *testing.T) {
 	if mustAttr(c["name"], "autocomplete") != "username" || mustAttr(c["name"], "value") != "ana" {
 		t.Error("name field: autocomplete or refill")
 	}
-	if mustAttr(c["password"], "type") != "password" || mustAttr(c["password"], "autocomplete") != "current-password" {
-		t.Error("password field")
-	}
+	passwordFields(t, c, map[string]string{"password": "current-password"})
 	if _, ok := attr(c["password"], "minlength"); ok {
 		t.Error("login password has a length rule; only sign-up states one")
-	}
-	if v, _ := attr(c["password"], "value"); v != "" {
-		t.Error("password refilled")
 	}
 	if findAll(doc, func(n *html.Node) bool { return mustAttr(n, "role") == "alert" }) != nil {
 		t.Error("alert without an error")
@@ -237,10 +259,8 @@ func TestAuthFormSignup(t *testing.T) {
 	if got := names(f); !slices.Equal(got, []string{"name", "next", "password", "password2"}) {
 		t.Errorf("signup fields %v", got)
 	}
+	passwordFields(t, c, map[string]string{"password": "new-password", "password2": "new-password"})
 	for _, k := range []string{"password", "password2"} {
-		if mustAttr(c[k], "type") != "password" || mustAttr(c[k], "autocomplete") != "new-password" {
-			t.Errorf("%s: type %q autocomplete %q", k, mustAttr(c[k], "type"), mustAttr(c[k], "autocomplete"))
-		}
 		if mustAttr(c[k], "minlength") != "10" || mustAttr(c[k], "maxlength") != "200" {
 			t.Errorf("%s: length rule", k)
 		}
@@ -249,10 +269,7 @@ func TestAuthFormSignup(t *testing.T) {
 	if hint == nil || !strings.Contains(text(hint), "10–200 characters") {
 		t.Error("password hint missing")
 	}
-	alert := byID(doc, "auth-error")
-	if alert == nil || mustAttr(alert, "role") != "alert" || text(alert) != "That name is taken." {
-		t.Fatal("error not shown as an alert")
-	}
+	says(t, doc, "auth-error", "alert", "That name is taken.")
 	for _, n := range []*html.Node{f, c["name"], c["password"]} {
 		if !slices.Contains(strings.Fields(mustAttr(n, "aria-describedby")), "auth-error") {
 			t.Errorf("<%s name=%q> not described by the error", n.Data, mustAttr(n, "name"))
@@ -284,23 +301,12 @@ func TestAccount(t *testing.T) {
 	if got := names(pw); !slices.Equal(got, []string{"current", "password", "password2"}) {
 		t.Errorf("password fields %v", got)
 	}
-	c := controls(pw)
-	if mustAttr(c["current"], "autocomplete") != "current-password" || mustAttr(c["password"], "autocomplete") != "new-password" ||
-		mustAttr(c["password2"], "autocomplete") != "new-password" {
-		t.Error("password autocomplete")
-	}
-	for _, k := range []string{"current", "password", "password2"} {
-		if mustAttr(c[k], "type") != "password" {
-			t.Errorf("%s is not a password field", k)
-		}
-	}
+	passwordFields(t, controls(pw), map[string]string{"current": "current-password", "password": "new-password", "password2": "new-password"})
 	create := postForm(t, doc, "/account/tokens")
 	if got := names(create); !slices.Equal(got, []string{"name"}) {
 		t.Errorf("token fields %v", got)
 	}
-	if mustAttr(submit(t, create), "id") != "create-token" {
-		t.Error("create-token id")
-	}
+	submits(t, create, "create-token", "")
 	// Revoke only the active tokens.
 	postForm(t, doc, "/account/tokens/t1/revoke")
 	postForm(t, doc, "/account/tokens/t3/revoke")
@@ -312,9 +318,7 @@ func TestAccount(t *testing.T) {
 	if got := text(byID(doc, "revoke-token-t1")); got != "Revoke token dice bot" {
 		t.Errorf("revoke button reads %q", got)
 	}
-	if n := byID(doc, "flash-notice"); n == nil || text(n) != "Token created." || mustAttr(n, "role") != "status" {
-		t.Error("notice")
-	}
+	says(t, doc, "flash-notice", "status", "Token created.")
 	if byID(doc, "new-token") != nil || strings.Contains(s, "Copy it now") {
 		t.Error("new-token box without a new token")
 	}
@@ -332,9 +336,7 @@ func TestAccount(t *testing.T) {
 	if b := byID(doc, "new-token-copy"); b == nil || mustAttr(b, "type") != "button" || mustAttr(b, "data-copy") != "new-token" {
 		t.Error("copy button")
 	}
-	if n := byID(doc, "flash-error"); n == nil || mustAttr(n, "role") != "alert" {
-		t.Error("error not an alert")
-	}
+	says(t, doc, "flash-error", "alert", "Names must be unique.")
 
 	_, doc = page(t, "ana", Account(AccountProps{User: "ana"}))
 	if byID(doc, "no-tokens") == nil {
@@ -382,9 +384,7 @@ func TestIndexPages(t *testing.T) {
 	if in := byID(doc, "new-campaign-name"); in == nil || mustAttr(in, "name") != "name" {
 		t.Error("#new-campaign-name")
 	}
-	if b := submit(t, f); mustAttr(b, "id") != "create-campaign" {
-		t.Error("#create-campaign")
-	}
+	submits(t, f, "create-campaign", "")
 	if strings.Contains(s, "No campaigns yet") {
 		t.Error("empty state with campaigns")
 	}
@@ -455,9 +455,7 @@ func TestCampaignGM(t *testing.T) {
 		!strings.Contains(got, "On a grid of squares or distance categories between sides. Rolls under.") {
 		t.Errorf("rulesets explained as %q", got)
 	}
-	if b := submit(t, ex); mustAttr(b, "id") != "add-example" {
-		t.Error("#add-example")
-	}
+	submits(t, ex, "add-example", "")
 	imp := postForm(t, doc, "/campaigns/c1/encounters/import")
 	if mustAttr(imp, "enctype") != "multipart/form-data" {
 		t.Error("import form is not multipart")
@@ -528,10 +526,7 @@ func TestCampaignGM(t *testing.T) {
 		t.Error("invite URL shown more than once")
 	}
 	contains(t, "the new invite's note", text(code.Parent.Parent), "Copy it now")
-	create := postForm(t, doc, "/campaigns/c1/invites")
-	if b := submit(t, create); mustAttr(b, "id") != "create-invite" {
-		t.Error("#create-invite")
-	}
+	submits(t, postForm(t, doc, "/campaigns/c1/invites"), "create-invite", "")
 	postForm(t, doc, "/campaigns/c1/invites/i1/revoke")
 	for _, id := range []string{"i2", "i3"} {
 		if forms(doc, "/campaigns/c1/invites/"+id+"/revoke") != nil {
@@ -543,9 +538,7 @@ func TestCampaignGM(t *testing.T) {
 			t.Errorf("invite %s %q lacks %q", id, got, state)
 		}
 	}
-	if n := byID(doc, "flash-notice"); n == nil || text(n) != "Invite created." {
-		t.Error("notice")
-	}
+	says(t, doc, "flash-notice", "status", "Invite created.")
 
 	// Without a new invite: no box.
 	p := gmCampaign()
@@ -588,9 +581,7 @@ func TestCampaignPlayer(t *testing.T) {
 		t.Errorf("player characters %q", got)
 	}
 	contains(t, "members", text(byID(doc, "members")), "Gina", "Cole")
-	if n := byID(doc, "flash-error"); n == nil || mustAttr(n, "role") != "alert" {
-		t.Error("error")
-	}
+	says(t, doc, "flash-error", "alert", "Only a GM can do that.")
 	if a := findAll(doc, func(n *html.Node) bool { return n.Data == "a" && mustAttr(n, "href") == "#invites" }); a != nil {
 		t.Error("jump link to a missing section")
 	}
@@ -620,18 +611,13 @@ func TestJoin(t *testing.T) {
 	}
 
 	_, doc = checkedPage(t, "Ana", Join(JoinProps{Token: "tok1", CampaignName: "Red Sands", User: "Ana"}))
-	f := postForm(t, doc, "/join/tok1")
-	if b := submit(t, f); mustAttr(b, "id") != "join-campaign" || text(b) != "Join Red Sands as Ana" {
-		t.Errorf("join button %q", text(b))
-	}
+	submits(t, postForm(t, doc, "/join/tok1"), "join-campaign", "Join Red Sands as Ana")
 	if byID(doc, "join-signup") != nil {
 		t.Error("signed-in user asked to sign up")
 	}
 
 	_, doc = checkedPage(t, "Ana", Join(JoinProps{Token: "tok1", User: "Ana", Error: "This invite has expired."}))
-	if n := byID(doc, "join-error"); n == nil || mustAttr(n, "role") != "alert" || text(n) != "This invite has expired." {
-		t.Error("error")
-	}
+	says(t, doc, "join-error", "alert", "This invite has expired.")
 	if forms(doc, "/join/tok1") != nil || byID(doc, "join-campaign") != nil {
 		t.Error("dead invite can be joined")
 	}
