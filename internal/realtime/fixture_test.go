@@ -2,6 +2,9 @@ package realtime
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +56,14 @@ func dialSnapshot(t *testing.T, ctx context.Context, url string) *websocket.Conn
 		t.Fatal(err)
 	}
 	return c
+}
+
+// serveWS serves hub's websockets with opts until the test ends, and
+// returns their URL.
+func serveWS(t *testing.T, hub *Hub, opts ServeOptions) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hub.Serve(w, r, opts) }))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
 // pageHub is a hub of encounter pages as the server makes it: fragments

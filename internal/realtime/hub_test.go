@@ -3,8 +3,6 @@ package realtime
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,11 +20,7 @@ func TestSlowClientIsDroppedOthersKeepUp(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := fixedEncounter{st: st}
 	hub := NewHub(Config{Events: enc, SendQueue: 16})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
-	}))
-	defer srv.Close()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	url := serveWS(t, hub, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
 	ctx := context.Background()
 	dialSnapshot(t, ctx, url) // the slow client: it never reads again
 	fast := dialSnapshot(t, ctx, url)

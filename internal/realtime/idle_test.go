@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -52,14 +50,11 @@ func TestIdleSocketMemory(t *testing.T) {
 	table := fixedEncounter{rs: example.RS, st: example.St}
 	// The clients answer no pings: none may come while the test runs.
 	hub := pageHub(Config{Events: table, PingInterval: time.Hour})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: table, Viewer: engine.GMViewer(), Since: -1, HTML: true})
-	}))
-	defer srv.Close()
+	url := serveWS(t, hub, ServeOptions{Encounter: "e", Table: table, Viewer: engine.GMViewer(), Since: -1, HTML: true})
 	defer hub.Close()
 
 	child := exec.Command(os.Args[0], "-test.run=^TestIdleSocketMemory$")
-	child.Env = append(os.Environ(), "FRAY_IDLE_CLIENTS_OF="+strings.TrimPrefix(srv.URL, "http://"))
+	child.Env = append(os.Environ(), "FRAY_IDLE_CLIENTS_OF="+strings.TrimPrefix(url, "ws://"))
 	child.Stderr = os.Stderr
 	toChild, err := child.StdinPipe()
 	if err != nil {

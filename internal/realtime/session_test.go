@@ -115,14 +115,10 @@ func TestPingsKeepReadersAndDropTheSilent(t *testing.T) {
 	st := &engine.Base{ID: "e", Status: engine.StatusRunning, Turn: -1}
 	enc := fixedEncounter{st: st}
 	hub := NewHub(Config{Events: enc, PingInterval: 50 * time.Millisecond, WriteTimeout: 300 * time.Millisecond})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hub.Serve(w, r, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
-	}))
-	defer srv.Close()
+	url := serveWS(t, hub, ServeOptions{Encounter: "e", Table: enc, Viewer: engine.GMViewer(), Since: -1})
 	defer hub.Close()
 	ctx, cancel := patience.Context(context.Background())
 	defer cancel()
-	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 
 	var pings atomic.Int32
 	reader, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{OnPingReceived: func(context.Context, []byte) bool {
