@@ -63,9 +63,7 @@ func TestEncounterLogPage(t *testing.T) {
 	if len(reveal) != 1 || mustAttr(byID(doc, "reveal-7"), "type") != "submit" {
 		t.Fatalf("%d reveal forms", len(reveal))
 	}
-	if !strings.Contains(text(byID(doc, "ev-9")), "revealed to players") {
-		t.Fatal("the revealed event is not marked")
-	}
+	contains(t, "the revealed event", text(byID(doc, "ev-9")), "revealed to players")
 	contains(t, "log page", s, `href="/encounters/enc-1/replay?seq=5"`, `id="log-more"`, `id="filter-clear"`, `id="flash-notice"`, `<option value="2" selected>`)
 	// A player gets no reveal control.
 	p.CanReveal, p.View.Viewer = false, engine.PlayerViewer("ana")
@@ -96,9 +94,7 @@ func TestReplayPage(t *testing.T) {
 	}
 	p.Event, p.Hidden = nil, true
 	_, doc = page(t, "ana", Replay(p))
-	if !strings.Contains(text(byID(doc, "step")), "may not see") {
-		t.Fatal("a hidden step is not said to be hidden")
-	}
+	contains(t, "a hidden step", text(byID(doc, "step")), "may not see")
 }
 
 func TestTimelinePage(t *testing.T) {

@@ -310,9 +310,7 @@ func TestEncounterPageStructure(t *testing.T) {
 			t.Error("script is not deferred")
 		}
 	}
-	if !strings.Contains(s, `href="/static/app.css"`) {
-		t.Error("stylesheet missing")
-	}
+	contains(t, "the page (its stylesheet)", s, `href="/static/app.css"`)
 }
 
 func mustAttr(n *html.Node, k string) string { v, _ := attr(n, k); return v }
