@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -161,10 +162,7 @@ func TestBrowserScript(t *testing.T) {
 	// each command (a resent frame keeps its own).
 	entropyOf := map[string]string{} // by entropy, the command id
 	command := func(msg map[string]any) string {
-		cmd := map[string]any{}
-		for k, v := range msg["command"].(map[string]any) {
-			cmd[k] = v
-		}
+		cmd := maps.Clone(msg["command"].(map[string]any))
 		e, _ := cmd["entropy"].(string)
 		id, _ := msg["id"].(string)
 		if other, used := entropyOf[e]; len(e) != 32 || used && other != id {

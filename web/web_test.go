@@ -140,16 +140,11 @@ func attr(n *html.Node, key string) (string, bool) {
 // findAll returns every element under n (n included) that match accepts.
 func findAll(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && match(n) {
-			out = append(out, n)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+	for _, e := range append([]*html.Node{n}, slices.Collect(n.Descendants())...) {
+		if e.Type == html.ElementNode && match(e) {
+			out = append(out, e)
 		}
 	}
-	walk(n)
 	return out
 }
 
