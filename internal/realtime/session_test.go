@@ -75,14 +75,11 @@ func TestSessionOutlivesServe(t *testing.T) {
 	hub.settle("e")
 	read(a, `"seq":1`)
 	read(b, `"seq":1`)
-	if err := a.Write(ctx, websocket.MessageText, []byte(`{"type":"command","id":"c1","command":{"kind":"pause"}}`)); err != nil {
-		t.Fatal(err)
-	}
+	commands := &sock{t: t, conn: a} // what a sends
+	commands.send("c1", map[string]any{"kind": "pause"})
 	read(a, `"id":"c1"`) // refused by the read-only encounter, but answered
 
-	if err := a.Write(ctx, websocket.MessageText, []byte(`{"type":"command","id":"c2","command":{"kind":"panic"}}`)); err != nil {
-		t.Fatal(err)
-	}
+	commands.send("c2", map[string]any{"kind": "panic"})
 	if _, _, err := a.Read(ctx); websocket.CloseStatus(err) != websocket.StatusInternalError {
 		t.Fatalf("after a panic: %v, want close 1011", err)
 	}
