@@ -421,21 +421,11 @@ func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
 // query) per encounter, at most eight encounters at once, and returns the
 // clients that may not stay (they are closed, with the code that says why).
 func (h *Hub) regrant(clients []*client) map[*client]bool {
-	type group struct {
-		clients  []*client
-		grantees []Grantee
-	}
-	groups := map[string]*group{}
+	groups := map[string][]*client{}
 	for _, c := range clients {
-		if c.grantee == nil {
-			continue
+		if c.grantee != nil {
+			groups[c.encounter] = append(groups[c.encounter], c)
 		}
-		g := groups[c.encounter]
-		if g == nil {
-			g = &group{}
-			groups[c.encounter] = g
-		}
-		g.clients, g.grantees = append(g.clients, c), append(g.grantees, c.grantee)
 	}
 	refused := map[*client]bool{}
 	var mu sync.Mutex
@@ -443,15 +433,15 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 	checks.SetLimit(8)
 	for _, g := range groups {
 		checks.Go(func() error {
+			grantees := make([]Grantee, len(g))
+			for i, c := range g {
+				grantees[i] = c.grantee
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			answers := g.grantees[0].Regrant(ctx, g.grantees)
+			answers := regrantAll(ctx, grantees)
 			cancel()
-			for i, c := range g.clients {
-				a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-				if i < len(answers) {
-					a = answers[i]
-				}
-				if !h.apply(c, a) {
+			for i, c := range g {
+				if !h.apply(c, answers[i]) {
 					mu.Lock()
 					refused[c] = true
 					mu.Unlock()
@@ -462,6 +452,16 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 	}
 	_ = checks.Wait()
 	return refused
+}
+
+// regrantAll asks grantees (sessions of one encounter) for their access
+// in one Regrant: one answer per grantee, a grantee left unanswered refused.
+func regrantAll(ctx context.Context, grantees []Grantee) []Regranted {
+	answers := grantees[0].Regrant(ctx, grantees)
+	for len(answers) < len(grantees) {
+		answers = append(answers, Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")})
+	}
+	return answers
 }
 
 // broadcastOrder lists an update's clients in the order their frames are
@@ -1100,10 +1100,7 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 		if !errors.Is(err, play.ErrAccessChanged) || c.grantee == nil || attempt == 3 {
 			return seq, closeCode, reason, err
 		}
-		a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-		if answers := c.grantee.Regrant(ctx, []Grantee{c.grantee}); len(answers) == 1 {
-			a = answers[0]
-		}
+		a := regrantAll(ctx, []Grantee{c.grantee})[0]
 		if code, why := refusal(a.Err); code != 0 {
 			if code == CloseAccessRevoked {
 				// Answer as to a stranger: the encounter does not exist for them.
