@@ -539,12 +539,8 @@ func updateFrame(c *client, u play.Update, prev shown, render Renderer, project 
 		}
 		// What the clients show is remembered, for the next update to
 		// send only what differs; new entries are not what they show.
-		now.html = make(map[string]string, len(html))
-		for k, v := range html {
-			if !entryLists[k] {
-				now.html[k] = v
-			}
-		}
+		now.html = maps.Clone(html)
+		maps.DeleteFunc(now.html, func(k, _ string) bool { return entryLists[k] })
 	}
 	if follows && html != nil {
 		// Send only what differs from what the clients show.
