@@ -935,16 +935,12 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	// buffer, and the write only fills a buffer (uncork bounds the write
 	// to the network).
 	c.cork.cork()
-	err = c.conn.Write(context.Background(), websocket.MessageText, first)
-	if uerr := c.cork.uncork(); err == nil {
-		err = uerr
-	}
-	if err != nil {
+	stop := c.writeFrame(frame{seq: seq, data: first})
+	if err := c.cork.uncork(); stop || err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
 		c.end()
 		return
 	}
-	c.sent = seq
 	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
 	c.startPings(ctx)
 	go c.run(ctx)
@@ -1148,7 +1144,7 @@ func (c *client) writeLoop(ctx context.Context) {
 		stop := false
 		for batch = c.send.take(batch); len(batch) > 0 && !stop; batch = c.send.take(batch) {
 			for _, f := range batch {
-				if stop = c.writeFrame(ctx, f); stop {
+				if stop = c.writeFrame(f); stop {
 					break
 				}
 			}
@@ -1165,7 +1161,7 @@ func (c *client) writeLoop(ctx context.Context) {
 }
 
 // writeFrame writes one frame; true means the session is ending.
-func (c *client) writeFrame(ctx context.Context, f frame) bool {
+func (c *client) writeFrame(f frame) bool {
 	if f.closeCode != 0 {
 		c.close(f.closeCode, f.reason)
 		return true
