@@ -213,7 +213,6 @@ type client struct {
 	expiry         *time.Timer
 	pingMu         sync.Mutex
 	pings          *time.Timer // see startPings
-	closing        atomic.Bool // the reader handed the close over to the writer
 	// acked is the id of the command Publish last acknowledged with its
 	// events (see play.Sender.Origin): the reader does not ack it again.
 	acked atomic.Pointer[string]
@@ -959,8 +958,7 @@ func (c *client) run(ctx context.Context) {
 			c.close(websocket.StatusInternalError, "internal error")
 		}
 	}()
-	c.readLoop(ctx)
-	if c.closing.Load() {
+	if c.readLoop(ctx) {
 		// The writer sends the last replies, then the close frame.
 		select {
 		case <-ctx.Done():
@@ -1021,7 +1019,8 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 	return encode(msg), seq, nil
 }
 
-func (c *client) readLoop(ctx context.Context) {
+// readLoop reads the client's messages; true: it handed the close over to the writer.
+func (c *client) readLoop(ctx context.Context) bool {
 	for {
 		// No deadline and no cancellation: the session ends its reads by
 		// closing the connection (close), and a context that cannot end
@@ -1031,7 +1030,7 @@ func (c *client) readLoop(ctx context.Context) {
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				c.hub.cfg.Logger.Info("websocket message too big", "encounter", c.encounter)
 			}
-			return
+			return false
 		}
 		if typ != websocket.MessageText {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", Code: fray.EINVALID, Message: "messages must be JSON text"})})
@@ -1046,7 +1045,7 @@ func (c *client) readLoop(ctx context.Context) {
 		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
 		switch {
 		case errors.Is(err, context.Canceled):
-			return
+			return false
 		case err != nil:
 			if fray.ErrorCode(err) == fray.EINTERNAL {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
@@ -1061,9 +1060,8 @@ func (c *client) readLoop(ctx context.Context) {
 		if closeCode != 0 {
 			// No more events; the reply goes out, then the close frame.
 			c.hub.remove(c)
-			c.closing.Store(true)
 			c.enqueue(frame{closeCode: closeCode, reason: reason})
-			return
+			return true
 		}
 	}
 }
