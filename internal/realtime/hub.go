@@ -213,7 +213,6 @@ type client struct {
 	expiry         *time.Timer
 	pingMu         sync.Mutex
 	pings          *time.Timer // see startPings
-	closing        atomic.Bool // the reader handed the close over to the writer
 	// acked is the id of the command Publish last acknowledged with its
 	// events (see play.Sender.Origin): the reader does not ack it again.
 	acked atomic.Pointer[string]
@@ -421,21 +420,11 @@ func (h *Hub) send(c *client, u play.Update, data []byte, err error) {
 // query) per encounter, at most eight encounters at once, and returns the
 // clients that may not stay (they are closed, with the code that says why).
 func (h *Hub) regrant(clients []*client) map[*client]bool {
-	type group struct {
-		clients  []*client
-		grantees []Grantee
-	}
-	groups := map[string]*group{}
+	groups := map[string][]*client{}
 	for _, c := range clients {
-		if c.grantee == nil {
-			continue
+		if c.grantee != nil {
+			groups[c.encounter] = append(groups[c.encounter], c)
 		}
-		g := groups[c.encounter]
-		if g == nil {
-			g = &group{}
-			groups[c.encounter] = g
-		}
-		g.clients, g.grantees = append(g.clients, c), append(g.grantees, c.grantee)
 	}
 	refused := map[*client]bool{}
 	var mu sync.Mutex
@@ -443,15 +432,15 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 	checks.SetLimit(8)
 	for _, g := range groups {
 		checks.Go(func() error {
+			grantees := make([]Grantee, len(g))
+			for i, c := range g {
+				grantees[i] = c.grantee
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			answers := g.grantees[0].Regrant(ctx, g.grantees)
+			answers := regrantAll(ctx, grantees)
 			cancel()
-			for i, c := range g.clients {
-				a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-				if i < len(answers) {
-					a = answers[i]
-				}
-				if !h.apply(c, a) {
+			for i, c := range g {
+				if !h.apply(c, answers[i]) {
 					mu.Lock()
 					refused[c] = true
 					mu.Unlock()
@@ -462,6 +451,16 @@ func (h *Hub) regrant(clients []*client) map[*client]bool {
 	}
 	_ = checks.Wait()
 	return refused
+}
+
+// regrantAll asks grantees (sessions of one encounter) for their access
+// in one Regrant: one answer per grantee, a grantee left unanswered refused.
+func regrantAll(ctx context.Context, grantees []Grantee) []Regranted {
+	answers := grantees[0].Regrant(ctx, grantees)
+	for len(answers) < len(grantees) {
+		answers = append(answers, Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")})
+	}
+	return answers
 }
 
 // broadcastOrder lists an update's clients in the order their frames are
@@ -539,12 +538,8 @@ func updateFrame(c *client, u play.Update, prev shown, render Renderer, project 
 		}
 		// What the clients show is remembered, for the next update to
 		// send only what differs; new entries are not what they show.
-		now.html = make(map[string]string, len(html))
-		for k, v := range html {
-			if !entryLists[k] {
-				now.html[k] = v
-			}
-		}
+		now.html = maps.Clone(html)
+		maps.DeleteFunc(now.html, func(k, _ string) bool { return entryLists[k] })
 	}
 	if follows && html != nil {
 		// Send only what differs from what the clients show.
@@ -939,16 +934,12 @@ func (h *Hub) Serve(w http.ResponseWriter, r *http.Request, opt ServeOptions) {
 	// buffer, and the write only fills a buffer (uncork bounds the write
 	// to the network).
 	c.cork.cork()
-	err = c.conn.Write(context.Background(), websocket.MessageText, first)
-	if uerr := c.cork.uncork(); err == nil {
-		err = uerr
-	}
-	if err != nil {
+	stop := c.writeFrame(frame{seq: seq, data: first})
+	if err := c.cork.uncork(); stop || err != nil {
 		c.close(websocket.StatusInternalError, "write failed")
 		c.end()
 		return
 	}
-	c.sent = seq
 	go c.writeLoop(ctx) // what was queued meanwhile; later frames start their own
 	c.startPings(ctx)
 	go c.run(ctx)
@@ -967,8 +958,7 @@ func (c *client) run(ctx context.Context) {
 			c.close(websocket.StatusInternalError, "internal error")
 		}
 	}()
-	c.readLoop(ctx)
-	if c.closing.Load() {
+	if c.readLoop(ctx) {
 		// The writer sends the last replies, then the close frame.
 		select {
 		case <-ctx.Done():
@@ -1029,7 +1019,8 @@ func (h *Hub) hello(ctx context.Context, c *client, since int64) ([]byte, int64,
 	return encode(msg), seq, nil
 }
 
-func (c *client) readLoop(ctx context.Context) {
+// readLoop reads the client's messages; true: it handed the close over to the writer.
+func (c *client) readLoop(ctx context.Context) bool {
 	for {
 		// No deadline and no cancellation: the session ends its reads by
 		// closing the connection (close), and a context that cannot end
@@ -1039,7 +1030,7 @@ func (c *client) readLoop(ctx context.Context) {
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				c.hub.cfg.Logger.Info("websocket message too big", "encounter", c.encounter)
 			}
-			return
+			return false
 		}
 		if typ != websocket.MessageText {
 			c.enqueue(frame{data: encode(errorMessage{Type: "error", Code: fray.EINVALID, Message: "messages must be JSON text"})})
@@ -1054,7 +1045,7 @@ func (c *client) readLoop(ctx context.Context) {
 		seq, closeCode, reason, err := c.submit(ctx, msg.ID, cmd)
 		switch {
 		case errors.Is(err, context.Canceled):
-			return
+			return false
 		case err != nil:
 			if fray.ErrorCode(err) == fray.EINTERNAL {
 				c.hub.cfg.Logger.Error("command failed", "encounter", c.encounter, "kind", cmd.Kind, "err", err)
@@ -1069,9 +1060,8 @@ func (c *client) readLoop(ctx context.Context) {
 		if closeCode != 0 {
 			// No more events; the reply goes out, then the close frame.
 			c.hub.remove(c)
-			c.closing.Store(true)
 			c.enqueue(frame{closeCode: closeCode, reason: reason})
-			return
+			return true
 		}
 	}
 }
@@ -1100,10 +1090,7 @@ func (c *client) submit(ctx context.Context, id string, cmd engine.Command) (int
 		if !errors.Is(err, play.ErrAccessChanged) || c.grantee == nil || attempt == 3 {
 			return seq, closeCode, reason, err
 		}
-		a := Regranted{Err: fray.Errorf(fray.EINTERNAL, "no answer")}
-		if answers := c.grantee.Regrant(ctx, []Grantee{c.grantee}); len(answers) == 1 {
-			a = answers[0]
-		}
+		a := regrantAll(ctx, []Grantee{c.grantee})[0]
 		if code, why := refusal(a.Err); code != 0 {
 			if code == CloseAccessRevoked {
 				// Answer as to a stranger: the encounter does not exist for them.
@@ -1155,7 +1142,7 @@ func (c *client) writeLoop(ctx context.Context) {
 		stop := false
 		for batch = c.send.take(batch); len(batch) > 0 && !stop; batch = c.send.take(batch) {
 			for _, f := range batch {
-				if stop = c.writeFrame(ctx, f); stop {
+				if stop = c.writeFrame(f); stop {
 					break
 				}
 			}
@@ -1172,7 +1159,7 @@ func (c *client) writeLoop(ctx context.Context) {
 }
 
 // writeFrame writes one frame; true means the session is ending.
-func (c *client) writeFrame(ctx context.Context, f frame) bool {
+func (c *client) writeFrame(f frame) bool {
 	if f.closeCode != 0 {
 		c.close(f.closeCode, f.reason)
 		return true
