@@ -129,7 +129,6 @@ func lastUsed(t TokenRow) string {
 // ErrorProps is the data of an error page: a title ("Not found"), the
 // message, and where "Go back" leads (the referring page of this site).
 type ErrorProps struct {
-	Status         int
 	Title, Message string
 	Back           string
 }

@@ -59,8 +59,8 @@ type InviteRow struct {
 // plays it (OwnerID "" when nobody does), with the names of the
 // encounters it is in.
 type CharacterRow struct {
-	ID, Name, OwnerID, OwnerName string
-	Encounters                   []string
+	ID, Name, OwnerID string
+	Encounters        []string
 	// Page is the character's page, when it has a sheet.
 	Page string
 }

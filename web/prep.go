@@ -33,13 +33,13 @@ type DraftSummary struct{ ID, Name, Ruleset string }
 
 // StatSummary is one bestiary entry or character in a list. Page is a
 // character's page, when the viewer may open it.
-type StatSummary struct{ ID, Name, Ruleset, Derived, Page string }
+type StatSummary struct{ ID, Name, Derived, Page string }
 
 // DraftProps is the encounter editor's data.
 type DraftProps struct {
-	ID, CampaignID, Name, Ruleset, RulesetTitle string
-	Options                                     []OptionView
-	Sides                                       []engine.Side
+	ID, CampaignID, Name, RulesetTitle string
+	Options                            []OptionView
+	Sides                              []engine.Side
 	// Board is the battlefield editor; nil for a ruleset without a board.
 	Board                *DraftBoard
 	Combatants           []CombatantRow
@@ -267,8 +267,8 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
-	// Portrait is its picture's URL; Notes the GM's private note on it.
-	Portrait, Notes string
+	// Portrait is its picture's URL.
+	Portrait string
 	// Stats is this encounter's copy of its stat block, opened for
 	// editing (nil when closed, or for a player character).
 	Stats *DraftStats
