@@ -107,14 +107,6 @@ func describedBy(ids ...string) templ.Attributes {
 	return templ.Attributes{"aria-describedby": strings.Join(ids, " ")}
 }
 
-// ifSet returns id when cond holds, else "".
-func ifSet(cond bool, id string) string {
-	if cond {
-		return id
-	}
-	return ""
-}
-
 func revokeTokenURL(id string) string {
 	return "/account/tokens/" + url.PathEscape(id) + "/revoke"
 }
