@@ -131,10 +131,8 @@ func (m *PlaceMap) viewBox() string { return "0 0 " + strconv.Itoa(m.W) + " " + 
 // fontSize is the rooms' names' size in squares: a twenty-fifth of the
 // map's longer side, never under half a square.
 func (m *PlaceMap) fontSize() string {
-	return strconv.FormatFloat(max(0.5, float64(max(m.W, m.H))/25), 'f', 2, 64)
+	return f2(max(0.5, float64(max(m.W, m.H))/25))
 }
-
-func num(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // PlacedRow is a side or combatant and the room it starts in ("" none).
 type PlacedRow struct {
