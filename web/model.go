@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -454,12 +455,7 @@ func encounterURL(id string) string { return "/encounters/" + url.PathEscape(id)
 // switchURL lists the viewers a GM may preview the encounter as.
 func switchURL(id string) string { return encounterURL(id) + "?choose=1" }
 
-func campaignName(name string) string {
-	if name == "" {
-		return "the campaign"
-	}
-	return name
-}
+func campaignName(name string) string { return cmp.Or(name, "the campaign") }
 
 func chooseURL(id, as string) string {
 	return encounterURL(id) + "?as=" + url.QueryEscape(as)
