@@ -107,14 +107,6 @@ func describedBy(ids ...string) templ.Attributes {
 	return templ.Attributes{"aria-describedby": strings.Join(ids, " ")}
 }
 
-// ifSet returns id when cond holds, else "".
-func ifSet(cond bool, id string) string {
-	if cond {
-		return id
-	}
-	return ""
-}
-
 func revokeTokenURL(id string) string {
 	return "/account/tokens/" + url.PathEscape(id) + "/revoke"
 }
@@ -129,7 +121,6 @@ func lastUsed(t TokenRow) string {
 // ErrorProps is the data of an error page: a title ("Not found"), the
 // message, and where "Go back" leads (the referring page of this site).
 type ErrorProps struct {
-	Status         int
 	Title, Message string
 	Back           string
 }

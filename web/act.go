@@ -25,10 +25,3 @@ type ActClock struct {
 	Kind, Name, Text string
 	Remaining        int64
 }
-
-func fieldLabel(f engine.Field) string {
-	if f.Label != "" {
-		return f.Label
-	}
-	return f.Name
-}

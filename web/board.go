@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
 	"slices"
@@ -741,12 +742,7 @@ func rungName(l *board.LadderMap, i int) string {
 	return strconv.Itoa(i)
 }
 
-func groupLabel(g board.Group) string {
-	if g.Label != "" {
-		return g.Label
-	}
-	return "Group"
-}
+func groupLabel(g board.Group) string { return cmp.Or(g.Label, "Group") }
 
 func bandsText(bands []string) string {
 	parts := make([]string, len(bands))

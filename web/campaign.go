@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"net/url"
 	"slices"
 	"strconv"
@@ -59,8 +60,8 @@ type InviteRow struct {
 // plays it (OwnerID "" when nobody does), with the names of the
 // encounters it is in.
 type CharacterRow struct {
-	ID, Name, OwnerID, OwnerName string
-	Encounters                   []string
+	ID, Name, OwnerID string
+	Encounters        []string
 	// Page is the character's page, when it has a sheet.
 	Page string
 }
@@ -98,11 +99,7 @@ func exampleGroups(exs []ExampleOption) []exampleGroup {
 		if !ok {
 			i = len(out)
 			at[e.Ruleset] = i
-			title := e.RulesetTitle
-			if title == "" {
-				title = e.Ruleset
-			}
-			out = append(out, exampleGroup{Title: title, Description: e.Description})
+			out = append(out, exampleGroup{Title: cmp.Or(e.RulesetTitle, e.Ruleset), Description: e.Description})
 		}
 		g := &out[i]
 		g.Examples = append(g.Examples, e)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/url"
+	"slices"
 	"strconv"
 
 	"github.com/a-h/templ"
@@ -103,12 +104,7 @@ func (p CarryProps) finished() bool { return p.Status == engine.StatusFinished }
 
 // decidable reports whether the page has a character to decide for.
 func (p CarryProps) decidable() bool {
-	for _, c := range p.Characters {
-		if c.State != "blocked" {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(p.Characters, func(c CarryRow) bool { return c.State != "blocked" })
 }
 
 // CarryRow is one player character on the carry-over page.

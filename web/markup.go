@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -44,28 +45,14 @@ func (t textNode) Render(_ context.Context, w io.Writer) error {
 }
 
 // classes is a class attribute's value: the names that are not "", joined
-// by spaces (as templ joins a class list's).
+// by spaces (as templ joins a class list's). It reuses the variadic slice,
+// so callers pass the names one by one, never a slice of their own.
 func classes(names ...string) string {
-	n := 0
-	for _, s := range names {
-		n += len(s) + 1
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, s := range names {
-		if s == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(s)
-	}
-	return b.String()
+	return strings.Join(slices.DeleteFunc(names, func(s string) bool { return s == "" }), " ")
 }
 
 // when is name when on, else "": a class list's optional name (classes
-// leaves "" out).
+// leaves "" out), or an optional id (describedBy leaves "" out).
 func when(on bool, name string) string {
 	if on {
 		return name

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"net/url"
@@ -454,12 +455,7 @@ func encounterURL(id string) string { return "/encounters/" + url.PathEscape(id)
 // switchURL lists the viewers a GM may preview the encounter as.
 func switchURL(id string) string { return encounterURL(id) + "?choose=1" }
 
-func campaignName(name string) string {
-	if name == "" {
-		return "the campaign"
-	}
-	return name
-}
+func campaignName(name string) string { return cmp.Or(name, "the campaign") }
 
 func chooseURL(id, as string) string {
 	return encounterURL(id) + "?as=" + url.QueryEscape(as)
@@ -478,11 +474,7 @@ func signed(n int) string {
 
 // truthy reads a checkbox default.
 func truthy(s string) bool {
-	switch strings.ToLower(s) {
-	case "1", "true", "on", "yes":
-		return true
-	}
-	return false
+	return slices.Contains([]string{"1", "true", "on", "yes"}, strings.ToLower(s))
 }
 
 // numberAttrs gives a number field its min, max and value.
@@ -579,12 +571,7 @@ func answerField(f engine.Field) engine.Field {
 
 // short is a hash's first 12 hexadecimal digits: enough for a person to
 // compare two at a glance.
-func short(hash string) string {
-	if len(hash) > 12 {
-		return hash[:12]
-	}
-	return hash
-}
+func short(hash string) string { return hash[:min(len(hash), 12)] }
 
 // thumbURL is a picture's thumbnail.
 func thumbURL(picture string) string { return picture + "?size=thumb" }

@@ -1,7 +1,5 @@
 package web
 
-import "github.com/a-h/templ"
-
 // NotificationsProps is the data of the notifications page: where a member
 // is told that their turn came or a decision waits while Fray is closed.
 type NotificationsProps struct {
@@ -40,18 +38,6 @@ type WebhookRow struct {
 	Delivered, Failed        int
 	Pending                  int
 	LastError                string
-}
-
-func notificationsCampaignURL(id string) templ.SafeURL {
-	return templ.SafeURL("/account/notifications/" + id)
-}
-
-func webhooksURL(campaignID string) templ.SafeURL {
-	return templ.SafeURL("/campaigns/" + campaignID + "/webhooks")
-}
-
-func deleteWebhookURL(campaignID, id string) templ.SafeURL {
-	return templ.SafeURL("/campaigns/" + campaignID + "/webhooks/" + id + "/delete")
 }
 
 func formatName(f string) string {

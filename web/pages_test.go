@@ -406,7 +406,7 @@ func gmCampaign() CampaignProps {
 		},
 		NewInviteURL: "https://fray.example/join/tok123",
 		Characters: []CharacterRow{
-			{ID: "ana", Name: "Ana Vega", OwnerID: "u2", OwnerName: "Ana", Encounters: []string{"Ambush", "The mill"}, Page: "/campaigns/c1/characters/ana"},
+			{ID: "ana", Name: "Ana Vega", OwnerID: "u2", Encounters: []string{"Ambush", "The mill"}, Page: "/campaigns/c1/characters/ana"},
 			{ID: "bruno", Name: "Bruno"},
 		},
 		Examples: []ExampleOption{

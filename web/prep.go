@@ -33,13 +33,13 @@ type DraftSummary struct{ ID, Name, Ruleset string }
 
 // StatSummary is one bestiary entry or character in a list. Page is a
 // character's page, when the viewer may open it.
-type StatSummary struct{ ID, Name, Ruleset, Derived, Page string }
+type StatSummary struct{ ID, Name, Derived, Page string }
 
 // DraftProps is the encounter editor's data.
 type DraftProps struct {
-	ID, CampaignID, Name, Ruleset, RulesetTitle string
-	Options                                     []OptionView
-	Sides                                       []engine.Side
+	ID, CampaignID, Name, RulesetTitle string
+	Options                            []OptionView
+	Sides                              []engine.Side
 	// Board is the battlefield editor; nil for a ruleset without a board.
 	Board                *DraftBoard
 	Combatants           []CombatantRow
@@ -131,10 +131,8 @@ func (m *PlaceMap) viewBox() string { return "0 0 " + strconv.Itoa(m.W) + " " + 
 // fontSize is the rooms' names' size in squares: a twenty-fifth of the
 // map's longer side, never under half a square.
 func (m *PlaceMap) fontSize() string {
-	return strconv.FormatFloat(max(0.5, float64(max(m.W, m.H))/25), 'f', 2, 64)
+	return f2(max(0.5, float64(max(m.W, m.H))/25))
 }
-
-func num(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
 
 // PlacedRow is a side or combatant and the room it starts in ("" none).
 type PlacedRow struct {
@@ -267,8 +265,8 @@ type CombatantRow struct {
 	Start          board.Start
 	// Where says where it starts, in words ("Ford", "C4, group a").
 	Where string
-	// Portrait is its picture's URL; Notes the GM's private note on it.
-	Portrait, Notes string
+	// Portrait is its picture's URL.
+	Portrait string
 	// Stats is this encounter's copy of its stat block, opened for
 	// editing (nil when closed, or for a player character).
 	Stats *DraftStats

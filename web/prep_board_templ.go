@@ -3733,9 +3733,9 @@ func placesEditor(p DraftProps, b *DraftBoard) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var187 string
-					templ_7745c5c3_Var187, templ_7745c5c3_Err = templ.JoinStringErrs(num(mk.X))
+					templ_7745c5c3_Var187, templ_7745c5c3_Err = templ.JoinStringErrs(f2(mk.X))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 24}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 23}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var187))
 					if templ_7745c5c3_Err != nil {
@@ -3746,9 +3746,9 @@ func placesEditor(p DraftProps, b *DraftBoard) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var188 string
-					templ_7745c5c3_Var188, templ_7745c5c3_Err = templ.JoinStringErrs(num(mk.Y))
+					templ_7745c5c3_Var188, templ_7745c5c3_Err = templ.JoinStringErrs(f2(mk.Y))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 40}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 38}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var188))
 					if templ_7745c5c3_Err != nil {
@@ -3761,7 +3761,7 @@ func placesEditor(p DraftProps, b *DraftBoard) templ.Component {
 					var templ_7745c5c3_Var189 string
 					templ_7745c5c3_Var189, templ_7745c5c3_Err = templ.JoinStringErrs(m.fontSize())
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 67}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 65}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var189))
 					if templ_7745c5c3_Err != nil {
@@ -3774,7 +3774,7 @@ func placesEditor(p DraftProps, b *DraftBoard) templ.Component {
 					var templ_7745c5c3_Var190 string
 					templ_7745c5c3_Var190, templ_7745c5c3_Err = templ.JoinStringErrs(mk.Name)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 127}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `web/prep_board.templ`, Line: 545, Col: 125}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var190))
 					if templ_7745c5c3_Err != nil {

@@ -193,7 +193,7 @@ func draftSamples() map[string]DraftProps {
 	ladder := board.Editor{Model: board.Ladder, Models: []board.Option{{Value: board.Grid, Label: "2 m grid"}, {Value: board.Ladder, Label: "Distance categories"}},
 		Distances: []string{"Close", "Short", "Medium", "Long", "Extreme"}}
 	lbf := board.Battlefield{Model: board.Ladder, Distances: []board.DistanceSetup{{A: "heroes", B: "foes", Rung: "Medium"}}}
-	base := DraftProps{ID: "d1", CampaignID: "c1", Name: "Draft", Ruleset: "x", RulesetTitle: "A ruleset", Sides: sides, Combatants: rows,
+	base := DraftProps{ID: "d1", CampaignID: "c1", Name: "Draft", RulesetTitle: "A ruleset", Sides: sides, Combatants: rows,
 		Bestiary: []engine.Choice{{Value: "goblin", Label: "Goblin"}}, Characters: []engine.Choice{{Value: "ana", Label: "Ana"}}}
 	with := func(b DraftBoard) DraftProps {
 		p := base

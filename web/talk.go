@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,9 +13,7 @@ import (
 func chatOf(ev engine.Event) engine.Chat {
 	var c engine.Chat
 	_ = ev.Decode(&c)
-	if c.From == "" {
-		c.From = "Someone"
-	}
+	c.From = cmp.Or(c.From, "Someone")
 	return c
 }
 
@@ -89,12 +88,7 @@ func anyWhisper(g []engine.Event) bool {
 }
 
 // eventText is what an event says, or its kind when it says nothing.
-func eventText(ev engine.Event) string {
-	if ev.Text != "" {
-		return ev.Text
-	}
-	return ev.Kind
-}
+func eventText(ev engine.Event) string { return cmp.Or(ev.Text, ev.Kind) }
 
 // outcomeClass colours a roll's result by the outcome its ruleset gave it.
 func outcomeClass(o dice.Outcome) string {

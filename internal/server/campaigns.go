@@ -68,7 +68,7 @@ func (s *Server) renderCampaign(w http.ResponseWriter, r *http.Request, m member
 	names := map[string]string{}
 	for _, c := range o.Characters {
 		names[c.ID] = c.Name
-		p.Characters = append(p.Characters, web.CharacterRow{ID: c.ID, Name: c.Name, OwnerID: c.OwnerID, OwnerName: c.OwnerName, Encounters: c.Encounters})
+		p.Characters = append(p.Characters, web.CharacterRow{ID: c.ID, Name: c.Name, OwnerID: c.OwnerID, Encounters: c.Encounters})
 	}
 	for _, mem := range o.Members {
 		row := web.MemberRow{UserID: mem.UserID, Name: mem.Name, Role: mem.Role, IsSelf: mem.UserID == m.user.ID}
@@ -163,7 +163,7 @@ func (s *Server) prepProps(ctx context.Context, m membership, encs []store.Encou
 		p.Drafts = append(p.Drafts, web.DraftSummary{ID: d.ID, Name: d.Name, Ruleset: d.Ruleset})
 	}
 	summary := func(b store.StatBlock) web.StatSummary {
-		sum := web.StatSummary{ID: b.ID, Name: b.Name, Ruleset: b.Ruleset}
+		sum := web.StatSummary{ID: b.ID, Name: b.Name}
 		if rs, err := s.Rulesets.Get(b.Ruleset); err == nil && m.gm() {
 			sum.Derived = derivedLine(rs, b.Stats)
 		}

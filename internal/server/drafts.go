@@ -120,7 +120,7 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string)
 		return web.DraftProps{}, err
 	}
 	rs, setup := v.Ruleset, v.Setup
-	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, Ruleset: rs.ID(), RulesetTitle: rs.Title(),
+	p := web.DraftProps{ID: d.ID, CampaignID: d.CampaignID, Name: setup.Name, RulesetTitle: rs.Title(),
 		Sides: setup.Sides, Problem: v.Problem, ProblemFix: v.ProblemFix, ProblemAt: v.ProblemAt,
 		Undos: d.Undos, Redos: d.Redos}
 	for _, o := range rs.Options() {
@@ -136,7 +136,7 @@ func (s *Server) draftProps(ctx context.Context, d store.Draft, statsFor string)
 	for _, c := range setup.Combatants {
 		st := prep.StartOf(c)
 		row := web.CombatantRow{ID: c.ID, Name: c.Name, Side: c.Side, PC: c.PC, Hidden: c.Hidden,
-			Start: st, Where: whereStarts(v.Battlefield, st), Portrait: c.Portrait, Notes: c.Notes}
+			Start: st, Where: whereStarts(v.Battlefield, st), Portrait: c.Portrait}
 		if c.ID == statsFor && !c.PC {
 			if schema, err := prep.SchemaOf(rs); err == nil {
 				row.Stats = &web.DraftStats{Schema: schema}

@@ -227,5 +227,5 @@ func writeErrorPage(w http.ResponseWriter, r *http.Request, status int, msg stri
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	_ = web.ErrorPage(web.ErrorProps{Status: status, Title: title, Message: msg, Back: back}).Render(ctx, w)
+	_ = web.ErrorPage(web.ErrorProps{Title: title, Message: msg, Back: back}).Render(ctx, w)
 }
