@@ -1634,7 +1634,6 @@ window.frayGrid = {
   if (help && typeof help.showModal === 'function' && helpOpen) {
     helpOpen.hidden = false;
     helpOpen.addEventListener('click', () => help.showModal());
-    document.getElementById('keys-close')?.addEventListener('click', () => help.close());
   }
 
   // The acting character's group of actions (the viewer's first, for a
