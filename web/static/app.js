@@ -1137,12 +1137,8 @@ window.frayGrid = {
   }
   attend();
 
-  if (tabs) {
-    tabs.setAttribute('role', 'tablist');
-    for (const t of tabs.querySelectorAll('[data-show]')) {
-      t.setAttribute('role', 'tab');
-      t.addEventListener('click', () => showTab(t.dataset.show, true));
-    }
+  for (const t of tabs ? tabs.querySelectorAll('[data-show]') : []) {
+    t.addEventListener('click', () => showTab(t.dataset.show, true));
   }
   if (phone.addEventListener) phone.addEventListener('change', setLayout);
   setLayout();
