@@ -1065,10 +1065,8 @@ window.frayGrid = {
 
   function tone() {
     if (!soundToggle || !soundToggle.checked) return;
-    const AC = window.AudioContext || window.webkitAudioContext;
-    if (!AC) return;
     try {
-      audio = audio || new AC();
+      audio = audio || new AudioContext();
       if (audio.state === 'suspended') audio.resume();
       const osc = audio.createOscillator();
       const gain = audio.createGain();
@@ -1128,10 +1126,7 @@ window.frayGrid = {
       });
     }
     if (notifyBtn) {
-      notifyBtn.addEventListener('click', () => {
-        const asked = Notification.requestPermission(showNotifyButton);
-        if (asked && typeof asked.then === 'function') asked.then(showNotifyButton, showNotifyButton);
-      });
+      notifyBtn.addEventListener('click', () => Notification.requestPermission().then(showNotifyButton, showNotifyButton));
     }
     showNotifyButton();
   }
