@@ -87,7 +87,7 @@ func battlefieldSection(in battlefieldIn) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</div><div class=\"board-view\" id=\"board-view\" tabindex=\"0\" role=\"application\" aria-roledescription=\"board\" aria-label=\"Board. Arrow keys move the cursor; Enter targets the token under it or picks the place.\" aria-describedby=\"board-cursor\">")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 5, "</div><div class=\"board-view\" id=\"board-view\">")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

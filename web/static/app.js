@@ -1386,12 +1386,19 @@ window.frayGrid = {
 
   function boardView() { return document.getElementById('board-view'); }
 
-  // prepareBoard fits the drawing (a fresh one arrives with every update);
-  // the markup makes it a keyboard target.
+  // prepareBoard makes the drawing a keyboard target (a fresh one arrives
+  // with every update).
   function prepareBoard() {
     fitGrid();
     fitZones();
     revealAction(false);
+    const v = boardView();
+    if (!v || v.hasAttribute('tabindex')) return;
+    v.tabIndex = 0;
+    v.setAttribute('role', 'application');
+    v.setAttribute('aria-roledescription', 'board');
+    v.setAttribute('aria-label', 'Board. Arrow keys move the cursor; Enter targets the token under it or picks the place.');
+    if (cursorLine) v.setAttribute('aria-describedby', 'board-cursor');
   }
 
   // fitGrid: a wide screen draws the whole grid inside its box (contain),
