@@ -534,7 +534,6 @@ window.frayGrid = {
     if (!html && !parts) return;
     html = html || {};
     const active = document.activeElement;
-    let focus = null;
     const changed = [];
     for (const key of Object.keys(html)) {
       if (key === 'log' || key === 'chat' || key === 'cards') continue;
@@ -546,15 +545,12 @@ window.frayGrid = {
       const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
       if (key === 'battlefield') window.frayMarkMine(node);
-      if (active && active !== document.body && old.contains(active)) {
-        focus = { id: active.id, name: active.getAttribute('name'), section: key };
-      }
       const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       const scrolled = keptScroll.map((sel) => {
         const el = old.matches(sel) ? old : old.querySelector(sel);
         return el && (el.scrollLeft || el.scrollTop) ? [sel, el, el.scrollLeft, el.scrollTop] : null;
       }).filter(Boolean);
-      changed.push({ key, old, node, more, scrolled });
+      changed.push({ key, section: key, old, node, more, scrolled });
     }
     // Every part's element is found before any is replaced: a part may
     // carry another id than the element it replaces (the next combatant's
@@ -567,11 +563,11 @@ window.frayGrid = {
       const section = old.closest('section[id]');
       if (section) delete lastHTML[section.id];
       if (section && section.id === 'battlefield') window.frayMarkMine(node.parentNode); // the part and what it holds
-      if (active && active !== document.body && old.contains(active)) {
-        focus = { id: active.id, name: active.getAttribute('name'), section: section ? section.id : id };
-      }
-      changed.push({ key: id, old, node, more: false, scrolled: [] });
+      changed.push({ key: id, section: section ? section.id : id, old, node, more: false, scrolled: [] });
     }
+    // What holds the focus, if it is about to change (restored below).
+    const hit = active && active !== document.body && changed.find((c) => c.old.contains(active));
+    const focus = hit ? { id: active.id, name: active.getAttribute('name'), section: hit.section } : null;
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
       keepBuilt(old, node);
