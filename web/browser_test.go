@@ -188,6 +188,9 @@ func TestBrowserScript(t *testing.T) {
 	if n := evaluate[string](t, ctx, logCount); n != "7" { // 5 events + 2 round headings, unchanged by the snapshot
 		t.Errorf("log has %s rows after the snapshot", n)
 	}
+	// The keys' help opens from its button and closes from its own.
+	within(t, ctx, chromedp.Click("#keys-open", chromedp.ByID), poll(`document.getElementById('keys').open`),
+		chromedp.Click("#keys-close", chromedp.ByID), poll(`!document.getElementById('keys').open`))
 
 	// The user clicks the Thug on the board: it becomes the target, Attack
 	// opens with it chosen and its button takes the focus. Then the user

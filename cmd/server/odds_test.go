@@ -91,11 +91,11 @@ func TestDraftOdds(t *testing.T) {
 		t.Fatalf("cancelled: %+v", s)
 	}
 
-	// As the page's script does: the form's post answered with the section.
+	// As htmx does: the form's post answered with the section.
 	req, _ := http.NewRequest("POST", srv.URL+draft+"/odds", strings.NewReader(url.Values{"runs": {"20"}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Authorization", "Bearer "+tb.gm.Token)
-	req.Header.Set("X-Fray-Fragment", "odds")
+	req.Header.Set("HX-Request", "true")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestDraftOdds(t *testing.T) {
 			t.Errorf("the section lacks %q:\n%s", want, section.body)
 		}
 	}
-	if strings.Contains(string(section.body), "data-active") {
+	if strings.Contains(string(section.body), "hx-trigger") {
 		t.Error("a finished simulation keeps polling")
 	}
 	// The example picker shows each shipped example's length, the
@@ -197,7 +197,8 @@ func waitOdds(t *testing.T, gm *testServer, draft string, done func(*simulate.St
 }
 
 // TestBrowserOdds: on a draft's page the GM presses Simulate; the section
-// shows the progress and then the result without the page reloading.
+// shows the progress and then the result without the page reloading, and
+// focus goes from Simulate to Cancel and back as the buttons change.
 func TestBrowserOdds(t *testing.T) {
 	srv := startServer(t, testdb.URL(t))
 	tb := srv.newTable()
@@ -206,16 +207,20 @@ func TestBrowserOdds(t *testing.T) {
 	login(t, ctx, srv.URL, tb.gm.Name)
 	var rows int
 	steps(t, ctx, chromedp.Navigate(srv.URL+draft), chromedp.WaitVisible(`#simulate`, chromedp.ByQuery),
-		chromedp.Evaluate(`window.stillHere = true`, nil),
+		chromedp.Evaluate(`window.stillHere = true; window.focused = []; document.addEventListener('focusin', (e) => window.focused.push(e.target.id))`, nil),
 		setValue("odds-runs", "100"),
 		chromedp.Click(`#simulate`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#odds-sides`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll('#odds-sides tbody tr').length`, &rows))
 	var still bool
-	var caption string
-	steps(t, ctx, chromedp.Evaluate(`window.stillHere === true`, &still), chromedp.Text(`#odds-sides caption`, &caption, chromedp.ByQuery))
+	var caption, focused string
+	steps(t, ctx, chromedp.Evaluate(`window.stillHere === true`, &still), chromedp.Text(`#odds-sides caption`, &caption, chromedp.ByQuery),
+		chromedp.Evaluate(`window.focused.join(' ') + ' / ' + document.activeElement.id`, &focused))
 	if !still {
 		t.Error("the page reloaded")
+	}
+	if focused != "simulate odds-cancel simulate / simulate" {
+		t.Errorf("focus went: %s", focused)
 	}
 	if rows != 3 || !strings.Contains(caption, "100 fights") {
 		t.Errorf("%d rows, caption %q", rows, caption)

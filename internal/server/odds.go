@@ -28,9 +28,8 @@ type Odds interface {
 //	POST /drafts/{draft}/odds          start a simulation (runs: 1–2000, default 200; seed)
 //	POST /drafts/{draft}/odds/cancel   stop it, keeping what was played
 //
-// A browser's form posts come back to the draft's page; the page's script
-// sends them with the header oddsFragment and gets the section back.
-const oddsFragment = "X-Fray-Fragment"
+// A browser's form posts come back to the draft's page; htmx's (with its
+// HX-Request header) get the section back.
 
 // oddsDraft loads the request's draft for a GM with what a simulation
 // plays: the setup as creating the encounter would make it (player
@@ -148,9 +147,9 @@ func oddsOptions(r *http.Request) (simulate.Options, error) {
 }
 
 // oddsRefused answers a refused request: the error (JSON), the section
-// with the message (the page's script), or the draft's page with it.
+// with the message (htmx), or the draft's page with it.
 func (s *Server) oddsRefused(w http.ResponseWriter, r *http.Request, d store.Draft, problem string, err error) {
-	if isAPI(r) || r.Header.Get(oddsFragment) == "" {
+	if isAPI(r) || r.Header.Get("HX-Request") != "true" {
 		if !isAPI(r) && fray.ErrorCode(err) != fray.EINTERNAL {
 			draftRedirect(w, r, d.ID, flashError, errMessage(err))
 			return
@@ -163,13 +162,13 @@ func (s *Server) oddsRefused(w http.ResponseWriter, r *http.Request, d store.Dra
 	s.answerOdds(w, r, p, statusOf(fray.ErrorCode(err)))
 }
 
-// answerOdds sends the odds: JSON under /api, the section to the page's
-// script, else back to the draft's page (after a form's post).
+// answerOdds sends the odds: JSON under /api, the section to htmx, else
+// back to the draft's page (after a form's post).
 func (s *Server) answerOdds(w http.ResponseWriter, r *http.Request, p web.OddsProps, status int) {
 	switch {
 	case isAPI(r):
 		writeJSON(w, status, oddsBody{Problem: p.Problem, Elsewhere: p.Elsewhere, Simulation: p.Status})
-	case r.Method == http.MethodGet || r.Header.Get(oddsFragment) != "":
+	case r.Method == http.MethodGet || r.Header.Get("HX-Request") == "true":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(status)

@@ -534,7 +534,6 @@ window.frayGrid = {
     if (!html && !parts) return;
     html = html || {};
     const active = document.activeElement;
-    let focus = null;
     const changed = [];
     for (const key of Object.keys(html)) {
       if (key === 'log' || key === 'chat' || key === 'cards') continue;
@@ -546,15 +545,12 @@ window.frayGrid = {
       const node = old && parse(html[key]).firstElementChild;
       if (!node || node.id !== key) continue;
       if (key === 'battlefield') window.frayMarkMine(node);
-      if (active && active !== document.body && old.contains(active)) {
-        focus = { id: active.id, name: active.getAttribute('name'), section: key };
-      }
       const more = key === 'handouts' && node.querySelectorAll('.handout').length > old.querySelectorAll('.handout').length;
       const scrolled = keptScroll.map((sel) => {
         const el = old.matches(sel) ? old : old.querySelector(sel);
         return el && (el.scrollLeft || el.scrollTop) ? [sel, el, el.scrollLeft, el.scrollTop] : null;
       }).filter(Boolean);
-      changed.push({ key, old, node, more, scrolled });
+      changed.push({ key, section: key, old, node, more, scrolled });
     }
     // Every part's element is found before any is replaced: a part may
     // carry another id than the element it replaces (the next combatant's
@@ -567,11 +563,11 @@ window.frayGrid = {
       const section = old.closest('section[id]');
       if (section) delete lastHTML[section.id];
       if (section && section.id === 'battlefield') window.frayMarkMine(node.parentNode); // the part and what it holds
-      if (active && active !== document.body && old.contains(active)) {
-        focus = { id: active.id, name: active.getAttribute('name'), section: section ? section.id : id };
-      }
-      changed.push({ key: id, old, node, more: false, scrolled: [] });
+      changed.push({ key: id, section: section ? section.id : id, old, node, more: false, scrolled: [] });
     }
+    // What holds the focus, if it is about to change (restored below).
+    const hit = active && active !== document.body && changed.find((c) => c.old.contains(active));
+    const focus = hit ? { id: active.id, name: active.getAttribute('name'), section: hit.section } : null;
     // Writes only from here on.
     for (const { key, old, node, more, scrolled } of changed) {
       keepBuilt(old, node);
@@ -1065,10 +1061,8 @@ window.frayGrid = {
 
   function tone() {
     if (!soundToggle || !soundToggle.checked) return;
-    const AC = window.AudioContext || window.webkitAudioContext;
-    if (!AC) return;
     try {
-      audio = audio || new AC();
+      audio = audio || new AudioContext();
       if (audio.state === 'suspended') audio.resume();
       const osc = audio.createOscillator();
       const gain = audio.createGain();
@@ -1128,21 +1122,14 @@ window.frayGrid = {
       });
     }
     if (notifyBtn) {
-      notifyBtn.addEventListener('click', () => {
-        const asked = Notification.requestPermission(showNotifyButton);
-        if (asked && typeof asked.then === 'function') asked.then(showNotifyButton, showNotifyButton);
-      });
+      notifyBtn.addEventListener('click', () => Notification.requestPermission().then(showNotifyButton, showNotifyButton));
     }
     showNotifyButton();
   }
   attend();
 
-  if (tabs) {
-    tabs.setAttribute('role', 'tablist');
-    for (const t of tabs.querySelectorAll('[data-show]')) {
-      t.setAttribute('role', 'tab');
-      t.addEventListener('click', () => showTab(t.dataset.show, true));
-    }
+  for (const t of tabs ? tabs.querySelectorAll('[data-show]') : []) {
+    t.addEventListener('click', () => showTab(t.dataset.show, true));
   }
   if (phone.addEventListener) phone.addEventListener('change', setLayout);
   setLayout();
@@ -1641,7 +1628,6 @@ window.frayGrid = {
   if (help && typeof help.showModal === 'function' && helpOpen) {
     helpOpen.hidden = false;
     helpOpen.addEventListener('click', () => help.showModal());
-    document.getElementById('keys-close')?.addEventListener('click', () => help.close());
   }
 
   // The acting character's group of actions (the viewer's first, for a
@@ -2157,55 +2143,3 @@ window.frayGrid = {
   });
 })();
 
-// A draft's page: the encounter odds section (#odds) refreshes itself while
-// a simulation runs, and its forms post without leaving the page (the
-// server answers them with the section, asked by the X-Fray-Fragment
-// header). Without the script they post, the page reloads and shows the
-// progress as it stood.
-(() => {
-  if (!document.getElementById('odds')) return;
-  const headers = { 'X-Fray-Fragment': 'odds' };
-  let timer = 0;
-
-  // swap puts the section the server sent in place of the old one; focus
-  // goes to focusID, or stays on the element it was on.
-  function swap(html, focusID) {
-    const old = document.getElementById('odds');
-    const t = document.createElement('template');
-    t.innerHTML = html.trim();
-    const node = t.content.firstElementChild;
-    if (!old || !node || node.id !== 'odds') return;
-    const was = document.activeElement && old.contains(document.activeElement) ? document.activeElement.id : '';
-    old.replaceWith(node);
-    const focus = document.getElementById(focusID || was) || (focusID && node.querySelector('button'));
-    if (focus) focus.focus();
-    schedule();
-  }
-
-  function schedule() {
-    clearTimeout(timer);
-    const sec = document.getElementById('odds');
-    if (sec && sec.hasAttribute('data-active')) timer = setTimeout(poll, 1000);
-  }
-
-  function poll() {
-    const sec = document.getElementById('odds');
-    if (!sec) return;
-    fetch(sec.dataset.oddsUrl, { headers })
-      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
-      .then((html) => swap(html, ''), () => { timer = setTimeout(poll, 5000); });
-  }
-
-  document.addEventListener('submit', (e) => {
-    const form = e.target;
-    if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-odds-form')) return;
-    e.preventDefault();
-    const button = form.querySelector('button[type="submit"]');
-    if (button) button.disabled = true;
-    fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), headers })
-      .then((r) => r.text())
-      .then((html) => swap(html, document.getElementById('simulate') ? 'odds-cancel' : 'simulate'), () => form.submit());
-  });
-
-  schedule();
-})();

@@ -527,4 +527,17 @@
       if (Math.abs(window.scrollY - y) > 1 && !kept) window.scrollTo({ top: y, behavior: 'instant' });
     });
   });
+
+  // The odds section (#odds) swaps itself (see odds.templ). When the
+  // button that had focus gives way to the other (Simulate to Cancel,
+  // Cancel to Simulate as the simulation is cancelled or ends), focus
+  // follows it.
+  let oddsFocused = false;
+  document.body.addEventListener('htmx:beforeSwap', (e) => {
+    oddsFocused = e.detail.target.id === 'odds' && e.detail.target.contains(document.activeElement);
+  });
+  document.body.addEventListener('htmx:afterSwap', () => {
+    const odds = document.getElementById('odds');
+    if (oddsFocused && odds && !odds.contains(document.activeElement)) odds.querySelector('button').focus();
+  });
 })();

@@ -24,13 +24,6 @@
     return;
   }
 
-  // The server's VAPID key, base64url, as the bytes subscribe wants.
-  const key = () => {
-    const s = state.dataset.pushKey.replace(/-/g, '+').replace(/_/g, '/');
-    const raw = atob(s + '='.repeat((4 - (s.length % 4)) % 4));
-    return Uint8Array.from(raw, (c) => c.charCodeAt(0));
-  };
-
   const current = async () => {
     const reg = await navigator.serviceWorker.getRegistration('/');
     return reg ? reg.pushManager.getSubscription() : null;
@@ -76,7 +69,8 @@
       say('Turning notifications on…');
       const reg = await within(navigator.serviceWorker.register('/sw.js', { scope: '/' }), 'the service worker');
       await within(navigator.serviceWorker.ready, 'the service worker');
-      const sub = await within(reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key() }), "this browser's push service");
+      // The server's VAPID key goes as it is: subscribe reads base64url.
+      const sub = await within(reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: state.dataset.pushKey }), "this browser's push service");
       const j = sub.toJSON();
       await send('POST', { endpoint: j.endpoint, keys: { p256dh: j.keys.p256dh, auth: j.keys.auth } });
       await show();
