@@ -31,55 +31,6 @@ type ClientMessage struct {
 // one JSON object and nothing after it (strictjson), so a message that a
 // lenient reader would take for a command is refused as a whole.
 func DecodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
-	if m, cmd, ok := decodePlainMessage(data); ok {
-		return m, cmd, nil
-	}
-	return decodeClientMessage(data)
-}
-
-// decodePlainMessage reads the message every page and bot sends —
-// {"type":"command","id":…,"command":{…}}, its keys once each, its
-// strings plain (strictjson.PlainFields) — in one pass, and reports false
-// for anything else, or anything decodeClientMessage would refuse, which
-// decodeClientMessage then reads the ordinary way (and words the refusal).
-// What it accepts, decodeClientMessage accepts as the same message and
-// command (TestDecodeClientMessage, FuzzDecodeClientMessage).
-func decodePlainMessage(data []byte) (ClientMessage, engine.Command, bool) {
-	var buf [3]strictjson.Field
-	fields, ok := strictjson.PlainFields(data, buf[:0])
-	if !ok || len(fields) != len(buf) {
-		return ClientMessage{}, engine.Command{}, false
-	}
-	// Three fields, each key taken once: a repeated key leaves another
-	// missing, and the message is refused.
-	var m ClientMessage
-	for _, f := range fields {
-		switch key := string(f.Key); {
-		case key == "type" && m.Type == "" && !f.Object && string(f.Value) == "command":
-			m.Type = "command"
-		case key == "id" && m.ID == "" && !f.Object:
-			m.ID = string(f.Value)
-		case key == "command" && m.Command == nil && f.Object:
-			m.Command = f.Value
-		default:
-			return ClientMessage{}, engine.Command{}, false
-		}
-	}
-	if m.Type == "" || m.Command == nil {
-		return ClientMessage{}, engine.Command{}, false
-	}
-	if play.CheckCommandID(m.ID) != nil {
-		return ClientMessage{}, engine.Command{}, false
-	}
-	cmd, err := engine.DecodeCommand(m.Command)
-	if err != nil {
-		return ClientMessage{}, engine.Command{}, false
-	}
-	return m, cmd, true
-}
-
-// decodeClientMessage is DecodeClientMessage for any message.
-func decodeClientMessage(data []byte) (ClientMessage, engine.Command, error) {
 	var m ClientMessage
 	if err := strictjson.Decode(data, &m); err != nil {
 		return ClientMessage{}, engine.Command{}, fray.Errorf(fray.ErrorCode(err), "malformed message: %s", strings.TrimPrefix(fray.ErrorMessage(err), "malformed JSON: "))
