@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"html"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	cdpfetch "github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/chromedp"
 	"github.com/jackc/pgx/v5"
 
@@ -226,6 +228,17 @@ func TestBrowserOdds(t *testing.T) {
 		t.Errorf("%d rows, caption %q", rows, caption)
 	}
 	keepSection(ctx, "odds-desktop")
+	// A failure answered with the section (a 5xx) shows in it too.
+	chromedp.ListenTarget(ctx, func(ev any) {
+		if e, ok := ev.(*cdpfetch.EventRequestPaused); ok {
+			failed := `<section id="odds"><p class="flash error" id="odds-error">Something went wrong.</p><button id="simulate">Simulate</button></section>`
+			go chromedp.Run(ctx, cdpfetch.FulfillRequest(e.RequestID, http.StatusInternalServerError).
+				WithResponseHeaders([]*cdpfetch.HeaderEntry{{Name: "Content-Type", Value: "text/html"}}).
+				WithBody(base64.StdEncoding.EncodeToString([]byte(failed))))
+		}
+	})
+	steps(t, ctx, cdpfetch.Enable().WithPatterns([]*cdpfetch.RequestPattern{{URLPattern: "*" + draft + "/odds"}}),
+		chromedp.Click(`#simulate`, chromedp.ByQuery), chromedp.WaitVisible(`#odds-error`, chromedp.ByQuery), cdpfetch.Disable())
 	// The section, result and all, passes axe-core.
 	var violations []string
 	steps(t, ctx, chromium.Axe("#odds", &violations))

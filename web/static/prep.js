@@ -534,7 +534,10 @@
   // follows it.
   let oddsFocused = false;
   document.body.addEventListener('htmx:beforeSwap', (e) => {
-    oddsFocused = e.detail.target.id === 'odds' && e.detail.target.contains(document.activeElement);
+    const odds = e.detail.target.id === 'odds';
+    // A failure (5xx) answered with the section shows it, its error included.
+    if (odds && e.detail.serverResponse.includes('id="odds"')) e.detail.shouldSwap = true;
+    oddsFocused = odds && e.detail.target.contains(document.activeElement);
   });
   document.body.addEventListener('htmx:afterSwap', () => {
     const odds = document.getElementById('odds');
