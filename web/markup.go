@@ -45,10 +45,10 @@ func (t textNode) Render(_ context.Context, w io.Writer) error {
 }
 
 // classes is a class attribute's value: the names that are not "", joined
-// by spaces (as templ joins a class list's). It reuses the variadic slice,
-// so callers pass the names one by one, never a slice of their own.
+// by spaces (as templ joins a class list's). It works on a copy: a
+// caller's own slice (classes(list...)) is left as it was.
 func classes(names ...string) string {
-	return strings.Join(slices.DeleteFunc(names, func(s string) bool { return s == "" }), " ")
+	return strings.Join(slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == "" }), " ")
 }
 
 // when is name when on, else "": a class list's optional name (classes
