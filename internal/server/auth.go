@@ -107,6 +107,10 @@ func requireUser(w http.ResponseWriter, r *http.Request) (*store.User, bool) {
 
 func isAPI(r *http.Request) bool { return strings.HasPrefix(r.URL.Path, "/api/") }
 
+// isHTMX says htmx sent r (its HX-Request header): it wants a fragment of
+// the page back, not a redirect.
+func isHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
+
 func isWebsocket(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 }

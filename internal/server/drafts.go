@@ -201,7 +201,7 @@ func (s *Server) handleDraftEdit(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.Drafts.Edit(r.Context(), d, r.PostForm)
 	}
-	if r.Header.Get("HX-Request") != "true" {
+	if !isHTMX(r) {
 		if err != nil {
 			draftRedirect(w, r, d.ID, flashError, errMessage(err))
 			return

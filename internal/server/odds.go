@@ -149,7 +149,7 @@ func oddsOptions(r *http.Request) (simulate.Options, error) {
 // oddsRefused answers a refused request: the error (JSON), the section
 // with the message (htmx), or the draft's page with it.
 func (s *Server) oddsRefused(w http.ResponseWriter, r *http.Request, d store.Draft, problem string, err error) {
-	if isAPI(r) || r.Header.Get("HX-Request") != "true" {
+	if isAPI(r) || !isHTMX(r) {
 		if !isAPI(r) && fray.ErrorCode(err) != fray.EINTERNAL {
 			draftRedirect(w, r, d.ID, flashError, errMessage(err))
 			return
@@ -168,7 +168,7 @@ func (s *Server) answerOdds(w http.ResponseWriter, r *http.Request, p web.OddsPr
 	switch {
 	case isAPI(r):
 		writeJSON(w, status, oddsBody{Problem: p.Problem, Elsewhere: p.Elsewhere, Simulation: p.Status})
-	case r.Method == http.MethodGet || r.Header.Get("HX-Request") == "true":
+	case r.Method == http.MethodGet || isHTMX(r):
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(status)
