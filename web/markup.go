@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/a-h/templ"
@@ -45,10 +44,25 @@ func (t textNode) Render(_ context.Context, w io.Writer) error {
 }
 
 // classes is a class attribute's value: the names that are not "", joined
-// by spaces (as templ joins a class list's). It works on a copy: a
-// caller's own slice (classes(list...)) is left as it was.
+// by spaces (as templ joins a class list's). It leaves names as they were
+// and allocates once: the board calls it for every token of every render.
 func classes(names ...string) string {
-	return strings.Join(slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == "" }), " ")
+	n := 0
+	for _, s := range names {
+		n += len(s) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range names {
+		if s == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // when is name when on, else "": a class list's optional name (classes
